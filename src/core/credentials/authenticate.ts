@@ -1,0 +1,50 @@
+import { ServiceError } from '../../shared/errors';
+import type { ApiKeyRole, ErrorMode } from '../../shared/roles';
+import type { Engine } from '../engine';
+import { hashSecret } from './secrets';
+
+export interface BearerScope {
+  vendorId: number;
+  scope: 'admin';
+}
+
+export interface StoreScope {
+  vendorId: number;
+  storeId: number;
+  posId: number | null;
+  apiKeyId: number;
+  role: ApiKeyRole;
+  errorMode: ErrorMode;
+  workstationIdentifier: string | null;
+}
+
+/** Resolves a bearer token to the vendor it acts for. */
+export async function authenticateBearer(engine: Engine, token: string): Promise<BearerScope> {
+  const row = await engine.db
+    .selectFrom('access_tokens')
+    .select(['vendor_id', 'expires_at', 'revoked_at'])
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) throw new ServiceError('invalid_token');
+  if (row.expires_at !== null && row.expires_at <= engine.clock.now()) throw new ServiceError('token_expired');
+  return { vendorId: row.vendor_id, scope: 'admin' };
+}
+
+/** Resolves an api_key to its store, point of sale and role. */
+export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
+  const row = await engine.db
+    .selectFrom('api_keys')
+    .select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at'])
+    .where('key_hash', '=', hashSecret(key))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
+  return {
+    vendorId: row.vendor_id,
+    storeId: row.store_id,
+    posId: row.pos_id,
+    apiKeyId: row.id,
+    role: row.role as ApiKeyRole,
+    errorMode: row.error_mode as ErrorMode,
+    workstationIdentifier: row.workstation_identifier,
+  };
+}

@@ -1,0 +1,47 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ListPage, ListPlan } from '../listing/list-plan';
+import { fetchPage, whereStartsWith } from '../listing/list-plan';
+import type { CurrenciesTable, DB } from '../storage/schema';
+import { currencyNameKey } from './currency';
+
+export type CurrencyFilterKey = 'n' | 's';
+export type CurrencySortField = 'date_created' | 'date_updated' | 'name';
+const SORT_COLUMNS: Record<CurrencySortField, string> = { date_created: 'created_at', date_updated: 'updated_at', name: 'name_key' };
+
+export function findCurrencyRow(db: Kysely<DB>, vendorId: number, publicId: string) {
+  return db
+    .selectFrom('currencies')
+    .selectAll()
+    .where('vendor_id', '=', vendorId)
+    .where('public_id', '=', publicId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function currencyNameTaken(db: Kysely<DB>, vendorId: number, nameKey: string, exceptId?: number) {
+  let query = db
+    .selectFrom('currencies')
+    .select('id')
+    .where('vendor_id', '=', vendorId)
+    .where('name_key', '=', nameKey)
+    .where('deleted_at', 'is', null);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** A currency that any ledger account uses holds (or held) value. */
+export async function currencyHasAccounts(db: Kysely<DB>, currencyId: number): Promise<boolean> {
+  const row = await db.selectFrom('ledger_accounts').select('id').where('currency_id', '=', currencyId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function listCurrencyRows(
+  db: Kysely<DB>,
+  vendorId: number,
+  plan: ListPlan<CurrencyFilterKey, CurrencySortField>,
+): Promise<ListPage<Selectable<CurrenciesTable>>> {
+  let query = db.selectFrom('currencies').selectAll().where('vendor_id', '=', vendorId).where('deleted_at', 'is', null);
+  if (plan.filters.n !== undefined) query = whereStartsWith(query, 'name_key', currencyNameKey(plan.filters.n));
+  if (plan.filters.s !== undefined) query = query.where('status', '=', plan.filters.s);
+  return fetchPage(query, plan, SORT_COLUMNS[plan.sort]);
+}

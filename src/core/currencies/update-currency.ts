@@ -1,0 +1,53 @@
+import { ServiceError } from '../../shared/errors';
+import { type Engine, transact, type VendorScope } from '../engine';
+import { assertStatusMove, parseStatus } from '../lifecycle/status';
+import { isUniqueViolation } from '../storage/errors';
+import { type CurrencyRecord, cleanCurrencyCode, cleanCurrencyName, currencyNameKey, toCurrencyRecord } from './currency';
+import { currencyHasAccounts, currencyNameTaken, findCurrencyRow } from './currency-store';
+
+export interface CurrencyChanges {
+  name?: string | undefined;
+  code?: string | null | undefined;
+  status?: string | undefined;
+}
+
+/**
+ * Changes only what was sent. A code may change (cash-like <-> loyalty, or another ISO code) only
+ * while no balance was ever held in the currency: afterwards amounts would change meaning.
+ */
+export function updateCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyRecord> {
+  return transact(engine, async (trx) => {
+    const row = await findCurrencyRow(trx, scope.vendorId, publicId);
+    if (!row) throw new ServiceError('currency_not_found');
+    const current = toCurrencyRecord(row);
+    const next = { ...current };
+
+    if (changes.name !== undefined) {
+      next.name = cleanCurrencyName(changes.name);
+      if (await currencyNameTaken(trx, scope.vendorId, currencyNameKey(next.name), current.id)) {
+        throw new ServiceError('currency_name_taken', undefined, 'name');
+      }
+    }
+    if (changes.code !== undefined) {
+      next.code = cleanCurrencyCode(changes.code);
+      if (next.code !== current.code && (await currencyHasAccounts(trx, current.id))) throw new ServiceError('currency_in_use', undefined, 'code');
+    }
+    if (changes.status !== undefined) {
+      next.status = parseStatus(changes.status);
+      assertStatusMove(current.status, next.status);
+    }
+
+    next.updatedAt = engine.clock.now();
+    try {
+      await trx
+        .updateTable('currencies')
+        .set({ name: next.name, name_key: currencyNameKey(next.name), code: next.code, status: next.status, updated_at: next.updatedAt })
+        .where('id', '=', current.id)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ServiceError('currency_name_taken', undefined, 'name');
+      throw error;
+    }
+    return next;
+  });
+}

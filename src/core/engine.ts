@@ -1,0 +1,63 @@
+import { randomInt } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { type Clock, systemClock } from './clock';
+import { Sealer } from './credentials/secrets';
+import { type Database, migrateToLatest } from './storage/database';
+import type { Dialect } from './storage/dialect';
+import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
+import type { DB } from './storage/schema';
+
+/** Everything a use case needs from the outside world. Built once per node, passed to every call. */
+export interface Engine {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  clock: Clock;
+  /** This node's number: the high part of every legacy id it creates. */
+  nodeId: number;
+  sealer: Sealer;
+  close(): Promise<void>;
+}
+
+export interface EngineOptions {
+  database: Database;
+  /** 32 bytes kept outside the database; seals values the interface must return (card pins). */
+  nodeKey: Buffer;
+  clock?: Clock;
+  /** Central numbers itself 0; a store node that was never paired draws a random unpaired number. */
+  role: 'store' | 'central';
+}
+
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const { db, dialect } = options.database;
+  await migrateToLatest(db);
+  const nodeId = await ensureNodeId(db, options.role);
+  return {
+    db,
+    dialect,
+    clock: options.clock ?? systemClock,
+    nodeId,
+    sealer: new Sealer(options.nodeKey),
+    close: () => options.database.close(),
+  };
+}
+
+async function ensureNodeId(db: Kysely<DB>, role: EngineOptions['role']): Promise<number> {
+  const proposed = role === 'central' ? 0 : randomInt(UNPAIRED_NODE_FLOOR, NODE_LIMIT);
+  await db
+    .insertInto('node_meta')
+    .values({ key: 'node_id', value: String(proposed) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('node_meta').select('value').where('key', '=', 'node_id').executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/** One command = one transaction. */
+export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return engine.db.transaction().execute(work);
+}
+
+/** The vendor a request acts for; every query a use case runs is filtered by it. */
+export interface VendorScope {
+  vendorId: number;
+}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+
+// Every movement of value is an immutable entry on an account (one per holder and currency).
+// The account row caches the balance, updated in the same transaction as the entry, and can always
+// be rebuilt from the entries. Mistakes are fixed with compensating entries (`reverses_id`).
+
+export type HolderType = 'user' | 'card';
+
+export interface AccountKey {
+  vendorId: number;
+  currencyId: number;
+  holderType: HolderType;
+  holderId: number;
+}
+
+export interface NewEntry {
+  amount: number;
+  kind: string;
+  referenceType?: string | null;
+  referenceId?: string | null;
+  reversesId?: number | null;
+  expiresAt?: number | null;
+}
+
+export async function openAccount(db: Kysely<DB>, engine: Engine, key: AccountKey): Promise<number> {
+  const existing = await db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('holder_type', '=', key.holderType)
+    .where('holder_id', '=', key.holderId)
+    .where('currency_id', '=', key.currencyId)
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  const id = await nextObjectId(db, engine.nodeId);
+  await db
+    .insertInto('ledger_accounts')
+    .values({
+      id,
+      vendor_id: key.vendorId,
+      currency_id: key.currencyId,
+      holder_type: key.holderType,
+      holder_id: key.holderId,
+      balance: 0,
+      updated_at: engine.clock.now(),
+    })
+    .execute();
+  return id;
+}
+
+/** Appends an entry and moves the cached balance; call inside the command's transaction. */
+export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: number, entry: NewEntry): Promise<{ id: number; balance: number }> {
+  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new RangeError('a ledger amount is a non-zero integer of minor units');
+  const account = await db.selectFrom('ledger_accounts').select(['vendor_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const id = await nextObjectId(db, engine.nodeId);
+  const now = engine.clock.now();
+  await db
+    .insertInto('ledger_entries')
+    .values({
+      id,
+      vendor_id: account.vendor_id,
+      account_id: accountId,
+      amount: entry.amount,
+      kind: entry.kind,
+      reference_type: entry.referenceType ?? null,
+      reference_id: entry.referenceId ?? null,
+      reverses_id: entry.reversesId ?? null,
+      origin_node: engine.nodeId,
+      created_at: now,
+      expires_at: entry.expiresAt ?? null,
+    })
+    .execute();
+  const updated = await db
+    .updateTable('ledger_accounts')
+    .set((eb) => ({ balance: eb('balance', '+', entry.amount), updated_at: now }))
+    .where('id', '=', accountId)
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return { id, balance: Number(updated.balance) };
+}
+
+export interface BalanceMismatch {
+  accountId: number;
+  cached: number;
+  fromEntries: number;
+}
+
+/** Accounts whose cached balance differs from the sum of their entries (should always be none). */
+export async function findBalanceMismatches(db: Kysely<DB>): Promise<BalanceMismatch[]> {
+  const rows = await db
+    .selectFrom('ledger_accounts as a')
+    .leftJoin('ledger_entries as e', 'e.account_id', 'a.id')
+    .select((eb) => ['a.id', 'a.balance', eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('total')])
+    .groupBy(['a.id', 'a.balance'])
+    .execute();
+  return rows
+    .map((row) => ({ accountId: row.id, cached: Number(row.balance), fromEntries: Number(row.total) }))
+    .filter((row) => row.cached !== row.fromEntries);
+}
+
+/** Recomputes every cached balance from the entries (repair after a restore, or a check). */
+export async function rebuildBalances(db: Kysely<DB>, engine: Engine): Promise<number> {
+  const mismatches = await findBalanceMismatches(db);
+  for (const m of mismatches) {
+    await db.updateTable('ledger_accounts').set({ balance: m.fromEntries, updated_at: engine.clock.now() }).where('id', '=', m.accountId).execute();
+  }
+  return mismatches.length;
+}

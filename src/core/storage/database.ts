@@ -1,0 +1,88 @@
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
+import pg from 'pg';
+import { type Dialect, dialectOf } from './dialect';
+import { migrations } from './migrations/index';
+import type { DB } from './schema';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/**
+ * Writers take the write lock when their transaction starts ("begin immediate"), so a transaction
+ * that read first can never fail later on a lock upgrade when another process (the CLI) has written.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
+export function openSqlite(file: string): Database {
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a sale that was answered survives a power cut.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Reads 64-bit integers and numerics (sums) as JS numbers: every value we store is below 2^53. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function openPostgres(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes as pg.CustomTypesConfig });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** Wraps a Kysely instance built elsewhere (tests use an embedded PostgreSQL this way). */
+export function fromKysely(db: Kysely<DB>): Database {
+  return { db, dialect: dialectOf(db as Kysely<unknown>), close: () => db.destroy() };
+}
+
+/** Opens an SQLite file path or a postgres:// URL. */
+export function openDatabaseUrl(location: string): Database {
+  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location) : openSqlite(location);
+}
+
+export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

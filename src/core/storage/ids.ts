@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from './schema';
+
+// Legacy-style objects expose integer ids that must be unique across every node of a chain
+// without asking central: id = node number × 2^32 + a local sequence. With node numbers below
+// 2^21 every id stays under 2^53, so it is exact in JSON and JavaScript.
+export const SEQUENCE_SPAN = 2 ** 32;
+export const NODE_LIMIT = 2 ** 21;
+/** Numbers central hands out when a store pairs; an unpaired node draws one from [2^20, 2^21). */
+export const UNPAIRED_NODE_FLOOR = 2 ** 20;
+
+export function composeId(nodeId: number, sequence: number): number {
+  if (!Number.isInteger(nodeId) || nodeId < 0 || nodeId >= NODE_LIMIT) throw new RangeError(`bad node id ${nodeId}`);
+  if (!Number.isInteger(sequence) || sequence < 1 || sequence >= SEQUENCE_SPAN) {
+    throw new RangeError(`id sequence of node ${nodeId} is exhausted`);
+  }
+  return nodeId * SEQUENCE_SPAN + sequence;
+}
+
+export function nodeOfId(id: number): number {
+  return Math.floor(id / SEQUENCE_SPAN);
+}
+
+/** Takes the next value of a named counter inside the caller's transaction (gapless if it commits). */
+export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events'): Promise<number> {
+  const row = await db
+    .updateTable('id_sequences')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', name)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+export async function nextObjectId(db: Kysely<DB>, nodeId: number): Promise<number> {
+  return composeId(nodeId, await nextSequence(db, 'objects'));
+}
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Resource-style id: a prefix and 20 Crockford base32 characters (100 random bits), e.g. `curr_…`. */
+export function newPublicId(prefix: 'curr' | 'card' | 'cust'): string {
+  const bytes = randomBytes(20);
+  let out = '';
+  for (const byte of bytes) out += CROCKFORD[byte & 31];
+  return `${prefix}_${out}`;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { foundation } from './0001-foundation';
+
+// Additive only: a migration that shipped is never edited; change the schema with a new one.
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};

@@ -1,0 +1,180 @@
+// The database as Kysely sees it. One schema for SQLite and PostgreSQL: ids and times are integers
+// (times in epoch milliseconds), money is integer minor units, JSON is stored as text, flags as 0/1.
+
+export interface NodeMetaTable {
+  key: string;
+  value: string;
+}
+
+export interface IdSequencesTable {
+  name: string;
+  value: number;
+}
+
+export interface VendorsTable {
+  id: number;
+  name: string;
+  country: string;
+  language: string;
+  quick_pay_currency_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StoresTable {
+  id: number;
+  vendor_id: number;
+  name: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  region: string | null;
+  country: string;
+  postal_code: string | null;
+  phone: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PointsOfSaleTable {
+  id: number;
+  vendor_id: number;
+  store_id: number;
+  name: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: number;
+  vendor_id: number;
+  store_id: number;
+  pos_id: number | null;
+  role: string;
+  key_hash: string;
+  key_hint: string;
+  label: string;
+  error_mode: string;
+  workstation_identifier: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface OauthClientsTable {
+  id: number;
+  vendor_id: number;
+  client_id: string;
+  secret_hash: string;
+  name: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccessTokensTable {
+  id: number;
+  vendor_id: number;
+  oauth_client_id: number | null;
+  token_hash: string;
+  scope: string;
+  label: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface CurrenciesTable {
+  id: number;
+  public_id: string;
+  vendor_id: number;
+  name: string;
+  name_key: string;
+  code: string | null;
+  status: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface CardsTable {
+  id: number;
+  public_id: string;
+  vendor_id: number;
+  number: string;
+  number_key: string;
+  pin_sealed: string | null;
+  data: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface EarningRulesTable {
+  id: number;
+  vendor_id: number;
+  currency_id: number;
+  name: string;
+  points: number;
+  per_amount: number;
+  rounding: string;
+  max_award: number | null;
+  starts_at: number | null;
+  ends_at: number | null;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LedgerAccountsTable {
+  id: number;
+  vendor_id: number;
+  currency_id: number;
+  holder_type: string;
+  holder_id: number;
+  balance: number;
+  updated_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: number;
+  vendor_id: number;
+  account_id: number;
+  amount: number;
+  kind: string;
+  reference_type: string | null;
+  reference_id: string | null;
+  reverses_id: number | null;
+  origin_node: number;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface SyncEventsTable {
+  node_seq: number;
+  event_id: string;
+  node_id: number;
+  type: string;
+  version: number;
+  payload: string;
+  offline: number;
+  created_at: number;
+  acked_at: number | null;
+}
+
+export interface DB {
+  node_meta: NodeMetaTable;
+  id_sequences: IdSequencesTable;
+  vendors: VendorsTable;
+  stores: StoresTable;
+  points_of_sale: PointsOfSaleTable;
+  api_keys: ApiKeysTable;
+  oauth_clients: OauthClientsTable;
+  access_tokens: AccessTokensTable;
+  currencies: CurrenciesTable;
+  cards: CardsTable;
+  earning_rules: EarningRulesTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  sync_events: SyncEventsTable;
+}

@@ -1,0 +1,117 @@
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { addCurrency } from '../currencies/create-currency';
+import { addAccessToken } from '../credentials/access-tokens';
+import { addApiKey } from '../credentials/api-keys';
+import { addOauthClient } from '../credentials/oauth-clients';
+import { type Engine, transact } from '../engine';
+import { nextObjectId } from '../storage/ids';
+
+export interface VendorSetUp {
+  name: string;
+  /** ISO 4217 code of the quick-pay (stored value) currency. */
+  currency: string;
+  /** ISO 3166-1 alpha-2 country of the vendor and its first store. */
+  country: string;
+  language?: string;
+  store: { name: string; address1: string; city: string; region?: string | null; postalCode?: string | null; phone?: string | null };
+}
+
+export interface VendorCredentials {
+  vendorId: number;
+  storeId: number;
+  posId: number;
+  loyaltyCurrencyId: number;
+  quickPayCurrencyId: number;
+  apiKey: string;
+  kioskApiKey: string;
+  clientId: string;
+  clientSecret: string;
+  accessToken: string;
+}
+
+/**
+ * A ready-to-sell program in one transaction: vendor, first store and point of sale, a "Points"
+ * loyalty currency earning 1 point per whole unit of subtotal, a quick-pay currency, a cashier and a
+ * kiosk API key, an OAuth client and a long-lived admin token. Secrets are returned once.
+ */
+export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorCredentials> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
+  const country = input.country.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
+
+  return transact(engine, async (trx) => {
+    const now = engine.clock.now();
+    const vendorId = await nextObjectId(trx, engine.nodeId);
+    await trx
+      .insertInto('vendors')
+      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, created_at: now, updated_at: now })
+      .execute();
+    const scope = { vendorId };
+    const points = await addCurrency(trx, engine, scope, { name: 'Points', code: null });
+    const quickPay = await addCurrency(trx, engine, scope, { name: `Quick Pay ${input.currency.toUpperCase()}`, code: input.currency });
+    await trx.updateTable('vendors').set({ quick_pay_currency_id: quickPay.id }).where('id', '=', vendorId).execute();
+
+    await trx
+      .insertInto('earning_rules')
+      .values({
+        id: await nextObjectId(trx, engine.nodeId),
+        vendor_id: vendorId,
+        currency_id: points.id,
+        name: '1 point per unit spent',
+        points: 1,
+        per_amount: 10 ** minorUnitDigits(quickPay.code ?? 'USD'),
+        rounding: 'floor',
+        max_award: null,
+        starts_at: null,
+        ends_at: null,
+        status: 'ACTIVE',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+
+    const storeId = await nextObjectId(trx, engine.nodeId);
+    await trx
+      .insertInto('stores')
+      .values({
+        id: storeId,
+        vendor_id: vendorId,
+        name: input.store.name,
+        address1: input.store.address1,
+        address2: null,
+        city: input.store.city,
+        region: input.store.region ?? null,
+        country,
+        postal_code: input.store.postalCode ?? null,
+        phone: input.store.phone ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const posId = await nextObjectId(trx, engine.nodeId);
+    await trx
+      .insertInto('points_of_sale')
+      .values({ id: posId, vendor_id: vendorId, store_id: storeId, name: 'Counter 1', status: 'ACTIVE', created_at: now, updated_at: now })
+      .execute();
+
+    const cashier = await addApiKey(trx, engine, { vendorId, storeId, posId, role: 'cashier', label: 'Counter 1' });
+    const kiosk = await addApiKey(trx, engine, { vendorId, storeId, posId: null, role: 'kiosk', label: 'Kiosk' });
+    const client = await addOauthClient(trx, engine, { vendorId, name: 'Default client' });
+    const admin = await addAccessToken(trx, engine, { vendorId, oauthClientId: null, label: 'init', ttlSeconds: null });
+
+    return {
+      vendorId,
+      storeId,
+      posId,
+      loyaltyCurrencyId: points.id,
+      quickPayCurrencyId: quickPay.id,
+      apiKey: cashier.key,
+      kioskApiKey: kiosk.key,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      accessToken: admin.token,
+    };
+  });
+}

@@ -1,0 +1,47 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import qs from 'qs';
+import type { Engine } from '../core/engine';
+import { registerBodyParsing } from './body/body-parsing';
+import { registerErrorHandling } from './errors/error-handler';
+import { registerOpenApi } from './http/openapi';
+import { cardRoutes } from './routes/cards';
+import { currencyRoutes } from './routes/currencies';
+import { healthRoutes } from './routes/health';
+import { oauthRoutes } from './routes/oauth';
+
+export interface AppOptions {
+  engine: Engine;
+  role: 'store' | 'central';
+  version: string;
+  /** A logger from createLogger (secrets redacted); none: silent. */
+  logger?: FastifyBaseLogger;
+}
+
+/** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: 1024 * 1024,
+    // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
+    rewriteUrl: (req) => {
+      const url = req.url ?? '/';
+      const [path = '/', query] = url.split(/\?(.*)/s, 2);
+      if (!path.endsWith('.json') || path === '/openapi.json') return url;
+      return path.slice(0, -'.json'.length) + (query !== undefined ? `?${query}` : '');
+    },
+    routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+  }) as unknown as FastifyInstance;
+
+  app.decorateRequest('bearer', null);
+  registerBodyParsing(app);
+  registerErrorHandling(app);
+  await registerOpenApi(app, options.version);
+
+  const { engine } = options;
+  await app.register(healthRoutes, { engine, role: options.role, version: options.version });
+  await app.register(oauthRoutes, { engine });
+  await app.register(currencyRoutes, { engine });
+  await app.register(cardRoutes, { engine });
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../shared/errors';
+import { decodeBody } from './decode-body';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * One parser for every content type, on every method. Fastify does not read bodies of GET
+ * requests, so a hook reads those itself; for GET, body fields fill in query parameters that the
+ * query string did not carry (legacy clients put lookups in either place).
+ */
+export function registerBodyParsing(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+    try {
+      done(null, decodeBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.method !== 'GET' || !hasBody(request)) return;
+    const body = decodeBody(await readRaw(request));
+    request.body = body;
+    if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };
+  });
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+async function readRaw(request: FastifyRequest): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) throw new ServiceError('body_too_large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,23 @@
+import qs from 'qs';
+import { ServiceError } from '../../shared/errors';
+
+// Real clients send bodies as JSON, as form fields, and as JSON text under a form content type
+// (curl -d '{"a":1}'). Whatever the content type says, a body that looks like JSON is read as JSON;
+// anything else is read as form fields, with brackets for nesting (phone_number[code]=593).
+
+export function decodeBody(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') return {};
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      throw new ServiceError('invalid_json');
+    }
+  }
+  return decodeForm(trimmed);
+}
+
+export function decodeForm(text: string): Record<string, unknown> {
+  return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 }) as Record<string, unknown>;
+}

@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { issueAdminToken } from '../../core/credentials/access-tokens';
+import { openNodeEngine } from '../node/store-node';
+
+export function registerTokenCommand(program: Command): void {
+  program
+    .command('token')
+    .description('Issue a long-lived admin bearer token for a vendor (valid until revoked).')
+    .requiredOption('--data <dir>', 'data folder of the node')
+    .requiredOption('--vendor <id>', 'vendor id', (v) => Number(v))
+    .option('--label <text>', 'what the token is for', 'cli')
+    .option('--json', 'print {"access_token": …}')
+    .action(async (options: { data: string; vendor: number; label: string; json?: boolean }) => {
+      const engine = await openNodeEngine({ dataDir: options.data });
+      try {
+        const { token } = await issueAdminToken(engine, { vendorId: options.vendor, label: options.label });
+        process.stdout.write(options.json ? `${JSON.stringify({ access_token: token })}\n` : `${token}\n`);
+      } finally {
+        await engine.close();
+      }
+    });
+}

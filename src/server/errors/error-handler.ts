@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isServiceError, ServiceError } from '../../shared/errors';
+import { type ApiStyle, legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Error envelope of the route; defaults from the path. */
+    style?: ApiStyle;
+  }
+}
+
+/**
+ * Every failure leaves through here: a ServiceError keeps its code and status; a validation
+ * failure becomes 400 validation_failed naming the field; anything unexpected is logged with its
+ * stack and answered as a bare 500 with a reference id, never the stack.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const serviceError = toServiceError(error);
+    if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, serviceError);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`)));
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError) {
+  const style = request.routeOptions.config?.style ?? styleOfPath(request.url);
+  const referenceId = String(request.id);
+  const body = style === 'resource' ? resourceEnvelope(error, referenceId) : legacyEnvelope(error, referenceId);
+  return reply.code(error.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+function toServiceError(error: FastifyError): ServiceError {
+  if (isServiceError(error)) return error;
+  if (error.validation) return fromValidation(error);
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('body_too_large');
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ServiceError('invalid_request', status === 415 ? 'The request body could not be read.' : undefined);
+  return new ServiceError('internal_error');
+}
+
+function fromValidation(error: FastifyError): ServiceError {
+  const first = error.validation?.[0];
+  if (!first) return new ServiceError('validation_failed');
+  const params = first.params as Record<string, unknown>;
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+  const pathField = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = missing ?? (pathField || (error.validationContext ?? 'request'));
+  const message = missing ? `${missing} is required.` : `${field} ${first.message ?? 'is not valid'}.`;
+  return new ServiceError('validation_failed', message, field);
+}

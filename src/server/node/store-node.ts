@@ -1,0 +1,63 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type Engine, startEngine } from '../../core/engine';
+import { openDatabaseUrl } from '../../core/storage/database';
+import { VERSION } from '../../shared/version';
+import { buildApp } from '../app';
+import { loadNodeKey, openDataDir } from './data-dir';
+
+export interface NodeEngineOptions {
+  dataDir: string;
+  /** postgres://… for a chain's central node; the data folder's SQLite file otherwise. */
+  database?: string | undefined;
+  role?: 'store' | 'central';
+}
+
+export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
+  const dir = openDataDir(options.dataDir);
+  return startEngine({
+    database: openDatabaseUrl(options.database ?? dir.database),
+    nodeKey: loadNodeKey(dir),
+    role: options.role ?? 'store',
+  });
+}
+
+export interface StoreNodeOptions extends NodeEngineOptions {
+  port?: number;
+  host?: string;
+  logger?: FastifyBaseLogger;
+}
+
+export interface RunningNode {
+  url: string;
+  app: FastifyInstance;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/** A headless store node: the engine over its data folder and the interface on HTTP. */
+export async function startStoreNode(options: StoreNodeOptions): Promise<RunningNode> {
+  const engine = await openNodeEngine(options);
+  const role = options.role ?? 'store';
+  const app = await buildApp({ engine, role, version: VERSION, ...(options.logger ? { logger: options.logger } : {}) });
+  try {
+    await app.listen({ port: options.port ?? 4321, host: options.host ?? '127.0.0.1' });
+  } catch (error) {
+    await app.close();
+    await engine.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host ?? '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    app,
+    engine,
+    close: () => {
+      closing ??= app.close().then(() => engine.close());
+      return closing;
+    },
+  };
+}

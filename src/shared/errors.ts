@@ -1,0 +1,68 @@
+// Every failure the service can answer with, by stable machine code. The code is what clients
+// branch on; the message is safe to show a person; the status is the HTTP status of the reply.
+// Add new codes here only: the error handler, the docs and the renderer all read this table.
+
+export const ERROR_CODES = {
+  // 400: the request itself is wrong
+  invalid_request: { status: 400, message: 'The request is not valid.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  validation_failed: { status: 400, message: 'A field of the request is missing or not valid.' },
+  invalid_query: { status: 400, message: 'The query filter is not valid.' },
+  invalid_sort: { status: 400, message: 'The list cannot be sorted that way.' },
+  invalid_currency_code: { status: 400, message: 'The currency code is not a valid ISO 4217 code.' },
+  invalid_card_number: { status: 400, message: 'A card number may contain only letters and digits.' },
+  card_field_not_updatable: { status: 400, message: 'Only the data and status of a card can be changed.' },
+  unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
+  body_too_large: { status: 413, message: 'The request body is too large.' },
+
+  // 401: who are you?
+  missing_credentials: { status: 401, message: 'This call needs credentials.' },
+  invalid_token: { status: 401, message: 'The access token is not valid.' },
+  token_expired: { status: 401, message: 'The access token has expired.' },
+  invalid_api_key: { status: 401, message: 'The API key is not valid.' },
+  invalid_client: { status: 401, message: 'The client id or secret is not valid.' },
+
+  // 403: known, but not allowed
+  forbidden: { status: 403, message: 'These credentials may not make this call.' },
+
+  // 404
+  route_not_found: { status: 404, message: 'There is no such endpoint.' },
+  currency_not_found: { status: 404, message: 'No currency with that id exists.' },
+  card_not_found: { status: 404, message: 'No card with that id exists.' },
+
+  // 409: conflicts with what is stored
+  currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
+  card_number_taken: { status: 409, message: 'A card with that number already exists.' },
+  currency_in_use: {
+    status: 409,
+    message: 'The currency already holds balances, so its code can no longer change.',
+  },
+  invalid_status_transition: { status: 409, message: 'The object cannot move to that status.' },
+
+  // 422, 429, 5xx
+  business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
+  rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
+  internal_error: { status: 500, message: 'Something went wrong on our side.' },
+  service_unavailable: { status: 503, message: 'The service is not available right now.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A failure the engine reports on purpose: it carries a stable code, a status and a user-safe message. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message?: string, field?: string) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.field = field;
+  }
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError;
+}

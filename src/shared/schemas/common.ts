@@ -1,0 +1,56 @@
+import { type TSchema, Type } from 'typebox';
+
+// Wire shapes shared by the server (validation, serialisation, OpenAPI) and the renderer (types).
+
+export const OBJECT_STATUSES = ['ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
+export type ObjectStatus = (typeof OBJECT_STATUSES)[number];
+
+export const ObjectStatusSchema = Type.Union([Type.Literal('ACTIVE'), Type.Literal('INACTIVE'), Type.Literal('ARCHIVED')], {
+  description: 'ACTIVE, INACTIVE (paused) or ARCHIVED (retired); see docs/decisions.md',
+});
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const IsoTimestamp = Type.String({ description: 'ISO 8601 with milliseconds, UTC', format: 'date-time' });
+
+/** Largest `limit` a list accepts; larger values are a 400, not silently clipped. */
+export const MAX_PAGE_LIMIT = 100;
+export const DEFAULT_PAGE_LIMIT = 25;
+
+export const ListQuerySchema = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, description: `1-${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` })),
+  page: Type.Optional(Type.Integer({ minimum: 1, description: 'page number, the first page is 1' })),
+  query: Type.Optional(Type.String({ maxLength: 500, description: 'space-delimited key:value filters, combined with AND' })),
+  sort: Type.Optional(Type.String({ description: 'field to sort by (date_created by default)' })),
+  order: Type.Optional(Type.String({ description: 'ASC or DESC (default DESC: newest first)' })),
+});
+
+export const pageOf = <T extends TSchema>(item: T) =>
+  Type.Object({
+    items: Type.Array(item),
+    next: Type.Union([Type.String(), Type.Null()], { description: 'absolute URL of the next page; null on the last' }),
+    prev: Type.Union([Type.String(), Type.Null()], { description: 'absolute URL of the previous page; null on the first' }),
+  });
+
+export const IdParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const EmptyObjectSchema = Type.Object({}, { additionalProperties: false, description: 'empty reply {}' });
+
+/** Error reply of the resource style (/currencies, /cards, /oauth). */
+export const ResourceErrorSchema = Type.Object({
+  internal_code: Type.Union([Type.String(), Type.Null()], { description: 'set on 5xx only, for support' }),
+  message: Type.String({ description: 'safe to show a person' }),
+  code: Type.String({ description: 'stable machine code' }),
+  field: Type.Optional(Type.String({ description: 'the input field at fault, when there is one' })),
+});
+
+/** Error reply of the legacy style (/onscreen, /user, /vendor, /countries). */
+export const LegacyErrorSchema = Type.Object({
+  error: Type.Object({
+    code: Type.Integer({ description: 'the HTTP status' }),
+    reference_id: Type.Union([Type.String(), Type.Null()]),
+    more_info: Type.Union([Type.String(), Type.Null()]),
+    errors: Type.Array(Type.Object({ reason: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) })),
+  }),
+  object: Type.Literal('error'),
+});
