@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCard } from '../../src/core/cards/create-card';
+import { listCards } from '../../src/core/cards/list-cards';
+import { createCurrency } from '../../src/core/currencies/create-currency';
+import { deleteCurrency } from '../../src/core/currencies/delete-currency';
+import { listCurrencies } from '../../src/core/currencies/list-currencies';
+import { updateCurrency } from '../../src/core/currencies/update-currency';
+import { authenticateApiKey, authenticateBearer } from '../../src/core/credentials/authenticate';
+import { exchangeClientCredentials } from '../../src/core/credentials/access-tokens';
+import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { findBalanceMismatches, openAccount, postEntry, rebuildBalances } from '../../src/core/ledger/ledger';
+import { type Database, migrateToLatest, openSqlite } from '../../src/core/storage/database';
+import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
+import { recordSyncEvent } from '../../src/core/sync/record-event';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ServiceError } from '../../src/shared/errors';
+import { ManualClock } from '../support/clock';
+import { openTestPostgres } from '../support/postgres';
+import { makeTempDir } from '../support/temp-dir';
+
+// The same suite on both dialects: every storage rule the engine relies on must hold on SQLite
+// (store nodes) and PostgreSQL (central nodes of a chain).
+
+interface Backend {
+  name: string;
+  open(): Promise<{ database: Database; close(): Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = makeTempDir();
+      const database = openSqlite(`${dir.path}/contract.db`);
+      return { database, close: async () => dir.remove() };
+    },
+  },
+  {
+    name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
+    async open() {
+      const pg = await openTestPostgres();
+      return { database: pg.database, close: () => pg.drop() };
+    },
+  },
+];
+
+const vendorInput = (name: string) => ({
+  name,
+  currency: 'USD',
+  country: 'US',
+  store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' },
+});
+
+describe.each(backends)('storage contract on $name', (backend) => {
+  let engine: Engine;
+  let closeBackend: () => Promise<void>;
+  const clock = new ManualClock();
+  let vendor: VendorCredentials;
+
+  beforeAll(async () => {
+    const opened = await backend.open();
+    closeBackend = opened.close;
+    engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
+    vendor = await setUpVendor(engine, vendorInput('Contract Coffee'));
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+    await closeBackend?.();
+  });
+
+  it('migrates idempotently and records the migration', async () => {
+    await migrateToLatest(engine.db);
+    const rows = await sql<{ name: string }>`select name from schema_migrations`.execute(engine.db);
+    expect(rows.rows.map((r) => r.name)).toEqual(['0001-foundation']);
+  });
+
+  it('gives an unpaired store node a number in the unpaired range, kept across restarts', async () => {
+    expect(engine.nodeId).toBeGreaterThanOrEqual(UNPAIRED_NODE_FLOOR);
+    const again = await engine.db.selectFrom('node_meta').select('value').where('key', '=', 'node_id').executeTakeFirstOrThrow();
+    expect(Number(again.value)).toBe(engine.nodeId);
+  });
+
+  it('composes legacy ids from the node number and a local sequence, below 2^53', async () => {
+    const ids = [vendor.vendorId, vendor.storeId, vendor.posId, vendor.loyaltyCurrencyId, vendor.quickPayCurrencyId];
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(Number.isSafeInteger(id)).toBe(true);
+      expect(nodeOfId(id)).toBe(engine.nodeId);
+      expect(id % SEQUENCE_SPAN).toBeGreaterThan(0);
+    }
+    const vendorRow = await engine.db.selectFrom('vendors').select(['id', 'created_at']).where('id', '=', vendor.vendorId).executeTakeFirstOrThrow();
+    expect(typeof vendorRow.id).toBe('number');
+    expect(vendorRow.created_at).toBe(clock.now());
+  });
+
+  it('resolves credentials to their vendor, and only by the secret itself', async () => {
+    await expect(authenticateBearer(engine, vendor.accessToken)).resolves.toEqual({ vendorId: vendor.vendorId, scope: 'admin' });
+    const cashier = await authenticateApiKey(engine, vendor.apiKey);
+    expect(cashier).toMatchObject({ vendorId: vendor.vendorId, storeId: vendor.storeId, posId: vendor.posId, role: 'cashier', errorMode: 'http' });
+    expect((await authenticateApiKey(engine, vendor.kioskApiKey)).role).toBe('kiosk');
+    await expect(authenticateBearer(engine, `${vendor.accessToken}x`)).rejects.toMatchObject({ code: 'invalid_token' });
+    const exchanged = await exchangeClientCredentials(engine, { clientId: vendor.clientId, clientSecret: vendor.clientSecret });
+    await expect(authenticateBearer(engine, exchanged.accessToken)).resolves.toMatchObject({ vendorId: vendor.vendorId });
+    await expect(exchangeClientCredentials(engine, { clientId: vendor.clientId, clientSecret: 'nope' })).rejects.toMatchObject({ code: 'invalid_client' });
+  });
+
+  it('enforces unique currency names among live rows only, ignoring case', async () => {
+    const scope = { vendorId: vendor.vendorId };
+    const stars = await createCurrency(engine, scope, { name: 'Stars' });
+    await expect(createCurrency(engine, scope, { name: ' STARS ' })).rejects.toMatchObject({ code: 'currency_name_taken' });
+    await deleteCurrency(engine, scope, stars.publicId);
+    const again = await createCurrency(engine, scope, { name: 'stars' });
+    expect(again.publicId).not.toBe(stars.publicId);
+    const other = await setUpVendor(engine, vendorInput('Other Coffee'));
+    await expect(createCurrency(engine, { vendorId: other.vendorId }, { name: 'Stars' })).resolves.toMatchObject({ name: 'Stars' });
+  });
+
+  it('filters by prefix in byte order, newest first, and pages without overlap', async () => {
+    const { vendorId } = await setUpVendor(engine, vendorInput('Prefix Tea'));
+    for (const number of ['AB100', 'ab200', 'AC300', 'ABZ', 'B1']) {
+      clock.advance(1);
+      await createCard(engine, { vendorId }, { number });
+    }
+    const page = await listCards(engine, { vendorId }, { query: 'n:ab' });
+    expect(page.items.map((c) => c.number)).toEqual(['ABZ', 'ab200', 'AB100']);
+    const first = await listCards(engine, { vendorId }, { limit: 2, page: 1 });
+    const second = await listCards(engine, { vendorId }, { limit: 2, page: 2 });
+    const third = await listCards(engine, { vendorId }, { limit: 2, page: 3 });
+    expect([first.hasMore, second.hasMore, third.hasMore]).toEqual([true, true, false]);
+    const all = [...first.items, ...second.items, ...third.items].map((c) => c.number);
+    expect(all).toEqual(['B1', 'ABZ', 'AC300', 'ab200', 'AB100']);
+    const byName = await listCurrencies(engine, { vendorId }, { sort: 'name', order: 'ASC' });
+    expect(byName.items.map((c) => c.name)).toEqual(['Points', 'Quick Pay USD']);
+  });
+
+  it('rolls a failed command back completely', async () => {
+    const scope = { vendorId: vendor.vendorId };
+    const before = await engine.db.selectFrom('id_sequences').select('value').where('name', '=', 'objects').executeTakeFirstOrThrow();
+    await expect(
+      transact(engine, async (trx) => {
+        await trx.insertInto('node_meta').values({ key: 'rollback-probe', value: '1' }).execute();
+        throw new ServiceError('business_rule');
+      }),
+    ).rejects.toBeInstanceOf(ServiceError);
+    const probe = await engine.db.selectFrom('node_meta').select('value').where('key', '=', 'rollback-probe').executeTakeFirst();
+    expect(probe).toBeUndefined();
+    await expect(updateCurrency(engine, scope, 'curr_missing', { name: 'x' })).rejects.toMatchObject({ code: 'currency_not_found' });
+    const after = await engine.db.selectFrom('id_sequences').select('value').where('name', '=', 'objects').executeTakeFirstOrThrow();
+    expect(after.value).toBe(before.value);
+  });
+
+  it('keeps cached balances equal to the sum of immutable entries', async () => {
+    const account = await transact(engine, (trx) =>
+      openAccount(trx, engine, { vendorId: vendor.vendorId, currencyId: vendor.quickPayCurrencyId, holderType: 'user', holderId: 42 }),
+    );
+    const sameAccount = await transact(engine, (trx) =>
+      openAccount(trx, engine, { vendorId: vendor.vendorId, currencyId: vendor.quickPayCurrencyId, holderType: 'user', holderId: 42 }),
+    );
+    expect(sameAccount).toBe(account);
+    const movements = [2500, -700, 1234, -34];
+    let last = { id: 0, balance: 0 };
+    for (const amount of movements) last = await transact(engine, (trx) => postEntry(trx, engine, account, { amount, kind: amount > 0 ? 'reload' : 'spend' }));
+    expect(last.balance).toBe(3000);
+    const reversal = await transact(engine, (trx) => postEntry(trx, engine, account, { amount: 34, kind: 'reversal', reversesId: last.id }));
+    expect(reversal.balance).toBe(3034);
+    expect(await findBalanceMismatches(engine.db)).toEqual([]);
+    await expect(transact(engine, (trx) => postEntry(trx, engine, account, { amount: 1.5, kind: 'spend' }))).rejects.toThrow(RangeError);
+  });
+
+  it('refuses to update or delete a ledger entry, in the database itself', async () => {
+    const entry = await engine.db.selectFrom('ledger_entries').select('id').executeTakeFirstOrThrow();
+    await expect(engine.db.updateTable('ledger_entries').set({ amount: 1 }).where('id', '=', entry.id).execute()).rejects.toThrow(/immutable/);
+    await expect(engine.db.deleteFrom('ledger_entries').where('id', '=', entry.id).execute()).rejects.toThrow(/immutable/);
+  });
+
+  it('rebuilds a cached balance that drifted from its entries', async () => {
+    const account = await engine.db.selectFrom('ledger_accounts').select(['id', 'balance']).where('holder_id', '=', 42).executeTakeFirstOrThrow();
+    await engine.db.updateTable('ledger_accounts').set({ balance: 999_999 }).where('id', '=', account.id).execute();
+    expect(await findBalanceMismatches(engine.db)).toEqual([{ accountId: account.id, cached: 999_999, fromEntries: account.balance }]);
+    expect(await rebuildBalances(engine.db, engine)).toBe(1);
+    expect(await findBalanceMismatches(engine.db)).toEqual([]);
+  });
+
+  it('refuses a currency code change once the currency holds balances', async () => {
+    const scope = { vendorId: vendor.vendorId };
+    const quickPay = (await listCurrencies(engine, scope, { query: 'n:"quick pay"' })).items[0]!;
+    await expect(updateCurrency(engine, scope, quickPay.publicId, { code: 'EUR' })).rejects.toMatchObject({ code: 'currency_in_use' });
+    await expect(updateCurrency(engine, scope, quickPay.publicId, { code: 'usd', name: 'Wallet' })).resolves.toMatchObject({ code: 'USD', name: 'Wallet' });
+  });
+
+  it('numbers sync events gaplessly, and a rolled-back event leaves no gap', async () => {
+    const first = await transact(engine, (trx) => recordSyncEvent(trx, engine, { type: 'probe', version: 1, payload: { n: 1 } }));
+    await expect(
+      transact(engine, async (trx) => {
+        await recordSyncEvent(trx, engine, { type: 'probe', version: 1, payload: { n: 2 } });
+        throw new Error('crash before commit');
+      }),
+    ).rejects.toThrow('crash before commit');
+    const second = await transact(engine, (trx) => recordSyncEvent(trx, engine, { type: 'probe', version: 1, payload: { n: 3 }, offline: true }));
+    expect(second.nodeSeq).toBe(first.nodeSeq + 1);
+    const rows = await engine.db.selectFrom('sync_events').selectAll().orderBy('node_seq').execute();
+    expect(rows.map((r) => JSON.parse(r.payload).n)).toEqual([1, 3]);
+    expect(rows[1]).toMatchObject({ node_id: engine.nodeId, type: 'probe', version: 1, offline: 1, acked_at: null });
+  });
+});

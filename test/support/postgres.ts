@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { type Database, fromKysely, openPostgres } from '../../src/core/storage/database';
+import type { DB } from '../../src/core/storage/schema';
+
+/**
+ * A fresh, empty PostgreSQL database for one test file: a new database on the server at PG_URL
+ * (CI uses the machine's PostgreSQL), or an embedded PGlite when PG_URL is unset.
+ */
+export async function openTestPostgres(): Promise<{ database: Database; kind: 'server' | 'pglite'; drop(): Promise<void> }> {
+  const serverUrl = process.env.PG_URL;
+  if (!serverUrl) {
+    const pglite = new PGlite();
+    const database = fromKysely(new Kysely<DB>({ dialect: new PGliteDialect(pglite) }));
+    return { database, kind: 'pglite', drop: () => database.close() };
+  }
+  const name = `punchcard_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = openPostgres(url.toString(), 4);
+  return {
+    database,
+    kind: 'server',
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

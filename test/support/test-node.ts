@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { type Engine, startEngine } from '../../src/core/engine';
+import { openSqlite } from '../../src/core/storage/database';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { buildApp } from '../../src/server/app';
+import { ManualClock } from './clock';
+import { makeTempDir } from './temp-dir';
+
+export interface TestNode {
+  url: string;
+  engine: Engine;
+  app: FastifyInstance;
+  clock: ManualClock;
+  dataDir: string;
+  /** Adds a vendor (store, currencies, keys, tokens) like `punchcard init`. */
+  addVendor(name?: string): Promise<VendorCredentials>;
+  close(): Promise<void>;
+}
+
+/** A real node: a temp SQLite file, the real app, listening on a free port of 127.0.0.1. */
+export async function startTestNode(): Promise<TestNode> {
+  const dir = makeTempDir();
+  const clock = new ManualClock();
+  const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
+  const app = await buildApp({ engine, role: 'store', version: 'test' });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  let vendorCount = 0;
+  return {
+    url,
+    engine,
+    app,
+    clock,
+    dataDir: dir.path,
+    addVendor: (name) =>
+      setUpVendor(engine, {
+        name: name ?? `Vendor ${++vendorCount}`,
+        currency: 'USD',
+        country: 'US',
+        store: { name: 'Main Store', address1: '1 Main Street', city: 'Springfield' },
+      }),
+    close: async () => {
+      await app.close();
+      await engine.close();
+      dir.remove();
+    },
+  };
+}
+
+export interface HttpReply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** fetch over real HTTP; JSON in, JSON out. `body` as a string is sent as is (form or raw JSON text). */
+export async function http<T = any>(
+  url: string,
+  options: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpReply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    if (typeof options.body === 'string') body = options.body;
+    else {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+  }
+  const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+}
