@@ -1,8 +1,9 @@
+import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
-import { registerErrorHandling } from './errors/error-handler';
+import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerOpenApi } from './http/openapi';
 import { cardRoutes } from './routes/cards';
 import { currencyRoutes } from './routes/currencies';
@@ -22,6 +23,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: handleFrameworkError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
     rewriteUrl: (req) => {
       const url = req.url ?? '/';
@@ -34,6 +36,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   app.decorateRequest('bearer', null);
+  // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
   registerBodyParsing(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);

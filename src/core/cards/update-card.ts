@@ -8,8 +8,8 @@ export interface CardChanges {
   data?: Record<string, unknown> | null | undefined;
   status?: string | undefined;
   /** Not changeable: accepted only when equal to the stored value (clients echo whole objects back). */
-  number?: unknown;
-  pin?: unknown;
+  number?: string | undefined;
+  pin?: string | null | undefined;
 }
 
 export function updateCard(engine: Engine, scope: VendorScope, publicId: string, changes: CardChanges): Promise<CardRecord> {

@@ -52,7 +52,8 @@ export function planList<Key extends string, Sort extends string>(
   return { limit, page, sort, direction: order === 'ASC' ? 'asc' : 'desc', filters: parseFilters(request.query, options.filterKeys) };
 }
 
-const PAIR = /^([A-Za-z_]+):(?:"([^"]*)"|(\S+))/;
+// key:"quoted value" or key:value; a value that opens a quote must close it.
+const PAIR = /^([A-Za-z_]+):(?:"([^"]*)"(?=\s|$)|([^\s"]\S*))/;
 
 export function parseFilters<Key extends string>(query: string | undefined, keys: readonly Key[]): Partial<Record<Key, string>> {
   const filters: Partial<Record<Key, string>> = {};

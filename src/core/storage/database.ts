@@ -40,6 +40,28 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the engine
+ * runs a small set of distinct SQL texts, so keep the most recent ones (LRU, bounded).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
+}
+
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
 export function openSqlite(file: string): Database {
   const sqlite = new BetterSqlite3(file);
@@ -48,7 +70,7 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -20,7 +20,12 @@ export function registerBodyParsing(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', async (request) => {
-    if (request.method !== 'GET' || !hasBody(request)) return;
+    // No body at all reads as {}, so validation names the missing field rather than "body".
+    if (request.method !== 'GET') {
+      request.body ??= {};
+      return;
+    }
+    if (!hasBody(request)) return;
     const body = decodeBody(await readRaw(request));
     request.body = body;
     if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };

@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../http/logger';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 
 export function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`"${value}" is not a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('the port is a whole number from 0 to 65535.');
   return port;
 }
 

@@ -1,13 +1,19 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { issueAdminToken } from '../../core/credentials/access-tokens';
 import { openNodeEngine } from '../node/store-node';
+
+function parseVendorId(value: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('the vendor id is a whole number (see `punchcard init`).');
+  return id;
+}
 
 export function registerTokenCommand(program: Command): void {
   program
     .command('token')
     .description('Issue a long-lived admin bearer token for a vendor (valid until revoked).')
     .requiredOption('--data <dir>', 'data folder of the node')
-    .requiredOption('--vendor <id>', 'vendor id', (v) => Number(v))
+    .requiredOption('--vendor <id>', 'vendor id', parseVendorId)
     .option('--label <text>', 'what the token is for', 'cli')
     .option('--json', 'print {"access_token": …}')
     .action(async (options: { data: string; vendor: number; label: string; json?: boolean }) => {

@@ -23,8 +23,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`)));
 }
 
+/** Errors the router raises before any route runs (bad percent-encoding, over-long path parts). */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A part of the URL is too long.' : 'The URL is not valid.';
+  return sendError(request, reply, new ServiceError('invalid_request', message));
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError) {
-  const style = request.routeOptions.config?.style ?? styleOfPath(request.url);
+  const style = request.routeOptions?.config?.style ?? styleOfPath(request.url);
   const referenceId = String(request.id);
   const body = style === 'resource' ? resourceEnvelope(error, referenceId) : legacyEnvelope(error, referenceId);
   return reply.code(error.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);

@@ -24,6 +24,7 @@ export const CreateCardBody = Type.Object({
 export const UpdateCardBody = Type.Object({
   data: Type.Optional(Nullable(CardDataSchema)),
   status: Type.Optional(Type.String()),
-  number: Type.Optional(Type.Unknown()),
-  pin: Type.Optional(Type.Unknown()),
+  number: Type.Optional(Type.String({ maxLength: 64 })),
+  // A form cannot carry null: an echoed empty pin ("pin=") reads as null, like on create.
+  pin: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 32 }))),
 });

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// `npm start`: the desktop terminal when this machine can show it, else the headless demo store node.
+//
+//   desktop:  electron-vite preview (builds main, preload and renderer into out/, then launches Electron)
+//   headless: node bin/punchcard.js demo --data .data/demo
+//
+// `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/** Path of the Electron executable, or null. The electron package throws when its binary was never downloaded. */
+function electronBinary() {
+  try {
+    const path = require('electron');
+    return typeof path === 'string' && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+function hasDisplay() {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+}
+
+/**
+ * better-sqlite3 is compiled per ABI: the copy `npm install` builds is for Node, and Electron cannot
+ * load it (see "Native modules" in the architecture notes). Warn before launching rather than let the
+ * desktop app die at start with a NODE_MODULE_VERSION error. Returns the error text, or null if fine.
+ */
+function sqliteProblemUnderElectron(binary) {
+  const probe = spawnSync(binary, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+    cwd: root,
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (probe.status === 0) return null;
+  const text = `${probe.stderr ?? ''}${probe.error?.message ?? ''}`;
+  return text.split('\n').find((line) => /NODE_MODULE_VERSION|Error/.test(line))?.trim() ?? `exit code ${probe.status}`;
+}
+
+function electronViteCli() {
+  const pkgFile = require.resolve('electron-vite/package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite'];
+  return join(dirname(pkgFile), bin);
+}
+
+/**
+ * Runs a child until it exits, then exits with its code. SIGINT/SIGTERM are forwarded exactly once:
+ * on POSIX the child gets its own process group, so a Ctrl+C in the terminal reaches only this
+ * process and not the child twice (a second SIGINT would cut the node's graceful shutdown short).
+ */
+function run(command, args) {
+  const detached = process.platform !== 'win32';
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached });
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  process.on('SIGINT', () => forward('SIGINT'));
+  process.on('SIGTERM', () => forward('SIGTERM'));
+  process.on('SIGHUP', () => forward('SIGHUP'));
+  // If this process dies some other way, do not leave the node behind.
+  process.on('exit', () => forward('SIGTERM'));
+  child.on('error', (error) => {
+    console.error(`punchcard: could not start ${command}: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (code !== null) process.exit(code);
+    const signals = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+    process.exit(128 + (signals[signal] ?? 1));
+  });
+}
+
+const forceHeadless = process.argv.includes('--headless') || process.env.PUNCHCARD_HEADLESS === '1';
+const binary = electronBinary();
+const display = hasDisplay();
+
+if (!forceHeadless && binary && display) {
+  const problem = sqliteProblemUnderElectron(binary);
+  if (problem) {
+    console.warn(`punchcard: warning: Electron cannot load better-sqlite3 (${problem}).`);
+    console.warn('punchcard: build it for Electron (e.g. npx @electron/rebuild -f -o better-sqlite3) or run `npm start -- --headless`.');
+  }
+  run(process.execPath, [electronViteCli(), 'preview']);
+} else {
+  const reasons = [];
+  if (forceHeadless) reasons.push('headless mode was asked for');
+  if (!binary) reasons.push('the Electron binary is not installed (e.g. ELECTRON_SKIP_BINARY_DOWNLOAD=1)');
+  if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
+  console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
+  run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo')]);
+}

@@ -1,0 +1,103 @@
+import type { Health } from '../../../shared/schemas/health';
+
+/** A call to the node that failed: it did not answer, answered an error, or answered nonsense. */
+export class NodeApiError extends Error {
+  override readonly name = 'NodeApiError';
+  /** HTTP status of the answer; null when there was none. */
+  readonly status: number | null;
+  /** Machine code from the error envelope, when there was one. */
+  readonly code: string | null;
+  /** The node did not answer at all (down, wrong address, refused by CORS/CSP). */
+  readonly unreachable: boolean;
+
+  constructor(message: string, options: { status?: number | null; code?: string | null; unreachable?: boolean } = {}) {
+    super(message);
+    this.status = options.status ?? null;
+    this.code = options.code ?? null;
+    this.unreachable = options.unreachable ?? false;
+  }
+}
+
+export interface NodeConnection {
+  /** Origin of the node, no trailing slash. */
+  baseUrl: string;
+  /** Bearer credential for calls that need one. */
+  credential: string | null;
+}
+
+/** The node this page talks to: the one the preload names, else the origin that served the page. */
+export function resolveConnection(win: Pick<Window, 'punchcard' | 'location'> = window): NodeConnection {
+  const bridge = win.punchcard;
+  if (bridge) return { baseUrl: bridge.nodeUrl.replace(/\/+$/, ''), credential: bridge.credential || null };
+  return { baseUrl: win.location.origin, credential: null };
+}
+
+interface RequestOptions {
+  method?: string;
+  /** Send the bearer credential (avoid on public calls: it makes the browser send a CORS preflight). */
+  auth?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/** Reads a message out of either error envelope (resource: {code, message}; legacy: {error: {errors: […]}}). */
+function errorFrom(status: number, body: unknown): NodeApiError {
+  if (body && typeof body === 'object') {
+    const resource = body as { code?: unknown; message?: unknown };
+    if (typeof resource.message === 'string') return new NodeApiError(resource.message, { status, code: typeof resource.code === 'string' ? resource.code : null });
+    const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown }> } }).error?.errors?.[0];
+    if (legacy && typeof legacy.message === 'string') return new NodeApiError(legacy.message, { status, code: typeof legacy.reason === 'string' ? legacy.reason : null });
+  }
+  return new NodeApiError(`The node answered HTTP ${status}.`, { status });
+}
+
+export function isHealth(value: unknown): value is Health {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return (
+    v.status === 'ok' &&
+    typeof v.node_id === 'number' &&
+    (v.role === 'store' || v.role === 'central') &&
+    (v.database === 'sqlite' || v.database === 'postgres') &&
+    typeof v.version === 'string' &&
+    typeof v.uptime_seconds === 'number' &&
+    typeof v.time === 'string'
+  );
+}
+
+/** A small typed client of the node's HTTP interface. Grows one method per endpoint the UI uses. */
+export function createNodeApi(connection: NodeConnection, fetchImpl: typeof fetch = (...args) => fetch(...args)) {
+  async function request(path: string, options: RequestOptions = {}): Promise<unknown> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.auth && connection.credential) headers.Authorization = `Bearer ${connection.credential}`;
+    let response: Response;
+    try {
+      response = await fetchImpl(`${connection.baseUrl}${path}`, { method: options.method ?? 'GET', headers, signal: options.signal ?? null });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new NodeApiError(error instanceof Error ? error.message : String(error), { unreachable: true });
+    }
+    const text = await response.text();
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (response.ok) throw new NodeApiError('The node answered with something that is not JSON.', { status: response.status });
+      }
+    }
+    if (!response.ok) throw errorFrom(response.status, body);
+    return body;
+  }
+
+  return {
+    baseUrl: connection.baseUrl,
+    /** GET /health: public, no credential. */
+    async health(signal?: AbortSignal): Promise<Health> {
+      const body = await request('/health', { signal });
+      if (!isHealth(body)) throw new NodeApiError('The node answered /health with an unexpected shape.');
+      return body;
+    },
+  };
+}
+
+export type NodeApi = ReturnType<typeof createNodeApi>;

@@ -1,0 +1,57 @@
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { Health } from '../../../shared/schemas/health';
+import { createNodeApi, type NodeApi, NodeApiError, resolveConnection } from '../api/client';
+
+export interface HealthState {
+  phase: 'idle' | 'loading' | 'ready' | 'error';
+  health: Health | null;
+  /** Shown to the cashier as is. */
+  error: string | null;
+  /** Date.now() of the last answer (good or bad). */
+  checkedAt: number | null;
+  refresh(): Promise<void>;
+}
+
+/** A health store over one node. A refresh cancels the one still in flight. */
+export function createHealthStore(api: NodeApi) {
+  let inFlight: AbortController | null = null;
+  return createStore<HealthState>()((set) => ({
+    phase: 'idle',
+    health: null,
+    error: null,
+    checkedAt: null,
+    async refresh() {
+      inFlight?.abort();
+      const controller = new AbortController();
+      inFlight = controller;
+      set({ phase: 'loading' });
+      try {
+        const health = await api.health(controller.signal);
+        if (controller.signal.aborted) return;
+        set({ phase: 'ready', health, error: null, checkedAt: Date.now() });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const reason = error instanceof Error ? error.message : String(error);
+        const message = error instanceof NodeApiError && !error.unreachable ? `the node answered with an error: ${reason}` : `cannot reach the node: ${reason}`;
+        set({ phase: 'error', error: message, checkedAt: Date.now() });
+      } finally {
+        if (inFlight === controller) inFlight = null;
+      }
+    },
+  }));
+}
+
+export type HealthStore = ReturnType<typeof createHealthStore>;
+
+let defaultStore: HealthStore | null = null;
+
+/** The page's store, over the node resolved from the preload or the page origin. */
+export function healthStore(): HealthStore {
+  defaultStore ??= createHealthStore(createNodeApi(resolveConnection()));
+  return defaultStore;
+}
+
+export function useHealth<T>(selector: (state: HealthState) => T): T {
+  return useStore(healthStore(), selector);
+}

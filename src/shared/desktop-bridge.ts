@@ -1,0 +1,44 @@
+// The main -> preload contract of the desktop app: what a window learns at launch, passed as one
+// command-line switch of its renderer process (webPreferences.additionalArguments). Web globals
+// only (btoa/atob, TextEncoder/TextDecoder), so the sandboxed preload can use it too.
+
+export type WindowRole = 'cashier' | 'kiosk';
+
+export interface LaunchArgs {
+  /** Origin of the store node's HTTP interface, e.g. http://127.0.0.1:43121 (no trailing slash). */
+  nodeUrl: string;
+  role: WindowRole;
+  /** Credential the window sends to the node. */
+  credential: string;
+}
+
+export const LAUNCH_SWITCH = '--punchcard=';
+
+/** IPC channels the preload may invoke. Keep this list tiny. */
+export const IPC_QUIT = 'punchcard:quit';
+
+/** --punchcard=<base64url(JSON)>, so the value survives any command-line quoting. */
+export function encodeLaunchArg(args: LaunchArgs): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(args));
+  const b64 = btoa(String.fromCharCode(...bytes));
+  return LAUNCH_SWITCH + b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Finds and checks the switch; null when it is missing or malformed. */
+export function decodeLaunchArg(argv: readonly string[]): LaunchArgs | null {
+  const raw = argv.find((arg) => arg.startsWith(LAUNCH_SWITCH));
+  if (!raw) return null;
+  try {
+    const b64 = raw.slice(LAUNCH_SWITCH.length).replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (typeof value !== 'object' || value === null) return null;
+    const { nodeUrl, role, credential } = value as Record<string, unknown>;
+    if (typeof nodeUrl !== 'string' || !/^https?:\/\/[^/]+$/.test(nodeUrl)) return null;
+    if (role !== 'cashier' && role !== 'kiosk') return null;
+    if (typeof credential !== 'string') return null;
+    return { nodeUrl, role, credential };
+  } catch {
+    return null;
+  }
+}

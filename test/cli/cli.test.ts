@@ -1,0 +1,260 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// The `punchcard` command as users run it: real processes from the repository root, real data folders.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'punchcard.js');
+const RUN_TIMEOUT_MS = 20_000;
+
+interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children = new Set<ChildProcess>();
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.PUNCHCARD_NODE_KEY;
+  return env;
+}
+
+function launch(args: string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Runs a command to completion (killed after RUN_TIMEOUT_MS). */
+async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = launch(args);
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const { code } = await running.exited;
+  clearTimeout(timer);
+  return { code, stdout: running.stdout(), stderr: running.stderr() };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined, running: Running, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (running.child.exitCode !== null || running.child.signalCode !== null) {
+      throw new Error(`process ended before ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function jsonLines(text: string): Array<Record<string, any>> {
+  return text
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, any>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Starts `punchcard store` on a free port and returns its URL from the "listening" log line. */
+async function startStore(dataDir: string): Promise<{ running: Running; url: string }> {
+  const running = launch(['store', '--data', dataDir, '--port', '0']);
+  const url = await waitFor(
+    'the listening line',
+    () => {
+      for (const line of jsonLines(running.stdout())) {
+        const match = /Punchcard store node listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(String(line.msg ?? ''));
+        if (match && Number(match[2]) > 0) return match[1]!;
+      }
+      return undefined;
+    },
+    running,
+  );
+  return { running, url };
+}
+
+async function stopWith(running: Running, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  running.child.kill(signal);
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+  const { code } = await running.exited;
+  clearTimeout(timer);
+  return { code, ms: Date.now() - started };
+}
+
+const INIT_KEYS = ['access_token', 'api_key', 'client_id', 'client_secret', 'kiosk_api_key', 'pos_id', 'store_id', 'vendor_id'];
+
+function parseInit(stdout: string): Record<string, any> {
+  const lines = stdout.split('\n').filter((line) => line.length > 0);
+  expect(lines, stdout).toHaveLength(1);
+  return JSON.parse(lines[0]!) as Record<string, any>;
+}
+
+const dirs: Array<{ remove(): void }> = [];
+function tempDir(): string {
+  const dir = makeTempDir('punchcard-cli-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+afterEach(async () => {
+  // Whatever a test left running (it may have failed half-way) is killed here.
+  const left = [...children];
+  for (const child of left) child.kill('SIGKILL');
+  await Promise.all(left.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('close', r)))));
+});
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of dirs) dir.remove();
+});
+
+describe('punchcard --help', () => {
+  it('lists the commands', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    for (const command of ['init', 'store', 'token', 'demo']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+  });
+});
+
+describe('punchcard init', () => {
+  it('prints one JSON line of ids and secrets, creates the database, and adds a vendor per run', async () => {
+    const dir = tempDir();
+    const first = await run(['init', '--data', dir, '--vendor', 'Acme Coffee', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const made = parseInit(first.stdout);
+    expect(Object.keys(made).sort()).toEqual(INIT_KEYS);
+    for (const key of ['vendor_id', 'store_id', 'pos_id']) {
+      expect(typeof made[key], key).toBe('number');
+      expect(Number.isSafeInteger(made[key]), key).toBe(true);
+    }
+    for (const key of ['api_key', 'kiosk_api_key', 'client_id', 'client_secret', 'access_token']) {
+      expect(typeof made[key], key).toBe('string');
+      expect(made[key].length, key).toBeGreaterThan(10);
+    }
+    expect(new Set([made.api_key, made.kiosk_api_key, made.client_secret, made.access_token]).size).toBe(4);
+    expect(existsSync(join(dir, 'punchcard.db'))).toBe(true);
+
+    const second = await run(['init', '--data', dir, '--vendor', 'Beta Bakery', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const again = parseInit(second.stdout);
+    expect(Object.keys(again).sort()).toEqual(INIT_KEYS);
+    expect(again.vendor_id).not.toBe(made.vendor_id);
+    expect(again.access_token).not.toBe(made.access_token);
+  });
+
+  it('refuses a currency that is not ISO 4217 with exit code 1 and one line, no stack trace', async () => {
+    const dir = tempDir();
+    const { code, stdout, stderr } = await run(['init', '--data', dir, '--vendor', 'Bad Money', '--currency', 'XYZ', '--json']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0]).toContain('XYZ');
+    expect(stderr).not.toMatch(/\bat\s+\S+\s+\(|\bat\s+file:|\.ts:\d+|node_modules/);
+  });
+});
+
+describe('punchcard store and token', () => {
+  let dir: string;
+  let made: Record<string, any>;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    const init = await run(['init', '--data', dir, '--vendor', 'Euro Cafe', '--currency', 'EUR', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    made = parseInit(init.stdout);
+  });
+
+  it('serves the data folder, honours the init token and currency, and stops on SIGTERM with code 0', async () => {
+    const { running, url } = await startStore(dir);
+
+    const health = await http(`${url}/health`);
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok', role: 'store', database: 'sqlite' });
+    expect(Number.isInteger(health.body.node_id)).toBe(true);
+
+    const currencies = await http(`${url}/currencies`, { token: made.access_token });
+    expect(currencies.status).toBe(200);
+    const codes = currencies.body.items.map((c: { code: string | null }) => c.code).sort();
+    expect(codes).toEqual(['EUR', null].sort());
+    expect(currencies.body.items.find((c: { code: string | null }) => c.code === 'EUR').name).toMatch(/EUR/);
+
+    const refused = await http(`${url}/currencies`, { token: 'pcat_not_a_token' });
+    expect(refused.status).toBe(401);
+
+    // `token` works on the same data folder while the store runs, and its token is honoured at once.
+    const issued = await run(['token', '--data', dir, '--vendor', String(made.vendor_id), '--json']);
+    expect(issued.code, issued.stderr).toBe(0);
+    const { access_token: fresh } = JSON.parse(issued.stdout.trim()) as { access_token: string };
+    expect(fresh).not.toBe(made.access_token);
+    const withFresh = await http(`${url}/currencies`, { token: fresh });
+    expect(withFresh.status).toBe(200);
+    expect(withFresh.body.items.map((c: { id: string }) => c.id).sort()).toEqual(currencies.body.items.map((c: { id: string }) => c.id).sort());
+
+    const { code, ms } = await stopWith(running, 'SIGTERM');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5_000);
+    const messages = jsonLines(running.stdout()).map((line) => String(line.msg));
+    expect(messages).toContain('stopped');
+    expect(messages.some((m) => m.includes('SIGTERM'))).toBe(true);
+    // The log carries no bearer token.
+    expect(running.stdout()).not.toContain(made.access_token);
+    expect(running.stdout()).not.toContain(fresh);
+  });
+
+  it('stops on SIGINT with code 0 and logs "stopped"', async () => {
+    const { running, url } = await startStore(dir);
+    expect((await http(`${url}/health`)).status).toBe(200);
+    const { code, ms } = await stopWith(running, 'SIGINT');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5_000);
+    expect(jsonLines(running.stdout()).map((line) => String(line.msg))).toContain('stopped');
+    // The port is released.
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+
+  it('prints a plain token that works against a running store', async () => {
+    const issued = await run(['token', '--data', dir, '--vendor', String(made.vendor_id)]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const lines = issued.stdout.split('\n').filter((line) => line.length > 0);
+    expect(lines).toHaveLength(1);
+    const token = lines[0]!.trim();
+    const { running, url } = await startStore(dir);
+    const reply = await http(`${url}/cards`, { token });
+    expect(reply.status).toBe(200);
+    expect(reply.body.items).toEqual([]);
+    expect((await stopWith(running, 'SIGTERM')).code).toBe(0);
+  });
+
+  it('exits 1 with one line for an unknown vendor', async () => {
+    const { code, stdout, stderr } = await run(['token', '--data', dir, '--vendor', String(made.vendor_id + 12345)]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
+    expect(lines, stderr).toHaveLength(1);
+    expect(stderr).not.toMatch(/\bat\s+\S+\s+\(|\.ts:\d+/);
+  });
+});
