@@ -4,7 +4,8 @@
 //   desktop:  electron-vite preview (builds main, preload and renderer into out/, then launches Electron)
 //   headless: node bin/punchcard.js demo --data .data/demo
 //
-// `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open.
+// `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
+// other options are passed to the headless node (`npm start -- --port 5000 --data ./shop`).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -97,5 +98,6 @@ if (!forceHeadless && binary && display) {
   if (!binary) reasons.push('the Electron binary is not installed (e.g. ELECTRON_SKIP_BINARY_DOWNLOAD=1)');
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
-  run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo')]);
+  const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
+  run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo'), ...passThrough]);
 }

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { issueTemporaryAdminToken } from '../core/credentials/issue-session-token';
 import { listVendors } from '../core/tenancy/find-vendors';
-import { setUpVendor } from '../core/tenancy/set-up-vendor';
 import { createLogger } from '../server/http/logger';
 import { openDataDir } from '../server/node/data-dir';
+import { seedDemoData } from '../server/node/demo-data';
 import { type RunningNode, startStoreNode } from '../server/node/store-node';
 
 export interface DesktopNode {
@@ -25,15 +25,8 @@ export async function startDesktopNode(userDataDir: string): Promise<DesktopNode
   const logger = createLogger({ file: dataDir.logFile });
   const node = await startStoreNode({ dataDir: dataDir.root, port: 0, host: '127.0.0.1', logger });
   try {
-    if ((await listVendors(node.engine)).length === 0) {
-      const made = await setUpVendor(node.engine, {
-        name: 'Demo Coffee',
-        currency: 'USD',
-        country: 'US',
-        store: { name: 'Demo Coffee Downtown', address1: '100 Market Street', city: 'San Francisco', region: 'US-CA', postalCode: '94105' },
-      });
-      logger.info({ vendorId: made.vendorId }, 'desktop first run: demo vendor created');
-    }
+    const made = await seedDemoData(node.engine);
+    if (made) logger.info({ vendorId: made.vendorId }, 'desktop first run: demo vendor created');
     const [vendor] = await listVendors(node.engine);
     if (!vendor) throw new Error('No vendor in the data folder.');
     const { token } = await issueTemporaryAdminToken(node.engine, { vendorId: vendor.id, label: 'desktop cashier', ttlSeconds: CASHIER_TOKEN_TTL_SECONDS });

@@ -1,82 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // The `punchcard` command as users run it: real processes from the repository root, real data folders.
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'punchcard.js');
-const RUN_TIMEOUT_MS = 20_000;
-
-interface Running {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children = new Set<ChildProcess>();
-
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.PUNCHCARD_NODE_KEY;
-  return env;
-}
-
-function launch(args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal });
-    });
-  });
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Runs a command to completion (killed after RUN_TIMEOUT_MS). */
-async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const running = launch(args);
-  const timer = setTimeout(() => running.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-  const { code } = await running.exited;
-  clearTimeout(timer);
-  return { code, stdout: running.stdout(), stderr: running.stderr() };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, running: Running, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (running.child.exitCode !== null || running.child.signalCode !== null) {
-      throw new Error(`process ended before ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function jsonLines(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.trim().startsWith('{'))
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, any>];
-      } catch {
-        return [];
-      }
-    });
-}
 
 /** Starts `punchcard store` on a free port and returns its URL from the "listening" log line. */
 async function startStore(dataDir: string): Promise<{ running: Running; url: string }> {
@@ -95,15 +24,6 @@ async function startStore(dataDir: string): Promise<{ running: Running; url: str
   return { running, url };
 }
 
-async function stopWith(running: Running, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
-  const started = Date.now();
-  running.child.kill(signal);
-  const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
-  const { code } = await running.exited;
-  clearTimeout(timer);
-  return { code, ms: Date.now() - started };
-}
-
 const INIT_KEYS = ['access_token', 'api_key', 'client_id', 'client_secret', 'kiosk_api_key', 'pos_id', 'store_id', 'vendor_id'];
 
 function parseInit(stdout: string): Record<string, any> {
@@ -119,15 +39,10 @@ function tempDir(): string {
   return dir.path;
 }
 
-afterEach(async () => {
-  // Whatever a test left running (it may have failed half-way) is killed here.
-  const left = [...children];
-  for (const child of left) child.kill('SIGKILL');
-  await Promise.all(left.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('close', r)))));
-});
+afterEach(killLeftovers);
 
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+afterAll(async () => {
+  await killLeftovers();
   for (const dir of dirs) dir.remove();
 });
 

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Real processes of the project (the punchcard CLI, npm start's script), started from the
+// repository root and always reaped, even when a test fails half-way.
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'punchcard.js');
+const RUN_TIMEOUT_MS = 20_000;
+
+export interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children = new Set<ChildProcess>();
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.PUNCHCARD_NODE_KEY;
+  return env;
+}
+
+export function launch(args: string[], script = BIN): Running {
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Runs a command to completion (killed after RUN_TIMEOUT_MS). */
+export async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = launch(args);
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+  const { code } = await running.exited;
+  clearTimeout(timer);
+  return { code, stdout: running.stdout(), stderr: running.stderr() };
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined, running: Running, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (running.child.exitCode !== null || running.child.signalCode !== null) {
+      throw new Error(`process ended before ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout: ${running.stdout()}\nstderr: ${running.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function jsonLines(text: string): Array<Record<string, any>> {
+  return text
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, any>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export async function stopWith(running: Running, signal: NodeJS.Signals): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  running.child.kill(signal);
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+  const { code } = await running.exited;
+  clearTimeout(timer);
+  return { code, ms: Date.now() - started };
+}
+
+/** Kills whatever a test left running. */
+export async function killLeftovers(): Promise<void> {
+  const left = [...children];
+  for (const child of left) child.kill('SIGKILL');
+  await Promise.all(left.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('close', r)))));
+}
