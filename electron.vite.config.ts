@@ -61,6 +61,8 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     plugins: [react(), baselineCsp()],
     build: {
+      // Tablets on the store's Wi-Fi load it from a headless node: keep it small.
+      minify: true,
       rolldownOptions: {
         input: { index: resolve(root, 'src/renderer/index.html') },
       },

@@ -5,6 +5,7 @@ import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerOpenApi } from './http/openapi';
+import { registerRenderer } from './http/renderer';
 import { cardRoutes } from './routes/cards';
 import { currencyRoutes } from './routes/currencies';
 import { healthRoutes } from './routes/health';
@@ -14,6 +15,8 @@ export interface AppOptions {
   engine: Engine;
   role: 'store' | 'central';
   version: string;
+  /** Folder of the built renderer to serve at `/` (skipped when it holds no index.html). */
+  rendererDir?: string | undefined;
   /** A logger from createLogger (secrets redacted); none: silent. */
   logger?: FastifyBaseLogger;
 }
@@ -47,5 +50,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthRoutes, { engine });
   await app.register(currencyRoutes, { engine });
   await app.register(cardRoutes, { engine });
+  if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

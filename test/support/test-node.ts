@@ -19,11 +19,11 @@ export interface TestNode {
 }
 
 /** A real node: a temp SQLite file, the real app, listening on a free port of 127.0.0.1. */
-export async function startTestNode(): Promise<TestNode> {
+export async function startTestNode(options: { rendererDir?: string } = {}): Promise<TestNode> {
   const dir = makeTempDir();
   const clock = new ManualClock();
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
-  const app = await buildApp({ engine, role: 'store', version: 'test' });
+  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   let vendorCount = 0;
   return {

@@ -3,6 +3,7 @@ import { type Engine, startEngine } from '../../core/engine';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
+import { builtRendererDir } from '../http/renderer';
 import { loadNodeKey, openDataDir } from './data-dir';
 
 export interface NodeEngineOptions {
@@ -25,6 +26,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   port?: number;
   host?: string;
   logger?: FastifyBaseLogger;
+  /** Built renderer to serve at `/`; defaults to the repository's out/renderer when built. */
+  rendererDir?: string;
 }
 
 export interface RunningNode {
@@ -38,7 +41,13 @@ export interface RunningNode {
 export async function startStoreNode(options: StoreNodeOptions): Promise<RunningNode> {
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
-  const app = await buildApp({ engine, role, version: VERSION, ...(options.logger ? { logger: options.logger } : {}) });
+  const app = await buildApp({
+    engine,
+    role,
+    version: VERSION,
+    rendererDir: options.rendererDir ?? builtRendererDir(),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   try {
     await app.listen({ port: options.port ?? 4321, host: options.host ?? '127.0.0.1' });
   } catch (error) {

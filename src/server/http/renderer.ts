@@ -1,0 +1,21 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Where `npm run build` puts the renderer, seen from this source file (bin/punchcard.js runs the sources). */
+export function builtRendererDir(): string {
+  return fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+}
+
+/**
+ * Serves the built renderer at `/`, so any browser on the LAN (a tablet kiosk) gets the same
+ * screens as the desktop app. Only the built files get routes: every other path still reaches
+ * the interface or its 404. Returns false when the renderer has not been built.
+ */
+export async function registerRenderer(app: FastifyInstance, dir: string): Promise<boolean> {
+  if (!existsSync(join(dir, 'index.html'))) return false;
+  await app.register(fastifyStatic, { root: dir, prefix: '/', wildcard: false, index: ['index.html'], decorateReply: false });
+  return true;
+}

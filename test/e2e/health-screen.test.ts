@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, launchChromium } from '../support/browser';
+import { ROOT } from '../support/processes';
+import { startTestNode, type TestNode } from '../support/test-node';
+
+// The renderer as a browser on the store's LAN sees it: built by electron-vite, served by a real
+// headless node at `/`, driven in Debian's Chromium.
+describe('health screen in Chromium', () => {
+  let node: TestNode;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    node = await startTestNode({ rendererDir: buildRenderer() });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+
+  it('shows the node it is served by', async () => {
+    await page.goto(node.url);
+    const table = page.getByRole('table', { name: 'Node health' });
+    await table.waitFor();
+    await expect(table.textContent()).resolves.toContain(String(node.engine.nodeId));
+    const text = await table.textContent();
+    expect(text).toContain('sqlite');
+    expect(text).toContain('store');
+    expect(text).toMatch(/Status\s*ok/);
+    mkdirSync(`${ROOT}test-results`, { recursive: true });
+    await page.screenshot({ path: `${ROOT}test-results/health-screen.png` });
+  });
+
+  it('says so when the node cannot be reached', async () => {
+    await node.app.close();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Not connected.*cannot reach the node/s);
+    expect(await page.getByRole('table', { name: 'Node health' }).textContent()).toContain('last known: ok');
+  });
+});
