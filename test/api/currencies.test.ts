@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { resourceApi } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Currencies over real HTTP: a real node on a temp SQLite file, fetch from the test process.
@@ -22,10 +23,6 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-function url(path: string): string {
-  return `${node.url}${path}`;
-}
-
 function nowIso(): string {
   return new Date(node.clock.now()).toISOString();
 }
@@ -38,46 +35,7 @@ async function vendor(): Promise<VendorCredentials> {
   return node.addVendor();
 }
 
-async function create(token: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(url('/currencies'), { method: 'POST', token, body, ...(headers ? { headers } : {}) });
-}
-
-async function createOk(token: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await create(token, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
-}
-
-async function get(token: string, id: string): Promise<HttpReply> {
-  return http(url(`/currencies/${id}`), { token });
-}
-
-async function put(token: string, id: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(url(`/currencies/${id}`), { method: 'PUT', token, body, ...(headers ? { headers } : {}) });
-}
-
-async function del(token: string, id: string): Promise<HttpReply> {
-  return http(url(`/currencies/${id}`), { method: 'DELETE', token });
-}
-
-async function list(token: string, params: Record<string, string | number> = {}): Promise<HttpReply> {
-  const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const qs = search.toString();
-  return http(url(`/currencies${qs ? `?${qs}` : ''}`), { token });
-}
-
-/** Every currency of the vendor, following `next` links. */
-async function listAll(token: string): Promise<any[]> {
-  const items: any[] = [];
-  let next: string | null = url('/currencies?limit=100');
-  while (next) {
-    const reply: HttpReply = await http(next, { token });
-    expect(reply.status).toBe(200);
-    items.push(...reply.body.items);
-    next = reply.body.next;
-  }
-  return items;
-}
+const { url, create, createOk, get, put, del, list, listAll } = resourceApi(() => node, '/currencies');
 
 async function findByName(token: string, name: string): Promise<any> {
   const all = await listAll(token);

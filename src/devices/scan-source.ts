@@ -1,0 +1,52 @@
+import { EventEmitter } from 'node:events';
+
+// Every scanner, whatever its kind (HID POS barcode scanner, HID card reader, keyboard wedge
+// captured by the renderer, a script), emits the same normalised event. HID sources and the report
+// decoders come with the desktop issue; they implement this interface.
+
+export interface ScanEvent {
+  kind: 'barcode' | 'card';
+  /** The identification read: a barcode's data, or the card number a swipe yielded (never raw tracks). */
+  value: string;
+  /** AIM symbology identifier when the device reports one (]C0 Code 128, ]Q1 QR…). */
+  symbology?: string;
+  /** Which source read it (device path or name). */
+  source: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface ScanSource {
+  readonly id: string;
+  on(event: 'scan', listener: (scan: ScanEvent) => void): this;
+  off(event: 'scan', listener: (scan: ScanEvent) => void): this;
+  start(): void;
+  stop(): void;
+}
+
+/** A source driven by code: tests and demos "scan" with it exactly as a device would. */
+export class ScriptedScanSource extends EventEmitter implements ScanSource {
+  #running = false;
+
+  constructor(
+    readonly id = 'scripted',
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+  }
+
+  start(): void {
+    this.#running = true;
+  }
+
+  stop(): void {
+    this.#running = false;
+  }
+
+  /** Emits a scan as a device would; a stopped source, like an unplugged device, emits nothing. */
+  scan(value: string, kind: ScanEvent['kind'] = 'barcode', symbology?: string): boolean {
+    if (!this.#running) return false;
+    const event: ScanEvent = { kind, value, source: this.id, at: this.now(), ...(symbology ? { symbology } : {}) };
+    return this.emit('scan', event);
+  }
+}
