@@ -17,6 +17,8 @@ export interface VendorsTable {
   country: string;
   language: string;
   quick_pay_currency_id: number | null;
+  /** JSON array of ISO 3166-1 alpha-2 codes the vendor serves; null = all. */
+  countries: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -162,6 +164,22 @@ export interface SyncEventsTable {
   acked_at: number | null;
 }
 
+export interface MessagesOutboxTable {
+  id: number;
+  vendor_id: number | null;
+  channel: string;
+  recipient: string;
+  template: string;
+  locale: string;
+  params: string | null;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -177,4 +195,5 @@ export interface DB {
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;
   sync_events: SyncEventsTable;
+  messages_outbox: MessagesOutboxTable;
 }

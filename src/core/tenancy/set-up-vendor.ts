@@ -46,7 +46,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
     const vendorId = await nextObjectId(trx, engine.nodeId);
     await trx
       .insertInto('vendors')
-      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, created_at: now, updated_at: now })
+      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, countries: null, created_at: now, updated_at: now })
       .execute();
     const scope = { vendorId };
     const points = await addCurrency(trx, engine, scope, { name: 'Points', code: null });

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation';
+import { messagingGeo } from './0002-messaging-geo';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-messaging-geo': messagingGeo,
 };
