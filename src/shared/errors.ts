@@ -14,6 +14,13 @@ export const ERROR_CODES = {
   card_field_not_updatable: { status: 400, message: 'Only the data and status of a card can be changed.' },
   unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
   body_too_large: { status: 413, message: 'The request body is too large.' },
+  invalid_email: { status: 400, message: 'The email address is not valid.' },
+  invalid_phone: { status: 400, message: 'The phone number is not valid.' },
+  weak_password: { status: 400, message: 'The password must be 8 to 128 characters long.' },
+  invalid_postal_code: { status: 400, message: 'The postal code is not valid for the country.' },
+  invalid_national_id: { status: 400, message: 'The national id number (cedula) is not valid.' },
+  invalid_code: { status: 400, message: 'The code is not valid. Check it, or ask for a new one.' },
+  code_expired: { status: 400, message: 'The code has expired. Please ask for a new one.' },
 
   // 401: who are you?
   missing_credentials: { status: 401, message: 'This call needs credentials.' },
@@ -21,14 +28,21 @@ export const ERROR_CODES = {
   token_expired: { status: 401, message: 'The access token has expired.' },
   invalid_api_key: { status: 401, message: 'The API key is not valid.' },
   invalid_client: { status: 401, message: 'The client id or secret is not valid.' },
+  invalid_credentials: { status: 401, message: 'The email address or password is not correct.' },
+  invalid_session: { status: 401, message: 'Your session is not valid. Please log in again.' },
+  session_expired: { status: 401, message: 'Your session has expired. Please log in again.' },
+  session_ended: { status: 401, message: 'You have logged out. Please log in again.' },
 
   // 403: known, but not allowed
   forbidden: { status: 403, message: 'These credentials may not make this call.' },
+  wrong_current_password: { status: 403, message: 'The current password is not correct.' },
 
   // 404
   route_not_found: { status: 404, message: 'There is no such endpoint.' },
   currency_not_found: { status: 404, message: 'No currency with that id exists.' },
   card_not_found: { status: 404, message: 'No card with that id exists.' },
+  vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
+  user_not_found: { status: 404, message: 'No such customer exists.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -38,10 +52,15 @@ export const ERROR_CODES = {
     message: 'The currency already holds balances, so its code can no longer change.',
   },
   invalid_status_transition: { status: 409, message: 'The object cannot move to that status.' },
+  email_taken: { status: 409, message: 'An account with that email address already exists. Please log in.' },
+  phone_taken: { status: 409, message: 'Another account already uses that phone number.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
+  verification_method_disabled: { status: 422, message: 'This program does not verify accounts that way.' },
+  no_phone_number: { status: 422, message: 'Add a phone number to your account first.' },
   rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
+  account_locked: { status: 429, message: 'Too many failed attempts. Your account is locked for a while; try again later or reset your password.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is not available right now.' },
 } as const satisfies Record<string, { status: number; message: string }>;

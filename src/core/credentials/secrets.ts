@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Machine secrets (API keys, tokens, client secrets) carry 256 random bits, so a fast SHA-256
 // digest is enough to store them: nobody can brute-force the space, and lookups stay one index hit.
@@ -40,6 +40,14 @@ export class Sealer {
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+
+  /**
+   * Keyed digest (HMAC-SHA256 under the node key) for short secrets such as 6-digit codes: a leaked
+   * database alone cannot be brute-forced back to them.
+   */
+  digest(value: string): string {
+    return createHmac('sha256', this.#key).update(value, 'utf8').digest('hex');
   }
 
   open(sealed: string): string {

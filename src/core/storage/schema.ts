@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 // The database as Kysely sees it. One schema for SQLite and PostgreSQL: ids and times are integers
 // (times in epoch milliseconds), money is integer minor units, JSON is stored as text, flags as 0/1.
 
@@ -19,6 +21,8 @@ export interface VendorsTable {
   quick_pay_currency_id: number | null;
   /** JSON array of ISO 3166-1 alpha-2 codes the vendor serves; null = all. */
   countries: string | null;
+  /** JSON array of enabled verification methods ("Email", "Sms"); the column has a default. */
+  verification_methods: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -180,6 +184,129 @@ export interface MessagesOutboxTable {
   sent_at: number | null;
 }
 
+export interface TiersTable {
+  id: number;
+  vendor_id: number;
+  name: string;
+  summary: string;
+  description: string;
+  threshold: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsersTable {
+  id: number;
+  email: string | null;
+  email_key: string | null;
+  password_hash: string | null;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  cedula: string | null;
+  passport_number: string | null;
+  birthdate: number | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  region_id: number | null;
+  country_id: number | null;
+  postal_code: string | null;
+  pet_name: string | null;
+  pet_birthdate: number | null;
+  email_verified_at: number | null;
+  phone_verified_at: number | null;
+  first_vendor_id: number;
+  status: string;
+  failed_logins: number;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserVendorsTable {
+  id: number;
+  user_id: number;
+  vendor_id: number;
+  contact_consent: number;
+  language: string | null;
+  tier_id: number | null;
+  tier_since: number;
+  reload_amount: number;
+  reload_threshold: number;
+  billing_profile_id: number | null;
+  flagged: number;
+  referral_code: string;
+  newsletters: string;
+  push_endpoints: string;
+  first_login_at: number | null;
+  created_at: number;
+  updated_at: number;
+  removed_at: number | null;
+}
+
+export interface MetadataFieldsTable {
+  id: number;
+  vendor_id: number;
+  name: string;
+  validation: string | null;
+  input_type: string | null;
+  created_at: number;
+}
+
+export interface UserMetadataTable {
+  id: number;
+  user_vendor_id: number;
+  field_id: number;
+  value: string;
+  updated_at: number;
+}
+
+export interface UserSessionsTable {
+  id: number;
+  user_id: number;
+  vendor_id: number;
+  key_hash: string;
+  order_token_hash: string;
+  created_at: number;
+  expires_at: number;
+  ended_at: number | null;
+}
+
+export interface OneTimeCodesTable {
+  id: number;
+  user_id: number;
+  vendor_id: number;
+  purpose: string;
+  code_hash: string;
+  target: string | null;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface BarcodeTokensTable {
+  id: number;
+  user_id: number;
+  vendor_id: number;
+  token_hash: string;
+  token_type: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface UserCardsTable {
+  id: number;
+  user_id: number;
+  vendor_id: number;
+  card_id: number;
+  status: string;
+  created_at: number;
+  updated_at: number;
+  removed_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -196,4 +323,13 @@ export interface DB {
   ledger_entries: LedgerEntriesTable;
   sync_events: SyncEventsTable;
   messages_outbox: MessagesOutboxTable;
+  tiers: TiersTable;
+  users: UsersTable;
+  user_vendors: UserVendorsTable;
+  metadata_fields: MetadataFieldsTable;
+  user_metadata: UserMetadataTable;
+  user_sessions: UserSessionsTable;
+  one_time_codes: OneTimeCodesTable;
+  barcode_tokens: BarcodeTokensTable;
+  user_cards: UserCardsTable;
 }

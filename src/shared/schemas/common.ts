@@ -54,3 +54,11 @@ export const LegacyErrorSchema = Type.Object({
   }),
   object: Type.Literal('error'),
 });
+
+/** A boolean as legacy clients send it: true, "true", 1 or "1" (and their false forms). Read with toFlag. */
+export const FlagSchema = Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 }), Type.String({ pattern: '^(true|false|1|0)$' })]);
+
+export function toFlag(value: boolean | number | string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  return value === true || value === 1 || value === 'true' || value === '1';
+}

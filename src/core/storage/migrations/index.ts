@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation';
 import { messagingGeo } from './0002-messaging-geo';
+import { accounts } from './0003-accounts';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-messaging-geo': messagingGeo,
+  '0003-accounts': accounts,
 };

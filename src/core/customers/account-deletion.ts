@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import { type Engine, transact } from '../engine';
+import { queueMessage } from '../messaging/queue-message';
+import type { DB } from '../storage/schema';
+import { findUserVendor, loadUser, loadVendor, messageLocale } from './customer-store';
+import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
+import type { CustomerSession } from './sessions';
+import { endAllSessions } from './sessions';
+
+/**
+ * Step 1 (DELETE /vendor/{vendor_id}/customers/{user_id}/submit): emails a deletion code. The path
+ * must name the session's own vendor and account; any other is reported as not found.
+ */
+export function requestAccountDeletion(engine: Engine, session: CustomerSession, target: { vendorId: number; userId: number }): Promise<void> {
+  if (target.vendorId !== session.vendorId || target.userId !== session.userId) return Promise.reject(new ServiceError('user_not_found'));
+  return transact(engine, async (trx) => {
+    const [user, vendor] = await Promise.all([loadUser(trx, session.userId), loadVendor(trx, session.vendorId)]);
+    if (!user.email) throw new ServiceError('validation_failed', 'The account has no email address to send the code to.', 'email_address');
+    const code = await issueCode(trx, engine, { userId: user.id, vendorId: vendor.id, purpose: 'account_deletion' });
+    await queueMessage(trx, engine, {
+      vendorId: vendor.id,
+      channel: 'email',
+      to: user.email,
+      template: 'account_deletion',
+      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      params: { first_name: user.first_name, code, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.account_deletion.ttlMinutes) },
+    });
+  });
+}
+
+/**
+ * Step 2 (DELETE /vendor/{vendor_id}/customers with the code): the customer leaves this vendor —
+ * its profile, linked cards and app barcodes here are removed and its sessions end. When no other
+ * vendor still holds the account, the person is erased: name, email, phone, ids, address and
+ * password are wiped and the account can never log in again. Ledger entries stay (they are the
+ * merchant's books) but point at an anonymous account.
+ */
+export function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
+  return transact(engine, async (trx) => {
+    const consumed = await consumeCode(trx, engine, 'account_deletion', input.code);
+    if (consumed.vendorId !== input.vendorId) throw new ServiceError('invalid_code', undefined, 'code');
+    const now = engine.clock.now();
+    const { userId, vendorId } = consumed;
+    await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
+    await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
+    await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
+    await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
+    const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
+    if (!remaining) await eraseAccount(trx, engine, userId);
+  });
+}
+
+async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
+  const now = engine.clock.now();
+  await db
+    .updateTable('users')
+    .set({
+      email: null,
+      email_key: null,
+      password_hash: null,
+      first_name: '',
+      last_name: '',
+      phone: null,
+      cedula: null,
+      passport_number: null,
+      birthdate: null,
+      address1: null,
+      address2: null,
+      city: null,
+      region_id: null,
+      country_id: null,
+      postal_code: null,
+      pet_name: null,
+      pet_birthdate: null,
+      status: 'deleted',
+      updated_at: now,
+    })
+    .where('id', '=', userId)
+    .execute();
+  await db.deleteFrom('user_metadata').where('user_vendor_id', 'in', db.selectFrom('user_vendors').select('id').where('user_id', '=', userId)).execute();
+  await db.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
+  await endAllSessions(db, engine, userId);
+}

@@ -1,0 +1,69 @@
+import { ServiceError } from '../../shared/errors';
+import { type Engine, transact } from '../engine';
+import { emailKey } from './contact';
+import { findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { passwordMatches } from './passwords';
+import { createSession } from './sessions';
+
+/** After this many wrong passwords in a row the account is locked for LOCKOUT_MINUTES. */
+export const MAX_FAILED_LOGINS = 5;
+export const LOCKOUT_MINUTES = 15;
+
+export interface LoginResult {
+  user: UserRow;
+  link: UserVendorRow;
+  firstLogin: boolean;
+  sessionKey: string;
+  onlineOrderToken: string;
+}
+
+/**
+ * Logs a customer in to a vendor. The first login with a vendor links the account there
+ * (`first_login`). Wrong passwords count; the 5th in a row locks the account for 15 minutes. A
+ * deactivated account comes back to life by logging in.
+ */
+export async function authenticateCustomer(engine: Engine, input: { email: string; password: string; vendorId: number }): Promise<LoginResult> {
+  const user = await findUserByEmail(engine.db, emailKey(input.email));
+  await loadVendor(engine.db, input.vendorId);
+  const now = engine.clock.now();
+  if (user?.locked_until && user.locked_until > now) throw lockedError(user.locked_until, now);
+  const ok = user !== undefined && user.status !== 'deleted' && (await passwordMatches(user.password_hash, input.password));
+
+  if (!ok || !user) {
+    if (user && user.status !== 'deleted') await recordFailedLogin(engine, user);
+    throw new ServiceError('invalid_credentials');
+  }
+
+  return transact(engine, async (trx) => {
+    await trx.updateTable('users').set({ failed_logins: 0, locked_until: null, status: 'active', updated_at: now }).where('id', '=', user.id).execute();
+    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: input.vendorId });
+    const firstLogin = link.first_login_at === null;
+    if (firstLogin) await trx.updateTable('user_vendors').set({ first_login_at: now }).where('id', '=', link.id).execute();
+    const session = await createSession(trx, engine, { userId: user.id, vendorId: input.vendorId });
+    return {
+      user: { ...user, failed_logins: 0, locked_until: null, status: 'active' },
+      link: { ...link, first_login_at: link.first_login_at ?? now },
+      firstLogin,
+      sessionKey: session.sessionKey,
+      onlineOrderToken: session.onlineOrderToken,
+    };
+  });
+}
+
+/** Counted in its own transaction: the failed login itself must not roll it back. */
+async function recordFailedLogin(engine: Engine, user: UserRow): Promise<void> {
+  const now = engine.clock.now();
+  const failures = user.failed_logins + 1;
+  const locks = failures >= MAX_FAILED_LOGINS;
+  await engine.db
+    .updateTable('users')
+    .set({ failed_logins: locks ? 0 : failures, locked_until: locks ? now + LOCKOUT_MINUTES * 60_000 : user.locked_until })
+    .where('id', '=', user.id)
+    .execute();
+  if (locks) throw lockedError(now + LOCKOUT_MINUTES * 60_000, now);
+}
+
+function lockedError(until: number, now: number): ServiceError {
+  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
+  return new ServiceError('account_locked', `Too many failed attempts. Your account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset your password.`);
+}

@@ -1,0 +1,48 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { ServiceError } from '../../shared/errors';
+
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/;
+
+/** A deliverable-looking address, trimmed; uniqueness and lookups ignore letter case. */
+export function cleanEmail(email: string, field = 'email_address'): string {
+  const clean = email.trim();
+  if (clean.length > 254 || !EMAIL.test(clean)) throw new ServiceError('invalid_email', undefined, field);
+  return clean;
+}
+
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function looksLikeEmail(value: string): boolean {
+  return EMAIL.test(value.trim());
+}
+
+/**
+ * A phone number in E.164. `code` is a calling code ("593", "+593") as the interface sends it in
+ * `phone_number {number, code}`; without one, the number may carry its own +code, else the
+ * country (ISO 3166-1 alpha-2) decides how a national number reads.
+ */
+export function toE164(number: string, options: { callingCode?: string | null; country?: string | null }): string | null {
+  const digits = number.trim();
+  if (digits === '') return null;
+  const code = options.callingCode?.replace(/[^\d]/g, '');
+  const candidate = code && !digits.startsWith('+') ? `+${code}${digits.replace(/^0+/, '')}` : digits;
+  const parsed = parsePhoneNumberFromString(candidate, (options.country ?? undefined) as never);
+  if (!parsed?.isValid()) return null;
+  return parsed.number;
+}
+
+export function cleanPhone(number: string, options: { callingCode?: string | null; country?: string | null }, field = 'phone_number'): string {
+  const e164 = toE164(number, options);
+  if (!e164) throw new ServiceError('invalid_phone', undefined, field);
+  return e164;
+}
+
+export function cleanName(value: string, field: string, options: { allowEmpty?: boolean } = {}): string {
+  const clean = value.trim().replace(/\s+/g, ' ');
+  if ((!options.allowEmpty && clean.length === 0) || clean.length > 100) {
+    throw new ServiceError('validation_failed', `${field} must be ${options.allowEmpty ? '' : '1 to '}100 characters at most.`, field);
+  }
+  return clean;
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import type { DB, UserVendorsTable, UsersTable, VendorsTable } from '../storage/schema';
+
+export type UserRow = Selectable<UsersTable>;
+export type UserVendorRow = Selectable<UserVendorsTable>;
+export type VendorRow = Selectable<VendorsTable>;
+
+export async function loadVendor(db: Kysely<DB>, vendorId: number): Promise<VendorRow> {
+  const vendor = await db.selectFrom('vendors').selectAll().where('id', '=', vendorId).executeTakeFirst();
+  if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');
+  return vendor;
+}
+
+export function verificationMethodsOf(vendor: VendorRow): Array<'Email' | 'Sms'> {
+  return (JSON.parse(vendor.verification_methods) as string[]).filter((m): m is 'Email' | 'Sms' => m === 'Email' || m === 'Sms');
+}
+
+export function findUser(db: Kysely<DB>, userId: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).where('status', '!=', 'deleted').executeTakeFirst();
+}
+
+export async function loadUser(db: Kysely<DB>, userId: number): Promise<UserRow> {
+  const user = await findUser(db, userId);
+  if (!user) throw new ServiceError('user_not_found');
+  return user;
+}
+
+export function findUserByEmail(db: Kysely<DB>, key: string) {
+  return db.selectFrom('users').selectAll().where('email_key', '=', key).executeTakeFirst();
+}
+
+export function findUserByPhone(db: Kysely<DB>, e164: string) {
+  return db.selectFrom('users').selectAll().where('phone', '=', e164).where('status', '!=', 'deleted').executeTakeFirst();
+}
+
+export function findUserByCedula(db: Kysely<DB>, cedula: string) {
+  return db.selectFrom('users').selectAll().where('cedula', '=', cedula).where('status', '!=', 'deleted').executeTakeFirst();
+}
+
+export function findUserVendor(db: Kysely<DB>, userId: number, vendorId: number) {
+  return db
+    .selectFrom('user_vendors')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The vendor's entry tier (lowest threshold), which every new member starts in. */
+export function entryTier(db: Kysely<DB>, vendorId: number) {
+  return db.selectFrom('tiers').selectAll().where('vendor_id', '=', vendorId).orderBy('threshold').orderBy('id').executeTakeFirst();
+}
+
+/** Links an account to a vendor (its per-vendor profile), once; returns the link. */
+export async function linkUserToVendor(
+  db: Kysely<DB>,
+  engine: Engine,
+  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null },
+): Promise<UserVendorRow> {
+  const existing = await findUserVendor(db, input.userId, input.vendorId);
+  if (existing) return existing;
+  const now = engine.clock.now();
+  const row: UserVendorRow = {
+    id: await nextObjectId(db, engine.nodeId),
+    user_id: input.userId,
+    vendor_id: input.vendorId,
+    contact_consent: input.contactConsent ?? 0,
+    language: input.language ?? null,
+    tier_id: (await entryTier(db, input.vendorId))?.id ?? null,
+    tier_since: now,
+    reload_amount: 0,
+    reload_threshold: 0,
+    billing_profile_id: null,
+    flagged: 0,
+    referral_code: randomBytes(6).toString('base64url'),
+    newsletters: '{}',
+    push_endpoints: '{"gcm":[],"apns":[]}',
+    first_login_at: null,
+    created_at: now,
+    updated_at: now,
+    removed_at: null,
+  };
+  await db.insertInto('user_vendors').values(row).execute();
+  return row;
+}
+
+/** The language messages to a customer use: their choice with this vendor, else the vendor's. */
+export function messageLocale(link: UserVendorRow | undefined, vendor: VendorRow): string {
+  return link?.language ?? vendor.language;
+}

@@ -1,0 +1,18 @@
+import { ServiceError } from '../../shared/errors';
+import { type Engine, transact } from '../engine';
+import { loadUser } from './customer-store';
+import { passwordMatches } from './passwords';
+import { type CustomerSession, endAllSessions } from './sessions';
+
+/**
+ * POST /user/account/deactivate: the account goes to sleep (status Inactive): every session ends
+ * and it cannot check in. Logging in again wakes it; deleting it is the two-step deletion.
+ */
+export async function deactivateAccount(engine: Engine, session: CustomerSession, password: string): Promise<void> {
+  const user = await loadUser(engine.db, session.userId);
+  if (!(await passwordMatches(user.password_hash, password))) throw new ServiceError('wrong_current_password', 'The password is not correct.', 'password');
+  await transact(engine, async (trx) => {
+    await trx.updateTable('users').set({ status: 'inactive', updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+    await endAllSessions(trx, engine, user.id);
+  });
+}

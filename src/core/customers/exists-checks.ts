@@ -1,0 +1,42 @@
+import { ServiceError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { cleanEmail, emailKey, toE164 } from './contact';
+import { findUserByCedula, findUserByEmail, findUserByPhone, loadVendor } from './customer-store';
+import { isValidNationalId, normaliseNationalId } from './national-id';
+
+export interface VendorRef {
+  id: number;
+  name: string;
+}
+
+async function vendorRef(engine: Engine, vendorId: number): Promise<VendorRef> {
+  const vendor = await loadVendor(engine.db, vendorId);
+  return { id: vendor.id, name: vendor.name };
+}
+
+/** `vendor` is where the email was first registered; when nobody has it, the vendor asked about. */
+export async function emailExists(engine: Engine, input: { email: string; vendorId: number }): Promise<{ exists: boolean; vendor: VendorRef }> {
+  const asked = await vendorRef(engine, input.vendorId);
+  const user = await findUserByEmail(engine.db, emailKey(cleanEmail(input.email, 'email')));
+  // A guest opened at a counter (no password) can still register: it does not "exist" for sign-up.
+  if (!user || user.status === 'deleted' || user.password_hash === null) return { exists: false, vendor: asked };
+  return { exists: true, vendor: await vendorRef(engine, user.first_vendor_id) };
+}
+
+/** Available: a valid number (read with the vendor's country when it has no +code) that no account uses. */
+export async function mobileAvailable(engine: Engine, input: { mobile: string; vendorId: number }): Promise<{ available: boolean }> {
+  const vendor = await loadVendor(engine.db, input.vendorId);
+  const e164 = toE164(input.mobile, { country: vendor.country });
+  if (!e164) return { available: false };
+  return { available: (await findUserByPhone(engine.db, e164)) === undefined };
+}
+
+/** `valid` checks the number for the vendor's country (stdnum); `vendor` as for emailExists. */
+export async function cedulaExists(engine: Engine, input: { cedula: string; vendorId: number }): Promise<{ exists: boolean; valid: boolean; vendor: VendorRef }> {
+  const vendor = await loadVendor(engine.db, input.vendorId);
+  if (input.cedula.trim() === '') throw new ServiceError('validation_failed', 'cedula is required.', 'cedula');
+  const valid = isValidNationalId(vendor.country, input.cedula);
+  const user = await findUserByCedula(engine.db, normaliseNationalId(input.cedula));
+  if (!user) return { exists: false, valid, vendor: { id: vendor.id, name: vendor.name } };
+  return { exists: true, valid, vendor: await vendorRef(engine, user.first_vendor_id) };
+}

@@ -1,0 +1,43 @@
+import { type Engine, transact } from '../engine';
+import { queueMessage } from '../messaging/queue-message';
+import { emailKey } from './contact';
+import { findUserByEmail, findUserVendor, loadVendor, messageLocale } from './customer-store';
+import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
+import { hashPassword } from './passwords';
+import { endAllSessions } from './sessions';
+
+/**
+ * Emails a reset token when the address has an account. The reply is the same either way, so the
+ * call cannot be used to find out who has an account.
+ */
+export function requestPasswordReset(engine: Engine, input: { email: string; vendorId: number }): Promise<void> {
+  return transact(engine, async (trx) => {
+    const vendor = await loadVendor(trx, input.vendorId);
+    const user = await findUserByEmail(trx, emailKey(input.email));
+    if (!user?.email || user.status === 'deleted') return;
+    const token = await issueCode(trx, engine, { userId: user.id, vendorId: vendor.id, purpose: 'password_reset' });
+    await queueMessage(trx, engine, {
+      vendorId: vendor.id,
+      channel: 'email',
+      to: user.email,
+      template: 'password_reset',
+      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      params: { first_name: user.first_name, token, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.password_reset.ttlMinutes) },
+    });
+  });
+}
+
+/** Sets the new password with an emailed token (once), ends every session and lifts a lockout. */
+export async function applyPasswordReset(engine: Engine, input: { token: string; password: string }): Promise<void> {
+  // Checked before the token is used up: a too-short password must not burn it.
+  const passwordHash = await hashPassword(input.password);
+  await transact(engine, async (trx) => {
+    const { userId } = await consumeCode(trx, engine, 'password_reset', input.token);
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: engine.clock.now() })
+      .where('id', '=', userId)
+      .execute();
+    await endAllSessions(trx, engine, userId);
+  });
+}

@@ -1,0 +1,20 @@
+import { hash, verify } from '@node-rs/argon2';
+import { ServiceError } from '../../shared/errors';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** argon2id (the library's default: 19 MiB, 2 passes), PHC string. */
+export async function hashPassword(password: string, field = 'password'): Promise<string> {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new ServiceError('weak_password', undefined, field);
+  return hash(password);
+}
+
+export async function passwordMatches(passwordHash: string | null, password: string): Promise<boolean> {
+  if (!passwordHash) return false;
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}

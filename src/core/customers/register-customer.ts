@@ -1,0 +1,99 @@
+import { ServiceError } from '../../shared/errors';
+import { languageById } from '../../shared/languages';
+import { type Engine, transact } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import { cleanEmail, cleanName, emailKey } from './contact';
+import { findUserByCedula, findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { isValidNationalId, normaliseNationalId } from './national-id';
+import { hashPassword } from './passwords';
+
+export interface Registration {
+  vendorId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  terms: boolean;
+  anonymous?: boolean | undefined;
+  /** Unix seconds. */
+  birthdate?: number | undefined;
+  /** Language id (1 English, 2 Spanish). */
+  language?: number | undefined;
+  cedula?: string | undefined;
+  contactConsent?: number | undefined;
+}
+
+/**
+ * Creates an account and links it to the vendor. An email that already has an account is a 409,
+ * whichever vendor it registered with (log in instead: the first login with another vendor links
+ * the account there) — except a guest account opened at a counter with no password yet, which
+ * this completes.
+ */
+export async function registerCustomer(engine: Engine, input: Registration): Promise<{ user: UserRow; link: UserVendorRow }> {
+  if (input.terms !== true) throw new ServiceError('validation_failed', 'The terms must be accepted (terms=true).', 'terms');
+  if (input.anonymous === true) throw new ServiceError('validation_failed', 'Anonymous accounts are not supported (anonymous=false).', 'anonymous');
+  const email = cleanEmail(input.email);
+  const firstName = cleanName(input.firstName, 'first_name');
+  const lastName = cleanName(input.lastName, 'last_name', { allowEmpty: true });
+  const language = input.language === undefined ? null : languageById(input.language)?.code;
+  if (language === undefined) throw new ServiceError('validation_failed', 'language must be 1 (English) or 2 (Spanish).', 'language');
+  const passwordHash = await hashPassword(input.password);
+
+  return transact(engine, async (trx) => {
+    const vendor = await loadVendor(trx, input.vendorId);
+    let cedula: string | null = null;
+    if (input.cedula !== undefined && input.cedula.trim() !== '') {
+      if (!isValidNationalId(vendor.country, input.cedula)) throw new ServiceError('invalid_national_id', undefined, 'cedula');
+      cedula = normaliseNationalId(input.cedula);
+    }
+
+    const existing = await findUserByEmail(trx, emailKey(email));
+    if (existing && existing.password_hash !== null) throw new ServiceError('email_taken', undefined, 'email_address');
+    if (cedula) {
+      const holder = await findUserByCedula(trx, cedula);
+      if (holder && holder.id !== existing?.id) throw new ServiceError('validation_failed', 'Another account already uses that cedula.', 'cedula');
+    }
+
+    const now = engine.clock.now();
+    const fields = {
+      email,
+      email_key: emailKey(email),
+      password_hash: passwordHash,
+      first_name: firstName,
+      last_name: lastName,
+      birthdate: input.birthdate === undefined ? (existing?.birthdate ?? null) : input.birthdate * 1000,
+      cedula: cedula ?? existing?.cedula ?? null,
+      updated_at: now,
+    };
+    let user: UserRow;
+    if (existing) {
+      await trx.updateTable('users').set({ ...fields, status: 'active' }).where('id', '=', existing.id).execute();
+      user = { ...existing, ...fields, status: 'active' };
+    } else {
+      user = {
+        id: await nextObjectId(trx, engine.nodeId),
+        ...fields,
+        phone: null,
+        passport_number: null,
+        address1: null,
+        address2: null,
+        city: null,
+        region_id: null,
+        country_id: null,
+        postal_code: null,
+        pet_name: null,
+        pet_birthdate: null,
+        email_verified_at: null,
+        phone_verified_at: null,
+        first_vendor_id: vendor.id,
+        status: 'active',
+        failed_logins: 0,
+        locked_until: null,
+        created_at: now,
+      };
+      await trx.insertInto('users').values(user).execute();
+    }
+    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
+    return { user, link };
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock';
+import { RateLimiter, type RateRule } from './rate-limit';
+
+export interface RateLimitSetting {
+  perClient: number;
+  perAccount: number;
+  windowSeconds: number;
+}
+
+/** Limits of the sensitive legacy calls; documented in docs/decisions.md. */
+export const DEFAULT_RATE_LIMITS = {
+  /** POST /user/authenticate, per IP and per email (wrong passwords also lock the account). */
+  login: { perClient: 20, perAccount: 10, windowSeconds: 60 },
+  /** POST /user/password-reset/reset, per IP and per email. */
+  passwordReset: { perClient: 10, perAccount: 3, windowSeconds: 900 },
+  /** Typing a code: reset apply, deletion confirm, activate — per IP and per account. */
+  codeEntry: { perClient: 10, perAccount: 10, windowSeconds: 900 },
+  /** email/mobile/cedula exists, per IP and per value looked up. */
+  lookup: { perClient: 30, perAccount: 10, windowSeconds: 60 },
+  /** Sending a verification or deletion message, per IP and per account. */
+  messageSend: { perClient: 10, perAccount: 5, windowSeconds: 3600 },
+} satisfies Record<string, RateLimitSetting>;
+
+export type RateLimitSettings = { [K in keyof typeof DEFAULT_RATE_LIMITS]: RateLimitSetting };
+
+export function rateRule(clock: Clock, setting: RateLimitSetting, accountOf: (request: FastifyRequest) => string | undefined): RateRule {
+  return {
+    perClient: new RateLimiter(clock, setting.perClient, setting.windowSeconds * 1000),
+    perAccount: new RateLimiter(clock, setting.perAccount, setting.windowSeconds * 1000),
+    accountOf,
+  };
+}

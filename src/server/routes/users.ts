@@ -1,0 +1,181 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticateCustomer } from '../../core/customers/authenticate-customer';
+import { requestBarcodeToken } from '../../core/customers/barcode-token';
+import { cedulaExists, emailExists, mobileAvailable } from '../../core/customers/exists-checks';
+import { logOut } from '../../core/customers/log-out';
+import { loadMembership } from '../../core/customers/membership';
+import { applyPasswordReset, requestPasswordReset } from '../../core/customers/password-reset';
+import { getProfile, updateProfile } from '../../core/customers/profile';
+import { registerCustomer } from '../../core/customers/register-customer';
+import { activateAccount, sendEmailVerification, sendSmsVerification, verificationStatus } from '../../core/customers/verification';
+import type { Engine } from '../../core/engine';
+import { EmptyObjectSchema, toFlag } from '../../shared/schemas/common';
+import {
+  ActivateQuery,
+  AuthenticateBody,
+  BarcodeTokenSchema,
+  CedulaExistsQuery,
+  CedulaExistsSchema,
+  EmailExistsQuery,
+  EmailExistsSchema,
+  LoginSessionSchema,
+  MobileExistsQuery,
+  MobileExistsSchema,
+  ProfileSchema,
+  ProfileUpdateBody,
+  RegisterBody,
+  ResendQuery,
+  ResetApplyBody,
+  ResetRequestBody,
+  SessionQuery,
+  TokenRequestBody,
+  UserSchema,
+  VerificationStatusSchema,
+} from '../../shared/schemas/users';
+import { toUnixSeconds } from '../../shared/time';
+import { customerOf, requireSession } from '../auth/session';
+import { barcodeDataUri } from '../http/barcode';
+import { requestOrigin } from '../http/page-links';
+import { rateLimited } from '../http/rate-limit';
+import { type RateLimitSettings, rateRule } from '../http/rate-limits';
+import { profileWire, userVendorWire, userWire } from './users-wire';
+
+const tags = ['Users'];
+const config = { style: 'legacy' as const };
+
+export interface UserRouteOptions {
+  engine: Engine;
+  rateLimits: RateLimitSettings;
+}
+
+/** The "Users (legacy style)" section of the interface. */
+export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { engine, rateLimits }) => {
+  const session = requireSession(engine);
+  const byField = (field: string) => (request: { body?: unknown; query?: unknown }) => {
+    const source = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
+    const value = source[field];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const bySession = (request: { customer: { userId: number } | null }) => (request.customer ? String(request.customer.userId) : undefined);
+  const limit = {
+    login: rateLimited('login', rateRule(engine.clock, rateLimits.login, byField('email_address'))),
+    reset: rateLimited('password-reset', rateRule(engine.clock, rateLimits.passwordReset, byField('email_address'))),
+    resetApply: rateLimited('code-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined)),
+    activate: rateLimited('code-entry', rateRule(engine.clock, rateLimits.codeEntry, bySession)),
+    send: rateLimited('message-send', rateRule(engine.clock, rateLimits.messageSend, bySession)),
+    email: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('email'))),
+    mobile: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('mobile'))),
+    cedula: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('cedula'))),
+  };
+
+  app.post('/user/register', { config, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
+    const b = request.body;
+    const { user } = await registerCustomer(engine, {
+      vendorId: b.vendor,
+      firstName: b.first_name,
+      lastName: b.last_name,
+      email: b.email_address,
+      password: b.password,
+      terms: toFlag(b.terms) === true,
+      anonymous: toFlag(b.anonymous),
+      birthdate: b.birthdate,
+      language: b.language,
+      cedula: b.cedula,
+      contactConsent: b.contact_consent,
+    });
+    return userWire(user);
+  });
+
+  app.post(
+    '/user/authenticate',
+    { config, preHandler: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
+    async (request) => {
+      const login = await authenticateCustomer(engine, { email: request.body.email_address, password: request.body.password, vendorId: request.body.vendor });
+      const membership = await loadMembership(engine.db, login.user.id, request.body.vendor);
+      return {
+        object: 'user_session' as const,
+        first_login: login.firstLogin,
+        online_order_token: login.onlineOrderToken,
+        session_identifier: login.sessionKey,
+        vendor_user: null,
+        user_vendor: userVendorWire(membership),
+      };
+    },
+  );
+
+  app.post('/user/logout', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await logOut(engine, customerOf(request));
+    return {};
+  });
+
+  app.post('/user/password-reset/reset', { config, preHandler: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await requestPasswordReset(engine, { email: request.body.email_address, vendorId: request.body.vendor });
+    return {};
+  });
+
+  app.post('/user/password-reset/apply', { config, preHandler: limit.resetApply, schema: { tags, body: ResetApplyBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await applyPasswordReset(engine, request.body);
+    return {};
+  });
+
+  app.get('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) =>
+    profileWire(await getProfile(engine, customerOf(request)), requestOrigin(request)),
+  );
+
+  app.put('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await updateProfile(engine, customerOf(request), request.body);
+    return {};
+  });
+
+  app.get('/user/isValidated', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: VerificationStatusSchema } } }, async (request) => {
+    const status = await verificationStatus(engine, customerOf(request));
+    return { isValidated: status.isValidated, phone_number: status.phone, methods: status.methods, status: status.status };
+  });
+
+  app.get('/user/activate', { config, preHandler: [session, limit.activate], schema: { tags, querystring: ActivateQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await activateAccount(engine, customerOf(request), request.query.token);
+    return {};
+  });
+
+  app.get('/user/activate/email', { config, preHandler: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await sendEmailVerification(engine, customerOf(request));
+    return {};
+  });
+
+  app.get('/user/activate/sms', { config, preHandler: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await sendSmsVerification(engine, customerOf(request), { phone: request.query.phone, country: request.query.country });
+    return {};
+  });
+
+  app.get('/user/email/exists', { config, preHandler: limit.email, schema: { tags, querystring: EmailExistsQuery, response: { 200: EmailExistsSchema } } }, async (request) =>
+    emailExists(engine, { email: request.query.email, vendorId: request.query.vendor }),
+  );
+
+  app.get('/user/mobile/exists', { config, preHandler: limit.mobile, schema: { tags, querystring: MobileExistsQuery, response: { 200: MobileExistsSchema } } }, async (request) =>
+    mobileAvailable(engine, { mobile: request.query.mobile, vendorId: request.query.vendor }),
+  );
+
+  app.get('/user/cedula/exists', { config, preHandler: limit.cedula, schema: { tags, querystring: CedulaExistsQuery, response: { 200: CedulaExistsSchema } } }, async (request) =>
+    cedulaExists(engine, { cedula: request.query.cedula, vendorId: request.query.vendor }),
+  );
+
+  app.post(
+    '/user/token/request',
+    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: TokenRequestBody, response: { 200: BarcodeTokenSchema } } },
+    async (request) => {
+      const token = await requestBarcodeToken(engine, customerOf(request), request.body.token_type);
+      return {
+        id: String(token.id),
+        token: token.token,
+        barcode: await barcodeDataUri(token.token),
+        created: toUnixSeconds(token.createdAt),
+        updated: toUnixSeconds(token.createdAt),
+        expiry: toUnixSeconds(token.expiresAt),
+        status: {},
+        type: {},
+        user: {},
+        vendor: {},
+      };
+    },
+  );
+};
