@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   card_not_found: { status: 404, message: 'No card with that id exists.' },
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
   user_not_found: { status: 404, message: 'No such customer exists.' },
+  country_not_found: { status: 404, message: 'No country with that id exists.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },

@@ -38,6 +38,10 @@ export interface StoresTable {
   country: string;
   postal_code: string | null;
   phone: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** JSON object of opening hours. */
+  hours: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -307,6 +311,18 @@ export interface UserCardsTable {
   removed_at: number | null;
 }
 
+export interface VendorContentTable {
+  id: number;
+  vendor_id: number;
+  slug: string;
+  language: string;
+  title: string;
+  content: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -332,4 +348,5 @@ export interface DB {
   one_time_codes: OneTimeCodesTable;
   barcode_tokens: BarcodeTokensTable;
   user_cards: UserCardsTable;
+  vendor_content: VendorContentTable;
 }

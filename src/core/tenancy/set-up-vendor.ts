@@ -5,6 +5,7 @@ import { addAccessToken } from '../credentials/access-tokens';
 import { addApiKey } from '../credentials/api-keys';
 import { addOauthClient } from '../credentials/oauth-clients';
 import { type Engine, transact } from '../engine';
+import { countryListColumn } from '../geo/vendor-countries';
 import { nextObjectId } from '../storage/ids';
 
 export interface VendorSetUp {
@@ -14,6 +15,8 @@ export interface VendorSetUp {
   /** ISO 3166-1 alpha-2 country of the vendor and its first store. */
   country: string;
   language?: string;
+  /** ISO 3166-1 alpha-2 codes the vendor serves (GET /countries); leave out for every country. */
+  countries?: string[] | null;
   store: { name: string; address1: string; city: string; region?: string | null; postalCode?: string | null; phone?: string | null };
 }
 
@@ -40,13 +43,14 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
   const country = input.country.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
+  const countries = countryListColumn(input.countries);
 
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
     const vendorId = await nextObjectId(trx, engine.nodeId);
     await trx
       .insertInto('vendors')
-      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, countries: null, created_at: now, updated_at: now })
+      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, countries, created_at: now, updated_at: now })
       .execute();
     const scope = { vendorId };
     const points = await addCurrency(trx, engine, scope, { name: 'Points', code: null });
@@ -67,6 +71,21 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
         starts_at: null,
         ends_at: null,
         status: 'ACTIVE',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+
+    // Every member starts in the entry tier; the in-store issue adds the rules that move them up.
+    await trx
+      .insertInto('tiers')
+      .values({
+        id: await nextObjectId(trx, engine.nodeId),
+        vendor_id: vendorId,
+        name: 'Member',
+        summary: 'Welcome to the program.',
+        description: 'Every member earns points on every visit.',
+        threshold: 0,
         created_at: now,
         updated_at: now,
       })

@@ -13,14 +13,16 @@ export function registerInitCommand(program: Command): void {
     .option('--store-name <name>', 'name of the first store', 'Main Store')
     .option('--address <line>', 'street address of the first store', '1 Main Street')
     .option('--city <city>', 'city of the first store', 'Springfield')
+    .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
     .option('--json', 'print one JSON object with the ids and secrets')
-    .action(async (options: { data: string; vendor: string; currency: string; country: string; storeName: string; address: string; city: string; json?: boolean }) => {
+    .action(async (options: { data: string; vendor: string; currency: string; country: string; storeName: string; address: string; city: string; countries?: string[]; json?: boolean }) => {
       const engine = await openNodeEngine({ dataDir: options.data });
       try {
         const made = await setUpVendor(engine, {
           name: options.vendor,
           currency: options.currency,
           country: options.country,
+          ...(options.countries ? { countries: options.countries } : {}),
           store: { name: options.storeName, address1: options.address, city: options.city },
         });
         const summary = {
@@ -49,4 +51,12 @@ export function registerInitCommand(program: Command): void {
         await engine.close();
       }
     });
+}
+
+/** "EC, co" → ["EC", "co"]; setUpVendor checks and normalises the codes. */
+function parseCountryCodes(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((code) => code.trim())
+    .filter((code) => code.length > 0);
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation';
 import { messagingGeo } from './0002-messaging-geo';
 import { accounts } from './0003-accounts';
+import { storesContent } from './0004-stores-content';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-messaging-geo': messagingGeo,
   '0003-accounts': accounts,
+  '0004-stores-content': storesContent,
 };
