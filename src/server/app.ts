@@ -5,16 +5,22 @@ import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerOpenApi } from './http/openapi';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
 import { cardRoutes } from './routes/cards';
+import { countryRoutes } from './routes/countries';
 import { currencyRoutes } from './routes/currencies';
+import { customerDeletionRoutes } from './routes/customer-deletion';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
+import { userRoutes } from './routes/users';
 
 export interface AppOptions {
   engine: Engine;
   role: 'store' | 'central';
   version: string;
+  /** Rate limits of the sensitive customer calls (login, resets, lookups); defaults in rate-limits.ts. */
+  rateLimits?: Partial<RateLimitSettings>;
   /** Folder of the built renderer to serve at `/` (skipped when it holds no index.html). */
   rendererDir?: string | undefined;
   /** A logger from createLogger (secrets redacted); none: silent. */
@@ -39,6 +45,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   app.decorateRequest('bearer', null);
+  app.decorateRequest('customer', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
   registerBodyParsing(app);
@@ -50,6 +57,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthRoutes, { engine });
   await app.register(currencyRoutes, { engine });
   await app.register(cardRoutes, { engine });
+  await app.register(countryRoutes, { engine });
+  const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  await app.register(userRoutes, { engine, rateLimits });
+  await app.register(customerDeletionRoutes, { engine, rateLimits });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }
