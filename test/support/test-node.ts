@@ -4,6 +4,7 @@ import { type Engine, startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
+import { type Messaging, startMessaging } from '../../src/server/messaging/start-messaging';
 import { ManualClock } from './clock';
 import { makeTempDir } from './temp-dir';
 
@@ -13,18 +14,21 @@ export interface TestNode {
   app: FastifyInstance;
   clock: ManualClock;
   dataDir: string;
+  /** The outbox worker: SMTP to `options.messaging.smtpUrl` when given, else files in `<dataDir>/outbox`. */
+  messaging: Messaging;
   /** Adds a vendor (store, currencies, keys, tokens) like `punchcard init`. */
   addVendor(name?: string): Promise<VendorCredentials>;
   close(): Promise<void>;
 }
 
 /** A real node: a temp SQLite file, the real app, listening on a free port of 127.0.0.1. */
-export async function startTestNode(options: { rendererDir?: string } = {}): Promise<TestNode> {
+export async function startTestNode(options: { rendererDir?: string; messaging?: { smtpUrl?: string } } = {}): Promise<TestNode> {
   const dir = makeTempDir();
   const clock = new ManualClock();
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
   const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl });
   let vendorCount = 0;
   return {
     url,
@@ -32,6 +36,7 @@ export async function startTestNode(options: { rendererDir?: string } = {}): Pro
     app,
     clock,
     dataDir: dir.path,
+    messaging,
     addVendor: (name) =>
       setUpVendor(engine, {
         name: name ?? `Vendor ${++vendorCount}`,
@@ -41,6 +46,7 @@ export async function startTestNode(options: { rendererDir?: string } = {}): Pro
       }),
     close: async () => {
       await app.close();
+      await messaging.stop();
       await engine.close();
       dir.remove();
     },

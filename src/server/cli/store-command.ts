@@ -1,5 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../http/logger';
+import { parseSmtpUrl } from '../messaging/smtp-transport';
+import { checkMailFrom, DEFAULT_MAIL_FROM } from '../messaging/start-messaging';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 
@@ -7,6 +9,18 @@ export function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('the port is a whole number from 0 to 65535.');
   return port;
+}
+
+/** Wraps a validator so commander prints its message as a usage error. */
+function asOption(check: (value: string) => unknown): (value: string) => string {
+  return (value) => {
+    try {
+      check(value);
+      return value;
+    } catch (error) {
+      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+    }
+  };
 }
 
 export function registerStoreCommand(program: Command): void {
@@ -17,10 +31,30 @@ export function registerStoreCommand(program: Command): void {
     .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--database <url>', 'postgres://… instead of the SQLite file in the data folder')
+    .option('--smtp <url>', 'send emails through this SMTP server (smtp://user:pass@host:587 or smtps://…; default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)', asOption(parseSmtpUrl))
+    .option('--mail-from <address>', 'sender of emails', asOption(checkMailFrom), DEFAULT_MAIL_FROM)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (options: { data: string; port: number; host: string; database?: string; logLevel: string }) => {
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string }) => {
+      const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
+      if (smtpUrl !== undefined && options.smtp === undefined) {
+        try {
+          parseSmtpUrl(smtpUrl);
+        } catch (error) {
+          console.error(`punchcard: PUNCHCARD_SMTP_URL: ${(error as Error).message}`);
+          process.exitCode = 1;
+          return;
+        }
+      }
       const logger = createLogger({ level: options.logLevel });
-      const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, database: options.database, logger });
+      const node = await startStoreNode({
+        dataDir: options.data,
+        port: options.port,
+        host: options.host,
+        database: options.database,
+        smtpUrl,
+        mailFrom: options.mailFrom,
+        logger,
+      });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));
     });

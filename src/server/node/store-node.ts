@@ -4,6 +4,7 @@ import { openDatabaseUrl } from '../../core/storage/database';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
+import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { loadNodeKey, openDataDir } from './data-dir';
 
 export interface NodeEngineOptions {
@@ -28,12 +29,18 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   logger?: FastifyBaseLogger;
   /** Built renderer to serve at `/`; defaults to the repository's out/renderer when built. */
   rendererDir?: string;
+  /** smtp://user:pass@host:port (or smtps://) for emails; without it they are written to `<data>/outbox/`. */
+  smtpUrl?: string | undefined;
+  /** From of every email; `Punchcard <no-reply@punchcard.local>` when absent. */
+  mailFrom?: string | undefined;
 }
 
 export interface RunningNode {
   url: string;
   app: FastifyInstance;
   engine: Engine;
+  /** The outbox worker (emails and SMS); stopped by close() before the engine closes. */
+  messaging: Messaging;
   close(): Promise<void>;
 }
 
@@ -48,9 +55,23 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     rendererDir: options.rendererDir ?? builtRendererDir(),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  let messaging: Messaging;
+  try {
+    messaging = startMessaging(engine, {
+      dataDir: openDataDir(options.dataDir).root,
+      smtpUrl: options.smtpUrl,
+      mailFrom: options.mailFrom,
+      logger: options.logger,
+    });
+  } catch (error) {
+    await app.close();
+    await engine.close();
+    throw error;
+  }
   try {
     await app.listen({ port: options.port ?? 4321, host: options.host ?? '127.0.0.1' });
   } catch (error) {
+    await messaging.stop();
     await app.close();
     await engine.close();
     throw error;
@@ -64,8 +85,13 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     url,
     app,
     engine,
+    messaging,
     close: () => {
-      closing ??= app.close().then(() => engine.close());
+      // Requests first (they may queue messages), then the worker, then the database.
+      closing ??= app
+        .close()
+        .then(() => messaging.stop())
+        .then(() => engine.close());
       return closing;
     },
   };

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+import { checkTemplateParams, isMessageTemplate, resolveLocale, TEMPLATES } from './templates';
+
+export type MessageTemplate = 'password_reset' | 'email_verification' | 'sms_verification' | 'account_deletion';
+
+export interface NewMessage {
+  vendorId: number | null;
+  channel: 'email' | 'sms';
+  /** An email address, or a phone number for SMS. */
+  to: string;
+  template: MessageTemplate;
+  /** The customer's language (`en`, `es`, `es-EC`…); anything else is sent in English. */
+  locale: string;
+  /** Exactly the parameters the template takes (see TEMPLATES); kept only until delivered. */
+  params: Record<string, string>;
+}
+
+/**
+ * Writes an email or SMS to the outbox in the caller's transaction: if the change that causes it
+ * commits, the message will be delivered (by the worker, with retries); if it rolls back, there is
+ * no message. Returns the outbox id. Nothing is sent here.
+ *
+ * Programming mistakes (unknown template, a channel the template is not written for, missing or
+ * unknown parameters, an empty recipient) throw a TypeError, so the transaction rolls back.
+ */
+export async function queueMessage(db: Kysely<DB>, engine: Engine, message: NewMessage): Promise<number> {
+  if (!isMessageTemplate(message.template)) throw new TypeError(`Unknown message template ${String(message.template)}.`);
+  const channel = TEMPLATES[message.template].channel;
+  if (message.channel !== channel) throw new TypeError(`Message template ${message.template} is sent by ${channel}, not ${String(message.channel)}.`);
+  const to = message.to.trim();
+  if (to === '' || /[\r\n]/.test(to) || (channel === 'email' && !to.includes('@'))) {
+    throw new TypeError(`Message ${message.template} needs a valid ${channel === 'email' ? 'email address' : 'phone number'} to send to.`);
+  }
+  checkTemplateParams(message.template, message.params);
+
+  const id = await nextObjectId(db, engine.nodeId);
+  const now = engine.clock.now();
+  await db
+    .insertInto('messages_outbox')
+    .values({
+      id,
+      vendor_id: message.vendorId,
+      channel,
+      recipient: to,
+      template: message.template,
+      locale: resolveLocale(message.locale),
+      params: JSON.stringify(message.params),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    })
+    .execute();
+  return id;
+}

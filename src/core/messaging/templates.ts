@@ -1,0 +1,192 @@
+import { LANGUAGES, type LanguageCode } from '../../shared/languages';
+import type { MessageTemplate } from './queue-message';
+
+// The texts of every message the service sends, in each language customers can choose
+// (src/shared/languages.ts: adding a language there makes this file fail to compile until every
+// template has its translation). A template is written once as blocks; the plain text and the
+// HTML of an email are both built from them, so they never drift apart.
+
+export type MessageLocale = LanguageCode;
+export type MessageChannel = 'email' | 'sms';
+
+export const DEFAULT_LOCALE: MessageLocale = 'en';
+
+/** The channel each template is written for, and the parameters it needs (no more, no less). */
+export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; params: readonly string[] }> = {
+  password_reset: { channel: 'email', params: ['first_name', 'token', 'vendor_name', 'expires_minutes'] },
+  email_verification: { channel: 'email', params: ['first_name', 'token', 'vendor_name'] },
+  sms_verification: { channel: 'sms', params: ['token', 'vendor_name'] },
+  account_deletion: { channel: 'email', params: ['first_name', 'code', 'vendor_name', 'expires_minutes'] },
+};
+
+export function isMessageTemplate(value: string): value is MessageTemplate {
+  return Object.hasOwn(TEMPLATES, value);
+}
+
+/**
+ * The language a message is written in: `es`, `ES`, `es-EC` and `es_419` are Spanish; anything
+ * unknown (or missing) falls back to English.
+ */
+export function resolveLocale(locale: string | null | undefined): MessageLocale {
+  const primary = (locale ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.find((language) => language.code === primary)?.code ?? DEFAULT_LOCALE;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface RenderedSms {
+  text: string;
+}
+
+/** A paragraph, or the one-time secret on a line of its own (`Code: 123456`). */
+type Block = string | { label: string; code: string };
+
+interface EmailCopy {
+  subject: string;
+  blocks: Block[];
+}
+
+type Params = Record<string, string>;
+
+const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<MessageLocale, (p: Params) => EmailCopy>> = {
+  password_reset: {
+    en: (p) => ({
+      subject: `Reset your ${p.vendor_name} password`,
+      blocks: [
+        `Hi ${p.first_name},`,
+        `We received a request to reset the password of your ${p.vendor_name} account. Use this code to choose a new one:`,
+        { label: 'Code', code: p.token! },
+        `The code expires in ${p.expires_minutes} minutes. If you didn't ask to reset your password, you can ignore this email: your password stays the same.`,
+        `— The ${p.vendor_name} team`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `Restablece tu contraseña de ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.first_name}!`,
+        `Recibimos una solicitud para restablecer la contraseña de tu cuenta de ${p.vendor_name}. Usa este código para elegir una nueva:`,
+        { label: 'Código', code: p.token! },
+        `El código vence en ${p.expires_minutes} minutos. Si no pediste restablecer tu contraseña, puedes ignorar este correo: tu contraseña no cambiará.`,
+        `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
+  email_verification: {
+    en: (p) => ({
+      subject: `Confirm your email address for ${p.vendor_name}`,
+      blocks: [
+        `Hi ${p.first_name},`,
+        `Thanks for joining ${p.vendor_name}! To confirm that this email address is yours, enter this code in the app:`,
+        { label: 'Code', code: p.token! },
+        `If you didn't create an account with ${p.vendor_name}, you can ignore this email.`,
+        `— The ${p.vendor_name} team`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `Confirma tu correo electrónico en ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.first_name}!`,
+        `¡Gracias por unirte a ${p.vendor_name}! Para confirmar que este correo es tuyo, ingresa este código en la app:`,
+        { label: 'Código', code: p.token! },
+        `Si no creaste una cuenta en ${p.vendor_name}, puedes ignorar este correo.`,
+        `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
+  account_deletion: {
+    en: (p) => ({
+      subject: `Confirm deleting your ${p.vendor_name} account`,
+      blocks: [
+        `Hi ${p.first_name},`,
+        `We received a request to delete your ${p.vendor_name} account. To confirm it, use this code:`,
+        { label: 'Code', code: p.code! },
+        `The code expires in ${p.expires_minutes} minutes. Once deleted, your account can't be recovered. If you didn't ask for this, ignore this email and your account stays as it is.`,
+        `— The ${p.vendor_name} team`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `Confirma la eliminación de tu cuenta de ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.first_name}!`,
+        `Recibimos una solicitud para eliminar tu cuenta de ${p.vendor_name}. Para confirmarla, usa este código:`,
+        { label: 'Código', code: p.code! },
+        `El código vence en ${p.expires_minutes} minutos. Una vez eliminada, tu cuenta no se puede recuperar. Si no lo pediste, ignora este correo y tu cuenta seguirá igual.`,
+        `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
+};
+
+const sms: Record<'sms_verification', Record<MessageLocale, (p: Params) => string>> = {
+  sms_verification: {
+    en: (p) => `${p.vendor_name}: your verification code is ${p.token}`,
+    es: (p) => `${p.vendor_name}: tu código de verificación es ${p.token}`,
+  },
+};
+
+/** Throws unless `params` has exactly the parameters the template needs, each a non-empty string. */
+export function checkTemplateParams(template: MessageTemplate, params: Record<string, unknown>): void {
+  const wanted = TEMPLATES[template].params;
+  const missing = wanted.filter((name) => typeof params[name] !== 'string' || (params[name] as string).trim() === '');
+  const unknown = Object.keys(params).filter((name) => !wanted.includes(name));
+  if (missing.length > 0 || unknown.length > 0) {
+    const problems = [missing.length > 0 ? `missing ${missing.join(', ')}` : '', unknown.length > 0 ? `unknown ${unknown.join(', ')}` : ''];
+    throw new TypeError(`Message template ${template} takes ${wanted.join(', ')}: ${problems.filter(Boolean).join('; ')}.`);
+  }
+}
+
+/** Values go inline in sentences and headers: one line, no control characters. */
+function inline(params: Params): Params {
+  const out: Params = {};
+  for (const [key, value] of Object.entries(params)) out[key] = value.replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return out;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function toText(blocks: Block[]): string {
+  return `${blocks.map((block) => (typeof block === 'string' ? block : `${block.label}: ${block.code}`)).join('\n\n')}\n`;
+}
+
+function toHtml(locale: MessageLocale, subject: string, blocks: Block[]): string {
+  const body = blocks
+    .map((block) =>
+      typeof block === 'string'
+        ? `<p>${escapeHtml(block)}</p>`
+        : `<p>${escapeHtml(block.label)}: <strong style="font-family:monospace;font-size:1.4em;letter-spacing:0.1em">${escapeHtml(block.code)}</strong></p>`,
+    )
+    .join('\n');
+  return [
+    '<!doctype html>',
+    `<html lang="${locale}">`,
+    `<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:Helvetica,Arial,sans-serif;line-height:1.5;color:#222;max-width:36em">',
+    body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The subject, plain text and HTML of an email template, or the text of an SMS template, in the
+ * given language (unknown languages fall back to English).
+ */
+export function renderMessage(template: 'sms_verification', locale: string, params: Params): RenderedSms;
+export function renderMessage(template: Exclude<MessageTemplate, 'sms_verification'>, locale: string, params: Params): RenderedEmail;
+export function renderMessage(template: MessageTemplate, locale: string, params: Params): RenderedEmail | RenderedSms;
+export function renderMessage(template: MessageTemplate, locale: string, params: Params): RenderedEmail | RenderedSms {
+  if (!isMessageTemplate(template)) throw new TypeError(`Unknown message template ${String(template)}.`);
+  checkTemplateParams(template, params);
+  const language = resolveLocale(locale);
+  const values = inline(params);
+  if (template === 'sms_verification') return { text: sms[template][language](values) };
+  const copy = emails[template][language](values);
+  return { subject: copy.subject, text: toText(copy.blocks), html: toHtml(language, copy.subject, copy.blocks) };
+}

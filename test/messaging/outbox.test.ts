@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Engine, transact } from '../../src/core/engine';
+import { DEFAULT_RETRY_POLICY, deliverDueMessages, retryDelayMs } from '../../src/core/messaging/deliver';
+import { MessageDeliveryError } from '../../src/core/messaging/delivery-error';
+import { queueMessage } from '../../src/core/messaging/queue-message';
+import { nextObjectId } from '../../src/core/storage/ids';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { ManualClock } from '../support/clock';
+import { type Backend, openEngine, outboxRow, postgresBackend, queue, RecordingTransports, resetMessage, sqliteBackend } from './support';
+
+// The outbox on both dialects: queueing in the caller's transaction, claiming, retries with
+// backoff, giving up, and forgetting the parameters (one-time codes) once a message is done.
+
+describe('retry delays', () => {
+  it('double from 5 s after each failure, capped at one hour', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelayMs(n))).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 320_000]);
+    expect(retryDelayMs(30)).toBe(3_600_000);
+    expect(DEFAULT_RETRY_POLICY.maxAttempts).toBe(8);
+  });
+});
+
+describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $name', (backend) => {
+  const clock = new ManualClock();
+  let engine: Engine;
+  let close: () => Promise<void>;
+  let vendorId: number;
+  let transports: RecordingTransports;
+
+  beforeAll(async () => {
+    ({ engine, close } = await openEngine(backend, clock));
+    ({ vendorId } = await setUpVendor(engine, {
+      name: 'Café Luna',
+      currency: 'USD',
+      country: 'EC',
+      store: { name: 'Centro', address1: 'Av. Amazonas 1', city: 'Quito' },
+    }));
+  });
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  beforeEach(async () => {
+    // Each test starts with an empty outbox and nothing in flight.
+    await engine.db.deleteFrom('messages_outbox').execute();
+    transports = new RecordingTransports();
+  });
+
+  const pass = () => deliverDueMessages(engine, transports);
+
+  it('queues inside the caller transaction: a rollback queues nothing, a commit queues a pending row', async () => {
+    await expect(
+      transact(engine, async (trx) => {
+        await queueMessage(trx, engine, resetMessage({ vendorId }));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await engine.db.selectFrom('messages_outbox').selectAll().execute()).toEqual([]);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+
+    const id = await queue(engine, resetMessage({ vendorId, token: 'R3SET-TOKEN' }));
+    const row = await outboxRow(engine, id);
+    expect(row).toMatchObject({
+      vendor_id: vendorId,
+      channel: 'email',
+      recipient: 'ana@example.com',
+      template: 'password_reset',
+      locale: 'en',
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: clock.now(),
+      created_at: clock.now(),
+      sent_at: null,
+      last_error: null,
+    });
+    expect(JSON.parse(row.params!)).toEqual({ first_name: 'Ana', token: 'R3SET-TOKEN', vendor_name: 'Café Luna', expires_minutes: '30' });
+    expect(Math.floor(id / 2 ** 32)).toBe(engine.nodeId);
+  });
+
+  it('stores the resolved language: regional Spanish is Spanish, unknown languages are English', async () => {
+    const locales = { 'es-EC': 'es', ES: 'es', es: 'es', fr: 'en', '': 'en', 'pt-BR': 'en', en: 'en' };
+    for (const [given, stored] of Object.entries(locales)) {
+      const id = await queue(engine, resetMessage({ locale: given }));
+      expect((await outboxRow(engine, id)).locale, given).toBe(stored);
+    }
+  });
+
+  it('refuses programming mistakes and queues nothing', async () => {
+    const mistakes = [
+      resetMessage({ template: 'no_such_template' as never }),
+      resetMessage({ channel: 'sms' }),
+      resetMessage({ to: '  ' }),
+      resetMessage({ to: 'not-an-email' }),
+      resetMessage({ params: { first_name: 'Ana', vendor_name: 'Café Luna', expires_minutes: '30' } }),
+      resetMessage({ params: { first_name: 'Ana', token: 'x', vendor_name: 'Café Luna', expires_minutes: '30', extra: 'y' } }),
+      { ...resetMessage(), channel: 'email' as const, template: 'sms_verification' as const, params: { token: '123456', vendor_name: 'Café Luna' } },
+    ];
+    for (const message of mistakes) {
+      await expect(queue(engine, message), JSON.stringify(message)).rejects.toThrow(TypeError);
+    }
+    expect(await engine.db.selectFrom('messages_outbox').selectAll().execute()).toEqual([]);
+  });
+
+  it('sends a due message once, marks it sent and clears its parameters', async () => {
+    const email = await queue(engine, resetMessage({ token: 'ONCE-ONLY-1' }));
+    const text = await queue(engine, { vendorId, channel: 'sms', to: '+593991234567', template: 'sms_verification', locale: 'es', params: { token: '482913', vendor_name: 'Café Luna' } });
+    clock.advance(1_000);
+
+    expect(await pass()).toEqual({ sent: 2, retrying: 0, failed: 0, skipped: 0 });
+    expect(transports.mails).toHaveLength(1);
+    expect(transports.mails[0]).toMatchObject({ from: transports.mailFrom, to: 'ana@example.com', subject: 'Reset your Café Luna password', id: email });
+    expect(transports.mails[0]!.text).toMatch(/^Code: ONCE-ONLY-1$/m);
+    expect(transports.texts).toEqual([{ to: '+593991234567', text: 'Café Luna: tu código de verificación es 482913', id: text }]);
+    for (const id of [email, text]) {
+      expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', attempts: 1, sent_at: clock.now(), params: null });
+    }
+
+    clock.advance(24 * 3_600_000);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+    expect(transports.mails).toHaveLength(1);
+  });
+
+  it('does not send a message before it is due', async () => {
+    const id = await queue(engine, resetMessage());
+    expect((await deliverDueMessages(engine, transports, clock.now() - 1)).sent).toBe(0);
+    expect((await outboxRow(engine, id)).status).toBe('pending');
+    expect((await deliverDueMessages(engine, transports, clock.now())).sent).toBe(1);
+  });
+
+  it('retries transient failures with exponential backoff, then gives up after 8 attempts', async () => {
+    const id = await queue(engine, resetMessage({ token: 'BACKOFF-TOKEN' }));
+    transports.failWith = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525 (BACKOFF-TOKEN)'), { code: 'ESOCKET' });
+
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      expect(await pass(), `attempt ${attempt}`).toEqual({ sent: 0, retrying: 1, failed: 0, skipped: 0 });
+      const row = await outboxRow(engine, id);
+      const wait = 5_000 * 2 ** (attempt - 1);
+      expect(row).toMatchObject({ status: 'pending', attempts: attempt, next_attempt_at: clock.now() + wait });
+      expect(row.last_error).toContain('ECONNREFUSED');
+      expect(row.last_error).not.toContain('BACKOFF-TOKEN');
+      expect(row.params).not.toBeNull();
+      // Not due a millisecond early.
+      clock.advance(wait - 1);
+      expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+      clock.advance(1);
+    }
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    const failed = await outboxRow(engine, id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 8, params: null, sent_at: null });
+    expect(failed.last_error).toContain('ECONNREFUSED');
+
+    transports.failWith = undefined;
+    clock.advance(24 * 3_600_000);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+    expect(transports.mails).toEqual([]);
+  });
+
+  it('delivers on a later attempt once the transport recovers', async () => {
+    const id = await queue(engine, resetMessage({ token: 'LATER-TOKEN' }));
+    transports.failWith = () => new Error('451 4.3.0 try again later');
+    expect((await pass()).retrying).toBe(1);
+    transports.failWith = undefined;
+    clock.advance(5_000);
+    expect((await pass()).sent).toBe(1);
+    const row = await outboxRow(engine, id);
+    expect(row).toMatchObject({ status: 'sent', attempts: 2, params: null, sent_at: clock.now() });
+    expect(transports.mails[0]!.text).toContain('Code: LATER-TOKEN');
+  });
+
+  it('gives up at once on a permanent failure, and clears the parameters', async () => {
+    const id = await queue(engine, resetMessage({ token: 'PERM-TOKEN', to: 'nobody@example.com' }));
+    transports.failWith = () => new MessageDeliveryError('EENVELOPE 550: 5.1.1 <nobody@example.com>: no such user (PERM-TOKEN)', { permanent: true });
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    const row = await outboxRow(engine, id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, params: null });
+    expect(row.last_error).toContain('550');
+    expect(row.last_error).not.toContain('PERM-TOKEN');
+
+    transports.failWith = undefined;
+    clock.advance(3_600_000);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+    expect(transports.mails).toEqual([]);
+  });
+
+  it('keeps credentials and one-time codes out of last_error, and keeps it short', async () => {
+    const id = await queue(engine, resetMessage({ token: 'S3CRET-CODE' }));
+    transports.failWith = () => new Error(`cannot reach smtp://shop:hunter2@mail.example.com:587 while sending S3CRET-CODE ${'x'.repeat(2_000)}`);
+    await pass();
+    const { last_error } = await outboxRow(engine, id);
+    expect(last_error).toContain('smtp://[redacted]@mail.example.com:587');
+    expect(last_error).not.toMatch(/hunter2|S3CRET-CODE/);
+    expect(last_error!.length).toBeLessThanOrEqual(500);
+  });
+
+  it('fails a message that cannot be rendered without retrying it', async () => {
+    const id = await nextObjectId(engine.db, engine.nodeId);
+    await engine.db
+      .insertInto('messages_outbox')
+      .values({ id, vendor_id: null, channel: 'email', recipient: 'ana@example.com', template: 'gone_template', locale: 'en', params: '{}', status: 'pending', attempts: 0, next_attempt_at: clock.now(), last_error: null, created_at: clock.now(), sent_at: null })
+      .execute();
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', attempts: 1, params: null });
+    expect((await outboxRow(engine, id)).last_error).toContain('gone_template');
+  });
+
+  it('two concurrent passes never send a message twice', async () => {
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push(await queue(engine, resetMessage({ to: `customer${i}@example.com` })));
+    // Each send takes a moment, so the passes overlap for their whole length.
+    transports.delay = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+    const reports = await Promise.all([pass(), pass(), pass()]);
+    const sentIds = transports.mails.map((m) => m.id);
+    expect(sentIds).toHaveLength(12);
+    expect(new Set(sentIds)).toEqual(new Set(ids));
+    expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBe(12);
+    expect(reports.reduce((sum, r) => sum + r.skipped, 0)).toBe(24);
+    const rows = await engine.db.selectFrom('messages_outbox').select(['status', 'attempts']).execute();
+    expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
+  it('a message claimed by a pass that died is sent again once its lease ends', async () => {
+    const id = await queue(engine, resetMessage({ token: 'LEASED-TOKEN' }));
+    // What a pass that claimed it and then crashed mid-send leaves behind.
+    await engine.db
+      .updateTable('messages_outbox')
+      .set({ status: 'sending', attempts: 1, next_attempt_at: clock.now() + DEFAULT_RETRY_POLICY.leaseMs })
+      .where('id', '=', id)
+      .execute();
+    clock.advance(DEFAULT_RETRY_POLICY.leaseMs - 1);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
+    clock.advance(1);
+    expect(await pass()).toEqual({ sent: 1, retrying: 0, failed: 0, skipped: 0 });
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', attempts: 2, params: null });
+  });
+
+  it('a pass whose claim expired cannot overwrite the outcome of the pass that took over', async () => {
+    const id = await queue(engine, resetMessage());
+    const slow = new RecordingTransports();
+    let release!: () => void;
+    slow.delay = () => new Promise((resolve) => (release = resolve));
+    slow.failWith = () => new Error('ETIMEDOUT: the server went silent');
+    const stale = deliverDueMessages(engine, slow);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await outboxRow(engine, id)).status).toBe('sending');
+
+    clock.advance(DEFAULT_RETRY_POLICY.leaseMs);
+    expect(await pass()).toEqual({ sent: 1, retrying: 0, failed: 0, skipped: 0 });
+    release();
+    await stale;
+    // The late failure of the first pass is dropped: the message stays sent.
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', attempts: 2, params: null });
+  });
+
+  it('takes at most one batch per pass, oldest first', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await queue(engine, resetMessage({ to: `batch${i}@example.com` })));
+      clock.advance(1);
+    }
+    expect((await deliverDueMessages(engine, transports, clock.now(), { batchSize: 2 })).sent).toBe(2);
+    expect(transports.mails.map((m) => m.id)).toEqual(ids.slice(0, 2));
+    expect((await deliverDueMessages(engine, transports, clock.now(), { batchSize: 10 })).sent).toBe(3);
+    expect(transports.mails.map((m) => m.id)).toEqual(ids);
+  });
+});

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { type Engine, startEngine, transact } from '../../src/core/engine';
+import type { MailTransport, MessageTransports, OutgoingMail, OutgoingSms, SmsProvider } from '../../src/core/messaging/ports';
+import { type NewMessage, queueMessage } from '../../src/core/messaging/queue-message';
+import { type Database, openSqlite } from '../../src/core/storage/database';
+import type { ManualClock } from '../support/clock';
+import { openTestPostgres } from '../support/postgres';
+import { makeTempDir } from '../support/temp-dir';
+
+// Helpers shared by the messaging tests (not a test file itself).
+
+export interface Backend {
+  name: string;
+  open(): Promise<{ database: Database; close(): Promise<void> }>;
+}
+
+export const sqliteBackend: Backend = {
+  name: 'sqlite',
+  async open() {
+    const dir = makeTempDir('punchcard-msg-');
+    return { database: openSqlite(`${dir.path}/messages.db`), close: async () => dir.remove() };
+  },
+};
+
+export const postgresBackend: Backend = {
+  name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
+  async open() {
+    const pg = await openTestPostgres();
+    return { database: pg.database, close: () => pg.drop() };
+  },
+};
+
+export async function openEngine(backend: Backend, clock: ManualClock): Promise<{ engine: Engine; close(): Promise<void> }> {
+  const opened = await backend.open();
+  const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
+  return {
+    engine,
+    close: async () => {
+      await engine.close();
+      await opened.close();
+    },
+  };
+}
+
+/** A transport that records what it was asked to send and fails on demand. */
+export class RecordingTransports implements MessageTransports {
+  mails: OutgoingMail[] = [];
+  texts: OutgoingSms[] = [];
+  mailFrom = 'Test Shop <no-reply@shop.test>';
+  /** Thrown by the next sends (until set back to undefined). */
+  failWith: (() => unknown) | undefined;
+  /** Awaited inside every send, before it resolves (to keep sends in flight). */
+  delay: (() => Promise<void>) | undefined;
+
+  mail: MailTransport = {
+    send: async (mail) => {
+      await this.delay?.();
+      if (this.failWith) throw this.failWith();
+      this.mails.push(mail);
+    },
+  };
+
+  sms: SmsProvider = {
+    send: async (sms) => {
+      await this.delay?.();
+      if (this.failWith) throw this.failWith();
+      this.texts.push(sms);
+    },
+  };
+}
+
+export function resetMessage(overrides: Partial<NewMessage> & { token?: string } = {}): NewMessage {
+  const { token, ...rest } = overrides;
+  return {
+    vendorId: null,
+    channel: 'email',
+    to: 'ana@example.com',
+    template: 'password_reset',
+    locale: 'en',
+    params: { first_name: 'Ana', token: token ?? `tok-${randomBytes(6).toString('hex')}`, vendor_name: 'Café Luna', expires_minutes: '30' },
+    ...rest,
+  };
+}
+
+export function queue(engine: Engine, message: NewMessage): Promise<number> {
+  return transact(engine, (trx) => queueMessage(trx, engine, message));
+}
+
+export function outboxRow(engine: Engine, id: number) {
+  return engine.db.selectFrom('messages_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Polls until `probe` is true (real time, short waits only). */
+export async function eventually(probe: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { describeFailure, isPermanentFailure, MessageDeliveryError } from '../../src/core/messaging/delivery-error';
+import type { MessageTemplate } from '../../src/core/messaging/queue-message';
+import { renderMessage, resolveLocale, TEMPLATES } from '../../src/core/messaging/templates';
+import { LANGUAGES } from '../../src/shared/languages';
+import { extractCode } from '../support/mailbox';
+
+const params: Record<MessageTemplate, Record<string, string>> = {
+  password_reset: { first_name: 'Ana', token: 'RST-9F3K-22', vendor_name: 'Café Luna', expires_minutes: '30' },
+  email_verification: { first_name: 'Ana', token: 'VRF-77QX', vendor_name: 'Café Luna' },
+  sms_verification: { token: '482913', vendor_name: 'Café Luna' },
+  account_deletion: { first_name: 'Ana', code: '913204', vendor_name: 'Café Luna', expires_minutes: '15' },
+};
+const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code!;
+const emailTemplates = (Object.keys(TEMPLATES) as MessageTemplate[]).filter((t) => TEMPLATES[t].channel === 'email');
+
+describe('message templates', () => {
+  it('exist for every template in every language customers can choose', () => {
+    for (const template of Object.keys(TEMPLATES) as MessageTemplate[]) {
+      for (const { code } of LANGUAGES) {
+        const rendered = renderMessage(template, code, params[template]);
+        expect(rendered.text, `${template}/${code}`).toContain('Café Luna');
+        expect(rendered.text, `${template}/${code}`).toContain(secretOf(template));
+        expect(JSON.stringify(rendered), `${template}/${code}`).not.toMatch(/undefined|null|\$\{/);
+      }
+    }
+  });
+
+  it('put the code of every email on a line of its own, in the text and the HTML', () => {
+    for (const template of emailTemplates) {
+      for (const { code } of LANGUAGES) {
+        const email = renderMessage(template, code, params[template]) as { subject: string; text: string; html: string };
+        expect(extractCode(email.text), `${template}/${code}`).toBe(secretOf(template));
+        expect(email.subject, `${template}/${code}`).toContain('Café Luna');
+        expect(email.text).toMatch(code === 'es' ? /^¡Hola, Ana!$/m : /^Hi Ana,$/m);
+        expect(email.html).toContain(`<html lang="${code}">`);
+        expect(email.html).toContain(`<strong style="font-family:monospace;font-size:1.4em;letter-spacing:0.1em">${secretOf(template)}</strong>`);
+        expect(email.text).not.toMatch(/<[a-z]/i);
+      }
+    }
+  });
+
+  it('read naturally in English and Spanish', () => {
+    const en = renderMessage('password_reset', 'en', params.password_reset);
+    expect(en.subject).toBe('Reset your Café Luna password');
+    expect(en.text).toBe(
+      [
+        'Hi Ana,',
+        'We received a request to reset the password of your Café Luna account. Use this code to choose a new one:',
+        'Code: RST-9F3K-22',
+        "The code expires in 30 minutes. If you didn't ask to reset your password, you can ignore this email: your password stays the same.",
+        '— The Café Luna team',
+      ].join('\n\n') + '\n',
+    );
+    const es = renderMessage('account_deletion', 'es-EC', params.account_deletion);
+    expect(es.subject).toBe('Confirma la eliminación de tu cuenta de Café Luna');
+    expect(es.text).toContain('Recibimos una solicitud para eliminar tu cuenta de Café Luna.');
+    expect(es.text).toMatch(/^Código: 913204$/m);
+    expect(es.text).toContain('El código vence en 15 minutos.');
+    expect(renderMessage('email_verification', 'es', params.email_verification).subject).toBe('Confirma tu correo electrónico en Café Luna');
+    expect(renderMessage('email_verification', 'en', params.email_verification).subject).toBe('Confirm your email address for Café Luna');
+  });
+
+  it('write SMS as one short line with the code', () => {
+    expect(renderMessage('sms_verification', 'en', params.sms_verification)).toEqual({ text: 'Café Luna: your verification code is 482913' });
+    expect(renderMessage('sms_verification', 'es', params.sms_verification)).toEqual({ text: 'Café Luna: tu código de verificación es 482913' });
+    const long = renderMessage('sms_verification', 'es', { token: '482913', vendor_name: 'A'.repeat(60) });
+    expect(long.text.length).toBeLessThanOrEqual(160);
+    expect(long.text).not.toContain('\n');
+  });
+
+  it('escape names in HTML and keep them on one line in subjects', () => {
+    const email = renderMessage('email_verification', 'en', { first_name: '<script>alert(1)</script>', token: 'T0K3N', vendor_name: 'Tom & Jerry\r\nBcc: evil@example.com' });
+    expect(email.html).not.toContain('<script>');
+    expect(email.html).toContain('&#60;script&#62;');
+    expect(email.html).toContain('Tom &#38; Jerry');
+    expect(email.subject).toBe('Confirm your email address for Tom & Jerry Bcc: evil@example.com');
+    expect(email.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('choose the language from the customer language, English when unknown', () => {
+    expect(['es', 'ES', 'es-EC', 'es_419', ' es '].map(resolveLocale)).toEqual(['es', 'es', 'es', 'es', 'es']);
+    expect(['en', 'en-GB', 'fr', 'pt-BR', '', null, undefined, 'espanol'].map(resolveLocale)).toEqual(Array(8).fill('en'));
+    expect(renderMessage('password_reset', 'de', params.password_reset).subject).toBe('Reset your Café Luna password');
+  });
+
+  it('refuse missing or unknown parameters', () => {
+    expect(() => renderMessage('password_reset', 'en', { first_name: 'Ana', vendor_name: 'X', expires_minutes: '30' })).toThrow(/missing token/);
+    expect(() => renderMessage('sms_verification', 'en', { token: '1', vendor_name: 'X', first_name: 'Ana' })).toThrow(/unknown first_name/);
+    expect(() => renderMessage('sms_verification', 'en', { token: ' ', vendor_name: 'X' })).toThrow(/missing token/);
+  });
+});
+
+describe('delivery errors', () => {
+  it('are permanent only when the transport says so', () => {
+    expect(isPermanentFailure(new MessageDeliveryError('550 rejected', { permanent: true }))).toBe(true);
+    expect(isPermanentFailure(new MessageDeliveryError('421 busy', { permanent: false }))).toBe(false);
+    expect(isPermanentFailure(new Error('anything else'))).toBe(false);
+    expect(isPermanentFailure('a string')).toBe(false);
+  });
+
+  it('are described on one line, with their code, without secrets', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED\n  at smtps://u:p@host'), { code: 'ESOCKET' });
+    expect(describeFailure(error)).toBe('ESOCKET: connect ECONNREFUSED at smtps://[redacted]@host');
+    expect(describeFailure(new Error('code 123456 and abc'), ['123456', 'abc'])).toBe('code [redacted] and abc');
+  });
+});
