@@ -4,6 +4,7 @@ import { type Engine, startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
+import type { RateLimitSettings } from '../../src/server/http/rate-limits';
 import { type Messaging, startMessaging } from '../../src/server/messaging/start-messaging';
 import { ManualClock } from './clock';
 import { makeTempDir } from './temp-dir';
@@ -22,11 +23,18 @@ export interface TestNode {
 }
 
 /** A real node: a temp SQLite file, the real app, listening on a free port of 127.0.0.1. */
-export async function startTestNode(options: { rendererDir?: string; messaging?: { smtpUrl?: string } } = {}): Promise<TestNode> {
+export interface TestNodeOptions {
+  rendererDir?: string;
+  messaging?: { smtpUrl?: string };
+  /** Lower limits for a rate-limit test, or higher ones so a busy test never meets them. */
+  rateLimits?: Partial<RateLimitSettings>;
+}
+
+export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
   const dir = makeTempDir();
   const clock = new ManualClock();
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
-  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir });
+  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl });
   let vendorCount = 0;
