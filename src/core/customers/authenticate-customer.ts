@@ -27,7 +27,8 @@ export async function authenticateCustomer(engine: Engine, input: { email: strin
   await loadVendor(engine.db, input.vendorId);
   const now = engine.clock.now();
   if (user?.locked_until && user.locked_until > now) throw lockedError(user.locked_until, now);
-  const ok = user !== undefined && user.status !== 'deleted' && (await passwordMatches(user.password_hash, input.password));
+  const matches = await passwordMatches(user && user.status !== 'deleted' ? user.password_hash : null, input.password);
+  const ok = matches && user !== undefined;
 
   if (!ok || !user) {
     if (user && user.status !== 'deleted') await recordFailedLogin(engine, user);

@@ -10,8 +10,18 @@ export async function hashPassword(password: string, field = 'password'): Promis
   return hash(password);
 }
 
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password. With no hash (unknown email, guest account) it still spends the time of a real
+ * check, so response times do not tell which emails have accounts.
+ */
 export async function passwordMatches(passwordHash: string | null, password: string): Promise<boolean> {
-  if (!passwordHash) return false;
+  if (!passwordHash) {
+    dummyHash ??= hash('punchcard-timing-equaliser');
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
   try {
     return await verify(passwordHash, password);
   } catch {
