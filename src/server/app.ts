@@ -7,12 +7,19 @@ import { handleFrameworkError, registerErrorHandling } from './errors/error-hand
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
+import { accountRoutes } from './routes/account';
+import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
+import { contentRoutes } from './routes/content';
 import { countryRoutes } from './routes/countries';
 import { currencyRoutes } from './routes/currencies';
 import { customerDeletionRoutes } from './routes/customer-deletion';
 import { healthRoutes } from './routes/health';
+import { historyRoutes } from './routes/history';
 import { oauthRoutes } from './routes/oauth';
+import { rewardRoutes } from './routes/rewards';
+import { storeRoutes } from './routes/stores';
+import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 
 export interface AppOptions {
@@ -61,6 +68,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await app.register(userRoutes, { engine, rateLimits });
   await app.register(customerDeletionRoutes, { engine, rateLimits });
+  await app.register(accountRoutes, { engine, rateLimits });
+  await app.register(balanceRoutes, { engine });
+  await app.register(userCardRoutes, { engine, rateLimits });
+  await app.register(rewardRoutes, { engine });
+  await app.register(historyRoutes, { engine });
+  await app.register(storeRoutes, { engine });
+  await app.register(contentRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   // 403: known, but not allowed
   forbidden: { status: 403, message: 'These credentials may not make this call.' },
   wrong_current_password: { status: 403, message: 'The current password is not correct.' },
+  invalid_card_pin: { status: 403, message: 'The card number and pin do not match.' },
+  card_linked_to_account: { status: 403, message: 'This card is linked to an account: its owner sees its balance in the app.' },
 
   // 404
   route_not_found: { status: 404, message: 'There is no such endpoint.' },
@@ -43,6 +45,8 @@ export const ERROR_CODES = {
   card_not_found: { status: 404, message: 'No card with that id exists.' },
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
   user_not_found: { status: 404, message: 'No such customer exists.' },
+  user_card_not_found: { status: 404, message: 'No such card is linked to your account.' },
+  content_not_found: { status: 404, message: 'No such content page exists.' },
   country_not_found: { status: 404, message: 'No country with that id exists.' },
 
   // 409: conflicts with what is stored
@@ -55,11 +59,14 @@ export const ERROR_CODES = {
   invalid_status_transition: { status: 409, message: 'The object cannot move to that status.' },
   email_taken: { status: 409, message: 'An account with that email address already exists. Please log in.' },
   phone_taken: { status: 409, message: 'Another account already uses that phone number.' },
+  card_already_linked: { status: 409, message: 'This card is already linked to another account.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
   verification_method_disabled: { status: 422, message: 'This program does not verify accounts that way.' },
   no_phone_number: { status: 422, message: 'Add a phone number to your account first.' },
+  card_not_active: { status: 422, message: 'This card is not active.' },
+  quick_pay_not_offered: { status: 422, message: 'This program does not offer quick pay.' },
   rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
   account_locked: { status: 429, message: 'Too many failed attempts. Your account is locked for a while; try again later or reset your password.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },

@@ -340,7 +340,8 @@ describe('error envelopes', () => {
   });
 
   it('answers legacy-style paths with the legacy envelope', async () => {
-    for (const path of ['/user/profile', '/user/profile.json', '/onscreen', '/onscreen?api_key=abc', '/vendor/store/list?vendor=1']) {
+    // Paths no route will ever serve, under each legacy prefix.
+    for (const path of ['/user/no-such-thing', '/user/no-such-thing.json', '/onscreen/no-such-thing', '/onscreen/no-such-thing?api_key=abc', '/vendor/no-such-thing?vendor=1']) {
       const reply = await http(`${node.url}${path}`);
       expect(reply.status, path).toBe(404);
       expect(reply.body, path).toEqual({
@@ -353,7 +354,7 @@ describe('error envelopes', () => {
         object: 'error',
       });
     }
-    const post = await http(`${node.url}/onscreen`, { method: 'POST', body: { card_number: '123' } });
+    const post = await http(`${node.url}/onscreen/no-such-thing`, { method: 'POST', body: { card_number: '123' } });
     expect(post.status).toBe(404);
     expect(post.body.object).toBe('error');
     expect(post.body.error.errors[0].reason).toBe('route_not_found');

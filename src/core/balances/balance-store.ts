@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import type { HolderType } from '../ledger/ledger';
+import type { DB } from '../storage/schema';
+
+/** A currency as balance replies show it; `digits` turns minor units into the amount shown. */
+export interface CurrencyInfo {
+  id: number;
+  name: string;
+  code: string | null;
+  /** Digits of the minor unit: 2 for USD, 0 for JPY and for loyalty points. */
+  digits: number;
+}
+
+/** A balance held in one currency, in minor units (points are whole numbers). */
+export interface HeldBalance {
+  currency: CurrencyInfo;
+  balance: number;
+}
+
+export function currencyInfo(row: { id: number; name: string; code: string | null }): CurrencyInfo {
+  return { id: row.id, name: row.name, code: row.code, digits: row.code ? minorUnitDigits(row.code) : 0 };
+}
+
+/** The vendor's ACTIVE currencies (quick pay and loyalty), oldest first. */
+export async function activeCurrencies(db: Kysely<DB>, vendorId: number): Promise<CurrencyInfo[]> {
+  const rows = await db
+    .selectFrom('currencies')
+    .select(['id', 'name', 'code'])
+    .where('vendor_id', '=', vendorId)
+    .where('status', '=', 'ACTIVE')
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(currencyInfo);
+}
+
+export interface HolderAccount {
+  accountId: number;
+  currencyId: number;
+  balance: number;
+}
+
+/** The ledger accounts of one holder (a customer or an unlinked card) with the vendor, by currency id. */
+export async function holderAccounts(db: Kysely<DB>, vendorId: number, holderType: HolderType, holderId: number): Promise<Map<number, HolderAccount>> {
+  const rows = await db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'currency_id', 'balance'])
+    .where('holder_type', '=', holderType)
+    .where('holder_id', '=', holderId)
+    .where('vendor_id', '=', vendorId)
+    .execute();
+  return new Map(rows.map((row) => [row.currency_id, { accountId: row.id, currencyId: row.currency_id, balance: Number(row.balance) }]));
+}
+
+export interface ExpiringLot {
+  accountId: number;
+  amount: number;
+  expiresAt: number;
+}
+
+/**
+ * Credits that will expire after `now`, soonest first: positive entries with a future expires_at
+ * that no compensating entry reversed.
+ */
+export async function upcomingLots(db: Kysely<DB>, accountIds: number[], now: number): Promise<ExpiringLot[]> {
+  if (accountIds.length === 0) return [];
+  const [lots, reversals] = await Promise.all([
+    db
+      .selectFrom('ledger_entries')
+      .select(['id', 'account_id', 'amount', 'expires_at'])
+      .where('account_id', 'in', accountIds)
+      .where('amount', '>', 0)
+      .where('expires_at', '>', now)
+      .orderBy('expires_at')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('ledger_entries').select('reverses_id').where('account_id', 'in', accountIds).where('reverses_id', 'is not', null).execute(),
+  ]);
+  const reversed = new Set(reversals.map((r) => Number(r.reverses_id)));
+  return lots
+    .filter((lot) => !reversed.has(lot.id))
+    .map((lot) => ({ accountId: lot.account_id, amount: Number(lot.amount), expiresAt: Number(lot.expires_at) }));
+}

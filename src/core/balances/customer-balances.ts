@@ -1,0 +1,37 @@
+import type { CustomerSession } from '../customers/sessions';
+import type { Engine } from '../engine';
+import { activeCurrencies, type CurrencyInfo, holderAccounts, upcomingLots } from './balance-store';
+import { type ExpiringAmount, expiringByDay } from './expirations';
+
+export interface CurrencyBalance {
+  currency: CurrencyInfo;
+  /** The vendor's quick-pay (stored value) currency. */
+  quickPay: boolean;
+  /** Minor units; 0 when the customer has no account in the currency yet. */
+  balance: number;
+  expiring: ExpiringAmount[];
+}
+
+/**
+ * GET /user/currency/balance: one entry per ACTIVE currency of the vendor, with the customer's
+ * balance and upcoming expirations (ledger credits with a future expires_at, by UTC day).
+ */
+export async function customerBalances(engine: Engine, session: CustomerSession): Promise<CurrencyBalance[]> {
+  const [vendor, currencies, accounts] = await Promise.all([
+    engine.db.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', session.vendorId).executeTakeFirst(),
+    activeCurrencies(engine.db, session.vendorId),
+    holderAccounts(engine.db, session.vendorId, 'user', session.userId),
+  ]);
+  const held = currencies.map((c) => accounts.get(c.id)).filter((a) => a !== undefined);
+  const lots = await upcomingLots(
+    engine.db,
+    held.map((a) => a.accountId),
+    engine.clock.now(),
+  );
+  return currencies.map((currency) => {
+    const account = accounts.get(currency.id);
+    const balance = account?.balance ?? 0;
+    const own = account ? lots.filter((lot) => lot.accountId === account.accountId) : [];
+    return { currency, quickPay: vendor?.quick_pay_currency_id === currency.id, balance, expiring: expiringByDay(own, balance) };
+  });
+}

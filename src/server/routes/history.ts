@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Engine } from '../../core/engine';
+import { customerHistory } from '../../core/history/customer-history';
+import type { HistoryPage } from '../../core/history/history-page';
+import type { HistoryRecord } from '../../core/history/history-record';
+import { ServiceError } from '../../shared/errors';
+import { HistoryEnvelopeSchema, HistoryQuery } from '../../shared/schemas/consumer';
+import { toUnixSeconds } from '../../shared/time';
+import { customerOf, requireSession } from '../auth/session';
+import { pageLinks } from '../http/page-links';
+
+const tags = ['History'];
+const config = { style: 'legacy' as const };
+
+export function historyRecordWire(record: HistoryRecord) {
+  return {
+    object: record.kind,
+    id: record.id,
+    date: toUnixSeconds(record.completedAt),
+    total: record.total,
+    address: record.storeAddress,
+    name: record.storeName,
+    rating: record.rating,
+    tip: record.tip,
+    quickpay: { object: 'quickpay', ...record.quickpay },
+    items: record.items,
+    taxes: record.taxes,
+    receipts: record.receipts,
+    rewards: record.rewards,
+    status: record.status,
+  };
+}
+
+/**
+ * The contract's history envelope. next/previous are absolute URLs of this same request with `page`
+ * and `limit` set and every other query parameter kept as sent (session_key here; user and api_key
+ * in the store variant); previous is null on page 1, next on the last page.
+ */
+export function historyEnvelope(request: FastifyRequest, page: HistoryPage<HistoryRecord>) {
+  const links = pageLinks(request, { items: page.items, page: page.page, limit: page.limit, hasMore: page.page < page.totalPages });
+  return {
+    object: 'list' as const,
+    count: page.count,
+    page: page.page,
+    page_size: page.limit,
+    total_pages: page.totalPages,
+    next_page_url: links.next,
+    previous_page_url: links.prev,
+    data: page.items.map(historyRecordWire),
+  };
+}
+
+/**
+ * GET /user/transaction/list has two variants on one path, told apart by the credential: with
+ * session_key, the logged-in customer's history (here); with api_key and user, a store asking about
+ * a customer (in-store issue; until then a 404 that says so). session_key wins when both are sent.
+ */
+export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  const session = requireSession(engine);
+  const credential = async (request: FastifyRequest) => {
+    const query = request.query as { session_key?: unknown; api_key?: unknown };
+    const hasSession = typeof query.session_key === 'string' && query.session_key !== '';
+    if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') {
+      throw new ServiceError(
+        'route_not_found',
+        'GET /user/transaction/list with api_key (a store asking about a customer) is not available yet; customers call it with their session_key.',
+      );
+    }
+    await session(request);
+  };
+
+  app.get(
+    '/user/transaction/list',
+    { config, preHandler: credential, schema: { tags, querystring: HistoryQuery, response: { 200: HistoryEnvelopeSchema } } },
+    async (request) => {
+      const customer = customerOf(request);
+      const page = await customerHistory(engine, customer, { page: request.query.page, limit: request.query.limit });
+      return historyEnvelope(request, page);
+    },
+  );
+};
