@@ -36,13 +36,15 @@ export async function authenticateCustomer(engine: Engine, input: { email: strin
   }
 
   return transact(engine, async (trx) => {
-    await trx.updateTable('users').set({ failed_logins: 0, locked_until: null, status: 'active', updated_at: now }).where('id', '=', user.id).execute();
+    // A login is not a change of the profile: updated_at moves only when a sleeping account wakes.
+    const wakes = user.status !== 'active' ? { status: 'active', updated_at: now } : {};
+    await trx.updateTable('users').set({ failed_logins: 0, locked_until: null, ...wakes }).where('id', '=', user.id).execute();
     const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: input.vendorId });
     const firstLogin = link.first_login_at === null;
     if (firstLogin) await trx.updateTable('user_vendors').set({ first_login_at: now }).where('id', '=', link.id).execute();
     const session = await createSession(trx, engine, { userId: user.id, vendorId: input.vendorId });
     return {
-      user: { ...user, failed_logins: 0, locked_until: null, status: 'active' },
+      user: { ...user, failed_logins: 0, locked_until: null, status: 'active', updated_at: user.status !== 'active' ? now : user.updated_at },
       link: { ...link, first_login_at: link.first_login_at ?? now },
       firstLogin,
       sessionKey: session.sessionKey,
@@ -51,17 +53,25 @@ export async function authenticateCustomer(engine: Engine, input: { email: strin
   });
 }
 
-/** Counted in its own transaction: the failed login itself must not roll it back. */
+/**
+ * Counted in its own transaction (the failed login itself must not roll it back) and in SQL, so
+ * wrong passwords sent at the same time all count.
+ */
 async function recordFailedLogin(engine: Engine, user: UserRow): Promise<void> {
   const now = engine.clock.now();
-  const failures = user.failed_logins + 1;
-  const locks = failures >= MAX_FAILED_LOGINS;
-  await engine.db
-    .updateTable('users')
-    .set({ failed_logins: locks ? 0 : failures, locked_until: locks ? now + LOCKOUT_MINUTES * 60_000 : user.locked_until })
-    .where('id', '=', user.id)
-    .execute();
-  if (locks) throw lockedError(now + LOCKOUT_MINUTES * 60_000, now);
+  const lockedUntil = await transact(engine, async (trx) => {
+    const row = await trx
+      .updateTable('users')
+      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+      .where('id', '=', user.id)
+      .returning('failed_logins')
+      .executeTakeFirstOrThrow();
+    if (row.failed_logins < MAX_FAILED_LOGINS) return null;
+    const until = now + LOCKOUT_MINUTES * 60_000;
+    await trx.updateTable('users').set({ failed_logins: 0, locked_until: until }).where('id', '=', user.id).execute();
+    return until;
+  });
+  if (lockedUntil !== null) throw lockedError(lockedUntil, now);
 }
 
 function lockedError(until: number, now: number): ServiceError {

@@ -74,15 +74,15 @@ export interface ConsumedCode {
 }
 
 /** A stand-alone code (reset, deletion): finds its owner, checks it, and uses it up. */
-export async function consumeCode(db: Kysely<DB>, engine: Engine, purpose: CodePurpose, code: string): Promise<ConsumedCode> {
+export async function consumeCode(db: Kysely<DB>, engine: Engine, purpose: CodePurpose, code: string, field = 'code'): Promise<ConsumedCode> {
   const row = await db
     .selectFrom('one_time_codes')
     .selectAll()
     .where('purpose', '=', purpose)
     .where('code_hash', '=', engine.sealer.digest(normaliseCode(code)))
     .executeTakeFirst();
-  if (!row || row.used_at !== null) throw new ServiceError('invalid_code', undefined, 'code');
-  if (row.expires_at <= engine.clock.now()) throw new ServiceError('code_expired', undefined, 'code');
+  if (!row || row.used_at !== null) throw new ServiceError('invalid_code', undefined, field);
+  if (row.expires_at <= engine.clock.now()) throw new ServiceError('code_expired', undefined, field);
   await db.updateTable('one_time_codes').set({ used_at: engine.clock.now() }).where('id', '=', row.id).execute();
   return { userId: row.user_id, vendorId: row.vendor_id, target: row.target };
 }

@@ -32,7 +32,7 @@ export async function applyPasswordReset(engine: Engine, input: { token: string;
   // Checked before the token is used up: a too-short password must not burn it.
   const passwordHash = await hashPassword(input.password);
   await transact(engine, async (trx) => {
-    const { userId } = await consumeCode(trx, engine, 'password_reset', input.token);
+    const { userId } = await consumeCode(trx, engine, 'password_reset', input.token, 'token');
     await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: engine.clock.now() })
