@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { type Clock, systemClock } from './clock';
 import { Sealer } from './credentials/secrets';
+import { StoreEvents } from './events/store-events';
 import { type Database, migrateToLatest } from './storage/database';
 import type { Dialect } from './storage/dialect';
 import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
@@ -15,6 +16,8 @@ export interface Engine {
   /** This node's number: the high part of every legacy id it creates. */
   nodeId: number;
   sealer: Sealer;
+  /** Session and order changes per store, for event streams (published after commit). */
+  events: StoreEvents;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     clock: options.clock ?? systemClock,
     nodeId,
     sealer: new Sealer(options.nodeKey),
+    events: new StoreEvents(),
     close: () => options.database.close(),
   };
 }

@@ -16,7 +16,9 @@ import { currencyRoutes } from './routes/currencies';
 import { customerDeletionRoutes } from './routes/customer-deletion';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
+import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
+import { onscreenRoutes } from './routes/onscreen';
 import { rewardRoutes } from './routes/rewards';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
@@ -39,6 +41,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
+    // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
+    forceCloseConnections: true,
     frameworkErrors: handleFrameworkError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
     rewriteUrl: (req) => {
@@ -53,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
+  app.decorateRequest('store', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
   registerBodyParsing(app);
@@ -68,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await app.register(userRoutes, { engine, rateLimits });
   await app.register(customerDeletionRoutes, { engine, rateLimits });
+  await app.register(onscreenRoutes, { engine });
+  await app.register(eventRoutes, { engine });
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });

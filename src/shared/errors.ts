@@ -48,6 +48,10 @@ export const ERROR_CODES = {
   user_card_not_found: { status: 404, message: 'No such card is linked to your account.' },
   content_not_found: { status: 404, message: 'No such content page exists.' },
   country_not_found: { status: 404, message: 'No country with that id exists.' },
+  customer_not_found: { status: 404, message: 'No customer matches that card, phone, email or code. Check it, or register the customer.' },
+  card_not_linked: { status: 404, message: 'This card is not linked to a customer yet.' },
+  session_not_found: { status: 404, message: 'No open session matches that hash at this store.' },
+  store_not_found: { status: 404, message: 'No such store exists for this program.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -65,6 +69,7 @@ export const ERROR_CODES = {
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
   verification_method_disabled: { status: 422, message: 'This program does not verify accounts that way.' },
   no_phone_number: { status: 422, message: 'Add a phone number to your account first.' },
+  account_inactive: { status: 422, message: 'This account is deactivated. The customer can log in to the app to reactivate it.' },
   card_not_active: { status: 422, message: 'This card is not active.' },
   quick_pay_not_offered: { status: 422, message: 'This program does not offer quick pay.' },
   rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },

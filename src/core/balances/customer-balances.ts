@@ -1,4 +1,3 @@
-import type { CustomerSession } from '../customers/sessions';
 import type { Engine } from '../engine';
 import { activeCurrencies, type CurrencyInfo, holderAccounts, upcomingLots } from './balance-store';
 import { type ExpiringAmount, expiringByDay } from './expirations';
@@ -16,7 +15,7 @@ export interface CurrencyBalance {
  * GET /user/currency/balance: one entry per ACTIVE currency of the vendor, with the customer's
  * balance and upcoming expirations (ledger credits with a future expires_at, by UTC day).
  */
-export async function customerBalances(engine: Engine, session: CustomerSession): Promise<CurrencyBalance[]> {
+export async function customerBalances(engine: Engine, session: { vendorId: number; userId: number }): Promise<CurrencyBalance[]> {
   const [vendor, currencies, accounts] = await Promise.all([
     engine.db.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', session.vendorId).executeTakeFirst(),
     activeCurrencies(engine.db, session.vendorId),

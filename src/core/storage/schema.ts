@@ -323,6 +323,24 @@ export interface VendorContentTable {
   updated_at: number;
 }
 
+export interface PosSessionsTable {
+  id: number;
+  hash: string;
+  vendor_id: number;
+  store_id: number;
+  pos_id: number | null;
+  user_id: number;
+  status: string;
+  identified_by: string;
+  card_number: string | null;
+  opened_by: string;
+  table_number: string | null;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+  closed_reason: string | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -349,4 +367,5 @@ export interface DB {
   barcode_tokens: BarcodeTokensTable;
   user_cards: UserCardsTable;
   vendor_content: VendorContentTable;
+  pos_sessions: PosSessionsTable;
 }

@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation';
 import { messagingGeo } from './0002-messaging-geo';
 import { accounts } from './0003-accounts';
 import { storesContent } from './0004-stores-content';
+import { posSessions } from './0005-pos-sessions';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-messaging-geo': messagingGeo,
   '0003-accounts': accounts,
   '0004-stores-content': storesContent,
+  '0005-pos-sessions': posSessions,
 };

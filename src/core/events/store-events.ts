@@ -1,0 +1,33 @@
+import { EventEmitter } from 'node:events';
+
+// What happens at a store, published after the change commits, so screens (cashier queue, kiosk)
+// update without polling. In-process: each node publishes its own stores' events.
+
+export interface StoreEvent {
+  type: 'session.opened' | 'session.updated' | 'session.closed';
+  vendorId: number;
+  storeId: number;
+  sessionId: number;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export class StoreEvents {
+  readonly #emitter = new EventEmitter();
+
+  constructor() {
+    // One listener per open screen; a busy store can have many.
+    this.#emitter.setMaxListeners(0);
+  }
+
+  publish(event: StoreEvent): void {
+    this.#emitter.emit(`store:${event.storeId}`, event);
+  }
+
+  /** Calls `listener` for every event of the store; returns the function that stops it. */
+  subscribe(storeId: number, listener: (event: StoreEvent) => void): () => void {
+    const name = `store:${storeId}`;
+    this.#emitter.on(name, listener);
+    return () => this.#emitter.off(name, listener);
+  }
+}

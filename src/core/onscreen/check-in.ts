@@ -1,0 +1,32 @@
+import type { StoreScope } from '../credentials/authenticate';
+import { linkUserToVendor, loadVendor } from '../customers/customer-store';
+import { type Engine, transact } from '../engine';
+import { identifyCustomer } from './identify-customer';
+import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
+
+export interface CheckInResult {
+  session: PosSessionRow;
+  vendor: { id: number; name: string };
+  pos: { id: number; name: string; status: string } | null;
+}
+
+/**
+ * POST /onscreen: the customer given by any identification is checked in at the API key's store.
+ * A customer of another program who identifies here joins this one (the account is shared).
+ */
+export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string }): Promise<CheckInResult> {
+  const counter = counterOf(scope);
+  const { result, events } = await transact(engine, async (trx) => {
+    const vendor = await loadVendor(trx, counter.vendorId);
+    const { store, pos } = await loadCounterInfo(trx, counter);
+    const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
+    await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id });
+    const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: scope.role });
+    return {
+      result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },
+      events: opened.events,
+    };
+  });
+  publishAll(engine, events);
+  return result;
+}

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import { cardNumberKey } from '../cards/card';
+import { hashSecret } from '../credentials/secrets';
+import { looksLikeEmail, emailKey, toE164 } from '../customers/contact';
+import { findUserByCedula, findUserByEmail, findUserByPhone, type UserRow } from '../customers/customer-store';
+import { BARCODE_TOKEN_PREFIX } from '../customers/barcode-token';
+import { normaliseNationalId } from '../customers/national-id';
+import type { Engine } from '../engine';
+import type { DB } from '../storage/schema';
+
+export type IdentifiedBy = 'token' | 'email' | 'card' | 'cedula' | 'passport' | 'phone';
+
+export interface Identified {
+  user: UserRow;
+  by: IdentifiedBy;
+  /** The card's number as stored, when a card identified the customer. */
+  cardNumber: string | null;
+}
+
+const TOKEN = new RegExp(`^${BARCODE_TOKEN_PREFIX}[0-9A-Z]{16}$`, 'i');
+
+/**
+ * Finds the customer behind whatever the counter was given in `card_number`, trying in turn: an
+ * app barcode token (PC…), an email address, a card of the vendor linked to a customer, a cedula,
+ * a passport number, and a mobile number (read with the store's country when it has no +code).
+ * The first kind that matches decides; each lookup matches existing data only, so a number that is
+ * a card here is never mistaken for a phone.
+ */
+export async function identifyCustomer(
+  db: Kysely<DB>,
+  engine: Engine,
+  input: { vendorId: number; country: string; identification: string },
+): Promise<Identified> {
+  const value = input.identification.trim();
+  if (value === '' || value.length > 254) throw new ServiceError('validation_failed', 'card_number must hold a card number, phone, email or app code.', 'card_number');
+  const found = await lookUp(db, engine, input.vendorId, input.country, value);
+  if (!found) throw new ServiceError('customer_not_found', undefined, 'card_number');
+  if (found.user.status === 'deleted') throw new ServiceError('customer_not_found', undefined, 'card_number');
+  if (found.user.status === 'inactive') throw new ServiceError('account_inactive', undefined, 'card_number');
+  return found;
+}
+
+async function lookUp(db: Kysely<DB>, engine: Engine, vendorId: number, country: string, value: string): Promise<Identified | undefined> {
+  const withUser = async (by: IdentifiedBy, user: UserRow | undefined, cardNumber: string | null = null) => (user ? { user, by, cardNumber } : undefined);
+
+  if (TOKEN.test(value)) {
+    const token = await db
+      .selectFrom('barcode_tokens')
+      .select(['user_id', 'expires_at'])
+      .where('token_hash', '=', hashSecret(value.toUpperCase()))
+      .where('vendor_id', '=', vendorId)
+      .executeTakeFirst();
+    if (!token || token.expires_at <= engine.clock.now()) {
+      throw new ServiceError('customer_not_found', 'This app code is not valid or has expired: ask the customer to open it again.', 'card_number');
+    }
+    return withUser('token', await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst());
+  }
+  if (looksLikeEmail(value)) return withUser('email', await findUserByEmail(db, emailKey(value)));
+
+  if (/^[A-Za-z0-9]{1,64}$/.test(value)) {
+    const card = await db
+      .selectFrom('cards')
+      .select(['id', 'number', 'status'])
+      .where('vendor_id', '=', vendorId)
+      .where('number_key', '=', cardNumberKey(value))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (card) {
+      if (card.status !== 'ACTIVE') throw new ServiceError('card_not_active', `This card is ${card.status.toLowerCase()} and cannot be used to check in.`, 'card_number');
+      const link = await db.selectFrom('user_cards').select('user_id').where('card_id', '=', card.id).where('removed_at', 'is', null).executeTakeFirst();
+      if (!link) throw new ServiceError('card_not_linked', undefined, 'card_number');
+      return withUser('card', await db.selectFrom('users').selectAll().where('id', '=', link.user_id).executeTakeFirst(), card.number);
+    }
+    const byCedula = await findUserByCedula(db, normaliseNationalId(value));
+    if (byCedula) return withUser('cedula', byCedula);
+    const byPassport = await db.selectFrom('users').selectAll().where('passport_number', '=', value.toUpperCase()).where('status', '!=', 'deleted').executeTakeFirst();
+    if (byPassport) return withUser('passport', byPassport);
+  }
+  const phone = toE164(value, { country });
+  return phone ? withUser('phone', await findUserByPhone(db, phone)) : undefined;
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import type { StoreScope } from '../credentials/authenticate';
+import type { Engine } from '../engine';
+import type { StoreEvent } from '../events/store-events';
+import { nextObjectId } from '../storage/ids';
+import type { DB, PosSessionsTable } from '../storage/schema';
+
+export type PosSessionRow = Selectable<PosSessionsTable>;
+
+/** Where a session is opened: a store of the vendor, and the point of sale when a cashier opened it. */
+export interface Counter {
+  vendorId: number;
+  storeId: number;
+  posId: number | null;
+}
+
+export function counterOf(scope: StoreScope): Counter {
+  return { vendorId: scope.vendorId, storeId: scope.storeId, posId: scope.posId };
+}
+
+/**
+ * Opens a session for the customer at the counter's store. A customer has one open session at a
+ * time: checking in again at the same store returns that session (a double scan must not queue
+ * the customer twice); checking in at another store closes the old one ("moved").
+ */
+export async function openSession(
+  db: Kysely<DB>,
+  engine: Engine,
+  counter: Counter,
+  input: { userId: number; identifiedBy: string; cardNumber: string | null; openedBy: string },
+): Promise<{ session: PosSessionRow; events: StoreEvent[] }> {
+  const now = engine.clock.now();
+  const events: StoreEvent[] = [];
+  const open = await db.selectFrom('pos_sessions').selectAll().where('user_id', '=', input.userId).where('status', '=', 'active').executeTakeFirst();
+  if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
+    const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
+    await db.updateTable('pos_sessions').set({ updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber }).where('id', '=', open.id).execute();
+    events.push(sessionEvent('session.updated', touched, now));
+    return { session: touched, events };
+  }
+  if (open) {
+    await db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', open.id).execute();
+    events.push(sessionEvent('session.closed', open, now));
+  }
+  const session: PosSessionRow = {
+    id: await nextObjectId(db, engine.nodeId),
+    hash: randomBytes(16).toString('hex'),
+    vendor_id: counter.vendorId,
+    store_id: counter.storeId,
+    pos_id: counter.posId,
+    user_id: input.userId,
+    status: 'active',
+    identified_by: input.identifiedBy,
+    card_number: input.cardNumber,
+    opened_by: input.openedBy,
+    table_number: null,
+    created_at: now,
+    updated_at: now,
+    closed_at: null,
+    closed_reason: null,
+  };
+  await db.insertInto('pos_sessions').values(session).execute();
+  events.push(sessionEvent('session.opened', session, now));
+  return { session, events };
+}
+
+export function sessionEvent(type: StoreEvent['type'], session: PosSessionRow, at: number): StoreEvent {
+  return { type, vendorId: session.vendor_id, storeId: session.store_id, sessionId: session.id, at };
+}
+
+export function publishAll(engine: Engine, events: StoreEvent[]): void {
+  for (const event of events) engine.events.publish(event);
+}
+
+/** An open session of this store by its hash; anything else (closed, other store or vendor) is 404. */
+export async function findOpenSession(db: Kysely<DB>, counter: { vendorId: number; storeId: number }, hash: string): Promise<PosSessionRow> {
+  const session = await db
+    .selectFrom('pos_sessions')
+    .selectAll()
+    .where('hash', '=', hash)
+    .where('vendor_id', '=', counter.vendorId)
+    .where('store_id', '=', counter.storeId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!session) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
+  return session;
+}
+
+export async function loadCounterInfo(db: Kysely<DB>, counter: Counter) {
+  const store = await db.selectFrom('stores').selectAll().where('id', '=', counter.storeId).where('vendor_id', '=', counter.vendorId).executeTakeFirst();
+  if (!store) throw new ServiceError('store_not_found');
+  const pos =
+    counter.posId === null
+      ? await db.selectFrom('points_of_sale').selectAll().where('store_id', '=', store.id).orderBy('id').executeTakeFirst()
+      : await db.selectFrom('points_of_sale').selectAll().where('id', '=', counter.posId).executeTakeFirst();
+  return { store, pos: pos ?? null };
+}

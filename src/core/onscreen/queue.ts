@@ -1,0 +1,40 @@
+import type { StoreScope } from '../credentials/authenticate';
+import type { Engine } from '../engine';
+
+export interface QueueEntry {
+  id: number;
+  hash: string;
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+  tableNumber: string | null;
+  storeId: number;
+  storeName: string;
+  user: { id: number; firstName: string; lastName: string; email: string | null };
+}
+
+/** GET /onscreen/queue: the store's open sessions, first come first served. */
+export async function listQueue(engine: Engine, scope: StoreScope): Promise<QueueEntry[]> {
+  const rows = await engine.db
+    .selectFrom('pos_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('stores as st', 'st.id', 's.store_id')
+    .select(['s.id', 's.hash', 's.status', 's.created_at', 's.updated_at', 's.table_number', 's.store_id', 'st.name as store_name', 'u.id as user_id', 'u.first_name', 'u.last_name', 'u.email'])
+    .where('s.vendor_id', '=', scope.vendorId)
+    .where('s.store_id', '=', scope.storeId)
+    .where('s.status', '=', 'active')
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    hash: r.hash,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    tableNumber: r.table_number,
+    storeId: r.store_id,
+    storeName: r.store_name,
+    user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
+  }));
+}

@@ -1,0 +1,68 @@
+import type { Selectable } from 'kysely';
+import { type CurrencyBalance, customerBalances } from '../balances/customer-balances';
+import type { StoreScope } from '../credentials/authenticate';
+import { loadMembership, type Membership, type TierRow } from '../customers/membership';
+import type { Engine } from '../engine';
+import type { EarningRulesTable } from '../storage/schema';
+import { findOpenSession, type PosSessionRow } from './pos-session';
+
+export type EarningRuleRow = Selectable<EarningRulesTable>;
+
+export interface CustomerAtCounter {
+  session: PosSessionRow;
+  membership: Membership;
+  /** One entry per ACTIVE currency (loyalty and quick pay), with upcoming expirations. */
+  balances: CurrencyBalance[];
+  earningRules: EarningRuleRow[];
+  nextTier: TierRow | null;
+  /** The customer's previous visit to the vendor (a closed session), if any. */
+  lastVisit: { at: number; storeId: number; storeName: string } | null;
+}
+
+/** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
+export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
+  const session = await findOpenSession(engine.db, scope, hash);
+  const member = { vendorId: session.vendor_id, userId: session.user_id };
+  const now = engine.clock.now();
+  const [membership, balances, earningRules, lastVisit] = await Promise.all([
+    loadMembership(engine.db, session.user_id, session.vendor_id),
+    customerBalances(engine, member),
+    engine.db
+      .selectFrom('earning_rules')
+      .selectAll()
+      .where('vendor_id', '=', session.vendor_id)
+      .where('status', '=', 'ACTIVE')
+      .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', now)]))
+      .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+      .orderBy('id')
+      .execute(),
+    engine.db
+      .selectFrom('pos_sessions as s')
+      .innerJoin('stores as st', 'st.id', 's.store_id')
+      .select(['s.created_at', 's.store_id', 'st.name'])
+      .where('s.user_id', '=', session.user_id)
+      .where('s.vendor_id', '=', session.vendor_id)
+      .where('s.status', '=', 'closed')
+      .where('s.closed_reason', '!=', 'moved')
+      .orderBy('s.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const threshold = membership.tier?.threshold ?? -1;
+  const nextTier =
+    (await engine.db
+      .selectFrom('tiers')
+      .selectAll()
+      .where('vendor_id', '=', session.vendor_id)
+      .where('threshold', '>', threshold)
+      .orderBy('threshold')
+      .executeTakeFirst()) ?? null;
+  return {
+    session,
+    membership,
+    balances,
+    earningRules,
+    nextTier,
+    lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
+  };
+}

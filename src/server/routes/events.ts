@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Engine } from '../../core/engine';
+import type { StoreEvent } from '../../core/events/store-events';
+import { ApiKeyQuery } from '../../shared/schemas/onscreen';
+import { requireApiKey, storeOf } from '../auth/api-key';
+
+/** Keeps idle connections (and proxies in between) from timing out. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /app/events?api_key: Server-Sent Events of the key's store — sessions opened, updated and
+ * closed — so the cashier queue and kiosk update without polling. Each event is
+ * `event: <type>` with JSON data `{type, vendor_id, store_id, pos_session_id, at}` (Unix ms).
+ */
+export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  app.get('/app/events', { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
+    const scope = storeOf(request);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'access-control-allow-origin': '*',
+      'x-accel-buffering': 'no',
+    });
+    res.write(`retry: 3000\n: connected to store ${scope.storeId}\n\n`);
+    const send = (event: StoreEvent) => {
+      const data = { type: event.type, vendor_id: event.vendorId, store_id: event.storeId, pos_session_id: event.sessionId, at: event.at };
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const unsubscribe = engine.events.subscribe(scope.storeId, send);
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const stop = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    };
+    request.raw.on('close', stop);
+    res.on('error', stop);
+  });
+};

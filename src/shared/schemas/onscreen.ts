@@ -1,0 +1,128 @@
+import { Type } from 'typebox';
+import { Nullable } from './common';
+
+const Status = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const ApiKeyQuery = Type.Object({ api_key: Type.Optional(Type.String({ maxLength: 200 })) });
+export const CheckInBody = Type.Object({ card_number: Type.String({ maxLength: 254 }) });
+export const RetrieveQuery = Type.Object({ api_key: Type.Optional(Type.String({ maxLength: 200 })), pos_session_hash: Type.String({ maxLength: 64 }) });
+export const CloseBody = Type.Object({ pos_session_hash: Type.String({ maxLength: 64 }) });
+export const InStoreRegisterBody = Type.Object({
+  phone_number: Type.Optional(Type.Object({ number: Type.String({ maxLength: 40 }), code: Type.Optional(Type.String({ maxLength: 8 })) })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  first_name: Type.Optional(Type.String({ maxLength: 100 })),
+  last_name: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const AppCheckInBody = Type.Object({ store: Type.Integer({ description: 'store id' }) });
+
+const Modules = Type.Object({
+  object: Type.Literal('collection'),
+  data: Type.Array(Type.Object({ object: Type.Literal('module'), id: Type.Integer(), name: Type.String() })),
+  page_size: Type.Integer(),
+  count: Type.Integer(),
+  page: Type.Integer(),
+});
+
+const PosSessionCore = {
+  id: Type.Integer(),
+  object: Type.Literal('pos_session'),
+  hash: Type.String(),
+  date_created: Type.Integer(),
+  date_updated: Type.Integer(),
+  status: Status,
+};
+
+export const CheckInReplySchema = Type.Object({
+  pos_session: Type.Object(PosSessionCore),
+  vendor: Type.Object({
+    object: Type.Literal('vendor'),
+    id: Type.Integer(),
+    point_of_sale: Nullable(Type.Object({ object: Type.Literal('point_of_sale'), id: Type.Integer(), name: Type.String(), status: Status })),
+    modules: Modules,
+  }),
+  api_key: Type.Object({ object: Type.Literal('api_key'), workstation_identifier: Nullable(Type.String()) }),
+});
+
+export const RegisterReplySchema = Type.Object({
+  pos_session: Type.Object(PosSessionCore),
+  vendor: Type.Object({
+    object: Type.Literal('vendor'),
+    id: Type.Integer(),
+    point_of_sale: Nullable(Type.Object({ pointOfSale_id: Type.Integer(), name: Type.String() })),
+    modules: Modules,
+  }),
+  api_key: Type.Object({ object: Type.Literal('api_key'), workstation_identifier: Nullable(Type.String()) }),
+});
+
+export const QueueEntrySchema = Type.Object({
+  pos_session: Type.Object({
+    ...PosSessionCore,
+    vendor: Type.Object({ vendor_id: Type.Integer(), name: Type.String() }),
+    user: Type.Object({ user_id: Type.String(), first_name: Type.String(), last_name: Type.String(), email_address: Type.String() }),
+    table_number: Nullable(Type.String()),
+    redemptions: Type.Array(Type.Unknown()),
+    payments: Type.Array(Type.Unknown()),
+  }),
+});
+
+const CurrencyRef = Type.Object({ id: Type.Integer(), name: Type.String(), code: Nullable(Type.String()) });
+const Expiring = Type.Object({
+  data: Type.Array(Type.Object({ date: Type.Integer(), amount: Type.Number() })),
+  page_size: Type.Integer(),
+  count: Type.Integer(),
+  page: Type.Integer(),
+});
+const TierRef = Type.Object({ object: Type.Literal('tier'), id: Type.Integer(), name: Type.String(), summary: Type.String(), description: Type.String(), threshold: Type.Integer() });
+
+export const RetrieveReplySchema = Type.Object({
+  pos_session: Type.Object({
+    pos_session_id: Type.String(),
+    object: Type.Literal('pos_session'),
+    hash: Type.String(),
+    status: Status,
+    card: Nullable(Type.String()),
+    card_third_party: Type.Null(),
+    token: Type.Null(),
+  }),
+  user: Type.Object({
+    object: Type.Literal('user'),
+    id: Type.String(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email_address: Type.String(),
+    phone_number: Type.String(),
+    birthdate: Nullable(Type.Integer()),
+    language: Nullable(Type.String()),
+    contact_consent: Type.Integer(),
+    member_since: Type.Integer(),
+    is_verified: Type.Boolean(),
+    flagged: Type.Boolean(),
+    tier: Nullable(TierRef),
+  }),
+  favourite_items: Type.Array(Type.Unknown()),
+  reload: Type.Object({ amount: Type.Number(), threshold: Type.Number(), billing_profile: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
+  favorite: Type.Null(),
+  last_visit: Nullable(Type.Object({ date: Type.Integer(), store: Type.Object({ id: Type.Integer(), name: Type.String() }) })),
+  loyalty_balance: Type.Object({ data: Type.Array(Type.Object({ amount: Type.Integer(), currency: CurrencyRef, expiring: Expiring })) }),
+  quick_pay_balance: Type.Object({ amount: Type.Number(), currency: Nullable(CurrencyRef), expiring: Expiring }),
+  rules: Type.Object({
+    earning: Type.Object({
+      object: Type.Literal('earning_rules'),
+      data: Type.Array(
+        Type.Object({
+          id: Type.Integer(),
+          name: Type.String(),
+          currency: CurrencyRef,
+          points: Type.Integer(),
+          per_amount: Type.Number(),
+          rounding: Type.String(),
+          max_award: Nullable(Type.Integer()),
+          starts: Nullable(Type.Integer()),
+          ends: Nullable(Type.Integer()),
+        }),
+      ),
+    }),
+    spending: Type.Object({ object: Type.Literal('spending_rules'), data: Type.Array(Type.Unknown()) }),
+    tier: Type.Object({ object: Type.Literal('tier_rules'), current: Nullable(TierRef), next: Nullable(TierRef) }),
+  }),
+});
