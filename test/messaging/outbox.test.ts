@@ -214,7 +214,9 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect(sentIds).toHaveLength(12);
     expect(new Set(sentIds)).toEqual(new Set(ids));
     expect(reports.reduce((sum, r) => sum + r.sent, 0)).toBe(12);
-    expect(reports.reduce((sum, r) => sum + r.skipped, 0)).toBe(24);
+    // A pass skips what another claimed first; how many it even sees depends on timing (a pass that
+    // reads after a claim does not see the row at all), so only the bound is fixed.
+    expect(reports.reduce((sum, r) => sum + r.skipped, 0)).toBeLessThanOrEqual(24);
     const rows = await engine.db.selectFrom('messages_outbox').select(['status', 'attempts']).execute();
     expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
   });
