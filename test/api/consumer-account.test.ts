@@ -5,13 +5,13 @@ import type { HistoryRecord } from '../../src/core/history/history-record';
 import { nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { historyEnvelope } from '../../src/server/routes/history';
-import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
+import { consumerApi, type ConsumerCustomer as Customer, legacyErrorCheck } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // Over real HTTP: PUT /user/password, POST /user/account/deactivate, GET /user/reward/list (tiers)
 // and GET /user/transaction/list (the contract's history envelope, session_key variant).
 
 let node: TestNode;
-let seq = 0;
 
 beforeAll(async () => {
   node = await startTestNode();
@@ -24,51 +24,13 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-interface Customer {
-  userId: number;
-  sessionKey: string;
-  email: string;
-  password: string;
-}
+const { authenticate, login, customer, key, sessionUrl } = consumerApi(() => node, { emailPrefix: 'account', firstName: 'Eva', lastName: 'Ruiz' });
+const expectLegacyError = legacyErrorCheck({ depth: 'basic' });
 
-async function authenticate(email: string, password: string, vendorId: number): Promise<HttpReply> {
-  node.clock.advance(61_000); // the login limiter (per IP, per minute) counts on the node's clock
-  return http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: email, password, vendor: vendorId } });
-}
-
-async function login(email: string, password: string, vendorId: number): Promise<string> {
-  const auth = await authenticate(email, password, vendorId);
-  expect(auth.status, JSON.stringify(auth.body)).toBe(200);
-  return auth.body.session_identifier;
-}
-
-async function customer(vendorId: number): Promise<Customer> {
-  const email = `account-${++seq}@example.test`;
-  const password = 'correct horse battery';
-  const reg = await http(`${node.url}/user/register`, {
-    method: 'POST',
-    body: { first_name: 'Eva', last_name: 'Ruiz', email_address: email, password, terms: true, vendor: vendorId },
-  });
-  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  return { userId: Number(reg.body.id), sessionKey: await login(email, password, vendorId), email, password };
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(Object.keys(reply.body).sort()).toEqual(['error', 'object']);
-  expect(reply.body.object).toBe('error');
-  expect(reply.body.error.code).toBe(status);
-  expect(reply.body.error.errors).toHaveLength(1);
-  expect(reply.body.error.errors[0].reason).toBe(reason);
-  expect(reply.body.error.errors[0].message.length).toBeGreaterThan(0);
-  if (field !== undefined) expect(reply.body.error.errors[0].field).toBe(field);
-}
-
-const key = (c: Customer | string) => encodeURIComponent(typeof c === 'string' ? c : c.sessionKey);
-const changePassword = (c: Customer | string, body: unknown) => http(`${node.url}/user/password?session_key=${key(c)}`, { method: 'PUT', body });
-const deactivate = (c: Customer | string, body: unknown) => http(`${node.url}/user/account/deactivate?session_key=${key(c)}`, { method: 'POST', body });
-const profile = (c: Customer | string) => http(`${node.url}/user/profile?session_key=${key(c)}`);
-const rewards = (c: Customer, extra = '') => http(`${node.url}/user/reward/list?session_key=${key(c)}${extra}`);
+const changePassword = (c: Customer | string, body: unknown) => http(sessionUrl('/user/password', c), { method: 'PUT', body });
+const deactivate = (c: Customer | string, body: unknown) => http(sessionUrl('/user/account/deactivate', c), { method: 'POST', body });
+const profile = (c: Customer | string) => http(sessionUrl('/user/profile', c));
+const rewards = (c: Customer, extra = '') => http(`${sessionUrl('/user/reward/list', c)}${extra}`);
 const history = (query: string) => http(`${node.url}/user/transaction/list?${query}`);
 
 async function addTier(vendorId: number, name: string, threshold: number): Promise<number> {

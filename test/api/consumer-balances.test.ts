@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
+import { consumerApi, type ConsumerCustomer as Customer, legacyErrorCheck } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // GET /user/quick-pay/balance and GET /user/currency/balance over real HTTP. Balances are written
 // straight into the ledger (the in-store issue writes them for real); these calls only read.
@@ -10,7 +11,6 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 const DAY = 24 * 3600_000;
 
 let node: TestNode;
-let seq = 0;
 
 beforeAll(async () => {
   node = await startTestNode();
@@ -23,42 +23,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-interface Customer {
-  userId: number;
-  sessionKey: string;
-  email: string;
-  password: string;
-}
-
-async function login(email: string, password: string, vendorId: number): Promise<string> {
-  node.clock.advance(61_000); // the login limiter (per IP, per minute) counts on the node's clock
-  const auth = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: email, password, vendor: vendorId } });
-  expect(auth.status, JSON.stringify(auth.body)).toBe(200);
-  return auth.body.session_identifier;
-}
-
-async function customer(vendorId: number): Promise<Customer> {
-  const email = `balance-${++seq}@example.test`;
-  const password = 'correct horse battery';
-  const reg = await http(`${node.url}/user/register`, {
-    method: 'POST',
-    body: { first_name: 'Ana', last_name: 'Pérez', email_address: email, password, terms: true, vendor: vendorId },
-  });
-  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  return { userId: Number(reg.body.id), sessionKey: await login(email, password, vendorId), email, password };
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(Object.keys(reply.body).sort()).toEqual(['error', 'object']);
-  expect(reply.body.object).toBe('error');
-  expect(reply.body.error.code).toBe(status);
-  expect(reply.body.error.more_info).toBeNull();
-  expect(reply.body.error.errors).toHaveLength(1);
-  expect(reply.body.error.errors[0].reason).toBe(reason);
-  expect(reply.body.error.errors[0].message.length).toBeGreaterThan(0);
-  if (field !== undefined) expect(reply.body.error.errors[0].field).toBe(field);
-}
+const { login, customer, sessionUrl } = consumerApi(() => node, { emailPrefix: 'balance', firstName: 'Ana', lastName: 'Pérez' });
+const expectLegacyError = legacyErrorCheck({ depth: 'basic', moreInfoNull: true });
 
 /** Posts ledger entries on a holder's account in one currency; returns the entry ids. */
 async function post(
@@ -75,8 +41,8 @@ async function post(
   });
 }
 
-const quickPay = (c: Customer) => http(`${node.url}/user/quick-pay/balance?session_key=${encodeURIComponent(c.sessionKey)}`);
-const balances = (c: Customer) => http(`${node.url}/user/currency/balance?session_key=${encodeURIComponent(c.sessionKey)}`);
+const quickPay = (c: Customer) => http(sessionUrl('/user/quick-pay/balance', c));
+const balances = (c: Customer) => http(sessionUrl('/user/currency/balance', c));
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 // ---------------------------------------------------------------------------------------------

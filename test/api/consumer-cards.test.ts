@@ -4,6 +4,7 @@ import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
+import { consumerApi, type ConsumerCustomer as Customer, legacyErrorCheck, withSessionKey } from '../support/customers';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Cards as customers see them, over real HTTP: GET /user/card/list, POST /user/card/add,
@@ -11,7 +12,6 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 // pin-guessing limits.
 
 let node: TestNode;
-let seq = 0;
 
 beforeAll(async () => {
   node = await startTestNode();
@@ -29,41 +29,8 @@ beforeEach(() => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-interface Customer {
-  userId: number;
-  sessionKey: string;
-  email: string;
-  password: string;
-}
-
-async function login(email: string, password: string, vendorId: number): Promise<string> {
-  node.clock.advance(61_000); // the login limiter (per IP, per minute) counts on the node's clock
-  const auth = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: email, password, vendor: vendorId } });
-  expect(auth.status, JSON.stringify(auth.body)).toBe(200);
-  return auth.body.session_identifier;
-}
-
-async function customer(vendorId: number): Promise<Customer> {
-  const email = `cards-${++seq}@example.test`;
-  const password = 'correct horse battery';
-  const reg = await http(`${node.url}/user/register`, {
-    method: 'POST',
-    body: { first_name: 'Luis', last_name: 'Mora', email_address: email, password, terms: true, vendor: vendorId },
-  });
-  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  return { userId: Number(reg.body.id), sessionKey: await login(email, password, vendorId), email, password };
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(Object.keys(reply.body).sort()).toEqual(['error', 'object']);
-  expect(reply.body.object).toBe('error');
-  expect(reply.body.error.code).toBe(status);
-  expect(reply.body.error.errors).toHaveLength(1);
-  expect(reply.body.error.errors[0].reason).toBe(reason);
-  expect(reply.body.error.errors[0].message.length).toBeGreaterThan(0);
-  if (field !== undefined) expect(reply.body.error.errors[0].field).toBe(field);
-}
+const { login, customer, nowSec: nowSeconds, sessionUrl } = consumerApi(() => node, { emailPrefix: 'cards', firstName: 'Luis', lastName: 'Mora' });
+const expectLegacyError = legacyErrorCheck({ depth: 'basic' });
 
 async function createCard(v: VendorCredentials, body: { number: string; pin?: string | null }): Promise<{ id: number; publicId: string }> {
   const reply = await http(`${node.url}/cards`, { method: 'POST', token: v.accessToken, body });
@@ -75,14 +42,13 @@ async function createCard(v: VendorCredentials, body: { number: string; pin?: st
 let cardSeq = 0;
 const newNumber = () => `GC${Date.now().toString(36).toUpperCase()}${++cardSeq}`;
 
-const list = (c: Customer) => http(`${node.url}/user/card/list?session_key=${encodeURIComponent(c.sessionKey)}`);
-const add = (c: Customer, body: unknown, base = node.url) => http(`${base}/user/card/add?session_key=${encodeURIComponent(c.sessionKey)}`, { method: 'POST', body });
-const remove = (c: Customer, body: unknown) => http(`${node.url}/user/card?session_key=${encodeURIComponent(c.sessionKey)}`, { method: 'DELETE', body });
+const list = (c: Customer) => http(sessionUrl('/user/card/list', c));
+const add = (c: Customer, body: unknown, base = node.url) => http(`${base}${withSessionKey('/user/card/add', c.sessionKey)}`, { method: 'POST', body });
+const remove = (c: Customer, body: unknown) => http(sessionUrl('/user/card', c), { method: 'DELETE', body });
 function balance(params: Record<string, string | number>, base = node.url): Promise<HttpReply> {
   const search = new URLSearchParams(Object.entries(params).map(([k, value]) => [k, String(value)]));
   return http(`${base}/card/balance?${search}`);
 }
-const nowSeconds = () => Math.floor(node.clock.now() / 1000);
 
 async function fund(cardId: number, vendorId: number, currencyId: number, amount: number): Promise<void> {
   await transact(node.engine, async (trx) => {

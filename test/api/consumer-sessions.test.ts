@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { consumerApi, expectLegacyError } from '../support/customers';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Every consumer call that needs a logged-in customer refuses a missing, unknown, logged-out or
@@ -7,7 +8,6 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 
 let node: TestNode;
 let v: VendorCredentials;
-let seq = 0;
 
 beforeAll(async () => {
   node = await startTestNode();
@@ -36,32 +36,14 @@ const CALLS: Call[] = [
   { method: 'POST', path: '/user/account/deactivate', body: { password: 'correct horse battery' } },
 ];
 
-async function newSession(): Promise<string> {
-  const email = `sessions-${++seq}@example.test`;
-  const password = 'correct horse battery';
-  const reg = await http(`${node.url}/user/register`, {
-    method: 'POST',
-    body: { first_name: 'Sol', last_name: 'Vega', email_address: email, password, terms: true, vendor: v.vendorId },
-  });
-  expect(reg.status, JSON.stringify(reg.body)).toBe(200);
-  node.clock.advance(61_000); // the login limiter (per IP, per minute) counts on the node's clock
-  const auth = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: email, password, vendor: v.vendorId } });
-  expect(auth.status).toBe(200);
-  return auth.body.session_identifier;
-}
+const { customer } = consumerApi(() => node, { emailPrefix: 'sessions', firstName: 'Sol', lastName: 'Vega' });
+const newSession = async (): Promise<string> => (await customer(v.vendorId)).sessionKey;
 
 function call(c: Call, query: string): Promise<HttpReply> {
   return http(`${node.url}${c.path}${query}`, { method: c.method, ...(c.body !== undefined ? { body: c.body } : {}) });
 }
 
-function expect401(reply: HttpReply, reason: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(401);
-  expect(reply.body.object).toBe('error');
-  expect(reply.body.error.code).toBe(401);
-  expect(reply.body.error.errors).toHaveLength(1);
-  expect(reply.body.error.errors[0].reason).toBe(reason);
-  expect(reply.body.error.errors[0].message.length).toBeGreaterThan(0);
-}
+const expect401 = (reply: HttpReply, reason: string) => expectLegacyError(reply, 401, reason, undefined, { depth: 'minimal' });
 
 const label = (c: Call) => `${c.method} ${c.path}`;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextObjectId } from '../../src/core/storage/ids';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { legacyErrorCheck } from '../support/customers';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Over real HTTP: GET /vendor/store/list (distances by haversine) and the vendor content pages
@@ -19,16 +20,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(Object.keys(reply.body).sort()).toEqual(['error', 'object']);
-  expect(reply.body.object).toBe('error');
-  expect(reply.body.error.code).toBe(status);
-  expect(reply.body.error.errors).toHaveLength(1);
-  expect(reply.body.error.errors[0].reason).toBe(reason);
-  expect(reply.body.error.errors[0].message.length).toBeGreaterThan(0);
-  if (field !== undefined) expect(reply.body.error.errors[0].field).toBe(field);
-}
+const expectLegacyError = legacyErrorCheck({ depth: 'basic' });
 
 function expectResourceError(reply: HttpReply, status: number, code: string, field?: string): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status);

@@ -1,22 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { request as rawRequest } from 'node:http';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { customerApi, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // The look-ups before sign-up (email, mobile and cedula exists) and the customer's barcode token,
 // over real HTTP. The barcode PNG is decoded here, pixel by pixel, back to the token.
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const PASSWORD = 'correct horse 1';
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
-
 let node: TestNode;
 
 beforeAll(async () => {
-  node = await startTestNode({ rateLimits: RATE_LIMITS });
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
 });
 
 afterAll(async () => {
@@ -26,73 +21,11 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let emailCount = 0;
-function freshEmail(tag = 'user'): string {
-  return `${tag}.${++emailCount}.${randomBytes(3).toString('hex')}@example.com`;
-}
+const { vendor, vendorName, nowSec, post, signUp, lookup, lookupOk } = customerApi(() => node, { vendorName: 'Farmacia' });
 
-function nowSec(): number {
-  return Math.floor(node.clock.now() / 1000);
-}
-
-let vendorCount = 0;
-async function vendor(name = `Farmacia ${++vendorCount}`) {
-  return { ...(await node.addVendor(name)), name };
-}
-
-async function ecVendor(name = `Farmacia EC ${++vendorCount}`) {
+async function ecVendor(name = vendorName('Farmacia EC')) {
   const v = await setUpVendor(node.engine, { name, currency: 'USD', country: 'EC', store: { name: 'Centro', address1: 'Av. 10', city: 'Quito' } });
   return { ...v, name };
-}
-
-function post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}${path}`, { method: 'POST', body, ...(headers ? { headers } : {}) });
-}
-
-interface Customer {
-  email: string;
-  userId: number;
-  vendorId: number;
-  key: string;
-}
-
-async function signUp(vendorId: number, overrides: Record<string, unknown> = {}): Promise<Customer> {
-  const email = (overrides.email_address as string | undefined) ?? freshEmail();
-  const reply = await post('/user/register', { first_name: 'Ana', last_name: 'López', anonymous: false, email_address: email, password: PASSWORD, terms: true, vendor: vendorId, ...overrides });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const login = await post('/user/authenticate', { email_address: email, password: PASSWORD, vendor: vendorId });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  return { email, userId: Number(reply.body.id), vendorId, key: login.body.session_identifier };
-}
-
-function lookup(path: string, query: Record<string, string | number>): Promise<HttpReply> {
-  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
-  return http(`${node.url}${path}?${params.toString()}`);
-}
-
-async function lookupOk(path: string, query: Record<string, string | number>): Promise<any> {
-  const reply = await lookup(path, query);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = reply.body;
-  expect(Object.keys(body).sort()).toEqual(['error', 'object']);
-  expect(body.object).toBe('error');
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'errors', 'more_info', 'reference_id']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.reference_id).toBe('string');
-  expect(body.error.more_info).toBeNull();
-  expect(body.error.errors).toHaveLength(1);
-  const [entry] = body.error.errors;
-  expect(entry.reason).toBe(reason);
-  expect(typeof entry.message).toBe('string');
-  expect(entry.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(entry)) expect(['reason', 'message', 'field']).toContain(key);
-  if (field !== undefined) expect(entry.field).toBe(field);
 }
 
 /** A GET with a JSON body (fetch refuses to send one; legacy clients do). */
@@ -111,7 +44,7 @@ function getWithBody(path: string, body: unknown): Promise<{ status: number; bod
 }
 
 function requestToken(key: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return post(`/user/token/request?session_key=${encodeURIComponent(key)}`, body, headers);
+  return post(withSessionKey('/user/token/request', key), body, headers);
 }
 
 // ---- a small Code 128 reader (enough to read back what the service draws)

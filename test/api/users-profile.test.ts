@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
+import { customerApi, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // GET and PUT /user/profile over real HTTP: every field of the User profile, and the rules of an
 // update (only what is sent changes, everything is checked first, password and email need the
 // current password).
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const PASSWORD = 'correct horse 1';
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
 const SPANISH = { object: 'language', id: 2, name: 'Español', code: 'es' };
 const ENGLISH = { object: 'language', id: 1, name: 'English', code: 'en' };
 const ECUADOR = { country_id: 218, code: 'EC', name: 'Ecuador' };
@@ -19,7 +15,7 @@ const PICHINCHA = { region_id: 218_350_000, code: 'EC-P', name: 'Pichincha' };
 let node: TestNode;
 
 beforeAll(async () => {
-  node = await startTestNode({ rateLimits: RATE_LIMITS });
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
 });
 
 afterAll(async () => {
@@ -29,93 +25,12 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let emailCount = 0;
-function freshEmail(tag = 'user'): string {
-  return `${tag}.${++emailCount}.${randomBytes(3).toString('hex')}@example.com`;
-}
-
-let phoneCount = 0;
-/** A valid Ecuadorian mobile number no other test uses: { national 09…, e164 +5939… }. */
-function freshPhone(): { national: string; e164: string } {
-  const digits = String(10_000 + ++phoneCount).slice(-5);
-  return { national: `09912${digits}`, e164: `+5939912${digits}` };
-}
-
-function nowSec(): number {
-  return Math.floor(node.clock.now() / 1000);
-}
-
-let vendorCount = 0;
-async function vendor(name = `Tienda ${++vendorCount}`) {
-  return { ...(await node.addVendor(name)), name };
-}
-
-function post(path: string, body: unknown): Promise<HttpReply> {
-  return http(`${node.url}${path}`, { method: 'POST', body });
-}
-
-interface Customer {
-  email: string;
-  userId: number;
-  vendorId: number;
-  key: string;
-}
-
-async function signUp(vendorId: number, overrides: Record<string, unknown> = {}): Promise<Customer> {
-  const email = (overrides.email_address as string | undefined) ?? freshEmail();
-  const reply = await post('/user/register', { first_name: 'Ana', last_name: 'López', anonymous: false, email_address: email, password: PASSWORD, terms: true, vendor: vendorId, ...overrides });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const session = await loginOk(email, PASSWORD, vendorId);
-  return { email, userId: Number(reply.body.id), vendorId, key: session.session_identifier };
-}
-
-function login(email: string, password: string, vendorId: number): Promise<HttpReply> {
-  return post('/user/authenticate', { email_address: email, password, vendor: vendorId });
-}
-
-async function loginOk(email: string, password: string, vendorId: number): Promise<any> {
-  const reply = await login(email, password, vendorId);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function getProfile(key: string): Promise<HttpReply> {
-  return http(`${node.url}/user/profile?session_key=${encodeURIComponent(key)}`);
-}
-
-async function profileOk(key: string): Promise<any> {
-  const reply = await getProfile(key);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function putProfile(key: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}/user/profile?session_key=${encodeURIComponent(key)}`, { method: 'PUT', body, ...(headers ? { headers } : {}) });
-}
+const { vendor, nowSec, freshPhone, post, signUp, login, loginOk, getProfile, profileOk, putProfile } = customerApi(() => node, { vendorName: 'Tienda' });
 
 async function putOk(key: string, body: unknown, headers?: Record<string, string>): Promise<void> {
   const reply = await putProfile(key, body, headers);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   expect(reply.body).toStrictEqual({});
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = reply.body;
-  expect(Object.keys(body).sort()).toEqual(['error', 'object']);
-  expect(body.object).toBe('error');
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'errors', 'more_info', 'reference_id']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.reference_id).toBe('string');
-  expect(body.error.more_info).toBeNull();
-  expect(body.error.errors).toHaveLength(1);
-  const [entry] = body.error.errors;
-  expect(entry.reason).toBe(reason);
-  expect(typeof entry.message).toBe('string');
-  expect(entry.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(entry)) expect(['reason', 'message', 'field']).toContain(key);
-  if (field !== undefined) expect(entry.field).toBe(field);
 }
 
 function escapeRegExp(text: string): string {

@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { customerApi, FORM, freshEmail, legacyErrorCheck, PASSWORD, registration, ROOMY_RATE_LIMITS } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // The "Users (legacy style)" section over real HTTP: registration, login (and its lockout) and
 // the login session itself (session_key, logout, 30-day lifetime, .json suffix).
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const PASSWORD = 'correct horse 1';
-/** Rate limits far above anything this file does: the limits have their own file. */
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
 const SECRET = /^[\w-]{40,}$/;
 const TIER_TEXT = { name: 'Member', summary: 'Welcome to the program.', description: 'Every member earns points on every visit.' };
 
 let node: TestNode;
 
 beforeAll(async () => {
-  node = await startTestNode({ rateLimits: RATE_LIMITS });
+  // Rate limits far above anything this file does: the limits have their own file.
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
 });
 
 afterAll(async () => {
@@ -27,48 +24,10 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let emailCount = 0;
-function freshEmail(tag = 'user'): string {
-  return `${tag}.${++emailCount}.${randomBytes(3).toString('hex')}@example.com`;
-}
+const { vendor, nowSec, post, registerOk, login, loginOk, getProfile: profile } = customerApi(() => node, { vendorName: 'Café' });
 
-function nowSec(): number {
-  return Math.floor(node.clock.now() / 1000);
-}
-
-let vendorCount = 0;
-async function vendor(name = `Café ${++vendorCount}`): Promise<VendorCredentials & { name: string }> {
-  return { ...(await node.addVendor(name)), name };
-}
-
-function post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}${path}`, { method: 'POST', body, ...(headers ? { headers } : {}) });
-}
-
-function registration(vendorId: number | string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { first_name: 'Ana', last_name: 'López', anonymous: false, email_address: freshEmail(), password: PASSWORD, terms: true, vendor: vendorId, ...overrides };
-}
-
-async function registerOk(vendorId: number, overrides: Record<string, unknown> = {}) {
-  const body = registration(vendorId, overrides);
-  const reply = await post('/user/register', body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return { email: body.email_address as string, password: body.password as string, user: reply.body };
-}
-
-function login(email: string, password: string, vendorId: number | string): Promise<HttpReply> {
-  return post('/user/authenticate', { email_address: email, password, vendor: vendorId });
-}
-
-async function loginOk(email: string, password: string, vendorId: number): Promise<any> {
-  const reply = await login(email, password, vendorId);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function profile(sessionKey: string, path = '/user/profile'): Promise<HttpReply> {
-  return http(`${node.url}${path}?session_key=${encodeURIComponent(sessionKey)}`);
-}
+/** The legacy error envelope, every field checked, and no stack trace in the message. */
+const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
 
 async function counts() {
   const users = await node.engine.db.selectFrom('users').select('id').execute();
@@ -79,27 +38,6 @@ async function counts() {
 async function entryTierId(vendorId: number): Promise<number> {
   const tier = await node.engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', vendorId).executeTakeFirstOrThrow();
   return tier.id;
-}
-
-/** The legacy error envelope, every field checked. */
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = reply.body;
-  expect(Object.keys(body).sort()).toEqual(['error', 'object']);
-  expect(body.object).toBe('error');
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'errors', 'more_info', 'reference_id']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.reference_id).toBe('string');
-  expect(body.error.more_info).toBeNull();
-  expect(body.error.errors).toHaveLength(1);
-  const [entry] = body.error.errors;
-  expect(entry.reason).toBe(reason);
-  expect(typeof entry.message).toBe('string');
-  expect(entry.message.length).toBeGreaterThan(0);
-  expect(entry.message).not.toMatch(/\n\s+at /);
-  for (const key of Object.keys(entry)) expect(['reason', 'message', 'field']).toContain(key);
-  if (field !== undefined) expect(entry.field).toBe(field);
 }
 
 function expectUser(user: any, expected: { email: string; first_name?: string; last_name?: string; birthdate?: number; at: number }): void {

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerApi, type Customer, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { extractCode, type Mailbox, type ParsedMail, startMailbox } from '../support/mailbox';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
@@ -7,11 +7,7 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 // password reset (reset -> emailed token -> apply) and account deletion (submit -> emailed code ->
 // confirm).
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const PASSWORD = 'correct horse 1';
 const NEW_PASSWORD = 'battery staple 2';
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
 /** 16 Crockford base32 characters shown as XXXX-XXXX-XXXX-XXXX. */
 const LONG_CODE = /^[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){3}$/;
 
@@ -20,7 +16,7 @@ let mailbox: Mailbox;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  node = await startTestNode({ messaging: { smtpUrl: mailbox.url }, rateLimits: RATE_LIMITS });
+  node = await startTestNode({ messaging: { smtpUrl: mailbox.url }, rateLimits: ROOMY_RATE_LIMITS });
 });
 
 afterAll(async () => {
@@ -31,79 +27,15 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let emailCount = 0;
-function freshEmail(tag = 'user'): string {
-  return `${tag}.${++emailCount}.${randomBytes(3).toString('hex')}@example.com`;
-}
-
-let vendorCount = 0;
-async function vendor(name = `Heladería ${++vendorCount}`) {
-  return { ...(await node.addVendor(name)), name };
-}
-
-function post(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}${path}`, { method: 'POST', body, ...(headers ? { headers } : {}) });
-}
-
-interface Customer {
-  email: string;
-  userId: number;
-  vendorId: number;
-  key: string;
-}
-
-async function register(vendorId: number, email: string, overrides: Record<string, unknown> = {}): Promise<HttpReply> {
-  return post('/user/register', { first_name: 'Ana', last_name: 'López', anonymous: false, email_address: email, password: PASSWORD, terms: true, vendor: vendorId, ...overrides });
-}
-
-async function signUp(vendorId: number, overrides: Record<string, unknown> = {}): Promise<Customer> {
-  const email = freshEmail();
-  const reply = await register(vendorId, email, overrides);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const session = await loginOk(email, PASSWORD, vendorId);
-  return { email, userId: Number(reply.body.id), vendorId, key: session.session_identifier };
-}
-
-function login(email: string, password: string, vendorId: number): Promise<HttpReply> {
-  return post('/user/authenticate', { email_address: email, password, vendor: vendorId });
-}
-
-async function loginOk(email: string, password: string, vendorId: number): Promise<any> {
-  const reply = await login(email, password, vendorId);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function getProfile(key: string): Promise<HttpReply> {
-  return http(`${node.url}/user/profile?session_key=${encodeURIComponent(key)}`);
-}
-
-async function profileOk(key: string): Promise<any> {
-  const reply = await getProfile(key);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-/** Runs `action` (which must answer {}), delivers the outbox, and returns the one new email to `to`. */
-async function newMail(to: string, action: () => Promise<HttpReply>): Promise<ParsedMail> {
-  const seen = new Set(mailbox.messages);
-  const reply = await action();
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.body).toStrictEqual({});
-  await node.messaging.drain();
-  const mail = await mailbox.waitFor((m) => !seen.has(m) && m.to.includes(to));
-  expect(mailbox.messages.filter((m) => !seen.has(m) && m.to.includes(to))).toHaveLength(1);
-  return mail;
-}
+const { vendor, post, register, signUp, login, loginOk, getProfile, profileOk, newMail, requestReset, lookupOk } = customerApi(() => node, {
+  vendorName: 'Heladería',
+  mailbox: () => mailbox,
+});
 
 function codeOf(mail: ParsedMail): string {
   const code = extractCode(mail.text);
   expect(code).toMatch(LONG_CODE);
   return code!;
-}
-
-function requestReset(email: string, vendorId: number): Promise<HttpReply> {
-  return post('/user/password-reset/reset', { email_address: email, vendor: vendorId });
 }
 
 async function resetToken(email: string, vendorId: number): Promise<{ token: string; mail: ParsedMail }> {
@@ -122,7 +54,7 @@ async function applyOk(token: string, password: string): Promise<void> {
 }
 
 function submitDeletion(key: string, vendorId: number | string, userId: number | string): Promise<HttpReply> {
-  return http(`${node.url}/vendor/${vendorId}/customers/${userId}/submit?session_key=${encodeURIComponent(key)}`, { method: 'DELETE' });
+  return http(`${node.url}${withSessionKey(`/vendor/${vendorId}/customers/${userId}/submit`, key)}`, { method: 'DELETE' });
 }
 
 async function deletionCode(c: Customer): Promise<{ code: string; mail: ParsedMail }> {
@@ -141,28 +73,7 @@ async function confirmOk(vendorId: number, code: string): Promise<void> {
 }
 
 async function emailExists(email: string, vendorId: number): Promise<any> {
-  const reply = await http(`${node.url}/user/email/exists?${new URLSearchParams({ email, vendor: String(vendorId) }).toString()}`);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = reply.body;
-  expect(Object.keys(body).sort()).toEqual(['error', 'object']);
-  expect(body.object).toBe('error');
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'errors', 'more_info', 'reference_id']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.reference_id).toBe('string');
-  expect(body.error.more_info).toBeNull();
-  expect(body.error.errors).toHaveLength(1);
-  const [entry] = body.error.errors;
-  expect(entry.reason).toBe(reason);
-  expect(typeof entry.message).toBe('string');
-  expect(entry.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(entry)) expect(['reason', 'message', 'field']).toContain(key);
-  if (field !== undefined) expect(entry.field).toBe(field);
+  return lookupOk('/user/email/exists', { email, vendor: vendorId });
 }
 
 async function outboxRowsTo(email: string) {
@@ -348,7 +259,7 @@ describe('account deletion', () => {
     // The person is erased; the email can register again, as a new account.
     const row = await node.engine.db.selectFrom('users').selectAll().where('id', '=', c.userId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email: null, password_hash: null, first_name: '', last_name: '', phone: null, status: 'deleted' });
-    const again = await register(v.vendorId, c.email);
+    const again = await register(v.vendorId, { email_address: c.email });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.id).not.toBe(String(c.userId));
     const fresh = await loginOk(c.email, PASSWORD, v.vendorId);

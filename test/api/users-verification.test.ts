@@ -1,17 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { customerApi, type Customer, expectLegacyError, freshEmail, PASSWORD, ROOMY_RATE_LIMITS } from '../support/customers';
 import { extractCode, type Mailbox, type ParsedMail, startMailbox } from '../support/mailbox';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Verification over real HTTP: GET /user/isValidated, the email loop through a real SMTP server,
 // the SMS loop through the node's SMS files, and the vendor's choice of methods.
 
-const PASSWORD = 'correct horse 1';
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
 const NOT_VERIFIED = { 'No Verification': false, Email: false, Sms: false };
 
 let node: TestNode;
@@ -19,7 +14,7 @@ let mailbox: Mailbox;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  node = await startTestNode({ messaging: { smtpUrl: mailbox.url }, rateLimits: RATE_LIMITS });
+  node = await startTestNode({ messaging: { smtpUrl: mailbox.url }, rateLimits: ROOMY_RATE_LIMITS });
 });
 
 afterAll(async () => {
@@ -30,50 +25,16 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let emailCount = 0;
-function freshEmail(tag = 'user'): string {
-  return `${tag}.${++emailCount}.${randomBytes(3).toString('hex')}@example.com`;
-}
+const { vendor, vendorName, freshPhone, post, signUp, lookup: get, profileOk, putProfile, newMail, smsFiles } = customerApi(() => node, {
+  vendorName: 'Librería',
+  phoneSeries: '3',
+  mailbox: () => mailbox,
+});
 
-let phoneCount = 0;
-function freshPhone(): { national: string; e164: string } {
-  const digits = String(10_000 + ++phoneCount).slice(-5);
-  return { national: `09913${digits}`, e164: `+5939913${digits}` };
-}
-
-let vendorCount = 0;
-async function vendor(name = `Librería ${++vendorCount}`) {
-  return { ...(await node.addVendor(name)), name };
-}
-
-async function vendorWithMethods(methods: string[], name = `Librería ${++vendorCount}`) {
+async function vendorWithMethods(methods: string[], name = vendorName()) {
   const v = await vendor(name);
   await node.engine.db.updateTable('vendors').set({ verification_methods: JSON.stringify(methods) }).where('id', '=', v.vendorId).execute();
   return v;
-}
-
-function post(path: string, body: unknown): Promise<HttpReply> {
-  return http(`${node.url}${path}`, { method: 'POST', body });
-}
-
-interface Customer {
-  email: string;
-  userId: number;
-  vendorId: number;
-  key: string;
-}
-
-async function signUp(vendorId: number, overrides: Record<string, unknown> = {}): Promise<Customer> {
-  const email = freshEmail();
-  const reply = await post('/user/register', { first_name: 'Ana', last_name: 'López', anonymous: false, email_address: email, password: PASSWORD, terms: true, vendor: vendorId, ...overrides });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const login = await post('/user/authenticate', { email_address: email, password: PASSWORD, vendor: vendorId });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  return { email, userId: Number(reply.body.id), vendorId, key: login.body.session_identifier };
-}
-
-function get(path: string, query: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}${path}?${new URLSearchParams(query).toString()}`);
 }
 
 function isValidated(key: string): Promise<HttpReply> {
@@ -82,12 +43,6 @@ function isValidated(key: string): Promise<HttpReply> {
 
 async function statusOk(key: string): Promise<any> {
   const reply = await isValidated(key);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
-
-async function profileOk(key: string): Promise<any> {
-  const reply = await get('/user/profile', { session_key: key });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body;
 }
@@ -102,36 +57,11 @@ async function activateOk(key: string, token: string): Promise<void> {
   expect(reply.body).toStrictEqual({});
 }
 
-function putProfile(key: string, body: unknown): Promise<HttpReply> {
-  return http(`${node.url}/user/profile?session_key=${encodeURIComponent(key)}`, { method: 'PUT', body });
-}
-
-/** Runs `action`, delivers the outbox, and returns the one new email to `to`. */
-async function newMail(to: string, action: () => Promise<HttpReply>): Promise<ParsedMail> {
-  const seen = new Set(mailbox.messages);
-  const reply = await action();
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.body).toStrictEqual({});
-  await node.messaging.drain();
-  const mail = await mailbox.waitFor((m) => !seen.has(m) && m.to.includes(to));
-  expect(mailbox.messages.filter((m) => !seen.has(m) && m.to.includes(to))).toHaveLength(1);
-  return mail;
-}
-
 async function emailCode(c: Customer, param: 'session_identifier' | 'session_key' = 'session_identifier'): Promise<{ code: string; mail: ParsedMail }> {
   const mail = await newMail(c.email, () => get('/user/activate/email', { [param]: c.key }));
   const code = extractCode(mail.text);
   expect(code).toMatch(/^\d{6}$/);
   return { code: code!, mail };
-}
-
-function smsFiles(): Array<{ file: string; to: string; text: string }> {
-  const dir = join(node.dataDir, 'outbox');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.sms.json'))
-    .sort()
-    .map((file) => ({ file, ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as { to: string; text: string }) }));
 }
 
 /** Runs `action`, delivers the outbox, and returns the one new SMS (to `to`) and its 6-digit code. */
@@ -147,25 +77,6 @@ async function newSms(to: string, action: () => Promise<HttpReply>): Promise<{ c
   const code = /(\d{6})$/.exec(text)?.[1];
   expect(code).toBeDefined();
   return { code: code!, text };
-}
-
-function expectLegacyError(reply: HttpReply, status: number, reason: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = reply.body;
-  expect(Object.keys(body).sort()).toEqual(['error', 'object']);
-  expect(body.object).toBe('error');
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'errors', 'more_info', 'reference_id']);
-  expect(body.error.code).toBe(status);
-  expect(typeof body.error.reference_id).toBe('string');
-  expect(body.error.more_info).toBeNull();
-  expect(body.error.errors).toHaveLength(1);
-  const [entry] = body.error.errors;
-  expect(entry.reason).toBe(reason);
-  expect(typeof entry.message).toBe('string');
-  expect(entry.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(entry)) expect(['reason', 'message', 'field']).toContain(key);
-  if (field !== undefined) expect(entry.field).toBe(field);
 }
 
 function wrongCode(code: string): string {
