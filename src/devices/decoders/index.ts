@@ -1,0 +1,101 @@
+import type { ScanEvent } from '../scan-source';
+import { type AimRejectCode, parseAim } from './aim';
+import { type CardRejectCode, type SwipeOptions, looksLikeSwipe, maskPan, parseSwipe } from './magstripe';
+import { type Reject, reject } from './result';
+
+// Pure decoders for scanner input: no I/O, no clocks of their own, no exceptions. Sources (node-hid,
+// the renderer's wedge capture) feed them bytes or lines and turn what comes out into ScanEvents.
+
+export {
+  type AimParsed,
+  type AimRejectCode,
+  type AimResult,
+  isAimIdentifier,
+  parseAim,
+  symbologyName,
+} from './aim';
+export {
+  HID_POS_DEFAULT_GAP_TIMEOUT_MS,
+  HID_POS_DEFAULT_MAX_BYTES,
+  HID_POS_MAX_DATA,
+  HID_POS_REPORT_ID,
+  HID_POS_REPORT_SIZE,
+  type HidPosAssemblerOptions,
+  type HidPosBarcode,
+  type HidPosFrame,
+  type HidPosFrameResult,
+  type HidPosOutcome,
+  type HidPosRejectCode,
+  HidPosAssembler,
+  decodeHidPosPayload,
+  decodeHidPosReport,
+} from './hid-pos';
+export {
+  KEYBOARD_DEFAULT_GAP_TIMEOUT_MS,
+  KEYBOARD_DEFAULT_MAX_LENGTH,
+  KEYBOARD_REPORT_SIZE,
+  KEY_ENTER,
+  KEY_KEYPAD_ENTER,
+  type KeyStroke,
+  type KeyboardFrame,
+  type KeyboardFrameResult,
+  type KeyboardOutcome,
+  type KeyboardRejectCode,
+  type KeyboardScanAssemblerOptions,
+  KeyboardScanAssembler,
+  decodeKeyboardReport,
+  keyStroke,
+} from './keyboard';
+export {
+  type CardExpiry,
+  type CardRead,
+  type CardRejectCode,
+  type CardResult,
+  MAX_PAN_LENGTH,
+  MIN_PAN_LENGTH,
+  type SwipeOptions,
+  looksLikeSwipe,
+  luhnValid,
+  maskPan,
+  parseSwipe,
+} from './magstripe';
+export { type ReportBytes, type Reject, bytesToText } from './result';
+
+/** A decoded scan, ready to become a ScanEvent once the source adds its id and the time. */
+export type DecodedScan = Pick<ScanEvent, 'kind' | 'value' | 'symbology'>;
+
+export type LineRejectCode = 'empty_line' | 'empty_barcode' | AimRejectCode | CardRejectCode;
+
+export type LineResult =
+  | {
+      ok: true;
+      scan: DecodedScan;
+      /** The value as logs may show it: `maskPan(value)`, for barcodes too (they are identifications). */
+      masked: string;
+    }
+  | Reject<LineRejectCode>;
+
+/**
+ * A completed keyboard-wedge line (Enter already stripped; a trailing CR/LF is tolerated) to a scan:
+ * - starts with `%` or `;`: a magnetic stripe swipe, a `card` scan whose value is the card number;
+ * - otherwise a barcode, with its AIM symbology identifier split off when the scanner sent one.
+ * Rejects, never throws: an empty line, a bad swipe (see `parseSwipe`), a malformed AIM prefix, or an
+ * AIM prefix with no data after it.
+ */
+export function scanFromKeyboardLine(line: string, options: SwipeOptions = {}): LineResult {
+  const text = line.replace(/[\r\n]+$/, '');
+  if (text.length === 0) return reject('empty_line', 'scan line is empty');
+  if (looksLikeSwipe(text)) {
+    const card = parseSwipe(text, options);
+    if (!card.ok) return card;
+    return { ok: true, scan: { kind: 'card', value: card.pan }, masked: card.masked };
+  }
+  const aim = parseAim(text);
+  if (!aim.ok) return aim;
+  if (aim.data.length === 0) return reject('empty_barcode', 'barcode has a symbology identifier but no data');
+  return {
+    ok: true,
+    scan: { kind: 'barcode', value: aim.data, ...(aim.symbology ? { symbology: aim.symbology } : {}) },
+    masked: maskPan(aim.data),
+  };
+}
