@@ -3,6 +3,7 @@ import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
+import { publishAll, sessionEvent } from '../onscreen/pos-session';
 import { findUserVendor, loadUser, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import type { CustomerSession } from './sessions';
@@ -36,8 +37,8 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
  * password are wiped and the account can never log in again. Ledger entries stay (they are the
  * merchant's books) but point at an anonymous account.
  */
-export function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
-  return transact(engine, async (trx) => {
+export async function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
+  const closed = await transact(engine, async (trx) => {
     const consumed = await consumeCode(trx, engine, 'account_deletion', input.code);
     if (consumed.vendorId !== input.vendorId) throw new ServiceError('invalid_code', undefined, 'code');
     const now = engine.clock.now();
@@ -46,9 +47,20 @@ export function confirmAccountDeletion(engine: Engine, input: { vendorId: number
     await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
     await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
     await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
+    // A customer who leaves also leaves the store's queue.
+    const open = await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active').execute();
+    if (open.length > 0) {
+      await trx
+        .updateTable('pos_sessions')
+        .set({ status: 'closed', closed_at: now, closed_reason: 'deleted', updated_at: now })
+        .where('id', 'in', open.map((session) => session.id))
+        .execute();
+    }
     const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
     if (!remaining) await eraseAccount(trx, engine, userId);
+    return open.map((session) => sessionEvent('session.closed', session, now));
   });
+  publishAll(engine, closed);
 }
 
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {

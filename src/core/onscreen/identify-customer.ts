@@ -72,9 +72,13 @@ async function lookUp(db: Kysely<DB>, engine: Engine, vendorId: number, country:
       if (!link) throw new ServiceError('card_not_linked', undefined, 'card_number');
       return withUser('card', await db.selectFrom('users').selectAll().where('id', '=', link.user_id).executeTakeFirst(), card.number);
     }
-    const byCedula = await findUserByCedula(db, normaliseNationalId(value));
+  }
+  // National ids are written with dots and dashes (17.100.240-65): compare them without.
+  const nationalId = normaliseNationalId(value);
+  if (/^[0-9A-Z]{4,20}$/.test(nationalId)) {
+    const byCedula = await findUserByCedula(db, nationalId);
     if (byCedula) return withUser('cedula', byCedula);
-    const byPassport = await db.selectFrom('users').selectAll().where('passport_number', '=', value.toUpperCase()).where('status', '!=', 'deleted').executeTakeFirst();
+    const byPassport = await db.selectFrom('users').selectAll().where('passport_number', '=', nationalId).where('status', '!=', 'deleted').executeTakeFirst();
     if (byPassport) return withUser('passport', byPassport);
   }
   const phone = toE164(value, { country });
