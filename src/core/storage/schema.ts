@@ -23,6 +23,8 @@ export interface VendorsTable {
   countries: string | null;
   /** JSON array of enabled verification methods ("Email", "Sms"); the column has a default. */
   verification_methods: Generated<string>;
+  /** Earned points expire this many days after earning; null: never. */
+  points_expiry_days: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -129,6 +131,7 @@ export interface EarningRulesTable {
   per_amount: number;
   rounding: string;
   max_award: number | null;
+  public_id: string | null;
   starts_at: number | null;
   ends_at: number | null;
   status: string;
@@ -195,6 +198,9 @@ export interface TiersTable {
   summary: string;
   description: string;
   threshold: number;
+  /** Points earned in the last window_days count toward the threshold; null: all time. */
+  window_days: number | null;
+  public_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -341,6 +347,67 @@ export interface PosSessionsTable {
   closed_reason: string | null;
 }
 
+export interface SpendingRulesTable {
+  id: number;
+  public_id: string;
+  vendor_id: number;
+  currency_id: number;
+  name: string;
+  summary: string;
+  description: string;
+  cost: number;
+  status: string;
+  starts_at: number | null;
+  ends_at: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface OrdersTable {
+  id: number;
+  vendor_id: number;
+  store_id: number;
+  pos_id: number | null;
+  user_id: number;
+  session_id: number | null;
+  receipt_number: string;
+  till: number | null;
+  subtotal: number;
+  total: number;
+  taxes: string;
+  items: string;
+  payment_method: string | null;
+  ordered_at: number;
+  quick_pay_used: number;
+  points_earned: number;
+  points_spent: number;
+  redemptions: string;
+  status: string;
+  created_at: number;
+  voided_at: number | null;
+}
+
+export interface TransactionsTable {
+  id: number;
+  vendor_id: number;
+  user_id: number;
+  store_id: number | null;
+  order_id: number | null;
+  kind: string;
+  occurred_at: number;
+  total: number;
+  quick_pay_used: number;
+  quick_pay_loaded: number;
+  quick_pay_balance: number;
+  items: string;
+  taxes: string;
+  receipts: string;
+  rewards: string;
+  status: string;
+  created_at: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -368,4 +435,7 @@ export interface DB {
   user_cards: UserCardsTable;
   vendor_content: VendorContentTable;
   pos_sessions: PosSessionsTable;
+  spending_rules: SpendingRulesTable;
+  orders: OrdersTable;
+  transactions: TransactionsTable;
 }

@@ -4,6 +4,7 @@ import { messagingGeo } from './0002-messaging-geo';
 import { accounts } from './0003-accounts';
 import { storesContent } from './0004-stores-content';
 import { posSessions } from './0005-pos-sessions';
+import { ordersRules } from './0006-orders-rules';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-accounts': accounts,
   '0004-stores-content': storesContent,
   '0005-pos-sessions': posSessions,
+  '0006-orders-rules': ordersRules,
 };
