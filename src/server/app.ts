@@ -19,6 +19,7 @@ import { historyRoutes } from './routes/history';
 import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
+import { orderRoutes } from './routes/orders';
 import { rewardRoutes } from './routes/rewards';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
@@ -75,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(customerDeletionRoutes, { engine, rateLimits });
   await app.register(onscreenRoutes, { engine });
   await app.register(eventRoutes, { engine });
+  await app.register(orderRoutes, { engine });
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });

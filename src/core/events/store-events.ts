@@ -4,10 +4,12 @@ import { EventEmitter } from 'node:events';
 // update without polling. In-process: each node publishes its own stores' events.
 
 export interface StoreEvent {
-  type: 'session.opened' | 'session.updated' | 'session.closed';
+  type: 'session.opened' | 'session.updated' | 'session.closed' | 'order.completed' | 'order.voided';
   vendorId: number;
   storeId: number;
-  sessionId: number;
+  /** The session concerned; for orders, the session the order closed (null when none was open). */
+  sessionId: number | null;
+  orderId?: number;
   /** Epoch milliseconds. */
   at: number;
 }

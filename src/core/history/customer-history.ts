@@ -1,4 +1,6 @@
+import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
+import { toMajorUnits } from '../customers/membership';
 import { findUserVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import type { HistoryRecord } from './history-record';
@@ -15,7 +17,47 @@ export async function customerHistory(
   request: HistoryPageRequest,
 ): Promise<HistoryPage<HistoryRecord>> {
   const plan = planHistoryPage(request);
-  if (!(await findUserVendor(engine.db, customer.userId, customer.vendorId))) throw new ServiceError('user_not_found');
-  // History records are written by the in-store issue (orders, reloads, eGifts); none exist yet.
-  return toHistoryPage(plan, 0, []);
+  if (!(await findUserVendor(engine.db, customer.userId, customer.vendorId))) throw new ServiceError('user_not_found', undefined, 'user');
+  const base = engine.db.selectFrom('transactions as t').where('t.vendor_id', '=', customer.vendorId).where('t.user_id', '=', customer.userId);
+  const [{ count }, rows, digits] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    base
+      .leftJoin('stores as s', 's.id', 't.store_id')
+      .selectAll('t')
+      .select(['s.name as store_name', 's.address1', 's.city'])
+      .orderBy('t.occurred_at', 'desc')
+      .orderBy('t.id', 'desc')
+      .limit(plan.limit)
+      .offset(plan.offset)
+      .execute(),
+    vendorMoneyDigits(engine, customer.vendorId),
+  ]);
+  const major = (minor: number) => toMajorUnits(minor, digits);
+  const records: HistoryRecord[] = rows.map((row) => ({
+    kind: row.kind,
+    id: row.id,
+    completedAt: row.occurred_at,
+    total: major(row.total),
+    storeName: row.store_name ?? '',
+    storeAddress: [row.address1, row.city].filter(Boolean).join(', '),
+    rating: { comment: null, value: 0, window: 0 },
+    tip: { amount: 0, window: 0 },
+    quickpay: { used: major(row.quick_pay_used), loaded: major(row.quick_pay_loaded), balance: major(row.quick_pay_balance) },
+    items: JSON.parse(row.items) as Record<string, unknown>[],
+    taxes: JSON.parse(row.taxes) as Record<string, unknown>[],
+    receipts: JSON.parse(row.receipts) as Record<string, unknown>[],
+    rewards: JSON.parse(row.rewards) as Record<string, unknown>[],
+    status: row.status,
+  }));
+  return toHistoryPage(plan, Number(count), records);
+}
+
+async function vendorMoneyDigits(engine: Engine, vendorId: number): Promise<number> {
+  const row = await engine.db
+    .selectFrom('vendors as v')
+    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
+    .select('c.code')
+    .where('v.id', '=', vendorId)
+    .executeTakeFirst();
+  return row?.code ? minorUnitDigits(row.code) : 2;
 }

@@ -384,6 +384,7 @@ export interface OrdersTable {
   points_spent: number;
   redemptions: string;
   status: string;
+  reply: string;
   created_at: number;
   voided_at: number | null;
 }

@@ -9,8 +9,9 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /app/events?api_key: Server-Sent Events of the key's store — sessions opened, updated and
- * closed — so the cashier queue and kiosk update without polling. Each event is
- * `event: <type>` with JSON data `{type, vendor_id, store_id, pos_session_id, at}` (Unix ms).
+ * closed, orders completed and voided — so the cashier queue and kiosk update without polling.
+ * Each event is `event: <type>` with JSON data `{type, vendor_id, store_id, pos_session_id,
+ * order_id?, at}` (Unix ms).
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get('/app/events', { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
@@ -26,7 +27,14 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     });
     res.write(`retry: 3000\n: connected to store ${scope.storeId}\n\n`);
     const send = (event: StoreEvent) => {
-      const data = { type: event.type, vendor_id: event.vendorId, store_id: event.storeId, pos_session_id: event.sessionId, at: event.at };
+      const data = {
+        type: event.type,
+        vendor_id: event.vendorId,
+        store_id: event.storeId,
+        pos_session_id: event.sessionId,
+        ...(event.orderId !== undefined ? { order_id: event.orderId } : {}),
+        at: event.at,
+      };
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const unsubscribe = engine.events.subscribe(scope.storeId, send);

@@ -7,6 +7,7 @@ import type { HistoryRecord } from '../../core/history/history-record';
 import { ServiceError } from '../../shared/errors';
 import { HistoryEnvelopeSchema, HistoryQuery } from '../../shared/schemas/consumer';
 import { toUnixSeconds } from '../../shared/time';
+import { requireApiKey, storeOf } from '../auth/api-key';
 import { customerOf, requireSession } from '../auth/session';
 import { pageLinks } from '../http/page-links';
 
@@ -53,20 +54,16 @@ export function historyEnvelope(request: FastifyRequest, page: HistoryPage<Histo
 
 /**
  * GET /user/transaction/list has two variants on one path, told apart by the credential: with
- * session_key, the logged-in customer's history (here); with api_key and user, a store asking about
- * a customer (in-store issue; until then a 404 that says so). session_key wins when both are sent.
+ * session_key, the logged-in customer's history; with api_key and user, a store asking about one of
+ * its vendor's customers. session_key wins when both are sent.
  */
 export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   const session = requireSession(engine);
+  const store = requireApiKey(engine);
   const credential = async (request: FastifyRequest) => {
     const query = request.query as { session_key?: unknown; api_key?: unknown };
     const hasSession = typeof query.session_key === 'string' && query.session_key !== '';
-    if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') {
-      throw new ServiceError(
-        'route_not_found',
-        'GET /user/transaction/list with api_key (a store asking about a customer) is not available yet; customers call it with their session_key.',
-      );
-    }
+    if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') return store(request);
     await session(request);
   };
 
@@ -74,9 +71,14 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
     '/user/transaction/list',
     { config, preHandler: credential, schema: { tags, querystring: HistoryQuery, response: { 200: HistoryEnvelopeSchema } } },
     async (request) => {
-      const customer = customerOf(request);
+      const customer = request.store ? { vendorId: storeOf(request).vendorId, userId: userParam(request.query.user) } : customerOf(request);
       const page = await customerHistory(engine, customer, { page: request.query.page, limit: request.query.limit });
       return historyEnvelope(request, page);
     },
   );
 };
+
+function userParam(user: number | undefined): number {
+  if (user === undefined) throw new ServiceError('validation_failed', 'user (the customer id) is required with api_key.', 'user');
+  return user;
+}

@@ -120,7 +120,7 @@ export const HistoryEnvelopeSchema = Type.Object({
 
 export const HistoryQuery = Type.Object({
   session_key: SessionKey,
-  api_key: Type.Optional(Type.String({ maxLength: 200, description: 'the in-store variant (with `user`); not available yet' })),
+  api_key: Type.Optional(Type.String({ maxLength: 200, description: 'the in-store variant, with `user`' })),
   user: Type.Optional(Type.Integer({ minimum: 1 })),
   page: Type.Optional(Type.Integer({ minimum: 1, description: 'page number, the first page is 1' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, description: `1-${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` })),

@@ -126,3 +126,47 @@ export const RetrieveReplySchema = Type.Object({
     tier: Type.Object({ object: Type.Literal('tier_rules'), current: Nullable(TierRef), next: Nullable(TierRef) }),
   }),
 });
+
+// ---- orders
+
+const Amount = Type.Number({ minimum: 0, description: 'major units, e.g. 12.50' });
+
+export const OrderBody = Type.Object({
+  card_number: Type.Optional(Type.String({ maxLength: 254, description: 'any identification check-in accepts' })),
+  pos_session_hash: Type.Optional(Type.String({ maxLength: 64 })),
+  till: Type.Optional(Type.Integer()),
+  receipt_number: Type.String({ minLength: 1, maxLength: 64 }),
+  subtotal: Amount,
+  taxes: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 50 })),
+  total: Type.Optional(Type.Number()),
+  payment_method: Type.Optional(Type.String({ maxLength: 50 })),
+  date: Type.Optional(Type.Integer({ description: 'Unix seconds' })),
+  items: Type.Optional(
+    Type.Array(Type.Object({ name: Type.String({ maxLength: 200 }), quantity: Type.Number(), price: Type.Number(), sku: Type.Optional(Type.String({ maxLength: 64 })) }), { maxItems: 500 }),
+  ),
+  quick_pay: Type.Optional(Amount),
+  redemptions: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50, description: 'reward ids (rwd_…), one per unit' })),
+});
+
+export const VoidOrderBody = Type.Object({ receipt_number: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const OrderCurrency = Type.Object({ id: Type.Integer(), name: Type.String(), code: Nullable(Type.String()) });
+
+export const OrderReplySchema = Type.Object({
+  object: Type.Literal('order'),
+  id: Type.Integer(),
+  receipt_number: Type.String(),
+  status: Type.String({ description: 'Complete or Voided' }),
+  date: Type.Integer(),
+  user: Type.Object({ user_id: Type.String(), first_name: Type.String(), last_name: Type.String() }),
+  points_earned: Type.Integer(),
+  points_spent: Type.Integer(),
+  quick_pay_used: Type.Number(),
+  earned: Type.Array(Type.Object({ rule: Type.String(), currency: OrderCurrency, points: Type.Integer() })),
+  redeemed: Type.Array(Type.Object({ reward: Type.String(), name: Type.String(), currency: OrderCurrency, cost: Type.Integer() })),
+  balances: Type.Object({
+    loyalty: Type.Array(Type.Object({ currency: OrderCurrency, amount: Type.Integer() })),
+    quick_pay: Type.Object({ currency: Nullable(OrderCurrency), amount: Type.Number() }),
+  }),
+  transaction_id: Nullable(Type.Integer()),
+});

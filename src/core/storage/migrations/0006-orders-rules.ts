@@ -51,6 +51,8 @@ export const ordersRules: Migration = {
       .addColumn('points_spent', 'bigint', (c) => c.notNull())
       .addColumn('redemptions', 'text', (c) => c.notNull())
       .addColumn('status', 'text', (c) => c.notNull())
+      // The first reply, JSON: a resent receipt gets exactly this back.
+      .addColumn('reply', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('voided_at', 'bigint')
       .addUniqueConstraint('orders_store_receipt', ['store_id', 'receipt_number'])

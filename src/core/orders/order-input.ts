@@ -1,0 +1,71 @@
+import { ServiceError } from '../../shared/errors';
+
+/** An order as the POS sends it (amounts in major units, as on the receipt). */
+export interface OrderInput {
+  /** Any identification check-in accepts; or pos_session_hash. */
+  identification?: string | undefined;
+  sessionHash?: string | undefined;
+  receiptNumber: string;
+  till?: number | undefined;
+  subtotal: number;
+  total?: number | undefined;
+  taxes?: unknown[] | undefined;
+  paymentMethod?: string | undefined;
+  /** Unix seconds; defaults to now. */
+  date?: number | undefined;
+  items?: Array<{ name: string; quantity: number; price: number; sku?: string | undefined }> | undefined;
+  /** Quick-pay amount paid, major units. */
+  quickPay?: number | undefined;
+  /** Reward ids (rwd_…) redeemed, one entry per unit. */
+  redemptions?: string[] | undefined;
+}
+
+export interface CleanOrder {
+  receiptNumber: string;
+  till: number | null;
+  subtotal: number;
+  total: number;
+  taxes: unknown[];
+  paymentMethod: string | null;
+  orderedAt: number;
+  items: Array<{ name: string; quantity: number; price: number; sku: string | null }>;
+  quickPay: number;
+  redemptions: string[];
+}
+
+/** Major units to minor units; refuses more decimals than the currency has. */
+export function toMinor(amount: number, digits: number, field: string): number {
+  const minor = Math.round(amount * 10 ** digits);
+  if (!Number.isFinite(amount) || Math.abs(minor - amount * 10 ** digits) > 1e-6 || !Number.isSafeInteger(minor)) {
+    throw new ServiceError('validation_failed', `${field} must be an amount with at most ${digits} decimals.`, field);
+  }
+  return minor;
+}
+
+export function cleanOrder(input: OrderInput, digits: number, now: number): CleanOrder {
+  const receiptNumber = input.receiptNumber.trim();
+  if (receiptNumber === '' || receiptNumber.length > 64) throw new ServiceError('validation_failed', 'receipt_number must be 1 to 64 characters.', 'receipt_number');
+  const subtotal = toMinor(input.subtotal, digits, 'subtotal');
+  if (subtotal < 0) throw new ServiceError('validation_failed', 'subtotal cannot be negative.', 'subtotal');
+  const total = input.total === undefined ? subtotal : toMinor(input.total, digits, 'total');
+  const quickPay = input.quickPay === undefined ? 0 : toMinor(input.quickPay, digits, 'quick_pay');
+  if (quickPay < 0) throw new ServiceError('validation_failed', 'quick_pay cannot be negative.', 'quick_pay');
+  if (quickPay > Math.max(total, 0)) throw new ServiceError('validation_failed', 'quick_pay cannot exceed the total.', 'quick_pay');
+  const items = (input.items ?? []).map((item, i) => {
+    if (!item.name?.trim()) throw new ServiceError('validation_failed', `items[${i}].name is required.`, `items.${i}.name`);
+    if (!(item.quantity > 0)) throw new ServiceError('validation_failed', `items[${i}].quantity must be more than 0.`, `items.${i}.quantity`);
+    return { name: item.name.trim(), quantity: item.quantity, price: item.price, sku: item.sku ?? null };
+  });
+  return {
+    receiptNumber,
+    till: input.till ?? null,
+    subtotal,
+    total,
+    taxes: input.taxes ?? [],
+    paymentMethod: input.paymentMethod?.trim() || null,
+    orderedAt: input.date === undefined ? now : input.date * 1000,
+    items,
+    quickPay,
+    redemptions: input.redemptions ?? [],
+  };
+}

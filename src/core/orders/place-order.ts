@@ -1,0 +1,235 @@
+import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { currencyInfo } from '../balances/balance-store';
+import type { StoreScope } from '../credentials/authenticate';
+import { linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { type Engine, transact } from '../engine';
+import type { StoreEvent } from '../events/store-events';
+import { openAccount, postEntry } from '../ledger/ledger';
+import { identifyCustomer } from '../onscreen/identify-customer';
+import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
+import { isUniqueViolation } from '../storage/errors';
+import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+import { balancesAfter } from './balances-after';
+import { pointsFor, ruleApplies } from './earning';
+import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
+import type { OrderResult } from './order-result';
+import { recordTransaction } from './record-transaction';
+import { promoteTier } from './tier-progress';
+
+const ACTIVE = 'ACTIVE';
+
+/**
+ * POST /order: in one transaction, spends quick pay (never below zero), redeems rewards, earns
+ * points by the vendor's earning rules on the subtotal, writes the ledger entries and one history
+ * record, and closes the customer's session at the store. `receipt_number` is unique per store:
+ * resending an order returns the first result and moves nothing again.
+ */
+export async function placeOrder(engine: Engine, scope: StoreScope, input: OrderInput): Promise<OrderResult> {
+  const counter = counterOf(scope);
+  try {
+    const { result, events } = await transact(engine, async (trx) => {
+      const vendor = await loadVendor(trx, counter.vendorId);
+      const { store } = await loadCounterInfo(trx, counter);
+      const quickPayCurrency =
+        vendor.quick_pay_currency_id === null
+          ? undefined
+          : await trx.selectFrom('currencies').selectAll().where('id', '=', vendor.quick_pay_currency_id).where('deleted_at', 'is', null).executeTakeFirst();
+      const digits = quickPayCurrency?.code ? minorUnitDigits(quickPayCurrency.code) : 2;
+      const now = engine.clock.now();
+      const order = cleanOrder(input, digits, now);
+
+      const previous = await findOrder(trx, counter.storeId, order.receiptNumber);
+      if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
+
+      const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
+      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
+      const orderId = await nextObjectId(trx, engine.nodeId);
+      const reference = { referenceType: 'order', referenceId: String(orderId) };
+      const member = { vendorId: vendor.id, userId: user.id };
+
+      // Quick pay.
+      if (order.quickPay > 0) {
+        if (!quickPayCurrency) throw new ServiceError('currency_not_active', 'This program offers no quick pay.', 'quick_pay');
+        if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
+        const accountId = await openAccount(trx, engine, { ...member, currencyId: quickPayCurrency.id, holderType: 'user', holderId: user.id });
+        if ((await balanceOf(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
+        await postEntry(trx, engine, accountId, { amount: -order.quickPay, kind: 'spend', ...reference });
+      }
+
+      // Rewards.
+      const redeemed: OrderResult['redeemed'] = [];
+      for (const rewardId of order.redemptions) {
+        const reward = await trx
+          .selectFrom('spending_rules as r')
+          .innerJoin('currencies as c', 'c.id', 'r.currency_id')
+          .select(['r.id', 'r.public_id', 'r.name', 'r.cost', 'r.status', 'r.starts_at', 'r.ends_at', 'r.currency_id', 'c.name as currency_name', 'c.code', 'c.status as currency_status'])
+          .where('r.vendor_id', '=', vendor.id)
+          .where('r.public_id', '=', rewardId)
+          .where('r.deleted_at', 'is', null)
+          .executeTakeFirst();
+        const available = reward && reward.status === ACTIVE && (reward.starts_at === null || reward.starts_at <= now) && (reward.ends_at === null || reward.ends_at > now);
+        if (!reward || !available) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
+        if (reward.currency_status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'redemptions');
+        const accountId = await openAccount(trx, engine, { ...member, currencyId: reward.currency_id, holderType: 'user', holderId: user.id });
+        if ((await balanceOf(trx, accountId)) < reward.cost) throw new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
+        await postEntry(trx, engine, accountId, { amount: -reward.cost, kind: 'redeem', ...reference });
+        redeemed.push({ rewardId: reward.public_id, name: reward.name, currency: currencyInfo({ id: reward.currency_id, name: reward.currency_name, code: reward.code }), cost: reward.cost });
+      }
+
+      // Points earned on the subtotal.
+      const earned: OrderResult['earned'] = [];
+      const rules = await trx
+        .selectFrom('earning_rules as r')
+        .innerJoin('currencies as c', 'c.id', 'r.currency_id')
+        .selectAll('r')
+        .select(['c.name as currency_name', 'c.code', 'c.status as currency_status'])
+        .where('r.vendor_id', '=', vendor.id)
+        .where('c.deleted_at', 'is', null)
+        .orderBy('r.id')
+        .execute();
+      const expiresAt = vendor.points_expiry_days === null ? null : now + vendor.points_expiry_days * 24 * 3600_000;
+      for (const rule of rules) {
+        if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE) continue;
+        const points = pointsFor(rule, order.subtotal);
+        if (points <= 0) continue;
+        const accountId = await openAccount(trx, engine, { ...member, currencyId: rule.currency_id, holderType: 'user', holderId: user.id });
+        await postEntry(trx, engine, accountId, { amount: points, kind: 'earn', expiresAt, ...reference });
+        earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
+      }
+      if (earned.length > 0) await promoteTier(trx, engine, member);
+
+      const events: StoreEvent[] = [];
+      const closing = session ?? (await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', user.id).where('store_id', '=', counter.storeId).where('status', '=', 'active').executeTakeFirst());
+      if (closing) {
+        await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', closing.id).execute();
+        events.push(sessionEvent('session.closed', closing, now));
+      }
+
+      const balances = await balancesAfter(trx, member, quickPayCurrency?.id ?? null);
+      const pointsEarned = earned.reduce((sum, e) => sum + e.points, 0);
+      const pointsSpent = redeemed.reduce((sum, r) => sum + r.cost, 0);
+      const result: OrderResult = {
+        orderId,
+        receiptNumber: order.receiptNumber,
+        status: 'Complete',
+        orderedAt: order.orderedAt,
+        user: { id: user.id, firstName: user.first_name, lastName: user.last_name },
+        pointsEarned,
+        pointsSpent,
+        quickPayUsed: order.quickPay,
+        earned,
+        redeemed,
+        balances,
+        transactionId: null,
+        digits,
+      };
+      await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now });
+      if (pointsEarned > 0 || pointsSpent > 0 || order.quickPay > 0) {
+        result.transactionId = await recordTransaction(trx, engine, {
+          vendorId: vendor.id,
+          userId: user.id,
+          storeId: counter.storeId,
+          orderId,
+          kind: 'order',
+          occurredAt: order.orderedAt,
+          total: order.total,
+          quickPayUsed: order.quickPay,
+          quickPayLoaded: 0,
+          quickPayBalance: balances.quickPay.amount,
+          items: order.items,
+          taxes: order.taxes,
+          receipts: [{ receipt_number: order.receiptNumber, till: order.till, payment_method: order.paymentMethod }],
+          rewards: [
+            ...earned.map((e) => ({ object: 'reward', kind: 'earned', name: e.ruleName, amount: e.points, currency: e.currency.name })),
+            ...redeemed.map((r) => ({ object: 'reward', kind: 'redeemed', id: r.rewardId, name: r.name, amount: r.cost, currency: r.currency.name })),
+          ],
+          status: 'Complete',
+        });
+        await trx.updateTable('orders').set({ reply: JSON.stringify(result) }).where('id', '=', orderId).execute();
+      }
+      events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });
+      return { result, events };
+    });
+    for (const event of events) engine.events.publish(event);
+    return result;
+  } catch (error) {
+    // Two copies of one receipt sent at once on PostgreSQL: the second finds the first's result.
+    if (isUniqueViolation(error)) {
+      const previous = await findOrder(engine.db, counter.storeId, input.receiptNumber.trim());
+      if (previous) return JSON.parse(previous.reply) as OrderResult;
+    }
+    throw error;
+  }
+}
+
+export function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: string) {
+  return db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber).executeTakeFirst();
+}
+
+async function balanceOf(db: Kysely<DB>, accountId: number): Promise<number> {
+  const row = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.balance);
+}
+
+/** The order's customer: the open session named by its hash, or anyone check-in would identify. */
+async function customerOfOrder(
+  db: Kysely<DB>,
+  engine: Engine,
+  counter: { vendorId: number; storeId: number },
+  country: string,
+  input: OrderInput,
+): Promise<{ user: UserRow; session: PosSessionRow | null }> {
+  if (input.sessionHash) {
+    const session = await findOpenSession(db, counter, input.sessionHash);
+    const user = await db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirstOrThrow();
+    return { user, session };
+  }
+  if (!input.identification) throw new ServiceError('validation_failed', 'Send card_number (any identification) or pos_session_hash.', 'card_number');
+  const found = await identifyCustomer(db, engine, { vendorId: counter.vendorId, country, identification: input.identification });
+  return { user: found.user, session: null };
+}
+
+async function insertOrder(
+  db: Kysely<DB>,
+  input: {
+    orderId: number;
+    counter: { vendorId: number; storeId: number; posId: number | null };
+    userId: number;
+    sessionId: number | null;
+    order: CleanOrder;
+    result: OrderResult;
+    createdAt: number;
+  },
+): Promise<void> {
+  const { order, result } = input;
+  await db
+    .insertInto('orders')
+    .values({
+      id: input.orderId,
+      vendor_id: input.counter.vendorId,
+      store_id: input.counter.storeId,
+      pos_id: input.counter.posId,
+      user_id: input.userId,
+      session_id: input.sessionId,
+      receipt_number: order.receiptNumber,
+      till: order.till,
+      subtotal: order.subtotal,
+      total: order.total,
+      taxes: JSON.stringify(order.taxes),
+      items: JSON.stringify(order.items),
+      payment_method: order.paymentMethod,
+      ordered_at: order.orderedAt,
+      quick_pay_used: order.quickPay,
+      points_earned: result.pointsEarned,
+      points_spent: result.pointsSpent,
+      redemptions: JSON.stringify(result.redeemed),
+      status: 'complete',
+      reply: JSON.stringify(result),
+      created_at: input.createdAt,
+      voided_at: null,
+    })
+    .execute();
+}

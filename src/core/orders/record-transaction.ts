@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+
+export interface NewTransaction {
+  vendorId: number;
+  userId: number;
+  storeId: number | null;
+  orderId: number | null;
+  kind: 'order' | 'void' | 'reload' | 'egift';
+  occurredAt: number;
+  /** Minor units. */
+  total: number;
+  quickPayUsed: number;
+  quickPayLoaded: number;
+  quickPayBalance: number;
+  items: unknown[];
+  taxes: unknown[];
+  receipts: unknown[];
+  rewards: unknown[];
+  status: 'Complete' | 'Voided';
+}
+
+/** One record of the customer's history, written in the transaction that moved the value. */
+export async function recordTransaction(db: Kysely<DB>, engine: Engine, t: NewTransaction): Promise<number> {
+  const id = await nextObjectId(db, engine.nodeId);
+  await db
+    .insertInto('transactions')
+    .values({
+      id,
+      vendor_id: t.vendorId,
+      user_id: t.userId,
+      store_id: t.storeId,
+      order_id: t.orderId,
+      kind: t.kind,
+      occurred_at: t.occurredAt,
+      total: t.total,
+      quick_pay_used: t.quickPayUsed,
+      quick_pay_loaded: t.quickPayLoaded,
+      quick_pay_balance: t.quickPayBalance,
+      items: JSON.stringify(t.items),
+      taxes: JSON.stringify(t.taxes),
+      receipts: JSON.stringify(t.receipts),
+      rewards: JSON.stringify(t.rewards),
+      status: t.status,
+      created_at: engine.clock.now(),
+    })
+    .execute();
+  return id;
+}

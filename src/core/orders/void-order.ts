@@ -1,0 +1,70 @@
+import { ServiceError } from '../../shared/errors';
+import type { StoreScope } from '../credentials/authenticate';
+import { type Engine, transact } from '../engine';
+import { postEntry } from '../ledger/ledger';
+import { balancesAfter } from './balances-after';
+import type { OrderResult } from './order-result';
+import { findOrder } from './place-order';
+import { recordTransaction } from './record-transaction';
+
+/**
+ * DELETE /order: every ledger entry of the order gets a compensating entry (points earned go, points
+ * and quick pay spent come back), the history record is marked Voided and a void record is added.
+ * Points earned and already spent elsewhere leave the balance negative: the merchant's refund
+ * stands, and the customer's next earnings settle it. Voiding twice answers the same result.
+ */
+export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber: string): Promise<OrderResult> {
+  const { result, published } = await transact(engine, async (trx) => {
+    const order = await findOrder(trx, scope.storeId, receiptNumber.trim());
+    if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
+    const placed = JSON.parse(order.reply) as OrderResult;
+    const now = engine.clock.now();
+    if (order.status === 'voided') return { result: { ...placed, status: 'Voided' as const }, published: false };
+
+    const entries = await trx
+      .selectFrom('ledger_entries')
+      .select(['id', 'account_id', 'amount', 'kind'])
+      .where('reference_type', '=', 'order')
+      .where('reference_id', '=', String(order.id))
+      .where('reverses_id', 'is', null)
+      .orderBy('id')
+      .execute();
+    for (const entry of entries) {
+      await postEntry(trx, engine, entry.account_id, {
+        amount: -entry.amount,
+        kind: `${entry.kind}_reversal`,
+        referenceType: 'order',
+        referenceId: String(order.id),
+        reversesId: entry.id,
+      });
+    }
+    await trx.updateTable('orders').set({ status: 'voided', voided_at: now }).where('id', '=', order.id).execute();
+    const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
+    if (placed.transactionId !== null) {
+      await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', '=', placed.transactionId).execute();
+      await recordTransaction(trx, engine, {
+        vendorId: order.vendor_id,
+        userId: order.user_id,
+        storeId: order.store_id,
+        orderId: order.id,
+        kind: 'void',
+        occurredAt: now,
+        total: -order.total,
+        quickPayUsed: 0,
+        quickPayLoaded: order.quick_pay_used,
+        quickPayBalance: balances.quickPay.amount,
+        items: JSON.parse(order.items) as unknown[],
+        taxes: JSON.parse(order.taxes) as unknown[],
+        receipts: [{ receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method, voids: placed.transactionId }],
+        rewards: [
+          ...placed.earned.map((e) => ({ object: 'reward', kind: 'earned_reversed', name: e.ruleName, amount: -e.points, currency: e.currency.name })),
+          ...placed.redeemed.map((r) => ({ object: 'reward', kind: 'redeemed_reversed', id: r.rewardId, name: r.name, amount: r.cost, currency: r.currency.name })),
+        ],
+        status: 'Voided',
+      });
+    }
+    return { result: { ...placed, status: 'Voided' as const, balances }, published: true };
+  });
+  if (published) engine.events.publish({ type: 'order.voided', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, orderId: result.orderId, at: engine.clock.now() });
+  return result;
+}
