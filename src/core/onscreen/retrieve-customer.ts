@@ -17,14 +17,27 @@ export interface CustomerAtCounter {
   nextTier: TierRow | null;
   /** The customer's previous visit to the vendor (a closed session), if any. */
   lastVisit: { at: number; storeId: number; storeName: string } | null;
+  /** What the customer orders most with the vendor (recent orders), most first. */
+  favouriteItems: FavouriteItem[];
 }
+
+export interface FavouriteItem {
+  name: string;
+  sku: string | null;
+  quantity: number;
+  orders: number;
+}
+
+/** Favourites come from the customer's last orders, so they follow changing tastes. */
+const FAVOURITE_WINDOW_ORDERS = 50;
+const FAVOURITE_COUNT = 5;
 
 /** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
   const session = await findOpenSession(engine.db, scope, hash);
   const member = { vendorId: session.vendor_id, userId: session.user_id };
   const now = engine.clock.now();
-  const [membership, balances, earningRules, lastVisit] = await Promise.all([
+  const [membership, balances, earningRules, lastVisit, recentOrders] = await Promise.all([
     loadMembership(engine.db, session.user_id, session.vendor_id),
     customerBalances(engine, member),
     engine.db
@@ -47,6 +60,15 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
       .orderBy('s.created_at', 'desc')
       .limit(1)
       .executeTakeFirst(),
+    engine.db
+      .selectFrom('orders')
+      .select('items')
+      .where('user_id', '=', session.user_id)
+      .where('vendor_id', '=', session.vendor_id)
+      .where('status', '=', 'complete')
+      .orderBy('ordered_at', 'desc')
+      .limit(FAVOURITE_WINDOW_ORDERS)
+      .execute(),
   ]);
   const threshold = membership.tier?.threshold ?? -1;
   const nextTier =
@@ -64,5 +86,23 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     earningRules,
     nextTier,
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
+    favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
   };
+}
+
+/** Items by total quantity across orders (an item is its sku, else its name ignoring case). */
+function favourites(orders: Array<Array<{ name: string; quantity: number; sku: string | null }>>): FavouriteItem[] {
+  const byKey = new Map<string, FavouriteItem>();
+  for (const items of orders) {
+    const seen = new Set<string>();
+    for (const item of items) {
+      const key = item.sku ?? item.name.toLowerCase();
+      const entry = byKey.get(key) ?? { name: item.name, sku: item.sku, quantity: 0, orders: 0 };
+      entry.quantity += item.quantity;
+      if (!seen.has(key)) entry.orders += 1;
+      seen.add(key);
+      byKey.set(key, entry);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => b.quantity - a.quantity || b.orders - a.orders || a.name.localeCompare(b.name)).slice(0, FAVOURITE_COUNT);
 }

@@ -113,7 +113,7 @@ export function retrieveWire(c: CustomerAtCounter) {
       flagged: link.flagged === 1,
       tier: tierWire(tier),
     },
-    favourite_items: [],
+    favourite_items: c.favouriteItems.map((f) => ({ object: 'item' as const, name: f.name, sku: f.sku, quantity: f.quantity, orders: f.orders })),
     reload: { amount: toMajorUnits(link.reload_amount, moneyDigits), threshold: toMajorUnits(link.reload_threshold, moneyDigits), billing_profile: null },
     favorite: null,
     last_visit: c.lastVisit && { date: toUnixSeconds(c.lastVisit.at), store: { id: c.lastVisit.storeId, name: c.lastVisit.storeName } },

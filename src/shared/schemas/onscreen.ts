@@ -99,7 +99,7 @@ export const RetrieveReplySchema = Type.Object({
     flagged: Type.Boolean(),
     tier: Nullable(TierRef),
   }),
-  favourite_items: Type.Array(Type.Unknown()),
+  favourite_items: Type.Array(Type.Object({ object: Type.Literal('item'), name: Type.String(), sku: Nullable(Type.String()), quantity: Type.Number(), orders: Type.Integer() })),
   reload: Type.Object({ amount: Type.Number(), threshold: Type.Number(), billing_profile: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
   favorite: Type.Null(),
   last_visit: Nullable(Type.Object({ date: Type.Integer(), store: Type.Object({ id: Type.Integer(), name: Type.String() }) })),
