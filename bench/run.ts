@@ -1,53 +1,119 @@
-// npm run bench: throughput of the resource-style hot paths next to a bare Fastify route measured
-// in the same run on the same machine. Prints one JSON document.
-import { spawn, spawnSync } from 'node:child_process';
+// npm run bench: throughput of the hot paths next to the raw limits of the same machine, measured
+// in the same run (a bare Fastify route; raw durable SQLite commits). Prints one JSON document.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const PIPELINING = 10;
 
-// Server on core 0, load generator on core 1 when taskset exists and there are two cores.
+// Servers on core 0, the load generator on core 1, when taskset exists and there are two cores.
 const canPin = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-const serverCmd = canPin ? ['taskset', '-c', '0', process.execPath] : [process.execPath];
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
 
-const server = spawn(serverCmd[0]!, [...serverCmd.slice(1), '--import', 'tsx', 'bench/server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const target = await new Promise<{ nodeUrl: string; bareUrl: string; token: string; currencyId: string; cards: number; seedMs: number }>((resolve, reject) => {
-  server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  createInterface({ input: server.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-});
+interface Target<T> {
+  info: T;
+  lines: Interface;
+  child: ChildProcess;
+}
 
-async function measure(url: string, headers: Record<string, string> = {}) {
-  // Warm-up, then the measured run.
-  await autocannon({ url, headers, connections: CONNECTIONS, pipelining: PIPELINING, duration: 2 });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: PIPELINING, duration: DURATION });
+async function startTarget<T>(script: string): Promise<Target<T>> {
+  const command = canPin ? ['taskset', '-c', '0', process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), '--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const info = await new Promise<T>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    lines.once('line', (line) => resolve(JSON.parse(line) as T));
+  });
+  return { info, lines, child };
+}
+
+type Options = Omit<autocannon.Options, 'url' | 'duration' | 'connections' | 'pipelining'>;
+
+async function measure(url: string, options: Options = {}, pipelining = PIPELINING) {
+  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, pipelining, duration, ...options });
+  await run(2); // warm-up
+  const result = await run(DURATION);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
   return { req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
 }
 
-try {
-  const auth = { authorization: `Bearer ${target.token}` };
-  const bare = await measure(`${target.bareUrl}/hello`);
-  const currency = await measure(`${target.nodeUrl}/currencies/${target.currencyId}`, auth);
-  // A prefix matching 100 of the vendor's cards: the engine reads, sorts and pages all 100.
-  const cards = await measure(`${target.nodeUrl}/cards?query=n:C00500&limit=25`, auth);
-  const ratio = (x: { req_per_s: number }) => Number((x.req_per_s / bare.req_per_s).toFixed(3));
-  console.log(
-    JSON.stringify(
-      {
-        machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin },
-        settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING, cards_in_db: target.cards, seed_ms: target.seedMs },
-        bare_fastify_route: bare,
-        get_currency_by_id: { ...currency, ratio_to_bare: ratio(currency) },
-        get_cards_filtered: { query: 'n:C00500 (100 of 100,000 cards match), limit 25', ...cards, ratio_to_bare: ratio(cards) },
-      },
-      null,
-      2,
-    ),
-  );
-} finally {
-  server.kill('SIGTERM');
+const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
+
+async function resourceStyle() {
+  const target = await startTarget<{ nodeUrl: string; bareUrl: string; token: string; currencyId: string; cards: number; seedMs: number }>('bench/server.ts');
+  try {
+    const auth = { headers: { authorization: `Bearer ${target.info.token}` } };
+    const bare = await measure(`${target.info.bareUrl}/hello`);
+    const currency = await measure(`${target.info.nodeUrl}/currencies/${target.info.currencyId}`, auth);
+    // A prefix matching 100 of the vendor's cards: the engine reads, sorts and pages all 100.
+    const cards = await measure(`${target.info.nodeUrl}/cards?query=n:C00500&limit=25`, auth);
+    return {
+      settings: { cards_in_db: target.info.cards, seed_ms: target.info.seedMs },
+      bare_fastify_route: bare,
+      get_currency_by_id: { ...currency, ratio_to_bare: ratio(currency, bare.req_per_s) },
+      get_cards_filtered: { query: `n:C00500 (up to 100 of ${target.info.cards / 2} cards match), limit 25`, ...cards, ratio_to_bare: ratio(cards, bare.req_per_s) },
+    };
+  } finally {
+    target.child.kill('SIGTERM');
+  }
 }
+
+async function inStore() {
+  const target = await startTarget<{ nodeUrl: string; bareUrl: string; apiKey: string; customers: number; seedMs: number }>('bench/in-store-server.ts');
+  const { nodeUrl, apiKey, customers } = target.info;
+  const email = () => `customer${randomInt(customers)}@bench.example`;
+  try {
+    const bare = await measure(`${target.info.bareUrl}/hello`);
+    // One iteration = check a random customer in, then retrieve the customer with the returned hash.
+    const checkInRetrieve = await measure(nodeUrl, {
+      requests: [
+        {
+          method: 'POST',
+          path: `/onscreen?api_key=${apiKey}`,
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email() }) }),
+          onResponse: (_status, body, context) => {
+            (context as { hash?: string }).hash = (JSON.parse(body) as { pos_session: { hash: string } }).pos_session.hash;
+          },
+        },
+        { method: 'GET', setupRequest: (req, context) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${(context as { hash?: string }).hash ?? ""}` }) },
+      ],
+    }, 1);
+    let receipt = 0;
+    const orders = await measure(nodeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          method: 'POST',
+          path: `/order?api_key=${apiKey}`,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email(), receipt_number: `B-${++receipt}`, subtotal: 12.5, items: [{ name: 'Latte', quantity: 1, price: 12.5 }] }) }),
+        },
+      ],
+    }, 1);
+    target.child.stdin!.write('raw-commits\n');
+    const raw = await new Promise<{ rawCommitsPerSecond: number }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
+    // Each check-in + retrieve iteration is two requests.
+    const iterations = { ...checkInRetrieve, iterations_per_s: Math.round(checkInRetrieve.req_per_s / 2) };
+    return {
+      settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
+      bare_fastify_route: bare,
+      check_in_and_retrieve: { ...iterations, ratio_to_bare: ratio(checkInRetrieve, bare.req_per_s) },
+      orders: { ...orders, raw_durable_commits_per_s: raw.rawCommitsPerSecond, ratio_to_raw_commits: Number((orders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
+    };
+  } finally {
+    target.child.kill('SIGTERM');
+  }
+}
+
+const figures = {
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin },
+  settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING },
+  resource_style: await resourceStyle(),
+  in_store: await inStore(),
+};
+console.log(JSON.stringify(figures, null, 2));

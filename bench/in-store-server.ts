@@ -1,0 +1,89 @@
+// Bench target for the in-store hot paths: a store node with BENCH_CUSTOMERS customers (default 1M)
+// linked to one vendor, plus a bare Fastify route and a raw durable-commit probe in the same process.
+// Prints one JSON line with what to hit.
+import { randomBytes } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
+import Fastify from 'fastify';
+import { startEngine } from '../src/core/engine';
+import { openSqlite } from '../src/core/storage/database';
+import { composeId } from '../src/core/storage/ids';
+import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
+import { buildApp } from '../src/server/app';
+import { makeTempDir } from '../test/support/temp-dir';
+
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
+const dir = makeTempDir('punchcard-bench-store-');
+const file = `${dir.path}/store.db`;
+
+let engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store' });
+const vendor = await setUpVendor(engine, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'Bench Store', address1: '1 Bench St', city: 'Bench' } });
+const tier = await engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', vendor.vendorId).executeTakeFirstOrThrow();
+const nodeId = engine.nodeId;
+await engine.close();
+
+// Seeding a million customers through the use cases would take an hour; plain SQL in big
+// transactions takes seconds. Ids come from a range of the sequence reserved here.
+const seedStart = Date.now();
+const raw = new BetterSqlite3(file);
+raw.pragma('journal_mode = WAL');
+raw.pragma('synchronous = OFF');
+const base = Number((raw.prepare("select value from id_sequences where name = 'objects'").get() as { value: number }).value);
+raw.prepare("update id_sequences set value = ? where name = 'objects'").run(base + CUSTOMERS * 2 + 10);
+const now = Date.now();
+const user = raw.prepare(
+  `insert into users (id, email, email_key, password_hash, first_name, last_name, phone, first_vendor_id, status, failed_logins, created_at, updated_at)
+   values (?, ?, ?, null, ?, ?, ?, ?, 'active', 0, ?, ?)`,
+);
+const link = raw.prepare(
+  `insert into user_vendors (id, user_id, vendor_id, contact_consent, language, tier_id, tier_since, reload_amount, reload_threshold, billing_profile_id,
+     flagged, referral_code, newsletters, push_endpoints, first_login_at, created_at, updated_at, removed_at)
+   values (?, ?, ?, 0, null, ?, ?, 0, 0, null, 0, ?, '{}', '{"gcm":[],"apns":[]}', null, ?, ?, null)`,
+);
+raw.transaction(() => {
+  for (let i = 0; i < CUSTOMERS; i++) {
+    const userId = composeId(nodeId, base + 1 + i * 2);
+    const email = `customer${i}@bench.example`;
+    user.run(userId, email, email, 'Customer', String(i), `+1202${String(5_000_000 + i).padStart(7, '0')}`, vendor.vendorId, now, now);
+    link.run(composeId(nodeId, base + 2 + i * 2), userId, vendor.vendorId, tier.id, now, `r${i}`, now, now);
+  }
+})();
+raw.close();
+const seedMs = Date.now() - seedStart;
+
+engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store' });
+const app = await buildApp({ engine, role: 'store', version: 'bench' });
+const nodeUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+const bare = Fastify();
+bare.get('/hello', async () => ({ hello: 'world' }));
+const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+/** The floor for orders: raw durable commits (WAL, synchronous=FULL), one small insert each. */
+function rawDurableCommitsPerSecond(seconds: number): number {
+  const probe = new BetterSqlite3(`${dir.path}/probe.db`);
+  probe.pragma('journal_mode = WAL');
+  probe.pragma('synchronous = FULL');
+  probe.exec('create table if not exists t (id integer primary key, v text)');
+  const insert = probe.prepare('insert into t (v) values (?)');
+  const commit = probe.transaction((v: string) => insert.run(v));
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  while (Date.now() < end) {
+    commit(`row ${n}`);
+    n++;
+  }
+  probe.close();
+  return Math.round(n / seconds);
+}
+
+process.stdout.write(`${JSON.stringify({ nodeUrl, bareUrl, apiKey: vendor.apiKey, customers: CUSTOMERS, seedMs })}\n`);
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (line: string) => {
+  if (line.trim() === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(5) })}\n`);
+});
+process.on('SIGTERM', async () => {
+  await app.close();
+  await bare.close();
+  await engine.close();
+  dir.remove();
+  process.exit(0);
+});
