@@ -5,6 +5,7 @@ import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
 import { type Messaging, startMessaging } from '../messaging/start-messaging';
+import { startJobs } from './jobs';
 import { loadNodeKey, openDataDir } from './data-dir';
 
 export interface NodeEngineOptions {
@@ -80,6 +81,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const stopJobs = startJobs(engine, options.logger);
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -90,6 +92,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
       // Requests first (they may queue messages), then the worker, then the database.
       closing ??= app
         .close()
+        .then(() => stopJobs())
         .then(() => messaging.stop())
         .then(() => engine.close());
       return closing;

@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import { type Engine, transact } from '../engine';
+import { postEntry } from '../ledger/ledger';
+
+/**
+ * The points-expiry job. Spending uses the soonest-expiring points first (the same rule the
+ * "expiring" collections follow), so what is left to expire in an account is: the points of lots
+ * whose expiry has passed (net of voids), minus everything spent (net of refunds), minus what
+ * already expired — never more than the balance. Each account gets one `expiry` entry per run;
+ * a run that finds nothing new writes nothing, so running it twice is harmless.
+ */
+export async function expirePoints(engine: Engine): Promise<{ accounts: number; points: number }> {
+  const now = engine.clock.now();
+  const candidates = await engine.db
+    .selectFrom('ledger_entries')
+    .select('account_id')
+    .distinct()
+    .where('kind', '=', 'earn')
+    .where('expires_at', '<=', now)
+    .execute();
+  let accounts = 0;
+  let points = 0;
+  for (const { account_id: accountId } of candidates) {
+    const expired = await transact(engine, async (trx) => {
+      const row = await trx
+        .selectFrom('ledger_entries as e')
+        .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
+        .select((eb) => [
+          // Lots past their expiry, net of their reversals.
+          eb.fn.sum<number>(sql`case when e.kind = 'earn' and e.expires_at <= ${now} then e.amount
+            when e.kind = 'earn_reversal' and lot.expires_at <= ${now} then e.amount else 0 end`).as('expired_lots'),
+          // Everything spent, net of refunds (reversals of spends and redemptions).
+          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind not in ('expiry', 'earn_reversal') then -e.amount
+            when e.amount > 0 and e.kind in ('spend_reversal', 'redeem_reversal') then -e.amount else 0 end`).as('spent'),
+          eb.fn.sum<number>(sql`case when e.kind = 'expiry' then -e.amount else 0 end`).as('already_expired'),
+        ])
+        .where('e.account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      const account = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - Number(row.already_expired ?? 0);
+      const amount = Math.min(Number(account.balance), due);
+      if (amount <= 0) return 0;
+      await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
+      return amount;
+    });
+    if (expired > 0) {
+      accounts += 1;
+      points += expired;
+    }
+  }
+  return { accounts, points };
+}
