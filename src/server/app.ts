@@ -21,6 +21,7 @@ import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
 import { orderRoutes } from './routes/orders';
 import { rewardRoutes } from './routes/rewards';
+import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(historyRoutes, { engine });
   await app.register(storeRoutes, { engine });
   await app.register(contentRoutes, { engine });
+  await app.register(ruleRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

@@ -52,7 +52,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
 
       // Quick pay.
       if (order.quickPay > 0) {
-        if (!quickPayCurrency) throw new ServiceError('currency_not_active', 'This program offers no quick pay.', 'quick_pay');
+        if (!quickPayCurrency) throw new ServiceError('quick_pay_not_offered', undefined, 'quick_pay');
         if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: quickPayCurrency.id, holderType: 'user', holderId: user.id });
         if ((await balanceOf(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
@@ -228,6 +228,7 @@ async function insertOrder(
       redemptions: JSON.stringify(result.redeemed),
       status: 'complete',
       reply: JSON.stringify(result),
+      void_reply: null,
       created_at: input.createdAt,
       voided_at: null,
     })

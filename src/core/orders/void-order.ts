@@ -19,7 +19,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
     if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
     const placed = JSON.parse(order.reply) as OrderResult;
     const now = engine.clock.now();
-    if (order.status === 'voided') return { result: { ...placed, status: 'Voided' as const }, published: false };
+    if (order.status === 'voided' && order.void_reply) return { result: JSON.parse(order.void_reply) as OrderResult, published: false };
 
     const entries = await trx
       .selectFrom('ledger_entries')
@@ -38,8 +38,9 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
         reversesId: entry.id,
       });
     }
-    await trx.updateTable('orders').set({ status: 'voided', voided_at: now }).where('id', '=', order.id).execute();
     const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
+    const voided: OrderResult = { ...placed, status: 'Voided', balances };
+    await trx.updateTable('orders').set({ status: 'voided', voided_at: now, void_reply: JSON.stringify(voided) }).where('id', '=', order.id).execute();
     if (placed.transactionId !== null) {
       await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', '=', placed.transactionId).execute();
       await recordTransaction(trx, engine, {
@@ -63,7 +64,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
         status: 'Voided',
       });
     }
-    return { result: { ...placed, status: 'Voided' as const, balances }, published: true };
+    return { result: voided, published: true };
   });
   if (published) engine.events.publish({ type: 'order.voided', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, orderId: result.orderId, at: engine.clock.now() });
   return result;

@@ -385,6 +385,7 @@ export interface OrdersTable {
   redemptions: string;
   status: string;
   reply: string;
+  void_reply: string | null;
   created_at: number;
   voided_at: number | null;
 }

@@ -6,7 +6,7 @@ import { addApiKey } from '../credentials/api-keys';
 import { addOauthClient } from '../credentials/oauth-clients';
 import { type Engine, transact } from '../engine';
 import { countryListColumn } from '../geo/vendor-countries';
-import { nextObjectId } from '../storage/ids';
+import { newPublicId, nextObjectId } from '../storage/ids';
 
 export interface VendorSetUp {
   name: string;
@@ -61,6 +61,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
       .insertInto('earning_rules')
       .values({
         id: await nextObjectId(trx, engine.nodeId),
+        public_id: newPublicId('erul'),
         vendor_id: vendorId,
         currency_id: points.id,
         name: '1 point per unit spent',
@@ -81,6 +82,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
       .insertInto('tiers')
       .values({
         id: await nextObjectId(trx, engine.nodeId),
+        public_id: newPublicId('tier'),
         vendor_id: vendorId,
         name: 'Member',
         summary: 'Welcome to the program.',

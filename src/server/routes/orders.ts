@@ -7,7 +7,8 @@ import type { OrderResult } from '../../core/orders/order-result';
 import { placeOrder } from '../../core/orders/place-order';
 import { voidOrder } from '../../core/orders/void-order';
 import { isServiceError } from '../../shared/errors';
-import { ApiKeyQuery, OrderBody, OrderReplySchema, VoidOrderBody } from '../../shared/schemas/onscreen';
+import { Type } from 'typebox';
+import { ApiKeyQuery, OrderBody, OrderReplySchema, SuccessFalseSchema, VoidOrderBody } from '../../shared/schemas/onscreen';
 import { toUnixSeconds } from '../../shared/time';
 import { requireApiKey, storeOf } from '../auth/api-key';
 
@@ -54,8 +55,9 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   // Kiosks check customers in; only a counter or an integration takes orders.
   const counterKey = requireApiKey(engine, ['cashier', 'integration']);
   const config = { style: 'legacy' as const };
+  const response = { 200: Type.Union([OrderReplySchema, SuccessFalseSchema]) };
 
-  app.post('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response: { 200: OrderReplySchema } } }, async (request, reply) => {
+  app.post('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response } }, async (request, reply) => {
     const b = request.body;
     try {
       const result = await placeOrder(engine, storeOf(request), {
@@ -78,7 +80,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     }
   });
 
-  app.delete('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: VoidOrderBody, response: { 200: OrderReplySchema } } }, async (request, reply) => {
+  app.delete('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: VoidOrderBody, response } }, async (request, reply) => {
     try {
       return orderWire(await voidOrder(engine, storeOf(request), request.body.receipt_number));
     } catch (error) {

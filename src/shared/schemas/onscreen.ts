@@ -170,3 +170,9 @@ export const OrderReplySchema = Type.Object({
   }),
   transaction_id: Nullable(Type.Integer()),
 });
+
+/** A business error as POS systems in `success_false` error mode receive it (status 200). */
+export const SuccessFalseSchema = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({ code: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) }),
+});

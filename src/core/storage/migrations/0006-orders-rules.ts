@@ -53,6 +53,8 @@ export const ordersRules: Migration = {
       .addColumn('status', 'text', (c) => c.notNull())
       // The first reply, JSON: a resent receipt gets exactly this back.
       .addColumn('reply', 'text', (c) => c.notNull())
+      // The first void's reply: voiding again answers exactly this.
+      .addColumn('void_reply', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('voided_at', 'bigint')
       .addUniqueConstraint('orders_store_receipt', ['store_id', 'receipt_number'])

@@ -1,0 +1,164 @@
+import type { Kysely, Selectable } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { findCurrencyRow } from '../currencies/currency-store';
+import type { Engine } from '../engine';
+import type { ListPage, ListPlan } from '../listing/list-plan';
+import { newPublicId } from '../storage/ids';
+import type { CurrenciesTable, DB } from '../storage/schema';
+
+// Field rules shared by earning rules, rewards (spending rules) and tiers.
+
+/** Surrounding spaces dropped, inner runs of spaces made one; empty is refused. */
+export function cleanName(name: string, field = 'name'): string {
+  const clean = name.trim().replace(/\s+/g, ' ');
+  if (clean.length === 0) throw new ServiceError('validation_failed', `${field} must not be empty.`, field);
+  return clean;
+}
+
+/** Summaries and descriptions: surrounding spaces dropped, may be empty; null or absent is empty. */
+export function cleanText(text: string | null | undefined): string {
+  return (text ?? '').trim();
+}
+
+/** The same normalisation as currency names: `n:` filters ignore case and Unicode form. */
+export function nameKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
+
+/**
+ * Ids of the rows whose name starts with `prefix` (any case), for the `n:` filter. These tables
+ * have no normalised name column; a vendor has few rules and tiers, so the names are matched here
+ * with exactly the currency-name normalisation (SQL lower() would differ between the dialects).
+ */
+export function idsWithNamePrefix(rows: ReadonlyArray<{ id: number; name: string }>, prefix: string): number[] {
+  const key = nameKey(prefix);
+  return rows.filter((row) => nameKey(row.name).startsWith(key)).map((row) => row.id);
+}
+
+/** The empty page a filter that matched nothing answers with. */
+export function emptyPage<Row>(plan: ListPlan<string, string>): ListPage<Row> {
+  return { items: [], page: plan.page, limit: plan.limit, hasMore: false };
+}
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An ISO 8601 date-time with a time zone (`2026-12-01T00:00:00Z`, `…+05:30`; seconds and fractions
+ * optional) as epoch ms. Null, or an empty string (what a form sends for "none"), is null;
+ * undefined (not sent) stays undefined. Impossible dates (February 30th) are refused.
+ */
+export function parseInstant(value: string | null | undefined, field: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value.trim() === '') return null;
+  const match = ISO_INSTANT.exec(value.trim());
+  const refuse = () => new ServiceError('validation_failed', `${field} must be an ISO 8601 date and time with a time zone, like 2026-12-01T00:00:00Z.`, field);
+  if (!match) throw refuse();
+  const [, y, mo, d, h, mi, s, fraction, zulu, sign, oh, om] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s ?? '0');
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) throw refuse();
+  let offsetMinutes = 0;
+  if (!zulu) {
+    const hours = Number(oh);
+    const minutes = Number(om);
+    if (hours > 23 || minutes > 59) throw refuse();
+    offsetMinutes = (sign === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  const ms = Number((fraction ?? '').padEnd(3, '0').slice(0, 3));
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
+}
+
+/** A nullable whole number in [min, max] (the wire schema checks only that it is an integer). */
+export function wholeOrNull(value: number | null, field: string, min: number, max: number): number | null {
+  if (value === null) return null;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ServiceError('validation_failed', `${field} must be a whole number from ${min} to ${max}, or null.`, field);
+  }
+  return value;
+}
+
+/** A window with both ends must end after it starts. */
+export function assertDateRange(startsAt: number | null, endsAt: number | null): void {
+  if (startsAt !== null && endsAt !== null && endsAt <= startsAt) {
+    throw new ServiceError('invalid_date_range', 'ends_at must be later than starts_at.', 'ends_at');
+  }
+}
+
+/**
+ * The loyalty currency a rule or reward counts in, by its `curr_` id: a currency of the vendor
+ * (not deleted) without an ISO code. Paused or archived currencies are accepted: orders refuse them.
+ */
+export async function loyaltyCurrency(db: Kysely<DB>, vendorId: number, publicId: string): Promise<Selectable<CurrenciesTable>> {
+  const row = await findCurrencyRow(db, vendorId, publicId.trim());
+  if (!row) throw new ServiceError('unknown_currency', `No currency of this program has the id "${publicId}".`, 'currency');
+  if (row.code !== null) {
+    throw new ServiceError('currency_not_loyalty', `${row.name} is a cash currency (${row.code}); rules and rewards count in a loyalty currency.`, 'currency');
+  }
+  return row;
+}
+
+/** Digits of the minor unit of the vendor's quick-pay currency: earning rules count subtotal in it. */
+export async function vendorMoneyDigits(db: Kysely<DB>, vendorId: number): Promise<number> {
+  const row = await db
+    .selectFrom('vendors')
+    .leftJoin('currencies', 'currencies.id', 'vendors.quick_pay_currency_id')
+    .select('currencies.code')
+    .where('vendors.id', '=', vendorId)
+    .executeTakeFirst();
+  return row?.code ? minorUnitDigits(row.code) : 2;
+}
+
+/** A positive amount in major units (2.5) as whole minor units (250); finer amounts are refused. */
+export function toWholeMinorUnits(major: number, digits: number, field: string): number {
+  const scaled = major * 10 ** digits;
+  const minor = Math.round(scaled);
+  const smallest = 1 / 10 ** digits;
+  if (Math.abs(scaled - minor) > 1e-6) {
+    throw new ServiceError('validation_failed', `${field} must be a multiple of ${smallest}, the smallest unit of the program's money.`, field);
+  }
+  if (minor < 1) throw new ServiceError('validation_failed', `${field} must be at least ${smallest}.`, field);
+  return minor;
+}
+
+export function toMajor(minor: number, digits: number): number {
+  return minor / 10 ** digits;
+}
+
+/**
+ * Writers that check a rule across a vendor's rows (tier thresholds are unique, one tier must
+ * remain) take the vendor row first. SQLite already runs one writer at a time (BEGIN IMMEDIATE);
+ * PostgreSQL needs the row lock.
+ */
+export async function lockVendor(db: Kysely<DB>, engine: Engine, vendorId: number): Promise<void> {
+  if (engine.dialect !== 'postgres') return;
+  await db.selectFrom('vendors').select('id').where('id', '=', vendorId).forUpdate().execute();
+}
+
+/**
+ * Rows made before public ids existed (or inserted by older code) get one the first time they are
+ * listed; the first writer wins, so two concurrent lists agree on the id.
+ */
+export async function withPublicIds<Row extends { id: number; public_id: string | null }>(
+  engine: Engine,
+  table: 'earning_rules' | 'tiers',
+  prefix: 'erul' | 'tier',
+  rows: Row[],
+): Promise<Array<Row & { public_id: string }>> {
+  const out: Array<Row & { public_id: string }> = [];
+  for (const row of rows) {
+    if (row.public_id !== null) {
+      out.push(row as Row & { public_id: string });
+      continue;
+    }
+    await engine.db.updateTable(table).set({ public_id: newPublicId(prefix) }).where('id', '=', row.id).where('public_id', 'is', null).execute();
+    const stored = await engine.db.selectFrom(table).select('public_id').where('id', '=', row.id).executeTakeFirstOrThrow();
+    out.push({ ...row, public_id: stored.public_id as string });
+  }
+  return out;
+}
