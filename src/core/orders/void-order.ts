@@ -19,7 +19,10 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
     if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
     const placed = JSON.parse(order.reply) as OrderResult;
     const now = engine.clock.now();
-    if (order.status === 'voided' && order.void_reply) return { result: JSON.parse(order.void_reply) as OrderResult, published: false };
+    if (order.status === 'voided') {
+      const again = order.void_reply ? (JSON.parse(order.void_reply) as OrderResult) : { ...placed, status: 'Voided' as const };
+      return { result: again, published: false };
+    }
 
     const entries = await trx
       .selectFrom('ledger_entries')

@@ -1,0 +1,360 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addApiKey } from '../../src/core/credentials/api-keys';
+import { transact } from '../../src/core/engine';
+import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// POST /order over real HTTP: who the order is for (an open session's pos_session_hash, or any
+// identification check-in accepts in card_number), which session the order closes, and the
+// idempotent resend: receipt_number is unique per store, so the same receipt again answers the
+// first reply and moves nothing, while the same number at another store is another order.
+
+let node: TestNode;
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+});
+
+afterAll(async () => {
+  await node?.close();
+});
+
+// The ledger check of the in-store issue: every cached balance equals the sum of its entries.
+afterEach(async () => {
+  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// helpers (each orders-* file keeps its own: test files share no module but test/support)
+
+const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
+const enc = encodeURIComponent;
+const nowSec = () => Math.floor(node.clock.now() / 1000);
+const DEFAULT_RULE = '1 point per unit spent';
+
+interface Cur {
+  id: number;
+  name: string;
+  code: string | null;
+}
+const pointsOf = (v: { loyaltyCurrencyId: number }): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
+const quickPayOf = (v: { quickPayCurrencyId: number }): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
+
+let vendorCount = 0;
+const addVendor = () => node.addVendor(`Orders identification ${++vendorCount}`);
+const signUp = (vendorId: number, overrides: Record<string, unknown> = {}) => signUpAt(node, vendorId, overrides);
+
+let receiptCount = 0;
+const newReceipt = () => `I-${++receiptCount}`;
+
+/** A store: the vendor's credentials with this store's id and keys. */
+type Store = VendorCredentials;
+
+/** A second store of the vendor (point of sale "Counter 1", a cashier key). */
+function addStore(v: VendorCredentials, name: string): Promise<Store> {
+  return transact(node.engine, async (trx) => {
+    const now = node.clock.now();
+    const storeId = await nextObjectId(trx, node.engine.nodeId);
+    await trx
+      .insertInto('stores')
+      .values({ id: storeId, vendor_id: v.vendorId, name, address1: '9 Side Street', address2: null, city: 'Shelbyville', region: null, country: 'US', postal_code: null, phone: null, created_at: now, updated_at: now })
+      .execute();
+    const posId = await nextObjectId(trx, node.engine.nodeId);
+    await trx.insertInto('points_of_sale').values({ id: posId, vendor_id: v.vendorId, store_id: storeId, name: 'Counter 1', status: 'ACTIVE', created_at: now, updated_at: now }).execute();
+    const cashier = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId, role: 'cashier', label: `${name} counter` });
+    const kiosk = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId: null, role: 'kiosk', label: `${name} kiosk` });
+    return { ...v, storeId, posId, apiKey: cashier.key, kioskApiKey: kiosk.key };
+  });
+}
+
+const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
+
+async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
+  const reply = await postOrder(apiKey, body);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}
+
+async function checkInOk(apiKey: string, identification: string): Promise<any> {
+  const reply = await http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'POST', body: { card_number: identification } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.pos_session;
+}
+
+const retrieve = (apiKey: string, hash: string) => http(`${node.url}/onscreen?pos_session_hash=${enc(hash)}&api_key=${enc(apiKey)}`);
+
+async function queueHashes(apiKey: string): Promise<string[]> {
+  const reply = await http(`${node.url}/onscreen/queue?api_key=${enc(apiKey)}`);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.map((e: any) => e.pos_session.hash);
+}
+
+const sessionRow = (hash: string) => node.engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).executeTakeFirstOrThrow();
+const orderRow = (storeId: number, receipt: string) => node.engine.db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receipt).executeTakeFirstOrThrow();
+
+async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
+  await transact(node.engine, async (trx) => {
+    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
+    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
+  });
+}
+
+/** The ledger, history and order counts of the node and the customer's balances: what a resend must not move. */
+async function snapshot(userId: number) {
+  const db = node.engine.db;
+  const count = async (table: 'orders' | 'ledger_entries' | 'ledger_accounts' | 'transactions') => (await db.selectFrom(table).select('id').execute()).length;
+  return {
+    orders: await count('orders'),
+    entries: await count('ledger_entries'),
+    accounts: await count('ledger_accounts'),
+    transactions: await count('transactions'),
+    balances: await db.selectFrom('ledger_accounts').select(['currency_id', 'balance', 'updated_at']).where('holder_id', '=', userId).orderBy('id').execute(),
+    sessions: await db.selectFrom('pos_sessions').select(['hash', 'status', 'updated_at']).where('user_id', '=', userId).orderBy('id').execute(),
+  };
+}
+
+/** The exact reply of an order that earned `points` by the default rule and left `balance` points. */
+async function expectEarnReply(body: any, store: Store, c: { userId: number; first?: string; last?: string }, receipt: string, points: number, balance: number): Promise<void> {
+  const row = await orderRow(store.storeId, receipt);
+  const record = await node.engine.db.selectFrom('transactions').select('id').where('order_id', '=', row.id).where('kind', '=', 'order').executeTakeFirstOrThrow();
+  expect(body).toStrictEqual({
+    object: 'order',
+    id: row.id,
+    receipt_number: receipt,
+    status: 'Complete',
+    date: nowSec(),
+    user: { user_id: String(c.userId), first_name: c.first ?? 'Ana', last_name: c.last ?? 'López' },
+    points_earned: points,
+    points_spent: 0,
+    quick_pay_used: 0,
+    earned: [{ rule: DEFAULT_RULE, currency: pointsOf(store), points }],
+    redeemed: [],
+    balances: { loyalty: [{ currency: pointsOf(store), amount: balance }], quick_pay: { currency: quickPayOf(store), amount: 0 } },
+    transaction_id: record.id,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('POST /order by pos_session_hash', () => {
+  it('is the checked-in customer; the session closes (reason order), leaves the queue, and its hash is 404 afterwards', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const other = await signUp(v.vendorId, { first_name: 'Ben', last_name: 'Ortiz' });
+    const session = await checkInOk(v.apiKey, c.email);
+    const stays = await checkInOk(v.apiKey, other.email);
+    node.clock.advance(30_000);
+    const receipt = newReceipt();
+    const body = await orderOk(v.apiKey, { pos_session_hash: session.hash, receipt_number: receipt, subtotal: 8.4 });
+    await expectEarnReply(body, v, c, receipt, 8, 8);
+    expect(await sessionRow(session.hash)).toMatchObject({ status: 'closed', closed_reason: 'order', closed_at: node.clock.now(), updated_at: node.clock.now() });
+    expect((await orderRow(v.storeId, receipt)).session_id).toBe(session.id);
+    expect(await queueHashes(v.apiKey)).toEqual([stays.hash]);
+    expectLegacyError(await retrieve(v.apiKey, session.hash), 404, 'session_not_found', 'pos_session_hash');
+    // another order on the closed session is refused and moves nothing
+    const before = await snapshot(c.userId);
+    expectLegacyError(await postOrder(v.apiKey, { pos_session_hash: session.hash, receipt_number: newReceipt(), subtotal: 5 }), 404, 'session_not_found', 'pos_session_hash');
+    expect(await snapshot(c.userId)).toStrictEqual(before);
+    // the other customer's session is untouched
+    expect((await sessionRow(stays.hash)).status).toBe('active');
+  });
+
+  it('a session the customer opened in the app works the same', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const app = await http(`${node.url}${withSessionKey('/vendor/store/check-in', c.key)}`, { method: 'POST', body: { store: v.storeId } });
+    expect(app.status, JSON.stringify(app.body)).toBe(201);
+    const receipt = newReceipt();
+    await expectEarnReply(await orderOk(v.apiKey, { pos_session_hash: app.body.pos_session.hash, receipt_number: receipt, subtotal: 3 }), v, c, receipt, 3, 3);
+    expect(await sessionRow(app.body.pos_session.hash)).toMatchObject({ status: 'closed', closed_reason: 'order' });
+  });
+
+  it("an unknown hash, another store's session and another vendor's session: 404 session_not_found; those sessions stay open", async () => {
+    const v = await addVendor();
+    const north = await addStore(v, 'North Store');
+    const w = await addVendor();
+    const a = await signUp(v.vendorId);
+    const b = await signUp(w.vendorId);
+    const atNorth = await checkInOk(north.apiKey, a.email);
+    const atW = await checkInOk(w.apiKey, b.email);
+    for (const [hash, who] of [
+      ['0'.repeat(32), a],
+      [atNorth.hash, a],
+      [atW.hash, b],
+    ] as const) {
+      const before = await snapshot(who.userId);
+      expectLegacyError(await postOrder(v.apiKey, { pos_session_hash: hash, receipt_number: newReceipt(), subtotal: 5 }), 404, 'session_not_found', 'pos_session_hash');
+      expect(await snapshot(who.userId)).toStrictEqual(before);
+    }
+    expect(await queueHashes(north.apiKey)).toEqual([atNorth.hash]);
+    expect(await queueHashes(w.apiKey)).toEqual([atW.hash]);
+  });
+});
+
+describe('POST /order by card_number (any identification)', () => {
+  it('finds the customer by email, linked card, phone, app barcode token, cedula and passport', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    // a linked card
+    const card = `Ord${Date.now().toString(36)}`;
+    expect((await http(`${node.url}/cards`, { method: 'POST', token: v.accessToken, body: { number: card } })).status).toBe(201);
+    expect((await http(`${node.url}${withSessionKey('/user/card/add', c.key)}`, { method: 'POST', body: { number: card } })).status).toBe(200);
+    // a phone
+    const put = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { phone_number: { number: '(202) 555-0143', code: '1' } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    // national ids
+    await node.engine.db.updateTable('users').set({ cedula: '1710034065', passport_number: 'XK7734912' }).where('id', '=', c.userId).execute();
+    // the app's barcode token
+    const token = await http(`${node.url}${withSessionKey('/user/token/request', c.key)}`, { method: 'POST', body: { token_type: 2 } });
+    expect(token.status, JSON.stringify(token.body)).toBe(200);
+
+    const typed = [c.email.toUpperCase(), card.toLowerCase(), '202-555-0143', '+1 202 555 0143', token.body.token, '1710034065', 'xk7734912'];
+    let balance = 0;
+    for (const [i, identification] of typed.entries()) {
+      const receipt = newReceipt();
+      const reply = await postOrder(v.apiKey, { card_number: identification, receipt_number: receipt, subtotal: i + 1 });
+      expect(reply.status, `${identification}: ${JSON.stringify(reply.body)}`).toBe(200);
+      balance += i + 1;
+      await expectEarnReply(reply.body, v, c, receipt, i + 1, balance);
+      // nobody was checked in: the order closed no session
+      expect((await orderRow(v.storeId, receipt)).session_id).toBeNull();
+    }
+    expect(await node.engine.db.selectFrom('pos_sessions').select('id').where('user_id', '=', c.userId).execute()).toEqual([]);
+  });
+
+  it("the customer's open session at this store closes too (and it is the order's session)", async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const session = await checkInOk(v.apiKey, c.email);
+    const receipt = newReceipt();
+    await expectEarnReply(await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 6 }), v, c, receipt, 6, 6);
+    expect(await sessionRow(session.hash)).toMatchObject({ status: 'closed', closed_reason: 'order' });
+    expect((await orderRow(v.storeId, receipt)).session_id).toBe(session.id);
+    expect(await queueHashes(v.apiKey)).toEqual([]);
+    expectLegacyError(await retrieve(v.apiKey, session.hash), 404, 'session_not_found', 'pos_session_hash');
+  });
+
+  it('a customer of another program joins this one with their first order', async () => {
+    const home = await addVendor();
+    const here = await addVendor();
+    const c = await signUp(home.vendorId);
+    const receipt = newReceipt();
+    await expectEarnReply(await orderOk(here.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 4 }), here, c, receipt, 4, 4);
+    const link = await node.engine.db.selectFrom('user_vendors').select('id').where('user_id', '=', c.userId).where('vendor_id', '=', here.vendorId).executeTakeFirst();
+    expect(link).toBeDefined();
+  });
+
+  it('neither card_number nor pos_session_hash: 400 validation_failed (card_number); an unknown identification: 404 customer_not_found', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const before = await snapshot(c.userId);
+    expectLegacyError(await postOrder(v.apiKey, { receipt_number: newReceipt(), subtotal: 5 }), 400, 'validation_failed', 'card_number');
+    expectLegacyError(await postOrder(v.apiKey, { card_number: '   ', receipt_number: newReceipt(), subtotal: 5 }), 400, 'validation_failed', 'card_number');
+    for (const unknown of ['nobody@example.com', 'NOCARD123', '+1 202 555 0199', 'PC0123456789ABCDEF']) {
+      expectLegacyError(await postOrder(v.apiKey, { card_number: unknown, receipt_number: newReceipt(), subtotal: 5 }), 404, 'customer_not_found', 'card_number');
+    }
+    expect(await snapshot(c.userId)).toStrictEqual(before);
+    expect(await node.engine.db.selectFrom('orders').select('id').where('vendor_id', '=', v.vendorId).execute()).toEqual([]);
+  });
+});
+
+describe('POST /order: idempotent resend of a receipt', () => {
+  it('the same receipt at the same store answers the identical reply and moves nothing (quick pay, reward and points)', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const other = await signUp(v.vendorId);
+    await credit(v, v.quickPayCurrencyId, c.userId, 2_000);
+    await credit(v, v.loyaltyCurrencyId, c.userId, 50);
+    const reward = newPublicId('rwd');
+    await node.engine.db
+      .insertInto('spending_rules')
+      .values({
+        id: await nextObjectId(node.engine.db, node.engine.nodeId),
+        public_id: reward,
+        vendor_id: v.vendorId,
+        currency_id: v.loyaltyCurrencyId,
+        name: 'Cookie',
+        summary: 'A cookie',
+        description: 'A cookie for points.',
+        cost: 20,
+        status: 'ACTIVE',
+        starts_at: null,
+        ends_at: null,
+        created_at: node.clock.now(),
+        updated_at: node.clock.now(),
+        deleted_at: null,
+      })
+      .execute();
+    const receipt = newReceipt();
+    const order = { card_number: c.email, receipt_number: receipt, subtotal: 12.75, total: 13.5, quick_pay: 3.5, redemptions: [reward] };
+    const first = await orderOk(v.apiKey, order);
+    expect(first).toMatchObject({ points_earned: 12, points_spent: 20, quick_pay_used: 3.5, balances: { loyalty: [{ amount: 42 }], quick_pay: { amount: 16.5 } } });
+    const after = await snapshot(c.userId);
+
+    node.clock.advance(60_000);
+    expect(await orderOk(v.apiKey, order)).toStrictEqual(first);
+    // a resend with other figures, another customer or the receipt number padded still answers the first order
+    expect(await orderOk(v.apiKey, { ...order, subtotal: 99, quick_pay: 0 })).toStrictEqual(first);
+    expect(await orderOk(v.apiKey, { card_number: other.email, receipt_number: receipt, subtotal: 1 })).toStrictEqual(first);
+    expect(await orderOk(v.apiKey, { ...order, receipt_number: `  ${receipt} ` })).toStrictEqual(first);
+    expect(await snapshot(c.userId)).toStrictEqual(after);
+    expect(await node.engine.db.selectFrom('ledger_accounts').select('id').where('holder_id', '=', other.userId).execute()).toEqual([]);
+  });
+
+  it('the resend works after the session closed (the first order closed it)', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const session = await checkInOk(v.apiKey, c.email);
+    const receipt = newReceipt();
+    const order = { pos_session_hash: session.hash, receipt_number: receipt, subtotal: 9 };
+    const first = await orderOk(v.apiKey, order);
+    await expectEarnReply(first, v, c, receipt, 9, 9);
+    expect((await sessionRow(session.hash)).status).toBe('closed');
+    const after = await snapshot(c.userId);
+    node.clock.advance(5_000);
+    expect(await orderOk(v.apiKey, order)).toStrictEqual(first);
+    expect(await snapshot(c.userId)).toStrictEqual(after);
+  });
+
+  it('five copies of one receipt sent at once make one order', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const order = { card_number: c.email, receipt_number: newReceipt(), subtotal: 10 };
+    const replies = await Promise.all(Array.from({ length: 5 }, () => postOrder(v.apiKey, order)));
+    for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    for (const reply of replies) expect(reply.body).toStrictEqual(replies[0]!.body);
+    expect(await node.engine.db.selectFrom('orders').select('id').where('user_id', '=', c.userId).execute()).toHaveLength(1);
+    expect(replies[0]!.body.balances.loyalty).toStrictEqual([{ currency: pointsOf(v), amount: 10 }]);
+  });
+
+  it('the same receipt number at another store of the vendor is another order; at another vendor too', async () => {
+    const v = await addVendor();
+    const north = await addStore(v, 'North Store');
+    const w = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    const main = await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 5 });
+    await expectEarnReply(main, v, c, receipt, 5, 5);
+    const atNorth = await orderOk(north.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 7 });
+    await expectEarnReply(atNorth, north, c, receipt, 7, 12);
+    expect(atNorth.id).not.toBe(main.id);
+    const atW = await orderOk(w.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 2 });
+    await expectEarnReply(atW, w, c, receipt, 2, 2);
+    // each store's resend answers its own order
+    expect(await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 5 })).toStrictEqual(main);
+    expect(await orderOk(north.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 7 })).toStrictEqual(atNorth);
+    expect((await orderRow(north.storeId, receipt)).store_id).toBe(north.storeId);
+    expect(await node.engine.db.selectFrom('orders').select('id').where('user_id', '=', c.userId).execute()).toHaveLength(3);
+  });
+
+  it('a receipt refused with a business error is not taken: the next try with it places the order', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 5, quick_pay: 1 }), 422, 'insufficient_balance', 'quick_pay');
+    await expectEarnReply(await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 5 }), v, c, receipt, 5, 5);
+  });
+});

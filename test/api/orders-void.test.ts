@@ -1,0 +1,308 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addApiKey } from '../../src/core/credentials/api-keys';
+import { transact } from '../../src/core/engine';
+import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// DELETE /order?api_key {receipt_number} over real HTTP: voiding writes a compensating entry for
+// every ledger entry of the order (`<kind>_reversal`, reverses_id naming the original), marks the
+// order's history record Voided and adds a 'void' record, answers the order reply with status
+// Voided and the balances after, and answers the same again for a second void. Other stores and
+// vendors cannot void an order that is not theirs.
+
+let node: TestNode;
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+});
+
+afterAll(async () => {
+  await node?.close();
+});
+
+// The ledger check of the in-store issue: every cached balance equals the sum of its entries.
+afterEach(async () => {
+  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// helpers (each orders-* file keeps its own: test files share no module but test/support)
+
+const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
+const enc = encodeURIComponent;
+
+interface Cur {
+  id: number;
+  name: string;
+  code: string | null;
+}
+const pointsOf = (v: VendorCredentials): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
+const quickPayOf = (v: VendorCredentials): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
+
+let vendorCount = 0;
+const addVendor = () => node.addVendor(`Orders void ${++vendorCount}`);
+const signUp = (vendorId: number) => signUpAt(node, vendorId);
+
+let receiptCount = 0;
+const newReceipt = () => `V-${++receiptCount}`;
+
+const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
+const deleteOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'DELETE', body });
+
+async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
+  const reply = await postOrder(apiKey, body);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}
+
+async function voidOk(apiKey: string, receipt: string): Promise<any> {
+  const reply = await deleteOrder(apiKey, { receipt_number: receipt });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+  return reply.body;
+}
+
+async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
+  await transact(node.engine, async (trx) => {
+    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
+    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
+  });
+}
+
+async function balanceOf(currencyId: number, userId: number): Promise<number> {
+  const row = await node.engine.db.selectFrom('ledger_accounts').select('balance').where('currency_id', '=', currencyId).where('holder_type', '=', 'user').where('holder_id', '=', userId).executeTakeFirst();
+  return row ? Number(row.balance) : 0;
+}
+
+const orderEntries = (orderId: number) =>
+  node.engine.db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .select(['e.id', 'a.currency_id', 'e.amount', 'e.kind', 'e.reverses_id', 'e.reference_type', 'e.reference_id', 'e.created_at'])
+    .where('e.reference_type', '=', 'order')
+    .where('e.reference_id', '=', String(orderId))
+    .orderBy('e.id')
+    .execute();
+
+const transactionsOf = (userId: number) => node.engine.db.selectFrom('transactions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+
+async function snapshot(userId: number) {
+  const db = node.engine.db;
+  const count = async (table: 'orders' | 'ledger_entries' | 'transactions') => (await db.selectFrom(table).select('id').execute()).length;
+  return {
+    entries: await count('ledger_entries'),
+    transactions: await count('transactions'),
+    orders: await db.selectFrom('orders').select(['id', 'status', 'voided_at']).where('user_id', '=', userId).orderBy('id').execute(),
+    records: await db.selectFrom('transactions').select(['id', 'status']).where('user_id', '=', userId).orderBy('id').execute(),
+    balances: await db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('holder_id', '=', userId).orderBy('id').execute(),
+  };
+}
+
+async function addReward(v: VendorCredentials, name: string, cost: number): Promise<string> {
+  const publicId = newPublicId('rwd');
+  const now = node.clock.now();
+  await node.engine.db
+    .insertInto('spending_rules')
+    .values({
+      id: await nextObjectId(node.engine.db, node.engine.nodeId),
+      public_id: publicId,
+      vendor_id: v.vendorId,
+      currency_id: v.loyaltyCurrencyId,
+      name,
+      summary: `${name} for points`,
+      description: `Trade your points for ${name}.`,
+      cost,
+      status: 'ACTIVE',
+      starts_at: null,
+      ends_at: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .execute();
+  return publicId;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('DELETE /order', () => {
+  it('voids an order: the reply is the order with status Voided and the balances restored; reversal entries point at the originals', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    await credit(v, v.quickPayCurrencyId, c.userId, 2_000);
+    await credit(v, v.loyaltyCurrencyId, c.userId, 50);
+    const reward = await addReward(v, 'Cookie', 20);
+    const receipt = newReceipt();
+    const placed = await orderOk(v.apiKey, {
+      card_number: c.email,
+      receipt_number: receipt,
+      till: 2,
+      subtotal: 12.75,
+      total: 13.5,
+      quick_pay: 3.5,
+      payment_method: 'card',
+      items: [{ name: 'Latte', quantity: 1, price: 12.75 }],
+      redemptions: [reward],
+    });
+    expect(placed).toMatchObject({ status: 'Complete', points_earned: 12, points_spent: 20, quick_pay_used: 3.5 });
+    expect(placed.balances).toStrictEqual({ loyalty: [{ currency: pointsOf(v), amount: 42 }], quick_pay: { currency: quickPayOf(v), amount: 16.5 } });
+    const originals = await orderEntries(placed.id);
+
+    node.clock.advance(120_000);
+    const voided = await voidOk(v.apiKey, receipt);
+    expect(voided).toStrictEqual({
+      ...placed,
+      status: 'Voided',
+      balances: { loyalty: [{ currency: pointsOf(v), amount: 50 }], quick_pay: { currency: quickPayOf(v), amount: 20 } },
+    });
+    expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(50);
+    expect(await balanceOf(v.quickPayCurrencyId, c.userId)).toBe(2_000);
+
+    const entries = await orderEntries(placed.id);
+    expect(originals.map((e) => [e.currency_id, e.amount, e.kind, e.reverses_id])).toStrictEqual([
+      [v.quickPayCurrencyId, -350, 'spend', null],
+      [v.loyaltyCurrencyId, -20, 'redeem', null],
+      [v.loyaltyCurrencyId, 12, 'earn', null],
+    ]);
+    expect(entries.slice(3)).toStrictEqual(
+      originals.map((o) => ({
+        id: expect.any(Number),
+        currency_id: o.currency_id,
+        amount: -o.amount,
+        kind: `${o.kind}_reversal`,
+        reverses_id: o.id,
+        reference_type: 'order',
+        reference_id: String(placed.id),
+        created_at: node.clock.now(),
+      })),
+    );
+    expect(entries).toHaveLength(6);
+
+    const row = await node.engine.db.selectFrom('orders').select(['status', 'voided_at']).where('id', '=', placed.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'voided', voided_at: node.clock.now() });
+
+    // history: the order's record is Voided, and a void record follows it
+    const records = await transactionsOf(c.userId);
+    expect(records.map((r) => [r.id === placed.transaction_id, r.kind, r.status])).toStrictEqual([
+      [true, 'order', 'Voided'],
+      [false, 'void', 'Voided'],
+    ]);
+    expect(records[1]).toMatchObject({
+      order_id: placed.id,
+      store_id: v.storeId,
+      occurred_at: node.clock.now(),
+      total: -1_350,
+      quick_pay_used: 0,
+      quick_pay_loaded: 350,
+      quick_pay_balance: 2_000,
+    });
+    expect(JSON.parse(records[1]!.receipts)).toStrictEqual([{ receipt_number: receipt, till: 2, payment_method: 'card', voids: placed.transaction_id }]);
+  });
+
+  it('voiding twice answers the same reply and adds nothing', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    await credit(v, v.quickPayCurrencyId, c.userId, 1_000);
+    const receipt = newReceipt();
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 7.5, quick_pay: 2.5 });
+    const first = await voidOk(v.apiKey, receipt);
+    expect(first.status).toBe('Voided');
+    expect(first.balances).toStrictEqual({ loyalty: [{ currency: pointsOf(v), amount: 0 }], quick_pay: { currency: quickPayOf(v), amount: 10 } });
+    const after = await snapshot(c.userId);
+    node.clock.advance(10_000);
+    const second = await voidOk(v.apiKey, receipt);
+    expect(await snapshot(c.userId)).toStrictEqual(after);
+    // the same reply, balances included (they are the balances after the void, as the first said)
+    expect(second).toStrictEqual(first);
+  });
+
+  it('a resend of a voided receipt does not place the order again: it answers the first reply and moves nothing', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    const order = { card_number: c.email, receipt_number: receipt, subtotal: 9 };
+    const placed = await orderOk(v.apiKey, order);
+    await voidOk(v.apiKey, receipt);
+    const after = await snapshot(c.userId);
+    expect(await orderOk(v.apiKey, order)).toStrictEqual(placed);
+    expect(await snapshot(c.userId)).toStrictEqual(after);
+    expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(0);
+  });
+
+  it('an order that moved nothing (subtotal 0) voids without entries or history records', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    const placed = await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 0 });
+    expect(placed.transaction_id).toBeNull();
+    expect(await voidOk(v.apiKey, receipt)).toStrictEqual({ ...placed, status: 'Voided' });
+    expect(await orderEntries(placed.id)).toEqual([]);
+    expect(await transactionsOf(c.userId)).toEqual([]);
+    expect((await node.engine.db.selectFrom('orders').select('status').where('id', '=', placed.id).executeTakeFirstOrThrow()).status).toBe('voided');
+  });
+
+  it('points earned and spent before the void leave a negative balance (allowed: the refund stands)', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const reward = await addReward(v, 'Lunch', 40);
+    const earning = newReceipt();
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: earning, subtotal: 50 });
+    const spending = await orderOk(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 0, redemptions: [reward] });
+    expect(spending.balances.loyalty).toStrictEqual([{ currency: pointsOf(v), amount: 10 }]);
+    const voided = await voidOk(v.apiKey, earning);
+    expect(voided.balances.loyalty).toStrictEqual([{ currency: pointsOf(v), amount: -40 }]);
+    expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(-40);
+    // the counter sees it too
+    const session = await http(`${node.url}/onscreen?api_key=${enc(v.apiKey)}`, { method: 'POST', body: { card_number: c.email } });
+    expect(session.status).toBe(201);
+    const retrieved = await http(`${node.url}/onscreen?pos_session_hash=${session.body.pos_session.hash}&api_key=${enc(v.apiKey)}`);
+    expect(retrieved.status, JSON.stringify(retrieved.body)).toBe(200);
+    expect(retrieved.body.loyalty_balance.data[0]).toMatchObject({ amount: -40, currency: pointsOf(v) });
+    // and a further reward is refused
+    expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 0, redemptions: [reward] }), 422, 'insufficient_points', 'redemptions');
+  });
+
+  it("an unknown receipt, another store's receipt and another vendor's receipt: 404 order_not_found; nothing changes", async () => {
+    const v = await addVendor();
+    const w = await addVendor();
+    const north = await transact(node.engine, async (trx) => {
+      const now = node.clock.now();
+      const storeId = await nextObjectId(trx, node.engine.nodeId);
+      await trx
+        .insertInto('stores')
+        .values({ id: storeId, vendor_id: v.vendorId, name: 'North Store', address1: '9 Side Street', address2: null, city: 'Shelbyville', region: null, country: 'US', postal_code: null, phone: null, created_at: now, updated_at: now })
+        .execute();
+      return addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId: null, role: 'cashier', label: 'North counter' });
+    });
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 30 });
+    const before = await snapshot(c.userId);
+    expectLegacyError(await deleteOrder(v.apiKey, { receipt_number: 'never-sold' }), 404, 'order_not_found', 'receipt_number');
+    expectLegacyError(await deleteOrder(north.key, { receipt_number: receipt }), 404, 'order_not_found', 'receipt_number');
+    expectLegacyError(await deleteOrder(w.apiKey, { receipt_number: receipt }), 404, 'order_not_found', 'receipt_number');
+    expect(await snapshot(c.userId)).toStrictEqual(before);
+    expect(before.orders.map((o) => o.status)).toEqual(['complete']);
+    // vendor B with its own order under the same receipt number voids only its own
+    const d = await signUp(w.vendorId);
+    await orderOk(w.apiKey, { card_number: d.email, receipt_number: receipt, subtotal: 3 });
+    expect((await voidOk(w.apiKey, receipt)).user.user_id).toBe(String(d.userId));
+    const own = ({ orders, records, balances }: typeof before) => ({ orders, records, balances });
+    expect(own(await snapshot(c.userId))).toStrictEqual(own(before));
+  });
+
+  it('400 validation_failed without a receipt_number; 403 for a kiosk key', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 4 });
+    const before = await snapshot(c.userId);
+    expectLegacyError(await deleteOrder(v.apiKey, {}), 400, 'validation_failed', 'receipt_number');
+    expectLegacyError(await deleteOrder(v.apiKey, { receipt_number: '' }), 400, 'validation_failed', 'receipt_number');
+    expectLegacyError(await deleteOrder(v.kioskApiKey, { receipt_number: receipt }), 403, 'forbidden');
+    expect(await snapshot(c.userId)).toStrictEqual(before);
+  });
+});
