@@ -104,7 +104,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (earned.length > 0) await promoteTier(trx, engine, member);
 
       const events: StoreEvent[] = [];
-      const closing = session ?? (await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', user.id).where('store_id', '=', counter.storeId).where('status', '=', 'active').executeTakeFirst());
+      // The order completes the customer's visit: their open session closes, wherever it was opened.
+      const closing = session ?? (await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', user.id).where('vendor_id', '=', vendor.id).where('status', '=', 'active').executeTakeFirst());
       if (closing) {
         await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', closing.id).execute();
         events.push(sessionEvent('session.closed', closing, now));
