@@ -19,6 +19,35 @@ export function verificationMethodsOf(vendor: VendorRow): Array<'Email' | 'Sms'>
   return (JSON.parse(vendor.verification_methods) as string[]).filter((m): m is 'Email' | 'Sms' => m === 'Email' || m === 'Sms');
 }
 
+export type NewUser = Pick<UserRow, 'email' | 'email_key' | 'password_hash' | 'first_name' | 'last_name' | 'phone' | 'cedula' | 'birthdate' | 'first_vendor_id'>;
+
+/** Creates an active account; everything not given starts empty. */
+export async function insertUser(db: Kysely<DB>, engine: Engine, fields: NewUser): Promise<UserRow> {
+  const now = engine.clock.now();
+  const user: UserRow = {
+    id: await nextObjectId(db, engine.nodeId),
+    ...fields,
+    passport_number: null,
+    address1: null,
+    address2: null,
+    city: null,
+    region_id: null,
+    country_id: null,
+    postal_code: null,
+    pet_name: null,
+    pet_birthdate: null,
+    email_verified_at: null,
+    phone_verified_at: null,
+    status: 'active',
+    failed_logins: 0,
+    locked_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('users').values(user).execute();
+  return user;
+}
+
 export function findUser(db: Kysely<DB>, userId: number) {
   return db.selectFrom('users').selectAll().where('id', '=', userId).where('status', '!=', 'deleted').executeTakeFirst();
 }

@@ -1,9 +1,8 @@
 import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
-import { nextObjectId } from '../storage/ids';
 import { cleanEmail, cleanName, emailKey } from './contact';
-import { findUserByCedula, findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { findUserByCedula, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { hashPassword } from './passwords';
 
@@ -70,28 +69,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       await trx.updateTable('users').set({ ...fields, status: 'active' }).where('id', '=', existing.id).execute();
       user = { ...existing, ...fields, status: 'active' };
     } else {
-      user = {
-        id: await nextObjectId(trx, engine.nodeId),
-        ...fields,
-        phone: null,
-        passport_number: null,
-        address1: null,
-        address2: null,
-        city: null,
-        region_id: null,
-        country_id: null,
-        postal_code: null,
-        pet_name: null,
-        pet_birthdate: null,
-        email_verified_at: null,
-        phone_verified_at: null,
-        first_vendor_id: vendor.id,
-        status: 'active',
-        failed_logins: 0,
-        locked_until: null,
-        created_at: now,
-      };
-      await trx.insertInto('users').values(user).execute();
+      user = await insertUser(trx, engine, { ...fields, phone: null, first_vendor_id: vendor.id });
     }
     const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
     return { user, link };

@@ -1,9 +1,8 @@
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
-import { findUserByEmail, findUserByPhone, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
-import { nextObjectId } from '../storage/ids';
 import type { CheckInResult } from './check-in';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
@@ -38,9 +37,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
     const created = user === undefined;
     if (!user) {
-      const now = engine.clock.now();
-      user = {
-        id: await nextObjectId(trx, engine.nodeId),
+      user = await insertUser(trx, engine, {
         email,
         email_key: email ? emailKey(email) : null,
         password_hash: null,
@@ -48,26 +45,9 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         last_name: input.lastName ? cleanName(input.lastName, 'last_name', { allowEmpty: true }) : '',
         phone,
         cedula: null,
-        passport_number: null,
         birthdate: null,
-        address1: null,
-        address2: null,
-        city: null,
-        region_id: null,
-        country_id: null,
-        postal_code: null,
-        pet_name: null,
-        pet_birthdate: null,
-        email_verified_at: null,
-        phone_verified_at: null,
         first_vendor_id: vendor.id,
-        status: 'active',
-        failed_logins: 0,
-        locked_until: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await trx.insertInto('users').values(user).execute();
+      });
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
     const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: null, openedBy: scope.role });
