@@ -20,6 +20,7 @@ import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
 import { orderRoutes } from './routes/orders';
+import { scanRoutes } from './routes/scans';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
@@ -78,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(onscreenRoutes, { engine });
   await app.register(eventRoutes, { engine });
   await app.register(orderRoutes, { engine });
+  await app.register(scanRoutes, { engine });
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   invalid_postal_code: { status: 400, message: 'The postal code is not valid for the country.' },
   invalid_national_id: { status: 400, message: 'The national id number (cedula) is not valid.' },
   invalid_code: { status: 400, message: 'The code is not valid. Check it, or ask for a new one.' },
+  unreadable_scan: { status: 400, message: 'The scan could not be read. Please scan again.' },
   code_expired: { status: 400, message: 'The code has expired. Please ask for a new one.' },
 
   // 401: who are you?

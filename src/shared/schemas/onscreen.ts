@@ -176,3 +176,14 @@ export const SuccessFalseSchema = Type.Object({
   success: Type.Literal(false),
   error: Type.Object({ code: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) }),
 });
+
+// ---- scans
+
+export const ScanBody = Type.Object({
+  line: Type.String({ minLength: 1, maxLength: 1024, description: 'what a keyboard-wedge scanner or card reader typed, as captured' }),
+});
+
+export const ScanReplySchema = Type.Object({
+  ...CheckInReplySchema.properties,
+  scan: Type.Object({ kind: Type.String(), symbology: Nullable(Type.String()), masked: Type.String() }),
+});
