@@ -1,6 +1,6 @@
-import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
-import { toMajorUnits } from '../customers/membership';
+import { toMajorUnits } from '../../shared/money';
+import { vendorMoneyDigits } from '../currencies/vendor-money';
 import { findUserVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import type { HistoryRecord } from './history-record';
@@ -30,7 +30,7 @@ export async function customerHistory(
       .limit(plan.limit)
       .offset(plan.offset)
       .execute(),
-    vendorMoneyDigits(engine, customer.vendorId),
+    vendorMoneyDigits(engine.db, customer.vendorId),
   ]);
   const major = (minor: number) => toMajorUnits(minor, digits);
   const records: HistoryRecord[] = rows.map((row) => ({
@@ -50,14 +50,4 @@ export async function customerHistory(
     status: row.status,
   }));
   return toHistoryPage(plan, Number(count), records);
-}
-
-async function vendorMoneyDigits(engine: Engine, vendorId: number): Promise<number> {
-  const row = await engine.db
-    .selectFrom('vendors as v')
-    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
-    .select('c.code')
-    .where('v.id', '=', vendorId)
-    .executeTakeFirst();
-  return row?.code ? minorUnitDigits(row.code) : 2;
 }

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors';
+import { toMinorUnits } from '../../shared/money';
 
 /** An order as the POS sends it (amounts in major units, as on the receipt). */
 export interface OrderInput {
@@ -33,22 +34,13 @@ export interface CleanOrder {
   redemptions: string[];
 }
 
-/** Major units to minor units; refuses more decimals than the currency has. */
-export function toMinor(amount: number, digits: number, field: string): number {
-  const minor = Math.round(amount * 10 ** digits);
-  if (!Number.isFinite(amount) || Math.abs(minor - amount * 10 ** digits) > 1e-6 || !Number.isSafeInteger(minor)) {
-    throw new ServiceError('validation_failed', `${field} must be an amount with at most ${digits} decimals.`, field);
-  }
-  return minor;
-}
-
 export function cleanOrder(input: OrderInput, digits: number, now: number): CleanOrder {
   const receiptNumber = input.receiptNumber.trim();
   if (receiptNumber === '' || receiptNumber.length > 64) throw new ServiceError('validation_failed', 'receipt_number must be 1 to 64 characters.', 'receipt_number');
-  const subtotal = toMinor(input.subtotal, digits, 'subtotal');
+  const subtotal = toMinorUnits(input.subtotal, digits, 'subtotal');
   if (subtotal < 0) throw new ServiceError('validation_failed', 'subtotal cannot be negative.', 'subtotal');
-  const total = input.total === undefined ? subtotal : toMinor(input.total, digits, 'total');
-  const quickPay = input.quickPay === undefined ? 0 : toMinor(input.quickPay, digits, 'quick_pay');
+  const total = input.total === undefined ? subtotal : toMinorUnits(input.total, digits, 'total');
+  const quickPay = input.quickPay === undefined ? 0 : toMinorUnits(input.quickPay, digits, 'quick_pay');
   if (quickPay < 0) throw new ServiceError('validation_failed', 'quick_pay cannot be negative.', 'quick_pay');
   if (quickPay > Math.max(total, 0)) throw new ServiceError('validation_failed', 'quick_pay cannot exceed the total.', 'quick_pay');
   const items = (input.items ?? []).map((item, i) => {

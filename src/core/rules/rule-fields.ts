@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
+import { toMinorUnits } from '../../shared/money';
 import { findCurrencyRow } from '../currencies/currency-store';
 import type { Engine } from '../engine';
 import type { ListPage, ListPlan } from '../listing/list-plan';
@@ -103,31 +103,12 @@ export async function loyaltyCurrency(db: Kysely<DB>, vendorId: number, publicId
   return row;
 }
 
-/** Digits of the minor unit of the vendor's quick-pay currency: earning rules count subtotal in it. */
-export async function vendorMoneyDigits(db: Kysely<DB>, vendorId: number): Promise<number> {
-  const row = await db
-    .selectFrom('vendors')
-    .leftJoin('currencies', 'currencies.id', 'vendors.quick_pay_currency_id')
-    .select('currencies.code')
-    .where('vendors.id', '=', vendorId)
-    .executeTakeFirst();
-  return row?.code ? minorUnitDigits(row.code) : 2;
-}
 
 /** A positive amount in major units (2.5) as whole minor units (250); finer amounts are refused. */
 export function toWholeMinorUnits(major: number, digits: number, field: string): number {
-  const scaled = major * 10 ** digits;
-  const minor = Math.round(scaled);
-  const smallest = 1 / 10 ** digits;
-  if (Math.abs(scaled - minor) > 1e-6) {
-    throw new ServiceError('validation_failed', `${field} must be a multiple of ${smallest}, the smallest unit of the program's money.`, field);
-  }
-  if (minor < 1) throw new ServiceError('validation_failed', `${field} must be at least ${smallest}.`, field);
+  const minor = toMinorUnits(major, digits, field);
+  if (minor < 1) throw new ServiceError('validation_failed', `${field} must be at least ${1 / 10 ** digits}.`, field);
   return minor;
-}
-
-export function toMajor(minor: number, digits: number): number {
-  return minor / 10 ** digits;
 }
 
 /**

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { CurrencyInfo } from '../../core/balances/balance-store';
 import { customerBalances } from '../../core/balances/customer-balances';
 import { quickPayBalance } from '../../core/balances/quick-pay-balance';
-import { toMajorUnits } from '../../core/customers/membership';
+import { toMajorUnits } from '../../shared/money';
 import type { Engine } from '../../core/engine';
 import { type CurrencyRef, CurrencyBalanceSchema, QuickPayBalanceSchema } from '../../shared/schemas/consumer';
 import { SessionQuery } from '../../shared/schemas/users';

@@ -1,5 +1,5 @@
 import type { CurrencyBalance } from '../../core/balances/customer-balances';
-import { toMajorUnits } from '../../core/customers/membership';
+import { toMajorUnits } from '../../shared/money';
 import type { CheckInResult } from '../../core/onscreen/check-in';
 import type { PosSessionRow } from '../../core/onscreen/pos-session';
 import type { QueueEntry } from '../../core/onscreen/queue';

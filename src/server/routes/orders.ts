@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrencyInfo } from '../../core/balances/balance-store';
-import { toMajorUnits } from '../../core/customers/membership';
+import { toMajorUnits } from '../../shared/money';
 import type { Engine } from '../../core/engine';
 import type { OrderResult } from '../../core/orders/order-result';
 import { placeOrder } from '../../core/orders/place-order';

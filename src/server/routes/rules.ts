@@ -7,7 +7,6 @@ import type { EarningRuleRecord } from '../../core/rules/earning/earning-rule';
 import { getEarningRule } from '../../core/rules/earning/get-earning-rule';
 import { listEarningRules } from '../../core/rules/earning/list-earning-rules';
 import { type EarningRuleChanges, updateEarningRule } from '../../core/rules/earning/update-earning-rule';
-import { toMajor } from '../../core/rules/rule-fields';
 import { getProgramSettings } from '../../core/rules/settings/get-program-settings';
 import type { ProgramSettingsRecord } from '../../core/rules/settings/program-settings';
 import { updateProgramSettings } from '../../core/rules/settings/update-program-settings';
@@ -16,13 +15,14 @@ import { deleteSpendingRule } from '../../core/rules/spending/delete-spending-ru
 import { getSpendingRule } from '../../core/rules/spending/get-spending-rule';
 import { listSpendingRules } from '../../core/rules/spending/list-spending-rules';
 import type { SpendingRuleRecord } from '../../core/rules/spending/spending-rule';
-import { updateSpendingRule } from '../../core/rules/spending/update-spending-rule';
+import { type SpendingRuleChanges, updateSpendingRule } from '../../core/rules/spending/update-spending-rule';
 import { createTier } from '../../core/rules/tiers/create-tier';
 import { deleteTier } from '../../core/rules/tiers/delete-tier';
 import { getTier } from '../../core/rules/tiers/get-tier';
 import { listTiers } from '../../core/rules/tiers/list-tiers';
 import type { TierRecord } from '../../core/rules/tiers/tier';
-import { updateTier } from '../../core/rules/tiers/update-tier';
+import { type TierChanges, updateTier } from '../../core/rules/tiers/update-tier';
+import { toMajorUnits } from '../../shared/money';
 import { EmptyObjectSchema, IdParamsSchema, ListQuerySchema, pageOf } from '../../shared/schemas/common';
 import {
   CreateEarningRuleBody,
@@ -57,7 +57,7 @@ export function earningRuleToWire(rule: EarningRuleRecord): EarningRule {
     name: rule.name,
     currency: rule.currencyPublicId,
     points: rule.points,
-    per_amount: toMajor(rule.perAmount, rule.moneyDigits),
+    per_amount: toMajorUnits(rule.perAmount, rule.moneyDigits),
     rounding: rule.rounding,
     max_award: rule.maxAward,
     starts_at: isoOrNull(rule.startsAt),
@@ -116,6 +116,23 @@ function earningRuleChanges(body: Static<typeof UpdateEarningRuleBody>): Earning
   };
 }
 
+function rewardChanges(body: Static<typeof UpdateRewardBody>): SpendingRuleChanges {
+  return {
+    name: body.name,
+    summary: body.summary,
+    description: body.description,
+    cost: body.cost,
+    currency: body.currency,
+    startsAt: body.starts_at,
+    endsAt: body.ends_at,
+    status: body.status,
+  };
+}
+
+function tierChanges(body: Static<typeof UpdateTierBody>): TierChanges {
+  return { name: body.name, summary: body.summary, description: body.description, threshold: body.threshold, windowDays: body.window_days };
+}
+
 export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.addHook('preHandler', requireBearer(engine));
   const config = { style: 'resource' as const };
@@ -164,32 +181,12 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
 
     app.post('/rewards', { config, schema: { tags, security, body: CreateRewardBody, response: { 201: RewardSchema } } }, async (request, reply) => {
       const body = request.body;
-      const reward = await createSpendingRule(engine, vendorOf(request), {
-        name: body.name,
-        summary: body.summary,
-        description: body.description,
-        cost: body.cost,
-        currency: body.currency,
-        startsAt: body.starts_at,
-        endsAt: body.ends_at,
-        status: body.status,
-      });
+      const reward = await createSpendingRule(engine, vendorOf(request), { ...rewardChanges(body), name: body.name, cost: body.cost, currency: body.currency });
       return reply.code(201).send(rewardToWire(reward));
     });
 
     app.put('/rewards/:id', { config, schema: { tags, security, params: IdParamsSchema, body: UpdateRewardBody, response: { 200: RewardSchema } } }, async (request) => {
-      const body = request.body ?? {};
-      const reward = await updateSpendingRule(engine, vendorOf(request), request.params.id, {
-        name: body.name,
-        summary: body.summary,
-        description: body.description,
-        cost: body.cost,
-        currency: body.currency,
-        startsAt: body.starts_at,
-        endsAt: body.ends_at,
-        status: body.status,
-      });
-      return rewardToWire(reward);
+      return rewardToWire(await updateSpendingRule(engine, vendorOf(request), request.params.id, rewardChanges(request.body ?? {})));
     });
 
     app.delete('/rewards/:id', { config, schema: { tags, security, params: IdParamsSchema, response: { 200: EmptyObjectSchema } } }, async (request) => {
@@ -212,26 +209,12 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
 
     app.post('/tiers', { config, schema: { tags, security, body: CreateTierBody, response: { 201: TierSchema } } }, async (request, reply) => {
       const body = request.body;
-      const tier = await createTier(engine, vendorOf(request), {
-        name: body.name,
-        summary: body.summary,
-        description: body.description,
-        threshold: body.threshold,
-        windowDays: body.window_days,
-      });
+      const tier = await createTier(engine, vendorOf(request), { ...tierChanges(body), name: body.name, threshold: body.threshold });
       return reply.code(201).send(tierToWire(tier));
     });
 
     app.put('/tiers/:id', { config, schema: { tags, security, params: IdParamsSchema, body: UpdateTierBody, response: { 200: TierSchema } } }, async (request) => {
-      const body = request.body ?? {};
-      const tier = await updateTier(engine, vendorOf(request), request.params.id, {
-        name: body.name,
-        summary: body.summary,
-        description: body.description,
-        threshold: body.threshold,
-        windowDays: body.window_days,
-      });
-      return tierToWire(tier);
+      return tierToWire(await updateTier(engine, vendorOf(request), request.params.id, tierChanges(request.body ?? {})));
     });
 
     app.delete('/tiers/:id', { config, schema: { tags, security, params: IdParamsSchema, response: { 200: EmptyObjectSchema } } }, async (request) => {

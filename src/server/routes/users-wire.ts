@@ -1,5 +1,6 @@
 import type { UserRow } from '../../core/customers/customer-store';
-import { type Membership, toMajorUnits } from '../../core/customers/membership';
+import type { Membership } from '../../core/customers/membership';
+import { toMajorUnits } from '../../shared/money';
 import type { CustomerProfile } from '../../core/customers/profile';
 import { findCountryById, findRegion } from '../../core/geo';
 import { languageByCode } from '../../shared/languages';

@@ -2,7 +2,8 @@ import { type Engine, transact, type VendorScope } from '../../engine';
 import { parseStatus } from '../../lifecycle/status';
 import { newPublicId, nextObjectId } from '../../storage/ids';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, vendorMoneyDigits, wholeOrNull } from '../rule-fields';
+import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding } from './earning-rule';
 
 export interface NewEarningRule {

@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
 import type { Engine, VendorScope } from '../../engine';
-import { vendorMoneyDigits } from '../rule-fields';
+import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, toEarningRuleRecord } from './earning-rule';
 import { findEarningRuleRow } from './earning-rule-store';
 

@@ -1,7 +1,8 @@
 import type { Engine, VendorScope } from '../../engine';
 import { parseStatus } from '../../lifecycle/status';
 import { type ListPage, type ListRequest, planList } from '../../listing/list-plan';
-import { vendorMoneyDigits, withPublicIds } from '../rule-fields';
+import { vendorMoneyDigits } from '../../currencies/vendor-money';
+import { withPublicIds } from '../rule-fields';
 import { type EarningRuleRecord, toEarningRuleRecord } from './earning-rule';
 import { listEarningRuleRows } from './earning-rule-store';
 

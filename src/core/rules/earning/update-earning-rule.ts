@@ -2,7 +2,8 @@ import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { assertStatusMove, parseStatus } from '../../lifecycle/status';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, vendorMoneyDigits, wholeOrNull } from '../rule-fields';
+import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding, toEarningRuleRecord } from './earning-rule';
 import { findEarningRuleRow } from './earning-rule-store';
 
