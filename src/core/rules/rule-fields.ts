@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { toMinorUnits } from '../../shared/money';
+import type { ObjectStatus } from '../../shared/schemas/common';
+import { assertStatusMove, parseStatus } from '../lifecycle/status';
 import { findCurrencyRow } from '../currencies/currency-store';
 import type { Engine } from '../engine';
 import type { ListPage, ListPlan } from '../listing/list-plan';
@@ -142,4 +144,27 @@ export async function withPublicIds<Row extends { id: number; public_id: string 
     out.push({ ...row, public_id: stored.public_id as string });
   }
   return out;
+}
+
+interface Windowed {
+  startsAt: number | null;
+  endsAt: number | null;
+  status: ObjectStatus;
+}
+
+/** The changes earning rules and rewards share, checked the same way: their date window and status. */
+export function applyWindowAndStatus(
+  current: Windowed,
+  next: Windowed,
+  changes: { startsAt?: string | null | undefined; endsAt?: string | null | undefined; status?: string | undefined },
+): void {
+  const startsAt = parseInstant(changes.startsAt, 'starts_at');
+  if (startsAt !== undefined) next.startsAt = startsAt;
+  const endsAt = parseInstant(changes.endsAt, 'ends_at');
+  if (endsAt !== undefined) next.endsAt = endsAt;
+  assertDateRange(next.startsAt, next.endsAt);
+  if (changes.status !== undefined) {
+    next.status = parseStatus(changes.status);
+    assertStatusMove(current.status, next.status);
+  }
 }

@@ -1,8 +1,7 @@
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
-import { assertStatusMove, parseStatus } from '../../lifecycle/status';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { applyWindowAndStatus, cleanName, loyaltyCurrency, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
 import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding, toEarningRuleRecord } from './earning-rule';
 import { findEarningRuleRow } from './earning-rule-store';
@@ -38,15 +37,7 @@ export function updateEarningRule(engine: Engine, scope: VendorScope, publicId: 
     if (changes.perAmount !== undefined) next.perAmount = toWholeMinorUnits(changes.perAmount, moneyDigits, 'per_amount');
     if (changes.rounding !== undefined) next.rounding = parseRounding(changes.rounding);
     if (changes.maxAward !== undefined) next.maxAward = wholeOrNull(changes.maxAward, 'max_award', 1, MAX_AMOUNT);
-    const startsAt = parseInstant(changes.startsAt, 'starts_at');
-    if (startsAt !== undefined) next.startsAt = startsAt;
-    const endsAt = parseInstant(changes.endsAt, 'ends_at');
-    if (endsAt !== undefined) next.endsAt = endsAt;
-    assertDateRange(next.startsAt, next.endsAt);
-    if (changes.status !== undefined) {
-      next.status = parseStatus(changes.status);
-      assertStatusMove(current.status, next.status);
-    }
+    applyWindowAndStatus(current, next, changes);
 
     next.updatedAt = engine.clock.now();
     await trx

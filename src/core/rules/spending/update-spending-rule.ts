@@ -1,7 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
-import { assertStatusMove, parseStatus } from '../../lifecycle/status';
-import { assertDateRange, cleanName, cleanText, loyaltyCurrency, parseInstant } from '../rule-fields';
+import { applyWindowAndStatus, cleanName, cleanText, loyaltyCurrency } from '../rule-fields';
 import { type SpendingRuleRecord, toSpendingRuleRecord } from './spending-rule';
 import { findSpendingRuleRow } from './spending-rule-store';
 
@@ -33,15 +32,7 @@ export function updateSpendingRule(engine: Engine, scope: VendorScope, publicId:
       next.currencyId = currency.id;
       next.currencyPublicId = currency.public_id;
     }
-    const startsAt = parseInstant(changes.startsAt, 'starts_at');
-    if (startsAt !== undefined) next.startsAt = startsAt;
-    const endsAt = parseInstant(changes.endsAt, 'ends_at');
-    if (endsAt !== undefined) next.endsAt = endsAt;
-    assertDateRange(next.startsAt, next.endsAt);
-    if (changes.status !== undefined) {
-      next.status = parseStatus(changes.status);
-      assertStatusMove(current.status, next.status);
-    }
+    applyWindowAndStatus(current, next, changes);
 
     next.updatedAt = engine.clock.now();
     await trx
