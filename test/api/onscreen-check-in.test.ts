@@ -1,10 +1,9 @@
-import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, FORM, freshEmail, legacyErrorCheck, outboxFilesAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, deleteAccountAt, FORM, freshEmail, legacyErrorCheck, PASSWORD, ROOMY_RATE_LIMITS, setPhoneAt, signUpAt, withSessionKey } from '../support/customers';
+import { ACTIVE, expectBalancesAddUp, HASH, inStoreApi, MODULES } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /onscreen over real HTTP: a customer checked in at the api key's store by each kind of
@@ -24,26 +23,13 @@ afterAll(async () => {
 
 // Nothing here moves value, but the ledger must still add up after every test.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
-const ACTIVE = { id: 1, name: 'Active' };
-const HASH = /^[0-9a-f]{32}$/;
-const MODULES = {
-  object: 'collection',
-  data: [
-    { object: 'module', id: 1, name: 'Loyalty' },
-    { object: 'module', id: 2, name: 'Quick Pay' },
-    { object: 'module', id: 3, name: 'Rewards' },
-  ],
-  page_size: 3,
-  count: 3,
-  page: 1,
-};
 
 const nowSec = () => Math.floor(node.clock.now() / 1000);
 const enc = encodeURIComponent;
@@ -59,14 +45,6 @@ function postCheckIn(apiKey: string | null, body: unknown, options: { headers?: 
   return http(`${node.url}${options.path ?? '/onscreen'}${query}`, { method: 'POST', body, ...(options.headers ? { headers: options.headers } : {}) });
 }
 
-const checkIn = (apiKey: string, identification: string) => postCheckIn(apiKey, { card_number: identification });
-
-/** Check-in expecting 201: the reply body. */
-async function checkInOk(apiKey: string, identification: string): Promise<any> {
-  const reply = await checkIn(apiKey, identification);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
-}
 
 /** The exact check-in reply: a fresh Active session at `at`, the vendor with this point of sale and the modules, no workstation. */
 function expectCheckInReply(body: any, v: VendorCredentials, at: number, options: { created?: number; workstation?: string | null } = {}): void {
@@ -94,20 +72,12 @@ async function expectSessionOf(apiKey: string, hash: string, userId: number, by:
   expect(row).toEqual({ user_id: userId, identified_by: by, status: 'active' });
 }
 
-/** Closes the customer's open session (so the next check-in opens a new one). */
-async function closeOk(apiKey: string, hash: string): Promise<void> {
-  const reply = await http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'DELETE', body: { pos_session_hash: hash } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-}
 
 const signUp = (vendorId: number, overrides: Record<string, unknown> = {}) => signUpAt(node, vendorId, overrides);
+const { checkIn, checkInOk, closeOk, userCount } = inStoreApi(() => node);
+const setPhone = (c: Customer, number: string, code: string) => setPhoneAt(node, c, number, code);
+const deleteAccount = (c: Customer) => deleteAccountAt(node, c, { expectDeleted: true });
 
-async function setPhone(c: Customer, number: string, code: string): Promise<string> {
-  const reply = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { phone_number: { number, code } } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const row = await node.engine.db.selectFrom('users').select('phone').where('id', '=', c.userId).executeTakeFirstOrThrow();
-  return row.phone!;
-}
 
 /** POST /cards with the vendor's bearer token: the card's public id. */
 async function createCard(v: VendorCredentials, number: string, pin?: string): Promise<string> {
@@ -142,26 +112,7 @@ async function setUserColumns(userId: number, values: { cedula?: string | null; 
   await node.engine.db.updateTable('users').set(values).where('id', '=', userId).execute();
 }
 
-/** The two-step account deletion over HTTP: submit, read the emailed code from the outbox, confirm. */
-async function deleteAccount(c: Customer): Promise<void> {
-  const before = new Set(outboxFilesAt(node, '.eml').map((f) => f.file));
-  const submit = await http(`${node.url}${withSessionKey(`/vendor/${c.vendorId}/customers/${c.userId}/submit`, c.key)}`, { method: 'DELETE' });
-  expect(submit.status, JSON.stringify(submit.body)).toBe(200);
-  await node.messaging.drain();
-  const fresh = outboxFilesAt(node, '.eml').filter((f) => !before.has(f.file));
-  const texts = await Promise.all(fresh.map(async (f) => (await PostalMime.parse(f.text)).text ?? ''));
-  const mail = texts.find((t) => t.includes('delete'));
-  const code = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/.exec(mail ?? '')?.[0];
-  expect(code, 'deletion code in the outbox').toBeDefined();
-  const confirm = await http(`${node.url}/vendor/${c.vendorId}/customers`, { method: 'DELETE', body: { code } });
-  expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
-  const row = await node.engine.db.selectFrom('users').select('status').where('id', '=', c.userId).executeTakeFirstOrThrow();
-  expect(row.status).toBe('deleted');
-}
 
-async function userCount(): Promise<number> {
-  return (await node.engine.db.selectFrom('users').select('id').execute()).length;
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, FORM, freshEmail, legacyErrorCheck, PASSWORD, registration, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, FORM, freshEmail, legacyErrorCheck, PASSWORD, registration, ROOMY_RATE_LIMITS, setPhoneAt, signUpAt, withSessionKey } from '../support/customers';
+import { ACTIVE, expectBalancesAddUp, HASH, inStoreApi, MODULES } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /onscreen/register over real HTTP: the counter checks in a customer by phone or email,
@@ -19,26 +19,13 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
-const ACTIVE = { id: 1, name: 'Active' };
-const HASH = /^[0-9a-f]{32}$/;
-const MODULES = {
-  object: 'collection',
-  data: [
-    { object: 'module', id: 1, name: 'Loyalty' },
-    { object: 'module', id: 2, name: 'Quick Pay' },
-    { object: 'module', id: 3, name: 'Rewards' },
-  ],
-  page_size: 3,
-  count: 3,
-  page: 1,
-};
 
 const nowSec = () => Math.floor(node.clock.now() / 1000);
 const enc = encodeURIComponent;
@@ -76,11 +63,6 @@ function expectRegisterReply(body: any, v: VendorCredentials, at: number, create
   expect(Number.isInteger(body.pos_session.id)).toBe(true);
 }
 
-async function queueOk(apiKey: string): Promise<any[]> {
-  const reply = await http(`${node.url}/onscreen/queue?api_key=${enc(apiKey)}`);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
 /** The queue entry of the session with this hash. */
 async function queued(apiKey: string, hash: string): Promise<any> {
@@ -89,24 +71,16 @@ async function queued(apiKey: string, hash: string): Promise<any> {
   return entry.pos_session;
 }
 
-async function retrieveOk(apiKey: string, hash: string): Promise<any> {
-  const reply = await http(`${node.url}/onscreen?pos_session_hash=${hash}&api_key=${enc(apiKey)}`);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function userCount(): Promise<number> {
-  return (await node.engine.db.selectFrom('users').select('id').execute()).length;
-}
 
 const userRow = (id: number) => node.engine.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 const signUp = (vendorId: number, overrides: Record<string, unknown> = {}) => signUpAt(node, vendorId, overrides);
+const { queueOk, retrieveOk, userCount } = inStoreApi(() => node);
+const setPhone = async (c: Customer, number: string, code: string): Promise<void> => {
+  await setPhoneAt(node, c, number, code);
+};
 
-async function setPhone(c: Customer, number: string, code: string): Promise<void> {
-  const reply = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { phone_number: { number, code } } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-}
 
 // ---------------------------------------------------------------------------------------------
 

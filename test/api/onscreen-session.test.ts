@@ -1,12 +1,10 @@
-import PostalMime from 'postal-mime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { nextObjectId } from '../../src/core/storage/ids';
-import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, FORM, legacyErrorCheck, outboxFilesAt, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
-import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
+import { type Customer, deleteAccountAt, FORM, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { ACTIVE, expectBalancesAddUp, HASH, inStoreApi } from '../support/in-store';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // The life of an in-store session over real HTTP: one open session per customer (a repeat
 // check-in at the same store is the same session; another store closes it), the store's queue
@@ -26,15 +24,13 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
-const ACTIVE = { id: 1, name: 'Active' };
-const HASH = /^[0-9a-f]{32}$/;
 const TIER_TEXT = { summary: 'Welcome to the program.', description: 'Every member earns points on every visit.' };
 const EMPTY_EXPIRING = { data: [], page_size: 25, count: 0, page: 1 };
 
@@ -45,75 +41,28 @@ const enc = encodeURIComponent;
 let vendorCount = 0;
 const addVendor = () => node.addVendor(`Sessions ${++vendorCount}`);
 
-/** A store's credentials: its id, its point of sale and its cashier and kiosk keys. */
-interface Store {
-  vendorId: number;
-  storeId: number;
-  posId: number;
-  apiKey: string;
-  kioskApiKey: string;
-}
 
-/** A second store (with a point of sale "Counter 1" and cashier and kiosk keys) of an existing vendor. */
-function addStore(v: VendorCredentials, name: string): Promise<Store> {
-  return transact(node.engine, async (trx) => {
-    const now = node.clock.now();
-    const storeId = await nextObjectId(trx, node.engine.nodeId);
-    await trx
-      .insertInto('stores')
-      .values({ id: storeId, vendor_id: v.vendorId, name, address1: '9 Side Street', address2: null, city: 'Shelbyville', region: null, country: 'US', postal_code: null, phone: null, created_at: now, updated_at: now })
-      .execute();
-    const posId = await nextObjectId(trx, node.engine.nodeId);
-    await trx.insertInto('points_of_sale').values({ id: posId, vendor_id: v.vendorId, store_id: storeId, name: 'Counter 1', status: 'ACTIVE', created_at: now, updated_at: now }).execute();
-    const cashier = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId, role: 'cashier', label: `${name} counter` });
-    const kiosk = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId: null, role: 'kiosk', label: `${name} kiosk` });
-    return { vendorId: v.vendorId, storeId, posId, apiKey: cashier.key, kioskApiKey: kiosk.key };
-  });
-}
 
 const signUp = (vendorId: number, overrides: Record<string, unknown> = {}) => signUpAt(node, vendorId, overrides);
-
-const checkIn = (apiKey: string, identification: string) => http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'POST', body: { card_number: identification } });
-
-async function checkInOk(apiKey: string, identification: string): Promise<any> {
-  const reply = await checkIn(apiKey, identification);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
-}
-
+const inStore = inStoreApi(() => node);
 const queue = (apiKey: string, path = '/onscreen/queue') => http(`${node.url}${path}?api_key=${enc(apiKey)}`);
-
-async function queueOk(apiKey: string): Promise<any[]> {
-  const reply = await queue(apiKey);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(Array.isArray(reply.body)).toBe(true);
-  return reply.body;
-}
-
+const { addStoreWithKiosk: addStore, checkIn, checkInOk, retrieve, retrieveOk, close, sessionRow, credit } = inStore;
+const queueOk = (apiKey: string) => inStore.queueOk(apiKey, { expectArray: true });
 /** The hashes of the store's queue, in order. */
-const queueHashes = async (apiKey: string) => (await queueOk(apiKey)).map((e) => e.pos_session.hash);
+const queueHashes = (apiKey: string) => inStore.queueHashes(apiKey, { expectArray: true });
+const closeOk = (apiKey: string, hash: string) => inStore.closeOk(apiKey, hash, { expectEmpty: true });
+const deleteAccount = (c: Customer) => deleteAccountAt(node, c);
 
-const retrieve = (apiKey: string, hash: string) => http(`${node.url}/onscreen?pos_session_hash=${enc(hash)}&api_key=${enc(apiKey)}`);
 
-async function retrieveOk(apiKey: string, hash: string): Promise<any> {
-  const reply = await retrieve(apiKey, hash);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-function close(apiKey: string, body: unknown, headers?: Record<string, string>): Promise<HttpReply> {
-  return http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'DELETE', body, ...(headers ? { headers } : {}) });
-}
 
-async function closeOk(apiKey: string, hash: string): Promise<void> {
-  const reply = await close(apiKey, { pos_session_hash: hash });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.body).toStrictEqual({});
-}
+
+
+
+
 
 const appCheckIn = (c: Customer, store: unknown) => http(`${node.url}${withSessionKey('/vendor/store/check-in', c.key)}`, { method: 'POST', body: { store } });
 
-const sessionRow = (hash: string) => node.engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).executeTakeFirstOrThrow();
 
 /** The queue entry of a session: every field, exactly. */
 function queueEntry(
@@ -138,12 +87,6 @@ function queueEntry(
   };
 }
 
-async function credit(v: { vendorId: number }, currencyId: number, userId: number, entries: Array<{ amount: number; expiresAt?: number }>): Promise<void> {
-  await transact(node.engine, async (trx) => {
-    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
-    for (const e of entries) await postEntry(trx, node.engine, account, { amount: e.amount, kind: 'test', expiresAt: e.expiresAt ?? null });
-  });
-}
 
 async function entryTier(vendorId: number) {
   return node.engine.db.selectFrom('tiers').selectAll().where('vendor_id', '=', vendorId).orderBy('threshold').executeTakeFirstOrThrow();
@@ -157,19 +100,6 @@ async function openSessionsOf(userId: number) {
   return node.engine.db.selectFrom('pos_sessions').select(['hash', 'store_id']).where('user_id', '=', userId).where('status', '=', 'active').execute();
 }
 
-/** The two-step account deletion over HTTP: submit, read the emailed code from the outbox, confirm. */
-async function deleteAccount(c: Customer): Promise<void> {
-  const before = new Set(outboxFilesAt(node, '.eml').map((f) => f.file));
-  const submit = await http(`${node.url}${withSessionKey(`/vendor/${c.vendorId}/customers/${c.userId}/submit`, c.key)}`, { method: 'DELETE' });
-  expect(submit.status, JSON.stringify(submit.body)).toBe(200);
-  await node.messaging.drain();
-  const fresh = outboxFilesAt(node, '.eml').filter((f) => !before.has(f.file));
-  const texts = await Promise.all(fresh.map(async (f) => (await PostalMime.parse(f.text)).text ?? ''));
-  const code = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/.exec(texts.find((t) => t.includes('delete')) ?? '')?.[0];
-  expect(code, 'deletion code in the outbox').toBeDefined();
-  const confirm = await http(`${node.url}/vendor/${c.vendorId}/customers`, { method: 'DELETE', body: { code } });
-  expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
-}
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
-import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP, the earning side: points by the vendor's earning rules on the
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -34,17 +34,9 @@ const enc = encodeURIComponent;
 const DAY = 86_400_000;
 const nowSec = () => Math.floor(node.clock.now() / 1000);
 const sec = (ms: number) => Math.floor(ms / 1000);
-const DEFAULT_RULE = '1 point per unit spent';
 const EMPTY_EXPIRING = { data: [], page_size: 25, count: 0, page: 1 };
 const TIER_TEXT = { summary: 'Welcome to the program.', description: 'Every member earns points on every visit.' };
 
-interface Cur {
-  id: number;
-  name: string;
-  code: string | null;
-}
-const pointsOf = (v: VendorCredentials): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
-const quickPayOf = (v: VendorCredentials): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
 
 let vendorCount = 0;
 const addVendor = () => node.addVendor(`Orders earn ${++vendorCount}`);
@@ -53,24 +45,15 @@ const signUp = (vendorId: number) => signUpAt(node, vendorId);
 let receiptCount = 0;
 const newReceipt = () => `E-${++receiptCount}`;
 
-const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
+const { checkInSessionOk: checkInOk, balanceOf, addRule, addTier, addLoyaltyCurrency, setCurrencyStatus } = inStoreApi(() => node);
+const orderOk = (apiKey: string, body: Record<string, unknown>) => inStoreApi(() => node).orderOk(apiKey, body, { contentType: true });
 
-async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await postOrder(apiKey, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  return reply.body;
-}
+
 
 /** An order of `subtotal` for the customer (by email) with a fresh receipt number. */
 const buy = (v: VendorCredentials, c: Customer, subtotal: number, extra: Record<string, unknown> = {}) =>
   orderOk(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal, ...extra });
 
-async function checkInOk(apiKey: string, identification: string): Promise<any> {
-  const reply = await http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'POST', body: { card_number: identification } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.pos_session;
-}
 
 /** Checks the customer in and answers the retrieve-customer reply. */
 async function retrieveOk(v: VendorCredentials, c: Customer): Promise<any> {
@@ -80,10 +63,6 @@ async function retrieveOk(v: VendorCredentials, c: Customer): Promise<any> {
   return reply.body;
 }
 
-async function balanceOf(currencyId: number, userId: number): Promise<number> {
-  const row = await node.engine.db.selectFrom('ledger_accounts').select('balance').where('currency_id', '=', currencyId).where('holder_type', '=', 'user').where('holder_id', '=', userId).executeTakeFirst();
-  return row ? Number(row.balance) : 0;
-}
 
 const orderEntries = (orderId: number) =>
   node.engine.db
@@ -134,59 +113,14 @@ async function expectReply(body: any, v: VendorCredentials, c: Customer, x: Expe
   expect(row).toMatchObject({ vendor_id: v.vendorId, store_id: v.storeId, user_id: c.userId, points_earned: pointsEarned, points_spent: 0, status: 'complete' });
 }
 
-async function addRule(
-  v: VendorCredentials,
-  rule: { name: string; points: number; per_amount: number; rounding: string; max_award?: number | null; starts_at?: number | null; ends_at?: number | null; status?: string; currency_id?: number },
-): Promise<number> {
-  const id = await nextObjectId(node.engine.db, node.engine.nodeId);
-  const now = node.clock.now();
-  await node.engine.db
-    .insertInto('earning_rules')
-    .values({
-      id,
-      public_id: newPublicId('erul'),
-      vendor_id: v.vendorId,
-      currency_id: rule.currency_id ?? v.loyaltyCurrencyId,
-      name: rule.name,
-      points: rule.points,
-      per_amount: rule.per_amount,
-      rounding: rule.rounding,
-      max_award: rule.max_award ?? null,
-      starts_at: rule.starts_at ?? null,
-      ends_at: rule.ends_at ?? null,
-      status: rule.status ?? 'ACTIVE',
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
 
 /** Pauses the vendor's default rule (1 point per 1.00, floor) so a test's own rule is the only one. */
 async function pauseDefaultRule(v: VendorCredentials): Promise<void> {
   await node.engine.db.updateTable('earning_rules').set({ status: 'INACTIVE' }).where('vendor_id', '=', v.vendorId).where('name', '=', DEFAULT_RULE).execute();
 }
 
-/** A second loyalty currency, made over POST /currencies: its internal id. */
-async function addLoyaltyCurrency(v: VendorCredentials, name: string): Promise<number> {
-  const reply = await http(`${node.url}/currencies`, { method: 'POST', token: v.accessToken, body: { name } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return (await node.engine.db.selectFrom('currencies').select('id').where('public_id', '=', reply.body.id).executeTakeFirstOrThrow()).id;
-}
 
-async function setCurrencyStatus(currencyId: number, status: string): Promise<void> {
-  await node.engine.db.updateTable('currencies').set({ status }).where('id', '=', currencyId).execute();
-}
 
-async function addTier(v: VendorCredentials, tier: { name: string; threshold: number; window_days?: number | null }) {
-  const row = { id: await nextObjectId(node.engine.db, node.engine.nodeId), name: tier.name, summary: `${tier.name} summary`, description: `All about ${tier.name}.`, threshold: tier.threshold };
-  const now = node.clock.now();
-  await node.engine.db
-    .insertInto('tiers')
-    .values({ ...row, public_id: newPublicId('tier'), vendor_id: v.vendorId, window_days: tier.window_days ?? null, created_at: now, updated_at: now })
-    .execute();
-  return row;
-}
 
 async function memberTier(v: VendorCredentials) {
   const row = await node.engine.db.selectFrom('tiers').selectAll().where('vendor_id', '=', v.vendorId).where('threshold', '=', 0).executeTakeFirstOrThrow();

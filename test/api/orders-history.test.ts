@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
-import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import { nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { DEFAULT_RULE, expectBalancesAddUp, inStoreApi } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // GET /user/transaction/list over real HTTP, filled by real orders: the store variant (api_key +
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -33,7 +33,6 @@ afterEach(async () => {
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
 const enc = encodeURIComponent;
 const nowSec = () => Math.floor(node.clock.now() / 1000);
-const DEFAULT_RULE = '1 point per unit spent';
 const RATING = { comment: null, value: 0, window: 0 };
 const TIP = { amount: 0, window: 0 };
 const MAIN = { name: 'Main Store', address: '1 Main Street, Springfield' };
@@ -45,26 +44,12 @@ const signUp = (vendorId: number) => signUpAt(node, vendorId);
 let receiptCount = 0;
 const newReceipt = () => `H-${++receiptCount}`;
 
-const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
+const { orderOk, voidOk, credit } = inStoreApi(() => node);
+const addReward = async (v: VendorCredentials, name: string, cost: number) => (await inStoreApi(() => node).addReward(v, { name, cost })).id;
 
-async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await postOrder(apiKey, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function voidOk(apiKey: string, receipt: string): Promise<any> {
-  const reply = await http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'DELETE', body: { receipt_number: receipt } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
-  await transact(node.engine, async (trx) => {
-    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
-    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
-  });
-}
+
 
 const storeHistory = (apiKey: string, query: string) => http(`${node.url}/user/transaction/list?${query}&api_key=${enc(apiKey)}`);
 
@@ -83,30 +68,6 @@ function linkParams(url: string): Record<string, string> {
   return Object.fromEntries(parsed.searchParams);
 }
 
-async function addReward(v: VendorCredentials, name: string, cost: number): Promise<string> {
-  const publicId = newPublicId('rwd');
-  const now = node.clock.now();
-  await node.engine.db
-    .insertInto('spending_rules')
-    .values({
-      id: await nextObjectId(node.engine.db, node.engine.nodeId),
-      public_id: publicId,
-      vendor_id: v.vendorId,
-      currency_id: v.loyaltyCurrencyId,
-      name,
-      summary: `${name} for points`,
-      description: `Trade your points for ${name}.`,
-      cost,
-      status: 'ACTIVE',
-      starts_at: null,
-      ends_at: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .execute();
-  return publicId;
-}
 
 /** 30 one-unit orders a second apart: their receipts, oldest first. */
 async function thirtyOrders(v: VendorCredentials, c: Customer): Promise<string[]> {

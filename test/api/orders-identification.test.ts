@@ -1,10 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addApiKey } from '../../src/core/credentials/api-keys';
-import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP: who the order is for (an open session's pos_session_hash, or any
@@ -24,24 +22,15 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
 // helpers (each orders-* file keeps its own: test files share no module but test/support)
 
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
-const enc = encodeURIComponent;
 const nowSec = () => Math.floor(node.clock.now() / 1000);
-const DEFAULT_RULE = '1 point per unit spent';
 
-interface Cur {
-  id: number;
-  name: string;
-  code: string | null;
-}
-const pointsOf = (v: { loyaltyCurrencyId: number }): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
-const quickPayOf = (v: { quickPayCurrencyId: number }): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
 
 let vendorCount = 0;
 const addVendor = () => node.addVendor(`Orders identification ${++vendorCount}`);
@@ -50,57 +39,20 @@ const signUp = (vendorId: number, overrides: Record<string, unknown> = {}) => si
 let receiptCount = 0;
 const newReceipt = () => `I-${++receiptCount}`;
 
+const { postOrder, orderOk, checkInSessionOk: checkInOk, credit, retrieve, sessionRow, addStoreWithKiosk: addStore } = inStoreApi(() => node);
+const queueHashes = (apiKey: string) => inStoreApi(() => node).queueHashes(apiKey);
+
 /** A store: the vendor's credentials with this store's id and keys. */
 type Store = VendorCredentials;
 
-/** A second store of the vendor (point of sale "Counter 1", a cashier key). */
-function addStore(v: VendorCredentials, name: string): Promise<Store> {
-  return transact(node.engine, async (trx) => {
-    const now = node.clock.now();
-    const storeId = await nextObjectId(trx, node.engine.nodeId);
-    await trx
-      .insertInto('stores')
-      .values({ id: storeId, vendor_id: v.vendorId, name, address1: '9 Side Street', address2: null, city: 'Shelbyville', region: null, country: 'US', postal_code: null, phone: null, created_at: now, updated_at: now })
-      .execute();
-    const posId = await nextObjectId(trx, node.engine.nodeId);
-    await trx.insertInto('points_of_sale').values({ id: posId, vendor_id: v.vendorId, store_id: storeId, name: 'Counter 1', status: 'ACTIVE', created_at: now, updated_at: now }).execute();
-    const cashier = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId, role: 'cashier', label: `${name} counter` });
-    const kiosk = await addApiKey(trx, node.engine, { vendorId: v.vendorId, storeId, posId: null, role: 'kiosk', label: `${name} kiosk` });
-    return { ...v, storeId, posId, apiKey: cashier.key, kioskApiKey: kiosk.key };
-  });
-}
 
-const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
 
-async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await postOrder(apiKey, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function checkInOk(apiKey: string, identification: string): Promise<any> {
-  const reply = await http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'POST', body: { card_number: identification } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.pos_session;
-}
 
-const retrieve = (apiKey: string, hash: string) => http(`${node.url}/onscreen?pos_session_hash=${enc(hash)}&api_key=${enc(apiKey)}`);
 
-async function queueHashes(apiKey: string): Promise<string[]> {
-  const reply = await http(`${node.url}/onscreen/queue?api_key=${enc(apiKey)}`);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body.map((e: any) => e.pos_session.hash);
-}
 
-const sessionRow = (hash: string) => node.engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).executeTakeFirstOrThrow();
 const orderRow = (storeId: number, receipt: string) => node.engine.db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receipt).executeTakeFirstOrThrow();
 
-async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
-  await transact(node.engine, async (trx) => {
-    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
-    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
-  });
-}
 
 /** The ledger, history and order counts of the node and the customer's balances: what a resend must not move. */
 async function snapshot(userId: number) {

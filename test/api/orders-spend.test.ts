@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
-import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ERROR_CODES } from '../../src/shared/errors';
 import { type Customer, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP, the spending side: quick pay (stored value, never below zero),
@@ -25,7 +24,7 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -35,15 +34,7 @@ const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
 const enc = encodeURIComponent;
 const DAY = 86_400_000;
 const nowSec = () => Math.floor(node.clock.now() / 1000);
-const DEFAULT_RULE = '1 point per unit spent';
 
-interface Cur {
-  id: number;
-  name: string;
-  code: string | null;
-}
-const pointsOf = (v: VendorCredentials): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
-const quickPayOf = (v: VendorCredentials): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
 
 let vendorCount = 0;
 const addVendor = () => node.addVendor(`Orders spend ${++vendorCount}`);
@@ -52,33 +43,12 @@ const signUp = (vendorId: number) => signUpAt(node, vendorId);
 let receiptCount = 0;
 const newReceipt = () => `S-${++receiptCount}`;
 
-const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
-const deleteOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'DELETE', body });
+const { postOrder, deleteOrder, orderOk, checkInSessionOk: checkInOk, credit, balanceOf, addReward, setCurrencyStatus, addLoyaltyCurrency } = inStoreApi(() => node);
 
-async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await postOrder(apiKey, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function checkInOk(apiKey: string, identification: string): Promise<any> {
-  const reply = await http(`${node.url}/onscreen?api_key=${enc(apiKey)}`, { method: 'POST', body: { card_number: identification } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.pos_session;
-}
 
-/** Posts ledger entries to the customer's account in a currency (as a reload or an earlier order would). */
-async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
-  await transact(node.engine, async (trx) => {
-    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
-    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
-  });
-}
 
-async function balanceOf(currencyId: number, userId: number): Promise<number> {
-  const row = await node.engine.db.selectFrom('ledger_accounts').select('balance').where('currency_id', '=', currencyId).where('holder_type', '=', 'user').where('holder_id', '=', userId).executeTakeFirst();
-  return row ? Number(row.balance) : 0;
-}
+
 
 const orderEntries = (orderId: number) =>
   node.engine.db
@@ -153,44 +123,8 @@ async function expectReply(body: any, v: VendorCredentials, c: Customer, x: Expe
   });
 }
 
-async function addReward(
-  v: VendorCredentials,
-  r: { name?: string; cost: number; status?: string; starts_at?: number | null; ends_at?: number | null; deleted_at?: number | null; currency_id?: number },
-): Promise<{ id: string; name: string }> {
-  const publicId = newPublicId('rwd');
-  const name = r.name ?? 'Free coffee';
-  const now = node.clock.now();
-  await node.engine.db
-    .insertInto('spending_rules')
-    .values({
-      id: await nextObjectId(node.engine.db, node.engine.nodeId),
-      public_id: publicId,
-      vendor_id: v.vendorId,
-      currency_id: r.currency_id ?? v.loyaltyCurrencyId,
-      name,
-      summary: `${name} for points`,
-      description: `Trade your points for ${name}.`,
-      cost: r.cost,
-      status: r.status ?? 'ACTIVE',
-      starts_at: r.starts_at ?? null,
-      ends_at: r.ends_at ?? null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: r.deleted_at ?? null,
-    })
-    .execute();
-  return { id: publicId, name };
-}
 
-async function setCurrencyStatus(currencyId: number, status: string): Promise<void> {
-  await node.engine.db.updateTable('currencies').set({ status }).where('id', '=', currencyId).execute();
-}
 
-async function addLoyaltyCurrency(v: VendorCredentials, name: string): Promise<number> {
-  const reply = await http(`${node.url}/currencies`, { method: 'POST', token: v.accessToken, body: { name } });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return (await node.engine.db.selectFrom('currencies').select('id').where('public_id', '=', reply.body.id).executeTakeFirstOrThrow()).id;
-}
 
 function expectSuccessFalse(reply: HttpReply, code: string, message: string, field: string): void {
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);

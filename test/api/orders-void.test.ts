@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
-import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
-import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import { nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // DELETE /order?api_key {receipt_number} over real HTTP: voiding writes a compensating entry for
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 // The ledger check of the in-store issue: every cached balance equals the sum of its entries.
 afterEach(async () => {
-  if (node) expect(await findBalanceMismatches(node.engine.db)).toEqual([]);
+  await expectBalancesAddUp(node);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -34,13 +34,6 @@ afterEach(async () => {
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
 const enc = encodeURIComponent;
 
-interface Cur {
-  id: number;
-  name: string;
-  code: string | null;
-}
-const pointsOf = (v: VendorCredentials): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
-const quickPayOf = (v: VendorCredentials): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
 
 let vendorCount = 0;
 const addVendor = () => node.addVendor(`Orders void ${++vendorCount}`);
@@ -49,33 +42,14 @@ const signUp = (vendorId: number) => signUpAt(node, vendorId);
 let receiptCount = 0;
 const newReceipt = () => `V-${++receiptCount}`;
 
-const postOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'POST', body });
-const deleteOrder = (apiKey: string, body: unknown) => http(`${node.url}/order?api_key=${enc(apiKey)}`, { method: 'DELETE', body });
+const { postOrder, deleteOrder, orderOk, credit, balanceOf } = inStoreApi(() => node);
+const voidOk = (apiKey: string, receipt: string) => inStoreApi(() => node).voidOk(apiKey, receipt, { contentType: true });
+const addReward = async (v: VendorCredentials, name: string, cost: number) => (await inStoreApi(() => node).addReward(v, { name, cost })).id;
 
-async function orderOk(apiKey: string, body: Record<string, unknown>): Promise<any> {
-  const reply = await postOrder(apiKey, body);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body;
-}
 
-async function voidOk(apiKey: string, receipt: string): Promise<any> {
-  const reply = await deleteOrder(apiKey, { receipt_number: receipt });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-  return reply.body;
-}
 
-async function credit(v: VendorCredentials, currencyId: number, userId: number, amount: number): Promise<void> {
-  await transact(node.engine, async (trx) => {
-    const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId, holderType: 'user', holderId: userId });
-    await postEntry(trx, node.engine, account, { amount, kind: 'test' });
-  });
-}
 
-async function balanceOf(currencyId: number, userId: number): Promise<number> {
-  const row = await node.engine.db.selectFrom('ledger_accounts').select('balance').where('currency_id', '=', currencyId).where('holder_type', '=', 'user').where('holder_id', '=', userId).executeTakeFirst();
-  return row ? Number(row.balance) : 0;
-}
+
 
 const orderEntries = (orderId: number) =>
   node.engine.db
@@ -101,30 +75,6 @@ async function snapshot(userId: number) {
   };
 }
 
-async function addReward(v: VendorCredentials, name: string, cost: number): Promise<string> {
-  const publicId = newPublicId('rwd');
-  const now = node.clock.now();
-  await node.engine.db
-    .insertInto('spending_rules')
-    .values({
-      id: await nextObjectId(node.engine.db, node.engine.nodeId),
-      public_id: publicId,
-      vendor_id: v.vendorId,
-      currency_id: v.loyaltyCurrencyId,
-      name,
-      summary: `${name} for points`,
-      description: `Trade your points for ${name}.`,
-      cost,
-      status: 'ACTIVE',
-      starts_at: null,
-      ends_at: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .execute();
-  return publicId;
-}
 
 // ---------------------------------------------------------------------------------------------
 

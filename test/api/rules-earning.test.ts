@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { resourceApi } from '../support/resource-api';
+import { FORM } from '../support/customers';
+import { expectResourceError, ISO_MS_UTC, resourceApi, vendorWithCurrencies } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Earning rules over real HTTP (/earning-rules): every field, each validation error, status moves,
 // lists, vendor isolation, and the default rule every program starts with.
 
-const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const RULE_ID = /^erul_[0-9a-z]{20}$/;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const FIELDS = ['currency', 'date_created', 'date_updated', 'ends_at', 'id', 'max_award', 'name', 'per_amount', 'points', 'rounding', 'starts_at', 'status'];
 
 let node: TestNode;
@@ -31,27 +30,10 @@ const { url, create, createOk, get, put, del, list, listAll } = resourceApi(() =
 const currencies = resourceApi(() => node, '/currencies');
 
 /** The resource-style error envelope: exactly internal_code, message, code and maybe field. */
-function expectError(reply: HttpReply, status: number, code: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  expect(reply.body.code).toBe(code);
-  expect(reply.body.internal_code).toBeNull();
-  expect(typeof reply.body.message).toBe('string');
-  expect(reply.body.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(reply.body)) expect(['internal_code', 'message', 'code', 'field']).toContain(key);
-  expect(reply.body.field).toBe(field);
-}
+const expectError = (reply: HttpReply, status: number, code: string, field?: string) => expectResourceError(reply, status, code, field, { messageNonEmpty: true });
 
 /** A new vendor with the curr_ ids of its "Points" and quick-pay currencies. */
-async function vendor() {
-  const creds = await node.addVendor();
-  const all = await currencies.listAll(creds.accessToken);
-  const points = all.find((c) => c.name === 'Points');
-  const cash = all.find((c) => c.code === 'USD');
-  expect(points).toBeDefined();
-  expect(cash).toBeDefined();
-  return { ...creds, token: creds.accessToken, points: points.id as string, cash: cash.id as string };
-}
+const vendor = () => vendorWithCurrencies(node);
 
 const storedRule = (publicId: string) => node.engine.db.selectFrom('earning_rules').selectAll().where('public_id', '=', publicId).executeTakeFirst();
 

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceApi } from '../support/resource-api';
+import { FORM } from '../support/customers';
+import { expectResourceError, ISO_MS_UTC, resourceApi, vendorWithCurrencies } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Rewards (spending rules) over real HTTP (/rewards): every field, each validation error, status
 // moves, soft delete, lists and vendor isolation.
 
-const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const REWARD_ID = /^rwd_[0-9a-z]{20}$/;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const FIELDS = ['cost', 'currency', 'date_created', 'date_updated', 'description', 'ends_at', 'id', 'name', 'starts_at', 'status', 'summary'];
 
 let node: TestNode;
@@ -29,25 +28,9 @@ const tick = (ms = 1) => node.clock.advance(ms);
 const { url, create, createOk, get, put, del, list, listAll } = resourceApi(() => node, '/rewards');
 const currencies = resourceApi(() => node, '/currencies');
 
-function expectError(reply: HttpReply, status: number, code: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  expect(reply.body.code).toBe(code);
-  expect(reply.body.internal_code).toBeNull();
-  expect(typeof reply.body.message).toBe('string');
-  for (const key of Object.keys(reply.body)) expect(['internal_code', 'message', 'code', 'field']).toContain(key);
-  expect(reply.body.field).toBe(field);
-}
+const expectError = (reply: HttpReply, status: number, code: string, field?: string) => expectResourceError(reply, status, code, field);
 
-async function vendor() {
-  const creds = await node.addVendor();
-  const all = await currencies.listAll(creds.accessToken);
-  const points = all.find((c) => c.name === 'Points');
-  const cash = all.find((c) => c.code === 'USD');
-  expect(points).toBeDefined();
-  expect(cash).toBeDefined();
-  return { ...creds, token: creds.accessToken, points: points.id as string, cash: cash.id as string };
-}
+const vendor = () => vendorWithCurrencies(node);
 
 const storedReward = (publicId: string) => node.engine.db.selectFrom('spending_rules').selectAll().where('public_id', '=', publicId).executeTakeFirst();
 

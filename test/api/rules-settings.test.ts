@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM } from '../support/customers';
+import { expectResourceError } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // The program settings over real HTTP (GET/PUT /program/settings): the points expiry.
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 let node: TestNode;
 
@@ -20,13 +21,7 @@ const read = (token?: string) => http(settingsUrl(), token ? { token } : {});
 const write = (token: string | undefined, body: unknown, headers?: Record<string, string>) =>
   http(settingsUrl(), { method: 'PUT', ...(token ? { token } : {}), body, ...(headers ? { headers } : {}) });
 
-function expectError(reply: HttpReply, status: number, code: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code).toBe(code);
-  expect(reply.body.internal_code).toBeNull();
-  for (const key of Object.keys(reply.body)) expect(['internal_code', 'message', 'code', 'field']).toContain(key);
-  expect(reply.body.field).toBe(field);
-}
+const expectError = (reply: HttpReply, status: number, code: string, field?: string) => expectResourceError(reply, status, code, field, { contentType: false, message: false });
 
 const storedDays = async (vendorId: number) =>
   (await node.engine.db.selectFrom('vendors').select('points_expiry_days').where('id', '=', vendorId).executeTakeFirstOrThrow()).points_expiry_days;

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
-import { resourceApi } from '../support/resource-api';
+import { FORM, registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
+import { expectResourceError, ISO_MS_UTC, resourceApi } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Tiers over real HTTP (/tiers): every field, each validation error, unique thresholds, the last
 // tier that cannot go, members moved down when their tier is deleted, lists and isolation.
 
-const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIER_ID = /^tier_[0-9a-z]{20}$/;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const FIELDS = ['date_created', 'date_updated', 'description', 'id', 'name', 'summary', 'threshold', 'window_days'];
 
 let node: TestNode;
@@ -29,15 +27,7 @@ const tick = (ms = 1) => node.clock.advance(ms);
 
 const { url, create, createOk, get, put, del, list, listAll } = resourceApi(() => node, '/tiers');
 
-function expectError(reply: HttpReply, status: number, code: string, field?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  expect(reply.body.code).toBe(code);
-  expect(reply.body.internal_code).toBeNull();
-  expect(typeof reply.body.message).toBe('string');
-  for (const key of Object.keys(reply.body)) expect(['internal_code', 'message', 'code', 'field']).toContain(key);
-  expect(reply.body.field).toBe(field);
-}
+const expectError = (reply: HttpReply, status: number, code: string, field?: string) => expectResourceError(reply, status, code, field);
 
 async function vendor() {
   const creds = await node.addVendor();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import PostalMime from 'postal-mime';
 import { expect } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import type { Mailbox, ParsedMail } from './mailbox';
@@ -181,6 +182,32 @@ export async function newMailAt(node: TestNode, mailbox: Mailbox, to: string, ac
   const mail = await mailbox.waitFor((m) => !seen.has(m) && m.to.includes(to));
   expect(mailbox.messages.filter((m) => !seen.has(m) && m.to.includes(to))).toHaveLength(1);
   return mail;
+}
+
+/** PUT /user/profile {phone_number: {number, code}} with the session, expecting 200: the phone as stored. */
+export async function setPhoneAt(node: TestNode, c: Customer, number: string, code: string): Promise<string> {
+  const reply = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { phone_number: { number, code } } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  const row = await node.engine.db.selectFrom('users').select('phone').where('id', '=', c.userId).executeTakeFirstOrThrow();
+  return row.phone!;
+}
+
+/** The two-step account deletion over HTTP: submit, read the emailed code from the outbox, confirm (and, with `expectDeleted`, check the row). */
+export async function deleteAccountAt(node: TestNode, c: Customer, options: { expectDeleted?: boolean } = {}): Promise<void> {
+  const before = new Set(outboxFilesAt(node, '.eml').map((f) => f.file));
+  const submit = await http(`${node.url}${withSessionKey(`/vendor/${c.vendorId}/customers/${c.userId}/submit`, c.key)}`, { method: 'DELETE' });
+  expect(submit.status, JSON.stringify(submit.body)).toBe(200);
+  await node.messaging.drain();
+  const fresh = outboxFilesAt(node, '.eml').filter((f) => !before.has(f.file));
+  const texts = await Promise.all(fresh.map(async (f) => (await PostalMime.parse(f.text)).text ?? ''));
+  const code = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/.exec(texts.find((t) => t.includes('delete')) ?? '')?.[0];
+  expect(code, 'deletion code in the outbox').toBeDefined();
+  const confirm = await http(`${node.url}/vendor/${c.vendorId}/customers`, { method: 'DELETE', body: { code } });
+  expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
+  if (options.expectDeleted) {
+    const row = await node.engine.db.selectFrom('users').select('status').where('id', '=', c.userId).executeTakeFirstOrThrow();
+    expect(row.status).toBe('deleted');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

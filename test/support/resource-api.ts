@@ -39,3 +39,39 @@ export function resourceApi(nodeOf: () => TestNode, path: string) {
     },
   };
 }
+
+/** An ISO 8601 UTC time with milliseconds, as the resource calls write dates. */
+export const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Which parts of the resource-style error envelope `expectResourceError` checks beyond status, code, internal_code, keys and field. */
+export interface ResourceErrorChecks {
+  /** A JSON content type (default true). */
+  contentType?: boolean;
+  /** message is a string (default true). */
+  message?: boolean;
+  /** message is not empty. */
+  messageNonEmpty?: boolean;
+}
+
+/** The resource-style error envelope: exactly internal_code (null), message, code and maybe field. */
+export function expectResourceError(reply: HttpReply, status: number, code: string, field?: string, checks: ResourceErrorChecks = {}): void {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
+  if (checks.contentType ?? true) expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
+  expect(reply.body.code).toBe(code);
+  expect(reply.body.internal_code).toBeNull();
+  if (checks.message ?? true) expect(typeof reply.body.message).toBe('string');
+  if (checks.messageNonEmpty) expect(reply.body.message.length).toBeGreaterThan(0);
+  for (const key of Object.keys(reply.body)) expect(['internal_code', 'message', 'code', 'field']).toContain(key);
+  expect(reply.body.field).toBe(field);
+}
+
+/** A new vendor of the node with its bearer token and the curr_ ids of its "Points" and quick-pay (USD) currencies. */
+export async function vendorWithCurrencies(node: TestNode) {
+  const creds = await node.addVendor();
+  const all = await resourceApi(() => node, '/currencies').listAll(creds.accessToken);
+  const points = all.find((c) => c.name === 'Points');
+  const cash = all.find((c) => c.code === 'USD');
+  expect(points).toBeDefined();
+  expect(cash).toBeDefined();
+  return { ...creds, token: creds.accessToken, points: points.id as string, cash: cash.id as string };
+}
