@@ -21,6 +21,7 @@ import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
 import { orderRoutes } from './routes/orders';
 import { scanRoutes } from './routes/scans';
+import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
@@ -80,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventRoutes, { engine });
   await app.register(orderRoutes, { engine });
   await app.register(scanRoutes, { engine });
+  await app.register(terminalRoutes, { engine });
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });
