@@ -1,25 +1,101 @@
-import { AppShell, Center, Group, Text, Title } from '@mantine/core';
-import { HealthScreen } from './health/HealthScreen';
+import { Alert, AppShell, Button, Center, Group, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { ConnectionBadge } from './app/ConnectionBadge';
+import { LanguageSwitch } from './app/LanguageSwitch';
+import { useShellStrings } from './app/strings';
+import { useView, viewStore } from './app/view-store';
+import { CashierScreen } from './cashier/CashierScreen';
+import { eventStream, useEventStreamStatus } from './events/event-stream';
+import { KioskScreen } from './kiosk/KioskScreen';
+import { LoginScreen } from './login/LoginScreen';
+import { sessionStore, useSession } from './session/session-store';
+import { SettingsScreen } from './settings/SettingsScreen';
+
+/** Opens the store's event stream while the session is ready. */
+function useStoreEvents() {
+  const api = useSession((s) => s.api);
+  const baseUrl = useSession((s) => s.baseUrl);
+  useEffect(() => {
+    if (!api) return;
+    const stream = eventStream();
+    stream.connect(api.eventsUrl(baseUrl));
+    return () => stream.disconnect();
+  }, [api, baseUrl]);
+}
+
+function Header() {
+  const t = useShellStrings();
+  const terminal = useSession((s) => s.terminal);
+  const view = useView();
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Title order={3}>{t.appName}</Title>
+        {terminal && (
+          <Text size="sm" c="dimmed" truncate>
+            {terminal.store.name} · {terminal.role === 'kiosk' ? t.kioskRole : t.cashierRole}
+          </Text>
+        )}
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        {terminal && <ConnectionBadge />}
+        <LanguageSwitch />
+        {terminal && (
+          <Button variant={view === 'settings' ? 'filled' : 'light'} onClick={() => viewStore.getState().show(view === 'settings' ? 'main' : 'settings')}>
+            {view === 'settings' ? t.back : t.settings}
+          </Button>
+        )}
+      </Group>
+    </Group>
+  );
+}
+
+function OfflineBanner() {
+  const t = useShellStrings();
+  const status = useEventStreamStatus();
+  if (status !== 'offline') return null;
+  return (
+    <Alert color="red" role="alert" mb="md" data-testid="offline-banner">
+      {t.offlineBanner}
+    </Alert>
+  );
+}
+
+function MainView() {
+  const t = useShellStrings();
+  const phase = useSession((s) => s.phase);
+  const terminal = useSession((s) => s.terminal);
+  const view = useView();
+  if (phase !== 'ready' || !terminal) return <LoginScreen />;
+  if (view === 'settings') return <SettingsScreen />;
+  if (terminal.role === 'cashier') return <CashierScreen />;
+  if (terminal.role === 'kiosk') return <KioskScreen />;
+  return (
+    <Center pt="xl">
+      <Alert color="yellow" role="alert" maw={520}>
+        {t.integrationKey}
+      </Alert>
+    </Center>
+  );
+}
 
 export function App() {
-  const role = window.punchcard?.role;
+  useStoreEvents();
+  useEffect(() => {
+    void sessionStore().getState().resume();
+  }, []);
+  const role = useSession((s) => s.terminal?.role);
+  const view = useView();
+  // The kiosk owns the whole screen; its settings stay reachable through the kiosk's own control.
+  const bare = role === 'kiosk' && view === 'main';
   return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Title order={3}>Punchcard</Title>
-          {role && (
-            <Text size="sm" c="dimmed">
-              {role} terminal
-            </Text>
-          )}
-        </Group>
-      </AppShell.Header>
+    <AppShell header={bare ? undefined : { height: 60 }} padding={bare ? 0 : 'md'}>
+      {!bare && <AppShell.Header>{<Header />}</AppShell.Header>}
       <AppShell.Main>
-        <Center pt="xl">
-          <HealthScreen />
-        </Center>
+        <OfflineBanner />
+        <MainView />
       </AppShell.Main>
     </AppShell>
   );
 }
+

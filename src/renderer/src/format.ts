@@ -14,3 +14,14 @@ export function formatDuration(totalSeconds: number): string {
     .map(([value, unit]) => `${value} ${unit}`)
     .join(' ');
 }
+
+/** 12.5, "USD", "es" -> "12,50 US$"; without a currency code, the number with two decimals. */
+export function formatMoney(amount: number, currency: string | null, language: string): string {
+  if (!currency) return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
+}
+
+/** 1200 -> "1,200" (en) / "1200" (es): points are whole numbers. */
+export function formatPoints(points: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(points);
+}

@@ -32,9 +32,13 @@ export function resolveConnection(win: Pick<Window, 'punchcard' | 'location'> = 
   return { baseUrl: win.location.origin, credential: null };
 }
 
-interface RequestOptions {
+export interface RequestOptions {
   method?: string;
-  /** Send the bearer credential (avoid on public calls: it makes the browser send a CORS preflight). */
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+  /** JSON body. */
+  body?: unknown;
+  /** Send the credential as a bearer token (avoid on public calls: it makes the browser send a CORS preflight). */
   auth?: boolean;
   signal?: AbortSignal | undefined;
 }
@@ -64,14 +68,24 @@ export function isHealth(value: unknown): value is Health {
   );
 }
 
-/** A small typed client of the node's HTTP interface. Grows one method per endpoint the UI uses. */
-export function createNodeApi(connection: NodeConnection, fetchImpl: typeof fetch = (...args) => fetch(...args)) {
-  async function request(path: string, options: RequestOptions = {}): Promise<unknown> {
+export type Requester = (path: string, options?: RequestOptions) => Promise<unknown>;
+
+/** One call to the node: builds the URL, sends JSON, and turns every failure into a NodeApiError. */
+export function createRequester(connection: NodeConnection, fetchImpl: typeof fetch = (...args) => fetch(...args)): Requester {
+  return async function request(path, options = {}) {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.auth && connection.credential) headers.Authorization = `Bearer ${connection.credential}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const url = new URL(`${connection.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     let response: Response;
     try {
-      response = await fetchImpl(`${connection.baseUrl}${path}`, { method: options.method ?? 'GET', headers, signal: options.signal ?? null });
+      response = await fetchImpl(url, {
+        method: options.method ?? 'GET',
+        headers,
+        signal: options.signal ?? null,
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new NodeApiError(error instanceof Error ? error.message : String(error), { unreachable: true });
@@ -87,8 +101,12 @@ export function createNodeApi(connection: NodeConnection, fetchImpl: typeof fetc
     }
     if (!response.ok) throw errorFrom(response.status, body);
     return body;
-  }
+  };
+}
 
+/** A small typed client of the node's health endpoint. */
+export function createNodeApi(connection: NodeConnection, fetchImpl: typeof fetch = (...args) => fetch(...args)) {
+  const request = createRequester(connection, fetchImpl);
   return {
     baseUrl: connection.baseUrl,
     /** GET /health: public, no credential. */

@@ -1,0 +1,97 @@
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+
+/** One event of the store's stream (GET /app/events): see src/server/routes/events.ts. */
+export interface StoreEventMessage {
+  type: string;
+  vendor_id: number;
+  store_id: number;
+  pos_session_id: number;
+  order_id?: number;
+  /** Unix ms. */
+  at: number;
+}
+
+/** Event types the node sends (src/core/events/store-events.ts). */
+export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided'] as const;
+
+export interface EventStreamState {
+  /** connecting: first attempt; open: events flow; offline: lost, the browser retries every few seconds. */
+  status: 'idle' | 'connecting' | 'open' | 'offline';
+  /** Date.now() of the last event or (re)connection. */
+  lastEventAt: number | null;
+}
+
+type Listener = (event: StoreEventMessage) => void;
+
+/**
+ * The store's live event stream: screens update from it instead of polling. Every (re)connection
+ * calls the `resync` listeners, so whatever was missed while offline is fetched once again.
+ */
+export function createEventStream(EventSourceImpl: typeof EventSource = EventSource) {
+  const listeners = new Set<Listener>();
+  const resyncs = new Set<() => void>();
+  let source: EventSource | null = null;
+  const state = createStore<EventStreamState>()(() => ({ status: 'idle', lastEventAt: null }));
+
+  function deliver(message: MessageEvent<string>) {
+    let event: StoreEventMessage;
+    try {
+      event = JSON.parse(message.data) as StoreEventMessage;
+    } catch {
+      return;
+    }
+    state.setState({ lastEventAt: Date.now() });
+    for (const listener of listeners) listener(event);
+  }
+
+  return {
+    state,
+    /** Opens the stream at `url` (closing any previous one). */
+    connect(url: string) {
+      source?.close();
+      state.setState({ status: 'connecting' });
+      const current = new EventSourceImpl(url);
+      source = current;
+      current.onopen = () => {
+        if (source !== current) return;
+        state.setState({ status: 'open', lastEventAt: Date.now() });
+        for (const resync of resyncs) resync();
+      };
+      current.onerror = () => {
+        if (source !== current) return;
+        state.setState({ status: 'offline' });
+      };
+      for (const type of STORE_EVENT_TYPES) current.addEventListener(type, deliver as EventListener);
+    },
+    disconnect() {
+      source?.close();
+      source = null;
+      state.setState({ status: 'idle' });
+    },
+    /** Calls `listener` for each event; returns the unsubscribe function. */
+    subscribe(listener: Listener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Calls `resync` on every (re)connection; returns the unsubscribe function. */
+    onResync(resync: () => void): () => void {
+      resyncs.add(resync);
+      return () => resyncs.delete(resync);
+    },
+  };
+}
+
+export type EventStream = ReturnType<typeof createEventStream>;
+
+let pageStream: EventStream | null = null;
+
+/** The page's event stream (one connection per page). */
+export function eventStream(): EventStream {
+  pageStream ??= createEventStream();
+  return pageStream;
+}
+
+export function useEventStreamStatus(): EventStreamState['status'] {
+  return useStore(eventStream().state, (s) => s.status);
+}
