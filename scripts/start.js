@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: the desktop terminal when this machine can show it, else the headless demo store node.
 //
-//   desktop:  electron-vite preview (builds main, preload and renderer into out/, then launches Electron)
+//   desktop:  builds better-sqlite3 for Electron into .native/ once (scripts/electron-native.js), then
+//             electron-vite preview (builds main, preload and renderer into out/, launches Electron)
 //   headless: node bin/punchcard.js demo --data .data/demo
 //
 // `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
@@ -11,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildElectronSqlite } from './electron-native.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -31,12 +33,18 @@ function hasDisplay() {
 }
 
 /**
- * better-sqlite3 is compiled per ABI: the copy `npm install` builds is for Node, and Electron cannot
- * load it (see "Native modules" in the architecture notes). Warn before launching rather than let the
- * desktop app die at start with a NODE_MODULE_VERSION error. Returns the error text, or null if fine.
+ * better-sqlite3 is compiled per ABI: node_modules keeps the Node build (tests, CLI, headless node),
+ * and the desktop app loads a second build for Electron from .native/ (scripts/electron-native.js,
+ * built here on first use; see "Native modules" in the README). Returns a problem to warn about, or null.
  */
-function sqliteProblemUnderElectron(binary) {
-  const probe = spawnSync(binary, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], {
+function electronSqliteProblem(binary) {
+  let path;
+  try {
+    path = buildElectronSqlite();
+  } catch (error) {
+    return error.message;
+  }
+  const probe = spawnSync(binary, ['-e', `new (require('better-sqlite3'))(':memory:', { nativeBinding: ${JSON.stringify(path)} }).close()`], {
     cwd: root,
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     encoding: 'utf8',
@@ -86,10 +94,10 @@ const binary = electronBinary();
 const display = hasDisplay();
 
 if (!forceHeadless && binary && display) {
-  const problem = sqliteProblemUnderElectron(binary);
+  const problem = electronSqliteProblem(binary);
   if (problem) {
-    console.warn(`punchcard: warning: Electron cannot load better-sqlite3 (${problem}).`);
-    console.warn('punchcard: build it for Electron (e.g. npx @electron/rebuild -f -o better-sqlite3) or run `npm start -- --headless`.');
+    console.warn(`punchcard: warning: better-sqlite3 for Electron is not usable (${problem}).`);
+    console.warn('punchcard: retry with `node scripts/electron-native.js` once online, or run `npm start -- --headless`.');
   }
   run(process.execPath, [electronViteCli(), 'preview']);
 } else {

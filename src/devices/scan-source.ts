@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 
 // Every scanner, whatever its kind (HID POS barcode scanner, HID card reader, keyboard wedge
-// captured by the renderer, a script), emits the same normalised event. HID sources and the report
-// decoders come with the desktop issue; they implement this interface.
+// captured by the renderer, a script), emits the same normalised event. The HID sources live in
+// ./hid and feed device reports through the pure decoders in ./decoders.
 
 export interface ScanEvent {
   kind: 'barcode' | 'card';
@@ -16,12 +16,34 @@ export interface ScanEvent {
   at: number;
 }
 
+/** Input a source could not turn into a scan: a clear reason, never the bytes or text read. */
+export interface ScanReject {
+  /** Which source read it. */
+  source: string;
+  /** A decoder's machine code (`bad_luhn`, `truncated`, `timeout`…). */
+  code: string;
+  /** Fixed human-readable reason; never repeats the input. */
+  reason: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
 export interface ScanSource {
   readonly id: string;
   on(event: 'scan', listener: (scan: ScanEvent) => void): this;
+  on(event: 'reject', listener: (reject: ScanReject) => void): this;
   off(event: 'scan', listener: (scan: ScanEvent) => void): this;
+  off(event: 'reject', listener: (reject: ScanReject) => void): this;
   start(): void;
   stop(): void;
+}
+
+/** What a scanner is, for the Settings screen (GET /app/scanners). */
+export interface ScannerDescription {
+  name: string;
+  kind: ScanEvent['kind'];
+  /** How it is read: HID POS reports, boot keyboard reports over hidraw, or a script. */
+  mode: 'hid-pos' | 'keyboard-emulation' | 'scripted';
 }
 
 /** A source driven by code: tests and demos "scan" with it exactly as a device would. */

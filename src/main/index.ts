@@ -1,13 +1,20 @@
+// `?asset` imports and friends, handled by electron-vite's main/preload build.
+/// <reference types="electron-vite/node" />
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, type BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, screen, session } from 'electron';
 import icon from '../../resources/icon.png?asset';
-import { IPC_QUIT } from '../shared/desktop-bridge';
+import { IPC_QUIT, IPC_TOGGLE_FULL_SCREEN } from '../shared/desktop-bridge';
+import { type DesktopConfig, loadDesktopConfig } from './desktop-config';
 import { type DesktopNode, startDesktopNode } from './desktop-node';
+import { chooseKioskDisplay } from './displays';
+import { resolveSqliteBinding } from './native-binding';
 import { hardenSession, isAppUrl, type RendererSource } from './security';
-import { createCashierWindow } from './window';
+import { createCashierWindow, createKioskWindow } from './window';
 
-// Electron main: thin on purpose. Boots the in-process store node, opens the cashier window,
-// closes the node on quit. Everything testable lives in src/server, src/core and src/renderer.
+// Electron main: thin on purpose. Reads the terminal's config, boots the in-process store node (HID
+// scanners on), opens the cashier window and, when configured, the kiosk window; closes the node on
+// quit. Everything testable lives in the modules it imports (config, displays, keys, binding path).
 
 const renderer: RendererSource =
   !app.isPackaged && process.env.ELECTRON_RENDERER_URL
@@ -16,6 +23,7 @@ const renderer: RendererSource =
 
 let desktop: DesktopNode | null = null;
 let cashier: BrowserWindow | null = null;
+let kiosk: BrowserWindow | null = null;
 let closing: Promise<void> | null = null;
 let nodeClosed = false;
 
@@ -31,25 +39,73 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
+/** IPC only from the app's own pages. */
+function appWindowOf(event: IpcMainInvokeEvent): BrowserWindow {
+  const window = BrowserWindow.fromWebContents(event.sender);
+  if (!window || !isAppUrl(event.senderFrame?.url, renderer)) throw new Error('only for the app windows');
+  return window;
+}
+
+function openKiosk(config: DesktopConfig, node: DesktopNode, preload: string): void {
+  const choice = chooseKioskDisplay(screen.getAllDisplays(), screen.getPrimaryDisplay().id, config.kiosk.display);
+  if (!choice) return;
+  if (choice.note) node.logger.warn(choice.note);
+  kiosk = createKioskWindow({
+    launch: { nodeUrl: new URL(node.node.url).origin, role: 'kiosk', credential: node.keys.kiosk },
+    preload,
+    renderer,
+    icon,
+    bounds: choice.display.bounds,
+  });
+  kiosk.on('closed', () => {
+    kiosk = null;
+  });
+}
+
 async function start(): Promise<void> {
-  desktop = await startDesktopNode(app.getPath('userData'));
+  const userData = app.getPath('userData');
+  const { config, problems, file } = loadDesktopConfig(userData, process.argv);
+  const sqlite = resolveSqliteBinding({
+    isPackaged: app.isPackaged,
+    root: join(import.meta.dirname, '../..'),
+    electronVersion: process.versions.electron,
+    platform: process.platform,
+    arch: process.arch,
+    exists: existsSync,
+  });
+  desktop = await startDesktopNode({ userDataDir: userData, config, sqliteNativeBinding: sqlite.binding });
+  const { logger } = desktop;
+  for (const problem of problems) logger.warn({ file }, `desktop config: ${problem}`);
+  if (sqlite.warning) logger.warn(sqlite.warning);
+
   const nodeOrigin = new URL(desktop.node.url).origin;
   hardenSession(session.defaultSession, { node: nodeOrigin, renderer });
 
   ipcMain.handle(IPC_QUIT, (event) => {
-    if (!isAppUrl(event.senderFrame?.url, renderer)) throw new Error('quit is only for the app window');
+    appWindowOf(event);
     app.quit();
   });
+  ipcMain.handle(IPC_TOGGLE_FULL_SCREEN, (event) => {
+    const window = appWindowOf(event);
+    // The kiosk window leaves kiosk mode (staff maintenance) and comes back; the cashier's goes full screen.
+    if (window === kiosk) window.setKiosk(!window.isKiosk());
+    else window.setFullScreen(!window.isFullScreen());
+    return window === kiosk ? window.isKiosk() : window.isFullScreen();
+  });
 
+  const preload = join(import.meta.dirname, '../preload/index.cjs');
   cashier = createCashierWindow({
-    launch: { nodeUrl: nodeOrigin, role: 'cashier', credential: desktop.cashierCredential },
-    preload: join(import.meta.dirname, '../preload/index.cjs'),
+    launch: { nodeUrl: nodeOrigin, role: 'cashier', credential: desktop.keys.cashier },
+    preload,
     renderer,
     icon,
   });
   cashier.on('closed', () => {
     cashier = null;
+    // The kiosk window cannot be closed by a customer; closing the cashier window ends the app.
+    app.quit();
   });
+  if (config.kiosk.enabled) openKiosk(config, desktop, preload);
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -64,8 +120,10 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('window-all-closed', () => app.quit());
 
-  // Close the node (requests finish, database closes) before the process goes away.
+  // Close the node (scanners stop, requests finish, database closes) before the process goes away.
   app.on('before-quit', (event) => {
+    // The kiosk window is not closable by hand; quitting must still be able to close it.
+    kiosk?.setClosable(true);
     if (!desktop || nodeClosed) return;
     event.preventDefault();
     if (closing) return;

@@ -1,4 +1,4 @@
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, type Rectangle } from 'electron';
 import { encodeLaunchArg, type LaunchArgs } from '../shared/desktop-bridge';
 import type { RendererSource } from './security';
 
@@ -9,7 +9,30 @@ export interface WindowOptions {
   icon: string;
 }
 
-/** The cashier window. Locked down: no Node, sandboxed, isolated, web security on. */
+/** Locked down for every window: no Node, sandboxed, isolated, web security on. */
+function webPreferences(options: WindowOptions): Electron.WebPreferences {
+  return {
+    preload: options.preload,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    spellcheck: false,
+    additionalArguments: [encodeLaunchArg(options.launch)],
+  };
+}
+
+function load(window: BrowserWindow, renderer: RendererSource): void {
+  window.once('ready-to-show', () => window.show());
+  if (renderer.kind === 'dev') void window.loadURL(renderer.url);
+  else void window.loadFile(renderer.file);
+}
+
+/** The cashier window. */
 export function createCashierWindow(options: WindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     title: 'Punchcard',
@@ -20,22 +43,35 @@ export function createCashierWindow(options: WindowOptions): BrowserWindow {
     show: false,
     icon: options.icon,
     autoHideMenuBar: true,
-    webPreferences: {
-      preload: options.preload,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-      additionalArguments: [encodeLaunchArg(options.launch)],
-    },
+    webPreferences: webPreferences(options),
   });
-  window.once('ready-to-show', () => window.show());
-  if (options.renderer.kind === 'dev') void window.loadURL(options.renderer.url);
-  else void window.loadFile(options.renderer.file);
+  load(window, options.renderer);
+  return window;
+}
+
+/**
+ * The self check-in window: full screen in kiosk mode on the given screen, no menu, not closable by
+ * the customer (quitting the app closes it). Its credential is a kiosk-role key.
+ */
+export function createKioskWindow(options: WindowOptions & { bounds: Rectangle }): BrowserWindow {
+  const window = new BrowserWindow({
+    title: 'Punchcard kiosk',
+    x: options.bounds.x,
+    y: options.bounds.y,
+    width: options.bounds.width,
+    height: options.bounds.height,
+    show: false,
+    icon: options.icon,
+    frame: false,
+    fullscreen: true,
+    kiosk: true,
+    closable: false,
+    minimizable: false,
+    autoHideMenuBar: true,
+    backgroundColor: '#ffffff',
+    webPreferences: webPreferences(options),
+  });
+  window.setMenu(null);
+  load(window, options.renderer);
   return window;
 }

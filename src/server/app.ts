@@ -25,6 +25,8 @@ import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
+import { scannerRoutes } from './routes/scanners';
+import type { ScannerDirectory } from './node/scanners';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 
@@ -42,6 +44,8 @@ export interface AppOptions {
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  /** The node's scanners, listed by GET /app/scanners (an empty list without them). */
+  scanners?: ScannerDirectory | null;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -85,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });
+  await app.register(scannerRoutes, { engine, scanners: options.scanners ?? null });
   await app.register(rewardRoutes, { engine });
   await app.register(historyRoutes, { engine });
   await app.register(storeRoutes, { engine });

@@ -16,6 +16,18 @@ export const LAUNCH_SWITCH = '--punchcard=';
 
 /** IPC channels the preload may invoke. Keep this list tiny. */
 export const IPC_QUIT = 'punchcard:quit';
+/** Full screen on/off for the calling window (the kiosk window: kiosk mode); answers the new state. */
+export const IPC_TOGGLE_FULL_SCREEN = 'punchcard:toggle-full-screen';
+
+/** What a window sees as `window.punchcard` (absent in a plain browser). */
+export interface PunchcardBridge {
+  readonly nodeUrl: string;
+  readonly role: WindowRole;
+  /** The window's API key: send it as `api_key` to the in-store endpoints and GET /app/events. */
+  readonly credential: string;
+  quit(): Promise<void>;
+  toggleFullScreen(): Promise<boolean>;
+}
 
 /** --punchcard=<base64url(JSON)>, so the value survives any command-line quoting. */
 export function encodeLaunchArg(args: LaunchArgs): string {

@@ -62,9 +62,17 @@ function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
   };
 }
 
+export interface SqliteOptions {
+  /**
+   * better-sqlite3's compiled addon to load instead of node_modules' copy. The desktop app passes the
+   * copy built for Electron's ABI (.native/electron-<version>-<platform>-<arch>/), so node_modules keeps the one built for Node.
+   */
+  nativeBinding?: string | undefined;
+}
+
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
-export function openSqlite(file: string): Database {
-  const sqlite = new BetterSqlite3(file);
+export function openSqlite(file: string, options: SqliteOptions = {}): Database {
+  const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   // FULL: a sale that was answered survives a power cut.
   sqlite.pragma('synchronous = FULL');
@@ -94,8 +102,8 @@ export function fromKysely(db: Kysely<DB>): Database {
 }
 
 /** Opens an SQLite file path or a postgres:// URL. */
-export function openDatabaseUrl(location: string): Database {
-  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location) : openSqlite(location);
+export function openDatabaseUrl(location: string, sqlite: SqliteOptions = {}): Database {
+  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location) : openSqlite(location, sqlite);
 }
 
 export async function migrateToLatest(db: Kysely<DB>): Promise<void> {

@@ -2,7 +2,9 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../http/logger';
 import { parseSmtpUrl } from '../messaging/smtp-transport';
 import { checkMailFrom, DEFAULT_MAIL_FROM } from '../messaging/start-messaging';
+import { parseKeyboardDeviceRule } from '../../devices/hid';
 import { startStoreNode } from '../node/store-node';
+import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
 
 export function parsePort(value: string): number {
@@ -23,6 +25,25 @@ function asOption(check: (value: string) => unknown): (value: string) => string 
   };
 }
 
+function parseScannerKinds(value: string): void {
+  if (value !== 'hid') throw new Error('the only scanner kind is "hid".');
+}
+
+function parseStoreId(value: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('the store id is a positive whole number.');
+  return id;
+}
+
+function collectRule(value: string, previous: string[]): string[] {
+  try {
+    parseKeyboardDeviceRule(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return [...previous, value];
+}
+
 export function registerStoreCommand(program: Command): void {
   program
     .command('store')
@@ -34,7 +55,10 @@ export function registerStoreCommand(program: Command): void {
     .option('--smtp <url>', 'send emails through this SMTP server (smtp://user:pass@host:587 or smtps://…; default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)', asOption(parseSmtpUrl))
     .option('--mail-from <address>', 'sender of emails', asOption(checkMailFrom), DEFAULT_MAIL_FROM)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string }) => {
+    .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
+    .option('--scanner-store <id>', 'store the scanners check customers in at (default: the only store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
+    .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[] }) => {
       const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
       if (smtpUrl !== undefined && options.smtp === undefined) {
         try {
@@ -54,6 +78,7 @@ export function registerStoreCommand(program: Command): void {
         smtpUrl,
         mailFrom: options.mailFrom,
         logger,
+        scanners: scannerOptionsFrom(options, process.env),
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));

@@ -1,0 +1,67 @@
+import { authenticateApiKey, type StoreScope } from '../../core/credentials/authenticate';
+import { replaceApiKey } from '../../core/credentials/replace-api-key';
+import type { Engine } from '../../core/engine';
+import { countStores, findCounterStore } from '../../core/stores/find-counter-store';
+import type { ScanLogger } from '../../devices/hid';
+
+/** Label of the key a node mints for its own scanners (replaced at every start). */
+export const SCANNER_KEY_LABEL = 'Node scanners';
+
+export interface ScannerStoreChoice {
+  /** Check in as this API key (its store and role). */
+  apiKey?: string | undefined;
+  /** Else at this store; else at the node's only (or first) store. */
+  storeId?: number | undefined;
+}
+
+/**
+ * Where the node's scanners check customers in, found when first needed and then kept: a data folder
+ * may get its first vendor after the node started (the desktop's first run, `punchcard init` on a
+ * running node). Without an API key, the node mints a cashier key labelled "Node scanners" for the
+ * store, replacing the one of its last start. Answers null (and logs why, once) while there is no store.
+ */
+export function scannerScopeResolver(engine: Engine, choice: ScannerStoreChoice, logger: ScanLogger): () => Promise<StoreScope | null> {
+  let found: Promise<StoreScope | null> | null = null;
+  let lastProblem = '';
+  const note = (problem: string) => {
+    if (problem !== lastProblem) logger.warn({}, problem);
+    lastProblem = problem;
+  };
+
+  const resolve = async (): Promise<StoreScope | null> => {
+    if (choice.apiKey) {
+      try {
+        return await authenticateApiKey(engine, choice.apiKey);
+      } catch {
+        note('scanner API key is unknown or revoked: scans are not checked in');
+        return null;
+      }
+    }
+    const store = await findCounterStore(engine, choice.storeId);
+    if (!store) {
+      note(choice.storeId === undefined ? 'no store in this node yet: scans are not checked in' : `store ${choice.storeId} not found: scans are not checked in`);
+      return null;
+    }
+    if (choice.storeId === undefined && (await countStores(engine)) > 1) {
+      logger.warn({ store_id: store.storeId }, `node has several stores: scanners check in at the first, "${store.storeName}" (choose with --scanner-store)`);
+    }
+    const { key } = await replaceApiKey(engine, { vendorId: store.vendorId, storeId: store.storeId, posId: store.posId, role: 'cashier', label: SCANNER_KEY_LABEL });
+    logger.info({ store_id: store.storeId }, `scanners check in at "${store.storeName}"`);
+    return authenticateApiKey(engine, key);
+  };
+
+  return () => {
+    found ??= resolve().then(
+      (scope) => {
+        if (!scope) found = null; // try again at the next scan
+        return scope;
+      },
+      (error: unknown) => {
+        found = null;
+        note(`scanner store could not be resolved: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      },
+    );
+    return found;
+  };
+}

@@ -1,0 +1,160 @@
+import { EventEmitter } from 'node:events';
+import type { StoreScope } from '../../core/credentials/authenticate';
+import type { Engine } from '../../core/engine';
+import { maskPan } from '../../devices/decoders';
+import { type HidDeviceManager, type HidScanSource, type ScanLogger, silentLogger } from '../../devices/hid';
+import type { ScanEvent, ScannerDescription, ScanSource } from '../../devices/scan-source';
+import { isServiceError } from '../../shared/errors';
+import { checkInScan } from './scan-check-in';
+
+/** One scanner as GET /app/scanners shows it. */
+export interface ScannerStatus extends ScannerDescription {
+  id: string;
+  connected: boolean;
+  /** Epoch ms of the last scan read, null before the first. */
+  lastScanAt: number | null;
+}
+
+/** What the HTTP face needs: the list, and the store the scanners check in at. */
+export interface ScannerDirectory {
+  list(): ScannerStatus[];
+  storeScope(): Promise<StoreScope | null>;
+}
+
+/** What became of a scan: emitted as 'check-in' (tests and logs use it). */
+export type ScanOutcome =
+  | { ok: true; source: string; masked: string; sessionId: number }
+  | { ok: false; source: string; masked: string; code: string };
+
+interface Entry {
+  source: ScanSource;
+  description: ScannerDescription;
+  connected: () => boolean;
+  lastScanAt: number | null;
+  detach: () => void;
+}
+
+export interface ScannerServiceOptions {
+  engine: Engine;
+  /** Where scans check in (see scannerScopeResolver). */
+  storeScope: () => Promise<StoreScope | null>;
+  /** Sources that are always there (scripted ones for tests and demos). */
+  sources?: readonly ScanSource[];
+  /** HID scanners and card readers, with hot-plug. */
+  hid?: HidDeviceManager | null;
+  logger?: ScanLogger;
+}
+
+/**
+ * The node's scanners: every scan from any source checks the customer in at the configured store
+ * (through checkInScan, like POST /app/scans), so screens learn of it from GET /app/events. A scan
+ * that finds nobody is logged (masked) and dropped; nothing here throws into a device's event loop.
+ */
+export class ScannerService extends EventEmitter implements ScannerDirectory {
+  readonly #engine: Engine;
+  readonly #scope: () => Promise<StoreScope | null>;
+  readonly #static: readonly ScanSource[];
+  readonly #hid: HidDeviceManager | null;
+  readonly #logger: ScanLogger;
+  readonly #entries = new Map<ScanSource, Entry>();
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+
+  constructor(options: ScannerServiceOptions) {
+    super();
+    this.#engine = options.engine;
+    this.#scope = options.storeScope;
+    this.#static = options.sources ?? [];
+    this.#hid = options.hid ?? null;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  storeScope(): Promise<StoreScope | null> {
+    return this.#scope();
+  }
+
+  /** The HID device manager, when HID scanners are read (a pass can be forced with rescan()). */
+  get hidManager(): HidDeviceManager | null {
+    return this.#hid;
+  }
+
+  list(): ScannerStatus[] {
+    return [...this.#entries.entries()].map(([source, entry]) => ({
+      id: source.id,
+      ...entry.description,
+      connected: entry.connected(),
+      lastScanAt: entry.lastScanAt,
+    }));
+  }
+
+  async start(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    for (const source of this.#static) {
+      // A scripted source is "connected" while the service runs; it may read cards or barcodes.
+      this.#attach(source, { name: source.id, kind: 'barcode', mode: 'scripted' }, () => this.#running);
+      source.start();
+    }
+    if (this.#hid) {
+      this.#hid.on('added', this.#onAdded);
+      this.#hid.on('removed', this.#onRemoved);
+      await this.#hid.start();
+    }
+    // Resolve the store now, so GET /app/scanners and the first scan find it ready.
+    await this.#scope();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    if (this.#hid) {
+      this.#hid.off('added', this.#onAdded);
+      this.#hid.off('removed', this.#onRemoved);
+      await this.#hid.stop();
+    }
+    for (const source of this.#static) source.stop();
+    for (const entry of this.#entries.values()) entry.detach();
+    this.#entries.clear();
+    // Check-ins under way finish before the engine closes.
+    await Promise.all([...this.#inFlight]);
+  }
+
+  readonly #onAdded = (source: HidScanSource) => this.#attach(source, source.description, () => source.connected);
+
+  readonly #onRemoved = (source: HidScanSource) => {
+    this.#entries.get(source)?.detach();
+    this.#entries.delete(source);
+  };
+
+  #attach(source: ScanSource, description: ScannerDescription, connected: () => boolean): void {
+    const onScan = (scan: ScanEvent) => {
+      const entry = this.#entries.get(source);
+      if (entry) entry.lastScanAt = scan.at;
+      const work = this.#checkIn(scan).finally(() => this.#inFlight.delete(work));
+      this.#inFlight.add(work);
+    };
+    source.on('scan', onScan);
+    this.#entries.set(source, { source, description, connected, lastScanAt: null, detach: () => source.off('scan', onScan) });
+  }
+
+  async #checkIn(scan: ScanEvent): Promise<void> {
+    const masked = maskPan(scan.value);
+    let outcome: ScanOutcome;
+    try {
+      const scope = await this.#scope();
+      if (!scope) {
+        outcome = { ok: false, source: scan.source, masked, code: 'no_store' };
+      } else {
+        const { result } = await checkInScan(this.#engine, scope, scan);
+        outcome = { ok: true, source: scan.source, masked, sessionId: result.session.id };
+        this.#logger.info({ source: scan.source, kind: scan.kind, value: masked, pos_session_id: result.session.id }, 'scan checked a customer in');
+      }
+    } catch (error) {
+      const code = isServiceError(error) ? error.code : 'internal_error';
+      outcome = { ok: false, source: scan.source, masked, code };
+    }
+    if (!outcome.ok) this.#logger.warn({ source: scan.source, kind: scan.kind, value: masked, code: outcome.code }, 'scan did not check anyone in');
+    this.emit('check-in', outcome);
+  }
+}
+
