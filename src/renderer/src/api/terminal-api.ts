@@ -24,6 +24,9 @@ export interface InStoreRegistration {
 export function createTerminalApi(request: Requester, apiKey: string) {
   const key = { api_key: apiKey };
   return {
+    /** The store key and requester these calls use, for feature APIs over the same key (orders, history). */
+    apiKey,
+    request,
     /** GET /app/terminal: the key's role, vendor and store. */
     terminal: (signal?: AbortSignal) => request('/app/terminal', { query: key, signal }) as Promise<Terminal>,
     /** POST /onscreen: check a customer in by any identification (card, email, phone, app token…). */

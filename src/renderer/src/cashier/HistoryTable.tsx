@@ -1,0 +1,73 @@
+import { Alert, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { formatMoney, formatPoints } from '../format';
+import { useLanguage } from '../i18n/language-store';
+import { useSession } from '../session/session-store';
+import { itemsLine, pointsMoved } from './balances';
+import { useCustomer } from './context';
+import { formatDate, formatTime, useCashierStrings } from './strings';
+
+/** The customer's last few transactions (GET /user/transaction/list?user&api_key). */
+export function HistoryTable() {
+  const t = useCashierStrings();
+  const language = useLanguage();
+  const code = useSession((s) => s.terminal?.quick_pay_currency ?? null);
+  const history = useCustomer((s) => s.history);
+  const phase = useCustomer((s) => s.historyPhase);
+  const error = useCustomer((s) => s.historyError);
+  const money = (amount: number) => formatMoney(amount, code, language);
+
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t.historyTitle}
+      </Title>
+      {phase === 'error' && (
+        <Alert color="red" role="alert" title={t.historyFailed}>
+          {error}
+        </Alert>
+      )}
+      {phase === 'loading' && !history && <Skeleton h={96} radius="md" aria-hidden />}
+      {history && history.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {t.historyEmpty}
+        </Text>
+      )}
+      {history && history.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label={t.historyTable} data-testid="history" striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.colDate}</Table.Th>
+                <Table.Th>{t.colStore}</Table.Th>
+                <Table.Th>{t.colItems}</Table.Th>
+                <Table.Th>{t.colPoints}</Table.Th>
+                <Table.Th>{t.colQuickPay}</Table.Th>
+                <Table.Th>{t.colTotal}</Table.Th>
+                <Table.Th>{t.colStatus}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {history.map((record) => {
+                const points = pointsMoved(record);
+                const moved = [points.earned ? `+${formatPoints(points.earned, language)}` : '', points.redeemed ? `−${formatPoints(points.redeemed, language)}` : ''].filter(Boolean).join(' ');
+                return (
+                  <Table.Tr key={record.id} data-testid="history-row">
+                    <Table.Td>
+                      {formatDate(record.date, language)} {formatTime(record.date, language)}
+                    </Table.Td>
+                    <Table.Td>{record.name}</Table.Td>
+                    <Table.Td>{itemsLine(record)}</Table.Td>
+                    <Table.Td>{moved}</Table.Td>
+                    <Table.Td>{record.quickpay.used ? `−${money(record.quickpay.used)}` : record.quickpay.loaded ? `+${money(record.quickpay.loaded)}` : ''}</Table.Td>
+                    <Table.Td>{money(record.total)}</Table.Td>
+                    <Table.Td>{t.status(record.status)}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
+import type { CustomerAtCounter } from '../api/terminal-api';
+import { useEventStreamStatus } from '../events/event-stream';
+import { formatMoney, formatPoints } from '../format';
+import { useLanguage } from '../i18n/language-store';
+import { useSession } from '../session/session-store';
+import { rewardOptions } from './balances';
+import { useCashier, useCashierUi, useCustomer } from './context';
+import { fullName } from './customer-name';
+import { buildOrder, currencyDigits, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
+import { KeyHint } from './KeyHint';
+import { useCashierStrings } from './strings';
+
+function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index: number; onChange(item: DraftItem): void; onRemove(): void }) {
+  const t = useCashierStrings();
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-end">
+      <TextInput size="md" style={{ flex: 3 }} label={index === 0 ? t.itemName : undefined} aria-label={`${t.itemName} ${index + 1}`} value={item.name} onChange={(e) => onChange({ ...item, name: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 1 }} label={index === 0 ? t.itemQuantity : undefined} aria-label={`${t.itemQuantity} ${index + 1}`} inputMode="decimal" value={String(item.quantity)} onChange={(e) => onChange({ ...item, quantity: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} inputMode="decimal" value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
+      <ActionIcon size={42} variant="subtle" color="red" aria-label={t.removeItem(index + 1)} onClick={onRemove}>
+        ×
+      </ActionIcon>
+    </Group>
+  );
+}
+
+function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone(): void }) {
+  const t = useCashierStrings();
+  const language = useLanguage();
+  const cashier = useCashier();
+  const terminal = useSession((s) => s.terminal);
+  const offline = useEventStreamStatus() === 'offline';
+  const busy = useCustomer((s) => s.busy === 'ordering');
+  const orderError = useCustomer((s) => s.orderError);
+  const code = customer.quick_pay_balance.currency?.code ?? terminal?.quick_pay_currency ?? null;
+  const digits = currencyDigits(code);
+  const money = (amount: number) => formatMoney(amount, code, language);
+  const balance = customer.quick_pay_balance.amount;
+  const rewards = rewardOptions(customer);
+
+  // The receipt number is fixed for this form: a retry after a lost reply cannot charge twice.
+  const [draft, setDraft] = useState<OrderDraft>(() => emptyDraft(newReceiptNumber()));
+  const [tried, setTried] = useState(false);
+  const result = buildOrder(draft, { quickPayBalance: balance, digits });
+  const problems = tried && !result.ok ? result.problems : {};
+  const total = itemsTotal(draft.items, digits);
+  const subtotalNow = result.ok ? result.subtotal : total;
+
+  const update = (change: Partial<OrderDraft>) => {
+    setDraft((d) => ({ ...d, ...change }));
+    if (orderError) cashier.customer.getState().clearOrderError();
+  };
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    setTried(true);
+    if (!result.ok || busy || offline) return;
+    const reply = await cashier.customer.getState().placeOrder(result.body);
+    if (reply) onDone();
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} onKeyDown={onKeyDown} aria-label={t.orderTitle(fullName(customer.user))} noValidate>
+      <Stack gap="md">
+        <TextInput
+          size="lg"
+          label={t.subtotal}
+          description={t.subtotalHint}
+          inputMode="decimal"
+          data-autofocus
+          data-testid="order-subtotal"
+          placeholder={total !== null ? String(total) : undefined}
+          value={String(draft.subtotal)}
+          onChange={(e) => update({ subtotal: e.currentTarget.value })}
+          error={problems.subtotal && t.problem(problems.subtotal)}
+        />
+        <Stack gap="xs">
+          <Text fw={500} size="sm">
+            {t.items}
+          </Text>
+          {draft.items.map((item, index) => (
+            <ItemLine
+              key={index}
+              item={item}
+              index={index}
+              onChange={(next) => update({ items: draft.items.map((it, i) => (i === index ? next : it)) })}
+              onRemove={() => update({ items: draft.items.filter((_, i) => i !== index) })}
+            />
+          ))}
+          {problems.items && (
+            <Text size="sm" c="red">
+              {t.problem(problems.items)}
+            </Text>
+          )}
+          <Group justify="space-between">
+            <Button variant="light" size="md" onClick={() => update({ items: [...draft.items, { name: '', quantity: 1, price: '' }] })}>
+              {t.addItem}
+            </Button>
+            {total !== null && <Text size="sm">{t.itemsTotal(money(total))}</Text>}
+          </Group>
+        </Stack>
+        <Group align="flex-end" gap="xs" wrap="nowrap">
+          <TextInput
+            size="lg"
+            style={{ flex: 1 }}
+            label={t.quickPayAmount}
+            description={t.quickPayAvailable(money(balance))}
+            inputMode="decimal"
+            data-testid="order-quick-pay"
+            value={String(draft.quickPay)}
+            onChange={(e) => update({ quickPay: e.currentTarget.value })}
+            error={problems.quickPay && t.problem(problems.quickPay)}
+            disabled={balance <= 0}
+          />
+          <Button size="lg" variant="light" disabled={balance <= 0} onClick={() => update({ quickPay: String(maxQuickPay(balance, subtotalNow)) })}>
+            {t.useMax}
+          </Button>
+        </Group>
+        {rewards.length > 0 && (
+          <Checkbox.Group label={t.rewardsPick} value={draft.rewards} onChange={(rewards) => update({ rewards })}>
+            <Stack gap="xs" mt="xs">
+              {rewards.map((reward) => (
+                <Checkbox
+                  key={reward.id}
+                  size="md"
+                  value={reward.id}
+                  disabled={!reward.affordable}
+                  label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)})`}
+                />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+        )}
+        {orderError && (
+          <Alert color="red" role="alert" title={t.orderFailed} data-testid="order-error">
+            {orderError}
+          </Alert>
+        )}
+        <Group justify="space-between" align="center">
+          <Text size="xs" c="dimmed" data-testid="order-receipt">
+            {t.receipt(draft.receiptNumber)}
+          </Text>
+          <Button type="submit" size="lg" loading={busy} disabled={offline} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{t.submitHint}</KeyHint>}>
+            {t.submitOrder}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The order dialog (O): subtotal, items, quick pay and rewards; Ctrl+Enter places it. */
+export function OrderForm() {
+  const t = useCashierStrings();
+  const cashier = useCashier();
+  const open = useCashierUi((s) => s.dialog === 'order');
+  const customer = useCustomer((s) => s.customer);
+  const ended = useCustomer((s) => s.ended);
+  const close = () => {
+    cashier.customer.getState().clearOrderError();
+    cashier.ui.getState().show(null);
+  };
+  const shown = open && customer !== null && !ended;
+  // The session ended under the dialog (an order, or closed elsewhere): nothing left to order for.
+  useEffect(() => {
+    if (open && !shown) cashier.ui.getState().show(null);
+  }, [open, shown, cashier]);
+  return (
+    <Modal opened={shown} onClose={close} size="lg" title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
+      {shown && <OrderFields customer={customer} onDone={close} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,111 @@
+import { Alert, Button, Group, Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import type { InStoreRegistration } from '../api/terminal-api';
+import { useEventStreamStatus } from '../events/event-stream';
+import { useCashier, useCashierUi } from './context';
+import { useCashierStrings } from './strings';
+
+function RegisterFields({ onDone }: { onDone(): void }) {
+  const t = useCashierStrings();
+  const cashier = useCashier();
+  const offline = useEventStreamStatus() === 'offline';
+  const [by, setBy] = useState<'phone' | 'email'>('phone');
+  const [phone, setPhone] = useState('');
+  const [callingCode, setCallingCode] = useState('');
+  const [email, setEmail] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const contact = by === 'phone' ? phone.trim() : email.trim();
+    if (!contact) {
+      setMissing(true);
+      return;
+    }
+    const registration: InStoreRegistration =
+      by === 'phone' ? { phone_number: { number: contact, ...(callingCode.trim() ? { code: callingCode.trim().replace(/^\+/, '') } : {}) } } : { email: contact };
+    if (firstName.trim()) registration.first_name = firstName.trim();
+    if (lastName.trim()) registration.last_name = lastName.trim();
+    setBusy(true);
+    setError(null);
+    try {
+      const reply = await cashier.api.register(registration);
+      cashier.queue.getState().noteMethod(reply.pos_session.hash, 'registered');
+      void cashier.queue.getState().reload();
+      onDone();
+      await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack gap="md">
+        <SegmentedControl
+          size="md"
+          fullWidth
+          value={by}
+          onChange={(value) => {
+            setBy(value === 'email' ? 'email' : 'phone');
+            setMissing(false);
+          }}
+          data={[
+            { value: 'phone', label: t.byPhone },
+            { value: 'email', label: t.byEmail },
+          ]}
+        />
+        {by === 'phone' ? (
+          <Group align="flex-start" gap="xs" wrap="nowrap">
+            <TextInput size="lg" w={140} label={t.callingCode} description={t.callingCodeHint} inputMode="tel" value={callingCode} onChange={(e) => setCallingCode(e.currentTarget.value)} />
+            <TextInput
+              size="lg"
+              style={{ flex: 1 }}
+              label={t.phoneNumber}
+              inputMode="tel"
+              autoComplete="off"
+              data-autofocus
+              value={phone}
+              onChange={(e) => setPhone(e.currentTarget.value)}
+              error={missing && !phone.trim() ? t.phoneRequired : undefined}
+            />
+          </Group>
+        ) : (
+          <TextInput size="lg" type="email" label={t.email} autoComplete="off" data-autofocus value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={missing && !email.trim() ? t.emailRequired : undefined} />
+        )}
+        <Group grow>
+          <TextInput size="lg" label={t.firstName} value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
+          <TextInput size="lg" label={t.lastName} value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
+        </Group>
+        {error && (
+          <Alert color="red" role="alert" title={t.registerFailed} data-testid="register-error">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button type="submit" size="lg" loading={busy} disabled={offline}>
+            {t.registerSubmit}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** In-store registration by phone or email (N): the new customer is checked in at once. */
+export function RegisterDialog() {
+  const t = useCashierStrings();
+  const cashier = useCashier();
+  const open = useCashierUi((s) => s.dialog === 'register');
+  const close = () => cashier.ui.getState().show(null);
+  return (
+    <Modal opened={open} onClose={close} size="lg" title={t.registerTitle}>
+      {open && <RegisterFields onDone={close} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,45 @@
+import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import type { CustomerAtCounter } from '../api/terminal-api';
+import { formatPoints } from '../format';
+import { useLanguage } from '../i18n/language-store';
+import { rewardOptions } from './balances';
+import { useCashierStrings } from './strings';
+
+/** Rewards this counter offers, marked when the customer holds enough for them. */
+export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
+  const t = useCashierStrings();
+  const language = useLanguage();
+  const rewards = rewardOptions(customer);
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t.rewardsTitle}
+      </Title>
+      {rewards.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="rewards-empty">
+          {t.noRewards}
+        </Text>
+      ) : (
+        <Stack component="ul" gap={6} m={0} p={0} aria-label={t.rewardsList}>
+          {rewards.map((reward) => (
+            <Group component="li" key={reward.id} aria-label={reward.name} justify="space-between" wrap="nowrap" style={{ listStyle: 'none' }} data-testid="reward">
+              <Text fw={500} c={reward.affordable ? undefined : 'dimmed'}>
+                {reward.name}
+              </Text>
+              <Group gap={6} wrap="nowrap">
+                <Badge variant="light" color={reward.affordable ? 'teal' : 'gray'}>
+                  {t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)}
+                </Badge>
+                {!reward.affordable && (
+                  <Badge variant="outline" color="gray">
+                    {t.notEnough}
+                  </Badge>
+                )}
+              </Group>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

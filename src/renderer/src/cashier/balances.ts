@@ -1,0 +1,128 @@
+import type { HistoryRecord } from '../api/history-api';
+import type { OrderReply } from '../api/orders-api';
+import type { CustomerAtCounter } from '../api/terminal-api';
+
+// Pure readings of the retrieve-customer reply for the panel, and the panel's updates after an
+// order (the order closes the session, so the panel cannot read it again).
+
+type LoyaltyEntry = CustomerAtCounter['loyalty_balance']['data'][number];
+type Expiring = LoyaltyEntry['expiring'];
+
+/** The soonest expiry of a balance: its date (Unix s) and amount, capped at the balance; null when nothing expires. */
+export function nextExpiring(expiring: Expiring, balance: number): { date: number; amount: number } | null {
+  const first = [...expiring.data].sort((a, b) => a.date - b.date).find((e) => e.amount > 0);
+  if (!first || balance <= 0) return null;
+  return { date: first.date, amount: Math.min(first.amount, balance) };
+}
+
+/** Auto reload: off, or "reloads `amount` when the balance falls below `threshold`". */
+export function autoReload(reload: CustomerAtCounter['reload']): { on: false } | { on: true; amount: number; threshold: number } {
+  // The contract: amount 0, threshold 0 or no billing profile disables it.
+  if (reload.amount <= 0 || reload.threshold <= 0 || reload.billing_profile === null) return { on: false };
+  return { on: true, amount: reload.amount, threshold: reload.threshold };
+}
+
+/** A reward the cashier can redeem, as read from `rules.spending.data`. */
+export interface RewardOption {
+  id: string;
+  name: string;
+  cost: number;
+  currency: { id: number | null; name: string };
+  summary: string | null;
+  /** The customer holds enough of its currency (and the node did not say otherwise). */
+  affordable: boolean;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * Rewards offered at this counter. The node's retrieve reply lists them under `rules.spending.data`
+ * (shape not fixed by the contract): each needs an id and a cost; name, currency and an `available`
+ * flag are read when present, and affordability is judged against the customer's balances.
+ */
+export function rewardOptions(customer: CustomerAtCounter): RewardOption[] {
+  const balances = customer.loyalty_balance.data;
+  const options: RewardOption[] = [];
+  for (const raw of customer.rules.spending.data) {
+    if (!raw || typeof raw !== 'object') continue;
+    const r = raw as Record<string, unknown>;
+    const id = str(r.id) ?? str(r.reward);
+    const cost = num(r.cost) ?? num(r.points);
+    if (!id || cost === null) continue;
+    const c = (r.currency && typeof r.currency === 'object' ? r.currency : {}) as Record<string, unknown>;
+    const currencyId = num(c.id);
+    const currencyName = str(c.name) ?? str(r.currency) ?? balances[0]?.currency.name ?? '';
+    const balance = balances.find((b) => (currencyId !== null ? b.currency.id === currencyId : b.currency.name === currencyName))?.amount ?? 0;
+    options.push({
+      id,
+      name: str(r.name) ?? id,
+      cost,
+      currency: { id: currencyId, name: currencyName },
+      summary: str(r.summary),
+      affordable: r.available !== false && balance >= cost,
+    });
+  }
+  return options;
+}
+
+/** The customer with the balances an order reply gives (balances after the order). */
+export function withOrderBalances(customer: CustomerAtCounter, balances: OrderReply['balances']): CustomerAtCounter {
+  const loyalty = customer.loyalty_balance.data.map((entry) => {
+    const after = balances.loyalty.find((b) => b.currency.id === entry.currency.id);
+    return after ? { ...entry, amount: after.amount } : entry;
+  });
+  for (const b of balances.loyalty) {
+    if (!loyalty.some((e) => e.currency.id === b.currency.id)) {
+      loyalty.push({ amount: b.amount, currency: b.currency, expiring: { data: [], page_size: 25, count: 0, page: 1 } });
+    }
+  }
+  return {
+    ...customer,
+    loyalty_balance: { data: loyalty },
+    quick_pay_balance: { ...customer.quick_pay_balance, amount: balances.quick_pay.amount, currency: customer.quick_pay_balance.currency ?? balances.quick_pay.currency },
+  };
+}
+
+/**
+ * The customer after an order placed elsewhere (the POS), from its history record: the quick-pay
+ * balance it states, and loyalty moved by the points earned and redeemed (by currency name).
+ */
+export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryRecord): CustomerAtCounter {
+  const delta = new Map<string, number>();
+  for (const reward of record.rewards) {
+    const name = str(reward.currency);
+    const amount = num(reward.amount);
+    if (!name || amount === null) continue;
+    const sign = reward.kind === 'earned' ? 1 : reward.kind === 'redeemed' ? -1 : 0;
+    delta.set(name, (delta.get(name) ?? 0) + sign * amount);
+  }
+  return {
+    ...customer,
+    loyalty_balance: { data: customer.loyalty_balance.data.map((e) => ({ ...e, amount: e.amount + (delta.get(e.currency.name) ?? 0) })) },
+    quick_pay_balance: { ...customer.quick_pay_balance, amount: record.quickpay.balance },
+  };
+}
+
+/** Items of a history record as a short line ("2 × Latte, Muffin"). */
+export function itemsLine(record: HistoryRecord): string {
+  return record.items
+    .map((item) => {
+      const name = str(item.name) ?? '?';
+      const quantity = num(item.quantity) ?? 1;
+      return quantity === 1 ? name : `${quantity} × ${name}`;
+    })
+    .join(', ');
+}
+
+/** Points earned and redeemed in a history record (loyalty moves), by kind. */
+export function pointsMoved(record: HistoryRecord): { earned: number; redeemed: number } {
+  let earned = 0;
+  let redeemed = 0;
+  for (const reward of record.rewards) {
+    const amount = num(reward.amount) ?? 0;
+    if (reward.kind === 'earned') earned += amount;
+    else if (reward.kind === 'redeemed') redeemed += amount;
+  }
+  return { earned, redeemed };
+}

@@ -1,0 +1,103 @@
+import { createHistoryApi, type HistoryApi } from '../api/history-api';
+import { createOrdersApi, type OrdersApi } from '../api/orders-api';
+import type { TerminalApi } from '../api/terminal-api';
+import type { EventStream, StoreEventMessage } from '../events/event-stream';
+import { createCustomerStore, type CustomerStore } from './customer-store';
+import { createQueueStore, type QueueStore } from './queue-store';
+import { createCashierUiStore, type CashierUiStore } from './ui-store';
+
+export interface CashierDeps {
+  api: Pick<TerminalApi, 'queue' | 'retrieve' | 'close' | 'checkIn' | 'register'>;
+  orders: OrdersApi;
+  history: HistoryApi;
+  events: Pick<EventStream, 'subscribe' | 'onResync'>;
+}
+
+export interface Cashier {
+  api: CashierDeps['api'];
+  queue: QueueStore;
+  customer: CustomerStore;
+  ui: CashierUiStore;
+  /** Loads the queue and follows the event stream; returns the function that stops following. */
+  start(): () => void;
+  /** Opens a session in the panel (and puts the queue's cursor on it). */
+  openSession(hash: string, sessionId?: number | null): Promise<void>;
+}
+
+/** The cashier screen's state for a terminal API: builds the feature APIs over the same key. */
+export function cashierFor(api: TerminalApi, events: CashierDeps['events']): Cashier {
+  return createCashier({ api, orders: createOrdersApi(api.request, api.apiKey), history: createHistoryApi(api.request, api.apiKey), events });
+}
+
+/**
+ * Wires the queue and the customer panel to the store's event stream: every session or order event
+ * reloads the queue; a newly opened session comes up in the panel by itself when the panel is free
+ * (a scan at the counter); events about the shown session refresh it; a reconnection reloads both.
+ */
+export function createCashier(deps: CashierDeps): Cashier {
+  const queue = createQueueStore(deps.api);
+  const customer = createCustomerStore(deps);
+  const ui = createCashierUiStore();
+
+  async function openSession(hash: string, sessionId: number | null = null): Promise<void> {
+    queue.getState().setCursor(hash);
+    await customer.getState().open(hash, sessionId);
+  }
+
+  /** The panel is free for the next customer: nothing shown, a session that already ended, or one that could not be read. */
+  const panelFree = () => {
+    const c = customer.getState();
+    return c.hash === null || c.ended !== null || c.phase === 'error';
+  };
+  const concernsPanel = (event: StoreEventMessage) => event.pos_session_id != null && event.pos_session_id === customer.getState().sessionId;
+
+  async function onEvent(event: StoreEventMessage): Promise<void> {
+    const reloaded = queue.getState().reload();
+    switch (event.type) {
+      case 'session.opened': {
+        await reloaded;
+        const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
+        if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
+        break;
+      }
+      case 'session.updated':
+        if (concernsPanel(event)) await customer.getState().refresh();
+        break;
+      case 'session.closed':
+        if (concernsPanel(event)) customer.getState().sessionClosed();
+        break;
+      case 'order.completed':
+        if (concernsPanel(event)) await customer.getState().orderCompleted(event.order_id);
+        break;
+      case 'order.voided':
+        // A void can concern any earlier order of the customer shown.
+        if (customer.getState().customer) await Promise.all([customer.getState().reloadHistory(), customer.getState().ended ? null : customer.getState().refresh()]);
+        break;
+    }
+  }
+
+  return {
+    api: deps.api,
+    queue,
+    customer,
+    ui,
+    openSession,
+    start() {
+      const stopEvents = deps.events.subscribe((event) => void onEvent(event));
+      const stopResync = deps.events.onResync(() => {
+        void queue.getState().reload();
+        void customer.getState().refresh();
+      });
+      // A session a card identified shows "Card" in the queue once its panel has been read.
+      const stopCards = customer.subscribe((s, prev) => {
+        if (s.hash && s.customer?.pos_session.card && s.customer !== prev.customer && !queue.getState().methods[s.hash]) queue.getState().noteMethod(s.hash, 'card');
+      });
+      void queue.getState().reload();
+      return () => {
+        stopEvents();
+        stopResync();
+        stopCards();
+      };
+    },
+  };
+}

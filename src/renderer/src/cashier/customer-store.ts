@@ -1,0 +1,187 @@
+import { createStore } from 'zustand/vanilla';
+import type { HistoryApi, HistoryRecord } from '../api/history-api';
+import type { OrderReply, OrderRequest, OrdersApi } from '../api/orders-api';
+import type { CustomerAtCounter, TerminalApi } from '../api/terminal-api';
+import { applyHistoryRecord, withOrderBalances } from './balances';
+
+/** How many history records the panel shows. */
+export const HISTORY_LIMIT = 5;
+
+/** An order as the form sends it: the store adds the session. */
+export type OrderDraftBody = Omit<OrderRequest, 'pos_session_hash' | 'card_number'>;
+
+export interface CustomerState {
+  /** The session the panel shows; null: no panel. */
+  hash: string | null;
+  /** Its numeric id (events name sessions by id). */
+  sessionId: number | null;
+  /** loading: no data yet for this session; ready: `customer` is this session's; error: it could not be read. */
+  phase: 'idle' | 'loading' | 'ready' | 'error';
+  customer: CustomerAtCounter | null;
+  /** The node's message when the panel could not be loaded. */
+  error: string | null;
+  /** The session ended while shown: by an order (ours or the POS's), or closed elsewhere. Actions stop. */
+  ended: 'order' | 'closed' | null;
+  history: HistoryRecord[] | null;
+  historyPhase: 'idle' | 'loading' | 'ready' | 'error';
+  historyError: string | null;
+  /** The order placed from this panel, shown with the balances after it. */
+  lastOrder: OrderReply | null;
+  busy: 'ordering' | 'closing' | null;
+  /** The node's message when the last order was refused. */
+  orderError: string | null;
+  /** The node's message when closing the session failed. */
+  closeError: string | null;
+
+  /** Shows a session (cancels whatever the panel was loading). */
+  open(hash: string, sessionId?: number | null): Promise<void>;
+  /** Reads the session again (after an event concerning it, or a reconnection). */
+  refresh(): Promise<void>;
+  reloadHistory(): Promise<void>;
+  /** Hides the panel; the session stays open. */
+  dismiss(): void;
+  /** DELETE /onscreen: the session closes and leaves the queue; the panel hides. */
+  closeSession(): Promise<boolean>;
+  /** POST /order for the shown session. The reply (or null and `orderError`). */
+  placeOrder(order: OrderDraftBody): Promise<OrderReply | null>;
+  clearOrderError(): void;
+  /** The node says the shown session closed (event). */
+  sessionClosed(): void;
+  /** The node says an order concerning the shown session completed (event): ours, or the POS's. */
+  orderCompleted(orderId: number | undefined): Promise<void>;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The customer panel: one session's customer (GET /onscreen), their recent history, and the
+ * panel's actions (order, close). Later loads win over earlier ones; a load for a session the panel
+ * no longer shows is dropped.
+ */
+export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 'close'>; orders: OrdersApi; history: HistoryApi }) {
+  let loadSeq = 0;
+  let historySeq = 0;
+
+  return createStore<CustomerState>()((set, get) => {
+    const idle = {
+      hash: null,
+      sessionId: null,
+      phase: 'idle' as const,
+      customer: null,
+      error: null,
+      ended: null,
+      history: null,
+      historyPhase: 'idle' as const,
+      historyError: null,
+      lastOrder: null,
+      busy: null,
+      orderError: null,
+      closeError: null,
+    };
+
+    async function load(hash: string): Promise<void> {
+      const seq = ++loadSeq;
+      try {
+        const customer = await deps.api.retrieve(hash);
+        if (seq !== loadSeq || get().hash !== hash) return;
+        set({ phase: 'ready', customer, error: null, sessionId: Number(customer.pos_session.pos_session_id) });
+        if (get().historyPhase === 'idle') void get().reloadHistory();
+      } catch (error) {
+        if (seq !== loadSeq || get().hash !== hash) return;
+        set((s) => (s.customer ? { error: messageOf(error) } : { phase: 'error', error: messageOf(error) }));
+      }
+    }
+
+    return {
+      ...idle,
+      async open(hash, sessionId = null) {
+        if (get().hash === hash && get().phase !== 'error' && !get().ended) return;
+        set({ ...idle, hash, sessionId, phase: 'loading' });
+        await load(hash);
+      },
+      async refresh() {
+        const { hash, ended } = get();
+        if (!hash || ended) return;
+        await Promise.all([load(hash), get().reloadHistory()]);
+      },
+      async reloadHistory() {
+        const userId = get().customer?.user.id;
+        if (!userId) return;
+        const seq = ++historySeq;
+        set((s) => ({ historyPhase: s.history ? s.historyPhase : 'loading' }));
+        try {
+          const page = await deps.history.list(userId, { limit: HISTORY_LIMIT });
+          if (seq !== historySeq || get().customer?.user.id !== userId) return;
+          set({ history: page.data, historyPhase: 'ready', historyError: null });
+        } catch (error) {
+          if (seq !== historySeq) return;
+          set((s) => ({ historyPhase: s.history ? 'ready' : 'error', historyError: messageOf(error) }));
+        }
+      },
+      dismiss() {
+        loadSeq++;
+        historySeq++;
+        set(idle);
+      },
+      async closeSession() {
+        const { hash, busy } = get();
+        if (!hash || busy) return false;
+        set({ busy: 'closing', closeError: null });
+        try {
+          await deps.api.close(hash);
+          if (get().hash === hash) get().dismiss();
+          return true;
+        } catch (error) {
+          if (get().hash === hash) set({ busy: null, closeError: messageOf(error) });
+          return false;
+        }
+      },
+      async placeOrder(order) {
+        const { hash, busy, ended } = get();
+        if (!hash || busy || ended) return null;
+        set({ busy: 'ordering', orderError: null });
+        try {
+          const reply = await deps.orders.place({ ...order, pos_session_hash: hash });
+          if (get().hash !== hash) return reply;
+          set((s) => ({
+            busy: null,
+            lastOrder: reply,
+            // The order closed the session: the panel keeps the customer with the balances after it.
+            ended: 'order',
+            customer: s.customer && withOrderBalances(s.customer, reply.balances),
+          }));
+          void get().reloadHistory();
+          return reply;
+        } catch (error) {
+          if (get().hash === hash) set({ busy: null, orderError: messageOf(error) });
+          return null;
+        }
+      },
+      clearOrderError() {
+        set({ orderError: null });
+      },
+      sessionClosed() {
+        const { hash, ended, busy } = get();
+        if (!hash || ended || busy === 'closing') return;
+        set({ ended: 'closed' });
+      },
+      async orderCompleted(orderId) {
+        const { hash, lastOrder, customer, busy, history } = get();
+        if (!hash || !customer) return;
+        // Our own order: its reply (maybe still on its way) brings the balances after it.
+        if (busy === 'ordering' || (lastOrder && lastOrder.id === orderId)) return;
+        // An order from the POS (or another screen): its history record carries what moved.
+        set({ ended: 'order' });
+        await get().reloadHistory();
+        if (!history || get().hash !== hash || get().lastOrder) return;
+        const seen = new Set(history.map((r) => r.id));
+        const newest = get().history?.[0];
+        if (newest && !seen.has(newest.id) && newest.object === 'order') {
+          set((s) => ({ customer: s.customer && applyHistoryRecord(s.customer, newest) }));
+        }
+      },
+    };
+  });
+}
+
+export type CustomerStore = ReturnType<typeof createCustomerStore>;

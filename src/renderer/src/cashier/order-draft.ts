@@ -1,0 +1,123 @@
+import type { OrderDraftBody } from './customer-store';
+
+// The order form's pure side: what the cashier typed -> the POST /order body, or the reasons it
+// cannot be sent yet. Amounts are major units; the node refuses more decimals than the currency has.
+
+export interface DraftItem {
+  name: string;
+  quantity: number | string;
+  price: number | string;
+}
+
+export interface OrderDraft {
+  subtotal: number | string;
+  items: DraftItem[];
+  quickPay: number | string;
+  /** Reward ids (rwd_…), one per unit. */
+  rewards: string[];
+  /** Fixed when the form opens and kept across retries: resending it can never charge twice. */
+  receiptNumber: string;
+}
+
+export type DraftProblem = 'subtotalMissing' | 'subtotalInvalid' | 'itemInvalid' | 'quickPayInvalid' | 'quickPayOverBalance' | 'quickPayOverSubtotal' | 'tooManyDecimals';
+
+export interface DraftContext {
+  /** The customer's quick-pay balance (major units). */
+  quickPayBalance: number;
+  /** Decimals of the quick-pay currency (2 for USD, 0 for JPY). */
+  digits: number;
+}
+
+export type DraftResult = { ok: true; body: OrderDraftBody; subtotal: number } | { ok: false; problems: Partial<Record<'subtotal' | 'items' | 'quickPay', DraftProblem>> };
+
+const toNumber = (value: number | string): number | null => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const text = value.trim().replace(',', '.');
+  if (text === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+};
+const isBlank = (value: number | string) => typeof value === 'string' && value.trim() === '';
+const hasAtMostDecimals = (n: number, digits: number) => Math.abs(Math.round(n * 10 ** digits) - n * 10 ** digits) < 1e-6;
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** The items that count: lines with a name. */
+function itemLines(items: DraftItem[]): Array<{ name: string; quantity: number | null; price: number | null }> {
+  return items.filter((i) => i.name.trim() !== '').map((i) => ({ name: i.name.trim(), quantity: isBlank(i.quantity) ? 1 : toNumber(i.quantity), price: toNumber(i.price) }));
+}
+
+/** The sum of the item lines (quantity × price), or null when a line is incomplete or there is none. */
+export function itemsTotal(items: DraftItem[], digits = 2): number | null {
+  const lines = itemLines(items);
+  if (lines.length === 0 || lines.some((l) => l.quantity === null || l.price === null)) return null;
+  return round(
+    lines.reduce((sum, l) => sum + l.quantity! * l.price!, 0),
+    digits,
+  );
+}
+
+/** Checks the draft and builds the order body (the subtotal defaults to the items' total). */
+export function buildOrder(draft: OrderDraft, context: DraftContext): DraftResult {
+  const problems: Partial<Record<'subtotal' | 'items' | 'quickPay', DraftProblem>> = {};
+  const lines = itemLines(draft.items);
+  if (lines.some((l) => l.quantity === null || l.quantity <= 0 || l.price === null || l.price < 0)) problems.items = 'itemInvalid';
+
+  let subtotal: number | null;
+  if (isBlank(draft.subtotal)) {
+    subtotal = problems.items ? null : itemsTotal(draft.items, context.digits);
+    if (subtotal === null && !problems.items) problems.subtotal = 'subtotalMissing';
+  } else {
+    subtotal = toNumber(draft.subtotal);
+    if (subtotal === null || subtotal < 0) problems.subtotal = 'subtotalInvalid';
+    else if (!hasAtMostDecimals(subtotal, context.digits)) problems.subtotal = 'tooManyDecimals';
+  }
+
+  let quickPay = 0;
+  if (!isBlank(draft.quickPay)) {
+    const value = toNumber(draft.quickPay);
+    if (value === null || value < 0) problems.quickPay = 'quickPayInvalid';
+    else if (!hasAtMostDecimals(value, context.digits)) problems.quickPay = 'tooManyDecimals';
+    else if (value > context.quickPayBalance + 1e-9) problems.quickPay = 'quickPayOverBalance';
+    else if (subtotal !== null && value > subtotal + 1e-9) problems.quickPay = 'quickPayOverSubtotal';
+    else quickPay = value;
+  }
+
+  if (Object.keys(problems).length > 0 || subtotal === null) return { ok: false, problems };
+  const body: OrderDraftBody = { receipt_number: draft.receiptNumber, subtotal };
+  if (lines.length > 0) body.items = lines.map((l) => ({ name: l.name, quantity: l.quantity!, price: l.price! }));
+  if (quickPay > 0) body.quick_pay = quickPay;
+  if (draft.rewards.length > 0) body.redemptions = [...draft.rewards];
+  return { ok: true, body, subtotal };
+}
+
+/** The most quick pay the order can take: the balance, and no more than the subtotal. */
+export function maxQuickPay(balance: number, subtotal: number | null): number {
+  return Math.max(0, subtotal === null ? balance : Math.min(balance, subtotal));
+}
+
+/**
+ * A receipt number for a new order: local date and time to the second and six random characters
+ * (receipt numbers are unique per store; two counters in the same second still differ), e.g.
+ * "261121-093000-K7Q2ZD". Short enough to read out or type into the POS.
+ */
+export function newReceiptNumber(now = new Date(), random: () => number = Math.random): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${p(now.getFullYear() % 100)}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+  let tail = '';
+  for (let i = 0; i < 6; i++) tail += '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'[Math.floor(random() * 34) % 34];
+  return `${stamp}-${tail}`;
+}
+
+/** Decimals of a currency (2 when unknown). */
+export function currencyDigits(code: string | null): number {
+  if (!code) return 2;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+export function emptyDraft(receiptNumber: string): OrderDraft {
+  return { subtotal: '', items: [], quickPay: '', rewards: [], receiptNumber };
+}

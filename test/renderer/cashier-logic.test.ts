@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
+import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
+import { applyHistoryRecord, autoReload, nextExpiring, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
+import { buildOrder, currencyDigits, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber } from '../../src/renderer/src/cashier/order-draft';
+import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
+import { createShortcutGate, resolveShortcut } from '../../src/renderer/src/cashier/shortcuts';
+
+// The cashier screen's pure parts: the order form's checks, the panel's readings of the retrieve
+// reply, the queue's folding of reloads, and the shortcuts with their scanner-burst gate.
+
+const expiring = (data: Array<{ date: number; amount: number }> = []) => ({ data, page_size: 25, count: data.length, page: 1 });
+const points = { id: 7, name: 'Points', code: null };
+
+function customer(overrides: Partial<CustomerAtCounter> = {}): CustomerAtCounter {
+  return {
+    pos_session: { pos_session_id: '1', object: 'pos_session', hash: 'h', status: { id: 1, name: 'Active' }, card: null, card_third_party: null, token: null },
+    user: {
+      object: 'user',
+      id: '5',
+      first_name: 'Ana',
+      last_name: 'López',
+      email_address: 'ana@example.com',
+      phone_number: '',
+      birthdate: null,
+      language: 'en',
+      contact_consent: 0,
+      member_since: 0,
+      is_verified: false,
+      flagged: false,
+      tier: null,
+    },
+    favourite_items: [],
+    reload: { amount: 0, threshold: 0, billing_profile: null },
+    favorite: null,
+    last_visit: null,
+    loyalty_balance: { data: [{ amount: 150, currency: points, expiring: expiring([{ date: 2000, amount: 40 }, { date: 1000, amount: 30 }]) }] },
+    quick_pay_balance: { amount: 25, currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, expiring: expiring() },
+    rules: { earning: { object: 'earning_rules', data: [] }, spending: { object: 'spending_rules', data: [] }, tier: { object: 'tier_rules', current: null, next: null } },
+    ...overrides,
+  };
+}
+
+describe('order draft', () => {
+  const context = { quickPayBalance: 20, digits: 2 };
+
+  it('builds the body: subtotal, items, quick pay, rewards and the receipt kept from the draft', () => {
+    const result = buildOrder({ subtotal: '12,50', items: [{ name: ' Latte ', quantity: '2', price: '6.25' }, { name: '', quantity: 1, price: '' }], quickPay: '5', rewards: ['rwd_a'], receiptNumber: 'R-1' }, context);
+    expect(result).toEqual({
+      ok: true,
+      subtotal: 12.5,
+      body: { receipt_number: 'R-1', subtotal: 12.5, items: [{ name: 'Latte', quantity: 2, price: 6.25 }], quick_pay: 5, redemptions: ['rwd_a'] },
+    });
+  });
+
+  it('takes the items total when the subtotal is empty; needs one or the other', () => {
+    expect(buildOrder({ ...emptyDraft('R'), items: [{ name: 'Tea', quantity: '', price: '3.10' }, { name: 'Bun', quantity: 2, price: 1.2 }] }, context)).toMatchObject({ ok: true, subtotal: 5.5 });
+    expect(buildOrder(emptyDraft('R'), context)).toEqual({ ok: false, problems: { subtotal: 'subtotalMissing' } });
+    expect(itemsTotal([{ name: 'Tea', quantity: 3, price: 0.1 }])).toBe(0.3);
+  });
+
+  it('refuses bad amounts before the node does', () => {
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '-1' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'subtotalInvalid' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1.234' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'tooManyDecimals' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '30', quickPay: '21' }, context)).toMatchObject({ ok: false, problems: { quickPay: 'quickPayOverBalance' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '4', quickPay: '5' }, context)).toMatchObject({ ok: false, problems: { quickPay: 'quickPayOverSubtotal' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '4', items: [{ name: 'Tea', quantity: 0, price: 1 }] }, context)).toMatchObject({ ok: false, problems: { items: 'itemInvalid' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1000', quickPay: '0.5' }, { quickPayBalance: 10, digits: 0 })).toMatchObject({ ok: false, problems: { quickPay: 'tooManyDecimals' } });
+  });
+
+  it('quick pay at most the balance and the subtotal; currency decimals; receipt numbers', () => {
+    expect(maxQuickPay(20, 12.5)).toBe(12.5);
+    expect(maxQuickPay(20, null)).toBe(20);
+    expect(currencyDigits('JPY')).toBe(0);
+    expect(currencyDigits(null)).toBe(2);
+    expect(newReceiptNumber(new Date(2026, 10, 21, 9, 5, 7), () => 0)).toBe('261121-090507-000000');
+    expect(newReceiptNumber()).toMatch(/^\d{6}-\d{6}-[0-9A-Z]{6}$/);
+  });
+});
+
+describe('panel readings', () => {
+  it('what expires next: the soonest date, never more than the balance', () => {
+    expect(nextExpiring(expiring([{ date: 2000, amount: 40 }, { date: 1000, amount: 30 }]), 150)).toEqual({ date: 1000, amount: 30 });
+    expect(nextExpiring(expiring([{ date: 1000, amount: 30 }]), 10)).toEqual({ date: 1000, amount: 10 });
+    expect(nextExpiring(expiring(), 10)).toBeNull();
+  });
+
+  it('auto reload is on only with an amount, a threshold and a billing profile', () => {
+    expect(autoReload({ amount: 20, threshold: 5, billing_profile: { id: 1 } })).toEqual({ on: true, amount: 20, threshold: 5 });
+    expect(autoReload({ amount: 20, threshold: 5, billing_profile: null })).toEqual({ on: false });
+    expect(autoReload({ amount: 0, threshold: 5, billing_profile: { id: 1 } })).toEqual({ on: false });
+  });
+
+  it('rewards from rules.spending, judged against the balance of their currency', () => {
+    const c = customer({
+      rules: {
+        earning: { object: 'earning_rules', data: [] },
+        spending: {
+          object: 'spending_rules',
+          data: [
+            { object: 'reward', id: 'rwd_a', name: 'Free coffee', cost: 100, currency: points },
+            { id: 'rwd_b', name: 'Mug', cost: 500, currency: { id: 7, name: 'Points' } },
+            { id: 'rwd_c', name: 'Paused', cost: 1, currency: points, available: false },
+            { name: 'no id', cost: 1 },
+          ],
+        },
+        tier: { object: 'tier_rules', current: null, next: null },
+      },
+    });
+    expect(rewardOptions(c).map((r) => [r.id, r.affordable])).toEqual([
+      ['rwd_a', true],
+      ['rwd_b', false],
+      ['rwd_c', false],
+    ]);
+  });
+
+  it("an order's balances replace the shown ones; a POS order's history record moves them", () => {
+    const after = withOrderBalances(customer(), { loyalty: [{ currency: points, amount: 162 }], quick_pay: { currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, amount: 20 } });
+    expect(after.loyalty_balance.data[0]?.amount).toBe(162);
+    expect(after.quick_pay_balance.amount).toBe(20);
+    const record = {
+      object: 'order',
+      quickpay: { object: 'quickpay', used: 5, loaded: 0, balance: 20 },
+      rewards: [
+        { object: 'reward', kind: 'earned', name: 'r', amount: 12, currency: 'Points' },
+        { object: 'reward', kind: 'redeemed', name: 'Free coffee', amount: 100, currency: 'Points' },
+      ],
+    } as unknown as HistoryRecord;
+    const moved = applyHistoryRecord(customer(), record);
+    expect(moved.loyalty_balance.data[0]?.amount).toBe(62);
+    expect(moved.quick_pay_balance.amount).toBe(20);
+  });
+});
+
+describe('queue store', () => {
+  const entry = (id: number): QueueEntry => ({
+    pos_session: {
+      id,
+      object: 'pos_session',
+      hash: `h${id}`,
+      date_created: 0,
+      date_updated: 0,
+      status: { id: 1, name: 'Active' },
+      vendor: { vendor_id: 1, name: 'S' },
+      user: { user_id: String(id), first_name: 'A', last_name: String(id), email_address: '' },
+      table_number: null,
+      redemptions: [],
+      payments: [],
+    },
+  });
+
+  it('folds reloads asked during a load into one more load; keeps the cursor on a row that exists', async () => {
+    const replies = [[entry(1), entry(2), entry(3)], [entry(1), entry(3)]];
+    let calls = 0;
+    let release!: () => void;
+    const store = createQueueStore({
+      queue: async () => {
+        const reply = replies[Math.min(calls++, replies.length - 1)]!;
+        if (calls === 1) await new Promise<void>((resolve) => (release = resolve));
+        return reply;
+      },
+    });
+    const first = store.getState().reload();
+    void store.getState().reload();
+    const third = store.getState().reload();
+    release();
+    await Promise.all([first, third]);
+    expect(calls).toBe(2);
+    expect(store.getState().entries.map((e) => e.id)).toEqual([1, 3]);
+    expect(store.getState().phase).toBe('ready');
+
+    store.getState().setCursor('h3');
+    store.getState().drop('h3');
+    expect(store.getState().cursor).toBe('h1');
+  });
+
+  it('a failed load keeps the last entries and the message', async () => {
+    let fail = false;
+    const store = createQueueStore({
+      queue: async () => {
+        if (fail) throw new Error('The node answered HTTP 500.');
+        return [entry(1)];
+      },
+    });
+    await store.getState().reload();
+    fail = true;
+    await store.getState().reload();
+    expect(store.getState()).toMatchObject({ phase: 'error', error: 'The node answered HTTP 500.' });
+    expect(store.getState().entries).toHaveLength(1);
+  });
+
+  it('guesses how a typed identification was given', () => {
+    expect(guessMethod('ana@example.com')).toBe('email');
+    expect(guessMethod('PC8H2K')).toBe('app');
+    expect(guessMethod('+1 415 555 0134')).toBe('phone');
+    expect(guessMethod('DEMO0001')).toBe('typed');
+  });
+});
+
+describe('shortcuts', () => {
+  const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+  const body = { editable: false, activatable: false, dialogOpen: false };
+
+  it('maps keys to actions where they apply', () => {
+    expect(resolveShortcut(key('j'), body)).toEqual({ action: 'next', guarded: true });
+    expect(resolveShortcut(key('ArrowUp'), body)).toEqual({ action: 'previous', guarded: false });
+    expect(resolveShortcut(key('F2'), { ...body, editable: true })).toEqual({ action: 'focusCheckIn', guarded: false });
+    expect(resolveShortcut(key('o'), { ...body, editable: true })).toBeNull();
+    expect(resolveShortcut(key('Escape'), { ...body, editable: true })).toEqual({ action: 'leaveField', guarded: false });
+    expect(resolveShortcut(key('Enter'), { ...body, activatable: true })).toBeNull();
+    expect(resolveShortcut(key('x'), { ...body, dialogOpen: true })).toBeNull();
+    expect(resolveShortcut(key('o', { ctrlKey: true }), body)).toBeNull();
+    expect(resolveShortcut(key('?'), body)).toEqual({ action: 'help', guarded: true });
+  });
+
+  it('a lone key fires after a quiet moment; a scanner burst fires nothing', () => {
+    let now = 0;
+    const timers: Array<{ at: number; run: () => void; cancelled: boolean }> = [];
+    const gate = createShortcutGate(50, {
+      now: () => now,
+      schedule: (run, ms) => {
+        const timer = { at: now + ms, run, cancelled: false };
+        timers.push(timer);
+        return timer;
+      },
+      cancel: (handle) => ((handle as { cancelled: boolean }).cancelled = true),
+    });
+    const fired: string[] = [];
+    const advance = (ms: number) => {
+      now += ms;
+      for (const t of timers) {
+        if (t.cancelled || t.at > now) continue;
+        t.cancelled = true;
+        t.run();
+      }
+    };
+    const press = (k: string) => gate.key(resolveShortcut(key(k), body), (a) => fired.push(a));
+
+    press('o');
+    advance(60);
+    expect(fired).toEqual(['order']);
+
+    // "JOKX" + Enter typed by a wedge scanner 8 ms apart
+    advance(500);
+    for (const k of ['j', 'o', 'k', 'x', 'Enter']) {
+      press(k);
+      advance(8);
+    }
+    advance(200);
+    expect(fired).toEqual(['order']);
+
+    press('ArrowDown');
+    expect(fired).toEqual(['order', 'next']);
+  });
+});

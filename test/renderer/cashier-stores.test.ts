@@ -1,0 +1,191 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRequester } from '../../src/renderer/src/api/client';
+import { createTerminalApi } from '../../src/renderer/src/api/terminal-api';
+import { type Cashier, cashierFor } from '../../src/renderer/src/cashier/cashier-controller';
+import type { StoreEventMessage } from '../../src/renderer/src/events/event-stream';
+import { type Customer, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type EventStream, eventStreams } from '../support/event-stream';
+import { inStoreApi } from '../support/in-store';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+
+// The cashier screen's stores against a real node: the queue and the customer panel follow the
+// node's own event stream (read over SSE and handed to the stores as the page's EventSource would),
+// orders and closes go through the real endpoints, and errors carry the node's message.
+
+let node: TestNode;
+const { events, closeAll } = eventStreams(() => node);
+const { credit, checkInSessionOk } = inStoreApi(() => node);
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+});
+
+afterAll(async () => {
+  await node?.close();
+});
+
+const stops: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+  closeAll();
+});
+
+/** A cashier over a fresh vendor's key, fed by that store's real event stream. */
+async function counter(): Promise<{ v: VendorCredentials; cashier: Cashier; stream: EventStream }> {
+  const v = await node.addVendor();
+  const api = createTerminalApi(createRequester({ baseUrl: node.url, credential: null }), v.apiKey);
+  const listeners = new Set<(e: StoreEventMessage) => void>();
+  const cashier = cashierFor(api, {
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onResync: () => () => undefined,
+  });
+  const stream = await events(v.apiKey);
+  let pumping = true;
+  void (async () => {
+    while (pumping) {
+      const message = await stream.next(60_000).catch(() => null);
+      if (!message) break;
+      for (const listener of listeners) listener(message.data as StoreEventMessage);
+    }
+  })();
+  stops.push(cashier.start(), () => (pumping = false));
+  await vi.waitFor(() => expect(cashier.queue.getState().phase).toBe('ready'));
+  return { v, cashier, stream };
+}
+
+async function customerWithBalances(v: VendorCredentials, cents: number, points: number): Promise<Customer> {
+  const c = await signUpAt(node, v.vendorId, { first_name: 'Ana', last_name: 'López' });
+  if (cents) await credit(v, v.quickPayCurrencyId, c.userId, cents);
+  if (points) await credit(v, v.loyaltyCurrencyId, c.userId, points);
+  return c;
+}
+
+describe('cashier stores with a real node', () => {
+  it('a check-in made elsewhere (a scan) brings the customer up by itself', async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 2500, 180);
+    expect(cashier.queue.getState().entries).toEqual([]);
+
+    const session = await checkInSessionOk(v.apiKey, c.email);
+
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+    const panel = cashier.customer.getState();
+    expect(panel.hash).toBe(session.hash);
+    expect(panel.sessionId).toBe(session.id);
+    expect(panel.customer?.user.first_name).toBe('Ana');
+    expect(panel.customer?.quick_pay_balance.amount).toBe(25);
+    expect(panel.customer?.loyalty_balance.data.map((b) => [b.currency.name, b.amount])).toEqual([['Points', 180]]);
+    expect(cashier.queue.getState().entries.map((e) => e.hash)).toEqual([session.hash]);
+    expect(cashier.queue.getState().cursor).toBe(session.hash);
+    await vi.waitFor(() => expect(cashier.customer.getState().historyPhase).toBe('ready'));
+    expect(cashier.customer.getState().history).toEqual([]);
+  });
+
+  it('a second check-in waits in the queue while a customer is shown', async () => {
+    const { v, cashier } = await counter();
+    const first = await customerWithBalances(v, 0, 0);
+    const second = await signUpAt(node, v.vendorId, { first_name: 'Ben', last_name: 'Okafor' });
+    const a = await checkInSessionOk(v.apiKey, first.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(a.hash));
+    const b = await checkInSessionOk(v.apiKey, second.email);
+    await vi.waitFor(() => expect(cashier.queue.getState().entries).toHaveLength(2));
+    expect(cashier.customer.getState().hash).toBe(a.hash);
+
+    cashier.queue.getState().moveCursor(1);
+    expect(cashier.queue.getState().cursor).toBe(b.hash);
+    cashier.queue.getState().moveCursor(5);
+    expect(cashier.queue.getState().cursor).toBe(b.hash);
+  });
+
+  it('an order shows its result and the balances after it; the session leaves the queue; history shows it', async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 1000, 50);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+
+    const reply = await cashier.customer.getState().placeOrder({ receipt_number: 'T-1', subtotal: 12.5, quick_pay: 5, items: [{ name: 'Latte', quantity: 2, price: 6.25 }] });
+
+    expect(reply?.points_earned).toBe(12);
+    const panel = cashier.customer.getState();
+    expect(panel.ended).toBe('order');
+    expect(panel.lastOrder?.receipt_number).toBe('T-1');
+    expect(panel.customer?.quick_pay_balance.amount).toBe(5);
+    expect(panel.customer?.loyalty_balance.data[0]?.amount).toBe(62);
+    await vi.waitFor(() => expect(cashier.customer.getState().history).toHaveLength(1));
+    expect(cashier.customer.getState().history?.[0]?.quickpay).toMatchObject({ used: 5, balance: 5 });
+    await vi.waitFor(() => expect(cashier.queue.getState().entries).toEqual([]));
+    // The events of our own order (completed, closed) leave the reply's balances as they are.
+    expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(62);
+  });
+
+  it("a refused order keeps the panel and carries the node's message", async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 300, 0);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+
+    const reply = await cashier.customer.getState().placeOrder({ receipt_number: 'T-2', subtotal: 10, quick_pay: 9 });
+
+    expect(reply).toBeNull();
+    const panel = cashier.customer.getState();
+    expect(panel.orderError).toMatch(/balance/i);
+    expect(panel.ended).toBeNull();
+    expect(panel.busy).toBeNull();
+    expect(panel.customer?.quick_pay_balance.amount).toBe(3);
+  });
+
+  it('closing the session hides the panel and the session leaves the queue', async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 0, 0);
+    const session = await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(session.hash));
+
+    expect(await cashier.customer.getState().closeSession()).toBe(true);
+
+    expect(cashier.customer.getState().hash).toBeNull();
+    await vi.waitFor(() => expect(cashier.queue.getState().entries).toEqual([]));
+    expect((await http(`${node.url}/onscreen?pos_session_hash=${session.hash}&api_key=${encodeURIComponent(v.apiKey)}`)).status).toBe(404);
+  });
+
+  it("a typed check-in of an unknown customer fails with the node's message", async () => {
+    const { cashier } = await counter();
+    await expect(cashier.api.checkIn('nobody@example.com')).rejects.toThrow(/No customer matches/);
+  });
+
+  it('an order placed by the POS for the shown session ends it and moves the balances shown', async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 2000, 10);
+    const session = await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().historyPhase).toBe('ready'));
+
+    const pos = await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { pos_session_hash: session.hash, receipt_number: 'POS-1', subtotal: 20, quick_pay: 7.5 } });
+    expect(pos.status).toBe(200);
+
+    await vi.waitFor(() => expect(cashier.customer.getState().history).toHaveLength(1));
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(30));
+    const panel = cashier.customer.getState();
+    expect(panel.ended).toBe('order');
+    expect(panel.customer?.quick_pay_balance.amount).toBe(12.5);
+    expect(panel.lastOrder).toBeNull();
+  });
+
+  it('a session closed elsewhere ends the panel, and the next check-in comes up', async () => {
+    const { v, cashier } = await counter();
+    const a = await customerWithBalances(v, 0, 0);
+    const b = await signUpAt(node, v.vendorId, { first_name: 'Ben', last_name: 'Okafor' });
+    const first = await checkInSessionOk(v.apiKey, a.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(first.hash));
+
+    await http(`${node.url}/onscreen?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'DELETE', body: { pos_session_hash: first.hash } });
+    await vi.waitFor(() => expect(cashier.customer.getState().ended).toBe('closed'));
+
+    const second = await checkInSessionOk(v.apiKey, b.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(second.hash));
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.user.first_name).toBe('Ben'));
+    expect(cashier.customer.getState().ended).toBeNull();
+  });
+});
