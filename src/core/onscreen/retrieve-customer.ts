@@ -5,6 +5,8 @@ import { loadMembership, type Membership, type TierRow } from '../customers/memb
 import type { Engine } from '../engine';
 import type { EarningRulesTable } from '../storage/schema';
 import { findOpenSession, type PosSessionRow } from './pos-session';
+import { offeredRewards } from '../rewards/offered-rewards';
+import type { RewardRecord } from '../rewards/list-rewards';
 
 export type EarningRuleRow = Selectable<EarningRulesTable>;
 
@@ -19,6 +21,8 @@ export interface CustomerAtCounter {
   lastVisit: { at: number; storeId: number; storeName: string } | null;
   /** What the customer orders most with the vendor (recent orders), most first. */
   favouriteItems: FavouriteItem[];
+  /** The vendor's rewards with how many the customer can redeem now. */
+  rewards: RewardRecord[];
 }
 
 export interface FavouriteItem {
@@ -79,10 +83,12 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
       .where('threshold', '>', threshold)
       .orderBy('threshold')
       .executeTakeFirst()) ?? null;
+  const rewards = await offeredRewards(engine, session.vendor_id, balances);
   return {
     session,
     membership,
     balances,
+    rewards,
     earningRules,
     nextTier,
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,

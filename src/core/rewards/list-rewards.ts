@@ -1,14 +1,18 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { CurrencyInfo } from '../balances/balance-store';
+import { customerBalances } from '../balances/customer-balances';
 import { loadMembership, type TierRow } from '../customers/membership';
 import type { CustomerSession } from '../customers/sessions';
 import type { Engine } from '../engine';
 import type { DB } from '../storage/schema';
+import { offeredRewards } from './offered-rewards';
 
-/** A reward the customer can work towards (reward rules arrive with the in-store issue). */
+/** A reward (spending rule) the customer can work towards. */
 export interface RewardRecord {
   id: number;
+  /** rwd_…: what an order's `redemptions` names. */
+  publicId: string;
   name: string;
   description: string;
   summary: string;
@@ -49,8 +53,7 @@ export async function listRewards(engine: Engine, session: CustomerSession, inpu
   const membership = await loadMembership(engine.db, session.userId, session.vendorId);
   const current = membership.tier;
   return {
-    // Reward rules and redemptions are written by the in-store issue; until then none exist.
-    rewards: [],
+    rewards: await offeredRewards(engine, session.vendorId, await customerBalances(engine, session)),
     currentTier: current ? tierInfo(current) : null,
     nextTier: await nextTier(engine.db, session.vendorId, current),
   };

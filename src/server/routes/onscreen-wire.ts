@@ -70,7 +70,7 @@ export function queueEntryWire(entry: QueueEntry) {
   };
 }
 
-function currencyRef(balance: CurrencyBalance) {
+function currencyRef(balance: Pick<CurrencyBalance, 'currency'>) {
   return { id: balance.currency.id, name: balance.currency.name, code: balance.currency.code };
 }
 
@@ -144,7 +144,19 @@ export function retrieveWire(c: CustomerAtCounter) {
           ];
         }),
       },
-      spending: { object: 'spending_rules' as const, data: [] },
+      spending: {
+        object: 'spending_rules' as const,
+        data: c.rewards.map((r) => ({
+          object: 'reward' as const,
+          id: r.publicId,
+          name: r.name,
+          summary: r.summary,
+          cost: r.cost,
+          currency: currencyRef({ currency: r.currency }),
+          available: r.available,
+          expires: r.expiresAt === null ? null : toUnixSeconds(r.expiresAt),
+        })),
+      },
       tier: { object: 'tier_rules' as const, current: tierWire(tier), next: tierWire(c.nextTier) },
     },
   };
