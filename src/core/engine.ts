@@ -3,6 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { type Clock, systemClock } from './clock';
 import { Sealer } from './credentials/secrets';
 import { StoreEvents } from './events/store-events';
+import { createPaymentGateway, type PaymentGatewayConfig } from './payments/gateway/select-gateway';
+import type { PaymentGateway } from './payments/gateway/payment-gateway';
 import { type Database, migrateToLatest } from './storage/database';
 import type { Dialect } from './storage/dialect';
 import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
@@ -18,6 +20,8 @@ export interface Engine {
   sealer: Sealer;
   /** Session and order changes per store, for event streams (published after commit). */
   events: StoreEvents;
+  /** The card processor (payments/gateway): the built-in test gateway unless configured otherwise. */
+  payments: PaymentGateway;
   close(): Promise<void>;
 }
 
@@ -28,6 +32,8 @@ export interface EngineOptions {
   clock?: Clock;
   /** Central numbers itself 0; a store node that was never paired draws a random unpaired number. */
   role: 'store' | 'central';
+  /** Which payment gateway to charge through; the built-in test gateway when absent. */
+  paymentGateway?: PaymentGatewayConfig;
 }
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
@@ -41,6 +47,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     nodeId,
     sealer: new Sealer(options.nodeKey),
     events: new StoreEvents(),
+    payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),
     close: () => options.database.close(),
   };
 }

@@ -8,12 +8,16 @@ import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
 import { accountRoutes } from './routes/account';
+import { billingProfileRoutes } from './routes/billing-profiles';
+import { reloadRoutes } from './routes/reloads';
+import { reloadSettingsRoutes } from './routes/reload-settings';
 import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
 import { contentRoutes } from './routes/content';
 import { countryRoutes } from './routes/countries';
 import { currencyRoutes } from './routes/currencies';
 import { customerDeletionRoutes } from './routes/customer-deletion';
+import { egiftRoutes } from './routes/egifts';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { eventRoutes } from './routes/events';
@@ -21,12 +25,12 @@ import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
 import { orderRoutes } from './routes/orders';
 import { scanRoutes } from './routes/scans';
+import { scannerRoutes } from './routes/scanners';
+import type { ScannerDirectory } from './node/scanners';
 import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
-import { scannerRoutes } from './routes/scanners';
-import type { ScannerDirectory } from './node/scanners';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 
@@ -40,12 +44,12 @@ export interface AppOptions {
   rendererDir?: string | undefined;
   /** A logger from createLogger (secrets redacted); none: silent. */
   logger?: FastifyBaseLogger;
+  /** The node's scanners, listed by GET /app/scanners (an empty list without them). */
+  scanners?: ScannerDirectory | null;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  /** The node's scanners, listed by GET /app/scanners (an empty list without them). */
-  scanners?: ScannerDirectory | null;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -85,16 +89,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventRoutes, { engine });
   await app.register(orderRoutes, { engine });
   await app.register(scanRoutes, { engine });
+  await app.register(scannerRoutes, { engine, scanners: options.scanners ?? null });
   await app.register(terminalRoutes, { engine });
   await app.register(accountRoutes, { engine, rateLimits });
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });
-  await app.register(scannerRoutes, { engine, scanners: options.scanners ?? null });
   await app.register(rewardRoutes, { engine });
   await app.register(historyRoutes, { engine });
   await app.register(storeRoutes, { engine });
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });
+  await app.register(billingProfileRoutes, { engine, rateLimits });
+  await app.register(reloadRoutes, { engine });
+  await app.register(reloadSettingsRoutes, { engine });
+  await app.register(egiftRoutes, { engine, rateLimits });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

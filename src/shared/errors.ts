@@ -23,6 +23,10 @@ export const ERROR_CODES = {
   invalid_code: { status: 400, message: 'The code is not valid. Check it, or ask for a new one.' },
   unreadable_scan: { status: 400, message: 'The scan could not be read. Please scan again.' },
   code_expired: { status: 400, message: 'The code has expired. Please ask for a new one.' },
+  invalid_payment_card: { status: 400, message: 'The card number is not valid. Check it and try again.' },
+  invalid_card_expiry: { status: 400, message: 'The card expiry date is not valid or has passed.' },
+  invalid_card_cvv: { status: 400, message: 'The card security code (CVV) is not valid.' },
+  invalid_egift_code: { status: 400, message: 'This eGift code is not valid. Check it against the email and try again.' },
 
   // 401: who are you?
   missing_credentials: { status: 401, message: 'This call needs credentials.' },
@@ -58,6 +62,8 @@ export const ERROR_CODES = {
   earning_rule_not_found: { status: 404, message: 'No earning rule with that id exists.' },
   reward_not_found: { status: 404, message: 'No reward with that id exists.' },
   tier_not_found: { status: 404, message: 'No tier with that id exists.' },
+  billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
+  reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -72,6 +78,8 @@ export const ERROR_CODES = {
   card_already_linked: { status: 409, message: 'This card is already linked to another account.' },
   tier_threshold_taken: { status: 409, message: 'Another tier of the program already has that threshold.' },
   last_tier: { status: 409, message: 'A program keeps at least one tier: add another tier before deleting this one.' },
+  idempotency_key_reused: { status: 409, message: 'This idempotency key was already used for a different request.' },
+  egift_already_claimed: { status: 409, message: 'This eGift has already been claimed by another account.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
@@ -85,14 +93,23 @@ export const ERROR_CODES = {
   card_not_active: { status: 422, message: 'This card is not active.' },
   quick_pay_not_offered: { status: 422, message: 'This program does not offer quick pay.' },
   unknown_currency: { status: 422, message: 'No currency of this program has that id.' },
+  egift_other_vendor: { status: 422, message: "This eGift is for another program: claim it in that program's app." },
   currency_not_loyalty: {
     status: 422,
     message: 'Rules and rewards count in a loyalty currency (one without an ISO code), not in a cash currency.',
   },
+  card_declined: { status: 422, message: 'The card was declined. Please use another card.' },
+  insufficient_funds: { status: 422, message: 'The card was declined for insufficient funds. Please use another card.' },
+  card_lost: { status: 422, message: 'The card was declined. Please use another card.' },
+  card_stolen: { status: 422, message: 'The card was declined. Please use another card.' },
+  card_expired: { status: 422, message: 'The card has expired. Please use another card.' },
+  incorrect_cvc: { status: 422, message: 'The card security code (CVV) is incorrect.' },
+  card_processing_error: { status: 422, message: 'The card could not be processed. Please try again in a moment.' },
   rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
   account_locked: { status: 429, message: 'Too many failed attempts. Your account is locked for a while; try again later or reset your password.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is not available right now.' },
+  payment_gateway_unavailable: { status: 503, message: 'The payment service is not available right now. Please try again in a moment.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,9 +10,13 @@ const params: Record<MessageTemplate, Record<string, string>> = {
   email_verification: { first_name: 'Ana', token: 'VRF-77QX', vendor_name: 'Café Luna' },
   sms_verification: { token: '482913', vendor_name: 'Café Luna' },
   account_deletion: { first_name: 'Ana', code: '913204', vendor_name: 'Café Luna', expires_minutes: '15' },
+  egift_received: { first_name: 'Ana', buyer_name: 'Mateo', amount: '$25.00', vendor_name: 'Café Luna', code: 'GFT1-2345-6789-ABCD', message: 'Happy birthday!' },
+  billing_profile_expiring: { first_name: 'Ana', vendor_name: 'Café Luna', brand: 'Visa', last4: '4242', expiry: '11/2026' },
 };
-const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code!;
-const emailTemplates = (Object.keys(TEMPLATES) as MessageTemplate[]).filter((t) => TEMPLATES[t].channel === 'email');
+/** What identifies each template's text: its one-time code, or (a reminder, which has none) the card's last digits. */
+const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code ?? params[template].last4!;
+/** Email templates that carry a one-time code on a line of its own. */
+const emailTemplates = (Object.keys(TEMPLATES) as MessageTemplate[]).filter((t) => TEMPLATES[t].channel === 'email' && TEMPLATES[t].params.some((p) => p === 'token' || p === 'code'));
 
 describe('message templates', () => {
   it('exist for every template in every language customers can choose', () => {
@@ -59,6 +63,34 @@ describe('message templates', () => {
     expect(es.text).toContain('El código vence en 15 minutos.');
     expect(renderMessage('email_verification', 'es', params.email_verification).subject).toBe('Confirma tu correo electrónico en Café Luna');
     expect(renderMessage('email_verification', 'en', params.email_verification).subject).toBe('Confirm your email address for Café Luna');
+  });
+
+  it('tell an eGift recipient who sent what, with the claim code, in English and Spanish', () => {
+    const en = renderMessage('egift_received', 'en', params.egift_received);
+    expect(en.subject).toBe('Mateo sent you a $25.00 eGift for Café Luna');
+    expect(en.text).toContain('Mateo sent you an eGift of $25.00 to spend at Café Luna.');
+    expect(en.text).toContain('Their message: “Happy birthday!”');
+    expect(en.text).toContain('log in to the Café Luna app (or create an account there');
+    expect(extractCode(en.text)).toBe('GFT1-2345-6789-ABCD');
+    const es = renderMessage('egift_received', 'es', params.egift_received);
+    expect(es.subject).toBe('Mateo te envió un eGift de $25.00 para Café Luna');
+    expect(es.text).toContain('Su mensaje: «Happy birthday!»');
+    expect(extractCode(es.text)).toBe('GFT1-2345-6789-ABCD');
+    // The buyer's message is optional: without it (or empty) the paragraph is left out.
+    const { message: _message, ...withoutMessage } = params.egift_received;
+    expect(renderMessage('egift_received', 'en', withoutMessage).text).not.toContain('Their message');
+    expect(renderMessage('egift_received', 'en', { ...withoutMessage, message: '' }).text).not.toContain('Their message');
+    expect(() => renderMessage('egift_received', 'en', { ...withoutMessage, message: 3 as unknown as string })).toThrow(/unknown message/);
+  });
+
+  it('remind of a saved card in its last month, without any code', () => {
+    const en = renderMessage('billing_profile_expiring', 'en', params.billing_profile_expiring);
+    expect(en.subject).toBe('Café Luna: your Visa card ending in 4242 expires soon');
+    expect(en.text).toContain('expires at the end of 11/2026');
+    expect(extractCode(en.text)).toBeUndefined();
+    const es = renderMessage('billing_profile_expiring', 'es', params.billing_profile_expiring);
+    expect(es.subject).toBe('Café Luna: tu tarjeta Visa terminada en 4242 vence pronto');
+    expect(es.text).toMatch(/^¡Hola, Ana!$/m);
   });
 
   it('write SMS as one short line with the code', () => {

@@ -14,6 +14,9 @@ import { findBalanceMismatches, openAccount, postEntry, rebuildBalances } from '
 import { type Database, migrateToLatest, openSqlite } from '../../src/core/storage/database';
 import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
 import { recordSyncEvent } from '../../src/core/sync/record-event';
+import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
+import { addBillingProfile } from '../../src/core/payments/billing-profiles/manage-billing-profiles';
+import { reloadQuickPay, reloadStatus } from '../../src/core/payments/reloads/reload-quick-pay';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
@@ -74,7 +77,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
   it('migrates idempotently and records the migration', async () => {
     await migrateToLatest(engine.db);
     const rows = await sql<{ name: string }>`select name from schema_migrations`.execute(engine.db);
-    expect(rows.rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-messaging-geo', '0003-accounts', '0004-stores-content', '0005-pos-sessions', '0006-orders-rules']);
+    expect(rows.rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-messaging-geo', '0003-accounts', '0004-stores-content', '0005-pos-sessions', '0006-orders-rules', '0007-payments', '0008-egifts']);
   });
 
   it('gives an unpaired store node a number in the unpaired range, kept across restarts', async () => {
@@ -204,5 +207,35 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const rows = await engine.db.selectFrom('sync_events').selectAll().orderBy('node_seq').execute();
     expect(rows.map((r) => JSON.parse(r.payload).n)).toEqual([1, 3]);
     expect(rows[1]).toMatchObject({ node_id: engine.nodeId, type: 'probe', version: 1, offline: 1, acked_at: null });
+  });
+
+  it('charges once per idempotency key and credits a late result once, even when asked at the same moment', async () => {
+    const user = await transact(engine, async (trx) => {
+      const row = await insertUser(trx, engine, { email: null, email_key: null, password_hash: null, first_name: 'Pay', last_name: 'Er', phone: null, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId });
+      await linkUserToVendor(trx, engine, { userId: row.id, vendorId: vendor.vendorId });
+      return row;
+    });
+    const session = { sessionId: 0, userId: user.id, vendorId: vendor.vendorId };
+    const year = String(new Date(clock.now()).getUTCFullYear() + 2);
+    const visa = await addBillingProfile(engine, session, { number: '4242424242424242', expiryMonth: '01', expiryYear: year, cvv: '123' });
+    const late = await addBillingProfile(engine, session, { number: '4000002760003184', expiryMonth: '01', expiryYear: year, cvv: '123' });
+
+    const same = await Promise.all([1, 2, 3].map(() => reloadQuickPay(engine, session, { profileId: visa.id, amount: 10, idempotencyKey: 'contract-1' })));
+    expect(new Set(same.map((r) => r.charge.id)).size).toBe(1);
+    await reloadQuickPay(engine, session, { profileId: visa.id, amount: 1 });
+    await expect(reloadQuickPay(engine, session, { profileId: visa.id, amount: 2, idempotencyKey: 'contract-1' })).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+
+    const pending = await reloadQuickPay(engine, session, { profileId: late.id, amount: 5 });
+    expect(pending.charge.status).toBe('pending');
+    await reloadStatus(engine, session, pending.charge.id);
+    const polls = await Promise.all([1, 2, 3].map(() => reloadStatus(engine, session, pending.charge.id)));
+    expect(polls.map((p) => p.charge.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    const charges = await engine.db.selectFrom('payment_charges').select(['amount', 'status']).where('user_id', '=', user.id).orderBy('id').execute();
+    expect(charges.map((c) => [Number(c.amount), c.status])).toEqual([[1000, 'succeeded'], [100, 'succeeded'], [500, 'succeeded']]);
+    const account = await engine.db.selectFrom('ledger_accounts').select('balance').where('holder_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(Number(account.balance)).toBe(1600);
+    expect((await engine.db.selectFrom('transactions').select('id').where('user_id', '=', user.id).execute()).length).toBe(3);
+    expect(await findBalanceMismatches(engine.db)).toEqual([]);
   });
 });

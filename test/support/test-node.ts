@@ -6,6 +6,8 @@ import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-
 import { buildApp } from '../../src/server/app';
 import type { RateLimitSettings } from '../../src/server/http/rate-limits';
 import { type Messaging, startMessaging } from '../../src/server/messaging/start-messaging';
+import { createNodeScanners, type NodeScannerOptions } from '../../src/server/node/node-scanners';
+import type { ScannerService } from '../../src/server/node/scanners';
 import { ManualClock } from './clock';
 import { makeTempDir } from './temp-dir';
 
@@ -17,6 +19,8 @@ export interface TestNode {
   dataDir: string;
   /** The outbox worker: SMTP to `options.messaging.smtpUrl` when given, else files in `<dataDir>/outbox`. */
   messaging: Messaging;
+  /** The node's scanners (`options.scanners`), started once it listens; null without them. */
+  scanners: ScannerService | null;
   /** Adds a vendor (store, currencies, keys, tokens) like `punchcard init`. */
   addVendor(name?: string): Promise<VendorCredentials>;
   close(): Promise<void>;
@@ -28,14 +32,18 @@ export interface TestNodeOptions {
   messaging?: { smtpUrl?: string };
   /** Lower limits for a rate-limit test, or higher ones so a busy test never meets them. */
   rateLimits?: Partial<RateLimitSettings>;
+  /** Scanners the node reads, as `punchcard store` would (e.g. `{ sources: [new ScriptedScanSource()] }`): each scan checks a customer in. */
+  scanners?: NodeScannerOptions;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
   const dir = makeTempDir();
   const clock = new ManualClock();
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
-  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits });
+  const scanners = createNodeScanners(engine, options.scanners);
+  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits, scanners });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  await scanners?.start();
   const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl });
   let vendorCount = 0;
   return {
@@ -45,6 +53,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     clock,
     dataDir: dir.path,
     messaging,
+    scanners,
     addVendor: (name) =>
       setUpVendor(engine, {
         name: name ?? `Vendor ${++vendorCount}`,
@@ -53,6 +62,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
         store: { name: 'Main Store', address1: '1 Main Street', city: 'Springfield' },
       }),
     close: async () => {
+      await scanners?.stop();
       await app.close();
       await messaging.stop();
       await engine.close();

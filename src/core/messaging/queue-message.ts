@@ -4,7 +4,13 @@ import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
 import { checkTemplateParams, isMessageTemplate, resolveLocale, TEMPLATES } from './templates';
 
-export type MessageTemplate = 'password_reset' | 'email_verification' | 'sms_verification' | 'account_deletion';
+export type MessageTemplate =
+  | 'password_reset'
+  | 'email_verification'
+  | 'sms_verification'
+  | 'account_deletion'
+  | 'egift_received'
+  | 'billing_profile_expiring';
 
 export interface NewMessage {
   vendorId: number | null;
@@ -14,7 +20,7 @@ export interface NewMessage {
   template: MessageTemplate;
   /** The customer's language (`en`, `es`, `es-EC`…); anything else is sent in English. */
   locale: string;
-  /** Exactly the parameters the template takes (see TEMPLATES); kept only until delivered. */
+  /** Exactly the parameters the template takes, plus any of its optional ones (see TEMPLATES); kept only until delivered. */
   params: Record<string, string>;
 }
 

@@ -11,12 +11,19 @@ export type MessageChannel = 'email' | 'sms';
 
 export const DEFAULT_LOCALE: MessageLocale = 'en';
 
-/** The channel each template is written for, and the parameters it needs (no more, no less). */
-export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; params: readonly string[] }> = {
+/**
+ * The channel each template is written for, the parameters it needs (no more, no less) and those
+ * it may take (`optional`: left out, or an empty string, when there is nothing to say).
+ */
+export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; params: readonly string[]; optional?: readonly string[] }> = {
   password_reset: { channel: 'email', params: ['first_name', 'token', 'vendor_name', 'expires_minutes'] },
   email_verification: { channel: 'email', params: ['first_name', 'token', 'vendor_name'] },
   sms_verification: { channel: 'sms', params: ['token', 'vendor_name'] },
   account_deletion: { channel: 'email', params: ['first_name', 'code', 'vendor_name', 'expires_minutes'] },
+  // To the recipient of an eGift: who sent how much, and the claim code (first_name is the recipient's).
+  egift_received: { channel: 'email', params: ['first_name', 'buyer_name', 'amount', 'vendor_name', 'code'], optional: ['message'] },
+  // A saved card (billing profile) in its last month of validity.
+  billing_profile_expiring: { channel: 'email', params: ['first_name', 'vendor_name', 'brand', 'last4', 'expiry'] },
 };
 
 export function isMessageTemplate(value: string): value is MessageTemplate {
@@ -119,6 +126,52 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
   },
+  egift_received: {
+    en: (p) => ({
+      subject: `${p.buyer_name} sent you a ${p.amount} eGift for ${p.vendor_name}`,
+      blocks: [
+        `Hi ${p.first_name},`,
+        `${p.buyer_name} sent you an eGift of ${p.amount} to spend at ${p.vendor_name}.`,
+        ...(p.message ? [`Their message: “${p.message}”`] : []),
+        `To claim it, log in to the ${p.vendor_name} app (or create an account there with any email address) and enter this code under eGifts. The amount is added to your quick-pay balance with ${p.vendor_name}:`,
+        { label: 'Code', code: p.code! },
+        `Keep the code to yourself: the gift goes to the first account that enters it.`,
+        `— The ${p.vendor_name} team`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `${p.buyer_name} te envió un eGift de ${p.amount} para ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.first_name}!`,
+        `${p.buyer_name} te envió un eGift de ${p.amount} para usar en ${p.vendor_name}.`,
+        ...(p.message ? [`Su mensaje: «${p.message}»`] : []),
+        `Para recibirlo, inicia sesión en la app de ${p.vendor_name} (o crea allí una cuenta con cualquier correo) e ingresa este código en eGifts. El monto se suma a tu saldo de pago rápido en ${p.vendor_name}:`,
+        { label: 'Código', code: p.code! },
+        `No compartas el código: el regalo es para la primera cuenta que lo ingrese.`,
+        `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
+  billing_profile_expiring: {
+    en: (p) => ({
+      subject: `${p.vendor_name}: your ${p.brand} card ending in ${p.last4} expires soon`,
+      blocks: [
+        `Hi ${p.first_name},`,
+        `The ${p.brand} card ending in ${p.last4} that you saved in your ${p.vendor_name} account expires at the end of ${p.expiry}. After that, reloads and automatic reloads charged to it will fail.`,
+        `To keep reloading without interruption, add your new card in the ${p.vendor_name} app and make it your default card.`,
+        `— The ${p.vendor_name} team`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `${p.vendor_name}: tu tarjeta ${p.brand} terminada en ${p.last4} vence pronto`,
+      blocks: [
+        `¡Hola, ${p.first_name}!`,
+        `La tarjeta ${p.brand} terminada en ${p.last4} que guardaste en tu cuenta de ${p.vendor_name} vence al final de ${p.expiry}. Después de esa fecha, las recargas y recargas automáticas con esa tarjeta no funcionarán.`,
+        `Para seguir recargando sin interrupciones, agrega tu nueva tarjeta en la app de ${p.vendor_name} y márcala como predeterminada.`,
+        `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
 };
 
 const sms: Record<'sms_verification', Record<MessageLocale, (p: Params) => string>> = {
@@ -128,11 +181,15 @@ const sms: Record<'sms_verification', Record<MessageLocale, (p: Params) => strin
   },
 };
 
-/** Throws unless `params` has exactly the parameters the template needs, each a non-empty string. */
+/**
+ * Throws unless `params` has exactly the parameters the template needs, each a non-empty string,
+ * plus any of its optional ones (strings, possibly empty).
+ */
 export function checkTemplateParams(template: MessageTemplate, params: Record<string, unknown>): void {
   const wanted = TEMPLATES[template].params;
+  const optional = TEMPLATES[template].optional ?? [];
   const missing = wanted.filter((name) => typeof params[name] !== 'string' || (params[name] as string).trim() === '');
-  const unknown = Object.keys(params).filter((name) => !wanted.includes(name));
+  const unknown = Object.keys(params).filter((name) => !wanted.includes(name) && !(optional.includes(name) && typeof params[name] === 'string'));
   if (missing.length > 0 || unknown.length > 0) {
     const problems = [missing.length > 0 ? `missing ${missing.join(', ')}` : '', unknown.length > 0 ? `unknown ${unknown.join(', ')}` : ''];
     throw new TypeError(`Message template ${template} takes ${wanted.join(', ')}: ${problems.filter(Boolean).join('; ')}.`);

@@ -7,6 +7,7 @@ import { linkUserToVendor, loadVendor, type UserRow } from '../customers/custome
 import { type Engine, transact } from '../engine';
 import type { StoreEvent } from '../events/store-events';
 import { openAccount, postEntry } from '../ledger/ledger';
+import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
 import { identifyCustomer } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { isUniqueViolation } from '../storage/errors';
@@ -29,6 +30,7 @@ const ACTIVE = 'ACTIVE';
  */
 export async function placeOrder(engine: Engine, scope: StoreScope, input: OrderInput): Promise<OrderResult> {
   const counter = counterOf(scope);
+  let autoReloadQueued = false;
   try {
     const { result, events } = await transact(engine, async (trx) => {
       const vendor = await loadVendor(trx, counter.vendorId);
@@ -55,8 +57,11 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (!quickPayCurrency) throw new ServiceError('quick_pay_not_offered', undefined, 'quick_pay');
         if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: quickPayCurrency.id, holderType: 'user', holderId: user.id });
-        if ((await balanceOf(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
-        await postEntry(trx, engine, accountId, { amount: -order.quickPay, kind: 'spend', ...reference });
+        const before = await balanceOf(trx, accountId);
+        if (before < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
+        const after = await postEntry(trx, engine, accountId, { amount: -order.quickPay, kind: 'spend', ...reference });
+        // Auto reload (payments): a spend that crosses the customer's threshold queues one reload.
+        autoReloadQueued = (await queueAutoReloadOnCrossing(trx, engine, { ...member, balanceBefore: before, balanceAfter: after.balance, orderId })) !== null;
       }
 
       // Rewards.
@@ -157,6 +162,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       return { result, events };
     });
     for (const event of events) engine.events.publish(event);
+    if (autoReloadQueued) notifyAutoReloadQueued(engine);
     return result;
   } catch (error) {
     // Two copies of one receipt sent at once on PostgreSQL: the second finds the first's result.

@@ -19,7 +19,8 @@ export interface NewTransaction {
   taxes: unknown[];
   receipts: unknown[];
   rewards: unknown[];
-  status: 'Complete' | 'Voided';
+  /** 'Declined': an auto reload the card refused (nothing moved; kept so the customer sees it). */
+  status: 'Complete' | 'Voided' | 'Declined';
 }
 
 /** One record of the customer's history, written in the transaction that moved the value. */

@@ -410,6 +410,123 @@ export interface TransactionsTable {
   created_at: number;
 }
 
+export interface BillingProfilesTable {
+  id: number;
+  vendor_id: number;
+  user_id: number;
+  /** The gateway adapter that issued the token ('test', 'stripe'). */
+  gateway: string;
+  token: string;
+  brand: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+  postal_code: string | null;
+  name: string;
+  description: string | null;
+  /** 0/1. */
+  is_default: number;
+  expiry_reminded_at: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface PaymentChargesTable {
+  id: number;
+  vendor_id: number;
+  user_id: number | null;
+  billing_profile_id: number | null;
+  purpose: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  gateway: string;
+  gateway_charge_id: string | null;
+  idempotency_key: string | null;
+  fingerprint: string;
+  status: string;
+  decline_reason: string | null;
+  transaction_id: number | null;
+  credited_at: number | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+}
+
+export interface AutoReloadsTable {
+  id: number;
+  vendor_id: number;
+  user_id: number;
+  billing_profile_id: number;
+  amount: number;
+  threshold: number;
+  order_id: number | null;
+  status: string;
+  charge_id: number | null;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface TestGatewayCardsTable {
+  token: string;
+  brand: string;
+  last4: string;
+  scenario: string;
+  created_at: number;
+}
+
+export interface TestGatewayChargesTable {
+  id: string;
+  token: string;
+  amount: number;
+  currency: string;
+  idempotency_key: string;
+  status: string;
+  decline_reason: string | null;
+  outcome: string | null;
+  outcome_reason: string | null;
+  polls: number;
+  complete_after_polls: number | null;
+  completes_at: number | null;
+  refunded_at: number | null;
+  created_at: number;
+}
+
+export interface EgiftsTable {
+  id: number;
+  vendor_id: number;
+  currency_id: number;
+  /** Minor units of the quick-pay currency. */
+  amount: number;
+  charge_id: number;
+  buyer_user_id: number | null;
+  billing_profile_id: number | null;
+  buyer_name: string;
+  buyer_email: string;
+  recipient_name: string;
+  recipient_email: string;
+  message: string | null;
+  image_url: string | null;
+  card_brand: string;
+  card_last4: string;
+  /** 'pending' | 'sent' | 'claimed' | 'declined'. */
+  status: string;
+  decline_reason: string | null;
+  /** Keyed digest of the claim code; the code itself is only in the recipient's email. */
+  claim_code_hash: string | null;
+  sent_at: number | null;
+  claimed_by_user_id: number | null;
+  claimed_at: number | null;
+  claim_transaction_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -440,4 +557,10 @@ export interface DB {
   spending_rules: SpendingRulesTable;
   orders: OrdersTable;
   transactions: TransactionsTable;
+  billing_profiles: BillingProfilesTable;
+  payment_charges: PaymentChargesTable;
+  auto_reloads: AutoReloadsTable;
+  test_gateway_cards: TestGatewayCardsTable;
+  test_gateway_charges: TestGatewayChargesTable;
+  egifts: EgiftsTable;
 }

@@ -6,21 +6,30 @@ import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
 import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
+import { type PaymentGatewayConfig, paymentGatewayConfigFrom } from '../../core/payments/gateway/select-gateway';
+import { startAutoReloadWorker } from '../payments/auto-reload-worker';
 import { loadNodeKey, openDataDir } from './data-dir';
+import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
+import type { ScannerService } from './scanners';
 
 export interface NodeEngineOptions {
   dataDir: string;
   /** postgres://… for a chain's central node; the data folder's SQLite file otherwise. */
   database?: string | undefined;
   role?: 'store' | 'central';
+  /** better-sqlite3 addon built for another ABI (the desktop app's Electron copy); see database.ts. */
+  sqliteNativeBinding?: string | undefined;
+  /** The payment gateway; from PUNCHCARD_PAYMENT_GATEWAY (default: the built-in test gateway) when absent. */
+  paymentGateway?: PaymentGatewayConfig | undefined;
 }
 
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
   const dir = openDataDir(options.dataDir);
   return startEngine({
-    database: openDatabaseUrl(options.database ?? dir.database),
+    database: openDatabaseUrl(options.database ?? dir.database, { nativeBinding: options.sqliteNativeBinding }),
     nodeKey: loadNodeKey(dir),
     role: options.role ?? 'store',
+    paymentGateway: options.paymentGateway ?? paymentGatewayConfigFrom(process.env),
   });
 }
 
@@ -34,6 +43,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   smtpUrl?: string | undefined;
   /** From of every email; `Punchcard <no-reply@punchcard.local>` when absent. */
   mailFrom?: string | undefined;
+  /** Scanners the node reads (HID devices, scripted sources); each scan checks a customer in. */
+  scanners?: NodeScannerOptions | undefined;
 }
 
 export interface RunningNode {
@@ -42,6 +53,8 @@ export interface RunningNode {
   engine: Engine;
   /** The outbox worker (emails and SMS); stopped by close() before the engine closes. */
   messaging: Messaging;
+  /** The node's scanners; null when it reads none. Stopped by close() first. */
+  scanners: ScannerService | null;
   close(): Promise<void>;
 }
 
@@ -49,11 +62,13 @@ export interface RunningNode {
 export async function startStoreNode(options: StoreNodeOptions): Promise<RunningNode> {
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
+  const scanners = createNodeScanners(engine, options.scanners, options.logger);
   const app = await buildApp({
     engine,
     role,
     version: VERSION,
     rendererDir: options.rendererDir ?? builtRendererDir(),
+    scanners,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;
@@ -82,17 +97,23 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const stopJobs = startJobs(engine, options.logger);
+  const autoReloads = startAutoReloadWorker(engine, { logger: options.logger });
+  // Devices are read once the node answers, so the first scan's check-in reaches open screens.
+  await scanners?.start();
   let closing: Promise<void> | undefined;
   return {
     url,
     app,
     engine,
     messaging,
+    scanners,
     close: () => {
-      // Requests first (they may queue messages), then the worker, then the database.
-      closing ??= app
-        .close()
+      // Scanners (their check-ins finish), then requests (they may queue messages), then the worker,
+      // then the database.
+      closing ??= Promise.resolve(scanners?.stop())
+        .then(() => app.close())
         .then(() => stopJobs())
+        .then(() => autoReloads.stop())
         .then(() => messaging.stop())
         .then(() => engine.close());
       return closing;

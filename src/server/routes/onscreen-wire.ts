@@ -6,6 +6,8 @@ import type { QueueEntry } from '../../core/onscreen/queue';
 import type { CustomerAtCounter } from '../../core/onscreen/retrieve-customer';
 import type { StoreScope } from '../../core/credentials/authenticate';
 import { toUnixSeconds } from '../../shared/time';
+import type { BillingProfileRecord } from '../../core/payments/billing-profiles/billing-profile';
+import { billingProfileWire } from './payments-wire';
 
 const SESSION_STATUS: Record<string, { id: number; name: string }> = { active: { id: 1, name: 'Active' }, closed: { id: 2, name: 'Closed' } };
 const ACTIVE = { id: 1, name: 'Active' };
@@ -83,7 +85,7 @@ function tierWire(tier: CustomerAtCounter['nextTier']) {
   return tier && { object: 'tier' as const, id: tier.id, name: tier.name, summary: tier.summary, description: tier.description, threshold: tier.threshold };
 }
 
-export function retrieveWire(c: CustomerAtCounter) {
+export function retrieveWire(c: CustomerAtCounter, billingProfile: BillingProfileRecord | null = null) {
   const { user, link, vendor, tier, moneyDigits } = c.membership;
   const quickPay = c.balances.find((b) => b.quickPay);
   const loyalty = c.balances.filter((b) => b.currency.code === null);
@@ -114,7 +116,7 @@ export function retrieveWire(c: CustomerAtCounter) {
       tier: tierWire(tier),
     },
     favourite_items: c.favouriteItems.map((f) => ({ object: 'item' as const, name: f.name, sku: f.sku, quantity: f.quantity, orders: f.orders })),
-    reload: { amount: toMajorUnits(link.reload_amount, moneyDigits), threshold: toMajorUnits(link.reload_threshold, moneyDigits), billing_profile: null },
+    reload: { amount: toMajorUnits(link.reload_amount, moneyDigits), threshold: toMajorUnits(link.reload_threshold, moneyDigits), billing_profile: billingProfile && billingProfileWire(billingProfile) },
     favorite: null,
     last_visit: c.lastVisit && { date: toUnixSeconds(c.lastVisit.at), store: { id: c.lastVisit.storeId, name: c.lastVisit.storeName } },
     loyalty_balance: { data: loyalty.map((b) => ({ amount: b.balance, currency: currencyRef(b), expiring: expiringWire(b, null) })) },

@@ -24,6 +24,7 @@ import { SessionQuery } from '../../shared/schemas/users';
 import { requireApiKey, storeOf } from '../auth/api-key';
 import { customerOf, requireSession } from '../auth/session';
 import { checkInWire, posSessionWire, queueEntryWire, registerWire, retrieveWire } from './onscreen-wire';
+import { autoReloadBillingProfile } from '../../core/payments/billing-profiles/billing-profile';
 
 const tags = ['OnScreen'];
 const config = { style: 'legacy' as const };
@@ -44,9 +45,10 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
     (await listQueue(engine, storeOf(request))).map(queueEntryWire),
   );
 
-  app.get('/onscreen', { config, preHandler: anyKey, schema: { tags, querystring: RetrieveQuery, response: { 200: RetrieveReplySchema } } }, async (request) =>
-    retrieveWire(await retrieveCustomer(engine, storeOf(request), request.query.pos_session_hash)),
-  );
+  app.get('/onscreen', { config, preHandler: anyKey, schema: { tags, querystring: RetrieveQuery, response: { 200: RetrieveReplySchema } } }, async (request) => {
+    const customer = await retrieveCustomer(engine, storeOf(request), request.query.pos_session_hash);
+    return retrieveWire(customer, await autoReloadBillingProfile(engine.db, customer.membership.link));
+  });
 
   app.delete('/onscreen', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: CloseBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await closeSession(engine, storeOf(request), request.body.pos_session_hash);

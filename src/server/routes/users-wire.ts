@@ -1,5 +1,7 @@
 import type { UserRow } from '../../core/customers/customer-store';
 import type { Membership } from '../../core/customers/membership';
+import type { BillingProfileRecord } from '../../core/payments/billing-profiles/billing-profile';
+import { billingProfileWire } from './payments-wire';
 import { toMajorUnits } from '../../shared/money';
 import type { CustomerProfile } from '../../core/customers/profile';
 import { findCountryById, findRegion } from '../../core/geo';
@@ -45,7 +47,7 @@ function tierWire(m: Membership) {
   return m.tier ? { object: 'tier' as const, id: m.tier.id, name: m.tier.name, summary: m.tier.summary, description: m.tier.description } : null;
 }
 
-export function userVendorWire(m: Membership) {
+export function userVendorWire(m: Membership, billingProfile: BillingProfileRecord | null = null) {
   return {
     object: 'user_vendor' as const,
     language: languageWire(m.link.language),
@@ -55,21 +57,22 @@ export function userVendorWire(m: Membership) {
     reload_threshold: toMajorUnits(m.link.reload_threshold, m.moneyDigits),
     contact_consent: m.link.contact_consent,
     created: toUnixSeconds(m.link.created_at),
-    billing_profile: null,
+    billing_profile: billingProfile && billingProfileWire(billingProfile),
     tier: tierWire(m),
     tier_since: toUnixSeconds(m.link.tier_since),
     user: { object: 'user' as const, id: String(m.user.id), first_name: m.user.first_name, last_name: m.user.last_name },
   };
 }
 
-export function profileWire(p: CustomerProfile, origin: string) {
+export function profileWire(p: CustomerProfile, origin: string, billingProfile: BillingProfileRecord | null = null) {
   const country = p.user.country_id === null ? undefined : findCountryById(p.user.country_id);
   const region = p.user.region_id === null ? undefined : findRegion(p.user.region_id);
   return {
     object: 'user_vendor' as const,
     id: String(p.link.id),
     anonymous: false,
-    billing_profile: null,
+    // The profile auto reload charges; null while auto reload is disabled.
+    billing_profile: billingProfile && billingProfileWire(billingProfile),
     contact_consent: p.link.contact_consent,
     created: toUnixSeconds(p.link.created_at),
     updated: toUnixSeconds(p.link.updated_at),

@@ -3,6 +3,7 @@ import { authenticateCustomer } from '../../core/customers/authenticate-customer
 import { requestBarcodeToken } from '../../core/customers/barcode-token';
 import { cedulaExists, emailExists, mobileAvailable } from '../../core/customers/exists-checks';
 import { logOut } from '../../core/customers/log-out';
+import { autoReloadBillingProfile } from '../../core/payments/billing-profiles/billing-profile';
 import { loadMembership } from '../../core/customers/membership';
 import { applyPasswordReset, requestPasswordReset } from '../../core/customers/password-reset';
 import { getProfile, updateProfile } from '../../core/customers/profile';
@@ -98,7 +99,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
         online_order_token: login.onlineOrderToken,
         session_identifier: login.sessionKey,
         vendor_user: null,
-        user_vendor: userVendorWire(membership),
+        user_vendor: userVendorWire(membership, await autoReloadBillingProfile(engine.db, membership.link)),
       };
     },
   );
@@ -118,9 +119,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     return {};
   });
 
-  app.get('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) =>
-    profileWire(await getProfile(engine, customerOf(request)), requestOrigin(request)),
-  );
+  app.get('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) => {
+    const profile = await getProfile(engine, customerOf(request));
+    return profileWire(profile, requestOrigin(request), await autoReloadBillingProfile(engine.db, profile.link));
+  });
 
   app.put('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await updateProfile(engine, customerOf(request), request.body);

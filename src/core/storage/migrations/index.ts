@@ -5,6 +5,8 @@ import { accounts } from './0003-accounts';
 import { storesContent } from './0004-stores-content';
 import { posSessions } from './0005-pos-sessions';
 import { ordersRules } from './0006-orders-rules';
+import { payments } from './0007-payments';
+import { egifts } from './0008-egifts';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004-stores-content': storesContent,
   '0005-pos-sessions': posSessions,
   '0006-orders-rules': ordersRules,
+  '0007-payments': payments,
+  '0008-egifts': egifts,
 };

@@ -1,0 +1,191 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
+import { type Engine, transact } from '../../engine';
+import { isUniqueViolation } from '../../storage/errors';
+import { nextObjectId } from '../../storage/ids';
+import type { DB, PaymentChargesTable } from '../../storage/schema';
+import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
+
+// Charges through the gateway port, recorded in payment_charges. A charge moves
+// created -> pending -> succeeded | declined (or straight from created to a final state). Exactly
+// one transition reaches a final state, guarded by the row's status in the UPDATE, and the
+// purpose's `settle` step (credit quick pay, fund an eGift…) runs in that same transaction: the
+// money reaches a balance once, however many times the result is reported or polled.
+//
+// The gateway is never called inside a database transaction.
+
+export type ChargeRow = Selectable<PaymentChargesTable>;
+export type ChargePurpose = 'reload' | 'auto_reload' | 'egift';
+
+export interface NewCharge {
+  vendorId: number;
+  /** The paying customer; null for a guest (an eGift paid with card details). */
+  userId: number | null;
+  billingProfileId: number | null;
+  /** The gateway token to charge (a profile's, or one just tokenized for a guest). */
+  token: string;
+  purpose: ChargePurpose;
+  /** Integer minor units of `currency`, > 0. */
+  amountMinor: number;
+  /** ISO 4217 code (the vendor's quick-pay currency). */
+  currency: string;
+  /**
+   * The client's idempotency key, already scoped to the caller (`user:<id>:<key>`,
+   * `guest:<key>`…); null: every call is a new charge.
+   */
+  idempotencyKey: string | null;
+  /** What was asked (e.g. `reload:<profile>:<amount>`): the same key with another fingerprint is a 409. */
+  fingerprint: string;
+}
+
+/** What runs, in the transaction that records the final state, when a charge succeeds or is declined. */
+export interface ChargeSettlement {
+  succeeded?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
+  declined?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
+}
+
+export const FINAL_CHARGE_STATUSES = ['succeeded', 'declined'] as const;
+
+export function isFinal(charge: Pick<ChargeRow, 'status'>): boolean {
+  return charge.status === 'succeeded' || charge.status === 'declined';
+}
+
+/** The key the engine sends to the gateway for a charge row: retries of the row never charge twice. */
+export function gatewayKeyOf(chargeId: number): string {
+  return `punchcard-charge-${chargeId}`;
+}
+
+export function loadCharge(db: Kysely<DB>, chargeId: number): Promise<ChargeRow | undefined> {
+  return db.selectFrom('payment_charges').selectAll().where('id', '=', chargeId).executeTakeFirst();
+}
+
+/**
+ * Asks the gateway to charge, once per idempotency key: a retry with the same key and the same
+ * request returns the charge as it stands (re-sending it to the gateway with the same gateway key
+ * if the first attempt never got an answer); the same key for another request is 409
+ * idempotency_key_reused. A gateway that cannot be reached is 503 payment_gateway_unavailable and
+ * leaves the charge `created`, to be re-driven by a retry or a status poll.
+ */
+export async function requestCharge(engine: Engine, input: NewCharge, settlement: ChargeSettlement): Promise<ChargeRow> {
+  if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) throw new RangeError('a charge is a positive integer of minor units');
+  let charge = input.idempotencyKey === null ? undefined : await findByKey(engine.db, input.vendorId, input.idempotencyKey);
+  if (charge) {
+    if (charge.fingerprint !== input.fingerprint) throw new ServiceError('idempotency_key_reused', undefined, 'idempotency_key');
+  } else {
+    try {
+      charge = await insertCharge(engine, input);
+    } catch (error) {
+      // The same key twice at once: the first request made the charge.
+      if (!isUniqueViolation(error) || input.idempotencyKey === null) throw error;
+      charge = await findByKey(engine.db, input.vendorId, input.idempotencyKey);
+      if (!charge) throw error;
+      if (charge.fingerprint !== input.fingerprint) throw new ServiceError('idempotency_key_reused', undefined, 'idempotency_key');
+    }
+  }
+  if (charge.status !== 'created') return charge;
+  return driveCharge(engine, charge, input.token, settlement);
+}
+
+/**
+ * Brings a charge up to date with the gateway: a `created` one is (re)sent with its gateway key, a
+ * `pending` one is looked up; a final one is returned as it is. Polling twice settles once.
+ */
+export async function refreshCharge(engine: Engine, charge: ChargeRow, token: string | null, settlement: ChargeSettlement): Promise<ChargeRow> {
+  if (isFinal(charge)) return charge;
+  if (charge.status === 'created') {
+    if (token === null) return charge;
+    return driveCharge(engine, charge, token, settlement);
+  }
+  if (charge.gateway_charge_id === null) return charge;
+  const result = await callGateway(() => engine.payments.getCharge(charge.gateway_charge_id!));
+  return recordResult(engine, charge.id, result, settlement);
+}
+
+async function driveCharge(engine: Engine, charge: ChargeRow, token: string, settlement: ChargeSettlement): Promise<ChargeRow> {
+  const result = await callGateway(() =>
+    engine.payments.charge({
+      token,
+      amountMinor: Number(charge.amount),
+      currency: charge.currency,
+      idempotencyKey: gatewayKeyOf(charge.id),
+      description: `Punchcard ${charge.purpose} ${charge.id}`,
+    }),
+  );
+  return recordResult(engine, charge.id, result, settlement);
+}
+
+async function callGateway(call: () => Promise<ChargeResult>): Promise<ChargeResult> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
+    throw error;
+  }
+}
+
+/** Writes what the gateway said; the one call that makes the charge final also settles it. */
+export async function recordResult(engine: Engine, chargeId: number, result: ChargeResult, settlement: ChargeSettlement): Promise<ChargeRow> {
+  return transact(engine, async (trx) => {
+    const now = engine.clock.now();
+    if (result.status === 'pending') {
+      await trx
+        .updateTable('payment_charges')
+        .set({ status: 'pending', gateway_charge_id: result.chargeId, updated_at: now })
+        .where('id', '=', chargeId)
+        .where('status', '=', 'created')
+        .execute();
+      return (await loadCharge(trx, chargeId))!;
+    }
+    const moved = await trx
+      .updateTable('payment_charges')
+      .set({
+        status: result.status,
+        gateway_charge_id: result.chargeId,
+        decline_reason: result.status === 'declined' ? (result.declineReason ?? 'generic_decline') : null,
+        updated_at: now,
+        completed_at: now,
+      })
+      .where('id', '=', chargeId)
+      .where('status', 'in', ['created', 'pending'])
+      .executeTakeFirst();
+    const charge = (await loadCharge(trx, chargeId))!;
+    if (Number(moved.numUpdatedRows) === 1) {
+      if (result.status === 'succeeded') await settlement.succeeded?.(trx, charge);
+      else await settlement.declined?.(trx, charge);
+      return (await loadCharge(trx, chargeId))!;
+    }
+    return charge;
+  });
+}
+
+function findByKey(db: Kysely<DB>, vendorId: number, key: string): Promise<ChargeRow | undefined> {
+  return db.selectFrom('payment_charges').selectAll().where('vendor_id', '=', vendorId).where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+async function insertCharge(engine: Engine, input: NewCharge): Promise<ChargeRow> {
+  return transact(engine, async (trx) => {
+    const now = engine.clock.now();
+    const row: ChargeRow = {
+      id: await nextObjectId(trx, engine.nodeId),
+      vendor_id: input.vendorId,
+      user_id: input.userId,
+      billing_profile_id: input.billingProfileId,
+      purpose: input.purpose,
+      amount: input.amountMinor,
+      currency: input.currency,
+      gateway: engine.payments.name,
+      gateway_charge_id: null,
+      idempotency_key: input.idempotencyKey,
+      fingerprint: input.fingerprint,
+      status: 'created',
+      decline_reason: null,
+      transaction_id: null,
+      credited_at: null,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    };
+    await trx.insertInto('payment_charges').values(row).execute();
+    return row;
+  });
+}

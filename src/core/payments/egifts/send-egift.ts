@@ -1,0 +1,346 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
+import { toMajorUnits, toMinorUnits } from '../../../shared/money';
+import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
+import { findUserByEmail, findUserVendor, loadUser, loadVendor } from '../../customers/customer-store';
+import type { CustomerSession } from '../../customers/sessions';
+import { type Engine, transact } from '../../engine';
+import { queueMessage } from '../../messaging/queue-message';
+import { isUniqueViolation } from '../../storage/errors';
+import { nextObjectId } from '../../storage/ids';
+import type { DB } from '../../storage/schema';
+import { findBillingProfile } from '../billing-profiles/billing-profile';
+import { type ChargeRow, type ChargeSettlement, isFinal, refreshCharge, requestCharge } from '../charges/payment-charges';
+import { declineError, invalidCardError } from '../gateway/payment-errors';
+import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway';
+import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
+import { claimCodeDigest, newClaimCode } from './claim-code';
+import { type EgiftRecord, loadEgift } from './egift';
+
+/** Smallest and largest eGift, in major units of the quick-pay currency. */
+export const EGIFT_MIN_AMOUNT = 1;
+export const EGIFT_MAX_AMOUNT = 1000;
+const MESSAGE_MAX = 500;
+/** The gateway's card fields as this call names them. */
+const BILLING_FIELDS = { number: 'billing.number', expiry_month: 'billing.expiry.month', expiry_year: 'billing.expiry.year', cvv: 'billing.cvv' } as const;
+/** A card's postal code: letters, digits, spaces and dashes. */
+const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{0,19}$/;
+
+/** A card typed by a guest buyer; lives only in memory for this call. */
+export interface GuestCard {
+  name?: string | undefined;
+  number: string;
+  expiry: { month: string; year: string };
+  cvv: string;
+  zipCode?: string | undefined;
+}
+
+export interface SendEgiftInput {
+  vendorId: number;
+  /** Major units, as sent. */
+  amount: number;
+  buyer?: { name?: string | undefined; email?: string | undefined } | undefined;
+  recipient: { name?: string | undefined; email?: string | undefined };
+  message?: string | null | undefined;
+  imageUrl?: string | null | undefined;
+  /** A guest eGift: the card to charge. */
+  billing?: GuestCard | undefined;
+  /** An authenticated eGift: the session's billing profile to charge. */
+  billingProfileId?: number | undefined;
+  session: CustomerSession | null;
+  /** The Idempotency-Key header: the same key and request never charge twice. */
+  idempotencyKey?: string | undefined;
+}
+
+interface Details {
+  vendorId: number;
+  currencyId: number;
+  amountMinor: number;
+  buyerUserId: number | null;
+  billingProfileId: number | null;
+  buyer: { name: string; email: string };
+  recipient: { name: string; email: string };
+  message: string | null;
+  imageUrl: string | null;
+  card: { brand: string; last4: string };
+}
+
+/**
+ * POST /vendor/{vendor_id}/egift: charges the amount (a guest's card, tokenized and charged once,
+ * or the logged-in buyer's billing profile), records the gift and emails the recipient a claim code
+ * (only its digest is kept). A card the gateway declines changes nothing and answers why (422); a
+ * card that reports late answers the gift as Pending: retrying the same request with the same
+ * Idempotency-Key asks the gateway again, and the node's job does too; the email goes out when the
+ * charge succeeds. The same key for another request is 409 idempotency_key_reused.
+ */
+export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<EgiftRecord> {
+  const vendor = await loadVendor(engine.db, input.vendorId);
+  const currency = await quickPayCurrencyOf(engine.db, vendor.id);
+  const amountMinor = cleanAmount(input.amount, currency.digits);
+  const recipient = {
+    name: cleanName(input.recipient.name ?? '', 'recipient.name'),
+    email: cleanEmail(input.recipient.email ?? '', 'recipient.email'),
+  };
+  const message = cleanMessage(input.message);
+  const imageUrl = cleanImageUrl(input.imageUrl);
+  if (input.session && input.session.vendorId !== vendor.id) throw new ServiceError('forbidden', 'This session belongs to another program.');
+  if (input.billing && input.billingProfileId !== undefined) {
+    throw new ServiceError('validation_failed', 'Send either billing (card details) or user_billingprofile, not both.', 'billing');
+  }
+
+  let charge: { token: string; userId: number | null; billingProfileId: number | null; card: Details['card']; buyer: Details['buyer']; scope: string };
+  if (input.billingProfileId !== undefined) {
+    const session = input.session;
+    if (!session) throw new ServiceError('missing_credentials', 'An eGift paid with a billing profile needs the session_key of its owner.');
+    const profile = await findBillingProfile(engine.db, { vendorId: vendor.id, userId: session.userId }, input.billingProfileId);
+    if (profile.gateway !== engine.payments.name) throw new ServiceError('card_processing_error', 'This saved card belongs to another payment service. Please add it again.', 'user_billingprofile');
+    const user = await loadUser(engine.db, session.userId);
+    const buyer = {
+      name: cleanName(input.buyer?.name ?? `${user.first_name} ${user.last_name}`, 'buyer.name'),
+      email: cleanEmail(input.buyer?.email ?? user.email ?? '', 'buyer.email'),
+    };
+    charge = { token: profile.token, userId: session.userId, billingProfileId: profile.id, card: { brand: profile.brand, last4: profile.last4 }, buyer, scope: `egift:user:${session.userId}` };
+  } else if (input.billing) {
+    const buyer = { name: cleanName(input.buyer?.name ?? '', 'buyer.name'), email: cleanEmail(input.buyer?.email ?? '', 'buyer.email') };
+    const card = input.billing;
+    const zip = card.zipCode?.trim() ?? '';
+    if (zip !== '' && !POSTAL_CODE.test(zip)) throw new ServiceError('invalid_postal_code', 'The postal code of the card is not valid.', 'billing.zip_code');
+    let tokenized;
+    try {
+      tokenized = await engine.payments.tokenize(
+        { number: card.number, expiryMonth: card.expiry.month, expiryYear: card.expiry.year, cvv: card.cvv, name: card.name?.trim() || null, postalCode: zip || null },
+        engine.clock.now(),
+      );
+    } catch (error) {
+      if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
+      throw error;
+    }
+    if (tokenized.status === 'invalid') throw invalidCardError(tokenized.reason, BILLING_FIELDS[tokenized.field]);
+    if (tokenized.status === 'declined') throw declineError(tokenized.reason, 'billing');
+    charge = {
+      token: tokenized.card.token,
+      userId: input.session?.userId ?? null,
+      billingProfileId: null,
+      card: { brand: tokenized.card.brand, last4: tokenized.card.last4 },
+      buyer,
+      scope: input.session ? `egift:user:${input.session.userId}` : 'egift:guest',
+    };
+  } else {
+    throw new ServiceError('validation_failed', 'Send billing (card details) or, with a session_key, user_billingprofile.', 'billing');
+  }
+
+  const details: Details = {
+    vendorId: vendor.id,
+    currencyId: currency.id,
+    amountMinor,
+    buyerUserId: charge.userId,
+    billingProfileId: charge.billingProfileId,
+    buyer: charge.buyer,
+    recipient,
+    message,
+    imageUrl,
+    card: charge.card,
+  };
+  const key = input.idempotencyKey?.trim();
+  const scopedKey = key ? `${charge.scope}:${key}` : null;
+  const settlement = egiftSettlement(engine, details);
+  const retried =
+    scopedKey === null
+      ? undefined
+      : await engine.db.selectFrom('payment_charges').select('status').where('vendor_id', '=', vendor.id).where('idempotency_key', '=', scopedKey).executeTakeFirst();
+  let row = await requestCharge(
+    engine,
+    {
+      vendorId: vendor.id,
+      userId: charge.userId,
+      billingProfileId: charge.billingProfileId,
+      token: charge.token,
+      purpose: 'egift',
+      amountMinor,
+      currency: currency.code,
+      idempotencyKey: scopedKey,
+      fingerprint: fingerprintOf(details),
+    },
+    settlement,
+  );
+  // A retry of a gift that was still pending: ask the gateway again.
+  if (retried?.status === 'pending' && row.status === 'pending') row = await refreshCharge(engine, row, charge.token, settlement);
+  return outcomeOf(engine, row, details, charge.billingProfileId === null ? 'billing' : 'user_billingprofile');
+}
+
+/**
+ * The job's half of late results: asks the gateway about every eGift still pending and sends or
+ * declines the ones it has an answer for (a gift whose charge is already final is settled from it).
+ * One gift the gateway cannot answer for does not stop the others: it is counted in `failed` and
+ * asked again next time.
+ */
+export async function settlePendingEgifts(engine: Engine): Promise<{ settled: number; failed: number }> {
+  const pending = await engine.db.selectFrom('egifts').select(['id', 'charge_id']).where('status', '=', 'pending').orderBy('id').limit(500).execute();
+  const settlement = egiftSettlement(engine, null);
+  let settled = 0;
+  let failed = 0;
+  for (const gift of pending) {
+    try {
+      const charge = await engine.db.selectFrom('payment_charges').selectAll().where('id', '=', gift.charge_id).executeTakeFirstOrThrow();
+      if (isFinal(charge)) {
+        await transact(engine, (trx) => (charge.status === 'succeeded' ? settlement.succeeded!(trx, charge) : settlement.declined!(trx, charge)));
+        settled += 1;
+        continue;
+      }
+      const after = await refreshCharge(engine, charge, null, settlement);
+      if (isFinal(after)) settled += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  return { settled, failed };
+}
+
+async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field: string): Promise<EgiftRecord> {
+  if (row.status === 'declined') throw declineError(isDeclineReason(row.decline_reason) ? row.decline_reason : 'generic_decline', field);
+  if (row.status === 'pending') await recordPendingGift(engine, row, details);
+  const gift = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
+  // `created`: the gateway was never reached (503 already thrown), so there is no gift yet.
+  if (!gift) throw new ServiceError('payment_gateway_unavailable');
+  return loadEgift(engine.db, gift.id);
+}
+
+/** A charge reported late: the gift is kept as pending (no code, no email) until it settles. */
+async function recordPendingGift(engine: Engine, row: ChargeRow, details: Details): Promise<void> {
+  try {
+    await transact(engine, async (trx) => {
+      const existing = await trx.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
+      if (!existing) await insertGift(trx, engine, row, details);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+/** What a charge's final state does to its gift, in the transaction that records it. */
+function egiftSettlement(engine: Engine, details: Details | null): ChargeSettlement {
+  return {
+    async succeeded(trx, charge) {
+      const gift = await trx.selectFrom('egifts').select(['id', 'status']).where('charge_id', '=', charge.id).executeTakeFirst();
+      if (gift && gift.status !== 'pending') return;
+      if (!gift && !details) return;
+      const id = gift ? gift.id : await insertGift(trx, engine, charge, details!);
+      await sendGift(trx, engine, id);
+    },
+    async declined(trx, charge) {
+      const now = engine.clock.now();
+      await trx
+        .updateTable('egifts')
+        .set({ status: 'declined', decline_reason: charge.decline_reason, updated_at: now })
+        .where('charge_id', '=', charge.id)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+  };
+}
+
+/** The gift row, pending until its charge succeeds (sendGift). */
+async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d: Details): Promise<number> {
+  const id = await nextObjectId(trx, engine.nodeId);
+  const now = engine.clock.now();
+  await trx
+    .insertInto('egifts')
+    .values({
+      id,
+      vendor_id: d.vendorId,
+      currency_id: d.currencyId,
+      amount: d.amountMinor,
+      charge_id: charge.id,
+      buyer_user_id: d.buyerUserId,
+      billing_profile_id: d.billingProfileId,
+      buyer_name: d.buyer.name,
+      buyer_email: d.buyer.email,
+      recipient_name: d.recipient.name,
+      recipient_email: d.recipient.email,
+      message: d.message,
+      image_url: d.imageUrl,
+      card_brand: d.card.brand,
+      card_last4: d.card.last4,
+      status: 'pending',
+      decline_reason: null,
+      claim_code_hash: null,
+      sent_at: null,
+      claimed_by_user_id: null,
+      claimed_at: null,
+      claim_transaction_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** The paid gift goes out: a fresh claim code (digest stored) and the recipient's email. */
+async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): Promise<void> {
+  const gift = await loadEgift(trx, giftId);
+  const code = newClaimCode();
+  const now = engine.clock.now();
+  await trx
+    .updateTable('egifts')
+    .set({ status: 'sent', claim_code_hash: claimCodeDigest(engine, code)!, sent_at: now, updated_at: now })
+    .where('id', '=', giftId)
+    .where('status', '=', 'pending')
+    .execute();
+  const vendor = await loadVendor(trx, gift.vendor.id);
+  // The recipient's language with the vendor when they are a member, else the vendor's.
+  const member = await findUserByEmail(trx, emailKey(gift.recipient.email));
+  const link = member && member.status !== 'deleted' ? await findUserVendor(trx, member.id, vendor.id) : undefined;
+  const locale = link?.language ?? vendor.language;
+  await queueMessage(trx, engine, {
+    vendorId: vendor.id,
+    channel: 'email',
+    to: gift.recipient.email,
+    template: 'egift_received',
+    locale,
+    params: {
+      first_name: gift.recipient.name,
+      buyer_name: gift.buyer.name,
+      amount: formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale),
+      vendor_name: vendor.name,
+      code,
+      ...(gift.message ? { message: gift.message } : {}),
+    },
+  });
+}
+
+function formatMoney(amount: number, code: string, digits: number, locale: string): string {
+  return new Intl.NumberFormat(locale.startsWith('es') ? 'es' : 'en-US', { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+}
+
+function cleanAmount(amount: number, digits: number): number {
+  if (!Number.isFinite(amount) || amount < EGIFT_MIN_AMOUNT || amount > EGIFT_MAX_AMOUNT) {
+    throw new ServiceError('validation_failed', `amount must be between ${EGIFT_MIN_AMOUNT} and ${EGIFT_MAX_AMOUNT}.`, 'amount');
+  }
+  return toMinorUnits(amount, digits, 'amount');
+}
+
+function cleanMessage(message: string | null | undefined): string | null {
+  const text = (message ?? '').trim();
+  if (text.length > MESSAGE_MAX) throw new ServiceError('validation_failed', `message must be ${MESSAGE_MAX} characters at most.`, 'message');
+  return text === '' ? null : text;
+}
+
+function cleanImageUrl(url: string | null | undefined): string | null {
+  const text = (url ?? '').trim();
+  if (text === '') return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) throw new ServiceError('validation_failed', 'image_url must be an http(s) URL.', 'image_url');
+  return text;
+}
+
+/** What the request asked for, without anything secret: a key reused for another gift is a 409. */
+function fingerprintOf(d: Details): string {
+  const what = ['egift', d.amountMinor, emailKey(d.recipient.email), d.recipient.name, emailKey(d.buyer.email), d.billingProfileId ?? `${d.card.brand}:${d.card.last4}`, d.message ?? ''];
+  return createHash('sha256').update(JSON.stringify(what)).digest('hex');
+}

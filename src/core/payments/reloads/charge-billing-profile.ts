@@ -1,0 +1,136 @@
+import type { Transaction } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
+import type { Engine } from '../../engine';
+import type { DB } from '../../storage/schema';
+import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
+import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
+import { recordTransaction } from '../../orders/record-transaction';
+import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
+
+export interface ProfileCharge {
+  profileId: number;
+  /** Minor units of the vendor's quick-pay currency, > 0. */
+  amountMinor: number;
+  purpose: 'reload' | 'auto_reload';
+  /** Scoped idempotency key (see requestCharge); null: a new charge. */
+  idempotencyKey: string | null;
+}
+
+/** The receipts of a reload's history record: how it was paid. No card number, ever. */
+export function reloadReceipts(charge: ChargeRow, profile: Pick<BillingProfileRow, 'id' | 'brand' | 'last4'> | null): Record<string, unknown>[] {
+  return [
+    {
+      object: 'receipt',
+      type: charge.purpose,
+      payment_method: 'card',
+      card: profile ? maskedCard(profile.last4) : null,
+      card_type: profile?.brand ?? null,
+      user_billingprofile: profile?.id ?? null,
+      transaction: charge.id,
+    },
+  ];
+}
+
+/**
+ * What a reload charge does when it reaches its final status, in that same transaction. Succeeded:
+ * credits the same amount to the customer's quick-pay balance (ledger entry + history record with
+ * `quickpay.loaded`), once: the charge row's credited_at is claimed first. Declined: nothing moves.
+ * For an auto reload the outbox row is finished too, and a declined one leaves a history record
+ * (status "Declined", nothing loaded) so the customer sees what happened.
+ */
+export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: Pick<BillingProfileRow, 'id' | 'brand' | 'last4'> | null): ChargeSettlement {
+  return {
+    async succeeded(trx: Transaction<DB>, charge: ChargeRow) {
+      const now = engine.clock.now();
+      const claimed = await trx.updateTable('payment_charges').set({ credited_at: now }).where('id', '=', charge.id).where('credited_at', 'is', null).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return;
+      const { transactionId } = await creditQuickPay(trx, engine, {
+        vendorId: owner.vendorId,
+        userId: owner.userId,
+        amountMinor: Number(charge.amount),
+        kind: 'reload',
+        referenceType: 'payment_charge',
+        referenceId: String(charge.id),
+        receipts: reloadReceipts(charge, profile),
+      });
+      await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
+      await finishAutoReload(trx, charge, 'completed', now);
+    },
+    async declined(trx: Transaction<DB>, charge: ChargeRow) {
+      const now = engine.clock.now();
+      if (charge.purpose !== 'auto_reload') return;
+      const balance = await quickPayBalanceIn(trx, owner);
+      const transactionId = await recordTransaction(trx, engine, {
+        vendorId: owner.vendorId,
+        userId: owner.userId,
+        storeId: null,
+        orderId: null,
+        kind: 'reload',
+        occurredAt: now,
+        total: Number(charge.amount),
+        quickPayUsed: 0,
+        quickPayLoaded: 0,
+        quickPayBalance: balance,
+        items: [],
+        taxes: [],
+        receipts: reloadReceipts(charge, profile).map((r) => ({ ...r, decline_reason: charge.decline_reason })),
+        rewards: [],
+        status: 'Declined',
+      });
+      await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
+      await finishAutoReload(trx, charge, 'declined', now);
+    },
+  };
+}
+
+/** An auto reload's charge finishes its outbox row (found by the charge's key `auto_reload:<row id>`). */
+async function finishAutoReload(trx: Transaction<DB>, charge: ChargeRow, status: 'completed' | 'declined', now: number): Promise<void> {
+  const rowId = charge.purpose === 'auto_reload' ? /^auto_reload:(\d+)$/.exec(charge.idempotency_key ?? '')?.[1] : undefined;
+  if (rowId === undefined) return;
+  await trx
+    .updateTable('auto_reloads')
+    .set({ status, charge_id: charge.id, finished_at: now, updated_at: now })
+    .where('id', '=', Number(rowId))
+    .where('status', 'in', ['queued', 'pending'])
+    .execute();
+}
+
+async function quickPayBalanceIn(trx: Transaction<DB>, owner: ProfileOwner): Promise<number> {
+  const currency = await quickPayCurrencyOf(trx, owner.vendorId, { requireActive: false });
+  const row = await trx
+    .selectFrom('ledger_accounts')
+    .select('balance')
+    .where('holder_type', '=', 'user')
+    .where('holder_id', '=', owner.userId)
+    .where('currency_id', '=', currency.id)
+    .executeTakeFirst();
+  return row ? Number(row.balance) : 0;
+}
+
+/**
+ * Charges one of the customer's billing profiles and, when the gateway reports success, credits
+ * the same amount to their quick-pay balance exactly once. Another customer's or another vendor's
+ * profile is 404 billing_profile_not_found. Returns the charge as it stands: `succeeded` (credited),
+ * `pending` (poll with refreshReload) or `declined` (nothing moved).
+ */
+export async function chargeBillingProfile(engine: Engine, owner: ProfileOwner, input: ProfileCharge): Promise<{ charge: ChargeRow; profile: BillingProfileRow }> {
+  const profile = await findBillingProfile(engine.db, owner, input.profileId);
+  if (profile.gateway !== engine.payments.name) throw new ServiceError('card_processing_error', 'This saved card belongs to another payment service. Please add it again.', 'user_billingprofile');
+  const currency = await quickPayCurrencyOf(engine.db, owner.vendorId);
+  const charge = await requestCharge(
+    engine,
+    {
+      vendorId: owner.vendorId,
+      userId: owner.userId,
+      billingProfileId: profile.id,
+      token: profile.token,
+      purpose: input.purpose,
+      amountMinor: input.amountMinor,
+      currency: currency.code,
+      idempotencyKey: input.idempotencyKey,
+      fingerprint: `${input.purpose}:${profile.id}:${input.amountMinor}:${currency.code}`,
+    },
+    reloadSettlement(engine, owner, profile),
+  );
+  return { charge, profile };
+}

@@ -1,0 +1,94 @@
+import { ServiceError } from '../../../shared/errors';
+import { toMinorUnits } from '../../../shared/money';
+import { holderAccounts } from '../../balances/balance-store';
+import type { CustomerSession } from '../../customers/sessions';
+import type { Engine } from '../../engine';
+import { type BillingProfileRecord, toBillingProfileRecord } from '../billing-profiles/billing-profile';
+import { type ChargeRow, loadCharge, refreshCharge } from '../charges/payment-charges';
+import { declineError } from '../gateway/payment-errors';
+import { isDeclineReason } from '../gateway/payment-gateway';
+import { type QuickPayCurrency, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
+import { chargeBillingProfile, reloadSettlement } from './charge-billing-profile';
+
+/** Largest reload, in major units of the quick-pay currency (a guard against typos, not a gateway limit). */
+export const MAX_RELOAD_AMOUNT = 100_000;
+
+/** What a client may send as an idempotency key: 1-255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export interface ReloadInput {
+  profileId: number;
+  /** Major units, as the client sends it (25 or 25.5). */
+  amount: number;
+  /** The client's Idempotency-Key; absent: every request is a new charge. */
+  idempotencyKey?: string | null | undefined;
+}
+
+export interface ReloadOutcome {
+  charge: ChargeRow;
+  /** The charged profile (kept visible after the profile is deleted, for a reload made before). */
+  profile: BillingProfileRecord | null;
+  currency: QuickPayCurrency;
+  /** The customer's quick-pay balance now, minor units. */
+  balance: number;
+}
+
+/** Reads an idempotency key sent by a client; 400 when it is not 1-255 visible ASCII characters. */
+export function cleanIdempotencyKey(key: string | null | undefined): string | null {
+  if (key === undefined || key === null || key === '') return null;
+  if (!IDEMPOTENCY_KEY.test(key)) throw new ServiceError('validation_failed', 'The idempotency key must be 1 to 255 visible ASCII characters.', 'idempotency_key');
+  return key;
+}
+
+/** A positive amount in the currency's minor units, at most MAX_RELOAD_AMOUNT. */
+export function reloadAmountMinor(amount: number, currency: QuickPayCurrency, field = 'amount'): number {
+  if (!Number.isFinite(amount) || amount <= 0) throw new ServiceError('validation_failed', `${field} must be more than 0.`, field);
+  if (amount > MAX_RELOAD_AMOUNT) throw new ServiceError('validation_failed', `${field} must be at most ${MAX_RELOAD_AMOUNT}.`, field);
+  return toMinorUnits(amount, currency.digits, field);
+}
+
+/**
+ * POST /user/billing-profile/reload: charges one of the customer's billing profiles and, on
+ * success, adds the same amount to their quick-pay balance (exactly once). A decline changes no
+ * balance and is a 422 naming the reason; a late result is returned `pending` (poll
+ * reloadStatus). The same idempotency key again returns the same charge without charging again.
+ */
+export async function reloadQuickPay(engine: Engine, session: CustomerSession, input: ReloadInput): Promise<ReloadOutcome> {
+  const owner = { vendorId: session.vendorId, userId: session.userId };
+  const key = cleanIdempotencyKey(input.idempotencyKey);
+  const currency = await quickPayCurrencyOf(engine.db, owner.vendorId);
+  const amountMinor = reloadAmountMinor(input.amount, currency);
+  const { charge, profile } = await chargeBillingProfile(engine, owner, {
+    profileId: input.profileId,
+    amountMinor,
+    purpose: 'reload',
+    idempotencyKey: key === null ? null : `user:${owner.userId}:${key}`,
+  });
+  if (charge.status === 'declined') throw declineError(isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline', 'user_billingprofile');
+  return { charge, profile: toBillingProfileRecord(profile), currency, balance: await balanceOf(engine, owner, currency) };
+}
+
+/**
+ * GET /user/billing-profile/reload/status: the customer's reload charge with this transaction id.
+ * A pending one is asked of the gateway and completed (credited once) when it reports success; a
+ * charge the gateway declined late is reported as declined in the reply, not as an error.
+ */
+export async function reloadStatus(engine: Engine, session: CustomerSession, chargeId: number): Promise<ReloadOutcome> {
+  const owner = { vendorId: session.vendorId, userId: session.userId };
+  let charge = Number.isSafeInteger(chargeId) ? await loadCharge(engine.db, chargeId) : undefined;
+  if (!charge || charge.user_id !== owner.userId || charge.vendor_id !== owner.vendorId || (charge.purpose !== 'reload' && charge.purpose !== 'auto_reload')) {
+    throw new ServiceError('reload_not_found', undefined, 'transaction');
+  }
+  const profileRow =
+    charge.billing_profile_id === null ? undefined : await engine.db.selectFrom('billing_profiles').selectAll().where('id', '=', charge.billing_profile_id).executeTakeFirst();
+  // A charge that never reached the gateway is re-sent only while its profile lives.
+  const token = profileRow && profileRow.deleted_at === null && profileRow.gateway === engine.payments.name ? profileRow.token : null;
+  charge = await refreshCharge(engine, charge, token, reloadSettlement(engine, owner, profileRow ?? null));
+  const currency = await quickPayCurrencyOf(engine.db, owner.vendorId, { requireActive: false });
+  return { charge, profile: profileRow ? toBillingProfileRecord(profileRow) : null, currency, balance: await balanceOf(engine, owner, currency) };
+}
+
+async function balanceOf(engine: Engine, owner: { vendorId: number; userId: number }, currency: QuickPayCurrency): Promise<number> {
+  const accounts = await holderAccounts(engine.db, owner.vendorId, 'user', owner.userId);
+  return accounts.get(currency.id)?.balance ?? 0;
+}
