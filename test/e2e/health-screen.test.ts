@@ -6,14 +6,17 @@ import { ROOT } from '../support/processes';
 import { startTestNode, type TestNode } from '../support/test-node';
 
 // The renderer as a browser on the store's LAN sees it: built by electron-vite, served by a real
-// headless node at `/`, driven in Debian's Chromium.
+// headless node at `/`, driven in Debian's Chromium. Node health lives in Settings, behind the
+// login step (a store key).
 describe('health screen in Chromium', () => {
   let node: TestNode;
   let browser: Browser;
   let page: Page;
+  let kioskKey: string;
 
   beforeAll(async () => {
     node = await startTestNode({ rendererDir: buildRenderer() });
+    kioskKey = (await node.addVendor()).kioskApiKey;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 600 } });
   });
@@ -23,8 +26,12 @@ describe('health screen in Chromium', () => {
     await node?.close();
   });
 
-  it('shows the node it is served by', async () => {
+  it('shows the node it is served by, in Settings after signing in', async () => {
     await page.goto(node.url);
+    await page.getByLabel('Store key').fill(kioskKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('region', { name: 'Kiosk' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
     const table = page.getByRole('table', { name: 'Node health' });
     await table.waitFor();
     await expect(table.textContent()).resolves.toContain(String(node.engine.nodeId));
@@ -33,13 +40,14 @@ describe('health screen in Chromium', () => {
     expect(text).toContain('store');
     expect(text).toMatch(/Status\s*ok/);
     mkdirSync(`${ROOT}test-results`, { recursive: true });
-    await page.screenshot({ path: `${ROOT}test-results/health-screen.png` });
+    await page.screenshot({ path: `${ROOT}test-results/health-screen.png`, fullPage: true });
   });
 
   it('says so when the node cannot be reached', async () => {
     await node.app.close();
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    const alert = page.getByRole('alert');
+    await page.getByTestId('settings-node').getByRole('button', { name: 'Refresh' }).click();
+    // The shell's offline banner is an alert too: take the health card's own.
+    const alert = page.getByRole('alert').filter({ hasText: 'Not connected' });
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Not connected.*cannot reach the node/s);
     expect(await page.getByRole('table', { name: 'Node health' }).textContent()).toContain('last known: ok');

@@ -10,6 +10,8 @@ import { KioskScreen } from './kiosk/KioskScreen';
 import { LoginScreen } from './login/LoginScreen';
 import { sessionStore, useSession } from './session/session-store';
 import { SettingsScreen } from './settings/SettingsScreen';
+import { Toasts } from './wedge/Toasts';
+import { useWedgeCapture } from './wedge/use-wedge-capture';
 
 /** Opens the store's event stream while the session is ready. */
 function useStoreEvents() {
@@ -81,6 +83,8 @@ function MainView() {
 
 export function App() {
   useStoreEvents();
+  // Keyboard-wedge scanners, for cashier and kiosk keys (see wedge/use-wedge-capture.ts).
+  useWedgeCapture();
   useEffect(() => {
     void sessionStore().getState().resume();
   }, []);
@@ -95,6 +99,7 @@ export function App() {
         <OfflineBanner />
         <MainView />
       </AppShell.Main>
+      <Toasts />
     </AppShell>
   );
 }

@@ -6,8 +6,10 @@ import { createNodeApi, type NodeApi, NodeApiError, resolveConnection } from '..
 export interface HealthState {
   phase: 'idle' | 'loading' | 'ready' | 'error';
   health: Health | null;
-  /** Shown to the cashier as is. */
+  /** Why the last check failed (the node's message, or the network error); null after a good one. */
   error: string | null;
+  /** The last failure was no answer at all (rather than an error answer). */
+  unreachable: boolean;
   /** Date.now() of the last answer (good or bad). */
   checkedAt: number | null;
   refresh(): Promise<void>;
@@ -20,6 +22,7 @@ export function createHealthStore(api: NodeApi) {
     phase: 'idle',
     health: null,
     error: null,
+    unreachable: false,
     checkedAt: null,
     async refresh() {
       inFlight?.abort();
@@ -29,12 +32,12 @@ export function createHealthStore(api: NodeApi) {
       try {
         const health = await api.health(controller.signal);
         if (controller.signal.aborted) return;
-        set({ phase: 'ready', health, error: null, checkedAt: Date.now() });
+        set({ phase: 'ready', health, error: null, unreachable: false, checkedAt: Date.now() });
       } catch (error) {
         if (controller.signal.aborted) return;
         const reason = error instanceof Error ? error.message : String(error);
-        const message = error instanceof NodeApiError && !error.unreachable ? `the node answered with an error: ${reason}` : `cannot reach the node: ${reason}`;
-        set({ phase: 'error', error: message, checkedAt: Date.now() });
+        const unreachable = !(error instanceof NodeApiError) || error.unreachable;
+        set({ phase: 'error', error: reason, unreachable, checkedAt: Date.now() });
       } finally {
         if (inFlight === controller) inFlight = null;
       }

@@ -1,6 +1,425 @@
-import { Text } from '@mantine/core';
+/**
+ * Kiosk screen: self check-in on a full screen, for touch first (and a keyboard).
+ *
+ * Hooks for end-to-end tests (stable across languages unless noted):
+ *   region     "Kiosk" (Spanish "Quiosco"); also data-testid="kiosk"
+ *   views      data-testid="kiosk-idle" | "kiosk-type" | "kiosk-register" | "kiosk-working"
+ *              | "kiosk-welcome" | "kiosk-retry" | "kiosk-error"
+ *   welcome    data-testid="kiosk-welcome-name" (the greeting), "kiosk-points" (one per loyalty
+ *              currency), "kiosk-quick-pay", "kiosk-countdown"
+ *   retry      data-kiosk-reason="not-found" | "unreadable" on the kiosk-retry element
+ *   buttons    "Type it instead", "New here? Join with your phone", "Check in", "Join", "Cancel",
+ *              "Done", "Try again", "OK", "Settings" (the small gear, top right)
+ *   fields     "Card number, phone or email", "Mobile number", "Country code", "First name (optional)"
+ *   keyboard   group "On-screen keyboard" (data-testid="kiosk-keyboard"); keys named by their character
+ *
+ * A customer is welcomed after: a keyboard-wedge scan on this screen (the wedge capture hands the line
+ * to this screen), a scan read by the node's own HID scanner (a session.opened event on the store's
+ * stream), a typed identification, or an in-store registration by phone.
+ */
+import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import { viewStore } from '../app/view-store';
+import { eventStream } from '../events/event-stream';
+import { formatMoney, formatPoints } from '../format';
+import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
+import { useSession, useTerminalApi } from '../session/session-store';
+import { wedgeStore } from '../wedge/wedge-store';
+import { type CallingCountry, loadCallingCountries } from './countries';
+import { createKioskStore, type KioskStore, type KioskWelcome } from './kiosk-store';
+import classes from './KioskScreen.module.css';
+import { OnScreenKeyboard } from './OnScreenKeyboard';
+import { useKioskStrings } from './strings';
 
-/** Placeholder: the kiosk screen (idle, welcome, retry, register) is being built. */
+function useSecondsLeft(deadline: number | null): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (deadline === null) return;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(tick);
+  }, [deadline]);
+  return deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+function GearButton() {
+  const t = useKioskStrings();
+  return (
+    <ActionIcon
+      className={classes.gear}
+      variant="subtle"
+      color="gray"
+      size={48}
+      radius="xl"
+      aria-label={t.settings}
+      title={t.settings}
+      onClick={() => viewStore.getState().show('settings')}
+    >
+      <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <circle cx="12" cy="12" r="3" />
+        <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1Z" />
+      </svg>
+    </ActionIcon>
+  );
+}
+
+/** EN | ES for customers: the shell's switch, at a size fingers hit. */
+function KioskLanguage() {
+  const language = useLanguage();
+  return (
+    <SegmentedControl
+      aria-label="Language / Idioma"
+      size="lg"
+      radius="xl"
+      value={language}
+      onChange={(value) => isLanguage(value) && languageStore.getState().choose(value)}
+      data={[
+        { value: 'en', label: 'English' },
+        { value: 'es', label: 'Español' },
+      ]}
+    />
+  );
+}
+
+function Idle({ store }: { store: KioskStore }) {
+  const t = useKioskStrings();
+  return (
+    <Stack align="center" gap={36} data-testid="kiosk-idle" maw={760}>
+      <div className={classes.hint} aria-hidden="true">
+        <div className={classes.bars} />
+        <div className={classes.beam} />
+      </div>
+      <Stack align="center" gap="sm">
+        <Title order={1} ta="center" fz={{ base: 40, sm: 56 }} lh={1.1}>
+          {t.scanTitle}
+        </Title>
+        <Text ta="center" fz={24} c="dimmed">
+          {t.scanHint}
+        </Text>
+      </Stack>
+      <Group justify="center" gap="lg">
+        <Button size="xl" h={72} px={36} fz={24} variant="light" onClick={() => store.getState().startTyping()}>
+          {t.typeInstead}
+        </Button>
+        <Button size="xl" h={72} px={36} fz={24} variant="outline" onClick={() => store.getState().startRegister()}>
+          {t.join}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** Big text field + on-screen keyboard; Enter submits, Escape cancels. */
+function TypeIdentification({ store }: { store: KioskStore }) {
+  const t = useKioskStrings();
+  const value = useStore(store, (s) => s.draft.identification);
+  const formError = useStore(store, (s) => s.formError);
+  const set = (identification: string) => store.getState().edit({ identification });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void store.getState().checkIn();
+  };
+  return (
+    <Paper component="form" onSubmit={submit} p="lg" radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-type">
+      <Stack gap="md">
+        <Title order={2} fz={30}>
+          {t.typeTitle}
+        </Title>
+        <TextInput
+          label={t.identificationLabel}
+          size="xl"
+          value={value}
+          onChange={(e) => set(e.currentTarget.value)}
+          autoFocus
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          inputMode="none"
+          error={formError}
+          styles={{ input: { fontSize: 30, height: 72 }, label: { fontSize: 20 } }}
+        />
+        <OnScreenKeyboard layout="full" onKey={(c) => set(value + c)} onBackspace={() => set(value.slice(0, -1))} onClear={() => set('')} />
+        <Group justify="space-between">
+          <Button size="xl" h={64} variant="default" onClick={() => store.getState().backToIdle()}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" size="xl" h={64} px={48} disabled={!value.trim()}>
+            {t.checkIn}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Register({ store }: { store: KioskStore }) {
+  const t = useKioskStrings();
+  const api = useTerminalApi();
+  const draft = useStore(store, (s) => s.draft);
+  const formError = useStore(store, (s) => s.formError);
+  const [field, setField] = useState<'phone' | 'firstName'>('phone');
+  const [countries, setCountries] = useState<CallingCountry[]>([]);
+  useEffect(() => {
+    let live = true;
+    loadCallingCountries(api.request).then(
+      (list) => live && setCountries(list),
+      () => undefined, // Without the list the store's own country is still offered.
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  const options = useMemo(
+    () => [{ value: '', label: t.callingCodeStore }, ...countries.map((c) => ({ value: c.code, label: `${c.name} (+${c.phoneCode})` }))],
+    [countries, t.callingCodeStore],
+  );
+  const edit = store.getState().edit;
+  const current = field === 'phone' ? draft.phone : draft.firstName;
+  const setCurrent = (text: string) => edit(field === 'phone' ? { phone: text } : { firstName: text });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void store.getState().register();
+  };
+  const digits = draft.phone.replace(/\D/g, '');
+  return (
+    <Paper component="form" onSubmit={submit} p="lg" radius="lg" shadow="md" w="100%" maw={1000} data-testid="kiosk-register">
+      <Stack gap="md">
+        <div>
+          <Title order={2} fz={30}>
+            {t.registerTitle}
+          </Title>
+          <Text fz={18} c="dimmed">
+            {t.registerHint}
+          </Text>
+        </div>
+        <Group align="flex-start" grow preventGrowOverflow={false} wrap="nowrap" gap="md">
+          <Select
+            label={t.callingCodeLabel}
+            size="xl"
+            data={options}
+            value={draft.callingCountry}
+            onChange={(code) => {
+              const country = countries.find((c) => c.code === code);
+              edit({ callingCountry: country?.code ?? '', callingCode: country?.phoneCode ?? '' });
+            }}
+            allowDeselect={false}
+            searchable
+            comboboxProps={{ size: 'lg' }}
+            styles={{ label: { fontSize: 18 }, input: { height: 64 } }}
+          />
+          <TextInput
+            label={t.phoneLabel}
+            size="xl"
+            type="tel"
+            value={draft.phone}
+            onChange={(e) => edit({ phone: e.currentTarget.value })}
+            onFocus={() => setField('phone')}
+            autoFocus
+            autoComplete="off"
+            inputMode="none"
+            error={formError}
+            styles={{ input: { fontSize: 28, height: 64 }, label: { fontSize: 18 } }}
+          />
+          <TextInput
+            label={t.firstNameLabel}
+            size="xl"
+            value={draft.firstName}
+            onChange={(e) => edit({ firstName: e.currentTarget.value })}
+            onFocus={() => setField('firstName')}
+            autoComplete="off"
+            inputMode="none"
+            styles={{ input: { fontSize: 28, height: 64 }, label: { fontSize: 18 } }}
+          />
+        </Group>
+        <OnScreenKeyboard
+          layout={field === 'phone' ? 'digits' : 'full'}
+          onKey={(c) => setCurrent(current + c)}
+          onBackspace={() => setCurrent(current.slice(0, -1))}
+          onClear={() => setCurrent('')}
+        />
+        <Group justify="space-between">
+          <Button size="xl" h={64} variant="default" onClick={() => store.getState().backToIdle()}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" size="xl" h={64} px={48} disabled={digits.length < 5}>
+            {t.joinButton}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Countdown({ deadline, total }: { deadline: number | null; total: number }) {
+  const t = useKioskStrings();
+  const seconds = useSecondsLeft(deadline);
+  if (seconds === null) return null;
+  return (
+    <Stack gap={6} w="100%" data-testid="kiosk-countdown">
+      <Progress value={Math.min(100, (seconds * 1000 * 100) / total)} size="sm" transitionDuration={250} aria-hidden="true" />
+      <Text size="lg" c="dimmed" ta="center">
+        {t.backIn(seconds)}
+      </Text>
+    </Stack>
+  );
+}
+
+function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome }) {
+  const t = useKioskStrings();
+  const language = useLanguage();
+  const deadline = useStore(store, (s) => s.deadline);
+  const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
+  return (
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-welcome" role="status" aria-live="polite">
+      <Stack align="center" gap="xl">
+        <Title order={1} fz={{ base: 44, sm: 64 }} ta="center" data-testid="kiosk-welcome-name">
+          {welcome.firstName ? t.welcome(welcome.firstName) : t.welcomeNoName}
+        </Title>
+        {welcome.tier && (
+          <Badge size="xl" variant="light" aria-label={t.tier(welcome.tier)} data-testid="kiosk-tier">
+            {welcome.tier}
+          </Badge>
+        )}
+        <Group justify="center" gap="lg">
+          {welcome.points.map((p) => (
+            <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
+              <Text fz={48} fw={800} ta="center" lh={1.1}>
+                {formatPoints(p.amount, language)}
+              </Text>
+              <Text fz={22} c="dimmed" ta="center">
+                {t.pointsLabel(p.name)}
+              </Text>
+            </Paper>
+          ))}
+          <Paper withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-quick-pay">
+            <Text fz={48} fw={800} ta="center" lh={1.1}>
+              {formatMoney(welcome.quickPay.amount, welcome.quickPay.currency, language)}
+            </Text>
+            <Text fz={22} c="dimmed" ta="center">
+              {t.quickPayLabel}
+            </Text>
+          </Paper>
+        </Group>
+        <Text fz={22}>{t.welcomeFooter}</Text>
+        <Countdown deadline={deadline} total={total} />
+        <Button size="xl" h={64} px={64} autoFocus onClick={() => store.getState().backToIdle()}>
+          {t.done}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Retry({ store, reason }: { store: KioskStore; reason: 'not-found' | 'unreadable' }) {
+  const t = useKioskStrings();
+  const deadline = useStore(store, (s) => s.deadline);
+  const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
+  const notFound = reason === 'not-found';
+  return (
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-retry" data-kiosk-reason={reason} role="alert">
+      <Stack align="center" gap="xl">
+        <Title order={1} fz={48} ta="center">
+          {notFound ? t.notFoundTitle : t.unreadableTitle}
+        </Title>
+        <Text fz={26} ta="center">
+          {notFound ? t.notFoundText : t.unreadableText}
+        </Text>
+        <Group justify="center" gap="lg">
+          <Button size="xl" h={72} px={40} autoFocus onClick={() => (notFound ? store.getState().startTyping() : store.getState().backToIdle())}>
+            {t.tryAgain}
+          </Button>
+          {notFound && (
+            <Button size="xl" h={72} px={40} variant="outline" onClick={() => store.getState().startRegister()}>
+              {t.join}
+            </Button>
+          )}
+        </Group>
+        <Countdown deadline={deadline} total={total} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function Failure({ store, message }: { store: KioskStore; message: string }) {
+  const t = useKioskStrings();
+  return (
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-error">
+      <Stack align="center" gap="xl">
+        <Alert color="red" variant="light" title={t.errorTitle} role="alert" w="100%" styles={{ title: { fontSize: 28 }, message: { fontSize: 24 } }}>
+          {message}
+        </Alert>
+        <Button size="xl" h={72} px={64} autoFocus onClick={() => store.getState().backToIdle()}>
+          {t.ok}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Working() {
+  const t = useKioskStrings();
+  return (
+    <Stack align="center" gap="lg" data-testid="kiosk-working" role="status">
+      <Loader size={72} />
+      <Text fz={32}>{t.working}</Text>
+    </Stack>
+  );
+}
+
 export function KioskScreen() {
-  return <Text>Kiosk</Text>;
+  const t = useKioskStrings();
+  const api = useTerminalApi();
+  const terminal = useSession((s) => s.terminal);
+  const quickPayCurrency = terminal?.quick_pay_currency ?? null;
+  const store = useMemo(() => createKioskStore(api, { quickPayCurrency }), [api, quickPayCurrency]);
+  const view = useStore(store, (s) => s.view);
+
+  useEffect(() => () => store.getState().dispose(), [store]);
+  // Wedge scans on this screen run the kiosk's own flow (working → welcome or retry), not a toast.
+  useEffect(() => wedgeStore.getState().claim((line) => store.getState().scanLine(line)), [store]);
+  // A scan read by the node's HID scanner arrives as a session opened at this store.
+  useEffect(
+    () =>
+      eventStream().subscribe((event) => {
+        if (event.type === 'session.opened') void store.getState().sessionOpened(event.pos_session_id);
+      }),
+    [store],
+  );
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && view.name !== 'idle') store.getState().backToIdle();
+    else store.getState().touch();
+  };
+
+  return (
+    <Box
+      component="section"
+      role="region"
+      aria-label={t.region}
+      data-testid="kiosk"
+      className={classes.screen}
+      onKeyDown={onKeyDown}
+      onPointerDown={() => store.getState().touch()}
+    >
+      <Group justify="space-between" px="lg" pt="md" wrap="nowrap">
+        <Text fz={20} fw={600} c="dimmed" truncate>
+          {terminal?.store.name}
+        </Text>
+        <Group gap="md" wrap="nowrap">
+          <KioskLanguage />
+          <GearButton />
+        </Group>
+      </Group>
+      <div className={classes.center}>
+        {view.name === 'idle' && <Idle store={store} />}
+        {view.name === 'type' && <TypeIdentification store={store} />}
+        {view.name === 'register' && <Register store={store} />}
+        {view.name === 'working' && <Working />}
+        {view.name === 'welcome' && <Welcome key={view.welcome.sessionId} store={store} welcome={view.welcome} />}
+        {view.name === 'retry' && <Retry store={store} reason={view.reason} />}
+        {view.name === 'error' && <Failure store={store} message={view.message} />}
+      </div>
+    </Box>
+  );
 }

@@ -1,11 +1,303 @@
-import { Center } from '@mantine/core';
+/**
+ * Settings: this screen (store, role, sign out), language, scanners (the node's and this screen's
+ * keyboard-wedge capture), the store node (address, live updates, health) and pairing with a central
+ * node (comes with the sync work).
+ *
+ * Hooks for end-to-end tests: region "Settings" ("Ajustes"); data-testid="settings-terminal",
+ * "settings-language", "settings-scanners", "settings-node", "settings-pairing"; table "Scanners"
+ * (data-testid="scanner-row" per scanner), switch "Capture keyboard-wedge scans"
+ * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
+ * "Yes, sign out".
+ */
+import { Alert, Badge, Box, Button, Card, Group, Loader, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { type ReactNode, useEffect, useState } from 'react';
+import { ConnectionBadge } from '../app/ConnectionBadge';
+import { LanguageSwitch } from '../app/LanguageSwitch';
+import { viewStore } from '../app/view-store';
 import { HealthScreen } from '../health/HealthScreen';
+import { useLanguage } from '../i18n/language-store';
+import { sessionStore, useSession, useTerminalApi } from '../session/session-store';
+import { useWedge, wedgeStore } from '../wedge/wedge-store';
+import { formatScanTime, kindLabel, modeLabel } from './scanner-labels';
+import { useSettingsStrings } from './strings';
+import { useScanners } from './use-scanners';
 
-/** Placeholder: settings (scanners, node, language, pairing) are being built. */
-export function SettingsScreen() {
+/** A kiosk left on Settings goes back to the kiosk after this long without a touch or key. */
+export const KIOSK_SETTINGS_IDLE_MS = 60_000;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Center pt="xl">
+    <Table.Tr>
+      <Table.Th w={170}>{label}</Table.Th>
+      <Table.Td>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Forgets the key; whoever signs in next starts on their role's own screen, not on Settings. */
+function signOut() {
+  viewStore.getState().show('main');
+  sessionStore().getState().signOut();
+}
+
+function TerminalCard() {
+  const t = useSettingsStrings();
+  const terminal = useSession((s) => s.terminal);
+  const fromDesktop = useSession((s) => s.fromDesktop);
+  const [confirming, setConfirming] = useState(false);
+  if (!terminal) return null;
+  const role = terminal.role === 'cashier' ? t.roleCashier : terminal.role === 'kiosk' ? t.roleKiosk : t.roleIntegration;
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="settings-terminal">
+      <Stack gap="md">
+        <Title order={3}>{t.terminalTitle}</Title>
+        <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.terminalTitle}>
+          <Table.Tbody>
+            <Field label={t.store}>{terminal.store.name}</Field>
+            <Field label={t.address}>{terminal.store.address || t.none}</Field>
+            <Field label={t.role}>{role}</Field>
+            <Field label={t.program}>{terminal.vendor.name}</Field>
+            <Field label={t.pointOfSale}>{terminal.point_of_sale?.name ?? t.none}</Field>
+          </Table.Tbody>
+        </Table>
+        {fromDesktop ? (
+          <Text size="sm" c="dimmed">
+            {t.desktopKey}
+          </Text>
+        ) : confirming ? (
+          <Stack gap="xs">
+            <Text size="sm">{t.signOutHint}</Text>
+            <Group>
+              <Button color="red" size="md" onClick={signOut} autoFocus>
+                {t.signOutConfirm}
+              </Button>
+              <Button variant="default" size="md" onClick={() => setConfirming(false)}>
+                {t.cancel}
+              </Button>
+            </Group>
+          </Stack>
+        ) : (
+          <Group>
+            <Button variant="light" color="red" size="md" onClick={() => setConfirming(true)}>
+              {t.signOut}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function LanguageCard() {
+  const t = useSettingsStrings();
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="settings-language">
+      <Stack gap="sm">
+        <Title order={3}>{t.languageTitle}</Title>
+        <Text size="sm" c="dimmed">
+          {t.languageHint}
+        </Text>
+        <Group>
+          <LanguageSwitch />
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function WedgeStatus() {
+  const t = useSettingsStrings();
+  const language = useLanguage();
+  const enabled = useWedge((s) => s.enabled);
+  const lastScanAt = useWedge((s) => s.lastScanAt);
+  const outcome = useWedge((s) => s.lastOutcome);
+  return (
+    <Stack gap="xs" data-testid="wedge-status">
+      <Group justify="space-between" wrap="nowrap">
+        <Text fw={600}>{t.wedgeTitle}</Text>
+        <Badge color={enabled ? 'green' : 'gray'} variant="light">
+          {enabled ? t.wedgeOn : t.wedgeOff}
+        </Badge>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t.wedgeHint}
+      </Text>
+      <Switch size="lg" label={t.wedgeSwitch} checked={enabled} onChange={(e) => wedgeStore.getState().setEnabled(e.currentTarget.checked)} />
+      <Text size="sm">
+        {t.wedgeLastScan}: {formatScanTime(lastScanAt, Date.now(), language, t)}
+        {outcome && ` — ${outcome.ok ? t.wedgeLastOk(outcome.masked) : t.wedgeLastFailed(outcome.message)}`}
+      </Text>
+    </Stack>
+  );
+}
+
+function ScannersCard() {
+  const t = useSettingsStrings();
+  const language = useLanguage();
+  const api = useTerminalApi();
+  const { phase, list, error, refresh } = useScanners(api);
+  const now = Date.now();
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="settings-scanners">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={3}>{t.scannersTitle}</Title>
+          <Button variant="light" onClick={refresh} loading={phase === 'loading' && list !== null}>
+            {t.refresh}
+          </Button>
+        </Group>
+        <Text fw={600}>{t.scannersNode}</Text>
+        {phase === 'loading' && list === null && (
+          <Group gap="sm">
+            <Loader size="sm" />
+            <Text c="dimmed">{t.scannersLoading}</Text>
+          </Group>
+        )}
+        {phase === 'error' && error && (
+          <Alert color="red" role="alert">
+            {t.scannersError(error)}
+          </Alert>
+        )}
+        {list && !list.available && (
+          <Text size="sm" c="dimmed" data-testid="scanners-unavailable">
+            {t.scannersUnavailable}
+          </Text>
+        )}
+        {list?.available && list.scanners.length === 0 && (
+          <Text size="sm" c="dimmed" data-testid="scanners-empty">
+            {t.scannersNone}
+          </Text>
+        )}
+        {list?.available && list.scanners.length > 0 && (
+          <Table.ScrollContainer minWidth={520}>
+            <Table withTableBorder striped aria-label={t.scannersTitle}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t.scannerName}</Table.Th>
+                  <Table.Th>{t.scannerKind}</Table.Th>
+                  <Table.Th>{t.scannerMode}</Table.Th>
+                  <Table.Th>{t.scannerState}</Table.Th>
+                  <Table.Th>{t.scannerLastScan}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.scanners.map((s) => (
+                  <Table.Tr key={s.id} data-testid="scanner-row">
+                    <Table.Td>{s.name}</Table.Td>
+                    <Table.Td>{kindLabel(s.kind, t)}</Table.Td>
+                    <Table.Td>{modeLabel(s.mode, t)}</Table.Td>
+                    <Table.Td>
+                      <Badge color={s.connected ? 'green' : 'gray'} variant="light">
+                        {s.connected ? t.connected : t.disconnected}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatScanTime(s.last_scan_at, now, language, t)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <Box pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <WedgeStatus />
+        </Box>
+      </Stack>
+    </Card>
+  );
+}
+
+function NodeCard() {
+  const t = useSettingsStrings();
+  const baseUrl = useSession((s) => s.baseUrl);
+  return (
+    <Stack gap="md" data-testid="settings-node">
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="sm">
+          <Title order={3}>{t.nodeTitle}</Title>
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.nodeTitle}>
+            <Table.Tbody>
+              <Field label={t.nodeUrl}>
+                <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+                  {baseUrl}
+                </Text>
+              </Field>
+              <Field label={t.events}>
+                <ConnectionBadge />
+              </Field>
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      </Card>
       <HealthScreen />
-    </Center>
+    </Stack>
+  );
+}
+
+function PairingCard() {
+  const t = useSettingsStrings();
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="settings-pairing">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={3}>{t.pairingTitle}</Title>
+          <Badge variant="light" color="gray">
+            {t.pairingSoon}
+          </Badge>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t.pairingText}
+        </Text>
+        <Group align="flex-end" wrap="nowrap">
+          <TextInput label={t.pairingUrl} placeholder="https://central.example.com" disabled flex={1} />
+          <Button disabled>{t.pairingButton}</Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** On a kiosk, Settings closes itself when left alone, so customers never find the kiosk on it. */
+function useKioskReturn(kiosk: boolean) {
+  useEffect(() => {
+    if (!kiosk) return;
+    let timer = setTimeout(back, KIOSK_SETTINGS_IDLE_MS);
+    function back() {
+      viewStore.getState().show('main');
+    }
+    const activity = () => {
+      clearTimeout(timer);
+      timer = setTimeout(back, KIOSK_SETTINGS_IDLE_MS);
+    };
+    window.addEventListener('pointerdown', activity);
+    window.addEventListener('keydown', activity);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener('pointerdown', activity);
+      window.removeEventListener('keydown', activity);
+    };
+  }, [kiosk]);
+}
+
+export function SettingsScreen() {
+  const t = useSettingsStrings();
+  const role = useSession((s) => s.terminal?.role);
+  useKioskReturn(role === 'kiosk');
+  return (
+    <Box component="section" role="region" aria-label={t.region} maw={1200} mx="auto" data-testid="settings">
+      <Title order={2} mb="md">
+        {t.title}
+      </Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Stack gap="md">
+          <TerminalCard />
+          <ScannersCard />
+          <LanguageCard />
+        </Stack>
+        <Stack gap="md">
+          <NodeCard />
+          <PairingCard />
+        </Stack>
+      </SimpleGrid>
+    </Box>
   );
 }

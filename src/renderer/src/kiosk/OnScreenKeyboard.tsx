@@ -1,0 +1,81 @@
+import { Button, SimpleGrid, Stack } from '@mantine/core';
+import { type MouseEvent, useState } from 'react';
+import { useKioskStrings } from './strings';
+
+const DIGIT_ROWS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']];
+const LETTER_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl@', 'zxcvbnm.-_'];
+
+export interface OnScreenKeyboardProps {
+  layout: 'digits' | 'full';
+  onKey(char: string): void;
+  onBackspace(): void;
+  onClear(): void;
+}
+
+/** Keeps the focus (and the caret) in the field being typed into when a key is touched or clicked. */
+const keepFocus = (event: MouseEvent) => event.preventDefault();
+
+/**
+ * A touch keyboard for kiosks without a physical one (the fields use inputMode="none" so a tablet's
+ * own keyboard does not cover the screen). Keys are big (≥ 56 px) and out of the Tab order: a keyboard
+ * user types into the field directly.
+ */
+export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScreenKeyboardProps) {
+  const t = useKioskStrings();
+  const [upper, setUpper] = useState(false);
+  const key = (label: string, onPress: () => void, ariaLabel?: string, extra?: { color?: string; variant?: string }) => (
+    <Button
+      key={ariaLabel ?? label}
+      size="xl"
+      h={54}
+      px={0}
+      variant={extra?.variant ?? 'default'}
+      color={extra?.color}
+      tabIndex={-1}
+      aria-label={ariaLabel ?? label}
+      onMouseDown={keepFocus}
+      onClick={onPress}
+      styles={{ label: { fontSize: 26 } }}
+    >
+      {label}
+    </Button>
+  );
+
+  if (layout === 'digits') {
+    return (
+      <Stack gap="xs" role="group" aria-label={t.keyboard} data-testid="kiosk-keyboard">
+        {DIGIT_ROWS.map((row) => (
+          <SimpleGrid cols={3} spacing="xs" key={row.join('')}>
+            {row.map((d) => key(d, () => onKey(d)))}
+          </SimpleGrid>
+        ))}
+        <SimpleGrid cols={3} spacing="xs">
+          {key(t.clear, onClear, t.clear, { variant: 'light', color: 'gray' })}
+          {key('0', () => onKey('0'))}
+          {key('⌫', onBackspace, t.backspace, { variant: 'light', color: 'gray' })}
+        </SimpleGrid>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap={6} role="group" aria-label={t.keyboard} data-testid="kiosk-keyboard">
+      {LETTER_ROWS.map((row) => (
+        <SimpleGrid cols={10} spacing={6} key={row}>
+          {[...row].map((c) => {
+            const char = upper ? c.toUpperCase() : c;
+            return key(char, () => onKey(char));
+          })}
+        </SimpleGrid>
+      ))}
+      <SimpleGrid cols={6} spacing={6}>
+        {key(upper ? 'abc' : 'ABC', () => setUpper((u) => !u), upper ? 'abc' : 'ABC', { variant: upper ? 'filled' : 'light', color: 'gray' })}
+        {key('+', () => onKey('+'))}
+        {key('␣', () => onKey(' '), t.space)}
+        {key('.com', () => onKey('.com'))}
+        {key(t.clear, onClear, t.clear, { variant: 'light', color: 'gray' })}
+        {key('⌫', onBackspace, t.backspace, { variant: 'light', color: 'gray' })}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Requester } from '../api/client';
+
+export interface CallingCountry {
+  /** ISO 3166-1 alpha-2. */
+  code: string;
+  name: string;
+  /** Calling code without "+". */
+  phoneCode: string;
+}
+
+let cached: Promise<CallingCountry[]> | null = null;
+
+/** GET /countries (public): the countries and their calling codes, for the register form. Fetched once. */
+export function loadCallingCountries(request: Requester): Promise<CallingCountry[]> {
+  cached ??= (async () => {
+    const body = await request('/countries');
+    if (!Array.isArray(body)) return [];
+    return body
+      .filter((c): c is { code: string; name: string; phone_code: string } => !!c && typeof c.code === 'string' && typeof c.name === 'string' && typeof c.phone_code === 'string' && c.phone_code !== '')
+      .map((c) => ({ code: c.code, name: c.name, phoneCode: c.phone_code.replace(/^\+/, '') }));
+  })().catch((error: unknown) => {
+    cached = null;
+    throw error;
+  });
+  return cached;
+}

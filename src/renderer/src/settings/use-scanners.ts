@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createScannersApi, type ScannerList } from '../api/scanners-api';
+import type { TerminalApi } from '../api/terminal-api';
+
+export interface ScannersView {
+  phase: 'loading' | 'ready' | 'error';
+  list: ScannerList | null;
+  error: string | null;
+}
+
+/** Scanners change rarely and the stream does not announce them: Settings re-reads them this often. */
+export const SCANNERS_REFRESH_MS = 15_000;
+
+/** The node's scanners while Settings is open: read at once, then every SCANNERS_REFRESH_MS. */
+export function useScanners(api: TerminalApi): ScannersView & { refresh(): void } {
+  const scanners = useMemo(() => createScannersApi(api), [api]);
+  const [view, setView] = useState<ScannersView>({ phase: 'loading', list: null, error: null });
+  const inFlight = useRef<AbortController | null>(null);
+
+  const refresh = useCallback(() => {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setView((v) => ({ ...v, phase: 'loading' }));
+    scanners.list(controller.signal).then(
+      (list) => {
+        if (!controller.signal.aborted) setView({ phase: 'ready', list, error: null });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setView((v) => ({ ...v, phase: 'error', error: error instanceof Error ? error.message : String(error) }));
+      },
+    );
+  }, [scanners]);
+
+  useEffect(() => {
+    refresh();
+    const timer = setInterval(refresh, SCANNERS_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      inFlight.current?.abort();
+    };
+  }, [refresh]);
+
+  return { ...view, refresh };
+}

@@ -1,0 +1,88 @@
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import { NodeApiError } from '../api/client';
+import type { ScanReply, TerminalApi } from '../api/terminal-api';
+import { useWedgeStrings } from './strings';
+import { toastStore } from './toast-store';
+
+/**
+ * Where a captured line goes instead of the default POST /app/scans: a screen that wants to run its
+ * own flow (the kiosk shows "one moment", the welcome or a retry screen) registers one. It must post
+ * the line itself and resolve with the node's reply or reject with its error.
+ */
+export type WedgeSink = (line: string) => Promise<ScanReply>;
+
+export type WedgeOutcome = { ok: true; masked: string } | { ok: false; message: string };
+
+export interface WedgeState {
+  /** This screen captures keyboard-wedge scans (kept per browser; on by default). */
+  enabled: boolean;
+  /** Date.now() of the last captured scan. */
+  lastScanAt: number | null;
+  /** What the node made of it (the number masked, never the raw line). */
+  lastOutcome: WedgeOutcome | null;
+  sink: WedgeSink | null;
+  setEnabled(enabled: boolean): void;
+  /** Routes captured lines to `sink` until the returned function is called. */
+  claim(sink: WedgeSink): () => void;
+  /** Posts a captured line (through the sink, if any) and records how it went. */
+  deliver(api: Pick<TerminalApi, 'scan'>, line: string): Promise<void>;
+}
+
+const STORAGE_KEY = 'punchcard.wedge';
+
+function storedEnabled(): boolean {
+  try {
+    return localStorage.getItem(STORAGE_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+/** The message to show for a failed scan: the node's own, or ours when it could not be reached. */
+export function scanFailureMessage(error: unknown): string {
+  if (error instanceof NodeApiError && error.unreachable) return useWedgeStrings.now().unreachable;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createWedgeStore(now: () => number = Date.now) {
+  return createStore<WedgeState>()((set, get) => ({
+    enabled: storedEnabled(),
+    lastScanAt: null,
+    lastOutcome: null,
+    sink: null,
+    setEnabled(enabled) {
+      try {
+        localStorage.setItem(STORAGE_KEY, enabled ? 'on' : 'off');
+      } catch {
+        // Private mode: the choice lasts until the page reloads.
+      }
+      set({ enabled });
+    },
+    claim(sink) {
+      set({ sink });
+      return () => {
+        if (get().sink === sink) set({ sink: null });
+      };
+    },
+    async deliver(api, line) {
+      set({ lastScanAt: now() });
+      const sink = get().sink;
+      try {
+        const reply = sink ? await sink(line) : await api.scan(line);
+        set({ lastOutcome: { ok: true, masked: reply.scan.masked } });
+      } catch (error) {
+        const message = scanFailureMessage(error);
+        set({ lastOutcome: { ok: false, message } });
+        // A screen with its own flow shows its own message; elsewhere a toast says what happened.
+        if (!sink) toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message, tone: 'error' });
+      }
+    },
+  }));
+}
+
+export const wedgeStore = createWedgeStore();
+
+export function useWedge<T>(selector: (state: WedgeState) => T): T {
+  return useStore(wedgeStore, selector);
+}
