@@ -50,7 +50,7 @@ describe('punchcard --help', () => {
   it('lists the commands', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const command of ['init', 'store', 'token', 'demo']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    for (const command of ['init', 'store', 'token', 'key', 'demo']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 });
 
@@ -162,6 +162,27 @@ describe('punchcard store and token', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.items).toEqual([]);
     expect((await stopWith(running, 'SIGTERM')).code).toBe(0);
+  });
+
+  it('issues cashier and kiosk keys a running store accepts for screens, and refuses an unknown store', async () => {
+    const cashier = await run(['key', '--data', dir, '--json']);
+    expect(cashier.code, cashier.stderr).toBe(0);
+    const issued = JSON.parse(cashier.stdout.trim()) as Record<string, unknown>;
+    expect(issued).toMatchObject({ role: 'cashier', store_id: made.store_id, vendor_id: made.vendor_id, api_key: expect.stringMatching(/^pcak_/) });
+    const kiosk = await run(['key', '--data', dir, '--role', 'kiosk']);
+    expect(kiosk.code, kiosk.stderr).toBe(0);
+    const kioskKey = kiosk.stdout.trim();
+    const { running, url } = await startStore(dir);
+    expect((await http(`${url}/app/terminal?api_key=${String(issued.api_key)}`)).body).toMatchObject({ role: 'cashier', store: { id: made.store_id } });
+    expect((await http(`${url}/app/terminal?api_key=${kioskKey}`)).body).toMatchObject({ role: 'kiosk', point_of_sale: null });
+    expect((await stopWith(running, 'SIGTERM')).code).toBe(0);
+
+    const unknown = await run(['key', '--data', dir, '--store', String(made.store_id + 12345)]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe(`punchcard: There is no store ${made.store_id + 12345}.`);
+    const badRole = await run(['key', '--data', dir, '--role', 'boss']);
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.stderr).toMatch(/the role is one of cashier, kiosk, integration/);
   });
 
   it('exits 1 with one line for an unknown vendor', async () => {

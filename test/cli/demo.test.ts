@@ -20,12 +20,14 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function startDemo(): Promise<{ running: Running; url: string; token: string }> {
+async function startDemo(): Promise<{ running: Running; url: string; token: string; cashierKey: string; kioskKey: string }> {
   const running = launch([...HEADLESS, '--data', dir.path, '--port', '0'], START);
   const banner = await waitFor('the demo banner', () => {
     const url = /demo store node: (http:\/\/127\.0\.0\.1:\d+)/.exec(running.stdout())?.[1];
     const token = /admin token\s+(pcat_\S+)/.exec(running.stdout())?.[1];
-    return url && token ? { url, token } : undefined;
+    const cashierKey = /cashier key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
+    const kioskKey = /kiosk key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
+    return url && token && cashierKey && kioskKey ? { url, token, cashierKey, kioskKey } : undefined;
   }, running);
   return { running, ...banner };
 }
@@ -48,6 +50,10 @@ describe('npm start without a desktop', () => {
     expect(second.running.stdout()).toContain('Demo data reused');
     expect(second.running.stdout()).not.toMatch(/api_key\s+pcak_/);
     expect(second.token).not.toBe(first.token);
+    // Screen keys are fresh at every start: the new pair signs screens in, the old pair is revoked.
+    expect((await http(`${second.url}/app/terminal?api_key=${second.cashierKey}`)).body).toMatchObject({ role: 'cashier', store: { name: expect.any(String) } });
+    expect((await http(`${second.url}/app/terminal?api_key=${second.kioskKey}`)).body.role).toBe('kiosk');
+    expect((await http(`${second.url}/app/terminal?api_key=${first.cashierKey}`)).status).toBe(401);
     const again = await http(`${second.url}/cards`, { token: second.token });
     expect(again.body.items).toHaveLength(3);
     const currencies = await http(`${second.url}/currencies?sort=name&order=ASC`, { token: second.token });

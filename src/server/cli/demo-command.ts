@@ -1,11 +1,24 @@
 import type { Command } from 'commander';
 import { issueTemporaryAdminToken } from '../../core/credentials/issue-session-token';
+import { replaceApiKey } from '../../core/credentials/replace-api-key';
+import type { Engine } from '../../core/engine';
+import { findCounterStore } from '../../core/stores/find-counter-store';
 import { listVendors } from '../../core/tenancy/find-vendors';
 import { createLogger } from '../http/logger';
 import { seedDemoData } from '../node/demo-data';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 import { parsePort } from './store-command';
+
+/** Fresh keys for the demo's browser screens; the previous start's pair stops working. */
+async function demoScreenKeys(engine: Engine): Promise<{ cashier: string; kiosk: string }> {
+  const store = await findCounterStore(engine);
+  if (!store) throw new Error('The demo data has no store.');
+  const { vendorId, storeId, posId } = store;
+  const cashier = await replaceApiKey(engine, { vendorId, storeId, posId, role: 'cashier', label: 'Demo cashier screen' });
+  const kiosk = await replaceApiKey(engine, { vendorId, storeId, posId: null, role: 'kiosk', label: 'Demo kiosk screen' });
+  return { cashier: cashier.key, kiosk: kiosk.key };
+}
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -22,10 +35,13 @@ export function registerDemoCommand(program: Command): void {
       const firstRun = made && { vendor_id: made.vendorId, api_key: made.apiKey, kiosk_api_key: made.kioskApiKey, client_id: made.clientId, client_secret: made.clientSecret };
       const [vendor] = await listVendors(node.engine);
       const { token } = await issueTemporaryAdminToken(node.engine, { vendorId: vendor!.id, label: 'demo', ttlSeconds: 24 * 3600 });
+      const screens = await demoScreenKeys(node.engine);
       const lines = [
         `Punchcard demo store node: ${node.url}  (API docs: ${node.url}/docs)`,
         `  data folder   ${options.data}`,
         `  admin token   ${token}  (valid 24 h; a new one is printed at every start)`,
+        `  cashier key   ${screens.cashier}  (open ${node.url} in a browser and sign in with it)`,
+        `  kiosk key     ${screens.kiosk}  (the same, for the self check-in kiosk; both replaced at every start)`,
         ...(firstRun ? Object.entries(firstRun).map(([k, v]) => `  ${k.padEnd(13)} ${v}`) : []),
         firstRun ? '  These keys are shown only on this first run.' : '  Demo data reused from the first run.',
         `  try: curl -H "Authorization: Bearer ${token}" ${node.url}/cards`,

@@ -3,6 +3,7 @@ import { isServiceError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import { registerDemoCommand } from './demo-command';
 import { registerInitCommand } from './init-command';
+import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
 import { registerTokenCommand } from './token-command';
 
@@ -15,6 +16,7 @@ export function buildCli(): Command {
   registerInitCommand(program);
   registerStoreCommand(program);
   registerTokenCommand(program);
+  registerKeyCommand(program);
   registerDemoCommand(program);
   return program;
 }

@@ -29,7 +29,7 @@ function parseScannerKinds(value: string): void {
   if (value !== 'hid') throw new Error('the only scanner kind is "hid".');
 }
 
-function parseStoreId(value: string): number {
+export function parseStoreId(value: string): number {
   const id = Number(value);
   if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('the store id is a positive whole number.');
   return id;
