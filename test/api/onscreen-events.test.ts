@@ -36,7 +36,10 @@ const addVendor = () => node.addVendor(`Events ${++vendorCount}`);
 const signUp = (vendorId: number) => signUpAt(node, vendorId);
 const { checkInSessionOk: checkInOk, closeOk, addStore } = inStoreApi(() => node);
 /** The event a session change publishes: `event: <type>` and the JSON data, `at` in epoch ms. */
-const sessionEvent = (type: string, store: { vendorId: number; storeId: number }, sessionId: number, at: number) => storeEvent(type, store, sessionId, at);
+const sessionEvent = (type: string, store: { vendorId: number; storeId: number }, sessionId: number, at: number, by?: string) => {
+  const event = storeEvent(type, store, sessionId, at);
+  return by === undefined ? event : { ...event, data: { ...event.data, by } };
+};
 
 // ---------------------------------------------------------------------------------------------
 
@@ -58,12 +61,12 @@ describe('GET /app/events', () => {
     node.clock.advance(1_000);
     const session = await checkInOk(v.apiKey, c.email);
     const openedAt = node.clock.now();
-    expect(await stream.next()).toStrictEqual(sessionEvent('session.opened', v, session.id, openedAt));
-    expect(stream.text()).toContain(`event: session.opened\ndata: ${JSON.stringify({ type: 'session.opened', vendor_id: v.vendorId, store_id: v.storeId, pos_session_id: session.id, at: openedAt })}\n\n`);
+    expect(await stream.next()).toStrictEqual(sessionEvent('session.opened', v, session.id, openedAt, 'cashier'));
+    expect(stream.text()).toContain(`event: session.opened\ndata: ${JSON.stringify({ type: 'session.opened', vendor_id: v.vendorId, store_id: v.storeId, pos_session_id: session.id, by: 'cashier', at: openedAt })}\n\n`);
 
     node.clock.advance(2_000);
     expect((await checkInOk(v.apiKey, c.email.toUpperCase())).hash).toBe(session.hash);
-    expect(await stream.next()).toStrictEqual(sessionEvent('session.updated', v, session.id, node.clock.now()));
+    expect(await stream.next()).toStrictEqual(sessionEvent('session.updated', v, session.id, node.clock.now(), 'cashier'));
 
     node.clock.advance(3_000);
     await closeOk(v.apiKey, session.hash);
@@ -77,7 +80,7 @@ describe('GET /app/events', () => {
     const kiosk = await events(v.kioskApiKey);
     const reg = await http(`${node.url}/onscreen/register?api_key=${enc(v.kioskApiKey)}`, { method: 'POST', body: { phone_number: { number: '0994000001', code: '593' } } });
     expect(reg.status, JSON.stringify(reg.body)).toBe(201);
-    const registered = sessionEvent('session.opened', v, reg.body.pos_session.id, node.clock.now());
+    const registered = sessionEvent('session.opened', v, reg.body.pos_session.id, node.clock.now(), 'kiosk');
     expect(await cashier.next()).toStrictEqual(registered);
     expect(await kiosk.next()).toStrictEqual(registered);
 
@@ -85,7 +88,7 @@ describe('GET /app/events', () => {
     node.clock.advance(500);
     const app = await http(`${node.url}${withSessionKey('/vendor/store/check-in', c.key)}`, { method: 'POST', body: { store: v.storeId } });
     expect(app.status, JSON.stringify(app.body)).toBe(201);
-    const fromApp = sessionEvent('session.opened', v, app.body.pos_session.id, node.clock.now());
+    const fromApp = sessionEvent('session.opened', v, app.body.pos_session.id, node.clock.now(), 'app');
     expect(await cashier.next()).toStrictEqual(fromApp);
     expect(await kiosk.next()).toStrictEqual(fromApp);
   });
@@ -113,17 +116,17 @@ describe('GET /app/events', () => {
     const northStream = await events(north.apiKey);
 
     const first = await checkInOk(v.apiKey, c.email);
-    expect(await main.next()).toStrictEqual(sessionEvent('session.opened', v, first.id, node.clock.now()));
+    expect(await main.next()).toStrictEqual(sessionEvent('session.opened', v, first.id, node.clock.now(), 'cashier'));
 
     node.clock.advance(60_000);
     const moved = await checkInOk(north.apiKey, c.email);
     expect(await main.next()).toStrictEqual(sessionEvent('session.closed', v, first.id, node.clock.now()));
-    expect(await northStream.next()).toStrictEqual(sessionEvent('session.opened', north, moved.id, node.clock.now()));
+    expect(await northStream.next()).toStrictEqual(sessionEvent('session.opened', north, moved.id, node.clock.now(), 'cashier'));
 
     // the next event on the main stream is the main store's own, not the north store's
     node.clock.advance(1_000);
     const local = await checkInOk(v.apiKey, d.email);
-    expect(await main.next()).toStrictEqual(sessionEvent('session.opened', v, local.id, node.clock.now()));
+    expect(await main.next()).toStrictEqual(sessionEvent('session.opened', v, local.id, node.clock.now(), 'cashier'));
     await expectQuiet(main);
     await expectQuiet(northStream);
   });
@@ -137,12 +140,12 @@ describe('GET /app/events', () => {
     const theirStream = await events(w.apiKey);
 
     const other = await checkInOk(w.apiKey, theirs.email);
-    expect(await theirStream.next()).toStrictEqual(sessionEvent('session.opened', w, other.id, node.clock.now()));
+    expect(await theirStream.next()).toStrictEqual(sessionEvent('session.opened', w, other.id, node.clock.now(), 'cashier'));
     await closeOk(w.apiKey, other.hash);
     expect((await theirStream.next()).event).toBe('session.closed');
 
     const own = await checkInOk(v.apiKey, mine.email);
-    expect(await stream.next()).toStrictEqual(sessionEvent('session.opened', v, own.id, node.clock.now()));
+    expect(await stream.next()).toStrictEqual(sessionEvent('session.opened', v, own.id, node.clock.now(), 'cashier'));
     await expectQuiet(stream);
     await expectQuiet(theirStream);
   });
@@ -161,7 +164,7 @@ describe('GET /app/events', () => {
     await gone.ended;
     const live = await events(v.apiKey);
     const session = await checkInOk(v.apiKey, c.email);
-    expect(await live.next()).toStrictEqual(sessionEvent('session.opened', v, session.id, node.clock.now()));
+    expect(await live.next()).toStrictEqual(sessionEvent('session.opened', v, session.id, node.clock.now(), 'cashier'));
     expect(gone.pending()).toEqual([]);
   });
 });

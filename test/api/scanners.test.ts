@@ -99,7 +99,8 @@ describe('scanners of a store node', () => {
     expect(scripted.scan('DEMO0001', 'barcode', ']C0')).toBe(true);
     const event = await stream.next();
     expect(event.event).toBe('session.opened');
-    expect(event.data).toMatchObject({ type: 'session.opened', vendor_id: vendor.vendorId, store_id: vendor.storeId });
+    // `by: scanner` tells screens it was a device the node reads (a kiosk greets those, not counter check-ins).
+    expect(event.data).toMatchObject({ type: 'session.opened', vendor_id: vendor.vendorId, store_id: vendor.storeId, by: 'scanner' });
     expect(await nextOutcome()).toEqual({ ok: true, source: 'demo-scanner', masked: '****0001', sessionId: event.data.pos_session_id });
 
     const queue = await http(`${node.url}/onscreen/queue?api_key=${vendor.apiKey}`);
@@ -133,9 +134,15 @@ describe('scanners of a store node', () => {
     const listed = await http(`${node.url}/app/scanners?api_key=${vendor.apiKey}`);
     expect(listed.body.scanners.map((s: any) => s.id).sort()).toEqual(['/dev/hidraw4', 'demo-scanner']);
 
+    const stream = await events(vendor.kioskApiKey);
     scripted.scan('NOBODY9999');
     expect(await nextOutcome()).toEqual({ ok: false, source: 'demo-scanner', masked: '******9999', code: 'customer_not_found' });
     expect(logLines.join('')).not.toContain('NOBODY9999');
+    // The store's screens hear of it (the kiosk's retry screen), without the value.
+    const rejected = await stream.next();
+    expect(rejected.event).toBe('scan.rejected');
+    expect(rejected.data).toMatchObject({ type: 'scan.rejected', store_id: vendor.storeId, pos_session_id: null, by: 'scanner', reason: 'customer_not_found' });
+    expect(JSON.stringify(rejected.data)).not.toContain('9999');
   });
 });
 

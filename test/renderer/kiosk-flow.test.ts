@@ -176,6 +176,35 @@ describe('kiosk flow', () => {
     expect(kiosk.getState().view.name).toBe('register');
   });
 
+  it('shows the retry screen when the node’s scanner read a code it could not check in, only when idle', () => {
+    const kiosk = createKioskStore(fakeApi(), { retryMs: 1000 });
+    kiosk.getState().scanRejected('customer_not_found');
+    expect(kiosk.getState().view).toEqual({ name: 'retry', reason: 'not-found' });
+    vi.advanceTimersByTime(1000);
+    expect(kiosk.getState().view.name).toBe('idle');
+    kiosk.getState().scanRejected('unreadable_scan');
+    expect(kiosk.getState().view).toEqual({ name: 'retry', reason: 'unreadable' });
+    vi.advanceTimersByTime(1000);
+    kiosk.getState().startTyping();
+    kiosk.getState().scanRejected('customer_not_found');
+    expect(kiosk.getState().view.name).toBe('type');
+  });
+
+  it('greets the same customer scanning again once the welcome is over', async () => {
+    const queue = vi.fn(async () => [{ pos_session: { id: 22, hash: 'h22' } }] as unknown as QueueEntry[]);
+    let clock = 0;
+    const kiosk = createKioskStore(fakeApi({ queue }), { welcomeMs: 1000, now: () => clock });
+    await kiosk.getState().sessionOpened(22);
+    clock = 500;
+    await kiosk.getState().sessionOpened(22);
+    expect(queue).toHaveBeenCalledTimes(1);
+    clock = 1500;
+    vi.advanceTimersByTime(1000);
+    await kiosk.getState().sessionOpened(22);
+    expect(queue).toHaveBeenCalledTimes(2);
+    expect(kiosk.getState().view.name).toBe('welcome');
+  });
+
   it('goes quietly back to idle when a streamed session is gone or cannot be read', async () => {
     const kiosk = createKioskStore(fakeApi({ queue: vi.fn(async () => [] as QueueEntry[]) }));
     await kiosk.getState().sessionOpened(5);

@@ -4,12 +4,19 @@ import { EventEmitter } from 'node:events';
 // update without polling. In-process: each node publishes its own stores' events.
 
 export interface StoreEvent {
-  type: 'session.opened' | 'session.updated' | 'session.closed' | 'order.completed' | 'order.voided';
+  type: 'session.opened' | 'session.updated' | 'session.closed' | 'order.completed' | 'order.voided' | 'scan.rejected';
   vendorId: number;
   storeId: number;
   /** The session concerned; for orders, the session the order closed (null when none was open). */
   sessionId: number | null;
   orderId?: number;
+  /**
+   * Who opened or touched the session (session events of a check-in): cashier, kiosk, integration,
+   * app, or scanner (a device read by the node) — so a kiosk greets only scans, not counter check-ins.
+   */
+  by?: string;
+  /** scan.rejected: the error code of a scan the node's scanners read but could not check in. */
+  reason?: string;
   /** Epoch milliseconds. */
   at: number;
 }

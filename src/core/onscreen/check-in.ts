@@ -13,15 +13,16 @@ export interface CheckInResult {
 /**
  * POST /onscreen: the customer given by any identification is checked in at the API key's store.
  * A customer of another program who identifies here joins this one (the account is shared).
+ * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so).
  */
-export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string }): Promise<CheckInResult> {
+export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner' }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
     const vendor = await loadVendor(trx, counter.vendorId);
     const { store, pos } = await loadCounterInfo(trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
     await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id });
-    const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: scope.role });
+    const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },
       events: opened.events,

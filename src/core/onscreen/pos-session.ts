@@ -37,7 +37,7 @@ export async function openSession(
   if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
     const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
     await db.updateTable('pos_sessions').set({ updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber }).where('id', '=', open.id).execute();
-    events.push(sessionEvent('session.updated', touched, now));
+    events.push({ ...sessionEvent('session.updated', touched, now), by: input.openedBy });
     return { session: touched, events };
   }
   if (open) {
@@ -62,7 +62,7 @@ export async function openSession(
     closed_reason: null,
   };
   await db.insertInto('pos_sessions').values(session).execute();
-  events.push(sessionEvent('session.opened', session, now));
+  events.push({ ...sessionEvent('session.opened', session, now), by: input.openedBy });
   return { session, events };
 }
 

@@ -16,8 +16,8 @@ export interface ScanCheckIn {
 }
 
 /** Checks in the customer a decoded scan identifies, at the scope's store. Throws ServiceError. */
-export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan): Promise<ScanCheckIn> {
-  const result = await checkIn(engine, scope, { identification: scan.value });
+export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan, via?: 'scanner'): Promise<ScanCheckIn> {
+  const result = await checkIn(engine, scope, { identification: scan.value, ...(via ? { via } : {}) });
   return { result, scan, masked: maskPan(scan.value) };
 }
 

@@ -140,12 +140,13 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
   async #checkIn(scan: ScanEvent): Promise<void> {
     const masked = maskPan(scan.value);
     let outcome: ScanOutcome;
+    let scope: StoreScope | null = null;
     try {
-      const scope = await this.#scope();
+      scope = await this.#scope();
       if (!scope) {
         outcome = { ok: false, source: scan.source, masked, code: 'no_store' };
       } else {
-        const { result } = await checkInScan(this.#engine, scope, scan);
+        const { result } = await checkInScan(this.#engine, scope, scan, 'scanner');
         outcome = { ok: true, source: scan.source, masked, sessionId: result.session.id };
         this.#logger.info({ source: scan.source, kind: scan.kind, value: masked, pos_session_id: result.session.id }, 'scan checked a customer in');
       }
@@ -153,7 +154,13 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
       const code = isServiceError(error) ? error.code : 'internal_error';
       outcome = { ok: false, source: scan.source, masked, code };
     }
-    if (!outcome.ok) this.#logger.warn({ source: scan.source, kind: scan.kind, value: masked, code: outcome.code }, 'scan did not check anyone in');
+    if (!outcome.ok) {
+      this.#logger.warn({ source: scan.source, kind: scan.kind, value: masked, code: outcome.code }, 'scan did not check anyone in');
+      // The screens of the store say so (a kiosk shows its retry screen); the value stays here.
+      if (scope) {
+        this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason: outcome.code, at: this.#engine.clock.now() });
+      }
+    }
     this.emit('check-in', outcome);
   }
 }

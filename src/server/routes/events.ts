@@ -9,9 +9,9 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /app/events?api_key: Server-Sent Events of the key's store — sessions opened, updated and
- * closed, orders completed and voided — so the cashier queue and kiosk update without polling.
- * Each event is `event: <type>` with JSON data `{type, vendor_id, store_id, pos_session_id,
- * order_id?, at}` (Unix ms).
+ * closed, orders completed and voided, scans the node's scanners could not check in — so the cashier
+ * queue and kiosk update without polling. Each event is `event: <type>` with JSON data `{type,
+ * vendor_id, store_id, pos_session_id, order_id?, by?, reason?, at}` (Unix ms).
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get('/app/events', { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
@@ -33,6 +33,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         store_id: event.storeId,
         pos_session_id: event.sessionId,
         ...(event.orderId !== undefined ? { order_id: event.orderId } : {}),
+        ...(event.by !== undefined ? { by: event.by } : {}),
+        ...(event.reason !== undefined ? { reason: event.reason } : {}),
         at: event.at,
       };
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`);

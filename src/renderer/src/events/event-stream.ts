@@ -8,12 +8,16 @@ export interface StoreEventMessage {
   store_id: number;
   pos_session_id: number;
   order_id?: number;
+  /** Who opened or touched the session: cashier, kiosk, integration, app, or scanner (a device the node reads). */
+  by?: string;
+  /** scan.rejected: the node's error code (customer_not_found, unreadable_scan…). */
+  reason?: string;
   /** Unix ms. */
   at: number;
 }
 
 /** Event types the node sends (src/core/events/store-events.ts). */
-export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided'] as const;
+export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided', 'scan.rejected'] as const;
 
 export interface EventStreamState {
   /** connecting: first attempt; open: events flow; offline: lost, the browser retries every few seconds. */

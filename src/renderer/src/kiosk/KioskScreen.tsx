@@ -378,11 +378,13 @@ export function KioskScreen() {
   useEffect(() => () => store.getState().dispose(), [store]);
   // Wedge scans on this screen run the kiosk's own flow (working → welcome or retry), not a toast.
   useEffect(() => wedgeStore.getState().claim((line) => store.getState().scanLine(line)), [store]);
-  // A scan read by the node's HID scanner arrives as a session opened at this store.
+  // A scan read by the node's HID scanner arrives as a session opened (or, for someone already
+  // checked in, updated) by the scanner; check-ins at the counter or another screen are not greeted.
   useEffect(
     () =>
       eventStream().subscribe((event) => {
-        if (event.type === 'session.opened') void store.getState().sessionOpened(event.pos_session_id);
+        if ((event.type === 'session.opened' || event.type === 'session.updated') && event.by === 'scanner') void store.getState().sessionOpened(event.pos_session_id);
+        if (event.type === 'scan.rejected') store.getState().scanRejected(event.reason ?? '');
       }),
     [store],
   );

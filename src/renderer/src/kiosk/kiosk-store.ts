@@ -61,6 +61,8 @@ export interface KioskState {
   scanLine(line: string): Promise<ScanReply>;
   /** A session opened at this store (event stream: a scan read by the node's HID scanner). */
   sessionOpened(sessionId: number): Promise<void>;
+  /** The node's scanner read a code it could not check in (event stream `scan.rejected`). */
+  scanRejected(reason: string): void;
   dispose(): void;
 }
 
@@ -114,11 +116,15 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every new flow: a reply for an older one is dropped. */
   let run = 0;
-  /** Sessions this kiosk already showed or opened, so the stream's echo of them is ignored. */
-  const handled: number[] = [];
-  const remember = (id: number) => {
-    if (!handled.includes(id)) handled.push(id);
-    if (handled.length > 50) handled.shift();
+  /**
+   * Sessions this kiosk showed or opened lately, so the stream's echo of them is ignored; after a
+   * welcome's length the same customer scanning again is greeted again.
+   */
+  const handled = new Map<number, number>();
+  const remember = (id: number) => handled.set(id, now());
+  const recentlyHandled = (id: number) => {
+    for (const [key, at] of handled) if (now() - at >= welcomeMs) handled.delete(key);
+    return handled.has(id);
   };
 
   return createStore<KioskState>()((set, get) => {
@@ -228,7 +234,7 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
         const { view } = get();
         // Someone is typing or the kiosk is busy: a session opened elsewhere does not interrupt.
         if (view.name !== 'idle' && view.name !== 'welcome') return;
-        if (handled.includes(sessionId)) return;
+        if (recentlyHandled(sessionId)) return;
         remember(sessionId);
         const current = begin();
         try {
@@ -241,6 +247,12 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
           // Not this customer's doing on this screen: no error page, just ready again.
           if (current === run) get().backToIdle();
         }
+      },
+      scanRejected(reason) {
+        // Only an idle kiosk answers: someone typing or being welcomed is not interrupted.
+        if (get().view.name !== 'idle') return;
+        run += 1;
+        show({ name: 'retry', reason: reason === 'unreadable_scan' ? 'unreadable' : 'not-found' }, retryMs);
       },
       dispose() {
         run += 1;
