@@ -1,5 +1,6 @@
 // npm run bench: throughput of the hot paths next to the raw limits of the same machine, measured
-// in the same run (a bare Fastify route; raw durable SQLite commits). Prints one JSON document.
+// in the same run (a bare Fastify route; raw durable SQLite commits), and the scan-to-panel latency
+// of the cashier screen in Chromium (bench/scan-to-panel.ts). Prints one JSON document.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -110,10 +111,23 @@ async function inStore() {
   }
 }
 
+/** bench/scan-to-panel.ts in a child on every core (this process is pinned to one): its JSON. */
+async function scanToPanel() {
+  const command = canPin ? ['taskset', '-c', `0-${cpus().length - 1}`, process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), '--import', 'tsx', 'bench/scan-to-panel.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/scan-to-panel.ts exited with ${code}`);
+  return JSON.parse(out) as unknown;
+}
+
 const figures = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin },
   settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING },
   resource_style: await resourceStyle(),
   in_store: await inStore(),
+  // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
+  scan_to_panel: await scanToPanel(),
 };
 console.log(JSON.stringify(figures, null, 2));

@@ -187,9 +187,11 @@ function ScannersCard() {
                     <Table.Td>{kindLabel(s.kind, t)}</Table.Td>
                     <Table.Td>{modeLabel(s.mode, t)}</Table.Td>
                     <Table.Td>
-                      <Badge color={s.connected ? 'green' : 'gray'} variant="light">
+                      {/* Text, not a badge: a badge truncates in a narrow table column. */}
+                      <Text size="sm" fw={600} c={s.connected ? 'green.8' : 'dimmed'}>
+                        <span aria-hidden="true">● </span>
                         {s.connected ? t.connected : t.disconnected}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                     <Table.Td>{formatScanTime(s.last_scan_at, now, language, t)}</Table.Td>
                   </Table.Tr>

@@ -1,0 +1,269 @@
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { balancesOf, closeAllSessions, type E2eStore, queueNames, SCANNER_ID, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
+import { inStoreApi } from '../support/in-store';
+import { http } from '../support/test-node';
+
+// The cashier screen in Chromium, served by a real headless store node at `/` and signed in with the
+// store's cashier key: a scan on the node's scanner brings the customer up, an order placed on the
+// screen moves the balances, a session closed on the screen leaves the queue, the node's own error
+// messages, keyboard-wedge scans, settings, and the offline banner when the node goes away.
+describe('cashier screen in Chromium', () => {
+  let store: E2eStore;
+  let browser: Browser;
+  let page: Page;
+  let ana: SeededCustomer;
+  let ben: SeededCustomer;
+  let chloe: SeededCustomer;
+  let dev: SeededCustomer;
+  /** Every request the page made, in order. */
+  const requests: Request[] = [];
+
+  const queue = () => page.getByTestId('queue');
+  const queueEntry = (name: string) => queue().getByRole('listitem', { name, exact: true });
+  const panel = () => page.getByTestId('customer-panel');
+  const points = () => panel().getByTestId('loyalty-balance-Points');
+  const quickPay = () => panel().getByTestId('quick-pay-balance');
+  const checkInOverHttp = (identification: string) => inStoreApi(() => store.node).checkInOk(store.vendor.apiKey, identification);
+
+  beforeAll(async () => {
+    store = await startE2eStore();
+    // Customers who joined three days ago; Ana came in then (checked in, 8 points earned), so her
+    // panel has a last visit and some history.
+    const today = store.node.clock.now();
+    store.node.clock.set(today - 3 * 86_400_000 - 2 * 3_600_000);
+    ana = await seedCustomer(store, { firstName: 'Ana', lastName: 'López', card: 'CAFE0001', points: 120, quickPayCents: 2_500 });
+    ben = await seedCustomer(store, { firstName: 'Ben', lastName: 'Okafor', card: 'CAFE0002', points: 45, quickPayCents: 1_000 });
+    chloe = await seedCustomer(store, { firstName: 'Chloé', lastName: 'Martin', card: 'CAFE0003', points: 310, quickPayCents: 550 });
+    dev = await seedCustomer(store, { firstName: 'Dev', lastName: 'Patel', card: 'CAFE0004', points: 5 });
+    const api = inStoreApi(() => store.node);
+    await api.checkInOk(store.vendor.apiKey, ana.card);
+    await api.orderOk(store.vendor.apiKey, { card_number: ana.card, receipt_number: 'R-0990', subtotal: 8.4, items: [{ name: 'Flat white', quantity: 2, price: 4.2 }] });
+    await closeAllSessions(store);
+    store.node.clock.set(today);
+    // Rewards the counter offers: one Ana can afford, one she cannot.
+    await api.addReward(store.vendor, { name: 'Free coffee', cost: 100 });
+    await api.addReward(store.vendor, { name: 'Tote bag', cost: 500 });
+    browser = await launchChromium();
+    ({ page } = await openScreen(browser, store.node.url, store.vendor.apiKey));
+    page.on('request', (request) => requests.push(request));
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await store?.close();
+  });
+
+  it('a scan on the node brings the customer up with points and quick pay; the queue follows the event stream', async () => {
+    await expectText(page.getByTestId('queue-count'), '0 waiting');
+    expect(await store.scan(ana.card)).toMatchObject({ ok: true, source: SCANNER_ID });
+
+    await queueEntry(ana.name).waitFor();
+    await expectText(page.getByTestId('queue-count'), '1 waiting');
+    // Nothing was open: the new session comes up by itself.
+    await expectText(panel().getByTestId('customer-name'), ana.name);
+    await expectAttribute(points(), 'data-amount', '128');
+    await expectText(points(), /^128$/);
+    await expectCount(panel().getByTestId('history-row'), 1);
+    await expectText(panel().getByTestId('last-visit'), 'Market Street');
+    const rewards = panel().getByRole('list', { name: 'Rewards' });
+    await expectText(rewards.getByRole('listitem', { name: 'Free coffee' }), /100 Points/);
+    await expectText(rewards.getByRole('listitem', { name: 'Tote bag' }), /500 Points.*Not enough/i);
+    await expectCount(rewards.getByRole('listitem', { name: 'Free coffee' }).getByText(/not enough/i), 0);
+    await expectAttribute(quickPay(), 'data-amount', '25');
+    await expectText(quickPay(), '$25.00');
+    expect(await queueEntry(ana.name).getAttribute('aria-current')).toBe('true');
+
+    // Two more customers check in elsewhere (another register, the kiosk): the queue grows from the
+    // events alone, and the panel stays on the customer the cashier is serving.
+    await checkInOverHttp(ben.email);
+    await checkInOverHttp(chloe.card);
+    await expectCount(queue().getByTestId('queue-entry'), 3);
+    expect(await queue().getByTestId('queue-entry').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))).toEqual([ana.name, ben.name, chloe.name]);
+    await expectText(page.getByTestId('queue-count'), '3 waiting');
+    await expectText(panel().getByTestId('customer-name'), ana.name);
+    await saveScreenshot(page, 'cashier');
+
+    // No polling: a quiet second and a half asks the node nothing.
+    const before = requests.length;
+    await page.waitForTimeout(1_500);
+    expect(requests.slice(before).map((r) => r.url())).toEqual([]);
+  });
+
+  it('an order placed on the screen earns points, redeems a reward and spends quick pay, on screen and in the node', async () => {
+    await panel().getByRole('button', { name: /^Place order/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByTestId('order-subtotal').fill('12.50');
+    await dialog.getByTestId('order-quick-pay').fill('5.25');
+    // Tote bag costs more than Ana has: offered, not selectable.
+    expect(await dialog.getByRole('checkbox', { name: /^Tote bag/ }).isDisabled()).toBe(true);
+    await dialog.getByRole('checkbox', { name: /^Free coffee/ }).check();
+    await dialog.getByRole('button', { name: /^Place order/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // 1 point per whole unit of subtotal: 128 + 12 − 100 (Free coffee); quick pay 25.00 − 5.25.
+    const result = panel().getByTestId('order-result');
+    await expectText(result, /12 Points/);
+    await expectText(result, /100 Points.*Free coffee/);
+    await expectText(result, '$5.25');
+    await expectAttribute(points(), 'data-amount', '40');
+    await expectText(points(), /^40$/);
+    await expectAttribute(quickPay(), 'data-amount', '19.75');
+    await expectText(quickPay(), '$19.75');
+    expect(await balancesOf(store, ana)).toEqual({ points: 40, quickPayCents: 1_975 });
+    // The order completed Ana's visit: she leaves the queue, and the order is in her history.
+    await expectCount(queueEntry(ana.name), 0);
+    expect(await queueNames(store)).toEqual([ben.name, chloe.name]);
+    await expectCount(panel().getByTestId('history-row'), 2);
+  });
+
+  it('a session closed on the screen leaves the queue, on screen and in the node', async () => {
+    await queueEntry(ben.name).click();
+    await expectText(panel().getByTestId('customer-name'), ben.name);
+    await expectAttribute(points(), 'data-amount', '45');
+    await panel().getByRole('button', { name: /^Close session/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog, `${ben.name} leaves the queue`);
+    await dialog.getByRole('button', { name: /^Close session/ }).click();
+
+    await expectCount(queueEntry(ben.name), 0);
+    await expectText(page.getByTestId('queue-count'), '1 waiting');
+    expect(await queueNames(store)).toEqual([chloe.name]);
+  });
+
+  it("shows the node's own message when a typed identification finds nobody", async () => {
+    const unknown = 'nobody.here@example.com';
+    const reply = await http(`${store.node.url}/onscreen?api_key=${store.vendor.apiKey}`, { method: 'POST', body: { card_number: unknown } });
+    expect(reply.status).toBe(404);
+    const message: string = reply.body.error.errors[0].message;
+    expect(message.length).toBeGreaterThan(5);
+
+    await page.getByTestId('check-in-input').fill(unknown);
+    await page.getByRole('form', { name: 'Check in' }).getByRole('button', { name: 'Check in', exact: true }).click();
+    const error = page.getByTestId('check-in-error');
+    await expectText(error, message);
+    expect(await error.getAttribute('role')).toBe('alert');
+    expect(await queueNames(store)).toEqual([chloe.name]);
+  });
+
+  it('a keyboard-wedge scan (a fast burst ending in Enter) checks the customer in; slow typing does not', async () => {
+    // Typed by hand into the check-in box: stays in the box, nothing is posted.
+    const box = page.getByTestId('check-in-input');
+    await box.fill('');
+    await box.click();
+    await page.keyboard.type(dev.card, { delay: 250 });
+    expect(await box.inputValue()).toBe(dev.card);
+    await box.fill('');
+
+    // A scanner's burst outside any field.
+    await page.getByRole('heading', { name: 'Queue' }).click();
+    const posted = page.waitForRequest((r) => r.url().includes('/app/scans') && r.method() === 'POST');
+    await page.keyboard.type(dev.card, { delay: 5 });
+    await page.keyboard.press('Enter');
+    expect(JSON.parse((await posted).postData() ?? '{}')).toEqual({ line: dev.card });
+
+    await queueEntry(dev.name).waitFor();
+    expect(await queueNames(store)).toEqual([chloe.name, dev.name]);
+
+    // A burst into the focused check-in box: sent as a scan (not submitted as typed text), and the
+    // scanned text taken out of the box again.
+    await closeSessionOf(dev);
+    await expectCount(queueEntry(dev.name), 0);
+    await box.click();
+    const before = requests.length;
+    const scanned = page.waitForRequest((r) => r.url().includes('/app/scans') && r.method() === 'POST');
+    await page.keyboard.type(dev.card, { delay: 5 });
+    await page.keyboard.press('Enter');
+    expect(JSON.parse((await scanned).postData() ?? '{}')).toEqual({ line: dev.card });
+    await queueEntry(dev.name).waitFor();
+    expect(await box.inputValue()).toBe('');
+    expect(requests.slice(before).filter((r) => r.method() === 'POST').map((r) => new URL(r.url()).pathname)).toEqual(['/app/scans']);
+    await expectCount(page.getByTestId('check-in-error'), 0);
+  });
+
+  it('works by keyboard alone: move in the queue, open, order with Ctrl+Enter, close with X', async () => {
+    // Leave any field; the queue holds Chloé then Dev.
+    await page.getByRole('heading', { name: 'Queue' }).click();
+    expect(await queueNames(store)).toEqual([chloe.name, dev.name]);
+    await page.keyboard.press('F2');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('check-in-input');
+    await page.keyboard.press('Escape');
+
+    // Highlight Chloé (J/K, arrows), open her with Enter.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(100);
+    await page.keyboard.press('Enter');
+    await expectText(panel().getByTestId('customer-name'), chloe.name);
+    await expectAttribute(points(), 'data-amount', '310');
+
+    // O opens the order form (its subtotal has the focus); Ctrl+Enter places the order.
+    await page.keyboard.press('o');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await expectAttribute(page.locator(':focus'), 'data-testid', 'order-subtotal');
+    await page.keyboard.type('7.80', { delay: 120 });
+    await page.keyboard.press('Control+Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await expectAttribute(points(), 'data-amount', '317');
+    expect((await balancesOf(store, chloe)).points).toBe(317);
+    await expectCount(queueEntry(chloe.name), 0);
+
+    // Dev is next: open him, X asks, Enter confirms the close.
+    await queueEntry(dev.name).click();
+    await expectText(panel().getByTestId('customer-name'), dev.name);
+    await page.getByRole('heading', { name: 'Queue' }).click();
+    await page.keyboard.press('x');
+    await expectText(page.getByRole('dialog'), `${dev.name} leaves the queue`);
+    await page.keyboard.press('Enter');
+    await expectCount(queueEntry(dev.name), 0);
+    await page.getByTestId('queue-empty').waitFor();
+    expect(await queueNames(store)).toEqual([]);
+  });
+
+  it('registers a new customer by email at the counter: checked in and shown at once', async () => {
+    await page.getByRole('button', { name: /^Register customer/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('By email', { exact: true }).click();
+    await dialog.getByLabel('Email address').fill('eva.novak@example.com');
+    await dialog.getByLabel('First name (optional)').fill('Eva');
+    await dialog.getByLabel('Last name (optional)').fill('Novak');
+    await dialog.getByRole('button', { name: 'Register and check in' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(panel().getByTestId('customer-name'), 'Eva Novak');
+    await expectAttribute(points(), 'data-amount', '0');
+    await queueEntry('Eva Novak').waitFor();
+    expect(await queueNames(store)).toEqual(['Eva Novak']);
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
+  it("settings list the node's scanner", async () => {
+    await page.getByRole('banner').getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('region', { name: 'Settings' });
+    await settings.waitFor();
+    await expectText(settings.getByTestId('scanner-row'), SCANNER_ID);
+    await expectText(settings.getByTestId('settings-terminal'), 'Market Street');
+    await saveScreenshot(page, 'settings');
+    await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
+    await queue().waitFor();
+  });
+
+  it('says so when the node goes away', async () => {
+    await store.node.app.close();
+    const banner = page.getByTestId('offline-banner');
+    await expectText(banner, 'Lost the connection to the store node', 15_000);
+    expect(await banner.getAttribute('role')).toBe('alert');
+    expect(await page.getByRole('form', { name: 'Check in' }).getByRole('button', { name: 'Check in', exact: true }).isDisabled()).toBe(true);
+  });
+
+  async function closeSessionOf(customer: SeededCustomer): Promise<void> {
+    const api = inStoreApi(() => store.node);
+    const entry = (await api.queueOk(store.vendor.apiKey)).find((e: any) => e.pos_session.user.first_name === customer.firstName);
+    await api.closeOk(store.vendor.apiKey, entry.pos_session.hash);
+  }
+});

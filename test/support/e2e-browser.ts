@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { ROOT } from './processes';
+
+// Pages of the end-to-end tests: a screen signed in with a store key at the browser login step, the
+// size of the screenshots in the README, and waits that fail with what the page showed instead.
+
+/** The size of every screen the e2e tests drive (and of the screenshots in docs/screenshots). */
+export const VIEWPORT = { width: 1280, height: 800 };
+
+/** How long an assertion on the page waits for the screen to catch up. */
+export const UI_TIMEOUT = 10_000;
+
+export interface OpenScreenOptions {
+  /** 'en' or 'es' kept in the browser before the page loads, as if chosen earlier; default: the vendor's. */
+  language?: 'en' | 'es';
+  /** Playwright's fake clock installed before the page loads (the kiosk's timeouts). */
+  fakeClock?: boolean;
+}
+
+/**
+ * A fresh browser context (its own localStorage) on the node's `/`, signed in with `apiKey` through
+ * the login form ("Store key", "Sign in"), waiting until the login form is gone and the node has
+ * answered the screen's event stream (GET /app/events): from then on the screen hears every event.
+ */
+export async function openScreen(browser: Browser, url: string, apiKey: string, options: OpenScreenOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, locale: options.language === 'es' ? 'es-ES' : 'en-US', reducedMotion: 'reduce' });
+  context.setDefaultTimeout(UI_TIMEOUT);
+  const page = await context.newPage();
+  if (options.language) await page.addInitScript((language) => localStorage.setItem('punchcard.language', language), options.language);
+  if (options.fakeClock) await page.clock.install();
+  const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/app/events' && response.status() === 200, { timeout: UI_TIMEOUT * 2 });
+  await page.goto(url);
+  const login = page.getByTestId('login');
+  await login.waitFor({ timeout: UI_TIMEOUT });
+  await page.getByLabel(options.language === 'es' ? 'Clave de la tienda' : 'Store key').fill(apiKey);
+  await page.getByRole('button', { name: options.language === 'es' ? 'Iniciar sesión' : 'Sign in' }).click();
+  await login.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+  await stream;
+  return { context, page };
+}
+
+/** Waits until the locator's text matches; fails with the text it last had. */
+export async function expectText(locator: Locator, expected: string | RegExp, timeout = UI_TIMEOUT): Promise<string> {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        last = (await locator.count()) > 0 ? ((await locator.first().textContent()) ?? '') : '<absent>';
+        return last;
+      },
+      { timeout, interval: 50 },
+    )
+    .toMatch(typeof expected === 'string' ? new RegExp(escapeRegExp(expected)) : expected);
+  return last;
+}
+
+/** Waits until the locator matches `count` elements. */
+export async function expectCount(locator: Locator, count: number, timeout = UI_TIMEOUT): Promise<void> {
+  await expect.poll(() => locator.count(), { timeout, interval: 50 }).toBe(count);
+}
+
+/** Waits until the locator's attribute has this value. */
+export async function expectAttribute(locator: Locator, name: string, value: string, timeout = UI_TIMEOUT): Promise<void> {
+  await expect.poll(async () => ((await locator.count()) > 0 ? await locator.first().getAttribute(name) : '<absent>'), { timeout, interval: 50 }).toBe(value);
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Saves a screenshot of the page: always to test-results/screenshots/<name>.png, and also to
+ * docs/screenshots/<name>.png (the README's pictures) when UPDATE_SCREENSHOTS=1.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const results = join(ROOT, 'test-results', 'screenshots');
+  mkdirSync(results, { recursive: true });
+  const buffer = await page.screenshot({ path: join(results, `${name}.png`), animations: 'disabled', caret: 'hide' });
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    const docs = join(ROOT, 'docs', 'screenshots');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, `${name}.png`), buffer);
+  }
+}
