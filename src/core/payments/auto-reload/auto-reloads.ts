@@ -4,6 +4,7 @@ import { findUserVendor } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
 import { nextObjectId } from '../../storage/ids';
 import type { AutoReloadsTable, DB } from '../../storage/schema';
+import { liveBillingProfiles } from '../billing-profiles/billing-profile';
 import { loadCharge, refreshCharge } from '../charges/payment-charges';
 import { chargeBillingProfile, reloadSettlement } from '../reloads/charge-billing-profile';
 import { isAutoReloadEnabled } from './reload-settings';
@@ -56,14 +57,7 @@ export async function queueAutoReloadOnCrossing(
   if (!link || !isAutoReloadEnabled(link)) return null;
   const threshold = Number(link.reload_threshold);
   if (!(spend.balanceBefore > threshold && spend.balanceAfter <= threshold)) return null;
-  const profile = await trx
-    .selectFrom('billing_profiles')
-    .select('id')
-    .where('id', '=', link.billing_profile_id!)
-    .where('user_id', '=', spend.userId)
-    .where('vendor_id', '=', spend.vendorId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const profile = await liveBillingProfiles(trx, spend).select('id').where('id', '=', link.billing_profile_id!).executeTakeFirst();
   if (!profile) return null;
   const open = await trx
     .selectFrom('auto_reloads')

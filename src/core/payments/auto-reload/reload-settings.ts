@@ -3,7 +3,7 @@ import { toMinorUnits } from '../../../shared/money';
 import { findUserVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
-import { autoReloadProfile, type BillingProfileRecord, findBillingProfile } from '../billing-profiles/billing-profile';
+import { autoReloadProfile, type BillingProfileRecord, defaultBillingProfileId, findBillingProfile } from '../billing-profiles/billing-profile';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 import { MAX_RELOAD_AMOUNT } from '../reloads/reload-quick-pay';
 
@@ -67,15 +67,7 @@ export async function updateReloadSettings(engine: Engine, session: CustomerSess
     const nextAmount = amount ?? Number(link.reload_amount);
     const nextThreshold = threshold ?? Number(link.reload_threshold);
     if (update.profileId === undefined && profileId === null && nextAmount > 0 && nextThreshold > 0) {
-      const fallback = await trx
-        .selectFrom('billing_profiles')
-        .select('id')
-        .where('user_id', '=', owner.userId)
-        .where('vendor_id', '=', owner.vendorId)
-        .where('deleted_at', 'is', null)
-        .where('is_default', '=', 1)
-        .executeTakeFirst();
-      profileId = fallback?.id ?? null;
+      profileId = await defaultBillingProfileId(trx, owner);
     }
     await trx
       .updateTable('user_vendors')

@@ -50,6 +50,17 @@ export function maskedCard(last4: string): string {
   return `xxxx xxxx xxxx ${last4}`;
 }
 
+/** The customer's live (not deleted) profiles at the vendor: the start of every profile query. */
+export function liveBillingProfiles(db: Kysely<DB>, owner: ProfileOwner) {
+  return db.selectFrom('billing_profiles').where('user_id', '=', owner.userId).where('vendor_id', '=', owner.vendorId).where('deleted_at', 'is', null);
+}
+
+/** The id of the customer's default live profile at the vendor, if any. */
+export async function defaultBillingProfileId(db: Kysely<DB>, owner: ProfileOwner): Promise<number | null> {
+  const row = await liveBillingProfiles(db, owner).select('id').where('is_default', '=', 1).executeTakeFirst();
+  return row?.id ?? null;
+}
+
 /**
  * The customer's live (not deleted) billing profile with this number at this vendor. Another
  * customer's profile, another vendor's, a deleted one and an unknown number all answer the same
@@ -57,14 +68,7 @@ export function maskedCard(last4: string): string {
  */
 export async function findBillingProfile(db: Kysely<DB>, owner: ProfileOwner, profileId: number): Promise<BillingProfileRow> {
   const row = Number.isSafeInteger(profileId)
-    ? await db
-        .selectFrom('billing_profiles')
-        .selectAll()
-        .where('id', '=', profileId)
-        .where('user_id', '=', owner.userId)
-        .where('vendor_id', '=', owner.vendorId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst()
+    ? await liveBillingProfiles(db, owner).selectAll().where('id', '=', profileId).executeTakeFirst()
     : undefined;
   if (!row) throw new ServiceError('billing_profile_not_found', undefined, 'user_billingProfile_id');
   return row;
@@ -72,12 +76,8 @@ export async function findBillingProfile(db: Kysely<DB>, owner: ProfileOwner, pr
 
 /** The customer's live profiles at the vendor, newest first. */
 export function listBillingProfileRows(db: Kysely<DB>, owner: ProfileOwner): Promise<BillingProfileRow[]> {
-  return db
-    .selectFrom('billing_profiles')
+  return liveBillingProfiles(db, owner)
     .selectAll()
-    .where('user_id', '=', owner.userId)
-    .where('vendor_id', '=', owner.vendorId)
-    .where('deleted_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -86,14 +86,7 @@ export function listBillingProfileRows(db: Kysely<DB>, owner: ProfileOwner): Pro
 /** The profile auto reload charges, when the customer's settings name a live one. */
 export async function autoReloadProfile(db: Kysely<DB>, owner: ProfileOwner, profileId: number | null): Promise<BillingProfileRecord | null> {
   if (profileId === null) return null;
-  const row = await db
-    .selectFrom('billing_profiles')
-    .selectAll()
-    .where('id', '=', profileId)
-    .where('user_id', '=', owner.userId)
-    .where('vendor_id', '=', owner.vendorId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveBillingProfiles(db, owner).selectAll().where('id', '=', profileId).executeTakeFirst();
   return row ? toBillingProfileRecord(row) : null;
 }
 

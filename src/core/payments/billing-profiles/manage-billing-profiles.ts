@@ -7,7 +7,7 @@ import type { DB } from '../../storage/schema';
 import { declineError, invalidCardError } from '../gateway/payment-errors';
 import type { CardDetails } from '../gateway/payment-gateway';
 import { PaymentGatewayError } from '../gateway/payment-gateway';
-import { type BillingProfileRecord, type BillingProfileRow, findBillingProfile, listBillingProfileRows, type ProfileOwner, toBillingProfileRecord } from './billing-profile';
+import { type BillingProfileRecord, type BillingProfileRow, defaultBillingProfileId, findBillingProfile, listBillingProfileRows, type ProfileOwner, toBillingProfileRecord } from './billing-profile';
 
 // Billing profiles: a customer's cards, tokenized through the payment gateway. They are added,
 // listed, marked default and deleted; never updated. Only the token and the card's public facts
@@ -50,14 +50,7 @@ export async function addBillingProfile(engine: Engine, session: CustomerSession
   const t = tokenized.card;
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
-    const hasDefault = await trx
-      .selectFrom('billing_profiles')
-      .select('id')
-      .where('user_id', '=', owner.userId)
-      .where('vendor_id', '=', owner.vendorId)
-      .where('deleted_at', 'is', null)
-      .where('is_default', '=', 1)
-      .executeTakeFirst();
+    const hasDefault = (await defaultBillingProfileId(trx, owner)) !== null;
     const row: BillingProfileRow = {
       id: await nextObjectId(trx, engine.nodeId),
       vendor_id: owner.vendorId,
