@@ -57,10 +57,13 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (!quickPayCurrency) throw new ServiceError('quick_pay_not_offered', undefined, 'quick_pay');
         if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: quickPayCurrency.id, holderType: 'user', holderId: user.id });
-        const before = await balanceOf(trx, accountId);
-        if (before < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
+        if ((await balanceOf(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
+        // Judged again on the balance the debit itself returns: the UPDATE waits for a concurrent
+        // spend (PostgreSQL row lock), so two orders can never both take the last of the balance.
         const after = await postEntry(trx, engine, accountId, { amount: -order.quickPay, kind: 'spend', ...reference });
+        if (after.balance < 0) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
         // Auto reload (payments): a spend that crosses the customer's threshold queues one reload.
+        const before = after.balance + order.quickPay;
         autoReloadQueued = (await queueAutoReloadOnCrossing(trx, engine, { ...member, balanceBefore: before, balanceAfter: after.balance, orderId })) !== null;
       }
 
@@ -81,8 +84,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (!reward || !available) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
         if (reward.currency_status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'redemptions');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: reward.currency_id, holderType: 'user', holderId: user.id });
-        if ((await balanceOf(trx, accountId)) < reward.cost) throw new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
-        await postEntry(trx, engine, accountId, { amount: -reward.cost, kind: 'redeem', ...reference });
+        const notEnough = () => new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
+        if ((await balanceOf(trx, accountId)) < reward.cost) throw notEnough();
+        if ((await postEntry(trx, engine, accountId, { amount: -reward.cost, kind: 'redeem', ...reference })).balance < 0) throw notEnough();
         redeemed.push({ rewardId: reward.public_id, name: reward.name, currency: currencyInfo({ id: reward.currency_id, name: reward.currency_name, code: reward.code }), cost: reward.cost });
       }
 
