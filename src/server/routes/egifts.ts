@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateSession } from '../../core/customers/sessions';
 import type { Engine } from '../../core/engine';
 import { maskedCard } from '../../core/payments/billing-profiles/billing-profile';
@@ -86,10 +86,16 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
   const session = requireSession(engine);
   const bySession = (request: FastifyRequest) => (request.customer ? String(request.customer.userId) : undefined);
   const codeEntry = rateLimited('egift-claim', rateRule(engine.clock, rateLimits.codeEntry, bySession));
+  // A guest's card typed into this public call counts against the code-entry limit per IP, like
+  // POST /user/billing-profile/add: no one can test stolen numbers against the gateway through it.
+  const guestCardLimit = rateLimited('egift-card-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined));
+  const guestCardEntry = async (request: FastifyRequest, reply: FastifyReply) => {
+    if ((request.body as { billing?: unknown } | undefined)?.billing !== undefined) await guestCardLimit(request, reply);
+  };
 
   app.post(
     '/vendor/:vendor_id/egift',
-    { config, schema: { tags, params: EgiftParams, querystring: EgiftQuery, body: EgiftBody, response: { 200: EgiftSchema } } },
+    { config, preHandler: guestCardEntry, schema: { tags, params: EgiftParams, querystring: EgiftQuery, body: EgiftBody, response: { 200: EgiftSchema } } },
     async (request) => {
       const b = request.body;
       const key = request.query.session_key;

@@ -153,6 +153,16 @@ async function runOne(engine: Engine, row: AutoReloadRow): Promise<Outcome> {
       const refreshed = charge ? await refreshCharge(engine, charge, null, reloadSettlement(engine, owner, profile ?? null)) : undefined;
       status = refreshed?.status ?? 'declined';
     } else {
+      // Not charged yet: a customer who has since turned auto reload off (amount 0, threshold 0,
+      // profile null) or left the program is not charged. A row whose charge already exists
+      // (charge_id set) is finished whatever the settings say now.
+      if (row.charge_id === null) {
+        const link = await findUserVendor(engine.db, row.user_id, row.vendor_id);
+        if (!link || !isAutoReloadEnabled(link)) {
+          await finish(engine, row.id, 'cancelled', link ? 'auto reload disabled' : 'user_not_found');
+          return 'cancelled';
+        }
+      }
       await engine.db.updateTable('auto_reloads').set({ attempts: row.attempts + 1, updated_at: now }).where('id', '=', row.id).execute();
       const { charge } = await chargeBillingProfile(engine, owner, {
         profileId: row.billing_profile_id,
