@@ -6,7 +6,7 @@ import { ScriptedScanSource } from '../../src/devices/scan-source';
 import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
 import type { ScanOutcome } from '../../src/server/node/scanners';
 import { FakeHidBackend, HONEYWELL_POS, MAGTEK_KEYBOARD } from '../devices/hid/fake-hid';
-import { POS_DEMO0001, SWIPE_12345674 } from '../devices/hid/recordings';
+import { POS_DEMO0001, SWIPE_12345674, SWIPE_BAD_LUHN } from '../devices/hid/recordings';
 import { openEventStream, type EventStream } from '../support/event-stream';
 import { http, startTestNode } from '../support/test-node';
 import { makeTempDir } from '../support/temp-dir';
@@ -143,6 +143,12 @@ describe('scanners of a store node', () => {
     expect(rejected.event).toBe('scan.rejected');
     expect(rejected.data).toMatchObject({ type: 'scan.rejected', store_id: vendor.storeId, pos_session_id: null, by: 'scanner', reason: 'customer_not_found' });
     expect(JSON.stringify(rejected.data)).not.toContain('9999');
+
+    // A card reader's garbled swipe (bad Luhn) is announced too, so a kiosk asks to swipe again.
+    backend.opened.get('/dev/hidraw4')!.replay(SWIPE_BAD_LUHN);
+    const unreadable = await stream.next();
+    expect(unreadable.event).toBe('scan.rejected');
+    expect(unreadable.data).toMatchObject({ type: 'scan.rejected', store_id: vendor.storeId, pos_session_id: null, by: 'scanner', reason: 'unreadable_scan' });
   });
 });
 

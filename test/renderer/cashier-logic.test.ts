@@ -251,5 +251,12 @@ describe('shortcuts', () => {
 
     press('ArrowDown');
     expect(fired).toEqual(['order', 'next']);
+
+    // The screen goes away while a lone key waits for quiet: it never fires.
+    advance(500);
+    press('x');
+    gate.cancel();
+    advance(200);
+    expect(fired).toEqual(['order', 'next']);
   });
 });

@@ -3,7 +3,7 @@ import type { StoreScope } from '../../core/credentials/authenticate';
 import type { Engine } from '../../core/engine';
 import { maskPan } from '../../devices/decoders';
 import { type HidDeviceManager, type HidScanSource, type ScanLogger, silentLogger } from '../../devices/hid';
-import type { ScanEvent, ScannerDescription, ScanSource } from '../../devices/scan-source';
+import type { ScanEvent, ScannerDescription, ScanReject, ScanSource } from '../../devices/scan-source';
 import { isServiceError } from '../../shared/errors';
 import { checkInScan } from './scan-check-in';
 
@@ -25,6 +25,12 @@ export interface ScannerDirectory {
 export type ScanOutcome =
   | { ok: true; source: string; masked: string; sessionId: number }
   | { ok: false; source: string; masked: string; code: string };
+
+/**
+ * Rejects that are a device talking, not a person scanning (status reports, idle keyboard reports,
+ * framing the decoder does not know): logged by the source, not announced to the store's screens.
+ */
+const DEVICE_NOISE = new Set(['empty', 'empty_line', 'wrong_report_id', 'not_bytes', 'unknown_key', 'rollover_error', 'truncated', 'oversized', 'decoder_error']);
 
 interface Entry {
   source: ScanSource;
@@ -133,8 +139,31 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
       const work = this.#checkIn(scan).finally(() => this.#inFlight.delete(work));
       this.#inFlight.add(work);
     };
+    // A swipe or barcode the device read but nobody can use (bad Luhn, garbled track, cut off): the
+    // screens hear of it like a code that finds nobody, so a kiosk asks to scan again.
+    const onReject = (rejected: ScanReject) => {
+      if (DEVICE_NOISE.has(rejected.code)) return;
+      const work = this.#announceUnreadable().finally(() => this.#inFlight.delete(work));
+      this.#inFlight.add(work);
+    };
     source.on('scan', onScan);
-    this.#entries.set(source, { source, description, connected, lastScanAt: null, detach: () => source.off('scan', onScan) });
+    source.on('reject', onReject);
+    this.#entries.set(source, {
+      source,
+      description,
+      connected,
+      lastScanAt: null,
+      detach: () => {
+        source.off('scan', onScan);
+        source.off('reject', onReject);
+      },
+    });
+  }
+
+  async #announceUnreadable(): Promise<void> {
+    const scope = await this.#scope().catch(() => null);
+    if (!scope) return;
+    this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason: 'unreadable_scan', at: this.#engine.clock.now() });
   }
 
   async #checkIn(scan: ScanEvent): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Health } from '../../../shared/schemas/health';
+import { useApiStrings } from './strings';
 
 /** A call to the node that failed: it did not answer, answered an error, or answered nonsense. */
 export class NodeApiError extends Error {
@@ -51,7 +52,7 @@ function errorFrom(status: number, body: unknown): NodeApiError {
     const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown }> } }).error?.errors?.[0];
     if (legacy && typeof legacy.message === 'string') return new NodeApiError(legacy.message, { status, code: typeof legacy.reason === 'string' ? legacy.reason : null });
   }
-  return new NodeApiError(`The node answered HTTP ${status}.`, { status });
+  return new NodeApiError(useApiStrings.now().httpStatus(status), { status });
 }
 
 export function isHealth(value: unknown): value is Health {
@@ -88,7 +89,7 @@ export function createRequester(connection: NodeConnection, fetchImpl: typeof fe
       });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
-      throw new NodeApiError(error instanceof Error ? error.message : String(error), { unreachable: true });
+      throw new NodeApiError(useApiStrings.now().unreachable(error instanceof Error ? error.message : String(error)), { unreachable: true });
     }
     const text = await response.text();
     let body: unknown = null;
@@ -96,7 +97,7 @@ export function createRequester(connection: NodeConnection, fetchImpl: typeof fe
       try {
         body = JSON.parse(text);
       } catch {
-        if (response.ok) throw new NodeApiError('The node answered with something that is not JSON.', { status: response.status });
+        if (response.ok) throw new NodeApiError(useApiStrings.now().notJson, { status: response.status });
       }
     }
     if (!response.ok) throw errorFrom(response.status, body);
@@ -112,7 +113,7 @@ export function createNodeApi(connection: NodeConnection, fetchImpl: typeof fetc
     /** GET /health: public, no credential. */
     async health(signal?: AbortSignal): Promise<Health> {
       const body = await request('/health', { signal });
-      if (!isHealth(body)) throw new NodeApiError('The node answered /health with an unexpected shape.');
+      if (!isHealth(body)) throw new NodeApiError(useApiStrings.now().unexpectedHealth);
       return body;
     },
   };

@@ -101,6 +101,11 @@ export function createShortcutGate(quietMs = 50, clock: GateClock = realClock) {
         run(resolved.action);
       }, quietMs);
     },
+    /** Drops a shortcut still waiting for quiet (the screen is going away). */
+    cancel(): void {
+      if (pending !== null) clock.cancel(pending);
+      pending = null;
+    },
   };
 }
 

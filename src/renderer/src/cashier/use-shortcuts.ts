@@ -60,6 +60,10 @@ export function useCashierShortcuts(cashier: Cashier): void {
       gate.key(resolved, (action) => run(cashier, action));
     }
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      // A shortcut pressed just before the screen left must not act on it afterwards.
+      gate.cancel();
+    };
   }, [cashier]);
 }

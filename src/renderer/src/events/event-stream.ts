@@ -20,13 +20,22 @@ export interface StoreEventMessage {
 export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided', 'scan.rejected'] as const;
 
 export interface EventStreamState {
-  /** connecting: first attempt; open: events flow; offline: lost, the browser retries every few seconds. */
+  /**
+   * connecting: first attempt; open: events flow; offline: lost — the browser retries a dropped
+   * connection by itself, and a refused one (an HTTP error, a proxy's 502) is retried here.
+   */
   status: 'idle' | 'connecting' | 'open' | 'offline';
   /** Date.now() of the last event or (re)connection. */
   lastEventAt: number | null;
 }
 
 type Listener = (event: StoreEventMessage) => void;
+
+/** First wait before reopening a stream the browser gave up on; doubles up to the maximum. */
+export const EVENT_STREAM_RETRY_MS = 3_000;
+export const EVENT_STREAM_RETRY_MAX_MS = 30_000;
+/** EventSource.CLOSED: the browser will not reconnect by itself. */
+const CLOSED = 2;
 
 /**
  * The store's live event stream: screens update from it instead of polling. Every (re)connection
@@ -36,6 +45,8 @@ export function createEventStream(EventSourceImpl: typeof EventSource = EventSou
   const listeners = new Set<Listener>();
   const resyncs = new Set<() => void>();
   let source: EventSource | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let retryMs = EVENT_STREAM_RETRY_MS;
   const state = createStore<EventStreamState>()(() => ({ status: 'idle', lastEventAt: null }));
 
   function deliver(message: MessageEvent<string>) {
@@ -49,26 +60,41 @@ export function createEventStream(EventSourceImpl: typeof EventSource = EventSou
     for (const listener of listeners) listener(event);
   }
 
-  return {
+  const stream = {
     state,
     /** Opens the stream at `url` (closing any previous one). */
     connect(url: string) {
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       source?.close();
-      state.setState({ status: 'connecting' });
+      if (state.getState().status !== 'offline') state.setState({ status: 'connecting' });
       const current = new EventSourceImpl(url);
       source = current;
       current.onopen = () => {
         if (source !== current) return;
+        retryMs = EVENT_STREAM_RETRY_MS;
         state.setState({ status: 'open', lastEventAt: Date.now() });
         for (const resync of resyncs) resync();
       };
       current.onerror = () => {
         if (source !== current) return;
         state.setState({ status: 'offline' });
+        // A network drop is retried by the browser; an HTTP error answer (node restarting behind a
+        // proxy, 5xx) closes the EventSource for good, so the stream is reopened here, with backoff.
+        if (current.readyState !== CLOSED || retryTimer !== undefined) return;
+        const wait = retryMs;
+        retryMs = Math.min(retryMs * 2, EVENT_STREAM_RETRY_MAX_MS);
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          if (source === current) stream.connect(url);
+        }, wait);
       };
       for (const type of STORE_EVENT_TYPES) current.addEventListener(type, deliver as EventListener);
     },
     disconnect() {
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      retryMs = EVENT_STREAM_RETRY_MS;
       source?.close();
       source = null;
       state.setState({ status: 'idle' });
@@ -84,6 +110,7 @@ export function createEventStream(EventSourceImpl: typeof EventSource = EventSou
       return () => resyncs.delete(resync);
     },
   };
+  return stream;
 }
 
 export type EventStream = ReturnType<typeof createEventStream>;

@@ -66,10 +66,11 @@ function GearButton() {
 
 /** EN | ES for customers: the shell's switch, at a size fingers hit. */
 function KioskLanguage() {
+  const t = useKioskStrings();
   const language = useLanguage();
   return (
     <SegmentedControl
-      aria-label="Language / Idioma"
+      aria-label={t.language}
       size="lg"
       radius="xl"
       value={language}

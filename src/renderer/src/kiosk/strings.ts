@@ -36,6 +36,8 @@ export const useKioskStrings = defineStrings({
     ok: 'OK',
     unreachable: "We can't reach the store system right now. Please ask at the counter.",
     settings: 'Settings',
+    // Named in both languages, so a customer who reads only the other one still finds it.
+    language: 'Language (Idioma)',
     keyboard: 'On-screen keyboard',
     backspace: 'Delete',
     clear: 'Clear',
@@ -78,6 +80,7 @@ export const useKioskStrings = defineStrings({
     ok: 'Aceptar',
     unreachable: 'Ahora mismo no podemos contactar con el sistema de la tienda. Pregunte en caja, por favor.',
     settings: 'Ajustes',
+    language: 'Idioma (Language)',
     keyboard: 'Teclado en pantalla',
     backspace: 'Borrar',
     clear: 'Vaciar',
