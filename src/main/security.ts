@@ -60,5 +60,9 @@ export function hardenSession(session: Session, origins: Origins): void {
     const headers: Headers = details.responseHeaders ?? {};
     return callback({ responseHeaders: { ...withoutHeader(headers, 'content-security-policy'), 'Content-Security-Policy': [csp] } });
   });
+  // The screens need no browser permission (camera, notifications, WebHID…): scanners are read by
+  // the node. Refuse requests, checks and device access alike.
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler(() => false);
 }

@@ -30,9 +30,12 @@ describe('electron-builder.yml', () => {
     expect(config.files).toEqual(expect.arrayContaining(['out/**/*', 'resources/**/*']));
   });
 
-  it('has an npm script that builds then packages', () => {
+  it('has an npm script that builds, packages, then gives Node its better-sqlite3 back', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-    expect(pkg.scripts.dist).toBe('electron-vite build && electron-builder');
+    expect(pkg.scripts.dist).toBe('electron-vite build && electron-builder && npm rebuild better-sqlite3');
+    // The .deb needs a maintainer and a homepage.
+    expect(pkg.author).toMatchObject({ name: expect.any(String), email: expect.stringContaining('@') });
+    expect(pkg.homepage).toMatch(/^https:\/\//);
     // electron-vite leaves "dependencies" external: the addons must be there to be packaged and rebuilt.
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['better-sqlite3', 'node-hid']));
   });
