@@ -32,10 +32,13 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
 
 /**
  * Step 2 (DELETE /vendor/{vendor_id}/customers with the code): the customer leaves this vendor —
- * its profile, linked cards and app barcodes here are removed and its sessions end. When no other
- * vendor still holds the account, the person is erased: name, email, phone, ids, address and
- * password are wiped and the account can never log in again. Ledger entries stay (they are the
- * merchant's books) but point at an anonymous account.
+ * its profile, linked cards and app barcodes here are removed and its sessions end; its saved cards
+ * (billing profiles) here are deleted, auto reload is turned off and auto reloads not yet charged
+ * are cancelled. When no other vendor still holds the account, the person is erased: name, email,
+ * phone, ids, address and password are wiped, the saved cards lose their cardholder name, postal
+ * code, description and gateway token, and the account can never log in again. Ledger entries and
+ * charges stay (they are the merchant's books) but point at an anonymous account, and so do the
+ * billing profile rows they name (brand, last four digits and expiry only).
  */
 export async function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
   const closed = await transact(engine, async (trx) => {
@@ -46,6 +49,7 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
     await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
     await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
+    await closePaymentsAtVendor(trx, now, userId, vendorId);
     await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
     // A customer who leaves also leaves the store's queue.
     const open = await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active').execute();
@@ -63,8 +67,45 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
   publishAll(engine, closed);
 }
 
+/**
+ * A customer leaving a vendor can no longer be charged there: its billing profiles are deleted
+ * (soft: charges and gifts still name them), auto reload is disabled (amount, threshold and profile
+ * cleared) and queued auto reloads are cancelled. An auto reload whose charge already went to the
+ * gateway (pending) is left to settle: cancelling it would lose track of money the gateway may take.
+ */
+async function closePaymentsAtVendor(db: Kysely<DB>, now: number, userId: number, vendorId: number): Promise<void> {
+  await db
+    .updateTable('billing_profiles')
+    .set({ deleted_at: now, is_default: 0, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('user_vendors')
+    .set({ reload_amount: 0, reload_threshold: 0, billing_profile_id: null, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .execute();
+  await db
+    .updateTable('auto_reloads')
+    .set({ status: 'cancelled', last_error: 'account deleted', finished_at: now, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
   const now = engine.clock.now();
+  // Every saved card of the person, at any vendor: the rows stay for the charges that name them,
+  // without anything that identifies the cardholder or could be charged again.
+  await db
+    .updateTable('billing_profiles')
+    .set({ name: '', postal_code: null, description: null, token: '', is_default: 0, updated_at: now })
+    .where('user_id', '=', userId)
+    .execute();
+  await db.updateTable('billing_profiles').set({ deleted_at: now }).where('user_id', '=', userId).where('deleted_at', 'is', null).execute();
   await db
     .updateTable('users')
     .set({

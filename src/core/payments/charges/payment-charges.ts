@@ -38,8 +38,15 @@ export interface NewCharge {
   fingerprint: string;
 }
 
-/** What runs, in the transaction that records the final state, when a charge succeeds or is declined. */
+/**
+ * What runs in the transaction that records a charge's state: `pending` when the gateway first
+ * answers that the result comes late (created -> pending, once), `succeeded` / `declined` when the
+ * charge reaches its final state (once). A purpose that must not lose track of a charge the
+ * gateway may complete later (an eGift's gift row) records it in `pending`, so no crash between
+ * two transactions can leave a pending charge without it.
+ */
 export interface ChargeSettlement {
+  pending?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
   succeeded?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
   declined?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
 }
@@ -128,13 +135,15 @@ export async function recordResult(engine: Engine, chargeId: number, result: Cha
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
     if (result.status === 'pending') {
-      await trx
+      const moved = await trx
         .updateTable('payment_charges')
         .set({ status: 'pending', gateway_charge_id: result.chargeId, updated_at: now })
         .where('id', '=', chargeId)
         .where('status', '=', 'created')
-        .execute();
-      return (await loadCharge(trx, chargeId))!;
+        .executeTakeFirst();
+      const charge = (await loadCharge(trx, chargeId))!;
+      if (Number(moved.numUpdatedRows) === 1) await settlement.pending?.(trx, charge);
+      return charge;
     }
     const moved = await trx
       .updateTable('payment_charges')

@@ -32,7 +32,8 @@ class ClaimRace extends Error {}
  * gift's amount is credited to their quick-pay balance with the gift's vendor (one ledger entry and
  * one history record of kind `egift`), exactly once. Claiming again with the same account answers
  * the first claim and moves nothing; another account gets 409 egift_already_claimed. A gift of
- * another vendor is 422 egift_other_vendor; an unknown code 400 invalid_egift_code.
+ * another vendor is 422 egift_other_vendor; an unknown code 400 invalid_egift_code; a gift whose
+ * currency is no longer the vendor's quick-pay currency 422 currency_not_active (it stays claimable).
  */
 export async function claimEgift(engine: Engine, session: CustomerSession, code: string): Promise<ClaimedEgift> {
   const digest = claimCodeDigest(engine, code);
@@ -41,8 +42,13 @@ export async function claimEgift(engine: Engine, session: CustomerSession, code:
     return await transact(engine, async (trx) => {
       const gift = await findGift(trx, digest, session);
       if (gift.status === 'claimed') return claimedBefore(trx, gift, session);
-      // Credited in the vendor's quick-pay currency, which must be usable now.
+      // Credited in the gift's own currency (what the buyer paid), which must still be the
+      // vendor's quick-pay currency and usable now: a gift bought before the program switched
+      // its quick-pay currency is refused, never converted or credited in another currency.
       const currency = await quickPayCurrencyOf(trx, gift.vendor_id);
+      if (currency.id !== gift.currency_id) {
+        throw new ServiceError('currency_not_active', `This eGift is in a currency ${gift.vendor_name} no longer uses for quick pay: please contact the program.`, 'code');
+      }
       const now = engine.clock.now();
       const taken = await trx
         .updateTable('egifts')
@@ -57,6 +63,7 @@ export async function claimEgift(engine: Engine, session: CustomerSession, code:
         vendorId: gift.vendor_id,
         userId: session.userId,
         amountMinor: Number(gift.amount),
+        currencyId: gift.currency_id,
         kind: 'egift',
         referenceType: 'egift',
         referenceId: String(gift.id),

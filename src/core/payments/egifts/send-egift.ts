@@ -199,6 +199,8 @@ export async function settlePendingEgifts(engine: Engine): Promise<{ settled: nu
 
 async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field: string): Promise<EgiftRecord> {
   if (row.status === 'declined') throw declineError(isDeclineReason(row.decline_reason) ? row.decline_reason : 'generic_decline', field);
+  // A pending charge got its gift row in the transaction that recorded it (the settlement's
+  // `pending` step); a charge an older version left pending without one gets it on this retry.
   if (row.status === 'pending') await recordPendingGift(engine, row, details);
   const gift = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
   // `created`: the gateway was never reached (503 already thrown), so there is no gift yet.
@@ -206,21 +208,33 @@ async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field
   return loadEgift(engine.db, gift.id);
 }
 
-/** A charge reported late: the gift is kept as pending (no code, no email) until it settles. */
+/** The gift row of a pending charge, when it has none yet (no code, no email until it settles). */
 async function recordPendingGift(engine: Engine, row: ChargeRow, details: Details): Promise<void> {
+  const existing = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
+  if (existing) return;
   try {
     await transact(engine, async (trx) => {
-      const existing = await trx.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
-      if (!existing) await insertGift(trx, engine, row, details);
+      const again = await trx.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
+      if (!again) await insertGift(trx, engine, row, details);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
 }
 
-/** What a charge's final state does to its gift, in the transaction that records it. */
+/**
+ * What a charge's state does to its gift, in the transaction that records it: a late result
+ * (pending) writes the pending gift row with the charge's new state, so a node that stops right
+ * after never leaves a charge the gateway may still complete without its gift (the settle job
+ * works from gift rows); success sends the gift, a decline marks it declined.
+ */
 function egiftSettlement(engine: Engine, details: Details | null): ChargeSettlement {
   return {
+    async pending(trx, charge) {
+      if (!details) return;
+      const gift = await trx.selectFrom('egifts').select('id').where('charge_id', '=', charge.id).executeTakeFirst();
+      if (!gift) await insertGift(trx, engine, charge, details);
+    },
     async succeeded(trx, charge) {
       const gift = await trx.selectFrom('egifts').select(['id', 'status']).where('charge_id', '=', charge.id).executeTakeFirst();
       if (gift && gift.status !== 'pending') return;
@@ -276,17 +290,22 @@ async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d:
   return id;
 }
 
-/** The paid gift goes out: a fresh claim code (digest stored) and the recipient's email. */
+/**
+ * The paid gift goes out: a fresh claim code (digest stored) and the recipient's email. Only the
+ * call whose guarded update moved the gift from pending to sent emails: a gift another call sent
+ * first keeps that call's code, and no second email carries a code that does not work.
+ */
 async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): Promise<void> {
-  const gift = await loadEgift(trx, giftId);
   const code = newClaimCode();
   const now = engine.clock.now();
-  await trx
+  const moved = await trx
     .updateTable('egifts')
     .set({ status: 'sent', claim_code_hash: claimCodeDigest(engine, code)!, sent_at: now, updated_at: now })
     .where('id', '=', giftId)
     .where('status', '=', 'pending')
-    .execute();
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return;
+  const gift = await loadEgift(trx, giftId);
   const vendor = await loadVendor(trx, gift.vendor.id);
   // The recipient's language with the vendor when they are a member, else the vendor's.
   const member = await findUserByEmail(trx, emailKey(gift.recipient.email));

@@ -35,6 +35,12 @@ export interface QuickPayCredit {
   userId: number;
   /** Minor units, > 0. */
   amountMinor: number;
+  /**
+   * The currency the credit is in (an eGift's own currency). It must be the vendor's quick-pay
+   * currency: another one is refused (422 currency_not_active), never credited. Absent: the
+   * vendor's quick-pay currency.
+   */
+  currencyId?: number;
   /** The history record's kind (its `object` on the wire) and the ledger entry's kind. */
   kind: 'reload' | 'egift';
   /** What the ledger entry points at, e.g. ('payment_charge', '<id>') or ('egift', '<id>'). */
@@ -51,6 +57,9 @@ export interface QuickPayCredit {
  */
 export async function creditQuickPay(trx: Kysely<DB>, engine: Engine, credit: QuickPayCredit): Promise<{ transactionId: number; balance: number }> {
   const currency = await quickPayCurrencyOf(trx, credit.vendorId, { requireActive: false });
+  if (credit.currencyId !== undefined && credit.currencyId !== currency.id) {
+    throw new ServiceError('currency_not_active', 'This credit is in a currency the program no longer uses for quick pay.');
+  }
   const accountId = await openAccount(trx, engine, { vendorId: credit.vendorId, currencyId: currency.id, holderType: 'user', holderId: credit.userId });
   const { balance } = await postEntry(trx, engine, accountId, {
     amount: credit.amountMinor,
