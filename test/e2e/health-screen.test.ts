@@ -31,7 +31,11 @@ describe('health screen in Chromium', () => {
     await page.getByLabel('Store key').fill(kioskKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('region', { name: 'Kiosk' }).waitFor();
+    // The kiosk's gear asks for a key of the store first ("Staff only"): the kiosk key itself opens it.
     await page.getByRole('button', { name: 'Settings' }).click();
+    const staff = page.getByRole('dialog', { name: 'Staff only' });
+    await staff.getByLabel('Store key').fill(kioskKey);
+    await staff.getByRole('button', { name: 'Open Settings' }).click();
     const table = page.getByRole('table', { name: 'Node health' });
     await table.waitFor();
     await expect(table.textContent()).resolves.toContain(String(node.engine.nodeId));

@@ -1,13 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot, UI_TIMEOUT } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, queueNames, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 
 // The kiosk screen in Chromium, signed in with the store's kiosk key on a real headless store node:
 // idle, a scan on the node's scanner or an identification typed on the kiosk shows the welcome with
 // name and balances and then returns to idle, an unknown code gets the friendly retry screen. The
 // page runs on Playwright's fake clock (time flows, and the tests jump over the kiosk's timeouts).
+// The gear is for staff: it asks for a key of the store before Settings open.
 describe('kiosk screen in Chromium', () => {
   let store: E2eStore;
   let browser: Browser;
@@ -133,6 +134,94 @@ describe('kiosk screen in Chromium', () => {
     await page.keyboard.press('Enter');
     await expectAttribute(kiosk().getByTestId('kiosk-retry'), 'data-kiosk-reason', 'not-found');
     await page.clock.fastForward(11_000);
+    await idle().waitFor();
+  });
+
+  it('the gear asks staff for a store key: wrong keys and other stores are refused, the cashier key opens Settings', async () => {
+    const staff = () => page.getByRole('dialog', { name: 'Staff only' });
+    const keyField = () => staff().getByLabel('Store key');
+    const message = () => staff().getByTestId('kiosk-staff-message');
+    const settings = () => page.getByRole('region', { name: 'Settings' });
+    const tryKey = async (key: string) => {
+      await keyField().fill(key);
+      await staff().getByRole('button', { name: 'Open Settings' }).click();
+    };
+    const checksOfTheKey = (key: string) => {
+      const seen: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (request.url().includes(encodeURIComponent(key)) || url.searchParams.get('api_key') === key) seen.push(`${request.method()} ${url.pathname}`);
+      });
+      return seen;
+    };
+
+    // The gear opens the lock, not Settings; Escape goes back to the kiosk.
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await staff().waitFor();
+    await expectText(staff(), 'Enter a store key of this store');
+    await expectCount(settings(), 0);
+    await page.keyboard.press('Escape');
+    await expectCount(staff(), 0);
+    await idle().waitFor();
+
+    // A wrong key and a key of another vendor's store are refused, with the tries left.
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await tryKey('pk_live_not-a-key-of-anyone');
+    await expectAttribute(message(), 'data-staff-error', 'wrong');
+    await expectText(message(), 'That is not a key of this store. 4 tries left.');
+    const otherStore = await store.node.addVendor('Tea House');
+    await tryKey(otherStore.apiKey);
+    await expectText(message(), '3 tries left');
+    await expectCount(settings(), 0);
+    expect(await keyField().inputValue()).toBe(''); // a refused key is not left in the field
+    await staff().getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(staff(), 0);
+
+    // The store's cashier key opens Settings; it goes to GET /app/terminal only and is not kept.
+    const sent = checksOfTheKey(store.vendor.apiKey);
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await tryKey(store.vendor.apiKey);
+    await settings().waitFor();
+    await expectCount(staff(), 0);
+    await expectCount(kiosk(), 0);
+    expect(sent).toEqual(['GET /app/terminal']);
+    expect(await page.evaluate(() => localStorage.getItem('punchcard.apiKey'))).toBe(store.vendor.kioskApiKey);
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain(store.vendor.apiKey);
+
+    // Left alone for 60 s, Settings go back to the kiosk.
+    await page.clock.fastForward(61_000);
+    await idle().waitFor({ timeout: UI_TIMEOUT });
+  });
+
+  it('after 5 wrong keys in a row the lock refuses for 60 s, with a countdown', async () => {
+    const staff = () => page.getByRole('dialog', { name: 'Staff only' });
+    const message = () => staff().getByTestId('kiosk-staff-message');
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    for (let i = 1; i <= 5; i++) {
+      await staff().getByLabel('Store key').fill(`pk_live_guess-${i}`);
+      await staff().getByRole('button', { name: 'Open Settings' }).click();
+      await expectText(message(), i < 5 ? `${5 - i} ${5 - i === 1 ? 'try' : 'tries'} left` : 'Too many wrong keys');
+    }
+    await expectAttribute(message(), 'data-staff-error', 'locked');
+    await expectText(message(), /Too many wrong keys\. Try again in (60|59) s\./);
+    expect(await staff().getByLabel('Store key').isDisabled()).toBe(true);
+    expect(await staff().getByRole('button', { name: 'Open Settings' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: 'test-results/screenshots/kiosk-staff-locked.png' });
+
+    // Cancel and the gear again buy no new tries: still counting down.
+    await staff().getByRole('button', { name: 'Cancel' }).click();
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await expectText(message(), /Try again in \d+ s/);
+    await page.clock.fastForward(61_000);
+    // The refusal is over (and the dialog, left alone, closed itself): the cashier key opens again.
+    await expectCount(staff(), 0);
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await expectCount(message(), 0);
+    await staff().getByLabel('Store key').fill(store.vendor.apiKey);
+    await staff().getByRole('button', { name: 'Open Settings' }).click();
+    await page.getByRole('region', { name: 'Settings' }).waitFor();
+    // Back to the kiosk for whatever runs next.
+    await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
     await idle().waitFor();
   });
 });

@@ -9,7 +9,8 @@
  *              currency), "kiosk-quick-pay", "kiosk-countdown"
  *   retry      data-kiosk-reason="not-found" | "unreadable" on the kiosk-retry element
  *   buttons    "Type it instead", "New here? Join with your phone", "Check in", "Join", "Cancel",
- *              "Done", "Try again", "OK", "Settings" (the small gear, top right)
+ *              "Done", "Try again", "OK", "Settings" (the small gear, top right: it opens the "Staff
+ *              only" dialog of StaffLock.tsx; not shown in the desktop app's kiosk window)
  *   fields     "Card number, phone or email", "Mobile number", "Country code", "First name (optional)"
  *   keyboard   group "On-screen keyboard" (data-testid="kiosk-keyboard"); keys named by their character
  *
@@ -20,7 +21,6 @@
 import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import { viewStore } from '../app/view-store';
 import { eventStream } from '../events/event-stream';
 import { formatMoney, formatPoints } from '../format';
 import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
@@ -30,20 +30,13 @@ import { type CallingCountry, loadCallingCountries } from './countries';
 import { createKioskStore, type KioskStore, type KioskWelcome } from './kiosk-store';
 import classes from './KioskScreen.module.css';
 import { OnScreenKeyboard } from './OnScreenKeyboard';
+import { kioskSettingsAccess, type StaffLock } from './staff-lock';
+import { StaffLockDialog, useStaffLock } from './StaffLock';
 import { useKioskStrings } from './strings';
+import { useSecondsLeft } from './use-seconds-left';
 
-function useSecondsLeft(deadline: number | null): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (deadline === null) return;
-    setNow(Date.now());
-    const tick = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(tick);
-  }, [deadline]);
-  return deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
-}
-
-function GearButton() {
+/** The small gear: asks for a store key ("Staff only") before Settings open. */
+function GearButton({ lock }: { lock: StaffLock }) {
   const t = useKioskStrings();
   return (
     <ActionIcon
@@ -54,7 +47,7 @@ function GearButton() {
       radius="xl"
       aria-label={t.settings}
       title={t.settings}
-      onClick={() => viewStore.getState().show('settings')}
+      onClick={() => lock.getState().show()}
     >
       <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
         <circle cx="12" cy="12" r="3" />
@@ -375,6 +368,9 @@ export function KioskScreen() {
   const quickPayCurrency = terminal?.quick_pay_currency ?? null;
   const store = useMemo(() => createKioskStore(api, { quickPayCurrency }), [api, quickPayCurrency]);
   const view = useStore(store, (s) => s.view);
+  const lock = useStaffLock();
+  // In the desktop app nobody knows the kiosk window's key: no gear there (staff use the cashier window).
+  const [settingsAccess] = useState(() => kioskSettingsAccess(window));
 
   useEffect(() => () => store.getState().dispose(), [store]);
   // Wedge scans on this screen run the kiosk's own flow (working → welcome or retry), not a toast.
@@ -391,6 +387,8 @@ export function KioskScreen() {
   );
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Keys in the staff dialog (a portal: React still bubbles them here) are not the customer's.
+    if (lock.getState().open) return;
     if (event.key === 'Escape' && view.name !== 'idle') store.getState().backToIdle();
     else store.getState().touch();
   };
@@ -411,7 +409,7 @@ export function KioskScreen() {
         </Text>
         <Group gap="md" wrap="nowrap">
           <KioskLanguage />
-          <GearButton />
+          {settingsAccess === 'staff-key' && <GearButton lock={lock} />}
         </Group>
       </Group>
       <div className={classes.center}>
@@ -423,6 +421,7 @@ export function KioskScreen() {
         {view.name === 'retry' && <Retry store={store} reason={view.reason} />}
         {view.name === 'error' && <Failure store={store} message={view.message} />}
       </div>
+      {settingsAccess === 'staff-key' && <StaffLockDialog lock={lock} />}
     </Box>
   );
 }

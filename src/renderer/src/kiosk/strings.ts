@@ -44,6 +44,16 @@ export const useKioskStrings = defineStrings({
     letters: 'ABC',
     digits: '123',
     space: 'Space',
+    staffTitle: 'Staff only',
+    staffHint: 'Settings are for the store team. Enter a store key of this store (a cashier or kiosk key) to open them.',
+    staffKeyLabel: 'Store key',
+    staffOpen: 'Open Settings',
+    staffClose: 'Close',
+    staffWrong: (triesLeft: number) =>
+      triesLeft === 1 ? 'That is not a key of this store. 1 try left.' : `That is not a key of this store. ${triesLeft} tries left.`,
+    staffLocked: (seconds: number) => `Too many wrong keys. Try again in ${seconds} s.`,
+    staffUnreachable: "We can't reach the store system to check the key. Try again in a moment.",
+    staffFailed: 'The key could not be checked. Try again.',
   },
   es: {
     region: 'Quiosco',
@@ -87,5 +97,15 @@ export const useKioskStrings = defineStrings({
     letters: 'ABC',
     digits: '123',
     space: 'Espacio',
+    staffTitle: 'Solo personal',
+    staffHint: 'Los ajustes son para el equipo de la tienda. Escriba una clave de esta tienda (de caja o de quiosco) para abrirlos.',
+    staffKeyLabel: 'Clave de la tienda',
+    staffOpen: 'Abrir ajustes',
+    staffClose: 'Cerrar',
+    staffWrong: (triesLeft: number) =>
+      triesLeft === 1 ? 'Esa no es una clave de esta tienda. Queda 1 intento.' : `Esa no es una clave de esta tienda. Quedan ${triesLeft} intentos.`,
+    staffLocked: (seconds: number) => `Demasiadas claves incorrectas. Vuelva a intentarlo en ${seconds} s.`,
+    staffUnreachable: 'No podemos contactar con el sistema de la tienda para comprobar la clave. Inténtelo de nuevo en un momento.',
+    staffFailed: 'No se pudo comprobar la clave. Inténtelo de nuevo.',
   },
 });
