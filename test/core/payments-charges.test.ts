@@ -42,6 +42,7 @@ beforeAll(async () => {
       return result;
     },
     getCharge: (id) => real.getCharge(id),
+    findCharge: (key) => real.findCharge(key),
     refund: (id, key) => real.refund(id, key),
   };
   const vendor = await setUpVendor(engine, { name: 'Flaky', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'X' } });

@@ -156,6 +156,29 @@ describe('test gateway', () => {
     expect(await gateway.refund(declined.chargeId, newKey())).toMatchObject({ status: 'failed' });
   });
 
+  it('finds a charge by its idempotency key (null when it never arrived), and simulates lost answers and refused requests', async () => {
+    const token = await tokenOf(CARDS.visa);
+    const lostKey = newKey();
+    gateway.loseNextAnswers(1);
+    await expect(gateway.charge({ token, amountMinor: 300, currency: 'USD', idempotencyKey: lostKey })).rejects.toThrow(/socket hang up/);
+    // The money was taken: the charge is there under the key, and a re-send answers it.
+    const found = await gateway.findCharge(lostKey);
+    expect(found).toMatchObject({ status: 'succeeded' });
+    expect(await gateway.charge({ token, amountMinor: 300, currency: 'USD', idempotencyKey: lostKey })).toEqual(found);
+
+    const refusedKey = newKey();
+    gateway.refuseNextRequests(1);
+    await expect(gateway.charge({ token, amountMinor: 300, currency: 'USD', idempotencyKey: refusedKey })).rejects.toThrow(/connection refused/);
+    expect(await gateway.findCharge(refusedKey)).toBeNull();
+    expect(await gateway.findCharge('never-sent')).toBeNull();
+
+    // A late charge found by key is polled like getCharge.
+    const lateKey = newKey();
+    await gateway.charge({ token: await tokenOf(CARDS.late), amountMinor: 300, currency: 'USD', idempotencyKey: lateKey });
+    expect(await gateway.findCharge(lateKey)).toMatchObject({ status: 'pending' });
+    expect(await gateway.findCharge(lateKey)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('lists every test number the compat notes name', () => {
     for (const number of Object.values(CARDS)) {
       if (number === CARDS.luhnFailure) continue;

@@ -441,6 +441,11 @@ export interface PaymentChargesTable {
   /** Minor units of `currency`. */
   amount: number;
   currency: string;
+  /**
+   * The quick-pay currency (currencies.id) the charge was made in, which its credit goes to
+   * (migration 0009; null only for an older charge no currency of its vendor matched).
+   */
+  currency_id: number | null;
   gateway: string;
   gateway_charge_id: string | null;
   idempotency_key: string | null;

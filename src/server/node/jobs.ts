@@ -2,16 +2,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { settlePendingEgifts } from '../../core/payments/egifts/send-egift';
+import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
 
 export const EXPIRY_INTERVAL_MS = 3600_000;
 /** How often eGifts whose charge the gateway reports late are asked about again. */
 export const PENDING_EGIFT_INTERVAL_MS = 60_000;
 
+/** How often charges whose outcome the node does not know (created after a 503, pending) are asked of the gateway. */
+export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
+
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
  * at start and hourly, points expiry and the reminders for saved cards in their last month; every
- * minute, the eGifts still waiting for their charge's result. Returns the function that stops them.
+ * minute, the eGifts still waiting for their charge's result; every 5 minutes (and at start), the
+ * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
+ * function that stops them.
  */
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
@@ -22,6 +28,15 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.failed > 0) logger?.warn(result, 'some pending eGifts could not be checked; will retry');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'pending eGift check failed'));
+  const reconcile = () =>
+    reconcileCharges(engine)
+      .then((result) => {
+        if (result.succeeded + result.declined + result.pending + result.failed > 0) logger?.info(result, 'payment charges reconciled');
+        if (result.refused.length > 0) logger?.warn({ chargeIds: result.refused }, 'paid reloads not credited: the program switched its quick-pay currency since; staff must refund or switch back');
+        if (result.paidWithoutGift.length > 0) logger?.warn({ chargeIds: result.paidWithoutGift }, 'paid eGift charges without a gift (the buyer got a 503): a retry with the same key sends it; else staff must refund');
+        if (result.errors > 0) logger?.warn(result, 'some payment charges could not be reconciled; will retry');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'payment charge reconciliation failed'));
   const hourly = () => {
     running = running
       .then(() => expirePoints(engine))
@@ -34,7 +49,8 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.queued > 0) logger?.info(result, 'billing profile expiry reminders queued');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'billing profile reminders failed'))
-      .then(settleEgifts);
+      .then(settleEgifts)
+      .then(reconcile);
   };
   const minutely = () => {
     running = running.then(settleEgifts);
@@ -42,13 +58,18 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
   const first = setTimeout(hourly, 1000);
   const timer = setInterval(hourly, EXPIRY_INTERVAL_MS);
   const egiftTimer = setInterval(minutely, PENDING_EGIFT_INTERVAL_MS);
+  const reconcileTimer = setInterval(() => {
+    running = running.then(reconcile);
+  }, RECONCILE_CHARGES_INTERVAL_MS);
   first.unref();
   timer.unref();
   egiftTimer.unref();
+  reconcileTimer.unref();
   return async () => {
     clearTimeout(first);
     clearInterval(timer);
     clearInterval(egiftTimer);
+    clearInterval(reconcileTimer);
     await running;
   };
 }

@@ -175,6 +175,11 @@ async function runOne(engine: Engine, row: AutoReloadRow): Promise<Outcome> {
     }
     if (status === 'succeeded') return 'completed';
     if (status === 'declined') return 'declined';
+    if (status === 'failed') {
+      // The reconciliation job gave its charge up (the gateway never saw it): nothing was taken.
+      await finish(engine, row.id, 'failed', 'charge_failed');
+      return 'failed';
+    }
     await engine.db
       .updateTable('auto_reloads')
       .set({ status: 'pending', next_attempt_at: now + PENDING_POLL_MS, updated_at: now })

@@ -7,7 +7,8 @@ import type { DB, PaymentChargesTable } from '../../storage/schema';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
 
 // Charges through the gateway port, recorded in payment_charges. A charge moves
-// created -> pending -> succeeded | declined (or straight from created to a final state). Exactly
+// created -> pending -> succeeded | declined (or straight from created to a final state), or
+// created -> failed when the gateway never saw it (reconcile-charges.ts, after a deadline). Exactly
 // one transition reaches a final state, guarded by the row's status in the UPDATE, and the
 // purpose's `settle` step (credit quick pay, fund an eGift…) runs in that same transaction: the
 // money reaches a balance once, however many times the result is reported or polled.
@@ -29,6 +30,8 @@ export interface NewCharge {
   amountMinor: number;
   /** ISO 4217 code (the vendor's quick-pay currency). */
   currency: string;
+  /** The quick-pay currency's id: what a reload settling late credits (never the program's later one). */
+  currencyId: number;
   /**
    * The client's idempotency key, already scoped to the caller (`user:<id>:<key>`,
    * `guest:<key>`…); null: every call is a new charge.
@@ -51,11 +54,23 @@ export interface ChargeSettlement {
   declined?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
 }
 
-export const FINAL_CHARGE_STATUSES = ['succeeded', 'declined'] as const;
+export const FINAL_CHARGE_STATUSES = ['succeeded', 'declined', 'failed'] as const;
 
+/**
+ * Final: `succeeded`, `declined`, or `failed` (the gateway never saw the charge and the
+ * reconciliation job gave up on it after its deadline: nothing was taken, nothing is credited).
+ */
 export function isFinal(charge: Pick<ChargeRow, 'status'>): boolean {
-  return charge.status === 'succeeded' || charge.status === 'declined';
+  return charge.status === 'succeeded' || charge.status === 'declined' || charge.status === 'failed';
 }
+
+/**
+ * How long a `created` charge (no answer from the gateway) may still be re-sent under its gateway
+ * key by a retry or a poll. Past it the charge is only looked up (findCharge), never re-sent: a
+ * processor forgets idempotency keys (Stripe after 24 h), and the reconciliation job marks a charge
+ * the gateway never saw `failed` at CHARGE_GIVE_UP_MS, so no re-send can race that.
+ */
+export const CHARGE_RESEND_WINDOW_MS = 23 * 3600_000;
 
 /** The key the engine sends to the gateway for a charge row: retries of the row never charge twice. */
 export function gatewayKeyOf(chargeId: number): string {
@@ -100,7 +115,8 @@ export async function requestCharge(engine: Engine, input: NewCharge, settlement
 export async function refreshCharge(engine: Engine, charge: ChargeRow, token: string | null, settlement: ChargeSettlement): Promise<ChargeRow> {
   if (isFinal(charge)) return charge;
   if (charge.status === 'created') {
-    if (token === null) return charge;
+    // Without a token to re-send (a deleted profile, the auto-reload poll), look it up instead.
+    if (token === null) return lookUpCharge(engine, charge, settlement);
     return driveCharge(engine, charge, token, settlement);
   }
   if (charge.gateway_charge_id === null) return charge;
@@ -108,7 +124,19 @@ export async function refreshCharge(engine: Engine, charge: ChargeRow, token: st
   return recordResult(engine, charge.id, result, settlement);
 }
 
+/**
+ * A `created` charge (its answer was lost, or it never reached the gateway) looked up at the
+ * gateway by its gateway key, without re-sending it: recorded (and settled) when the gateway has
+ * it, returned unchanged when it has not.
+ */
+export async function lookUpCharge(engine: Engine, charge: ChargeRow, settlement: ChargeSettlement): Promise<ChargeRow> {
+  if (charge.status !== 'created') return charge;
+  const result = await callGateway(() => engine.payments.findCharge(gatewayKeyOf(charge.id)));
+  return result ? recordResult(engine, charge.id, result, settlement) : charge;
+}
+
 async function driveCharge(engine: Engine, charge: ChargeRow, token: string, settlement: ChargeSettlement): Promise<ChargeRow> {
+  if (engine.clock.now() - charge.created_at >= CHARGE_RESEND_WINDOW_MS) return lookUpCharge(engine, charge, settlement);
   const result = await callGateway(() =>
     engine.payments.charge({
       token,
@@ -121,7 +149,7 @@ async function driveCharge(engine: Engine, charge: ChargeRow, token: string, set
   return recordResult(engine, charge.id, result, settlement);
 }
 
-async function callGateway(call: () => Promise<ChargeResult>): Promise<ChargeResult> {
+async function callGateway<T extends ChargeResult | null>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -182,6 +210,7 @@ async function insertCharge(engine: Engine, input: NewCharge): Promise<ChargeRow
       purpose: input.purpose,
       amount: input.amountMinor,
       currency: input.currency,
+      currency_id: input.currencyId,
       gateway: engine.payments.name,
       gateway_charge_id: null,
       idempotency_key: input.idempotencyKey,

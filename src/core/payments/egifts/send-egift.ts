@@ -159,6 +159,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
       purpose: 'egift',
       amountMinor,
       currency: currency.code,
+      currencyId: currency.id,
       idempotencyKey: scopedKey,
       fingerprint: fingerprintOf(details),
     },
@@ -198,14 +199,29 @@ export async function settlePendingEgifts(engine: Engine): Promise<{ settled: nu
 }
 
 async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field: string): Promise<EgiftRecord> {
-  if (row.status === 'declined') throw declineError(isDeclineReason(row.decline_reason) ? row.decline_reason : 'generic_decline', field);
+  // `failed`: the gateway never saw the charge and the reconciliation job gave up on it.
+  if (row.status === 'declined' || row.status === 'failed') throw declineError(isDeclineReason(row.decline_reason) ? row.decline_reason : 'generic_decline', field);
   // A pending charge got its gift row in the transaction that recorded it (the settlement's
   // `pending` step); a charge an older version left pending without one gets it on this retry.
   if (row.status === 'pending') await recordPendingGift(engine, row, details);
+  // A charge whose answer was lost (503, no gift row) and that the reconciliation job found paid:
+  // this retry of the same request records the gift and sends it, once.
+  if (row.status === 'succeeded') await recordPaidGift(engine, row, details);
   const gift = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
   // `created`: the gateway was never reached (503 already thrown), so there is no gift yet.
   if (!gift) throw new ServiceError('payment_gateway_unavailable');
   return loadEgift(engine.db, gift.id);
+}
+
+/** The gift of a paid charge that has none yet (see outcomeOf): recorded and sent, once. */
+async function recordPaidGift(engine: Engine, row: ChargeRow, details: Details): Promise<void> {
+  const existing = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
+  if (existing) return;
+  try {
+    await transact(engine, (trx) => egiftSettlement(engine, details).succeeded!(trx, row));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
 }
 
 /** The gift row of a pending charge, when it has none yet (no code, no email until it settles). */
@@ -252,6 +268,14 @@ function egiftSettlement(engine: Engine, details: Details | null): ChargeSettlem
         .execute();
     },
   };
+}
+
+/**
+ * The settlement of an eGift charge as a job sees it (no request details): finishes the gift only
+ * if its row exists (sent on success, declined on a decline); a charge without one moves alone.
+ */
+export function egiftChargeSettlement(engine: Engine): ChargeSettlement {
+  return egiftSettlement(engine, null);
 }
 
 /** The gift row, pending until its charge succeeds (sendGift). */

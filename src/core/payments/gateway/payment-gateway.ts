@@ -96,5 +96,11 @@ export interface PaymentGateway {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The charge's current state; a pending charge may have completed since. */
   getCharge(chargeId: string): Promise<ChargeResult>;
+  /**
+   * The charge made under this idempotency key, as it stands now, or null when the processor has
+   * none (the request never reached it). How a charge whose answer was lost (the node never learned
+   * the processor's charge id) is reconciled without charging again.
+   */
+  findCharge(idempotencyKey: string): Promise<ChargeResult | null>;
   refund(chargeId: string, idempotencyKey: string): Promise<RefundResult>;
 }

@@ -23,6 +23,9 @@ export interface StripeGatewayOptions {
 
 type StripeObject = Record<string, any>;
 
+/** The PaymentIntent metadata field holding the node's idempotency key (`punchcard-charge-<id>`). */
+const KEY_METADATA = 'punchcard_idempotency_key';
+
 export class StripeGateway implements PaymentGateway {
   readonly name = 'stripe';
   private readonly baseUrl: string;
@@ -69,6 +72,8 @@ export class StripeGateway implements PaymentGateway {
         confirm: 'true',
         off_session: 'true',
         ...(request.description ? { description: request.description } : {}),
+        // Lets findCharge locate the PaymentIntent when this request's answer is lost.
+        [`metadata[${KEY_METADATA}]`]: request.idempotencyKey,
       },
       request.idempotencyKey,
     );
@@ -84,6 +89,21 @@ export class StripeGateway implements PaymentGateway {
     const intent = await this.call('GET', `/v1/payment_intents/${chargeId}`);
     if (intent.error) throw new PaymentGatewayError(`stripe: ${String(intent.error.message ?? 'lookup failed')}`);
     return resultOf(intent);
+  }
+
+  /**
+   * Stripe keeps no lookup by idempotency key, so each PaymentIntent carries the key in its
+   * metadata and is found with the Search API. Search is eventually consistent (an intent may take
+   * about a minute to show up), so a miss is only "not yet": callers wait a grace period and give up
+   * only after a long deadline. Re-sending the request with the same Idempotency-Key is not a lookup:
+   * Stripe forgets keys after 24 h, and a key it never saw would create the charge.
+   */
+  async findCharge(idempotencyKey: string): Promise<ChargeResult | null> {
+    const query = `metadata['${KEY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, (c) => `\\${c}`)}'`;
+    const found = await this.call('GET', `/v1/payment_intents/search?${new URLSearchParams({ query, limit: '1' }).toString()}`);
+    if (found.error) throw new PaymentGatewayError(`stripe: ${String(found.error.message ?? 'search failed')}`);
+    const intent = Array.isArray(found.data) ? (found.data[0] as StripeObject | undefined) : undefined;
+    return intent ? resultOf(intent) : null;
   }
 
   async refund(chargeId: string, idempotencyKey: string): Promise<RefundResult> {

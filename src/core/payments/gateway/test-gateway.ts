@@ -67,6 +67,9 @@ export class TestGateway implements PaymentGateway {
   private readonly clock: Clock;
   private readonly completeAfterPolls: number;
   private readonly completeAfterMs: number;
+  /** Test hooks: how many coming `charge` calls lose their answer / never reach the processor. */
+  private answersToLose = 0;
+  private requestsToRefuse = 0;
 
   constructor(options: TestGatewayOptions) {
     this.db = options.db;
@@ -90,6 +93,19 @@ export class TestGateway implements PaymentGateway {
   }
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
+    if (this.requestsToRefuse > 0) {
+      this.requestsToRefuse -= 1;
+      throw new PaymentGatewayError('test gateway: connection refused (simulated)');
+    }
+    const result = await this.makeCharge(request);
+    if (this.answersToLose > 0) {
+      this.answersToLose -= 1;
+      throw new PaymentGatewayError('test gateway: socket hang up after the charge was made (simulated)');
+    }
+    return result;
+  }
+
+  private async makeCharge(request: ChargeRequest): Promise<ChargeResult> {
     if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw new PaymentGatewayError('amount must be a positive integer of minor units', false);
     const existing = await this.findByKey(request.idempotencyKey);
     if (existing) return this.sameRequest(existing, request);
@@ -155,6 +171,12 @@ export class TestGateway implements PaymentGateway {
     return resultOf(after);
   }
 
+  async findCharge(idempotencyKey: string): Promise<ChargeResult | null> {
+    const row = await this.findByKey(idempotencyKey);
+    // A pending one is looked at like a status poll (it may complete now).
+    return row ? this.getCharge(row.id) : null;
+  }
+
   async refund(chargeId: string, _idempotencyKey: string): Promise<RefundResult> {
     const row = await this.db.selectFrom('test_gateway_charges').selectAll().where('id', '=', chargeId).executeTakeFirst();
     if (!row) throw new PaymentGatewayError(`no such charge ${chargeId}`, false);
@@ -167,6 +189,20 @@ export class TestGateway implements PaymentGateway {
   async setCardScenario(token: string, scenario: TestCardScenario): Promise<void> {
     const updated = await this.db.updateTable('test_gateway_cards').set({ scenario }).where('token', '=', token).executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new Error(`no such test token ${token}`);
+  }
+
+  /**
+   * Test hook: the next `count` charges are made (the money is taken) but their answer is lost on
+   * the way back: the call fails as if the connection dropped, like a processor that charged and
+   * timed out.
+   */
+  loseNextAnswers(count = 1): void {
+    this.answersToLose = count;
+  }
+
+  /** Test hook: the next `count` charge requests never reach the processor (nothing is charged). */
+  refuseNextRequests(count = 1): void {
+    this.requestsToRefuse = count;
   }
 
   private findByKey(key: string) {

@@ -34,7 +34,10 @@ export function reloadReceipts(charge: ChargeRow, profile: Pick<BillingProfileRo
 /**
  * What a reload charge does when it reaches its final status, in that same transaction. Succeeded:
  * credits the same amount to the customer's quick-pay balance (ledger entry + history record with
- * `quickpay.loaded`), once: the charge row's credited_at is claimed first. Declined: nothing moves.
+ * `quickpay.loaded`), once: the charge row's credited_at is claimed first. The credit is in the
+ * charge's own currency; if the program has since switched its quick-pay currency the settlement
+ * throws 422 currency_not_active, so the whole transaction rolls back and the charge stays as it
+ * was (created or pending, nothing credited) for a later poll or staff. Declined: nothing moves.
  * For an auto reload the outbox row is finished too, and a declined one leaves a history record
  * (status "Declined", nothing loaded) so the customer sees what happened.
  */
@@ -44,10 +47,12 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
       const now = engine.clock.now();
       const claimed = await trx.updateTable('payment_charges').set({ credited_at: now }).where('id', '=', charge.id).where('credited_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return;
+      const currencyId = await creditCurrencyOf(trx, charge);
       const { transactionId } = await creditQuickPay(trx, engine, {
         vendorId: owner.vendorId,
         userId: owner.userId,
         amountMinor: Number(charge.amount),
+        currencyId,
         kind: 'reload',
         referenceType: 'payment_charge',
         referenceId: String(charge.id),
@@ -83,7 +88,29 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
   };
 }
 
-/** An auto reload's charge finishes its outbox row (found by the charge's key `auto_reload:<row id>`). */
+/**
+ * The currency a reload charge credits: the one it was charged in, which must still be the
+ * vendor's quick-pay currency. A charge from before migration 0009 without one is matched by its
+ * ISO code. Refused (422 currency_not_active), never converted or credited in another currency.
+ */
+async function creditCurrencyOf(trx: Transaction<DB>, charge: ChargeRow): Promise<number> {
+  const current = await quickPayCurrencyOf(trx, charge.vendor_id, { requireActive: false });
+  const currencyId = charge.currency_id ?? (current.code === charge.currency ? current.id : null);
+  if (currencyId !== current.id) {
+    throw new ServiceError(
+      'currency_not_active',
+      'This reload was paid in a currency the program no longer uses for quick pay, so it could not be added to your balance. Please contact the program.',
+      'transaction',
+    );
+  }
+  return currencyId;
+}
+
+/**
+ * An auto reload's charge finishes its outbox row (found by the charge's key `auto_reload:<row id>`).
+ * A row the worker gave up on (failed) or cancelled while its charge's answer was lost is finished
+ * too when the reconciliation job learns the charge's outcome: its history must say what happened.
+ */
 async function finishAutoReload(trx: Transaction<DB>, charge: ChargeRow, status: 'completed' | 'declined', now: number): Promise<void> {
   const rowId = charge.purpose === 'auto_reload' ? /^auto_reload:(\d+)$/.exec(charge.idempotency_key ?? '')?.[1] : undefined;
   if (rowId === undefined) return;
@@ -91,7 +118,7 @@ async function finishAutoReload(trx: Transaction<DB>, charge: ChargeRow, status:
     .updateTable('auto_reloads')
     .set({ status, charge_id: charge.id, finished_at: now, updated_at: now })
     .where('id', '=', Number(rowId))
-    .where('status', 'in', ['queued', 'pending'])
+    .where('status', 'in', ['queued', 'pending', 'failed', 'cancelled'])
     .execute();
 }
 
@@ -127,6 +154,7 @@ export async function chargeBillingProfile(engine: Engine, owner: ProfileOwner, 
       purpose: input.purpose,
       amountMinor: input.amountMinor,
       currency: currency.code,
+      currencyId: currency.id,
       idempotencyKey: input.idempotencyKey,
       fingerprint: `${input.purpose}:${profile.id}:${input.amountMinor}:${currency.code}`,
     },

@@ -64,7 +64,9 @@ export async function reloadQuickPay(engine: Engine, session: CustomerSession, i
     purpose: 'reload',
     idempotencyKey: key === null ? null : `user:${owner.userId}:${key}`,
   });
-  if (charge.status === 'declined') throw declineError(isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline', 'user_billingprofile');
+  // `failed`: the gateway never saw the charge and the reconciliation job gave up on it (a retry of
+  // the same key long after a 503): nothing was taken; answered like the processing error it was.
+  if (charge.status === 'declined' || charge.status === 'failed') throw declineError(isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline', 'user_billingprofile');
   return { charge, profile: toBillingProfileRecord(profile), currency, balance: await balanceOf(engine, owner, currency) };
 }
 
@@ -84,6 +86,9 @@ export async function reloadStatus(engine: Engine, session: CustomerSession, cha
   // A charge that never reached the gateway is re-sent only while its profile lives.
   const token = profileRow && profileRow.deleted_at === null && profileRow.gateway === engine.payments.name ? profileRow.token : null;
   charge = await refreshCharge(engine, charge, token, reloadSettlement(engine, owner, profileRow ?? null));
+  // The wire knows Complete, Pending and Declined: a charge given up as `failed` (never taken) is
+  // reported declined, with its reason (processing_error).
+  if (charge.status === 'failed') charge = { ...charge, status: 'declined', decline_reason: charge.decline_reason ?? 'processing_error' };
   const currency = await quickPayCurrencyOf(engine.db, owner.vendorId, { requireActive: false });
   return { charge, profile: profileRow ? toBillingProfileRecord(profileRow) : null, currency, balance: await balanceOf(engine, owner, currency) };
 }

@@ -7,6 +7,7 @@ import { posSessions } from './0005-pos-sessions';
 import { ordersRules } from './0006-orders-rules';
 import { payments } from './0007-payments';
 import { egifts } from './0008-egifts';
+import { chargeCurrency } from './0009-charge-currency';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-orders-rules': ordersRules,
   '0007-payments': payments,
   '0008-egifts': egifts,
+  '0009-charge-currency': chargeCurrency,
 };
