@@ -1,46 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { type Engine, transact } from '../../src/core/engine';
 import type { MailTransport, MessageTransports, OutgoingMail, OutgoingSms, SmsProvider } from '../../src/core/messaging/ports';
 import { type NewMessage, queueMessage } from '../../src/core/messaging/queue-message';
-import { type Database, openSqlite } from '../../src/core/storage/database';
-import type { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 
 // Helpers shared by the messaging tests (not a test file itself).
 
-export interface Backend {
-  name: string;
-  open(): Promise<{ database: Database; close(): Promise<void> }>;
-}
-
-export const sqliteBackend: Backend = {
-  name: 'sqlite',
-  async open() {
-    const dir = makeTempDir('punchcard-msg-');
-    return { database: openSqlite(`${dir.path}/messages.db`), close: async () => dir.remove() };
-  },
-};
-
-export const postgresBackend: Backend = {
-  name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
-  async open() {
-    const pg = await openTestPostgres();
-    return { database: pg.database, close: () => pg.drop() };
-  },
-};
-
-export async function openEngine(backend: Backend, clock: ManualClock): Promise<{ engine: Engine; close(): Promise<void> }> {
-  const opened = await backend.open();
-  const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
-  return {
-    engine,
-    close: async () => {
-      await engine.close();
-      await opened.close();
-    },
-  };
-}
+export { type Backend, openEngine, postgresBackend, sqliteBackend } from '../support/backends';
 
 /** A transport that records what it was asked to send and fails on demand. */
 export class RecordingTransports implements MessageTransports {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCard } from '../../src/core/cards/create-card';
@@ -9,9 +8,9 @@ import { listCurrencies } from '../../src/core/currencies/list-currencies';
 import { updateCurrency } from '../../src/core/currencies/update-currency';
 import { authenticateApiKey, authenticateBearer } from '../../src/core/credentials/authenticate';
 import { exchangeClientCredentials } from '../../src/core/credentials/access-tokens';
-import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { type Engine, transact } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry, rebuildBalances } from '../../src/core/ledger/ledger';
-import { type Database, migrateToLatest, openSqlite } from '../../src/core/storage/database';
+import { migrateToLatest } from '../../src/core/storage/database';
 import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
 import { recordSyncEvent } from '../../src/core/sync/record-event';
 import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
@@ -19,60 +18,24 @@ import { addBillingProfile } from '../../src/core/payments/billing-profiles/mana
 import { reloadQuickPay, reloadStatus } from '../../src/core/payments/reloads/reload-quick-pay';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ServiceError } from '../../src/shared/errors';
+import { BACKENDS, openEngine, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 
 // The same suite on both dialects: every storage rule the engine relies on must hold on SQLite
 // (store nodes) and PostgreSQL (central nodes of a chain).
 
-interface Backend {
-  name: string;
-  open(): Promise<{ database: Database; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = makeTempDir();
-      const database = openSqlite(`${dir.path}/contract.db`);
-      return { database, close: async () => dir.remove() };
-    },
-  },
-  {
-    name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
-    async open() {
-      const pg = await openTestPostgres();
-      return { database: pg.database, close: () => pg.drop() };
-    },
-  },
-];
-
-const vendorInput = (name: string) => ({
-  name,
-  currency: 'USD',
-  country: 'US',
-  store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' },
-});
-
-describe.each(backends)('storage contract on $name', (backend) => {
+describe.each(BACKENDS)('storage contract on $name', (backend) => {
   let engine: Engine;
-  let closeBackend: () => Promise<void>;
+  let close: () => Promise<void>;
   const clock = new ManualClock();
   let vendor: VendorCredentials;
 
   beforeAll(async () => {
-    const opened = await backend.open();
-    closeBackend = opened.close;
-    engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
-    vendor = await setUpVendor(engine, vendorInput('Contract Coffee'));
+    ({ engine, close } = await openEngine(backend, clock));
+    vendor = await setUpVendor(engine, testVendor('Contract Coffee'));
   });
 
-  afterAll(async () => {
-    await engine?.close();
-    await closeBackend?.();
-  });
+  afterAll(() => close?.());
 
   it('migrates idempotently and records the migration', async () => {
     await migrateToLatest(engine.db);
@@ -117,12 +80,12 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await deleteCurrency(engine, scope, stars.publicId);
     const again = await createCurrency(engine, scope, { name: 'stars' });
     expect(again.publicId).not.toBe(stars.publicId);
-    const other = await setUpVendor(engine, vendorInput('Other Coffee'));
+    const other = await setUpVendor(engine, testVendor('Other Coffee'));
     await expect(createCurrency(engine, { vendorId: other.vendorId }, { name: 'Stars' })).resolves.toMatchObject({ name: 'Stars' });
   });
 
   it('filters by prefix in byte order, newest first, and pages without overlap', async () => {
-    const { vendorId } = await setUpVendor(engine, vendorInput('Prefix Tea'));
+    const { vendorId } = await setUpVendor(engine, testVendor('Prefix Tea'));
     for (const number of ['AB100', 'ab200', 'AC300', 'ABZ', 'B1']) {
       clock.advance(1);
       await createCard(engine, { vendorId }, { number });

@@ -1,59 +1,29 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCustomer } from '../../src/core/customers/register-customer';
 import type { CustomerSession } from '../../src/core/customers/sessions';
-import { type Engine, startEngine } from '../../src/core/engine';
+import { type Engine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import { claimEgift } from '../../src/core/payments/egifts/claim-egift';
 import { sendEgift } from '../../src/core/payments/egifts/send-egift';
-import { type Database, openSqlite } from '../../src/core/storage/database';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { BACKENDS, openEngine, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 
 // The eGift storage rules on both dialects: the 0008 migration, the partial unique index on the
 // claim code digest, and a claim sent twice at once crediting once.
 
-interface Backend {
-  name: string;
-  open(): Promise<{ database: Database; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = makeTempDir();
-      return { database: openSqlite(`${dir.path}/egifts.db`), close: async () => dir.remove() };
-    },
-  },
-  {
-    name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
-    async open() {
-      const pg = await openTestPostgres();
-      return { database: pg.database, close: () => pg.drop() };
-    },
-  },
-];
-
-describe.each(backends)('eGift storage on $name', (backend) => {
+describe.each(BACKENDS)('eGift storage on $name', (backend) => {
   let engine: Engine;
-  let closeBackend: () => Promise<void>;
+  let close: () => Promise<void>;
   let vendor: VendorCredentials;
   const clock = new ManualClock();
 
   beforeAll(async () => {
-    const opened = await backend.open();
-    closeBackend = opened.close;
-    engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
-    vendor = await setUpVendor(engine, { name: 'Contract Gifts', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+    ({ engine, close } = await openEngine(backend, clock));
+    vendor = await setUpVendor(engine, testVendor('Contract Gifts'));
   });
 
-  afterAll(async () => {
-    await engine?.close();
-    await closeBackend?.();
-  });
+  afterAll(() => close?.());
 
   async function customer(email: string): Promise<CustomerSession> {
     const { user } = await registerCustomer(engine, { vendorId: vendor.vendorId, firstName: 'Ana', lastName: 'López', email, password: 'correct horse 1', terms: true });

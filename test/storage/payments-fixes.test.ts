@@ -1,47 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCurrency } from '../../src/core/currencies/create-currency';
 import { registerCustomer } from '../../src/core/customers/register-customer';
 import type { CustomerSession } from '../../src/core/customers/sessions';
-import { type Engine, startEngine } from '../../src/core/engine';
+import { type Engine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import { claimEgift } from '../../src/core/payments/egifts/claim-egift';
 import { sendEgift, settlePendingEgifts } from '../../src/core/payments/egifts/send-egift';
-import { type Database, openSqlite } from '../../src/core/storage/database';
 import type { DB } from '../../src/core/storage/schema';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { BACKENDS, openEngine, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 
 // Payments review fixes on both dialects, through the core functions:
 // - a paid eGift survives the node stopping right after the gateway's late answer is recorded
 //   (the gift row is written with the pending charge, and the settle job finishes it);
 // - a gift whose guarded pending -> sent update changed nothing emails nobody;
 // - a claim credits the gift's own currency, and refuses one the vendor no longer uses for quick pay.
-
-interface Backend {
-  name: string;
-  open(): Promise<{ database: Database; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = makeTempDir();
-      return { database: openSqlite(`${dir.path}/payments-fixes.db`), close: async () => dir.remove() };
-    },
-  },
-  {
-    name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
-    async open() {
-      const pg = await openTestPostgres();
-      return { database: pg.database, close: () => pg.drop() };
-    },
-  },
-];
 
 const SUCCESS_CARD = '4242424242424242';
 /** The test gateway's late card: answers pending, succeeds after 60 s (or the 2nd status poll). */
@@ -89,25 +64,20 @@ async function blockGiftSends(db: Kysely<DB>, dialect: Engine['dialect']): Promi
   };
 }
 
-describe.each(backends)('payments review fixes on $name', (backend) => {
+describe.each(BACKENDS)('payments review fixes on $name', (backend) => {
   let engine: Engine;
-  let closeBackend: () => Promise<void>;
+  let close: () => Promise<void>;
   const clock = new ManualClock();
   let vendorCount = 0;
 
   beforeAll(async () => {
-    const opened = await backend.open();
-    closeBackend = opened.close;
-    engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
+    ({ engine, close } = await openEngine(backend, clock));
   });
 
-  afterAll(async () => {
-    await engine?.close();
-    await closeBackend?.();
-  });
+  afterAll(() => close?.());
 
   function vendor(): Promise<VendorCredentials> {
-    return setUpVendor(engine, { name: `Fixes ${++vendorCount}`, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+    return setUpVendor(engine, testVendor(`Fixes ${++vendorCount}`));
   }
 
   async function customer(vendorId: number, email: string): Promise<CustomerSession> {

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCurrency } from '../../src/core/currencies/create-currency';
 import { registerCustomer } from '../../src/core/customers/register-customer';
 import type { CustomerSession } from '../../src/core/customers/sessions';
-import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { type Engine, transact } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import { queueAutoReloadOnCrossing, runDueAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
 import { updateReloadSettings } from '../../src/core/payments/auto-reload/reload-settings';
@@ -13,11 +12,9 @@ import { sendEgift } from '../../src/core/payments/egifts/send-egift';
 import type { TestGateway } from '../../src/core/payments/gateway/test-gateway';
 import { CHARGE_GIVE_UP_MS, RECONCILE_GRACE_MS, reconcileCharges } from '../../src/core/payments/reconcile/reconcile-charges';
 import { reloadQuickPay, reloadStatus } from '../../src/core/payments/reloads/reload-quick-pay';
-import { type Database, openSqlite } from '../../src/core/storage/database';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { BACKENDS, openEngine, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 
 // The reconciliation of charges whose outcome the node does not know, on both dialects:
 // - a charge the gateway made but whose answer was lost (503, row still `created`) is found under
@@ -27,54 +24,27 @@ import { makeTempDir } from '../support/temp-dir';
 // - a reload that settles late credits the currency it was charged in, and is refused (nothing
 //   moves, the charge stays pending) while the program uses another quick-pay currency.
 
-interface Backend {
-  name: string;
-  open(): Promise<{ database: Database; close(): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const dir = makeTempDir();
-      return { database: openSqlite(`${dir.path}/payments-reconcile.db`), close: async () => dir.remove() };
-    },
-  },
-  {
-    name: process.env.PG_URL ? 'postgres (PG_URL)' : 'postgres (embedded PGlite)',
-    async open() {
-      const pg = await openTestPostgres();
-      return { database: pg.database, close: () => pg.drop() };
-    },
-  },
-];
-
 const SUCCESS_CARD = '4242424242424242';
 const LATE_CARD = '4000002760003184';
 const AFTER_GRACE = RECONCILE_GRACE_MS + 1000;
 
-describe.each(backends)('charge reconciliation on $name', (backend) => {
+describe.each(BACKENDS)('charge reconciliation on $name', (backend) => {
   let engine: Engine;
-  let closeBackend: () => Promise<void>;
+  let close: () => Promise<void>;
   const clock = new ManualClock();
   let count = 0;
 
   beforeAll(async () => {
-    const opened = await backend.open();
-    closeBackend = opened.close;
-    engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock, role: 'store' });
+    ({ engine, close } = await openEngine(backend, clock));
   });
 
-  afterAll(async () => {
-    await engine?.close();
-    await closeBackend?.();
-  });
+  afterAll(() => close?.());
 
   const gateway = () => engine.payments as TestGateway;
   const year = () => String(new Date(clock.now()).getUTCFullYear() + 2);
 
   async function member(): Promise<{ v: VendorCredentials; session: CustomerSession }> {
-    const v = await setUpVendor(engine, { name: `Reconcile ${++count}`, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+    const v = await setUpVendor(engine, testVendor(`Reconcile ${++count}`));
     const { user } = await registerCustomer(engine, { vendorId: v.vendorId, firstName: 'Ana', lastName: 'López', email: `ana-${count}@example.com`, password: 'correct horse 1', terms: true });
     return { v, session: { sessionId: 0, userId: user.id, vendorId: v.vendorId } };
   }
