@@ -4,7 +4,7 @@ import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
-import { findUserVendor, loadUser, loadVendor, messageLocale } from './customer-store';
+import { loadUser, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
@@ -24,7 +24,7 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
       channel: 'email',
       to: user.email,
       template: 'account_deletion',
-      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      locale: await messageLocale(trx, user.id, vendor),
       params: { first_name: user.first_name, code, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.account_deletion.ttlMinutes) },
     });
   });

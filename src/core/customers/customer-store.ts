@@ -119,6 +119,7 @@ export async function linkUserToVendor(
 }
 
 /** The language messages to a customer use: their choice with this vendor, else the vendor's. */
-export function messageLocale(link: UserVendorRow | undefined, vendor: VendorRow): string {
+export async function messageLocale(db: Kysely<DB>, userId: number | null, vendor: VendorRow): Promise<string> {
+  const link = userId === null ? undefined : await findUserVendor(db, userId, vendor.id);
   return link?.language ?? vendor.language;
 }

@@ -1,7 +1,7 @@
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import { emailKey } from './contact';
-import { findUserByEmail, findUserVendor, loadVendor, messageLocale } from './customer-store';
+import { findUserByEmail, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import { hashPassword } from './passwords';
 import { endAllSessions } from './sessions';
@@ -21,7 +21,7 @@ export function requestPasswordReset(engine: Engine, input: { email: string; ven
       channel: 'email',
       to: user.email,
       template: 'password_reset',
-      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      locale: await messageLocale(trx, user.id, vendor),
       params: { first_name: user.first_name, token, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.password_reset.ttlMinutes) },
     });
   });

@@ -2,7 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import { cleanPhone } from './contact';
-import { findUserByPhone, findUserVendor, loadUser, loadVendor, messageLocale, verificationMethodsOf } from './customer-store';
+import { findUserByPhone, loadUser, loadVendor, messageLocale, verificationMethodsOf } from './customer-store';
 import { consumeAccountCode, issueCode } from './one-time-codes';
 import type { CustomerSession } from './sessions';
 
@@ -37,7 +37,7 @@ export function sendEmailVerification(engine: Engine, session: CustomerSession):
       channel: 'email',
       to: user.email,
       template: 'email_verification',
-      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      locale: await messageLocale(trx, user.id, vendor),
       params: { first_name: user.first_name, token, vendor_name: vendor.name },
     });
   });
@@ -69,7 +69,7 @@ export function sendSmsVerification(engine: Engine, session: CustomerSession, in
       channel: 'sms',
       to: phone,
       template: 'sms_verification',
-      locale: messageLocale(await findUserVendor(trx, user.id, vendor.id), vendor),
+      locale: await messageLocale(trx, user.id, vendor),
       params: { token, vendor_name: vendor.name },
     });
   });

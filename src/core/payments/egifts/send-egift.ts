@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { toMajorUnits, toMinorUnits } from '../../../shared/money';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
-import { findUserByEmail, findUserVendor, loadUser, loadVendor } from '../../customers/customer-store';
+import { findUserByEmail, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
 import { queueMessage } from '../../messaging/queue-message';
@@ -333,8 +333,7 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
   const vendor = await loadVendor(trx, gift.vendor.id);
   // The recipient's language with the vendor when they are a member, else the vendor's.
   const member = await findUserByEmail(trx, emailKey(gift.recipient.email));
-  const link = member && member.status !== 'deleted' ? await findUserVendor(trx, member.id, vendor.id) : undefined;
-  const locale = link?.language ?? vendor.language;
+  const locale = await messageLocale(trx, member && member.status !== 'deleted' ? member.id : null, vendor);
   await queueMessage(trx, engine, {
     vendorId: vendor.id,
     channel: 'email',
