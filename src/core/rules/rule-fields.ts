@@ -152,6 +152,14 @@ interface Windowed {
   status: ObjectStatus;
 }
 
+/** A new earning rule's or reward's date window and status (ACTIVE unless given). */
+export function newWindowAndStatus(input: { startsAt?: string | null | undefined; endsAt?: string | null | undefined; status?: string | undefined }): Windowed {
+  const startsAt = parseInstant(input.startsAt, 'starts_at') ?? null;
+  const endsAt = parseInstant(input.endsAt, 'ends_at') ?? null;
+  assertDateRange(startsAt, endsAt);
+  return { startsAt, endsAt, status: input.status === undefined ? 'ACTIVE' : parseStatus(input.status) };
+}
+
 /** The changes earning rules and rewards share, checked the same way: their date window and status. */
 export function applyWindowAndStatus(
   current: Windowed,

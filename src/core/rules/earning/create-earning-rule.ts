@@ -1,8 +1,7 @@
 import { type Engine, transact, type VendorScope } from '../../engine';
-import { parseStatus } from '../../lifecycle/status';
 import { newPublicId, nextObjectId } from '../../storage/ids';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { assertDateRange, cleanName, loyaltyCurrency, parseInstant, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { cleanName, loyaltyCurrency, newWindowAndStatus, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
 import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding } from './earning-rule';
 
@@ -27,11 +26,8 @@ export function createEarningRule(engine: Engine, scope: VendorScope, input: New
     const moneyDigits = await vendorMoneyDigits(trx, scope.vendorId);
     const perAmount = toWholeMinorUnits(input.perAmount, moneyDigits, 'per_amount');
     const rounding = input.rounding === undefined ? 'floor' : parseRounding(input.rounding);
-    const startsAt = parseInstant(input.startsAt, 'starts_at') ?? null;
-    const endsAt = parseInstant(input.endsAt, 'ends_at') ?? null;
-    assertDateRange(startsAt, endsAt);
+    const { startsAt, endsAt, status } = newWindowAndStatus(input);
     const maxAward = wholeOrNull(input.maxAward ?? null, 'max_award', 1, MAX_AMOUNT);
-    const status = input.status === undefined ? 'ACTIVE' : parseStatus(input.status);
 
     const now = engine.clock.now();
     const record: EarningRuleRecord = {

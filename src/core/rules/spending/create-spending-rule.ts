@@ -1,7 +1,6 @@
 import { type Engine, transact, type VendorScope } from '../../engine';
-import { parseStatus } from '../../lifecycle/status';
 import { newPublicId, nextObjectId } from '../../storage/ids';
-import { assertDateRange, cleanName, cleanText, loyaltyCurrency, parseInstant } from '../rule-fields';
+import { cleanName, cleanText, loyaltyCurrency, newWindowAndStatus } from '../rule-fields';
 import type { SpendingRuleRecord } from './spending-rule';
 
 export interface NewSpendingRule {
@@ -20,10 +19,7 @@ export function createSpendingRule(engine: Engine, scope: VendorScope, input: Ne
   return transact(engine, async (trx) => {
     const name = cleanName(input.name);
     const currency = await loyaltyCurrency(trx, scope.vendorId, input.currency);
-    const startsAt = parseInstant(input.startsAt, 'starts_at') ?? null;
-    const endsAt = parseInstant(input.endsAt, 'ends_at') ?? null;
-    assertDateRange(startsAt, endsAt);
-    const status = input.status === undefined ? 'ACTIVE' : parseStatus(input.status);
+    const { startsAt, endsAt, status } = newWindowAndStatus(input);
     const now = engine.clock.now();
     const record: SpendingRuleRecord = {
       id: await nextObjectId(trx, engine.nodeId),
