@@ -15,6 +15,7 @@ export function pointsFor(rule: EarningRule, subtotalMinor: number): number {
   return rule.max_award === null ? points : Math.min(points, rule.max_award);
 }
 
-export function ruleApplies(rule: EarningRule, at: number): boolean {
+/** An earning rule or reward is in force at `at`: ACTIVE and inside its date window. */
+export function ruleApplies(rule: Pick<EarningRule, 'status' | 'starts_at' | 'ends_at'>, at: number): boolean {
   return rule.status === 'ACTIVE' && (rule.starts_at === null || rule.starts_at <= at) && (rule.ends_at === null || rule.ends_at > at);
 }

@@ -79,9 +79,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
           .where('r.deleted_at', 'is', null)
           .executeTakeFirst();
         // Like earning rules, judged at the moment of sale (an offline till may send it later).
-        const at = order.orderedAt;
-        const available = reward && reward.status === ACTIVE && (reward.starts_at === null || reward.starts_at <= at) && (reward.ends_at === null || reward.ends_at > at);
-        if (!reward || !available) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
+        if (!reward || !ruleApplies(reward, order.orderedAt)) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
         if (reward.currency_status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'redemptions');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: reward.currency_id, holderType: 'user', holderId: user.id });
         const notEnough = () => new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
