@@ -136,15 +136,13 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     const onScan = (scan: ScanEvent) => {
       const entry = this.#entries.get(source);
       if (entry) entry.lastScanAt = scan.at;
-      const work = this.#checkIn(scan).finally(() => this.#inFlight.delete(work));
-      this.#inFlight.add(work);
+      this.#track(this.#checkIn(scan));
     };
     // A swipe or barcode the device read but nobody can use (bad Luhn, garbled track, cut off): the
     // screens hear of it like a code that finds nobody, so a kiosk asks to scan again.
     const onReject = (rejected: ScanReject) => {
       if (DEVICE_NOISE.has(rejected.code)) return;
-      const work = this.#announceUnreadable().finally(() => this.#inFlight.delete(work));
-      this.#inFlight.add(work);
+      this.#track(this.#scope().then((scope) => scope && this.#publishRejected(scope, 'unreadable_scan')));
     };
     source.on('scan', onScan);
     source.on('reject', onReject);
@@ -160,10 +158,18 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     });
   }
 
-  async #announceUnreadable(): Promise<void> {
-    const scope = await this.#scope().catch(() => null);
-    if (!scope) return;
-    this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason: 'unreadable_scan', at: this.#engine.clock.now() });
+  /** Work stop() waits for; a failure is already logged or harmless (a store that cannot be found). */
+  #track(work: Promise<unknown>): void {
+    const tracked: Promise<void> = work.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  /** Tells the store's screens a scan was read but checked nobody in (never the value). */
+  #publishRejected(scope: StoreScope, reason: string): void {
+    this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason, at: this.#engine.clock.now() });
   }
 
   async #checkIn(scan: ScanEvent): Promise<void> {
@@ -186,9 +192,7 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     if (!outcome.ok) {
       this.#logger.warn({ source: scan.source, kind: scan.kind, value: masked, code: outcome.code }, 'scan did not check anyone in');
       // The screens of the store say so (a kiosk shows its retry screen); the value stays here.
-      if (scope) {
-        this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason: outcome.code, at: this.#engine.clock.now() });
-      }
+      if (scope) this.#publishRejected(scope, outcome.code);
     }
     this.emit('check-in', outcome);
   }
