@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { type Engine, transact } from '../engine';
-import { postEntry } from '../ledger/ledger';
+import { accountBalance, postEntry } from '../ledger/ledger';
 
 /**
  * The points-expiry job. Spending uses the soonest-expiring points first (the same rule the
@@ -36,9 +36,8 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
         ])
         .where('e.account_id', '=', accountId)
         .executeTakeFirstOrThrow();
-      const account = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
       const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - Number(row.already_expired ?? 0);
-      const amount = Math.min(Number(account.balance), due);
+      const amount = Math.min(await accountBalance(trx, accountId), due);
       if (amount <= 0) return 0;
       await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
       return amount;

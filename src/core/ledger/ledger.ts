@@ -50,6 +50,24 @@ export async function openAccount(db: Kysely<DB>, engine: Engine, key: AccountKe
   return id;
 }
 
+/** The cached balance of an account, in minor units. */
+export async function accountBalance(db: Kysely<DB>, accountId: number): Promise<number> {
+  const row = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.balance);
+}
+
+/** A holder's balance in one currency; 0 before their first entry opens the account. */
+export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendorId'>): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select('balance')
+    .where('holder_type', '=', key.holderType)
+    .where('holder_id', '=', key.holderId)
+    .where('currency_id', '=', key.currencyId)
+    .executeTakeFirst();
+  return row ? Number(row.balance) : 0;
+}
+
 /** Appends an entry and moves the cached balance; call inside the command's transaction. */
 export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: number, entry: NewEntry): Promise<{ id: number; balance: number }> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new RangeError('a ledger amount is a non-zero integer of minor units');

@@ -6,7 +6,7 @@ import type { StoreScope } from '../credentials/authenticate';
 import { linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { StoreEvent } from '../events/store-events';
-import { openAccount, postEntry } from '../ledger/ledger';
+import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
 import { identifyCustomer } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
@@ -57,7 +57,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (!quickPayCurrency) throw new ServiceError('quick_pay_not_offered', undefined, 'quick_pay');
         if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: quickPayCurrency.id, holderType: 'user', holderId: user.id });
-        if ((await balanceOf(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
+        if ((await accountBalance(trx, accountId)) < order.quickPay) throw new ServiceError('insufficient_balance', undefined, 'quick_pay');
         // Judged again on the balance the debit itself returns: the UPDATE waits for a concurrent
         // spend (PostgreSQL row lock), so two orders can never both take the last of the balance.
         const after = await postEntry(trx, engine, accountId, { amount: -order.quickPay, kind: 'spend', ...reference });
@@ -83,7 +83,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (reward.currency_status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'redemptions');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: reward.currency_id, holderType: 'user', holderId: user.id });
         const notEnough = () => new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
-        if ((await balanceOf(trx, accountId)) < reward.cost) throw notEnough();
+        if ((await accountBalance(trx, accountId)) < reward.cost) throw notEnough();
         if ((await postEntry(trx, engine, accountId, { amount: -reward.cost, kind: 'redeem', ...reference })).balance < 0) throw notEnough();
         redeemed.push({ rewardId: reward.public_id, name: reward.name, currency: currencyInfo({ id: reward.currency_id, name: reward.currency_name, code: reward.code }), cost: reward.cost });
       }
@@ -178,11 +178,6 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
 
 export function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: string) {
   return db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber).executeTakeFirst();
-}
-
-async function balanceOf(db: Kysely<DB>, accountId: number): Promise<number> {
-  const row = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
-  return Number(row.balance);
 }
 
 /** The order's customer: the open session named by its hash, or anyone check-in would identify. */

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
+import { holderBalance } from '../../ledger/ledger';
 import type { DB } from '../../storage/schema';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
@@ -124,14 +125,7 @@ async function finishAutoReload(trx: Transaction<DB>, charge: ChargeRow, status:
 
 async function quickPayBalanceIn(trx: Transaction<DB>, owner: ProfileOwner): Promise<number> {
   const currency = await quickPayCurrencyOf(trx, owner.vendorId, { requireActive: false });
-  const row = await trx
-    .selectFrom('ledger_accounts')
-    .select('balance')
-    .where('holder_type', '=', 'user')
-    .where('holder_id', '=', owner.userId)
-    .where('currency_id', '=', currency.id)
-    .executeTakeFirst();
-  return row ? Number(row.balance) : 0;
+  return holderBalance(trx, { holderType: 'user', holderId: owner.userId, currencyId: currency.id });
 }
 
 /**

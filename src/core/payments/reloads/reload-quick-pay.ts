@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
 import { toMinorUnits } from '../../../shared/money';
-import { holderAccounts } from '../../balances/balance-store';
+import { holderBalance } from '../../ledger/ledger';
 import type { CustomerSession } from '../../customers/sessions';
 import type { Engine } from '../../engine';
 import { type BillingProfileRecord, toBillingProfileRecord } from '../billing-profiles/billing-profile';
@@ -67,7 +67,7 @@ export async function reloadQuickPay(engine: Engine, session: CustomerSession, i
   // `failed`: the gateway never saw the charge and the reconciliation job gave up on it (a retry of
   // the same key long after a 503): nothing was taken; answered like the processing error it was.
   if (charge.status === 'declined' || charge.status === 'failed') throw declineError(isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline', 'user_billingprofile');
-  return { charge, profile: toBillingProfileRecord(profile), currency, balance: await balanceOf(engine, owner, currency) };
+  return { charge, profile: toBillingProfileRecord(profile), currency, balance: await holderBalance(engine.db, { holderType: 'user', holderId: owner.userId, currencyId: currency.id }) };
 }
 
 /**
@@ -90,10 +90,5 @@ export async function reloadStatus(engine: Engine, session: CustomerSession, cha
   // reported declined, with its reason (processing_error).
   if (charge.status === 'failed') charge = { ...charge, status: 'declined', decline_reason: charge.decline_reason ?? 'processing_error' };
   const currency = await quickPayCurrencyOf(engine.db, owner.vendorId, { requireActive: false });
-  return { charge, profile: profileRow ? toBillingProfileRecord(profileRow) : null, currency, balance: await balanceOf(engine, owner, currency) };
-}
-
-async function balanceOf(engine: Engine, owner: { vendorId: number; userId: number }, currency: QuickPayCurrency): Promise<number> {
-  const accounts = await holderAccounts(engine.db, owner.vendorId, 'user', owner.userId);
-  return accounts.get(currency.id)?.balance ?? 0;
+  return { charge, profile: profileRow ? toBillingProfileRecord(profileRow) : null, currency, balance: await holderBalance(engine.db, { holderType: 'user', holderId: owner.userId, currencyId: currency.id }) };
 }
