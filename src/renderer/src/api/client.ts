@@ -1,6 +1,11 @@
 import type { Health } from '../../../shared/schemas/health';
 import { useApiStrings } from './strings';
 
+/** What to show for a failure: its message (the node's own for a NodeApiError). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A call to the node that failed: it did not answer, answered an error, or answered nonsense. */
 export class NodeApiError extends Error {
   override readonly name = 'NodeApiError';
@@ -89,7 +94,7 @@ export function createRequester(connection: NodeConnection, fetchImpl: typeof fe
       });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
-      throw new NodeApiError(useApiStrings.now().unreachable(error instanceof Error ? error.message : String(error)), { unreachable: true });
+      throw new NodeApiError(useApiStrings.now().unreachable(errorMessage(error)), { unreachable: true });
     }
     const text = await response.text();
     let body: unknown = null;

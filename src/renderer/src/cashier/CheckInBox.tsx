@@ -1,4 +1,5 @@
 import { Alert, Button, Group, TextInput } from '@mantine/core';
+import { errorMessage } from '../api/client';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
@@ -30,7 +31,7 @@ export function CheckInBox() {
       void cashier.queue.getState().reload();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { errorMessage } from '../api/client';
 import { type FormEvent, useState } from 'react';
 import type { InStoreRegistration } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
@@ -39,7 +40,7 @@ function RegisterFields({ onDone }: { onDone(): void }) {
       onDone();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
       setBusy(false);
     }
   }

@@ -3,6 +3,7 @@ import type { HistoryApi, HistoryRecord } from '../api/history-api';
 import type { OrderReply, OrderRequest, OrdersApi } from '../api/orders-api';
 import type { CustomerAtCounter, TerminalApi } from '../api/terminal-api';
 import { applyHistoryRecord, withOrderBalances } from './balances';
+import { errorMessage } from '../api/client';
 
 /** How many history records the panel shows. */
 export const HISTORY_LIMIT = 5;
@@ -51,7 +52,6 @@ export interface CustomerState {
   orderCompleted(orderId: number | undefined): Promise<void>;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The customer panel: one session's customer (GET /onscreen), their recent history, and the
@@ -88,7 +88,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         if (get().historyPhase === 'idle') void get().reloadHistory();
       } catch (error) {
         if (seq !== loadSeq || get().hash !== hash) return;
-        set((s) => (s.customer ? { error: messageOf(error) } : { phase: 'error', error: messageOf(error) }));
+        set((s) => (s.customer ? { error: errorMessage(error) } : { phase: 'error', error: errorMessage(error) }));
       }
     }
 
@@ -115,7 +115,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
           set({ history: page.data, historyPhase: 'ready', historyError: null });
         } catch (error) {
           if (seq !== historySeq) return;
-          set((s) => ({ historyPhase: s.history ? 'ready' : 'error', historyError: messageOf(error) }));
+          set((s) => ({ historyPhase: s.history ? 'ready' : 'error', historyError: errorMessage(error) }));
         }
       },
       dismiss() {
@@ -132,7 +132,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
           if (get().hash === hash) get().dismiss();
           return true;
         } catch (error) {
-          if (get().hash === hash) set({ busy: null, closeError: messageOf(error) });
+          if (get().hash === hash) set({ busy: null, closeError: errorMessage(error) });
           return false;
         }
       },
@@ -153,7 +153,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
           void get().reloadHistory();
           return reply;
         } catch (error) {
-          if (get().hash === hash) set({ busy: null, orderError: messageOf(error) });
+          if (get().hash === hash) set({ busy: null, orderError: errorMessage(error) });
           return null;
         }
       },

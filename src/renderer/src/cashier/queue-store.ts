@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { QueueEntry, TerminalApi } from '../api/terminal-api';
+import { errorMessage } from '../api/client';
 
 /** One customer waiting at the counter (the `pos_session` of a queue entry). */
 export type QueueSession = QueueEntry['pos_session'];
@@ -54,7 +55,7 @@ export function createQueueStore(api: Pick<TerminalApi, 'queue'>) {
         const methods = Object.fromEntries(Object.entries(get().methods).filter(([hash]) => live.has(hash)));
         set((s) => ({ phase: 'ready', entries, error: null, methods, cursor: keepCursor(s.entries, entries, s.cursor) }));
       } catch (error) {
-        set({ phase: 'error', error: error instanceof Error ? error.message : String(error) });
+        set({ phase: 'error', error: errorMessage(error) });
       }
     }
 

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { Health } from '../../../shared/schemas/health';
-import { createNodeApi, type NodeApi, NodeApiError, resolveConnection } from '../api/client';
+import { createNodeApi, errorMessage, type NodeApi, NodeApiError, resolveConnection } from '../api/client';
 
 export interface HealthState {
   phase: 'idle' | 'loading' | 'ready' | 'error';
@@ -35,7 +35,7 @@ export function createHealthStore(api: NodeApi) {
         set({ phase: 'ready', health, error: null, unreachable: false, checkedAt: Date.now() });
       } catch (error) {
         if (controller.signal.aborted) return;
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         const unreachable = !(error instanceof NodeApiError) || error.unreachable;
         set({ phase: 'error', error: reason, unreachable, checkedAt: Date.now() });
       } finally {

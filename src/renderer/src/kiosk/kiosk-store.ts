@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla';
-import { NodeApiError } from '../api/client';
+import { errorMessage, NodeApiError } from '../api/client';
 import type { CustomerAtCounter, ScanReply, TerminalApi } from '../api/terminal-api';
 import { useKioskStrings } from './strings';
 
@@ -99,7 +99,7 @@ function isNotFound(error: unknown): boolean {
 /** Text for an error the customer sees: the node's own message, or ours when it did not answer. */
 function messageOf(error: unknown): string {
   if (error instanceof NodeApiError && error.unreachable) return useKioskStrings.now().unreachable;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { createRequester, NodeApiError, type Requester, resolveConnection } from '../api/client';
+import { createRequester, errorMessage, NodeApiError, type Requester, resolveConnection } from '../api/client';
 import { createTerminalApi, type Terminal, type TerminalApi } from '../api/terminal-api';
 import { languageStore } from '../i18n/language-store';
 
@@ -67,7 +67,7 @@ export function createSessionStore(win: Pick<Window, 'punchcard' | 'location'> =
         set({ phase: 'ready', terminal, api, error: null });
         return true;
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         if (error instanceof NodeApiError && error.unreachable) {
           set({ phase: 'unreachable', error: message });
         } else {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createScannersApi, type ScannerList } from '../api/scanners-api';
 import type { TerminalApi } from '../api/terminal-api';
+import { errorMessage } from '../api/client';
 
 export interface ScannersView {
   phase: 'loading' | 'ready' | 'error';
@@ -28,7 +29,7 @@ export function useScanners(api: TerminalApi): ScannersView & { refresh(): void 
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setView((v) => ({ ...v, phase: 'error', error: error instanceof Error ? error.message : String(error) }));
+        setView((v) => ({ ...v, phase: 'error', error: errorMessage(error) }));
       },
     );
   }, [scanners]);

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { NodeApiError } from '../api/client';
+import { errorMessage, NodeApiError } from '../api/client';
 import type { ScanReply, TerminalApi } from '../api/terminal-api';
 import { useWedgeStrings } from './strings';
 import { toastStore } from './toast-store';
@@ -42,7 +42,7 @@ function storedEnabled(): boolean {
 /** The message to show for a failed scan: the node's own, or ours when it could not be reached. */
 export function scanFailureMessage(error: unknown): string {
   if (error instanceof NodeApiError && error.unreachable) return useWedgeStrings.now().unreachable;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 export function createWedgeStore(now: () => number = Date.now) {
