@@ -21,23 +21,27 @@ export async function describeTerminal(engine: Engine, scope: StoreScope): Promi
   const row = await engine.db
     .selectFrom('stores')
     .innerJoin('vendors', 'vendors.id', 'stores.vendor_id')
+    .leftJoin('currencies', 'currencies.id', 'vendors.quick_pay_currency_id')
     .leftJoin('points_of_sale', (join) => join.on('points_of_sale.id', '=', scope.posId ?? -1))
-    .select(['stores.name as store_name', 'stores.address1', 'stores.city', 'vendors.name as vendor_name', 'points_of_sale.id as pos_id', 'points_of_sale.name as pos_name'])
+    .select([
+      'stores.name as store_name',
+      'stores.address1',
+      'stores.city',
+      'vendors.name as vendor_name',
+      'vendors.language',
+      'currencies.code as quick_pay_code',
+      'points_of_sale.id as pos_id',
+      'points_of_sale.name as pos_name',
+    ])
     .where('stores.id', '=', scope.storeId)
     .where('stores.vendor_id', '=', scope.vendorId)
-    .executeTakeFirstOrThrow();
-  const quickPay = await engine.db
-    .selectFrom('vendors')
-    .leftJoin('currencies', 'currencies.id', 'vendors.quick_pay_currency_id')
-    .select(['currencies.code', 'vendors.language'])
-    .where('vendors.id', '=', scope.vendorId)
     .executeTakeFirstOrThrow();
   return {
     role: scope.role,
     vendor: { id: scope.vendorId, name: row.vendor_name },
     store: { id: scope.storeId, name: row.store_name, address: [row.address1, row.city].filter(Boolean).join(', ') },
     pointOfSale: row.pos_id !== null && row.pos_name !== null ? { id: row.pos_id, name: row.pos_name } : null,
-    quickPayCurrencyCode: quickPay.code,
-    language: quickPay.language,
+    quickPayCurrencyCode: row.quick_pay_code,
+    language: row.language,
   };
 }
