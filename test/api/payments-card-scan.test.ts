@@ -1,21 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
 import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
-import { openSqlite } from '../../src/core/storage/database';
-import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { buildApp } from '../../src/server/app';
-import { createLogger } from '../../src/server/http/logger';
-import { startMessaging } from '../../src/server/messaging/start-messaging';
 import { FORM, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
-import { ManualClock } from '../support/clock';
 import { inStoreApi, receiptCounter } from '../support/in-store';
 import { ALL_CARD_NUMBERS, CARDS, cardBody, DECLINED_AT_ADD, paymentsApi } from '../support/payments';
-import { makeTempDir } from '../support/temp-dir';
-import { http, type TestNode } from '../support/test-node';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // Raw card numbers and CVVs never reach the database, its WAL, the outbox or the logs. A node with
 // a trace-level log file runs every payment flow (cards added, refused, invalid, reloads, declines,
@@ -24,42 +14,13 @@ import { http, type TestNode } from '../support/test-node';
 // card number, with and without spaces.
 
 let node: TestNode;
-let logger: Logger;
-let logFile: string;
-let closeAll: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = makeTempDir();
-  const clock = new ManualClock();
-  logFile = join(dir.path, 'node.log');
-  logger = createLogger({ file: logFile, level: 'trace' });
-  const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
-  const app = await buildApp({ engine, role: 'store', version: 'test', rateLimits: ROOMY_RATE_LIMITS, logger });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const messaging = startMessaging(engine, { dataDir: dir.path });
-  let vendors = 0;
-  node = {
-    url,
-    engine,
-    app,
-    clock,
-    dataDir: dir.path,
-    messaging,
-    addVendor: (name) =>
-      setUpVendor(engine, { name: name ?? `Scan ${++vendors}`, currency: 'USD', country: 'US', store: { name: 'Main Store', address1: '1 Main Street', city: 'Springfield' } }),
-    close: async () => {
-      await app.close();
-      await messaging.stop();
-      await engine.close();
-      dir.remove();
-    },
-    // The calls under test read only url, engine, app, clock, dataDir and messaging.
-  } as TestNode;
-  closeAll = () => node.close();
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS, traceLog: true });
 });
 
 afterAll(async () => {
-  await closeAll?.();
+  await node?.close();
 });
 
 const api = paymentsApi(() => node);
@@ -118,7 +79,7 @@ async function runEveryFlow(): Promise<void> {
 }
 
 function filesToScan(): string[] {
-  const files = [join(node.dataDir, 'punchcard.db'), join(node.dataDir, 'punchcard.db-wal'), logFile];
+  const files = [join(node.dataDir, 'punchcard.db'), join(node.dataDir, 'punchcard.db-wal'), node.log!.file];
   const outbox = join(node.dataDir, 'outbox');
   if (existsSync(outbox)) files.push(...readdirSync(outbox).map((f) => join(outbox, f)));
   return files.filter((f) => existsSync(f) && statSync(f).isFile());
@@ -127,11 +88,11 @@ function filesToScan(): string[] {
 describe('card numbers never stored or logged', () => {
   it('are found in none of the database file, its WAL, the outbox and the log after every payment flow', async () => {
     await runEveryFlow();
-    await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+    await node.log!.flush();
 
     const files = filesToScan();
     expect(files).toContain(join(node.dataDir, 'punchcard.db-wal'));
-    const log = readFileSync(logFile, 'utf8');
+    const log = readFileSync(node.log!.file, 'utf8');
     // The log is real: it holds the payment requests, with their secrets redacted.
     expect(log).toContain('/user/billing-profile/add');
     expect(log).toContain('/user/billing-profile/reload');

@@ -1,21 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Engine, startEngine } from '../../src/core/engine';
 import { settlePendingEgifts } from '../../src/core/payments/egifts/send-egift';
-import { openSqlite } from '../../src/core/storage/database';
-import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { buildApp } from '../../src/server/app';
-import { createLogger } from '../../src/server/http/logger';
-import { type Messaging, startMessaging } from '../../src/server/messaging/start-messaging';
-import { ManualClock } from '../support/clock';
+import { type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { freshEmail, PASSWORD, registration, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
-import { makeTempDir } from '../support/temp-dir';
-import { http, type HttpReply } from '../support/test-node';
+import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // Raw card numbers never reach the database, its WAL or the logs: after every eGift flow (guest
 // cards that succeed, decline for each reason, fail the Luhn check or report late; a gift paid
@@ -39,43 +29,28 @@ const TEST_CARDS = [
   '4000 0084 0000 1629',
 ];
 
-const dir = makeTempDir('punchcard-egift-scan-');
-const dbFile = join(dir.path, 'punchcard.db');
-const logFile = join(dir.path, 'node.log');
-const clock = new ManualClock();
-let engine: Engine;
-let app: FastifyInstance;
-let logger: Logger;
-let messaging: Messaging;
+let node: TestNode;
 let mailbox: Mailbox;
-let url: string;
 let vendor: VendorCredentials;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
-  engine = await startEngine({ database: openSqlite(dbFile), nodeKey: randomBytes(32), clock, role: 'store' });
   // The node's logger at its most talkative, into a file like `punchcard store` writes.
-  logger = createLogger({ level: 'trace', file: logFile });
-  app = await buildApp({ engine, role: 'store', version: 'test', logger, rateLimits: ROOMY_RATE_LIMITS });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: mailbox.url, logger });
-  vendor = await setUpVendor(engine, { name: 'Scan Café', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS, traceLog: true, messaging: { smtpUrl: mailbox.url } });
+  vendor = await node.addVendor('Scan Café');
 });
 
 afterAll(async () => {
-  await app?.close();
-  await messaging?.stop();
-  await engine?.close();
+  await node?.close();
   await mailbox?.close();
-  dir.remove();
 });
 
 /** Registers a customer at the vendor over HTTP and logs in: the session_key. */
 async function signUp(overrides: Record<string, unknown> = {}): Promise<string> {
   const body = registration(vendor.vendorId, overrides);
-  const registered = await http(`${url}/user/register`, { method: 'POST', body });
+  const registered = await http(`${node.url}/user/register`, { method: 'POST', body });
   expect(registered.status, JSON.stringify(registered.body)).toBe(200);
-  const login = await http(`${url}/user/authenticate`, { method: 'POST', body: { email_address: body.email_address, password: PASSWORD, vendor: vendor.vendorId } });
+  const login = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: body.email_address, password: PASSWORD, vendor: vendor.vendorId } });
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   return login.body.session_identifier;
 }
@@ -93,7 +68,7 @@ function giftBody(number: string) {
 }
 
 function gift(body: unknown, key: string): Promise<HttpReply> {
-  return http(`${url}/vendor/${vendor.vendorId}/egift`, { method: 'POST', body, headers: { 'idempotency-key': key } });
+  return http(`${node.url}/vendor/${vendor.vendorId}/egift`, { method: 'POST', body, headers: { 'idempotency-key': key } });
 }
 
 function readIfExists(file: string): string {
@@ -118,33 +93,33 @@ describe('the card-number scan after the eGift flows', () => {
 
     // Late results settle through the job.
     // (each late card was polled once by its retry; the job's poll is the second)
-    expect(await settlePendingEgifts(engine)).toEqual({ settled: 4, failed: 0 });
+    expect(await settlePendingEgifts(node.engine)).toEqual({ settled: 4, failed: 0 });
 
     // A gift paid with a saved card, and the claims.
     const buyer = await signUp();
-    const added = await http(`${url}${withSessionKey('/user/billing-profile/add', buyer)}`, {
+    const added = await http(`${node.url}${withSessionKey('/user/billing-profile/add', buyer)}`, {
       method: 'POST',
       body: { name: 'Mateo', number: '4242 4242 4242 4242', expiry_month: '12', expiry_year: '2030', cvv: '123', description: 'mine', zip_code: '10001' },
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const recipient = freshEmail('claimer');
-    const paid = await http(`${withSessionKey(`${url}/vendor/${vendor.vendorId}/egift`, buyer)}`, {
+    const paid = await http(`${withSessionKey(`${node.url}/vendor/${vendor.vendorId}/egift`, buyer)}`, {
       method: 'POST',
       body: { amount: 40, recipient: { name: 'Ana', email: recipient }, user_billingprofile: added.body.id },
     });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    await messaging.drain();
+    await node.messaging.drain();
     const mail = await mailbox.waitFor((m) => m.to.includes(recipient));
     const claimer = await signUp({ email_address: recipient });
-    const claimed = await http(`${url}${withSessionKey('/user/egift/claim', claimer)}`, { method: 'POST', body: { code: extractCode(mail.text) } });
+    const claimed = await http(`${node.url}${withSessionKey('/user/egift/claim', claimer)}`, { method: 'POST', body: { code: extractCode(mail.text) } });
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
-    await messaging.drain();
-    await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+    await node.messaging.drain();
+    await node.log!.flush();
 
     const files = {
-      database: readIfExists(dbFile),
-      wal: readIfExists(`${dbFile}-wal`),
-      log: readIfExists(logFile),
+      database: readIfExists(join(node.dataDir, 'punchcard.db')),
+      wal: readIfExists(join(node.dataDir, 'punchcard.db-wal')),
+      log: readIfExists(node.log!.file),
       emails: mailbox.messages.map((m) => m.raw).join('\n'),
     };
     // The scan reads real content: the gifts' recipients are in the database files, the requests in the log.

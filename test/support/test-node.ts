@@ -4,6 +4,7 @@ import { type Engine, startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
+import { createLogger } from '../../src/server/http/logger';
 import type { RateLimitSettings } from '../../src/server/http/rate-limits';
 import { type Messaging, startMessaging } from '../../src/server/messaging/start-messaging';
 import { createNodeScanners, type NodeScannerOptions } from '../../src/server/node/node-scanners';
@@ -21,6 +22,8 @@ export interface TestNode {
   messaging: Messaging;
   /** The node's scanners (`options.scanners`), started once it listens; null without them. */
   scanners: ScannerService | null;
+  /** The trace-level log file (`options.traceLog`) and a flush of what is still buffered; null without. */
+  log: { file: string; flush(): Promise<void> } | null;
   /** Adds a vendor (store, currencies, keys, tokens) like `punchcard init`. */
   addVendor(name?: string): Promise<VendorCredentials>;
   close(): Promise<void>;
@@ -34,17 +37,21 @@ export interface TestNodeOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** Scanners the node reads, as `punchcard store` would (e.g. `{ sources: [new ScriptedScanSource()] }`): each scan checks a customer in. */
   scanners?: NodeScannerOptions;
+  /** Log everything (trace level) into `<dataDir>/node.log`, as `punchcard store` writes its log. */
+  traceLog?: boolean;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
   const dir = makeTempDir();
   const clock = new ManualClock();
+  const logFile = `${dir.path}/node.log`;
+  const logger = options.traceLog ? createLogger({ level: 'trace', file: logFile }) : undefined;
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
   const scanners = createNodeScanners(engine, options.scanners);
-  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits, scanners });
+  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits, scanners, ...(logger ? { logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   await scanners?.start();
-  const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl });
+  const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl, ...(logger ? { logger } : {}) });
   let vendorCount = 0;
   return {
     url,
@@ -54,6 +61,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     dataDir: dir.path,
     messaging,
     scanners,
+    log: logger ? { file: logFile, flush: () => new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve()))) } : null,
     addVendor: (name) =>
       setUpVendor(engine, {
         name: name ?? `Vendor ${++vendorCount}`,
