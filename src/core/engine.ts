@@ -22,7 +22,21 @@ export interface Engine {
   events: StoreEvents;
   /** The card processor (payments/gateway): the built-in test gateway unless configured otherwise. */
   payments: PaymentGateway;
+  /**
+   * Who owns the program's data on this node. `owner`: a standalone store node or a central node —
+   * it runs the program's jobs (points expiry, reminders, payments, webhooks). `replica`: a store
+   * node paired with a central node — central owns the program and runs those; this node sells
+   * local-first and syncs.
+   */
+  programRole: ProgramRole;
   close(): Promise<void>;
+}
+
+export type ProgramRole = 'owner' | 'replica';
+
+/** True where the program's own jobs and side effects (expiry, payments, webhooks) run. */
+export function ownsProgramData(engine: Pick<Engine, 'programRole'>): boolean {
+  return engine.programRole === 'owner';
 }
 
 export interface EngineOptions {
@@ -34,6 +48,8 @@ export interface EngineOptions {
   role: 'store' | 'central';
   /** Which payment gateway to charge through; the built-in test gateway when absent. */
   paymentGateway?: PaymentGatewayConfig;
+  /** `replica` for a store node paired with a central node; `owner` (default) otherwise. */
+  programRole?: ProgramRole;
 }
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
@@ -48,6 +64,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     sealer: new Sealer(options.nodeKey),
     events: new StoreEvents(),
     payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),
+    programRole: options.programRole ?? 'owner',
     close: () => options.database.close(),
   };
 }
