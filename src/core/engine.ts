@@ -9,6 +9,7 @@ import { type Database, migrateToLatest } from './storage/database';
 import type { Dialect } from './storage/dialect';
 import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
 import type { DB } from './storage/schema';
+import { sealLocalChanges } from './sync/outbox/seal-local-changes';
 
 /** Everything a use case needs from the outside world. Built once per node, passed to every call. */
 export interface Engine {
@@ -29,6 +30,8 @@ export interface Engine {
    * local-first and syncs.
    */
   programRole: ProgramRole;
+  /** A paired store's view of its link to central (the sync client keeps it current); always up elsewhere. */
+  centralLink: { reachable: boolean };
   close(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     events: new StoreEvents(),
     payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),
     programRole: options.programRole ?? 'owner',
+    centralLink: { reachable: true },
     close: () => options.database.close(),
   };
 }
@@ -80,9 +84,22 @@ async function ensureNodeId(db: Kysely<DB>, role: EngineOptions['role']): Promis
   return Number(row.value);
 }
 
-/** One command = one transaction. */
-export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  return engine.db.transaction().execute(work);
+export interface TransactOptions {
+  /** On a paired store, the name of the sync event the command's changes travel in. */
+  syncEvent?: string;
+}
+
+/**
+ * One command = one transaction. On a paired store, the rows the command changed (captured by
+ * triggers) become one sync event in the same transaction.
+ */
+export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Promise<T>, options: TransactOptions = {}): Promise<T> {
+  if (engine.programRole !== 'replica') return engine.db.transaction().execute(work);
+  return engine.db.transaction().execute(async (trx) => {
+    const result = await work(trx);
+    await sealLocalChanges(trx, engine, options.syncEvent ?? 'local.write');
+    return result;
+  });
 }
 
 /** The vendor a request acts for; every query a use case runs is filtered by it. */

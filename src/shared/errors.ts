@@ -107,6 +107,22 @@ export const ERROR_CODES = {
   card_processing_error: { status: 422, message: 'The card could not be processed. Please try again in a moment.' },
   rate_limited: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
   account_locked: { status: 429, message: 'Too many failed attempts. Your account is locked for a while; try again later or reset your password.' },
+  // Chain sync (docs/sync.md)
+  node_credential_required: { status: 401, message: 'This call needs a store node credential (Authorization: Bearer pcn_…).' },
+  node_revoked: { status: 401, message: 'This store node was unpaired at central. Pair it again with a new pairing code.' },
+  pairing_code_invalid: { status: 400, message: 'The pairing code is wrong, used or expired. Ask central for a new one.' },
+  pairing_needs_empty_store: {
+    status: 409,
+    message: 'This store node already has data of its own. Pair with --replace-local-data to set that data aside and take the chain\'s.',
+  },
+  sync_node_not_found: { status: 404, message: 'No such paired store node.' },
+  store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
+  store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
+  offline_limit: { status: 422, message: 'The store is offline and this exceeds the offline limit.' },
+  central_unreachable: {
+    status: 503,
+    message: 'The central office cannot be reached right now, so this cannot be done at the store. Sales and check-ins still work; try this again later.',
+  },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is not available right now.' },
   payment_gateway_unavailable: { status: 503, message: 'The payment service is not available right now. Please try again in a moment.' },

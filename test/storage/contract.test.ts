@@ -12,7 +12,7 @@ import { type Engine, transact } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry, rebuildBalances } from '../../src/core/ledger/ledger';
 import { migrateToLatest } from '../../src/core/storage/database';
 import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
-import { recordSyncEvent } from '../../src/core/sync/record-event';
+import { recordSyncEvent } from '../../src/core/sync/outbox/record-event';
 import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
 import { addBillingProfile } from '../../src/core/payments/billing-profiles/manage-billing-profiles';
 import { reloadQuickPay, reloadStatus } from '../../src/core/payments/reloads/reload-quick-pay';

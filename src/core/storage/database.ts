@@ -71,7 +71,8 @@ export interface SqliteOptions {
 }
 
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
-export function openSqlite(file: string, options: SqliteOptions = {}): Database {
+/** `file` may also be a serialized database image (in memory; the sync simulation starts from one). */
+export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): Database {
   const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   // FULL: a sale that was answered survives a power cut.

@@ -23,7 +23,7 @@ export function nodeOfId(id: number): number {
 }
 
 /** Takes the next value of a named counter inside the caller's transaction (gapless if it commits). */
-export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events'): Promise<number> {
+export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes'): Promise<number> {
   const row = await db
     .updateTable('id_sequences')
     .set((eb) => ({ value: eb('value', '+', 1) }))

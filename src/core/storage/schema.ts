@@ -25,6 +25,10 @@ export interface VendorsTable {
   verification_methods: Generated<string>;
   /** Earned points expire this many days after earning; null: never. */
   points_expiry_days: number | null;
+  offline_quick_pay_per_order: Generated<number | null>;
+  offline_quick_pay_per_day: Generated<number | null>;
+  offline_points_per_order: Generated<number | null>;
+  offline_points_per_day: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -173,6 +177,9 @@ export interface SyncEventsTable {
   offline: number;
   created_at: number;
   acked_at: number | null;
+  verdict: string | null;
+  verdict_code: string | null;
+  verdict_message: string | null;
 }
 
 export interface MessagesOutboxTable {
@@ -232,6 +239,7 @@ export interface UsersTable {
   locked_until: number | null;
   created_at: number;
   updated_at: number;
+  merged_into: Generated<number | null>;
 }
 
 export interface UserVendorsTable {
@@ -246,6 +254,7 @@ export interface UserVendorsTable {
   reload_threshold: number;
   billing_profile_id: number | null;
   flagged: number;
+  flagged_reason: Generated<string | null>;
   referral_code: string;
   newsletters: string;
   push_endpoints: string;
@@ -388,6 +397,7 @@ export interface OrdersTable {
   void_reply: string | null;
   created_at: number;
   voided_at: number | null;
+  offline: Generated<number>;
 }
 
 export interface TransactionsTable {
@@ -532,6 +542,65 @@ export interface EgiftsTable {
   updated_at: number;
 }
 
+/** A row change captured for sync (central's per-vendor log, or a store node's outbox). */
+export interface SyncChangesTable {
+  seq: Generated<number>;
+  tbl: string;
+  row_id: number;
+  op: string;
+  vendor_id: number | null;
+  data: string;
+  event_seq: number | null;
+}
+
+export interface SyncApplyModeTable {
+  active: number;
+}
+
+export interface SyncNodesTable {
+  id: number;
+  vendor_id: number;
+  store_id: number;
+  credential_hash: string;
+  label: string;
+  last_seq: Generated<number>;
+  last_seen_at: number | null;
+  cursor: Generated<number>;
+  paired_at: number;
+  revoked_at: number | null;
+}
+
+export interface SyncPairingCodesTable {
+  code_hash: string;
+  vendor_id: number;
+  store_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface SyncVerdictsTable {
+  node_id: number;
+  node_seq: number;
+  event_id: string;
+  verdict: string;
+  code: string | null;
+  message: string | null;
+  applied_at: number;
+}
+
+export interface SyncExceptionsTable {
+  id: Generated<number>;
+  vendor_id: number;
+  store_id: number | null;
+  node_id: number | null;
+  kind: string;
+  subject: string;
+  message: string;
+  created_at: number;
+  resolved_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -568,4 +637,10 @@ export interface DB {
   test_gateway_cards: TestGatewayCardsTable;
   test_gateway_charges: TestGatewayChargesTable;
   egifts: EgiftsTable;
+  sync_changes: SyncChangesTable;
+  sync_apply_mode: SyncApplyModeTable;
+  sync_nodes: SyncNodesTable;
+  sync_pairing_codes: SyncPairingCodesTable;
+  sync_verdicts: SyncVerdictsTable;
+  sync_exceptions: SyncExceptionsTable;
 }

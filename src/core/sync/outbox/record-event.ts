@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Engine } from '../engine';
-import { nextSequence } from '../storage/ids';
-import type { DB } from '../storage/schema';
+import type { Engine } from '../../engine';
+import { nextSequence } from '../../storage/ids';
+import type { DB } from '../../storage/schema';
 
 export interface NewSyncEvent {
   type: string;

@@ -1,0 +1,127 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../storage/dialect';
+import type { DB } from '../../storage/schema';
+import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
+
+// Triggers copy every change of a replicated table into sync_changes in the writing transaction, so
+// nothing a use case writes can be forgotten by sync, whichever code path wrote it. Central captures
+// what stores pull; a paired store captures what it pushes. The triggers are recreated on every start,
+// so columns added by later migrations are captured too.
+
+export type CaptureRole = 'central' | 'store';
+
+const PG_LOCK = 7_301_001;
+
+export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, role: CaptureRole): Promise<void> {
+  const tables = REPLICATED_TABLES.filter((t) => (role === 'central' ? t.pull : t.push));
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('node_meta').select('value').where('key', '=', 'sync_capture').executeTakeFirst();
+    await removeTriggers(trx, dialect);
+    if (dialect === 'postgres') await installPostgres(trx, tables);
+    else for (const table of tables) await installSqlite(trx, table);
+    // Central's first start: rows that existed before capture began enter the log, parents first.
+    if (role === 'central' && before?.value !== 'central') await backfillChangeLog(trx, dialect);
+    await trx
+      .insertInto('node_meta')
+      .values({ key: 'sync_capture', value: role })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: role }))
+      .execute();
+  });
+}
+
+export async function removeChangeCapture(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  await removeTriggers(db, dialect);
+  await db.deleteFrom('node_meta').where('key', '=', 'sync_capture').execute();
+}
+
+async function removeTriggers(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  for (const table of REPLICATED_TABLES) {
+    if (dialect === 'postgres') {
+      await sql.raw(`drop trigger if exists sync_capture on ${table.name}`).execute(db);
+    } else {
+      for (const op of ['ins', 'upd', 'del']) await sql.raw(`drop trigger if exists sync_capture_${table.name}_${op}`).execute(db);
+    }
+  }
+}
+
+async function backfillChangeLog(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  for (const table of REPLICATED_TABLES.filter((t) => t.pull)) {
+    const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+    await sql
+      .raw(
+        `insert into sync_changes (tbl, row_id, op, vendor_id, data)
+         select '${table.name}', r.id, 'upsert', ${vendorOf(table, 'r')}, ${json} from ${table.name} r order by r.id`,
+      )
+      .execute(db);
+  }
+}
+
+async function sqliteColumns(db: Kysely<DB>, table: ReplicatedTable): Promise<string[]> {
+  const result = await sql<{ name: string }>`select name from pragma_table_info(${table.name})`.execute(db);
+  const omit = new Set(table.omit ?? []);
+  return result.rows.map((r) => r.name).filter((name) => !omit.has(name));
+}
+
+function sqliteRowJson(table: ReplicatedTable, columns: string[], row: string): string {
+  const pairs = columns.map((c) => `'${c}', ${row}.${c}`);
+  if (table.name === 'ledger_entries') {
+    for (const c of ['holder_type', 'holder_id', 'currency_id']) {
+      pairs.push(`'${c}', (select a.${c} from ledger_accounts a where a.id = ${row}.account_id)`);
+    }
+  }
+  return `json_object(${pairs.join(', ')})`;
+}
+
+function vendorOf(table: ReplicatedTable, row: string): string {
+  return table.vendorColumn ? `${row}.${table.vendorColumn}` : 'null';
+}
+
+async function installSqlite(db: Kysely<DB>, table: ReplicatedTable): Promise<void> {
+  const columns = await sqliteColumns(db, table);
+  const events = { ins: ['insert', 'NEW', 'upsert'], upd: ['update', 'NEW', 'upsert'], del: ['delete', 'OLD', 'delete'] } as const;
+  for (const [suffix, [event, row, op]] of Object.entries(events)) {
+    await sql
+      .raw(
+        `create trigger sync_capture_${table.name}_${suffix} after ${event} on ${table.name}
+         when (select active from sync_apply_mode) = 0
+         begin
+           insert into sync_changes (tbl, row_id, op, vendor_id, data)
+           values ('${table.name}', ${row}.id, '${op}', ${vendorOf(table, row)}, ${sqliteRowJson(table, columns, row)});
+         end`,
+      )
+      .execute(db);
+  }
+}
+
+function pgRowJson(table: ReplicatedTable, row: string): string {
+  const omit = (table.omit ?? []).map((c) => `'${c}'`).join(', ');
+  let json = `to_jsonb(${row})${omit ? ` - array[${omit}]::text[]` : ''}`;
+  if (table.name === 'ledger_entries') {
+    json = `${json} || (select jsonb_build_object('holder_type', a.holder_type, 'holder_id', a.holder_id, 'currency_id', a.currency_id) from ledger_accounts a where a.id = ${row}.account_id)`;
+  }
+  return json;
+}
+
+async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[]): Promise<void> {
+  // The advisory lock (held to commit) makes the log's order the commit order, so a store that
+  // pulled up to seq N never misses a smaller seq committed later.
+  for (const table of tables) {
+    await sql
+      .raw(
+        `create or replace function sync_capture_${table.name}() returns trigger language plpgsql as $fn$
+         declare r ${table.name};
+         begin
+           if (select active from sync_apply_mode) = 1 then return null; end if;
+           perform pg_advisory_xact_lock(${PG_LOCK});
+           if tg_op = 'DELETE' then r := old; else r := new; end if;
+           insert into sync_changes (tbl, row_id, op, vendor_id, data)
+           values ('${table.name}', r.id, case tg_op when 'DELETE' then 'delete' else 'upsert' end, ${vendorOf(table, 'r')}, (${pgRowJson(table, 'r')})::text);
+           return null;
+         end $fn$`,
+      )
+      .execute(db);
+    await sql
+      .raw(`create trigger sync_capture after insert or update or delete on ${table.name} for each row execute function sync_capture_${table.name}()`)
+      .execute(db);
+  }
+}

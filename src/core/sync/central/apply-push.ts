@@ -1,0 +1,292 @@
+import { type Kysely, sql } from 'kysely';
+import type { Engine } from '../../engine';
+import { openAccount, type HolderType } from '../../ledger/ledger';
+import { nodeOfId } from '../../storage/ids';
+import type { DB } from '../../storage/schema';
+import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../protocol';
+import { replicatedTable } from '../replicated-tables';
+import { pickColumns, tableColumns } from '../table-columns';
+import { recordSyncException } from './sync-exceptions';
+import { settleAccounts } from './settle-accounts';
+
+export interface PairedNode {
+  id: number;
+  vendorId: number;
+  storeId: number;
+}
+
+class EventRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Applies a page of a store's events at central, in the caller's transaction, in node_seq order.
+ * A repeated event gets its stored verdict; a gap stops the page and names where to resume; an event
+ * central cannot take is rejected (its changes rolled back to a savepoint) so the queue moves on.
+ * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
+ */
+export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[]): Promise<PushResponse> {
+  const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
+  let lastSeq = Number(state.last_seq);
+  const results: EventVerdict[] = [];
+  let resumeFrom: number | null = null;
+  const sorted = [...events].sort((a, b) => a.node_seq - b.node_seq);
+  const touchedAccounts = new Set<number>();
+  for (const event of sorted) {
+    if (event.node_seq <= lastSeq) {
+      const stored = await trx
+        .selectFrom('sync_verdicts')
+        .selectAll()
+        .where('node_id', '=', node.id)
+        .where('node_seq', '=', event.node_seq)
+        .executeTakeFirst();
+      results.push({
+        node_seq: event.node_seq,
+        event_id: event.event_id,
+        verdict: stored?.verdict === 'rejected' ? 'rejected' : 'applied',
+        code: stored?.code ?? null,
+        message: stored?.message ?? null,
+      });
+      continue;
+    }
+    if (event.node_seq !== lastSeq + 1) {
+      resumeFrom = lastSeq + 1;
+      break;
+    }
+    const verdict = await applyOneEvent(trx, engine, node, event, touchedAccounts);
+    await trx
+      .insertInto('sync_verdicts')
+      .values({
+        node_id: node.id,
+        node_seq: event.node_seq,
+        event_id: event.event_id,
+        verdict: verdict.verdict,
+        code: verdict.code,
+        message: verdict.message,
+        applied_at: engine.clock.now(),
+      })
+      .execute();
+    results.push(verdict);
+    lastSeq = event.node_seq;
+  }
+  await settleAccounts(trx, engine, node, touchedAccounts);
+  await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
+  return { results, resume_from: resumeFrom };
+}
+
+async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, touched: Set<number>): Promise<EventVerdict> {
+  const base = { node_seq: event.node_seq, event_id: event.event_id };
+  await sql`savepoint sync_event`.execute(trx);
+  const accounts = new Set<number>();
+  try {
+    for (const change of event.changes) await applyChange(trx, engine, node, event, change, accounts);
+    await sql`release savepoint sync_event`.execute(trx);
+    for (const id of accounts) touched.add(id);
+    return { ...base, verdict: 'applied', code: null, message: null };
+  } catch (error) {
+    await sql`rollback to savepoint sync_event`.execute(trx);
+    await sql`release savepoint sync_event`.execute(trx);
+    const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
+    await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, `${refused.code}: ${refused.message}`);
+    return { ...base, verdict: 'rejected', code: refused.code, message: refused.message };
+  }
+}
+
+async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, accounts: Set<number>): Promise<void> {
+  const table = replicatedTable(change.tbl);
+  if (!table?.push) throw new EventRefused('table_not_accepted', `a store does not write ${change.tbl}`);
+  // Stores do not delete rows central keeps; a delete in their log only reflects local tidying.
+  if (change.op === 'delete') return;
+  const data = { ...change.data };
+  const id = data['id'];
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new EventRefused('invalid_row', `a ${change.tbl} row without an id`);
+  const vendor = change.tbl === 'users' ? data['first_vendor_id'] : data['vendor_id'];
+  const existing = await trx
+    .selectFrom(change.tbl as 'users')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!existing) {
+    if (nodeOfId(id) !== node.id) throw new EventRefused('foreign_id', `${change.tbl} ${id} was not made by this node and central does not know it`);
+    if (change.tbl !== 'users' && vendor !== node.vendorId) throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
+  } else if ('vendor_id' in existing && existing.vendor_id !== node.vendorId) {
+    throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
+  }
+  if ('user_id' in data && typeof data['user_id'] === 'number') data['user_id'] = await survivorOf(trx, data['user_id']);
+
+  switch (change.tbl) {
+    case 'ledger_entries':
+      if (!existing) accounts.add(await insertEntry(trx, engine, node, data));
+      return;
+    case 'users':
+      if (!existing) await insertCustomer(trx, engine, node, data);
+      return;
+    default:
+      if (existing) await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data, table.storeWritable ?? []);
+      else await insertFromStore(trx, engine, node, change.tbl, data);
+  }
+}
+
+/** A customer merged into another (registered twice offline) is represented by the survivor. */
+export async function survivorOf(trx: Kysely<DB>, userId: number): Promise<number> {
+  let current = userId;
+  for (let hops = 0; hops < 8; hops += 1) {
+    const row = await trx.selectFrom('users').select('merged_into').where('id', '=', current).executeTakeFirst();
+    if (!row?.merged_into) return current;
+    current = Number(row.merged_into);
+  }
+  return current;
+}
+
+async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<number> {
+  const holderType = data['holder_type'] as HolderType;
+  const holderId = Number(data['holder_id']);
+  const currencyId = Number(data['currency_id']);
+  const amount = Number(data['amount']);
+  if (!Number.isSafeInteger(amount) || amount === 0 || !holderType || !Number.isSafeInteger(holderId)) {
+    throw new EventRefused('invalid_row', `ledger entry ${String(data['id'])} is not a valid movement`);
+  }
+  const accountId = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId, holderType, holderId });
+  const columns = await tableColumns(trx, engine.dialect, 'ledger_entries');
+  await trx
+    .insertInto('ledger_entries')
+    .values({ ...pickColumns(data, columns), account_id: accountId } as never)
+    .execute();
+  await trx
+    .updateTable('ledger_accounts')
+    .set((eb) => ({ balance: eb('balance', '+', amount), updated_at: engine.clock.now() }))
+    .where('id', '=', accountId)
+    .execute();
+  return accountId;
+}
+
+/** One phone or email registered at two stores while offline: the later one merges into the first. */
+async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<void> {
+  const columns = await tableColumns(trx, engine.dialect, 'users');
+  const row = { ...replicatedTable('users')?.insertDefaults, ...pickColumns(data, columns) };
+  row['first_vendor_id'] = node.vendorId;
+  const survivor = await findSameCustomer(trx, node.vendorId, data);
+  if (survivor) {
+    // The survivor keeps the identifiers; this id stays as a pointer so old references resolve.
+    row['email_key'] = null;
+    row['phone'] = null;
+    row['merged_into'] = survivor;
+    row['status'] = 'merged';
+  }
+  await trx.insertInto('users').values(row as never).execute();
+  if (survivor) {
+    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the email or phone of customer ${survivor}; merged into them`);
+  }
+}
+
+async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<string, unknown>): Promise<number | null> {
+  if (typeof data['email_key'] === 'string') {
+    const byEmail = await trx.selectFrom('users').select('id').where('email_key', '=', data['email_key']).executeTakeFirst();
+    if (byEmail) return Number(byEmail.id);
+  }
+  if (typeof data['phone'] === 'string' && data['phone']) {
+    const byPhone = await trx
+      .selectFrom('users as u')
+      .innerJoin('user_vendors as uv', 'uv.user_id', 'u.id')
+      .select('u.id')
+      .where('u.phone', '=', data['phone'])
+      .where('u.merged_into', 'is', null)
+      .where('uv.vendor_id', '=', vendorId)
+      .where('uv.removed_at', 'is', null)
+      .orderBy('u.id')
+      .executeTakeFirst();
+    if (byPhone) return Number(byPhone.id);
+  }
+  return null;
+}
+
+async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<void> {
+  const columns = await tableColumns(trx, engine.dialect, table);
+  const row = { ...replicatedTable(table)?.insertDefaults, ...pickColumns(data, columns) };
+  const now = engine.clock.now();
+  if (table === 'user_vendors' && row['removed_at'] == null) {
+    const linked = await trx
+      .selectFrom('user_vendors')
+      .select('id')
+      .where('user_id', '=', row['user_id'] as number)
+      .where('vendor_id', '=', node.vendorId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    // The customer joined at two stores (or was merged): the first membership stands.
+    if (linked) row['removed_at'] = now;
+    row['billing_profile_id'] = null;
+  }
+  if (table === 'user_cards' && row['removed_at'] == null) {
+    const holder = await trx.selectFrom('user_cards').select(['user_id']).where('card_id', '=', row['card_id'] as number).where('removed_at', 'is', null).executeTakeFirst();
+    if (holder && Number(holder.user_id) !== row['user_id']) {
+      row['removed_at'] = now;
+      row['status'] = 'removed';
+      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['card_id'])}`, `linked offline to customer ${String(row['user_id'])} while already linked to customer ${holder.user_id}; the first link stands`);
+    } else if (holder) {
+      row['removed_at'] = now;
+    }
+  }
+  if (table === 'cards' && row['deleted_at'] == null) {
+    const same = await trx.selectFrom('cards').select('id').where('vendor_id', '=', node.vendorId).where('number_key', '=', row['number_key'] as string).where('deleted_at', 'is', null).executeTakeFirst();
+    if (same) {
+      row['deleted_at'] = now;
+      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, `card number created at two stores; card ${same.id} stands`);
+    }
+  }
+  if (table === 'pos_sessions' && row['status'] === 'active') await closeOtherActiveSession(trx, engine, row['user_id'] as number, now);
+  if (table === 'orders') {
+    const clash = await trx
+      .selectFrom('orders')
+      .select('id')
+      .where('store_id', '=', row['store_id'] as number)
+      .where('receipt_number', '=', row['receipt_number'] as string)
+      .executeTakeFirst();
+    if (clash) {
+      const renamed = `${String(row['receipt_number'])}~${node.id}`;
+      await recordSyncException(trx, engine, node, 'receipt_reused', `order ${String(row['id'])}`, `receipt ${String(row['receipt_number'])} was already used by order ${clash.id}; kept as ${renamed}`);
+      row['receipt_number'] = renamed;
+    }
+  }
+  await trx.insertInto(table as 'orders').values(row as never).execute();
+}
+
+/** A customer has one open check-in in the chain: the one applied last stands, the other is closed as moved. */
+async function closeOtherActiveSession(trx: Kysely<DB>, engine: Engine, userId: number, now: number): Promise<void> {
+  await trx
+    .updateTable('pos_sessions')
+    .set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+async function updateFromStore(
+  trx: Kysely<DB>,
+  engine: Engine,
+  table: string,
+  existing: Record<string, unknown>,
+  data: Record<string, unknown>,
+  writable: readonly string[],
+): Promise<void> {
+  const patch: Record<string, unknown> = {};
+  for (const column of writable) if (column in data && data[column] !== existing[column]) patch[column] = data[column];
+  // Closed stays closed: a session closed at one store is not reopened by another's stale copy.
+  if (table === 'pos_sessions' && existing['status'] !== 'active' && patch['status'] === 'active') {
+    delete patch['status'];
+    delete patch['closed_at'];
+    delete patch['closed_reason'];
+  }
+  if (table === 'pos_sessions' && patch['status'] === 'active') await closeOtherActiveSession(trx, engine, Number(existing['user_id']), engine.clock.now());
+  // Even when nothing is taken, touch the row so its central version is logged and flows back.
+  const set = Object.keys(patch).length > 0 ? patch : { id: existing['id'] };
+  await trx
+    .updateTable(table as 'orders')
+    .set(set as never)
+    .where('id', '=', existing['id'] as number)
+    .execute();
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../../engine';
+import type { DB } from '../../storage/schema';
+import type { EventVerdict, PushedEvent, RowChange } from '../protocol';
+import { sealLocalChanges } from './seal-local-changes';
+
+/** The oldest events central has not acknowledged, with their captured rows, in node_seq order. */
+export async function readPendingEvents(engine: Engine, limit: number): Promise<PushedEvent[]> {
+  // Changes written outside a command's transaction (none should be) still travel, as their own event.
+  await engine.db.transaction().execute((trx) => sealLocalChanges(trx, engine, 'local.write'));
+  const events = await engine.db.selectFrom('sync_events').selectAll().where('acked_at', 'is', null).orderBy('node_seq').limit(limit).execute();
+  if (events.length === 0) return [];
+  const seqs = events.map((e) => Number(e.node_seq));
+  const changes = await engine.db.selectFrom('sync_changes').selectAll().where('event_seq', 'in', seqs).orderBy('seq').execute();
+  const byEvent = new Map<number, RowChange[]>();
+  for (const change of changes) {
+    const list = byEvent.get(Number(change.event_seq)) ?? [];
+    list.push({ tbl: change.tbl, op: change.op === 'delete' ? 'delete' : 'upsert', data: JSON.parse(change.data) as Record<string, unknown> });
+    byEvent.set(Number(change.event_seq), list);
+  }
+  return events.map((e) => ({
+    node_seq: Number(e.node_seq),
+    event_id: e.event_id,
+    type: e.type,
+    offline: e.offline === 1,
+    created_at: Number(e.created_at),
+    changes: byEvent.get(Number(e.node_seq)) ?? [],
+  }));
+}
+
+/** Stores central's verdicts before anything else happens; the acknowledged rows leave the outbox. */
+export async function recordVerdicts(db: Kysely<DB>, engine: Engine, verdicts: EventVerdict[]): Promise<void> {
+  const now = engine.clock.now();
+  for (const v of verdicts) {
+    await db
+      .updateTable('sync_events')
+      .set({ acked_at: now, verdict: v.verdict, verdict_code: v.code, verdict_message: v.message })
+      .where('node_seq', '=', v.node_seq)
+      .where('acked_at', 'is', null)
+      .execute();
+    await db.deleteFrom('sync_changes').where('event_seq', '=', v.node_seq).execute();
+  }
+}
+
+export interface OutboxSummary {
+  pending: number;
+  oldestPendingAt: number | null;
+  rejected: number;
+}
+
+export async function summariseOutbox(db: Kysely<DB>): Promise<OutboxSummary> {
+  const pending = await db
+    .selectFrom('sync_events')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('acked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const rejected = await db.selectFrom('sync_events').select((eb) => eb.fn.countAll<number>().as('n')).where('verdict', '=', 'rejected').executeTakeFirstOrThrow();
+  return { pending: Number(pending.n), oldestPendingAt: pending.oldest === null ? null : Number(pending.oldest), rejected: Number(rejected.n) };
+}

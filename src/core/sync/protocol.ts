@@ -1,0 +1,59 @@
+// What a store node and central say to each other (docs/sync.md). Plain JSON over HTTP; the
+// simulation passes the same objects through its lossy in-memory network.
+
+/** One captured row change: the row as the writing transaction left it. */
+export interface RowChange {
+  tbl: string;
+  op: 'upsert' | 'delete';
+  data: Record<string, unknown>;
+}
+
+/** The changes of one local-first command at a store, numbered gaplessly per node. */
+export interface PushedEvent {
+  node_seq: number;
+  event_id: string;
+  type: string;
+  offline: boolean;
+  created_at: number;
+  changes: RowChange[];
+}
+
+export interface PushRequest {
+  events: PushedEvent[];
+}
+
+export type Verdict = 'applied' | 'rejected';
+
+export interface EventVerdict {
+  node_seq: number;
+  event_id: string;
+  verdict: Verdict;
+  code: string | null;
+  message: string | null;
+}
+
+export interface PushResponse {
+  results: EventVerdict[];
+  /** Set when central is missing earlier events: the node resends from this node_seq. */
+  resume_from: number | null;
+}
+
+export interface PulledChange extends RowChange {
+  seq: number;
+}
+
+export interface PullResponse {
+  changes: PulledChange[];
+  /** The cursor to pull after next time (the last seq considered, sent or not). */
+  cursor: number;
+  /** The newest seq in central's log: lag = head - cursor. */
+  head: number;
+  more: boolean;
+}
+
+export interface PairResponse {
+  node_id: number;
+  vendor_id: number;
+  store_id: number;
+  credential: string;
+}

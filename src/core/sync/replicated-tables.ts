@@ -1,0 +1,60 @@
+// What sync copies, in foreign-key order (a parent table before its children), and who may write what.
+// docs/sync.md explains the model: central captures changes of these tables into a per-vendor log
+// that stores pull; a paired store captures its own local-first writes and pushes them as events.
+
+export interface ReplicatedTable {
+  name: string;
+  /** Columns never copied off the node that holds them (secrets, per-node counters). */
+  omit?: readonly string[];
+  /** Values of omitted columns when the row is first inserted on the receiving node. */
+  insertDefaults?: Readonly<Record<string, unknown>>;
+  /** Central → store: stores receive it. Store → central: central accepts it from stores. */
+  pull: boolean;
+  push: boolean;
+  /**
+   * Columns a store may change on a row central already has. Anything else a store sends about an
+   * existing row is ignored (central then re-sends its own version).
+   */
+  storeWritable?: readonly string[];
+  /** How central knows which vendor's log a row belongs to. */
+  vendorColumn: 'vendor_id' | 'id' | null;
+}
+
+export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
+  { name: 'vendors', pull: true, push: false, vendorColumn: 'id' },
+  { name: 'stores', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'points_of_sale', pull: true, push: false, vendorColumn: 'vendor_id' },
+  // Keys issued at central for a store work at that store's node once paired.
+  { name: 'api_keys', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'currencies', pull: true, push: false, vendorColumn: 'vendor_id' },
+  // Card pins are sealed with each node's own key; they stay where they were set.
+  { name: 'cards', omit: ['pin_sealed'], insertDefaults: { pin_sealed: null }, pull: true, push: true, storeWritable: ['status', 'updated_at'], vendorColumn: 'vendor_id' },
+  { name: 'earning_rules', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'tiers', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'spending_rules', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'vendor_content', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'metadata_fields', pull: true, push: false, vendorColumn: 'vendor_id' },
+  // Customers belong to no single vendor: central sends a user to the stores of every vendor they joined.
+  { name: 'users', omit: ['password_hash', 'failed_logins', 'locked_until'], insertDefaults: { password_hash: null, failed_logins: 0, locked_until: null }, pull: true, push: true, storeWritable: [], vendorColumn: null },
+  { name: 'user_vendors', pull: true, push: true, storeWritable: ['tier_id', 'tier_since', 'updated_at'], vendorColumn: 'vendor_id' },
+  // App sessions and barcodes: a customer's app credentials work at the counter of every store.
+  { name: 'user_sessions', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'barcode_tokens', pull: true, push: false, vendorColumn: 'vendor_id' },
+  { name: 'user_cards', pull: true, push: true, storeWritable: ['status', 'updated_at', 'removed_at'], vendorColumn: 'vendor_id' },
+  { name: 'pos_sessions', pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
+  { name: 'orders', pull: true, push: true, storeWritable: ['status', 'void_reply', 'voided_at'], vendorColumn: 'vendor_id' },
+  { name: 'transactions', pull: true, push: true, storeWritable: ['status'], vendorColumn: 'vendor_id' },
+  // Entries travel with their account's holder and currency instead of a node-local account id.
+  { name: 'ledger_entries', pull: true, push: true, storeWritable: [], vendorColumn: 'vendor_id' },
+];
+
+export const TABLE_ORDER = new Map(REPLICATED_TABLES.map((t, i) => [t.name, i]));
+
+export function replicatedTable(name: string): ReplicatedTable | undefined {
+  return REPLICATED_TABLES.find((t) => t.name === name);
+}
+
+/** Rows whose columns point at data that never leaves central (saved cards): cleared at stores. */
+export const STORE_CLEARED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  user_vendors: ['billing_profile_id'],
+};

@@ -1,0 +1,169 @@
+import type { Engine } from '../../engine';
+import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
+import type { PullResponse, PushRequest, PushResponse } from '../protocol';
+import { applyPulledChanges, getMeta, setMeta } from './apply-pulled-changes';
+
+/** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
+export interface SyncTransport {
+  push(request: PushRequest): Promise<PushResponse>;
+  pull(after: number, limit: number): Promise<PullResponse>;
+}
+
+export interface SyncClientOptions {
+  vendorId: number;
+  storeId: number;
+  pushPage?: number;
+  pullPage?: number;
+  /** Called after a pulled page commits, with the sessions of this store it changed (queue updates). */
+  onPulledSessions?: (sessionIds: number[]) => void;
+}
+
+export interface SyncRoundResult {
+  pushed: number;
+  pulled: number;
+}
+
+/**
+ * A paired store's side of sync: push the outbox in node_seq order, then pull central's log after
+ * the cursor, until both are drained. Each step is idempotent, so a lost reply or a crash anywhere
+ * only means the step is repeated (docs/sync.md).
+ */
+export class SyncClient {
+  lastPushAt: number | null = null;
+  lastPullAt: number | null = null;
+  lastError: string | null = null;
+  head = 0;
+  #stopped = false;
+  #wake: (() => void) | null = null;
+  #loop: Promise<void> | null = null;
+
+  constructor(
+    readonly engine: Engine,
+    readonly transport: SyncTransport,
+    readonly options: SyncClientOptions,
+  ) {}
+
+  /** One full round; throws (and marks the link down) when central cannot be reached. */
+  async syncOnce(): Promise<SyncRoundResult> {
+    try {
+      const pushed = await this.pushAll();
+      const pulled = await this.pullAll();
+      this.engine.centralLink.reachable = true;
+      this.lastError = null;
+      return { pushed, pulled };
+    } catch (error) {
+      this.engine.centralLink.reachable = false;
+      this.lastError = (error as Error).message;
+      throw error;
+    }
+  }
+
+  async pushAll(): Promise<number> {
+    let pushed = 0;
+    for (;;) {
+      const events = await readPendingEvents(this.engine, this.options.pushPage ?? 200);
+      if (events.length === 0) return pushed;
+      const reply = await this.transport.push({ events });
+      this.engine.centralLink.reachable = true;
+      await this.engine.db.transaction().execute((trx) => recordVerdicts(trx, this.engine, reply.results));
+      this.lastPushAt = this.engine.clock.now();
+      await setMeta(this.engine.db, 'sync_last_push_at', String(this.lastPushAt));
+      pushed += reply.results.length;
+      if (reply.resume_from !== null && reply.resume_from < events[0]!.node_seq) {
+        // Central lost events it had acknowledged (restored from a backup): this store cannot resend them.
+        throw new Error(`central asks to resume from event ${reply.resume_from}, which it had already acknowledged; pair this store again`);
+      }
+      if (reply.results.length === 0 && reply.resume_from === null) return pushed;
+    }
+  }
+
+  async pullAll(): Promise<number> {
+    let pulled = 0;
+    for (;;) {
+      const cursor = Number((await getMeta(this.engine.db, 'sync_cursor')) ?? '0');
+      const page = await this.transport.pull(cursor, this.options.pullPage ?? 500);
+      this.engine.centralLink.reachable = true;
+      if (page.cursor < cursor) throw new Error('central answered with a cursor behind this store');
+      await this.engine.db.transaction().execute((trx) => applyPulledChanges(trx, this.engine, this.options.vendorId, page.changes, page.cursor));
+      this.head = page.head;
+      this.lastPullAt = this.engine.clock.now();
+      await setMeta(this.engine.db, 'sync_last_pull_at', String(this.lastPullAt));
+      pulled += page.changes.length;
+      const sessions = page.changes.filter((c) => c.tbl === 'pos_sessions' && c.data['store_id'] === this.options.storeId).map((c) => Number(c.data['id']));
+      if (sessions.length > 0) this.options.onPulledSessions?.(sessions);
+      if (!page.more) return pulled;
+    }
+  }
+
+  /** Runs rounds until stopped: right away when poked, else on an interval, backing off while down. */
+  start(options: { idleMs?: number; maxBackoffMs?: number; random?: () => number } = {}): void {
+    const idle = options.idleMs ?? 5_000;
+    const cap = options.maxBackoffMs ?? 60_000;
+    const random = options.random ?? Math.random;
+    let failures = 0;
+    this.#loop = (async () => {
+      while (!this.#stopped) {
+        try {
+          await this.syncOnce();
+          failures = 0;
+        } catch {
+          failures += 1;
+        }
+        if (this.#stopped) break;
+        // Capped exponential backoff with full jitter, so stores that lost central together do not return together.
+        const wait = failures === 0 ? idle : Math.max(250, random() * Math.min(cap, 1_000 * 2 ** failures));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = null;
+      }
+    })();
+  }
+
+  /** Central said "pull now", or a local sale wants pushing: run a round as soon as the current one ends. */
+  poke(): void {
+    this.#wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+  }
+
+  async status(): Promise<SyncStatusSnapshot> {
+    const outbox = await summariseOutbox(this.engine.db);
+    const cursor = Number((await getMeta(this.engine.db, 'sync_cursor')) ?? '0');
+    return {
+      link: this.engine.centralLink.reachable ? 'up' : 'down',
+      pending: outbox.pending,
+      oldestPendingAt: outbox.oldestPendingAt,
+      rejected: outbox.rejected,
+      lastPushAt: this.lastPushAt ?? numberOrNull(await getMeta(this.engine.db, 'sync_last_push_at')),
+      lastPullAt: this.lastPullAt ?? numberOrNull(await getMeta(this.engine.db, 'sync_last_pull_at')),
+      cursor,
+      head: Math.max(this.head, cursor),
+      lastError: this.lastError,
+    };
+  }
+}
+
+export interface SyncStatusSnapshot {
+  link: 'up' | 'down';
+  pending: number;
+  oldestPendingAt: number | null;
+  rejected: number;
+  lastPushAt: number | null;
+  lastPullAt: number | null;
+  cursor: number;
+  head: number;
+  lastError: string | null;
+}
+
+function numberOrNull(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}

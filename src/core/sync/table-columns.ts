@@ -1,0 +1,31 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../storage/dialect';
+import type { DB } from '../storage/schema';
+
+const cache = new WeakMap<object, Map<string, Set<string>>>();
+
+/**
+ * The columns a table has in this database. Rows from another node may carry columns this one does
+ * not know (a newer version): only known columns are written.
+ */
+export async function tableColumns(db: Kysely<DB>, dialect: Dialect, table: string): Promise<Set<string>> {
+  const key = db.getExecutor().adapter;
+  let tables = cache.get(key);
+  if (!tables) cache.set(key, (tables = new Map()));
+  const known = tables.get(table);
+  if (known) return known;
+  const rows =
+    dialect === 'postgres'
+      ? (await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = ${table} and table_schema = current_schema()`.execute(db)).rows
+      : (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows;
+  const columns = new Set(rows.map((r) => r.name));
+  tables.set(table, columns);
+  return columns;
+}
+
+/** Keeps only the columns the table has here. */
+export function pickColumns(data: Record<string, unknown>, columns: Set<string>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (columns.has(key)) row[key] = value;
+  return row;
+}

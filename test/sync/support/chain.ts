@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { type Engine, startEngine } from '../../../src/core/engine';
+import { addApiKey } from '../../../src/core/credentials/api-keys';
+import { authenticateApiKey, type StoreScope } from '../../../src/core/credentials/authenticate';
+import { nextObjectId } from '../../../src/core/storage/ids';
+import { migrateToLatest, openSqlite, type Database } from '../../../src/core/storage/database';
+import { installChangeCapture } from '../../../src/core/sync/capture/install-capture';
+import { applyPushedEvents } from '../../../src/core/sync/central/apply-push';
+import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
+import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
+import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
+import { setMeta } from '../../../src/core/sync/store/apply-pulled-changes';
+import { SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
+import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
+import { ManualClock } from '../../support/clock';
+
+// A chain in one process for tests of sync: central and stores on in-memory SQLite databases cloned
+// from one migrated image, a shared manual clock, and stores that reach central through a transport
+// the test controls (a perfect one here; the simulation wraps it in a lossy network).
+
+export function freshDatabase(): Database {
+  return openSqlite(':memory:');
+}
+
+export interface CentralHandle {
+  engine: Engine;
+  vendor: VendorCredentials;
+  /** The direct (perfect) transport of a paired node. */
+  transportFor(credential: string): SyncTransport;
+  close(): Promise<void>;
+}
+
+export async function startCentral(clock: ManualClock, database: Database = freshDatabase()): Promise<CentralHandle> {
+  const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'central' });
+  await installChangeCapture(engine.db, engine.dialect, 'central');
+  const vendor = await setUpVendor(engine, { name: 'Chain', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'Springfield' } });
+  return {
+    engine,
+    vendor,
+    transportFor(credential: string): SyncTransport {
+      return {
+        async push(request: PushRequest): Promise<PushResponse> {
+          const node = await authenticateNode(engine, credential);
+          return engine.db.transaction().execute((trx) => applyPushedEvents(trx, engine, node, request.events));
+        },
+        async pull(after: number, limit: number): Promise<PullResponse> {
+          const node = await authenticateNode(engine, credential);
+          return readChangesForNode(engine.db, node, after, limit);
+        },
+      };
+    },
+    close: () => engine.close(),
+  };
+}
+
+/** A second store of the chain's vendor, with a cashier key. */
+export async function addStore(central: CentralHandle, name: string): Promise<{ storeId: number; apiKey: string }> {
+  const { engine, vendor } = central;
+  return engine.db.transaction().execute(async (trx) => {
+    const storeId = await nextObjectId(trx, engine.nodeId);
+    const now = engine.clock.now();
+    await trx
+      .insertInto('stores')
+      .values({ id: storeId, vendor_id: vendor.vendorId, name, address1: '2 High St', address2: null, city: 'Shelbyville', region: null, country: 'US', postal_code: null, phone: null, latitude: null, longitude: null, hours: null, created_at: now, updated_at: now })
+      .execute();
+    const key = await addApiKey(trx, engine, { vendorId: vendor.vendorId, storeId, posId: null, role: 'cashier', label: name });
+    return { storeId, apiKey: key.key };
+  });
+}
+
+export interface StoreHandle {
+  engine: Engine;
+  client: SyncClient;
+  storeId: number;
+  scope(): Promise<StoreScope>;
+  close(): Promise<void>;
+}
+
+/** Pairs a new store node with central (as `punchcard store --pair` does) and runs its first sync. */
+export async function pairStore(
+  central: CentralHandle,
+  clock: ManualClock,
+  store: { storeId: number; apiKey: string },
+  transport: (credential: string) => SyncTransport,
+  database: Database = freshDatabase(),
+): Promise<StoreHandle> {
+  const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, store.storeId);
+  const paired = await pairNode(central.engine, code, `store ${store.storeId}`);
+  await migrateToLatest(database.db);
+  await setMeta(database.db, 'node_id', String(paired.node_id));
+  const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
+  await installChangeCapture(engine.db, engine.dialect, 'store');
+  const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20 });
+  await client.syncOnce();
+  return {
+    engine,
+    client,
+    storeId: store.storeId,
+    scope: () => authenticateApiKey(engine, store.apiKey),
+    close: () => engine.close(),
+  };
+}
