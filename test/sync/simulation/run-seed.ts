@@ -1,0 +1,137 @@
+import { isServiceError } from '../../../src/shared/errors';
+import { findBalanceMismatches } from '../../../src/core/ledger/ledger';
+import { closeSession } from '../../../src/core/onscreen/close-session';
+import { registerInStore } from '../../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../../src/core/orders/place-order';
+import { createSpendingRule } from '../../../src/core/rules/spending/create-spending-rule';
+import { nodeOfId } from '../../../src/core/storage/ids';
+import { summariseOutbox } from '../../../src/core/sync/outbox/pending-events';
+import { SyncClient } from '../../../src/core/sync/store/sync-client';
+import type { Engine } from '../../../src/core/engine';
+import { ManualClock } from '../../support/clock';
+import { addStore, pairStore, startCentral, type StoreHandle } from '../support/chain';
+import { LossyLink } from './network';
+import { Random } from './random';
+
+export interface SeedOutcome {
+  seed: number;
+  problems: string[];
+  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number };
+}
+
+const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
+const HOUR = 3_600_000;
+
+/**
+ * One seeded run: central and three stores sell through a lossy, partitioned link while the clock
+ * moves; then the network heals and every node must converge (docs/sync.md, "Proof").
+ */
+export async function runSeed(seed: number): Promise<SeedOutcome> {
+  const random = new Random(seed);
+  const clock = new ManualClock(Date.UTC(2026, 10, 1, 8) + seed * 1000);
+  const central = await startCentral(clock);
+  const problems: string[] = [];
+  const stores: Array<StoreHandle & { link: LossyLink; nodeId: number; name: string }> = [];
+  let faultsSeen = 0;
+  let orders = 0;
+  try {
+    const points = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();
+    const reward = await createSpendingRule(central.engine, { vendorId: central.vendor.vendorId }, { name: 'Coffee', cost: 8, currency: points.public_id });
+    const storeKeys = [{ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, await addStore(central, 'B'), await addStore(central, 'C')];
+    for (const [i, key] of storeKeys.entries()) {
+      let link: LossyLink | undefined;
+      const handle = await pairStore(central, clock, key, (credential) => {
+        link = new LossyLink(central.transportFor(credential), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 });
+        return link;
+      });
+      link!.faults = { drop: 0.1, loseReply: 0.1, duplicate: 0.05, replayOld: 0.05 };
+      stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: `store ${'ABC'[i]}` });
+    }
+    const emails = Array.from({ length: 8 }, (_, i) => `c${i}@sim.test`);
+    let receipt = 0;
+    for (let step = 0; step < STEPS; step += 1) {
+      clock.advance(random.int(10 * 60_000));
+      const store = random.pick(stores);
+      const scope = await store.scope();
+      const roll = random.next();
+      try {
+        if (roll < 0.3) {
+          const email = random.pick(emails);
+          await registerInStore(store.engine, scope, { email });
+          await placeOrder(store.engine, scope, { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 5 + random.int(40) });
+          orders += 1;
+        } else if (roll < 0.5) {
+          const email = random.pick(emails);
+          await placeOrder(store.engine, scope, { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 3, redemptions: [reward.publicId] });
+          orders += 1;
+        } else if (roll < 0.55) {
+          await registerInStore(store.engine, scope, { email: random.pick(emails) });
+        } else if (roll < 0.6) {
+          const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
+          if (open.length > 0) await closeSession(store.engine, scope, random.pick(open).hash);
+        } else if (roll < 0.85) {
+          await store.client.syncOnce();
+        } else if (roll < 0.93) {
+          // A partition lasting hours: the store sells on its own meanwhile.
+          store.link.partitioned = !store.link.partitioned;
+          clock.advance(random.int(3 * HOUR));
+        } else {
+          // The store process restarts: in-memory sync state is lost, the database stays.
+          store.client = new SyncClient(store.engine, store.client.transport, store.client.options);
+        }
+      } catch (error) {
+        if (isServiceError(error)) continue;
+        if ((error as Error).message.startsWith('network:')) {
+          faultsSeen += 1;
+          continue;
+        }
+        problems.push(`step ${step} at ${store.name}: ${(error as Error).stack ?? String(error)}`);
+        break;
+      }
+    }
+    // Heal, then let every store push and pull until nothing moves.
+    for (const store of stores) store.link.heal();
+    for (let round = 0; round < 3; round += 1) for (const store of stores) await store.client.syncOnce();
+    await checkConvergence(central.engine, stores, problems);
+    const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
+    const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
+    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen } };
+  } catch (error) {
+    problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
+    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen } };
+  } finally {
+    for (const store of stores) await store.close();
+    await central.close();
+  }
+}
+
+async function checkConvergence(central: Engine, stores: Array<StoreHandle & { nodeId: number; name: string }>, problems: string[]): Promise<void> {
+  const centralBalances = await balancesOf(central);
+  const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
+  const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
+  if ((await findBalanceMismatches(central.db)).length > 0) problems.push('central: a cached balance differs from the sum of its entries');
+  const rejected = await central.db.selectFrom('sync_verdicts').select(['node_id', 'node_seq', 'message']).where('verdict', '=', 'rejected').execute();
+  for (const r of rejected) problems.push(`central rejected event ${r.node_seq} of node ${r.node_id}: ${r.message}`);
+  for (const store of stores) {
+    const outbox = await summariseOutbox(store.engine.db);
+    if (outbox.pending > 0) problems.push(`${store.name}: ${outbox.pending} events never acknowledged`);
+    if ((await findBalanceMismatches(store.engine.db)).length > 0) problems.push(`${store.name}: a cached balance differs from the sum of its entries`);
+    const own = await store.engine.db.selectFrom('orders').select('id').execute();
+    for (const order of own) {
+      if (nodeOfId(Number(order.id)) === store.nodeId && !centralOrders.has(Number(order.id))) problems.push(`${store.name}: order ${order.id} never reached central`);
+    }
+    const entries = new Set((await store.engine.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
+    for (const id of centralEntries) if (!entries.has(id)) problems.push(`${store.name}: misses ledger entry ${id}`);
+    for (const id of entries) if (!centralEntries.has(id)) problems.push(`${store.name}: has ledger entry ${id} central never got`);
+    const balances = await balancesOf(store.engine);
+    for (const [key, balance] of centralBalances) {
+      if ((balances.get(key) ?? 0) !== balance) problems.push(`${store.name}: balance ${key} is ${balances.get(key) ?? 0}, central says ${balance}`);
+    }
+    for (const [key, balance] of balances) if (!centralBalances.has(key) && balance !== 0) problems.push(`${store.name}: balance ${key} is ${balance}, unknown at central`);
+  }
+}
+
+async function balancesOf(engine: Engine): Promise<Map<string, number>> {
+  const rows = await engine.db.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).execute();
+  return new Map(rows.filter((r) => Number(r.balance) !== 0).map((r) => [`${r.holder_type}:${r.holder_id}:${r.currency_id}`, Number(r.balance)]));
+}
