@@ -33,6 +33,10 @@ import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
+import { centralSyncRoutes } from './routes/sync';
+import { syncStatusRoutes } from './routes/sync-status';
+import { forwardCentralOwnedCalls, markCentralOwnedRoutes } from './sync/forward-to-central';
+import type { StoreSync } from './sync/store-sync';
 
 export interface AppOptions {
   engine: Engine;
@@ -46,6 +50,8 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The node's scanners, listed by GET /app/scanners (an empty list without them). */
   scanners?: ScannerDirectory | null;
+  /** A paired store's sync runtime: central-owned calls are forwarded, /sync/status reports it. */
+  sync?: StoreSync | null;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
@@ -72,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('store', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
+  if (options.sync) {
+    markCentralOwnedRoutes(app);
+    forwardCentralOwnedCalls(app, options.sync.pairing.central);
+  }
   registerBodyParsing(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);
@@ -103,6 +113,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
+  if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
+  else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

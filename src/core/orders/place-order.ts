@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
+import { enforceOfflineCaps } from './offline-caps';
 import { pointsFor, ruleApplies } from './earning';
 import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
 import type { OrderResult } from './order-result';
@@ -88,6 +89,11 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         redeemed.push({ rewardId: reward.public_id, name: reward.name, currency: currencyInfo({ id: reward.currency_id, name: reward.currency_name, code: reward.code }), cost: reward.cost });
       }
 
+      // A paired store that cannot reach central spends within the program's offline caps.
+      if (engine.programRole === 'replica' && !engine.centralLink.reachable) {
+        await enforceOfflineCaps(trx, { vendorId: vendor.id, userId: user.id, quickPay: order.quickPay, points: redeemed.reduce((sum, r) => sum + r.cost, 0), now, digits });
+      }
+
       // Points earned on the subtotal.
       const earned: OrderResult['earned'] = [];
       const rules = await trx
@@ -136,7 +142,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         transactionId: null,
         digits,
       };
-      await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now });
+      await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now, offline: engine.programRole === 'replica' && !engine.centralLink.reachable });
       if (pointsEarned > 0 || pointsSpent > 0 || order.quickPay > 0) {
         result.transactionId = await recordTransaction(trx, engine, {
           vendorId: vendor.id,
@@ -208,6 +214,8 @@ async function insertOrder(
     order: CleanOrder;
     result: OrderResult;
     createdAt: number;
+    /** Sold by a paired store while central was unreachable (offline caps count these). */
+    offline?: boolean;
   },
 ): Promise<void> {
   const { order, result } = input;
@@ -237,6 +245,7 @@ async function insertOrder(
       void_reply: null,
       created_at: input.createdAt,
       voided_at: null,
+      offline: input.offline ? 1 : 0,
     })
     .execute();
 }

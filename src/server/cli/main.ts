@@ -6,6 +6,9 @@ import { registerInitCommand } from './init-command';
 import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
 import { registerTokenCommand } from './token-command';
+import { registerCentralCommand } from './central-command';
+import { registerPairCodeCommand } from './pair-code-command';
+import { registerSyncCommand } from './sync-command';
 
 export function buildCli(): Command {
   const program = new Command('punchcard')
@@ -18,6 +21,9 @@ export function buildCli(): Command {
   registerTokenCommand(program);
   registerKeyCommand(program);
   registerDemoCommand(program);
+  registerCentralCommand(program);
+  registerPairCodeCommand(program);
+  registerSyncCommand(program);
   return program;
 }
 

@@ -6,6 +6,8 @@ import { parseKeyboardDeviceRule } from '../../devices/hid';
 import { startStoreNode } from '../node/store-node';
 import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
+import { pairStoreWithCentral } from '../sync/pair-store';
+import { showFirstSyncProgress } from './sync-progress';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -58,7 +60,19 @@ export function registerStoreCommand(program: Command): void {
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
     .option('--scanner-store <id>', 'store the scanners check customers in at (default: the only store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[] }) => {
+    .option('--central <url>', 'pair with this central node (with --pair); later starts remember it')
+    .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')
+    .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean }) => {
+      if ((options.pair === undefined) !== (options.central === undefined)) {
+        console.error('punchcard: pairing needs both --central URL and --pair CODE.');
+        process.exitCode = 1;
+        return;
+      }
+      if (options.pair !== undefined && options.central !== undefined) {
+        const pairing = await pairStoreWithCentral({ dataDir: options.data, central: options.central, code: options.pair, replaceLocalData: options.replaceLocalData ?? false });
+        console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of store ${pairing.store_id}`);
+      }
       const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
       if (smtpUrl !== undefined && options.smtp === undefined) {
         try {
@@ -81,6 +95,7 @@ export function registerStoreCommand(program: Command): void {
         scanners: scannerOptionsFrom(options, process.env),
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
+      if (node.sync) void showFirstSyncProgress(node.sync);
       await runUntilSignal(node, (line) => logger.info(line));
     });
 }

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { type Engine, startEngine } from '../../core/engine';
+import { type Engine, ownsProgramData, startEngine } from '../../core/engine';
+import { installChangeCapture } from '../../core/sync/capture/install-capture';
+import { readPairing } from '../sync/pairing-file';
+import { startStoreSync, type StoreSync } from '../sync/store-sync';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
@@ -19,18 +22,29 @@ export interface NodeEngineOptions {
   role?: 'store' | 'central';
   /** better-sqlite3 addon built for another ABI (the desktop app's Electron copy); see database.ts. */
   sqliteNativeBinding?: string | undefined;
+  /** Install (refresh) the change-capture triggers of central or a paired store; off for one-shot CLI commands. */
+  installCapture?: boolean;
   /** The payment gateway; from PUNCHCARD_PAYMENT_GATEWAY (default: the built-in test gateway) when absent. */
   paymentGateway?: PaymentGatewayConfig | undefined;
 }
 
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
   const dir = openDataDir(options.dataDir);
-  return startEngine({
-    database: openDatabaseUrl(options.database ?? dir.database, { nativeBinding: options.sqliteNativeBinding }),
+  const role = options.role ?? 'store';
+  const paired = role === 'store' && readPairing(dir) !== null;
+  const engine = await startEngine({
+    database: openDatabaseUrl(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || dir.database), { nativeBinding: options.sqliteNativeBinding }),
     nodeKey: loadNodeKey(dir),
-    role: options.role ?? 'store',
+    role,
     paymentGateway: options.paymentGateway ?? paymentGatewayConfigFrom(process.env),
+    // A paired store sells local-first; central owns the program and runs its jobs.
+    programRole: paired ? 'replica' : 'owner',
   });
+  // Central logs its changes for its stores; a paired store logs its own for central.
+  if (options.installCapture === false) return engine;
+  if (role === 'central') await installChangeCapture(engine.db, engine.dialect, 'central');
+  else if (paired) await installChangeCapture(engine.db, engine.dialect, 'store');
+  return engine;
 }
 
 export interface StoreNodeOptions extends NodeEngineOptions {
@@ -55,6 +69,8 @@ export interface RunningNode {
   messaging: Messaging;
   /** The node's scanners; null when it reads none. Stopped by close() first. */
   scanners: ScannerService | null;
+  /** A paired store's sync runtime; null on central and on unpaired stores. */
+  sync: StoreSync | null;
   close(): Promise<void>;
 }
 
@@ -63,12 +79,15 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
+  const pairing = role === 'store' ? readPairing(openDataDir(options.dataDir)) : null;
+  const sync = pairing ? startStoreSync(engine, pairing, options.logger) : null;
   const app = await buildApp({
     engine,
     role,
     version: VERSION,
     rendererDir: options.rendererDir ?? builtRendererDir(),
     scanners,
+    sync,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;
@@ -96,8 +115,9 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const stopJobs = startJobs(engine, options.logger);
-  const autoReloads = startAutoReloadWorker(engine, { logger: options.logger });
+  // The program's jobs run where its data is owned: a standalone store or central, not a paired store.
+  const stopJobs = ownsProgramData(engine) ? startJobs(engine, options.logger) : () => Promise.resolve();
+  const autoReloads = ownsProgramData(engine) ? startAutoReloadWorker(engine, { logger: options.logger }) : { stop: () => Promise.resolve() };
   // Devices are read once the node answers, so the first scan's check-in reaches open screens.
   await scanners?.start();
   let closing: Promise<void> | undefined;
@@ -107,10 +127,12 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     engine,
     messaging,
     scanners,
+    sync,
     close: () => {
       // Scanners (their check-ins finish), then requests (they may queue messages), then the worker,
       // then the database.
       closing ??= Promise.resolve(scanners?.stop())
+        .then(() => sync?.stop())
         .then(() => app.close())
         .then(() => stopJobs())
         .then(() => autoReloads.stop())

@@ -16,6 +16,8 @@ export interface SyncClientOptions {
   pullPage?: number;
   /** Called after a pulled page commits, with the sessions of this store it changed (queue updates). */
   onPulledSessions?: (sessionIds: number[]) => void;
+  /** After each pulled page: how far the cursor is towards central's head (first-sync progress). */
+  onProgress?: (progress: { cursor: number; head: number }) => void;
 }
 
 export interface SyncRoundResult {
@@ -33,6 +35,9 @@ export class SyncClient {
   lastPullAt: number | null = null;
   lastError: string | null = null;
   head = 0;
+  /** First sync: rows received so far and when it began (for the ETA). */
+  firstSyncRows = 0;
+  firstSyncStartedAt: number | null = null;
   #stopped = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
@@ -86,6 +91,12 @@ export class SyncClient {
       if (page.cursor < cursor) throw new Error('central answered with a cursor behind this store');
       await this.engine.db.transaction().execute((trx) => applyPulledChanges(trx, this.engine, this.options.vendorId, page.changes, page.cursor));
       this.head = page.head;
+      this.firstSyncStartedAt ??= this.engine.clock.now();
+      this.firstSyncRows += page.changes.length;
+      this.options.onProgress?.({ cursor: page.cursor, head: page.head });
+      if (!page.more && (await getMeta(this.engine.db, 'sync_first_sync_done')) === null) {
+        await setMeta(this.engine.db, 'sync_first_sync_done', String(this.engine.clock.now()));
+      }
       this.lastPullAt = this.engine.clock.now();
       await setMeta(this.engine.db, 'sync_last_pull_at', String(this.lastPullAt));
       pulled += page.changes.length;
@@ -148,7 +159,17 @@ export class SyncClient {
       cursor,
       head: Math.max(this.head, cursor),
       lastError: this.lastError,
+      firstSync: await this.firstSyncState(cursor),
     };
+  }
+
+  async firstSyncState(cursor: number): Promise<SyncStatusSnapshot['firstSync']> {
+    const done = (await getMeta(this.engine.db, 'sync_first_sync_done')) !== null;
+    const head = Math.max(this.head, cursor);
+    const progress = done ? 1 : head === 0 ? 0 : cursor / head;
+    const elapsed = this.firstSyncStartedAt === null ? 0 : this.engine.clock.now() - this.firstSyncStartedAt;
+    const etaSeconds = done || progress === 0 ? null : Math.round((elapsed * (1 - progress)) / progress / 1000);
+    return { done, progress, rows: this.firstSyncRows, etaSeconds };
   }
 }
 
@@ -162,6 +183,7 @@ export interface SyncStatusSnapshot {
   cursor: number;
   head: number;
   lastError: string | null;
+  firstSync: { done: boolean; progress: number; rows: number; etaSeconds: number | null };
 }
 
 function numberOrNull(value: string | null): number | null {

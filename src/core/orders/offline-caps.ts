@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import type { DB } from '../storage/schema';
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * While a paired store cannot reach central, another store may be spending the same balance: the
+ * program's offline caps bound what one customer can spend here per order and per rolling 24 hours
+ * of offline orders (docs/sync.md). Central accepts whatever was sold; the caps bound the risk.
+ */
+export async function enforceOfflineCaps(
+  trx: Kysely<DB>,
+  input: { vendorId: number; userId: number; quickPay: number; points: number; now: number; digits: number },
+): Promise<void> {
+  if (input.quickPay === 0 && input.points === 0) return;
+  const caps = await trx
+    .selectFrom('vendors')
+    .select(['offline_quick_pay_per_order', 'offline_quick_pay_per_day', 'offline_points_per_order', 'offline_points_per_day'])
+    .where('id', '=', input.vendorId)
+    .executeTakeFirstOrThrow();
+  const money = (minor: number) => (minor / 10 ** input.digits).toFixed(input.digits);
+  const refuse = (what: string, cap: string) =>
+    new ServiceError('offline_limit', `The store is offline: ${what} is limited to ${cap} until the connection returns.`, what.includes('points') ? 'redemptions' : 'quick_pay');
+  if (caps.offline_quick_pay_per_order !== null && input.quickPay > Number(caps.offline_quick_pay_per_order)) {
+    throw refuse('quick pay per order', money(Number(caps.offline_quick_pay_per_order)));
+  }
+  if (caps.offline_points_per_order !== null && input.points > Number(caps.offline_points_per_order)) {
+    throw refuse('points per order', String(caps.offline_points_per_order));
+  }
+  if (caps.offline_quick_pay_per_day === null && caps.offline_points_per_day === null) return;
+  const spent = await trx
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('quick_pay_used'), eb.lit(0)).as('quick_pay'), eb.fn.coalesce(eb.fn.sum<number>('points_spent'), eb.lit(0)).as('points')])
+    .where('user_id', '=', input.userId)
+    .where('vendor_id', '=', input.vendorId)
+    .where('offline', '=', 1)
+    .where('status', '=', 'complete')
+    .where('created_at', '>', input.now - DAY_MS)
+    .executeTakeFirstOrThrow();
+  if (caps.offline_quick_pay_per_day !== null && Number(spent.quick_pay) + input.quickPay > Number(caps.offline_quick_pay_per_day)) {
+    throw refuse('quick pay per customer per day', money(Number(caps.offline_quick_pay_per_day)));
+  }
+  if (caps.offline_points_per_day !== null && Number(spent.points) + input.points > Number(caps.offline_points_per_day)) {
+    throw refuse('points per customer per day', String(caps.offline_points_per_day));
+  }
+}

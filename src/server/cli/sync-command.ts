@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
+import { summariseOutbox } from '../../core/sync/outbox/pending-events';
+import { getMeta } from '../../core/sync/store/apply-pulled-changes';
+import { openDataDir } from '../node/data-dir';
+import { readPairing } from '../sync/pairing-file';
+
+const iso = (ms: string | number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** `punchcard sync status`: a store's sync state read from its data folder (works while the node runs). */
+export function registerSyncCommand(program: Command): void {
+  const sync = program.command('sync').description("A store node's sync with its central node.");
+  sync
+    .command('status')
+    .description('Paired or not, pending events and the oldest, last push and pull, first-sync state.')
+    .requiredOption('--data <dir>', 'data folder of the store node')
+    .option('--json', 'print JSON')
+    .action(async (options: { data: string; json?: boolean }) => {
+      const dir = openDataDir(options.data);
+      const pairing = readPairing(dir);
+      const database = openDatabaseUrl(dir.database);
+      try {
+        await migrateToLatest(database.db);
+        const outbox = await summariseOutbox(database.db);
+        const status = {
+          paired: pairing !== null,
+          central: pairing?.central ?? null,
+          node_id: pairing?.node_id ?? null,
+          store: pairing?.store_id ?? null,
+          pending: outbox.pending,
+          oldest_pending_at: iso(outbox.oldestPendingAt),
+          rejected: outbox.rejected,
+          last_push_at: iso(await getMeta(database.db, 'sync_last_push_at')),
+          last_pull_at: iso(await getMeta(database.db, 'sync_last_pull_at')),
+          cursor: Number((await getMeta(database.db, 'sync_cursor')) ?? 0),
+          first_sync: { done: (await getMeta(database.db, 'sync_first_sync_done')) !== null },
+        };
+        if (options.json) process.stdout.write(`${JSON.stringify(status)}\n`);
+        else {
+          for (const [key, value] of Object.entries(status)) process.stdout.write(`${key.padEnd(18)} ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}\n`);
+        }
+      } finally {
+        await database.close();
+      }
+    });
+}

@@ -1,0 +1,39 @@
+import type { PairResponse, PullResponse, PushRequest, PushResponse } from '../../core/sync/protocol';
+import type { SyncTransport } from '../../core/sync/store/sync-client';
+
+const TIMEOUT_MS = 15_000;
+
+/** A central node's reply that is not a success: carries its machine code (e.g. node_revoked). */
+export class CentralError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(url: string, init: RequestInit): Promise<T> {
+  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const text = await reply.text();
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (!reply.ok) {
+    // Sync endpoints answer in the resource style: {code, message}.
+    throw new CentralError(reply.status, String(body['code'] ?? `http_${reply.status}`), String(body['message'] ?? `central answered ${reply.status}`));
+  }
+  return body as T;
+}
+
+/** The store → central link over HTTP, with the node credential as bearer. */
+export function httpTransport(central: string, credential: string): SyncTransport {
+  const headers = { authorization: `Bearer ${credential}`, 'content-type': 'application/json' };
+  return {
+    push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }),
+    pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }),
+  };
+}
+
+export function requestPairing(central: string, code: string, label: string): Promise<PairResponse> {
+  return call<PairResponse>(`${central}/sync/pair`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, label }) });
+}

@@ -1,0 +1,101 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Engine } from '../../core/engine';
+import { SyncClient } from '../../core/sync/store/sync-client';
+import { toIso } from '../../shared/time';
+import { httpTransport } from './http-transport';
+import type { StorePairing } from './pairing-file';
+
+export interface StoreSync {
+  pairing: StorePairing;
+  client: SyncClient;
+  /** GET /sync/status's body. */
+  status(): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A paired store's sync runtime: the client loop (push, then pull; backoff while central is down),
+ * a long-lived stream from central that says "pull now", and a poke after every local sale so it
+ * leaves the store at once.
+ */
+export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: FastifyBaseLogger): StoreSync {
+  const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential), {
+    vendorId: pairing.vendor_id,
+    storeId: pairing.store_id,
+    onPulledSessions: (ids) => void publishPulledSessions(engine, pairing.store_id, ids),
+  });
+  client.start();
+  const unsubscribe = engine.events.subscribe(pairing.store_id, (event) => {
+    if (event.type !== 'scan.rejected') client.poke();
+  });
+  const stream = listenForPokes(pairing, () => client.poke(), logger);
+  return {
+    pairing,
+    client,
+    async status() {
+      const s = await client.status();
+      return {
+        paired: true,
+        central: pairing.central,
+        node_id: pairing.node_id,
+        store: pairing.store_id,
+        link: s.link,
+        pending: s.pending,
+        oldest_pending_at: s.oldestPendingAt === null ? null : toIso(s.oldestPendingAt),
+        rejected: s.rejected,
+        last_push_at: s.lastPushAt === null ? null : toIso(s.lastPushAt),
+        last_pull_at: s.lastPullAt === null ? null : toIso(s.lastPullAt),
+        cursor: s.cursor,
+        cursor_lag: Math.max(0, s.head - s.cursor),
+        first_sync: { done: s.firstSync.done, progress: Math.round(s.firstSync.progress * 1000) / 10, rows: s.firstSync.rows, eta_seconds: s.firstSync.etaSeconds },
+        last_error: s.lastError,
+      };
+    },
+    async stop() {
+      unsubscribe();
+      stream.stop();
+      await client.stop();
+    },
+  };
+}
+
+/** Sessions pulled for this store (a customer's app check-in at central) reach the store's queue. */
+async function publishPulledSessions(engine: Engine, storeId: number, ids: number[]): Promise<void> {
+  const rows = await engine.db.selectFrom('pos_sessions').select(['id', 'vendor_id', 'status', 'opened_by']).where('id', 'in', ids).execute();
+  for (const row of rows) {
+    engine.events.publish({
+      type: row.status === 'active' ? 'session.opened' : 'session.closed',
+      vendorId: Number(row.vendor_id),
+      storeId,
+      sessionId: Number(row.id),
+      by: row.opened_by,
+      at: engine.clock.now(),
+    });
+  }
+}
+
+function listenForPokes(pairing: StorePairing, poke: () => void, logger?: FastifyBaseLogger): { stop(): void } {
+  const abort = new AbortController();
+  void (async () => {
+    let failures = 0;
+    while (!abort.signal.aborted) {
+      try {
+        const reply = await fetch(`${pairing.central}/sync/stream`, { headers: { authorization: `Bearer ${pairing.credential}` }, signal: abort.signal });
+        if (!reply.ok || !reply.body) throw new Error(`stream answered ${reply.status}`);
+        failures = 0;
+        const decoder = new TextDecoder();
+        for await (const chunk of reply.body) {
+          if (decoder.decode(chunk as Uint8Array, { stream: true }).includes('event: changes')) poke();
+        }
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        logger?.debug({ err: error }, 'sync stream down; polling until it returns');
+      }
+      failures += 1;
+      // Capped, jittered reconnect: stores that lost central together do not return together.
+      const wait = Math.random() * Math.min(30_000, 500 * 2 ** failures);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  })();
+  return { stop: () => abort.abort() };
+}
