@@ -24,8 +24,8 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function launch(args: string[], script = BIN): Running {
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function launch(args: string[], script = BIN, env: NodeJS.ProcessEnv = {}): Running {
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let out = '';
   let err = '';
@@ -41,9 +41,9 @@ export function launch(args: string[], script = BIN): Running {
 }
 
 /** Runs a command to completion (killed after RUN_TIMEOUT_MS). */
-export async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const running = launch(args);
-  const timer = setTimeout(() => running.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+export async function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = RUN_TIMEOUT_MS): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = launch(args, BIN, env);
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), timeoutMs);
   const { code } = await running.exited;
   clearTimeout(timer);
   return { code, stdout: running.stdout(), stderr: running.stderr() };

@@ -91,6 +91,8 @@ function listenForPokes(pairing: StorePairing, poke: () => void, logger?: Fastif
         if (abort.signal.aborted) return;
         logger?.debug({ err: error }, 'sync stream down; polling until it returns');
       }
+      // The stream ended: central may be gone. A round now tells (and marks the link down at once).
+      poke();
       failures += 1;
       // Capped, jittered reconnect: stores that lost central together do not return together.
       const wait = Math.random() * Math.min(30_000, 500 * 2 ** failures);

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
+import { afterAll, describe, expect, it } from 'vitest';
+import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// A chain with real processes: central on the machine's PostgreSQL (PG_URL; an SQLite file when
+// unset), two store nodes on SQLite files, talking HTTP. Central goes away and comes back.
+
+const dirs: Array<{ remove(): void }> = [];
+const running: Running[] = [];
+let dropDatabase: (() => Promise<void>) | null = null;
+
+afterAll(async () => {
+  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+  killLeftovers();
+  for (const d of dirs) d.remove();
+  await dropDatabase?.();
+});
+
+function tempDir(): string {
+  const dir = makeTempDir('punchcard-chain-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function centralDatabase(): Promise<Record<string, string>> {
+  const serverUrl = process.env.PG_URL;
+  if (!serverUrl) return {};
+  const name = `punchcard_chain_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  };
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { PUNCHCARD_DATABASE_URL: url.toString() };
+}
+
+async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
+  const process = launch(args, undefined, env);
+  running.push(process);
+  const url = await waitFor(
+    `the ${kind} listening line`,
+    () => {
+      for (const line of jsonLines(process.stdout())) {
+        const match = new RegExp(`Punchcard ${kind} node listening on (http://127\\.0\\.0\\.1:\\d+)$`).exec(String(line.msg ?? ''));
+        if (match) return match[1]!;
+      }
+      return undefined;
+    },
+    process,
+    60_000,
+  );
+  return { process, url };
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('a chain of real processes', () => {
+  it('pairs two stores, sells through an outage of central within the caps, and converges', async () => {
+    const env = await centralDatabase();
+    const centralDir = tempDir();
+    const init = await run(['init', '--data', centralDir, '--vendor', 'Chain Coffee', '--json'], env, 120_000);
+    expect(init.code, init.stderr).toBe(0);
+    const program = JSON.parse(init.stdout.trim()) as Record<string, any>;
+    const bearer = { authorization: `Bearer ${program.access_token}`, ...json };
+    const secondKey = await run(['key', '--data', centralDir, '--json'], env, 120_000);
+    expect(secondKey.code, secondKey.stderr).toBe(0);
+
+    const port = await freePort();
+    let central = await start(['central', '--data', centralDir, '--port', String(port)], env, 'central');
+    const health = await http(`${central.url}/health`);
+    expect(health.body.role).toBe('central');
+
+    // The program: a reward, and offline caps of 20 points per order.
+    const currencies = await http(`${central.url}/currencies`, { headers: bearer });
+    const points = currencies.body.items.find((c: any) => c.code === null);
+    const reward = await http(`${central.url}/rewards`, { method: 'POST', headers: bearer, body: { name: 'Coffee', cost: 10, currency: points.id } });
+    expect(reward.status, JSON.stringify(reward.body)).toBe(201);
+    const bigReward = await http(`${central.url}/rewards`, { method: 'POST', headers: bearer, body: { name: 'Lunch', cost: 25, currency: points.id } });
+    const policy = await http(`${central.url}/sync/offline-policy`, { method: 'PUT', headers: bearer, body: { points_per_order: 20 } });
+    expect(policy.body.points_per_order).toBe(20);
+
+    // Both stores pair (two nodes of the program's store), with codes from the CLI and the API.
+    const codeA = await run(['pair-code', '--data', centralDir, '--store', String(program.store_id), '--json'], env, 120_000);
+    expect(codeA.code, codeA.stderr).toBe(0);
+    const { code: pairA } = JSON.parse(codeA.stdout) as { code: string };
+    const codeB = await http(`${central.url}/sync/pairing-codes`, { method: 'POST', headers: bearer, body: { store: program.store_id } });
+    expect(codeB.status, JSON.stringify(codeB.body)).toBe(201);
+    const dirA = tempDir();
+    const dirB = tempDir();
+    const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA], {}, 'store');
+    const b = await start(['store', '--data', dirB, '--port', '0', '--central', central.url, '--pair', codeB.body.code], {}, 'store');
+    // A used code does not pair a third node.
+    const reused = await http(`${central.url}/sync/pair`, { method: 'POST', headers: json, body: { code: pairA } });
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe('pairing_code_invalid');
+
+    // A customer registers by app at central; the cashier at A checks them in (once synced) and sells.
+    const email = `ana.${randomBytes(3).toString('hex')}@example.com`;
+    const registered = await http(`${central.url}/user/register`, {
+      method: 'POST',
+      headers: json,
+      body: { first_name: 'Ana', last_name: 'López', email_address: email, password: 'correct horse 1', terms: true, vendor: program.vendor_id },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    const checkIn = (url: string) => http(`${url}/onscreen?api_key=${program.api_key}`, { method: 'POST', headers: json, body: { card_number: email } });
+    await eventually('the customer at store A', async () => ([200, 201].includes((await checkIn(a.url)).status) ? true : undefined)).catch(async (error) => {
+      throw new Error(`${(error as Error).message}: ${JSON.stringify((await checkIn(a.url)).body)} ${JSON.stringify((await http(`${a.url}/sync/status`)).body)} ${a.process.stderr().slice(-2000)} ${a.process.stdout().slice(-3000)}`);
+    });
+    const order = (url: string, receipt: string, extra: Record<string, unknown>) =>
+      http(`${url}/order?api_key=${program.api_key}`, { method: 'POST', headers: json, body: { card_number: email, receipt_number: receipt, subtotal: 40, ...extra } });
+    const earned = await order(a.url, 'A-1', {});
+    expect(earned.status, JSON.stringify(earned.body)).toBe(200);
+
+    // B sees A's sale once synced.
+    const statusOf = async (url: string) => (await http(`${url}/sync/status`)).body;
+    await eventually('A pushed', async () => ((await statusOf(a.url)).pending === 0 ? true : undefined));
+
+    const pointsOf = async (database: Database) => {
+      try {
+        const row = await database.db
+          .selectFrom('ledger_accounts as a')
+          .innerJoin('users as u', 'u.id', 'a.holder_id')
+          .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+          .select(['a.balance'])
+          .where('u.email_key', '=', email)
+          .where('a.holder_type', '=', 'user')
+          .where('c.code', 'is', null)
+          .executeTakeFirst();
+        return Number(row?.balance ?? 0);
+      } finally {
+        await database.close();
+      }
+    };
+    await eventually("A's points at B", async () => ((await pointsOf(openDatabaseUrl(join(dirB, 'punchcard.db')))) === 40 ? true : undefined));
+
+    // Central stops: both stores notice, and keep selling within the caps.
+    await stopWith(central.process, 'SIGTERM');
+    await eventually('A offline', async () => ((await statusOf(a.url)).link === 'down' ? true : undefined));
+    await eventually('B offline', async () => ((await statusOf(b.url)).link === 'down' ? true : undefined));
+    const spentAtB = await order(b.url, 'B-1', { subtotal: 5, redemptions: [reward.body.id] });
+    expect(spentAtB.status, JSON.stringify(spentAtB.body)).toBe(200);
+    const overCap = await order(b.url, 'B-2', { subtotal: 5, redemptions: [bigReward.body.id] });
+    expect(overCap.status).toBe(422);
+    expect(JSON.stringify(overCap.body)).toContain('offline_limit');
+    const offlineEarn = await order(a.url, 'A-2', { subtotal: 12 });
+    expect(offlineEarn.status, JSON.stringify(offlineEarn.body)).toBe(200);
+    const statusA = await statusOf(a.url);
+    expect(statusA.pending).toBeGreaterThan(0);
+    expect(statusA.oldest_pending_at).not.toBeNull();
+    // A central-owned call while central is away: a clear 503, nothing done.
+    const forwarded = await http(`${b.url}/user/register`, { method: 'POST', headers: json, body: { first_name: 'Bo', email_address: 'bo@example.com', password: 'correct horse 1', terms: true, vendor: program.vendor_id } });
+    expect(forwarded.status).toBe(503);
+    expect(JSON.stringify(forwarded.body)).toContain('central_unreachable');
+
+    // Central returns on the same address: everything converges.
+    central = await start(['central', '--data', centralDir, '--port', String(port)], env, 'central');
+    for (const store of [a, b]) {
+      await eventually('a store drained', async () => {
+        const s = await statusOf(store.url);
+        return s.link === 'up' && s.pending === 0 && s.cursor_lag === 0 ? true : undefined;
+      }, 60_000);
+    }
+    // 40 earned at A; at B offline 10 spent (B saw A's points) and 5 earned; 12 earned at A offline.
+    const expected = 40 - 10 + 5 + 12;
+    const centralDb = () => openDatabaseUrl(env.PUNCHCARD_DATABASE_URL ?? join(centralDir, 'punchcard.db'));
+    let lastSeen: number[] = [];
+    await eventually(`balance ${expected} everywhere`, async () => {
+      const seen = [await pointsOf(centralDb()), await pointsOf(openDatabaseUrl(join(dirA, 'punchcard.db'))), await pointsOf(openDatabaseUrl(join(dirB, 'punchcard.db')))];
+      lastSeen = seen;
+      return seen.every((p) => p === expected) ? true : undefined;
+    }, 30_000).catch((error) => {
+      throw new Error(`${(error as Error).message}: central, A, B hold ${lastSeen.join(', ')}`);
+    });
+    // Forwarded while central is up: the app account call reaches central and its answer comes back.
+    const forwardedUp = await http(`${b.url}/user/email/exists?email=${encodeURIComponent(email)}&vendor=${program.vendor_id}`);
+    expect(forwardedUp.status).toBe(200);
+    const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
+    expect(JSON.parse(sync.stdout).paired).toBe(true);
+  }, 240_000);
+});
