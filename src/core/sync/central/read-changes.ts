@@ -28,8 +28,14 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
             eb
               .selectFrom('user_vendors as uv')
               .select(sql`1`.as('one'))
-              .whereRef('uv.user_id', '=', 'c.row_id')
-              .where('uv.vendor_id', '=', node.vendorId),
+              .where('uv.vendor_id', '=', node.vendorId)
+              // A customer merged into another travels with the survivor's memberships.
+              .where((w) =>
+                w.or([
+                  w('uv.user_id', '=', w.ref('c.row_id')),
+                  w('uv.user_id', '=', w.selectFrom('users as m').select('m.merged_into').whereRef('m.id', '=', 'c.row_id')),
+                ]),
+              ),
           ),
         ]),
       ]),
