@@ -156,7 +156,18 @@ export const AddUserCardBody = Type.Object({
   pin: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
 });
 
-export const RemoveUserCardBody = Type.Object({ user_card: Type.Integer({ minimum: 1 }) });
+/** `user_card` as the link's number or as `{id}` (both seen from real clients). */
+export const RemoveUserCardBody = Type.Object({
+  user_card: Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], { description: 'the link number, or {id: number}' }),
+});
+
+/** Third-party cards (a card of another program linked to the account): none exist yet. */
+export const ThirdPartyCardListSchema = Type.Object({
+  object: Type.Literal('collection'),
+  count: Type.Integer(),
+  data: Type.Array(Type.Object({})),
+  next_page_url: Type.Null(),
+});
 
 // ---- account
 
