@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { consumerApi, type ConsumerCustomer as Customer, legacyErrorCheck } from '../support/customers';
+import { consumerApi, type ConsumerCustomer as Customer, freshPhone, legacyErrorCheck, loginOkAt, PASSWORD, registration, withSessionKey } from '../support/customers';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // Calls real clients make beyond the contract (issue 12), over real HTTP: GET /user/logout,
-// DELETE /user/card with `user_card` as a number or {id}, and GET /user/card-3rdparty/list.
+// DELETE /user/card with `user_card` as a number or {id}, GET /user/card-3rdparty/list, and
+// phone_number as an E.164 string at register and in the profile.
 
 let node: TestNode;
 
@@ -91,5 +92,59 @@ describe('GET /user/card-3rdparty/list', () => {
   it('needs a valid session', async () => {
     expectLegacyError(await http(`${node.url}/user/card-3rdparty/list`), 401, 'missing_credentials');
     expectLegacyError(await http(`${node.url}/user/card-3rdparty/list?session_key=nope`), 401, 'invalid_session');
+  });
+});
+
+describe('phone_number as an E.164 string', () => {
+  const register = (body: Record<string, unknown>) => http(`${node.url}/user/register`, { method: 'POST', body });
+  async function profilePhone(vendorId: number, email: string): Promise<string> {
+    const session = await loginOkAt(node, email, PASSWORD, vendorId);
+    const reply = await http(`${node.url}${withSessionKey('/user/profile', session.session_identifier)}`);
+    expect(reply.status).toBe(200);
+    return reply.body.user.phone_number;
+  }
+
+  it('register keeps a phone sent as an E.164 string or as {number, code}', async () => {
+    const v = await node.addVendor();
+    const a = freshPhone();
+    const first = registration(v.vendorId, { phone_number: a.e164 });
+    expect((await register(first)).status).toBe(200);
+    expect(await profilePhone(v.vendorId, first.email_address as string)).toBe(a.e164);
+    const b = freshPhone();
+    const second = registration(v.vendorId, { phone_number: { number: b.national, code: '593' } });
+    expect((await register(second)).status).toBe(200);
+    expect(await profilePhone(v.vendorId, second.email_address as string)).toBe(b.e164);
+  });
+
+  it('register refuses an invalid or taken phone instead of dropping it, creating no account', async () => {
+    const v = await node.addVendor();
+    const taken = freshPhone();
+    expect((await register(registration(v.vendorId, { phone_number: taken.e164 }))).status).toBe(200);
+    const users = async () => (await node.engine.db.selectFrom('users').select('id').execute()).length;
+    const before = await users();
+    expectLegacyError(await register(registration(v.vendorId, { phone_number: '+1 555' })), 400, 'invalid_phone');
+    expectLegacyError(await register(registration(v.vendorId, { phone_number: { number: 'abc', code: '593' } })), 400, 'invalid_phone');
+    expectLegacyError(await register(registration(v.vendorId, { phone_number: 12 })), 400, 'invalid_phone');
+    expectLegacyError(await register(registration(v.vendorId, { phone_number: [1, 2] })), 400, 'validation_failed');
+    expectLegacyError(await register(registration(v.vendorId, { phone_number: taken.e164 })), 409, 'phone_taken');
+    expect(await users()).toBe(before);
+  });
+
+  it('PUT /user/profile sets, refuses and clears a phone given as a string', async () => {
+    const v = await node.addVendor();
+    const body = registration(v.vendorId);
+    expect((await register(body)).status).toBe(200);
+    const session = await loginOkAt(node, body.email_address as string, PASSWORD, v.vendorId);
+    const put = (phone: unknown) => http(`${node.url}${withSessionKey('/user/profile', session.session_identifier)}`, { method: 'PUT', body: { phone_number: phone } });
+    const phone = freshPhone();
+    expect((await put(phone.e164)).status).toBe(200);
+    expect(await profilePhone(v.vendorId, body.email_address as string)).toBe(phone.e164);
+    expectLegacyError(await put('+999'), 400, 'invalid_phone');
+    const other = registration(v.vendorId, { phone_number: freshPhone().e164 });
+    expect((await register(other)).status).toBe(200);
+    expectLegacyError(await put(other.phone_number), 409, 'phone_taken');
+    expect(await profilePhone(v.vendorId, body.email_address as string)).toBe(phone.e164);
+    expect((await put('')).status).toBe(200);
+    expect(await profilePhone(v.vendorId, body.email_address as string)).toBe('');
   });
 });

@@ -84,6 +84,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
       language: b.language,
       cedula: b.cedula,
       contactConsent: b.contact_consent,
+      phone: b.phone_number,
     });
     return userWire(user);
   });

@@ -126,6 +126,22 @@ export const HistoryQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, description: `1-${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` })),
 });
 
+/** `transaction` as the history's record id, or as {id} like other references. */
+const TransactionRef = Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], {
+  description: 'the history record id (or {id})',
+});
+
+export const RateTransactionBody = Type.Object({
+  transaction: TransactionRef,
+  rating: Type.Integer({ minimum: 1, maximum: 5, description: '1 (worst) to 5 (best)' }),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+
+export const TipTransactionBody = Type.Object({
+  transaction: TransactionRef,
+  amount: Type.Number({ exclusiveMinimum: 0, description: "major units of the program's money, at most the purchase total" }),
+});
+
 // ---- cards linked to the customer
 
 export const UserCardSchema = Type.Object({
