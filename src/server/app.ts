@@ -20,6 +20,7 @@ import { customerDeletionRoutes } from './routes/customer-deletion';
 import { egiftRoutes } from './routes/egifts';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
+import { inboxRoutes } from './routes/inbox';
 import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
+  await app.register(inboxRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

@@ -3,7 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { toMajorUnits, toMinorUnits } from '../../../shared/money';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
-import { findUserByEmail, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
+import { findUserByEmail, findUserVendor, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
+import { announceEgift } from '../../inbox/announce';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
 import { queueMessage } from '../../messaging/queue-message';
@@ -373,6 +374,11 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
   // The recipient's language with the vendor when they are a member, else the vendor's.
   const member = await findUserByEmail(trx, emailKey(gift.recipient.email));
   const locale = await messageLocale(trx, member && member.status !== 'deleted' ? member.id : null, vendor);
+  const amount = formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale);
+  // A member of the program also finds it in the app's inbox (the code stays in the email only).
+  if (member && member.status !== 'deleted' && (await findUserVendor(trx, member.id, vendor.id))) {
+    await announceEgift(trx, engine, { vendorId: vendor.id, userId: member.id }, { buyer: gift.buyer.name, amount });
+  }
   await queueMessage(trx, engine, {
     vendorId: vendor.id,
     channel: 'email',
@@ -382,7 +388,7 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
     params: {
       first_name: gift.recipient.name,
       buyer_name: gift.buyer.name,
-      amount: formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale),
+      amount,
       vendor_name: vendor.name,
       code,
       ...(gift.message ? { message: gift.message } : {}),
