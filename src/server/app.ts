@@ -21,6 +21,7 @@ import { egiftRoutes } from './routes/egifts';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { inboxRoutes } from './routes/inbox';
+import { promotionRoutes } from './routes/promotions';
 import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
   await app.register(inboxRoutes, { engine });
+  await app.register(promotionRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }
