@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, freshEmail, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, deleteAccountAt, freshEmail, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { inStoreApi } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
@@ -195,5 +195,17 @@ describe("the program's own messages", () => {
     expect(message).toMatchObject({ kind: 'egift', title: 'Recibiste un eGift' });
     expect(message.body).toContain('Mateo Ruiz');
     expect(message.body).not.toMatch(/[0-9A-Z]{4}-[0-9A-Z]{4}/);
+  });
+});
+
+describe('leaving the program', () => {
+  it('removes the member’s messages with the membership', async () => {
+    const v = await node.addVendor();
+    const c = await signUpAt(node, v.vendorId);
+    created(await send(v, { title: 'Hi', body: 'There', user: c.userId }), 1);
+    const rows = () => node.engine.db.selectFrom('inbox_messages').select('id').where('user_id', '=', c.userId).execute();
+    expect(await rows()).toHaveLength(2);
+    await deleteAccountAt(node, c, { expectDeleted: true });
+    expect(await rows()).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { RATEABLE_KINDS } from './feedback-windows';
 export async function feedbackTarget(db: Kysely<DB>, session: CustomerSession, transactionId: number) {
   const row = await db
     .selectFrom('transactions')
-    .select(['id', 'kind', 'status', 'occurred_at', 'total', 'tip_amount', 'vendor_id'])
+    .select(['id', 'kind', 'status', 'occurred_at', 'total', 'tip_amount'])
     .where('id', '=', transactionId)
     .where('user_id', '=', session.userId)
     .where('vendor_id', '=', session.vendorId)

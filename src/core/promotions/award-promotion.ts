@@ -81,7 +81,7 @@ export async function awardPromotion(engine: Engine, session: CustomerSession, c
       rewards: [{ object: 'reward', kind: 'promotion', name: reward?.name ?? promotion.name, promotion: promotion.code, amount: points, currency: currency.name }],
       status: 'Complete',
     });
-    await trx.insertInto('promotion_awards').values({ id: await nextObjectId(trx, engine.nodeId), promotion_id: promotion.id, ...{ vendor_id: member.vendorId, user_id: member.userId }, transaction_id: transactionId, created_at: now }).execute();
+    await trx.insertInto('promotion_awards').values({ id: await nextObjectId(trx, engine.nodeId), promotion_id: promotion.id, vendor_id: member.vendorId, user_id: member.userId, transaction_id: transactionId, created_at: now }).execute();
     await announceRewardsReady(trx, engine, member, { currencyId: currency.id, before: balance - points, after: balance });
     return { promotion: { ...promotion, awardedCount: promotion.awardedCount + 1 }, reward, points, currency, balance, transactionId };
   });
