@@ -116,6 +116,22 @@ describe('POST /promotions and POST /vendor/promotion/award', () => {
     expect([await balanceOf(v.loyaltyCurrencyId, a.userId), await balanceOf(v.loyaltyCurrencyId, b.userId), await balanceOf(v.loyaltyCurrencyId, c.userId)]).toEqual([10, 5, 0]);
   });
 
+  it('never exceeds its caps under simultaneous entries', async () => {
+    const v = await node.addVendor();
+    const code = newCode();
+    await createOk(v, { code, points: 4, total_cap: 2 });
+    const customers = await Promise.all([1, 2, 3, 4, 5].map(() => signUpAt(node, v.vendorId)));
+    const replies = await Promise.all([...customers, customers[0]!].map((c) => award(c, code)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(2);
+    for (const r of replies.filter((x) => x.status !== 200)) expect(['promotion_exhausted', 'promotion_already_awarded']).toContain(r.body.error.errors[0].reason);
+    const awarded = await node.engine.db.selectFrom('promotion_awards').select('user_id').execute();
+    const mine = awarded.filter((a) => customers.some((c) => c.userId === a.user_id));
+    expect(mine).toHaveLength(2);
+    expect(new Set(mine.map((a) => a.user_id)).size).toBe(2);
+    const total = await Promise.all(customers.map((c) => balanceOf(v.loyaltyCurrencyId, c.userId)));
+    expect(total.reduce((sum, b) => sum + b, 0)).toBe(8);
+  });
+
   it('awards nothing while paused or outside its window; resumes when set ACTIVE', async () => {
     const v = await node.addVendor();
     const code = newCode();
