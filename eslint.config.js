@@ -44,5 +44,5 @@ export default tseslint.config(
   { files: ['src/core/**', 'src/devices/**'], rules: frameworkBan(['fastify', '@fastify/*', 'electron', 'react', 'react-dom', 'zustand']) },
   { files: ['src/shared/**'], rules: frameworkBan(['fastify', '@fastify/*', 'electron', 'react', 'kysely', 'pg', 'better-sqlite3', 'node:*']) },
   { files: ['src/renderer/**'], rules: frameworkBan(['node:*', 'kysely', 'pg', 'better-sqlite3', 'fastify', 'electron']) },
-  { files: ['bin/**', 'scripts/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  { files: ['bin/**', 'scripts/**', '.ci/**'], languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } } },
 );

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm start`: the desktop terminal when this machine can show it, else the headless demo store node.
 //
-//   desktop:  builds better-sqlite3 for Electron into .native/ once (scripts/electron-native.js), then
+//   desktop:  fetches the Electron binary when the install could not (scripts/electron-binary.js),
+//             builds better-sqlite3 for Electron into .native/ once (scripts/electron-native.js), then
 //             electron-vite preview (builds main, preload and renderer into out/, launches Electron)
-//   headless: node bin/punchcard.js demo --data .data/demo
+//   headless: builds the screens into out/ when they were never built (a fresh clone), so the node
+//             serves them at `/`, then node bin/punchcard.js demo --data .data/demo
 //
 // `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
 // other options are passed to the headless node (`npm start -- --port 5000 --data ./shop`).
@@ -12,20 +14,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary, fetchElectronBinary } from './electron-binary.js';
 import { buildElectronSqlite } from './electron-native.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-
-/** Path of the Electron executable, or null. The electron package throws when its binary was never downloaded. */
-function electronBinary() {
-  try {
-    const path = require('electron');
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
 
 function hasDisplay() {
   if (process.platform === 'darwin' || process.platform === 'win32') return true;
@@ -89,9 +82,28 @@ function run(command, args) {
   });
 }
 
+/**
+ * The renderer the headless node serves at `/` lives in out/renderer; a fresh clone has none. Builds
+ * it (main, preload and renderer, as the desktop would) and says so. Returns a problem, or null.
+ */
+function buildScreensIfMissing() {
+  if (existsSync(join(root, 'out', 'renderer', 'index.html'))) return null;
+  console.log('punchcard: the screens are not built yet (out/renderer is missing): building them once with `electron-vite build`…');
+  const build = spawnSync(process.execPath, [electronViteCli(), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (build.status === 0 && existsSync(join(root, 'out', 'renderer', 'index.html'))) return null;
+  return build.error?.message ?? `electron-vite build exited with ${build.status ?? build.signal}`;
+}
+
 const forceHeadless = process.argv.includes('--headless') || process.env.PUNCHCARD_HEADLESS === '1';
-const binary = electronBinary();
 const display = hasDisplay();
+let binary = electronBinary();
+let downloadProblem = null;
+if (!forceHeadless && display && !binary) {
+  // The install could not fetch it (offline, blocked host): try again now that the window would open.
+  console.log('punchcard: fetching the Electron binary (not downloaded at install)…');
+  downloadProblem = fetchElectronBinary({ timeoutMs: 180_000 });
+  binary = electronBinary();
+}
 
 if (!forceHeadless && binary && display) {
   const problem = electronSqliteProblem(binary);
@@ -103,9 +115,17 @@ if (!forceHeadless && binary && display) {
 } else {
   const reasons = [];
   if (forceHeadless) reasons.push('headless mode was asked for');
-  if (!binary) reasons.push('the Electron binary is not installed (e.g. ELECTRON_SKIP_BINARY_DOWNLOAD=1)');
+  if (!binary) {
+    reasons.push(
+      downloadProblem
+        ? `the Electron binary could not be fetched: ${downloadProblem}`
+        : 'the Electron binary is not installed (it is fetched on a start that has a display)',
+    );
+  }
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
+  const screens = buildScreensIfMissing();
+  if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
   const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
   run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo'), ...passThrough]);
 }

@@ -20,6 +20,8 @@ import { customerDeletionRoutes } from './routes/customer-deletion';
 import { egiftRoutes } from './routes/egifts';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
+import { inboxRoutes } from './routes/inbox';
+import { promotionRoutes } from './routes/promotions';
 import { eventRoutes } from './routes/events';
 import { oauthRoutes } from './routes/oauth';
 import { onscreenRoutes } from './routes/onscreen';
@@ -113,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
+  await app.register(inboxRoutes, { engine });
+  await app.register(promotionRoutes, { engine });
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
   else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);

@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   tier_not_found: { status: 404, message: 'No tier with that id exists.' },
   billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
   reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
+  transaction_not_found: { status: 404, message: 'No such transaction exists in your history.' },
+  message_not_found: { status: 404, message: 'No such message exists in your inbox.' },
+  promotion_not_found: { status: 404, message: 'No promotion with that id exists.' },
+  promotion_code_unknown: { status: 404, message: 'That promotion code is not valid.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -80,6 +84,9 @@ export const ERROR_CODES = {
   last_tier: { status: 409, message: 'A program keeps at least one tier: add another tier before deleting this one.' },
   idempotency_key_reused: { status: 409, message: 'This idempotency key was already used for a different request.' },
   egift_already_claimed: { status: 409, message: 'This eGift has already been claimed by another account.' },
+  promotion_code_taken: { status: 409, message: 'Another promotion of the program already uses that code.' },
+  already_tipped: { status: 409, message: 'This transaction already has a tip.' },
+  promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
@@ -93,6 +100,11 @@ export const ERROR_CODES = {
   card_not_active: { status: 422, message: 'This card is not active.' },
   quick_pay_not_offered: { status: 422, message: 'This program does not offer quick pay.' },
   unknown_currency: { status: 422, message: 'No currency of this program has that id.' },
+  not_rateable: { status: 422, message: 'Only purchases at a store can be rated or tipped.' },
+  rating_window_closed: { status: 422, message: 'The time to rate this purchase has passed.' },
+  tip_window_closed: { status: 422, message: 'The time to tip for this purchase has passed.' },
+  promotion_not_active: { status: 422, message: 'This promotion is not running now.' },
+  promotion_exhausted: { status: 422, message: 'This promotion has been fully claimed.' },
   egift_other_vendor: { status: 422, message: "This eGift is for another program: claim it in that program's app." },
   currency_not_loyalty: {
     status: 422,

@@ -33,6 +33,7 @@ afterEach(async () => {
 const expectLegacyError = legacyErrorCheck({ noStackTrace: true });
 const enc = encodeURIComponent;
 const nowSec = () => Math.floor(node.clock.now() / 1000);
+// Voided purchases and their void records cannot be rated or tipped: both windows 0.
 const RATING = { comment: null, value: 0, window: 0 };
 const TIP = { amount: 0, window: 0 };
 const MAIN = { name: 'Main Store', address: '1 Main Street, Springfield' };
@@ -169,8 +170,9 @@ describe('GET /user/transaction/list?user&api_key', () => {
           date: firstAt,
           total: 13.5,
           ...MAIN,
-          rating: RATING,
-          tip: TIP,
+          // A completed store purchase can still be rated (7 days) and tipped (24 h): seconds left.
+          rating: { ...RATING, window: 7 * 86_400 - (nowSec() - firstAt) },
+          tip: { ...TIP, window: 86_400 - (nowSec() - firstAt) },
           quickpay: { object: 'quickpay', used: 3.5, loaded: 0, balance: 16.5 },
           items: [{ name: 'Latte', quantity: 1, price: 12.75, sku: 'LAT' }],
           taxes: [{ name: 'VAT', rate: 0.06, amount: 0.75 }],

@@ -133,6 +133,7 @@ describe('POST /vendor/{vendor_id}/egift (guest card)', () => {
       created: Math.floor(node.clock.now() / 1000),
       sent: Math.floor(node.clock.now() / 1000),
       claimed: null,
+      send_date: null,
     });
     const charge = await node.engine.db.selectFrom('payment_charges').selectAll().where('id', '=', Number(gift.transaction)).executeTakeFirstOrThrow();
     expect(charge).toMatchObject({ purpose: 'egift', status: 'succeeded', amount: 2500, currency: 'USD', user_id: null, billing_profile_id: null });

@@ -1,41 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
 import { killLeftovers, launch, ROOT, type Running, stopWith, waitFor } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
-// `npm start` on a machine without the Electron binary or a display (this one, and CI) falls back
-// to the headless demo node; the demo data is created on the first run and reused afterwards.
+// `npm start` on a fresh clone of a machine without the Electron binary or a display (this one, and
+// CI): it builds the screens it lacks, falls back to the headless demo node and says why; the demo
+// data is created on the first run and reused afterwards.
 
-const START = join(ROOT, 'scripts', 'start.js');
 // Never open a real window from a test: no display on Linux; elsewhere ask for headless outright.
 delete process.env.DISPLAY;
 delete process.env.WAYLAND_DISPLAY;
 const HEADLESS = process.platform === 'linux' ? [] : ['--headless'];
+const FIRST_START_MS = 300_000; // the first start builds main, preload and renderer
 const dir = makeTempDir('punchcard-demo-');
+const clone = makeTempDir('punchcard-clone-');
+let START = '';
 
+/**
+ * A fresh clone of the working tree (tracked and new files, no out/), sharing this checkout's
+ * node_modules, except electron: a copy of the package without its binary, so the clone is a
+ * machine where the download never happened whatever this one has.
+ */
+function freshClone(into: string): void {
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    try {
+      cpSync(join(ROOT, file), join(into, file));
+    } catch {
+      // listed but deleted in the working tree
+    }
+  }
+  const modules = join(into, 'node_modules');
+  mkdirSync(modules);
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name !== 'electron') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  }
+  cpSync(join(ROOT, 'node_modules', 'electron'), join(modules, 'electron'), {
+    recursive: true,
+    filter: (source) => !/[\\/]electron[\\/](dist|path\.txt)/.test(source.slice(ROOT.length)),
+  });
+}
+
+beforeAll(() => {
+  freshClone(clone.path);
+  START = join(clone.path, 'scripts', 'start.js');
+});
 afterEach(killLeftovers);
 afterAll(async () => {
   await killLeftovers();
   dir.remove();
+  clone.remove();
 });
 
-async function startDemo(): Promise<{ running: Running; url: string; token: string; cashierKey: string; kioskKey: string }> {
-  const running = launch([...HEADLESS, '--data', dir.path, '--port', '0'], START);
-  const banner = await waitFor('the demo banner', () => {
-    const url = /demo store node: (http:\/\/127\.0\.0\.1:\d+)/.exec(running.stdout())?.[1];
-    const token = /admin token\s+(pcat_\S+)/.exec(running.stdout())?.[1];
-    const cashierKey = /cashier key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
-    const kioskKey = /kiosk key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
-    return url && token && cashierKey && kioskKey ? { url, token, cashierKey, kioskKey } : undefined;
-  }, running);
+async function startDemo(
+  options: { data?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ running: Running; url: string; token: string; cashierKey: string; kioskKey: string }> {
+  const running = launch([...HEADLESS, '--data', options.data ?? dir.path, '--port', '0'], START, options.env);
+  // A start that never printed its banner is stopped politely: start.js then stops the node it started.
+  const banner = await waitFor(
+    'the demo banner',
+    () => {
+      const url = /demo store node: (http:\/\/127\.0\.0\.1:\d+)/.exec(running.stdout())?.[1];
+      const token = /admin token\s+(pcat_\S+)/.exec(running.stdout())?.[1];
+      const cashierKey = /cashier key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
+      const kioskKey = /kiosk key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
+      return url && token && cashierKey && kioskKey ? { url, token, cashierKey, kioskKey } : undefined;
+    },
+    running,
+    options.timeoutMs ?? 60_000, // tsx compiles the node's sources at every start: slow on a busy machine
+  ).catch(async (error: unknown) => {
+    await stopWith(running, 'SIGTERM');
+    throw error;
+  });
   return { running, ...banner };
 }
 
-describe('npm start without a desktop', () => {
-  it('says why, starts the demo node, and creates the demo data on the first run only', async () => {
-    const first = await startDemo();
+describe('npm start on a fresh clone without a desktop', () => {
+  it('builds the screens once, says why, starts the demo node, and creates the demo data on the first run only', async () => {
+    const first = await startDemo({ timeoutMs: FIRST_START_MS });
     expect(first.running.stdout()).toMatch(/the desktop window can't open: .*(Electron binary|no display|headless)/);
+    expect(first.running.stdout()).toContain('the screens are not built yet (out/renderer is missing): building them once');
+    // `/` serves the screens: Chromium shows the sign-in step, and the cashier key opens the counter.
+    const html = await fetch(`${first.url}/`);
+    expect(html.status).toBe(200);
+    expect(await html.text()).toMatch(/<script type="module" crossorigin src="\.\/assets\/index-[\w-]+\.js">/);
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(first.url);
+      await tab.getByLabel('Store key').fill(first.cashierKey);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('banner').getByRole('button', { name: 'Settings' }).waitFor();
+    } finally {
+      await browser.close();
+    }
     expect(first.running.stdout()).toMatch(/api_key\s+pcak_/);
     expect(first.running.stdout()).toContain('shown only on this first run');
 
@@ -48,6 +110,7 @@ describe('npm start without a desktop', () => {
 
     const second = await startDemo();
     expect(second.running.stdout()).toContain('Demo data reused');
+    expect(second.running.stdout()).not.toContain('screens are not built yet');
     expect(second.running.stdout()).not.toMatch(/api_key\s+pcak_/);
     expect(second.token).not.toBe(first.token);
     // Screen keys are fresh at every start: the new pair signs screens in, the old pair is revoked.
@@ -59,5 +122,24 @@ describe('npm start without a desktop', () => {
     const currencies = await http(`${second.url}/currencies?sort=name&order=ASC`, { token: second.token });
     expect(currencies.body.items.map((c: { name: string }) => c.name)).toEqual(['Points', 'Quick Pay USD']);
     expect((await stopWith(second.running, 'SIGTERM')).code).toBe(0);
-  });
+  }, 2 * FIRST_START_MS);
+
+  it('with a display but no way to download Electron, tries once, says why, and starts the headless node', async () => {
+    const data = makeTempDir('punchcard-demo-display-');
+    try {
+      // An unreachable mirror stands in for a machine that cannot reach Electron's downloads.
+      const start = await startDemo({
+        data: data.path,
+        env: { DISPLAY: ':99', ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: data.path },
+        timeoutMs: FIRST_START_MS, // when this test runs first, it builds the screens
+      });
+      const out = start.running.stdout();
+      expect(out).toContain('fetching the Electron binary (not downloaded at install)');
+      expect(out).toMatch(/the desktop window can't open: the Electron binary could not be fetched: the download failed \(.*ECONNREFUSED.*\)\. Starting the headless store node/);
+      expect((await http(`${start.url}/health`)).body.status).toBe('ok');
+      expect((await stopWith(start.running, 'SIGTERM')).code).toBe(0);
+    } finally {
+      data.remove();
+    }
+  }, 2 * FIRST_START_MS);
 });

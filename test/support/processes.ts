@@ -24,7 +24,8 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export function launch(args: string[], script = BIN, env: NodeJS.ProcessEnv = {}): Running {
+/** Starts `node <script> <args>` from the repository root; `env` adds to (or, undefined, removes from) the environment. */
+export function launch(args: string[], script = BIN, env: Record<string, string | undefined> = {}): Running {
   const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let out = '';

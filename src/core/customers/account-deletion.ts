@@ -49,6 +49,8 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
     await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
     await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
+    // Inbox messages can carry names (an eGift's buyer): they go with the membership.
+    await trx.deleteFrom('inbox_messages').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
     await closePaymentsAtVendor(trx, now, userId, vendorId);
     await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
     // A customer who leaves also leaves the store's queue.
@@ -133,5 +135,6 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
     .execute();
   await db.deleteFrom('user_metadata').where('user_vendor_id', 'in', db.selectFrom('user_vendors').select('id').where('user_id', '=', userId)).execute();
   await db.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
+  await db.deleteFrom('inbox_messages').where('user_id', '=', userId).execute();
   await endAllSessions(db, engine, userId);
 }

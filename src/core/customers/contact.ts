@@ -39,6 +39,16 @@ export function cleanPhone(number: string, options: { callingCode?: string | nul
   return e164;
 }
 
+/** A phone as clients send it: the contract's `{number, code}`, or one E.164 string ("+593991234567"). */
+export type PhoneInput = { number?: string | undefined; code?: string | undefined } | string;
+
+/** The phone of `input` in E.164, or null when it is empty (read in `country` when it has no +code). */
+export function phoneFromInput(input: PhoneInput | null, country: string | null, field = 'phone_number'): string | null {
+  const parts = typeof input === 'string' ? { number: input } : (input ?? {});
+  const number = parts.number?.trim() ?? '';
+  return number === '' ? null : cleanPhone(number, { callingCode: parts.code ?? null, country }, field);
+}
+
 export function cleanName(value: string, field: string, options: { allowEmpty?: boolean } = {}): string {
   const clean = value.trim().replace(/\s+/g, ' ');
   if ((!options.allowEmpty && clean.length === 0) || clean.length > 100) {

@@ -4,6 +4,7 @@ import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB, UserVendorsTable, UsersTable, VendorsTable } from '../storage/schema';
+import { welcomeMember } from '../inbox/announce';
 
 export type UserRow = Selectable<UsersTable>;
 export type UserVendorRow = Selectable<UserVendorsTable>;
@@ -117,6 +118,7 @@ export async function linkUserToVendor(
     removed_at: null,
   };
   await db.insertInto('user_vendors').values(row).execute();
+  await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
   return row;
 }
 

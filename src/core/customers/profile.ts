@@ -5,7 +5,7 @@ import { type Engine, transact } from '../engine';
 import { findCountryById, findRegion, isValidPostalCode, vendorServesCountry } from '../geo';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
-import { cleanEmail, cleanName, cleanPhone, emailKey } from './contact';
+import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
 import { findUserByEmail, findUserByPhone } from './customer-store';
 import { loadMembership, type Membership } from './membership';
 import { hashPassword, passwordMatches } from './passwords';
@@ -49,7 +49,7 @@ export interface ProfileChanges {
   region?: number | null | undefined;
   country?: number | null | undefined;
   postal_code?: string | undefined;
-  phone_number?: { number?: string | undefined; code?: string | undefined } | null | undefined;
+  phone_number?: PhoneInput | null | undefined;
   password?: string | undefined;
   email_address?: string | undefined;
   current_password?: string | undefined;
@@ -113,10 +113,9 @@ export async function updateProfile(engine: Engine, session: CustomerSession, ch
   if (changes.postal_code !== undefined) userSet.postal_code = postalCode === '' ? null : postalCode;
 
   if (changes.phone_number !== undefined) {
-    const number = changes.phone_number?.number?.trim() ?? '';
-    if (number === '') Object.assign(userSet, { phone: null, phone_verified_at: null });
+    const phone = phoneFromInput(changes.phone_number, country?.code ?? vendor.country);
+    if (phone === null) Object.assign(userSet, { phone: null, phone_verified_at: null });
     else {
-      const phone = cleanPhone(number, { callingCode: changes.phone_number?.code ?? null, country: country?.code ?? vendor.country });
       const holder = await findUserByPhone(engine.db, phone);
       if (holder && holder.id !== user.id) throw new ServiceError('phone_taken', undefined, 'phone_number');
       if (phone !== user.phone) Object.assign(userSet, { phone, phone_verified_at: null });

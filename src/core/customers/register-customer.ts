@@ -1,8 +1,8 @@
 import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
-import { cleanEmail, cleanName, emailKey } from './contact';
-import { findUserByCedula, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
+import { findUserByCedula, findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { hashPassword } from './passwords';
 
@@ -20,6 +20,8 @@ export interface Registration {
   language?: number | undefined;
   cedula?: string | undefined;
   contactConsent?: number | undefined;
+  /** Optional; a phone another account uses is a 409, an invalid one a 400 (never dropped). */
+  phone?: PhoneInput | null | undefined;
 }
 
 /**
@@ -46,8 +48,13 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       cedula = normaliseNationalId(input.cedula);
     }
 
+    const phone = phoneFromInput(input.phone ?? null, vendor.country);
     const existing = await findUserByEmail(trx, emailKey(email));
     if (existing && existing.password_hash !== null) throw new ServiceError('email_taken', undefined, 'email_address');
+    if (phone) {
+      const holder = await findUserByPhone(trx, phone);
+      if (holder && holder.id !== existing?.id) throw new ServiceError('phone_taken', undefined, 'phone_number');
+    }
     if (cedula) {
       const holder = await findUserByCedula(trx, cedula);
       if (holder && holder.id !== existing?.id) throw new ServiceError('validation_failed', 'Another account already uses that cedula.', 'cedula');
@@ -62,6 +69,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       last_name: lastName,
       birthdate: input.birthdate === undefined ? (existing?.birthdate ?? null) : input.birthdate * 1000,
       cedula: cedula ?? existing?.cedula ?? null,
+      ...(phone && phone !== existing?.phone ? { phone, phone_verified_at: null } : {}),
       updated_at: now,
     };
     let user: UserRow;
@@ -69,7 +77,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       await trx.updateTable('users').set({ ...fields, status: 'active' }).where('id', '=', existing.id).execute();
       user = { ...existing, ...fields, status: 'active' };
     } else {
-      user = await insertUser(trx, engine, { ...fields, phone: null, first_vendor_id: vendor.id });
+      user = await insertUser(trx, engine, { ...fields, phone, first_vendor_id: vendor.id });
     }
     const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
     return { user, link };

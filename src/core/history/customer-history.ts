@@ -3,6 +3,7 @@ import { toMajorUnits } from '../../shared/money';
 import { vendorMoneyDigits } from '../currencies/vendor-money';
 import { findUserVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
+import { RATEABLE_KINDS, RATING_WINDOW_MS, secondsLeft, TIP_WINDOW_MS } from '../feedback/feedback-windows';
 import type { HistoryRecord } from './history-record';
 import { type HistoryPage, type HistoryPageRequest, planHistoryPage, toHistoryPage } from './history-page';
 
@@ -33,6 +34,10 @@ export async function customerHistory(
     vendorMoneyDigits(engine.db, customer.vendorId),
   ]);
   const major = (minor: number) => toMajorUnits(minor, digits);
+  const now = engine.clock.now();
+  // `window`: seconds left to rate (changeable until then) or tip (0 once tipped); 0 for records that cannot be rated.
+  const windowLeft = (row: { kind: string; status: string; occurred_at: number }, windowMs: number) =>
+    RATEABLE_KINDS.includes(row.kind) && row.status === 'Complete' ? secondsLeft(row.occurred_at, windowMs, now) : 0;
   const records: HistoryRecord[] = rows.map((row) => ({
     kind: row.kind,
     id: row.id,
@@ -40,8 +45,8 @@ export async function customerHistory(
     total: major(row.total),
     storeName: row.store_name ?? '',
     storeAddress: [row.address1, row.city].filter(Boolean).join(', '),
-    rating: { comment: null, value: 0, window: 0 },
-    tip: { amount: 0, window: 0 },
+    rating: { comment: row.rating_comment, value: row.rating_value ?? 0, window: windowLeft(row, RATING_WINDOW_MS) },
+    tip: { amount: major(Number(row.tip_amount ?? 0)), window: row.tip_amount === null ? windowLeft(row, TIP_WINDOW_MS) : 0 },
     quickpay: { used: major(row.quick_pay_used), loaded: major(row.quick_pay_loaded), balance: major(row.quick_pay_balance) },
     items: JSON.parse(row.items) as Record<string, unknown>[],
     taxes: JSON.parse(row.taxes) as Record<string, unknown>[],

@@ -20,6 +20,7 @@ import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
 import type { OrderResult } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { promoteTier } from './tier-progress';
+import { announceRewardsReady } from '../inbox/announce';
 
 const ACTIVE = 'ACTIVE';
 
@@ -111,7 +112,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         const points = pointsFor(rule, order.subtotal);
         if (points <= 0) continue;
         const accountId = await openAccount(trx, engine, { ...member, currencyId: rule.currency_id, holderType: 'user', holderId: user.id });
-        await postEntry(trx, engine, accountId, { amount: points, kind: 'earn', expiresAt, ...reference });
+        const { balance } = await postEntry(trx, engine, accountId, { amount: points, kind: 'earn', expiresAt, ...reference });
+        await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
       if (earned.length > 0) await promoteTier(trx, engine, member);

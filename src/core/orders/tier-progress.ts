@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
+import { announceTier } from '../inbox/announce';
 import type { DB } from '../storage/schema';
 
 /**
@@ -34,6 +35,7 @@ export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vend
     const { points } = await earned.executeTakeFirstOrThrow();
     if (Number(points) >= tier.threshold) {
       await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: now, updated_at: now }).where('id', '=', link.id).execute();
+      await announceTier(db, engine, member, tier);
       return;
     }
   }

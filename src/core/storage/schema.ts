@@ -418,6 +418,58 @@ export interface TransactionsTable {
   rewards: string;
   status: string;
   created_at: number;
+  /** 1-5, set by POST /user/transaction/rate within the rating window. */
+  rating_value: number | null;
+  rating_comment: string | null;
+  rated_at: number | null;
+  /** Minor units; recorded only, no money moves (docs/decisions.md). */
+  tip_amount: number | null;
+  tipped_at: number | null;
+}
+
+export interface InboxMessagesTable {
+  id: number;
+  vendor_id: number;
+  user_id: number;
+  /** 'program' | 'welcome' | 'tier' | 'reward' | 'egift'. */
+  kind: string;
+  title: string;
+  body: string;
+  dedupe_key: string | null;
+  created_at: number;
+  read_at: number | null;
+  deleted_at: number | null;
+}
+
+export interface PromotionsTable {
+  id: number;
+  public_id: string;
+  vendor_id: number;
+  code: string;
+  code_key: string;
+  name: string;
+  description: string;
+  points: number | null;
+  currency_id: number | null;
+  reward_id: number | null;
+  starts_at: number | null;
+  ends_at: number | null;
+  total_cap: number | null;
+  per_customer_cap: number;
+  awarded_count: number;
+  /** 'ACTIVE' | 'PAUSED'. */
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PromotionAwardsTable {
+  id: number;
+  promotion_id: number;
+  vendor_id: number;
+  user_id: number;
+  transaction_id: number;
+  created_at: number;
 }
 
 export interface BillingProfilesTable {
@@ -529,7 +581,7 @@ export interface EgiftsTable {
   image_url: string | null;
   card_brand: string;
   card_last4: string;
-  /** 'pending' | 'sent' | 'claimed' | 'declined'. */
+  /** 'scheduled' (paid, waiting for send_at) | 'pending' | 'sent' | 'claimed' | 'declined'. */
   status: string;
   decline_reason: string | null;
   /** Keyed digest of the claim code; the code itself is only in the recipient's email. */
@@ -540,6 +592,8 @@ export interface EgiftsTable {
   claim_transaction_id: number | null;
   created_at: number;
   updated_at: number;
+  /** When a scheduled gift is to be sent (the buyer's send_date); null: sent when paid. */
+  send_at: number | null;
 }
 
 /** A row change captured for sync (central's per-vendor log, or a store node's outbox). */
@@ -643,4 +697,7 @@ export interface DB {
   sync_pairing_codes: SyncPairingCodesTable;
   sync_verdicts: SyncVerdictsTable;
   sync_exceptions: SyncExceptionsTable;
+  inbox_messages: InboxMessagesTable;
+  promotions: PromotionsTable;
+  promotion_awards: PromotionAwardsTable;
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../../shared/errors';
+import { operationDoc, SECTIONS } from './operation-docs';
 
 const errorTable = Object.entries(ERROR_CODES)
   .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
@@ -22,6 +23,15 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           errorTable,
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      // /docs shows the groups in this order: the interface's sections first.
+      tags: SECTIONS.map((section) => ({ name: section.name, description: section.description })),
+    },
+    // Every operation's section, summary and description come from one table (operation-docs.ts).
+    transform: ({ schema, url, route }) => {
+      const methods = typeof route.method === 'string' ? [route.method] : route.method;
+      const doc = methods.map((method) => operationDoc(method, url)).find(Boolean);
+      if (!schema || !doc) return { schema, url };
+      return { schema: { ...schema, tags: [doc.section], summary: doc.summary, description: doc.description }, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

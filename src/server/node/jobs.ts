@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { expirePoints } from '../../core/expiry/expire-points';
-import { settlePendingEgifts } from '../../core/payments/egifts/send-egift';
+import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
 
@@ -15,7 +15,7 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
  * at start and hourly, points expiry and the reminders for saved cards in their last month; every
- * minute, the eGifts still waiting for their charge's result; every 5 minutes (and at start), the
+ * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came; every 5 minutes (and at start), the
  * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
  * function that stops them.
  */
@@ -27,7 +27,13 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.settled > 0) logger?.info(result, 'pending eGifts settled');
         if (result.failed > 0) logger?.warn(result, 'some pending eGifts could not be checked; will retry');
       })
-      .catch((error: unknown) => logger?.error({ err: error }, 'pending eGift check failed'));
+      .catch((error: unknown) => logger?.error({ err: error }, 'pending eGift check failed'))
+      .then(() => sendScheduledEgifts(engine))
+      .then((result) => {
+        if (result.sent > 0) logger?.info(result, 'scheduled eGifts sent');
+        if (result.failed > 0) logger?.warn(result, 'some scheduled eGifts could not be sent; will retry');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'scheduled eGift sending failed'));
   const reconcile = () =>
     reconcileCharges(engine)
       .then((result) => {

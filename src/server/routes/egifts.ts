@@ -21,6 +21,7 @@ const config = { style: 'legacy' as const };
 /** How a gift's purchase stands, as reloads say it (`transaction_status`). */
 const STATUS = {
   pending: { status: 'Pending', transaction: { id: 2, name: 'Pending' } },
+  scheduled: { status: 'Scheduled', transaction: { id: 1, name: 'Complete' } },
   sent: { status: 'Sent', transaction: { id: 1, name: 'Complete' } },
   claimed: { status: 'Claimed', transaction: { id: 1, name: 'Complete' } },
   declined: { status: 'Declined', transaction: { id: 3, name: 'Declined' } },
@@ -45,7 +46,18 @@ export function egiftWire(gift: EgiftRecord) {
     created: toUnixSeconds(gift.createdAt),
     sent: gift.sentAt === null ? null : toUnixSeconds(gift.sentAt),
     claimed: gift.claimedAt === null ? null : toUnixSeconds(gift.claimedAt),
+    send_date: gift.sendAt === null ? null : toUnixSeconds(gift.sendAt),
   };
+}
+
+/** `send_date` as clients send it (Unix seconds, digits, ISO 8601 date or time; empty = now) in epoch ms, or null. */
+function sendDateOf(value: number | string | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  const text = String(value).trim();
+  if (text === '') return null;
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new ServiceError('validation_failed', 'send_date must be Unix seconds or an ISO 8601 date.', 'send_date');
+  return ms;
 }
 
 export function egiftClaimWire(claim: ClaimedEgift) {
@@ -90,7 +102,8 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
   // POST /user/billing-profile/add: no one can test stolen numbers against the gateway through it.
   const guestCardLimit = rateLimited('egift-card-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined));
   const guestCardEntry = async (request: FastifyRequest, reply: FastifyReply) => {
-    if ((request.body as { billing?: unknown } | undefined)?.billing !== undefined) await guestCardLimit(request, reply);
+    const billing = (request.body as { billing?: unknown } | undefined)?.billing;
+    if (billing !== undefined && !(typeof billing === 'object' && billing !== null && 'id' in billing && !('number' in billing))) await guestCardLimit(request, reply);
   };
 
   app.post(
@@ -100,6 +113,11 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
       const b = request.body;
       const key = request.query.session_key;
       const buyerSession = key === undefined || key === '' ? null : await authenticateSession(engine, key);
+      if (b.vendor !== undefined && b.vendor !== request.params.vendor_id) {
+        throw new ServiceError('validation_failed', 'vendor in the body must be the vendor_id of the path.', 'vendor');
+      }
+      const card = b.billing && 'number' in b.billing ? b.billing : undefined;
+      const savedCard = b.billing && 'id' in b.billing ? b.billing.id : undefined;
       const gift = await sendEgift(engine, {
         vendorId: request.params.vendor_id,
         amount: b.amount,
@@ -107,14 +125,9 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
         recipient: b.recipient,
         message: b.message,
         imageUrl: b.image_url,
-        billing: b.billing && {
-          name: b.billing.name,
-          number: b.billing.number,
-          expiry: b.billing.expiry,
-          cvv: b.billing.cvv,
-          zipCode: b.billing.zip_code,
-        },
-        billingProfileId: b.user_billingprofile ?? b.user_billingProfile_id,
+        billing: card && { name: card.name, number: card.number, expiry: card.expiry, cvv: card.cvv, zipCode: card.zip_code },
+        billingProfileId: b.user_billingprofile ?? b.user_billingProfile_id ?? savedCard,
+        sendAt: sendDateOf(b.send_date),
         session: buyerSession,
         idempotencyKey: idempotencyKeyOf(request),
       });

@@ -5,7 +5,11 @@ import { customerHistory } from '../../core/history/customer-history';
 import type { HistoryPage } from '../../core/history/history-page';
 import type { HistoryRecord } from '../../core/history/history-record';
 import { ServiceError } from '../../shared/errors';
-import { HistoryEnvelopeSchema, HistoryQuery } from '../../shared/schemas/consumer';
+import { rateTransaction } from '../../core/feedback/rate-transaction';
+import { tipTransaction } from '../../core/feedback/tip-transaction';
+import { EmptyObjectSchema } from '../../shared/schemas/common';
+import { HistoryEnvelopeSchema, HistoryQuery, RateTransactionBody, TipTransactionBody } from '../../shared/schemas/consumer';
+import { SessionQuery } from '../../shared/schemas/users';
 import { toUnixSeconds } from '../../shared/time';
 import { requireApiKey, storeOf } from '../auth/api-key';
 import { customerOf, requireSession } from '../auth/session';
@@ -74,6 +78,27 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
       const customer = request.store ? { vendorId: storeOf(request).vendorId, userId: userParam(request.query.user) } : customerOf(request);
       const page = await customerHistory(engine, customer, { page: request.query.page, limit: request.query.limit });
       return historyEnvelope(request, page);
+    },
+  );
+
+  const ref = (transaction: number | { id: number }) => (typeof transaction === 'number' ? transaction : transaction.id);
+
+  app.post(
+    '/user/transaction/rate',
+    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: RateTransactionBody, response: { 200: EmptyObjectSchema } } },
+    async (request) => {
+      const { transaction, rating, comment } = request.body;
+      await rateTransaction(engine, customerOf(request), { transactionId: ref(transaction), value: rating, comment });
+      return {};
+    },
+  );
+
+  app.post(
+    '/user/transaction/tip',
+    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: TipTransactionBody, response: { 200: EmptyObjectSchema } } },
+    async (request) => {
+      await tipTransaction(engine, customerOf(request), { transactionId: ref(request.body.transaction), amount: request.body.amount });
+      return {};
     },
   );
 };

@@ -6,7 +6,7 @@ import { listUserCards } from '../../core/user-cards/list-user-cards';
 import { removeUserCard } from '../../core/user-cards/remove-user-card';
 import type { UserCardRecord } from '../../core/user-cards/user-card';
 import { EmptyObjectSchema } from '../../shared/schemas/common';
-import { AddUserCardBody, CardBalanceQuery, CardBalanceSchema, RemoveUserCardBody, UserCardListSchema, UserCardSchema } from '../../shared/schemas/consumer';
+import { AddUserCardBody, CardBalanceQuery, CardBalanceSchema, RemoveUserCardBody, ThirdPartyCardListSchema, UserCardListSchema, UserCardSchema } from '../../shared/schemas/consumer';
 import { SessionQuery } from '../../shared/schemas/users';
 import { toUnixSeconds } from '../../shared/time';
 import { customerOf, requireSession } from '../auth/session';
@@ -57,10 +57,19 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
     '/user/card',
     { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: RemoveUserCardBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
-      await removeUserCard(engine, customerOf(request), request.body.user_card);
+      const { user_card: link } = request.body;
+      await removeUserCard(engine, customerOf(request), typeof link === 'number' ? link : link.id);
       return {};
     },
   );
+
+  // Apps list third-party cards next to the program's own; Punchcard links none yet (docs/decisions.md).
+  app.get('/user/card-3rdparty/list', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ThirdPartyCardListSchema } } }, async () => ({
+    object: 'collection' as const,
+    count: 0,
+    data: [],
+    next_page_url: null,
+  }));
 
   app.get('/card/balance', { config, preHandler: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
     const { number, pin, vendor } = request.query;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { authenticateCustomer } from '../../core/customers/authenticate-customer';
 import { requestBarcodeToken } from '../../core/customers/barcode-token';
 import { cedulaExists, emailExists, mobileAvailable } from '../../core/customers/exists-checks';
@@ -83,6 +84,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
       language: b.language,
       cedula: b.cedula,
       contactConsent: b.contact_consent,
+      phone: b.phone_number,
     });
     return userWire(user);
   });
@@ -104,10 +106,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     },
   );
 
-  app.post('/user/logout', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  // Real clients log out with GET as well as the contract's POST.
+  const logout = { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } };
+  const endLogin = async (request: FastifyRequest) => {
     await logOut(engine, customerOf(request));
     return {};
-  });
+  };
+  app.post('/user/logout', logout, endLogin);
+  app.get('/user/logout', logout, endLogin);
 
   app.post('/user/password-reset/reset', { config, preHandler: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await requestPasswordReset(engine, { email: request.body.email_address, vendorId: request.body.vendor });

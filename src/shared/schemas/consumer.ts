@@ -126,6 +126,22 @@ export const HistoryQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_LIMIT, description: `1-${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT}` })),
 });
 
+/** `transaction` as the history's record id, or as {id} like other references. */
+const TransactionRef = Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], {
+  description: 'the history record id (or {id})',
+});
+
+export const RateTransactionBody = Type.Object({
+  transaction: TransactionRef,
+  rating: Type.Integer({ minimum: 1, maximum: 5, description: '1 (worst) to 5 (best)' }),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+
+export const TipTransactionBody = Type.Object({
+  transaction: TransactionRef,
+  amount: Type.Number({ exclusiveMinimum: 0, description: "major units of the program's money, at most the purchase total" }),
+});
+
 // ---- cards linked to the customer
 
 export const UserCardSchema = Type.Object({
@@ -156,7 +172,18 @@ export const AddUserCardBody = Type.Object({
   pin: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
 });
 
-export const RemoveUserCardBody = Type.Object({ user_card: Type.Integer({ minimum: 1 }) });
+/** `user_card` as the link's number or as `{id}` (both seen from real clients). */
+export const RemoveUserCardBody = Type.Object({
+  user_card: Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], { description: 'the link number, or {id: number}' }),
+});
+
+/** Third-party cards (a card of another program linked to the account): none exist yet. */
+export const ThirdPartyCardListSchema = Type.Object({
+  object: Type.Literal('collection'),
+  count: Type.Integer(),
+  data: Type.Array(Type.Object({})),
+  next_page_url: Type.Null(),
+});
 
 // ---- account
 

@@ -26,19 +26,33 @@ export const EgiftBody = Type.Object({
   message: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'a note from the buyer, shown in the email' }))),
   image_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL of a picture chosen for the gift' }))),
   billing: Type.Optional(
-    Type.Object(
-      {
-        name: Type.Optional(Type.String({ maxLength: 100 })),
-        number: Type.String({ maxLength: 30, description: 'card number, spaces allowed; never stored' }),
-        expiry: Type.Object({ month: Type.String({ maxLength: 2 }), year: Type.String({ maxLength: 4 }) }),
-        cvv: Type.String({ maxLength: 4, description: 'never stored' }),
-        zip_code: Type.Optional(Type.String({ maxLength: 20 })),
-      },
-      { description: "a guest eGift: the card is tokenized and charged once; only its brand and last four digits are kept" },
-    ),
+    Type.Union([
+      Type.Object(
+        {
+          name: Type.Optional(Type.String({ maxLength: 100 })),
+          number: Type.String({ maxLength: 30, description: 'card number, spaces allowed; never stored' }),
+          expiry: Type.Object({ month: Type.String({ maxLength: 2 }), year: Type.String({ maxLength: 4 }) }),
+          cvv: Type.String({ maxLength: 4, description: 'never stored' }),
+          zip_code: Type.Optional(Type.String({ maxLength: 20 })),
+        },
+        { description: "a guest eGift: the card is tokenized and charged once; only its brand and last four digits are kept" },
+      ),
+      Type.Object(
+        { id: Type.Integer({ minimum: 1 }) },
+        { description: "an authenticated eGift: {id} of one of the session customer's billing profiles (as user_billingprofile)" },
+      ),
+    ]),
   ),
   user_billingprofile: Type.Optional(Type.Integer({ minimum: 1, description: "an authenticated eGift: one of the session customer's billing profiles" })),
   user_billingProfile_id: Type.Optional(Type.Integer({ minimum: 1, description: 'the same as user_billingprofile' })),
+  send_date: Type.Optional(
+    Nullable(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 40 })], {
+        description: 'when to email the gift: Unix seconds, or an ISO 8601 date or time (a date alone is midnight UTC); empty, absent or past: now. The card is charged now',
+      }),
+    ),
+  ),
+  vendor: Type.Optional(Type.Integer({ minimum: 1, description: 'sent by some clients; must be the vendor_id of the path' })),
 });
 
 const StatusIdName = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -58,12 +72,13 @@ export const EgiftSchema = Type.Object({
     type: Type.String({ description: 'brand: Visa, Mastercard, American Express…' }),
     user_billingprofile: Nullable(Type.Integer({ description: 'the profile charged; null for a guest card' })),
   }),
-  status: Type.String({ description: 'Pending (the card reports late), Sent, Claimed or Declined' }),
+  status: Type.String({ description: 'Pending (the card reports late), Scheduled (paid, sent on send_date), Sent, Claimed or Declined' }),
   transaction: Type.String({ description: 'the charge of the purchase' }),
   transaction_status: StatusIdName,
   created: Type.Integer(),
   sent: Nullable(Type.Integer()),
   claimed: Nullable(Type.Integer()),
+  send_date: Nullable(Type.Integer({ description: 'Unix seconds the gift is scheduled for; null when sent once paid' })),
 });
 
 export const EgiftClaimBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64, description: 'the code of the eGift email' }) });

@@ -144,6 +144,12 @@ export const CedulaExistsSchema = Type.Object({ exists: Type.Boolean(), valid: T
 
 const VendorId = Type.Integer({ minimum: 1, description: 'vendor number' });
 
+/** A phone as real clients send it: the contract's {number, code} (code = calling code), or one E.164 string. */
+export const PhoneNumberInput = Type.Union(
+  [Type.String({ maxLength: 40 }), Type.Object({ number: Type.Optional(Type.String({ maxLength: 40 })), code: Type.Optional(Type.String({ maxLength: 8 })) })],
+  { description: 'an E.164 string ("+593991234567") or {number, code}; a number without +code is read in the vendor\'s (or account\'s) country' },
+);
+
 export const RegisterBody = Type.Object({
   first_name: Type.String({ maxLength: 100 }),
   last_name: Type.String({ maxLength: 100 }),
@@ -156,6 +162,7 @@ export const RegisterBody = Type.Object({
   language: Type.Optional(Type.Integer()),
   cedula: Type.Optional(Type.String({ maxLength: 30 })),
   contact_consent: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
+  phone_number: Type.Optional(Nullable(PhoneNumberInput)),
 });
 
 export const AuthenticateBody = Type.Object({
@@ -183,7 +190,7 @@ export const ProfileUpdateBody = Type.Object({
   region: Type.Optional(Nullable(Type.Integer())),
   country: Type.Optional(Nullable(Type.Integer())),
   postal_code: Type.Optional(Type.String({ maxLength: 20 })),
-  phone_number: Type.Optional(Nullable(Type.Object({ number: Type.Optional(Type.String({ maxLength: 40 })), code: Type.Optional(Type.String({ maxLength: 8 })) }))),
+  phone_number: Type.Optional(Nullable(PhoneNumberInput)),
   password: Type.Optional(Type.String({ maxLength: 128 })),
   email_address: Type.Optional(Type.String({ maxLength: 254 })),
   current_password: Type.Optional(Type.String({ maxLength: 1024 })),

@@ -5,7 +5,7 @@ import type { DB } from '../../storage/schema';
 // An eGift as the use cases hand it to the routes. Money in minor units of `currency` (the
 // vendor's quick-pay currency at purchase); times in epoch milliseconds.
 
-export type EgiftStatus = 'pending' | 'sent' | 'claimed' | 'declined';
+export type EgiftStatus = 'pending' | 'scheduled' | 'sent' | 'claimed' | 'declined';
 
 export interface EgiftRecord {
   id: number;
@@ -27,6 +27,8 @@ export interface EgiftRecord {
   createdAt: number;
   sentAt: number | null;
   claimedAt: number | null;
+  /** The buyer's send date when it was in the future at purchase; null: sent when paid. */
+  sendAt: number | null;
 }
 
 export async function loadEgift(db: Kysely<DB>, egiftId: number): Promise<EgiftRecord> {
@@ -55,5 +57,6 @@ export async function loadEgift(db: Kysely<DB>, egiftId: number): Promise<EgiftR
     createdAt: row.created_at,
     sentAt: row.sent_at,
     claimedAt: row.claimed_at,
+    sendAt: row.send_at,
   };
 }

@@ -3,7 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { toMajorUnits, toMinorUnits } from '../../../shared/money';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
-import { findUserByEmail, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
+import { findUserByEmail, findUserVendor, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
+import { announceEgift } from '../../inbox/announce';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
 import { queueMessage } from '../../messaging/queue-message';
@@ -17,6 +18,9 @@ import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 import { claimCodeDigest, newClaimCode } from './claim-code';
 import { type EgiftRecord, loadEgift } from './egift';
+
+/** How far ahead a buyer may schedule a gift (send_date). */
+export const EGIFT_MAX_SCHEDULE_MS = 366 * 24 * 3_600_000;
 
 /** Smallest and largest eGift, in major units of the quick-pay currency. */
 export const EGIFT_MIN_AMOUNT = 1;
@@ -51,6 +55,8 @@ export interface SendEgiftInput {
   session: CustomerSession | null;
   /** The Idempotency-Key header: the same key and request never charge twice. */
   idempotencyKey?: string | undefined;
+  /** When to send it (epoch ms); absent or not in the future: when paid. The card is charged now either way. */
+  sendAt?: number | null | undefined;
 }
 
 interface Details {
@@ -64,6 +70,8 @@ interface Details {
   message: string | null;
   imageUrl: string | null;
   card: { brand: string; last4: string };
+  /** A future send date (epoch ms), else null. */
+  sendAt: number | null;
 }
 
 /**
@@ -84,6 +92,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
   };
   const message = cleanMessage(input.message);
   const imageUrl = cleanImageUrl(input.imageUrl);
+  const sendAt = cleanSendAt(input.sendAt, engine.clock.now());
   if (input.session && input.session.vendorId !== vendor.id) throw new ServiceError('forbidden', 'This session belongs to another program.');
   if (input.billing && input.billingProfileId !== undefined) {
     throw new ServiceError('validation_failed', 'Send either billing (card details) or user_billingprofile, not both.', 'billing');
@@ -141,6 +150,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
     message,
     imageUrl,
     card: charge.card,
+    sendAt,
   };
   const key = input.idempotencyKey?.trim();
   const scopedKey = key ? `${charge.scope}:${key}` : null;
@@ -309,9 +319,29 @@ async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d:
       claim_transaction_id: null,
       created_at: now,
       updated_at: now,
+      send_at: d.sendAt,
     })
     .execute();
   return id;
+}
+
+/**
+ * The job's half of scheduled gifts: sends every paid gift whose send date has come (one failure
+ * does not stop the others; it is tried again next time).
+ */
+export async function sendScheduledEgifts(engine: Engine): Promise<{ sent: number; failed: number }> {
+  const due = await engine.db.selectFrom('egifts').select('id').where('status', '=', 'scheduled').where('send_at', '<=', engine.clock.now()).orderBy('send_at').limit(500).execute();
+  let sent = 0;
+  let failed = 0;
+  for (const gift of due) {
+    try {
+      await transact(engine, (trx) => sendGift(trx, engine, gift.id));
+      sent += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  return { sent, failed };
 }
 
 /**
@@ -322,11 +352,21 @@ async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d:
 async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): Promise<void> {
   const code = newClaimCode();
   const now = engine.clock.now();
+  // A paid gift with a future send date waits (sendScheduledEgifts sends it then).
+  const scheduled = await trx
+    .updateTable('egifts')
+    .set({ status: 'scheduled', updated_at: now })
+    .where('id', '=', giftId)
+    .where('status', '=', 'pending')
+    .where('send_at', '>', now)
+    .executeTakeFirst();
+  if (Number(scheduled.numUpdatedRows) === 1) return;
   const moved = await trx
     .updateTable('egifts')
     .set({ status: 'sent', claim_code_hash: claimCodeDigest(engine, code)!, sent_at: now, updated_at: now })
     .where('id', '=', giftId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'scheduled'])
+    .where((eb) => eb.or([eb('send_at', 'is', null), eb('send_at', '<=', now)]))
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return;
   const gift = await loadEgift(trx, giftId);
@@ -334,6 +374,11 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
   // The recipient's language with the vendor when they are a member, else the vendor's.
   const member = await findUserByEmail(trx, emailKey(gift.recipient.email));
   const locale = await messageLocale(trx, member && member.status !== 'deleted' ? member.id : null, vendor);
+  const amount = formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale);
+  // A member of the program also finds it in the app's inbox (the code stays in the email only).
+  if (member && member.status !== 'deleted' && (await findUserVendor(trx, member.id, vendor.id))) {
+    await announceEgift(trx, engine, { vendorId: vendor.id, userId: member.id }, { buyer: gift.buyer.name, amount });
+  }
   await queueMessage(trx, engine, {
     vendorId: vendor.id,
     channel: 'email',
@@ -343,7 +388,7 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
     params: {
       first_name: gift.recipient.name,
       buyer_name: gift.buyer.name,
-      amount: formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale),
+      amount,
       vendor_name: vendor.name,
       code,
       ...(gift.message ? { message: gift.message } : {}),
@@ -360,6 +405,12 @@ function cleanAmount(amount: number, digits: number): number {
     throw new ServiceError('validation_failed', `amount must be between ${EGIFT_MIN_AMOUNT} and ${EGIFT_MAX_AMOUNT}.`, 'amount');
   }
   return toMinorUnits(amount, digits, 'amount');
+}
+
+function cleanSendAt(sendAt: number | null | undefined, now: number): number | null {
+  if (sendAt === null || sendAt === undefined || sendAt <= now) return null;
+  if (sendAt > now + EGIFT_MAX_SCHEDULE_MS) throw new ServiceError('validation_failed', 'send_date can be at most a year ahead.', 'send_date');
+  return sendAt;
 }
 
 function cleanMessage(message: string | null | undefined): string | null {
@@ -384,5 +435,7 @@ function cleanImageUrl(url: string | null | undefined): string | null {
 /** What the request asked for, without anything secret: a key reused for another gift is a 409. */
 function fingerprintOf(d: Details): string {
   const what = ['egift', d.amountMinor, emailKey(d.recipient.email), d.recipient.name, emailKey(d.buyer.email), d.billingProfileId ?? `${d.card.brand}:${d.card.last4}`, d.message ?? ''];
+  // Appended only when set, so keys of gifts sent at once keep their fingerprint.
+  if (d.sendAt !== null) what.push(d.sendAt);
   return createHash('sha256').update(JSON.stringify(what)).digest('hex');
 }

@@ -9,6 +9,7 @@ import { payments } from './0007-payments';
 import { egifts } from './0008-egifts';
 import { chargeCurrency } from './0009-charge-currency';
 import { sync } from './0010-sync';
+import { clientCalls } from './0012-client-calls';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-egifts': egifts,
   '0009-charge-currency': chargeCurrency,
   '0010-sync': sync,
+  '0012-client-calls': clientCalls,
 };

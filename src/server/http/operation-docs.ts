@@ -1,0 +1,163 @@
+// The words of the API documentation (/docs, /openapi.json): every operation's section, summary
+// and description, in one table so they read as one document. openapi.ts applies them to the
+// generated spec; test/api/openapi-docs.test.ts fails when an operation has no entry here.
+//
+// Sections follow service-interface.md: its six sections first, in its order, then the resources
+// its index lists as "not shown" that Punchcard implements, then the node's own.
+
+export const SECTIONS = [
+  { name: 'Currencies', description: 'Resource style, bearer token. The currencies of a program: cash-like (ISO 4217 code) or loyalty (no code).' },
+  { name: 'Cards', description: 'Resource style, bearer token. Card numbers a program issues, which customers link to their accounts.' },
+  { name: 'OnScreen', description: 'In-store check-in (legacy style, api_key of a store): check a customer in, read them, close the session, the queue, in-store register, and the screens\' own calls.' },
+  { name: 'Countries and regions', description: 'Helpers for address forms: the countries a program serves and their regions.' },
+  { name: 'Users', description: 'End-customer accounts (legacy style, session_key): register, log in and out, profile, verification, resets, deletion, barcode tokens.' },
+  { name: 'Billing profiles, reloads and eGifts', description: 'Saved cards, quick-pay reloads and auto reload, and eGifts bought for someone by email.' },
+  { name: 'Balances & Rewards', description: 'What the apps show a logged-in customer: balances, the rewards they can redeem, their linked cards.' },
+  { name: 'Transaction History', description: 'A customer\'s history of purchases, reloads and eGifts, and rating and tipping a purchase.' },
+  { name: 'Order', description: 'Purchases from a point of sale (api_key): earn and spend points and quick pay, and voids.' },
+  { name: 'Inbox', description: 'Messages to customers: from the program (admin, bearer) and its own (welcome, tier, reward, eGift).' },
+  { name: 'Campaign', description: 'Promotion codes: the program manages them (bearer), customers enter them in the app (session_key).' },
+  { name: 'Spending Rules', description: 'Resource style, bearer token. Rewards customers redeem with points.' },
+  { name: 'Configuration', description: 'Resource style, bearer token. Earning rules, tiers, program settings, content pages and stores.' },
+  { name: 'Node', description: 'The node itself: health and access tokens.' },
+] as const;
+
+export type SectionName = (typeof SECTIONS)[number]['name'];
+
+export interface OperationDoc {
+  section: SectionName;
+  summary: string;
+  description: string;
+}
+
+/** Keyed by `METHOD /path` with OpenAPI path parameters (`/currencies/{id}`). */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  // ---- Currencies
+  'GET /currencies': { section: 'Currencies', summary: 'List currencies', description: 'A page of the program\'s currencies, 25 most recent first by default. Filter with query `n:<name>` and `s:<status>`; sort and order are accepted.' },
+  'POST /currencies': { section: 'Currencies', summary: 'Create a currency', description: 'A new ACTIVE currency. `code` (ISO 4217) makes it cash-like; without it, it is a loyalty currency. Names are unique in a program.' },
+  'GET /currencies/{id}': { section: 'Currencies', summary: 'Retrieve a currency', description: 'One currency of the program by its `curr_` id; another program\'s is a 404.' },
+  'PUT /currencies/{id}': { section: 'Currencies', summary: 'Update a currency', description: 'Change the name, code (only while it holds no balances) or status (ACTIVE, INACTIVE, ARCHIVED).' },
+  'DELETE /currencies/{id}': { section: 'Currencies', summary: 'Delete a currency', description: 'The currency is no longer accessible. Answers `{}`.' },
+
+  // ---- Cards
+  'GET /cards': { section: 'Cards', summary: 'List cards', description: 'A page of the program\'s cards, 25 most recent first by default. Filter with query `n:<number>` and `s:<status>`.' },
+  'POST /cards': { section: 'Cards', summary: 'Create a card', description: 'A new ACTIVE card with its number, and optionally a pin and free-form data. Numbers are unique in a program.' },
+  'GET /cards/{id}': { section: 'Cards', summary: 'Retrieve a card', description: 'One card of the program by its `card_` id.' },
+  'PUT /cards/{id}': { section: 'Cards', summary: 'Update a card', description: 'Only `data` and `status` can change on a card.' },
+  'DELETE /cards/{id}': { section: 'Cards', summary: 'Delete a card', description: 'The card is no longer accessible. Answers `{}`.' },
+
+  // ---- OnScreen
+  'POST /onscreen': { section: 'OnScreen', summary: 'Check a customer in', description: 'Opens a point-of-sale session at the store of the api_key from any identification: card number, email, mobile phone, app token, cedula or passport. Answers 201 with the session hash.' },
+  'GET /onscreen': { section: 'OnScreen', summary: 'Retrieve the checked-in customer', description: 'The customer of a session hash: name, tier, balances, rewards offered, last visit, usual items and recent transactions.' },
+  'DELETE /onscreen': { section: 'OnScreen', summary: 'Close a session', description: 'Closes the session of `pos_session_hash` so the next customer can check in. Answers `{}`.' },
+  'GET /onscreen/queue': { section: 'OnScreen', summary: 'List the queue', description: 'Everyone checked in at the store (by the app, a kiosk or a cashier), oldest first, each with its session hash.' },
+  'POST /onscreen/register': { section: 'OnScreen', summary: 'Register in store', description: 'Opens an account from a phone number or an email at the counter or kiosk and checks the new customer in at once. Answers 201.' },
+  'POST /vendor/store/check-in': { section: 'OnScreen', summary: 'Check in from the app', description: 'The logged-in customer checks themselves in at one of the program\'s stores (session_key). Answers 201 with the session.' },
+  'GET /app/events': { section: 'OnScreen', summary: 'Follow the store\'s events', description: 'A server-sent event stream of the store\'s check-ins, closed sessions, orders and scans, so screens update without polling.' },
+  'POST /app/scans': { section: 'OnScreen', summary: 'Post a wedge scan', description: 'A line a keyboard-wedge scanner typed on a screen: decoded (barcode, AIM prefix, magnetic stripe) and checked in like any identification.' },
+  'GET /app/scanners': { section: 'OnScreen', summary: 'List the node\'s scanners', description: 'The HID scanners and card readers the node reads: kind, mode, connected, last scan (number masked).' },
+  'GET /app/terminal': { section: 'OnScreen', summary: 'Describe a screen key', description: 'The role (cashier or kiosk), vendor, store and point of sale of an api_key: the screens\' sign-in check.' },
+
+  // ---- Countries and regions
+  'GET /countries': { section: 'Countries and regions', summary: 'List countries', description: 'Every country the program serves, with calling code, flag and address rules.' },
+  'GET /countries/{country_id}/regions': { section: 'Countries and regions', summary: 'List regions of a country', description: 'The regions (states, provinces) of one country, for address forms.' },
+  'GET /flags/{file}': { section: 'Countries and regions', summary: 'A country flag', description: 'The SVG flag a country\'s `flag_url` points to.' },
+
+  // ---- Users
+  'POST /user/register': { section: 'Users', summary: 'Register a customer', description: 'Creates an account and links it to the vendor. Optional `phone_number` as `{number, code}` or an E.164 string: an invalid one is a 400, one another account uses a 409, never dropped. An email already registered is a 409.' },
+  'POST /user/authenticate': { section: 'Users', summary: 'Log in', description: 'Email, password and vendor: answers the login session whose `session_identifier` is the `session_key` of every customer call.' },
+  'POST /user/logout': { section: 'Users', summary: 'Log out', description: 'Ends the login of `session_key`. Answers `{}`.' },
+  'GET /user/logout': { section: 'Users', summary: 'Log out (GET)', description: 'The same as POST /user/logout, for clients that log out with GET.' },
+  'POST /user/password-reset/reset': { section: 'Users', summary: 'Request a password reset', description: 'Emails a reset token to the account of that email with the vendor. Answers `{}` whether or not the account exists.' },
+  'POST /user/password-reset/apply': { section: 'Users', summary: 'Set a new password with a reset token', description: 'The emailed token and the new password, once. Ends every login of the account.' },
+  'GET /user/profile': { section: 'Users', summary: 'Retrieve the profile', description: 'The logged-in customer\'s profile with this vendor: contact details, address, verification, language, consent, auto reload.' },
+  'PUT /user/profile': { section: 'Users', summary: 'Update the profile', description: 'Send only what changes. `phone_number` as `{number, code}` or an E.164 string (empty clears it). A new email or password needs `current_password`.' },
+  'GET /user/isValidated': { section: 'Users', summary: 'Verification status', description: 'Whether the account is verified by any method the vendor enables, and per method.' },
+  'GET /user/activate': { section: 'Users', summary: 'Verify with a token', description: 'Activates the account with the token received by email or SMS.' },
+  'GET /user/activate/email': { section: 'Users', summary: 'Send a verification email', description: 'Sends the activation token by email. The session key travels as `session_identifier` (or `session_key`).' },
+  'GET /user/activate/sms': { section: 'Users', summary: 'Send a verification SMS', description: 'Sends the activation token by SMS, optionally to a new `phone` (then `country` too).' },
+  'GET /user/email/exists': { section: 'Users', summary: 'Is the email registered?', description: 'Whether an account uses the email, and the vendor it first registered with. Rate limited.' },
+  'GET /user/mobile/exists': { section: 'Users', summary: 'Is the mobile number available?', description: 'True when the number is valid and no account uses it. Rate limited.' },
+  'GET /user/cedula/exists': { section: 'Users', summary: 'Is the cedula registered?', description: 'Whether an account uses the national id, and whether it is valid in the vendor\'s country. Rate limited.' },
+  'POST /user/token/request': { section: 'Users', summary: 'Request a barcode token', description: 'A short-lived token and its barcode (data-URI PNG) the app shows at the counter to check in.' },
+  'PUT /user/password': { section: 'Users', summary: 'Change the password', description: 'With `current_password`. Answers `{}`.' },
+  'POST /user/account/deactivate': { section: 'Users', summary: 'Deactivate the account', description: 'With the password: the account is deactivated until the customer logs in to the app again.' },
+  'DELETE /vendor/{vendor_id}/customers/{user_id}/submit': { section: 'Users', summary: 'Ask to delete the account', description: 'Emails a deletion code to the logged-in customer. Answers `{}`.' },
+  'DELETE /vendor/{vendor_id}/customers': { section: 'Users', summary: 'Delete the account', description: 'With the emailed code: the account is deleted. Answers `{}`.' },
+
+  // ---- Billing profiles, reloads and eGifts
+  'POST /user/billing-profile/add': { section: 'Billing profiles, reloads and eGifts', summary: 'Save a card', description: 'Tokenizes a credit card with the payment gateway into a billing profile. The card number and CVV are never stored.' },
+  'GET /user/billing-profile/list': { section: 'Billing profiles, reloads and eGifts', summary: 'List saved cards', description: 'The customer\'s billing profiles: masked number, brand, expiry, default.' },
+  'POST /user/billing-profile/default': { section: 'Billing profiles, reloads and eGifts', summary: 'Choose the default card', description: 'The profile used by auto reload and background charges.' },
+  'DELETE /user/billing-profile': { section: 'Billing profiles, reloads and eGifts', summary: 'Remove a saved card', description: 'No further charges can be made to it.' },
+  'POST /user/billing-profile/reload': { section: 'Billing profiles, reloads and eGifts', summary: 'Reload quick pay', description: 'Charges a saved card and credits the amount when the gateway reports success; a late result answers Pending (ask the status endpoint).' },
+  'GET /user/billing-profile/reload/status': { section: 'Billing profiles, reloads and eGifts', summary: 'Status of a reload', description: 'Asks the gateway about a charge whose result was not reported yet.' },
+  'GET /user/reload/settings': { section: 'Billing profiles, reloads and eGifts', summary: 'Auto-reload settings', description: 'Threshold, amount and the billing profile of auto reload.' },
+  'PUT /user/reload/settings': { section: 'Billing profiles, reloads and eGifts', summary: 'Set auto reload', description: 'All three of threshold, amount and billing profile enable it; any of them 0 or null disables it.' },
+  'POST /vendor/{vendor_id}/egift': { section: 'Billing profiles, reloads and eGifts', summary: 'Send an eGift', description: 'A guest pays with card details in `billing`; a logged-in buyer (session_key) names a saved card as `user_billingprofile` or `billing: {id}`. `send_date` in the future schedules the email (the card is charged now). The recipient gets a claim code by email.' },
+  'POST /user/egift/claim': { section: 'Billing profiles, reloads and eGifts', summary: 'Claim an eGift', description: 'The emailed code credits the gift to the logged-in customer\'s quick-pay balance with that vendor.' },
+
+  // ---- Balances & Rewards
+  'GET /user/quick-pay/balance': { section: 'Balances & Rewards', summary: 'Quick-pay balance', description: 'The logged-in customer\'s stored-value balance and its currency.' },
+  'GET /user/currency/balance': { section: 'Balances & Rewards', summary: 'All balances', description: 'One entry per active currency (quick pay and loyalty) with upcoming expirations.' },
+  'GET /user/reward/list': { section: 'Balances & Rewards', summary: 'Rewards for the customer', description: 'The program\'s rewards with how many the customer can redeem now and progress to the next, and their tier and the next.' },
+  'GET /user/card/list': { section: 'Balances & Rewards', summary: 'List linked cards', description: 'The program\'s cards linked to the logged-in customer, newest link first.' },
+  'POST /user/card/add': { section: 'Balances & Rewards', summary: 'Link a card', description: 'Links an existing card of the program by number (and pin when it has one). Pin guesses are rate limited.' },
+  'DELETE /user/card': { section: 'Balances & Rewards', summary: 'Unlink a card', description: '`user_card` as the link\'s number or `{id}`. Another customer\'s link is a 404.' },
+  'GET /user/card-3rdparty/list': { section: 'Balances & Rewards', summary: 'List third-party cards', description: 'Cards of other programs linked to the account: always an empty collection, as Punchcard links none yet.' },
+  'GET /card/balance': { section: 'Balances & Rewards', summary: 'Balance of an unlinked card', description: 'The balances of a gift card nobody linked, by number and pin. Rate limited.' },
+
+  // ---- Transaction History
+  'GET /user/transaction/list': { section: 'Transaction History', summary: 'Transaction history', description: 'Newest first, paged. With session_key: the logged-in customer\'s; with api_key and `user`: a store asking about a customer of its program. `rating.window` and `tip.window` are the seconds left to rate or tip.' },
+  'POST /user/transaction/rate': { section: 'Transaction History', summary: 'Rate a purchase', description: 'A rating 1-5 and an optional comment for one of the customer\'s store purchases, within 7 days of it; rating again in the window replaces it.' },
+  'POST /user/transaction/tip': { section: 'Transaction History', summary: 'Tip for a purchase', description: 'Once per purchase, within 24 hours, at most its total. The tip is recorded for the store and shown in the history; no money moves.' },
+
+  // ---- Order
+  'POST /order': { section: 'Order', summary: 'Place an order', description: 'From the point of sale: identifies the customer like check-in, spends quick pay and redeems rewards, earns points on the subtotal, records the history and closes the customer\'s session.' },
+  'DELETE /order': { section: 'Order', summary: 'Void an order', description: 'Reverses everything the order with that receipt number moved, as a void record in the history.' },
+
+  // ---- Inbox
+  'GET /user/message/list': { section: 'Inbox', summary: 'List inbox messages', description: 'The logged-in customer\'s messages from the program, newest first, paged, with the unread count.' },
+  'PUT /user/message': { section: 'Inbox', summary: 'Mark read or delete a message', description: '`message` (id or `{id}`) with `read: true|false` or `deleted: true`. Another customer\'s message is a 404.' },
+  'POST /messages': { section: 'Inbox', summary: 'Send a message', description: 'The program writes to one member (`user`) or to every member (`to: "all"`); each inbox gets its own copy. Answers 201 with the number of recipients.' },
+
+  // ---- Campaign
+  'GET /promotions': { section: 'Campaign', summary: 'List promotions', description: 'The program\'s promotion codes, newest first. Filter with `s:ACTIVE|PAUSED` and `n:<code prefix>`.' },
+  'POST /promotions': { section: 'Campaign', summary: 'Create a promotion', description: 'A code for points (in a loyalty currency) or for a reward, with an optional window, a total cap and a per-customer cap (default 1).' },
+  'GET /promotions/{id}': { section: 'Campaign', summary: 'Retrieve a promotion', description: 'One promotion by its `promo_` id, with how many times it was awarded.' },
+  'PUT /promotions/{id}': { section: 'Campaign', summary: 'Update or pause a promotion', description: '`status: PAUSED` pauses it, `ACTIVE` resumes it; the name, window and caps can change, the code and prize cannot.' },
+  'POST /vendor/promotion/award': { section: 'Campaign', summary: 'Enter a promotion code', description: 'The logged-in customer enters a code of their program: its points (or its reward\'s cost) are credited once per customer, while ACTIVE, in its window and under its caps.' },
+
+  // ---- Spending Rules
+  'GET /rewards': { section: 'Spending Rules', summary: 'List rewards', description: 'The program\'s rewards (spending rules), newest first.' },
+  'POST /rewards': { section: 'Spending Rules', summary: 'Create a reward', description: 'A reward customers redeem for a cost in a loyalty currency, with an optional window.' },
+  'GET /rewards/{id}': { section: 'Spending Rules', summary: 'Retrieve a reward', description: 'One reward by its `rwd_` id.' },
+  'PUT /rewards/{id}': { section: 'Spending Rules', summary: 'Update a reward', description: 'Change its name, texts, cost, currency, window or status.' },
+  'DELETE /rewards/{id}': { section: 'Spending Rules', summary: 'Delete a reward', description: 'It is no longer offered; past redemptions stay in the history.' },
+
+  // ---- Configuration
+  'GET /earning-rules': { section: 'Configuration', summary: 'List earning rules', description: 'How the program\'s customers earn points, newest first.' },
+  'POST /earning-rules': { section: 'Configuration', summary: 'Create an earning rule', description: 'Points per amount of subtotal in a loyalty currency, with rounding, an optional cap per order and a window.' },
+  'GET /earning-rules/{id}': { section: 'Configuration', summary: 'Retrieve an earning rule', description: 'One earning rule by its `erul_` id.' },
+  'PUT /earning-rules/{id}': { section: 'Configuration', summary: 'Update an earning rule', description: 'Change any of its fields; orders judge rules at the moment of sale.' },
+  'DELETE /earning-rules/{id}': { section: 'Configuration', summary: 'Delete an earning rule', description: 'Orders stop earning by it.' },
+  'GET /tiers': { section: 'Configuration', summary: 'List tiers', description: 'The program\'s tiers by threshold.' },
+  'POST /tiers': { section: 'Configuration', summary: 'Create a tier', description: 'A tier reached by earning `threshold` points within `window_days` (or ever). Thresholds are unique.' },
+  'GET /tiers/{id}': { section: 'Configuration', summary: 'Retrieve a tier', description: 'One tier by its `tier_` id.' },
+  'PUT /tiers/{id}': { section: 'Configuration', summary: 'Update a tier', description: 'Change its name, texts, threshold or window.' },
+  'DELETE /tiers/{id}': { section: 'Configuration', summary: 'Delete a tier', description: 'A program keeps at least one tier.' },
+  'GET /program/settings': { section: 'Configuration', summary: 'Program settings', description: 'Settings of the whole program, such as how long points last.' },
+  'PUT /program/settings': { section: 'Configuration', summary: 'Update program settings', description: 'Change the points expiry (days, or null for never).' },
+  'GET /vendor/content/{slug}': { section: 'Configuration', summary: 'A content page', description: 'Terms of service, privacy policy or FAQ of the vendor, as HTML.' },
+  'PUT /vendor/content/{slug}': { section: 'Configuration', summary: 'Set a content page', description: 'The vendor\'s own HTML for a page (bearer); a new version number each time.' },
+  'GET /vendor/store/list': { section: 'Configuration', summary: 'List stores', description: 'The vendor\'s stores with address and coordinates; with a position and radius, the ones nearby, nearest first.' },
+
+  // ---- Node
+  'GET /health': { section: 'Node', summary: 'Node health', description: 'Status, role, version, node number and database of this node.' },
+  'POST /oauth/access_token': { section: 'Node', summary: 'Get an access token', description: 'The client_credentials grant: a bearer token for the resource-style calls of the client\'s program.' },
+};
+
+/** The entry of a route (`/currencies/:id` is looked up as `/currencies/{id}`). */
+export function operationDoc(method: string, url: string): OperationDoc | undefined {
+  return OPERATION_DOCS[`${method.toUpperCase()} ${url.replace(/:(\w+)/g, '{$1}')}`];
+}

@@ -1,0 +1,68 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_DOCS, SECTIONS } from '../../src/server/http/operation-docs';
+import { launchChromium } from '../support/browser';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// The API documentation (issue 12): every operation of /openapi.json has a summary and a
+// description from src/server/http/operation-docs.ts, sits in one of the interface's sections, and
+// /docs (Swagger UI, in Chromium) shows the sections in the interface's order.
+
+let node: TestNode;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  node = await startTestNode();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await node?.close();
+});
+
+const SECTION_NAMES: string[] = SECTIONS.map((s) => s.name);
+
+async function operations(): Promise<Array<{ key: string; op: any }>> {
+  const spec = await http(`${node.url}/openapi.json`);
+  expect(spec.status).toBe(200);
+  return Object.entries(spec.body.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
+}
+
+describe('/openapi.json', () => {
+  it('gives every operation a summary, a description and one section of the interface', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(90);
+    const undocumented = ops.filter(({ op }) => !op.summary?.trim() || !op.description?.trim()).map(({ key }) => key);
+    expect(undocumented).toEqual([]);
+    for (const { key, op } of ops) {
+      expect(op.tags, key).toHaveLength(1);
+      expect(SECTION_NAMES, key).toContain(op.tags[0]);
+      expect(op.summary, key).toBe(OPERATION_DOCS[key]!.summary);
+      expect(op.description, key).toBe(OPERATION_DOCS[key]!.description);
+    }
+  });
+
+  it('lists the sections in the interface’s order, and the table names no operation that does not exist', async () => {
+    const spec = await http(`${node.url}/openapi.json`);
+    expect(spec.body.tags.map((t: { name: string }) => t.name)).toEqual(SECTION_NAMES);
+    expect(SECTION_NAMES.slice(0, 6)).toEqual(['Currencies', 'Cards', 'OnScreen', 'Countries and regions', 'Users', 'Billing profiles, reloads and eGifts']);
+    const keys = new Set((await operations()).map(({ key }) => key));
+    expect(Object.keys(OPERATION_DOCS).filter((key) => !keys.has(key))).toEqual([]);
+    const used = new Set(Object.values(OPERATION_DOCS).map((d) => d.section));
+    expect(SECTION_NAMES.filter((name) => !used.has(name as never))).toEqual([]);
+  });
+});
+
+describe('/docs in Chromium', () => {
+  it('groups the operations by section, in the interface’s order, with their summaries', async () => {
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(`${node.url}/docs`);
+    await page.locator('.opblock-tag-section').first().waitFor({ timeout: 30_000 });
+    const groups = await page.locator('.opblock-tag').evaluateAll((els) => els.map((el) => el.getAttribute('data-tag')));
+    expect(groups).toEqual(SECTION_NAMES);
+    await expect(page.locator('.opblock-summary-description', { hasText: 'Rate a purchase' }).count()).resolves.toBe(1);
+  });
+});
