@@ -33,6 +33,7 @@ import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
+import { webhookRoutes } from './routes/webhooks';
 
 export interface AppOptions {
   engine: Engine;
@@ -46,6 +47,8 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The node's scanners, listed by GET /app/scanners (an empty list without them). */
   scanners?: ScannerDirectory | null;
+  /** --webhooks-allow-private: endpoints may be http:// or on loopback/private addresses. */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
@@ -103,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
+  await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

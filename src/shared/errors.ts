@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   invalid_card_expiry: { status: 400, message: 'The card expiry date is not valid or has passed.' },
   invalid_card_cvv: { status: 400, message: 'The card security code (CVV) is not valid.' },
   invalid_egift_code: { status: 400, message: 'This eGift code is not valid. Check it against the email and try again.' },
+  webhook_url_not_allowed: { status: 400, message: 'This URL cannot receive webhooks: use an https:// URL on a public address.' },
 
   // 401: who are you?
   missing_credentials: { status: 401, message: 'This call needs credentials.' },
@@ -64,6 +65,8 @@ export const ERROR_CODES = {
   tier_not_found: { status: 404, message: 'No tier with that id exists.' },
   billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
   reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
+  webhook_not_found: { status: 404, message: 'No webhook endpoint with that id exists.' },
+  webhook_event_not_found: { status: 404, message: 'No webhook event with that id exists.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },

@@ -58,7 +58,8 @@ export function registerStoreCommand(program: Command): void {
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
     .option('--scanner-store <id>', 'store the scanners check customers in at (default: the only store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[] }) => {
+    .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; webhooksAllowPrivate: boolean }) => {
       const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
       if (smtpUrl !== undefined && options.smtp === undefined) {
         try {
@@ -79,6 +80,7 @@ export function registerStoreCommand(program: Command): void {
         mailFrom: options.mailFrom,
         logger,
         scanners: scannerOptionsFrom(options, process.env),
+        webhooksAllowPrivate: options.webhooksAllowPrivate,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));

@@ -11,6 +11,8 @@ import { startAutoReloadWorker } from '../payments/auto-reload-worker';
 import { loadNodeKey, openDataDir } from './data-dir';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
+import { startWebhookWorker } from '../../core/webhooks/worker';
+import type { PollingWorker } from '../../core/workers/polling-worker';
 
 export interface NodeEngineOptions {
   dataDir: string;
@@ -45,6 +47,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   mailFrom?: string | undefined;
   /** Scanners the node reads (HID devices, scripted sources); each scan checks a customer in. */
   scanners?: NodeScannerOptions | undefined;
+  /** --webhooks-allow-private: webhook endpoints may be http:// or on loopback/private addresses. */
+  webhooksAllowPrivate?: boolean | undefined;
 }
 
 export interface RunningNode {
@@ -55,6 +59,8 @@ export interface RunningNode {
   messaging: Messaging;
   /** The node's scanners; null when it reads none. Stopped by close() first. */
   scanners: ScannerService | null;
+  /** The webhook delivery worker; null on a replica node (central delivers). */
+  webhooks: PollingWorker | null;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     version: VERSION,
     rendererDir: options.rendererDir ?? builtRendererDir(),
     scanners,
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;
@@ -98,6 +105,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const stopJobs = startJobs(engine, options.logger);
   const autoReloads = startAutoReloadWorker(engine, { logger: options.logger });
+  const webhooks = startWebhookWorker(engine, { allowPrivate: options.webhooksAllowPrivate ?? false, ...(options.logger ? { logger: options.logger } : {}) });
   // Devices are read once the node answers, so the first scan's check-in reaches open screens.
   await scanners?.start();
   let closing: Promise<void> | undefined;
@@ -107,6 +115,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     engine,
     messaging,
     scanners,
+    webhooks,
     close: () => {
       // Scanners (their check-ins finish), then requests (they may queue messages), then the worker,
       // then the database.
@@ -114,6 +123,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
         .then(() => app.close())
         .then(() => stopJobs())
         .then(() => autoReloads.stop())
+        .then(() => webhooks?.stop())
         .then(() => messaging.stop())
         .then(() => engine.close());
       return closing;
