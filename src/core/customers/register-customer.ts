@@ -1,6 +1,7 @@
 import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
+import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey } from './contact';
 import { findUserByCedula, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
@@ -72,6 +73,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       user = await insertUser(trx, engine, { ...fields, phone: null, first_vendor_id: vendor.id });
     }
     const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
+    await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId: vendor.id, userId: user.id, via: 'app' });
     return { user, link };
   });
 }
