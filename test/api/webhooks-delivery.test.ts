@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverDueWebhooks, type WebhookDeliveryOptions } from '../../src/core/webhooks/deliver';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Mailbox, startMailbox } from '../support/mailbox';
+import { ROOT } from '../support/processes';
+import { makeTempDir } from '../support/temp-dir';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -292,5 +296,51 @@ describe('signing secrets', () => {
     expect(log).not.toContain(endpoint.secret);
     expect(log).not.toContain(rotated);
     expect(log).not.toContain('whsec_');
+  });
+});
+
+describe('the receiver snippet in docs/decisions.md', () => {
+  it('accepts a real delivery and refuses a wrong secret, a changed body and a request signed over 5 minutes ago', async () => {
+    const docs = readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('## Webhooks (issue 14)'));
+    const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet).toContain('export function verifyPunchcard');
+    const dir = makeTempDir('punchcard-snippet-');
+    try {
+      const file = join(dir.path, 'verify.mjs');
+      writeFileSync(file, snippet!);
+      const { verifyPunchcard } = (await import(pathToFileURL(file).href)) as { verifyPunchcard: (raw: string, header: string, secret: string) => boolean };
+
+      const endpoint = await createEndpoint();
+      // The signature's t is the moment of the attempt.
+      node.clock.set(Date.now());
+      await sendTest(endpoint.id);
+      await pass();
+      node.clock.set(Date.now() - 6 * MINUTE);
+      await sendTest(endpoint.id);
+      await pass();
+      const [fresh, stale] = receiver.received;
+      const header = (hit: typeof fresh) => String(hit!.headers['punchcard-signature']);
+      expect(verifyPunchcard(fresh!.raw, header(fresh), endpoint.secret)).toBe(true);
+      expect(verifyPunchcard(fresh!.raw, header(fresh), `${endpoint.secret}x`)).toBe(false);
+      expect(verifyPunchcard(fresh!.raw.replace('webhook.test', 'webhook.tesT'), header(fresh), endpoint.secret)).toBe(false);
+      // Signed correctly, but too old: a replay.
+      expect(stale!.verified).toBe(true);
+      expect(verifyPunchcard(stale!.raw, header(stale), endpoint.secret)).toBe(false);
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('without --webhooks-allow-private', () => {
+  it('a delivery never connects to a name that resolves to an internal address', async () => {
+    const endpoint = await createEndpoint();
+    // Stored while private addresses were allowed; the name resolves to 127.0.0.1.
+    await node.engine.db.updateTable('webhook_endpoints').set({ url: receiver.url.replace('http://127.0.0.1', 'https://localhost') }).where('id', '=', endpoint.id).execute();
+    await sendTest(endpoint.id);
+    expect((await pass({ allowPrivate: false })).retrying).toBe(1);
+    expect((await deliveries(endpoint.id))[0].last_error).toMatch(/internal address/);
+    expect(receiver.received).toHaveLength(0);
   });
 });
