@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
 import { toMajorUnits } from '../../shared/money';
 import { toUnixSeconds } from '../../shared/time';
 import { currencyInfo, upcomingLots } from '../balances/balance-store';
@@ -39,13 +40,13 @@ async function currencyOf(db: Db, currencyId: number) {
   return currencyInfo(row);
 }
 
-const at = (time: EventTime) => (time.occurredAt === undefined ? {} : { occurredAt: time.occurredAt });
+const at = (time: EventTime): { occurredAt?: number } => (time.occurredAt === undefined ? {} : { occurredAt: time.occurredAt });
 
 /** `user_card.created`: a customer linked a card (documented: user_card_id, user, card, dates, status). The pin is never sent. */
 export function recordUserCardCreated(
   db: Db,
   engine: Engine,
-  link: { id: number; vendorId: number; userId: number; status: string; createdAt: number; updatedAt: number; card: { id: number; number: string; cardType?: string | null } },
+  link: { id: number; vendorId: number; userId: number; status: string; createdAt: number; updatedAt: number; card: { id: number; number: string } },
   time: EventTime = {},
 ) {
   return recordWebhookEvent(db, engine, {
@@ -55,7 +56,8 @@ export function recordUserCardCreated(
     data: async () => ({
       user_card_id: link.id,
       user: await customerPayload(db, link.userId),
-      card: { card_id: link.card.id, cardType: link.card.cardType ?? 'loyalty', number: link.card.number, pin: null },
+      // Every card of a program is a loyalty card (the documented cardType); the pin is never sent.
+      card: { card_id: link.card.id, cardType: 'loyalty', number: link.card.number, pin: null },
       date_created: toUnixSeconds(link.createdAt),
       date_updated: toUnixSeconds(link.updatedAt),
       status: link.status,
@@ -175,7 +177,7 @@ async function cashDigits(db: Db, vendorId: number): Promise<number> {
     .select('c.code')
     .where('v.id', '=', vendorId)
     .executeTakeFirst();
-  return row?.code ? currencyInfo({ id: 0, name: '', code: row.code }).digits : 2;
+  return row?.code ? minorUnitDigits(row.code) : 2;
 }
 
 /** `order.placed` and `order.voided`: receipt, store, customer, totals, points earned and spent, quick pay used. */
@@ -215,7 +217,7 @@ export function recordReloadEvent(db: Db, engine: Engine, type: 'reload.succeede
     ...at(time),
     data: async () => {
       const row = await db.selectFrom('payment_charges').selectAll().where('id', '=', charge.id).executeTakeFirstOrThrow();
-      const digits = currencyInfo({ id: 0, name: '', code: row.currency }).digits;
+      const digits = minorUnitDigits(row.currency);
       return {
         reload_id: row.id,
         user: row.user_id === null ? null : await customerPayload(db, row.user_id),
