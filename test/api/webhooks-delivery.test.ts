@@ -2,7 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { transact } from '../../src/core/engine';
 import { deliverDueWebhooks, type WebhookDeliveryOptions } from '../../src/core/webhooks/deliver';
+import { recordCustomerDeleted } from '../../src/core/webhooks/events';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Mailbox, startMailbox } from '../support/mailbox';
 import { ROOT } from '../support/processes';
@@ -342,5 +344,22 @@ describe('without --webhooks-allow-private', () => {
     expect((await pass({ allowPrivate: false })).retrying).toBe(1);
     expect((await deliveries(endpoint.id))[0].last_error).toMatch(/internal address/);
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('an event that happened elsewhere', () => {
+  it('written later with its original time (an offline store, through sync) carries that time and goes out in time order', async () => {
+    await createEndpoint({ events: ['customer.deleted'] });
+    const now = node.clock.now();
+    await transact(node.engine, (trx) => recordCustomerDeleted(trx, node.engine, { vendorId: vendor.vendorId, userId: 2 }));
+    await transact(node.engine, (trx) => recordCustomerDeleted(trx, node.engine, { vendorId: vendor.vendorId, userId: 1 }, { occurredAt: now - 2 * DAY }));
+    expect((await pass()).succeeded).toBe(2);
+    expect(receiver.received.map((r) => [r.body.data.user_id, r.body.created])).toEqual([
+      [1, Math.floor((now - 2 * DAY) / 1000)],
+      [2, Math.floor(now / 1000)],
+    ]);
+    // Retried for 3 days from when it was queued, not from when it happened.
+    const queued = await node.engine.db.selectFrom('webhook_deliveries').select('created_at').execute();
+    expect(queued.map((row) => row.created_at)).toEqual([now, now]);
   });
 });
