@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../engine';
 import type { ListPage } from '../listing/list-plan';
@@ -92,7 +93,12 @@ export async function replayEvents(engine: Engine, scope: VendorScope, endpointI
       const kinds = JSON.parse(endpoint.events) as string[];
       query = query.where('type', 'in', kinds).where('created_at', '>=', input.from!).where('created_at', '<', input.to!);
     }
-    const events = await query.orderBy('created_at').orderBy('id').limit(MAX_REPLAY_EVENTS + 1).execute();
+    // Same time: in the order they were written (their first delivery's id is a node sequence).
+    const events = await query
+      .orderBy('created_at')
+      .orderBy(sql`(select min(d.id) from webhook_deliveries d where d.event_id = webhook_events.id)`)
+      .limit(MAX_REPLAY_EVENTS + 1)
+      .execute();
     if (byId && events.length === 0) throw new ServiceError('webhook_event_not_found', undefined, 'event_id');
     if (events.length > MAX_REPLAY_EVENTS) {
       throw new ServiceError('validation_failed', `The range holds more than ${MAX_REPLAY_EVENTS} events: replay it in shorter ranges.`, 'from');
