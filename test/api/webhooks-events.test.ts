@@ -61,6 +61,23 @@ describe('customer events', () => {
     expect(data).toEqual({ user: { user_id: c.userId, first_name: 'Ana', last_name: 'López', email_address: c.email, birthdate: 631152000, status: 'active' }, via: 'app' });
   });
 
+  it('customer.registered at a counter, and customer.updated when that guest completes the account in the app', async () => {
+    const email = 'guest@example.com';
+    const reply = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { email, first_name: 'Gus' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const atCounter = await arrived();
+    expect(await one('customer.registered', atCounter)).toEqual({ user: { ...USER, email_address: email, first_name: 'Gus' }, via: 'counter' });
+    const completed = await http(`${node.url}/user/register`, { method: 'POST', body: { vendor: v.vendorId, email_address: email, password: 'correct horse 1', first_name: 'Gustavo', last_name: 'Paz', terms: true } });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    const inApp = await arrived();
+    expect(inApp.map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual(['customer.updated']);
+    expect((await one('customer.updated', inApp)).user).toMatchObject({ email_address: email, first_name: 'Gustavo' });
+    // The guest's visit ends, so the counter tests below start from an empty queue.
+    const [hash] = await store.queueHashes(v.apiKey);
+    await store.closeOk(v.apiKey, hash!);
+    await arrived();
+  });
+
   it('customer.updated follows a profile change', async () => {
     const reply = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { first_name: 'Anita' } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);

@@ -3,7 +3,6 @@ import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
-import { recordCustomerEvent } from '../webhooks/events';
 import type { CheckInResult } from './check-in';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
@@ -50,8 +49,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         first_vendor_id: vendor.id,
       });
     }
-    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
-    if (created) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId: vendor.id, userId: user.id, via: 'counter' });
+    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
     const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: null, openedBy: scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },

@@ -48,7 +48,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
-      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
+      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };
       const member = { vendorId: vendor.id, userId: user.id };

@@ -59,7 +59,7 @@ export async function claimEgift(engine: Engine, session: CustomerSession, code:
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) throw new ClaimRace();
 
-      await linkUserToVendor(trx, engine, { userId: session.userId, vendorId: gift.vendor_id });
+      await linkUserToVendor(trx, engine, { userId: session.userId, vendorId: gift.vendor_id, via: 'app' });
       const { transactionId, balance } = await creditQuickPay(trx, engine, {
         vendorId: gift.vendor_id,
         userId: session.userId,
