@@ -39,6 +39,7 @@ import { centralSyncRoutes } from './routes/sync';
 import { syncStatusRoutes } from './routes/sync-status';
 import { forwardCentralOwnedCalls, markCentralOwnedRoutes } from './sync/forward-to-central';
 import type { StoreSync } from './sync/store-sync';
+import { webhookRoutes } from './routes/webhooks';
 
 export interface AppOptions {
   engine: Engine;
@@ -54,6 +55,8 @@ export interface AppOptions {
   scanners?: ScannerDirectory | null;
   /** A paired store's sync runtime: central-owned calls are forwarded, /sync/status reports it. */
   sync?: StoreSync | null;
+  /** --webhooks-allow-private: endpoints may be http:// or on loopback/private addresses. */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
@@ -119,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(promotionRoutes, { engine });
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
   else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+  await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

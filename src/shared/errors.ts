@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   invalid_card_expiry: { status: 400, message: 'The card expiry date is not valid or has passed.' },
   invalid_card_cvv: { status: 400, message: 'The card security code (CVV) is not valid.' },
   invalid_egift_code: { status: 400, message: 'This eGift code is not valid. Check it against the email and try again.' },
+  webhook_url_not_allowed: { status: 400, message: 'This URL cannot receive webhooks: use an https:// URL on a public address.' },
 
   // 401: who are you?
   missing_credentials: { status: 401, message: 'This call needs credentials.' },
@@ -68,6 +69,8 @@ export const ERROR_CODES = {
   message_not_found: { status: 404, message: 'No such message exists in your inbox.' },
   promotion_not_found: { status: 404, message: 'No promotion with that id exists.' },
   promotion_code_unknown: { status: 404, message: 'That promotion code is not valid.' },
+  webhook_not_found: { status: 404, message: 'No webhook endpoint with that id exists.' },
+  webhook_event_not_found: { status: 404, message: 'No webhook event with that id exists.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },

@@ -12,9 +12,10 @@ const params: Record<MessageTemplate, Record<string, string>> = {
   account_deletion: { first_name: 'Ana', code: '913204', vendor_name: 'Café Luna', expires_minutes: '15' },
   egift_received: { first_name: 'Ana', buyer_name: 'Mateo', amount: '$25.00', vendor_name: 'Café Luna', code: 'GFT1-2345-6789-ABCD', message: 'Happy birthday!' },
   billing_profile_expiring: { first_name: 'Ana', vendor_name: 'Café Luna', brand: 'Visa', last4: '4242', expiry: '11/2026' },
+  webhook_endpoint_disabled: { vendor_name: 'Café Luna', url: 'https://crm.example.com/hooks', endpoint_id: 'wh_0123456789abcdefghjk', reason: 'it failed for 3 days', last_error: 'HTTP 503' },
 };
-/** What identifies each template's text: its one-time code, or (a reminder, which has none) the card's last digits. */
-const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code ?? params[template].last4!;
+/** What identifies each template's text: its one-time code, or (a reminder or an alert, which have none) the card's last digits or the endpoint. */
+const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code ?? params[template].last4 ?? params[template].endpoint_id!;
 /** Email templates that carry a one-time code on a line of its own. */
 const emailTemplates = (Object.keys(TEMPLATES) as MessageTemplate[]).filter((t) => TEMPLATES[t].channel === 'email' && TEMPLATES[t].params.some((p) => p === 'token' || p === 'code'));
 

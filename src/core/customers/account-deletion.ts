@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
+import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
@@ -61,7 +62,9 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
         .set({ status: 'closed', closed_at: now, closed_reason: 'deleted', updated_at: now })
         .where('id', 'in', open.map((session) => session.id))
         .execute();
+      for (const session of open) await recordCheckInEvent(trx, engine, 'check_in.closed', session, { at: now, reason: 'deleted' });
     }
+    await recordCustomerDeleted(trx, engine, { vendorId, userId });
     const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
     if (!remaining) await eraseAccount(trx, engine, userId);
     return open.map((session) => sessionEvent('session.closed', session, now));

@@ -5,6 +5,7 @@ import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB, UserVendorsTable, UsersTable, VendorsTable } from '../storage/schema';
 import { welcomeMember } from '../inbox/announce';
+import { recordCustomerEvent } from '../webhooks/events';
 
 export type UserRow = Selectable<UsersTable>;
 export type UserVendorRow = Selectable<UserVendorsTable>;
@@ -91,7 +92,7 @@ export function entryTier(db: Kysely<DB>, vendorId: number) {
 export async function linkUserToVendor(
   db: Kysely<DB>,
   engine: Engine,
-  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null },
+  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter' },
 ): Promise<UserVendorRow> {
   const existing = await findUserVendor(db, input.userId, input.vendorId);
   if (existing) return existing;
@@ -119,6 +120,8 @@ export async function linkUserToVendor(
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
+  // The customer joined the program: by signing up or logging in with it (app), or at a store.
+  await recordCustomerEvent(db, engine, 'customer.registered', { vendorId: input.vendorId, userId: input.userId, via: input.via ?? 'app' });
   return row;
 }
 

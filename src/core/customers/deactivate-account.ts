@@ -1,5 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
+import { recordCustomerEvent } from '../webhooks/events';
 import { loadUser } from './customer-store';
 import { passwordMatches } from './passwords';
 import { type CustomerSession, endAllSessions } from './sessions';
@@ -14,5 +15,6 @@ export async function deactivateAccount(engine: Engine, session: CustomerSession
   await transact(engine, async (trx) => {
     await trx.updateTable('users').set({ status: 'inactive', updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
     await endAllSessions(trx, engine, user.id);
+    await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: session.vendorId, userId: user.id });
   });
 }

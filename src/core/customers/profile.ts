@@ -5,6 +5,7 @@ import { type Engine, transact } from '../engine';
 import { findCountryById, findRegion, isValidPostalCode, vendorServesCountry } from '../geo';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
+import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
 import { findUserByEmail, findUserByPhone } from './customer-store';
 import { loadMembership, type Membership } from './membership';
@@ -137,6 +138,7 @@ export async function updateProfile(engine: Engine, session: CustomerSession, ch
     if (Object.keys(linkSet).length > 0) await trx.updateTable('user_vendors').set({ ...linkSet, updated_at: now }).where('id', '=', link.id).execute();
     for (const [field, value] of metadata) await writeMetadata(trx, engine, { vendorId: vendor.id, userVendorId: link.id, field, value });
     if (userSet.password_hash !== undefined) await endAllSessions(trx, engine, user.id, session.sessionId);
+    await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
   });
 }
 

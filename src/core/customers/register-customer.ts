@@ -1,8 +1,9 @@
 import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
+import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
-import { findUserByCedula, findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { findUserByCedula, findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { hashPassword } from './passwords';
 
@@ -60,6 +61,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
       if (holder && holder.id !== existing?.id) throw new ServiceError('validation_failed', 'Another account already uses that cedula.', 'cedula');
     }
 
+    const wasMember = existing ? await findUserVendor(trx, existing.id, vendor.id) : undefined;
     const now = engine.clock.now();
     const fields = {
       email,
@@ -79,7 +81,9 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
     } else {
       user = await insertUser(trx, engine, { ...fields, phone, first_vendor_id: vendor.id });
     }
-    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
+    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language, via: 'app' });
+    // A guest of a counter completing their account: registered there already, updated here.
+    if (wasMember) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     return { user, link };
   });
 }

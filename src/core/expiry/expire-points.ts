@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
+import { recordPointsExpired } from '../webhooks/events';
 
 /**
  * The points-expiry job. Spending uses the soonest-expiring points first (the same rule the
@@ -39,7 +40,11 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
       const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - Number(row.already_expired ?? 0);
       const amount = Math.min(await accountBalance(trx, accountId), due);
       if (amount <= 0) return 0;
-      await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
+      const after = await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
+      const account = await trx.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+      if (account.holder_type === 'user') {
+        await recordPointsExpired(trx, engine, { vendorId: account.vendor_id, userId: account.holder_id, currencyId: account.currency_id, points: amount, balance: after.balance });
+      }
       return amount;
     });
     if (expired > 0) {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
+import { recordBalanceUpdated } from '../webhooks/events';
 
 // Every movement of value is an immutable entry on an account (one per holder and currency).
 // The account row caches the balance, updated in the same transaction as the entry, and can always
@@ -71,7 +72,7 @@ export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendo
 /** Appends an entry and moves the cached balance; call inside the command's transaction. */
 export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: number, entry: NewEntry): Promise<{ id: number; balance: number }> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new RangeError('a ledger amount is a non-zero integer of minor units');
-  const account = await db.selectFrom('ledger_accounts').select(['vendor_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const account = await db.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
   const id = await nextObjectId(db, engine.nodeId);
   const now = engine.clock.now();
   await db
@@ -96,7 +97,22 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
     .where('id', '=', accountId)
     .returning('balance')
     .executeTakeFirstOrThrow();
-  return { id, balance: Number(updated.balance) };
+  const balance = Number(updated.balance);
+  await recordBalanceUpdated(db, engine, {
+    vendorId: account.vendor_id,
+    accountId,
+    holderType: account.holder_type,
+    holderId: account.holder_id,
+    currencyId: account.currency_id,
+    entryId: id,
+    amount: entry.amount,
+    balance,
+    kind: entry.kind,
+    referenceType: entry.referenceType ?? null,
+    referenceId: entry.referenceId ?? null,
+    createdAt: now,
+  });
+  return { id, balance };
 }
 
 export interface BalanceMismatch {

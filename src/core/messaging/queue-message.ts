@@ -10,7 +10,8 @@ export type MessageTemplate =
   | 'sms_verification'
   | 'account_deletion'
   | 'egift_received'
-  | 'billing_profile_expiring';
+  | 'billing_profile_expiring'
+  | 'webhook_endpoint_disabled';
 
 export interface NewMessage {
   vendorId: number | null;

@@ -24,6 +24,8 @@ export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; param
   egift_received: { channel: 'email', params: ['first_name', 'buyer_name', 'amount', 'vendor_name', 'code'], optional: ['message'] },
   // A saved card (billing profile) in its last month of validity.
   billing_profile_expiring: { channel: 'email', params: ['first_name', 'vendor_name', 'brand', 'last4', 'expiry'] },
+  // To the program's admin: a webhook endpoint failed for days (or answered 410) and was disabled.
+  webhook_endpoint_disabled: { channel: 'email', params: ['vendor_name', 'url', 'endpoint_id', 'reason', 'last_error'] },
 };
 
 export function isMessageTemplate(value: string): value is MessageTemplate {
@@ -169,6 +171,26 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
         `La tarjeta ${p.brand} terminada en ${p.last4} que guardaste en tu cuenta de ${p.vendor_name} vence al final de ${p.expiry}. Después de esa fecha, las recargas y recargas automáticas con esa tarjeta no funcionarán.`,
         `Para seguir recargando sin interrupciones, agrega tu nueva tarjeta en la app de ${p.vendor_name} y márcala como predeterminada.`,
         `— El equipo de ${p.vendor_name}`,
+      ],
+    }),
+  },
+  webhook_endpoint_disabled: {
+    en: (p) => ({
+      subject: `${p.vendor_name}: webhook endpoint disabled`,
+      blocks: [
+        `The webhook endpoint ${p.url} (${p.endpoint_id}) of ${p.vendor_name} was disabled: ${p.reason}.`,
+        `Last error: ${p.last_error}`,
+        `No events are sent to it while it is disabled. Fix the receiver, turn the endpoint back on (PUT /webhooks/${p.endpoint_id} with status "enabled"), then replay the events it missed (POST /webhooks/${p.endpoint_id}/replay).`,
+        `— Punchcard`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `${p.vendor_name}: webhook desactivado`,
+      blocks: [
+        `El webhook ${p.url} (${p.endpoint_id}) de ${p.vendor_name} se desactivó: ${p.reason}.`,
+        `Último error: ${p.last_error}`,
+        `No se le envían eventos mientras esté desactivado. Corrige el receptor, vuelve a activarlo (PUT /webhooks/${p.endpoint_id} con status "enabled") y reenvía los eventos que no recibió (POST /webhooks/${p.endpoint_id}/replay).`,
+        `— Punchcard`,
       ],
     }),
   },

@@ -21,7 +21,7 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
     const vendor = await loadVendor(trx, counter.vendorId);
     const { store, pos } = await loadCounterInfo(trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
-    await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id });
+    await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, via: 'counter' });
     const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },

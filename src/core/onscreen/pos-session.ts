@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import type { Engine } from '../engine';
+import { recordCheckInEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
 import type { DB, PosSessionsTable } from '../storage/schema';
@@ -42,6 +43,7 @@ export async function openSession(
   }
   if (open) {
     await db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', open.id).execute();
+    await recordCheckInEvent(db, engine, 'check_in.closed', open, { at: now, reason: 'moved' });
     events.push(sessionEvent('session.closed', open, now));
   }
   const session: PosSessionRow = {
@@ -62,6 +64,7 @@ export async function openSession(
     closed_reason: null,
   };
   await db.insertInto('pos_sessions').values(session).execute();
+  await recordCheckInEvent(db, engine, 'check_in.opened', session);
   events.push({ ...sessionEvent('session.opened', session, now), by: input.openedBy });
   return { session, events };
 }

@@ -5,6 +5,7 @@ import { currencyInfo } from '../balances/balance-store';
 import type { StoreScope } from '../credentials/authenticate';
 import { linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
+import { recordCheckInEvent, recordOrderEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
@@ -49,7 +50,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
-      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
+      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };
       const member = { vendorId: vendor.id, userId: user.id };
@@ -123,6 +124,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const closing = session ?? (await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', user.id).where('vendor_id', '=', vendor.id).where('status', '=', 'active').executeTakeFirst());
       if (closing) {
         await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', closing.id).execute();
+        await recordCheckInEvent(trx, engine, 'check_in.closed', closing, { at: now, reason: 'order' });
         events.push(sessionEvent('session.closed', closing, now));
       }
 
@@ -168,6 +170,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         });
         await trx.updateTable('orders').set({ reply: JSON.stringify(result) }).where('id', '=', orderId).execute();
       }
+      await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });
       return { result, events };
     });

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import { announceTier } from '../inbox/announce';
 import type { DB } from '../storage/schema';
+import { recordTierChanged } from '../webhooks/events';
 
 /**
  * Moves a member up to the highest tier whose threshold the points they earned in its window
@@ -12,7 +13,7 @@ export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vend
   const link = await db
     .selectFrom('user_vendors as uv')
     .leftJoin('tiers as t', 't.id', 'uv.tier_id')
-    .select(['uv.id', 't.threshold'])
+    .select(['uv.id', 'uv.tier_id', 't.threshold'])
     .where('uv.user_id', '=', member.userId)
     .where('uv.vendor_id', '=', member.vendorId)
     .where('uv.removed_at', 'is', null)
@@ -36,6 +37,7 @@ export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vend
     if (Number(points) >= tier.threshold) {
       await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: now, updated_at: now }).where('id', '=', link.id).execute();
       await announceTier(db, engine, member, tier);
+      await recordTierChanged(db, engine, { ...member, fromTierId: link.tier_id, toTierId: tier.id });
       return;
     }
   }

@@ -1,6 +1,7 @@
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import { type Engine, transact } from '../engine';
+import { recordOrderEvent } from '../webhooks/events';
 import { postEntry } from '../ledger/ledger';
 import { balancesAfter } from './balances-after';
 import type { OrderResult } from './order-result';
@@ -44,6 +45,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
     const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
     const voided: OrderResult = { ...placed, status: 'Voided', balances };
     await trx.updateTable('orders').set({ status: 'voided', voided_at: now, void_reply: JSON.stringify(voided) }).where('id', '=', order.id).execute();
+    await recordOrderEvent(trx, engine, 'order.voided', { id: order.id, vendorId: order.vendor_id });
     if (placed.transactionId !== null) {
       await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', '=', placed.transactionId).execute();
       await recordTransaction(trx, engine, {

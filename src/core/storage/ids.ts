@@ -40,7 +40,7 @@ export async function nextObjectId(db: Kysely<DB>, nodeId: number): Promise<numb
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Resource-style id: a prefix and 20 Crockford base32 characters (100 random bits), e.g. `curr_…`. */
-export function newPublicId(prefix: 'curr' | 'card' | 'cust' | 'erul' | 'rwd' | 'tier' | 'promo'): string {
+export function newPublicId(prefix: 'curr' | 'card' | 'cust' | 'erul' | 'rwd' | 'tier' | 'promo' | 'wh' | 'evt'): string {
   const bytes = randomBytes(20);
   let out = '';
   for (const byte of bytes) out += CROCKFORD[byte & 31];

@@ -655,6 +655,57 @@ export interface SyncExceptionsTable {
   resolved_at: number | null;
 }
 
+export interface WebhookEndpointsTable {
+  /** `wh_…` */
+  id: string;
+  vendor_id: number;
+  url: string;
+  /** JSON array of event kinds. */
+  events: string;
+  description: string | null;
+  alert_email: string | null;
+  /** 'enabled' | 'paused' | 'disabled' */
+  status: string;
+  /** 'failing' | 'gone'; null unless disabled. */
+  disabled_reason: string | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: number | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface WebhookEventsTable {
+  /** `evt_…` */
+  id: string;
+  vendor_id: number;
+  type: string;
+  api_version: string;
+  /** JSON of the event's data. */
+  data: string;
+  /** When it happened (an offline store's original time). */
+  created_at: number;
+  recorded_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: number;
+  vendor_id: number;
+  endpoint_id: string;
+  event_id: string;
+  /** 'pending' | 'sending' | 'succeeded' | 'failed' | 'cancelled' */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -700,4 +751,7 @@ export interface DB {
   inbox_messages: InboxMessagesTable;
   promotions: PromotionsTable;
   promotion_awards: PromotionAwardsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

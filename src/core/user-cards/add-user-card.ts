@@ -3,6 +3,7 @@ import type { CustomerSession } from '../customers/sessions';
 import { type Engine, transact } from '../engine';
 import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
+import { recordUserCardCreated } from '../webhooks/events';
 import { activeLinkOfCard, findVendorCard, unlockCard } from './card-access';
 import { toUserCardRecord, type UserCardRecord } from './user-card';
 
@@ -48,6 +49,7 @@ function link(engine: Engine, session: CustomerSession, input: { number: string;
       removed_at: null,
     };
     await trx.insertInto('user_cards').values(row).execute();
+    await recordUserCardCreated(trx, engine, { id: row.id, vendorId: row.vendor_id, userId: row.user_id, status: row.status, createdAt: now, updatedAt: now, card: { id: card.id, number: card.number } });
     return toUserCardRecord(row, card, engine.sealer);
   });
 }

@@ -15,7 +15,8 @@ export function registerCentralCommand(program: Command): void {
     .option('--database <url>', 'postgres://… (recommended for a chain; default PUNCHCARD_DATABASE_URL, else the SQLite file)')
     .option('--smtp <url>', 'send emails through this SMTP server (default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string }) => {
+    .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean }) => {
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -25,6 +26,7 @@ export function registerCentralCommand(program: Command): void {
         database: options.database,
         smtpUrl: options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined),
         logger,
+        webhooksAllowPrivate: options.webhooksAllowPrivate,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));

@@ -63,7 +63,8 @@ export function registerStoreCommand(program: Command): void {
     .option('--central <url>', 'pair with this central node (with --pair); later starts remember it')
     .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean }) => {
+    .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean }) => {
       if ((options.pair === undefined) !== (options.central === undefined)) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
@@ -93,6 +94,7 @@ export function registerStoreCommand(program: Command): void {
         mailFrom: options.mailFrom,
         logger,
         scanners: scannerOptionsFrom(options, process.env),
+        webhooksAllowPrivate: options.webhooksAllowPrivate,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       if (node.sync) void showFirstSyncProgress(node.sync);

@@ -14,6 +14,8 @@ import { startAutoReloadWorker } from '../payments/auto-reload-worker';
 import { loadNodeKey, openDataDir } from './data-dir';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
+import { startWebhookWorker } from '../../core/webhooks/worker';
+import type { PollingWorker } from '../../core/workers/polling-worker';
 
 export interface NodeEngineOptions {
   dataDir: string;
@@ -59,6 +61,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   mailFrom?: string | undefined;
   /** Scanners the node reads (HID devices, scripted sources); each scan checks a customer in. */
   scanners?: NodeScannerOptions | undefined;
+  /** --webhooks-allow-private: webhook endpoints may be http:// or on loopback/private addresses. */
+  webhooksAllowPrivate?: boolean | undefined;
 }
 
 export interface RunningNode {
@@ -71,6 +75,8 @@ export interface RunningNode {
   scanners: ScannerService | null;
   /** A paired store's sync runtime; null on central and on unpaired stores. */
   sync: StoreSync | null;
+  /** The webhook delivery worker; null on a replica node (central delivers). */
+  webhooks: PollingWorker | null;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     rendererDir: options.rendererDir ?? builtRendererDir(),
     scanners,
     sync,
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;
@@ -118,6 +125,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   // The program's jobs run where its data is owned: a standalone store or central, not a paired store.
   const stopJobs = ownsProgramData(engine) ? startJobs(engine, options.logger) : () => Promise.resolve();
   const autoReloads = ownsProgramData(engine) ? startAutoReloadWorker(engine, { logger: options.logger }) : { stop: () => Promise.resolve() };
+  const webhooks = startWebhookWorker(engine, { allowPrivate: options.webhooksAllowPrivate ?? false, ...(options.logger ? { logger: options.logger } : {}) });
   // Devices are read once the node answers, so the first scan's check-in reaches open screens.
   await scanners?.start();
   let closing: Promise<void> | undefined;
@@ -128,6 +136,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     messaging,
     scanners,
     sync,
+    webhooks,
     close: () => {
       // Scanners (their check-ins finish), then requests (they may queue messages), then the worker,
       // then the database.
@@ -136,6 +145,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
         .then(() => app.close())
         .then(() => stopJobs())
         .then(() => autoReloads.stop())
+        .then(() => webhooks?.stop())
         .then(() => messaging.stop())
         .then(() => engine.close());
       return closing;

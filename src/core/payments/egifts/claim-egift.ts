@@ -4,6 +4,7 @@ import { type CurrencyInfo, currencyInfo } from '../../balances/balance-store';
 import { linkUserToVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
+import { recordEgiftEvent } from '../../webhooks/events';
 import type { DB } from '../../storage/schema';
 import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 import { claimCodeDigest } from './claim-code';
@@ -58,7 +59,7 @@ export async function claimEgift(engine: Engine, session: CustomerSession, code:
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) throw new ClaimRace();
 
-      await linkUserToVendor(trx, engine, { userId: session.userId, vendorId: gift.vendor_id });
+      await linkUserToVendor(trx, engine, { userId: session.userId, vendorId: gift.vendor_id, via: 'app' });
       const { transactionId, balance } = await creditQuickPay(trx, engine, {
         vendorId: gift.vendor_id,
         userId: session.userId,
@@ -70,6 +71,7 @@ export async function claimEgift(engine: Engine, session: CustomerSession, code:
         receipts: [{ object: 'egift', egift_id: gift.id, from: gift.buyer_name }],
       });
       await trx.updateTable('egifts').set({ claim_transaction_id: transactionId }).where('id', '=', gift.id).execute();
+      await recordEgiftEvent(trx, engine, 'egift.claimed', { id: gift.id, vendorId: gift.vendor_id });
       return claimedOf(gift, currencyInfo(currency), now, transactionId, balance);
     });
   } catch (error) {

@@ -7,6 +7,7 @@ import { findUserByEmail, findUserVendor, loadUser, loadVendor, messageLocale } 
 import { announceEgift } from '../../inbox/announce';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
+import { recordEgiftEvent } from '../../webhooks/events';
 import { queueMessage } from '../../messaging/queue-message';
 import { isUniqueViolation } from '../../storage/errors';
 import { nextObjectId } from '../../storage/ids';
@@ -370,6 +371,7 @@ async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): P
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return;
   const gift = await loadEgift(trx, giftId);
+  await recordEgiftEvent(trx, engine, 'egift.sent', { id: giftId, vendorId: gift.vendor.id });
   const vendor = await loadVendor(trx, gift.vendor.id);
   // The recipient's language with the vendor when they are a member, else the vendor's.
   const member = await findUserByEmail(trx, emailKey(gift.recipient.email));

@@ -3,6 +3,7 @@ import { ServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { holderBalance } from '../../ledger/ledger';
 import type { DB } from '../../storage/schema';
+import { recordAutoReloadRan, recordReloadEvent } from '../../webhooks/events';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
 import { recordTransaction } from '../../orders/record-transaction';
@@ -60,10 +61,12 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
         receipts: reloadReceipts(charge, profile),
       });
       await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
-      await finishAutoReload(trx, charge, 'completed', now);
+      await recordReloadEvent(trx, engine, 'reload.succeeded', { id: charge.id, vendorId: charge.vendor_id });
+      await finishAutoReload(trx, engine, charge, 'completed', now);
     },
     async declined(trx: Transaction<DB>, charge: ChargeRow) {
       const now = engine.clock.now();
+      await recordReloadEvent(trx, engine, 'reload.failed', { id: charge.id, vendorId: charge.vendor_id });
       if (charge.purpose !== 'auto_reload') return;
       const balance = await quickPayBalanceIn(trx, owner);
       const transactionId = await recordTransaction(trx, engine, {
@@ -84,7 +87,7 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
         status: 'Declined',
       });
       await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
-      await finishAutoReload(trx, charge, 'declined', now);
+      await finishAutoReload(trx, engine, charge, 'declined', now);
     },
   };
 }
@@ -112,15 +115,16 @@ async function creditCurrencyOf(trx: Transaction<DB>, charge: ChargeRow): Promis
  * A row the worker gave up on (failed) or cancelled while its charge's answer was lost is finished
  * too when the reconciliation job learns the charge's outcome: its history must say what happened.
  */
-async function finishAutoReload(trx: Transaction<DB>, charge: ChargeRow, status: 'completed' | 'declined', now: number): Promise<void> {
+async function finishAutoReload(trx: Transaction<DB>, engine: Engine, charge: ChargeRow, status: 'completed' | 'declined', now: number): Promise<void> {
   const rowId = charge.purpose === 'auto_reload' ? /^auto_reload:(\d+)$/.exec(charge.idempotency_key ?? '')?.[1] : undefined;
   if (rowId === undefined) return;
-  await trx
+  const finished = await trx
     .updateTable('auto_reloads')
     .set({ status, charge_id: charge.id, finished_at: now, updated_at: now })
     .where('id', '=', Number(rowId))
     .where('status', 'in', ['queued', 'pending', 'failed', 'cancelled'])
-    .execute();
+    .executeTakeFirst();
+  if (Number(finished.numUpdatedRows) === 1) await recordAutoReloadRan(trx, engine, { id: Number(rowId), vendorId: charge.vendor_id });
 }
 
 async function quickPayBalanceIn(trx: Transaction<DB>, owner: ProfileOwner): Promise<number> {

@@ -10,6 +10,7 @@ import { egifts } from './0008-egifts';
 import { chargeCurrency } from './0009-charge-currency';
 import { sync } from './0010-sync';
 import { clientCalls } from './0012-client-calls';
+import { webhooks } from './0013-webhooks';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-charge-currency': chargeCurrency,
   '0010-sync': sync,
   '0012-client-calls': clientCalls,
+  '0013-webhooks': webhooks,
 };

@@ -1,0 +1,325 @@
+import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { toMajorUnits } from '../../shared/money';
+import { toUnixSeconds } from '../../shared/time';
+import { currencyInfo, upcomingLots } from '../balances/balance-store';
+import { expiringByDay } from '../balances/expirations';
+import type { Engine } from '../engine';
+import type { DB } from '../storage/schema';
+import { recordWebhookEvent } from './record-event';
+
+// The event writers: one per kind, each called inside the transaction that causes the event, so
+// other code (a sync apply at central, say) can call the same ones. Each builds the documented
+// payload (docs/decisions.md, "Webhooks (issue 14)") only when an endpoint of the vendor wants it.
+// Times in payloads are Unix seconds and amounts are numbers as the legacy replies show them
+// (12.5 for USD 12.50, whole points), like the two events the original service documents.
+
+type Db = Kysely<DB>;
+
+/** `occurredAt`: the original time of an event that happened elsewhere (an offline store); now when absent. */
+export interface EventTime {
+  occurredAt?: number;
+}
+
+/** The customer as every customer event shows them (the documented `user` object). */
+export async function customerPayload(db: Db, userId: number) {
+  const user = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'birthdate', 'status']).where('id', '=', userId).executeTakeFirst();
+  if (!user) return { user_id: userId, first_name: null, last_name: null, email_address: null, birthdate: null, status: 'deleted' };
+  return {
+    user_id: user.id,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email_address: user.email,
+    birthdate: user.birthdate === null ? null : toUnixSeconds(user.birthdate),
+    status: user.status,
+  };
+}
+
+async function currencyOf(db: Db, currencyId: number) {
+  const row = await db.selectFrom('currencies').select(['id', 'name', 'code']).where('id', '=', currencyId).executeTakeFirstOrThrow();
+  return currencyInfo(row);
+}
+
+const at = (time: EventTime): { occurredAt?: number } => (time.occurredAt === undefined ? {} : { occurredAt: time.occurredAt });
+
+/** `user_card.created`: a customer linked a card (documented: user_card_id, user, card, dates, status). The pin is never sent. */
+export function recordUserCardCreated(
+  db: Db,
+  engine: Engine,
+  link: { id: number; vendorId: number; userId: number; status: string; createdAt: number; updatedAt: number; card: { id: number; number: string } },
+  time: EventTime = {},
+) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: link.vendorId,
+    type: 'user_card.created',
+    ...at(time),
+    data: async () => ({
+      user_card_id: link.id,
+      user: await customerPayload(db, link.userId),
+      // Every card of a program is a loyalty card (the documented cardType); the pin is never sent.
+      card: { card_id: link.card.id, cardType: 'loyalty', number: link.card.number, pin: null },
+      date_created: toUnixSeconds(link.createdAt),
+      date_updated: toUnixSeconds(link.updatedAt),
+      status: link.status,
+    }),
+  });
+}
+
+/**
+ * `balance.updated`: any ledger entry on a customer's or a card's account (earn, spend, reload,
+ * eGift, expiry, void…). `balance.amount` is the change; `balance.total` the balance after it.
+ */
+export function recordBalanceUpdated(
+  db: Db,
+  engine: Engine,
+  movement: {
+    vendorId: number;
+    accountId: number;
+    holderType: string;
+    holderId: number;
+    currencyId: number;
+    entryId: number;
+    amount: number;
+    balance: number;
+    kind: string;
+    referenceType: string | null;
+    referenceId: string | null;
+    createdAt: number;
+  },
+  time: EventTime = {},
+) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: movement.vendorId,
+    type: 'balance.updated',
+    ...at(time),
+    data: async () => {
+      const currency = await currencyOf(db, movement.currencyId);
+      const lots = await upcomingLots(db, [movement.accountId], engine.clock.now());
+      const major = (minor: number) => toMajorUnits(minor, currency.digits);
+      return {
+        user: movement.holderType === 'user' ? await customerPayload(db, movement.holderId) : null,
+        card: movement.holderType === 'card' ? { card_id: movement.holderId } : null,
+        balance: {
+          amount: major(movement.amount),
+          total: major(movement.balance),
+          currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+          expiring: expiringByDay(lots, movement.balance).map((lot) => ({ amount: major(lot.amount), date: toUnixSeconds(lot.at) })),
+        },
+        transaction_detail: {
+          entry_id: movement.entryId,
+          kind: movement.kind,
+          reference_type: movement.referenceType,
+          reference_id: movement.referenceId,
+          date_created: toUnixSeconds(movement.createdAt),
+        },
+      };
+    },
+  });
+}
+
+/** `customer.registered` (an account joined the program, in the app or at a counter) and `customer.updated` (profile changes, deactivation). */
+export function recordCustomerEvent(db: Db, engine: Engine, type: 'customer.registered' | 'customer.updated', member: { vendorId: number; userId: number; via?: string }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: member.vendorId,
+    type,
+    ...at(time),
+    data: async () => ({ user: await customerPayload(db, member.userId), ...(member.via ? { via: member.via } : {}) }),
+  });
+}
+
+/** `customer.deleted`: the customer left the program (account deletion). Ids only: the person is erased. */
+export function recordCustomerDeleted(db: Db, engine: Engine, member: { vendorId: number; userId: number }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, { vendorId: member.vendorId, type: 'customer.deleted', ...at(time), data: () => ({ user_id: member.userId }) });
+}
+
+export interface SessionFacts {
+  id: number;
+  vendor_id: number;
+  store_id: number;
+  pos_id: number | null;
+  user_id: number;
+  identified_by: string;
+  opened_by: string;
+  created_at: number;
+}
+
+/** `check_in.opened` and `check_in.closed` (reason: closed, order, moved, deleted). */
+export function recordCheckInEvent(
+  db: Db,
+  engine: Engine,
+  type: 'check_in.opened' | 'check_in.closed',
+  session: SessionFacts,
+  closed: { at: number; reason: string } | null = null,
+  time: EventTime = {},
+) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: session.vendor_id,
+    type,
+    ...at(time),
+    data: async () => ({
+      check_in_id: session.id,
+      store_id: session.store_id,
+      pos_id: session.pos_id,
+      user: await customerPayload(db, session.user_id),
+      identified_by: session.identified_by,
+      opened_by: session.opened_by,
+      date_created: toUnixSeconds(session.created_at),
+      ...(closed ? { date_closed: toUnixSeconds(closed.at), closed_reason: closed.reason } : {}),
+    }),
+  });
+}
+
+/** Digits of the vendor's quick-pay currency (money amounts of orders, reloads, eGifts); 2 without one. */
+async function cashDigits(db: Db, vendorId: number): Promise<number> {
+  const row = await db
+    .selectFrom('vendors as v')
+    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
+    .select('c.code')
+    .where('v.id', '=', vendorId)
+    .executeTakeFirst();
+  return row?.code ? minorUnitDigits(row.code) : 2;
+}
+
+/** `order.placed` and `order.voided`: receipt, store, customer, totals, points earned and spent, quick pay used. */
+export function recordOrderEvent(db: Db, engine: Engine, type: 'order.placed' | 'order.voided', order: { id: number; vendorId: number }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: order.vendorId,
+    type,
+    ...at(time),
+    data: async () => {
+      const row = await db.selectFrom('orders').selectAll().where('id', '=', order.id).executeTakeFirstOrThrow();
+      const digits = await cashDigits(db, row.vendor_id);
+      const money = (minor: number) => toMajorUnits(minor, digits);
+      return {
+        order_id: row.id,
+        receipt_number: row.receipt_number,
+        store_id: row.store_id,
+        pos_id: row.pos_id,
+        user: await customerPayload(db, row.user_id),
+        status: row.status,
+        subtotal: money(row.subtotal),
+        total: money(row.total),
+        quick_pay_used: money(row.quick_pay_used),
+        points_earned: row.points_earned,
+        points_spent: row.points_spent,
+        date_ordered: toUnixSeconds(row.ordered_at),
+        date_voided: row.voided_at === null ? null : toUnixSeconds(row.voided_at),
+      };
+    },
+  });
+}
+
+/** `reload.succeeded` and `reload.failed`: a reload charged to a saved card (the app's reload or an auto reload). */
+export function recordReloadEvent(db: Db, engine: Engine, type: 'reload.succeeded' | 'reload.failed', charge: { id: number; vendorId: number }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: charge.vendorId,
+    type,
+    ...at(time),
+    data: async () => {
+      const row = await db.selectFrom('payment_charges').selectAll().where('id', '=', charge.id).executeTakeFirstOrThrow();
+      const digits = minorUnitDigits(row.currency);
+      return {
+        reload_id: row.id,
+        user: row.user_id === null ? null : await customerPayload(db, row.user_id),
+        automatic: row.purpose === 'auto_reload',
+        amount: toMajorUnits(row.amount, digits),
+        currency: row.currency,
+        status: row.status,
+        decline_reason: row.decline_reason,
+        transaction_id: row.transaction_id,
+        date_created: toUnixSeconds(row.created_at),
+      };
+    },
+  });
+}
+
+/** `auto_reload.ran`: the auto reload a spend queued has finished (completed, declined or cancelled). */
+export function recordAutoReloadRan(db: Db, engine: Engine, autoReload: { id: number; vendorId: number }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: autoReload.vendorId,
+    type: 'auto_reload.ran',
+    ...at(time),
+    data: async () => {
+      const row = await db.selectFrom('auto_reloads').selectAll().where('id', '=', autoReload.id).executeTakeFirstOrThrow();
+      const digits = await cashDigits(db, row.vendor_id);
+      return {
+        auto_reload_id: row.id,
+        user: await customerPayload(db, row.user_id),
+        amount: toMajorUnits(row.amount, digits),
+        threshold: toMajorUnits(row.threshold, digits),
+        order_id: row.order_id,
+        reload_id: row.charge_id,
+        status: row.status,
+        date_created: toUnixSeconds(row.created_at),
+      };
+    },
+  });
+}
+
+/** `egift.sent` (paid and emailed to the recipient) and `egift.claimed`. Never the claim code. */
+export function recordEgiftEvent(db: Db, engine: Engine, type: 'egift.sent' | 'egift.claimed', egift: { id: number; vendorId: number }, time: EventTime = {}) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: egift.vendorId,
+    type,
+    ...at(time),
+    data: async () => {
+      const row = await db.selectFrom('egifts').selectAll().where('id', '=', egift.id).executeTakeFirstOrThrow();
+      const currency = await currencyOf(db, row.currency_id);
+      return {
+        egift_id: row.id,
+        amount: toMajorUnits(row.amount, currency.digits),
+        currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+        buyer_email: row.buyer_email,
+        recipient_email: row.recipient_email,
+        claimed_by: row.claimed_by_user_id === null ? null : await customerPayload(db, row.claimed_by_user_id),
+        status: row.status,
+        date_created: toUnixSeconds(row.created_at),
+      };
+    },
+  });
+}
+
+/** `tier.changed`: a member moved to another tier. */
+export function recordTierChanged(
+  db: Db,
+  engine: Engine,
+  change: { vendorId: number; userId: number; fromTierId: number | null; toTierId: number },
+  time: EventTime = {},
+) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: change.vendorId,
+    type: 'tier.changed',
+    ...at(time),
+    data: async () => {
+      const tiers = await db.selectFrom('tiers').select(['id', 'public_id', 'name', 'threshold']).where('id', 'in', [change.toTierId, change.fromTierId ?? change.toTierId]).execute();
+      const tier = (id: number | null) => {
+        const row = tiers.find((t) => t.id === id);
+        return row ? { tier_id: row.public_id, name: row.name, threshold: row.threshold } : null;
+      };
+      return { user: await customerPayload(db, change.userId), from: tier(change.fromTierId), to: tier(change.toTierId) };
+    },
+  });
+}
+
+/** `points.expired`: the expiry job removed points from a customer's account (one event per account and run). */
+export function recordPointsExpired(
+  db: Db,
+  engine: Engine,
+  expiry: { vendorId: number; userId: number; currencyId: number; points: number; balance: number },
+  time: EventTime = {},
+) {
+  return recordWebhookEvent(db, engine, {
+    vendorId: expiry.vendorId,
+    type: 'points.expired',
+    ...at(time),
+    data: async () => {
+      const currency = await currencyOf(db, expiry.currencyId);
+      return {
+        user: await customerPayload(db, expiry.userId),
+        currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+        points: expiry.points,
+        balance: expiry.balance,
+      };
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import { type Engine, ownsProgramData } from '../engine';
+import { newPublicId, nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+import { WEBHOOK_API_VERSION, type WebhookKind } from './kinds';
+
+export interface NewWebhookEvent {
+  vendorId: number;
+  type: WebhookKind;
+  /** The event's `data`; only built when an endpoint of the vendor subscribes to the kind. */
+  data: () => Promise<object> | object;
+  /** When it happened, epoch ms (an offline store's original time); now when absent. */
+  occurredAt?: number;
+}
+
+/** Endpoints that receive new events: enabled ones, and paused ones (held until resumed). */
+export const RECEIVING_STATUSES = ['enabled', 'paused'];
+
+/**
+ * Writes an event to the webhook outbox in the caller's transaction, with one pending delivery
+ * per endpoint of the vendor subscribed to its kind: if the change commits, the event will be
+ * delivered (by the worker, with retries); if it rolls back, there is no event. Returns the
+ * event id, or null when nothing was written: no endpoint wants the kind (the data is not even
+ * built, so hot paths pay one indexed read), or this node is a replica (the node that owns the
+ * program's data writes the event when the change reaches it).
+ */
+export async function recordWebhookEvent(db: Kysely<DB>, engine: Engine, event: NewWebhookEvent): Promise<string | null> {
+  if (!ownsProgramData(engine)) return null;
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where('vendor_id', '=', event.vendorId)
+    .where('status', 'in', RECEIVING_STATUSES)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const subscribed = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
+  if (subscribed.length === 0) return null;
+
+  const now = engine.clock.now();
+  const id = newPublicId('evt');
+  await db
+    .insertInto('webhook_events')
+    .values({
+      id,
+      vendor_id: event.vendorId,
+      type: event.type,
+      api_version: WEBHOOK_API_VERSION,
+      data: JSON.stringify(await event.data()),
+      created_at: event.occurredAt ?? now,
+      recorded_at: now,
+    })
+    .execute();
+  for (const endpoint of subscribed) await queueDelivery(db, engine, { vendorId: event.vendorId, endpointId: endpoint.id, eventId: id });
+  return id;
+}
+
+/** A pending delivery of a stored event to one endpoint, due now. */
+export async function queueDelivery(db: Kysely<DB>, engine: Engine, delivery: { vendorId: number; endpointId: string; eventId: string }): Promise<number> {
+  const id = await nextObjectId(db, engine.nodeId);
+  const now = engine.clock.now();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      vendor_id: delivery.vendorId,
+      endpoint_id: delivery.endpointId,
+      event_id: delivery.eventId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      last_attempt_at: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      finished_at: null,
+    })
+    .execute();
+  return id;
+}

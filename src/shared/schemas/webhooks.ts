@@ -1,0 +1,59 @@
+import { type Static, Type } from 'typebox';
+import { IsoTimestamp, Nullable } from './common';
+
+// Wire shapes of /webhooks (resource style, the vendor's bearer). Event kinds: src/core/webhooks/kinds.ts.
+
+export const WebhookEndpointSchema = Type.Object({
+  id: Type.String({ description: 'wh_…' }),
+  url: Type.String(),
+  events: Type.Array(Type.String(), { description: 'event kinds the endpoint receives' }),
+  description: Nullable(Type.String()),
+  alert_email: Nullable(Type.String({ description: 'emailed when the endpoint is disabled' })),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('paused'), Type.Literal('disabled')]),
+  disabled_reason: Nullable(Type.String({ description: "'failing' (3 days of failures) or 'gone' (the receiver answered 410)" })),
+  previous_secret_expires_at: Nullable(IsoTimestamp),
+  date_created: IsoTimestamp,
+  date_updated: IsoTimestamp,
+});
+export type WebhookEndpointWire = Static<typeof WebhookEndpointSchema>;
+
+export const WebhookEndpointWithSecretSchema = Type.Intersect([
+  WebhookEndpointSchema,
+  Type.Object({ secret: Type.String({ description: 'whsec_…: signs deliveries; shown only on creation and rotation' }) }),
+]);
+
+export const CreateWebhookBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2000 }),
+  events: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  alert_email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+});
+
+export const UpdateWebhookBody = Type.Object({
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  alert_email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+  status: Type.Optional(Type.String({ description: '"enabled" or "paused"' })),
+});
+
+export const WebhookDeliverySchema = Type.Object({
+  id: Type.Integer(),
+  event_id: Type.String({ description: 'evt_…' }),
+  event_type: Type.String(),
+  event_created: IsoTimestamp,
+  status: Type.String({ description: 'pending, sending, succeeded, failed or cancelled' }),
+  attempts: Type.Integer(),
+  last_status_code: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  last_attempt_at: Nullable(IsoTimestamp),
+  next_attempt_at: Nullable(IsoTimestamp),
+  date_created: IsoTimestamp,
+  date_finished: Nullable(IsoTimestamp),
+});
+
+export const ReplayWebhookBody = Type.Object({
+  event_id: Type.Optional(Type.String({ maxLength: 64 })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'start of the range (inclusive), ISO 8601' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'end of the range (exclusive), ISO 8601' })),
+});
