@@ -11,6 +11,8 @@ import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
 import { reloadSettingsRoutes } from './routes/reload-settings';
+import { backOfficeAuthRoutes } from './routes/backoffice-auth';
+import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
 import { contentRoutes } from './routes/content';
@@ -70,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
+  app.decorateRequest('staff', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
   registerBodyParsing(app);
@@ -103,6 +106,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
   await app.register(egiftRoutes, { engine, rateLimits });
+  await app.register(backOfficeAuthRoutes, { engine });
+  await app.register(backOfficeStaffRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   invalid_session: { status: 401, message: 'Your session is not valid. Please log in again.' },
   session_expired: { status: 401, message: 'Your session has expired. Please log in again.' },
   session_ended: { status: 401, message: 'You have logged out. Please log in again.' },
+  staff_disabled: { status: 401, message: 'This staff account is disabled. Ask an owner of the program.' },
 
   // 403: known, but not allowed
   forbidden: { status: 403, message: 'These credentials may not make this call.' },
@@ -64,6 +65,8 @@ export const ERROR_CODES = {
   tier_not_found: { status: 404, message: 'No tier with that id exists.' },
   billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
   reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
+  staff_not_found: { status: 404, message: 'No staff member with that id exists in this program.' },
+  api_key_not_found: { status: 404, message: 'No API key with that id exists in this program.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -80,6 +83,8 @@ export const ERROR_CODES = {
   last_tier: { status: 409, message: 'A program keeps at least one tier: add another tier before deleting this one.' },
   idempotency_key_reused: { status: 409, message: 'This idempotency key was already used for a different request.' },
   egift_already_claimed: { status: 409, message: 'This eGift has already been claimed by another account.' },
+  staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
+  last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },

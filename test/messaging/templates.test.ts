@@ -12,6 +12,8 @@ const params: Record<MessageTemplate, Record<string, string>> = {
   account_deletion: { first_name: 'Ana', code: '913204', vendor_name: 'Café Luna', expires_minutes: '15' },
   egift_received: { first_name: 'Ana', buyer_name: 'Mateo', amount: '$25.00', vendor_name: 'Café Luna', code: 'GFT1-2345-6789-ABCD', message: 'Happy birthday!' },
   billing_profile_expiring: { first_name: 'Ana', vendor_name: 'Café Luna', brand: 'Visa', last4: '4242', expiry: '11/2026' },
+  staff_invitation: { name: 'Ana', vendor_name: 'Café Luna', inviter: 'owner@cafeluna.ec', link: 'http://127.0.0.1:4321/admin#/accept?token=INV-1', code: 'pcsi_INV-1', expires_hours: '72' },
+  staff_password_reset: { name: 'Ana', vendor_name: 'Café Luna', link: 'http://127.0.0.1:4321/admin#/reset?token=RST-1', code: 'pcsr_RST-1', expires_hours: '2' },
 };
 /** What identifies each template's text: its one-time code, or (a reminder, which has none) the card's last digits. */
 const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code ?? params[template].last4!;

@@ -10,7 +10,9 @@ export type MessageTemplate =
   | 'sms_verification'
   | 'account_deletion'
   | 'egift_received'
-  | 'billing_profile_expiring';
+  | 'billing_profile_expiring'
+  | 'staff_invitation'
+  | 'staff_password_reset';
 
 export interface NewMessage {
   vendorId: number | null;
