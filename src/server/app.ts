@@ -13,6 +13,7 @@ import { reloadRoutes } from './routes/reloads';
 import { reloadSettingsRoutes } from './routes/reload-settings';
 import { backOfficeAuthRoutes } from './routes/backoffice-auth';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
+import { backOfficeStoreRoutes } from './routes/backoffice-stores';
 import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
 import { contentRoutes } from './routes/content';
@@ -33,6 +34,7 @@ import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
+import { storeAdminRoutes } from './routes/stores-admin';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 
@@ -108,6 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(egiftRoutes, { engine, rateLimits });
   await app.register(backOfficeAuthRoutes, { engine });
   await app.register(backOfficeStaffRoutes, { engine });
+  await app.register(backOfficeStoreRoutes, { engine });
+  await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

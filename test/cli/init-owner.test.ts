@@ -1,32 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/server/cli/main';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startStoreNode } from '../../src/server/node/store-node';
+import { runInProcess as run } from '../support/cli-in-process';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // `punchcard init --owner`: the back office's first owner, with a password from the environment or
-// a one-time sign-in link, used against the node that serves that data folder. The command runs
-// in-process (runCli, as bin/punchcard.js calls it): test/cli/cli.test.ts already proves the binary
-// starts, and each extra process costs 20 s on a loaded machine.
-
-/** Runs `punchcard …args` and returns its exit code and what it printed. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(console, 'error').mockImplementation((line) => void (stderr += `${String(line)}\n`));
-  process.exitCode = undefined;
-  try {
-    await runCli(['node', 'punchcard', ...args]);
-    return { code: Number(process.exitCode ?? 0), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+// a one-time sign-in link, used against the node that serves that data folder.
 
 const dirs: Array<{ remove(): void }> = [];
 function tempDir(): string {

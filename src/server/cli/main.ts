@@ -5,6 +5,7 @@ import { registerDemoCommand } from './demo-command';
 import { registerInitCommand } from './init-command';
 import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
+import { registerStoresCommand } from './stores-command';
 import { registerTokenCommand } from './token-command';
 
 export function buildCli(): Command {
@@ -15,6 +16,7 @@ export function buildCli(): Command {
     .exitOverride();
   registerInitCommand(program);
   registerStoreCommand(program);
+  registerStoresCommand(program);
   registerTokenCommand(program);
   registerKeyCommand(program);
   registerDemoCommand(program);

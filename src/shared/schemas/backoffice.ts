@@ -68,3 +68,63 @@ export const AuditQuery = Type.Object({ ...paging, object_type: Type.Optional(Ty
 
 export const offsetPageOf = <T extends TSchema>(item: T) =>
   Type.Object({ items: Type.Array(item), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
+
+// ---- stores and API keys
+
+const Coordinates = Type.Object({ latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) });
+const Hours = Type.Record(Type.String(), Type.String({ maxLength: 100 }), { description: '{"mon": "08:00-18:00", "sat": "09:00-13:00,16:00-20:00", "sun": "closed"}; a day left out is closed' });
+
+export const AdminStoreSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  address: Type.String(),
+  address2: Nullable(Type.String()),
+  city: Type.String(),
+  region: Nullable(Type.String()),
+  country: Type.String(),
+  postal_code: Nullable(Type.String()),
+  phone: Nullable(Type.String({ description: 'E.164' })),
+  coordinates: Nullable(Coordinates),
+  hours: Nullable(Type.Record(Type.String(), Type.String())),
+  time_zone: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  open_now: Nullable(Type.Boolean()),
+  date_created: IsoTimestamp,
+  date_updated: IsoTimestamp,
+});
+
+const storeFields = {
+  name: Type.String({ maxLength: 200 }),
+  address: Type.String({ maxLength: 300 }),
+  address2: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+  city: Type.String({ maxLength: 200 }),
+  region: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  country: Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
+  postal_code: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'E.164, or national in the store country' }))),
+  coordinates: Type.Optional(Nullable(Coordinates)),
+  hours: Type.Optional(Nullable(Hours)),
+  time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA, e.g. America/Guayaquil (default UTC)' })),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])),
+};
+
+export const CreateStoreBody = Type.Object(storeFields);
+export const UpdateStoreBody = Type.Partial(Type.Object(storeFields));
+
+export const ApiKeySchema = Type.Object({
+  id: Type.Integer(),
+  store_id: Type.Integer(),
+  role: Type.String(),
+  label: Type.String(),
+  hint: Type.String({ description: 'last four characters of the key' }),
+  date_created: IsoTimestamp,
+  last_used: Nullable(IsoTimestamp),
+  revoked: Nullable(IsoTimestamp),
+});
+
+export const IssuedApiKeySchema = Type.Object({ api_key: Type.String({ description: 'shown once' }), key: ApiKeySchema });
+
+export const IssueApiKeyBody = Type.Object({
+  role: Type.String({ maxLength: 20, description: 'cashier, kiosk or integration' }),
+  label: Type.String({ maxLength: 200 }),
+});
