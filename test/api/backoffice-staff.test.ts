@@ -136,7 +136,8 @@ describe('invitations (by email, through SMTP)', () => {
     const { vendorId } = await node.addVendor('Café Luna');
     const owner = await ownerOf(node, vendorId);
     const email = `ana.${Date.now()}@cafeluna.test`;
-    const invited = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Ana', role: 'manager' });
+    // store_id null (as the screens send it) stays null, not a coerced 0.
+    const invited = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Ana', role: 'manager', store_id: null });
     expect(invited.status).toBe(201);
     expect(invited.body).toMatchObject({ email, name: 'Ana', role: 'manager', status: 'invited', store_id: null });
 

@@ -5,6 +5,11 @@ import { IsoTimestamp, Nullable } from './common';
 
 export const StaffRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('store_manager')]);
 
+/**
+ * Null first: with type coercion on, a null tried against the integer branch first would become 0.
+ */
+const NullableId = Type.Union([Type.Null(), Type.Integer()]);
+
 export const StaffSchema = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
@@ -31,13 +36,13 @@ export const InviteBody = Type.Object({
   email: Type.String({ maxLength: 254 }),
   name: Type.String({ maxLength: 200 }),
   role: Type.String({ maxLength: 20, description: 'owner, manager or store_manager' }),
-  store_id: Type.Optional(Nullable(Type.Integer())),
+  store_id: Type.Optional(NullableId),
 });
 
 export const StaffUpdateBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200 })),
   role: Type.Optional(Type.String({ maxLength: 20 })),
-  store_id: Type.Optional(Nullable(Type.Integer())),
+  store_id: Type.Optional(NullableId),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
 });
 
