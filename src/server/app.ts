@@ -12,6 +12,7 @@ import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
 import { reloadSettingsRoutes } from './routes/reload-settings';
 import { backOfficeAuthRoutes } from './routes/backoffice-auth';
+import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { backOfficeStoreRoutes } from './routes/backoffice-stores';
 import { balanceRoutes } from './routes/balances';
@@ -111,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeAuthRoutes, { engine });
   await app.register(backOfficeStaffRoutes, { engine });
   await app.register(backOfficeStoreRoutes, { engine });
+  await app.register(backOfficeCustomerRoutes, { engine });
   await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;

@@ -133,3 +133,43 @@ export const IssueApiKeyBody = Type.Object({
   role: Type.String({ maxLength: 20, description: 'cashier, kiosk or integration' }),
   label: Type.String({ maxLength: 200 }),
 });
+
+// ---- customers
+
+export const CustomerSearchQuery = Type.Object({
+  q: Type.String({ maxLength: 254, description: 'email, phone, card number, cédula, passport, app code, or the start of a name' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+
+export const CustomerHitSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  matched_by: Type.String(),
+});
+
+export const CustomerProfileSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  cedula: Nullable(Type.String()),
+  status: Type.String(),
+  flagged: Type.Boolean(),
+  balances: Type.Array(Type.Object({ currency: Type.String(), name: Type.String(), code: Nullable(Type.String()), balance: Type.Integer({ description: 'minor units' }) })),
+  cards: Type.Array(Type.Object({ number: Type.String(), status: Type.String() })),
+  ledger: Type.Array(
+    Type.Object({ id: Type.Integer(), currency: Type.String(), amount: Type.Integer(), kind: Type.String(), reference_type: Nullable(Type.String()), reference_id: Nullable(Type.String()), date_created: IsoTimestamp }),
+  ),
+});
+
+export const AdjustmentBody = Type.Object({
+  currency: Type.String({ maxLength: 64, description: 'the currency id (curr_…)' }),
+  amount: Type.Integer({ description: 'signed, minor units' }),
+  reason: Type.String({ maxLength: 1000 }),
+});
+
+export const AdjustmentSchema = Type.Object({ ledger_entry: Type.Integer(), balance: Type.Integer() });
