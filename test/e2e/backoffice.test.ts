@@ -4,6 +4,7 @@ import { addOwner } from '../../src/core/staff/add-owner';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
+import { registerOkAt } from '../support/customers';
 import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -105,6 +106,25 @@ describe('back office in Chromium', () => {
     await expectText(page.getByRole('alert'), 'A store manager sees only their own store.');
     await expect(page.getByRole('table', { name: /API keys/ }).count()).resolves.toBe(0);
     await saveScreenshot(page, 'backoffice-store-manager-refused');
+  });
+
+  it('an owner finds a customer by email, adjusts her points with a reason and sees the ledger entry', async () => {
+    const { email } = await registerOkAt(node, vendor.vendorId, { first_name: 'Ana', last_name: 'Zambrano' });
+    const page = await signedInPage(owner.email);
+    await page.getByRole('tab', { name: 'Customers' }).click();
+    await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('table', { name: 'Customers found' }).getByRole('link', { name: 'Ana Zambrano' }).click();
+    await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*0/);
+    await page.getByRole('combobox', { name: 'Currency' }).click();
+    await page.getByRole('option', { name: 'Points' }).click();
+    await page.getByRole('textbox', { name: /Amount/ }).fill('40');
+    await page.getByRole('textbox', { name: /Reason/ }).fill('Missed stamps from last week');
+    await page.getByRole('button', { name: 'Adjust balance' }).click();
+    await expectText(page.getByRole('status'), 'Adjusted: the balance is now 40.');
+    await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*40/);
+    await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Points\s*adjustment\s*\+40/);
+    await saveScreenshot(page, 'backoffice-customer');
   });
 
   it('the one-time sign-in link of punchcard init signs the first owner in', async () => {

@@ -4,13 +4,14 @@ import { LanguageSwitch } from '../app/LanguageSwitch';
 import { roleAllows } from '../../../shared/staff-roles';
 import { adminStore, useAdmin } from './admin-store';
 import { AuditScreen } from './AuditScreen';
+import { CustomerDetail, CustomerSearch } from './CustomersScreen';
 import { SignInScreen } from './SignInScreen';
 import { StaffScreen } from './StaffScreen';
 import { StoreDetail, StoreList } from './StoresScreen';
 import { useAdminStrings } from './strings';
 import { go, useHashRoute } from './use-hash-route';
 
-/** The merchant's back office at /admin: sign-in, stores and keys, staff, audit log. */
+/** The merchant's back office at /admin: sign-in, stores and keys, customers, staff, audit log. */
 export function AdminApp() {
   const t = useAdminStrings();
   const route = useHashRoute();
@@ -46,13 +47,15 @@ export function AdminApp() {
         {!signedIn ? (
           <SignInScreen route={route} />
         ) : (
-          <Tabs value={['stores', 'staff', 'audit'].includes(section) ? section : 'stores'} onChange={(value) => value && go(`#/${value}`)}>
+          <Tabs value={['stores', 'customers', 'staff', 'audit'].includes(section) ? section : 'stores'} onChange={(value) => value && go(`#/${value}`)}>
             <Tabs.List aria-label={t.navigation} mb="md">
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
+              <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
               {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
+            <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
             <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>
             <Tabs.Panel value="audit">{section === 'audit' && <AuditScreen />}</Tabs.Panel>
           </Tabs>

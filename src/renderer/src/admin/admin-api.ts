@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
+import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import { createRequester, type RequestOptions } from '../api/client';
 
 export type Staff = Static<typeof StaffSchema>;
@@ -7,6 +7,8 @@ export type StaffSession = Static<typeof StaffSessionSchema>;
 export type AdminStore = Static<typeof AdminStoreSchema>;
 export type ApiKey = Static<typeof ApiKeySchema>;
 export type AuditEntry = Static<typeof AuditEntrySchema>;
+export type CustomerHit = Static<typeof CustomerHitSchema>;
+export type CustomerProfile = Static<typeof CustomerProfileSchema>;
 
 /** The back office's calls (/backoffice/*), with the staff session token when there is one. */
 export function createAdminApi(baseUrl: string, token: string | null) {
@@ -27,6 +29,9 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     revokeKey: (keyId: number) => call<ApiKey>(`/backoffice/keys/${keyId}`, { method: 'DELETE' }),
     staff: () => call<{ items: Staff[] }>('/backoffice/staff'),
     invite: (body: { email: string; name: string; role: string; store_id: number | null }) => call<Staff>('/backoffice/staff', { method: 'POST', body }),
+    customers: (q: string) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q } }),
+    customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
+    adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     audit: (offset: number, limit: number) => call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit } }),
   };
 }
