@@ -11,6 +11,10 @@ import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
 import { reloadSettingsRoutes } from './routes/reload-settings';
+import { backOfficeAuthRoutes } from './routes/backoffice-auth';
+import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
+import { backOfficeStaffRoutes } from './routes/backoffice-staff';
+import { backOfficeStoreRoutes } from './routes/backoffice-stores';
 import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
 import { contentRoutes } from './routes/content';
@@ -33,6 +37,7 @@ import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { storeRoutes } from './routes/stores';
+import { storeAdminRoutes } from './routes/stores-admin';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 import { centralSyncRoutes } from './routes/sync';
@@ -81,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
+  app.decorateRequest('staff', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
   if (options.sync) {
@@ -123,6 +129,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
   else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
   await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
+  await app.register(backOfficeAuthRoutes, { engine });
+  await app.register(backOfficeStaffRoutes, { engine });
+  await app.register(backOfficeStoreRoutes, { engine });
+  await app.register(backOfficeCustomerRoutes, { engine });
+  await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
 }

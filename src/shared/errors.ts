@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   invalid_session: { status: 401, message: 'Your session is not valid. Please log in again.' },
   session_expired: { status: 401, message: 'Your session has expired. Please log in again.' },
   session_ended: { status: 401, message: 'You have logged out. Please log in again.' },
+  staff_disabled: { status: 401, message: 'This staff account is disabled. Ask an owner of the program.' },
 
   // 403: known, but not allowed
   forbidden: { status: 403, message: 'These credentials may not make this call.' },
@@ -71,6 +72,8 @@ export const ERROR_CODES = {
   promotion_code_unknown: { status: 404, message: 'That promotion code is not valid.' },
   webhook_not_found: { status: 404, message: 'No webhook endpoint with that id exists.' },
   webhook_event_not_found: { status: 404, message: 'No webhook event with that id exists.' },
+  staff_not_found: { status: 404, message: 'No staff member with that id exists in this program.' },
+  api_key_not_found: { status: 404, message: 'No API key with that id exists in this program.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -90,6 +93,8 @@ export const ERROR_CODES = {
   promotion_code_taken: { status: 409, message: 'Another promotion of the program already uses that code.' },
   already_tipped: { status: 409, message: 'This transaction already has a tip.' },
   promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
+  staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
+  last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },

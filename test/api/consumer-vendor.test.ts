@@ -118,6 +118,9 @@ describe('GET /vendor/store/list', () => {
       hours: HOURS,
       coordinates: { latitude: -0.1762, longitude: -78.4847 },
       distance: null,
+      time_zone: 'UTC',
+      // The test clock stands on a Saturday, a day these hours leave out: closed.
+      open_now: false,
     });
     expect(main).toEqual({
       object: 'store',
@@ -133,9 +136,12 @@ describe('GET /vendor/store/list', () => {
       hours: null,
       coordinates: null,
       distance: null,
+      time_zone: 'UTC',
+      open_now: null,
     });
-    // Hours that are not a JSON object read as none.
+    // Hours that are not a JSON object read as none, and say nothing about being open.
     expect(sur.hours).toBeNull();
+    expect(sur.open_now).toBeNull();
     expect(gye.hours).toBeNull();
     expect(gye.coordinates).toEqual({ latitude: -2.17, longitude: -79.9224 });
   });

@@ -50,7 +50,7 @@ describe('punchcard --help', () => {
   it('lists the commands', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const command of ['init', 'store', 'token', 'key', 'demo']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    for (const command of ['init', 'store', 'stores', 'token', 'key', 'demo']) expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 });
 

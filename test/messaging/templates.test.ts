@@ -13,6 +13,8 @@ const params: Record<MessageTemplate, Record<string, string>> = {
   egift_received: { first_name: 'Ana', buyer_name: 'Mateo', amount: '$25.00', vendor_name: 'Café Luna', code: 'GFT1-2345-6789-ABCD', message: 'Happy birthday!' },
   billing_profile_expiring: { first_name: 'Ana', vendor_name: 'Café Luna', brand: 'Visa', last4: '4242', expiry: '11/2026' },
   webhook_endpoint_disabled: { vendor_name: 'Café Luna', url: 'https://crm.example.com/hooks', endpoint_id: 'wh_0123456789abcdefghjk', reason: 'it failed for 3 days', last_error: 'HTTP 503' },
+  staff_invitation: { name: 'Ana', vendor_name: 'Café Luna', inviter: 'owner@cafeluna.ec', link: 'http://127.0.0.1:4321/admin#/accept?token=INV-1', code: 'pcsi_INV-1', expires_hours: '72' },
+  staff_password_reset: { name: 'Ana', vendor_name: 'Café Luna', link: 'http://127.0.0.1:4321/admin#/reset?token=RST-1', code: 'pcsr_RST-1', expires_hours: '2' },
 };
 /** What identifies each template's text: its one-time code, or (a reminder or an alert, which have none) the card's last digits or the endpoint. */
 const secretOf = (template: MessageTemplate) => params[template].token ?? params[template].code ?? params[template].last4 ?? params[template].endpoint_id!;

@@ -34,10 +34,15 @@ export async function authenticateBearer(engine: Engine, token: string): Promise
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
   const row = await engine.db
     .selectFrom('api_keys')
-    .select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at'])
+    .select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at', 'last_used_at'])
     .where('key_hash', '=', hashSecret(key))
     .executeTakeFirst();
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
+  // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
+  const now = engine.clock.now();
+  if (row.last_used_at === null || now - row.last_used_at >= 60_000) {
+    await engine.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  }
   return {
     vendorId: row.vendor_id,
     storeId: row.store_id,

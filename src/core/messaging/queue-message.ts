@@ -11,7 +11,9 @@ export type MessageTemplate =
   | 'account_deletion'
   | 'egift_received'
   | 'billing_profile_expiring'
-  | 'webhook_endpoint_disabled';
+  | 'webhook_endpoint_disabled'
+  | 'staff_invitation'
+  | 'staff_password_reset';
 
 export interface NewMessage {
   vendorId: number | null;

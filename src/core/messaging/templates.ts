@@ -26,6 +26,9 @@ export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; param
   billing_profile_expiring: { channel: 'email', params: ['first_name', 'vendor_name', 'brand', 'last4', 'expiry'] },
   // To the program's admin: a webhook endpoint failed for days (or answered 410) and was disabled.
   webhook_endpoint_disabled: { channel: 'email', params: ['vendor_name', 'url', 'endpoint_id', 'reason', 'last_error'] },
+  // Back office: an invitation to join a program's staff, and a staff password reset (link + code).
+  staff_invitation: { channel: 'email', params: ['name', 'vendor_name', 'inviter', 'link', 'code', 'expires_hours'] },
+  staff_password_reset: { channel: 'email', params: ['name', 'vendor_name', 'link', 'code', 'expires_hours'] },
 };
 
 export function isMessageTemplate(value: string): value is MessageTemplate {
@@ -191,6 +194,50 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
         `Último error: ${p.last_error}`,
         `No se le envían eventos mientras esté desactivado. Corrige el receptor, vuelve a activarlo (PUT /webhooks/${p.endpoint_id} con status "enabled") y reenvía los eventos que no recibió (POST /webhooks/${p.endpoint_id}/replay).`,
         `— Punchcard`,
+      ],
+    }),
+  },
+  staff_invitation: {
+    en: (p) => ({
+      subject: `${p.inviter} invited you to the ${p.vendor_name} back office`,
+      blocks: [
+        `Hi ${p.name},`,
+        `${p.inviter} invited you to manage ${p.vendor_name}. Open this link to choose your password and sign in:`,
+        p.link!,
+        { label: 'Code', code: p.code! },
+        `The invitation expires in ${p.expires_hours} hours.`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `${p.inviter} te invitó a la administración de ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.name}!`,
+        `${p.inviter} te invitó a administrar ${p.vendor_name}. Abre este enlace para elegir tu contraseña e iniciar sesión:`,
+        p.link!,
+        { label: 'Código', code: p.code! },
+        `La invitación vence en ${p.expires_hours} horas.`,
+      ],
+    }),
+  },
+  staff_password_reset: {
+    en: (p) => ({
+      subject: `Reset your ${p.vendor_name} back office password`,
+      blocks: [
+        `Hi ${p.name},`,
+        `Open this link to choose a new password for the ${p.vendor_name} back office:`,
+        p.link!,
+        { label: 'Code', code: p.code! },
+        `The link expires in ${p.expires_hours} hours. If you didn't ask for it, ignore this email: your password stays the same.`,
+      ],
+    }),
+    es: (p) => ({
+      subject: `Restablece tu contraseña de administración de ${p.vendor_name}`,
+      blocks: [
+        `¡Hola, ${p.name}!`,
+        `Abre este enlace para elegir una contraseña nueva para la administración de ${p.vendor_name}:`,
+        p.link!,
+        { label: 'Código', code: p.code! },
+        `El enlace vence en ${p.expires_hours} horas. Si no lo pediste, ignora este correo: tu contraseña no cambiará.`,
       ],
     }),
   },

@@ -48,6 +48,10 @@ export interface StoresTable {
   longitude: number | null;
   /** JSON object of opening hours. */
   hours: string | null;
+  /** IANA time zone the hours are read in (migration 0014; 'UTC' for older stores). */
+  time_zone: Generated<string>;
+  /** 'active' (listed) or 'inactive' (migration 0014). */
+  status: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -75,6 +79,8 @@ export interface ApiKeysTable {
   workstation_identifier: string | null;
   created_at: number;
   revoked_at: number | null;
+  /** Last call made with the key, to the minute (migration 0014). */
+  last_used_at: Generated<number | null>;
 }
 
 export interface OauthClientsTable {
@@ -706,6 +712,62 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+export interface StaffAccountsTable {
+  id: number;
+  vendor_id: number;
+  email: string;
+  email_key: string;
+  name: string;
+  /** owner | manager | store_manager */
+  role: string;
+  store_id: number | null;
+  password_hash: string | null;
+  /** invited | active | disabled */
+  status: string;
+  failed_logins: number;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StaffSessionsTable {
+  id: number;
+  staff_id: number;
+  vendor_id: number;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ended_at: number | null;
+}
+
+export interface StaffTokensTable {
+  id: number;
+  staff_id: number;
+  vendor_id: number;
+  /** invitation | password_reset | sign_in_link */
+  purpose: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: number;
+  vendor_id: number;
+  staff_id: number | null;
+  actor: string;
+  action: string;
+  object_type: string;
+  object_id: string;
+  /** JSON of the object before the change; null for a creation. */
+  before: string | null;
+  /** JSON of the object after the change; null for a removal. */
+  after: string | null;
+  created_at: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -754,4 +816,8 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  staff_accounts: StaffAccountsTable;
+  staff_sessions: StaffSessionsTable;
+  staff_tokens: StaffTokensTable;
+  audit_log: AuditLogTable;
 }

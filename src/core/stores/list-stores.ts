@@ -3,6 +3,7 @@ import { ServiceError } from '../../shared/errors';
 import { loadVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import type { StoresTable } from '../storage/schema';
+import { isOpenAt } from './opening-hours';
 import { type DistanceUnit, haversineKm, inUnit, type Position } from './distance';
 
 export interface StoreRecord {
@@ -19,6 +20,10 @@ export interface StoreRecord {
   position: Position | null;
   /** In the unit asked for; null without a position to measure from, or a store without coordinates. */
   distance: number | null;
+  /** IANA time zone the hours are read in. */
+  timeZone: string;
+  /** Open at this moment by its hours; null when it has none the node can read. */
+  openNow: boolean | null;
 }
 
 export interface StoreSearch {
@@ -45,9 +50,11 @@ export async function listStores(engine: Engine, search: StoreSearch): Promise<S
   }
   if (search.distance !== undefined && !(search.distance > 0)) throw new ServiceError('validation_failed', 'distance must be greater than 0.', 'distance');
   await loadVendor(engine.db, search.vendorId);
-  const rows = await engine.db.selectFrom('stores').selectAll().where('vendor_id', '=', search.vendorId).execute();
+  // Inactive stores (closed for good, not yet open) are not shown to customers.
+  const rows = await engine.db.selectFrom('stores').selectAll().where('vendor_id', '=', search.vendorId).where('status', '=', 'active').execute();
   const byName = (a: StoreRecord, b: StoreRecord) => a.name.localeCompare(b.name) || a.id - b.id;
-  const stores = rows.map((row) => toStoreRecord(row, origin, unit));
+  const now = engine.clock.now();
+  const stores = rows.map((row) => toStoreRecord(row, origin, unit, now));
   if (!origin) return stores.sort(byName);
   return stores
     .filter((s) => search.distance === undefined || (s.distance !== null && s.distance <= search.distance))
@@ -73,7 +80,8 @@ function parsePosition(search: StoreSearch): Position | null {
   return { latitude, longitude };
 }
 
-function toStoreRecord(row: Selectable<StoresTable>, origin: Position | null, unit: DistanceUnit): StoreRecord {
+function toStoreRecord(row: Selectable<StoresTable>, origin: Position | null, unit: DistanceUnit, now: number): StoreRecord {
+  const hours = parseHours(row.hours);
   const position = row.latitude !== null && row.longitude !== null ? { latitude: Number(row.latitude), longitude: Number(row.longitude) } : null;
   return {
     id: row.id,
@@ -85,9 +93,11 @@ function toStoreRecord(row: Selectable<StoresTable>, origin: Position | null, un
     country: row.country,
     postalCode: row.postal_code,
     phone: row.phone,
-    hours: parseHours(row.hours),
+    hours,
     position,
     distance: origin && position ? inUnit(haversineKm(origin, position), unit) : null,
+    timeZone: row.time_zone,
+    openNow: isOpenAt(hours, row.time_zone, now),
   };
 }
 

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { cleanEmail } from '../../core/customers/contact';
+import { addOwner } from '../../core/staff/add-owner';
 import { setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { openNodeEngine } from '../node/store-node';
 
@@ -14,8 +16,12 @@ export function registerInitCommand(program: Command): void {
     .option('--address <line>', 'street address of the first store', '1 Main Street')
     .option('--city <city>', 'city of the first store', 'Springfield')
     .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
+    .option('--owner <email>', "the back office's first owner: takes the password in PUNCHCARD_OWNER_PASSWORD, else prints a one-time sign-in link")
+    .option('--admin-url <url>', 'where the back office will be reached, for the sign-in link', 'http://127.0.0.1:4321/admin')
     .option('--json', 'print one JSON object with the ids and secrets')
-    .action(async (options: { data: string; vendor: string; currency: string; country: string; storeName: string; address: string; city: string; countries?: string[]; json?: boolean }) => {
+    .action(async (options: InitOptions) => {
+      // A bad owner email is refused before anything is created.
+      if (options.owner) cleanEmail(options.owner, 'owner');
       const engine = await openNodeEngine({ dataDir: options.data });
       try {
         const made = await setUpVendor(engine, {
@@ -25,6 +31,7 @@ export function registerInitCommand(program: Command): void {
           ...(options.countries ? { countries: options.countries } : {}),
           store: { name: options.storeName, address1: options.address, city: options.city },
         });
+        const owner = options.owner ? await addOwner(engine, { vendorId: made.vendorId, email: options.owner, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined }) : null;
         const summary = {
           vendor_id: made.vendorId,
           store_id: made.storeId,
@@ -34,6 +41,8 @@ export function registerInitCommand(program: Command): void {
           client_id: made.clientId,
           client_secret: made.clientSecret,
           access_token: made.accessToken,
+          ...(owner ? { owner_email: owner.staff.email } : {}),
+          ...(owner?.signInToken ? { owner_sign_in_link: `${options.adminUrl}#/sign-in-link?token=${owner.signInToken}` } : {}),
         };
         if (options.json) {
           process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -51,6 +60,20 @@ export function registerInitCommand(program: Command): void {
         await engine.close();
       }
     });
+}
+
+interface InitOptions {
+  data: string;
+  vendor: string;
+  currency: string;
+  country: string;
+  storeName: string;
+  address: string;
+  city: string;
+  countries?: string[];
+  owner?: string;
+  adminUrl: string;
+  json?: boolean;
 }
 
 /** "EC, co" → ["EC", "co"]; setUpVendor checks and normalises the codes. */

@@ -5,6 +5,7 @@ import { registerDemoCommand } from './demo-command';
 import { registerInitCommand } from './init-command';
 import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
+import { registerStoresCommand } from './stores-command';
 import { registerTokenCommand } from './token-command';
 import { registerCentralCommand } from './central-command';
 import { registerPairCodeCommand } from './pair-code-command';
@@ -18,6 +19,7 @@ export function buildCli(): Command {
     .exitOverride();
   registerInitCommand(program);
   registerStoreCommand(program);
+  registerStoresCommand(program);
   registerTokenCommand(program);
   registerKeyCommand(program);
   registerDemoCommand(program);

@@ -3,7 +3,7 @@ import { ServiceError } from '../../shared/errors';
 /** Which reply style a path belongs to: resource style for the bearer-token resources and /oauth. */
 export type ApiStyle = 'resource' | 'legacy';
 
-const RESOURCE_PREFIXES = ['/currencies', '/cards', '/earning-rules', '/rewards', '/tiers', '/program', '/oauth', '/openapi', '/docs', '/health', '/sync'];
+const RESOURCE_PREFIXES = ['/currencies', '/cards', '/earning-rules', '/rewards', '/tiers', '/program', '/oauth', '/openapi', '/docs', '/health', '/sync', '/backoffice', '/stores'];
 
 export function styleOfPath(url: string): ApiStyle {
   const path = url.split('?')[0] ?? '';

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -17,5 +18,10 @@ export function builtRendererDir(): string {
 export async function registerRenderer(app: FastifyInstance, dir: string): Promise<boolean> {
   if (!existsSync(join(dir, 'index.html'))) return false;
   await app.register(fastifyStatic, { root: dir, prefix: '/', wildcard: false, index: ['index.html'], decorateReply: false });
+  // The back office is the same page at /admin (its screens live in the URL's hash).
+  const page = await readFile(join(dir, 'index.html'));
+  for (const path of ['/admin', '/admin/']) {
+    app.get(path, { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  }
   return true;
 }

@@ -21,6 +21,8 @@ function storeWire(store: StoreRecord) {
     hours: store.hours,
     coordinates: store.position,
     distance: store.distance === null ? null : Math.round(store.distance * 100) / 100,
+    time_zone: store.timeZone,
+    open_now: store.openNow,
   };
 }
 

@@ -210,6 +210,8 @@ export const StoreSchema = Type.Object({
   hours: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'opening hours as the vendor wrote them, e.g. {"mon": "07:00-19:00"}' })),
   coordinates: Nullable(Type.Object({ latitude: Type.Number(), longitude: Type.Number() })),
   distance: Nullable(Type.Number({ description: 'great-circle distance in `unit` (2 decimals); null without a position or coordinates' })),
+  time_zone: Type.String({ description: 'IANA time zone the hours are read in' }),
+  open_now: Nullable(Type.Boolean({ description: 'open at this moment by its hours; null when it has none the node can read' })),
 });
 
 export const StoreListSchema = legacyCollectionOf(StoreSchema);

@@ -11,6 +11,7 @@ import { chargeCurrency } from './0009-charge-currency';
 import { sync } from './0010-sync';
 import { clientCalls } from './0012-client-calls';
 import { webhooks } from './0013-webhooks';
+import { backOffice } from './0014-back-office';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-sync': sync,
   '0012-client-calls': clientCalls,
   '0013-webhooks': webhooks,
+  '0014-back-office': backOffice,
 };

@@ -1,0 +1,42 @@
+import { ServiceError } from '../../shared/errors';
+import { recordAudit } from '../audit/record-audit';
+import { type Engine, transact } from '../engine';
+import { openAccount, postEntry } from '../ledger/ledger';
+import { actorOf } from '../staff/authorize';
+import type { StaffPrincipal } from '../staff/staff-sessions';
+import { checkCustomerAccess } from './customer-access';
+
+export interface Adjustment {
+  /** The currency's public id (curr_…). */
+  currency: string;
+  /** Signed, in minor units (points are whole points). */
+  amount: number;
+  reason: string;
+}
+
+/**
+ * Corrects a balance with a compensating ledger entry (kind `adjustment`), never an edit: the entry
+ * and its audit record (who, why, balance before and after) commit together. A debit may not take
+ * the balance below zero.
+ */
+export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userId: number, input: Adjustment): Promise<{ entryId: number; balance: number }> {
+  if (!Number.isSafeInteger(input.amount) || input.amount === 0) throw new ServiceError('validation_failed', 'amount must be a whole, non-zero number of minor units.', 'amount');
+  const reason = input.reason.trim();
+  if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
+  return transact(engine, async (trx) => {
+    await checkCustomerAccess(trx, staff.vendorId, null, userId);
+    const currency = await trx.selectFrom('currencies').select(['id', 'public_id', 'name']).where('vendor_id', '=', staff.vendorId).where('public_id', '=', input.currency).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!currency) throw new ServiceError('unknown_currency', undefined, 'currency');
+    const accountId = await openAccount(trx, engine, { vendorId: staff.vendorId, currencyId: currency.id, holderType: 'user', holderId: userId });
+    const posted = await postEntry(trx, engine, accountId, { amount: input.amount, kind: 'adjustment', referenceType: 'staff', referenceId: String(staff.staffId) });
+    if (posted.balance < 0) throw new ServiceError('business_rule', 'This adjustment would take the balance below zero.', 'amount');
+    await recordAudit(trx, engine, actorOf(staff), {
+      action: 'customer.adjust_balance',
+      objectType: 'customer',
+      objectId: userId,
+      before: { currency: currency.public_id, balance: posted.balance - input.amount },
+      after: { currency: currency.public_id, balance: posted.balance, amount: input.amount, reason, ledger_entry: posted.id },
+    });
+    return { entryId: posted.id, balance: posted.balance };
+  });
+}

@@ -1,0 +1,62 @@
+import type { Engine } from '../engine';
+import { loadUser } from '../customers/customer-store';
+import { checkCustomerAccess } from './customer-access';
+
+export interface CustomerProfile {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  cedula: string | null;
+  status: string;
+  flagged: boolean;
+  balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number }>;
+  cards: Array<{ number: string; status: string }>;
+  entries: Array<{ id: number; currencyId: string; amount: number; kind: string; referenceType: string | null; referenceId: string | null; createdAt: number }>;
+}
+
+/** A customer as the back office shows them: profile, balances per currency, cards and the latest ledger entries. */
+export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, userId: number): Promise<CustomerProfile> {
+  await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
+  const user = await loadUser(engine.db, userId);
+  const link = await engine.db.selectFrom('user_vendors').select('flagged').where('vendor_id', '=', vendorId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const [currencies, accounts, cards, entries] = await Promise.all([
+    engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
+    engine.db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('vendor_id', '=', vendorId).where('holder_type', '=', 'user').where('holder_id', '=', userId).execute(),
+    engine.db
+      .selectFrom('user_cards as l')
+      .innerJoin('cards as c', 'c.id', 'l.card_id')
+      .select(['c.number', 'c.status'])
+      .where('l.user_id', '=', userId)
+      .where('l.vendor_id', '=', vendorId)
+      .where('l.removed_at', 'is', null)
+      .execute(),
+    engine.db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+      .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+      .select(['e.id', 'c.public_id', 'e.amount', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at'])
+      .where('a.vendor_id', '=', vendorId)
+      .where('a.holder_type', '=', 'user')
+      .where('a.holder_id', '=', userId)
+      .orderBy('e.created_at', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(50)
+      .execute(),
+  ]);
+  const balanceOf = new Map(accounts.map((a) => [a.currency_id, Number(a.balance)]));
+  return {
+    id: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    phone: user.phone,
+    cedula: user.cedula,
+    status: user.status,
+    flagged: link.flagged === 1,
+    balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, balance: balanceOf.get(c.id) ?? 0 })),
+    cards: cards.map((c) => ({ number: c.number, status: c.status })),
+    entries: entries.map((e) => ({ id: e.id, currencyId: e.public_id, amount: Number(e.amount), kind: e.kind, referenceType: e.reference_type, referenceId: e.reference_id, createdAt: e.created_at })),
+  };
+}

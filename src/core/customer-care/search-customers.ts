@@ -1,0 +1,52 @@
+import { isServiceError } from '../../shared/errors';
+import { loadVendor } from '../customers/customer-store';
+import type { Engine } from '../engine';
+import { identifyCustomer } from '../onscreen/identify-customer';
+import { checkCustomerAccess } from './customer-access';
+
+export interface CustomerHit {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  matchedBy: string;
+}
+
+/**
+ * Finds the program's customers by any identifier the counter accepts (email, phone, card, cédula,
+ * passport, app code: one exact, indexed lookup), else by the start of a first or last name.
+ * `onlyStoreId` limits a store manager to the customers of their store.
+ */
+export async function searchCustomers(engine: Engine, vendorId: number, onlyStoreId: number | null, query: string, limit: number): Promise<CustomerHit[]> {
+  const q = query.trim();
+  if (q === '') return [];
+  const vendor = await loadVendor(engine.db, vendorId);
+  try {
+    const found = await identifyCustomer(engine.db, engine, { vendorId, country: vendor.country, identification: q });
+    await checkCustomerAccess(engine.db, vendorId, onlyStoreId, found.user.id);
+    const u = found.user;
+    return [{ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: found.by }];
+  } catch (error) {
+    if (!isServiceError(error) || error.status >= 500) throw error;
+  }
+  const prefix = `${q.toLowerCase().replace(/[%_\\]/g, '')}%`;
+  let rows = engine.db
+    .selectFrom('users as u')
+    .innerJoin('user_vendors as m', 'm.user_id', 'u.id')
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone'])
+    .where('m.vendor_id', '=', vendorId)
+    .where('m.removed_at', 'is', null)
+    .where('u.status', '!=', 'deleted')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['u.first_name']), 'like', prefix), eb(eb.fn('lower', ['u.last_name']), 'like', prefix)]));
+  if (onlyStoreId !== null) {
+    rows = rows.where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('pos_sessions as s').select('s.id').whereRef('s.user_id', '=', 'u.id').where('s.store_id', '=', onlyStoreId)),
+        eb.exists(eb.selectFrom('orders as o').select('o.id').whereRef('o.user_id', '=', 'u.id').where('o.store_id', '=', onlyStoreId)),
+      ]),
+    );
+  }
+  const list = await rows.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id').limit(limit).execute();
+  return list.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: 'name' }));
+}

@@ -1,0 +1,55 @@
+import { ServiceError } from '../../shared/errors';
+import type { StaffRole } from '../../shared/staff-roles';
+import { recordAudit } from '../audit/record-audit';
+import { type Engine, transact } from '../engine';
+import { staffAudit } from './add-owner';
+import { actorOf } from './authorize';
+import { checkRoleStore, loadStaff, type StaffMember, toStaffMember } from './staff-accounts';
+import { checkRole } from './invite-staff';
+import { endAllStaffSessions, type StaffPrincipal } from './staff-sessions';
+
+export interface StaffChange {
+  name?: string | undefined;
+  role?: string | undefined;
+  storeId?: number | null | undefined;
+  /** active or disabled (an invited account stays invited until it accepts). */
+  status?: 'active' | 'disabled' | undefined;
+}
+
+/** The program's staff, oldest first (a program has few: no paging). */
+export async function listStaff(engine: Engine, vendorId: number): Promise<StaffMember[]> {
+  const rows = await engine.db.selectFrom('staff_accounts').selectAll().where('vendor_id', '=', vendorId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toStaffMember);
+}
+
+/**
+ * An owner changes a staff member's name, role, store or status. Disabling ends their sessions; the
+ * last active owner can be neither demoted nor disabled.
+ */
+export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: number, change: StaffChange): Promise<StaffMember> {
+  return transact(engine, async (trx) => {
+    const row = await loadStaff(trx, by.vendorId, staffId);
+    const before = toStaffMember(row);
+    const role: StaffRole = change.role !== undefined ? checkRole(change.role) : before.role;
+    const storeId = await checkRoleStore(trx, by.vendorId, role, change.storeId !== undefined ? change.storeId : role === 'store_manager' ? row.store_id : null);
+    const name = change.name !== undefined ? change.name.trim() : row.name;
+    if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
+    let status = row.status;
+    if (change.status !== undefined) {
+      if (row.status === 'invited' && change.status === 'active') throw new ServiceError('invalid_status_transition', 'An invited staff member becomes active by accepting the invitation.', 'status');
+      status = change.status;
+    }
+    const losesOwner = before.role === 'owner' && before.status === 'active' && (role !== 'owner' || status !== 'active');
+    if (losesOwner) {
+      const owners = await trx.selectFrom('staff_accounts').select('id').where('vendor_id', '=', by.vendorId).where('role', '=', 'owner').where('status', '=', 'active').execute();
+      if (owners.length <= 1) throw new ServiceError('last_owner');
+    }
+    const now = engine.clock.now();
+    await trx.updateTable('staff_accounts').set({ name, role, store_id: storeId, status, updated_at: now }).where('id', '=', row.id).execute();
+    // Sessions carry no role: a changed role or store takes effect at the next call. Disabling ends them.
+    if (status === 'disabled' && row.status !== 'disabled') await endAllStaffSessions(trx, engine, row.id);
+    const after = toStaffMember({ ...row, name, role, store_id: storeId, status, updated_at: now });
+    await recordAudit(trx, engine, actorOf(by), { action: 'staff.update', objectType: 'staff', objectId: row.id, before: staffAudit(before), after: staffAudit(after) });
+    return after;
+  });
+}

@@ -1,0 +1,54 @@
+import type { Kysely, Selectable } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import type { StaffRole } from '../../shared/staff-roles';
+import type { DB, StaffAccountsTable } from '../storage/schema';
+
+export type StaffRow = Selectable<StaffAccountsTable>;
+
+export interface StaffMember {
+  id: number;
+  vendorId: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  storeId: number | null;
+  status: 'invited' | 'active' | 'disabled';
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toStaffMember(row: StaffRow): StaffMember {
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as StaffRole,
+    storeId: row.store_id,
+    status: row.status as StaffMember['status'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function loadStaff(db: Kysely<DB>, vendorId: number, staffId: number): Promise<StaffRow> {
+  const row = await db.selectFrom('staff_accounts').selectAll().where('vendor_id', '=', vendorId).where('id', '=', staffId).executeTakeFirst();
+  if (!row) throw new ServiceError('staff_not_found');
+  return row;
+}
+
+export function findStaffByEmail(db: Kysely<DB>, email: string) {
+  return db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+/** A store manager runs one store of the program; owners and managers none. */
+export async function checkRoleStore(db: Kysely<DB>, vendorId: number, role: StaffRole, storeId: number | null | undefined): Promise<number | null> {
+  if (role !== 'store_manager') {
+    if (storeId !== null && storeId !== undefined) throw new ServiceError('validation_failed', 'Only a store manager is tied to a store.', 'store_id');
+    return null;
+  }
+  if (storeId === null || storeId === undefined) throw new ServiceError('validation_failed', 'A store manager needs the store they run.', 'store_id');
+  const store = await db.selectFrom('stores').select('id').where('vendor_id', '=', vendorId).where('id', '=', storeId).executeTakeFirst();
+  if (!store) throw new ServiceError('store_not_found', undefined, 'store_id');
+  return storeId;
+}

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import { hashSecret, newSecret } from '../credentials/secrets';
+import type { Engine } from '../engine';
+import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
+import type { StaffRow } from './staff-accounts';
+
+export type StaffTokenPurpose = 'invitation' | 'password_reset' | 'sign_in_link';
+
+/** How long each emailed or printed token lasts, in hours. */
+export const STAFF_TOKEN_HOURS: Record<StaffTokenPurpose, number> = { invitation: 72, password_reset: 2, sign_in_link: 24 };
+const PREFIX: Record<StaffTokenPurpose, string> = { invitation: 'pcsi', password_reset: 'pcsr', sign_in_link: 'pcsl' };
+
+/** A one-time token (256 random bits, stored hashed); a new one of the same purpose voids the older ones. */
+export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { id: number; vendor_id: number }, purpose: StaffTokenPurpose): Promise<string> {
+  const token = newSecret(PREFIX[purpose]);
+  const now = engine.clock.now();
+  await db.updateTable('staff_tokens').set({ used_at: now }).where('staff_id', '=', staff.id).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  await db
+    .insertInto('staff_tokens')
+    .values({
+      id: await nextObjectId(db, engine.nodeId),
+      staff_id: staff.id,
+      vendor_id: staff.vendor_id,
+      purpose,
+      token_hash: hashSecret(token),
+      created_at: now,
+      expires_at: now + STAFF_TOKEN_HOURS[purpose] * 3600_000,
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** Uses a token up (once) and returns its staff account. */
+export async function consumeStaffToken(db: Kysely<DB>, engine: Engine, purpose: StaffTokenPurpose, token: string): Promise<StaffRow> {
+  const row = await db.selectFrom('staff_tokens').selectAll().where('token_hash', '=', hashSecret(token)).where('purpose', '=', purpose).executeTakeFirst();
+  if (!row || row.used_at !== null) throw new ServiceError('invalid_code', undefined, 'token');
+  const now = engine.clock.now();
+  if (row.expires_at <= now) throw new ServiceError('code_expired', undefined, 'token');
+  // Conditional, so two uses at the same time cannot both succeed.
+  const used = await db.updateTable('staff_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(used.numUpdatedRows) !== 1) throw new ServiceError('invalid_code', undefined, 'token');
+  const staff = await db.selectFrom('staff_accounts').selectAll().where('id', '=', row.staff_id).executeTakeFirstOrThrow();
+  if (staff.status === 'disabled') throw new ServiceError('staff_disabled');
+  return staff;
+}

@@ -1,0 +1,66 @@
+import { AppShell, Button, Group, Tabs, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { LanguageSwitch } from '../app/LanguageSwitch';
+import { roleAllows } from '../../../shared/staff-roles';
+import { adminStore, useAdmin } from './admin-store';
+import { AuditScreen } from './AuditScreen';
+import { CustomerDetail, CustomerSearch } from './CustomersScreen';
+import { SignInScreen } from './SignInScreen';
+import { StaffScreen } from './StaffScreen';
+import { StoreDetail, StoreList } from './StoresScreen';
+import { useAdminStrings } from './strings';
+import { go, useHashRoute } from './use-hash-route';
+
+/** The merchant's back office at /admin: sign-in, stores and keys, customers, staff, audit log. */
+export function AdminApp() {
+  const t = useAdminStrings();
+  const route = useHashRoute();
+  const staff = useAdmin((s) => s.staff);
+  useEffect(() => {
+    void adminStore.getState().resume();
+  }, []);
+  const [section = 'stores', id] = route.parts;
+  const signedIn = staff !== null;
+  const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
+  return (
+    <AppShell header={{ height: 60 }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Title order={3}>{t.title}</Title>
+          <Group gap="sm" wrap="nowrap">
+            {staff && <Text size="sm">{t.signedInAs(staff.name, roleName)}</Text>}
+            <LanguageSwitch />
+            {signedIn && (
+              <>
+                <Button variant="light" onClick={() => void adminStore.getState().signOut()}>
+                  {t.signOut}
+                </Button>
+                <Button variant="subtle" onClick={() => void adminStore.getState().signOut(true)}>
+                  {t.signOutEverywhere}
+                </Button>
+              </>
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        {!signedIn ? (
+          <SignInScreen route={route} />
+        ) : (
+          <Tabs value={['stores', 'customers', 'staff', 'audit'].includes(section) ? section : 'stores'} onChange={(value) => value && go(`#/${value}`)}>
+            <Tabs.List aria-label={t.navigation} mb="md">
+              <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
+              <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
+              {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
+              {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
+            </Tabs.List>
+            <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
+            <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
+            <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>
+            <Tabs.Panel value="audit">{section === 'audit' && <AuditScreen />}</Tabs.Panel>
+          </Tabs>
+        )}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

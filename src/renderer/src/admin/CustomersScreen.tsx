@@ -1,0 +1,149 @@
+import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import type { CustomerHit } from './admin-api';
+import { adminStore, useAdmin } from './admin-store';
+import { formatDateTime } from './format';
+import { roleAllows } from '../../../shared/staff-roles';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+export function CustomerSearch() {
+  const t = useAdminStrings();
+  const [q, setQ] = useState('');
+  const [hits, setHits] = useState<CustomerHit[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Stack>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setError(null);
+          adminStore
+            .getState()
+            .api()
+            .customers(q)
+            .then((found) => setHits(found.items))
+            .catch((e: unknown) => setError(errorMessage(e)));
+        }}
+      >
+        <Group align="end">
+          <TextInput label={t.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={360} />
+          <Button type="submit">{t.find}</Button>
+        </Group>
+      </form>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {hits && hits.length === 0 && <Text>{t.noMatch}</Text>}
+      {hits && hits.length > 0 && (
+        <Table aria-label={t.customersTable} striped>
+          <Table.Tbody>
+            {hits.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td>
+                  <Anchor href={`#/customers/${c.id}`}>
+                    {c.first_name} {c.last_name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{c.email}</Table.Td>
+                <Table.Td>{c.phone}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+export function CustomerDetail({ customerId }: { customerId: number }) {
+  const t = useAdminStrings();
+  const role = useAdmin((s) => s.staff?.role);
+  const profile = useLoad(() => adminStore.getState().api().customer(customerId), [customerId]);
+  const [currency, setCurrency] = useState<string | null>(null);
+  const [amount, setAmount] = useState<number | string>('');
+  const [reason, setReason] = useState('');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  if (profile.error)
+    return (
+      <Alert color="red" role="alert">
+        {profile.error}
+      </Alert>
+    );
+  const p = profile.data;
+  if (!p) return <Text>{t.loading}</Text>;
+  const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
+  return (
+    <Stack>
+      <Group>
+        <Title order={3}>
+          {p.first_name} {p.last_name}
+        </Title>
+        {p.flagged && <Badge color="red">{t.flagged}</Badge>}
+      </Group>
+      <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>
+      <Table aria-label={t.balancesTable} striped>
+        <Table.Tbody>
+          {p.balances.map((b) => (
+            <Table.Tr key={b.currency} aria-label={b.name}>
+              <Table.Td>{b.name}</Table.Td>
+              <Table.Td>{b.balance}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {role && roleAllows(role, 'customers.write') && (
+        <Group align="end">
+          <Select label={t.currency} value={currency} onChange={setCurrency} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />
+          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal={false} />
+          <TextInput label={t.reason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} />
+          <Button
+            onClick={() =>
+              adminStore
+                .getState()
+                .api()
+                .adjust(customerId, { currency: currency ?? '', amount: Number(amount), reason })
+                .then((made) => {
+                  setMessage({ ok: true, text: t.adjusted(made.balance) });
+                  setReason('');
+                  setAmount('');
+                  profile.reload();
+                })
+                .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
+            }
+          >
+            {t.adjust}
+          </Button>
+        </Group>
+      )}
+      {message && (
+        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </Alert>
+      )}
+      <Table aria-label={t.ledgerTable} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.when}</Table.Th>
+            <Table.Th>{t.currency}</Table.Th>
+            <Table.Th>{t.kind}</Table.Th>
+            <Table.Th>{t.entryAmount}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {p.ledger.map((e) => (
+            <Table.Tr key={e.id}>
+              <Table.Td>{formatDateTime(e.date_created)}</Table.Td>
+              <Table.Td>{nameOf(e.currency)}</Table.Td>
+              <Table.Td>{e.kind}</Table.Td>
+              <Table.Td>{e.amount > 0 ? `+${e.amount}` : e.amount}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

@@ -1,0 +1,118 @@
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../api/client';
+import { adminStore, useAdmin } from './admin-store';
+import { useAdminStrings } from './strings';
+import { go, type HashRoute } from './use-hash-route';
+
+function Failure() {
+  const error = useAdmin((s) => s.error);
+  return error ? (
+    <Alert color="red" role="alert">
+      {error}
+    </Alert>
+  ) : null;
+}
+
+function PasswordForm() {
+  const t = useAdminStrings();
+  const busy = useAdmin((s) => s.busy);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void adminStore.getState().begin((api) => api.signIn(email, password));
+      }}
+    >
+      <Stack>
+        <Title order={2}>{t.signInTitle}</Title>
+        <TextInput label={t.email} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} required />
+        <PasswordInput label={t.password} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required />
+        <Failure />
+        <Button type="submit" loading={busy}>
+          {t.signIn}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** An invitation or a reset: a new password with the emailed token. */
+function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: string }) {
+  const t = useAdminStrings();
+  const busy = useAdmin((s) => s.busy);
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (done)
+    return (
+      <Stack>
+        <Alert color="teal">{t.resetDone}</Alert>
+        <PasswordForm />
+      </Stack>
+    );
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (kind === 'accept') {
+          void adminStore
+            .getState()
+            .begin((api) => api.acceptInvitation(token, password))
+            .then(() => adminStore.getState().token && go('#/stores'));
+          return;
+        }
+        adminStore
+          .getState()
+          .api()
+          .resetPassword(token, password)
+          .then(() => setDone(true))
+          .catch((e: unknown) => setError(errorMessage(e)));
+      }}
+    >
+      <Stack>
+        <Title order={2}>{kind === 'accept' ? t.acceptTitle : t.resetTitle}</Title>
+        <PasswordInput label={t.newPassword} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required />
+        <Failure />
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" loading={busy}>
+          {kind === 'accept' ? t.accept : t.reset}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** The one-time link `punchcard init` prints: used once, as soon as the page opens. */
+function LinkSignIn({ token }: { token: string }) {
+  const t = useAdminStrings();
+  const error = useAdmin((s) => s.error);
+  const used = useRef(false);
+  useEffect(() => {
+    if (used.current) return;
+    used.current = true;
+    void adminStore
+      .getState()
+      .begin((api) => api.signInWithLink(token))
+      .then(() => adminStore.getState().token && go('#/stores'));
+  }, [token]);
+  return error ? <PasswordForm /> : <Text>{t.linkSigningIn}</Text>;
+}
+
+export function SignInScreen({ route }: { route: HashRoute }) {
+  const token = route.query.get('token') ?? '';
+  const [page] = route.parts;
+  return (
+    <Center pt="xl">
+      <Paper withBorder p="xl" w={420} maw="100%">
+        {page === 'sign-in-link' && token ? <LinkSignIn token={token} /> : page === 'accept' && token ? <NewPasswordForm kind="accept" token={token} /> : page === 'reset' && token ? <NewPasswordForm kind="reset" token={token} /> : <PasswordForm />}
+      </Paper>
+    </Center>
+  );
+}

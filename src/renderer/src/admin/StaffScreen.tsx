@@ -1,0 +1,85 @@
+import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import { adminStore } from './admin-store';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+/** Owners only (the node refuses the others): the program's staff, and invitations by email. */
+export function StaffScreen() {
+  const t = useAdminStrings();
+  const staff = useLoad(() => adminStore.getState().api().staff(), []);
+  const stores = useLoad(() => adminStore.getState().api().stores(), []);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<string | null>('manager');
+  const [storeId, setStoreId] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const roleName = (r: string) => ({ owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager })[r] ?? r;
+  if (staff.error)
+    return (
+      <Alert color="red" role="alert">
+        {staff.error}
+      </Alert>
+    );
+  return (
+    <Stack>
+      <Table aria-label={t.staffTable} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.email}</Table.Th>
+            <Table.Th>{t.keyRole}</Table.Th>
+            <Table.Th>{t.store}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(staff.data?.items ?? []).map((member) => (
+            <Table.Tr key={member.id}>
+              <Table.Td>{member.name}</Table.Td>
+              <Table.Td>{member.email}</Table.Td>
+              <Table.Td>{roleName(member.role)}</Table.Td>
+              <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
+              <Table.Td>
+                <Badge color={member.status === 'active' ? 'teal' : 'gray'}>{member.status}</Badge>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Group align="end">
+        <TextInput label={t.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+        <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <Select
+          label={t.keyRole}
+          value={role}
+          onChange={setRole}
+          allowDeselect={false}
+          data={['owner', 'manager', 'store_manager'].map((r) => ({ value: r, label: roleName(r) }))}
+        />
+        {role === 'store_manager' && <Select label={t.store} value={storeId} onChange={setStoreId} data={(stores.data?.items ?? []).map((s) => ({ value: String(s.id), label: s.name }))} />}
+        <Button
+          onClick={() =>
+            adminStore
+              .getState()
+              .api()
+              .invite({ email, name, role: role ?? 'manager', store_id: role === 'store_manager' && storeId ? Number(storeId) : null })
+              .then(() => {
+                setMessage({ ok: true, text: t.invited });
+                staff.reload();
+              })
+              .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
+          }
+        >
+          {t.invite}
+        </Button>
+      </Group>
+      {message && (
+        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+          <Text>{message.text}</Text>
+        </Alert>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,184 @@
+import { Alert, Anchor, Badge, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import { formatDateTime } from './format';
+import type { AdminStore } from './admin-api';
+import { adminStore } from './admin-store';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+function OpenBadge({ store }: { store: AdminStore }) {
+  const t = useAdminStrings();
+  if (store.open_now === null) return <Badge color="gray">{t.unknownHours}</Badge>;
+  return <Badge color={store.open_now ? 'teal' : 'red'}>{store.open_now ? t.open : t.closed}</Badge>;
+}
+
+export function StoreList() {
+  const t = useAdminStrings();
+  const { data, error } = useLoad(() => adminStore.getState().api().stores(), []);
+  if (error)
+    return (
+      <Alert color="red" role="alert">
+        {error}
+      </Alert>
+    );
+  if (!data) return <Text>{t.loading}</Text>;
+  return (
+    <Table aria-label={t.storesTable} striped>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t.name}</Table.Th>
+          <Table.Th>{t.city}</Table.Th>
+          <Table.Th>{t.timeZone}</Table.Th>
+          <Table.Th>{t.openNow}</Table.Th>
+          <Table.Th>{t.status}</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {data.items.map((store) => (
+          <Table.Tr key={store.id}>
+            <Table.Td>{store.name}</Table.Td>
+            <Table.Td>
+              {store.city}, {store.country}
+            </Table.Td>
+            <Table.Td>{store.time_zone}</Table.Td>
+            <Table.Td>
+              <OpenBadge store={store} />
+            </Table.Td>
+            <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
+            <Table.Td>
+              <Anchor href={`#/stores/${store.id}`}>{t.manage}</Anchor>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void }) {
+  const t = useAdminStrings();
+  const [label, setLabel] = useState('');
+  const [role, setRole] = useState<string | null>('cashier');
+  const [issued, setIssued] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Stack>
+      <Group align="end">
+        <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+        <Select label={t.keyRole} data={['cashier', 'kiosk', 'integration']} value={role} onChange={setRole} allowDeselect={false} />
+        <Button
+          onClick={() => {
+            setError(null);
+            adminStore
+              .getState()
+              .api()
+              .issueKey(storeId, role ?? 'cashier', label)
+              .then((made) => {
+                setIssued(made.api_key);
+                setLabel('');
+                onIssued();
+              })
+              .catch((e: unknown) => setError(errorMessage(e)));
+          }}
+        >
+          {t.issue}
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {issued && (
+        <Alert color="teal" title={t.issued}>
+          <Code data-testid="issued-key">{issued}</Code>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+export function StoreDetail({ storeId }: { storeId: number }) {
+  const t = useAdminStrings();
+  const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
+  const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
+  const [error, setError] = useState<string | null>(null);
+  const refused = store.error ?? keys.error;
+  return (
+    <Stack>
+      <Anchor href="#/stores">{t.back}</Anchor>
+      {refused && (
+        <Alert color="red" role="alert">
+          {refused}
+        </Alert>
+      )}
+      {store.data && (
+        <Group>
+          <Title order={3}>{store.data.name}</Title>
+          <OpenBadge store={store.data} />
+        </Group>
+      )}
+      {keys.data && store.data && (
+        <>
+          <Table aria-label={t.keysTable(store.data.name)} striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.label}</Table.Th>
+                <Table.Th>{t.keyRole}</Table.Th>
+                <Table.Th>{t.hint}</Table.Th>
+                <Table.Th>{t.created}</Table.Th>
+                <Table.Th>{t.lastUsed}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.items.map((key) => (
+                <Table.Tr key={key.id} aria-label={key.label}>
+                  <Table.Td>{key.label}</Table.Td>
+                  <Table.Td>{key.role}</Table.Td>
+                  <Table.Td>…{key.hint}</Table.Td>
+                  <Table.Td>{formatDateTime(key.date_created)}</Table.Td>
+                  <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
+                  <Table.Td>
+                    {key.revoked ? (
+                      <Badge color="gray">{t.revoked}</Badge>
+                    ) : (
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        onClick={() =>
+                          adminStore
+                            .getState()
+                            .api()
+                            .revokeKey(key.id)
+                            .then(keys.reload)
+                            .catch((e: unknown) => setError(errorMessage(e)))
+                        }
+                      >
+                        {t.revoke}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <IssueKey storeId={storeId} onIssued={keys.reload} />
+          {/* Sync health of this store's node goes here once sync lands (issue 15). */}
+          <Paper withBorder p="md" data-testid="node-health-placeholder">
+            <Title order={4}>{t.nodeHealthTitle}</Title>
+            <Text c="dimmed">{t.nodeHealthLater}</Text>
+          </Paper>
+        </>
+      )}
+    </Stack>
+  );
+}

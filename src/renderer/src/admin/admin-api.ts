@@ -1,0 +1,39 @@
+import type { Static } from 'typebox';
+import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
+import { createRequester, type RequestOptions } from '../api/client';
+
+export type Staff = Static<typeof StaffSchema>;
+export type StaffSession = Static<typeof StaffSessionSchema>;
+export type AdminStore = Static<typeof AdminStoreSchema>;
+export type ApiKey = Static<typeof ApiKeySchema>;
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+export type CustomerHit = Static<typeof CustomerHitSchema>;
+export type CustomerProfile = Static<typeof CustomerProfileSchema>;
+
+/** The back office's calls (/backoffice/*), with the staff session token when there is one. */
+export function createAdminApi(baseUrl: string, token: string | null) {
+  const request = createRequester({ baseUrl, credential: token });
+  const call = <T>(path: string, options: RequestOptions = {}) => request(path, { ...options, auth: token !== null }) as Promise<T>;
+  return {
+    signIn: (email: string, password: string) => call<StaffSession>('/backoffice/sign-in', { method: 'POST', body: { email, password } }),
+    signInWithLink: (linkToken: string) => call<StaffSession>('/backoffice/sign-in/link', { method: 'POST', body: { token: linkToken } }),
+    acceptInvitation: (inviteToken: string, password: string) => call<StaffSession>('/backoffice/invitations/accept', { method: 'POST', body: { token: inviteToken, password } }),
+    resetPassword: (resetToken: string, password: string) => call<object>('/backoffice/password-reset/confirm', { method: 'POST', body: { token: resetToken, password } }),
+    me: () => call<Staff>('/backoffice/me'),
+    signOut: () => call<object>('/backoffice/sign-out', { method: 'POST' }),
+    signOutEverywhere: () => call<{ sessions_ended: number }>('/backoffice/sign-out-everywhere', { method: 'POST' }),
+    stores: () => call<{ items: AdminStore[] }>('/backoffice/stores'),
+    store: (id: number) => call<AdminStore>(`/backoffice/stores/${id}`),
+    keys: (storeId: number) => call<{ items: ApiKey[] }>(`/backoffice/stores/${storeId}/keys`),
+    issueKey: (storeId: number, role: string, label: string) => call<{ api_key: string; key: ApiKey }>(`/backoffice/stores/${storeId}/keys`, { method: 'POST', body: { role, label } }),
+    revokeKey: (keyId: number) => call<ApiKey>(`/backoffice/keys/${keyId}`, { method: 'DELETE' }),
+    staff: () => call<{ items: Staff[] }>('/backoffice/staff'),
+    invite: (body: { email: string; name: string; role: string; store_id: number | null }) => call<Staff>('/backoffice/staff', { method: 'POST', body }),
+    customers: (q: string) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q } }),
+    customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
+    adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
+    audit: (offset: number, limit: number) => call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit } }),
+  };
+}
+
+export type AdminApi = ReturnType<typeof createAdminApi>;

@@ -1,0 +1,6 @@
+import { languageStore } from '../i18n/language-store';
+
+/** A date and time in the reader's language and time zone. */
+export function formatDateTime(iso: string): string {
+  return new Date(iso).toLocaleString(languageStore.getState().language === 'es' ? 'es' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+}

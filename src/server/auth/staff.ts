@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import type { Engine } from '../../core/engine';
+import { requirePermission } from '../../core/staff/authorize';
+import { authenticateStaffSession, type StaffPrincipal } from '../../core/staff/staff-sessions';
+import { ServiceError } from '../../shared/errors';
+import type { StaffPermission } from '../../shared/staff-roles';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    staff: StaffPrincipal | null;
+  }
+}
+
+/**
+ * preHandler for the back office: `Authorization: Bearer <staff session token>`, then the role's
+ * permission for the call (the node enforces roles; the screens only follow).
+ */
+export function requireStaff(engine: Engine, permission?: StaffPermission) {
+  return async (request: FastifyRequest) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) throw new ServiceError('missing_credentials', 'Sign in to the back office first (Authorization: Bearer <session token>).');
+    const staff = await authenticateStaffSession(engine, match[1]);
+    if (permission) requirePermission(staff, permission);
+    request.staff = staff;
+  };
+}
+
+export function staffOf(request: FastifyRequest): StaffPrincipal {
+  if (!request.staff) throw new ServiceError('missing_credentials');
+  return request.staff;
+}
+
+/** Where the emailed links point: the back office at the address this request reached. */
+export function backOfficeLinkBase(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}/admin`;
+}

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Engine } from '../../core/engine';
+import { acceptInvitation } from '../../core/staff/accept-invitation';
+import { type StaffSignIn, signInStaff, signInWithLink } from '../../core/staff/sign-in';
+import { toStaffMember, type StaffMember } from '../../core/staff/staff-accounts';
+import { applyStaffPasswordReset, requestStaffPasswordReset } from '../../core/staff/staff-password-reset';
+import { endAllStaffSessions, endStaffSession } from '../../core/staff/staff-sessions';
+import { EmailBody, SignInBody, SignOutEverywhereSchema, StaffSchema, StaffSessionSchema, TokenBody, TokenPasswordBody } from '../../shared/schemas/backoffice';
+import { EmptyObjectSchema } from '../../shared/schemas/common';
+import { toIso } from '../../shared/time';
+import { backOfficeLinkBase, requireStaff, staffOf } from '../auth/staff';
+
+const tags = ['Back office'];
+const config = { style: 'resource' as const };
+
+export function staffToWire(staff: StaffMember) {
+  return {
+    id: staff.id,
+    email: staff.email,
+    name: staff.name,
+    role: staff.role,
+    store_id: staff.storeId,
+    status: staff.status,
+    date_created: toIso(staff.createdAt),
+    date_updated: toIso(staff.updatedAt),
+  };
+}
+
+const sessionToWire = (signIn: StaffSignIn) => ({ token: signIn.token, expires_at: toIso(signIn.expiresAt), staff: staffToWire(signIn.staff) });
+
+/** Staff sign-in, sign-out (here or everywhere), invitations and password resets. */
+export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  app.post('/backoffice/sign-in', { config, schema: { tags, body: SignInBody, response: { 200: StaffSessionSchema } } }, async (request) =>
+    sessionToWire(await signInStaff(engine, request.body)),
+  );
+
+  app.post('/backoffice/sign-in/link', { config, schema: { tags, body: TokenBody, response: { 200: StaffSessionSchema } } }, async (request) =>
+    sessionToWire(await signInWithLink(engine, request.body.token)),
+  );
+
+  app.post('/backoffice/invitations/accept', { config, schema: { tags, body: TokenPasswordBody, response: { 200: StaffSessionSchema } } }, async (request) =>
+    sessionToWire(await acceptInvitation(engine, request.body)),
+  );
+
+  app.post('/backoffice/password-reset', { config, schema: { tags, body: EmailBody, response: { 202: EmptyObjectSchema } } }, async (request, reply) => {
+    await requestStaffPasswordReset(engine, { email: request.body.email, linkBase: backOfficeLinkBase(request) });
+    return reply.code(202).send({});
+  });
+
+  app.post('/backoffice/password-reset/confirm', { config, schema: { tags, body: TokenPasswordBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await applyStaffPasswordReset(engine, request.body);
+    return {};
+  });
+
+  const signedIn = requireStaff(engine);
+
+  app.get('/backoffice/me', { config, preHandler: signedIn, schema: { tags, response: { 200: StaffSchema } } }, async (request) => {
+    const staff = staffOf(request);
+    const row = await engine.db.selectFrom('staff_accounts').selectAll().where('id', '=', staff.staffId).executeTakeFirstOrThrow();
+    return staffToWire(toStaffMember(row));
+  });
+
+  app.post('/backoffice/sign-out', { config, preHandler: signedIn, schema: { tags, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await endStaffSession(engine.db, engine, staffOf(request).sessionId);
+    return {};
+  });
+
+  app.post('/backoffice/sign-out-everywhere', { config, preHandler: signedIn, schema: { tags, response: { 200: SignOutEverywhereSchema } } }, async (request) => ({
+    sessions_ended: await endAllStaffSessions(engine.db, engine, staffOf(request).staffId),
+  }));
+};

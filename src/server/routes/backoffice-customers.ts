@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { adjustBalance } from '../../core/customer-care/adjust-balance';
+import { customerProfile } from '../../core/customer-care/customer-profile';
+import { searchCustomers } from '../../core/customer-care/search-customers';
+import type { Engine } from '../../core/engine';
+import { storeLimit } from '../../core/staff/authorize';
+import { AdjustmentBody, AdjustmentSchema, CustomerHitSchema, CustomerProfileSchema, CustomerSearchQuery, NumericIdParams } from '../../shared/schemas/backoffice';
+import { toIso } from '../../shared/time';
+import { requireStaff, staffOf } from '../auth/staff';
+
+const tags = ['Back office'];
+const config = { style: 'resource' as const };
+
+/** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments. */
+export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  const readers = requireStaff(engine, 'customers.read');
+
+  app.get('/backoffice/customers', { config, preHandler: readers, schema: { tags, querystring: CustomerSearchQuery, response: { 200: Type.Object({ items: Type.Array(CustomerHitSchema) }) } } }, async (request) => {
+    const staff = staffOf(request);
+    const hits = await searchCustomers(engine, staff.vendorId, storeLimit(staff), request.query.q, request.query.limit ?? 25);
+    return { items: hits.map((h) => ({ id: h.id, first_name: h.firstName, last_name: h.lastName, email: h.email, phone: h.phone, matched_by: h.matchedBy })) };
+  });
+
+  app.get('/backoffice/customers/:id', { config, preHandler: readers, schema: { tags, params: NumericIdParams, response: { 200: CustomerProfileSchema } } }, async (request) => {
+    const staff = staffOf(request);
+    const p = await customerProfile(engine, staff.vendorId, storeLimit(staff), request.params.id);
+    return {
+      id: p.id,
+      first_name: p.firstName,
+      last_name: p.lastName,
+      email: p.email,
+      phone: p.phone,
+      cedula: p.cedula,
+      status: p.status,
+      flagged: p.flagged,
+      balances: p.balances.map((b) => ({ currency: b.currencyId, name: b.currencyName, code: b.code, balance: b.balance })),
+      cards: p.cards,
+      ledger: p.entries.map((e) => ({ id: e.id, currency: e.currencyId, amount: e.amount, kind: e.kind, reference_type: e.referenceType, reference_id: e.referenceId, date_created: toIso(e.createdAt) })),
+    };
+  });
+
+  app.post(
+    '/backoffice/customers/:id/adjustments',
+    { config, preHandler: requireStaff(engine, 'customers.write'), schema: { tags, params: NumericIdParams, body: AdjustmentBody, response: { 201: AdjustmentSchema } } },
+    async (request, reply) => {
+      const made = await adjustBalance(engine, staffOf(request), request.params.id, request.body);
+      return reply.code(201).send({ ledger_entry: made.entryId, balance: made.balance });
+    },
+  );
+};

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Actor } from '../../core/audit/record-audit';
+import type { Engine } from '../../core/engine';
+import { createStore, listAdminStores, loadAdminStore, updateStore } from '../../core/stores/store-admin';
+import { AdminStoreSchema, CreateStoreBody, NumericIdParams, UpdateStoreBody } from '../../shared/schemas/backoffice';
+import { requireBearer, vendorOf } from '../auth/bearer';
+import { adminStoreToWire, storeInputFromWire } from './store-admin-wire';
+
+const tags = ['Stores'];
+const security = [{ bearer: [] }];
+const config = { style: 'resource' as const };
+
+/** The audit log names integrations by their credential kind. */
+const apiActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label: 'api' });
+
+/** Stores for integrations (admin bearer token): the same fields and checks as the back office. */
+export const storeAdminRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  app.addHook('preHandler', requireBearer(engine));
+
+  app.get('/stores', { config, schema: { tags, security, response: { 200: Type.Object({ items: Type.Array(AdminStoreSchema) }) } } }, async (request) => ({
+    items: (await listAdminStores(engine, vendorOf(request).vendorId)).map(adminStoreToWire),
+  }));
+
+  app.get('/stores/:id', { config, schema: { tags, security, params: NumericIdParams, response: { 200: AdminStoreSchema } } }, async (request) =>
+    adminStoreToWire(await loadAdminStore(engine.db, engine, vendorOf(request).vendorId, request.params.id)),
+  );
+
+  app.post('/stores', { config, schema: { tags, security, body: CreateStoreBody, response: { 201: AdminStoreSchema } } }, async (request, reply) => {
+    const store = await createStore(engine, apiActor(vendorOf(request).vendorId), storeInputFromWire(request.body));
+    return reply.code(201).send(adminStoreToWire(store));
+  });
+
+  app.put('/stores/:id', { config, schema: { tags, security, params: NumericIdParams, body: UpdateStoreBody, response: { 200: AdminStoreSchema } } }, async (request) =>
+    adminStoreToWire(await updateStore(engine, apiActor(vendorOf(request).vendorId), request.params.id, storeInputFromWire(request.body))),
+  );
+};

@@ -1,0 +1,175 @@
+import { type TSchema, Type } from 'typebox';
+import { IsoTimestamp, Nullable } from './common';
+
+// Wire shapes of the back office (/backoffice/*): the screens at /admin and scripts of the staff use them.
+
+export const StaffRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('store_manager')]);
+
+/**
+ * Null first: with type coercion on, a null tried against the integer branch first would become 0.
+ */
+const NullableId = Type.Union([Type.Null(), Type.Integer()]);
+
+export const StaffSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.String(),
+  role: StaffRoleSchema,
+  store_id: Nullable(Type.Integer()),
+  status: Type.Union([Type.Literal('invited'), Type.Literal('active'), Type.Literal('disabled')]),
+  date_created: IsoTimestamp,
+  date_updated: IsoTimestamp,
+});
+
+export const StaffSessionSchema = Type.Object({
+  token: Type.String({ description: 'send as Authorization: Bearer <token> to /backoffice/*' }),
+  expires_at: IsoTimestamp,
+  staff: StaffSchema,
+});
+
+export const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 256 }) });
+export const TokenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+export const TokenPasswordBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ maxLength: 256 }) });
+export const EmailBody = Type.Object({ email: Type.String({ maxLength: 254 }) });
+
+export const InviteBody = Type.Object({
+  email: Type.String({ maxLength: 254 }),
+  name: Type.String({ maxLength: 200 }),
+  role: Type.String({ maxLength: 20, description: 'owner, manager or store_manager' }),
+  store_id: Type.Optional(NullableId),
+});
+
+export const StaffUpdateBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  role: Type.Optional(Type.String({ maxLength: 20 })),
+  store_id: Type.Optional(NullableId),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
+});
+
+export const NumericIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const SignOutEverywhereSchema = Type.Object({ sessions_ended: Type.Integer() });
+
+export const AuditEntrySchema = Type.Object({
+  id: Type.Integer(),
+  staff_id: Nullable(Type.Integer()),
+  actor: Type.String(),
+  action: Type.String(),
+  object_type: Type.String(),
+  object_id: Type.String(),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  date_created: IsoTimestamp,
+});
+
+const paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1-100, default 25' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'items to skip, default 0' })),
+};
+
+export const OffsetPageQuery = Type.Object(paging);
+
+export const AuditQuery = Type.Object({ ...paging, object_type: Type.Optional(Type.String({ maxLength: 40 })) });
+
+export const offsetPageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
+
+// ---- stores and API keys
+
+const Coordinates = Type.Object({ latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) });
+const Hours = Type.Record(Type.String(), Type.String({ maxLength: 100 }), { description: '{"mon": "08:00-18:00", "sat": "09:00-13:00,16:00-20:00", "sun": "closed"}; a day left out is closed' });
+
+export const AdminStoreSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  address: Type.String(),
+  address2: Nullable(Type.String()),
+  city: Type.String(),
+  region: Nullable(Type.String()),
+  country: Type.String(),
+  postal_code: Nullable(Type.String()),
+  phone: Nullable(Type.String({ description: 'E.164' })),
+  coordinates: Nullable(Coordinates),
+  hours: Nullable(Type.Record(Type.String(), Type.String())),
+  time_zone: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('inactive')]),
+  open_now: Nullable(Type.Boolean()),
+  date_created: IsoTimestamp,
+  date_updated: IsoTimestamp,
+});
+
+const storeFields = {
+  name: Type.String({ maxLength: 200 }),
+  address: Type.String({ maxLength: 300 }),
+  address2: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+  city: Type.String({ maxLength: 200 }),
+  region: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  country: Type.String({ maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
+  postal_code: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'E.164, or national in the store country' }))),
+  coordinates: Type.Optional(Nullable(Coordinates)),
+  hours: Type.Optional(Nullable(Hours)),
+  time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA, e.g. America/Guayaquil (default UTC)' })),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])),
+};
+
+export const CreateStoreBody = Type.Object(storeFields);
+export const UpdateStoreBody = Type.Partial(Type.Object(storeFields));
+
+export const ApiKeySchema = Type.Object({
+  id: Type.Integer(),
+  store_id: Type.Integer(),
+  role: Type.String(),
+  label: Type.String(),
+  hint: Type.String({ description: 'last four characters of the key' }),
+  date_created: IsoTimestamp,
+  last_used: Nullable(IsoTimestamp),
+  revoked: Nullable(IsoTimestamp),
+});
+
+export const IssuedApiKeySchema = Type.Object({ api_key: Type.String({ description: 'shown once' }), key: ApiKeySchema });
+
+export const IssueApiKeyBody = Type.Object({
+  role: Type.String({ maxLength: 20, description: 'cashier, kiosk or integration' }),
+  label: Type.String({ maxLength: 200 }),
+});
+
+// ---- customers
+
+export const CustomerSearchQuery = Type.Object({
+  q: Type.String({ maxLength: 254, description: 'email, phone, card number, cédula, passport, app code, or the start of a name' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+
+export const CustomerHitSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  matched_by: Type.String(),
+});
+
+export const CustomerProfileSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  cedula: Nullable(Type.String()),
+  status: Type.String(),
+  flagged: Type.Boolean(),
+  balances: Type.Array(Type.Object({ currency: Type.String(), name: Type.String(), code: Nullable(Type.String()), balance: Type.Integer({ description: 'minor units' }) })),
+  cards: Type.Array(Type.Object({ number: Type.String(), status: Type.String() })),
+  ledger: Type.Array(
+    Type.Object({ id: Type.Integer(), currency: Type.String(), amount: Type.Integer(), kind: Type.String(), reference_type: Nullable(Type.String()), reference_id: Nullable(Type.String()), date_created: IsoTimestamp }),
+  ),
+});
+
+export const AdjustmentBody = Type.Object({
+  currency: Type.String({ maxLength: 64, description: 'the currency id (curr_…)' }),
+  amount: Type.Integer({ description: 'signed, minor units' }),
+  reason: Type.String({ maxLength: 1000 }),
+});
+
+export const AdjustmentSchema = Type.Object({ ledger_entry: Type.Integer(), balance: Type.Integer() });

@@ -1,0 +1,33 @@
+// Who may do what in the back office. The node enforces this table (src/core/staff/authorize.ts);
+// the screens read it only to leave out what a role could not use anyway.
+
+export const STAFF_ROLES = ['owner', 'manager', 'store_manager'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const STAFF_PERMISSIONS = [
+  'staff.manage',
+  'audit.read',
+  'program.read',
+  'program.write',
+  'customers.read',
+  'customers.write',
+  'stores.read',
+  'stores.write',
+  'keys.manage',
+  'dashboard.read',
+] as const;
+export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
+
+/**
+ * owner: everything. manager: program, customers, stores (not staff). store manager: their own
+ * store only (its keys, its customers' check-ins and orders, its dashboard), the program read-only.
+ */
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
+  owner: STAFF_PERMISSIONS,
+  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read'],
+  store_manager: ['program.read', 'customers.read', 'stores.read', 'keys.manage', 'dashboard.read'],
+};
+
+export function roleAllows(role: StaffRole, permission: StaffPermission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}

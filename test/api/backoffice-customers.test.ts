@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
+import { expectBalancesAddUp, inStoreApi } from '../support/in-store';
+import { startTestNode, type TestNode } from '../support/test-node';
+
+// Customers in the back office over real HTTP: search by any identifier or a name, the profile with
+// balances and ledger, a balance adjustment as a compensating ledger entry with its audit record,
+// and who may see or adjust whom.
+
+let node: TestNode;
+let vendor: VendorCredentials;
+let owner: SignedInStaff;
+let manager: SignedInStaff;
+let storeManager: SignedInStaff;
+let otherOwner: SignedInStaff;
+let ana: { id: number; email: string };
+let pointsId: string;
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+  vendor = await node.addVendor('Café Andino');
+  owner = await ownerOf(node, vendor.vendorId);
+  manager = await invitedStaff(node, owner, 'manager');
+  storeManager = await invitedStaff(node, owner, 'store_manager', vendor.storeId);
+  otherOwner = await ownerOf(node, (await node.addVendor()).vendorId);
+  const registered = await registerOkAt(node, vendor.vendorId, { first_name: 'Ana', last_name: 'Zambrano' });
+  ana = { id: Number(registered.user.id), email: registered.email };
+  const currency = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();
+  pointsId = currency.public_id;
+});
+
+afterAll(async () => {
+  await node?.close();
+});
+
+const search = (who: SignedInStaff, q: string) => staffCall(node, who.token, 'GET', `/backoffice/customers?q=${encodeURIComponent(q)}`);
+const profile = (who: SignedInStaff) => staffCall(node, who.token, 'GET', `/backoffice/customers/${ana.id}`);
+const adjust = (who: SignedInStaff, body: unknown) => staffCall(node, who.token, 'POST', `/backoffice/customers/${ana.id}/adjustments`, body);
+
+describe('search', () => {
+  it('finds a customer by email (any case) or by the start of a name, and nobody for a stranger', async () => {
+    const byEmail = await search(manager, ana.email.toUpperCase());
+    expect(byEmail.body.items).toHaveLength(1);
+    expect(byEmail.body.items[0]).toMatchObject({ id: ana.id, first_name: 'Ana', last_name: 'Zambrano', email: ana.email, matched_by: 'email' });
+    const byName = await search(manager, 'zamb');
+    expect(byName.body.items.map((c: { id: number; matched_by: string }) => [c.id, c.matched_by])).toEqual([[ana.id, 'name']]);
+    expect((await search(manager, 'nobody@nowhere.test')).body.items).toEqual([]);
+    expect((await search(otherOwner, ana.email)).body.items).toEqual([]);
+  });
+});
+
+describe('balance adjustment', () => {
+  it('posts a compensating ledger entry, shown in the profile, with who and why in the audit log', async () => {
+    const made = await adjust(manager, { currency: pointsId, amount: 50, reason: 'Coffee machine broke during her visit' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.balance).toBe(50);
+    const shown = await profile(manager);
+    expect(shown.body.balances.find((b: { currency: string }) => b.currency === pointsId).balance).toBe(50);
+    expect(shown.body.ledger[0]).toMatchObject({ id: made.body.ledger_entry, amount: 50, kind: 'adjustment', currency: pointsId, reference_type: 'staff', reference_id: String(manager.id) });
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=customer&limit=1');
+    expect(audit.body.items[0]).toMatchObject({
+      actor: manager.email,
+      action: 'customer.adjust_balance',
+      object_id: String(ana.id),
+      before: { currency: pointsId, balance: 0 },
+      after: { currency: pointsId, balance: 50, amount: 50, reason: 'Coffee machine broke during her visit', ledger_entry: made.body.ledger_entry },
+    });
+    await expectBalancesAddUp(node);
+  });
+
+  it('refuses a debit below zero, no reason, a zero amount or an unknown currency, and changes nothing', async () => {
+    const before = (await profile(owner)).body.ledger.length;
+    const below = await adjust(owner, { currency: pointsId, amount: -51, reason: 'Too much' });
+    expect([below.status, below.body.code]).toEqual([422, 'business_rule']);
+    const noReason = await adjust(owner, { currency: pointsId, amount: 5, reason: ' ' });
+    expect([noReason.status, noReason.body.field]).toEqual([400, 'reason']);
+    const zero = await adjust(owner, { currency: pointsId, amount: 0, reason: 'Nothing' });
+    expect([zero.status, zero.body.field]).toEqual([400, 'amount']);
+    const unknown = await adjust(owner, { currency: 'curr_00000000000000000000', amount: 5, reason: 'Nothing' });
+    expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_currency']);
+    expect((await profile(owner)).body.ledger).toHaveLength(before);
+  });
+});
+
+describe('who may see and adjust whom', () => {
+  it('a store manager sees a customer only once they came to their store, and never adjusts', async () => {
+    expect((await search(storeManager, ana.email)).body.items).toEqual([]);
+    expect((await profile(storeManager)).status).toBe(403);
+    await inStoreApi(() => node).checkInOk(vendor.apiKey, ana.email);
+    expect((await search(storeManager, ana.email)).body.items.map((c: { id: number }) => c.id)).toEqual([ana.id]);
+    expect((await profile(storeManager)).status).toBe(200);
+    const refused = await adjust(storeManager, { currency: pointsId, amount: 5, reason: 'Trying' });
+    expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('another vendor’s staff get 404, and no token 401', async () => {
+    expect((await profile(otherOwner)).body.code).toBe('customer_not_found');
+    expect((await adjust(otherOwner, { currency: pointsId, amount: 5, reason: 'Trying' })).status).toBe(404);
+    expect((await staffCall(node, null, 'GET', `/backoffice/customers/${ana.id}`)).status).toBe(401);
+  });
+});

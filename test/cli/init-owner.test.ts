@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startStoreNode } from '../../src/server/node/store-node';
+import { runInProcess as run } from '../support/cli-in-process';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// `punchcard init --owner`: the back office's first owner, with a password from the environment or
+// a one-time sign-in link, used against the node that serves that data folder.
+
+const dirs: Array<{ remove(): void }> = [];
+function tempDir(): string {
+  const dir = makeTempDir('punchcard-init-owner-');
+  dirs.push(dir);
+  return dir.path;
+}
+
+afterAll(() => {
+  for (const dir of dirs) dir.remove();
+});
+
+async function withNode<T>(dataDir: string, work: (url: string) => Promise<T>): Promise<T> {
+  const node = await startStoreNode({ dataDir, port: 0, rendererDir: tempDir() });
+  try {
+    return await work(node.url);
+  } finally {
+    await node.close();
+  }
+}
+
+describe('punchcard init --owner', () => {
+  it('prints a one-time sign-in link that signs the owner in once', async () => {
+    const dir = tempDir();
+    const { code, stdout, stderr } = await run(['init', '--data', dir, '--vendor', 'Acme', '--owner', 'boss@acme.test', '--admin-url', 'http://shop.local:4321/admin', '--json']);
+    expect(code, stderr).toBe(0);
+    const out = JSON.parse(stdout.trim()) as Record<string, string>;
+    expect(out.owner_email).toBe('boss@acme.test');
+    const match = /^http:\/\/shop\.local:4321\/admin#\/sign-in-link\?token=(pcsl_\S+)$/.exec(out.owner_sign_in_link ?? '');
+    expect(match, out.owner_sign_in_link).not.toBeNull();
+    await withNode(dir, async (url) => {
+      const first = await http(`${url}/backoffice/sign-in/link`, { method: 'POST', body: { token: match![1] } });
+      expect(first.status).toBe(200);
+      expect(first.body.staff).toMatchObject({ email: 'boss@acme.test', role: 'owner', status: 'active' });
+      const again = await http(`${url}/backoffice/sign-in/link`, { method: 'POST', body: { token: match![1] } });
+      expect(again.body.code).toBe('invalid_code');
+    });
+  });
+
+  it('takes the password from PUNCHCARD_OWNER_PASSWORD and prints no link', async () => {
+    const dir = tempDir();
+    process.env.PUNCHCARD_OWNER_PASSWORD = 'owner password 123';
+    try {
+      const { code, stdout, stderr } = await run(['init', '--data', dir, '--vendor', 'Acme', '--owner', 'pw@acme.test', '--json']);
+      expect(code, stderr).toBe(0);
+      const out = JSON.parse(stdout.trim()) as Record<string, string>;
+      expect(out.owner_sign_in_link).toBeUndefined();
+    } finally {
+      delete process.env.PUNCHCARD_OWNER_PASSWORD;
+    }
+    await withNode(dir, async (url) => {
+      const reply = await http(`${url}/backoffice/sign-in`, { method: 'POST', body: { email: 'pw@acme.test', password: 'owner password 123' } });
+      expect(reply.status).toBe(200);
+    });
+  });
+
+  it('refuses a bad owner email with one clear line before creating anything', async () => {
+    const dir = tempDir();
+    const { code, stderr } = await run(['init', '--data', dir, '--vendor', 'Acme', '--owner', 'not-an-email']);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe('punchcard: The email address is not valid.');
+    expect(existsSync(join(dir, 'punchcard.db'))).toBe(false);
+  });
+});
