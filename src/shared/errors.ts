@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, message: 'These credentials may not make this call.' },
   wrong_current_password: { status: 403, message: 'The current password is not correct.' },
   invalid_card_pin: { status: 403, message: 'The card number and pin do not match.' },
+  card_link_at_counter: { status: 403, message: 'This card can be linked to an existing account only at the counter: please ask a member of staff.' },
   card_linked_to_account: { status: 403, message: 'This card is linked to an account: its owner sees its balance in the app.' },
 
   // 404
@@ -79,6 +80,7 @@ export const ERROR_CODES = {
   tier_threshold_taken: { status: 409, message: 'Another tier of the program already has that threshold.' },
   last_tier: { status: 409, message: 'A program keeps at least one tier: add another tier before deleting this one.' },
   idempotency_key_reused: { status: 409, message: 'This idempotency key was already used for a different request.' },
+  card_value_claimed: { status: 409, message: 'The value of this card was already moved to another account: it can only be linked to that account.' },
   egift_already_claimed: { status: 409, message: 'This eGift has already been claimed by another account.' },
 
   // 422, 429, 5xx

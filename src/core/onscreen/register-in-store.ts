@@ -4,6 +4,8 @@ import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contac
 import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
+import { findVendorCard, unlockCard } from '../user-cards/card-access';
+import { linkCard } from '../user-cards/link-card';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
 export interface InStoreRegistration {
@@ -11,6 +13,10 @@ export interface InStoreRegistration {
   email?: string | undefined;
   firstName?: string | undefined;
   lastName?: string | undefined;
+  /** A card of the vendor nobody has linked yet (the one the customer just handed over), linked in the same step. */
+  cardNumber?: string | undefined;
+  /** The card's pin, when it has one. */
+  cardPin?: string | undefined;
 }
 
 /**
@@ -18,6 +24,12 @@ export interface InStoreRegistration {
  * account with just that contact when there is none (first name "Guest" unless given, empty last
  * name, no password: the customer completes it later by registering with the same email or by a
  * password reset).
+ *
+ * With `card_number` (an unlinked card at the counter) the card is linked in the same transaction:
+ * to the new customer, or — by a cashier or integration key only — to the existing customer the
+ * phone or email found. A kiosk may only join a new customer with a card (403
+ * card_link_at_counter otherwise: typing someone's email must not attach a stranger's card to their
+ * account). Linking follows linkCard's rules (someone else's card 409, value moves to the customer).
  */
 export async function registerInStore(engine: Engine, scope: StoreScope, input: InStoreRegistration): Promise<CheckInResult & { created: boolean }> {
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
@@ -36,6 +48,11 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
     const created = user === undefined;
+    const card = input.cardNumber === undefined ? null : await findVendorCard(trx, vendor.id, input.cardNumber);
+    if (card) {
+      unlockCard(engine, card, input.cardPin);
+      if (!created && scope.role === 'kiosk') throw new ServiceError('card_link_at_counter', undefined, 'card_number');
+    }
     if (!user) {
       user = await insertUser(trx, engine, {
         email,
@@ -50,7 +67,8 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
       });
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
-    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: null, openedBy: scope.role });
+    if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
+    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: card?.number ?? null, openedBy: scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },
       events: opened.events,
