@@ -28,9 +28,10 @@ export function registerDemoCommand(program: Command): void {
     .option('--port <port>', 'TCP port', parsePort, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--log-level <level>', 'request logs are off by default to keep the console readable', 'warn')
-    .action(async (options: { data: string; port: number; host: string; logLevel: string }) => {
+    .option('--renderer <dir>', 'built renderer to serve at / (default: out/renderer of this checkout)')
+    .action(async (options: { data: string; port: number; host: string; logLevel: string; renderer?: string }) => {
       const logger = createLogger({ level: options.logLevel });
-      const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger });
+      const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
       const made = await seedDemoData(node.engine);
       await checkInDemoQueue(node.engine);
       const firstRun = made && { vendor_id: made.vendorId, api_key: made.apiKey, kiosk_api_key: made.kioskApiKey, client_id: made.clientId, client_secret: made.clientSecret };
