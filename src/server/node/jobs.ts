@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { expirePoints } from '../../core/expiry/expire-points';
+import { demoteTiers } from '../../core/rules/tiers/demote-tiers';
 import { settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
@@ -14,7 +15,7 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
- * at start and hourly, points expiry and the reminders for saved cards in their last month; every
+ * at start and hourly, points expiry, tier demotion (where the program's data is owned) and the reminders for saved cards in their last month; every
  * minute, the eGifts still waiting for their charge's result; every 5 minutes (and at start), the
  * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
  * function that stops them.
@@ -44,6 +45,11 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.accounts > 0) logger?.info(result, 'points expired');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'points expiry failed'))
+      .then(() => demoteTiers(engine))
+      .then((result) => {
+        if (result.demoted > 0) logger?.info(result, 'members moved down a tier');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'tier demotion failed'))
       .then(() => remindExpiringBillingProfiles(engine))
       .then((result) => {
         if (result.queued > 0) logger?.info(result, 'billing profile expiry reminders queued');
