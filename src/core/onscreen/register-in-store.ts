@@ -1,6 +1,7 @@
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
+import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
 import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
@@ -17,6 +18,8 @@ export interface InStoreRegistration {
   cardNumber?: string | undefined;
   /** The card's pin, when it has one. */
   cardPin?: string | undefined;
+  /** Sets (or, for an existing customer at the counter, changes) the customer's passport number. */
+  passportNumber?: string | undefined;
 }
 
 /**
@@ -53,6 +56,13 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
       unlockCard(engine, card, input.cardPin);
       if (!created && scope.role === 'kiosk') throw new ServiceError('card_link_at_counter', undefined, 'card_number');
     }
+    const passport = input.passportNumber === undefined ? undefined : cleanPassportNumber(input.passportNumber);
+    if (passport !== undefined) {
+      if (!created && scope.role === 'kiosk' && passport !== user!.passport_number) {
+        throw new ServiceError('forbidden', "Only the counter can change an existing customer's passport number.", 'passport_number');
+      }
+      await assertPassportFree(trx, passport, user?.id ?? null);
+    }
     if (!user) {
       user = await insertUser(trx, engine, {
         email,
@@ -65,6 +75,9 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         birthdate: null,
         first_vendor_id: vendor.id,
       });
+    }
+    if (passport !== undefined && passport !== user.passport_number) {
+      await trx.updateTable('users').set({ passport_number: passport, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
     if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });

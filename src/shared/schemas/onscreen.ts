@@ -14,6 +14,7 @@ export const InStoreRegisterBody = Type.Object({
   last_name: Type.Optional(Type.String({ maxLength: 100 })),
   card_number: Type.Optional(Type.String({ maxLength: 64, description: 'an unlinked card of the program, linked to the customer in the same step' })),
   card_pin: Type.Optional(Type.String({ maxLength: 64 })),
+  passport_number: Type.Optional(Type.String({ maxLength: 40 })),
 });
 export const AppCheckInBody = Type.Object({ store: Type.Integer({ description: 'store id' }) });
 
