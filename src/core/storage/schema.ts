@@ -532,6 +532,38 @@ export interface EgiftsTable {
   updated_at: number;
 }
 
+export interface GatewayDetachmentsTable {
+  id: number;
+  vendor_id: number;
+  billing_profile_id: number;
+  /** The adapter that issued the token ('test', 'stripe'). */
+  gateway: string;
+  /** Kept only until detached ('' once done). */
+  token: string;
+  /** 'queued' | 'done' | 'failed'. */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface PaymentExceptionsTable {
+  id: number;
+  vendor_id: number;
+  charge_id: number;
+  /** 'paid_without_gift' | 'reload_refused'. */
+  kind: string;
+  /** 'open' | 'refunded' | 'credited'. */
+  status: string;
+  resolution: string | null;
+  refund_id: string | null;
+  transaction_id: number | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -568,4 +600,6 @@ export interface DB {
   test_gateway_cards: TestGatewayCardsTable;
   test_gateway_charges: TestGatewayChargesTable;
   egifts: EgiftsTable;
+  gateway_detachments: GatewayDetachmentsTable;
+  payment_exceptions: PaymentExceptionsTable;
 }
