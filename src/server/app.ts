@@ -31,6 +31,7 @@ import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
 import { paymentExceptionRoutes } from './routes/payment-exceptions';
+import { joinRoutes } from './routes/join';
 import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });
   await app.register(paymentExceptionRoutes, { engine });
+  await app.register(joinRoutes, { engine });
   await app.register(billingProfileRoutes, { engine, rateLimits });
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });

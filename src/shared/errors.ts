@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   reward_not_found: { status: 404, message: 'No reward with that id exists.' },
   tier_not_found: { status: 404, message: 'No tier with that id exists.' },
   billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
+  referral_not_found: { status: 404, message: 'This invitation link is not valid.' },
   payment_exception_not_found: { status: 404, message: 'No payment exception with that id exists.' },
   reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
 

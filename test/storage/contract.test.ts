@@ -40,7 +40,7 @@ describe.each(BACKENDS)('storage contract on $name', (backend) => {
   it('migrates idempotently and records the migration', async () => {
     await migrateToLatest(engine.db);
     const rows = await sql<{ name: string }>`select name from schema_migrations`.execute(engine.db);
-    expect(rows.rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-messaging-geo', '0003-accounts', '0004-stores-content', '0005-pos-sessions', '0006-orders-rules', '0007-payments', '0008-egifts', '0009-charge-currency', '0015-demo-loose-ends']);
+    expect(rows.rows.map((r) => r.name)).toEqual(['0001-foundation', '0002-messaging-geo', '0003-accounts', '0004-stores-content', '0005-pos-sessions', '0006-orders-rules', '0007-payments', '0008-egifts', '0009-charge-currency', '0015-demo-loose-ends', '0016-referral-points']);
   });
 
   it('gives an unpaired store node a number in the unpaired range, kept across restarts', async () => {

@@ -25,6 +25,8 @@ export interface VendorsTable {
   verification_methods: Generated<string>;
   /** Earned points expire this many days after earning; null: never. */
   points_expiry_days: number | null;
+  /** Points credited to a member for each customer who joins through their referral link (0: none). */
+  referral_points: Generated<number>;
   created_at: number;
   updated_at: number;
 }

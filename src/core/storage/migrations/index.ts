@@ -9,6 +9,7 @@ import { payments } from './0007-payments';
 import { egifts } from './0008-egifts';
 import { chargeCurrency } from './0009-charge-currency';
 import { demoLooseEnds } from './0015-demo-loose-ends';
+import { referralPoints } from './0016-referral-points';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-egifts': egifts,
   '0009-charge-currency': chargeCurrency,
   '0015-demo-loose-ends': demoLooseEnds,
+  '0016-referral-points': referralPoints,
 };

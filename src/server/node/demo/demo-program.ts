@@ -19,7 +19,7 @@ export const GOLD_THRESHOLD = 200;
 /**
  * The program around the vendor setUpVendor made: a second store, a bonus earning rule next to the
  * 1 point per dollar one, four rewards at different costs, a Gold tier above Member (points earned
- * in the last 90 days) and points that expire 90 days after they are earned.
+ * in the last 90 days), points that expire 90 days after they are earned, and 50 points per referral.
  */
 export async function buildDemoProgram(engine: Engine, made: VendorCredentials): Promise<DemoProgram> {
   const scope = { vendorId: made.vendorId };
@@ -43,7 +43,7 @@ export async function buildDemoProgram(engine: Engine, made: VendorCredentials):
     summary: `Earn ${GOLD_THRESHOLD} points in 90 days.`,
     description: 'Gold members get a free size upgrade and early access to new beans.',
   });
-  await updateProgramSettings(engine, scope, { pointsExpiryDays: DEMO_POINTS_EXPIRY_DAYS });
+  await updateProgramSettings(engine, scope, { pointsExpiryDays: DEMO_POINTS_EXPIRY_DAYS, referralPoints: 50 });
 
   const second = await addStore(engine, made.vendorId);
   return { stores: [{ storeId: made.storeId, posId: made.posId }, second], rewards };
