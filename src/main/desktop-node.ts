@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_KEYBOARD_DEVICES } from '../devices/hid';
 import { createLogger } from '../server/http/logger';
 import { openDataDir } from '../server/node/data-dir';
-import { seedDemoData } from '../server/node/demo-data';
+import { checkInDemoQueue, seedDemoData } from '../server/node/demo/demo-data';
 import { type RunningNode, startStoreNode } from '../server/node/store-node';
 import type { DesktopConfig } from './desktop-config';
 import { type DesktopKeys, mintDesktopKeys } from './desktop-keys';
@@ -49,7 +49,10 @@ export async function startDesktopNode(options: DesktopNodeOptions): Promise<Des
   });
   try {
     const made = await seedDemoData(node.engine);
-    if (made) logger.info({ vendorId: made.vendorId }, 'desktop first run: demo vendor created');
+    if (made) {
+      logger.info({ vendorId: made.vendorId }, 'desktop first run: demo vendor created');
+      await checkInDemoQueue(node.engine);
+    }
     const keys = await mintDesktopKeys(node.engine, config.storeId);
     if (!keys) throw new Error(config.storeId === null ? 'No store in the data folder.' : `Store ${config.storeId} is not in the data folder.`);
     logger.info({ url: node.url, dataDir: dataDir.root, store_id: keys.storeId }, 'desktop store node started');

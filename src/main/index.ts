@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, type IpcMainInvokeEvent, screen, session } from 'electron';
 import icon from '../../resources/icon.png?asset';
-import { IPC_QUIT, IPC_TOGGLE_FULL_SCREEN } from '../shared/desktop-bridge';
+import { IPC_CREDENTIAL, IPC_QUIT, IPC_TOGGLE_FULL_SCREEN } from '../shared/desktop-bridge';
+import { WindowCredentials } from './window-credentials';
 import { type DesktopConfig, loadDesktopConfig } from './desktop-config';
 import { type DesktopNode, startDesktopNode } from './desktop-node';
 import { chooseKioskDisplay } from './displays';
@@ -26,6 +27,8 @@ let cashier: BrowserWindow | null = null;
 let kiosk: BrowserWindow | null = null;
 let closing: Promise<void> | null = null;
 let nodeClosed = false;
+/** The windows' keys, handed to their preloads over IPC. */
+const credentials = new WindowCredentials();
 
 // Every web contents: no pop-ups, no navigation away from the app, no <webview>.
 app.on('web-contents-created', (_event, contents) => {
@@ -51,7 +54,9 @@ function openKiosk(config: DesktopConfig, node: DesktopNode, preload: string): v
   if (!choice) return;
   if (choice.note) node.logger.warn(choice.note);
   kiosk = createKioskWindow({
-    launch: { nodeUrl: new URL(node.node.url).origin, role: 'kiosk', credential: node.keys.kiosk },
+    launch: { nodeUrl: new URL(node.node.url).origin, role: 'kiosk' },
+    credential: node.keys.kiosk,
+    credentials,
     preload,
     renderer,
     icon,
@@ -81,6 +86,9 @@ async function start(): Promise<void> {
   const nodeOrigin = new URL(desktop.node.url).origin;
   hardenSession(session.defaultSession, { node: nodeOrigin, renderer });
 
+  ipcMain.on(IPC_CREDENTIAL, (event) => {
+    event.returnValue = credentials.answer(event.sender.id, isAppUrl(event.senderFrame?.url, renderer));
+  });
   ipcMain.handle(IPC_QUIT, (event) => {
     appWindowOf(event);
     app.quit();
@@ -95,7 +103,9 @@ async function start(): Promise<void> {
 
   const preload = join(import.meta.dirname, '../preload/index.cjs');
   cashier = createCashierWindow({
-    launch: { nodeUrl: nodeOrigin, role: 'cashier', credential: desktop.keys.cashier },
+    launch: { nodeUrl: nodeOrigin, role: 'cashier' },
+    credential: desktop.keys.cashier,
+    credentials,
     preload,
     renderer,
     icon,

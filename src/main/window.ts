@@ -1,9 +1,13 @@
 import { BrowserWindow, type Rectangle } from 'electron';
 import { encodeLaunchArg, type LaunchArgs } from '../shared/desktop-bridge';
 import type { RendererSource } from './security';
+import type { WindowCredentials } from './window-credentials';
 
 export interface WindowOptions {
   launch: LaunchArgs;
+  /** The window's key, handed to its preload over IPC (never on the command line). */
+  credential: string;
+  credentials: WindowCredentials;
   preload: string;
   renderer: RendererSource;
   icon: string;
@@ -26,6 +30,13 @@ function webPreferences(options: WindowOptions): Electron.WebPreferences {
   };
 }
 
+/** Registers the window's key before its page loads; forgotten when the window goes. */
+function handOver(window: BrowserWindow, options: WindowOptions): void {
+  const id = window.webContents.id;
+  options.credentials.set(id, options.credential);
+  window.once('closed', () => options.credentials.forget(id));
+}
+
 function load(window: BrowserWindow, renderer: RendererSource): void {
   window.once('ready-to-show', () => window.show());
   if (renderer.kind === 'dev') void window.loadURL(renderer.url);
@@ -45,6 +56,7 @@ export function createCashierWindow(options: WindowOptions): BrowserWindow {
     autoHideMenuBar: true,
     webPreferences: webPreferences(options),
   });
+  handOver(window, options);
   load(window, options.renderer);
   return window;
 }
@@ -72,6 +84,7 @@ export function createKioskWindow(options: WindowOptions & { bounds: Rectangle }
     webPreferences: webPreferences(options),
   });
   window.setMenu(null);
+  handOver(window, options);
   load(window, options.renderer);
   return window;
 }

@@ -36,6 +36,8 @@ import type { ScannerDirectory } from './node/scanners';
 import { terminalRoutes } from './routes/terminal';
 import { rewardRoutes } from './routes/rewards';
 import { ruleRoutes } from './routes/rules';
+import { paymentExceptionRoutes } from './routes/payment-exceptions';
+import { joinRoutes } from './routes/join';
 import { storeRoutes } from './routes/stores';
 import { storeAdminRoutes } from './routes/stores-admin';
 import { userCardRoutes } from './routes/user-cards';
@@ -120,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storeRoutes, { engine });
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });
+  await app.register(paymentExceptionRoutes, { engine });
+  await app.register(joinRoutes, { engine });
   await app.register(billingProfileRoutes, { engine, rateLimits });
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });

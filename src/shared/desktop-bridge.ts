@@ -1,6 +1,8 @@
-// The main -> preload contract of the desktop app: what a window learns at launch, passed as one
-// command-line switch of its renderer process (webPreferences.additionalArguments). Web globals
-// only (btoa/atob, TextEncoder/TextDecoder), so the sandboxed preload can use it too.
+// The main -> preload contract of the desktop app: what a window learns at launch. The node's
+// address and the window's role travel as one command-line switch of its renderer process
+// (webPreferences.additionalArguments); the window's key does not — process arguments are visible
+// to every local user (`ps`) — the preload asks main for it once over IPC (IPC_CREDENTIAL). Web
+// globals only (btoa/atob, TextEncoder/TextDecoder), so the sandboxed preload can use it too.
 
 export type WindowRole = 'cashier' | 'kiosk';
 
@@ -8,13 +10,13 @@ export interface LaunchArgs {
   /** Origin of the store node's HTTP interface, e.g. http://127.0.0.1:43121 (no trailing slash). */
   nodeUrl: string;
   role: WindowRole;
-  /** Credential the window sends to the node. */
-  credential: string;
 }
 
 export const LAUNCH_SWITCH = '--punchcard=';
 
 /** IPC channels the preload may invoke. Keep this list tiny. */
+/** Synchronous: the calling window's key (a string), or null for a window main did not open. */
+export const IPC_CREDENTIAL = 'punchcard:credential';
 export const IPC_QUIT = 'punchcard:quit';
 /** Full screen on/off for the calling window (the kiosk window: kiosk mode); answers the new state. */
 export const IPC_TOGGLE_FULL_SCREEN = 'punchcard:toggle-full-screen';
@@ -45,11 +47,10 @@ export function decodeLaunchArg(argv: readonly string[]): LaunchArgs | null {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
     if (typeof value !== 'object' || value === null) return null;
-    const { nodeUrl, role, credential } = value as Record<string, unknown>;
+    const { nodeUrl, role } = value as Record<string, unknown>;
     if (typeof nodeUrl !== 'string' || !/^https?:\/\/[^/]+$/.test(nodeUrl)) return null;
     if (role !== 'cashier' && role !== 'kiosk') return null;
-    if (typeof credential !== 'string') return null;
-    return { nodeUrl, role, credential };
+    return { nodeUrl, role };
   } catch {
     return null;
   }

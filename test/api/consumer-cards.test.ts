@@ -252,7 +252,7 @@ describe('POST /user/card/add', () => {
     expect((await list(c)).body.count).toBe(0);
   });
 
-  it('leaves the balance a gift card holds on the card (moving it is the in-store issue)', async () => {
+  it('moves the balance a gift card holds to the customer (a pair of entries; issue 17)', async () => {
     const c = await customer(v.vendorId);
     const number = newNumber();
     const card = await createCard(v, { number, pin: '31' });
@@ -264,8 +264,8 @@ describe('POST /user/card/add', () => {
       .where('holder_type', '=', 'card')
       .where('holder_id', '=', card.id)
       .executeTakeFirstOrThrow();
-    expect(account.balance).toBe(2500);
-    expect((await http(`${node.url}/user/quick-pay/balance?session_key=${c.sessionKey}`)).body.amount).toBe(0);
+    expect(account.balance).toBe(0);
+    expect((await http(`${node.url}/user/quick-pay/balance?session_key=${c.sessionKey}`)).body.amount).toBe(25);
   });
 });
 

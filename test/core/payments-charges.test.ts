@@ -44,6 +44,7 @@ beforeAll(async () => {
     getCharge: (id) => real.getCharge(id),
     findCharge: (key) => real.findCharge(key),
     refund: (id, key) => real.refund(id, key),
+    detach: (token) => real.detach(token),
   };
   const vendor = await setUpVendor(engine, { name: 'Flaky', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'X' } });
   const user = await transact(engine, async (trx) => {

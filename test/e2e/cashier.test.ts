@@ -85,7 +85,6 @@ describe('cashier screen in Chromium', () => {
     expect(await queue().getByTestId('queue-entry').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))).toEqual([ana.name, ben.name, chloe.name]);
     await expectText(page.getByTestId('queue-count'), '3 waiting');
     await expectText(panel().getByTestId('customer-name'), ana.name);
-    await saveScreenshot(page, 'cashier');
 
     // No polling: a quiet second and a half asks the node nothing.
     const before = requests.length;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot, UI_TIMEOUT } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen, UI_TIMEOUT } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, queueNames, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 
 // The kiosk screen in Chromium, signed in with the store's kiosk key on a real headless store node:
@@ -53,7 +53,6 @@ describe('kiosk screen in Chromium', () => {
     await expectCount(page.getByRole('banner'), 0);
     await expectCount(idle().getByRole('button', { name: 'Type it instead' }), 1);
     await expectCount(idle().getByRole('button', { name: 'New here? Join with your phone' }), 1);
-    await saveScreenshot(page, 'kiosk-idle');
   });
 
   it("a scan on the node's scanner shows the welcome with name and balances, then goes back to idle", async () => {
@@ -62,7 +61,6 @@ describe('kiosk screen in Chromium', () => {
     await expectText(welcome().getByTestId('kiosk-points'), /128\s*Points/);
     await expectText(welcome().getByTestId('kiosk-quick-pay'), '$25.00');
     await expectText(welcome().getByTestId('kiosk-countdown'), /Back to the start in \d+ s/);
-    await saveScreenshot(page, 'kiosk-welcome');
     expect(await queueNames(store)).toEqual([ana.name]);
 
     // Still welcoming a moment later; back to idle once the welcome's time is over.

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
+import { detachQueuedCards, queueCardDetachments } from '../payments/billing-profiles/detach-cards';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
@@ -37,7 +38,9 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
  * (billing profiles) here are deleted, auto reload is turned off and auto reloads not yet charged
  * are cancelled. When no other vendor still holds the account, the person is erased: name, email,
  * phone, ids, address and password are wiped, the saved cards lose their cardholder name, postal
- * code, description and gateway token, and the account can never log in again. Ledger entries and
+ * code, description and gateway token (the gateway detaches them: queued, sent after the commit),
+ * eGifts lose the buyer's name and email (and the recipient's, for gifts they claimed), and the
+ * account can never log in again. Ledger entries and
  * charges stay (they are the merchant's books) but point at an anonymous account, and so do the
  * billing profile rows they name (brand, last four digits and expiry only).
  */
@@ -70,6 +73,8 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     return open.map((session) => sessionEvent('session.closed', session, now));
   });
   publishAll(engine, closed);
+  // Best effort now; the jobs retry what the gateway did not take.
+  void detachQueuedCards(engine).catch(() => undefined);
 }
 
 /**
@@ -103,6 +108,16 @@ async function closePaymentsAtVendor(db: Kysely<DB>, now: number, userId: number
 
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
   const now = engine.clock.now();
+  // The gateway forgets the saved cards too (queued here, sent after the commit and by the jobs).
+  await queueCardDetachments(db, engine, userId);
+  // eGifts keep their amounts and charges (the merchant's books), not who bought or received them.
+  const person = await db.selectFrom('users').select(['email_key']).where('id', '=', userId).executeTakeFirstOrThrow();
+  await db
+    .updateTable('egifts')
+    .set({ buyer_name: '', buyer_email: '', updated_at: now })
+    .where((eb) => eb.or([eb('buyer_user_id', '=', userId), ...(person.email_key ? [eb(eb.fn('lower', ['buyer_email']), '=', person.email_key)] : [])]))
+    .execute();
+  await db.updateTable('egifts').set({ recipient_name: '', recipient_email: '', updated_at: now }).where('claimed_by_user_id', '=', userId).execute();
   // Every saved card of the person, at any vendor: the rows stay for the charges that name them,
   // without anything that identifies the cardholder or could be charged again.
   await db

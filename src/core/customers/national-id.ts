@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import stdnum from 'stdnum';
+import { ServiceError } from '../../shared/errors';
+import type { DB } from '../storage/schema';
 
 // Cédulas and other national ids, checked with stdnum (a port of python-stdnum) for the vendor's
 // country. Where stdnum has no validator for a country, any 4-20 letters and digits pass: we cannot
@@ -15,4 +18,24 @@ export function isValidNationalId(country: string, value: string): boolean {
   // Uruguay's validator wants 8 digits; older cedulas have 7.
   const candidate = country === 'UY' && /^\d{7}$/.test(clean) ? `0${clean}` : clean;
   return stdnum.validatePerson(country, candidate).isValid === true;
+}
+
+/**
+ * A passport number as stored and looked up: letters and digits only (spaces, dots and dashes
+ * dropped), upper case, 5 to 20 characters; '' or null clears it. Not checked against a country:
+ * passports are issued by many, in formats no library covers.
+ */
+export function cleanPassportNumber(value: string | null): string | null {
+  if (value === null) return null;
+  const clean = normaliseNationalId(value);
+  if (clean === '') return null;
+  if (!/^[0-9A-Z]{5,20}$/.test(clean)) throw new ServiceError('validation_failed', 'passport_number must be 5 to 20 letters and digits.', 'passport_number');
+  return clean;
+}
+
+/** 409 passport_taken when another account (not deleted) holds the passport number. */
+export async function assertPassportFree(db: Kysely<DB>, passport: string | null, userId: number | null): Promise<void> {
+  if (passport === null) return;
+  const holder = await db.selectFrom('users').select('id').where('passport_number', '=', passport).where('status', '!=', 'deleted').executeTakeFirst();
+  if (holder && holder.id !== userId) throw new ServiceError('passport_taken', undefined, 'passport_number');
 }

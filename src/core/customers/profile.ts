@@ -8,6 +8,7 @@ import type { DB } from '../storage/schema';
 import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
 import { findUserByEmail, findUserByPhone } from './customer-store';
+import { assertPassportFree, cleanPassportNumber } from './national-id';
 import { loadMembership, type Membership } from './membership';
 import { hashPassword, passwordMatches } from './passwords';
 import type { CustomerSession } from './sessions';
@@ -57,6 +58,8 @@ export interface ProfileChanges {
   language?: unknown;
   contact_consent?: number | undefined;
   first_name?: string | undefined;
+  /** Set or change ('' or null clears it). */
+  passport_number?: string | null | undefined;
   last_name?: string | undefined;
   status?: unknown;
   metadata?: Record<string, unknown> | null | undefined;
@@ -121,6 +124,11 @@ export async function updateProfile(engine: Engine, session: CustomerSession, ch
       if (holder && holder.id !== user.id) throw new ServiceError('phone_taken', undefined, 'phone_number');
       if (phone !== user.phone) Object.assign(userSet, { phone, phone_verified_at: null });
     }
+  }
+  if (changes.passport_number !== undefined) {
+    const passport = cleanPassportNumber(changes.passport_number);
+    await assertPassportFree(engine.db, passport, user.id);
+    userSet.passport_number = passport;
   }
   if (changes.language !== undefined) linkSet.language = parseLanguage(changes.language);
   if (changes.contact_consent !== undefined) {

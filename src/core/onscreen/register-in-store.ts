@@ -1,9 +1,12 @@
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
+import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
 import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
+import { findVendorCard, unlockCard } from '../user-cards/card-access';
+import { linkCard } from '../user-cards/link-card';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
 export interface InStoreRegistration {
@@ -11,6 +14,12 @@ export interface InStoreRegistration {
   email?: string | undefined;
   firstName?: string | undefined;
   lastName?: string | undefined;
+  /** A card of the vendor nobody has linked yet (the one the customer just handed over), linked in the same step. */
+  cardNumber?: string | undefined;
+  /** The card's pin, when it has one. */
+  cardPin?: string | undefined;
+  /** Sets (or, for an existing customer at the counter, changes) the customer's passport number. */
+  passportNumber?: string | undefined;
 }
 
 /**
@@ -18,6 +27,12 @@ export interface InStoreRegistration {
  * account with just that contact when there is none (first name "Guest" unless given, empty last
  * name, no password: the customer completes it later by registering with the same email or by a
  * password reset).
+ *
+ * With `card_number` (an unlinked card at the counter) the card is linked in the same transaction:
+ * to the new customer, or — by a cashier or integration key only — to the existing customer the
+ * phone or email found. A kiosk may only join a new customer with a card (403
+ * card_link_at_counter otherwise: typing someone's email must not attach a stranger's card to their
+ * account). Linking follows linkCard's rules (someone else's card 409, value moves to the customer).
  */
 export async function registerInStore(engine: Engine, scope: StoreScope, input: InStoreRegistration): Promise<CheckInResult & { created: boolean }> {
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
@@ -36,6 +51,18 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
     const created = user === undefined;
+    const card = input.cardNumber === undefined ? null : await findVendorCard(trx, vendor.id, input.cardNumber);
+    if (card) {
+      unlockCard(engine, card, input.cardPin);
+      if (!created && scope.role === 'kiosk') throw new ServiceError('card_link_at_counter', undefined, 'card_number');
+    }
+    const passport = input.passportNumber === undefined ? undefined : cleanPassportNumber(input.passportNumber);
+    if (passport !== undefined) {
+      if (!created && scope.role === 'kiosk' && passport !== user!.passport_number) {
+        throw new ServiceError('forbidden', "Only the counter can change an existing customer's passport number.", 'passport_number');
+      }
+      await assertPassportFree(trx, passport, user?.id ?? null);
+    }
     if (!user) {
       user = await insertUser(trx, engine, {
         email,
@@ -49,8 +76,12 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         first_vendor_id: vendor.id,
       });
     }
+    if (passport !== undefined && passport !== user.passport_number) {
+      await trx.updateTable('users').set({ passport_number: passport, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+    }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
-    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: null, openedBy: scope.role });
+    if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
+    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: card?.number ?? null, openedBy: scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },
       events: opened.events,

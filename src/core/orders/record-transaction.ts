@@ -8,7 +8,7 @@ export interface NewTransaction {
   userId: number;
   storeId: number | null;
   orderId: number | null;
-  kind: 'order' | 'void' | 'reload' | 'egift' | 'promotion';
+  kind: 'order' | 'void' | 'reload' | 'egift' | 'promotion' | 'card_link' | 'tier_change' | 'referral';
   occurredAt: number;
   /** Minor units. */
   total: number;

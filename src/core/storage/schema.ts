@@ -29,6 +29,8 @@ export interface VendorsTable {
   offline_quick_pay_per_day: Generated<number | null>;
   offline_points_per_order: Generated<number | null>;
   offline_points_per_day: Generated<number | null>;
+  /** Points credited to a member for each customer who joins through their referral link (0: none). */
+  referral_points: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -768,6 +770,38 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+export interface GatewayDetachmentsTable {
+  id: number;
+  vendor_id: number;
+  billing_profile_id: number;
+  /** The adapter that issued the token ('test', 'stripe'). */
+  gateway: string;
+  /** Kept only until detached ('' once done). */
+  token: string;
+  /** 'queued' | 'done' | 'failed'. */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface PaymentExceptionsTable {
+  id: number;
+  vendor_id: number;
+  charge_id: number;
+  /** 'paid_without_gift' | 'reload_refused'. */
+  kind: string;
+  /** 'open' | 'refunded' | 'credited'. */
+  status: string;
+  resolution: string | null;
+  refund_id: string | null;
+  transaction_id: number | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -820,4 +854,6 @@ export interface DB {
   staff_sessions: StaffSessionsTable;
   staff_tokens: StaffTokensTable;
   audit_log: AuditLogTable;
+  gateway_detachments: GatewayDetachmentsTable;
+  payment_exceptions: PaymentExceptionsTable;
 }

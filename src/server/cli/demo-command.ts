@@ -5,7 +5,7 @@ import type { Engine } from '../../core/engine';
 import { findCounterStore } from '../../core/stores/find-counter-store';
 import { listVendors } from '../../core/tenancy/find-vendors';
 import { createLogger } from '../http/logger';
-import { seedDemoData } from '../node/demo-data';
+import { checkInDemoQueue, demoIdentifications, seedDemoData } from '../node/demo/demo-data';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 import { parsePort } from './store-command';
@@ -23,15 +23,17 @@ async function demoScreenKeys(engine: Engine): Promise<{ cashier: string; kiosk:
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('Run a store node on a demo data folder, creating the demo vendor and sample data on first run.')
+    .description('Run a store node on a demo data folder, creating the demo program, stores, customers and history on first run.')
     .option('--data <dir>', 'data folder', '.data/demo')
     .option('--port <port>', 'TCP port', parsePort, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--log-level <level>', 'request logs are off by default to keep the console readable', 'warn')
-    .action(async (options: { data: string; port: number; host: string; logLevel: string }) => {
+    .option('--renderer <dir>', 'built renderer to serve at / (default: out/renderer of this checkout)')
+    .action(async (options: { data: string; port: number; host: string; logLevel: string; renderer?: string }) => {
       const logger = createLogger({ level: options.logLevel });
-      const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger });
+      const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
       const made = await seedDemoData(node.engine);
+      await checkInDemoQueue(node.engine);
       const firstRun = made && { vendor_id: made.vendorId, api_key: made.apiKey, kiosk_api_key: made.kioskApiKey, client_id: made.clientId, client_secret: made.clientSecret };
       const [vendor] = await listVendors(node.engine);
       const { token } = await issueTemporaryAdminToken(node.engine, { vendorId: vendor!.id, label: 'demo', ttlSeconds: 24 * 3600 });
@@ -44,6 +46,8 @@ export function registerDemoCommand(program: Command): void {
         `  kiosk key     ${screens.kiosk}  (the same, for the self check-in kiosk; both replaced at every start)`,
         ...(firstRun ? Object.entries(firstRun).map(([k, v]) => `  ${k.padEnd(13)} ${v}`) : []),
         firstRun ? '  These keys are shown only on this first run.' : '  Demo data reused from the first run.',
+        '  try at the counter or the kiosk:',
+        ...demoIdentifications().map((line) => `    ${line}`),
         `  try: curl -H "Authorization: Bearer ${token}" ${node.url}/cards`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);

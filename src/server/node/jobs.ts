@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
+import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
+import { demoteTiers } from '../../core/rules/tiers/demote-tiers';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
 
@@ -14,8 +16,9 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
- * at start and hourly, points expiry and the reminders for saved cards in their last month; every
- * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came; every 5 minutes (and at start), the
+ * at start and hourly, points expiry, tier demotion (where the program's data is owned) and the reminders for saved cards in their last month; every
+ * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
+ * still to detach at the gateway; every 5 minutes (and at start), the
  * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
  * function that stops them.
  */
@@ -50,6 +53,11 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.accounts > 0) logger?.info(result, 'points expired');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'points expiry failed'))
+      .then(() => demoteTiers(engine))
+      .then((result) => {
+        if (result.demoted > 0) logger?.info(result, 'members moved down a tier');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'tier demotion failed'))
       .then(() => remindExpiringBillingProfiles(engine))
       .then((result) => {
         if (result.queued > 0) logger?.info(result, 'billing profile expiry reminders queued');
@@ -58,8 +66,15 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       .then(settleEgifts)
       .then(reconcile);
   };
+  const detachCards = () =>
+    detachQueuedCards(engine)
+      .then((result) => {
+        if (result.detached > 0) logger?.info(result, 'saved cards of erased customers detached at the gateway');
+        if (result.failed > 0) logger?.warn(result, 'some saved cards could not be detached at the gateway; will retry');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'detaching saved cards failed'));
   const minutely = () => {
-    running = running.then(settleEgifts);
+    running = running.then(settleEgifts).then(detachCards);
   };
   const first = setTimeout(hourly, 1000);
   const timer = setInterval(hourly, EXPIRY_INTERVAL_MS);

@@ -61,7 +61,7 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
     async (request, reply) => {
       const scope = storeOf(request);
       const b = request.body;
-      const result = await registerInStore(engine, scope, { phone: b.phone_number, email: b.email, firstName: b.first_name, lastName: b.last_name });
+      const result = await registerInStore(engine, scope, { phone: b.phone_number, email: b.email, firstName: b.first_name, lastName: b.last_name, cardNumber: b.card_number, cardPin: b.card_pin, passportNumber: b.passport_number });
       return reply.code(201).send(registerWire(result, scope));
     },
   );

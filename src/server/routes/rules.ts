@@ -98,7 +98,7 @@ export function tierToWire(tier: TierRecord): Tier {
 }
 
 function settingsToWire(settings: ProgramSettingsRecord): ProgramSettings {
-  return { points_expiry_days: settings.pointsExpiryDays };
+  return { points_expiry_days: settings.pointsExpiryDays, referral_points: settings.referralPoints };
 }
 
 /** The wire fields of an earning rule body as use-case input (absent stays absent). */
@@ -231,7 +231,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
     );
 
     app.put('/program/settings', { config, schema: { tags, security, body: UpdateProgramSettingsBody, response: { 200: ProgramSettingsSchema } } }, async (request) =>
-      settingsToWire(await updateProgramSettings(engine, vendorOf(request), { pointsExpiryDays: (request.body ?? {}).points_expiry_days })),
+      settingsToWire(await updateProgramSettings(engine, vendorOf(request), { pointsExpiryDays: (request.body ?? {}).points_expiry_days, referralPoints: (request.body ?? {}).referral_points })),
     );
   }
 };

@@ -12,6 +12,9 @@ export const InStoreRegisterBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254 })),
   first_name: Type.Optional(Type.String({ maxLength: 100 })),
   last_name: Type.Optional(Type.String({ maxLength: 100 })),
+  card_number: Type.Optional(Type.String({ maxLength: 64, description: 'an unlinked card of the program, linked to the customer in the same step' })),
+  card_pin: Type.Optional(Type.String({ maxLength: 64 })),
+  passport_number: Type.Optional(Type.String({ maxLength: 40 })),
 });
 export const AppCheckInBody = Type.Object({ store: Type.Integer({ description: 'store id' }) });
 

@@ -123,9 +123,11 @@ export const UpdateTierBody = Type.Partial(CreateTierBody);
 
 export const ProgramSettingsSchema = Type.Object({
   points_expiry_days: Nullable(Type.Integer({ description: 'earned points expire this many days after earning; null: never' })),
+  referral_points: Type.Integer({ description: 'points a member gets when someone joins through their referral link; 0: none' }),
 });
 export type ProgramSettings = Static<typeof ProgramSettingsSchema>;
 
 export const UpdateProgramSettingsBody = Type.Object({
   points_expiry_days: Type.Optional(NullableInteger({ minimum: 1, maximum: MAX_DAYS, description: 'null: earned points never expire' })),
+  referral_points: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AMOUNT })),
 });

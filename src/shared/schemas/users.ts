@@ -198,6 +198,7 @@ export const ProfileUpdateBody = Type.Object({
   contact_consent: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),
   first_name: Type.Optional(Type.String({ maxLength: 100 })),
   last_name: Type.Optional(Type.String({ maxLength: 100 })),
+  passport_number: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   status: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
 });

@@ -103,4 +103,10 @@ export interface PaymentGateway {
    */
   findCharge(idempotencyKey: string): Promise<ChargeResult | null>;
   refund(chargeId: string, idempotencyKey: string): Promise<RefundResult>;
+  /**
+   * Removes a saved card (a token from tokenize) at the processor, so it can never be charged
+   * again: when the customer is erased. A token the processor no longer knows counts as detached;
+   * a PaymentGatewayError when it cannot be reached (asked again later).
+   */
+  detach(token: string): Promise<void>;
 }

@@ -112,6 +112,17 @@ export class StripeGateway implements PaymentGateway {
     return { refundId: String(refund.id), status: refund.status === 'succeeded' ? 'succeeded' : refund.status === 'pending' ? 'pending' : 'failed' };
   }
 
+  /** Detaches the PaymentMethod from its Customer (the token is `<customer id>/<payment method id>`). */
+  async detach(token: string): Promise<void> {
+    const methodId = token.split('/')[1];
+    if (!methodId) return;
+    const detached = await this.call('POST', `/v1/payment_methods/${encodeURIComponent(methodId)}/detach`, {});
+    // Already detached or gone: nothing left to charge.
+    if (detached.error && detached.error.code !== 'resource_missing' && !/not attached/i.test(String(detached.error.message ?? ''))) {
+      throw new PaymentGatewayError(`stripe: ${String(detached.error.message ?? 'detach failed')}`);
+    }
+  }
+
   private async call(method: 'GET' | 'POST', path: string, form?: Record<string, string>, idempotencyKey?: string): Promise<StripeObject> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.secretKey}` };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;

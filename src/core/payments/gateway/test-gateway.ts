@@ -185,6 +185,15 @@ export class TestGateway implements PaymentGateway {
     return { refundId: `tre_${chargeId.slice(4)}`, status: 'succeeded' };
   }
 
+  /** Forgets the card behind the token: charging it afterwards fails like an unknown token. */
+  async detach(token: string): Promise<void> {
+    if (this.requestsToRefuse > 0) {
+      this.requestsToRefuse -= 1;
+      throw new PaymentGatewayError('test gateway: connection refused (simulated)');
+    }
+    await this.db.deleteFrom('test_gateway_cards').where('token', '=', token).execute();
+  }
+
   /** Test hook: a saved card starts behaving otherwise (its funds ran out, it was reported lost…). */
   async setCardScenario(token: string, scenario: TestCardScenario): Promise<void> {
     const updated = await this.db.updateTable('test_gateway_cards').set({ scenario }).where('token', '=', token).executeTakeFirst();

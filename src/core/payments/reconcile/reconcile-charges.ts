@@ -4,6 +4,7 @@ import { type ChargeRow, type ChargeSettlement, gatewayKeyOf, recordResult } fro
 import { egiftChargeSettlement } from '../egifts/send-egift';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
 import { reloadSettlement } from '../reloads/charge-billing-profile';
+import { recordPaymentException } from '../exceptions/payment-exceptions';
 
 // Reconciliation of charges whose outcome the node does not know. A charge stays `created` when
 // the gateway could not be reached or its answer was lost (503 payment_gateway_unavailable): the
@@ -66,8 +67,10 @@ export async function reconcileCharges(engine: Engine, options: { batchSize?: nu
     try {
       await reconcileOne(engine, charge, report);
     } catch (error) {
-      if (isServiceError(error) && error.code === 'currency_not_active') report.refused.push(charge.id);
-      else report.errors += 1;
+      if (isServiceError(error) && error.code === 'currency_not_active') {
+        report.refused.push(charge.id);
+        await recordPaymentException(engine, { vendorId: charge.vendor_id, chargeId: charge.id, kind: 'reload_refused' });
+      } else report.errors += 1;
     }
   }
   return report;
@@ -98,7 +101,10 @@ async function reconcileOne(engine: Engine, charge: ChargeRow, report: Reconcile
     report.succeeded += 1;
     if (charge.purpose === 'egift') {
       const gift = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', charge.id).executeTakeFirst();
-      if (!gift) report.paidWithoutGift.push(charge.id);
+      if (!gift) {
+        report.paidWithoutGift.push(charge.id);
+        await recordPaymentException(engine, { vendorId: charge.vendor_id, chargeId: charge.id, kind: 'paid_without_gift' });
+      }
     }
   } else if (after.status === 'declined') report.declined += 1;
   else if (after.status === 'pending') report.pending += 1;

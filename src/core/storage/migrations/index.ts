@@ -12,6 +12,8 @@ import { sync } from './0010-sync';
 import { clientCalls } from './0012-client-calls';
 import { webhooks } from './0013-webhooks';
 import { backOffice } from './0014-back-office';
+import { demoLooseEnds } from './0015-demo-loose-ends';
+import { referralPoints } from './0016-referral-points';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0012-client-calls': clientCalls,
   '0013-webhooks': webhooks,
   '0014-back-office': backOffice,
+  '0015-demo-loose-ends': demoLooseEnds,
+  '0016-referral-points': referralPoints,
 };

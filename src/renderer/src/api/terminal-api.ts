@@ -15,6 +15,8 @@ export interface InStoreRegistration {
   email?: string;
   first_name?: string;
   last_name?: string;
+  /** An unlinked card of the program, linked to the customer in the same step. */
+  card_number?: string;
 }
 
 /**

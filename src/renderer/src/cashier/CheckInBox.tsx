@@ -1,12 +1,16 @@
-import { Alert, Button, Group, TextInput } from '@mantine/core';
-import { errorMessage } from '../api/client';
+import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
+import { errorMessage, NodeApiError } from '../api/client';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
 import { useCashierStrings } from './strings';
 
-/** Checks a customer in by any identification (card, phone, email, app code) and shows them. */
+/**
+ * Checks a customer in by any identification (card, phone, email, app code) and shows them. A card
+ * nobody has linked yet is a normal moment: the box offers to register a new customer with it or to
+ * link it to a customer found by phone or email (the register dialog, with the card).
+ */
 export function CheckInBox() {
   const t = useCashierStrings();
   const cashier = useCashier();
@@ -14,9 +18,13 @@ export function CheckInBox() {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [unlinked, setUnlinked] = useState<string | null>(null);
   const shown = useCustomer((s) => s.hash);
   // A failed check-in stops mattering once another customer comes up.
-  useEffect(() => setError(null), [shown]);
+  useEffect(() => {
+    setError(null);
+    setUnlinked(null);
+  }, [shown]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -24,6 +32,7 @@ export function CheckInBox() {
     if (!identification || busy) return;
     setBusy(true);
     setError(null);
+    setUnlinked(null);
     try {
       const reply = await cashier.api.checkIn(identification);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, guessMethod(identification));
@@ -31,7 +40,10 @@ export function CheckInBox() {
       void cashier.queue.getState().reload();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {
-      setError(errorMessage(e));
+      if (e instanceof NodeApiError && e.code === 'card_not_linked') {
+        setUnlinked(identification.toUpperCase());
+        setValue('');
+      } else setError(errorMessage(e));
     } finally {
       setBusy(false);
     }
@@ -50,6 +62,7 @@ export function CheckInBox() {
           onChange={(e) => {
             setValue(e.currentTarget.value);
             if (error) setError(null);
+            if (unlinked) setUnlinked(null);
           }}
           autoComplete="off"
           spellCheck={false}
@@ -62,6 +75,21 @@ export function CheckInBox() {
       {error && (
         <Alert color="red" role="alert" title={t.checkInFailed} mt="sm" data-testid="check-in-error">
           {error}
+        </Alert>
+      )}
+      {unlinked && (
+        <Alert color="blue" title={t.unlinkedTitle(unlinked)} mt="sm" data-testid="unlinked-card">
+          <Text size="sm" mb="sm">
+            {t.unlinkedHint}
+          </Text>
+          <Group gap="sm">
+            <Button size="md" data-testid="register-with-card" onClick={() => cashier.ui.getState().registerCard({ number: unlinked, mode: 'new' })}>
+              {t.registerWithCard}
+            </Button>
+            <Button size="md" variant="light" data-testid="link-card" onClick={() => cashier.ui.getState().registerCard({ number: unlinked, mode: 'link' })}>
+              {t.linkCard}
+            </Button>
+          </Group>
         </Alert>
       )}
     </form>

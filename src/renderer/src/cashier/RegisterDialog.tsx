@@ -1,12 +1,14 @@
-import { Alert, Button, Group, Modal, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { errorMessage } from '../api/client';
 import { type FormEvent, useState } from 'react';
 import type { InStoreRegistration } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { useCashier, useCashierUi } from './context';
+import type { CardToLink } from './ui-store';
 import { useCashierStrings } from './strings';
 
-function RegisterFields({ onDone }: { onDone(): void }) {
+function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | null }) {
+  const linking = card?.mode === 'link';
   const t = useCashierStrings();
   const cashier = useCashier();
   const offline = useEventStreamStatus() === 'offline';
@@ -29,11 +31,15 @@ function RegisterFields({ onDone }: { onDone(): void }) {
     }
     const registration: InStoreRegistration =
       by === 'phone' ? { phone_number: { number: contact, ...(callingCode.trim() ? { code: callingCode.trim().replace(/^\+/, '') } : {}) } } : { email: contact };
-    if (firstName.trim()) registration.first_name = firstName.trim();
-    if (lastName.trim()) registration.last_name = lastName.trim();
+    if (firstName.trim() && !linking) registration.first_name = firstName.trim();
+    if (lastName.trim() && !linking) registration.last_name = lastName.trim();
+    if (card) registration.card_number = card.number;
     setBusy(true);
     setError(null);
     try {
+      // Linking to an existing customer: find them first (check-in by that phone or email), so an
+      // unknown contact is an error here rather than a new account.
+      if (linking) await cashier.api.checkIn(by === 'phone' ? `${callingCode.trim() ? `+${callingCode.trim().replace(/^\+/, '')}` : ''}${contact}` : contact);
       const reply = await cashier.api.register(registration);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, 'registered');
       void cashier.queue.getState().reload();
@@ -79,18 +85,22 @@ function RegisterFields({ onDone }: { onDone(): void }) {
         ) : (
           <TextInput size="lg" type="email" label={t.email} autoComplete="off" data-autofocus value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={missing && !email.trim() ? t.emailRequired : undefined} />
         )}
-        <Group grow>
-          <TextInput size="lg" label={t.firstName} value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
-          <TextInput size="lg" label={t.lastName} value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
-        </Group>
+        {linking ? (
+          <Text size="sm">{t.linkCardHint}</Text>
+        ) : (
+          <Group grow>
+            <TextInput size="lg" label={t.firstName} value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
+            <TextInput size="lg" label={t.lastName} value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
+          </Group>
+        )}
         {error && (
-          <Alert color="red" role="alert" title={t.registerFailed} data-testid="register-error">
+          <Alert color="red" role="alert" title={linking ? t.linkFailed : t.registerFailed} data-testid="register-error">
             {error}
           </Alert>
         )}
         <Group justify="flex-end">
           <Button type="submit" size="lg" loading={busy} disabled={offline}>
-            {t.registerSubmit}
+            {linking ? t.linkSubmit : t.registerSubmit}
           </Button>
         </Group>
       </Stack>
@@ -98,15 +108,21 @@ function RegisterFields({ onDone }: { onDone(): void }) {
   );
 }
 
-/** In-store registration by phone or email (N): the new customer is checked in at once. */
+/**
+ * In-store registration by phone or email (N): the new customer is checked in at once. Opened from
+ * an unlinked card, it registers a new customer with the card or links the card to the customer the
+ * phone or email finds.
+ */
 export function RegisterDialog() {
   const t = useCashierStrings();
   const cashier = useCashier();
   const open = useCashierUi((s) => s.dialog === 'register');
+  const card = useCashierUi((s) => s.card);
   const close = () => cashier.ui.getState().show(null);
+  const title = card ? (card.mode === 'link' ? t.linkCardTitle(card.number) : t.registerWithCardTitle(card.number)) : t.registerTitle;
   return (
-    <Modal opened={open} onClose={close} size="lg" title={t.registerTitle}>
-      {open && <RegisterFields onDone={close} />}
+    <Modal opened={open} onClose={close} size="lg" title={title}>
+      {open && <RegisterFields key={card ? `${card.mode}:${card.number}` : 'plain'} onDone={close} card={card} />}
     </Modal>
   );
 }

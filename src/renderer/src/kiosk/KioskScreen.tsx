@@ -8,6 +8,8 @@
  *   welcome    data-testid="kiosk-welcome-name" (the greeting), "kiosk-points" (one per loyalty
  *              currency), "kiosk-quick-pay", "kiosk-countdown"
  *   retry      data-kiosk-reason="not-found" | "unreadable" on the kiosk-retry element
+ *   unlinked   data-testid="kiosk-unlinked" (a card nobody has linked), button "New here? Join with
+ *              this card"; the join form then shows data-testid="kiosk-joining-card"
  *   buttons    "Type it instead", "New here? Join with your phone", "Check in", "Join", "Cancel",
  *              "Done", "Try again", "OK", "Settings" (the small gear, top right: it opens the "Staff
  *              only" dialog of StaffLock.tsx; not shown in the desktop app's kiosk window)
@@ -186,6 +188,11 @@ function Register({ store }: { store: KioskStore }) {
           <Text fz={18} c="dimmed">
             {t.registerHint}
           </Text>
+          {draft.card && (
+            <Badge size="xl" variant="light" mt="xs" data-testid="kiosk-joining-card">
+              {t.joiningWithCard(draft.card)}
+            </Badge>
+          )}
         </div>
         <Group align="flex-start" grow preventGrowOverflow={false} wrap="nowrap" gap="md">
           <Select
@@ -335,6 +342,33 @@ function Retry({ store, reason }: { store: KioskStore; reason: 'not-found' | 'un
   );
 }
 
+function Unlinked({ store, card }: { store: KioskStore; card: string }) {
+  const t = useKioskStrings();
+  const deadline = useStore(store, (s) => s.deadline);
+  const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
+  return (
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-unlinked" role="status">
+      <Stack align="center" gap="xl">
+        <Title order={1} fz={48} ta="center">
+          {t.unlinkedTitle}
+        </Title>
+        <Text fz={26} ta="center">
+          {t.unlinkedText}
+        </Text>
+        <Group justify="center" gap="lg">
+          <Button size="xl" h={72} px={40} autoFocus onClick={() => store.getState().startRegister(card)}>
+            {t.joinWithCard}
+          </Button>
+          <Button size="xl" h={72} px={40} variant="default" onClick={() => store.getState().backToIdle()}>
+            {t.cancel}
+          </Button>
+        </Group>
+        <Countdown deadline={deadline} total={total} />
+      </Stack>
+    </Paper>
+  );
+}
+
 function Failure({ store, message }: { store: KioskStore; message: string }) {
   const t = useKioskStrings();
   return (
@@ -419,6 +453,7 @@ export function KioskScreen() {
         {view.name === 'working' && <Working />}
         {view.name === 'welcome' && <Welcome key={view.welcome.sessionId} store={store} welcome={view.welcome} />}
         {view.name === 'retry' && <Retry store={store} reason={view.reason} />}
+        {view.name === 'unlinked' && <Unlinked store={store} card={view.card} />}
         {view.name === 'error' && <Failure store={store} message={view.message} />}
       </div>
       {settingsAccess === 'staff-key' && <StaffLockDialog lock={lock} />}

@@ -27,6 +27,8 @@ export type KioskView =
   | { name: 'working' }
   | { name: 'welcome'; welcome: KioskWelcome }
   | { name: 'retry'; reason: 'not-found' | 'unreadable' }
+  /** A card of the program nobody has linked: the customer may join with it. */
+  | { name: 'unlinked'; card: string }
   | { name: 'error'; message: string };
 
 /** What the customer has typed so far (kept while the kiosk is busy, so a fix needs no retyping). */
@@ -38,6 +40,8 @@ export interface KioskDraft {
   /** Its calling code without "+"; empty = the store's country. */
   callingCode: string;
   firstName: string;
+  /** An unlinked card the customer joins with; '' for a plain join by phone. */
+  card: string;
 }
 
 export interface KioskState {
@@ -48,7 +52,8 @@ export interface KioskState {
   /** Date.now() at which the current view returns to idle; null when it stays. */
   deadline: number | null;
   startTyping(): void;
-  startRegister(): void;
+  /** The join form; with `card`, the new customer is joined with that unlinked card. */
+  startRegister(card?: string): void;
   backToIdle(): void;
   edit(patch: Partial<KioskDraft>): void;
   /** Someone is using the form: restarts its idle timer. */
@@ -77,7 +82,13 @@ export interface KioskOptions {
   now?: () => number;
 }
 
-const EMPTY_DRAFT: KioskDraft = { identification: '', phone: '', callingCountry: '', callingCode: '', firstName: '' };
+const EMPTY_DRAFT: KioskDraft = { identification: '', phone: '', callingCountry: '', callingCode: '', firstName: '', card: '' };
+
+/** The card number an unlinked-card refusal was about, when the customer's input was one. */
+function unlinkedCard(error: unknown, input: string): string | null {
+  const card = input.trim();
+  return error instanceof NodeApiError && error.code === 'card_not_linked' && /^[A-Za-z0-9]{1,64}$/.test(card) ? card.toUpperCase() : null;
+}
 
 /** The welcome from a retrieve-customer reply. */
 export function welcomeFrom(sessionId: number, customer: CustomerAtCounter, quickPayCurrency: string | null = null): KioskWelcome {
@@ -150,8 +161,10 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
       show({ name: 'welcome', welcome: welcomeFrom(sessionId, customer, quickPayCurrency) }, welcomeMs);
     }
 
-    function fail(current: number, error: unknown, form: 'type' | 'register' | null) {
+    function fail(current: number, error: unknown, form: 'type' | 'register' | null, input = '') {
       if (current !== run) return;
+      const card = unlinkedCard(error, input);
+      if (card) return show({ name: 'unlinked', card }, retryMs);
       if (isNotFound(error)) return show({ name: 'retry', reason: 'not-found' }, retryMs);
       if (error instanceof NodeApiError && error.code === 'unreadable_scan') return show({ name: 'retry', reason: 'unreadable' }, retryMs);
       // A refused phone or identification: back to the form with the node's message, nothing retyped.
@@ -173,9 +186,9 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
         set({ formError: null });
         show({ name: 'type' }, inputIdleMs);
       },
-      startRegister() {
+      startRegister(card) {
         run += 1;
-        set({ formError: null });
+        set({ formError: null, draft: { ...get().draft, card: card ?? '' } });
         show({ name: 'register' }, inputIdleMs);
       },
       backToIdle() {
@@ -200,11 +213,11 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
           if (current !== run) return;
           await welcome(current, reply.pos_session.id, reply.pos_session.hash);
         } catch (error) {
-          fail(current, error, 'type');
+          fail(current, error, 'type', identification);
         }
       },
       async register() {
-        const { phone, callingCode, firstName } = get().draft;
+        const { phone, callingCode, firstName, card } = get().draft;
         const number = phone.replace(/[^\d]/g, '');
         if (!number) return;
         const current = begin();
@@ -212,6 +225,7 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
           const reply = await api.register({
             phone_number: { number, ...(callingCode ? { code: callingCode } : {}) },
             ...(firstName.trim() ? { first_name: firstName.trim() } : {}),
+            ...(card ? { card_number: card } : {}),
           });
           if (current !== run) return;
           await welcome(current, reply.pos_session.id, reply.pos_session.hash);
@@ -226,7 +240,7 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
           if (current === run) await welcome(current, reply.pos_session.id, reply.pos_session.hash);
           return reply;
         } catch (error) {
-          fail(current, error, null);
+          fail(current, error, null, line);
           throw error;
         }
       },

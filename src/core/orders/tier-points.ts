@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../storage/schema';
+
+/**
+ * Points a member earned with a vendor that count toward a tier: all loyalty currencies, earn
+ * entries net of their voids (spending never counts against a tier), in the `windowDays` before
+ * `now`, or all time when the tier has no window.
+ */
+export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; userId: number }, windowDays: number | null, now: number): Promise<number> {
+  let earned = db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
+    .where('a.holder_type', '=', 'user')
+    .where('a.holder_id', '=', member.userId)
+    .where('a.vendor_id', '=', member.vendorId)
+    .where('c.code', 'is', null)
+    .where('e.kind', 'in', ['earn', 'earn_reversal']);
+  if (windowDays !== null) earned = earned.where('e.created_at', '>', now - windowDays * 24 * 3600_000);
+  const { points } = await earned.executeTakeFirstOrThrow();
+  return Number(points);
+}

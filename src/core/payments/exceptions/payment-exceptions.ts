@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
+import { type Engine, transact, type VendorScope } from '../../engine';
+import { nextObjectId } from '../../storage/ids';
+import type { DB } from '../../storage/schema';
+import { PaymentGatewayError } from '../gateway/payment-gateway';
+import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
+
+// Charges the node cannot settle on its own become exceptions an admin lists and resolves, instead
+// of log lines: an eGift charge found paid with no gift row (the buyer got a 503 and never retried),
+// and a late reload refused because the program switched its quick-pay currency since.
+
+export type PaymentExceptionKind = 'paid_without_gift' | 'reload_refused';
+
+export interface PaymentExceptionRecord {
+  id: number;
+  kind: PaymentExceptionKind;
+  status: 'open' | 'refunded' | 'credited';
+  chargeId: number;
+  purpose: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  userId: number | null;
+  resolution: string | null;
+  createdAt: number;
+  resolvedAt: number | null;
+}
+
+/** Records the exception once per charge and kind (the reconciliation job meets it every pass). */
+export async function recordPaymentException(engine: Engine, input: { vendorId: number; chargeId: number; kind: PaymentExceptionKind }): Promise<void> {
+  await engine.db
+    .insertInto('payment_exceptions')
+    .values({
+      id: await nextObjectId(engine.db, engine.nodeId),
+      vendor_id: input.vendorId,
+      charge_id: input.chargeId,
+      kind: input.kind,
+      status: 'open',
+      resolution: null,
+      refund_id: null,
+      transaction_id: null,
+      created_at: engine.clock.now(),
+      resolved_at: null,
+    })
+    .onConflict((oc) => oc.columns(['charge_id', 'kind']).doNothing())
+    .execute();
+}
+
+function exceptionsOf(db: Kysely<DB>, vendorId: number) {
+  return db
+    .selectFrom('payment_exceptions as x')
+    .innerJoin('payment_charges as c', 'c.id', 'x.charge_id')
+    .select(['x.id', 'x.kind', 'x.status', 'x.charge_id', 'x.resolution', 'x.created_at', 'x.resolved_at', 'c.purpose', 'c.amount', 'c.currency', 'c.user_id', 'c.gateway_charge_id', 'c.status as charge_status'])
+    .where('x.vendor_id', '=', vendorId);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof exceptionsOf>['executeTakeFirstOrThrow']>>;
+
+const toRecord = (row: Row): PaymentExceptionRecord => ({
+  id: row.id,
+  kind: row.kind as PaymentExceptionKind,
+  status: row.status as PaymentExceptionRecord['status'],
+  chargeId: row.charge_id,
+  purpose: row.purpose,
+  amount: Number(row.amount),
+  currency: row.currency,
+  userId: row.user_id,
+  resolution: row.resolution,
+  createdAt: row.created_at,
+  resolvedAt: row.resolved_at,
+});
+
+/** GET /payment-exceptions: the vendor's exceptions, open ones (or all), newest first. */
+export async function listPaymentExceptions(engine: Engine, scope: VendorScope, options: { status?: string | undefined } = {}): Promise<PaymentExceptionRecord[]> {
+  let query = exceptionsOf(engine.db, scope.vendorId);
+  if (options.status && options.status !== 'all') query = query.where('x.status', '=', options.status);
+  return (await query.orderBy('x.created_at', 'desc').orderBy('x.id', 'desc').execute()).map(toRecord);
+}
+
+/**
+ * POST /payment-exceptions/:id/resolve: `refund` gives the money back through the gateway (the
+ * charge becomes `refunded`, so nothing reconciles it again); `credit` adds the amount to the
+ * customer's quick pay in the program's current quick-pay currency (same ISO code only; the charge
+ * becomes `succeeded` and credited). A resolved exception is 409; a credit with no customer to
+ * credit, or a refund the gateway refuses, 422.
+ */
+export async function resolvePaymentException(engine: Engine, scope: VendorScope, id: number, action: 'refund' | 'credit'): Promise<PaymentExceptionRecord> {
+  const row = await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirst();
+  if (!row) throw new ServiceError('payment_exception_not_found');
+  if (row.status !== 'open') throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+  const now = engine.clock.now();
+  if (action === 'refund') {
+    if (!row.gateway_charge_id) throw new ServiceError('business_rule', 'The gateway never confirmed this charge: there is nothing to refund.');
+    let refund;
+    try {
+      refund = await engine.payments.refund(row.gateway_charge_id, `punchcard-exception-${row.id}`);
+    } catch (error) {
+      if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
+      throw error;
+    }
+    if (refund.status === 'failed') throw new ServiceError('business_rule', 'The gateway refused the refund.');
+    await transact(engine, async (trx) => {
+      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'open').execute();
+      await trx.updateTable('payment_charges').set({ status: 'refunded', updated_at: now, completed_at: now }).where('id', '=', row.charge_id).execute();
+    });
+  } else {
+    if (row.user_id === null) throw new ServiceError('business_rule', 'No customer account is behind this charge: refund it instead.');
+    await transact(engine, async (trx) => {
+      const currency = await quickPayCurrencyOf(trx, scope.vendorId);
+      if (currency.code !== row.currency) throw new ServiceError('business_rule', `The program's quick pay is in ${currency.code ?? 'no currency'} now, not ${row.currency}: refund it instead.`);
+      const moved = await trx.updateTable('payment_exceptions').set({ status: 'credited', resolution: 'credit', resolved_at: now }).where('id', '=', row.id).where('status', '=', 'open').executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+      const { transactionId } = await creditQuickPay(trx, engine, {
+        vendorId: scope.vendorId,
+        userId: row.user_id!,
+        amountMinor: Number(row.amount),
+        kind: 'reload',
+        referenceType: 'payment_charge',
+        referenceId: String(row.charge_id),
+        receipts: [{ payment_exception: row.id }],
+      });
+      await trx.updateTable('payment_exceptions').set({ transaction_id: transactionId }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('payment_charges')
+        .set({ status: 'succeeded', credited_at: now, transaction_id: transactionId, currency_id: currency.id, updated_at: now, completed_at: now })
+        .where('id', '=', row.charge_id)
+        .execute();
+    });
+  }
+  return toRecord((await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirstOrThrow())!);
+}
