@@ -3,10 +3,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
+import { type CatalogRoute, recordRoutes } from './auth/credential';
+import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
+import { registerStrictNumbers } from './http/strict-numbers';
 import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
@@ -34,6 +37,13 @@ import { storeRoutes } from './routes/stores';
 import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with the credential it takes (test/hardening walks it). */
+    routeCatalog: () => CatalogRoute[];
+  }
+}
+
 export interface AppOptions {
   engine: Engine;
   role: 'store' | 'central';
@@ -56,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
     forceCloseConnections: true,
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: answerClientError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
     rewriteUrl: (req) => {
       const url = req.url ?? '/';
@@ -67,12 +78,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }) as unknown as FastifyInstance;
 
+  // Credentials are checked before validation: an unknown caller learns nothing about the body.
+  app.decorate('routeCatalog', recordRoutes(app));
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
+  // OPTIONS without Origin is a plain "what can I call" question: 204, not a text/plain 400.
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600, strictPreflight: false });
   registerBodyParsing(app);
+  registerStrictNumbers(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);
 
@@ -95,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });
   await app.register(rewardRoutes, { engine });
-  await app.register(historyRoutes, { engine });
+  await app.register(historyRoutes, { engine, rateLimits });
   await app.register(storeRoutes, { engine });
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });

@@ -2,7 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
 import { cleanEmail, cleanName, emailKey } from './contact';
-import { findUserByCedula, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { confirmMembership, findUserByCedula, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { hashPassword } from './passwords';
 
@@ -71,7 +71,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
     } else {
       user = await insertUser(trx, engine, { ...fields, phone: null, first_vendor_id: vendor.id });
     }
-    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language });
+    const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language }));
     return { user, link };
   });
 }

@@ -49,7 +49,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         first_vendor_id: vendor.id,
       });
     }
-    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id });
+    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: !created });
     const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: null, openedBy: scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },

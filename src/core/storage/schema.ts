@@ -253,6 +253,8 @@ export interface UserVendorsTable {
   created_at: number;
   updated_at: number;
   removed_at: number | null;
+  /** 1: the counter enrolled an account of another program, not yet confirmed by the customer (0011). */
+  counter_enrolled: Generated<number>;
 }
 
 export interface MetadataFieldsTable {
@@ -532,6 +534,15 @@ export interface EgiftsTable {
   updated_at: number;
 }
 
+/** One fixed window of a rate limit (migration 0011): its hits so far. */
+export interface RateLimitWindowsTable {
+  /** HMAC (node key) of "<rule>:<dimension>:<value>". */
+  key_hash: string;
+  window_start: number;
+  expires_at: number;
+  hits: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -568,4 +579,5 @@ export interface DB {
   test_gateway_cards: TestGatewayCardsTable;
   test_gateway_charges: TestGatewayChargesTable;
   egifts: EgiftsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

@@ -40,29 +40,29 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
     const source = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
     return typeof source.number === 'string' ? source.number : undefined;
   };
-  const pinEntry = rateLimited('card-pin', rateRule(engine.clock, rateLimits.codeEntry, cardNumberOf));
+  const pinEntry = rateLimited('card-pin', rateRule(engine, rateLimits.codeEntry, cardNumberOf));
 
-  app.get('/user/card/list', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: UserCardListSchema } } }, async (request) => {
+  app.get('/user/card/list', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: UserCardListSchema } } }, async (request) => {
     const links = await listUserCards(engine, customerOf(request));
     return { object: 'collection' as const, count: links.length, data: links.map(userCardWire), next_page_url: null };
   });
 
   app.post(
     '/user/card/add',
-    { config, preHandler: [session, pinEntry], schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
+    { config, preValidation: [session, pinEntry], schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
     async (request) => userCardWire(await addUserCard(engine, customerOf(request), { number: request.body.number, pin: request.body.pin })),
   );
 
   app.delete(
     '/user/card',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: RemoveUserCardBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: RemoveUserCardBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await removeUserCard(engine, customerOf(request), request.body.user_card);
       return {};
     },
   );
 
-  app.get('/card/balance', { config, preHandler: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
+  app.get('/card/balance', { config, preValidation: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
     const { number, pin, vendor } = request.query;
     const card = await cardBalance(engine, { vendorId: vendor, number, pin });
     return {

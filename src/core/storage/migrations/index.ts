@@ -8,6 +8,7 @@ import { ordersRules } from './0006-orders-rules';
 import { payments } from './0007-payments';
 import { egifts } from './0008-egifts';
 import { chargeCurrency } from './0009-charge-currency';
+import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-payments': payments,
   '0008-egifts': egifts,
   '0009-charge-currency': chargeCurrency,
+  '0011-hardening': hardening,
 };
