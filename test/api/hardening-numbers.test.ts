@@ -74,6 +74,11 @@ describe('strict numbers (finding 8)', () => {
     expect(await rowCount('tiers')).toBe(before);
   });
 
+  it('a caller without credentials hears 401 first, not what is wrong with its numbers', async () => {
+    expectResourceError(await http(`${node.url}/tiers`, { method: 'POST', body: { name: 'Odd', threshold: '0x10' } }), 401, 'missing_credentials');
+    expectLegacyError(await http(`${node.url}/order?api_key=pcak_nope`, { method: 'POST', body: { receipt_number: 'R', subtotal: 'Infinity' } }), 401, 'invalid_api_key');
+  });
+
   it('a number, or a numeric string in plain decimal, is accepted', async () => {
     expect((await admin('POST', '/tiers', { name: 'Twenty', threshold: 20 })).body.threshold).toBe(20);
     expect((await admin('POST', '/tiers', { name: 'Thirty', threshold: '30' })).body.threshold).toBe(30);

@@ -12,13 +12,23 @@ type Schema = { [key: string]: unknown };
 
 const PLAIN_DECIMAL = /^-?\d{1,30}(\.\d{1,30})?$/;
 
+// The values are read before validation coerces them, and a refusal is raised after the route's
+// credential checks (which also run before validation): an unknown caller gets its 401 first.
 export function registerStrictNumbers(app: FastifyInstance): void {
+  const refusals = new WeakMap<FastifyRequest, unknown>();
   app.addHook('preValidation', async (request: FastifyRequest) => {
     const schema = request.routeOptions.schema as { body?: Schema; querystring?: Schema; params?: Schema } | undefined;
     if (!schema) return;
-    if (schema.querystring) checkNumbers(schema.querystring, request.query, '');
-    if (schema.params) checkNumbers(schema.params, request.params, '');
-    if (schema.body) checkNumbers(schema.body, request.body, '');
+    try {
+      if (schema.querystring) checkNumbers(schema.querystring, request.query, '');
+      if (schema.params) checkNumbers(schema.params, request.params, '');
+      if (schema.body) checkNumbers(schema.body, request.body, '');
+    } catch (error) {
+      refusals.set(request, error);
+    }
+  });
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (refusals.has(request)) throw refusals.get(request);
   });
 }
 
