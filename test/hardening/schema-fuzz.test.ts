@@ -275,6 +275,78 @@ describe('schema-driven fuzzing of every operation', () => {
 });
 
 /** A live session: a new login, or a new customer when the last one can no longer log in (deactivated, new password). */
+// ---------------------------------------------------------------------------------------------
+// the number sweep: every number field of every operation, given each loose number in turn
+
+const LOOSE_NUMBERS: readonly unknown[] = ['Infinity', '0x10', '9007199254740993'];
+
+/** A value each schema takes (the first branch, the smallest number): the rest of a sweep's request. */
+function minimal(schema: Schema): unknown {
+  if (schema.anyOf || schema.oneOf) return minimal((schema.anyOf ?? schema.oneOf)[0]);
+  if (schema.enum) return schema.enum[0];
+  if ('const' in schema) return schema.const;
+  switch (schema.type) {
+    case 'string':
+      return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+    case 'integer':
+    case 'number':
+      return Math.max(schema.minimum ?? 1, 1);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(((schema.required ?? []) as string[]).map((name) => [name, minimal(schema.properties?.[name] ?? {})]));
+    default:
+      return 'x';
+  }
+}
+
+const isNumberField = (schema: Schema): boolean => {
+  const types = (schema.anyOf ?? schema.oneOf ?? [schema]).map((s: Schema) => s.type);
+  return (types.includes('integer') || types.includes('number')) && !types.includes('string');
+};
+
+/** Sweep requests: each number field of the body and the query, in turn, holding each loose number. */
+function sweepOf(op: Operation): Array<{ field: string; request: FuzzRequest }> {
+  const sweeps: Array<{ field: string; request: FuzzRequest }> = [];
+  const path = Object.fromEntries(op.params.map((p) => [p.name, isNumberField(p.schema) ? '1' : 'x']));
+  const query = Object.fromEntries(op.query.filter((q) => q.required).map((q) => [q.name, minimal(q.schema)]));
+  const body = op.body ? (minimal(op.body) as Record<string, unknown>) : null;
+  for (const value of LOOSE_NUMBERS) {
+    for (const q of op.query) if (isNumberField(q.schema)) sweeps.push({ field: q.name, request: { path, query: { ...query, [q.name]: value }, body: body ? { kind: 'json', value: body } : { kind: 'none' } } });
+    if (op.body && op.method !== 'GET') {
+      for (const [name, property] of Object.entries((op.body.properties ?? {}) as Record<string, Schema>)) {
+        if (isNumberField(property)) sweeps.push({ field: name, request: { path, query, body: { kind: 'json', value: { ...body, [name]: value } } } });
+      }
+    }
+  }
+  return sweeps;
+}
+
+describe('the number sweep', () => {
+  it(`every number field of every operation refuses ${LOOSE_NUMBERS.join(', ')} with 400 naming it, and changes nothing`, { timeout: 120_000 }, async () => {
+    const failures: string[] = [];
+    let swept = 0;
+    for (const op of operations) {
+      for (const { field, request } of sweepOf(op)) {
+        const before = await fingerprint();
+        const reply = await send(op, request);
+        swept += 1;
+        const where = `${op.method} ${op.path} ${field}=${JSON.stringify(field in request.query ? request.query[field] : (request.body as { value: Record<string, unknown> }).value[field])}`;
+        const body = reply.text ? JSON.parse(reply.text) : null;
+        const named = body?.field ?? body?.error?.errors?.[0]?.field;
+        if (reply.status !== 400 || named !== field) failures.push(`${where}: ${reply.status} ${reply.text.slice(0, 200)}`);
+        const after = await fingerprint();
+        const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
+        if (changed.length > 0) failures.push(`${where} changed ${changed.join(', ')}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(swept).toBeGreaterThan(50);
+  });
+});
+
 async function renewSession(): Promise<void> {
   const login = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: customer.email, password: PASSWORD, vendor: vendor.vendorId } });
   if (login.status === 200) {
