@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ServiceError } from '../../shared/errors';
 import { legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
@@ -19,7 +20,7 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: un
   const body = JSON.stringify(styleOfPath(path) === 'resource' ? resourceEnvelope(serviceError, null) : legacyEnvelope(serviceError, null));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${serviceError.status} ${serviceError.status === 431 ? 'Request Header Fields Too Large' : serviceError.status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+      `HTTP/1.1 ${serviceError.status} ${STATUS_CODES[serviceError.status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
