@@ -3,10 +3,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
+import { type CatalogRoute, recordRoutes } from './auth/credential';
+import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
+import { registerStrictNumbers } from './http/strict-numbers';
 import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
@@ -48,6 +51,13 @@ import { forwardCentralOwnedCalls, markCentralOwnedRoutes } from './sync/forward
 import type { StoreSync } from './sync/store-sync';
 import { webhookRoutes } from './routes/webhooks';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with the credential it takes (test/hardening walks it). */
+    routeCatalog: () => CatalogRoute[];
+  }
+}
+
 export interface AppOptions {
   engine: Engine;
   role: 'store' | 'central';
@@ -74,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
     forceCloseConnections: true,
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: answerClientError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
     rewriteUrl: (req) => {
       const url = req.url ?? '/';
@@ -85,17 +96,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }) as unknown as FastifyInstance;
 
+  // Credentials are checked before validation: an unknown caller learns nothing about the body.
+  app.decorate('routeCatalog', recordRoutes(app));
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
   app.decorateRequest('staff', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600 });
+  // OPTIONS without Origin is a plain "what can I call" question: 204, not a text/plain 400.
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600, strictPreflight: false });
   if (options.sync) {
     markCentralOwnedRoutes(app);
     forwardCentralOwnedCalls(app, options.sync.pairing.central);
   }
   registerBodyParsing(app);
+  registerStrictNumbers(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);
 
@@ -118,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(balanceRoutes, { engine });
   await app.register(userCardRoutes, { engine, rateLimits });
   await app.register(rewardRoutes, { engine });
-  await app.register(historyRoutes, { engine });
+  await app.register(historyRoutes, { engine, rateLimits });
   await app.register(storeRoutes, { engine });
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });

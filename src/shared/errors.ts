@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   invalid_date_range: { status: 400, message: 'ends_at must be later than starts_at.' },
   unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
   body_too_large: { status: 413, message: 'The request body is too large.' },
+  headers_too_large: { status: 431, message: 'The URL or the headers of the request are too large (16 KB at most).' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.' },
   invalid_email: { status: 400, message: 'The email address is not valid.' },
   invalid_phone: { status: 400, message: 'The phone number is not valid.' },
   weak_password: { status: 400, message: 'The password must be 8 to 128 characters long.' },

@@ -11,7 +11,8 @@ export function toMajorUnits(minor: number, digits: number): number {
 export function toMinorUnits(major: number, digits: number, field: string): number {
   const scaled = major * 10 ** digits;
   const minor = Math.round(scaled);
-  if (!Number.isFinite(major) || Math.abs(scaled - minor) > 1e-6 || !Number.isSafeInteger(minor)) {
+  // Float noise (0.1 + 0.2) is forgiven relative to the amount, so 0.001 and 1e-9 are both refused.
+  if (!Number.isFinite(major) || Math.abs(scaled - minor) > Math.abs(scaled) * 1e-9 || !Number.isSafeInteger(minor)) {
     throw new ServiceError('validation_failed', `${field} must be an amount with at most ${digits} decimals.`, field);
   }
   return minor;

@@ -299,7 +299,8 @@ describe('GET /user/transaction/list?user&api_key', () => {
     const c = await signUp(v.vendorId);
     await orderOk(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 6 });
     expectLegacyError(await storeHistory(w.apiKey, `user=${c.userId}`), 404, 'user_not_found', 'user');
-    expectLegacyError(await storeHistory(w.kioskApiKey, `user=${c.userId}`), 404, 'user_not_found', 'user');
+    // A kiosk never reads history (docs/decisions.md, Hardening).
+    expectLegacyError(await storeHistory(w.kioskApiKey, `user=${c.userId}`), 403, 'forbidden');
 
     node.clock.advance(1_000);
     await orderOk(w.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 2 });

@@ -230,6 +230,8 @@ describe('messages and codes', () => {
       codeEntry: { perClient: 10, perAccount: 10, windowSeconds: 900 },
       lookup: { perClient: 30, perAccount: 10, windowSeconds: 60 },
       messageSend: { perClient: 10, perAccount: 5, windowSeconds: 3600 },
+      register: { perClient: 20, perAccount: 5, windowSeconds: 600 },
+      storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
     });
   });
 });

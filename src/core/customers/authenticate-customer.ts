@@ -1,7 +1,7 @@
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { emailKey } from './contact';
-import { findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { confirmMembership, findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { passwordMatches } from './passwords';
 import { createSession } from './sessions';
 
@@ -39,7 +39,7 @@ export async function authenticateCustomer(engine: Engine, input: { email: strin
     // A login is not a change of the profile: updated_at moves only when a sleeping account wakes.
     const wakes = user.status !== 'active' ? { status: 'active', updated_at: now } : {};
     await trx.updateTable('users').set({ failed_logins: 0, locked_until: null, ...wakes }).where('id', '=', user.id).execute();
-    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: input.vendorId, via: 'app' });
+    const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: user.id, vendorId: input.vendorId, via: 'app' }));
     const firstLogin = link.first_login_at === null;
     if (firstLogin) await trx.updateTable('user_vendors').set({ first_login_at: now }).where('id', '=', link.id).execute();
     const session = await createSession(trx, engine, { userId: user.id, vendorId: input.vendorId });

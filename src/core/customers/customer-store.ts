@@ -88,11 +88,25 @@ export function entryTier(db: Kysely<DB>, vendorId: number) {
   return db.selectFrom('tiers').selectAll().where('vendor_id', '=', vendorId).orderBy('threshold').orderBy('id').executeTakeFirst();
 }
 
-/** Links an account to a vendor (its per-vendor profile), once; returns the link. */
+/**
+ * The customer's own act in this program (login, sign-up, the app's barcode) confirms a membership
+ * the counter created, and the counter sees them in full from then on.
+ */
+export async function confirmMembership(db: Kysely<DB>, link: UserVendorRow): Promise<UserVendorRow> {
+  if (link.counter_enrolled === 0) return link;
+  await db.updateTable('user_vendors').set({ counter_enrolled: 0 }).where('id', '=', link.id).execute();
+  return { ...link, counter_enrolled: 0 };
+}
+
+/**
+ * Links an account to a vendor (its per-vendor profile), once; returns the link. `byCounter`: a
+ * cashier enrolled an account that already existed by typing its email, phone or id number; see
+ * `seenAtCounter`.
+ */
 export async function linkUserToVendor(
   db: Kysely<DB>,
   engine: Engine,
-  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter' },
+  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter'; byCounter?: boolean },
 ): Promise<UserVendorRow> {
   const existing = await findUserVendor(db, input.userId, input.vendorId);
   if (existing) return existing;
@@ -117,6 +131,7 @@ export async function linkUserToVendor(
     created_at: now,
     updated_at: now,
     removed_at: null,
+    counter_enrolled: input.byCounter ? 1 : 0,
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });

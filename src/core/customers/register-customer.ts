@@ -3,7 +3,7 @@ import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
 import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
-import { findUserByCedula, findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { confirmMembership, findUserByCedula, findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { hashPassword } from './passwords';
 
@@ -81,7 +81,7 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
     } else {
       user = await insertUser(trx, engine, { ...fields, phone, first_vendor_id: vendor.id });
     }
-    const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language, via: 'app' });
+    const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language, via: 'app' }));
     // A guest of a counter completing their account: registered there already, updated here.
     if (wasMember) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     return { user, link };

@@ -1,5 +1,5 @@
 import type { StoreScope } from '../credentials/authenticate';
-import { linkUserToVendor, loadVendor } from '../customers/customer-store';
+import { confirmMembership, linkUserToVendor, loadVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
@@ -12,7 +12,8 @@ export interface CheckInResult {
 
 /**
  * POST /onscreen: the customer given by any identification is checked in at the API key's store.
- * A customer of another program who identifies here joins this one (the account is shared).
+ * A customer of another program who identifies here joins this one (the account is shared); the
+ * counter sees them in full once they confirm (seenAtCounter).
  * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so).
  */
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner' }): Promise<CheckInResult> {
@@ -21,7 +22,10 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
     const vendor = await loadVendor(trx, counter.vendorId);
     const { store, pos } = await loadCounterInfo(trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
-    await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, via: 'counter' });
+    // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
+    const byCustomer = found.by === 'token';
+    const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' });
+    if (byCustomer) await confirmMembership(trx, link);
     const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },

@@ -1,4 +1,5 @@
 import type { StoreScope } from '../credentials/authenticate';
+import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 
 export interface QueueEntry {
@@ -19,6 +20,8 @@ export async function listQueue(engine: Engine, scope: StoreScope): Promise<Queu
     .selectFrom('pos_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('stores as st', 'st.id', 's.store_id')
+    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 's.user_id').onRef('uv.vendor_id', '=', 's.vendor_id'))
+    .select(['uv.counter_enrolled', 'u.phone', 'u.birthdate'])
     .select(['s.id', 's.hash', 's.status', 's.created_at', 's.updated_at', 's.table_number', 's.store_id', 'st.name as store_name', 'u.id as user_id', 'u.first_name', 'u.last_name', 'u.email'])
     .where('s.vendor_id', '=', scope.vendorId)
     .where('s.store_id', '=', scope.storeId)
@@ -26,15 +29,18 @@ export async function listQueue(engine: Engine, scope: StoreScope): Promise<Queu
     .orderBy('s.created_at')
     .orderBy('s.id')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    hash: r.hash,
-    status: r.status,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    tableNumber: r.table_number,
-    storeId: r.store_id,
-    storeName: r.store_name,
-    user: { id: r.user_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
-  }));
+  return rows.map((r) => {
+    const user = seenAtCounter(r, { counter_enrolled: r.counter_enrolled ?? 0 });
+    return {
+      id: r.id,
+      hash: r.hash,
+      status: r.status,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      tableNumber: r.table_number,
+      storeId: r.store_id,
+      storeName: r.store_name,
+      user: { id: r.user_id, firstName: user.first_name, lastName: user.last_name, email: user.email },
+    };
+  });
 }

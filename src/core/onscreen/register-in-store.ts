@@ -79,7 +79,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     if (passport !== undefined && passport !== user.passport_number) {
       await trx.updateTable('users').set({ passport_number: passport, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
     }
-    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
+    await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter', byCounter: !created });
     if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
     const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: card?.number ?? null, openedBy: scope.role });
     return {

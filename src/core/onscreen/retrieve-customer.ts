@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { type CurrencyBalance, customerBalances } from '../balances/customer-balances';
 import type { StoreScope } from '../credentials/authenticate';
 import { loadMembership, type Membership, type TierRow } from '../customers/membership';
+import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import type { EarningRulesTable } from '../storage/schema';
 import { findOpenSession, type PosSessionRow } from './pos-session';
@@ -86,7 +87,7 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
   const rewards = await offeredRewards(engine, session.vendor_id, balances);
   return {
     session,
-    membership,
+    membership: { ...membership, user: seenAtCounter(membership.user, membership.link) },
     balances,
     rewards,
     earningRules,

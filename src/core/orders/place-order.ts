@@ -4,6 +4,7 @@ import { ServiceError } from '../../shared/errors';
 import { currencyInfo } from '../balances/balance-store';
 import type { StoreScope } from '../credentials/authenticate';
 import { linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { seenAtCounter } from '../customers/seen-at-counter';
 import { type Engine, transact } from '../engine';
 import { recordCheckInEvent, recordOrderEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
@@ -50,7 +51,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
-      await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter' });
+      const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };
       const member = { vendorId: vendor.id, userId: user.id };
@@ -136,7 +137,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         receiptNumber: order.receiptNumber,
         status: 'Complete',
         orderedAt: order.orderedAt,
-        user: { id: user.id, firstName: user.first_name, lastName: user.last_name },
+        user: { id: user.id, firstName: user.first_name, lastName: seenAtCounter(user, link).last_name },
         pointsEarned,
         pointsSpent,
         quickPayUsed: order.quickPay,

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -73,6 +74,7 @@ export interface SqliteOptions {
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
 /** `file` may also be a serialized database image (in memory; the sync simulation starts from one). */
 export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): Database {
+  if (typeof file === 'string') ownerOnly(file);
   const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   sqlite.pragma('journal_mode = WAL');
   // FULL: a sale that was answered survives a power cut.
@@ -81,6 +83,16 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The database holds customers' personal data: its file is the owner's alone (0600). SQLite gives
+ * the -wal and -shm files it creates the database file's mode; files of an older node are fixed.
+ */
+function ownerOnly(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }
 
 /** Reads 64-bit integers and numerics (sums) as JS numbers: every value we store is below 2^53. */

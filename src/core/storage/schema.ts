@@ -270,6 +270,8 @@ export interface UserVendorsTable {
   created_at: number;
   updated_at: number;
   removed_at: number | null;
+  /** 1: the counter enrolled an account of another program, not yet confirmed by the customer (0011). */
+  counter_enrolled: Generated<number>;
 }
 
 export interface MetadataFieldsTable {
@@ -802,6 +804,15 @@ export interface PaymentExceptionsTable {
   resolved_at: number | null;
 }
 
+/** One fixed window of a rate limit (migration 0011): its hits so far. */
+export interface RateLimitWindowsTable {
+  /** HMAC (node key) of "<rule>:<dimension>:<value>". */
+  key_hash: string;
+  window_start: number;
+  expires_at: number;
+  hits: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -856,4 +867,5 @@ export interface DB {
   audit_log: AuditLogTable;
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { authenticateSession, type CustomerSession } from '../../core/customers/sessions';
 import type { Engine } from '../../core/engine';
 import { ServiceError } from '../../shared/errors';
+import { tagCredential } from './credential';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,16 +11,16 @@ declare module 'fastify' {
 }
 
 /**
- * preHandler for end-customer calls: the `session_key` query parameter (the two resend-verification
+ * Check (before validation) for end-customer calls: the `session_key` query parameter (the two resend-verification
  * endpoints name it `session_identifier`; both names work everywhere).
  */
 export function requireSession(engine: Engine) {
-  return async (request: FastifyRequest) => {
+  return tagCredential(async (request: FastifyRequest) => {
     const query = request.query as { session_key?: unknown; session_identifier?: unknown };
     const key = query.session_key ?? query.session_identifier;
     if (typeof key !== 'string' || key === '') throw new ServiceError('missing_credentials', 'This call needs the session_key of a logged-in customer.');
     request.customer = await authenticateSession(engine, key);
-  };
+  }, { kind: 'session' });
 }
 
 export function customerOf(request: FastifyRequest): CustomerSession {

@@ -19,7 +19,7 @@ export interface LoggerOptions {
 
 /** A pino logger whose request lines carry no secrets (query credentials, Authorization headers). */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const destination = options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false }) : pino.destination(1);
+  const destination = options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false, mode: 0o600 }) : pino.destination(1);
   return pino(
     {
       level: options.level ?? 'info',

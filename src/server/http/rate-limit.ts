@@ -1,39 +1,30 @@
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '../../core/clock';
+import type { Engine } from '../../core/engine';
+import { countHit, sweepRateWindows } from '../../core/limits/count-hit';
 import { ServiceError } from '../../shared/errors';
 
 /**
- * Fixed-window counters in memory, per node: enough to stop password guessing and address
- * harvesting from one client or against one account. (A chain's central node behind several
- * processes would move this to the database or Redis.)
+ * Fixed-window counters kept in the node's database, so every process of one node (a chain's
+ * central behind a load balancer, the CLI next to a store node) counts against the same limit.
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
   #lastSweep = 0;
 
   constructor(
-    private readonly clock: Clock,
+    private readonly engine: Engine,
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
   /** Counts a hit; returns the seconds to wait when the key is over its limit, else 0. */
-  hit(key: string): number {
-    const now = this.clock.now();
-    this.#sweep(now);
-    const window = this.#windows.get(key);
-    if (!window || now - window.start >= this.windowMs) {
-      this.#windows.set(key, { start: now, count: 1 });
-      return 0;
+  async hit(key: string): Promise<number> {
+    const now = this.engine.clock.now();
+    if (now - this.#lastSweep >= this.windowMs) {
+      this.#lastSweep = now;
+      await sweepRateWindows(this.engine);
     }
-    window.count += 1;
-    return window.count > this.limit ? Math.ceil((window.start + this.windowMs - now) / 1000) : 0;
-  }
-
-  #sweep(now: number): void {
-    if (now - this.#lastSweep < this.windowMs) return;
-    this.#lastSweep = now;
-    for (const [key, window] of this.#windows) if (now - window.start >= this.windowMs) this.#windows.delete(key);
+    const window = await countHit(this.engine, key, this.windowMs);
+    return window.hits > this.limit ? Math.max(1, Math.ceil((window.windowStart + this.windowMs - now) / 1000)) : 0;
   }
 }
 
@@ -45,12 +36,15 @@ export interface RateRule {
   accountOf(request: FastifyRequest): string | undefined;
 }
 
-/** preHandler: 429 rate_limited with Retry-After when the client or the account is over its limit. */
+/**
+ * Route check: 429 rate_limited with Retry-After when the client or the account is over its limit.
+ * `name` keys the counters in the database: one name per call site, so two calls never share one.
+ */
 export function rateLimited(name: string, rule: RateRule) {
   return async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
-    const waits = [rule.perClient.hit(`${name}:ip:${request.ip}`)];
+    const waits = [await rule.perClient.hit(`${name}:ip:${request.ip}`)];
     const account = rule.accountOf(request)?.trim().toLowerCase();
-    if (account) waits.push(rule.perAccount.hit(`${name}:account:${account}`));
+    if (account) waits.push(await rule.perAccount.hit(`${name}:account:${account}`));
     const wait = Math.max(...waits);
     if (wait > 0) {
       reply.header('retry-after', String(wait));

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '../../core/clock';
+import type { Engine } from '../../core/engine';
 import { RateLimiter, type RateRule } from './rate-limit';
 
 export interface RateLimitSetting {
@@ -20,14 +20,18 @@ export const DEFAULT_RATE_LIMITS = {
   lookup: { perClient: 30, perAccount: 10, windowSeconds: 60 },
   /** Sending a verification or deletion message, per IP and per account. */
   messageSend: { perClient: 10, perAccount: 5, windowSeconds: 3600 },
+  /** POST /user/register, per IP and per email: a 409 email_taken answers an existence lookup too. */
+  register: { perClient: 20, perAccount: 5, windowSeconds: 600 },
+  /** A store key reading a customer's history (GET /user/transaction/list?api_key), per IP and per key. */
+  storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
 } satisfies Record<string, RateLimitSetting>;
 
 export type RateLimitSettings = { [K in keyof typeof DEFAULT_RATE_LIMITS]: RateLimitSetting };
 
-export function rateRule(clock: Clock, setting: RateLimitSetting, accountOf: (request: FastifyRequest) => string | undefined): RateRule {
+export function rateRule(engine: Engine, setting: RateLimitSetting, accountOf: (request: FastifyRequest) => string | undefined): RateRule {
   return {
-    perClient: new RateLimiter(clock, setting.perClient, setting.windowSeconds * 1000),
-    perAccount: new RateLimiter(clock, setting.perAccount, setting.windowSeconds * 1000),
+    perClient: new RateLimiter(engine, setting.perClient, setting.windowSeconds * 1000),
+    perAccount: new RateLimiter(engine, setting.perAccount, setting.windowSeconds * 1000),
     accountOf,
   };
 }

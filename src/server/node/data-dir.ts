@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-// A node's data folder holds its SQLite database, its key, its logs and (later) its outbox files.
+// A node's data folder holds its SQLite database, its key, its logs and its outbox files: customers'
+// personal data, so the folder is its owner's alone (0700), whatever the umask or an older node left.
 export interface DataDir {
   root: string;
   database: string;
@@ -12,7 +13,8 @@ export interface DataDir {
 
 export function openDataDir(dir: string): DataDir {
   const root = resolve(dir);
-  mkdirSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  chmodSync(root, 0o700);
   return { root, database: join(root, 'punchcard.db'), keyFile: join(root, 'node.key'), logFile: join(root, 'logs', 'node.log') };
 }
 

@@ -18,11 +18,11 @@ const config = { style: 'legacy' as const };
  */
 export const accountRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
-  const passwordEntry = rateLimited('password-check', rateRule(engine.clock, rateLimits.login, (r) => (r.customer ? String(r.customer.userId) : undefined)));
+  const passwordEntry = rateLimited('password-check', rateRule(engine, rateLimits.login, (r) => (r.customer ? String(r.customer.userId) : undefined)));
 
   app.put(
     '/user/password',
-    { config, preHandler: [session, passwordEntry], schema: { tags, querystring: SessionQuery, body: ChangePasswordBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: [session, passwordEntry], schema: { tags, querystring: SessionQuery, body: ChangePasswordBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await changePassword(engine, customerOf(request), { currentPassword: request.body.current_password, password: request.body.password });
       return {};
@@ -31,7 +31,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimi
 
   app.post(
     '/user/account/deactivate',
-    { config, preHandler: [session, passwordEntry], schema: { tags, querystring: SessionQuery, body: DeactivateBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: [session, passwordEntry], schema: { tags, querystring: SessionQuery, body: DeactivateBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await deactivateAccount(engine, customerOf(request), request.body.password);
       return {};

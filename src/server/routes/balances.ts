@@ -28,7 +28,7 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
 
   app.get(
     '/user/quick-pay/balance',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: QuickPayBalanceSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: QuickPayBalanceSchema } } },
     async (request) => {
       const held = await quickPayBalance(engine, customerOf(request));
       return { amount: amountWire(held.balance, held.currency), currency: currencyRefWire(held.currency) };
@@ -37,7 +37,7 @@ export const balanceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
 
   app.get(
     '/user/currency/balance',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: Type.Array(CurrencyBalanceSchema) } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: Type.Array(CurrencyBalanceSchema) } } },
     async (request) =>
       (await customerBalances(engine, customerOf(request))).map((entry) => ({
         object: 'currency_balance' as const,

@@ -27,11 +27,11 @@ export function profileIdOf(body: { user_billingProfile_id?: number | undefined;
  */
 export const billingProfileRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
-  const cardEntry = rateLimited('card-entry', rateRule(engine.clock, rateLimits.codeEntry, (request) => (request.customer ? String(request.customer.userId) : undefined)));
+  const cardEntry = rateLimited('card-entry', rateRule(engine, rateLimits.codeEntry, (request) => (request.customer ? String(request.customer.userId) : undefined)));
 
   app.post(
     '/user/billing-profile/add',
-    { config, preHandler: [session, cardEntry], schema: { tags, querystring: SessionOnlyQuery, body: AddBillingProfileBody, response: { 200: BillingProfileSchema } } },
+    { config, preValidation: [session, cardEntry], schema: { tags, querystring: SessionOnlyQuery, body: AddBillingProfileBody, response: { 200: BillingProfileSchema } } },
     async (request) => {
       const b = request.body;
       const profile = await addBillingProfile(engine, customerOf(request), {
@@ -49,7 +49,7 @@ export const billingProfileRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
 
   app.get(
     '/user/billing-profile/list',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, response: { 200: BillingProfileListSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, response: { 200: BillingProfileListSchema } } },
     async (request) => {
       const profiles = await listBillingProfiles(engine, customerOf(request));
       return { object: 'collection' as const, count: profiles.length, data: profiles.map(billingProfileWire), next_page_url: null };
@@ -58,13 +58,13 @@ export const billingProfileRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
 
   app.post(
     '/user/billing-profile/default',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: BillingProfileSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: BillingProfileSchema } } },
     async (request) => billingProfileWire(await setDefaultBillingProfile(engine, customerOf(request), profileIdOf(request.body))),
   );
 
   app.delete(
     '/user/billing-profile',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await deleteBillingProfile(engine, customerOf(request), profileIdOf(request.body));
       return {};

@@ -10,6 +10,7 @@ import { type Card, CardSchema, CreateCardBody, UpdateCardBody } from '../../sha
 import { EmptyObjectSchema, IdParamsSchema, ListQuerySchema, pageOf } from '../../shared/schemas/common';
 import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
+import { requireOnEveryRoute } from '../auth/credential';
 import { pageLinks } from '../http/page-links';
 
 const tags = ['Cards'];
@@ -28,7 +29,7 @@ export function cardToWire(card: CardRecord): Card {
 }
 
 export const cardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
   const config = { style: 'resource' as const };
 
   app.get('/cards', { config, schema: { tags, security, querystring: ListQuerySchema, response: { 200: pageOf(CardSchema) } } }, async (request) => {

@@ -28,7 +28,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
     '/vendor/content/:slug',
     {
       config: { style: 'resource' },
-      preHandler: requireBearer(engine),
+      preValidation: requireBearer(engine),
       schema: { tags, security: [{ bearer: [] }], params: ContentParams, body: PutContentBody, response: { 200: VendorContentAdminSchema } },
     },
     async (request) => {

@@ -10,6 +10,7 @@ import { EmptyObjectSchema, IdParamsSchema, ListQuerySchema, pageOf } from '../.
 import { type Currency, CreateCurrencyBody, CurrencySchema, UpdateCurrencyBody } from '../../shared/schemas/currencies';
 import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
+import { requireOnEveryRoute } from '../auth/credential';
 import { pageLinks } from '../http/page-links';
 
 const tags = ['Currencies'];
@@ -27,7 +28,7 @@ export function currencyToWire(currency: CurrencyRecord): Currency {
 }
 
 export const currencyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
   const config = { style: 'resource' as const };
 
   app.get('/currencies', { config, schema: { tags, security, querystring: ListQuerySchema, response: { 200: pageOf(CurrencySchema) } } }, async (request) => {

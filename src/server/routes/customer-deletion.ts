@@ -12,12 +12,12 @@ const config = { style: 'legacy' as const };
 
 /** Two-step account deletion: a code is emailed, then the code deletes. */
 export const customerDeletionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
-  const send = rateLimited('message-send', rateRule(engine.clock, rateLimits.messageSend, (r) => (r.customer ? String(r.customer.userId) : undefined)));
-  const entry = rateLimited('code-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined));
+  const send = rateLimited('deletion-send', rateRule(engine, rateLimits.messageSend, (r) => (r.customer ? String(r.customer.userId) : undefined)));
+  const entry = rateLimited('deletion-confirm', rateRule(engine, rateLimits.codeEntry, () => undefined));
 
   app.delete(
     '/vendor/:vendor_id/customers/:user_id/submit',
-    { config, preHandler: [requireSession(engine), send], schema: { tags, params: DeletionSubmitParams, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: [requireSession(engine), send], schema: { tags, params: DeletionSubmitParams, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await requestAccountDeletion(engine, customerOf(request), { vendorId: request.params.vendor_id, userId: request.params.user_id });
       return {};
@@ -26,7 +26,7 @@ export const customerDeletionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine;
 
   app.delete(
     '/vendor/:vendor_id/customers',
-    { config, preHandler: entry, schema: { tags, params: DeletionConfirmParams, body: DeletionConfirmBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: entry, schema: { tags, params: DeletionConfirmParams, body: DeletionConfirmBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await confirmAccountDeletion(engine, { vendorId: request.params.vendor_id, code: request.body.code });
       return {};

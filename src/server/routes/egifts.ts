@@ -97,10 +97,10 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
   const bySession = (request: FastifyRequest) => (request.customer ? String(request.customer.userId) : undefined);
-  const codeEntry = rateLimited('egift-claim', rateRule(engine.clock, rateLimits.codeEntry, bySession));
+  const codeEntry = rateLimited('egift-claim', rateRule(engine, rateLimits.codeEntry, bySession));
   // A guest's card typed into this public call counts against the code-entry limit per IP, like
   // POST /user/billing-profile/add: no one can test stolen numbers against the gateway through it.
-  const guestCardLimit = rateLimited('egift-card-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined));
+  const guestCardLimit = rateLimited('egift-card-entry', rateRule(engine, rateLimits.codeEntry, () => undefined));
   const guestCardEntry = async (request: FastifyRequest, reply: FastifyReply) => {
     const billing = (request.body as { billing?: unknown } | undefined)?.billing;
     if (billing !== undefined && !(typeof billing === 'object' && billing !== null && 'id' in billing && !('number' in billing))) await guestCardLimit(request, reply);
@@ -108,7 +108,7 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
 
   app.post(
     '/vendor/:vendor_id/egift',
-    { config, preHandler: guestCardEntry, schema: { tags, params: EgiftParams, querystring: EgiftQuery, body: EgiftBody, response: { 200: EgiftSchema } } },
+    { config, preValidation: guestCardEntry, schema: { tags, params: EgiftParams, querystring: EgiftQuery, body: EgiftBody, response: { 200: EgiftSchema } } },
     async (request) => {
       const b = request.body;
       const key = request.query.session_key;
@@ -137,7 +137,7 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
 
   app.post(
     '/user/egift/claim',
-    { config, preHandler: [session, codeEntry], schema: { tags, querystring: SessionQuery, body: EgiftClaimBody, response: { 200: EgiftClaimSchema } } },
+    { config, preValidation: [session, codeEntry], schema: { tags, querystring: SessionQuery, body: EgiftClaimBody, response: { 200: EgiftClaimSchema } } },
     async (request) => egiftClaimWire(await claimEgift(engine, customerOf(request), request.body.code)),
   );
 };

@@ -14,7 +14,7 @@ const HEARTBEAT_MS = 15_000;
  * vendor_id, store_id, pos_session_id, order_id?, by?, reason?, at}` (Unix ms).
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.get('/app/events', { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
+  app.get('/app/events', { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
     const scope = storeOf(request);
     reply.hijack();
     const res = reply.raw;

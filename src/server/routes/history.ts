@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { customerHistory } from '../../core/history/customer-history';
 import type { HistoryPage } from '../../core/history/history-page';
@@ -12,8 +12,11 @@ import { HistoryEnvelopeSchema, HistoryQuery, RateTransactionBody, TipTransactio
 import { SessionQuery } from '../../shared/schemas/users';
 import { toUnixSeconds } from '../../shared/time';
 import { requireApiKey, storeOf } from '../auth/api-key';
+import { tagCredential } from '../auth/credential';
 import { customerOf, requireSession } from '../auth/session';
 import { pageLinks } from '../http/page-links';
+import { rateLimited } from '../http/rate-limit';
+import { type RateLimitSettings, rateRule } from '../http/rate-limits';
 
 const tags = ['History'];
 const config = { style: 'legacy' as const };
@@ -61,19 +64,25 @@ export function historyEnvelope(request: FastifyRequest, page: HistoryPage<Histo
  * session_key, the logged-in customer's history; with api_key and user, a store asking about one of
  * its vendor's customers. session_key wins when both are sent.
  */
-export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
-  const store = requireApiKey(engine);
-  const credential = async (request: FastifyRequest) => {
+  // A kiosk faces the public: it checks customers in and never reads anyone's history.
+  const store = requireApiKey(engine, ['cashier', 'integration']);
+  // Per key as well as per client, so a leaked key cannot step through customer ids at speed.
+  const storeLimit = rateLimited('store-history', rateRule(engine, rateLimits.storeHistory, (request) => (request.store ? `key:${request.store.apiKeyId}` : undefined)));
+  const credential = tagCredential(async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as { session_key?: unknown; api_key?: unknown };
     const hasSession = typeof query.session_key === 'string' && query.session_key !== '';
-    if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') return store(request);
+    if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') {
+      await store(request);
+      return storeLimit(request, reply);
+    }
     await session(request);
-  };
+  }, { kind: 'session_or_api_key', roles: ['cashier', 'integration'] });
 
   app.get(
     '/user/transaction/list',
-    { config, preHandler: credential, schema: { tags, querystring: HistoryQuery, response: { 200: HistoryEnvelopeSchema } } },
+    { config, preValidation: credential, schema: { tags, querystring: HistoryQuery, response: { 200: HistoryEnvelopeSchema } } },
     async (request) => {
       const customer = request.store ? { vendorId: storeOf(request).vendorId, userId: userParam(request.query.user) } : customerOf(request);
       const page = await customerHistory(engine, customer, { page: request.query.page, limit: request.query.limit });

@@ -35,29 +35,29 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
   // Closing someone's session is a counter's job, not a kiosk's.
   const counterKey = requireApiKey(engine, ['cashier', 'integration']);
 
-  app.post('/onscreen', { config, preHandler: anyKey, schema: { tags, querystring: ApiKeyQuery, body: CheckInBody, response: { 201: CheckInReplySchema } } }, async (request, reply) => {
+  app.post('/onscreen', { config, preValidation: anyKey, schema: { tags, querystring: ApiKeyQuery, body: CheckInBody, response: { 201: CheckInReplySchema } } }, async (request, reply) => {
     const scope = storeOf(request);
     const result = await checkIn(engine, scope, { identification: request.body.card_number });
     return reply.code(201).send(checkInWire(result, scope));
   });
 
-  app.get('/onscreen/queue', { config, preHandler: anyKey, schema: { tags, querystring: ApiKeyQuery, response: { 200: Type.Array(QueueEntrySchema) } } }, async (request) =>
+  app.get('/onscreen/queue', { config, preValidation: anyKey, schema: { tags, querystring: ApiKeyQuery, response: { 200: Type.Array(QueueEntrySchema) } } }, async (request) =>
     (await listQueue(engine, storeOf(request))).map(queueEntryWire),
   );
 
-  app.get('/onscreen', { config, preHandler: anyKey, schema: { tags, querystring: RetrieveQuery, response: { 200: RetrieveReplySchema } } }, async (request) => {
+  app.get('/onscreen', { config, preValidation: anyKey, schema: { tags, querystring: RetrieveQuery, response: { 200: RetrieveReplySchema } } }, async (request) => {
     const customer = await retrieveCustomer(engine, storeOf(request), request.query.pos_session_hash);
     return retrieveWire(customer, await autoReloadBillingProfile(engine.db, customer.membership.link));
   });
 
-  app.delete('/onscreen', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: CloseBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.delete('/onscreen', { config, preValidation: counterKey, schema: { tags, querystring: ApiKeyQuery, body: CloseBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await closeSession(engine, storeOf(request), request.body.pos_session_hash);
     return {};
   });
 
   app.post(
     '/onscreen/register',
-    { config, preHandler: anyKey, schema: { tags, querystring: ApiKeyQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
+    { config, preValidation: anyKey, schema: { tags, querystring: ApiKeyQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
     async (request, reply) => {
       const scope = storeOf(request);
       const b = request.body;
@@ -68,7 +68,7 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
 
   app.post(
     '/vendor/store/check-in',
-    { config, preHandler: requireSession(engine), schema: { tags, querystring: SessionQuery, body: AppCheckInBody, response: { 201: Type.Object({ pos_session: CheckInReplySchema.properties.pos_session }) } } },
+    { config, preValidation: requireSession(engine), schema: { tags, querystring: SessionQuery, body: AppCheckInBody, response: { 201: Type.Object({ pos_session: CheckInReplySchema.properties.pos_session }) } } },
     async (request, reply) => {
       const session = await checkInFromApp(engine, customerOf(request), { storeId: request.body.store });
       return reply.code(201).send({ pos_session: posSessionWire(session) });

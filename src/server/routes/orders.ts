@@ -57,7 +57,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   const config = { style: 'legacy' as const };
   const response = { 200: Type.Union([OrderReplySchema, SuccessFalseSchema]) };
 
-  app.post('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response } }, async (request, reply) => {
+  app.post('/order', { config, preValidation: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response } }, async (request, reply) => {
     const b = request.body;
     try {
       const result = await placeOrder(engine, storeOf(request), {
@@ -80,7 +80,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     }
   });
 
-  app.delete('/order', { config, preHandler: counterKey, schema: { tags, querystring: ApiKeyQuery, body: VoidOrderBody, response } }, async (request, reply) => {
+  app.delete('/order', { config, preValidation: counterKey, schema: { tags, querystring: ApiKeyQuery, body: VoidOrderBody, response } }, async (request, reply) => {
     try {
       return orderWire(await voidOrder(engine, storeOf(request), request.body.receipt_number));
     } catch (error) {

@@ -14,7 +14,7 @@ export const reloadSettingsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }>
 
   app.get(
     '/user/reload/settings',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, response: { 200: ReloadSettingsSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, response: { 200: ReloadSettingsSchema } } },
     async (request) => {
       const c = customerOf(request);
       return reloadSettingsWire(await getReloadSettings(engine, { vendorId: c.vendorId, userId: c.userId }));
@@ -23,7 +23,7 @@ export const reloadSettingsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }>
 
   app.put(
     '/user/reload/settings',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, body: ReloadSettingsBody, response: { 200: ReloadSettingsSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ReloadSettingsBody, response: { 200: ReloadSettingsSchema } } },
     async (request) => {
       const b = request.body;
       const profile = b.user_billingprofile;

@@ -28,7 +28,7 @@ export const reloadRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
 
   app.post(
     '/user/billing-profile/reload',
-    { config, preHandler: session, schema: { tags, querystring: SessionOnlyQuery, body: ReloadBody, response: { 200: ReloadSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ReloadBody, response: { 200: ReloadSchema } } },
     async (request) => {
       const outcome = await reloadQuickPay(engine, customerOf(request), {
         profileId: profileIdOf(request.body),
@@ -41,7 +41,7 @@ export const reloadRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
 
   app.get(
     '/user/billing-profile/reload/status',
-    { config, preHandler: session, schema: { tags, querystring: ReloadStatusQuery, response: { 200: ReloadSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: ReloadStatusQuery, response: { 200: ReloadSchema } } },
     async (request) => reloadWire(await reloadStatus(engine, customerOf(request), request.query.transaction)),
   );
 };

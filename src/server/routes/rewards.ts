@@ -31,7 +31,7 @@ function rewardWire(reward: RewardRecord) {
 export const rewardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get(
     '/user/reward/list',
-    { config, preHandler: requireSession(engine), schema: { tags, querystring: RewardListQuery, response: { 200: RewardListSchema } } },
+    { config, preValidation: requireSession(engine), schema: { tags, querystring: RewardListQuery, response: { 200: RewardListSchema } } },
     async (request) => {
       const listing = await listRewards(engine, customerOf(request), { vendorId: request.query.vendor });
       return { data: listing.rewards.map(rewardWire), tier: { current: tierWire(listing.currentTier), next: tierWire(listing.nextTier) } };

@@ -43,6 +43,7 @@ import {
 } from '../../shared/schemas/rules';
 import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
+import { requireOnEveryRoute } from '../auth/credential';
 import { pageLinks } from '../http/page-links';
 
 // The program rules a vendor manages, resource style: earning rules, rewards (spending rules),
@@ -134,7 +135,7 @@ function tierChanges(body: Static<typeof UpdateTierBody>): TierChanges {
 }
 
 export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
   const config = { style: 'resource' as const };
 
   // ---- earning rules

@@ -13,7 +13,7 @@ import type { ScannerDirectory } from '../node/scanners';
 export const scannerRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; scanners: ScannerDirectory | null }> = async (app, { engine, scanners }) => {
   app.get(
     '/app/scanners',
-    { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, response: { 200: ScannersReplySchema } } },
+    { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, response: { 200: ScannersReplySchema } } },
     async (request) => {
       const scope = storeOf(request);
       const served = scanners ? await scanners.storeScope() : null;

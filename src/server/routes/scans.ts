@@ -15,7 +15,7 @@ import { checkInWire } from './onscreen-wire';
 export const scanRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.post(
     '/app/scans',
-    { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, body: ScanBody, response: { 201: ScanReplySchema } } },
+    { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, body: ScanBody, response: { 201: ScanReplySchema } } },
     async (request, reply) => {
       const scope = storeOf(request);
       const { result, scan, masked } = await checkInScanLine(engine, scope, request.body.line);

@@ -25,13 +25,13 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 /** Central's side of sync (docs/sync.md): pairing, push, pull, the poke stream, and the chain's admin views. */
 export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   // Guessing pairing codes: 10 tries a minute per address; a code is 40 bits and lives 15 minutes.
-  const pairAttempts = new RateLimiter(engine.clock, 10, 60_000);
+  const pairAttempts = new RateLimiter(engine, 10, 60_000);
 
   app.post(
     '/sync/pair',
     { config, schema: { tags, body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }), label: Type.Optional(Type.String({ maxLength: 100 })) }) } },
     async (request, reply) => {
-      const wait = pairAttempts.hit(request.ip);
+      const wait = await pairAttempts.hit(`sync-pair:ip:${request.ip}`);
       if (wait > 0) throw new ServiceError('rate_limited');
       return reply.code(201).send(await pairNode(engine, request.body.code, request.body.label ?? ''));
     },

@@ -9,7 +9,7 @@ import { requireApiKey, storeOf } from '../auth/api-key';
 export const terminalRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get(
     '/app/terminal',
-    { config: { style: 'legacy' }, preHandler: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, response: { 200: TerminalSchema } } },
+    { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, response: { 200: TerminalSchema } } },
     async (request) => {
       const terminal = await describeTerminal(engine, storeOf(request));
       return {

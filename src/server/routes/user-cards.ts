@@ -40,22 +40,22 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
     const source = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
     return typeof source.number === 'string' ? source.number : undefined;
   };
-  const pinEntry = rateLimited('card-pin', rateRule(engine.clock, rateLimits.codeEntry, cardNumberOf));
+  const pinEntry = rateLimited('card-pin', rateRule(engine, rateLimits.codeEntry, cardNumberOf));
 
-  app.get('/user/card/list', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: UserCardListSchema } } }, async (request) => {
+  app.get('/user/card/list', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: UserCardListSchema } } }, async (request) => {
     const links = await listUserCards(engine, customerOf(request));
     return { object: 'collection' as const, count: links.length, data: links.map(userCardWire), next_page_url: null };
   });
 
   app.post(
     '/user/card/add',
-    { config, preHandler: [session, pinEntry], schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
+    { config, preValidation: [session, pinEntry], schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
     async (request) => userCardWire(await addUserCard(engine, customerOf(request), { number: request.body.number, pin: request.body.pin })),
   );
 
   app.delete(
     '/user/card',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: RemoveUserCardBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: RemoveUserCardBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       const { user_card: link } = request.body;
       await removeUserCard(engine, customerOf(request), typeof link === 'number' ? link : link.id);
@@ -64,14 +64,14 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
   );
 
   // Apps list third-party cards next to the program's own; Punchcard links none yet (docs/decisions.md).
-  app.get('/user/card-3rdparty/list', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ThirdPartyCardListSchema } } }, async () => ({
+  app.get('/user/card-3rdparty/list', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: ThirdPartyCardListSchema } } }, async () => ({
     object: 'collection' as const,
     count: 0,
     data: [],
     next_page_url: null,
   }));
 
-  app.get('/card/balance', { config, preHandler: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
+  app.get('/card/balance', { config, preValidation: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
     const { number, pin, vendor } = request.query;
     const card = await cardBalance(engine, { vendorId: vendor, number, pin });
     return {

@@ -60,17 +60,18 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
   };
   const bySession = (request: { customer: { userId: number } | null }) => (request.customer ? String(request.customer.userId) : undefined);
   const limit = {
-    login: rateLimited('login', rateRule(engine.clock, rateLimits.login, byField('email_address'))),
-    reset: rateLimited('password-reset', rateRule(engine.clock, rateLimits.passwordReset, byField('email_address'))),
-    resetApply: rateLimited('code-entry', rateRule(engine.clock, rateLimits.codeEntry, () => undefined)),
-    activate: rateLimited('code-entry', rateRule(engine.clock, rateLimits.codeEntry, bySession)),
-    send: rateLimited('message-send', rateRule(engine.clock, rateLimits.messageSend, bySession)),
-    email: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('email'))),
-    mobile: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('mobile'))),
-    cedula: rateLimited('lookup', rateRule(engine.clock, rateLimits.lookup, byField('cedula'))),
+    login: rateLimited('login', rateRule(engine, rateLimits.login, byField('email_address'))),
+    reset: rateLimited('password-reset', rateRule(engine, rateLimits.passwordReset, byField('email_address'))),
+    resetApply: rateLimited('reset-apply', rateRule(engine, rateLimits.codeEntry, () => undefined)),
+    activate: rateLimited('activate', rateRule(engine, rateLimits.codeEntry, bySession)),
+    send: rateLimited('verification-send', rateRule(engine, rateLimits.messageSend, bySession)),
+    email: rateLimited('email-exists', rateRule(engine, rateLimits.lookup, byField('email'))),
+    mobile: rateLimited('mobile-exists', rateRule(engine, rateLimits.lookup, byField('mobile'))),
+    cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, byField('cedula'))),
+    register: rateLimited('register', rateRule(engine, rateLimits.register, byField('email_address'))),
   };
 
-  app.post('/user/register', { config, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
+  app.post('/user/register', { config, preValidation: limit.register, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
     const b = request.body;
     const { user } = await registerCustomer(engine, {
       vendorId: b.vendor,
@@ -91,7 +92,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
 
   app.post(
     '/user/authenticate',
-    { config, preHandler: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
+    { config, preValidation: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
     async (request) => {
       const login = await authenticateCustomer(engine, { email: request.body.email_address, password: request.body.password, vendorId: request.body.vendor });
       const membership = await loadMembership(engine.db, login.user.id, request.body.vendor);
@@ -107,7 +108,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
   );
 
   // Real clients log out with GET as well as the contract's POST.
-  const logout = { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } };
+  const logout = { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: EmptyObjectSchema } } };
   const endLogin = async (request: FastifyRequest) => {
     await logOut(engine, customerOf(request));
     return {};
@@ -115,61 +116,61 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
   app.post('/user/logout', logout, endLogin);
   app.get('/user/logout', logout, endLogin);
 
-  app.post('/user/password-reset/reset', { config, preHandler: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.post('/user/password-reset/reset', { config, preValidation: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await requestPasswordReset(engine, { email: request.body.email_address, vendorId: request.body.vendor });
     return {};
   });
 
-  app.post('/user/password-reset/apply', { config, preHandler: limit.resetApply, schema: { tags, body: ResetApplyBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.post('/user/password-reset/apply', { config, preValidation: limit.resetApply, schema: { tags, body: ResetApplyBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await applyPasswordReset(engine, request.body);
     return {};
   });
 
-  app.get('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) => {
+  app.get('/user/profile', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) => {
     const profile = await getProfile(engine, customerOf(request));
     return profileWire(profile, requestOrigin(request), await autoReloadBillingProfile(engine.db, profile.link));
   });
 
-  app.put('/user/profile', { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.put('/user/profile', { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await updateProfile(engine, customerOf(request), request.body);
     return {};
   });
 
-  app.get('/user/isValidated', { config, preHandler: session, schema: { tags, querystring: SessionQuery, response: { 200: VerificationStatusSchema } } }, async (request) => {
+  app.get('/user/isValidated', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: VerificationStatusSchema } } }, async (request) => {
     const status = await verificationStatus(engine, customerOf(request));
     return { isValidated: status.isValidated, phone_number: status.phone, methods: status.methods, status: status.status };
   });
 
-  app.get('/user/activate', { config, preHandler: [session, limit.activate], schema: { tags, querystring: ActivateQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.get('/user/activate', { config, preValidation: [session, limit.activate], schema: { tags, querystring: ActivateQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await activateAccount(engine, customerOf(request), request.query.token);
     return {};
   });
 
-  app.get('/user/activate/email', { config, preHandler: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.get('/user/activate/email', { config, preValidation: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await sendEmailVerification(engine, customerOf(request));
     return {};
   });
 
-  app.get('/user/activate/sms', { config, preHandler: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.get('/user/activate/sms', { config, preValidation: [session, limit.send], schema: { tags, querystring: ResendQuery, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await sendSmsVerification(engine, customerOf(request), { phone: request.query.phone, country: request.query.country });
     return {};
   });
 
-  app.get('/user/email/exists', { config, preHandler: limit.email, schema: { tags, querystring: EmailExistsQuery, response: { 200: EmailExistsSchema } } }, async (request) =>
+  app.get('/user/email/exists', { config, preValidation: limit.email, schema: { tags, querystring: EmailExistsQuery, response: { 200: EmailExistsSchema } } }, async (request) =>
     emailExists(engine, { email: request.query.email, vendorId: request.query.vendor }),
   );
 
-  app.get('/user/mobile/exists', { config, preHandler: limit.mobile, schema: { tags, querystring: MobileExistsQuery, response: { 200: MobileExistsSchema } } }, async (request) =>
+  app.get('/user/mobile/exists', { config, preValidation: limit.mobile, schema: { tags, querystring: MobileExistsQuery, response: { 200: MobileExistsSchema } } }, async (request) =>
     mobileAvailable(engine, { mobile: request.query.mobile, vendorId: request.query.vendor }),
   );
 
-  app.get('/user/cedula/exists', { config, preHandler: limit.cedula, schema: { tags, querystring: CedulaExistsQuery, response: { 200: CedulaExistsSchema } } }, async (request) =>
+  app.get('/user/cedula/exists', { config, preValidation: limit.cedula, schema: { tags, querystring: CedulaExistsQuery, response: { 200: CedulaExistsSchema } } }, async (request) =>
     cedulaExists(engine, { cedula: request.query.cedula, vendorId: request.query.vendor }),
   );
 
   app.post(
     '/user/token/request',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: TokenRequestBody, response: { 200: BarcodeTokenSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: TokenRequestBody, response: { 200: BarcodeTokenSchema } } },
     async (request) => {
       const token = await requestBarcodeToken(engine, customerOf(request), request.body.token_type);
       return {

@@ -143,7 +143,7 @@ export const OrderBody = Type.Object({
   taxes: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 50 })),
   total: Type.Optional(Type.Number()),
   payment_method: Type.Optional(Type.String({ maxLength: 50 })),
-  date: Type.Optional(Type.Integer({ description: 'Unix seconds' })),
+  date: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_102_444_800, description: 'Unix seconds (up to 2100)' })),
   items: Type.Optional(
     Type.Array(Type.Object({ name: Type.String({ maxLength: 200 }), quantity: Type.Number(), price: Type.Number(), sku: Type.Optional(Type.String({ maxLength: 64 })) }), { maxItems: 500 }),
   ),

@@ -143,6 +143,8 @@ export const CedulaExistsSchema = Type.Object({ exists: Type.Boolean(), valid: T
 // ---- inputs
 
 const VendorId = Type.Integer({ minimum: 1, description: 'vendor number' });
+/** Unix seconds of a birth date: from 1900 to 2100, not any number that fits. */
+const Birthdate = Type.Integer({ minimum: -2_208_988_800, maximum: 4_102_444_800, description: 'Unix seconds (1900-2100)' });
 
 /** A phone as real clients send it: the contract's {number, code} (code = calling code), or one E.164 string. */
 export const PhoneNumberInput = Type.Union(
@@ -158,7 +160,7 @@ export const RegisterBody = Type.Object({
   password: Type.String({ maxLength: 128 }),
   terms: FlagSchema,
   vendor: VendorId,
-  birthdate: Type.Optional(Type.Integer({ description: 'Unix seconds' })),
+  birthdate: Type.Optional(Birthdate),
   language: Type.Optional(Type.Integer()),
   cedula: Type.Optional(Type.String({ maxLength: 30 })),
   contact_consent: Type.Optional(Type.Integer({ minimum: 0, maximum: 3 })),

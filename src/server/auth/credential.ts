@@ -1,0 +1,61 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { ApiKeyRole } from '../../shared/roles';
+
+/**
+ * Which credential a route takes, read from the checks it runs (each check is tagged with what it
+ * checks). The authorization matrix test walks every route by this, so a new route is covered the
+ * day it is added, and a route without any check shows up as public.
+ */
+export type RouteCredential =
+  | { kind: 'public' }
+  | { kind: 'bearer' }
+  | { kind: 'api_key'; roles: readonly ApiKeyRole[] }
+  | { kind: 'session' }
+  | { kind: 'session_or_api_key'; roles: readonly ApiKeyRole[] };
+
+const CREDENTIAL = Symbol('credential');
+
+type Tagged = { [CREDENTIAL]?: RouteCredential };
+
+export function tagCredential<F extends (...args: never[]) => unknown>(check: F, credential: RouteCredential): F {
+  (check as Tagged)[CREDENTIAL] = credential;
+  return check;
+}
+
+export function credentialOfRoute(route: Pick<RouteOptions, 'preValidation' | 'preHandler'>): RouteCredential {
+  const hooks = [route.preValidation, route.preHandler].flatMap((hook) => (Array.isArray(hook) ? hook : hook ? [hook] : []));
+  for (const hook of hooks) {
+    const credential = (hook as Tagged)[CREDENTIAL];
+    if (credential) return credential;
+  }
+  return { kind: 'public' };
+}
+
+/** Runs `check` before validation on every route of the plugin `app` (a whole section behind one credential). */
+export function requireOnEveryRoute(app: FastifyInstance, check: NonNullable<RouteOptions['preValidation']>): void {
+  app.addHook('onRoute', (route) => {
+    const own = route.preValidation ? (Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]) : [];
+    route.preValidation = [check as never, ...own];
+  });
+}
+
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  credential: RouteCredential;
+}
+
+/**
+ * Records every route as it is added. Credentials are read when listed, after every plugin's own
+ * onRoute hooks (which run after this one) have added theirs.
+ */
+export function recordRoutes(app: FastifyInstance): () => CatalogRoute[] {
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  return () =>
+    routes.flatMap((route) =>
+      (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD').map((method) => ({ method, url: route.url, credential: credentialOfRoute(route) })),
+    );
+}

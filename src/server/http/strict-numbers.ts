@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../shared/errors';
+
+// Validation coerces a string where a number is expected, and its coercion is lenient: "0x10" reads
+// 16, " 5 " reads 5, "Infinity" passes as an integer above any maximum, true reads 1 and null 0.
+// Before validation, every number field of a route's schema is checked against what clients really
+// send: a JSON number, or a string of plain decimal digits ("12", "-3", "12.50"). Integers must
+// also be safe integers (below 2^53), so no id, page or amount ever leaves the range a database
+// column holds exactly.
+
+type Schema = { [key: string]: unknown };
+
+const PLAIN_DECIMAL = /^-?\d{1,30}(\.\d{1,30})?$/;
+
+// The values are read before validation coerces them, and a refusal is raised after the route's
+// credential checks (which also run before validation): an unknown caller gets its 401 first.
+export function registerStrictNumbers(app: FastifyInstance): void {
+  const refusals = new WeakMap<FastifyRequest, unknown>();
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const schema = request.routeOptions.schema as { body?: Schema; querystring?: Schema; params?: Schema } | undefined;
+    if (!schema) return;
+    try {
+      if (schema.querystring) checkNumbers(schema.querystring, request.query, '');
+      if (schema.params) checkNumbers(schema.params, request.params, '');
+      if (schema.body) checkNumbers(schema.body, request.body, '');
+    } catch (error) {
+      refusals.set(request, error);
+    }
+  });
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (refusals.has(request)) throw refusals.get(request);
+  });
+}
+
+/** Throws 400 validation_failed at the first number field whose value is not a plain number. */
+export function checkNumbers(schema: Schema, value: unknown, path: string): void {
+  const types = typesOf(schema);
+  if (types === null) return;
+  if (Array.isArray(value)) {
+    if (types.has('array')) {
+      const items = itemSchemas(schema);
+      for (const [index, item] of value.entries()) for (const each of items) checkNumbers(each, item, `${path}.${index}`);
+    } else if (value.length === 1) {
+      // Validation unwraps a one-item array where a single value is expected (?page=1&page=…).
+      checkNumbers(schema, value[0], path);
+    }
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    if (!types.has('object')) return;
+    const record = value as Record<string, unknown>;
+    for (const [name, property] of propertySchemas(schema)) {
+      if (record[name] !== undefined) checkNumbers(property, record[name], path ? `${path}.${name}` : name);
+    }
+    return;
+  }
+  if (!types.has('number') && !types.has('integer')) return;
+  const refusal = refuse(value, types);
+  if (refusal) {
+    const field = path || 'request';
+    throw new ServiceError('validation_failed', `${field} ${refusal}.`, field);
+  }
+}
+
+function refuse(value: unknown, types: Set<string>): string | null {
+  const integerOnly = types.has('integer') && !types.has('number');
+  if (typeof value === 'string') {
+    if (types.has('string')) return null;
+    if (!PLAIN_DECIMAL.test(value)) return 'must be a number written in decimal digits';
+    return outOfRange(Number(value), integerOnly);
+  }
+  if (typeof value === 'number') return outOfRange(value, integerOnly);
+  if (typeof value === 'boolean') return types.has('boolean') ? null : 'must be a number, not true or false';
+  if (value === null) return types.has('null') ? null : 'must be a number, not null';
+  return null;
+}
+
+function outOfRange(value: number, integerOnly: boolean): string | null {
+  if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) return 'is out of range';
+  return integerOnly && Number.isInteger(value) && !Number.isSafeInteger(value) ? 'is out of range' : null;
+}
+
+/** The JSON types a schema accepts (through anyOf/oneOf and `nullable`); null: anything. */
+function typesOf(schema: Schema): Set<string> | null {
+  const branches = unionBranches(schema);
+  if (branches) {
+    const all = new Set<string>();
+    for (const branch of branches) {
+      const types = typesOf(branch);
+      if (types === null) return null;
+      for (const type of types) all.add(type);
+    }
+    return all;
+  }
+  const type = schema.type;
+  if (type === undefined) return null;
+  const types = new Set<string>(Array.isArray(type) ? (type as string[]) : [type as string]);
+  if (schema.nullable === true) types.add('null');
+  return types;
+}
+
+function unionBranches(schema: Schema): Schema[] | null {
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  return Array.isArray(branches) ? branches : null;
+}
+
+function propertySchemas(schema: Schema): Array<[string, Schema]> {
+  const branches = unionBranches(schema) ?? [schema];
+  return branches.flatMap((branch) => Object.entries((branch.properties ?? {}) as Record<string, Schema>));
+}
+
+function itemSchemas(schema: Schema): Schema[] {
+  const branches = unionBranches(schema) ?? [schema];
+  return branches.flatMap((branch) => (branch.items && typeof branch.items === 'object' && !Array.isArray(branch.items) ? [branch.items as Schema] : []));
+}
