@@ -122,6 +122,16 @@ async function scanToPanel() {
   return JSON.parse(out) as unknown;
 }
 
+/** bench/sync.ts in a child: central's apply rate and app check-in → store queue latency. */
+async function syncFigures() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sync.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/sync.ts exited with ${code}`);
+  return JSON.parse(out) as unknown;
+}
+
 const figures = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin },
   settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING },
@@ -129,5 +139,6 @@ const figures = {
   in_store: await inStore(),
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
   scan_to_panel: await scanToPanel(),
+  sync: await syncFigures(),
 };
 console.log(JSON.stringify(figures, null, 2));

@@ -1,6 +1,7 @@
 import { Alert, AppShell, Button, Center, Group, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { ConnectionBadge } from './app/ConnectionBadge';
+import { SyncBadge } from './sync/SyncBadge';
 import { LanguageSwitch } from './app/LanguageSwitch';
 import { useShellStrings } from './app/strings';
 import { useView, viewStore } from './app/view-store';
@@ -41,6 +42,7 @@ function Header() {
       </Group>
       <Group gap="sm" wrap="nowrap">
         {terminal && <ConnectionBadge />}
+        {terminal && <SyncBadge />}
         <LanguageSwitch />
         {terminal && (
           <Button variant={view === 'settings' ? 'filled' : 'light'} onClick={() => viewStore.getState().show(view === 'settings' ? 'main' : 'settings')}>

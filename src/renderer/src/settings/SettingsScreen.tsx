@@ -1,7 +1,7 @@
 /**
  * Settings: this screen (store, role, sign out), language, scanners (the node's and this screen's
  * keyboard-wedge capture), the store node (address, live updates, health) and pairing with a central
- * node (comes with the sync work).
+ * node (its sync state once paired; docs/sync.md).
  *
  * Hooks for end-to-end tests: region "Settings" ("Ajustes"); data-testid="settings-terminal",
  * "settings-language", "settings-scanners", "settings-node", "settings-pairing"; table "Scanners"
@@ -9,9 +9,12 @@
  * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
  * "Yes, sign out".
  */
-import { Alert, Badge, Box, Button, Card, Group, Loader, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConnectionBadge } from '../app/ConnectionBadge';
+import { SyncBadge } from '../sync/SyncBadge';
+import { useSyncStrings } from '../sync/strings';
+import { useSyncStatus } from '../sync/use-sync-status';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { viewStore } from '../app/view-store';
 import { HealthScreen } from '../health/HealthScreen';
@@ -237,22 +240,40 @@ function NodeCard() {
 
 function PairingCard() {
   const t = useSettingsStrings();
+  const s = useSyncStrings();
+  const status = useSyncStatus();
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
   return (
     <Card withBorder radius="md" padding="lg" data-testid="settings-pairing">
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={3}>{t.pairingTitle}</Title>
-          <Badge variant="light" color="gray">
-            {t.pairingSoon}
-          </Badge>
+          <SyncBadge />
         </Group>
-        <Text size="sm" c="dimmed">
-          {t.pairingText}
-        </Text>
-        <Group align="flex-end" wrap="nowrap">
-          <TextInput label={t.pairingUrl} placeholder="https://central.example.com" disabled flex={1} />
-          <Button disabled>{t.pairingButton}</Button>
-        </Group>
+        {status?.paired ? (
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.pairingTitle}>
+            <Table.Tbody>
+              <Field label={s.paired}>
+                <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
+                  {status.central}
+                </Text>
+              </Field>
+              <Field label={s.link}>{status.link === 'up' ? s.up : s.down}</Field>
+              <Field label={s.pending}>{status.pending}</Field>
+              <Field label={s.rejected}>{status.rejected}</Field>
+              <Field label={s.lastPush}>{when(status.last_push_at)}</Field>
+              <Field label={s.lastPull}>{when(status.last_pull_at)}</Field>
+              <Field label={s.firstSync}>
+                {status.first_sync.done ? s.done : <Progress value={status.first_sync.progress} aria-label={s.firstSync} />}
+              </Field>
+              {status.last_error && <Field label={s.lastError}>{status.last_error}</Field>}
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {s.notPaired}
+          </Text>
+        )}
       </Stack>
     </Card>
   );

@@ -58,11 +58,6 @@ export const useSettingsStrings = defineStrings({
     events: 'Live updates',
     // Pairing
     pairingTitle: 'Pair with a central node',
-    pairingText:
-      'A central node shares customers and balances across all the stores of a chain, and this store keeps selling while the link is down. Pairing comes with the sync work; until then this store node works on its own.',
-    pairingUrl: 'Central node URL',
-    pairingButton: 'Pair',
-    pairingSoon: 'Coming with sync',
   },
   es: {
     title: 'Ajustes',
@@ -116,10 +111,5 @@ export const useSettingsStrings = defineStrings({
     nodeUrl: 'Dirección',
     events: 'Actualizaciones en vivo',
     pairingTitle: 'Vincular con un nodo central',
-    pairingText:
-      'Un nodo central comparte clientes y saldos entre todas las tiendas de una cadena, y esta tienda sigue vendiendo aunque se corte el enlace. La vinculación llega con el trabajo de sincronización; hasta entonces este nodo funciona por su cuenta.',
-    pairingUrl: 'URL del nodo central',
-    pairingButton: 'Vincular',
-    pairingSoon: 'Llega con la sincronización',
   },
 });

@@ -1,0 +1,172 @@
+// Sync figures (docs/sync.md), printed as one JSON document by `npm run bench` (or alone:
+// `npx tsx bench/sync.ts`):
+// - events/s central applies from a store's offline order events (BENCH_SYNC_EVENTS, default
+//   100,000), on SQLite and on PostgreSQL (PG_URL), each beside the raw commit rate of the same
+//   database measured in the same run (pages of the same size, one transaction each);
+// - an app check-in made at central until the store node publishes it to its queue, p50/p95, over
+//   real HTTP (central and a paired store node in this process).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { type Engine, startEngine } from '../src/core/engine';
+import { authenticateApiKey } from '../src/core/credentials/authenticate';
+import { registerInStore } from '../src/core/onscreen/register-in-store';
+import { placeOrder } from '../src/core/orders/place-order';
+import { type Database, migrateToLatest, openDatabaseUrl } from '../src/core/storage/database';
+import { installChangeCapture } from '../src/core/sync/capture/install-capture';
+import { applyPushedEvents } from '../src/core/sync/central/apply-push';
+import { authenticateNode, issuePairingCode, pairNode } from '../src/core/sync/central/pairing';
+import { readPendingEvents, recordVerdicts } from '../src/core/sync/outbox/pending-events';
+import { setMeta } from '../src/core/sync/store/apply-pulled-changes';
+import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
+import { startStoreNode } from '../src/server/node/store-node';
+import { pairStoreWithCentral } from '../src/server/sync/pair-store';
+
+const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
+const PAGE = 500;
+const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
+
+async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const server = process.env.PG_URL;
+  if (!server) return null;
+  const name = `punchcard_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** A store node's outbox with EVENTS offline order events, made by the real use cases. */
+async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>): Promise<{ store: Engine; nodeId: number; credential: string }> {
+  const { code } = await issuePairingCode(central, vendor.vendorId, vendor.storeId);
+  const paired = await pairNode(central, code, 'bench');
+  const database = openDatabaseUrl(join(dir, `store-${paired.node_id}.db`));
+  await migrateToLatest(database.db);
+  await setMeta(database.db, 'node_id', String(paired.node_id));
+  // Generating the outbox is not what is measured: commits need not reach the disk here.
+  await sql`pragma synchronous = off`.execute(database.db);
+  const store = await startEngine({ database, nodeKey: randomBytes(32), role: 'store', programRole: 'replica' });
+  await installChangeCapture(store.db, store.dialect, 'store');
+  // Central's program reaches the store as its first sync would bring it: here, copied directly.
+  for (const table of ['vendors', 'stores', 'points_of_sale', 'api_keys', 'currencies', 'earning_rules']) {
+    const rows = await central.db.selectFrom(table as 'vendors').selectAll().execute();
+    await store.db.updateTable('sync_apply_mode').set({ active: 1 }).execute();
+    for (const row of rows) await store.db.insertInto(table as 'vendors').values(row as never).execute();
+    await store.db.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+  }
+  store.centralLink.reachable = false;
+  const scope = await authenticateApiKey(store, vendor.apiKey);
+  const customers = 200;
+  for (let i = 0; i < customers; i += 1) await registerInStore(store, scope, { email: `c${i}@bench.test` });
+  for (let i = 0; i < EVENTS - customers; i += 1) {
+    await placeOrder(store, scope, { identification: `c${i % customers}@bench.test`, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
+  }
+  return { store, nodeId: paired.node_id, credential: paired.credential };
+}
+
+async function applyRate(kind: 'sqlite' | 'postgres', database: Database): Promise<Record<string, unknown>> {
+  const central = await startEngine({ database, nodeKey: randomBytes(32), role: 'central' });
+  await installChangeCapture(central.db, central.dialect, 'central');
+  const vendor = await setUpVendor(central, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
+  const generated = Date.now();
+  const { store, credential } = await storeWithOfflineOrders(central, vendor);
+  const generationMs = Date.now() - generated;
+  const node = await authenticateNode(central, credential);
+  let applied = 0;
+  let applyMs = 0;
+  for (;;) {
+    const events = await readPendingEvents(store, PAGE);
+    if (events.length === 0) break;
+    const started = performance.now();
+    const reply = await central.db.transaction().execute((trx) => applyPushedEvents(trx, central, node, events));
+    applyMs += performance.now() - started;
+    applied += reply.results.filter((r) => r.verdict === 'applied').length;
+    await store.db.transaction().execute((trx) => recordVerdicts(trx, store, reply.results));
+  }
+  // Raw commits of the same database: pages of PAGE small rows, one transaction each.
+  await sql`create table bench_raw (id bigint primary key, payload text not null)`.execute(central.db);
+  const rawStarted = performance.now();
+  const rawPages = 40;
+  for (let p = 0; p < rawPages; p += 1) {
+    await central.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < PAGE; i += 1) await sql`insert into bench_raw (id, payload) values (${p * PAGE + i}, ${'x'.repeat(200)})`.execute(trx);
+    });
+  }
+  const rawMs = performance.now() - rawStarted;
+  await store.close();
+  await central.close();
+  const eventsPerSecond = Math.round((applied / applyMs) * 1000);
+  return {
+    database: kind,
+    events: applied,
+    events_per_s: eventsPerSecond,
+    goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000,
+    raw_commits_per_s: Math.round((rawPages / rawMs) * 1000),
+    raw_rows_per_s: Math.round(((rawPages * PAGE) / rawMs) * 1000),
+    page_size: PAGE,
+    outbox_generation_s: Math.round(generationMs / 1000),
+  };
+}
+
+/** App check-in at central → the paired store's queue hears it: latency over real HTTP. */
+async function appCheckInToQueue(): Promise<Record<string, unknown>> {
+  const central = await startStoreNode({ dataDir: join(dir, 'central'), role: 'central', port: 0 });
+  const vendor = await setUpVendor(central.engine, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
+  const { code } = await issuePairingCode(central.engine, vendor.vendorId, vendor.storeId);
+  await pairStoreWithCentral({ dataDir: join(dir, 'store'), central: central.url, code });
+  const store = await startStoreNode({ dataDir: join(dir, 'store'), port: 0 });
+  const post = async (url: string, body: unknown) => {
+    const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return (await reply.json()) as Record<string, unknown>;
+  };
+  const samples: number[] = [];
+  for (let i = 0; i < 40; i += 1) {
+    const email = `app${i}@bench.test`;
+    await post(`${central.url}/user/register`, { first_name: 'App', last_name: 'User', email_address: email, password: 'correct horse 1', terms: true, vendor: vendor.vendorId });
+    const login = await post(`${central.url}/user/authenticate`, { email_address: email, password: 'correct horse 1', vendor: vendor.vendorId });
+    const heard = new Promise<number>((resolve) => {
+      const stop = store.engine.events.subscribe(vendor.storeId, (event) => {
+        if (event.type === 'session.opened' && event.by === 'app') {
+          stop();
+          resolve(performance.now());
+        }
+      });
+    });
+    const started = performance.now();
+    await post(`${central.url}/vendor/store/check-in?session_key=${encodeURIComponent(String(login.session_identifier))}`, { store: vendor.storeId });
+    samples.push((await heard) - started);
+  }
+  await store.close();
+  await central.close();
+  samples.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!);
+  return { samples: samples.length, p50_ms: pct(0.5), p95_ms: pct(0.95), goal_p95_ms: 1000 };
+}
+
+try {
+  const postgres = await pgDatabase();
+  const figures = {
+    apply_at_central: [
+      await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'))),
+      ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
+    ],
+    app_check_in_to_store_queue: await appCheckInToQueue(),
+  };
+  console.log(JSON.stringify(figures, null, 2));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
