@@ -23,6 +23,10 @@ function expected(credential: RouteCredential, variant: Variant): Expected {
   switch (credential.kind) {
     case 'public':
       return 'in';
+    case 'staff':
+    case 'node':
+      // No caller here holds a staff session or a node credential.
+      return 401;
     case 'bearer':
       return variant === 'otherVendorBearer' ? 'in' : 401;
     case 'session':
@@ -99,7 +103,7 @@ async function credentialsOf(route: CatalogRoute, variant: Variant): Promise<{ q
     case 'none':
       return { query: {}, headers: {} };
     case 'garbage':
-      if (kind === 'bearer' || kind === 'public') return { query: {}, headers: { authorization: 'Bearer pcat_garbage' } };
+      if (kind === 'bearer' || kind === 'public' || kind === 'staff' || kind === 'node') return { query: {}, headers: { authorization: 'Bearer pcat_garbage' } };
       if (kind === 'session') return { query: { session_key: 'garbage' }, headers: {} };
       return { query: { api_key: 'pcak_garbage' }, headers: {} };
     case 'otherVendorBearer':
@@ -111,7 +115,7 @@ async function credentialsOf(route: CatalogRoute, variant: Variant): Promise<{ q
     case 'otherCustomerSession':
       return { query: { session_key: bobSession, user: String(ana.userId) }, headers: {} };
     case 'revoked':
-      if (kind === 'bearer' || kind === 'public') return { query: {}, headers: { authorization: `Bearer ${revoked.bearer}` } };
+      if (kind === 'bearer' || kind === 'public' || kind === 'staff' || kind === 'node') return { query: {}, headers: { authorization: `Bearer ${revoked.bearer}` } };
       if (kind === 'session') return { query: { session_key: revoked.session }, headers: {} };
       return { query: { api_key: revoked.apiKey }, headers: {} };
   }

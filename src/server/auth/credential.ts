@@ -11,7 +11,11 @@ export type RouteCredential =
   | { kind: 'bearer' }
   | { kind: 'api_key'; roles: readonly ApiKeyRole[] }
   | { kind: 'session' }
-  | { kind: 'session_or_api_key'; roles: readonly ApiKeyRole[] };
+  | { kind: 'session_or_api_key'; roles: readonly ApiKeyRole[] }
+  /** A back-office staff session (Authorization: Bearer of /backoffice sign-in). */
+  | { kind: 'staff' }
+  /** A paired store node's credential (Authorization: Bearer pcn_…), on central's sync endpoints. */
+  | { kind: 'node' };
 
 const CREDENTIAL = Symbol('credential');
 

@@ -1,3 +1,4 @@
+import { tagCredential } from './credential';
 import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { requirePermission } from '../../core/staff/authorize';
@@ -16,13 +17,16 @@ declare module 'fastify' {
  * permission for the call (the node enforces roles; the screens only follow).
  */
 export function requireStaff(engine: Engine, permission?: StaffPermission) {
-  return async (request: FastifyRequest) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) throw new ServiceError('missing_credentials', 'Sign in to the back office first (Authorization: Bearer <session token>).');
-    const staff = await authenticateStaffSession(engine, match[1]);
-    if (permission) requirePermission(staff, permission);
-    request.staff = staff;
-  };
+  return tagCredential(
+    async (request: FastifyRequest) => {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+      if (!match?.[1]) throw new ServiceError('missing_credentials', 'Sign in to the back office first (Authorization: Bearer <session token>).');
+      const staff = await authenticateStaffSession(engine, match[1]);
+      if (permission) requirePermission(staff, permission);
+      request.staff = staff;
+    },
+    { kind: 'staff' },
+  );
 }
 
 export function staffOf(request: FastifyRequest): StaffPrincipal {

@@ -54,18 +54,18 @@ export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }>
 
   const signedIn = requireStaff(engine);
 
-  app.get('/backoffice/me', { config, preHandler: signedIn, schema: { tags, response: { 200: StaffSchema } } }, async (request) => {
+  app.get('/backoffice/me', { config, preValidation: signedIn, schema: { tags, response: { 200: StaffSchema } } }, async (request) => {
     const staff = staffOf(request);
     const row = await engine.db.selectFrom('staff_accounts').selectAll().where('id', '=', staff.staffId).executeTakeFirstOrThrow();
     return staffToWire(toStaffMember(row));
   });
 
-  app.post('/backoffice/sign-out', { config, preHandler: signedIn, schema: { tags, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.post('/backoffice/sign-out', { config, preValidation: signedIn, schema: { tags, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await endStaffSession(engine.db, engine, staffOf(request).sessionId);
     return {};
   });
 
-  app.post('/backoffice/sign-out-everywhere', { config, preHandler: signedIn, schema: { tags, response: { 200: SignOutEverywhereSchema } } }, async (request) => ({
+  app.post('/backoffice/sign-out-everywhere', { config, preValidation: signedIn, schema: { tags, response: { 200: SignOutEverywhereSchema } } }, async (request) => ({
     sessions_ended: await endAllStaffSessions(engine.db, engine, staffOf(request).staffId),
   }));
 };

@@ -16,13 +16,13 @@ const config = { style: 'resource' as const };
 export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   const readers = requireStaff(engine, 'customers.read');
 
-  app.get('/backoffice/customers', { config, preHandler: readers, schema: { tags, querystring: CustomerSearchQuery, response: { 200: Type.Object({ items: Type.Array(CustomerHitSchema) }) } } }, async (request) => {
+  app.get('/backoffice/customers', { config, preValidation: readers, schema: { tags, querystring: CustomerSearchQuery, response: { 200: Type.Object({ items: Type.Array(CustomerHitSchema) }) } } }, async (request) => {
     const staff = staffOf(request);
     const hits = await searchCustomers(engine, staff.vendorId, storeLimit(staff), request.query.q, request.query.limit ?? 25);
     return { items: hits.map((h) => ({ id: h.id, first_name: h.firstName, last_name: h.lastName, email: h.email, phone: h.phone, matched_by: h.matchedBy })) };
   });
 
-  app.get('/backoffice/customers/:id', { config, preHandler: readers, schema: { tags, params: NumericIdParams, response: { 200: CustomerProfileSchema } } }, async (request) => {
+  app.get('/backoffice/customers/:id', { config, preValidation: readers, schema: { tags, params: NumericIdParams, response: { 200: CustomerProfileSchema } } }, async (request) => {
     const staff = staffOf(request);
     const p = await customerProfile(engine, staff.vendorId, storeLimit(staff), request.params.id);
     return {
@@ -42,7 +42,7 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
 
   app.post(
     '/backoffice/customers/:id/adjustments',
-    { config, preHandler: requireStaff(engine, 'customers.write'), schema: { tags, params: NumericIdParams, body: AdjustmentBody, response: { 201: AdjustmentSchema } } },
+    { config, preValidation: requireStaff(engine, 'customers.write'), schema: { tags, params: NumericIdParams, body: AdjustmentBody, response: { 201: AdjustmentSchema } } },
     async (request, reply) => {
       const made = await adjustBalance(engine, staffOf(request), request.params.id, request.body);
       return reply.code(201).send({ ledger_entry: made.entryId, balance: made.balance });

@@ -16,22 +16,22 @@ const config = { style: 'resource' as const };
 export const backOfficeStaffRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   const owners = requireStaff(engine, 'staff.manage');
 
-  app.get('/backoffice/staff', { config, preHandler: owners, schema: { tags, response: { 200: Type.Object({ items: Type.Array(StaffSchema) }) } } }, async (request) => ({
+  app.get('/backoffice/staff', { config, preValidation: owners, schema: { tags, response: { 200: Type.Object({ items: Type.Array(StaffSchema) }) } } }, async (request) => ({
     items: (await listStaff(engine, staffOf(request).vendorId)).map(staffToWire),
   }));
 
-  app.post('/backoffice/staff', { config, preHandler: owners, schema: { tags, body: InviteBody, response: { 201: StaffSchema } } }, async (request, reply) => {
+  app.post('/backoffice/staff', { config, preValidation: owners, schema: { tags, body: InviteBody, response: { 201: StaffSchema } } }, async (request, reply) => {
     const { email, name, role, store_id } = request.body;
     const staff = await inviteStaff(engine, staffOf(request), { email, name, role, storeId: store_id, linkBase: backOfficeLinkBase(request) });
     return reply.code(201).send(staffToWire(staff));
   });
 
-  app.put('/backoffice/staff/:id', { config, preHandler: owners, schema: { tags, params: NumericIdParams, body: StaffUpdateBody, response: { 200: StaffSchema } } }, async (request) => {
+  app.put('/backoffice/staff/:id', { config, preValidation: owners, schema: { tags, params: NumericIdParams, body: StaffUpdateBody, response: { 200: StaffSchema } } }, async (request) => {
     const { name, role, store_id, status } = request.body;
     return staffToWire(await updateStaff(engine, staffOf(request), request.params.id, { name, role, storeId: store_id, status }));
   });
 
-  app.get('/backoffice/audit', { config, preHandler: requireStaff(engine, 'audit.read'), schema: { tags, querystring: AuditQuery, response: { 200: offsetPageOf(AuditEntrySchema) } } }, async (request) => {
+  app.get('/backoffice/audit', { config, preValidation: requireStaff(engine, 'audit.read'), schema: { tags, querystring: AuditQuery, response: { 200: offsetPageOf(AuditEntrySchema) } } }, async (request) => {
     const limit = request.query.limit ?? 25;
     const offset = request.query.offset ?? 0;
     const page = await listAudit(engine, staffOf(request).vendorId, { limit, offset, objectType: request.query.object_type });

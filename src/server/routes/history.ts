@@ -94,7 +94,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimi
 
   app.post(
     '/user/transaction/rate',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: RateTransactionBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: RateTransactionBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       const { transaction, rating, comment } = request.body;
       await rateTransaction(engine, customerOf(request), { transactionId: ref(transaction), value: rating, comment });
@@ -104,7 +104,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimi
 
   app.post(
     '/user/transaction/tip',
-    { config, preHandler: session, schema: { tags, querystring: SessionQuery, body: TipTransactionBody, response: { 200: EmptyObjectSchema } } },
+    { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: TipTransactionBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
       await tipTransaction(engine, customerOf(request), { transactionId: ref(request.body.transaction), amount: request.body.amount });
       return {};

@@ -34,7 +34,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   const session = requireSession(engine);
   const legacy = { style: 'legacy' as const };
 
-  app.get('/user/message/list', { config: legacy, preHandler: session, schema: { tags, querystring: InboxListQuery, response: { 200: InboxListSchema } } }, async (request) => {
+  app.get('/user/message/list', { config: legacy, preValidation: session, schema: { tags, querystring: InboxListQuery, response: { 200: InboxListSchema } } }, async (request) => {
     const page = await listInbox(engine, customerOf(request), { page: request.query.page, limit: request.query.limit });
     const links = pageLinks(request, { items: page.items, page: page.page, limit: page.limit, hasMore: page.page < page.totalPages });
     return {
@@ -50,7 +50,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     };
   });
 
-  app.put('/user/message', { config: legacy, preHandler: session, schema: { tags, querystring: SessionQuery, body: InboxUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.put('/user/message', { config: legacy, preValidation: session, schema: { tags, querystring: SessionQuery, body: InboxUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     const { message, read, deleted } = request.body;
     await updateInboxMessage(engine, customerOf(request), { messageId: typeof message === 'number' ? message : message.id, read, deleted });
     return {};
@@ -60,7 +60,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     '/messages',
     {
       config: { style: 'resource' as const },
-      preHandler: requireBearer(engine),
+      preValidation: requireBearer(engine),
       schema: { tags, security: [{ bearer: [] }], body: SendMessageBody, response: { 201: SendMessageSchema } },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import { listPaymentExceptions, type PaymentExceptionRecord, resolvePaymentExcep
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { toMajorUnits } from '../../shared/money';
 import { toIso } from '../../shared/time';
+import { requireOnEveryRoute } from '../auth/credential';
 import { requireBearer, vendorOf } from '../auth/bearer';
 
 // Staff see payment exceptions (issue 17, item 8): GET /payment-exceptions and
@@ -44,7 +45,7 @@ function toWire(x: PaymentExceptionRecord) {
 }
 
 export const paymentExceptionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
   const config = { style: 'resource' as const };
   app.get(
     '/payment-exceptions',

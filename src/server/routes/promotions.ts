@@ -41,16 +41,16 @@ export const promotionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
   const bearer = requireBearer(engine);
   const resource = { style: 'resource' as const };
 
-  app.get('/promotions', { config: resource, preHandler: bearer, schema: { tags, security, querystring: ListQuerySchema, response: { 200: pageOf(PromotionSchema) } } }, async (request) => {
+  app.get('/promotions', { config: resource, preValidation: bearer, schema: { tags, security, querystring: ListQuerySchema, response: { 200: pageOf(PromotionSchema) } } }, async (request) => {
     const page = await listPromotions(engine, vendorOf(request), request.query);
     return { items: page.items.map(promotionWire), ...pageLinks(request, page) };
   });
 
-  app.get('/promotions/:id', { config: resource, preHandler: bearer, schema: { tags, security, params: IdParamsSchema, response: { 200: PromotionSchema } } }, async (request) =>
+  app.get('/promotions/:id', { config: resource, preValidation: bearer, schema: { tags, security, params: IdParamsSchema, response: { 200: PromotionSchema } } }, async (request) =>
     promotionWire(await loadPromotion(engine.db, vendorOf(request).vendorId, { publicId: request.params.id })),
   );
 
-  app.post('/promotions', { config: resource, preHandler: bearer, schema: { tags, security, body: CreatePromotionBody, response: { 201: PromotionSchema } } }, async (request, reply) => {
+  app.post('/promotions', { config: resource, preValidation: bearer, schema: { tags, security, body: CreatePromotionBody, response: { 201: PromotionSchema } } }, async (request, reply) => {
     const b = request.body;
     const promotion = await createPromotion(engine, vendorOf(request), {
       code: b.code,
@@ -70,7 +70,7 @@ export const promotionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
 
   app.put(
     '/promotions/:id',
-    { config: resource, preHandler: bearer, schema: { tags, security, params: IdParamsSchema, body: UpdatePromotionBody, response: { 200: PromotionSchema } } },
+    { config: resource, preValidation: bearer, schema: { tags, security, params: IdParamsSchema, body: UpdatePromotionBody, response: { 200: PromotionSchema } } },
     async (request) => {
       const b = request.body ?? {};
       return promotionWire(
@@ -89,7 +89,7 @@ export const promotionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
 
   app.post(
     '/vendor/promotion/award',
-    { config: { style: 'legacy' as const }, preHandler: requireSession(engine), schema: { tags, querystring: SessionQuery, body: AwardPromotionBody, response: { 200: PromotionAwardSchema } } },
+    { config: { style: 'legacy' as const }, preValidation: requireSession(engine), schema: { tags, querystring: SessionQuery, body: AwardPromotionBody, response: { 200: PromotionAwardSchema } } },
     async (request) => {
       const award = await awardPromotion(engine, customerOf(request), request.body.code);
       return {

@@ -4,6 +4,7 @@ import type { Actor } from '../../core/audit/record-audit';
 import type { Engine } from '../../core/engine';
 import { createStore, listAdminStores, loadAdminStore, updateStore } from '../../core/stores/store-admin';
 import { AdminStoreSchema, CreateStoreBody, NumericIdParams, UpdateStoreBody } from '../../shared/schemas/backoffice';
+import { requireOnEveryRoute } from '../auth/credential';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { adminStoreToWire, storeInputFromWire } from './store-admin-wire';
 
@@ -16,7 +17,7 @@ const apiActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label:
 
 /** Stores for integrations (admin bearer token): the same fields and checks as the back office. */
 export const storeAdminRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
 
   app.get('/stores', { config, schema: { tags, security, response: { 200: Type.Object({ items: Type.Array(AdminStoreSchema) }) } } }, async (request) => ({
     items: (await listAdminStores(engine, vendorOf(request).vendorId)).map(adminStoreToWire),

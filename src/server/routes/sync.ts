@@ -1,30 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
 import { type Engine, transact } from '../../core/engine';
 import { applyPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
-import { authenticateNode, issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
+import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import type { PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
 import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
+import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
-
-function nodeCredential(request: FastifyRequest): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-}
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 /** Central's side of sync (docs/sync.md): pairing, push, pull, the poke stream, and the chain's admin views. */
 export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   // Guessing pairing codes: 10 tries a minute per address; a code is 40 bits and lives 15 minutes.
+  app.decorateRequest('syncNode', null);
+  const node = requireNodeCredential(engine);
   const pairAttempts = new RateLimiter(engine, 10, 60_000);
 
   app.post(
@@ -39,31 +37,29 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
 
   app.post(
     '/sync/push',
-    { config, bodyLimit: 16 * 1024 * 1024, schema: { tags, body: Type.Object({ events: Type.Array(Type.Any(), { maxItems: 1000 }) }) } },
+    { config, preValidation: node, bodyLimit: 16 * 1024 * 1024, schema: { tags, body: Type.Object({ events: Type.Array(Type.Any(), { maxItems: 1000 }) }) } },
     async (request) => {
-      const node = await authenticateNode(engine, nodeCredential(request));
       const events = request.body.events as PushedEvent[];
       for (const event of events) {
         if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes)) throw new ServiceError('validation_failed', 'Each event needs node_seq and changes.', 'events');
       }
-      return transact(engine, (trx) => applyPushedEvents(trx, engine, node, events));
+      return transact(engine, (trx) => applyPushedEvents(trx, engine, nodeOf(request), events));
     },
   );
 
   app.get(
     '/sync/pull',
-    { config, schema: { tags, querystring: Type.Object({ after: Type.Integer({ minimum: 0 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) }) } },
+    { config, preValidation: node, schema: { tags, querystring: Type.Object({ after: Type.Integer({ minimum: 0 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) }) } },
     async (request) => {
-      const node = await authenticateNode(engine, nodeCredential(request));
-      const page = await readChangesForNode(engine.db, node, request.query.after, request.query.limit ?? 500);
-      await engine.db.updateTable('sync_nodes').set({ cursor: page.cursor, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
+      const paired = nodeOf(request);
+      const page = await readChangesForNode(engine.db, paired, request.query.after, request.query.limit ?? 500);
+      await engine.db.updateTable('sync_nodes').set({ cursor: page.cursor, last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
       return page;
     },
   );
 
   // "Pull now": a long-lived event stream that says when central's log grew; stores poll when it is down.
-  app.get('/sync/stream', { config, schema: { tags, hide: true } }, async (request, reply) => {
-    await authenticateNode(engine, nodeCredential(request));
+  app.get('/sync/stream', { config, preValidation: node, schema: { tags } }, async (request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     let last = -1;
@@ -85,13 +81,13 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     const security = [{ bearer: [] }];
     app.post(
       '/sync/pairing-codes',
-      { config, preHandler: bearer, schema: { tags, security, body: Type.Object({ store: Type.Integer({ minimum: 1 }) }) } },
+      { config, preValidation: bearer, schema: { tags, security, body: Type.Object({ store: Type.Integer({ minimum: 1 }) }) } },
       async (request, reply) => {
         const issued = await issuePairingCode(engine, vendorOf(request).vendorId, request.body.store);
         return reply.code(201).send({ code: issued.code, expires_at: toIso(issued.expiresAt) });
       },
     );
-    app.get('/sync/nodes', { config, preHandler: bearer, schema: { tags, security } }, async (request) => ({
+    app.get('/sync/nodes', { config, preValidation: bearer, schema: { tags, security } }, async (request) => ({
       items: (await listSyncNodes(engine, vendorOf(request).vendorId)).map((n) => ({
         id: n.id,
         store: n.storeId,
@@ -103,13 +99,13 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
         revoked_at: isoOrNull(n.revokedAt),
       })),
     }));
-    app.delete('/sync/nodes/:id', { config, preHandler: bearer, schema: { tags, security, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {
+    app.delete('/sync/nodes/:id', { config, preValidation: bearer, schema: { tags, security, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {
       await revokeSyncNode(engine, vendorOf(request).vendorId, request.params.id);
       return {};
     });
     app.get(
       '/sync/exceptions',
-      { config, preHandler: bearer, schema: { tags, security, querystring: Type.Object({ open: Type.Optional(Type.Boolean()) }) } },
+      { config, preValidation: bearer, schema: { tags, security, querystring: Type.Object({ open: Type.Optional(Type.Boolean()) }) } },
       async (request) => ({
         items: (await listSyncExceptions(engine, vendorOf(request).vendorId, { open: request.query.open ?? false })).map((e) => ({
           id: e.id,
@@ -130,12 +126,12 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       points_per_order: p.pointsPerOrder,
       points_per_day: p.pointsPerDay,
     });
-    app.get('/sync/offline-policy', { config, preHandler: bearer, schema: { tags, security } }, async (request) => policyToWire(await getOfflinePolicy(engine, vendorOf(request))));
+    app.get('/sync/offline-policy', { config, preValidation: bearer, schema: { tags, security } }, async (request) => policyToWire(await getOfflinePolicy(engine, vendorOf(request))));
     app.put(
       '/sync/offline-policy',
       {
         config,
-        preHandler: bearer,
+        preValidation: bearer,
         schema: {
           tags,
           security,

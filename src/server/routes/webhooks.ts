@@ -23,6 +23,7 @@ import {
   WebhookEndpointWithSecretSchema,
 } from '../../shared/schemas/webhooks';
 import { toIso } from '../../shared/time';
+import { requireOnEveryRoute } from '../auth/credential';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { pageLinks } from '../http/page-links';
 
@@ -77,7 +78,7 @@ export interface WebhookRouteOptions {
 
 /** /webhooks: a program's endpoints, their delivery log, replays and test events (the vendor's bearer). */
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = async (app, { engine, allowPrivate }) => {
-  app.addHook('preHandler', requireBearer(engine));
+  requireOnEveryRoute(app, requireBearer(engine));
   const config = { style: 'resource' as const };
   const policy = { allowPrivate };
 

@@ -28,10 +28,10 @@ export const migrations: Record<string, Migration> = {
   '0008-egifts': egifts,
   '0009-charge-currency': chargeCurrency,
   '0010-sync': sync,
+  '0011-hardening': hardening,
   '0012-client-calls': clientCalls,
   '0013-webhooks': webhooks,
   '0014-back-office': backOffice,
   '0015-demo-loose-ends': demoLooseEnds,
   '0016-referral-points': referralPoints,
-  '0011-hardening': hardening,
 };
