@@ -1,3 +1,5 @@
+import { addOwner } from '../../src/core/staff/add-owner';
+import { createStaffSession } from '../../src/core/staff/staff-sessions';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -39,6 +41,13 @@ let node: TestNode;
 let vendor: VendorCredentials;
 let customer: Customer;
 let session = '';
+let staffToken = '';
+let ownerId = 0;
+
+/** A live back-office session of the vendor's owner (a sign-out call ends the previous one). */
+async function renewStaffSession(): Promise<void> {
+  staffToken = (await createStaffSession(node.engine.db, node.engine, { id: ownerId, vendor_id: vendor.vendorId })).token;
+}
 const operations: Operation[] = [];
 
 beforeAll(async () => {
@@ -46,6 +55,9 @@ beforeAll(async () => {
   vendor = await node.addVendor('Fuzz Coffee');
   customer = await signUpAt(node, vendor.vendorId);
   session = customer.key;
+  // The back office's owner: staff routes are fuzzed signed in, like every other credential.
+  ownerId = (await addOwner(node.engine, { vendorId: vendor.vendorId, email: 'owner@fuzz.example', password: 'fuzz owner password 1' })).staff.id;
+  await renewStaffSession();
   // The outbox worker updates rows on its own time; the database must change only by requests.
   await node.messaging.stop();
   const doc = (await http(`${node.url}/openapi.json`)).body;
@@ -189,6 +201,7 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
   const query = queryString({ ...request.query, ...credentialQuery(op.route) });
   const headers: Record<string, string> = {};
   if (op.route.credential.kind === 'bearer') headers.authorization = `Bearer ${vendor.accessToken}`;
+  if (op.route.credential.kind === 'staff') headers.authorization = `Bearer ${staffToken}`;
   let body: string | undefined;
   const b = request.body;
   if (b.kind === 'json') {
@@ -213,7 +226,8 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
 }
 
 /** Rate-limit windows and failed-login counters change on refusals by design. */
-const CHANGES_ON_REFUSAL: Record<string, string[] | 'all'> = { rate_limit_windows: 'all', users: ['failed_logins', 'locked_until'] };
+// A key's last use and a staff session's last activity are recorded when they authenticate, whatever the call then answers.
+const CHANGES_ON_REFUSAL: Record<string, string[] | 'all'> = { rate_limit_windows: 'all', users: ['failed_logins', 'locked_until'], api_keys: ['last_used_at'], staff_sessions: 'all' };
 
 async function fingerprint(): Promise<Record<string, string>> {
   const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(node.engine.db);
@@ -261,8 +275,12 @@ describe('schema-driven fuzzing of every operation', () => {
             if (changed.length > 0) throw new Error(`${reply.status} refusal changed ${changed.join(', ')}: ${reply.text.slice(0, 200)}`);
           }
           // A call such as logout, deactivate or a new password may end the session: renew it.
-          if (!refusal && op.route.credential.kind === 'session' && op.method !== 'GET') {
+          if (!refusal && op.route.credential.kind === 'session' && (op.method !== 'GET' || op.path.includes('logout'))) {
             await renewSession();
+            before = await fingerprint();
+          }
+          if (!refusal && op.route.credential.kind === 'staff' && op.path.includes('sign-out')) {
+            await renewStaffSession();
             before = await fingerprint();
           }
         }),
@@ -328,6 +346,7 @@ describe('the number sweep', () => {
   it(`every number field of every operation refuses ${LOOSE_NUMBERS.join(', ')} with 400 naming it, and changes nothing`, { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     let swept = 0;
+    await renewStaffSession();
     for (const op of operations) {
       for (const { field, request } of sweepOf(op)) {
         const before = await fingerprint();
@@ -355,4 +374,7 @@ async function renewSession(): Promise<void> {
   }
   customer = await signUpAt(node, vendor.vendorId);
   session = customer.key;
+  // The back office's owner: staff routes are fuzzed signed in, like every other credential.
+  ownerId = (await addOwner(node.engine, { vendorId: vendor.vendorId, email: 'owner@fuzz.example', password: 'fuzz owner password 1' })).staff.id;
+  await renewStaffSession();
 }
