@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'punchcard.js');
-const RUN_TIMEOUT_MS = 20_000;
+// Generous: tsx compiles the sources at every start, slow on a busy 2-core machine.
+const RUN_TIMEOUT_MS = 60_000;
 
 export interface Running {
   child: ChildProcess;
@@ -50,7 +51,7 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs
   return { code, stdout: running.stdout(), stderr: running.stderr() };
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined, running: Running, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | undefined, running: Running, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
