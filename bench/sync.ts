@@ -20,7 +20,7 @@ import { installChangeCapture } from '../src/core/sync/capture/install-capture';
 import { applyPushedEvents } from '../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../src/core/sync/central/pairing';
 import { readPendingEvents, recordVerdicts } from '../src/core/sync/outbox/pending-events';
-import { setMeta } from '../src/core/sync/store/apply-pulled-changes';
+import { setMeta } from '../src/core/storage/node-meta';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
-import { getMeta } from '../../core/sync/store/apply-pulled-changes';
+import { getMeta } from '../../core/storage/node-meta';
 import { openDataDir } from '../node/data-dir';
 import { readPairing } from '../sync/pairing-file';
 

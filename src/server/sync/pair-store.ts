@@ -2,7 +2,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { migrateToLatest } from '../../core/storage/database';
-import { setMeta } from '../../core/sync/store/apply-pulled-changes';
+import { setMeta } from '../../core/storage/node-meta';
 import { ServiceError } from '../../shared/errors';
 import { openDataDir } from '../node/data-dir';
 import { requestPairing } from './http-transport';

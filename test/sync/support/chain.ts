@@ -13,7 +13,7 @@ import { applyPushedEvents } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
 import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
-import { setMeta } from '../../../src/core/sync/store/apply-pulled-changes';
+import { setMeta } from '../../../src/core/storage/node-meta';
 import { SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../../support/clock';

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
+import { getMeta, setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
 import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 
@@ -15,17 +16,13 @@ const PG_LOCK = 7_301_001;
 export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, role: CaptureRole): Promise<void> {
   const tables = REPLICATED_TABLES.filter((t) => (role === 'central' ? t.pull : t.push));
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('node_meta').select('value').where('key', '=', 'sync_capture').executeTakeFirst();
+    const before = await getMeta(trx, 'sync_capture');
     await removeTriggers(trx, dialect);
     if (dialect === 'postgres') await installPostgres(trx, tables);
     else for (const table of tables) await installSqlite(trx, table);
     // Central's first start: rows that existed before capture began enter the log, parents first.
-    if (role === 'central' && before?.value !== 'central') await backfillChangeLog(trx, dialect);
-    await trx
-      .insertInto('node_meta')
-      .values({ key: 'sync_capture', value: role })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: role }))
-      .execute();
+    if (role === 'central' && before !== 'central') await backfillChangeLog(trx, dialect);
+    await setMeta(trx, 'sync_capture', role);
   });
 }
 

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../engine';
-import { openAccount, type HolderType } from '../../ledger/ledger';
 import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../protocol';
 import { replicatedTable } from '../replicated-tables';
+import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
@@ -144,25 +144,11 @@ export async function survivorOf(trx: Kysely<DB>, userId: number): Promise<numbe
 }
 
 async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<number> {
-  const holderType = data['holder_type'] as HolderType;
-  const holderId = Number(data['holder_id']);
-  const currencyId = Number(data['currency_id']);
   const amount = Number(data['amount']);
-  if (!Number.isSafeInteger(amount) || amount === 0 || !holderType || !Number.isSafeInteger(holderId)) {
+  if (!Number.isSafeInteger(amount) || amount === 0 || !data['holder_type'] || !Number.isSafeInteger(Number(data['holder_id']))) {
     throw new EventRefused('invalid_row', `ledger entry ${String(data['id'])} is not a valid movement`);
   }
-  const accountId = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId, holderType, holderId });
-  const columns = await tableColumns(trx, engine.dialect, 'ledger_entries');
-  await trx
-    .insertInto('ledger_entries')
-    .values({ ...pickColumns(data, columns), account_id: accountId } as never)
-    .execute();
-  await trx
-    .updateTable('ledger_accounts')
-    .set((eb) => ({ balance: eb('balance', '+', amount), updated_at: engine.clock.now() }))
-    .where('id', '=', accountId)
-    .execute();
-  return accountId;
+  return insertReplicatedEntry(trx, engine, node.vendorId, data);
 }
 
 /** One phone or email registered at two stores while offline: the later one merges into the first. */

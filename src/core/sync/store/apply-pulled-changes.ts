@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../../engine';
-import { openAccount, type HolderType } from '../../ledger/ledger';
+import { insertReplicatedEntry } from '../replicated-entry';
+import { setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
 import type { PulledChange } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
@@ -37,25 +38,8 @@ async function pendingRows(trx: Kysely<DB>): Promise<Set<string>> {
 }
 
 async function insertEntryIfAbsent(trx: Kysely<DB>, engine: Engine, data: Record<string, unknown>): Promise<void> {
-  const id = Number(data['id']);
-  const exists = await trx.selectFrom('ledger_entries').select('id').where('id', '=', id).executeTakeFirst();
-  if (exists) return;
-  const accountId = await openAccount(trx, engine, {
-    vendorId: Number(data['vendor_id']),
-    currencyId: Number(data['currency_id']),
-    holderType: data['holder_type'] as HolderType,
-    holderId: Number(data['holder_id']),
-  });
-  const columns = await tableColumns(trx, engine.dialect, 'ledger_entries');
-  await trx
-    .insertInto('ledger_entries')
-    .values({ ...pickColumns(data, columns), account_id: accountId } as never)
-    .execute();
-  await trx
-    .updateTable('ledger_accounts')
-    .set((eb) => ({ balance: eb('balance', '+', Number(data['amount'])), updated_at: engine.clock.now() }))
-    .where('id', '=', accountId)
-    .execute();
+  const exists = await trx.selectFrom('ledger_entries').select('id').where('id', '=', Number(data['id'])).executeTakeFirst();
+  if (!exists) await insertReplicatedEntry(trx, engine, Number(data['vendor_id']), data);
 }
 
 async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, data: Record<string, unknown>): Promise<void> {
@@ -124,17 +108,4 @@ async function displaceLocalHolder(trx: Kysely<DB>, engine: Engine, table: strin
       .where('id', '!=', id)
       .execute();
   }
-}
-
-export async function setMeta(db: Kysely<DB>, key: string, value: string): Promise<void> {
-  await db
-    .insertInto('node_meta')
-    .values({ key, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
-}
-
-export async function getMeta(db: Kysely<DB>, key: string): Promise<string | null> {
-  const row = await db.selectFrom('node_meta').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value ?? null;
 }

@@ -1,7 +1,8 @@
 import type { Engine } from '../../engine';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
 import type { PullResponse, PushRequest, PushResponse } from '../protocol';
-import { applyPulledChanges, getMeta, setMeta } from './apply-pulled-changes';
+import { getMeta, setMeta } from '../../storage/node-meta';
+import { applyPulledChanges } from './apply-pulled-changes';
 
 /** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
 export interface SyncTransport {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { runSeed } from './run-seed';
+
+// Deterministic simulation of a chain over a lossy network (docs/sync.md, "Proof"). Each test file
+// runs one fixed block of seeds (so blocks run in parallel); SYNC_SIM_SEEDS sets the count per
+// block, SYNC_SIM_SEED replays one seed.
+export function simulateSeedBlock(block: number): void {
+  const perBlock = Number(process.env.SYNC_SIM_SEEDS ?? 125);
+  describe(`sync simulation, seeds block ${block}`, () => {
+    it('every node converges after healing, whatever the network did', async () => {
+      const only = process.env.SYNC_SIM_SEED;
+      const seeds = only !== undefined ? [Number(only)] : Array.from({ length: perBlock }, (_, i) => block * 1_000_000 + i);
+      let orders = 0;
+      for (const seed of seeds) {
+        const outcome = await runSeed(seed);
+        orders += outcome.stats.orders;
+        if (outcome.problems.length > 0) {
+          throw new Error(`seed ${seed} failed; replay with: SYNC_SIM_SEED=${seed} npx vitest run test/sync/simulation-${block}.test.ts\n${outcome.problems.slice(0, 10).join('\n')}`);
+        }
+      }
+      expect(orders).toBeGreaterThan(0);
+    }, 600_000);
+  });
+}
