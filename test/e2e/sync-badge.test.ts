@@ -45,6 +45,14 @@ describe('sync badge in Chromium', () => {
     const badge = page.getByTestId('sync-badge');
     await badge.waitFor();
     await expect.poll(() => badge.textContent(), { timeout: UI_TIMEOUT }).toBe('Central: online');
+    // The badge follows sync.changed events: an idle round of the sync loop (every 5 s) that
+    // changes nothing makes the screen ask nothing.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/sync/status')) asked.push(r.url());
+    });
+    await page.waitForTimeout(5_500);
+    expect(asked).toEqual([]);
 
     await central.close();
     // A sale at the counter while central is away: it stays in the store's outbox.

@@ -4,7 +4,8 @@ import { EventEmitter } from 'node:events';
 // update without polling. In-process: each node publishes its own stores' events.
 
 export interface StoreEvent {
-  type: 'session.opened' | 'session.updated' | 'session.closed' | 'order.completed' | 'order.voided' | 'scan.rejected';
+  /** sync.changed: a paired store's sync status (link, pending, first sync) changed; read GET /sync/status. */
+  type: 'session.opened' | 'session.updated' | 'session.closed' | 'order.completed' | 'order.voided' | 'scan.rejected' | 'sync.changed';
   vendorId: number;
   storeId: number;
   /** The session concerned; for orders, the session the order closed (null when none was open). */

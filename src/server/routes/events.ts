@@ -9,7 +9,8 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /app/events?api_key: Server-Sent Events of the key's store — sessions opened, updated and
- * closed, orders completed and voided, scans the node's scanners could not check in — so the cashier
+ * closed, orders completed and voided, scans the node's scanners could not check in, a paired store's
+ * sync status changing (sync.changed) — so the cashier
  * queue and kiosk update without polling. Each event is `event: <type>` with JSON data `{type,
  * vendor_id, store_id, pos_session_id, order_id?, by?, reason?, at}` (Unix ms).
  */

@@ -23,10 +23,22 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
     vendorId: pairing.vendor_id,
     storeId: pairing.store_id,
     onPulledSessions: (ids) => void publishPulledSessions(engine, pairing.store_id, ids),
+    onProgress: () => void announceStatusChange(),
+    onRoundEnd: () => void announceStatusChange(),
   });
+  // Screens learn of status changes from the event stream (sync.changed) instead of polling.
+  let lastAnnounced = '';
+  const announceStatusChange = async () => {
+    const s = await client.status().catch(() => null);
+    if (!s) return;
+    const shown = JSON.stringify([s.link, s.pending, s.rejected, s.firstSync.done, Math.round(s.firstSync.progress * 100)]);
+    if (shown === lastAnnounced) return;
+    lastAnnounced = shown;
+    engine.events.publish({ type: 'sync.changed', vendorId: pairing.vendor_id, storeId: pairing.store_id, sessionId: null, at: engine.clock.now() });
+  };
   client.start();
   const unsubscribe = engine.events.subscribe(pairing.store_id, (event) => {
-    if (event.type !== 'scan.rejected') client.poke();
+    if (event.type !== 'scan.rejected' && event.type !== 'sync.changed') client.poke();
   });
   const stream = listenForPokes(pairing, () => client.poke(), logger);
   return {

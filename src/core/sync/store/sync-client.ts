@@ -19,6 +19,8 @@ export interface SyncClientOptions {
   onPulledSessions?: (sessionIds: number[]) => void;
   /** After each pulled page: how far the cursor is towards central's head (first-sync progress). */
   onProgress?: (progress: { cursor: number; head: number }) => void;
+  /** After every round of the loop, successful or not (status watchers compare and publish). */
+  onRoundEnd?: () => void;
 }
 
 export interface SyncRoundResult {
@@ -121,6 +123,7 @@ export class SyncClient {
         } catch {
           failures += 1;
         }
+        this.options.onRoundEnd?.();
         if (this.#stopped) break;
         // Capped exponential backoff with full jitter, so stores that lost central together do not return together.
         const wait = failures === 0 ? idle : Math.max(250, random() * Math.min(cap, 1_000 * 2 ** failures));

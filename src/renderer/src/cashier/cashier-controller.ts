@@ -52,6 +52,7 @@ export function createCashier(deps: CashierDeps): Cashier {
   const concernsPanel = (event: StoreEventMessage) => event.pos_session_id != null && event.pos_session_id === customer.getState().sessionId;
 
   async function onEvent(event: StoreEventMessage): Promise<void> {
+    if (event.type === 'sync.changed' || event.type === 'scan.rejected') return;
     const reloaded = queue.getState().reload();
     switch (event.type) {
       case 'session.opened': {

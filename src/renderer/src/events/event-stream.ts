@@ -17,7 +17,7 @@ export interface StoreEventMessage {
 }
 
 /** Event types the node sends (src/core/events/store-events.ts). */
-export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided', 'scan.rejected'] as const;
+export const STORE_EVENT_TYPES = ['session.opened', 'session.updated', 'session.closed', 'order.completed', 'order.voided', 'scan.rejected', 'sync.changed'] as const;
 
 export interface EventStreamState {
   /**

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { eventStream } from '../events/event-stream';
 import { useSession } from '../session/session-store';
 
 /** A store node's GET /sync/status (public, like /health); null until it answered. */
@@ -16,9 +17,10 @@ export interface SyncStatus {
   last_error: string | null;
 }
 
-const POLL_MS = 3_000;
-
-/** Polls the node's sync status while the screen is open (badges, Settings). */
+/**
+ * The node's sync status while the screen is open (badges, Settings): read once, then again on each
+ * `sync.changed` event and on every reconnection of the event stream — no polling.
+ */
 export function useSyncStatus(): SyncStatus | null {
   const baseUrl = useSession((s) => s.baseUrl);
   const [status, setStatus] = useState<SyncStatus | null>(null);
@@ -34,10 +36,15 @@ export function useSyncStatus(): SyncStatus | null {
       }
     };
     void load();
-    const timer = setInterval(() => void load(), POLL_MS);
+    const stream = eventStream();
+    const stopEvents = stream.subscribe((event) => {
+      if (event.type === 'sync.changed') void load();
+    });
+    const stopResync = stream.onResync(() => void load());
     return () => {
       stopped = true;
-      clearInterval(timer);
+      stopEvents();
+      stopResync();
     };
   }, [baseUrl]);
   return status;
