@@ -7,7 +7,7 @@ import { createPaymentGateway, type PaymentGatewayConfig } from './payments/gate
 import type { PaymentGateway } from './payments/gateway/payment-gateway';
 import { type Database, migrateToLatest } from './storage/database';
 import type { Dialect } from './storage/dialect';
-import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
+import { CENTRAL_NODE_ID, NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
 import type { DB } from './storage/schema';
 import { sealLocalChanges } from './sync/outbox/seal-local-changes';
 
@@ -36,6 +36,11 @@ export interface Engine {
 }
 
 export type ProgramRole = 'owner' | 'replica';
+
+/** A chain's central node (stores sync with it). */
+export function isChainCentral(engine: Pick<Engine, 'nodeId'>): boolean {
+  return engine.nodeId === CENTRAL_NODE_ID;
+}
 
 /** True where the program's own jobs and side effects (expiry, payments, webhooks) run. */
 export function ownsProgramData(engine: Pick<Engine, 'programRole'>): boolean {
@@ -74,7 +79,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 }
 
 async function ensureNodeId(db: Kysely<DB>, role: EngineOptions['role']): Promise<number> {
-  const proposed = role === 'central' ? 0 : randomInt(UNPAIRED_NODE_FLOOR, NODE_LIMIT);
+  const proposed = role === 'central' ? CENTRAL_NODE_ID : randomInt(UNPAIRED_NODE_FLOOR, NODE_LIMIT);
   await db
     .insertInto('node_meta')
     .values({ key: 'node_id', value: String(proposed) })
