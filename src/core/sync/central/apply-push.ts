@@ -149,7 +149,7 @@ async function applyChange(
       if (existing) return;
       const accountId = await insertEntry(trx, engine, node, data);
       accounts.add(accountId);
-      await applyStoreChangeEffects(trx, engine, effects, { ...applied, accountId }, undefined);
+      await applyStoreChangeEffects(trx, engine, effects, { ...applied, accountId, kind: String(data['kind']) }, undefined);
       return;
     }
     case 'users':

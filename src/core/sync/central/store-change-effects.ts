@@ -49,7 +49,7 @@ export async function applyStoreChangeEffects(
   trx: Kysely<DB>,
   engine: Engine,
   effects: StoreChangeEffects,
-  change: { tbl: string; id: number; occurredAt: number; accountId?: number },
+  change: { tbl: string; id: number; occurredAt: number; accountId?: number; kind?: string },
   before: Row | undefined,
 ): Promise<void> {
   const time: EventTime = { occurredAt: change.occurredAt };
@@ -57,7 +57,8 @@ export async function applyStoreChangeEffects(
   const vendorId = effects.vendorId;
   switch (change.tbl) {
     case 'ledger_entries':
-      if (change.accountId !== undefined) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, time);
+      // Most entries (points earned) need nothing: no reads unless a webhook wants it or it spends.
+      if (change.accountId !== undefined && (wants('balance.updated') || change.kind === 'spend')) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, time);
       return;
     case 'user_vendors': {
       if (!wants('customer.registered') && !wants('tier.changed')) return;
