@@ -8,8 +8,8 @@
 //   ensureBuiltCli()                   bin/punchcard.js: build when missing or older than the sources
 //
 // Left out of the bundle (loaded from node_modules at run time): native addons, and packages that
-// read files next to their own code (swagger-ui's assets, swagger's package.json, pino's transport
-// workers) or are big and rarely used (bwip-js, imported when a barcode is drawn).
+// read files next to their own code (swagger-ui's assets, pino's transport workers) or are big and rarely used (bwip-js, imported when a barcode is drawn; stdnum, required at
+// the first national id checked).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +22,22 @@ const STAMP_FILE = join(CLI_DIR, 'stamp.json');
 /** What goes into the bundle: the node's sources, the lock file (dependency versions) and this script. */
 const SOURCES = ['src/server', 'src/core', 'src/shared', 'src/devices', 'package-lock.json', 'scripts/build-cli.js'];
 
-export const EXTERNAL = ['better-sqlite3', 'node-hid', '@node-rs/argon2', 'pg-native', '@fastify/swagger', '@fastify/swagger-ui', 'pino', 'bwip-js'];
+export const EXTERNAL = ['better-sqlite3', 'node-hid', '@node-rs/argon2', 'pg-native', '@fastify/swagger-ui', 'pino', 'bwip-js', 'stdnum', 'yaml'];
+
+/**
+ * @fastify/swagger requires `yaml` (~50 ms to load) for /docs/yaml only: in the bundle it gets a
+ * stand-in that requires the real package (from node_modules) at its first call.
+ */
+const lazyYaml = {
+  name: 'punchcard:lazy-yaml',
+  setup(build) {
+    build.onResolve({ filter: /^yaml$/ }, (args) => (/@fastify[\\/]swagger[\\/]/.test(args.importer) ? { path: 'yaml', namespace: 'lazy-yaml' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => ({
+      contents: "const load = () => require('yaml');\nmodule.exports = { parse: (...args) => load().parse(...args), stringify: (...args) => load().stringify(...args) };\n",
+      loader: 'js',
+    }));
+  },
+};
 
 /** The newest modification time and the number of files among the sources (a deletion changes the count). */
 function sourceState() {
@@ -71,6 +86,7 @@ export async function buildCli() {
     format: 'esm',
     target: 'node20.19',
     external: EXTERNAL,
+    plugins: [lazyYaml],
     logLevel: 'warning',
     legalComments: 'none',
     // CommonJS packages in the bundle call require() for Node's built-ins.
