@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
+import { coldStartFigures } from './cold-start';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -140,5 +141,6 @@ const figures = {
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
   scan_to_panel: await scanToPanel(),
   sync: await syncFigures(),
+  cold_start: await coldStartFigures(),
 };
 console.log(JSON.stringify(figures, null, 2));

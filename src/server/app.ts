@@ -1,3 +1,4 @@
+import { DeferredSchemas, deferredCompilersFactory } from './http/lazy-schema-compilers';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
@@ -82,6 +83,7 @@ export interface AppOptions {
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const deferredSchemas = new DeferredSchemas();
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -98,7 +100,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    // Fastify's own compilers, each route's compiled at first use or by the warm-up once listening.
+    schemaController: { compilersFactory: deferredCompilersFactory(deferredSchemas) },
   }) as unknown as FastifyInstance;
+  app.addHook('onListen', () => void deferredSchemas.warmUp());
 
   // Credentials are checked before validation: an unknown caller learns nothing about the body.
   app.decorate('routeCatalog', recordRoutes(app));

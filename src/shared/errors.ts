@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
   user_not_found: { status: 404, message: 'No such customer exists.' },
   user_card_not_found: { status: 404, message: 'No such card is linked to your account.' },
+  scanner_not_found: { status: 404, message: 'This node reads no such scanner for your store.' },
   content_not_found: { status: 404, message: 'No such content page exists.' },
   country_not_found: { status: 404, message: 'No country with that id exists.' },
   customer_not_found: { status: 404, message: 'No customer matches that card, phone, email or code. Check it, or register the customer.' },

@@ -1,3 +1,4 @@
+import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { StoreScope } from '../credentials/authenticate';
 import { confirmMembership, linkUserToVendor, loadVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
@@ -14,9 +15,10 @@ export interface CheckInResult {
  * POST /onscreen: the customer given by any identification is checked in at the API key's store.
  * A customer of another program who identifies here joins this one (the account is shared); the
  * counter sees them in full once they confirm (seenAtCounter).
- * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so).
+ * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so), and
+ * `station` the station that scanner serves (counter or kiosk), carried by the session events only.
  */
-export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner' }): Promise<CheckInResult> {
+export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
     const vendor = await loadVendor(trx, counter.vendorId);
@@ -32,6 +34,6 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
       events: opened.events,
     };
   });
-  publishAll(engine, events);
+  publishAll(engine, input.station ? events.map((event) => ({ ...event, station: input.station })) : events);
   return result;
 }

@@ -813,6 +813,16 @@ export interface RateLimitWindowsTable {
   hits: number;
 }
 
+/** Which station a scanner the node reads serves (migration 0019): node-local, never synced. */
+export interface ScannerStationsTable {
+  vendor_id: number;
+  store_id: number;
+  /** The device's stable identity (ScannerDescription.device). */
+  device: string;
+  station: 'counter' | 'kiosk';
+  updated_at: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -868,4 +878,5 @@ export interface DB {
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  scanner_stations: ScannerStationsTable;
 }

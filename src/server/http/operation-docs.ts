@@ -58,7 +58,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /vendor/store/check-in': { section: 'OnScreen', summary: 'Check in from the app', description: 'The logged-in customer checks themselves in at one of the program\'s stores (session_key). Answers 201 with the session.' },
   'GET /app/events': { section: 'OnScreen', summary: 'Follow the store\'s events', description: 'A server-sent event stream of the store\'s check-ins, closed sessions, orders and scans, so screens update without polling.' },
   'POST /app/scans': { section: 'OnScreen', summary: 'Post a wedge scan', description: 'A line a keyboard-wedge scanner typed on a screen: decoded (barcode, AIM prefix, magnetic stripe) and checked in like any identification.' },
-  'GET /app/scanners': { section: 'OnScreen', summary: 'List the node\'s scanners', description: 'The HID scanners and card readers the node reads: kind, mode, connected, last scan (number masked).' },
+  'GET /app/scanners': { section: 'OnScreen', summary: 'List the node\'s scanners', description: 'The HID scanners and card readers the node reads: kind, mode, connected, last scan, and the station each serves (counter, kiosk, or null when not assigned).' },
+  'PUT /app/scanners/station': {
+    section: 'OnScreen',
+    summary: 'Assign a scanner to a station',
+    description: 'Cashier or integration keys of the store the scanners serve: `{scanner, station}` with a listed scanner\'s `id` or `device` and `counter`, `kiosk` or null (not assigned). Kept by the node under the device\'s identity; scans then carry the station in the event stream, and kiosks greet only kiosk-station (and unassigned) scanners. 404 `scanner_not_found` for a scanner not listed; kiosk keys get 403.',
+  },
   'GET /app/terminal': { section: 'OnScreen', summary: 'Describe a screen key', description: 'The role (cashier or kiosk), vendor, store and point of sale of an api_key: the screens\' sign-in check.' },
 
   // ---- Countries and regions

@@ -5,11 +5,12 @@
  *
  * Hooks for end-to-end tests: region "Settings" ("Ajustes"); data-testid="settings-terminal",
  * "settings-language", "settings-scanners", "settings-node", "settings-pairing"; table "Scanners"
- * (data-testid="scanner-row" per scanner), switch "Capture keyboard-wedge scans"
+ * (data-testid="scanner-row" per scanner, its station select "Station of <name>",
+ * data-testid="scanner-station"), switch "Capture keyboard-wedge scans"
  * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
  * "Yes, sign out".
  */
-import { Alert, Badge, Box, Button, Card, Group, Loader, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConnectionBadge } from '../app/ConnectionBadge';
 import { PairingCard } from '../sync/PairingCard';
@@ -19,7 +20,7 @@ import { HealthScreen } from '../health/HealthScreen';
 import { useLanguage } from '../i18n/language-store';
 import { sessionStore, useSession, useTerminalApi } from '../session/session-store';
 import { useWedge, wedgeStore } from '../wedge/wedge-store';
-import { formatScanTime, kindLabel, modeLabel } from './scanner-labels';
+import { formatScanTime, kindLabel, modeLabel, stationLabel } from './scanner-labels';
 import { useSettingsStrings } from './strings';
 import { useScanners } from './use-scanners';
 
@@ -136,7 +137,9 @@ function ScannersCard() {
   const t = useSettingsStrings();
   const language = useLanguage();
   const api = useTerminalApi();
-  const { phase, list, error, refresh } = useScanners(api);
+  const { phase, list, error, assignError, refresh, assign } = useScanners(api);
+  // Kiosk keys may not assign stations (the node refuses them): a kiosk shows them only.
+  const canAssign = useSession((s) => s.terminal?.role !== 'kiosk');
   const now = Date.now();
   return (
     <Card withBorder radius="md" padding="lg" data-testid="settings-scanners">
@@ -170,7 +173,7 @@ function ScannersCard() {
           </Text>
         )}
         {list?.available && list.scanners.length > 0 && (
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer minWidth={680}>
             <Table withTableBorder striped aria-label={t.scannersTitle}>
               <Table.Thead>
                 <Table.Tr>
@@ -179,6 +182,7 @@ function ScannersCard() {
                   <Table.Th>{t.scannerMode}</Table.Th>
                   <Table.Th>{t.scannerState}</Table.Th>
                   <Table.Th>{t.scannerLastScan}</Table.Th>
+                  <Table.Th>{t.scannerStation}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -195,11 +199,43 @@ function ScannersCard() {
                       </Text>
                     </Table.Td>
                     <Table.Td>{formatScanTime(s.last_scan_at, now, language, t)}</Table.Td>
+                    <Table.Td>
+                      {canAssign ? (
+                        <NativeSelect
+                          aria-label={t.stationOf(s.name)}
+                          data-testid="scanner-station"
+                          value={s.station ?? 'both'}
+                          onChange={(e) => {
+                            const value = e.currentTarget.value;
+                            void assign(s.id, value === 'counter' || value === 'kiosk' ? value : null);
+                          }}
+                          data={[
+                            { value: 'both', label: t.stationNone },
+                            { value: 'counter', label: t.stationCounter },
+                            { value: 'kiosk', label: t.stationKiosk },
+                          ]}
+                        />
+                      ) : (
+                        <Text size="sm" data-testid="scanner-station">
+                          {stationLabel(s.station, t)}
+                        </Text>
+                      )}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        )}
+        {list?.available && list.scanners.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {t.stationHint} {canAssign ? '' : t.stationKioskOnly}
+          </Text>
+        )}
+        {assignError && (
+          <Alert color="red" role="alert">
+            {t.stationError(assignError)}
+          </Alert>
         )}
         <Box pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <WedgeStatus />
