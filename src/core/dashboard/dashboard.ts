@@ -59,7 +59,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   const timeZone = stores[0]?.time_zone ?? 'UTC';
   const now = engine.clock.now();
   const window = lastDays(timeZone, now, DASHBOARD_DAYS);
-  const day = sql<number>`(created_at + ${window.offset}) / 86400000`;
+  const day = sql<number>`cast((created_at + ${window.offset}) / 86400000 as integer)`;
 
   const byDay = new Map(window.dayNumbers.map((d) => [d, zero()]));
   const byStore = new Map(stores.map((s) => [Number(s.id), zero()]));
@@ -110,7 +110,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     const credits = await db
       .selectFrom('ledger_entries as e')
       .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-      .select((eb) => [sql<number>`(e.created_at + ${window.offset}) / 86400000`.as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
+      .select((eb) => [sql<number>`cast((e.created_at + ${window.offset}) / 86400000 as integer)`.as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
       .where('e.vendor_id', '=', vendorId)
       .where('a.currency_id', '=', quickPay)
       .where('e.created_at', '>=', window.from)
