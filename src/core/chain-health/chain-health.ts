@@ -20,7 +20,7 @@ export interface StoreNodeHealth {
   lastEvent: number;
   /** Changes of the program central holds past the node's cursor: what the store has yet to pull. */
   pendingChanges: number;
-  /** waiting: never called central; in_progress: called, still behind with nothing sent; done: caught up once or selling. */
+  /** waiting: paired, nothing pulled yet; in_progress: pulling, still behind, nothing sent; done: caught up or selling. */
   firstSync: 'waiting' | 'in_progress' | 'done';
   rejectedEvents: number;
   openExceptions: number;
@@ -56,7 +56,7 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
       lastSeenAt: node.lastSeenAt,
       lastEvent: node.lastSeq,
       pendingChanges,
-      firstSync: node.lastSeenAt === null ? 'waiting' : pendingChanges === 0 || node.lastSeq > 0 ? 'done' : 'in_progress',
+      firstSync: pendingChanges === 0 || node.lastSeq > 0 ? 'done' : node.cursor === 0 ? 'waiting' : 'in_progress',
       rejectedEvents: Number(rejected?.n ?? 0),
       openExceptions: open.filter((e) => e.nodeId === node.id).length,
       revokedAt: node.revokedAt,
