@@ -140,5 +140,6 @@ const figures = {
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
   scan_to_panel: await scanToPanel(),
   sync: await syncFigures(),
+  admin_search: JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown,
 };
 console.log(JSON.stringify(figures, null, 2));
