@@ -142,5 +142,6 @@ const figures = {
   scan_to_panel: await scanToPanel(),
   sync: await syncFigures(),
   cold_start: await coldStartFigures(),
+  admin_search: JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown,
 };
 console.log(JSON.stringify(figures, null, 2));

@@ -1,5 +1,6 @@
 import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { StoreScope } from '../credentials/authenticate';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import { confirmMembership, linkUserToVendor, loadVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
@@ -24,6 +25,7 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
     const vendor = await loadVendor(trx, counter.vendorId);
     const { store, pos } = await loadCounterInfo(trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
+    await refuseBlockedCustomer(trx, vendor.id, found.user.id);
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';
     const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' });

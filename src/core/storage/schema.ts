@@ -272,6 +272,9 @@ export interface UserVendorsTable {
   removed_at: number | null;
   /** 1: the counter enrolled an account of another program, not yet confirmed by the customer (0011). */
   counter_enrolled: Generated<number>;
+  /** When the program blocked the customer (refused at check-in and orders); null: not blocked (0018). */
+  blocked_at: Generated<number | null>;
+  blocked_reason: Generated<string | null>;
 }
 
 export interface MetadataFieldsTable {
