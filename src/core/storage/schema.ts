@@ -813,6 +813,12 @@ export interface RateLimitWindowsTable {
   hits: number;
 }
 
+/** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
+export interface VendorVersionsTable {
+  vendor_id: number;
+  version: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -868,4 +874,5 @@ export interface DB {
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  vendor_versions: VendorVersionsTable;
 }
