@@ -1,5 +1,5 @@
 import type { StoreScope } from '../credentials/authenticate';
-import { confirmMembership, linkUserToVendor, loadVendor } from '../customers/customer-store';
+import { confirmMembership, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
@@ -19,8 +19,7 @@ export interface CheckInResult {
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner' }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
-    const vendor = await loadVendor(trx, counter.vendorId);
-    const { store, pos } = await loadCounterInfo(trx, counter);
+    const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';

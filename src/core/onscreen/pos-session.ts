@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import type { Engine } from '../engine';
+import { type ProgramData, programData } from '../program-cache/program-data';
 import { recordCheckInEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
@@ -91,12 +92,16 @@ export async function findOpenSession(db: Kysely<DB>, counter: { vendorId: numbe
   return session;
 }
 
-export async function loadCounterInfo(db: Kysely<DB>, counter: Counter) {
-  const store = await db.selectFrom('stores').selectAll().where('id', '=', counter.storeId).where('vendor_id', '=', counter.vendorId).executeTakeFirst();
+/** The counter's store and point of sale (the store's first when the key names none), from the program cache. */
+export function counterInfoIn(program: ProgramData, counter: Counter) {
+  const store = program.stores.get(counter.storeId);
   if (!store) throw new ServiceError('store_not_found');
-  const pos =
-    counter.posId === null
-      ? await db.selectFrom('points_of_sale').selectAll().where('store_id', '=', store.id).orderBy('id').executeTakeFirst()
-      : await db.selectFrom('points_of_sale').selectAll().where('id', '=', counter.posId).executeTakeFirst();
+  const pos = counter.posId === null ? program.pointsOfSale.find((p) => p.store_id === store.id) : program.pointsOfSale.find((p) => p.id === counter.posId);
   return { store, pos: pos ?? null };
+}
+
+/** The counter's vendor, store and point of sale; `db` may be the command's transaction. */
+export async function loadCounterInfo(engine: Engine, db: Kysely<DB>, counter: Counter) {
+  const program = await programData(engine.db, counter.vendorId, db);
+  return { vendor: program.vendor, program, ...counterInfoIn(program, counter) };
 }
