@@ -7,6 +7,7 @@ import { type ProgramData, programData } from '../program-cache/program-data';
 import { recordCheckInEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
+import { prepared } from '../storage/prepared';
 import type { DB, PosSessionsTable } from '../storage/schema';
 
 export type PosSessionRow = Selectable<PosSessionsTable>;
@@ -35,7 +36,7 @@ export async function openSession(
 ): Promise<{ session: PosSessionRow; events: StoreEvent[] }> {
   const now = engine.clock.now();
   const events: StoreEvent[] = [];
-  const open = await db.selectFrom('pos_sessions').selectAll().where('user_id', '=', input.userId).where('status', '=', 'active').executeTakeFirst();
+  const [open] = await openSessionOfUser(db, input.userId);
   if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
     const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
     await db.updateTable('pos_sessions').set({ updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber }).where('id', '=', open.id).execute();
@@ -79,15 +80,14 @@ export function publishAll(engine: Engine, events: StoreEvent[]): void {
 }
 
 /** An open session of this store by its hash; anything else (closed, other store or vendor) is 404. */
+const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId: number) =>
+  db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).where('vendor_id', '=', vendorId).where('store_id', '=', storeId).where('status', '=', 'active'),
+);
+
+const openSessionOfUser = prepared((db, userId: number) => db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('status', '=', 'active'));
+
 export async function findOpenSession(db: Kysely<DB>, counter: { vendorId: number; storeId: number }, hash: string): Promise<PosSessionRow> {
-  const session = await db
-    .selectFrom('pos_sessions')
-    .selectAll()
-    .where('hash', '=', hash)
-    .where('vendor_id', '=', counter.vendorId)
-    .where('store_id', '=', counter.storeId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  const [session] = await openSessionByHash(db, hash, counter.vendorId, counter.storeId);
   if (!session) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
   return session;
 }

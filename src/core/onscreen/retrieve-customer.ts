@@ -10,6 +10,7 @@ import type { Engine } from '../engine';
 import type { EarningRulesTable } from '../storage/schema';
 import { findOpenSession, type PosSessionRow } from './pos-session';
 import { inWindow, programData } from '../program-cache/program-data';
+import { prepared } from '../storage/prepared';
 import { rewardsIn } from '../rewards/offered-rewards';
 import type { RewardRecord } from '../rewards/list-rewards';
 
@@ -41,6 +42,23 @@ export interface FavouriteItem {
 const FAVOURITE_WINDOW_ORDERS = 50;
 const FAVOURITE_COUNT = 5;
 
+const lastVisitOf = prepared((db, userId: number, vendorId: number) =>
+  db
+    .selectFrom('pos_sessions as s')
+    .innerJoin('stores as st', 'st.id', 's.store_id')
+    .select(['s.created_at', 's.store_id', 'st.name'])
+    .where('s.user_id', '=', userId)
+    .where('s.vendor_id', '=', vendorId)
+    .where('s.status', '=', 'closed')
+    .where('s.closed_reason', '!=', 'moved')
+    .orderBy('s.created_at', 'desc')
+    .limit(1),
+);
+
+const recentOrdersOf = prepared((db, userId: number, vendorId: number) =>
+  db.selectFrom('orders').select('items').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'complete').orderBy('ordered_at', 'desc').limit(FAVOURITE_WINDOW_ORDERS),
+);
+
 /** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
   const session = await findOpenSession(engine.db, scope, hash);
@@ -51,26 +69,8 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     programData(engine.db, session.vendor_id),
     loadUser(engine.db, session.user_id),
     findUserVendor(engine.db, session.user_id, session.vendor_id),
-    engine.db
-      .selectFrom('pos_sessions as s')
-      .innerJoin('stores as st', 'st.id', 's.store_id')
-      .select(['s.created_at', 's.store_id', 'st.name'])
-      .where('s.user_id', '=', session.user_id)
-      .where('s.vendor_id', '=', session.vendor_id)
-      .where('s.status', '=', 'closed')
-      .where('s.closed_reason', '!=', 'moved')
-      .orderBy('s.created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
-    engine.db
-      .selectFrom('orders')
-      .select('items')
-      .where('user_id', '=', session.user_id)
-      .where('vendor_id', '=', session.vendor_id)
-      .where('status', '=', 'complete')
-      .orderBy('ordered_at', 'desc')
-      .limit(FAVOURITE_WINDOW_ORDERS)
-      .execute(),
+    lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
+    recentOrdersOf(engine.db, session.user_id, session.vendor_id),
   ]);
   if (!link) throw new ServiceError('user_not_found');
   const balances = await balancesIn(engine, program, member);
