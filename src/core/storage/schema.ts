@@ -826,6 +826,12 @@ export interface ScannerStationsTable {
   updated_at: number;
 }
 
+/** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
+export interface VendorVersionsTable {
+  vendor_id: number;
+  version: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -882,4 +888,5 @@ export interface DB {
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
   scanner_stations: ScannerStationsTable;
+  vendor_versions: VendorVersionsTable;
 }
