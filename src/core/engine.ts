@@ -31,8 +31,12 @@ export interface Engine {
    * local-first and syncs.
    */
   programRole: ProgramRole;
-  /** A paired store's view of its link to central (the sync client keeps it current); always up elsewhere. */
-  centralLink: { reachable: boolean };
+  /**
+   * A paired store's view of its link to central (the sync client keeps it current); always up
+   * elsewhere. `firstSyncDone`: the chain's customers have arrived (true except on a store still
+   * receiving its first sync), so an unknown identification is really unknown.
+   */
+  centralLink: { reachable: boolean; firstSyncDone: boolean };
   close(): Promise<void>;
 }
 
@@ -74,7 +78,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     events: new StoreEvents(),
     payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),
     programRole: options.programRole ?? 'owner',
-    centralLink: { reachable: true },
+    centralLink: { reachable: true, firstSyncDone: true },
     close: () => options.database.close(),
   };
 }

@@ -36,6 +36,8 @@ export interface InStoreRegistration {
  */
 export async function registerInStore(engine: Engine, scope: StoreScope, input: InStoreRegistration): Promise<CheckInResult & { created: boolean }> {
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
+  // The customer may be among those still arriving: registering now could make them twice.
+  if (!engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress');
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);

@@ -5,6 +5,7 @@ import { readPairing } from '../sync/pairing-file';
 import { startStoreSync, type StoreSync } from '../sync/store-sync';
 import { createPairingControl, type PairingControl } from '../sync/pairing-control';
 import { openDatabaseUrl } from '../../core/storage/database';
+import { loadFirstSyncState } from '../../core/sync/store/sync-client';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
@@ -43,6 +44,7 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
     // A paired store sells local-first; central owns the program and runs its jobs.
     programRole: paired ? 'replica' : 'owner',
   });
+  if (paired) await loadFirstSyncState(engine);
   // Central logs its changes for its stores; a paired store logs its own for central.
   if (options.installCapture === false) return engine;
   if (role === 'central') await installChangeCapture(engine.db, engine.dialect, 'central');

@@ -14,7 +14,7 @@ import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
 import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
 import { setMeta } from '../../../src/core/storage/node-meta';
-import { SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
+import { loadFirstSyncState, SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../../support/clock';
 
@@ -100,6 +100,7 @@ export async function pairStore(
   store: { storeId: number; apiKey: string },
   transport: (credential: string) => SyncTransport,
   given?: Database,
+  options: { firstSync?: boolean } = {},
 ): Promise<StoreHandle> {
   const database = given ?? (await freshDatabase());
   const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, store.storeId);
@@ -108,8 +109,9 @@ export async function pairStore(
   await setMeta(database.db, 'node_id', String(paired.node_id));
   const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
+  await loadFirstSyncState(engine);
   const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20 });
-  await client.syncOnce();
+  if (options.firstSync !== false) await client.syncOnce();
   return {
     engine,
     client,
