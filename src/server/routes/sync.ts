@@ -12,6 +12,7 @@ import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
+import { watchLogHead } from '../sync/log-head-watcher';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
@@ -62,18 +63,8 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
   app.get('/sync/stream', { config, preValidation: node, schema: { tags } }, async (request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    let last = -1;
-    const tick = async () => {
-      const head = await engine.db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-      const seq = Number(head?.head ?? 0);
-      if (seq !== last) {
-        last = seq;
-        reply.raw.write(`event: changes\ndata: {"head":${seq}}\n\n`);
-      }
-    };
-    const timer = setInterval(() => void tick().catch(() => undefined), 200);
-    await tick();
-    request.raw.on('close', () => clearInterval(timer));
+    const stop = watchLogHead(engine, (head) => reply.raw.write(`event: changes\ndata: {"head":${head}}\n\n`));
+    request.raw.on('close', stop);
   });
 
   {

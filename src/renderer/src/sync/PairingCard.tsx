@@ -88,7 +88,7 @@ function PairingForm({ onPaired }: { onPaired: () => void }) {
     <form onSubmit={(event) => void submit(event)} data-testid="pairing-form">
       <Stack gap="sm">
         <TextInput label={t.centralAddress} placeholder={t.centralAddressHint} value={central} onChange={(e) => setCentral(e.currentTarget.value)} required type="url" />
-        <TextInput label={t.pairingCode} placeholder="ABCD-2345" value={code} onChange={(e) => setCode(e.currentTarget.value)} required autoCapitalize="characters" />
+        <TextInput label={t.pairingCode} placeholder={t.codePlaceholder} value={code} onChange={(e) => setCode(e.currentTarget.value)} required autoCapitalize="characters" />
         <Checkbox label={t.replaceLocalData} description={t.replaceLocalDataHint} checked={replace} onChange={(e) => setReplace(e.currentTarget.checked)} />
         {error && (
           <Alert color="red" role="alert">
