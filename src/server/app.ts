@@ -1,3 +1,4 @@
+import { DeferredSchemas, deferredCompilersFactory } from './http/lazy-schema-compilers';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
@@ -50,6 +51,8 @@ import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 import { centralSyncRoutes } from './routes/sync';
 import { syncStatusRoutes } from './routes/sync-status';
+import { storePairingRoutes } from './routes/store-pairing';
+import type { PairingControl } from './sync/pairing-control';
 import { forwardCentralOwnedCalls, markCentralOwnedRoutes } from './sync/forward-to-central';
 import type { StoreSync } from './sync/store-sync';
 import { webhookRoutes } from './routes/webhooks';
@@ -77,10 +80,13 @@ export interface AppOptions {
   sync?: StoreSync | null;
   /** --webhooks-allow-private: endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean;
+  /** Pairing and unpairing from the screens (a store node's host restarts it); refused without. */
+  pairingControl?: PairingControl | null;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const deferredSchemas = new DeferredSchemas();
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -97,7 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    // Fastify's own compilers, each route's compiled at first use or by the warm-up once listening.
+    schemaController: { compilersFactory: deferredCompilersFactory(deferredSchemas) },
   }) as unknown as FastifyInstance;
+  app.addHook('onListen', () => void deferredSchemas.warmUp());
 
   // Credentials are checked before validation: an unknown caller learns nothing about the body.
   app.decorate('routeCatalog', recordRoutes(app));
@@ -149,7 +158,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(inboxRoutes, { engine });
   await app.register(promotionRoutes, { engine });
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
-  else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+  else {
+    await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+    await app.register(storePairingRoutes, { engine, control: options.pairingControl ?? null });
+  }
   await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   await app.register(backOfficeAuthRoutes, { engine });
   await app.register(backOfficeStaffRoutes, { engine });

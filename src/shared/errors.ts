@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
   user_not_found: { status: 404, message: 'No such customer exists.' },
   user_card_not_found: { status: 404, message: 'No such card is linked to your account.' },
+  scanner_not_found: { status: 404, message: 'This node reads no such scanner for your store.' },
   content_not_found: { status: 404, message: 'No such content page exists.' },
   country_not_found: { status: 404, message: 'No country with that id exists.' },
   customer_not_found: { status: 404, message: 'No customer matches that card, phone, email or code. Check it, or register the customer.' },
@@ -144,11 +145,13 @@ export const ERROR_CODES = {
   pairing_code_invalid: { status: 400, message: 'The pairing code is wrong, used or expired. Ask central for a new one.' },
   pairing_needs_empty_store: {
     status: 409,
-    message: 'This store node already has data of its own. Pair with --replace-local-data to set that data aside and take the chain\'s.',
+    message: "This store node already has data of its own. To take the chain's, ask to set that data aside (it is kept): the box in Settings, or --replace-local-data.",
   },
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
+  pairing_unavailable: { status: 409, message: 'This node cannot be paired from its screens: pair it with `punchcard store --central URL --pair CODE`.' },
+  unsent_sales: { status: 409, message: 'Sales made here have not reached central yet. Unpairing now would leave them out of the chain.' },
   offline_limit: { status: 422, message: 'The store is offline and this exceeds the offline limit.' },
   central_unreachable: {
     status: 503,

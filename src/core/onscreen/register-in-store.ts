@@ -3,7 +3,7 @@ import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
-import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
 import { findVendorCard, unlockCard } from '../user-cards/card-access';
@@ -39,8 +39,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
-    const vendor = await loadVendor(trx, counter.vendorId);
-    const { store, pos } = await loadCounterInfo(trx, counter);
+    const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const email = input.email ? cleanEmail(input.email, 'email') : null;
     const phone = input.phone?.number ? cleanPhone(input.phone.number, { callingCode: input.phone.code ?? null, country: store.country }) : null;
 

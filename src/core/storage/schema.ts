@@ -816,6 +816,22 @@ export interface RateLimitWindowsTable {
   hits: number;
 }
 
+/** Which station a scanner the node reads serves (migration 0019): node-local, never synced. */
+export interface ScannerStationsTable {
+  vendor_id: number;
+  store_id: number;
+  /** The device's stable identity (ScannerDescription.device). */
+  device: string;
+  station: 'counter' | 'kiosk';
+  updated_at: number;
+}
+
+/** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
+export interface VendorVersionsTable {
+  vendor_id: number;
+  version: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -871,4 +887,6 @@ export interface DB {
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  scanner_stations: ScannerStationsTable;
+  vendor_versions: VendorVersionsTable;
 }

@@ -58,7 +58,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /vendor/store/check-in': { section: 'OnScreen', summary: 'Check in from the app', description: 'The logged-in customer checks themselves in at one of the program\'s stores (session_key). Answers 201 with the session.' },
   'GET /app/events': { section: 'OnScreen', summary: 'Follow the store\'s events', description: 'A server-sent event stream of the store\'s check-ins, closed sessions, orders and scans, so screens update without polling.' },
   'POST /app/scans': { section: 'OnScreen', summary: 'Post a wedge scan', description: 'A line a keyboard-wedge scanner typed on a screen: decoded (barcode, AIM prefix, magnetic stripe) and checked in like any identification.' },
-  'GET /app/scanners': { section: 'OnScreen', summary: 'List the node\'s scanners', description: 'The HID scanners and card readers the node reads: kind, mode, connected, last scan (number masked).' },
+  'GET /app/scanners': { section: 'OnScreen', summary: 'List the node\'s scanners', description: 'The HID scanners and card readers the node reads: kind, mode, connected, last scan, and the station each serves (counter, kiosk, or null when not assigned).' },
+  'PUT /app/scanners/station': {
+    section: 'OnScreen',
+    summary: 'Assign a scanner to a station',
+    description: 'Cashier or integration keys of the store the scanners serve: `{scanner, station}` with a listed scanner\'s `id` or `device` and `counter`, `kiosk` or null (not assigned). Kept by the node under the device\'s identity; scans then carry the station in the event stream, and kiosks greet only kiosk-station (and unassigned) scanners. 404 `scanner_not_found` for a scanner not listed; kiosk keys get 403.',
+  },
   'GET /app/terminal': { section: 'OnScreen', summary: 'Describe a screen key', description: 'The role (cashier or kiosk), vendor, store and point of sale of an api_key: the screens\' sign-in check.' },
 
   // ---- Countries and regions
@@ -159,6 +164,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /payment-exceptions': { section: 'Billing profiles, reloads and eGifts', summary: 'List payment exceptions', description: 'Charges found paid without their gift, and late reloads refused after a quick-pay currency switch: what staff must refund or credit. Open ones first.' },
   'POST /payment-exceptions/{id}/resolve': { section: 'Billing profiles, reloads and eGifts', summary: 'Resolve a payment exception', description: '`refund` through the payment gateway, or `credit` the customer; the exception closes with who and how.' },
   'GET /sync/status': { section: 'Chain sync', summary: 'Sync status of this store', description: 'Paired or not, central’s address, link up or down, events waiting to be sent and the age of the oldest, last push and pull, cursor lag, first-sync progress, last error. No credential, like /health.' },
+  'POST /sync/pairing': { section: 'Chain sync', summary: 'Pair this store with central', description: 'From the store’s Settings (cashier key): central’s address and a pairing code. A store with data of its own needs `replace_local_data` (its database is set aside, kept). 202, then the node restarts paired and runs its first sync; sign in again with a key of the chain.' },
+  'DELETE /sync/pairing': { section: 'Chain sync', summary: 'Unpair this store', description: 'Cashier key. Refused (409 `unsent_sales`) while sales wait to be sent, unless `discard_unsent=true`. 202, then the node restarts unpaired; its chain database is set aside (kept).' },
   'POST /sync/pairing-codes': { section: 'Chain sync', summary: 'Issue a pairing code', description: 'A one-time code (XXXX-XXXX, 15 minutes) for one of the program’s stores; a store node pairs with it.' },
   'POST /sync/pair': { section: 'Chain sync', summary: 'Pair a store node', description: 'Spends a pairing code: central numbers the node and answers its credential (shown once). Guessing is rate-limited.' },
   'POST /sync/push': { section: 'Chain sync', summary: 'Push a store’s events', description: 'A page of the store’s events in node_seq order, applied in one transaction, each answered with its verdict; a gap answers `resume_from`. Node credential.' },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type Engine, transact } from '../../core/engine';
-import { applyPushedEvents } from '../../core/sync/central/apply-push';
+import type { Engine } from '../../core/engine';
+import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
 import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
@@ -43,7 +43,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       for (const event of events) {
         if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes)) throw new ServiceError('validation_failed', 'Each event needs node_seq and changes.', 'events');
       }
-      return transact(engine, (trx) => applyPushedEvents(trx, engine, nodeOf(request), events));
+      return acceptPushedEvents(engine, nodeOf(request), events);
     },
   );
 

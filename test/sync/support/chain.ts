@@ -9,7 +9,7 @@ import { authenticateApiKey, type StoreScope } from '../../../src/core/credentia
 import { nextObjectId } from '../../../src/core/storage/ids';
 import { migrateToLatest, openSqlite, type Database } from '../../../src/core/storage/database';
 import { installChangeCapture } from '../../../src/core/sync/capture/install-capture';
-import { applyPushedEvents } from '../../../src/core/sync/central/apply-push';
+import { acceptPushedEvents } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
 import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
@@ -58,7 +58,7 @@ export async function startCentral(clock: ManualClock, given?: Database): Promis
       return {
         async push(request: PushRequest): Promise<PushResponse> {
           const node = await authenticateNode(engine, credential);
-          return engine.db.transaction().execute((trx) => applyPushedEvents(trx, engine, node, request.events));
+          return acceptPushedEvents(engine, node, request.events);
         },
         async pull(after: number, limit: number): Promise<PullResponse> {
           const node = await authenticateNode(engine, credential);
