@@ -9,6 +9,9 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { issuePairingCode, pairNode } from '../../src/core/sync/central/pairing';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { addOwner } from '../../src/core/staff/add-owner';
+import { programChanges } from '../../src/core/program-admin/change-program';
+import { programOverview } from '../../src/core/program-admin/program-overview';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
 
@@ -58,5 +61,18 @@ describe('back-office queries on PostgreSQL', () => {
     await pairNode(engine, code, 'pg store');
     const [node] = await listStoreNodeHealth(engine, vendor.vendorId, null);
     expect(node).toMatchObject({ label: 'pg store', lastEvent: 0, rejectedEvents: 0, openExceptions: 0 });
+  });
+
+  it('runs a program change and its audit record in one transaction: both, or neither', async () => {
+    const { staff: owner } = await addOwner(engine, { vendorId: vendor.vendorId, email: 'owner@pg.test', password: 'correct horse battery' });
+    const staff = { sessionId: 0, staffId: owner.id, vendorId: vendor.vendorId, email: 'owner@pg.test', name: 'Owner', role: 'owner' as const, storeId: null };
+    const audits = async () => (await engine.db.selectFrom('audit_log').select('action').where('vendor_id', '=', vendor.vendorId).where('object_type', '=', 'earning_rule').execute()).map((r) => r.action);
+    const [rule] = (await programOverview(engine, vendor.vendorId, 'central')).earningRules;
+    const changed = await programChanges.updateEarningRule(engine, staff, rule!.publicId, { points: 4 });
+    expect(changed.points).toBe(4);
+    expect(await audits()).toEqual(['earning_rule.update']);
+    await expect(programChanges.updateEarningRule(engine, staff, rule!.publicId, { points: 5, currency: 'curr_none' })).rejects.toMatchObject({ code: 'unknown_currency' });
+    expect((await programOverview(engine, vendor.vendorId, 'central')).earningRules[0]!.points).toBe(4);
+    expect(await audits()).toEqual(['earning_rule.update']);
   });
 });
