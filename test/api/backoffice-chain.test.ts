@@ -4,7 +4,9 @@ import { buildApp } from '../../src/server/app';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { ManualClock } from '../support/clock';
 import { http, type TestNode } from '../support/test-node';
-import { addStore, type CentralHandle, startCentral } from '../sync/support/chain';
+import { programChanges } from '../../src/core/program-admin/change-program';
+import { programOverview } from '../../src/core/program-admin/program-overview';
+import { addStore, type CentralHandle, pairStore, startCentral } from '../sync/support/chain';
 
 // The chain's health in central's back office over real HTTP: store nodes pair, push (one event
 // central rejects) and pull through central's own sync endpoints; the back office shows each
@@ -112,5 +114,20 @@ describe('chain health at central', () => {
     expect((await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/program')).body.offline_caps.apply).toBe('set_here');
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=program&limit=1');
     expect(audit.body.items[0]).toMatchObject({ action: 'program.update_offline_caps', before: { quickPayPerOrder: null }, after: { quickPayPerOrder: 2000, pointsPerDay: 500 } });
+  });
+
+  it('a paired store shows central’s program read-only, its offline caps as central’s, and refuses program changes', async () => {
+    const storeC = await addStore(central, 'C');
+    const store = await pairStore(central, clock, storeC, central.transportFor);
+    try {
+      const staff = { sessionId: 0, staffId: 0, vendorId: central.vendor.vendorId, email: 'o@c.test', name: 'O', role: 'owner' as const, storeId: null };
+      const overview = await programOverview(store.engine, central.vendor.vendorId, 'store');
+      expect(overview.editable).toBe(false);
+      expect(overview.offlineCaps).toMatchObject({ apply: 'from_central', quickPayPerOrder: 2000, pointsPerDay: 500 });
+      expect(overview.earningRules.map((r) => r.name)).toEqual((await programOverview(central.engine, central.vendor.vendorId, 'central')).earningRules.map((r) => r.name));
+      await expect(programChanges.updateSettings(store.engine, staff, { pointsExpiryDays: 30 })).rejects.toMatchObject({ code: 'program_managed_by_central', status: 409 });
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
 import { DEFAULT_RULE, inStoreApi, receiptCounter } from '../support/in-store';
-import { startTestNode, type TestNode } from '../support/test-node';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // The program and customers' block in the back office over real HTTP: the program as the bearer API
 // has it, a rule changed here applied at the next order, the node's own validation messages, each
@@ -128,6 +128,9 @@ describe('blocking a customer', () => {
     expect([checkIn.status, checkIn.body.error.errors[0].reason]).toEqual([403, 'customer_blocked']);
     const order = await store.postOrder(vendor.apiKey, { card_number: email, receipt_number: newReceipt(), subtotal: 5 });
     expect([order.status, order.body.error.errors[0].reason]).toEqual([403, 'customer_blocked']);
+    // Registering "again" at the counter with their email checks an existing customer in: refused too.
+    const register = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { email } });
+    expect([register.status, register.body.error.errors[0].reason]).toEqual([403, 'customer_blocked']);
     const again = await staffCall(node, manager.token, 'POST', `/backoffice/customers/${id}/block`, { reason: 'Twice' });
     expect([again.status, again.body.code]).toEqual([409, 'invalid_status_transition']);
 

@@ -181,6 +181,15 @@ describe('back office in Chromium', () => {
     const after = await order('rule-2');
     expect([after.status, after.body.points_earned]).toEqual([200, 24]);
 
+    // A reward added here, then paused.
+    await page.getByRole('textbox', { name: 'Name' }).nth(1).fill('Free coffee');
+    await page.getByRole('textbox', { name: 'Cost (points)' }).fill('50');
+    await page.getByRole('button', { name: 'Add' }).nth(1).click();
+    const reward = page.getByRole('table', { name: 'Rewards' }).getByRole('row', { name: 'Free coffee' });
+    await expectText(reward, /Free coffee\s*50\s*ACTIVE/);
+    await reward.getByRole('button', { name: 'Pause' }).click();
+    await expectText(reward, /Free coffee\s*50\s*INACTIVE/);
+
     // A tier without a name: the node refuses it, and the screen shows the node's own message.
     await page.getByRole('textbox', { name: 'Threshold (points)' }).fill('500');
     await page.getByRole('button', { name: 'Add' }).nth(2).click();

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
@@ -51,6 +52,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     }
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
+    if (user) await refuseBlockedCustomer(trx, vendor.id, user.id);
     const created = user === undefined;
     const card = input.cardNumber === undefined ? null : await findVendorCard(trx, vendor.id, input.cardNumber);
     if (card) {

@@ -29,7 +29,7 @@ function programOwnedHere(engine: Engine): void {
   if (!ownsProgramData(engine)) throw new ServiceError('program_managed_by_central');
 }
 
-function change<T>(engine: Engine, staff: StaffPrincipal, work: (within: Engine) => Promise<{ result: T; audit: AuditEntry }>): Promise<T> {
+async function change<T>(engine: Engine, staff: StaffPrincipal, work: (within: Engine) => Promise<{ result: T; audit: AuditEntry }>): Promise<T> {
   programOwnedHere(engine);
   return auditedChange(engine, actorOf(staff), work);
 }
@@ -88,7 +88,7 @@ export const programChanges = {
       return { result: after, audit: { action: 'program.update_settings', objectType: 'program', objectId: staff.vendorId, before, after } };
     }),
   /** Offline caps matter only to a chain: they are set at its central node. */
-  updateOfflinePolicy: (engine: Engine, staff: StaffPrincipal, role: 'central' | 'store', changes: Partial<OfflinePolicy>) => {
+  updateOfflinePolicy: async (engine: Engine, staff: StaffPrincipal, role: 'central' | 'store', changes: Partial<OfflinePolicy>) => {
     if (role !== 'central') throw new ServiceError('offline_caps_at_central');
     return change(engine, staff, async (e) => {
       const before = await getOfflinePolicy(e, scopeOf(staff));

@@ -7,7 +7,10 @@ import { adminStore, useAdmin } from './admin-store';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
-type Say = (work: Promise<unknown>) => void;
+/** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
+interface Say {
+  (work: Promise<unknown>): Promise<boolean>;
+}
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 
@@ -28,12 +31,16 @@ export function ProgramScreen() {
   const editable = p.editable && roleAllows(role, 'program.write');
   const say: Say = (work) => {
     setMessage(null);
-    work
+    return work
       .then(() => {
         setMessage({ ok: true, text: t.saved });
         program.reload();
+        return true;
       })
-      .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
+      .catch((e: unknown) => {
+        setMessage({ ok: false, text: errorMessage(e) });
+        return false;
+      });
   };
   return (
     <Stack>
@@ -51,6 +58,18 @@ export function ProgramScreen() {
       <OfflineCaps p={p} editable={editable} say={say} />
       <ContentPages p={p} editable={editable} say={say} />
     </Stack>
+  );
+}
+
+/** Pauses an active rule, reward or currency, or makes a paused one active again. */
+function StatusToggle({ kind, id, status, editable, say }: { kind: string; id: string; status: string; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  if (!editable || status === 'ARCHIVED') return null;
+  const active = status === 'ACTIVE';
+  return (
+    <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }))}>
+      {active ? t.pause : t.activate}
+    </Button>
   );
 }
 
@@ -80,9 +99,12 @@ function EarningRuleRow({ rule, editable, say }: { rule: ProgramOverview['earnin
       <Table.Td>{rule.status}</Table.Td>
       <Table.Td>
         {editable && (
-          <Button size="xs" onClick={() => say(api().saveProgramItem('earning-rules', rule.id, { points: Number(points), per_amount: Number(perAmount) }))}>
-            {t.save}
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            <Button size="xs" onClick={() => void say(api().saveProgramItem('earning-rules', rule.id, { points: Number(points), per_amount: Number(perAmount) }))}>
+              {t.save}
+            </Button>
+            <StatusToggle kind="earning-rules" id={rule.id} status={rule.status} editable={editable} say={say} />
+          </Group>
         )}
       </Table.Td>
     </Table.Tr>
@@ -119,7 +141,11 @@ function EarningRules({ p, editable, say }: SectionProps) {
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <NumberInput label={t.points} value={points} onChange={setPoints} allowDecimal={false} w={110} />
           <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} />
-          <Button variant="light" onClick={() => say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) }))}>
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) })).then((ok) => {
+                if (ok) [setName, setPoints, setPerAmount].forEach((clear) => clear(''));
+              })
+            }>
             {t.add}
           </Button>
         </Group>
@@ -139,10 +165,13 @@ function Rewards({ p, editable, say }: SectionProps) {
       <Table aria-label={t.rewardsTable}>
         <Table.Tbody>
           {p.rewards.map((r) => (
-            <Table.Tr key={r.id}>
+            <Table.Tr key={r.id} aria-label={r.name}>
               <Table.Td>{r.name}</Table.Td>
               <Table.Td>{r.cost}</Table.Td>
               <Table.Td>{r.status}</Table.Td>
+              <Table.Td>
+                <StatusToggle kind="rewards" id={r.id} status={r.status} editable={editable} say={say} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -151,7 +180,11 @@ function Rewards({ p, editable, say }: SectionProps) {
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <NumberInput label={t.cost} value={cost} onChange={setCost} allowDecimal={false} w={130} />
-          <Button variant="light" onClick={() => say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' }))}>
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' })).then((ok) => {
+                if (ok) [setName, setCost].forEach((clear) => clear(''));
+              })
+            }>
             {t.add}
           </Button>
         </Group>
@@ -182,7 +215,11 @@ function Tiers({ p, editable, say }: SectionProps) {
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <NumberInput label={t.threshold} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
-          <Button variant="light" onClick={() => say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) }))}>
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) })).then((ok) => {
+                if (ok) [setName, setThreshold].forEach((clear) => clear(''));
+              })
+            }>
             {t.add}
           </Button>
         </Group>
@@ -205,6 +242,9 @@ function Currencies({ p, editable, say }: SectionProps) {
               <Table.Td>{c.name}</Table.Td>
               <Table.Td>{c.code ?? '—'}</Table.Td>
               <Table.Td>{c.status}</Table.Td>
+              <Table.Td>
+                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -213,7 +253,11 @@ function Currencies({ p, editable, say }: SectionProps) {
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <TextInput label={t.code} value={code} onChange={(e) => setCode(e.currentTarget.value)} w={200} />
-          <Button variant="light" onClick={() => say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code }))}>
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code })).then((ok) => {
+                if (ok) [setName, setCode].forEach((clear) => clear(''));
+              })
+            }>
             {t.add}
           </Button>
         </Group>
@@ -230,7 +274,7 @@ function Expiry({ p, editable, say }: SectionProps) {
       <Title order={4}>{t.expiryTitle}</Title>
       <Group align="end">
         <NumberInput label={t.expiryDays} value={days} onChange={setDays} allowDecimal={false} disabled={!editable} w={360} />
-        {editable && <Button onClick={() => say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
+        {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
       </Group>
     </Paper>
   );
@@ -253,7 +297,7 @@ function OfflineCaps({ p, editable, say }: SectionProps) {
           {CAP_FIELDS.map((f) => (
             <NumberInput key={f} label={t[CAP_LABELS[f]]} placeholder={t.noCap} value={values[f]} onChange={(v) => setValues({ ...values, [f]: v })} allowDecimal={false} disabled={!canEdit} w={230} />
           ))}
-          {canEdit && <Button onClick={() => say(api().saveOfflineCaps(Object.fromEntries(CAP_FIELDS.map((f) => [f, numberOrNull(values[f] ?? '')]))))}>{t.save}</Button>}
+          {canEdit && <Button onClick={() => void say(api().saveOfflineCaps(Object.fromEntries(CAP_FIELDS.map((f) => [f, numberOrNull(values[f] ?? '')]))))}>{t.save}</Button>}
         </Group>
       )}
     </Paper>
@@ -282,7 +326,7 @@ function ContentPages({ p, editable, say }: SectionProps) {
       </Group>
       <Textarea label={t.pageContent} value={content} onChange={(e) => setContent(e.currentTarget.value)} disabled={!editable} autosize minRows={3} maxRows={8} mt="sm" />
       {editable && (
-        <Button mt="sm" onClick={() => say(api().saveContent(slug, { language, title, content }))}>
+        <Button mt="sm" onClick={() => void say(api().saveContent(slug, { language, title, content }))}>
           {t.save}
         </Button>
       )}
