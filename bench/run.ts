@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
+import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -156,6 +157,8 @@ const figures = {
   scan_to_panel: await section('scan_to_panel', scanToPanel),
   sync: await section('sync', syncFigures),
   cold_start: await section('cold_start', coldStartFigures),
+  // One and two `punchcard central` processes on the same PostgreSQL (PG_URL).
+  central_scale: await section('central_scale', centralScaleFigures),
   admin_search: await section('admin_search', async () => JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown),
 };
 console.log(JSON.stringify(figures, null, 2));
