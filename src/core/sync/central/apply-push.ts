@@ -51,6 +51,9 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
   let resumeFrom: number | null = null;
   const sorted = [...events].sort((a, b) => a.node_seq - b.node_seq);
   const touchedAccounts = new Set<number>();
+  // Survivors of merged customers, looked up once per push (a merge made during the push concerns a
+  // customer inserted by it, whom no earlier row could name).
+  const survivors = new Map<number, number>();
   for (const event of sorted) {
     if (event.node_seq <= lastSeq) {
       const stored = await trx
@@ -72,7 +75,7 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
       resumeFrom = lastSeq + 1;
       break;
     }
-    const verdict = await applyOneEvent(trx, engine, node, event, touchedAccounts, sideEffects);
+    const verdict = await applyOneEvent(trx, engine, node, event, { accounts: touchedAccounts, effects: sideEffects, survivors });
     await trx
       .insertInto('sync_verdicts')
       .values({
@@ -93,18 +96,29 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
   return { results, resume_from: resumeFrom };
 }
 
-async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, touched: Set<number>, effects: StoreChangeEffects): Promise<EventVerdict> {
+/** What applying one push shares between its events. */
+interface PushState {
+  accounts: Set<number>;
+  effects: StoreChangeEffects;
+  survivors: Map<number, number>;
+}
+
+async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, push: PushState): Promise<EventVerdict> {
   const base = { node_seq: event.node_seq, event_id: event.event_id };
+  const { effects } = push;
   await sql`savepoint sync_event`.execute(trx);
   const accounts = new Set<number>();
   const queuedBefore = effects.autoReloadQueued;
+  const survivorsBefore = new Map(push.survivors);
   try {
-    for (const change of event.changes) await applyChange(trx, engine, node, event, change, accounts, effects);
+    for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts });
     await sql`release savepoint sync_event`.execute(trx);
-    for (const id of accounts) touched.add(id);
+    for (const id of accounts) push.accounts.add(id);
     return { ...base, verdict: 'applied', code: null, message: null };
   } catch (error) {
     effects.autoReloadQueued = queuedBefore;
+    push.survivors.clear();
+    for (const [user, survivor] of survivorsBefore) push.survivors.set(user, survivor);
     await sql`rollback to savepoint sync_event`.execute(trx);
     await sql`release savepoint sync_event`.execute(trx);
     const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
@@ -113,15 +127,19 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
   }
 }
 
-async function applyChange(
-  trx: Kysely<DB>,
-  engine: Engine,
-  node: PairedNode,
-  event: PushedEvent,
-  change: RowChange,
-  accounts: Set<number>,
-  effects: StoreChangeEffects,
-): Promise<void> {
+/**
+ * A row a command wrote twice (an order inserted, then given its transaction) travels as two
+ * changes; central needs only the row as the command left it, at the place of its first write
+ * (so parents still come before children).
+ */
+function lastVersionOfEachRow(changes: RowChange[]): RowChange[] {
+  const rows = new Map<string, RowChange>();
+  for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
+  return [...rows.values()];
+}
+
+async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: PushState): Promise<void> {
+  const { accounts, effects } = push;
   const table = replicatedTable(change.tbl);
   if (!table?.push) throw new EventRefused('table_not_accepted', `a store does not write ${change.tbl}`);
   // Stores do not delete rows central keeps; a delete in their log only reflects local tidying.
@@ -141,7 +159,12 @@ async function applyChange(
   } else if ('vendor_id' in existing && existing.vendor_id !== node.vendorId) {
     throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
   }
-  if ('user_id' in data && typeof data['user_id'] === 'number') data['user_id'] = await survivorOf(trx, data['user_id']);
+  if ('user_id' in data && typeof data['user_id'] === 'number') {
+    const userId = data['user_id'];
+    let survivor = push.survivors.get(userId);
+    if (survivor === undefined) push.survivors.set(userId, (survivor = await survivorOf(trx, userId)));
+    data['user_id'] = survivor;
+  }
 
   const applied = { tbl: change.tbl, id, occurredAt: Number(event.created_at) || engine.clock.now() };
   switch (change.tbl) {

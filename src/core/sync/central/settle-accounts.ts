@@ -13,32 +13,37 @@ import { recordSyncException } from './sync-exceptions';
  */
 export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: PairedNode, accountIds: Set<number>): Promise<void> {
   for (const accountId of accountIds) {
-    const account = await trx.selectFrom('ledger_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    // The account, whether its holder was merged, and the holder's membership, in one read.
+    const account = await trx
+      .selectFrom('ledger_accounts as a')
+      .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.holder_id').on('a.holder_type', '=', 'user'))
+      .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 'a.holder_id').on('uv.vendor_id', '=', node.vendorId).on('uv.removed_at', 'is', null))
+      .select(['a.holder_type', 'a.holder_id', 'a.currency_id', 'a.balance', 'u.merged_into', 'uv.id as membership_id', 'uv.flagged_reason'])
+      .where('a.id', '=', accountId)
+      .executeTakeFirstOrThrow();
     if (account.holder_type !== 'user') continue;
-    const user = await trx.selectFrom('users').select(['merged_into']).where('id', '=', account.holder_id).executeTakeFirst();
     let holderId = Number(account.holder_id);
     let balance = Number(account.balance);
-    if (user?.merged_into && balance !== 0) {
-      holderId = Number(user.merged_into);
+    let membership = account.membership_id === null ? null : { id: Number(account.membership_id), flagged_reason: account.flagged_reason };
+    if (account.merged_into && balance !== 0) {
+      holderId = Number(account.merged_into);
       const survivorAccount = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId: Number(account.currency_id), holderType: 'user', holderId });
       await postEntry(trx, engine, accountId, { amount: -balance, kind: 'merge_out', referenceType: 'user', referenceId: String(holderId) });
       balance = (await postEntry(trx, engine, survivorAccount, { amount: balance, kind: 'merge_in', referenceType: 'user', referenceId: String(account.holder_id) })).balance;
-    } else if (user?.merged_into) {
+      membership = await membershipOf(trx, node.vendorId, holderId);
+    } else if (account.merged_into) {
       continue;
     }
-    await flagOverdraft(trx, engine, node, holderId, balance);
+    if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership);
   }
 }
 
-async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number, balance: number): Promise<void> {
-  const membership = await trx
-    .selectFrom('user_vendors')
-    .select(['id', 'flagged', 'flagged_reason'])
-    .where('user_id', '=', userId)
-    .where('vendor_id', '=', node.vendorId)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
-  if (!membership) return;
+async function membershipOf(trx: Kysely<DB>, vendorId: number, userId: number) {
+  const row = await trx.selectFrom('user_vendors').select(['id', 'flagged_reason']).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).executeTakeFirst();
+  return row ? { id: Number(row.id), flagged_reason: row.flagged_reason } : null;
+}
+
+async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number, balance: number, membership: { id: number; flagged_reason: string | null }): Promise<void> {
   const now = engine.clock.now();
   if (balance < 0 && membership.flagged_reason !== 'offline_overdraft') {
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
