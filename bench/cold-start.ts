@@ -44,6 +44,19 @@ function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used, in ms (Linux /proc, 10 ms ticks; null elsewhere): a
+ * start's cost that other work on a busy machine does not inflate as it does the wall time.
+ */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** `punchcard <command> --data DIR`, timed from spawn to the first 200 of /health. */
 async function coldStart(command: 'store' | 'central', dataDir: string, port: number, pin = false): Promise<Started> {
   const args = [BIN, command, '--data', dataDir, '--port', String(port), '--log-level', 'warn'];
@@ -76,13 +89,13 @@ const freePort = () => 20_000 + randomInt(20_000);
 
 /** STARTS cold starts in a row: each start's ms and the memory once /health answered. */
 async function coldStarts(command: 'store' | 'central', dataDir: string) {
-  const runs: Array<{ ms: number; rss_mb: number | null }> = [];
+  const runs: Array<{ ms: number; cpu_ms: number | null; rss_mb: number | null }> = [];
   for (let i = 0; i < STARTS; i++) {
     const node = await coldStart(command, dataDir, freePort());
-    runs.push({ ms: node.ms, rss_mb: memoryOf(node.child.pid!)?.rss_mb ?? null });
+    runs.push({ ms: node.ms, cpu_ms: cpuMsOf(node.child.pid!), rss_mb: memoryOf(node.child.pid!)?.rss_mb ?? null });
     await stop(node.child);
   }
-  return { median_ms: median(runs.map((r) => r.ms)), runs };
+  return { median_ms: median(runs.map((r) => r.ms)), median_cpu_ms: median(runs.map((r) => r.cpu_ms ?? 0)), runs };
 }
 
 /** `punchcard init`: a vendor with a store; its ids and cashier key. */
