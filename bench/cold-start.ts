@@ -9,6 +9,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,10 +64,13 @@ async function coldStart(command: 'store' | 'central', dataDir: string, port: nu
   const started = performance.now();
   // Pinned to core 0, or given every core back (bench/run.ts pins itself, and children inherit it).
   const cores = pin ? '0' : `0-${cpus().length - 1}`;
-  const child = canPin ? spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio: 'ignore' }) : spawn(process.execPath, args, { stdio: 'ignore' });
+  const stdio: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe'];
+  const child = canPin ? spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio }) : spawn(process.execPath, args, { stdio });
+  let errors = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`punchcard ${command} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`punchcard ${command} exited with ${child.exitCode}: ${errors}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;
     } catch {
@@ -85,13 +89,23 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const freePort = () => 20_000 + randomInt(20_000);
+/** A port free now: the OS picks it, then it is released for the node. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** STARTS cold starts in a row: each start's ms and the memory once /health answered. */
 async function coldStarts(command: 'store' | 'central', dataDir: string) {
   const runs: Array<{ ms: number; cpu_ms: number | null; rss_mb: number | null }> = [];
   for (let i = 0; i < STARTS; i++) {
-    const node = await coldStart(command, dataDir, freePort());
+    const node = await coldStart(command, dataDir, await freePort());
     runs.push({ ms: node.ms, cpu_ms: cpuMsOf(node.child.pid!), rss_mb: memoryOf(node.child.pid!)?.rss_mb ?? null });
     await stop(node.child);
   }
@@ -184,7 +198,7 @@ export async function coldStartFigures() {
     spawnSync('sync');
     const largeStore = await coldStarts('store', large.path);
     // One more cold start, kept running for the retrieve load.
-    const node = await coldStart('store', large.path, freePort(), true);
+    const node = await coldStart('store', large.path, await freePort(), true);
     const atStart = memoryOf(node.child.pid!);
     if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
     let retrieve;
