@@ -3,9 +3,10 @@
 // of the cashier screen in Chromium (bench/scan-to-panel.ts). Prints one JSON document.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
+import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -35,8 +36,8 @@ async function startTarget<T>(script: string): Promise<Target<T>> {
 
 type Options = Omit<autocannon.Options, 'url' | 'duration' | 'connections' | 'pipelining'>;
 
-async function measure(url: string, options: Options = {}, pipelining = PIPELINING) {
-  const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, pipelining, duration, ...options });
+async function measure(url: string, options: Options = {}, pipelining = PIPELINING, connections = CONNECTIONS) {
+  const run = (duration: number) => autocannon({ url, connections, pipelining, duration, ...options });
   await run(2); // warm-up
   const result = await run(DURATION);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
@@ -68,44 +69,54 @@ async function inStore() {
   const target = await startTarget<{ nodeUrl: string; bareUrl: string; apiKey: string; customers: number; seedMs: number }>('bench/in-store-server.ts');
   const { nodeUrl, apiKey, customers } = target.info;
   const email = () => `customer${randomInt(customers)}@bench.example`;
+  const checkInOne = async (identification: string) => {
+    const response = await fetch(`${nodeUrl}/onscreen?api_key=${apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: identification }) });
+    if (response.status !== 201) throw new Error(`check-in: ${response.status}`);
+    return ((await response.json()) as { pos_session: { hash: string } }).pos_session.hash;
+  };
   try {
-    const bare = await measure(`${target.info.bareUrl}/hello`);
-    // One iteration = check a random customer in, then retrieve the customer with the returned hash.
-    const checkInRetrieve = await measure(nodeUrl, {
+    // Every in-store figure is at pipelining 1 (a counter waits for each reply): so is its reference.
+    const bare = await measure(`${target.info.bareUrl}/hello`, {}, 1);
+    // The queue of a store with 10 customers waiting.
+    for (let i = 0; i < 10; i++) await checkInOne(`customer${i}@bench.example`);
+    const queue = await measure(`${nodeUrl}/onscreen/queue?api_key=${apiKey}`, {}, 1);
+    // Retrieve customer alone, over 1,000 open sessions of random customers.
+    const hashes: string[] = [];
+    for (let i = 0; i < 1000; i++) hashes.push(await checkInOne(email()));
+    const retrieve = await measure(nodeUrl, {
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }],
+    }, 1);
+    // Check-in alone: a durable write each.
+    const checkIns = await measure(nodeUrl, {
       requests: [
         {
           method: 'POST',
           path: `/onscreen?api_key=${apiKey}`,
           headers: { 'content-type': 'application/json' },
           setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email() }) }),
-          onResponse: (_status, body, context) => {
-            (context as { hash?: string }).hash = (JSON.parse(body) as { pos_session: { hash: string } }).pos_session.hash;
-          },
         },
-        { method: 'GET', setupRequest: (req, context) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${(context as { hash?: string }).hash ?? ""}` }) },
       ],
     }, 1);
     let receipt = 0;
-    const orders = await measure(nodeUrl, {
-      method: 'POST',
+    const orderRequest = {
+      method: 'POST' as const,
+      path: `/order?api_key=${apiKey}`,
       headers: { 'content-type': 'application/json' },
-      requests: [
-        {
-          method: 'POST',
-          path: `/order?api_key=${apiKey}`,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email(), receipt_number: `B-${++receipt}`, subtotal: 12.5, items: [{ name: 'Latte', quantity: 1, price: 12.5 }] }) }),
-        },
-      ],
-    }, 1);
+      setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ card_number: email(), receipt_number: `B-${++receipt}`, subtotal: 12.5, items: [{ name: 'Latte', quantity: 1, price: 12.5 }] }) }),
+    };
+    const orders = await measure(nodeUrl, { requests: [orderRequest] }, 1);
+    // One client at a time: the latency a single counter sees.
+    const orderAlone = await measure(nodeUrl, { requests: [orderRequest] }, 1, 1);
     target.child.stdin!.write('raw-commits\n');
     const raw = await new Promise<{ rawCommitsPerSecond: number }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
-    // Each check-in + retrieve iteration is two requests.
-    const iterations = { ...checkInRetrieve, iterations_per_s: Math.round(checkInRetrieve.req_per_s / 2) };
     return {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
       bare_fastify_route: bare,
-      check_in_and_retrieve: { ...iterations, ratio_to_bare: ratio(checkInRetrieve, bare.req_per_s) },
+      retrieve_customer: { ...retrieve, ratio_to_bare: ratio(retrieve, bare.req_per_s) },
+      check_in: { ...checkIns, ratio_to_bare: ratio(checkIns, bare.req_per_s) },
+      queue_10_waiting: { ...queue, ratio_to_bare: ratio(queue, bare.req_per_s) },
       orders: { ...orders, raw_durable_commits_per_s: raw.rawCommitsPerSecond, ratio_to_raw_commits: Number((orders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
+      orders_one_client: orderAlone,
     };
   } finally {
     target.child.kill('SIGTERM');
@@ -133,14 +144,21 @@ async function syncFigures() {
   return JSON.parse(out) as unknown;
 }
 
+// BENCH_ONLY=resource_style,in_store runs only those sections (while working on one path).
+const only = process.env.BENCH_ONLY?.split(',');
+const section = <T>(name: string, run: () => Promise<T>) => (only && !only.includes(name) ? Promise.resolve('skipped') : run());
+
 const figures = {
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin },
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin, load_average_at_start: loadavg().map((x) => Number(x.toFixed(2))) },
   settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING },
-  resource_style: await resourceStyle(),
-  in_store: await inStore(),
+  resource_style: await section('resource_style', resourceStyle),
+  in_store: await section('in_store', inStore),
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
-  scan_to_panel: await scanToPanel(),
-  sync: await syncFigures(),
-  cold_start: await coldStartFigures(),
+  scan_to_panel: await section('scan_to_panel', scanToPanel),
+  sync: await section('sync', syncFigures),
+  cold_start: await section('cold_start', coldStartFigures),
+  // One and two `punchcard central` processes on the same PostgreSQL (PG_URL).
+  central_scale: await section('central_scale', centralScaleFigures),
+  admin_search: await section('admin_search', async () => JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown),
 };
 console.log(JSON.stringify(figures, null, 2));

@@ -10,7 +10,7 @@ import type { DB } from '../../src/core/storage/schema';
  * A fresh, empty PostgreSQL database for one test file: a new database on the server at PG_URL
  * (CI uses the machine's PostgreSQL), or an embedded PGlite when PG_URL is unset.
  */
-export async function openTestPostgres(): Promise<{ database: Database; kind: 'server' | 'pglite'; drop(): Promise<void> }> {
+export async function openTestPostgres(): Promise<{ database: Database; kind: 'server' | 'pglite'; /** The database's URL (server only). */ url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.PG_URL;
   if (!serverUrl) {
     const pglite = new PGlite();
@@ -28,6 +28,7 @@ export async function openTestPostgres(): Promise<{ database: Database; kind: 's
   return {
     database,
     kind: 'server',
+    url: url.toString(),
     drop: async () => {
       await database.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import type { HolderType } from '../ledger/ledger';
 import type { DB } from '../storage/schema';
+import { prepared } from '../storage/prepared';
 
 /** A currency as balance replies show it; `digits` turns minor units into the amount shown. */
 export interface CurrencyInfo {
@@ -43,14 +44,12 @@ export interface HolderAccount {
 }
 
 /** The ledger accounts of one holder (a customer or an unlinked card) with the vendor, by currency id. */
+const accountsOfHolder = prepared((db, holderType: string, holderId: number, vendorId: number) =>
+  db.selectFrom('ledger_accounts').select(['id', 'currency_id', 'balance']).where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('vendor_id', '=', vendorId),
+);
+
 export async function holderAccounts(db: Kysely<DB>, vendorId: number, holderType: HolderType, holderId: number): Promise<Map<number, HolderAccount>> {
-  const rows = await db
-    .selectFrom('ledger_accounts')
-    .select(['id', 'currency_id', 'balance'])
-    .where('holder_type', '=', holderType)
-    .where('holder_id', '=', holderId)
-    .where('vendor_id', '=', vendorId)
-    .execute();
+  const rows = await accountsOfHolder(db, holderType, holderId, vendorId);
   return new Map(rows.map((row) => [row.currency_id, { accountId: row.id, currencyId: row.currency_id, balance: Number(row.balance) }]));
 }
 

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine';
-import { activeCurrencies, type CurrencyInfo, holderAccounts, upcomingLots } from './balance-store';
+import { type ProgramData, programData } from '../program-cache/program-data';
+import { type CurrencyInfo, currencyInfo, holderAccounts, upcomingLots } from './balance-store';
 import { type ExpiringAmount, expiringByDay } from './expirations';
 
 export interface CurrencyBalance {
@@ -16,11 +17,13 @@ export interface CurrencyBalance {
  * balance and upcoming expirations (ledger credits with a future expires_at, by UTC day).
  */
 export async function customerBalances(engine: Engine, session: { vendorId: number; userId: number }): Promise<CurrencyBalance[]> {
-  const [vendor, currencies, accounts] = await Promise.all([
-    engine.db.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', session.vendorId).executeTakeFirst(),
-    activeCurrencies(engine.db, session.vendorId),
-    holderAccounts(engine.db, session.vendorId, 'user', session.userId),
-  ]);
+  return balancesIn(engine, await programData(engine.db, session.vendorId), session);
+}
+
+/** customerBalances with the vendor's program data already in hand. */
+export async function balancesIn(engine: Engine, program: ProgramData, session: { vendorId: number; userId: number }): Promise<CurrencyBalance[]> {
+  const currencies = program.currencies.filter((c) => c.status === 'ACTIVE' && c.deleted_at === null).map(currencyInfo);
+  const accounts = await holderAccounts(engine.db, session.vendorId, 'user', session.userId);
   const held = currencies.map((c) => accounts.get(c.id)).filter((a) => a !== undefined);
   const lots = await upcomingLots(
     engine.db,
@@ -31,6 +34,6 @@ export async function customerBalances(engine: Engine, session: { vendorId: numb
     const account = accounts.get(currency.id);
     const balance = account?.balance ?? 0;
     const own = account ? lots.filter((lot) => lot.accountId === account.accountId) : [];
-    return { currency, quickPay: vendor?.quick_pay_currency_id === currency.id, balance, expiring: expiringByDay(own, balance) };
+    return { currency, quickPay: program.vendor.quick_pay_currency_id === currency.id, balance, expiring: expiringByDay(own, balance) };
   });
 }

@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import type { ApiKeyRole, ErrorMode } from '../../shared/roles';
 import type { Engine } from '../engine';
 import { hashSecret } from './secrets';
+import { prepared } from '../storage/prepared';
 
 export interface BearerScope {
   vendorId: number;
@@ -30,13 +31,13 @@ export async function authenticateBearer(engine: Engine, token: string): Promise
   return { vendorId: row.vendor_id, scope: 'admin' };
 }
 
+const apiKeyByHash = prepared((db, keyHash: string) =>
+  db.selectFrom('api_keys').select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at', 'last_used_at']).where('key_hash', '=', keyHash),
+);
+
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
-  const row = await engine.db
-    .selectFrom('api_keys')
-    .select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at', 'last_used_at'])
-    .where('key_hash', '=', hashSecret(key))
-    .executeTakeFirst();
+  const [row] = await apiKeyByHash(engine.db, hashSecret(key));
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
   // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
   const now = engine.clock.now();

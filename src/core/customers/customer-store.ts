@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
+import { prepared } from '../storage/prepared';
 import type { DB, UserVendorsTable, UsersTable, VendorsTable } from '../storage/schema';
 import { welcomeMember } from '../inbox/announce';
 import { recordCustomerEvent } from '../webhooks/events';
@@ -51,8 +52,10 @@ export async function insertUser(db: Kysely<DB>, engine: Engine, fields: NewUser
   return user;
 }
 
-export function findUser(db: Kysely<DB>, userId: number) {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).where('status', '!=', 'deleted').executeTakeFirst();
+const userById = prepared((db, userId: number) => db.selectFrom('users').selectAll().where('id', '=', userId).where('status', '!=', 'deleted'));
+
+export async function findUser(db: Kysely<DB>, userId: number): Promise<UserRow | undefined> {
+  return (await userById(db, userId))[0];
 }
 
 export async function loadUser(db: Kysely<DB>, userId: number): Promise<UserRow> {
@@ -61,8 +64,10 @@ export async function loadUser(db: Kysely<DB>, userId: number): Promise<UserRow>
   return user;
 }
 
-export function findUserByEmail(db: Kysely<DB>, key: string) {
-  return db.selectFrom('users').selectAll().where('email_key', '=', key).executeTakeFirst();
+const userByEmail = prepared((db, key: string) => db.selectFrom('users').selectAll().where('email_key', '=', key));
+
+export async function findUserByEmail(db: Kysely<DB>, key: string): Promise<UserRow | undefined> {
+  return (await userByEmail(db, key))[0];
 }
 
 export function findUserByPhone(db: Kysely<DB>, e164: string) {
@@ -73,14 +78,12 @@ export function findUserByCedula(db: Kysely<DB>, cedula: string) {
   return db.selectFrom('users').selectAll().where('cedula', '=', cedula).where('status', '!=', 'deleted').executeTakeFirst();
 }
 
-export function findUserVendor(db: Kysely<DB>, userId: number, vendorId: number) {
-  return db
-    .selectFrom('user_vendors')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('vendor_id', '=', vendorId)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
+const userVendor = prepared((db, userId: number, vendorId: number) =>
+  db.selectFrom('user_vendors').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null),
+);
+
+export async function findUserVendor(db: Kysely<DB>, userId: number, vendorId: number): Promise<UserVendorRow | undefined> {
+  return (await userVendor(db, userId, vendorId))[0];
 }
 
 /** The vendor's entry tier (lowest threshold), which every new member starts in. */
@@ -132,6 +135,8 @@ export async function linkUserToVendor(
     updated_at: now,
     removed_at: null,
     counter_enrolled: input.byCounter ? 1 : 0,
+    blocked_at: null,
+    blocked_reason: null,
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });

@@ -1,6 +1,7 @@
 import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { StoreScope } from '../credentials/authenticate';
-import { confirmMembership, linkUserToVendor, loadVendor } from '../customers/customer-store';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
+import { confirmMembership, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
@@ -21,9 +22,9 @@ export interface CheckInResult {
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
-    const vendor = await loadVendor(trx, counter.vendorId);
-    const { store, pos } = await loadCounterInfo(trx, counter);
+    const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
+    await refuseBlockedCustomer(trx, vendor.id, found.user.id);
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';
     const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' });

@@ -3,9 +3,11 @@ import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import type { Engine } from '../engine';
+import { type ProgramData, programData } from '../program-cache/program-data';
 import { recordCheckInEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
+import { prepared } from '../storage/prepared';
 import type { DB, PosSessionsTable } from '../storage/schema';
 
 export type PosSessionRow = Selectable<PosSessionsTable>;
@@ -34,7 +36,7 @@ export async function openSession(
 ): Promise<{ session: PosSessionRow; events: StoreEvent[] }> {
   const now = engine.clock.now();
   const events: StoreEvent[] = [];
-  const open = await db.selectFrom('pos_sessions').selectAll().where('user_id', '=', input.userId).where('status', '=', 'active').executeTakeFirst();
+  const [open] = await openSessionOfUser(db, input.userId);
   if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
     const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
     await db.updateTable('pos_sessions').set({ updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber }).where('id', '=', open.id).execute();
@@ -78,25 +80,28 @@ export function publishAll(engine: Engine, events: StoreEvent[]): void {
 }
 
 /** An open session of this store by its hash; anything else (closed, other store or vendor) is 404. */
+const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId: number) =>
+  db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).where('vendor_id', '=', vendorId).where('store_id', '=', storeId).where('status', '=', 'active'),
+);
+
+const openSessionOfUser = prepared((db, userId: number) => db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('status', '=', 'active'));
+
 export async function findOpenSession(db: Kysely<DB>, counter: { vendorId: number; storeId: number }, hash: string): Promise<PosSessionRow> {
-  const session = await db
-    .selectFrom('pos_sessions')
-    .selectAll()
-    .where('hash', '=', hash)
-    .where('vendor_id', '=', counter.vendorId)
-    .where('store_id', '=', counter.storeId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  const [session] = await openSessionByHash(db, hash, counter.vendorId, counter.storeId);
   if (!session) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
   return session;
 }
 
-export async function loadCounterInfo(db: Kysely<DB>, counter: Counter) {
-  const store = await db.selectFrom('stores').selectAll().where('id', '=', counter.storeId).where('vendor_id', '=', counter.vendorId).executeTakeFirst();
+/** The counter's store and point of sale (the store's first when the key names none), from the program cache. */
+export function counterInfoIn(program: ProgramData, counter: Counter) {
+  const store = program.stores.get(counter.storeId);
   if (!store) throw new ServiceError('store_not_found');
-  const pos =
-    counter.posId === null
-      ? await db.selectFrom('points_of_sale').selectAll().where('store_id', '=', store.id).orderBy('id').executeTakeFirst()
-      : await db.selectFrom('points_of_sale').selectAll().where('id', '=', counter.posId).executeTakeFirst();
+  const pos = counter.posId === null ? program.pointsOfSale.find((p) => p.store_id === store.id) : program.pointsOfSale.find((p) => p.id === counter.posId);
   return { store, pos: pos ?? null };
+}
+
+/** The counter's vendor, store and point of sale; `db` may be the command's transaction. */
+export async function loadCounterInfo(engine: Engine, db: Kysely<DB>, counter: Counter) {
+  const program = await programData(engine.db, counter.vendorId, db);
+  return { vendor: program.vendor, program, ...counterInfoIn(program, counter) };
 }

@@ -20,7 +20,8 @@ export async function listQueue(engine: Engine, scope: StoreScope): Promise<Queu
     .selectFrom('pos_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('stores as st', 'st.id', 's.store_id')
-    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 's.user_id').onRef('uv.vendor_id', '=', 's.vendor_id'))
+    // The customer's current link (its unique index is on the current ones: removed_at is null).
+    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 's.user_id').onRef('uv.vendor_id', '=', 's.vendor_id').on('uv.removed_at', 'is', null))
     .select(['uv.counter_enrolled', 'u.phone', 'u.birthdate'])
     .select(['s.id', 's.hash', 's.status', 's.created_at', 's.updated_at', 's.table_number', 's.store_id', 'st.name as store_name', 'u.id as user_id', 'u.first_name', 'u.last_name', 'u.email'])
     .where('s.vendor_id', '=', scope.vendorId)

@@ -1,8 +1,9 @@
 import { ServiceError } from '../../shared/errors';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
-import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, type UserRow } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
 import { findVendorCard, unlockCard } from '../user-cards/card-access';
@@ -36,10 +37,11 @@ export interface InStoreRegistration {
  */
 export async function registerInStore(engine: Engine, scope: StoreScope, input: InStoreRegistration): Promise<CheckInResult & { created: boolean }> {
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
+  // The customer may be among those still arriving: registering now could make them twice.
+  if (!engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress');
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
-    const vendor = await loadVendor(trx, counter.vendorId);
-    const { store, pos } = await loadCounterInfo(trx, counter);
+    const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const email = input.email ? cleanEmail(input.email, 'email') : null;
     const phone = input.phone?.number ? cleanPhone(input.phone.number, { callingCode: input.phone.code ?? null, country: store.country }) : null;
 
@@ -50,6 +52,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     }
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
+    if (user) await refuseBlockedCustomer(trx, vendor.id, user.id);
     const created = user === undefined;
     const card = input.cardNumber === undefined ? null : await findVendorCard(trx, vendor.id, input.cardNumber);
     if (card) {

@@ -1,12 +1,17 @@
 import type { Selectable } from 'kysely';
-import { type CurrencyBalance, customerBalances } from '../balances/customer-balances';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { balancesIn, type CurrencyBalance } from '../balances/customer-balances';
 import type { StoreScope } from '../credentials/authenticate';
-import { loadMembership, type Membership, type TierRow } from '../customers/membership';
+import { findUserVendor, loadUser } from '../customers/customer-store';
+import type { Membership, TierRow } from '../customers/membership';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import type { EarningRulesTable } from '../storage/schema';
 import { findOpenSession, type PosSessionRow } from './pos-session';
-import { offeredRewards } from '../rewards/offered-rewards';
+import { inWindow, programData } from '../program-cache/program-data';
+import { prepared } from '../storage/prepared';
+import { rewardsIn } from '../rewards/offered-rewards';
 import type { RewardRecord } from '../rewards/list-rewards';
 
 export type EarningRuleRow = Selectable<EarningRulesTable>;
@@ -37,61 +42,49 @@ export interface FavouriteItem {
 const FAVOURITE_WINDOW_ORDERS = 50;
 const FAVOURITE_COUNT = 5;
 
+const lastVisitOf = prepared((db, userId: number, vendorId: number) =>
+  db
+    .selectFrom('pos_sessions as s')
+    .innerJoin('stores as st', 'st.id', 's.store_id')
+    .select(['s.created_at', 's.store_id', 'st.name'])
+    .where('s.user_id', '=', userId)
+    .where('s.vendor_id', '=', vendorId)
+    .where('s.status', '=', 'closed')
+    .where('s.closed_reason', '!=', 'moved')
+    .orderBy('s.created_at', 'desc')
+    .limit(1),
+);
+
+const recentOrdersOf = prepared((db, userId: number, vendorId: number) =>
+  db.selectFrom('orders').select('items').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'complete').orderBy('ordered_at', 'desc').limit(FAVOURITE_WINDOW_ORDERS),
+);
+
 /** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
   const session = await findOpenSession(engine.db, scope, hash);
   const member = { vendorId: session.vendor_id, userId: session.user_id };
   const now = engine.clock.now();
-  const [membership, balances, earningRules, lastVisit, recentOrders] = await Promise.all([
-    loadMembership(engine.db, session.user_id, session.vendor_id),
-    customerBalances(engine, member),
-    engine.db
-      .selectFrom('earning_rules')
-      .selectAll()
-      .where('vendor_id', '=', session.vendor_id)
-      .where('status', '=', 'ACTIVE')
-      .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', now)]))
-      .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
-      .orderBy('id')
-      .execute(),
-    engine.db
-      .selectFrom('pos_sessions as s')
-      .innerJoin('stores as st', 'st.id', 's.store_id')
-      .select(['s.created_at', 's.store_id', 'st.name'])
-      .where('s.user_id', '=', session.user_id)
-      .where('s.vendor_id', '=', session.vendor_id)
-      .where('s.status', '=', 'closed')
-      .where('s.closed_reason', '!=', 'moved')
-      .orderBy('s.created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst(),
-    engine.db
-      .selectFrom('orders')
-      .select('items')
-      .where('user_id', '=', session.user_id)
-      .where('vendor_id', '=', session.vendor_id)
-      .where('status', '=', 'complete')
-      .orderBy('ordered_at', 'desc')
-      .limit(FAVOURITE_WINDOW_ORDERS)
-      .execute(),
+  // The vendor's settings, currencies, rules, rewards and tiers come from memory (program-cache).
+  const [program, user, link, lastVisit, recentOrders] = await Promise.all([
+    programData(engine.db, session.vendor_id),
+    loadUser(engine.db, session.user_id),
+    findUserVendor(engine.db, session.user_id, session.vendor_id),
+    lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
+    recentOrdersOf(engine.db, session.user_id, session.vendor_id),
   ]);
-  const threshold = membership.tier?.threshold ?? -1;
-  const nextTier =
-    (await engine.db
-      .selectFrom('tiers')
-      .selectAll()
-      .where('vendor_id', '=', session.vendor_id)
-      .where('threshold', '>', threshold)
-      .orderBy('threshold')
-      .executeTakeFirst()) ?? null;
-  const rewards = await offeredRewards(engine, session.vendor_id, balances);
+  if (!link) throw new ServiceError('user_not_found');
+  const balances = await balancesIn(engine, program, member);
+  const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
+  const threshold = tier?.threshold ?? -1;
+  const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);
+  const membership: Membership = { user, link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 };
   return {
     session,
-    membership: { ...membership, user: seenAtCounter(membership.user, membership.link) },
+    membership: { ...membership, user: seenAtCounter(user, link) },
     balances,
-    rewards,
-    earningRules,
-    nextTier,
+    rewards: rewardsIn(program, now, balances),
+    earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now)),
+    nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
     favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
   };

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { currencyInfo } from '../balances/balance-store';
 import type { StoreScope } from '../credentials/authenticate';
-import { linkUserToVendor, loadVendor, type UserRow } from '../customers/customer-store';
+import { linkUserToVendor, type UserRow } from '../customers/customer-store';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { type Engine, transact } from '../engine';
 import { recordCheckInEvent, recordOrderEvent } from '../webhooks/events';
@@ -37,12 +38,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   let autoReloadQueued = false;
   try {
     const { result, events } = await transact(engine, async (trx) => {
-      const vendor = await loadVendor(trx, counter.vendorId);
-      const { store } = await loadCounterInfo(trx, counter);
-      const quickPayCurrency =
-        vendor.quick_pay_currency_id === null
-          ? undefined
-          : await trx.selectFrom('currencies').selectAll().where('id', '=', vendor.quick_pay_currency_id).where('deleted_at', 'is', null).executeTakeFirst();
+      // The vendor's settings, currencies and rules come from memory (program-cache).
+      const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
+      const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);
       const digits = quickPayCurrency?.code ? minorUnitDigits(quickPayCurrency.code) : 2;
       const now = engine.clock.now();
       const order = cleanOrder(input, digits, now);
@@ -51,6 +49,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
+      await refuseBlockedCustomer(trx, vendor.id, user.id);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };
@@ -99,15 +98,10 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
 
       // Points earned on the subtotal.
       const earned: OrderResult['earned'] = [];
-      const rules = await trx
-        .selectFrom('earning_rules as r')
-        .innerJoin('currencies as c', 'c.id', 'r.currency_id')
-        .selectAll('r')
-        .select(['c.name as currency_name', 'c.code', 'c.status as currency_status'])
-        .where('r.vendor_id', '=', vendor.id)
-        .where('c.deleted_at', 'is', null)
-        .orderBy('r.id')
-        .execute();
+      const rules = program.earningRules.flatMap((r) => {
+        const c = program.currencies.find((currency) => currency.id === r.currency_id && currency.deleted_at === null);
+        return c ? [{ ...r, currency_name: c.name, code: c.code, currency_status: c.status }] : [];
+      });
       const expiresAt = vendor.points_expiry_days === null ? null : now + vendor.points_expiry_days * 24 * 3600_000;
       for (const rule of rules) {
         if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE) continue;
@@ -118,7 +112,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
-      if (earned.length > 0) await promoteTier(trx, engine, member);
+      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers);
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.

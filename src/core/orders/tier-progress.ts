@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { TierRow } from '../customers/membership';
 import type { Engine } from '../engine';
 import { announceTier } from '../inbox/announce';
 import type { DB } from '../storage/schema';
@@ -10,7 +11,7 @@ import { tierPoints } from './tier-points';
  * reach (tierPoints). Called after an order earns; demotion when a window passes is
  * demoteTiers' work (tiers/demote-tiers.ts).
  */
-export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }): Promise<void> {
+export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }, vendorTiers?: readonly TierRow[]): Promise<void> {
   const link = await db
     .selectFrom('user_vendors as uv')
     .leftJoin('tiers as t', 't.id', 'uv.tier_id')
@@ -20,7 +21,11 @@ export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vend
     .where('uv.removed_at', 'is', null)
     .executeTakeFirst();
   if (!link) return;
-  const tiers = await db.selectFrom('tiers').selectAll().where('vendor_id', '=', member.vendorId).where('threshold', '>', link.threshold ?? -1).orderBy('threshold', 'desc').execute();
+  // Highest first; the vendor's tiers from the program cache when the caller has them.
+  const above = (t: TierRow) => t.threshold > (link.threshold ?? -1);
+  const tiers = vendorTiers
+    ? vendorTiers.filter(above).reverse()
+    : await db.selectFrom('tiers').selectAll().where('vendor_id', '=', member.vendorId).where('threshold', '>', link.threshold ?? -1).orderBy('threshold', 'desc').execute();
   const now = engine.clock.now();
   for (const tier of tiers) {
     if ((await tierPoints(db, member, tier.window_days, now)) >= tier.threshold) {

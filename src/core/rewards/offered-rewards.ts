@@ -1,5 +1,6 @@
 import type { CurrencyBalance } from '../balances/customer-balances';
 import type { Engine } from '../engine';
+import { inWindow, type ProgramData, programData } from '../program-cache/program-data';
 import type { RewardRecord } from './list-rewards';
 
 /**
@@ -8,18 +9,12 @@ import type { RewardRecord } from './list-rewards';
  * and the counter's retrieve reply, so both always agree.
  */
 export async function offeredRewards(engine: Engine, vendorId: number, balances: readonly CurrencyBalance[]): Promise<RewardRecord[]> {
-  const now = engine.clock.now();
-  const rows = await engine.db
-    .selectFrom('spending_rules')
-    .select(['id', 'public_id', 'name', 'summary', 'description', 'cost', 'currency_id', 'ends_at'])
-    .where('vendor_id', '=', vendorId)
-    .where('status', '=', 'ACTIVE')
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', now)]))
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
-    .orderBy('cost')
-    .orderBy('id')
-    .execute();
+  return rewardsIn(await programData(engine.db, vendorId), engine.clock.now(), balances);
+}
+
+/** offeredRewards with the vendor's program data in hand (its rewards are by cost, then id). */
+export function rewardsIn(program: ProgramData, now: number, balances: readonly CurrencyBalance[]): RewardRecord[] {
+  const rows = program.spendingRules.filter((r) => r.status === 'ACTIVE' && r.deleted_at === null && inWindow(r, now));
   return rows.flatMap((row) => {
     // A reward priced in an archived currency cannot be redeemed: leave it out.
     const held = balances.find((b) => b.currency.id === row.currency_id);

@@ -272,6 +272,9 @@ export interface UserVendorsTable {
   removed_at: number | null;
   /** 1: the counter enrolled an account of another program, not yet confirmed by the customer (0011). */
   counter_enrolled: Generated<number>;
+  /** When the program blocked the customer (refused at check-in and orders); null: not blocked (0018). */
+  blocked_at: Generated<number | null>;
+  blocked_reason: Generated<string | null>;
 }
 
 export interface MetadataFieldsTable {
@@ -823,6 +826,12 @@ export interface ScannerStationsTable {
   updated_at: number;
 }
 
+/** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
+export interface VendorVersionsTable {
+  vendor_id: number;
+  version: number;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -879,4 +888,5 @@ export interface DB {
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
   scanner_stations: ScannerStationsTable;
+  vendor_versions: VendorVersionsTable;
 }

@@ -10,12 +10,10 @@
  * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
  * "Yes, sign out".
  */
-import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, Progress, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConnectionBadge } from '../app/ConnectionBadge';
-import { SyncBadge } from '../sync/SyncBadge';
-import { useSyncStrings } from '../sync/strings';
-import { useSyncStatus } from '../sync/use-sync-status';
+import { PairingCard } from '../sync/PairingCard';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { viewStore } from '../app/view-store';
 import { HealthScreen } from '../health/HealthScreen';
@@ -274,47 +272,6 @@ function NodeCard() {
   );
 }
 
-function PairingCard() {
-  const t = useSettingsStrings();
-  const s = useSyncStrings();
-  const status = useSyncStatus();
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-  return (
-    <Card withBorder radius="md" padding="lg" data-testid="settings-pairing">
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={3}>{t.pairingTitle}</Title>
-          <SyncBadge />
-        </Group>
-        {status?.paired ? (
-          <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.pairingTitle}>
-            <Table.Tbody>
-              <Field label={s.paired}>
-                <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-                  {status.central}
-                </Text>
-              </Field>
-              <Field label={s.link}>{status.link === 'up' ? s.up : s.down}</Field>
-              <Field label={s.pending}>{status.pending}</Field>
-              <Field label={s.rejected}>{status.rejected}</Field>
-              <Field label={s.lastPush}>{when(status.last_push_at)}</Field>
-              <Field label={s.lastPull}>{when(status.last_pull_at)}</Field>
-              <Field label={s.firstSync}>
-                {status.first_sync.done ? s.done : <Progress value={status.first_sync.progress} aria-label={s.firstSync} />}
-              </Field>
-              {status.last_error && <Field label={s.lastError}>{status.last_error}</Field>}
-            </Table.Tbody>
-          </Table>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {s.notPaired}
-          </Text>
-        )}
-      </Stack>
-    </Card>
-  );
-}
-
 /** On a kiosk, Settings closes itself when left alone, so customers never find the kiosk on it. */
 function useKioskReturn(kiosk: boolean) {
   useEffect(() => {
@@ -354,7 +311,7 @@ export function SettingsScreen() {
         </Stack>
         <Stack gap="md">
           <NodeCard />
-          <PairingCard />
+          <PairingCard title={t.pairingTitle} onSignOut={signOut} />
         </Stack>
       </SimpleGrid>
     </Box>

@@ -1,0 +1,125 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DB } from './schema';
+
+/**
+ * Group commit for SQLite (issue 13): commands that arrive together share one transaction and so one
+ * fsync. A single writer takes what is queued, runs each command in its own savepoint (a command
+ * that throws is rolled back alone and its caller gets its error), commits once, and only then
+ * settles every command's promise — a reply is never sent before its write is durable.
+ *
+ * Batching costs a lone command nothing: the writer starts on the next turn of the event loop
+ * (setImmediate), after the requests already read from the sockets have queued their commands.
+ * PostgreSQL keeps one transaction per command (its commits run concurrently on a pool).
+ */
+
+/** Most commands one transaction takes: bounds the wait of the first one. */
+const MAX_BATCH = 64;
+
+interface Command {
+  work: (trx: Transaction<DB>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface GroupCommitStats {
+  /** Transactions committed (or failed) by the writer. */
+  batches: number;
+  /** Commands run in them. */
+  commands: number;
+  /** The largest batch so far. */
+  largest: number;
+}
+
+class GroupWriter {
+  readonly #db: Kysely<DB>;
+  #queue: Command[] = [];
+  #scheduled = false;
+  #running = false;
+  readonly stats: GroupCommitStats = { batches: 0, commands: 0, largest: 0 };
+
+  constructor(db: Kysely<DB>) {
+    this.#db = db;
+  }
+
+  run<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, MAX_BATCH);
+        await this.#commit(batch);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #commit(batch: Command[]): Promise<void> {
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    this.stats.batches += 1;
+    this.stats.commands += batch.length;
+    this.stats.largest = Math.max(this.stats.largest, batch.length);
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        for (const command of batch) {
+          await sql`savepoint command`.execute(trx);
+          try {
+            const value = await command.work(trx);
+            await sql`release command`.execute(trx);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // Undoes this command's writes only; its neighbours' stay in the transaction.
+            await sql`rollback to command`.execute(trx);
+            await sql`release command`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The transaction itself failed (begin, a savepoint, or the commit): nothing of it is durable.
+      for (const command of batch) command.reject(error);
+      return;
+    }
+    batch.forEach((command, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) command.resolve(outcome.value);
+      else command.reject(outcome.error);
+    });
+  }
+}
+
+const writers = new WeakMap<Kysely<DB>, GroupWriter>();
+
+function writerOf(db: Kysely<DB>): GroupWriter {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new GroupWriter(db);
+    writers.set(db, writer);
+  }
+  return writer;
+}
+
+/** Runs `work` as one command of the next group transaction on this SQLite database. */
+export function groupCommit<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return writerOf(db).run(work);
+}
+
+/** How the writer of this database has batched so far (tests, diagnostics). */
+export function groupCommitStats(db: Kysely<DB>): GroupCommitStats {
+  return { ...writerOf(db).stats };
+}

@@ -1,0 +1,33 @@
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { type Dialect, dialectOf } from './dialect';
+import type { DB } from './schema';
+
+/**
+ * A query of the hot paths built and compiled once per dialect, then run with new arguments
+ * (issue 13: building and compiling a Kysely query cost more than running it on SQLite). `build`
+ * is called once with placeholder arguments; every argument must reach the SQL as one bound value
+ * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
+ * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
+ */
+export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>) {
+  const compiled = new Map<Dialect, { sql: string; slots: Array<{ arg: number } | { value: unknown }> }>();
+  const compile = (db: Kysely<DB>, dialect: Dialect) => {
+    const markers = Array.from({ length: build.length - 1 }, (_, i) => `\u0000arg${i}\u0000`) as A;
+    const query = build(db, ...markers).compile();
+    const slots = query.parameters.map((value) => {
+      const arg = typeof value === 'string' ? markers.indexOf(value) : -1;
+      return arg >= 0 ? { arg } : { value };
+    });
+    const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])));
+    if (used.size !== markers.length) throw new Error(`prepared query: every argument must be a bound value (${query.sql})`);
+    const entry = { sql: query.sql, slots };
+    compiled.set(dialect, entry);
+    return entry;
+  };
+  return async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
+    const dialect = dialectOf(db as Kysely<unknown>);
+    const entry = compiled.get(dialect) ?? compile(db, dialect);
+    const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
+  };
+}
