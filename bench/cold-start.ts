@@ -8,14 +8,15 @@
 //   npx tsx bench/cold-start.ts      prints one JSON document (bench/run.ts includes it)
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import BetterSqlite3 from 'better-sqlite3';
 // @ts-expect-error plain JavaScript script without types
-import { ensureBuiltCli } from '../scripts/build-cli.js';
+import { CACHE_FILE, ensureBuiltCli } from '../scripts/build-cli.js';
 import { makeTempDir } from '../test/support/temp-dir';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -44,16 +45,32 @@ function memoryOf(pid: number): { rss_mb: number; peak_rss_mb: number } | null {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used, in ms (Linux /proc, 10 ms ticks; null elsewhere): a
+ * start's cost that other work on a busy machine does not inflate as it does the wall time.
+ */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** `punchcard <command> --data DIR`, timed from spawn to the first 200 of /health. */
 async function coldStart(command: 'store' | 'central', dataDir: string, port: number, pin = false): Promise<Started> {
   const args = [BIN, command, '--data', dataDir, '--port', String(port), '--log-level', 'warn'];
   const started = performance.now();
   // Pinned to core 0, or given every core back (bench/run.ts pins itself, and children inherit it).
   const cores = pin ? '0' : `0-${cpus().length - 1}`;
-  const child = canPin ? spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio: 'ignore' }) : spawn(process.execPath, args, { stdio: 'ignore' });
+  const stdio: ['ignore', 'ignore', 'pipe'] = ['ignore', 'ignore', 'pipe'];
+  const child = canPin ? spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio }) : spawn(process.execPath, args, { stdio });
+  let errors = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`punchcard ${command} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`punchcard ${command} exited with ${child.exitCode}: ${errors}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;
     } catch {
@@ -72,17 +89,27 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const freePort = () => 20_000 + randomInt(20_000);
+/** A port free now: the OS picks it, then it is released for the node. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** STARTS cold starts in a row: each start's ms and the memory once /health answered. */
 async function coldStarts(command: 'store' | 'central', dataDir: string) {
-  const runs: Array<{ ms: number; rss_mb: number | null }> = [];
+  const runs: Array<{ ms: number; cpu_ms: number | null; rss_mb: number | null }> = [];
   for (let i = 0; i < STARTS; i++) {
-    const node = await coldStart(command, dataDir, freePort());
-    runs.push({ ms: node.ms, rss_mb: memoryOf(node.child.pid!)?.rss_mb ?? null });
+    const node = await coldStart(command, dataDir, await freePort());
+    runs.push({ ms: node.ms, cpu_ms: cpuMsOf(node.child.pid!), rss_mb: memoryOf(node.child.pid!)?.rss_mb ?? null });
     await stop(node.child);
   }
-  return { median_ms: median(runs.map((r) => r.ms)), runs };
+  return { median_ms: median(runs.map((r) => r.ms)), median_cpu_ms: median(runs.map((r) => r.cpu_ms ?? 0)), runs };
 }
 
 /** `punchcard init`: a vendor with a store; its ids and cashier key. */
@@ -162,6 +189,11 @@ export async function coldStartFigures() {
   const large = makeTempDir('punchcard-bench-cold-1m-');
   try {
     init(tiny.path);
+    // The first start after a build runs on until it has written V8's code cache, as a server does.
+    const priming = await coldStart('store', tiny.path, await freePort());
+    const deadline = Date.now() + 15_000;
+    while (!existsSync(CACHE_FILE as string) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await stop(priming.child);
     const tinyStore = await coldStarts('store', tiny.path);
     const tinyCentral = await coldStarts('central', central.path);
 
@@ -171,7 +203,7 @@ export async function coldStartFigures() {
     spawnSync('sync');
     const largeStore = await coldStarts('store', large.path);
     // One more cold start, kept running for the retrieve load.
-    const node = await coldStart('store', large.path, freePort(), true);
+    const node = await coldStart('store', large.path, await freePort(), true);
     const atStart = memoryOf(node.child.pid!);
     if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
     let retrieve;
@@ -183,6 +215,7 @@ export async function coldStartFigures() {
       await stop(node.child);
     }
     return {
+      first_start_after_build: { ms: priming.ms, code_cache_written: existsSync(CACHE_FILE as string) },
       settings: { starts_per_folder: STARTS, customers: CUSTOMERS, seed_ms: seedMs, cli_build_ms_if_stale: buildMs, pinned: canPin, retrieve_seconds: DURATION },
       goals: { to_health_ms: 1000, rss_after_retrieve_mb: 250 },
       store_tiny: tinyStore,

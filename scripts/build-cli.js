@@ -1,22 +1,29 @@
 #!/usr/bin/env node
 // The `punchcard` command built like main, preload and renderer: src/server/cli/main.ts and everything
-// it imports bundled by esbuild (already installed: tsx runs on it) into one ES module,
-// out/cli/punchcard.js, so `punchcard store` and `punchcard central` start from JavaScript instead of
+// it imports bundled by esbuild (already installed: tsx runs on it) into one CommonJS file,
+// out/cli/punchcard.cjs, so `punchcard store` and `punchcard central` start from JavaScript instead of
 // compiling TypeScript through tsx at every start, and load one file instead of ~1,500 modules.
+// CommonJS, so bin/punchcard.js can run it through vm.Script with V8's code cache
+// (out/cli/punchcard.cache), which spares each start most of the compiling.
 //
 //   node scripts/build-cli.js          build (npm run build does it too)
 //   ensureBuiltCli()                   bin/punchcard.js: build when missing or older than the sources
+//   runBuiltCli(argv)                  bin/punchcard.js: run it, with V8's code cache
 //
 // Left out of the bundle (loaded from node_modules at run time): native addons, and packages that
 // read files next to their own code (swagger-ui's assets, pino's transport workers) or are big and rarely used (bwip-js, imported when a barcode is drawn; stdnum, required at
 // the first national id checked).
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_DIR = join(root, 'out', 'cli');
-export const CLI_FILE = join(CLI_DIR, 'punchcard.js');
+export const CLI_FILE = join(CLI_DIR, 'punchcard.cjs');
+/** V8's code cache of the bundle, written by bin/punchcard.js after a start; removed by every build. */
+export const CACHE_FILE = join(CLI_DIR, 'punchcard.cache');
 const STAMP_FILE = join(CLI_DIR, 'stamp.json');
 
 /** What goes into the bundle: the node's sources, the lock file (dependency versions) and this script. */
@@ -56,7 +63,7 @@ function sourceState() {
   return { newest, files };
 }
 
-/** True when out/cli/punchcard.js was built from the sources as they are now. */
+/** True when out/cli/punchcard.cjs was built from the sources as they are now. */
 export function cliIsFresh() {
   if (!existsSync(CLI_FILE) || !existsSync(STAMP_FILE)) return false;
   try {
@@ -69,7 +76,7 @@ export function cliIsFresh() {
 }
 
 /**
- * Bundles the CLI into out/cli/punchcard.js. Several processes may build at once (test files starting
+ * Bundles the CLI into out/cli/punchcard.cjs. Several processes may build at once (test files starting
  * the CLI side by side): each writes its own temporary file and renames it into place, which is
  * atomic, so a reader never sees half a file.
  */
@@ -77,22 +84,26 @@ export async function buildCli() {
   const state = sourceState();
   const { build } = await import('esbuild');
   mkdirSync(CLI_DIR, { recursive: true });
-  const temporary = join(CLI_DIR, `punchcard.${process.pid}.${Date.now()}.tmp.js`);
+  const temporary = join(CLI_DIR, `punchcard.${process.pid}.${Date.now()}.tmp.cjs`);
   await build({
     entryPoints: [join(root, 'src/server/cli/main.ts')],
     outfile: temporary,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20.19',
+    // import() of packages left out becomes require(): vm.Script runs no dynamic imports.
+    supported: { 'dynamic-import': false },
+    // The sources' `import.meta.url` (createRequire, finding out/renderer): the bundle's own URL.
+    define: { 'import.meta.url': '__punchcardUrl' },
     external: EXTERNAL,
     plugins: [lazyYaml],
     logLevel: 'warning',
     legalComments: 'none',
-    // CommonJS packages in the bundle call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __punchcardRequire } from 'node:module';\nconst require = __punchcardRequire(import.meta.url);" },
+    banner: { js: "const __punchcardUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   renameSync(temporary, CLI_FILE);
+  rmSync(CACHE_FILE, { force: true });
   writeFileSync(STAMP_FILE, `${JSON.stringify(state)}\n`);
   return CLI_FILE;
 }
@@ -102,6 +113,34 @@ export async function ensureBuiltCli() {
   if (cliIsFresh()) return CLI_FILE;
   process.stderr.write(`punchcard: building the command line into out/cli (${existsSync(CLI_FILE) ? 'the sources changed' : 'first run'})…\n`);
   return buildCli();
+}
+
+/** Written after the start (and the route warm-up) so the cache holds the functions a start compiles. */
+const CACHE_AFTER_MS = 3_000;
+
+/**
+ * Runs the built CLI: out/cli/punchcard.cjs through vm.Script with the code cache when there is one.
+ * A missing or rejected cache (another build, another Node) is written anew once the command has
+ * run a few seconds (a server starting); short commands exit before and leave it to the next start.
+ */
+export async function runBuiltCli(argv) {
+  const source = readFileSync(CLI_FILE, 'utf8');
+  const cachedData = existsSync(CACHE_FILE) ? readFileSync(CACHE_FILE) : undefined;
+  const script = new vm.Script(Module.wrap(source), { filename: CLI_FILE, ...(cachedData ? { cachedData } : {}) });
+  if (!cachedData || script.cachedDataRejected) {
+    setTimeout(() => {
+      try {
+        const temporary = `${CACHE_FILE}.${process.pid}.tmp`;
+        writeFileSync(temporary, script.createCachedData());
+        renameSync(temporary, CACHE_FILE);
+      } catch {
+        // Read-only checkout, or out/cli rebuilt meanwhile: the next start tries again.
+      }
+    }, CACHE_AFTER_MS).unref();
+  }
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, createRequire(CLI_FILE), module, CLI_FILE, CLI_DIR);
+  await module.exports.runCli(argv);
 }
 
 if (process.argv[1] && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {

@@ -19,17 +19,30 @@ type Serializer = (data: unknown) => string;
 /** Routes whose compilation is still deferred; warmUp() works them off. */
 export class DeferredSchemas {
   readonly #pending: Array<() => void> = [];
+  #compiled = 0;
 
   /** Adds one deferred compilation; returns the function that runs it once. */
   defer<F>(build: () => F): () => F {
     let compiled: F | undefined;
-    const get = () => (compiled ??= build());
+    const get = () => {
+      if (compiled === undefined) {
+        compiled = build();
+        this.#compiled++;
+      }
+      return compiled;
+    };
     this.#pending.push(get);
     return get;
   }
 
+  /** Compilations not yet handed to the warm-up (some may have run at a first request already). */
   get pending(): number {
     return this.#pending.length;
+  }
+
+  /** Validators and serializers compiled so far. */
+  get compiled(): number {
+    return this.#compiled;
   }
 
   /**
