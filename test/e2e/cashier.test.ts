@@ -83,6 +83,7 @@ describe('cashier screen in Chromium', () => {
     await checkInOverHttp(chloe.card);
     await expectCount(queue().getByTestId('queue-entry'), 3);
     expect(await queue().getByTestId('queue-entry').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')))).toEqual([ana.name, ben.name, chloe.name]);
+    await expectCount(panel().getByTestId('customer-flagged'), 0);
     await expectText(page.getByTestId('queue-count'), '3 waiting');
     await expectText(panel().getByTestId('customer-name'), ana.name);
 
@@ -237,6 +238,15 @@ describe('cashier screen in Chromium', () => {
     await expectAttribute(points(), 'data-amount', '0');
     await queueEntry('Eva Novak').waitFor();
     expect(await queueNames(store)).toEqual(['Eva Novak']);
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
+  it('marks a flagged account on the panel (an offline overdraft central flagged)', async () => {
+    await store.node.engine.db.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft' }).where('user_id', '=', dev.userId).execute();
+    expect(await store.scan(dev.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), dev.name);
+    await expectText(panel().getByTestId('customer-flagged'), 'Flagged');
     await closeAllSessions(store);
     await page.getByTestId('queue-empty').waitFor();
   });

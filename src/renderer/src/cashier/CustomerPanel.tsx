@@ -27,6 +27,11 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
         <Badge size="lg" variant="light" color={user.tier ? 'grape' : 'gray'} data-testid="customer-tier">
           {user.tier ? t.tier(user.tier.name) : t.noTier}
         </Badge>
+        {user.flagged && (
+          <Badge size="lg" variant="filled" color="red" data-testid="customer-flagged" title={t.flaggedHint}>
+            {t.flagged}
+          </Badge>
+        )}
         {customer.pos_session.card && (
           <Badge size="lg" variant="outline" color="gray">
             {t.card(maskCard(customer.pos_session.card))}
