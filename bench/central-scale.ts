@@ -4,12 +4,11 @@
 // in all, pipelining 1. With two processes the load is split evenly between them. Prints one JSON
 // document; bench/run.ts includes it. Without PG_URL it says so and measures nothing.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { freePort } from '../test/support/free-port';
+import { createServerDatabase } from '../test/support/postgres';
 import { makeTempDir } from '../test/support/temp-dir';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -17,15 +16,6 @@ const BIN = join(ROOT, 'bin', 'punchcard.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const CUSTOMERS = 200;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startCentral(dir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -65,14 +55,8 @@ async function measure(urls: string[], path: (i: number) => autocannon.Request) 
 export async function centralScaleFigures(): Promise<Record<string, unknown>> {
   const server = process.env.PG_URL;
   if (!server) return { skipped: 'set PG_URL to a PostgreSQL server to measure central processes' };
-  const name = `punchcard_scale_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const env = { ...process.env, PUNCHCARD_DATABASE_URL: url.toString() };
+  const scratch = await createServerDatabase(server, 'punchcard_scale');
+  const env = { ...process.env, PUNCHCARD_DATABASE_URL: scratch.url };
   const dir = makeTempDir('punchcard-bench-central-');
   const children: ChildProcess[] = [];
   try {
@@ -101,10 +85,7 @@ export async function centralScaleFigures(): Promise<Record<string, unknown>> {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
     dir.remove();
-    const cleanup = new pg.Client({ connectionString: server });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
+    await scratch.drop();
   }
 }
 

@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type Engine, startEngine } from '../src/core/engine';
 import { authenticateApiKey } from '../src/core/credentials/authenticate';
 import { authenticateCustomer } from '../src/core/customers/authenticate-customer';
@@ -26,6 +25,7 @@ import { setMeta } from '../src/core/storage/node-meta';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
+import { createServerDatabase } from '../test/support/postgres';
 
 const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
 const PAGE = 500;
@@ -33,23 +33,7 @@ const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const server = process.env.PG_URL;
-  if (!server) return null;
-  const name = `punchcard_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return server ? createServerDatabase(server, 'punchcard_bench') : null;
 }
 
 /** A store node's outbox with EVENTS offline order events, made by the real use cases. */

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import PostalMime, { type Address } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -43,15 +42,7 @@ export function extractCode(text: string): string | undefined {
   return /^(?:Code|Código): (\S+)$/m.exec(text)?.[1];
 }
 
-/** A TCP port nobody listens on right now (to point a sender at a server that is down). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
+export { freePort } from './free-port';
 
 export async function startMailbox(options: { port?: number } = {}): Promise<Mailbox> {
   const messages: ParsedMail[] = [];

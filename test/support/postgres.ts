@@ -17,20 +17,31 @@ export async function openTestPostgres(): Promise<{ database: Database; kind: 's
     const database = fromKysely(new Kysely<DB>({ dialect: new PGliteDialect(pglite) }));
     return { database, kind: 'pglite', drop: () => database.close() };
   }
-  const name = `punchcard_test_${randomBytes(6).toString('hex')}`;
+  const scratch = await createServerDatabase(serverUrl, 'punchcard_test');
+  const database = openPostgres(scratch.url, 4);
+  return {
+    database,
+    kind: 'server',
+    url: scratch.url,
+    drop: async () => {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** A new, empty database on the PostgreSQL server at `serverUrl`: its URL, and the function that drops it. */
+export async function createServerDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 4);
   return {
-    database,
-    kind: 'server',
     url: url.toString(),
     drop: async () => {
-      await database.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);

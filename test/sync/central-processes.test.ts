@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonLines, killLeftovers, launch, run, type Running, waitFor } from '../support/processes';
+import { freePort } from '../support/free-port';
+import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
@@ -22,32 +22,12 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function sharedDatabase(): Promise<Record<string, string>> {
   const serverUrl = process.env.PG_URL;
   if (!serverUrl) return {};
-  const name = `punchcard_two_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  };
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { PUNCHCARD_DATABASE_URL: url.toString() };
+  const scratch = await createServerDatabase(serverUrl, 'punchcard_two');
+  dropDatabase = scratch.drop;
+  return { PUNCHCARD_DATABASE_URL: scratch.url };
 }
 
 async function startCentral(dir: string, env: Record<string, string>): Promise<string> {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
 import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
+import { freePort } from '../support/free-port';
+import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
@@ -29,32 +29,12 @@ function tempDir(): string {
   return dir.path;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function centralDatabase(): Promise<Record<string, string>> {
   const serverUrl = process.env.PG_URL;
   if (!serverUrl) return {};
-  const name = `punchcard_chain_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  };
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { PUNCHCARD_DATABASE_URL: url.toString() };
+  const scratch = await createServerDatabase(serverUrl, 'punchcard_chain');
+  dropDatabase = scratch.drop;
+  return { PUNCHCARD_DATABASE_URL: scratch.url };
 }
 
 async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {

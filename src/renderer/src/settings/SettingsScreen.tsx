@@ -11,8 +11,9 @@
  * "Yes, sign out".
  */
 import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConnectionBadge } from '../app/ConnectionBadge';
+import { TableField } from '../app/TableField';
 import { PairingCard } from '../sync/PairingCard';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { viewStore } from '../app/view-store';
@@ -26,15 +27,6 @@ import { useScanners } from './use-scanners';
 
 /** A kiosk left on Settings goes back to the kiosk after this long without a touch or key. */
 export const KIOSK_SETTINGS_IDLE_MS = 60_000;
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Th w={170}>{label}</Table.Th>
-      <Table.Td>{children}</Table.Td>
-    </Table.Tr>
-  );
-}
 
 /** Forgets the key; whoever signs in next starts on their role's own screen, not on Settings. */
 function signOut() {
@@ -55,11 +47,11 @@ function TerminalCard() {
         <Title order={3}>{t.terminalTitle}</Title>
         <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.terminalTitle}>
           <Table.Tbody>
-            <Field label={t.store}>{terminal.store.name}</Field>
-            <Field label={t.address}>{terminal.store.address || t.none}</Field>
-            <Field label={t.role}>{role}</Field>
-            <Field label={t.program}>{terminal.vendor.name}</Field>
-            <Field label={t.pointOfSale}>{terminal.point_of_sale?.name ?? t.none}</Field>
+            <TableField label={t.store}>{terminal.store.name}</TableField>
+            <TableField label={t.address}>{terminal.store.address || t.none}</TableField>
+            <TableField label={t.role}>{role}</TableField>
+            <TableField label={t.program}>{terminal.vendor.name}</TableField>
+            <TableField label={t.pointOfSale}>{terminal.point_of_sale?.name ?? t.none}</TableField>
           </Table.Tbody>
         </Table>
         {fromDesktop ? (
@@ -255,14 +247,14 @@ function NodeCard() {
           <Title order={3}>{t.nodeTitle}</Title>
           <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.nodeTitle}>
             <Table.Tbody>
-              <Field label={t.nodeUrl}>
+              <TableField label={t.nodeUrl}>
                 <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
                   {baseUrl}
                 </Text>
-              </Field>
-              <Field label={t.events}>
+              </TableField>
+              <TableField label={t.events}>
                 <ConnectionBadge />
-              </Field>
+              </TableField>
             </Table.Tbody>
           </Table>
         </Stack>

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Checkbox, Group, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { TableField } from '../app/TableField';
 import { errorMessage } from '../api/client';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { SyncBadge } from './SyncBadge';
@@ -51,15 +52,6 @@ export function PairingCard({ title, onSignOut }: { title: string; onSignOut: ()
         )}
       </Stack>
     </Card>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Table.Tr>
-      <Table.Th w={170}>{label}</Table.Th>
-      <Table.Td>{children}</Table.Td>
-    </Table.Tr>
   );
 }
 
@@ -129,18 +121,18 @@ function PairedState({ status, canUnpair, onUnpaired, title }: { status: SyncSta
     <Stack gap="sm">
       <Table variant="vertical" withTableBorder layout="fixed" aria-label={title}>
         <Table.Tbody>
-          <Field label={t.paired}>
+          <TableField label={t.paired}>
             <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
               {status.central}
             </Text>
-          </Field>
-          <Field label={t.link}>{status.link === 'up' ? t.up : t.down}</Field>
-          <Field label={t.pending}>{status.pending}</Field>
-          <Field label={t.rejected}>{status.rejected}</Field>
-          <Field label={t.lastPush}>{when(status.last_push_at)}</Field>
-          <Field label={t.lastPull}>{when(status.last_pull_at)}</Field>
-          <Field label={t.firstSync}>{status.first_sync.done ? t.done : <Progress value={status.first_sync.progress} aria-label={t.firstSync} />}</Field>
-          {status.last_error && <Field label={t.lastError}>{status.last_error}</Field>}
+          </TableField>
+          <TableField label={t.link}>{status.link === 'up' ? t.up : t.down}</TableField>
+          <TableField label={t.pending}>{status.pending}</TableField>
+          <TableField label={t.rejected}>{status.rejected}</TableField>
+          <TableField label={t.lastPush}>{when(status.last_push_at)}</TableField>
+          <TableField label={t.lastPull}>{when(status.last_pull_at)}</TableField>
+          <TableField label={t.firstSync}>{status.first_sync.done ? t.done : <Progress value={status.first_sync.progress} aria-label={t.firstSync} />}</TableField>
+          {status.last_error && <TableField label={t.lastError}>{status.last_error}</TableField>}
         </Table.Tbody>
       </Table>
       {canUnpair && !confirming && (
