@@ -3,25 +3,13 @@ import { Type } from 'typebox';
 import { listChainExceptions, listStoreNodeHealth, resolveChainException } from '../../core/chain-health/chain-health';
 import type { Engine } from '../../core/engine';
 import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
-import type { SyncExceptionRecord } from '../../core/sync/central/sync-exceptions';
 import { ChainHealthQuery, ChainHealthSchema, ResolveBody, SyncExceptionSchema } from '../../shared/schemas/backoffice-screens';
 import { toIso } from '../../shared/time';
 import { requireStaff, staffOf } from '../auth/staff';
+import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
 
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
-const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
-
-const exceptionToWire = (e: SyncExceptionRecord) => ({
-  id: e.id,
-  store: e.storeId,
-  node: e.nodeId,
-  kind: e.kind,
-  subject: e.subject,
-  message: e.message,
-  created_at: toIso(e.createdAt),
-  resolved_at: isoOrNull(e.resolvedAt),
-});
 
 /**
  * The chain's health in the back office (central): each paired store node's last contact, pending
@@ -52,13 +40,13 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         open_exceptions: n.openExceptions,
         revoked_at: isoOrNull(n.revokedAt),
       })),
-      exceptions: exceptions.map(exceptionToWire),
+      exceptions: exceptions.map(syncExceptionWire),
     };
   });
 
   app.post(
     '/backoffice/chain/exceptions/:id/resolve',
     { config, preValidation: requireStaff(engine, 'customers.write'), schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: ResolveBody, response: { 200: SyncExceptionSchema } } },
-    async (request) => exceptionToWire(await resolveChainException(engine, staffOf(request), request.params.id, request.body.note)),
+    async (request) => syncExceptionWire(await resolveChainException(engine, staffOf(request), request.params.id, request.body.note)),
   );
 };

@@ -13,11 +13,11 @@ import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
 import { watchLogHead } from '../sync/log-head-watcher';
+import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 /** Central's side of sync (docs/sync.md): pairing, push, pull, the poke stream, and the chain's admin views. */
 export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
@@ -98,16 +98,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       '/sync/exceptions',
       { config, preValidation: bearer, schema: { tags, security, querystring: Type.Object({ open: Type.Optional(Type.Boolean()) }) } },
       async (request) => ({
-        items: (await listSyncExceptions(engine, vendorOf(request).vendorId, { open: request.query.open ?? false })).map((e) => ({
-          id: e.id,
-          store: e.storeId,
-          node: e.nodeId,
-          kind: e.kind,
-          subject: e.subject,
-          message: e.message,
-          created_at: toIso(e.createdAt),
-          resolved_at: isoOrNull(e.resolvedAt),
-        })),
+        items: (await listSyncExceptions(engine, vendorOf(request).vendorId, { open: request.query.open ?? false })).map(syncExceptionWire),
       }),
     );
     const Cap = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
