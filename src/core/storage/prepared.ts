@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
+import { readerOf } from './reader';
 import type { DB } from './schema';
 
 /**
@@ -8,6 +9,7 @@ import type { DB } from './schema';
  * is called once with placeholder arguments; every argument must reach the SQL as one bound value
  * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
  * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
+ * Only SELECTs: outside a transaction on an SQLite file they run on the read connection (reader.ts).
  */
 export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>, arity = build.length - 1) {
   const compiled = new Map<Dialect, { sql: string; slots: Array<{ arg: number } | { value: unknown }> }>();
@@ -28,6 +30,8 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const reader = readerOf(db);
+    if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
 }
