@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
+import { coldStartFigures } from './cold-start';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -154,5 +155,7 @@ const figures = {
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
   scan_to_panel: await section('scan_to_panel', scanToPanel),
   sync: await section('sync', syncFigures),
+  cold_start: await section('cold_start', coldStartFigures),
+  admin_search: await section('admin_search', async () => JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown),
 };
 console.log(JSON.stringify(figures, null, 2));

@@ -5,7 +5,8 @@
 //             builds better-sqlite3 for Electron into .native/ once (scripts/electron-native.js), then
 //             electron-vite preview (builds main, preload and renderer into out/, launches Electron)
 //   headless: builds the screens into out/ when they were never built (a fresh clone), so the node
-//             serves them at `/`, then node bin/punchcard.js demo --data .data/demo
+//             serves them at `/`, and the command line into out/cli when missing or older than the
+//             sources (scripts/build-cli.js), then node bin/punchcard.js demo --data .data/demo
 //
 // `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
 // other options are passed to the headless node (`npm start -- --port 5000 --data ./shop`).
@@ -15,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronBinary, fetchElectronBinary } from './electron-binary.js';
+import { ensureBuiltCli } from './build-cli.js';
 import { buildElectronSqlite } from './electron-native.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -126,6 +128,8 @@ if (!forceHeadless && binary && display) {
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
   const screens = buildScreensIfMissing();
   if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
+  // bin/punchcard.js would build it too; built here, a failure is reported before the node starts.
+  await ensureBuiltCli();
   const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
   run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo'), ...passThrough]);
 }

@@ -8,7 +8,7 @@ import type { PaymentGateway } from './payments/gateway/payment-gateway';
 import { type Database, migrateToLatest } from './storage/database';
 import { groupCommit } from './storage/group-commit';
 import type { Dialect } from './storage/dialect';
-import { NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
+import { CENTRAL_NODE_ID, NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
 import type { DB } from './storage/schema';
 import { sealLocalChanges } from './sync/outbox/seal-local-changes';
 
@@ -31,12 +31,21 @@ export interface Engine {
    * local-first and syncs.
    */
   programRole: ProgramRole;
-  /** A paired store's view of its link to central (the sync client keeps it current); always up elsewhere. */
-  centralLink: { reachable: boolean };
+  /**
+   * A paired store's view of its link to central (the sync client keeps it current); always up
+   * elsewhere. `firstSyncDone`: the chain's customers have arrived (true except on a store still
+   * receiving its first sync), so an unknown identification is really unknown.
+   */
+  centralLink: { reachable: boolean; firstSyncDone: boolean };
   close(): Promise<void>;
 }
 
 export type ProgramRole = 'owner' | 'replica';
+
+/** A chain's central node (stores sync with it). */
+export function isChainCentral(engine: Pick<Engine, 'nodeId'>): boolean {
+  return engine.nodeId === CENTRAL_NODE_ID;
+}
 
 /** True where the program's own jobs and side effects (expiry, payments, webhooks) run. */
 export function ownsProgramData(engine: Pick<Engine, 'programRole'>): boolean {
@@ -69,13 +78,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     events: new StoreEvents(),
     payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),
     programRole: options.programRole ?? 'owner',
-    centralLink: { reachable: true },
+    centralLink: { reachable: true, firstSyncDone: true },
     close: () => options.database.close(),
   };
 }
 
 async function ensureNodeId(db: Kysely<DB>, role: EngineOptions['role']): Promise<number> {
-  const proposed = role === 'central' ? 0 : randomInt(UNPAIRED_NODE_FLOOR, NODE_LIMIT);
+  const proposed = role === 'central' ? CENTRAL_NODE_ID : randomInt(UNPAIRED_NODE_FLOOR, NODE_LIMIT);
   await db
     .insertInto('node_meta')
     .values({ key: 'node_id', value: String(proposed) })

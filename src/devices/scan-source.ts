@@ -41,6 +41,11 @@ export interface ScanSource {
 /** What a scanner is, for the Settings screen (GET /app/scanners). */
 export interface ScannerDescription {
   name: string;
+  /**
+   * The device's identity across re-plugs and restarts (its station is kept under it):
+   * `usb:vvvv:pppp:SERIAL`, or `usb:vvvv:pppp@PATH` for a device without a serial number.
+   */
+  device: string;
   kind: ScanEvent['kind'];
   /** How it is read: HID POS reports, boot keyboard reports over hidraw, or a script. */
   mode: 'hid-pos' | 'keyboard-emulation' | 'scripted';
@@ -50,11 +55,15 @@ export interface ScannerDescription {
 export class ScriptedScanSource extends EventEmitter implements ScanSource {
   #running = false;
 
+  /** A script's identity is its id: `scripted:<id>`. */
+  readonly device: string;
+
   constructor(
     readonly id = 'scripted',
     private readonly now: () => number = Date.now,
   ) {
     super();
+    this.device = `scripted:${id}`;
   }
 
   start(): void {

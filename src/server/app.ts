@@ -1,3 +1,4 @@
+import { DeferredSchemas, deferredCompilersFactory } from './http/lazy-schema-compilers';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
@@ -15,6 +16,9 @@ import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
 import { reloadSettingsRoutes } from './routes/reload-settings';
 import { backOfficeAuthRoutes } from './routes/backoffice-auth';
+import { backOfficeChainRoutes } from './routes/backoffice-chain';
+import { backOfficeDashboardRoutes } from './routes/backoffice-dashboard';
+import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { backOfficeStoreRoutes } from './routes/backoffice-stores';
@@ -47,6 +51,8 @@ import { userCardRoutes } from './routes/user-cards';
 import { userRoutes } from './routes/users';
 import { centralSyncRoutes } from './routes/sync';
 import { syncStatusRoutes } from './routes/sync-status';
+import { storePairingRoutes } from './routes/store-pairing';
+import type { PairingControl } from './sync/pairing-control';
 import { forwardCentralOwnedCalls, markCentralOwnedRoutes } from './sync/forward-to-central';
 import type { StoreSync } from './sync/store-sync';
 import { webhookRoutes } from './routes/webhooks';
@@ -74,10 +80,13 @@ export interface AppOptions {
   sync?: StoreSync | null;
   /** --webhooks-allow-private: endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean;
+  /** Pairing and unpairing from the screens (a store node's host restarts it); refused without. */
+  pairingControl?: PairingControl | null;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const deferredSchemas = new DeferredSchemas();
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -94,7 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    // Fastify's own compilers, each route's compiled at first use or by the warm-up once listening.
+    schemaController: { compilersFactory: deferredCompilersFactory(deferredSchemas) },
   }) as unknown as FastifyInstance;
+  app.addHook('onListen', () => void deferredSchemas.warmUp());
 
   // Credentials are checked before validation: an unknown caller learns nothing about the body.
   app.decorate('routeCatalog', recordRoutes(app));
@@ -146,12 +158,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(inboxRoutes, { engine });
   await app.register(promotionRoutes, { engine });
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
-  else await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+  else {
+    await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+    await app.register(storePairingRoutes, { engine, control: options.pairingControl ?? null });
+  }
   await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   await app.register(backOfficeAuthRoutes, { engine });
   await app.register(backOfficeStaffRoutes, { engine });
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });
+  await app.register(backOfficeProgramRoutes, { engine, role: options.role });
+  await app.register(backOfficeDashboardRoutes, { engine });
+  await app.register(backOfficeChainRoutes, { engine, role: options.role });
   await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   wrong_current_password: { status: 403, message: 'The current password is not correct.' },
   invalid_card_pin: { status: 403, message: 'The card number and pin do not match.' },
   card_link_at_counter: { status: 403, message: 'This card can be linked to an existing account only at the counter: please ask a member of staff.' },
+  customer_blocked: { status: 403, message: 'This customer is blocked in this program: they cannot check in or order. A manager can unblock them in the back office.' },
   card_linked_to_account: { status: 403, message: 'This card is linked to an account: its owner sees its balance in the app.' },
 
   // 404
@@ -57,6 +58,7 @@ export const ERROR_CODES = {
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },
   user_not_found: { status: 404, message: 'No such customer exists.' },
   user_card_not_found: { status: 404, message: 'No such card is linked to your account.' },
+  scanner_not_found: { status: 404, message: 'This node reads no such scanner for your store.' },
   content_not_found: { status: 404, message: 'No such content page exists.' },
   country_not_found: { status: 404, message: 'No country with that id exists.' },
   customer_not_found: { status: 404, message: 'No customer matches that card, phone, email or code. Check it, or register the customer.' },
@@ -79,6 +81,7 @@ export const ERROR_CODES = {
   webhook_event_not_found: { status: 404, message: 'No webhook event with that id exists.' },
   staff_not_found: { status: 404, message: 'No staff member with that id exists in this program.' },
   api_key_not_found: { status: 404, message: 'No API key with that id exists in this program.' },
+  sync_exception_not_found: { status: 404, message: 'No open sync exception with that id exists in this program.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -101,6 +104,8 @@ export const ERROR_CODES = {
   already_tipped: { status: 409, message: 'This transaction already has a tip.' },
   promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
   staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
+  program_managed_by_central: { status: 409, message: 'This store is paired with a central node: change the program in the back office of central.' },
+  offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
 
   // 422, 429, 5xx
@@ -140,12 +145,18 @@ export const ERROR_CODES = {
   pairing_code_invalid: { status: 400, message: 'The pairing code is wrong, used or expired. Ask central for a new one.' },
   pairing_needs_empty_store: {
     status: 409,
-    message: 'This store node already has data of its own. Pair with --replace-local-data to set that data aside and take the chain\'s.',
+    message: "This store node already has data of its own. To take the chain's, ask to set that data aside (it is kept): the box in Settings, or --replace-local-data.",
   },
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
+  pairing_unavailable: { status: 409, message: 'This node cannot be paired from its screens: pair it with `punchcard store --central URL --pair CODE`.' },
+  unsent_sales: { status: 409, message: 'Sales made here have not reached central yet. Unpairing now would leave them out of the chain.' },
   offline_limit: { status: 422, message: 'The store is offline and this exceeds the offline limit.' },
+  first_sync_in_progress: {
+    status: 503,
+    message: "This store is still receiving the chain's customers from the central office. Try again in a moment; customers already received can check in.",
+  },
   central_unreachable: {
     status: 503,
     message: 'The central office cannot be reached right now, so this cannot be done at the store. Sales and check-ins still work; try this again later.',

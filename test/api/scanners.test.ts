@@ -82,8 +82,17 @@ describe('scanners of a store node', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.scanners).toEqual(
       expect.arrayContaining([
-        { id: 'demo-scanner', name: 'demo-scanner', kind: 'barcode', mode: 'scripted', connected: true, last_scan_at: null },
-        { id: '/dev/hidraw3', name: 'Honeywell Imaging & Mobility 1900', kind: 'barcode', mode: 'hid-pos', connected: true, last_scan_at: null },
+        { id: 'demo-scanner', device: 'scripted:demo-scanner', name: 'demo-scanner', kind: 'barcode', mode: 'scripted', connected: true, last_scan_at: null, station: null },
+        {
+          id: '/dev/hidraw3',
+          device: 'usb:0c2e:0b61@/dev/hidraw3',
+          name: 'Honeywell Imaging & Mobility 1900',
+          kind: 'barcode',
+          mode: 'hid-pos',
+          connected: true,
+          last_scan_at: null,
+          station: null,
+        },
       ]),
     );
     expect(reply.body.scanners).toHaveLength(2);

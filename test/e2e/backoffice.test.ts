@@ -4,7 +4,8 @@ import { addOwner } from '../../src/core/staff/add-owner';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { registerOkAt } from '../support/customers';
+import { registerOkAt, signUpAt } from '../support/customers';
+import { paymentsApi } from '../support/payments';
 import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -19,6 +20,7 @@ describe('back office in Chromium', () => {
   let owner: SignedInStaff;
   let storeManager: SignedInStaff;
   let secondStoreId: number;
+  const payments = paymentsApi(() => node);
 
   beforeAll(async () => {
     node = await startTestNode({ rendererDir: builtRendererForTests() });
@@ -50,8 +52,20 @@ describe('back office in Chromium', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Stores' }).waitFor();
+    // The dashboard is where a signed-in staff member lands.
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
     return page;
+  }
+
+  /** A new cashier key of Main Store (an earlier flow revokes the first one). */
+  async function freshCounterKey(): Promise<string> {
+    const issued = await staffCall(node, owner.token, 'POST', `/backoffice/stores/${vendor.storeId}/keys`, { role: 'cashier', label: `Counter ${Date.now()}` });
+    return issued.body.api_key as string;
+  }
+
+  async function storesOf(page: Page) {
+    await page.getByRole('tab', { name: 'Stores & keys' }).click();
+    return page.getByRole('table', { name: 'Stores' });
   }
 
   it('refuses a wrong password with the node’s message', async () => {
@@ -69,7 +83,7 @@ describe('back office in Chromium', () => {
     expect((await counter()).status).toBe(200);
 
     const page = await signedInPage(owner.email);
-    const stores = page.getByRole('table', { name: 'Stores' });
+    const stores = await storesOf(page);
     await expectText(stores, /Main Store.*Quito Norte/s);
     await expectText(stores.getByRole('row').filter({ hasText: 'Quito Norte' }), /America\/Guayaquil.*Open/s);
     await saveScreenshot(page, 'backoffice-stores');
@@ -80,7 +94,8 @@ describe('back office in Chromium', () => {
     // The counter's call above shows as its last use.
     await expectText(row, /cashier.*…\S{4}.*\d/s);
     expect(await row.textContent()).not.toContain('Never');
-    await expect(page.getByTestId('node-health-placeholder').isVisible()).resolves.toBe(true);
+    // A standalone store node has no chain: the store page says where chain health is shown.
+    await expectText(page.getByTestId('node-health'), 'This is a store node: the chain’s health is shown in the back office of the central node.');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await expectText(row, /Revoked/);
     await saveScreenshot(page, 'backoffice-keys');
@@ -96,7 +111,7 @@ describe('back office in Chromium', () => {
 
   it('a store manager sees only their store, and the node refuses them another store’s keys', async () => {
     const page = await signedInPage(storeManager.email);
-    const stores = page.getByRole('table', { name: 'Stores' });
+    const stores = await storesOf(page);
     await expectText(stores, /Main Store/);
     expect(await stores.textContent()).not.toContain('Quito Norte');
     await expect(page.getByRole('tab', { name: 'Staff' }).count()).resolves.toBe(0);
@@ -119,7 +134,7 @@ describe('back office in Chromium', () => {
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('option', { name: 'Points' }).click();
     await page.getByRole('textbox', { name: /Amount/ }).fill('40');
-    await page.getByRole('textbox', { name: /Reason/ }).fill('Missed stamps from last week');
+    await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Missed stamps from last week');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('status'), 'Adjusted: the balance is now 40.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*40/);
@@ -132,7 +147,7 @@ describe('back office in Chromium', () => {
     const { signInToken } = await addOwner(node.engine, { vendorId: other.vendorId, email: 'first.owner@sol.test', name: 'Sol' });
     const page = await browser.newPage({ viewport: VIEWPORT });
     await page.goto(`${node.url}/admin#/sign-in-link?token=${signInToken}`);
-    await page.getByRole('table', { name: 'Stores' }).waitFor();
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
     await expectText(page.getByRole('banner'), /Sol · Owner/);
   });
 
@@ -147,5 +162,100 @@ describe('back office in Chromium', () => {
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     await page.getByRole('table', { name: 'Personal' }).waitFor();
     await saveScreenshot(page, 'backoffice-staff-es');
+  });
+
+  it('an owner changes an earning rule in the Program screen and the next order at the counter earns by it', async () => {
+    const { email } = await registerOkAt(node, vendor.vendorId, { first_name: 'Rita', last_name: 'Vega' });
+    const counterKey = await freshCounterKey();
+    const order = (receipt: string) => http(`${node.url}/order?api_key=${encodeURIComponent(counterKey)}`, { method: 'POST', body: { card_number: email, receipt_number: receipt, subtotal: 12 } });
+    const before = await order('rule-1');
+    expect([before.status, before.body.points_earned]).toEqual([200, 12]);
+
+    const page = await signedInPage(owner.email);
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const row = page.getByRole('table', { name: 'Earning rules' }).getByRole('row', { name: '1 point per unit spent' });
+    await row.getByRole('textbox', { name: 'Points' }).fill('2');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+
+    const after = await order('rule-2');
+    expect([after.status, after.body.points_earned]).toEqual([200, 24]);
+
+    // A reward added here, then paused.
+    await page.getByRole('textbox', { name: 'Name' }).nth(1).fill('Free coffee');
+    await page.getByRole('textbox', { name: 'Cost (points)' }).fill('50');
+    await page.getByRole('button', { name: 'Add' }).nth(1).click();
+    const reward = page.getByRole('table', { name: 'Rewards' }).getByRole('row', { name: 'Free coffee' });
+    await expectText(reward, /Free coffee\s*50\s*ACTIVE/);
+    await reward.getByRole('button', { name: 'Pause' }).click();
+    await expectText(reward, /Free coffee\s*50\s*INACTIVE/);
+
+    // A tier without a name: the node refuses it, and the screen shows the node's own message.
+    await page.getByRole('textbox', { name: 'Threshold (points)' }).fill('500');
+    await page.getByRole('button', { name: 'Add' }).nth(2).click();
+    const expected = await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: '', threshold: 500 });
+    expect(expected.status).toBe(400);
+    await expectText(page.getByRole('alert'), expected.body.message);
+    await expectText(page.getByLabel('Offline caps'), 'This node is not paired with a central node');
+    await saveScreenshot(page, 'backoffice-program');
+  });
+
+  it('an owner blocks a customer: the counter is refused, the audit log has it; unblocked, the counter checks them in', async () => {
+    const { email } = await registerOkAt(node, vendor.vendorId, { first_name: 'Bruno', last_name: 'Paz' });
+    const counterKey = await freshCounterKey();
+    const checkIn = () => http(`${node.url}/onscreen?api_key=${encodeURIComponent(counterKey)}`, { method: 'POST', body: { card_number: email } });
+    const page = await signedInPage(owner.email);
+    await page.getByRole('tab', { name: 'Customers' }).click();
+    await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('table', { name: 'Customers found' }).getByRole('link', { name: 'Bruno Paz' }).click();
+    await page.getByRole('textbox', { name: 'Reason to block (required)' }).fill('Repeated chargebacks');
+    await page.getByRole('button', { name: 'Block', exact: true }).click();
+    await expectText(page.getByRole('status'), 'Blocked: check-ins and orders are refused.');
+    await expectText(page.getByText(/^Blocked: Repeated chargebacks/), 'Blocked: Repeated chargebacks. Check-ins and orders are refused.');
+    await saveScreenshot(page, 'backoffice-customer-blocked');
+
+    const refused = await checkIn();
+    expect([refused.status, refused.body.error.errors[0].reason]).toEqual([403, 'customer_blocked']);
+
+    await page.getByRole('button', { name: 'Unblock' }).click();
+    await expectText(page.getByRole('status'), 'Unblocked: the customer can check in and order again.');
+    expect((await checkIn()).status).toBe(201);
+
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await expectText(audit.getByRole('row').nth(1), /customer\.unblock/);
+    await expectText(audit.getByRole('row').nth(2), /customer\.block.*Repeated chargebacks/s);
+  });
+
+  it('the dashboard shows today’s figures, the liability, charts per day and each store', async () => {
+    // A week of visits at both stores, with quick pay loaded and spent.
+    const counterKey = await freshCounterKey();
+    const norteKey = (await staffCall(node, owner.token, 'POST', `/backoffice/stores/${secondStoreId}/keys`, { role: 'cashier', label: 'Norte counter' })).body.api_key as string;
+    const today = node.clock.now();
+    for (let daysAgo = 7; daysAgo >= 0; daysAgo--) {
+      node.clock.set(today - daysAgo * 86_400_000);
+      const customer = await signUpAt(node, vendor.vendorId, { first_name: `Day${daysAgo}` });
+      const card = await payments.addProfileOk(customer.key);
+      await payments.reloadOk(customer.key, { user_billingprofile: card.id, amount: 10 + daysAgo * 5 });
+      for (const [key, visits] of [[counterKey, daysAgo % 3 + 1], [norteKey, (daysAgo + 1) % 2 + 1]] as const) {
+        for (let i = 0; i < visits; i++) {
+          await http(`${node.url}/onscreen?api_key=${encodeURIComponent(key)}`, { method: 'POST', body: { card_number: customer.email } });
+          await http(`${node.url}/order?api_key=${encodeURIComponent(key)}`, { method: 'POST', body: { card_number: customer.email, receipt_number: `d${daysAgo}-${i}-${key.slice(-4)}`, subtotal: 8 + i, quick_pay: 3 } });
+        }
+      }
+    }
+    node.clock.set(today);
+    const page = await signedInPage(owner.email);
+    const figures = page.getByRole('table', { name: 'Figures' });
+    const d = (await staffCall(node, owner.token, 'GET', '/backoffice/dashboard')).body;
+    expect(d.today.orders).toBeGreaterThan(0);
+    await expectText(figures.getByRole('row', { name: 'Orders' }), new RegExp(`Orders\\s*${d.today.orders}\\s*${d.last_30_days.orders}`));
+    await expectText(page.getByRole('heading', { name: 'Outstanding stored value (liability)' }), `$${(d.outstanding_stored_value / 100).toFixed(2)}`);
+    expect(d.last_30_days.reloads).toBe(8);
+    await expect(page.locator('.recharts-wrapper').count()).resolves.toBe(2);
+    await expectText(page.getByRole('table', { name: 'Per store, last 30 days' }).getByRole('row', { name: 'Main Store' }), new RegExp(`Main Store\\s*\\d+\\s*${d.stores[0].orders}`));
+    await page.getByText('Check-ins and orders per day').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'backoffice-dashboard');
   });
 });

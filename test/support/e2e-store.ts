@@ -21,15 +21,19 @@ export interface E2eStore {
   vendor: VendorCredentials;
   /** The node's scripted scanner: `scanner.scan(card)` is a card held under the counter's scanner. */
   scanner: ScriptedScanSource;
-  /** Scans `value` on the node's scanner and waits until the node has checked it in (or refused it). */
-  scan(value: string): Promise<ScanOutcome>;
+  /** Scans `value` on the node's scanner (or `on`, another of its scanners) and waits until the node has checked it in (or refused it). */
+  scan(value: string, on?: ScriptedScanSource): Promise<ScanOutcome>;
   close(): Promise<void>;
 }
 
-/** Starts the node (renderer built from the current sources, scripted scanner) and sets up the vendor. */
-export async function startE2eStore(): Promise<E2eStore> {
+/**
+ * Starts the node (renderer built from the current sources, scripted scanner, and `extraScanners`
+ * when a test needs several) and sets up the vendor.
+ */
+export async function startE2eStore(options: { extraScanners?: readonly ScriptedScanSource[] } = {}): Promise<E2eStore> {
   const scanner = new ScriptedScanSource(SCANNER_ID);
-  const node = await startTestNode({ rendererDir: builtRendererForTests(), scanners: { sources: [scanner] }, rateLimits: ROOMY_RATE_LIMITS });
+  const sources = [scanner, ...(options.extraScanners ?? [])];
+  const node = await startTestNode({ rendererDir: builtRendererForTests(), scanners: { sources }, rateLimits: ROOMY_RATE_LIMITS });
   const vendor = await setUpVendor(node.engine, {
     name: VENDOR_NAME,
     currency: 'USD',
@@ -42,9 +46,9 @@ export async function startE2eStore(): Promise<E2eStore> {
     node,
     vendor,
     scanner,
-    async scan(value) {
+    async scan(value, on = scanner) {
       outcomes.length = 0;
-      expect(scanner.scan(value), 'the scripted scanner is running').toBe(true);
+      expect(on.scan(value), 'the scripted scanner is running').toBe(true);
       const deadline = Date.now() + 10_000;
       while (outcomes.length === 0) {
         if (Date.now() > deadline) throw new Error(`the node never checked in the scan of ${value}`);

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'punchcard.js');
-// Generous: tsx compiles the sources at every start, slow on a busy 2-core machine.
+// Generous: the CLI is built JavaScript (out/cli, built once by test/support/global-setup.ts), but a
+// busy 2-core machine running several test files can still be slow.
 const RUN_TIMEOUT_MS = 60_000;
 
 export interface Running {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -86,6 +87,21 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 
 const json = { 'content-type': 'application/json' };
 
+/** A real HTTP receiver of webhook deliveries: each delivered event, as JSON. */
+async function webhookReceiver(): Promise<{ url: string; events: Array<Record<string, any>>; close(): void }> {
+  const events: Array<Record<string, any>> = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      events.push({ ...(JSON.parse(body) as Record<string, any>), signed: typeof req.headers['punchcard-signature'] === 'string' });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, events, close: () => server.close() };
+}
+
 describe('a chain of real processes', () => {
   it('pairs two stores, sells through an outage of central within the caps, and converges', async () => {
     const env = await centralDatabase();
@@ -98,7 +114,8 @@ describe('a chain of real processes', () => {
     expect(secondKey.code, secondKey.stderr).toBe(0);
 
     const port = await freePort();
-    let central = await start(['central', '--data', centralDir, '--port', String(port)], env, 'central');
+    const centralArgs = ['central', '--data', centralDir, '--port', String(port), '--webhooks-allow-private'];
+    let central = await start(centralArgs, env, 'central');
     const health = await http(`${central.url}/health`);
     expect(health.body.role).toBe('central');
 
@@ -108,6 +125,10 @@ describe('a chain of real processes', () => {
     const reward = await http(`${central.url}/rewards`, { method: 'POST', headers: bearer, body: { name: 'Coffee', cost: 10, currency: points.id } });
     expect(reward.status, JSON.stringify(reward.body)).toBe(201);
     const bigReward = await http(`${central.url}/rewards`, { method: 'POST', headers: bearer, body: { name: 'Lunch', cost: 25, currency: points.id } });
+    // An integration listens for orders: central delivers those of every store, offline ones too.
+    const receiver = await webhookReceiver();
+    const hook = await http(`${central.url}/webhooks`, { method: 'POST', headers: bearer, body: { url: receiver.url, events: ['order.placed'] } });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const policy = await http(`${central.url}/sync/offline-policy`, { method: 'PUT', headers: bearer, body: { points_per_order: 20 } });
     expect(policy.body.points_per_order).toBe(20);
 
@@ -185,7 +206,7 @@ describe('a chain of real processes', () => {
     expect(JSON.stringify(forwarded.body)).toContain('central_unreachable');
 
     // Central returns on the same address: everything converges.
-    central = await start(['central', '--data', centralDir, '--port', String(port)], env, 'central');
+    central = await start(centralArgs, env, 'central');
     for (const store of [a, b]) {
       await eventually('a store drained', async () => {
         const s = await statusOf(store.url);
@@ -206,6 +227,14 @@ describe('a chain of real processes', () => {
     // Forwarded while central is up: the app account call reaches central and its answer comes back.
     const forwardedUp = await http(`${b.url}/user/email/exists?email=${encodeURIComponent(email)}&vendor=${program.vendor_id}`);
     expect(forwardedUp.status).toBe(200);
+    // Every sale reached the integration once, from central, signed; the offline ones after central returned.
+    const receipts = await eventually('the order webhooks', async () => {
+      const seen = receiver.events.filter((e) => e.type === 'order.placed').map((e) => e.data.receipt_number as string).sort();
+      return seen.length >= 3 ? seen : undefined;
+    });
+    expect(receipts).toEqual(['A-1', 'A-2', 'B-1']);
+    expect(receiver.events.every((e) => e.signed)).toBe(true);
+    receiver.close();
     const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
     expect(JSON.parse(sync.stdout).paired).toBe(true);
   }, 240_000);

@@ -11,6 +11,9 @@ export interface CustomerProfile {
   cedula: string | null;
   status: string;
   flagged: boolean;
+  /** Blocked in this program (refused at check-in and orders), and why. */
+  blocked: boolean;
+  blockedReason: string | null;
   balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number }>;
   cards: Array<{ number: string; status: string }>;
   entries: Array<{ id: number; currencyId: string; amount: number; kind: string; referenceType: string | null; referenceId: string | null; createdAt: number }>;
@@ -20,7 +23,7 @@ export interface CustomerProfile {
 export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, userId: number): Promise<CustomerProfile> {
   await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const user = await loadUser(engine.db, userId);
-  const link = await engine.db.selectFrom('user_vendors').select('flagged').where('vendor_id', '=', vendorId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const link = await engine.db.selectFrom('user_vendors').select(['flagged', 'blocked_at', 'blocked_reason']).where('vendor_id', '=', vendorId).where('user_id', '=', userId).executeTakeFirstOrThrow();
   const [currencies, accounts, cards, entries] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     engine.db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('vendor_id', '=', vendorId).where('holder_type', '=', 'user').where('holder_id', '=', userId).execute(),
@@ -55,6 +58,8 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
     cedula: user.cedula,
     status: user.status,
     flagged: link.flagged === 1,
+    blocked: link.blocked_at !== null,
+    blockedReason: link.blocked_reason,
     balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, balance: balanceOf.get(c.id) ?? 0 })),
     cards: cards.map((c) => ({ number: c.number, status: c.status })),
     entries: entries.map((e) => ({ id: e.id, currencyId: e.public_id, amount: Number(e.amount), kind: e.kind, referenceType: e.reference_type, referenceId: e.reference_id, createdAt: e.created_at })),

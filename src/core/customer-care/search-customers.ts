@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { isServiceError } from '../../shared/errors';
 import { loadVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
@@ -30,7 +31,15 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
   } catch (error) {
     if (!isServiceError(error) || error.status >= 500) throw error;
   }
-  const prefix = `${q.toLowerCase().replace(/[%_\\]/g, '')}%`;
+  const start = q.toLowerCase().replace(/[%_\\]/g, '');
+  if (start === '') return [];
+  const prefix = `${start}%`;
+  // The range finds candidates through the lowercased-name indexes; LIKE keeps the exact meaning.
+  const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1);
+  const startsWith = (column: 'first_name' | 'last_name') => {
+    const lower = sql`lower(${sql.ref(`u.${column}`)})`;
+    return sql`(${lower} >= ${start} and ${lower} < ${end} and ${lower} like ${prefix})`;
+  };
   let rows = engine.db
     .selectFrom('users as u')
     .innerJoin('user_vendors as m', 'm.user_id', 'u.id')
@@ -38,7 +47,7 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
     .where('m.vendor_id', '=', vendorId)
     .where('m.removed_at', 'is', null)
     .where('u.status', '!=', 'deleted')
-    .where((eb) => eb.or([eb(eb.fn('lower', ['u.first_name']), 'like', prefix), eb(eb.fn('lower', ['u.last_name']), 'like', prefix)]));
+    .where(sql<boolean>`(${startsWith('first_name')} or ${startsWith('last_name')})`);
   if (onlyStoreId !== null) {
     rows = rows.where((eb) =>
       eb.or([

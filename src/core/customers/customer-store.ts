@@ -135,6 +135,8 @@ export async function linkUserToVendor(
     updated_at: now,
     removed_at: null,
     counter_enrolled: input.byCounter ? 1 : 0,
+    blocked_at: null,
+    blocked_reason: null,
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });

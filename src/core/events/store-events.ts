@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { ScannerStation } from '../../shared/schemas/scanners';
 
 // What happens at a store, published after the change commits, so screens (cashier queue, kiosk)
 // update without polling. In-process: each node publishes its own stores' events.
@@ -16,6 +17,11 @@ export interface StoreEvent {
    * app, or scanner (a device read by the node) — so a kiosk greets only scans, not counter check-ins.
    */
   by?: string;
+  /**
+   * by scanner: the station the scanner serves (counter or kiosk), absent when it is not assigned —
+   * a kiosk greets kiosk-station and unassigned scanners' scans, never counter-station ones.
+   */
+  station?: ScannerStation;
   /** scan.rejected: the error code of a scan the node's scanners read but could not check in. */
   reason?: string;
   /** Epoch milliseconds. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Engine } from '../engine';
+import { type Engine, isChainCentral } from '../engine';
 import { nextObjectId } from '../storage/ids';
+import { clearSettledOverdraft } from './overdraft-flags';
 import type { DB } from '../storage/schema';
 import { recordBalanceUpdated } from '../webhooks/events';
 
@@ -98,6 +99,10 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
     .returning('balance')
     .executeTakeFirstOrThrow();
   const balance = Number(updated.balance);
+  // Only central holds offline-overdraft flags; a credit there (reload, adjustment) may settle one.
+  if (entry.amount > 0 && balance >= 0 && account.holder_type === 'user' && isChainCentral(engine)) {
+    await clearSettledOverdraft(db, engine, { vendorId: account.vendor_id, userId: Number(account.holder_id) });
+  }
   await recordBalanceUpdated(db, engine, {
     vendorId: account.vendor_id,
     accountId,

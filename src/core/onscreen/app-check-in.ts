@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { CustomerSession } from '../customers/sessions';
 import { type Engine, transact } from '../engine';
 import { openSession, type PosSessionRow, publishAll } from './pos-session';
@@ -11,6 +12,7 @@ export async function checkInFromApp(engine: Engine, customer: CustomerSession, 
   const { session, events } = await transact(engine, async (trx) => {
     const store = await trx.selectFrom('stores').select(['id']).where('id', '=', input.storeId).where('vendor_id', '=', customer.vendorId).executeTakeFirst();
     if (!store) throw new ServiceError('store_not_found', undefined, 'store');
+    await refuseBlockedCustomer(trx, customer.vendorId, customer.userId);
     return openSession(trx, engine, { vendorId: customer.vendorId, storeId: store.id, posId: null }, {
       userId: customer.userId,
       identifiedBy: 'app',

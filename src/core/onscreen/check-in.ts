@@ -1,4 +1,6 @@
+import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { StoreScope } from '../credentials/authenticate';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import { confirmMembership, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
@@ -14,13 +16,15 @@ export interface CheckInResult {
  * POST /onscreen: the customer given by any identification is checked in at the API key's store.
  * A customer of another program who identifies here joins this one (the account is shared); the
  * counter sees them in full once they confirm (seenAtCounter).
- * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so).
+ * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so), and
+ * `station` the station that scanner serves (counter or kiosk), carried by the session events only.
  */
-export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner' }): Promise<CheckInResult> {
+export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
+    await refuseBlockedCustomer(trx, vendor.id, found.user.id);
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';
     const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' });
@@ -31,6 +35,6 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
       events: opened.events,
     };
   });
-  publishAll(engine, events);
+  publishAll(engine, input.station ? events.map((event) => ({ ...event, station: input.station })) : events);
   return result;
 }

@@ -35,6 +35,9 @@ export async function identifyCustomer(
   const value = input.identification.trim();
   if (value === '' || value.length > 254) throw new ServiceError('validation_failed', 'card_number must hold a card number, phone, email or app code.', 'card_number');
   const found = await lookUp(db, engine, input.vendorId, input.country, value);
+  // A store still receiving the chain's customers cannot tell "unknown" from "not here yet": it
+  // says so, so nobody registers a customer twice.
+  if (!found && !engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress', undefined, 'card_number');
   if (!found) throw new ServiceError('customer_not_found', undefined, 'card_number');
   if (found.user.status === 'deleted') throw new ServiceError('customer_not_found', undefined, 'card_number');
   if (found.user.status === 'inactive') throw new ServiceError('account_inactive', undefined, 'card_number');

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
@@ -36,6 +37,8 @@ export interface InStoreRegistration {
  */
 export async function registerInStore(engine: Engine, scope: StoreScope, input: InStoreRegistration): Promise<CheckInResult & { created: boolean }> {
   if (!input.phone?.number && !input.email) throw new ServiceError('validation_failed', 'Send phone_number {number, code} or email.', 'phone_number');
+  // The customer may be among those still arriving: registering now could make them twice.
+  if (!engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress');
   const counter = counterOf(scope);
   const { result, events } = await transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
@@ -49,6 +52,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     }
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');
+    if (user) await refuseBlockedCustomer(trx, vendor.id, user.id);
     const created = user === undefined;
     const card = input.cardNumber === undefined ? null : await findVendorCard(trx, vendor.id, input.cardNumber);
     if (card) {

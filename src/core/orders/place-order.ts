@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { refuseBlockedCustomer } from '../customer-care/blocked';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { currencyInfo } from '../balances/balance-store';
@@ -48,6 +49,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
+      await refuseBlockedCustomer(trx, vendor.id, user.id);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };

@@ -7,6 +7,8 @@ import type { DB } from './schema';
 // 2^21 every id stays under 2^53, so it is exact in JSON and JavaScript.
 export const SEQUENCE_SPAN = 2 ** 32;
 export const NODE_LIMIT = 2 ** 21;
+/** A chain's central node; stores get their numbers from it when they pair. */
+export const CENTRAL_NODE_ID = 0;
 /** Numbers central hands out when a store pairs; an unpaired node draws one from [2^20, 2^21). */
 export const UNPAIRED_NODE_FLOOR = 2 ** 20;
 

@@ -272,6 +272,9 @@ export interface UserVendorsTable {
   removed_at: number | null;
   /** 1: the counter enrolled an account of another program, not yet confirmed by the customer (0011). */
   counter_enrolled: Generated<number>;
+  /** When the program blocked the customer (refused at check-in and orders); null: not blocked (0018). */
+  blocked_at: Generated<number | null>;
+  blocked_reason: Generated<string | null>;
 }
 
 export interface MetadataFieldsTable {
@@ -813,6 +816,16 @@ export interface RateLimitWindowsTable {
   hits: number;
 }
 
+/** Which station a scanner the node reads serves (migration 0019): node-local, never synced. */
+export interface ScannerStationsTable {
+  vendor_id: number;
+  store_id: number;
+  /** The device's stable identity (ScannerDescription.device). */
+  device: string;
+  station: 'counter' | 'kiosk';
+  updated_at: number;
+}
+
 /** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
 export interface VendorVersionsTable {
   vendor_id: number;
@@ -874,5 +887,6 @@ export interface DB {
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  scanner_stations: ScannerStationsTable;
   vendor_versions: VendorVersionsTable;
 }

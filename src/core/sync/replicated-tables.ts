@@ -1,4 +1,5 @@
-// What sync copies, in foreign-key order (a parent table before its children), and who may write what.
+// What sync copies, in foreign-key order (a parent table before its children), essentials first
+// (central's first log lists rows in this order), and who may write what.
 // docs/sync.md explains the model: central captures changes of these tables into a per-vendor log
 // that stores pull; a paired store captures its own local-first writes and pushes them as events.
 
@@ -41,11 +42,12 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   { name: 'user_sessions', pull: true, push: false, vendorColumn: 'vendor_id' },
   { name: 'barcode_tokens', pull: true, push: false, vendorColumn: 'vendor_id' },
   { name: 'user_cards', pull: true, push: true, storeWritable: ['status', 'updated_at', 'removed_at'], vendorColumn: 'vendor_id' },
+  // Balances before history (a first sync brings identifiers and balances, then sessions and
+  // orders). Entries travel with their account's holder and currency instead of a node-local account id.
+  { name: 'ledger_entries', pull: true, push: true, storeWritable: [], vendorColumn: 'vendor_id' },
   { name: 'pos_sessions', pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
   { name: 'orders', pull: true, push: true, storeWritable: ['status', 'void_reply', 'voided_at'], vendorColumn: 'vendor_id' },
   { name: 'transactions', pull: true, push: true, storeWritable: ['status'], vendorColumn: 'vendor_id' },
-  // Entries travel with their account's holder and currency instead of a node-local account id.
-  { name: 'ledger_entries', pull: true, push: true, storeWritable: [], vendorColumn: 'vendor_id' },
 ];
 
 export const TABLE_ORDER = new Map(REPLICATED_TABLES.map((t, i) => [t.name, i]));

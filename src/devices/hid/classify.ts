@@ -42,6 +42,18 @@ export function deviceName(info: HidDeviceInfo): string {
   return name || `HID device ${hex4(info.vendorId)}:${hex4(info.productId)}`;
 }
 
+/**
+ * The device's identity across re-plugs and restarts, which the node keeps its station under:
+ * vendor, product and serial number (`usb:0c2e:0db1:18123B4567`); a device reporting no serial
+ * number adds its OS path instead (`usb:0c2e:0db1@/dev/hidraw3`), so its assignment holds while it
+ * stays on that port — two identical unserialised scanners are still told apart.
+ */
+export function deviceIdentity(info: HidDeviceInfo): string {
+  const ids = `usb:${info.vendorId.toString(16).padStart(4, '0')}:${info.productId.toString(16).padStart(4, '0')}`;
+  const serial = info.serialNumber?.trim();
+  return serial ? `${ids}:${serial}` : `${ids}@${info.path ?? ''}`;
+}
+
 function matches(rule: KeyboardDeviceRule, info: HidDeviceInfo): boolean {
   return rule.vendorId === info.vendorId && (rule.productId === undefined || rule.productId === info.productId);
 }
@@ -51,12 +63,12 @@ export function classifyDevice(info: HidDeviceInfo, keyboardDevices: readonly Ke
   if (!info.path) return null;
   const name = deviceName(info);
   if (info.usagePage === USAGE_PAGE_BARCODE_SCANNER) {
-    return { use: true, path: info.path, description: { name, kind: 'barcode', mode: 'hid-pos' } };
+    return { use: true, path: info.path, description: { name, device: deviceIdentity(info), kind: 'barcode', mode: 'hid-pos' } };
   }
   const rule = keyboardDevices.find((candidate) => matches(candidate, info));
   if (!rule) return null;
   if (info.usagePage === USAGE_PAGE_GENERIC_DESKTOP && info.usage === USAGE_KEYBOARD) {
-    return { use: true, path: info.path, description: { name, kind: rule.kind, mode: 'keyboard-emulation' } };
+    return { use: true, path: info.path, description: { name, device: deviceIdentity(info), kind: rule.kind, mode: 'keyboard-emulation' } };
   }
   if (info.usagePage !== undefined && info.usagePage >= VENDOR_PAGE_FIRST) {
     return {

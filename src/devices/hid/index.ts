@@ -5,6 +5,7 @@ export {
   classifyDevices,
   type Classification,
   DEFAULT_KEYBOARD_DEVICES,
+  deviceIdentity,
   deviceName,
   IDTECH_VENDOR_ID,
   type KeyboardDeviceRule,

@@ -10,6 +10,7 @@ import { registerTokenCommand } from './token-command';
 import { registerCentralCommand } from './central-command';
 import { registerPairCodeCommand } from './pair-code-command';
 import { registerSyncCommand } from './sync-command';
+import { registerUnpairCommand } from './unpair-command';
 
 export function buildCli(): Command {
   const program = new Command('punchcard')
@@ -26,6 +27,7 @@ export function buildCli(): Command {
   registerCentralCommand(program);
   registerPairCodeCommand(program);
   registerSyncCommand(program);
+  registerUnpairCommand(program);
   return program;
 }
 

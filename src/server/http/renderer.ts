@@ -1,13 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-/** Where `npm run build` puts the renderer, seen from this source file (bin/punchcard.js runs the sources). */
+/**
+ * Where `npm run build` puts the renderer: out/renderer of the project this code runs from. The
+ * project root is the first folder up with a package.json — from the sources (src/server/http), the
+ * built command line (out/cli) or the desktop bundle (out/main) alike.
+ */
 export function builtRendererDir(): string {
-  return fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'out', 'renderer');
+    const up = dirname(dir);
+    if (up === dir) return fileURLToPath(new URL('../../../out/renderer/', import.meta.url));
+    dir = up;
+  }
 }
 
 /**

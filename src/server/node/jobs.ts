@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Engine } from '../../core/engine';
+import { type Engine, isChainCentral } from '../../core/engine';
+import { compactChangeLog } from '../../core/sync/central/compact-change-log';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
@@ -16,7 +17,8 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
- * at start and hourly, points expiry, tier demotion (where the program's data is owned) and the reminders for saved cards in their last month; every
+ * at start and hourly, points expiry, tier demotion (where the program's data is owned), the reminders for saved cards in their last month and,
+ * on a chain's central node, the compaction of its sync log; every
  * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
  * still to detach at the gateway; every 5 minutes (and at start), the
  * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
@@ -64,7 +66,12 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'billing profile reminders failed'))
       .then(settleEgifts)
-      .then(reconcile);
+      .then(reconcile)
+      .then(() => (isChainCentral(engine) ? compactChangeLog(engine.db) : 0))
+      .then((removed) => {
+        if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'sync log compaction failed'));
   };
   const detachCards = () =>
     detachQueuedCards(engine)

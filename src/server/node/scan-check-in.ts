@@ -3,6 +3,7 @@ import type { Engine } from '../../core/engine';
 import { type CheckInResult, checkIn } from '../../core/onscreen/check-in';
 import { type DecodedScan, maskPan, scanFromKeyboardLine } from '../../devices/decoders';
 import { ServiceError } from '../../shared/errors';
+import type { ScannerStation } from '../../shared/schemas/scanners';
 
 // The one way a scan becomes a check-in, whoever read it: a device on this node (HID scanner, card
 // reader, scripted source) or a wedge line a screen captured and posted (POST /app/scans). Only the
@@ -15,9 +16,12 @@ export interface ScanCheckIn {
   masked: string;
 }
 
-/** Checks in the customer a decoded scan identifies, at the scope's store. Throws ServiceError. */
-export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan, via?: 'scanner'): Promise<ScanCheckIn> {
-  const result = await checkIn(engine, scope, { identification: scan.value, ...(via ? { via } : {}) });
+/**
+ * Checks in the customer a decoded scan identifies, at the scope's store. Throws ServiceError.
+ * `device`: read by a scanner of the node, at its station (null: not assigned).
+ */
+export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan, device?: { via: 'scanner'; station: ScannerStation | null }): Promise<ScanCheckIn> {
+  const result = await checkIn(engine, scope, { identification: scan.value, ...(device ? { via: device.via, ...(device.station ? { station: device.station } : {}) } : {}) });
   return { result, scan, masked: maskPan(scan.value) };
 }
 

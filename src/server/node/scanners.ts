@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { StoreScope } from '../../core/credentials/authenticate';
 import type { Engine } from '../../core/engine';
+import { assignScannerStation, scannerStationOf, scannerStations } from '../../core/scanner-stations/scanner-stations';
 import { maskPan } from '../../devices/decoders';
 import { type HidDeviceManager, type HidScanSource, type ScanLogger, silentLogger } from '../../devices/hid';
 import type { ScanEvent, ScannerDescription, ScanReject, ScanSource } from '../../devices/scan-source';
-import { isServiceError } from '../../shared/errors';
+import { isServiceError, ServiceError } from '../../shared/errors';
+import type { ScannerStation } from '../../shared/schemas/scanners';
 import { checkInScan } from './scan-check-in';
 
 /** One scanner as GET /app/scanners shows it. */
@@ -15,10 +17,22 @@ export interface ScannerStatus extends ScannerDescription {
   lastScanAt: number | null;
 }
 
-/** What the HTTP face needs: the list, and the store the scanners check in at. */
+/** A scanner with the station it serves (null: not assigned, every screen treats its scans as its own). */
+export interface ScannerAssignment extends ScannerStatus {
+  station: ScannerStation | null;
+}
+
+/** What the HTTP face needs: the list, the store the scanners check in at, and station assignment. */
 export interface ScannerDirectory {
   list(): ScannerStatus[];
   storeScope(): Promise<StoreScope | null>;
+  /** The scanners with their stations, for the store they serve (empty while there is none). */
+  assignments(): Promise<ScannerAssignment[]>;
+  /**
+   * Assigns a listed scanner (by id or device identity) to a station, or (null) takes it away;
+   * 404 `scanner_not_found` for anything not listed now.
+   */
+  assignStation(scanner: string, station: ScannerStation | null): Promise<ScannerAssignment>;
 }
 
 /** What became of a scan: emitted as 'check-in' (tests and logs use it). */
@@ -93,12 +107,28 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     }));
   }
 
+  async assignments(): Promise<ScannerAssignment[]> {
+    const scope = await this.#scope();
+    if (!scope) return [];
+    const stations = await scannerStations(this.#engine, scope);
+    return this.list().map((s) => ({ ...s, station: stations.get(s.device) ?? null }));
+  }
+
+  async assignStation(scanner: string, station: ScannerStation | null): Promise<ScannerAssignment> {
+    const scope = await this.#scope();
+    const found = this.list().find((s) => s.id === scanner || s.device === scanner);
+    if (!scope || !found) throw new ServiceError('scanner_not_found', undefined, 'scanner');
+    await assignScannerStation(this.#engine, scope, found.device, station);
+    this.#logger.info({ source: found.id, device: found.device, station }, station ? `scanner assigned to the ${station}` : 'scanner station cleared');
+    return { ...found, station };
+  }
+
   async start(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
     for (const source of this.#static) {
       // A scripted source is "connected" while the service runs; it may read cards or barcodes.
-      this.#attach(source, { name: source.id, kind: 'barcode', mode: 'scripted' }, () => this.#running);
+      this.#attach(source, { name: source.id, device: `scripted:${source.id}`, kind: 'barcode', mode: 'scripted' }, () => this.#running);
       source.start();
     }
     if (this.#hid) {
@@ -136,13 +166,13 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     const onScan = (scan: ScanEvent) => {
       const entry = this.#entries.get(source);
       if (entry) entry.lastScanAt = scan.at;
-      this.#track(this.#checkIn(scan));
+      this.#track(this.#checkIn(scan, description.device));
     };
     // A swipe or barcode the device read but nobody can use (bad Luhn, garbled track, cut off): the
     // screens hear of it like a code that finds nobody, so a kiosk asks to scan again.
     const onReject = (rejected: ScanReject) => {
       if (DEVICE_NOISE.has(rejected.code)) return;
-      this.#track(this.#scope().then((scope) => scope && this.#publishRejected(scope, 'unreadable_scan')));
+      this.#track(this.#scope().then(async (scope) => scope && this.#publishRejected(scope, 'unreadable_scan', await scannerStationOf(this.#engine, scope, description.device))));
     };
     source.on('scan', onScan);
     source.on('reject', onReject);
@@ -167,21 +197,33 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     this.#inFlight.add(tracked);
   }
 
-  /** Tells the store's screens a scan was read but checked nobody in (never the value). */
-  #publishRejected(scope: StoreScope, reason: string): void {
-    this.#engine.events.publish({ type: 'scan.rejected', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, by: 'scanner', reason, at: this.#engine.clock.now() });
+  /** Tells the store's screens a scan was read but checked nobody in (never the value), and at which station. */
+  #publishRejected(scope: StoreScope, reason: string, station: ScannerStation | null): void {
+    this.#engine.events.publish({
+      type: 'scan.rejected',
+      vendorId: scope.vendorId,
+      storeId: scope.storeId,
+      sessionId: null,
+      by: 'scanner',
+      ...(station ? { station } : {}),
+      reason,
+      at: this.#engine.clock.now(),
+    });
   }
 
-  async #checkIn(scan: ScanEvent): Promise<void> {
+  /** Checks the scan in at the store, its session events carrying the scanner's station. */
+  async #checkIn(scan: ScanEvent, device: string): Promise<void> {
     const masked = maskPan(scan.value);
     let outcome: ScanOutcome;
     let scope: StoreScope | null = null;
+    let station: ScannerStation | null = null;
     try {
       scope = await this.#scope();
       if (!scope) {
         outcome = { ok: false, source: scan.source, masked, code: 'no_store' };
       } else {
-        const { result } = await checkInScan(this.#engine, scope, scan, 'scanner');
+        station = await scannerStationOf(this.#engine, scope, device);
+        const { result } = await checkInScan(this.#engine, scope, scan, { via: 'scanner', station });
         outcome = { ok: true, source: scan.source, masked, sessionId: result.session.id };
         this.#logger.info({ source: scan.source, kind: scan.kind, value: masked, pos_session_id: result.session.id }, 'scan checked a customer in');
       }
@@ -192,7 +234,7 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     if (!outcome.ok) {
       this.#logger.warn({ source: scan.source, kind: scan.kind, value: masked, code: outcome.code }, 'scan did not check anyone in');
       // The screens of the store say so (a kiosk shows its retry screen); the value stays here.
-      if (scope) this.#publishRejected(scope, outcome.code);
+      if (scope) this.#publishRejected(scope, outcome.code, station);
     }
     this.emit('check-in', outcome);
   }

@@ -3,7 +3,9 @@ import { type Engine, ownsProgramData, startEngine } from '../../core/engine';
 import { installChangeCapture } from '../../core/sync/capture/install-capture';
 import { readPairing } from '../sync/pairing-file';
 import { startStoreSync, type StoreSync } from '../sync/store-sync';
+import { createPairingControl, type PairingControl } from '../sync/pairing-control';
 import { openDatabaseUrl } from '../../core/storage/database';
+import { loadFirstSyncState } from '../../core/sync/store/sync-client';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
@@ -42,6 +44,7 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
     // A paired store sells local-first; central owns the program and runs its jobs.
     programRole: paired ? 'replica' : 'owner',
   });
+  if (paired) await loadFirstSyncState(engine);
   // Central logs its changes for its stores; a paired store logs its own for central.
   if (options.installCapture === false) return engine;
   if (role === 'central') await installChangeCapture(engine.db, engine.dialect, 'central');
@@ -77,11 +80,72 @@ export interface RunningNode {
   sync: StoreSync | null;
   /** The webhook delivery worker; null on a replica node (central delivers). */
   webhooks: PollingWorker | null;
+  /**
+   * Stops the node, runs `between` (files may change: pairing, unpairing), and starts it again on
+   * the same address. The fields above then describe the new instance.
+   */
+  restart(between?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A headless store node: the engine over its data folder and the interface on HTTP. */
+type NodeInstance = Omit<RunningNode, 'restart'>;
+
+/**
+ * A headless store node: the engine over its data folder and the interface on HTTP. Pairing and
+ * unpairing from the screens restart it in-process (same address), so the fields are live views
+ * of the current instance.
+ */
 export async function startStoreNode(options: StoreNodeOptions): Promise<RunningNode> {
+  let current: NodeInstance;
+  let restarting: Promise<void> | null = null;
+  let closed = false;
+  const node: RunningNode = {
+    get url() {
+      return current.url;
+    },
+    get app() {
+      return current.app;
+    },
+    get engine() {
+      return current.engine;
+    },
+    get messaging() {
+      return current.messaging;
+    },
+    get scanners() {
+      return current.scanners;
+    },
+    get sync() {
+      return current.sync;
+    },
+    get webhooks() {
+      return current.webhooks;
+    },
+    restart(between) {
+      restarting ??= (async () => {
+        const port = Number(new URL(current.url).port);
+        await current.close();
+        try {
+          await between?.();
+        } finally {
+          if (!closed) current = await startNodeInstance({ ...options, port }, control);
+          restarting = null;
+        }
+      })();
+      return restarting;
+    },
+    async close() {
+      closed = true;
+      await restarting?.catch(() => undefined);
+      await current.close();
+    },
+  };
+  const control = createPairingControl(node, options);
+  current = await startNodeInstance(options, control);
+  return node;
+}
+
+async function startNodeInstance(options: StoreNodeOptions, pairingControl: PairingControl): Promise<NodeInstance> {
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
@@ -94,6 +158,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
     rendererDir: options.rendererDir ?? builtRendererDir(),
     scanners,
     sync,
+    ...(role === 'store' ? { pairingControl } : {}),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     ...(options.logger ? { logger: options.logger } : {}),
   });

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { adjustBalance } from '../../core/customer-care/adjust-balance';
+import { type BlockState, setCustomerBlocked } from '../../core/customer-care/block-customer';
+import { BlockBody, BlockStateSchema } from '../../shared/schemas/backoffice-screens';
 import { customerProfile } from '../../core/customer-care/customer-profile';
 import { searchCustomers } from '../../core/customer-care/search-customers';
 import type { Engine } from '../../core/engine';
@@ -34,6 +36,8 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
       cedula: p.cedula,
       status: p.status,
       flagged: p.flagged,
+      blocked: p.blocked,
+      blocked_reason: p.blockedReason,
       balances: p.balances.map((b) => ({ currency: b.currencyId, name: b.currencyName, code: b.code, balance: b.balance })),
       cards: p.cards,
       ledger: p.entries.map((e) => ({ id: e.id, currency: e.currencyId, amount: e.amount, kind: e.kind, reference_type: e.referenceType, reference_id: e.referenceId, date_created: toIso(e.createdAt) })),
@@ -47,5 +51,14 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
       const made = await adjustBalance(engine, staffOf(request), request.params.id, request.body);
       return reply.code(201).send({ ledger_entry: made.entryId, balance: made.balance });
     },
+  );
+
+  const blockToWire = (b: BlockState) => ({ blocked: b.blocked, blocked_reason: b.reason, blocked_at: b.blockedAt === null ? null : toIso(b.blockedAt) });
+  const writers = requireStaff(engine, 'customers.write');
+  app.post('/backoffice/customers/:id/block', { config, preValidation: writers, schema: { tags, params: NumericIdParams, body: BlockBody, response: { 200: BlockStateSchema } } }, async (request) =>
+    blockToWire(await setCustomerBlocked(engine, staffOf(request), request.params.id, { blocked: true, reason: request.body.reason })),
+  );
+  app.post('/backoffice/customers/:id/unblock', { config, preValidation: writers, schema: { tags, params: NumericIdParams, response: { 200: BlockStateSchema } } }, async (request) =>
+    blockToWire(await setCustomerBlocked(engine, staffOf(request), request.params.id, { blocked: false })),
   );
 };

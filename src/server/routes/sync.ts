@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type Engine, transact } from '../../core/engine';
-import { applyPushedEvents } from '../../core/sync/central/apply-push';
+import type { Engine } from '../../core/engine';
+import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
 import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
@@ -12,6 +12,7 @@ import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
+import { watchLogHead } from '../sync/log-head-watcher';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
@@ -43,7 +44,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       for (const event of events) {
         if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes)) throw new ServiceError('validation_failed', 'Each event needs node_seq and changes.', 'events');
       }
-      return transact(engine, (trx) => applyPushedEvents(trx, engine, nodeOf(request), events));
+      return acceptPushedEvents(engine, nodeOf(request), events);
     },
   );
 
@@ -62,18 +63,8 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
   app.get('/sync/stream', { config, preValidation: node, schema: { tags } }, async (request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    let last = -1;
-    const tick = async () => {
-      const head = await engine.db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-      const seq = Number(head?.head ?? 0);
-      if (seq !== last) {
-        last = seq;
-        reply.raw.write(`event: changes\ndata: {"head":${seq}}\n\n`);
-      }
-    };
-    const timer = setInterval(() => void tick().catch(() => undefined), 200);
-    await tick();
-    request.raw.on('close', () => clearInterval(timer));
+    const stop = watchLogHead(engine, (head) => reply.raw.write(`event: changes\ndata: {"head":${head}}\n\n`));
+    request.raw.on('close', stop);
   });
 
   {

@@ -1,12 +1,16 @@
 import { existsSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { migrateToLatest } from '../../core/storage/database';
 import { setMeta } from '../../core/storage/node-meta';
+import type { DB } from '../../core/storage/schema';
+import { summariseOutbox } from '../../core/sync/outbox/pending-events';
+import type { PairResponse } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
-import { openDataDir } from '../node/data-dir';
-import { requestPairing } from './http-transport';
-import { readPairing, type StorePairing, writePairing } from './pairing-file';
+import { type DataDir, openDataDir } from '../node/data-dir';
+import { CentralError, requestPairing } from './http-transport';
+import { readPairing, removePairing, type StorePairing, writePairing } from './pairing-file';
 
 export interface PairOptions {
   dataDir: string;
@@ -20,50 +24,123 @@ export interface PairOptions {
 }
 
 /**
- * Pairs a store node's data folder with a central node. A store joins a chain empty: the chain's
- * customers, balances and rules come from central, and local data of its own (a standalone
- * program) cannot be merged into another program safely. A folder with data is refused unless
- * the operator asks to set it aside (kept, renamed, never deleted).
+ * Pairs a store node's data folder with a central node (the node is not running: the CLI). A store
+ * joins a chain empty: the chain's customers, balances and rules come from central, and local data
+ * of its own (a standalone program) cannot be merged into another program safely. A folder with
+ * data is refused unless the operator asks to set it aside (kept, renamed, never deleted).
  */
 export async function pairStoreWithCentral(options: PairOptions): Promise<StorePairing> {
   const dir = openDataDir(options.dataDir);
-  if (readPairing(dir)) throw new ServiceError('store_already_paired');
-  const central = options.central.replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(central)) throw new ServiceError('validation_failed', 'The central address must start with http:// or https://.', 'central');
-  if (existsSync(dir.database) && (await hasOwnData(dir.database, options.sqliteNativeBinding))) {
-    if (!options.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
-    const stamp = new Date(options.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-');
-    for (const suffix of ['', '-wal', '-shm']) {
-      if (existsSync(dir.database + suffix)) renameSync(dir.database + suffix, `${dir.database}.before-pairing-${stamp}${suffix}`);
-    }
-  }
-  const reply = await requestPairing(central, options.code, options.label ?? hostname());
-  const database = openDatabaseUrl(dir.database, { nativeBinding: options.sqliteNativeBinding });
+  const central = checkPairable(dir, options.central);
+  const hasData = existsSync(dir.database) && (await withDatabase(dir, options.sqliteNativeBinding, hasOwnData));
+  if (hasData && !options.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
+  const reply = await redeemPairingCode(central, options.code, options.label ?? hostname());
+  return installPairing(dir, central, reply, options);
+}
+
+/**
+ * Asks central to pair with a code. A wrong code or too many tries keep central's answer; an
+ * address that does not answer like a central node (down, not Punchcard) is `central_unreachable`.
+ */
+export async function redeemPairingCode(central: string, code: string, label: string): Promise<PairResponse> {
   try {
-    await migrateToLatest(database.db);
-    // Central numbered this node: every id it makes from now on is unique in the chain.
-    await setMeta(database.db, 'node_id', String(reply.node_id));
-  } finally {
-    await database.close();
+    return await requestPairing(central, code.trim().toUpperCase(), label);
+  } catch (error) {
+    if (error instanceof CentralError && (error.code === 'pairing_code_invalid' || error.code === 'rate_limited' || error.code === 'validation_failed')) {
+      throw new ServiceError(error.code === 'validation_failed' ? 'pairing_code_invalid' : error.code);
+    }
+    throw new ServiceError('central_unreachable', `No central node answered at ${central}. Check the address and the network.`);
   }
+}
+
+/** Refuses a folder already paired and an address that is not http(s); returns the address without trailing slashes. */
+export function checkPairable(dir: DataDir, address: string): string {
+  if (readPairing(dir)) throw new ServiceError('store_already_paired');
+  const central = address.trim().replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+/.test(central)) throw new ServiceError('validation_failed', 'The central address must start with http:// or https://.', 'central');
+  return central;
+}
+
+/** After central accepted the code: the store's own data set aside, a fresh database numbered by central, the pairing remembered. */
+export async function installPairing(
+  dir: DataDir,
+  central: string,
+  reply: PairResponse,
+  options: { sqliteNativeBinding?: string | undefined; now?: () => number },
+): Promise<StorePairing> {
+  const now = options.now?.() ?? Date.now();
+  setDatabaseAside(dir, 'before-pairing', now);
+  await withDatabase(dir, options.sqliteNativeBinding, async (db) => {
+    // Central numbered this node: every id it makes from now on is unique in the chain.
+    await setMeta(db, 'node_id', String(reply.node_id));
+  });
   const pairing: StorePairing = {
     central,
     node_id: reply.node_id,
     vendor_id: reply.vendor_id,
     store_id: reply.store_id,
     credential: reply.credential,
-    paired_at: new Date(options.now?.() ?? Date.now()).toISOString(),
+    paired_at: new Date(now).toISOString(),
   };
   writePairing(dir, pairing);
   return pairing;
 }
 
-async function hasOwnData(file: string, nativeBinding: string | undefined): Promise<boolean> {
-  const database = openDatabaseUrl(file, { nativeBinding });
+export interface UnpairOptions {
+  dataDir: string;
+  /** Unpair even though sales made here have not reached central (they stay in the set-aside database). */
+  discardUnsent?: boolean;
+  sqliteNativeBinding?: string | undefined;
+  now?: () => number;
+}
+
+/**
+ * Unpairs a store node (not running): its database, a copy of the chain's program, is set aside
+ * (punchcard.db.unpaired-<time>, kept) so the node never runs a fork of the program on its own.
+ * Refused while sales wait to be sent, unless discarding them is asked for.
+ */
+export async function unpairStore(options: UnpairOptions): Promise<{ setAside: string | null }> {
+  const dir = openDataDir(options.dataDir);
+  if (!readPairing(dir)) throw new ServiceError('store_not_paired');
+  if (!options.discardUnsent && existsSync(dir.database)) {
+    const pending = await withDatabase(dir, options.sqliteNativeBinding, async (db) => (await summariseOutbox(db)).pending);
+    refuseUnsent(pending);
+  }
+  return finishUnpairing(dir, options.now?.() ?? Date.now());
+}
+
+export function refuseUnsent(pending: number): void {
+  if (pending > 0) throw new ServiceError('unsent_sales', `${pending} sale${pending === 1 ? '' : 's'} made here have not reached central yet. Unpairing now would leave them out of the chain.`);
+}
+
+/** The files' part of unpairing, once the node's database is closed. */
+export function finishUnpairing(dir: DataDir, now: number): { setAside: string | null } {
+  const setAside = setDatabaseAside(dir, 'unpaired', now);
+  removePairing(dir);
+  return { setAside };
+}
+
+/** Renames the database (and its WAL files) to `<db>.<label>-<time>`; returns the new name, or null when there was none. */
+function setDatabaseAside(dir: DataDir, label: string, now: number): string | null {
+  if (!existsSync(dir.database)) return null;
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  const target = `${dir.database}.${label}-${stamp}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(dir.database + suffix)) renameSync(dir.database + suffix, target + suffix);
+  }
+  return target;
+}
+
+/** Whether a store's database holds a program of its own. */
+export async function hasOwnData(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom('vendors').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+async function withDatabase<T>(dir: DataDir, nativeBinding: string | undefined, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const database = openDatabaseUrl(dir.database, { nativeBinding });
   try {
     await migrateToLatest(database.db);
-    const vendor = await database.db.selectFrom('vendors').select('id').limit(1).executeTakeFirst();
-    return vendor !== undefined;
+    return await work(database.db);
   } finally {
     await database.close();
   }

@@ -159,6 +159,8 @@ export const CustomerProfileSchema = Type.Object({
   cedula: Nullable(Type.String()),
   status: Type.String(),
   flagged: Type.Boolean(),
+  blocked: Type.Boolean({ description: 'refused at check-in and orders' }),
+  blocked_reason: Nullable(Type.String()),
   balances: Type.Array(Type.Object({ currency: Type.String(), name: Type.String(), code: Nullable(Type.String()), balance: Type.Integer({ description: 'minor units' }) })),
   cards: Type.Array(Type.Object({ number: Type.String(), status: Type.String() })),
   ledger: Type.Array(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyDevice, classifyDevices } from '../../../src/devices/hid/classify';
+import { classifyDevice, classifyDevices, deviceIdentity } from '../../../src/devices/hid/classify';
 import { HONEYWELL_POS, MAGTEK_KEYBOARD, OFFICE_KEYBOARD } from './fake-hid';
 
 // Which enumerated devices are read, and how: HID POS by usage page; keyboard-emulation readers only
@@ -10,8 +10,18 @@ describe('classifying HID devices', () => {
     expect(classifyDevice(HONEYWELL_POS)).toEqual({
       use: true,
       path: '/dev/hidraw3',
-      description: { name: 'Honeywell Imaging & Mobility 1900', kind: 'barcode', mode: 'hid-pos' },
+      description: { name: 'Honeywell Imaging & Mobility 1900', device: 'usb:0c2e:0b61@/dev/hidraw3', kind: 'barcode', mode: 'hid-pos' },
     });
+  });
+
+  it("names a device by vendor, product and serial number, or by its port when it has no serial", () => {
+    expect(deviceIdentity({ ...HONEYWELL_POS, serialNumber: ' 18123B4567 ' })).toBe('usb:0c2e:0b61:18123B4567');
+    // Re-plugged on another hidraw node: the same identity, so its station holds.
+    expect(deviceIdentity({ ...HONEYWELL_POS, path: '/dev/hidraw8', serialNumber: '18123B4567' })).toBe('usb:0c2e:0b61:18123B4567');
+    // Two identical scanners without serial numbers are still two devices.
+    expect(deviceIdentity(HONEYWELL_POS)).toBe('usb:0c2e:0b61@/dev/hidraw3');
+    expect(deviceIdentity({ ...HONEYWELL_POS, path: '/dev/hidraw4', serialNumber: '' })).toBe('usb:0c2e:0b61@/dev/hidraw4');
+    expect(classifyDevice({ ...MAGTEK_KEYBOARD, serialNumber: 'B0A1' })).toMatchObject({ description: { device: 'usb:0801:0001:B0A1' } });
   });
 
   it('reads MagTek and ID TECH keyboards as card readers, and leaves other keyboards alone', () => {

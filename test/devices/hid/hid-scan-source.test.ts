@@ -24,7 +24,7 @@ function source(mode: 'hid-pos' | 'keyboard-emulation', gapTimeoutMs = 500) {
   const { logger, lines } = recordingLogger();
   const src = new HidScanSource({
     id: device.path,
-    description: { name: 'Test scanner', kind: mode === 'hid-pos' ? 'barcode' : 'card', mode },
+    description: { name: 'Test scanner', device: 'usb:0c2e:0b61@/dev/hidraw9', kind: mode === 'hid-pos' ? 'barcode' : 'card', mode },
     device,
     decoder: mode === 'hid-pos' ? new HidPosReportDecoder(gapTimeoutMs) : new KeyboardReportDecoder(gapTimeoutMs),
     logger,

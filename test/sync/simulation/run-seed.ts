@@ -5,6 +5,7 @@ import { registerInStore } from '../../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../../src/core/orders/place-order';
 import { createSpendingRule } from '../../../src/core/rules/spending/create-spending-rule';
 import { nodeOfId } from '../../../src/core/storage/ids';
+import { compactChangeLog } from '../../../src/core/sync/central/compact-change-log';
 import { summariseOutbox } from '../../../src/core/sync/outbox/pending-events';
 import { SyncClient } from '../../../src/core/sync/store/sync-client';
 import type { Engine } from '../../../src/core/engine';
@@ -69,8 +70,11 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
           if (open.length > 0) await closeSession(store.engine, scope, random.pick(open).hash);
-        } else if (roll < 0.85) {
+        } else if (roll < 0.83) {
           await store.client.syncOnce();
+        } else if (roll < 0.85) {
+          // Central drops superseded versions from its log while stores are anywhere in it.
+          await compactChangeLog(central.engine.db);
         } else if (roll < 0.93) {
           // A partition lasting hours: the store sells on its own meanwhile.
           store.link.partitioned = !store.link.partitioned;
@@ -92,6 +96,10 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
     // Heal, then let every store push and pull until nothing moves.
     for (const store of stores) store.link.heal();
     for (let round = 0; round < 3; round += 1) for (const store of stores) await store.client.syncOnce();
+    // A store that joins last takes its first sync from the compacted log and must agree too.
+    await compactChangeLog(central.engine.db);
+    const late = await pairStore(central, clock, storeKeys[0]!, (credential) => central.transportFor(credential));
+    stores.push({ ...late, link: new LossyLink(central.transportFor('unused'), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 }), nodeId: late.engine.nodeId, name: 'late store' });
     await checkConvergence(central.engine, stores, problems);
     const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
     const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
@@ -109,6 +117,7 @@ async function checkConvergence(central: Engine, stores: Array<StoreHandle & { n
   const centralBalances = await balancesOf(central);
   const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
+  const centralSessions = await sessionStates(central);
   if ((await findBalanceMismatches(central.db)).length > 0) problems.push('central: a cached balance differs from the sum of its entries');
   const rejected = await central.db.selectFrom('sync_verdicts').select(['node_id', 'node_seq', 'message']).where('verdict', '=', 'rejected').execute();
   for (const r of rejected) problems.push(`central rejected event ${r.node_seq} of node ${r.node_id}: ${r.message}`);
@@ -128,7 +137,14 @@ async function checkConvergence(central: Engine, stores: Array<StoreHandle & { n
       if ((balances.get(key) ?? 0) !== balance) problems.push(`${store.name}: balance ${key} is ${balances.get(key) ?? 0}, central says ${balance}`);
     }
     for (const [key, balance] of balances) if (!centralBalances.has(key) && balance !== 0) problems.push(`${store.name}: balance ${key} is ${balance}, unknown at central`);
+    const sessions = await sessionStates(store.engine);
+    for (const [id, state] of centralSessions) if (sessions.get(id) !== state) problems.push(`${store.name}: check-in ${id} is ${sessions.get(id) ?? 'missing'}, central says ${state}`);
   }
+}
+
+async function sessionStates(engine: Engine): Promise<Map<number, string>> {
+  const rows = await engine.db.selectFrom('pos_sessions').select(['id', 'status', 'closed_reason']).execute();
+  return new Map(rows.map((r) => [Number(r.id), `${r.status}/${r.closed_reason ?? '-'}`]));
 }
 
 async function balancesOf(engine: Engine): Promise<Map<string, number>> {

@@ -9,12 +9,12 @@ import { authenticateApiKey, type StoreScope } from '../../../src/core/credentia
 import { nextObjectId } from '../../../src/core/storage/ids';
 import { migrateToLatest, openSqlite, type Database } from '../../../src/core/storage/database';
 import { installChangeCapture } from '../../../src/core/sync/capture/install-capture';
-import { applyPushedEvents } from '../../../src/core/sync/central/apply-push';
+import { acceptPushedEvents } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
 import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
 import { setMeta } from '../../../src/core/storage/node-meta';
-import { SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
+import { loadFirstSyncState, SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../../support/clock';
 
@@ -58,7 +58,7 @@ export async function startCentral(clock: ManualClock, given?: Database): Promis
       return {
         async push(request: PushRequest): Promise<PushResponse> {
           const node = await authenticateNode(engine, credential);
-          return engine.db.transaction().execute((trx) => applyPushedEvents(trx, engine, node, request.events));
+          return acceptPushedEvents(engine, node, request.events);
         },
         async pull(after: number, limit: number): Promise<PullResponse> {
           const node = await authenticateNode(engine, credential);
@@ -100,6 +100,7 @@ export async function pairStore(
   store: { storeId: number; apiKey: string },
   transport: (credential: string) => SyncTransport,
   given?: Database,
+  options: { firstSync?: boolean } = {},
 ): Promise<StoreHandle> {
   const database = given ?? (await freshDatabase());
   const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, store.storeId);
@@ -108,8 +109,9 @@ export async function pairStore(
   await setMeta(database.db, 'node_id', String(paired.node_id));
   const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
+  await loadFirstSyncState(engine);
   const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20 });
-  await client.syncOnce();
+  if (options.firstSync !== false) await client.syncOnce();
   return {
     engine,
     client,

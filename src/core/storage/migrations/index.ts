@@ -15,6 +15,8 @@ import { backOffice } from './0014-back-office';
 import { demoLooseEnds } from './0015-demo-loose-ends';
 import { referralPoints } from './0016-referral-points';
 import { speed } from './0017-speed';
+import { backOfficeScreens } from './0018-back-office-screens';
+import { scannerStations } from './0019-scanner-stations';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0015-demo-loose-ends': demoLooseEnds,
   '0016-referral-points': referralPoints,
   '0017-speed': speed,
+  '0018-back-office-screens': backOfficeScreens,
+  '0019-scanner-stations': scannerStations,
 };

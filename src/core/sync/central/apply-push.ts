@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Engine } from '../../engine';
+import { type Engine, transact } from '../../engine';
+import { notifyAutoReloadQueued } from '../../payments/auto-reload/auto-reloads';
 import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../protocol';
@@ -8,6 +9,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
+import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 
 export interface PairedNode {
   id: number;
@@ -24,13 +26,25 @@ class EventRefused extends Error {
   }
 }
 
+/** A store's push, in one transaction; the auto-reload worker is woken after the commit when a spend queued one. */
+export async function acceptPushedEvents(engine: Engine, node: PairedNode, events: PushedEvent[]): Promise<PushResponse> {
+  let effects: StoreChangeEffects | null = null;
+  const response = await transact(engine, async (trx) => {
+    effects = await prepareStoreChangeEffects(trx, node.vendorId);
+    return applyPushedEvents(trx, engine, node, events, effects);
+  });
+  if ((effects as StoreChangeEffects | null)?.autoReloadQueued) notifyAutoReloadQueued(engine);
+  return response;
+}
+
 /**
  * Applies a page of a store's events at central, in the caller's transaction, in node_seq order.
  * A repeated event gets its stored verdict; a gap stops the page and names where to resume; an event
  * central cannot take is rejected (its changes rolled back to a savepoint) so the queue moves on.
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
  */
-export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[]): Promise<PushResponse> {
+export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects?: StoreChangeEffects): Promise<PushResponse> {
+  const sideEffects = effects ?? (await prepareStoreChangeEffects(trx, node.vendorId));
   const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
   let lastSeq = Number(state.last_seq);
   const results: EventVerdict[] = [];
@@ -58,7 +72,7 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
       resumeFrom = lastSeq + 1;
       break;
     }
-    const verdict = await applyOneEvent(trx, engine, node, event, touchedAccounts);
+    const verdict = await applyOneEvent(trx, engine, node, event, touchedAccounts, sideEffects);
     await trx
       .insertInto('sync_verdicts')
       .values({
@@ -79,16 +93,18 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
   return { results, resume_from: resumeFrom };
 }
 
-async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, touched: Set<number>): Promise<EventVerdict> {
+async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, touched: Set<number>, effects: StoreChangeEffects): Promise<EventVerdict> {
   const base = { node_seq: event.node_seq, event_id: event.event_id };
   await sql`savepoint sync_event`.execute(trx);
   const accounts = new Set<number>();
+  const queuedBefore = effects.autoReloadQueued;
   try {
-    for (const change of event.changes) await applyChange(trx, engine, node, event, change, accounts);
+    for (const change of event.changes) await applyChange(trx, engine, node, event, change, accounts, effects);
     await sql`release savepoint sync_event`.execute(trx);
     for (const id of accounts) touched.add(id);
     return { ...base, verdict: 'applied', code: null, message: null };
   } catch (error) {
+    effects.autoReloadQueued = queuedBefore;
     await sql`rollback to savepoint sync_event`.execute(trx);
     await sql`release savepoint sync_event`.execute(trx);
     const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
@@ -97,7 +113,15 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
   }
 }
 
-async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, accounts: Set<number>): Promise<void> {
+async function applyChange(
+  trx: Kysely<DB>,
+  engine: Engine,
+  node: PairedNode,
+  event: PushedEvent,
+  change: RowChange,
+  accounts: Set<number>,
+  effects: StoreChangeEffects,
+): Promise<void> {
   const table = replicatedTable(change.tbl);
   if (!table?.push) throw new EventRefused('table_not_accepted', `a store does not write ${change.tbl}`);
   // Stores do not delete rows central keeps; a delete in their log only reflects local tidying.
@@ -119,16 +143,22 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   }
   if ('user_id' in data && typeof data['user_id'] === 'number') data['user_id'] = await survivorOf(trx, data['user_id']);
 
+  const applied = { tbl: change.tbl, id, occurredAt: Number(event.created_at) || engine.clock.now() };
   switch (change.tbl) {
-    case 'ledger_entries':
-      if (!existing) accounts.add(await insertEntry(trx, engine, node, data));
+    case 'ledger_entries': {
+      if (existing) return;
+      const accountId = await insertEntry(trx, engine, node, data);
+      accounts.add(accountId);
+      await applyStoreChangeEffects(trx, engine, effects, { ...applied, accountId, kind: String(data['kind']) }, undefined);
       return;
+    }
     case 'users':
       if (!existing) await insertCustomer(trx, engine, node, data);
       return;
     default:
       if (existing) await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data, table.storeWritable ?? []);
       else await insertFromStore(trx, engine, node, change.tbl, data);
+      await applyStoreChangeEffects(trx, engine, effects, applied, existing as Record<string, unknown> | undefined);
   }
 }
 

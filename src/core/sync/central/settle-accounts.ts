@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { openAccount, postEntry } from '../../ledger/ledger';
+import { clearSettledOverdraft } from '../../ledger/overdraft-flags';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
@@ -43,14 +44,6 @@ async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
     await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${balance}; settled from the next credits`);
   } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
-    await trx.updateTable('user_vendors').set({ flagged: 0, flagged_reason: null, updated_at: now }).where('id', '=', membership.id).execute();
-    await trx
-      .updateTable('sync_exceptions')
-      .set({ resolved_at: now })
-      .where('vendor_id', '=', node.vendorId)
-      .where('kind', '=', 'offline_overdraft')
-      .where('subject', '=', `user ${userId}`)
-      .where('resolved_at', 'is', null)
-      .execute();
+    await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
   }
 }

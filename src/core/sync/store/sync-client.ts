@@ -100,6 +100,7 @@ export class SyncClient {
       if (!page.more && (await getMeta(this.engine.db, 'sync_first_sync_done')) === null) {
         await setMeta(this.engine.db, 'sync_first_sync_done', String(this.engine.clock.now()));
       }
+      if (!page.more) this.engine.centralLink.firstSyncDone = true;
       this.lastPullAt = this.engine.clock.now();
       await setMeta(this.engine.db, 'sync_last_pull_at', String(this.lastPullAt));
       pulled += page.changes.length;
@@ -188,6 +189,11 @@ export interface SyncStatusSnapshot {
   head: number;
   lastError: string | null;
   firstSync: { done: boolean; progress: number; rows: number; etaSeconds: number | null };
+}
+
+/** On a paired store's start: has its first sync finished? Until it has, unknown customers may be on their way. */
+export async function loadFirstSyncState(engine: Engine): Promise<void> {
+  engine.centralLink.firstSyncDone = (await getMeta(engine.db, 'sync_first_sync_done')) !== null;
 }
 
 function numberOrNull(value: string | null): number | null {

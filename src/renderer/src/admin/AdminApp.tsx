@@ -5,13 +5,17 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { adminStore, useAdmin } from './admin-store';
 import { AuditScreen } from './AuditScreen';
 import { CustomerDetail, CustomerSearch } from './CustomersScreen';
+import { DashboardScreen } from './DashboardScreen';
+import { ProgramScreen } from './ProgramScreen';
 import { SignInScreen } from './SignInScreen';
 import { StaffScreen } from './StaffScreen';
 import { StoreDetail, StoreList } from './StoresScreen';
 import { useAdminStrings } from './strings';
 import { go, useHashRoute } from './use-hash-route';
 
-/** The merchant's back office at /admin: sign-in, stores and keys, customers, staff, audit log. */
+const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'staff', 'audit'];
+
+/** The merchant's back office at /admin: sign-in, dashboard, program, stores and keys, customers, staff, audit log. */
 export function AdminApp() {
   const t = useAdminStrings();
   const route = useHashRoute();
@@ -19,7 +23,9 @@ export function AdminApp() {
   useEffect(() => {
     void adminStore.getState().resume();
   }, []);
-  const [section = 'stores', id] = route.parts;
+  const [asked = 'dashboard', id] = route.parts;
+  // Anything else (a sign-in link's route, an old address) opens the dashboard.
+  const section = SECTIONS.includes(asked) ? asked : 'dashboard';
   const signedIn = staff !== null;
   const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
   return (
@@ -47,13 +53,17 @@ export function AdminApp() {
         {!signedIn ? (
           <SignInScreen route={route} />
         ) : (
-          <Tabs value={['stores', 'customers', 'staff', 'audit'].includes(section) ? section : 'stores'} onChange={(value) => value && go(`#/${value}`)}>
+          <Tabs value={section} onChange={(value) => value && go(`#/${value}`)}>
             <Tabs.List aria-label={t.navigation} mb="md">
+              <Tabs.Tab value="dashboard">{t.dashboard}</Tabs.Tab>
+              <Tabs.Tab value="program">{t.program}</Tabs.Tab>
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
               <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
               {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
             </Tabs.List>
+            <Tabs.Panel value="dashboard">{section === 'dashboard' && <DashboardScreen />}</Tabs.Panel>
+            <Tabs.Panel value="program">{section === 'program' && <ProgramScreen />}</Tabs.Panel>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
             <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>

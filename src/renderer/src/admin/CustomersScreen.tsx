@@ -67,6 +67,15 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const [amount, setAmount] = useState<number | string>('');
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [blockReason, setBlockReason] = useState('');
+  const act = (work: Promise<unknown>, done: string) =>
+    work
+      .then(() => {
+        setMessage({ ok: true, text: done });
+        setBlockReason('');
+        profile.reload();
+      })
+      .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
   if (profile.error)
     return (
       <Alert color="red" role="alert">
@@ -83,7 +92,9 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           {p.first_name} {p.last_name}
         </Title>
         {p.flagged && <Badge color="red">{t.flagged}</Badge>}
+        {p.blocked && <Badge color="red">{t.blocked}</Badge>}
       </Group>
+      {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>
       <Table aria-label={t.balancesTable} striped>
         <Table.Tbody>
@@ -117,6 +128,22 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           >
             {t.adjust}
           </Button>
+        </Group>
+      )}
+      {role && roleAllows(role, 'customers.write') && (
+        <Group align="end">
+          {p.blocked ? (
+            <Button color="teal" variant="light" onClick={() => act(adminStore.getState().api().unblock(customerId), t.unblockDone)}>
+              {t.unblock}
+            </Button>
+          ) : (
+            <>
+              <TextInput label={t.blockReason} value={blockReason} onChange={(e) => setBlockReason(e.currentTarget.value)} w={320} />
+              <Button color="red" variant="light" onClick={() => act(adminStore.getState().api().block(customerId, blockReason), t.blockDone)}>
+                {t.block}
+              </Button>
+            </>
+          )}
         </Group>
       )}
       {message && (

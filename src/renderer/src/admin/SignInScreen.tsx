@@ -61,7 +61,7 @@ function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: str
           void adminStore
             .getState()
             .begin((api) => api.acceptInvitation(token, password))
-            .then(() => adminStore.getState().token && go('#/stores'));
+            .then(() => adminStore.getState().token && go('#/dashboard'));
           return;
         }
         adminStore
@@ -100,7 +100,7 @@ function LinkSignIn({ token }: { token: string }) {
     void adminStore
       .getState()
       .begin((api) => api.signInWithLink(token))
-      .then(() => adminStore.getState().token && go('#/stores'));
+      .then(() => adminStore.getState().token && go('#/dashboard'));
   }, [token]);
   return error ? <PasswordForm /> : <Text>{t.linkSigningIn}</Text>;
 }

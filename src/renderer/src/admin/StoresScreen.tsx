@@ -1,6 +1,7 @@
-import { Alert, Anchor, Badge, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
+import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
 import type { AdminStore } from './admin-api';
 import { adminStore } from './admin-store';
@@ -172,11 +173,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
             </Alert>
           )}
           <IssueKey storeId={storeId} onIssued={keys.reload} />
-          {/* Sync health of this store's node goes here once sync lands (issue 15). */}
-          <Paper withBorder p="md" data-testid="node-health-placeholder">
-            <Title order={4}>{t.nodeHealthTitle}</Title>
-            <Text c="dimmed">{t.nodeHealthLater}</Text>
-          </Paper>
+          <ChainHealth storeId={storeId} />
         </>
       )}
     </Stack>

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
+import type { BlockStateSchema, ChainHealthSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import { createRequester, type RequestOptions } from '../api/client';
 
 export type Staff = Static<typeof StaffSchema>;
@@ -9,6 +10,11 @@ export type ApiKey = Static<typeof ApiKeySchema>;
 export type AuditEntry = Static<typeof AuditEntrySchema>;
 export type CustomerHit = Static<typeof CustomerHitSchema>;
 export type CustomerProfile = Static<typeof CustomerProfileSchema>;
+export type ProgramOverview = Static<typeof ProgramOverviewSchema>;
+export type Dashboard = Static<typeof DashboardSchema>;
+export type ChainHealth = Static<typeof ChainHealthSchema>;
+export type SyncException = Static<typeof SyncExceptionSchema>;
+type Body = Record<string, unknown>;
 
 /** The back office's calls (/backoffice/*), with the staff session token when there is one. */
 export function createAdminApi(baseUrl: string, token: string | null) {
@@ -32,6 +38,17 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     customers: (q: string) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q } }),
     customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
+    block: (id: number, reason: string) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/block`, { method: 'POST', body: { reason } }),
+    unblock: (id: number) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/unblock`, { method: 'POST' }),
+    program: () => call<ProgramOverview>('/backoffice/program'),
+    /** A program change: `kind` is currencies, earning-rules, rewards or tiers; no id adds one. */
+    saveProgramItem: (kind: string, id: string | null, body: Body) => call<object>(`/backoffice/program/${kind}${id ? `/${id}` : ''}`, { method: id ? 'PUT' : 'POST', body }),
+    saveSettings: (body: Body) => call<object>('/backoffice/program/settings', { method: 'PUT', body }),
+    saveOfflineCaps: (body: Body) => call<object>('/backoffice/program/offline-caps', { method: 'PUT', body }),
+    saveContent: (slug: string, body: Body) => call<object>(`/backoffice/program/content/${slug}`, { method: 'PUT', body }),
+    dashboard: (store: number | null) => call<Dashboard>('/backoffice/dashboard', store === null ? {} : { query: { store } }),
+    chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
+    resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
     audit: (offset: number, limit: number) => call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit } }),
   };
 }

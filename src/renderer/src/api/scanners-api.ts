@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { ScannerSchema } from '../../../shared/schemas/scanners';
+import type { ScannerSchema, ScannerStation } from '../../../shared/schemas/scanners';
 import { NodeApiError } from './client';
 import type { TerminalApi } from './terminal-api';
 
@@ -39,19 +39,28 @@ export function parseScannerList(body: unknown): NodeScanner[] {
     if (id === null) continue;
     scanners.push({
       id,
+      device: typeof e.device === 'string' && e.device ? e.device : id,
       name: typeof e.name === 'string' && e.name ? e.name : id,
       kind: (typeof e.kind === 'string' && KINDS.has(e.kind) ? e.kind : String(e.kind ?? 'barcode')) as NodeScanner['kind'],
       mode: (typeof e.mode === 'string' && MODES.has(e.mode) ? e.mode : String(e.mode ?? 'hid-pos')) as NodeScanner['mode'],
       connected: e.connected === true,
       last_scan_at: toEpochMs(e.last_scan_at),
+      // An older node knows no stations: every scanner is then "not assigned".
+      station: e.station === 'counter' || e.station === 'kiosk' ? e.station : null,
     });
   }
   return scanners;
 }
 
-/** GET /app/scanners?api_key: the scanners and card readers the node reads for this store. */
+/**
+ * GET /app/scanners?api_key: the scanners and card readers the node reads for this store;
+ * PUT /app/scanners/station: assigns one to the counter or the kiosk (null: not assigned).
+ */
 export function createScannersApi(api: Pick<TerminalApi, 'request' | 'apiKey'>) {
   return {
+    async assign(scanner: string, station: ScannerStation | null): Promise<void> {
+      await api.request('/app/scanners/station', { method: 'PUT', query: { api_key: api.apiKey }, body: { scanner, station } });
+    },
     async list(signal?: AbortSignal): Promise<ScannerList> {
       try {
         const body = await api.request('/app/scanners', { query: { api_key: api.apiKey }, signal });

@@ -10,6 +10,8 @@ export interface StoreEventMessage {
   order_id?: number;
   /** Who opened or touched the session: cashier, kiosk, integration, app, or scanner (a device the node reads). */
   by?: string;
+  /** by scanner: the station the scanner serves (counter or kiosk); absent when not assigned. */
+  station?: 'counter' | 'kiosk';
   /** scan.rejected: the node's error code (customer_not_found, unreadable_scan…). */
   reason?: string;
   /** Unix ms. */

@@ -17,8 +17,8 @@
  *   keyboard   group "On-screen keyboard" (data-testid="kiosk-keyboard"); keys named by their character
  *
  * A customer is welcomed after: a keyboard-wedge scan on this screen (the wedge capture hands the line
- * to this screen), a scan read by the node's own HID scanner (a session.opened event on the store's
- * stream), a typed identification, or an in-store registration by phone.
+ * to this screen), a scan read by one of the node's kiosk-station (or unassigned) HID scanners (a
+ * session.opened event on the store's stream, kiosk-events.ts), a typed identification, or an in-store registration by phone.
  */
 import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
@@ -30,6 +30,7 @@ import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
 import { type CallingCountry, loadCallingCountries } from './countries';
 import { createKioskStore, type KioskStore, type KioskWelcome } from './kiosk-store';
+import { kioskGreets, kioskRetries } from './kiosk-events';
 import classes from './KioskScreen.module.css';
 import { OnScreenKeyboard } from './OnScreenKeyboard';
 import { kioskSettingsAccess, type StaffLock } from './staff-lock';
@@ -409,13 +410,12 @@ export function KioskScreen() {
   useEffect(() => () => store.getState().dispose(), [store]);
   // Wedge scans on this screen run the kiosk's own flow (working → welcome or retry), not a toast.
   useEffect(() => wedgeStore.getState().claim((line) => store.getState().scanLine(line)), [store]);
-  // A scan read by the node's HID scanner arrives as a session opened (or, for someone already
-  // checked in, updated) by the scanner; check-ins at the counter or another screen are not greeted.
+  // Scans of the node's kiosk-station (or unassigned) scanners are greeted; see kiosk-events.ts.
   useEffect(
     () =>
       eventStream().subscribe((event) => {
-        if ((event.type === 'session.opened' || event.type === 'session.updated') && event.by === 'scanner') void store.getState().sessionOpened(event.pos_session_id);
-        if (event.type === 'scan.rejected') store.getState().scanRejected(event.reason ?? '');
+        if (kioskGreets(event)) void store.getState().sessionOpened(event.pos_session_id);
+        if (kioskRetries(event)) store.getState().scanRejected(event.reason ?? '');
       }),
     [store],
   );

@@ -5,23 +5,22 @@
  *
  * Hooks for end-to-end tests: region "Settings" ("Ajustes"); data-testid="settings-terminal",
  * "settings-language", "settings-scanners", "settings-node", "settings-pairing"; table "Scanners"
- * (data-testid="scanner-row" per scanner), switch "Capture keyboard-wedge scans"
+ * (data-testid="scanner-row" per scanner, its station select "Station of <name>",
+ * data-testid="scanner-station"), switch "Capture keyboard-wedge scans"
  * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
  * "Yes, sign out".
  */
-import { Alert, Badge, Box, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ConnectionBadge } from '../app/ConnectionBadge';
-import { SyncBadge } from '../sync/SyncBadge';
-import { useSyncStrings } from '../sync/strings';
-import { useSyncStatus } from '../sync/use-sync-status';
+import { PairingCard } from '../sync/PairingCard';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { viewStore } from '../app/view-store';
 import { HealthScreen } from '../health/HealthScreen';
 import { useLanguage } from '../i18n/language-store';
 import { sessionStore, useSession, useTerminalApi } from '../session/session-store';
 import { useWedge, wedgeStore } from '../wedge/wedge-store';
-import { formatScanTime, kindLabel, modeLabel } from './scanner-labels';
+import { formatScanTime, kindLabel, modeLabel, stationLabel } from './scanner-labels';
 import { useSettingsStrings } from './strings';
 import { useScanners } from './use-scanners';
 
@@ -138,7 +137,9 @@ function ScannersCard() {
   const t = useSettingsStrings();
   const language = useLanguage();
   const api = useTerminalApi();
-  const { phase, list, error, refresh } = useScanners(api);
+  const { phase, list, error, assignError, refresh, assign } = useScanners(api);
+  // Kiosk keys may not assign stations (the node refuses them): a kiosk shows them only.
+  const canAssign = useSession((s) => s.terminal?.role !== 'kiosk');
   const now = Date.now();
   return (
     <Card withBorder radius="md" padding="lg" data-testid="settings-scanners">
@@ -172,7 +173,7 @@ function ScannersCard() {
           </Text>
         )}
         {list?.available && list.scanners.length > 0 && (
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer minWidth={680}>
             <Table withTableBorder striped aria-label={t.scannersTitle}>
               <Table.Thead>
                 <Table.Tr>
@@ -181,6 +182,7 @@ function ScannersCard() {
                   <Table.Th>{t.scannerMode}</Table.Th>
                   <Table.Th>{t.scannerState}</Table.Th>
                   <Table.Th>{t.scannerLastScan}</Table.Th>
+                  <Table.Th>{t.scannerStation}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -197,11 +199,43 @@ function ScannersCard() {
                       </Text>
                     </Table.Td>
                     <Table.Td>{formatScanTime(s.last_scan_at, now, language, t)}</Table.Td>
+                    <Table.Td>
+                      {canAssign ? (
+                        <NativeSelect
+                          aria-label={t.stationOf(s.name)}
+                          data-testid="scanner-station"
+                          value={s.station ?? 'both'}
+                          onChange={(e) => {
+                            const value = e.currentTarget.value;
+                            void assign(s.id, value === 'counter' || value === 'kiosk' ? value : null);
+                          }}
+                          data={[
+                            { value: 'both', label: t.stationNone },
+                            { value: 'counter', label: t.stationCounter },
+                            { value: 'kiosk', label: t.stationKiosk },
+                          ]}
+                        />
+                      ) : (
+                        <Text size="sm" data-testid="scanner-station">
+                          {stationLabel(s.station, t)}
+                        </Text>
+                      )}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+        )}
+        {list?.available && list.scanners.length > 0 && (
+          <Text size="sm" c="dimmed">
+            {t.stationHint} {canAssign ? '' : t.stationKioskOnly}
+          </Text>
+        )}
+        {assignError && (
+          <Alert color="red" role="alert">
+            {t.stationError(assignError)}
+          </Alert>
         )}
         <Box pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <WedgeStatus />
@@ -235,47 +269,6 @@ function NodeCard() {
       </Card>
       <HealthScreen />
     </Stack>
-  );
-}
-
-function PairingCard() {
-  const t = useSettingsStrings();
-  const s = useSyncStrings();
-  const status = useSyncStatus();
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-  return (
-    <Card withBorder radius="md" padding="lg" data-testid="settings-pairing">
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={3}>{t.pairingTitle}</Title>
-          <SyncBadge />
-        </Group>
-        {status?.paired ? (
-          <Table variant="vertical" withTableBorder layout="fixed" aria-label={t.pairingTitle}>
-            <Table.Tbody>
-              <Field label={s.paired}>
-                <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-                  {status.central}
-                </Text>
-              </Field>
-              <Field label={s.link}>{status.link === 'up' ? s.up : s.down}</Field>
-              <Field label={s.pending}>{status.pending}</Field>
-              <Field label={s.rejected}>{status.rejected}</Field>
-              <Field label={s.lastPush}>{when(status.last_push_at)}</Field>
-              <Field label={s.lastPull}>{when(status.last_pull_at)}</Field>
-              <Field label={s.firstSync}>
-                {status.first_sync.done ? s.done : <Progress value={status.first_sync.progress} aria-label={s.firstSync} />}
-              </Field>
-              {status.last_error && <Field label={s.lastError}>{status.last_error}</Field>}
-            </Table.Tbody>
-          </Table>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {s.notPaired}
-          </Text>
-        )}
-      </Stack>
-    </Card>
   );
 }
 
@@ -318,7 +311,7 @@ export function SettingsScreen() {
         </Stack>
         <Stack gap="md">
           <NodeCard />
-          <PairingCard />
+          <PairingCard title={t.pairingTitle} onSignOut={signOut} />
         </Stack>
       </SimpleGrid>
     </Box>

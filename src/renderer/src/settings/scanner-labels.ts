@@ -24,3 +24,10 @@ export function formatScanTime(at: number | null, now: number, language: string,
   const sameDay = when.getFullYear() === today.getFullYear() && when.getMonth() === today.getMonth() && when.getDate() === today.getDate();
   return sameDay ? when.toLocaleTimeString(language) : when.toLocaleString(language);
 }
+
+/** A station for people; null is a scanner serving both (not assigned). */
+export function stationLabel(station: NodeScanner['station'], t: SettingsStrings): string {
+  if (station === 'counter') return t.stationCounter;
+  if (station === 'kiosk') return t.stationKiosk;
+  return t.stationNone;
+}

@@ -1,0 +1,94 @@
+import { ServiceError } from '../../shared/errors';
+import { recordAudit } from '../audit/record-audit';
+import { type Engine, transact } from '../engine';
+import { actorOf } from '../staff/authorize';
+import type { StaffPrincipal } from '../staff/staff-sessions';
+import { listSyncNodes } from '../sync/central/pairing';
+import { listSyncExceptions, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
+
+// Each paired store node's health as central sees it, and the exceptions offline selling left, for
+// the back office. Reads the sync tables through sync's own use cases; only resolving writes
+// (the exception's resolved_at, with its audit record).
+
+export interface StoreNodeHealth {
+  id: number;
+  storeId: number;
+  storeName: string;
+  label: string;
+  pairedAt: number;
+  lastSeenAt: number | null;
+  lastEvent: number;
+  /** Changes of the program central holds past the node's cursor: what the store has yet to pull. */
+  pendingChanges: number;
+  /** waiting: paired, nothing pulled yet; in_progress: pulling, still behind, nothing sent; done: caught up or selling. */
+  firstSync: 'waiting' | 'in_progress' | 'done';
+  rejectedEvents: number;
+  openExceptions: number;
+  revokedAt: number | null;
+}
+
+export async function listStoreNodeHealth(engine: Engine, vendorId: number, onlyStoreId: number | null): Promise<StoreNodeHealth[]> {
+  const nodes = (await listSyncNodes(engine, vendorId)).filter((n) => onlyStoreId === null || n.storeId === onlyStoreId);
+  if (nodes.length === 0) return [];
+  const stores = new Map((await engine.db.selectFrom('stores').select(['id', 'name']).where('vendor_id', '=', vendorId).execute()).map((s) => [Number(s.id), s.name]));
+  const open = (await listSyncExceptions(engine, vendorId, { open: true })).filter((e) => e.nodeId !== null);
+  const health: StoreNodeHealth[] = [];
+  for (const node of nodes) {
+    const pending = await engine.db
+      .selectFrom('sync_changes')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('vendor_id', '=', vendorId)
+      .where('seq', '>', node.cursor)
+      .executeTakeFirst();
+    const rejected = await engine.db
+      .selectFrom('sync_verdicts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('node_id', '=', node.id)
+      .where('verdict', '=', 'rejected')
+      .executeTakeFirst();
+    const pendingChanges = Number(pending?.n ?? 0);
+    health.push({
+      id: node.id,
+      storeId: node.storeId,
+      storeName: stores.get(node.storeId) ?? '',
+      label: node.label,
+      pairedAt: node.pairedAt,
+      lastSeenAt: node.lastSeenAt,
+      lastEvent: node.lastSeq,
+      pendingChanges,
+      firstSync: pendingChanges === 0 || node.lastSeq > 0 ? 'done' : node.cursor === 0 ? 'waiting' : 'in_progress',
+      rejectedEvents: Number(rejected?.n ?? 0),
+      openExceptions: open.filter((e) => e.nodeId === node.id).length,
+      revokedAt: node.revokedAt,
+    });
+  }
+  return health;
+}
+
+/** Open (or, with `resolved`, every) exception of the program, a store manager's store only. */
+export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<SyncExceptionRecord[]> {
+  const all = await listSyncExceptions(engine, vendorId, { open: !options.resolved });
+  return all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId);
+}
+
+/** Marks an open exception resolved, with the staff member's note in the audit log. */
+export async function resolveChainException(engine: Engine, staff: StaffPrincipal, id: number, note: string): Promise<SyncExceptionRecord> {
+  const clean = note.trim();
+  if (clean.length < 3 || clean.length > 500) throw new ServiceError('validation_failed', 'Say how it was resolved (3 to 500 characters).', 'note');
+  return transact(engine, async (trx) => {
+    const row = await trx.selectFrom('sync_exceptions').selectAll().where('id', '=', id).where('vendor_id', '=', staff.vendorId).where('resolved_at', 'is', null).executeTakeFirst();
+    if (!row) throw new ServiceError('sync_exception_not_found');
+    const storeId = row.store_id === null ? null : Number(row.store_id);
+    if (staff.role === 'store_manager' && storeId !== staff.storeId) throw new ServiceError('forbidden', 'A store manager sees only their own store.');
+    const now = engine.clock.now();
+    await trx.updateTable('sync_exceptions').set({ resolved_at: now }).where('id', '=', id).execute();
+    await recordAudit(trx, engine, actorOf(staff), {
+      action: 'sync_exception.resolve',
+      objectType: 'sync_exception',
+      objectId: id,
+      before: { kind: row.kind, subject: row.subject, message: row.message, resolved: false },
+      after: { resolved: true, note: clean },
+    });
+    return { id, storeId, nodeId: row.node_id === null ? null : Number(row.node_id), kind: row.kind, subject: row.subject, message: row.message, createdAt: Number(row.created_at), resolvedAt: now };
+  });
+}

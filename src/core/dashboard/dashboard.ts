@@ -1,0 +1,157 @@
+import { sql } from 'kysely';
+import { ServiceError } from '../../shared/errors';
+import type { Engine } from '../engine';
+import { dayLabel, lastDays } from './time-zone-days';
+
+// The back office's dashboard: today and the last 30 days, per day and per store, from the orders,
+// the check-ins (pos sessions) and the ledger.
+//
+// - check-ins: sessions opened; orders: orders placed and not voided;
+// - points issued / redeemed, stored value spent: what those orders earned, redeemed and paid with
+//   quick pay (orders.points_earned, points_spent, quick_pay_used);
+// - stored value loaded: reload and eGift credits in the ledger (program-wide: they are not made at
+//   a store), with their counts;
+// - outstanding stored value: the sum of every quick-pay balance, now and at the end of each day
+//   (the program's liability; program-wide only).
+
+export const DASHBOARD_DAYS = 30;
+
+export interface Figures {
+  checkIns: number;
+  orders: number;
+  pointsIssued: number;
+  pointsRedeemed: number;
+  storedValueLoaded: number;
+  storedValueSpent: number;
+  reloads: number;
+  reloadAmount: number;
+  egifts: number;
+  egiftAmount: number;
+}
+
+export interface Dashboard {
+  timeZone: string;
+  storeId: number | null;
+  quickPayCurrency: string | null;
+  today: Figures;
+  last30Days: Figures;
+  outstandingStoredValue: number | null;
+  days: Array<Figures & { day: string; outstandingStoredValue: number | null }>;
+  stores: Array<Figures & { id: number; name: string }>;
+}
+
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+
+function add(into: Figures, more: Partial<Figures>): void {
+  for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
+}
+
+/**
+ * `onlyStoreId`: the store a store manager is limited to, or the store asked for (null: the whole
+ * program). Days are counted in that store's time zone, else in the program's first store's.
+ */
+export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreId: number | null): Promise<Dashboard> {
+  const db = engine.db;
+  let storesQuery = db.selectFrom('stores').select(['id', 'name', 'time_zone']).where('vendor_id', '=', vendorId).orderBy('id');
+  if (onlyStoreId !== null) storesQuery = storesQuery.where('id', '=', onlyStoreId);
+  const stores = await storesQuery.execute();
+  if (onlyStoreId !== null && stores.length === 0) throw new ServiceError('store_not_found');
+  const timeZone = stores[0]?.time_zone ?? 'UTC';
+  const now = engine.clock.now();
+  const window = lastDays(timeZone, now, DASHBOARD_DAYS);
+  const day = sql<number>`cast((created_at + ${window.offset}) / 86400000 as integer)`;
+
+  const byDay = new Map(window.dayNumbers.map((d) => [d, zero()]));
+  const byStore = new Map(stores.map((s) => [Number(s.id), zero()]));
+  const put = (dayNumber: number, storeId: number | null, figures: Partial<Figures>) => {
+    const dayFigures = byDay.get(Number(dayNumber));
+    if (dayFigures) add(dayFigures, figures);
+    const storeFigures = storeId === null ? undefined : byStore.get(Number(storeId));
+    if (storeFigures) add(storeFigures, figures);
+  };
+
+  let sessions = db
+    .selectFrom('pos_sessions')
+    .select((eb) => [day.as('day'), 'store_id', eb.fn.countAll().as('n')])
+    .where('vendor_id', '=', vendorId)
+    .where('created_at', '>=', window.from)
+    .groupBy(['day', 'store_id']);
+  if (onlyStoreId !== null) sessions = sessions.where('store_id', '=', onlyStoreId);
+  for (const r of await sessions.execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
+
+  let orders = db
+    .selectFrom('orders')
+    .select((eb) => [
+      day.as('day'),
+      'store_id',
+      eb.fn.countAll().as('n'),
+      eb.fn.sum<number>('points_earned').as('earned'),
+      eb.fn.sum<number>('points_spent').as('spent'),
+      eb.fn.sum<number>('quick_pay_used').as('paid'),
+    ])
+    .where('vendor_id', '=', vendorId)
+    .where('created_at', '>=', window.from)
+    .where('status', '=', 'complete')
+    .groupBy(['day', 'store_id']);
+  if (onlyStoreId !== null) orders = orders.where('store_id', '=', onlyStoreId);
+  for (const r of await orders.execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
+
+  const vendor = await db
+    .selectFrom('vendors as v')
+    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
+    .select(['v.quick_pay_currency_id', 'c.code'])
+    .where('v.id', '=', vendorId)
+    .executeTakeFirstOrThrow();
+  const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
+
+  let outstanding: number | null = null;
+  const netByDay = new Map<number, number>();
+  if (quickPay !== null && onlyStoreId === null) {
+    const credits = await db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+      .select((eb) => [sql<number>`cast((e.created_at + ${window.offset}) / 86400000 as integer)`.as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
+      .where('e.vendor_id', '=', vendorId)
+      .where('a.currency_id', '=', quickPay)
+      .where('e.created_at', '>=', window.from)
+      .groupBy(['day', 'e.kind'])
+      .execute();
+    for (const r of credits) {
+      const amount = Number(r.amount);
+      netByDay.set(Number(r.day), (netByDay.get(Number(r.day)) ?? 0) + amount);
+      if (r.kind === 'reload' && amount > 0) put(r.day, null, { reloads: Number(r.n), reloadAmount: amount, storedValueLoaded: amount });
+      if (r.kind === 'egift' && amount > 0) put(r.day, null, { egifts: Number(r.n), egiftAmount: amount, storedValueLoaded: amount });
+    }
+    const total = await db
+      .selectFrom('ledger_accounts')
+      .select((eb) => eb.fn.sum<number>('balance').as('total'))
+      .where('vendor_id', '=', vendorId)
+      .where('currency_id', '=', quickPay)
+      .executeTakeFirst();
+    outstanding = Number(total?.total ?? 0);
+  }
+
+  // The liability at the end of each day: today's, less what moved on the days after.
+  const endOfDay = new Map<number, number>();
+  if (outstanding !== null) {
+    let running = outstanding;
+    for (const d of [...window.dayNumbers].reverse()) {
+      endOfDay.set(d, running);
+      running -= netByDay.get(d) ?? 0;
+    }
+  }
+
+  const last30Days = zero();
+  for (const figures of byDay.values()) add(last30Days, figures);
+  const todayNumber = window.dayNumbers[window.dayNumbers.length - 1] ?? 0;
+  return {
+    timeZone,
+    storeId: onlyStoreId,
+    quickPayCurrency: vendor.code ?? null,
+    today: { ...(byDay.get(todayNumber) ?? zero()) },
+    last30Days,
+    outstandingStoredValue: outstanding,
+    days: window.dayNumbers.map((d) => ({ day: dayLabel(d), ...(byDay.get(d) ?? zero()), outstandingStoredValue: endOfDay.get(d) ?? null })),
+    stores: stores.map((s) => ({ id: Number(s.id), name: s.name, ...(byStore.get(Number(s.id)) ?? zero()) })),
+  };
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../engine';
+import type { DB } from '../storage/schema';
+
+/**
+ * A customer flagged because offline spends left a negative balance (sync/central/settle-accounts)
+ * is unflagged once a credit brings the balance back to zero or more, wherever the credit came
+ * from: a store's sale, a reload or adjustment made at central. Its open exception is resolved too.
+ */
+export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }): Promise<void> {
+  const now = engine.clock.now();
+  const cleared = await db
+    .updateTable('user_vendors')
+    .set({ flagged: 0, flagged_reason: null, updated_at: now })
+    .where('user_id', '=', member.userId)
+    .where('vendor_id', '=', member.vendorId)
+    .where('flagged_reason', '=', 'offline_overdraft')
+    .executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) === 0) return;
+  await db
+    .updateTable('sync_exceptions')
+    .set({ resolved_at: now })
+    .where('vendor_id', '=', member.vendorId)
+    .where('kind', '=', 'offline_overdraft')
+    .where('subject', '=', `user ${member.userId}`)
+    .where('resolved_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,107 @@
+import { ServiceError } from '../../shared/errors';
+import { auditedChange } from '../audit/audited-change';
+import type { AuditEntry } from '../audit/record-audit';
+import { setVendorContent, type ContentChange } from '../content/set-content';
+import { createCurrency, type NewCurrency } from '../currencies/create-currency';
+import { getCurrency } from '../currencies/get-currency';
+import { type CurrencyChanges, updateCurrency } from '../currencies/update-currency';
+import { type Engine, ownsProgramData } from '../engine';
+import { createEarningRule, type NewEarningRule } from '../rules/earning/create-earning-rule';
+import { getEarningRule } from '../rules/earning/get-earning-rule';
+import { type EarningRuleChanges, updateEarningRule } from '../rules/earning/update-earning-rule';
+import { getProgramSettings } from '../rules/settings/get-program-settings';
+import { type ProgramSettingsChanges, updateProgramSettings } from '../rules/settings/update-program-settings';
+import { createSpendingRule, type NewSpendingRule } from '../rules/spending/create-spending-rule';
+import { getSpendingRule } from '../rules/spending/get-spending-rule';
+import { type SpendingRuleChanges, updateSpendingRule } from '../rules/spending/update-spending-rule';
+import { createTier, type NewTier } from '../rules/tiers/create-tier';
+import { getTier } from '../rules/tiers/get-tier';
+import { type TierChanges, updateTier } from '../rules/tiers/update-tier';
+import { actorOf } from '../staff/authorize';
+import type { StaffPrincipal } from '../staff/staff-sessions';
+import { getOfflinePolicy, type OfflinePolicy, setOfflinePolicy } from '../sync/central/offline-policy';
+
+// The program as the back office changes it: the same use cases as the bearer API (same checks,
+// same messages), each change with its audit record (who, before, after) in the same transaction.
+// A paired store's program is central's: it is changed at central's back office.
+
+function programOwnedHere(engine: Engine): void {
+  if (!ownsProgramData(engine)) throw new ServiceError('program_managed_by_central');
+}
+
+async function change<T>(engine: Engine, staff: StaffPrincipal, work: (within: Engine) => Promise<{ result: T; audit: AuditEntry }>): Promise<T> {
+  programOwnedHere(engine);
+  return auditedChange(engine, actorOf(staff), work);
+}
+
+const scopeOf = (staff: StaffPrincipal) => ({ vendorId: staff.vendorId });
+
+export const programChanges = {
+  createCurrency: (engine: Engine, staff: StaffPrincipal, input: NewCurrency) =>
+    change(engine, staff, async (e) => {
+      const made = await createCurrency(e, scopeOf(staff), input);
+      return { result: made, audit: { action: 'currency.create', objectType: 'currency', objectId: made.publicId, before: null, after: made } };
+    }),
+  updateCurrency: (engine: Engine, staff: StaffPrincipal, id: string, changes: CurrencyChanges) =>
+    change(engine, staff, async (e) => {
+      const before = await getCurrency(e, scopeOf(staff), id);
+      const after = await updateCurrency(e, scopeOf(staff), id, changes);
+      return { result: after, audit: { action: 'currency.update', objectType: 'currency', objectId: id, before, after } };
+    }),
+  createEarningRule: (engine: Engine, staff: StaffPrincipal, input: NewEarningRule) =>
+    change(engine, staff, async (e) => {
+      const made = await createEarningRule(e, scopeOf(staff), input);
+      return { result: made, audit: { action: 'earning_rule.create', objectType: 'earning_rule', objectId: made.publicId, before: null, after: made } };
+    }),
+  updateEarningRule: (engine: Engine, staff: StaffPrincipal, id: string, changes: EarningRuleChanges) =>
+    change(engine, staff, async (e) => {
+      const before = await getEarningRule(e, scopeOf(staff), id);
+      const after = await updateEarningRule(e, scopeOf(staff), id, changes);
+      return { result: after, audit: { action: 'earning_rule.update', objectType: 'earning_rule', objectId: id, before, after } };
+    }),
+  createReward: (engine: Engine, staff: StaffPrincipal, input: NewSpendingRule) =>
+    change(engine, staff, async (e) => {
+      const made = await createSpendingRule(e, scopeOf(staff), input);
+      return { result: made, audit: { action: 'reward.create', objectType: 'reward', objectId: made.publicId, before: null, after: made } };
+    }),
+  updateReward: (engine: Engine, staff: StaffPrincipal, id: string, changes: SpendingRuleChanges) =>
+    change(engine, staff, async (e) => {
+      const before = await getSpendingRule(e, scopeOf(staff), id);
+      const after = await updateSpendingRule(e, scopeOf(staff), id, changes);
+      return { result: after, audit: { action: 'reward.update', objectType: 'reward', objectId: id, before, after } };
+    }),
+  createTier: (engine: Engine, staff: StaffPrincipal, input: NewTier) =>
+    change(engine, staff, async (e) => {
+      const made = await createTier(e, scopeOf(staff), input);
+      return { result: made, audit: { action: 'tier.create', objectType: 'tier', objectId: made.publicId, before: null, after: made } };
+    }),
+  updateTier: (engine: Engine, staff: StaffPrincipal, id: string, changes: TierChanges) =>
+    change(engine, staff, async (e) => {
+      const before = await getTier(e, scopeOf(staff), id);
+      const after = await updateTier(e, scopeOf(staff), id, changes);
+      return { result: after, audit: { action: 'tier.update', objectType: 'tier', objectId: id, before, after } };
+    }),
+  updateSettings: (engine: Engine, staff: StaffPrincipal, changes: ProgramSettingsChanges) =>
+    change(engine, staff, async (e) => {
+      const before = await getProgramSettings(e, scopeOf(staff));
+      const after = await updateProgramSettings(e, scopeOf(staff), changes);
+      return { result: after, audit: { action: 'program.update_settings', objectType: 'program', objectId: staff.vendorId, before, after } };
+    }),
+  /** Offline caps matter only to a chain: they are set at its central node. */
+  updateOfflinePolicy: async (engine: Engine, staff: StaffPrincipal, role: 'central' | 'store', changes: Partial<OfflinePolicy>) => {
+    if (role !== 'central') throw new ServiceError('offline_caps_at_central');
+    return change(engine, staff, async (e) => {
+      const before = await getOfflinePolicy(e, scopeOf(staff));
+      const after = await setOfflinePolicy(e, scopeOf(staff), changes);
+      return { result: after, audit: { action: 'program.update_offline_caps', objectType: 'program', objectId: staff.vendorId, before, after } };
+    });
+  },
+  setContent: (engine: Engine, staff: StaffPrincipal, input: ContentChange) =>
+    change(engine, staff, async (e) => {
+      const after = await setVendorContent(e, scopeOf(staff), input);
+      return {
+        result: after,
+        audit: { action: 'content.update', objectType: 'content', objectId: `${after.slug}/${after.language}`, before: null, after: { title: after.title, version: after.version } },
+      };
+    }),
+};

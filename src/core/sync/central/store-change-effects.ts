@@ -1,0 +1,143 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../../engine';
+import { queueAutoReloadOnCrossing } from '../../payments/auto-reload/auto-reloads';
+import type { DB } from '../../storage/schema';
+import { RECEIVING_STATUSES } from '../../webhooks/record-event';
+import {
+  type EventTime,
+  type SessionFacts,
+  recordBalanceUpdated,
+  recordCheckInEvent,
+  recordCustomerEvent,
+  recordOrderEvent,
+  recordTierChanged,
+  recordUserCardCreated,
+} from '../../webhooks/events';
+import type { WebhookKind } from '../../webhooks/kinds';
+
+// What central does when a store's change lands, besides storing it: the webhook events the same
+// change raises on a standalone node (a store replica raises none: the program's owner does), and
+// the auto reload a quick-pay spend crossing the customer's threshold queues. Events carry the
+// store's original time (occurredAt), so an integration sees when the sale happened.
+
+/** Per push: what the vendor's integrations want, and whether an auto reload was queued. */
+export interface StoreChangeEffects {
+  vendorId: number;
+  wanted: Set<string>;
+  autoReloadQueued: boolean;
+}
+
+export async function prepareStoreChangeEffects(trx: Kysely<DB>, vendorId: number): Promise<StoreChangeEffects> {
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select('events')
+    .where('vendor_id', '=', vendorId)
+    .where('status', 'in', RECEIVING_STATUSES)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const wanted = new Set(endpoints.flatMap((e) => JSON.parse(e.events) as string[]));
+  return { vendorId, wanted, autoReloadQueued: false };
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * After one change of a store's event was applied: `before` is central's row before it (undefined
+ * for a new row), and the row as it now stands is read back only when an effect needs it.
+ */
+export async function applyStoreChangeEffects(
+  trx: Kysely<DB>,
+  engine: Engine,
+  effects: StoreChangeEffects,
+  change: { tbl: string; id: number; occurredAt: number; accountId?: number; kind?: string },
+  before: Row | undefined,
+): Promise<void> {
+  const time: EventTime = { occurredAt: change.occurredAt };
+  const wants = (kind: WebhookKind) => effects.wanted.has(kind);
+  const vendorId = effects.vendorId;
+  switch (change.tbl) {
+    case 'ledger_entries':
+      // Most entries (points earned) need nothing: no reads unless a webhook wants it or it spends.
+      if (change.accountId !== undefined && (wants('balance.updated') || change.kind === 'spend')) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, time);
+      return;
+    case 'user_vendors': {
+      if (!wants('customer.registered') && !wants('tier.changed')) return;
+      const row = await readRow(trx, 'user_vendors', change.id);
+      if (!row || row['removed_at'] != null) return;
+      const userId = Number(row['user_id']);
+      if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
+      if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
+        await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: before['tier_id'] == null ? null : Number(before['tier_id']), toTierId: Number(row['tier_id']) }, time);
+      }
+      return;
+    }
+    case 'user_cards': {
+      if (before || !wants('user_card.created')) return;
+      const row = await readRow(trx, 'user_cards', change.id);
+      if (!row || row['removed_at'] != null) return;
+      const card = await trx.selectFrom('cards').select(['id', 'number']).where('id', '=', Number(row['card_id'])).executeTakeFirstOrThrow();
+      const link = { id: change.id, vendorId, userId: Number(row['user_id']), status: String(row['status']), createdAt: Number(row['created_at']), updatedAt: Number(row['updated_at']) };
+      await recordUserCardCreated(trx, engine, { ...link, card: { id: Number(card.id), number: card.number } }, time);
+      return;
+    }
+    case 'pos_sessions': {
+      if (!wants('check_in.opened') && !wants('check_in.closed')) return;
+      const row = await readRow(trx, 'pos_sessions', change.id);
+      if (!row) return;
+      const facts = row as unknown as SessionFacts;
+      if (!before && wants('check_in.opened')) await recordCheckInEvent(trx, engine, 'check_in.opened', facts, null, time);
+      const closedNow = row['status'] !== 'active' && (!before || before['status'] === 'active');
+      if (closedNow && wants('check_in.closed')) {
+        await recordCheckInEvent(trx, engine, 'check_in.closed', facts, { at: Number(row['closed_at'] ?? change.occurredAt), reason: String(row['closed_reason'] ?? 'closed') }, time);
+      }
+      return;
+    }
+    case 'orders': {
+      if (!wants('order.placed') && !wants('order.voided')) return;
+      const row = await readRow(trx, 'orders', change.id);
+      if (!row) return;
+      if (!before && wants('order.placed')) await recordOrderEvent(trx, engine, 'order.placed', { id: change.id, vendorId }, time);
+      if (row['status'] === 'voided' && before?.['status'] !== 'voided' && wants('order.voided')) await recordOrderEvent(trx, engine, 'order.voided', { id: change.id, vendorId }, time);
+      return;
+    }
+  }
+}
+
+/** A ledger entry from a store: balance.updated, and an auto reload when a quick-pay spend crossed the threshold. */
+async function ledgerEntryEffects(trx: Kysely<DB>, engine: Engine, effects: StoreChangeEffects, entryId: number, accountId: number, time: EventTime): Promise<void> {
+  const entry = await trx.selectFrom('ledger_entries').select(['amount', 'kind', 'reference_type', 'reference_id', 'created_at']).where('id', '=', entryId).executeTakeFirstOrThrow();
+  const account = await trx.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const amount = Number(entry.amount);
+  const balance = Number(account.balance);
+  if (effects.wanted.has('balance.updated')) {
+    await recordBalanceUpdated(
+      trx,
+      engine,
+      {
+        vendorId: effects.vendorId,
+        accountId,
+        holderType: account.holder_type,
+        holderId: Number(account.holder_id),
+        currencyId: Number(account.currency_id),
+        entryId,
+        amount,
+        balance,
+        kind: entry.kind,
+        referenceType: entry.reference_type,
+        referenceId: entry.reference_id,
+        createdAt: Number(entry.created_at),
+      },
+      time,
+    );
+  }
+  if (entry.kind !== 'spend' || account.holder_type !== 'user' || amount >= 0) return;
+  const quickPay = await trx.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', effects.vendorId).executeTakeFirst();
+  if (Number(quickPay?.quick_pay_currency_id) !== Number(account.currency_id)) return;
+  const orderId = entry.reference_type === 'order' ? Number(entry.reference_id) : null;
+  const queued = await queueAutoReloadOnCrossing(trx, engine, { vendorId: effects.vendorId, userId: Number(account.holder_id), balanceBefore: balance - amount, balanceAfter: balance, orderId });
+  if (queued !== null) effects.autoReloadQueued = true;
+}
+
+async function readRow(trx: Kysely<DB>, table: 'user_vendors' | 'user_cards' | 'pos_sessions' | 'orders', id: number): Promise<Row | undefined> {
+  return (await trx.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
+}

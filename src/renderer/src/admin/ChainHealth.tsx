@@ -1,0 +1,125 @@
+import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { roleAllows } from '../../../shared/staff-roles';
+import { errorMessage } from '../api/client';
+import type { SyncException } from './admin-api';
+import { adminStore, useAdmin } from './admin-store';
+import { formatDateTime } from './format';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+/** A store's node as central sees it (last seen, changes to pull, first sync, rejected events) and the exceptions to resolve. */
+export function ChainHealth({ storeId }: { storeId: number }) {
+  const t = useAdminStrings();
+  const role = useAdmin((s) => s.staff?.role);
+  const chain = useLoad(() => adminStore.getState().api().chain(storeId), [storeId]);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  if (chain.error)
+    return (
+      <Alert color="red" role="alert">
+        {chain.error}
+      </Alert>
+    );
+  const c = chain.data;
+  if (!c) return <Text>{t.loading}</Text>;
+  const canResolve = role !== undefined && roleAllows(role, 'customers.write');
+  return (
+    <Paper withBorder p="md" data-testid="node-health">
+      <Title order={4}>{t.chainTitle}</Title>
+      {c.role === 'store' ? (
+        <Text c="dimmed">{t.notCentral}</Text>
+      ) : c.nodes.length === 0 ? (
+        <Text c="dimmed">{t.notPaired}</Text>
+      ) : (
+        <Table aria-label={t.chainTitle}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.label}</Table.Th>
+              <Table.Th>{t.lastSeen}</Table.Th>
+              <Table.Th>{t.lastEvent}</Table.Th>
+              <Table.Th>{t.pendingChanges}</Table.Th>
+              <Table.Th>{t.firstSync}</Table.Th>
+              <Table.Th>{t.rejected}</Table.Th>
+              <Table.Th>{t.openExceptions}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {c.nodes.map((n) => (
+              <Table.Tr key={n.id} aria-label={n.label}>
+                <Table.Td>{n.label}</Table.Td>
+                <Table.Td>{n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}</Table.Td>
+                <Table.Td>{n.last_event}</Table.Td>
+                <Table.Td>{n.pending_changes}</Table.Td>
+                <Table.Td>
+                  <Badge color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
+                </Table.Td>
+                <Table.Td>{n.rejected_events}</Table.Td>
+                <Table.Td>{n.open_exceptions}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {c.role === 'central' && (
+        <Stack mt="md">
+          <Title order={5}>{t.exceptionsTable}</Title>
+          {message && (
+            <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+              {message.text}
+            </Alert>
+          )}
+          {c.exceptions.length === 0 ? (
+            <Text c="dimmed">{t.noExceptions}</Text>
+          ) : (
+            <Table aria-label={t.exceptionsTable}>
+              <Table.Tbody>
+                {c.exceptions.map((e) => (
+                  <ExceptionRow
+                    key={e.id}
+                    exception={e}
+                    canResolve={canResolve}
+                    onResolve={(note) =>
+                      adminStore
+                        .getState()
+                        .api()
+                        .resolveException(e.id, note)
+                        .then(() => {
+                          setMessage({ ok: true, text: t.resolvedDone });
+                          chain.reload();
+                        })
+                        .catch((error: unknown) => setMessage({ ok: false, text: errorMessage(error) }))
+                    }
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Stack>
+      )}
+    </Paper>
+  );
+}
+
+function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncException; canResolve: boolean; onResolve: (note: string) => void }) {
+  const t = useAdminStrings();
+  const [note, setNote] = useState('');
+  return (
+    <Table.Tr aria-label={exception.subject}>
+      <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
+      <Table.Td>{exception.kind}</Table.Td>
+      <Table.Td>
+        {exception.subject}: {exception.message}
+      </Table.Td>
+      <Table.Td>
+        {canResolve && (
+          <Group wrap="nowrap">
+            <TextInput aria-label={t.resolveNote} placeholder={t.resolveNote} value={note} onChange={(e) => setNote(e.currentTarget.value)} />
+            <Button size="xs" onClick={() => onResolve(note)}>
+              {t.resolve}
+            </Button>
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,158 @@
+import { Alert, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { minorUnitDigits } from '../../../shared/currency-codes';
+import { toMajorUnits } from '../../../shared/money';
+import { languageStore } from '../i18n/language-store';
+import type { Dashboard } from './admin-api';
+import { adminStore, useAdmin } from './admin-store';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+type Figures = Dashboard['today'];
+
+function money(minor: number, code: string | null): string {
+  const locale = languageStore.getState().language === 'es' ? 'es' : 'en';
+  if (!code) return minor.toLocaleString(locale);
+  return toMajorUnits(minor, minorUnitDigits(code)).toLocaleString(locale, { style: 'currency', currency: code });
+}
+
+/** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */
+export function DashboardScreen() {
+  const t = useAdminStrings();
+  const role = useAdmin((s) => s.staff?.role);
+  const [store, setStore] = useState<string | null>(null);
+  const stores = useLoad(() => adminStore.getState().api().stores(), []);
+  const dashboard = useLoad(() => adminStore.getState().api().dashboard(store === null ? null : Number(store)), [store]);
+  if (dashboard.error)
+    return (
+      <Alert color="red" role="alert">
+        {dashboard.error}
+      </Alert>
+    );
+  const d = dashboard.data;
+  if (!d) return <Text>{t.loading}</Text>;
+  const cur = d.quick_pay_currency;
+  const rows: Array<[string, (f: Figures) => string]> = [
+    [t.checkIns, (f) => String(f.check_ins)],
+    [t.orders, (f) => String(f.orders)],
+    [t.pointsIssued, (f) => String(f.points_issued)],
+    [t.pointsRedeemed, (f) => String(f.points_redeemed)],
+    [t.loaded, (f) => money(f.stored_value_loaded, cur)],
+    [t.spent, (f) => money(f.stored_value_spent, cur)],
+    [t.reloads, (f) => `${f.reloads} · ${money(f.reload_amount, cur)}`],
+    [t.egifts, (f) => `${f.egifts} · ${money(f.egift_amount, cur)}`],
+  ];
+  const digits = cur ? minorUnitDigits(cur) : 0;
+  const chartDays = d.days.map((day) => ({
+    day: day.day.slice(5),
+    [t.checkIns]: day.check_ins,
+    [t.orders]: day.orders,
+    [t.loaded]: toMajorUnits(day.stored_value_loaded, digits),
+    [t.spent]: toMajorUnits(day.stored_value_spent, digits),
+    [t.outstanding]: day.outstanding_stored_value === null ? null : toMajorUnits(day.outstanding_stored_value, digits),
+  }));
+  return (
+    <Stack>
+      <Group justify="space-between">
+        {role !== 'store_manager' && (
+          <Select
+            label={t.store}
+            placeholder={t.allStores}
+            value={store}
+            onChange={setStore}
+            clearable
+            data={(stores.data?.items ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+          />
+        )}
+        <Text c="dimmed">{t.daysIn(d.time_zone)}</Text>
+      </Group>
+      {d.outstanding_stored_value !== null && (
+        <Paper withBorder p="md">
+          <Text c="dimmed">{t.outstanding}</Text>
+          <Title order={2} aria-label={t.outstanding}>
+            {money(d.outstanding_stored_value, cur)}
+          </Title>
+        </Paper>
+      )}
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Paper withBorder p="md">
+          <Title order={5} mb="sm">
+            {t.visitsChart}
+          </Title>
+          <ResponsiveContainer width="100%" height={240}>
+            <BarChart data={chartDays}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="day" fontSize={11} />
+              <YAxis allowDecimals={false} fontSize={11} />
+              <Tooltip />
+              <Legend />
+              <Bar dataKey={t.checkIns} fill="#228be6" isAnimationActive={false} />
+              <Bar dataKey={t.orders} fill="#12b886" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={5} mb="sm">
+            {t.valueChart}
+          </Title>
+          <ResponsiveContainer width="100%" height={240}>
+            <LineChart data={chartDays}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="day" fontSize={11} />
+              <YAxis fontSize={11} />
+              <Tooltip />
+              <Legend />
+              <Line dataKey={t.loaded} stroke="#12b886" dot={false} isAnimationActive={false} />
+              <Line dataKey={t.spent} stroke="#fa5252" dot={false} isAnimationActive={false} />
+              {d.outstanding_stored_value !== null && <Line dataKey={t.outstanding} stroke="#7950f2" dot={false} isAnimationActive={false} />}
+            </LineChart>
+          </ResponsiveContainer>
+        </Paper>
+      </SimpleGrid>
+      <Table aria-label={t.figuresTable} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th />
+            <Table.Th>{t.today}</Table.Th>
+            <Table.Th>{t.last30}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map(([label, show]) => (
+            <Table.Tr key={label} aria-label={label}>
+              <Table.Td>{label}</Table.Td>
+              <Table.Td>{show(d.today)}</Table.Td>
+              <Table.Td>{show(d.last_30_days)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Title order={4}>{t.perStore}</Title>
+      <Table aria-label={t.perStore} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.store}</Table.Th>
+            <Table.Th>{t.checkIns}</Table.Th>
+            <Table.Th>{t.orders}</Table.Th>
+            <Table.Th>{t.pointsIssued}</Table.Th>
+            <Table.Th>{t.pointsRedeemed}</Table.Th>
+            <Table.Th>{t.spent}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {d.stores.map((s) => (
+            <Table.Tr key={s.id} aria-label={s.name}>
+              <Table.Td>{s.name}</Table.Td>
+              <Table.Td>{s.check_ins}</Table.Td>
+              <Table.Td>{s.orders}</Table.Td>
+              <Table.Td>{s.points_issued}</Table.Td>
+              <Table.Td>{s.points_redeemed}</Table.Td>
+              <Table.Td>{money(s.stored_value_spent, cur)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

@@ -1,0 +1,335 @@
+import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { roleAllows } from '../../../shared/staff-roles';
+import { errorMessage } from '../api/client';
+import type { ProgramOverview } from './admin-api';
+import { adminStore, useAdmin } from './admin-store';
+import { useAdminStrings } from './strings';
+import { useLoad } from './use-load';
+
+/** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
+interface Say {
+  (work: Promise<unknown>): Promise<boolean>;
+}
+const api = () => adminStore.getState().api();
+const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
+
+/** Currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
+export function ProgramScreen() {
+  const t = useAdminStrings();
+  const role = useAdmin((s) => s.staff?.role);
+  const program = useLoad(() => api().program(), []);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  if (program.error)
+    return (
+      <Alert color="red" role="alert">
+        {program.error}
+      </Alert>
+    );
+  const p = program.data;
+  if (!p || !role) return <Text>{t.loading}</Text>;
+  const editable = p.editable && roleAllows(role, 'program.write');
+  const say: Say = (work) => {
+    setMessage(null);
+    return work
+      .then(() => {
+        setMessage({ ok: true, text: t.saved });
+        program.reload();
+        return true;
+      })
+      .catch((e: unknown) => {
+        setMessage({ ok: false, text: errorMessage(e) });
+        return false;
+      });
+  };
+  return (
+    <Stack>
+      {!editable && <Text c="dimmed">{t.readOnly}</Text>}
+      {message && (
+        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </Alert>
+      )}
+      <EarningRules p={p} editable={editable} say={say} />
+      <Rewards p={p} editable={editable} say={say} />
+      <Tiers p={p} editable={editable} say={say} />
+      <Currencies p={p} editable={editable} say={say} />
+      <Expiry p={p} editable={editable} say={say} />
+      <OfflineCaps p={p} editable={editable} say={say} />
+      <ContentPages p={p} editable={editable} say={say} />
+    </Stack>
+  );
+}
+
+/** Pauses an active rule, reward or currency, or makes a paused one active again. */
+function StatusToggle({ kind, id, status, editable, say }: { kind: string; id: string; status: string; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  if (!editable || status === 'ARCHIVED') return null;
+  const active = status === 'ACTIVE';
+  return (
+    <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }))}>
+      {active ? t.pause : t.activate}
+    </Button>
+  );
+}
+
+interface SectionProps {
+  p: ProgramOverview;
+  editable: boolean;
+  say: Say;
+}
+
+function EarningRuleRow({ rule, editable, say }: { rule: ProgramOverview['earning_rules'][number]; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  const [points, setPoints] = useState<number | string>(rule.points);
+  const [perAmount, setPerAmount] = useState<number | string>(rule.per_amount);
+  useEffect(() => {
+    setPoints(rule.points);
+    setPerAmount(rule.per_amount);
+  }, [rule.points, rule.per_amount]);
+  return (
+    <Table.Tr aria-label={rule.name}>
+      <Table.Td>{rule.name}</Table.Td>
+      <Table.Td>
+        <NumberInput aria-label={t.points} value={points} onChange={setPoints} allowDecimal={false} disabled={!editable} w={110} />
+      </Table.Td>
+      <Table.Td>
+        <NumberInput aria-label={t.perAmount} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} />
+      </Table.Td>
+      <Table.Td>{rule.status}</Table.Td>
+      <Table.Td>
+        {editable && (
+          <Group gap="xs" wrap="nowrap">
+            <Button size="xs" onClick={() => void say(api().saveProgramItem('earning-rules', rule.id, { points: Number(points), per_amount: Number(perAmount) }))}>
+              {t.save}
+            </Button>
+            <StatusToggle kind="earning-rules" id={rule.id} status={rule.status} editable={editable} say={say} />
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function EarningRules({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [name, setName] = useState('');
+  const [points, setPoints] = useState<number | string>('');
+  const [perAmount, setPerAmount] = useState<number | string>('');
+  const loyalty = p.currencies.find((c) => c.code === null);
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.earningRulesTable}</Title>
+      <Table aria-label={t.earningRulesTable}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.points}</Table.Th>
+            <Table.Th>{t.perAmount}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {p.earning_rules.map((rule) => (
+            <EarningRuleRow key={rule.id} rule={rule} editable={editable} say={say} />
+          ))}
+        </Table.Tbody>
+      </Table>
+      {editable && (
+        <Group align="end" mt="sm">
+          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <NumberInput label={t.points} value={points} onChange={setPoints} allowDecimal={false} w={110} />
+          <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} />
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) })).then((ok) => {
+                if (ok) [setName, setPoints, setPerAmount].forEach((clear) => clear(''));
+              })
+            }>
+            {t.add}
+          </Button>
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+function Rewards({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [name, setName] = useState('');
+  const [cost, setCost] = useState<number | string>('');
+  const loyalty = p.currencies.find((c) => c.code === null);
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.rewardsTable}</Title>
+      <Table aria-label={t.rewardsTable}>
+        <Table.Tbody>
+          {p.rewards.map((r) => (
+            <Table.Tr key={r.id} aria-label={r.name}>
+              <Table.Td>{r.name}</Table.Td>
+              <Table.Td>{r.cost}</Table.Td>
+              <Table.Td>{r.status}</Table.Td>
+              <Table.Td>
+                <StatusToggle kind="rewards" id={r.id} status={r.status} editable={editable} say={say} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {editable && (
+        <Group align="end" mt="sm">
+          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <NumberInput label={t.cost} value={cost} onChange={setCost} allowDecimal={false} w={130} />
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' })).then((ok) => {
+                if (ok) [setName, setCost].forEach((clear) => clear(''));
+              })
+            }>
+            {t.add}
+          </Button>
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+function Tiers({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [name, setName] = useState('');
+  const [threshold, setThreshold] = useState<number | string>('');
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.tiersTable}</Title>
+      <Table aria-label={t.tiersTable}>
+        <Table.Tbody>
+          {p.tiers.map((tier) => (
+            <Table.Tr key={tier.id}>
+              <Table.Td>{tier.name}</Table.Td>
+              <Table.Td>{tier.threshold}</Table.Td>
+              <Table.Td>{tier.window_days ?? '—'}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {editable && (
+        <Group align="end" mt="sm">
+          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <NumberInput label={t.threshold} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) })).then((ok) => {
+                if (ok) [setName, setThreshold].forEach((clear) => clear(''));
+              })
+            }>
+            {t.add}
+          </Button>
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+function Currencies({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.currenciesTable}</Title>
+      <Table aria-label={t.currenciesTable}>
+        <Table.Tbody>
+          {p.currencies.map((c) => (
+            <Table.Tr key={c.id}>
+              <Table.Td>{c.name}</Table.Td>
+              <Table.Td>{c.code ?? '—'}</Table.Td>
+              <Table.Td>{c.status}</Table.Td>
+              <Table.Td>
+                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {editable && (
+        <Group align="end" mt="sm">
+          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput label={t.code} value={code} onChange={(e) => setCode(e.currentTarget.value)} w={200} />
+          <Button variant="light" onClick={() =>
+              void say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code })).then((ok) => {
+                if (ok) [setName, setCode].forEach((clear) => clear(''));
+              })
+            }>
+            {t.add}
+          </Button>
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+function Expiry({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [days, setDays] = useState<number | string>(p.settings.points_expiry_days ?? '');
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.expiryTitle}</Title>
+      <Group align="end">
+        <NumberInput label={t.expiryDays} value={days} onChange={setDays} allowDecimal={false} disabled={!editable} w={360} />
+        {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
+      </Group>
+    </Paper>
+  );
+}
+
+const CAP_FIELDS = ['quick_pay_per_order', 'quick_pay_per_day', 'points_per_order', 'points_per_day'] as const;
+const CAP_LABELS = { quick_pay_per_order: 'quickPayPerOrder', quick_pay_per_day: 'quickPayPerDay', points_per_order: 'pointsPerOrder', points_per_day: 'pointsPerDay' } as const;
+
+function OfflineCaps({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const caps = p.offline_caps;
+  const [values, setValues] = useState<Record<string, number | string>>(Object.fromEntries(CAP_FIELDS.map((f) => [f, caps[f] ?? ''])));
+  const canEdit = editable && caps.apply === 'set_here';
+  return (
+    <Paper withBorder p="md" aria-label={t.capsTitle}>
+      <Title order={4}>{t.capsTitle}</Title>
+      <Text mb="sm">{t[`caps_${caps.apply}`]}</Text>
+      {caps.apply !== 'not_applicable' && (
+        <Group align="end">
+          {CAP_FIELDS.map((f) => (
+            <NumberInput key={f} label={t[CAP_LABELS[f]]} placeholder={t.noCap} value={values[f]} onChange={(v) => setValues({ ...values, [f]: v })} allowDecimal={false} disabled={!canEdit} w={230} />
+          ))}
+          {canEdit && <Button onClick={() => void say(api().saveOfflineCaps(Object.fromEntries(CAP_FIELDS.map((f) => [f, numberOrNull(values[f] ?? '')]))))}>{t.save}</Button>}
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+function ContentPages({ p, editable, say }: SectionProps) {
+  const t = useAdminStrings();
+  const [slug, setSlug] = useState('terms-of-service');
+  const [language, setLanguage] = useState('en');
+  const page = p.content.find((c) => c.slug === slug && c.language === language);
+  const [title, setTitle] = useState(page?.title ?? '');
+  const [content, setContent] = useState(page?.content ?? '');
+  useEffect(() => {
+    setTitle(page?.title ?? '');
+    setContent(page?.content ?? '');
+  }, [page?.title, page?.content]);
+  const slugLabel = { 'terms-of-service': t.slug_terms_of_service, 'privacy-policy': t.slug_privacy_policy, faq: t.slug_faq } as Record<string, string>;
+  return (
+    <Paper withBorder p="md">
+      <Title order={4}>{t.contentTitle}</Title>
+      <Group align="end">
+        <Select label={t.page} value={slug} onChange={(v) => v && setSlug(v)} data={Object.entries(slugLabel).map(([value, label]) => ({ value, label }))} allowDeselect={false} />
+        <Select label={t.language} value={language} onChange={(v) => v && setLanguage(v)} data={['en', 'es']} allowDeselect={false} w={100} />
+        <TextInput label={t.pageTitle} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!editable} w={320} />
+      </Group>
+      <Textarea label={t.pageContent} value={content} onChange={(e) => setContent(e.currentTarget.value)} disabled={!editable} autosize minRows={3} maxRows={8} mt="sm" />
+      {editable && (
+        <Button mt="sm" onClick={() => void say(api().saveContent(slug, { language, title, content }))}>
+          {t.save}
+        </Button>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listChainExceptions, listStoreNodeHealth, resolveChainException } from '../../core/chain-health/chain-health';
+import type { Engine } from '../../core/engine';
+import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
+import type { SyncExceptionRecord } from '../../core/sync/central/sync-exceptions';
+import { ChainHealthQuery, ChainHealthSchema, ResolveBody, SyncExceptionSchema } from '../../shared/schemas/backoffice-screens';
+import { toIso } from '../../shared/time';
+import { requireStaff, staffOf } from '../auth/staff';
+
+const tags = ['Back office'];
+const config = { style: 'resource' as const };
+const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
+
+const exceptionToWire = (e: SyncExceptionRecord) => ({
+  id: e.id,
+  store: e.storeId,
+  node: e.nodeId,
+  kind: e.kind,
+  subject: e.subject,
+  message: e.message,
+  created_at: toIso(e.createdAt),
+  resolved_at: isoOrNull(e.resolvedAt),
+});
+
+/**
+ * The chain's health in the back office (central): each paired store node's last contact, pending
+ * changes, first sync and rejected events, and the exceptions to resolve. A store node answers
+ * with role "store" and no nodes. A store manager sees their own store's.
+ */
+export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; role: 'central' | 'store' }> = async (app, { engine, role }) => {
+  app.get('/backoffice/chain', { config, preValidation: requireStaff(engine, 'stores.read'), schema: { tags, querystring: ChainHealthQuery, response: { 200: ChainHealthSchema } } }, async (request) => {
+    const staff = staffOf(request);
+    const asked = request.query.store ?? null;
+    if (asked !== null) requireStoreAccess(staff, asked);
+    const only = asked ?? storeLimit(staff);
+    const nodes = await listStoreNodeHealth(engine, staff.vendorId, only);
+    const exceptions = await listChainExceptions(engine, staff.vendorId, only, { resolved: request.query.resolved ?? false });
+    return {
+      role,
+      nodes: nodes.map((n) => ({
+        id: n.id,
+        store: n.storeId,
+        store_name: n.storeName,
+        label: n.label,
+        paired_at: toIso(n.pairedAt),
+        last_seen_at: isoOrNull(n.lastSeenAt),
+        last_event: n.lastEvent,
+        pending_changes: n.pendingChanges,
+        first_sync: n.firstSync,
+        rejected_events: n.rejectedEvents,
+        open_exceptions: n.openExceptions,
+        revoked_at: isoOrNull(n.revokedAt),
+      })),
+      exceptions: exceptions.map(exceptionToWire),
+    };
+  });
+
+  app.post(
+    '/backoffice/chain/exceptions/:id/resolve',
+    { config, preValidation: requireStaff(engine, 'customers.write'), schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: ResolveBody, response: { 200: SyncExceptionSchema } } },
+    async (request) => exceptionToWire(await resolveChainException(engine, staffOf(request), request.params.id, request.body.note)),
+  );
+};

@@ -1,0 +1,44 @@
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { summariseOutbox } from '../../core/sync/outbox/pending-events';
+import { ServiceError } from '../../shared/errors';
+import { openDataDir } from '../node/data-dir';
+import type { RunningNode } from '../node/store-node';
+import { checkPairable, finishUnpairing, hasOwnData, installPairing, redeemPairingCode, refuseUnsent } from './pair-store';
+import { readPairing } from './pairing-file';
+
+/** Pairing and unpairing a running store node from its screens (POST and DELETE /sync/pairing). */
+export interface PairingControl {
+  pair(input: { central: string; code: string; replaceLocalData: boolean; label?: string | undefined }): Promise<{ central: string; node_id: number; store_id: number }>;
+  unpair(input: { discardUnsent: boolean }): Promise<{ discarded: number }>;
+}
+
+/**
+ * Everything that can be refused is checked while the node runs (and central has accepted the
+ * code before anything changes here); the files change during an in-process restart, after the
+ * reply has left, so the screen hears the answer before its connection drops.
+ */
+export function createPairingControl(node: RunningNode, options: { dataDir: string; sqliteNativeBinding?: string | undefined; logger?: FastifyBaseLogger | undefined }): PairingControl {
+  const dir = openDataDir(options.dataDir);
+  const afterReply = (between: () => Promise<unknown>) => {
+    setImmediate(() => {
+      node.restart(async () => void (await between())).catch((error: unknown) => options.logger?.error({ err: error }, 'restart after a pairing change failed'));
+    });
+  };
+  return {
+    async pair(input) {
+      const central = checkPairable(dir, input.central);
+      if ((await hasOwnData(node.engine.db)) && !input.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
+      const reply = await redeemPairingCode(central, input.code, input.label ?? hostname());
+      afterReply(() => installPairing(dir, central, reply, { sqliteNativeBinding: options.sqliteNativeBinding }));
+      return { central, node_id: reply.node_id, store_id: reply.store_id };
+    },
+    async unpair(input) {
+      if (!readPairing(dir)) throw new ServiceError('store_not_paired');
+      const { pending } = await summariseOutbox(node.engine.db);
+      if (!input.discardUnsent) refuseUnsent(pending);
+      afterReply(async () => finishUnpairing(dir, Date.now()));
+      return { discarded: pending };
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { Type } from 'typebox';
+import { IsoTimestamp, Nullable } from './common';
+import { CurrencySchema } from './currencies';
+import { EarningRuleSchema, ProgramSettingsSchema, RewardSchema, TierSchema } from './rules';
+
+// The back office's program, dashboard and chain-health screens (issue 15).
+
+const Cap = Nullable(Type.Integer({ minimum: 0 }));
+
+export const OfflineCapsSchema = Type.Object({
+  apply: Type.Union([Type.Literal('set_here'), Type.Literal('from_central'), Type.Literal('not_applicable')], {
+    description: 'set_here: central; from_central: a paired store applies central’s caps while offline; not_applicable: a standalone store',
+  }),
+  quick_pay_per_order: Cap,
+  quick_pay_per_day: Cap,
+  points_per_order: Cap,
+  points_per_day: Cap,
+});
+
+export const OfflineCapsBody = Type.Object(
+  { quick_pay_per_order: Type.Optional(Cap), quick_pay_per_day: Type.Optional(Cap), points_per_order: Type.Optional(Cap), points_per_day: Type.Optional(Cap) },
+  { additionalProperties: false },
+);
+
+export const AdminContentSchema = Type.Object({ slug: Type.String(), language: Type.String(), title: Type.String(), content: Type.String(), version: Type.Integer() });
+
+export const ProgramOverviewSchema = Type.Object({
+  editable: Type.Boolean({ description: 'false on a paired store: the program is changed at central' }),
+  currencies: Type.Array(CurrencySchema),
+  earning_rules: Type.Array(EarningRuleSchema),
+  rewards: Type.Array(RewardSchema),
+  tiers: Type.Array(TierSchema),
+  settings: ProgramSettingsSchema,
+  offline_caps: OfflineCapsSchema,
+  content: Type.Array(AdminContentSchema),
+});
+
+export const PublicIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const ContentSlugParams = Type.Object({ slug: Type.String({ maxLength: 40 }) });
+
+export const BlockBody = Type.Object({ reason: Type.String({ maxLength: 1000 }) });
+export const BlockStateSchema = Type.Object({ blocked: Type.Boolean(), blocked_reason: Nullable(Type.String()), blocked_at: Nullable(IsoTimestamp) });
+
+const Figures = {
+  check_ins: Type.Integer(),
+  orders: Type.Integer(),
+  points_issued: Type.Integer(),
+  points_redeemed: Type.Integer(),
+  stored_value_loaded: Type.Integer({ description: 'minor units of the quick-pay currency' }),
+  stored_value_spent: Type.Integer({ description: 'minor units' }),
+  reloads: Type.Integer(),
+  reload_amount: Type.Integer({ description: 'minor units' }),
+  egifts: Type.Integer(),
+  egift_amount: Type.Integer({ description: 'minor units' }),
+};
+export const DashboardFiguresSchema = Type.Object(Figures);
+
+export const DashboardSchema = Type.Object({
+  time_zone: Type.String({ description: 'the days are counted in this time zone' }),
+  store: Nullable(Type.Integer({ description: 'the store shown; null: the whole program' })),
+  quick_pay_currency: Nullable(Type.String({ description: 'ISO code of the stored value' })),
+  today: DashboardFiguresSchema,
+  last_30_days: DashboardFiguresSchema,
+  outstanding_stored_value: Nullable(Type.Integer({ description: 'the program’s liability now, minor units; null for one store' })),
+  days: Type.Array(Type.Object({ day: Type.String({ description: 'YYYY-MM-DD' }), ...Figures, outstanding_stored_value: Nullable(Type.Integer()) })),
+  stores: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), ...Figures })),
+});
+
+export const DashboardQuery = Type.Object({ store: Type.Optional(Type.Integer({ minimum: 1 })) });
+
+export const StoreNodeHealthSchema = Type.Object({
+  id: Type.Integer(),
+  store: Type.Integer(),
+  store_name: Type.String(),
+  label: Type.String(),
+  paired_at: IsoTimestamp,
+  last_seen_at: Nullable(IsoTimestamp),
+  last_event: Type.Integer({ description: 'the last event number central received from the store' }),
+  pending_changes: Type.Integer({ description: 'changes central holds that the store has not pulled yet' }),
+  first_sync: Type.Union([Type.Literal('waiting'), Type.Literal('in_progress'), Type.Literal('done')]),
+  rejected_events: Type.Integer(),
+  open_exceptions: Type.Integer(),
+  revoked_at: Nullable(IsoTimestamp),
+});
+
+export const SyncExceptionSchema = Type.Object({
+  id: Type.Integer(),
+  store: Nullable(Type.Integer()),
+  node: Nullable(Type.Integer()),
+  kind: Type.String(),
+  subject: Type.String(),
+  message: Type.String(),
+  created_at: IsoTimestamp,
+  resolved_at: Nullable(IsoTimestamp),
+});
+
+export const ChainHealthSchema = Type.Object({
+  role: Type.Union([Type.Literal('central'), Type.Literal('store')]),
+  nodes: Type.Array(StoreNodeHealthSchema),
+  exceptions: Type.Array(SyncExceptionSchema),
+});
+
+export const ChainHealthQuery = Type.Object({ store: Type.Optional(Type.Integer({ minimum: 1 })), resolved: Type.Optional(Type.Boolean()) });
+export const ResolveBody = Type.Object({ note: Type.String({ maxLength: 1000 }) });

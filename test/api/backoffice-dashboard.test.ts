@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type AddedStore, inStoreApi, receiptCounter } from '../support/in-store';
+import { paymentsApi } from '../support/payments';
+import { startTestNode, type TestNode } from '../support/test-node';
+
+// The dashboard over real HTTP, with exact figures from real check-ins, orders, a reload and an
+// adjustment spread over days: today, the last 30 days, per day, per store, the liability.
+
+let node: TestNode;
+let vendor: VendorCredentials;
+let second: AddedStore;
+let owner: SignedInStaff;
+let storeManager: SignedInStaff;
+const DAY = 86_400_000;
+const store = inStoreApi(() => node);
+const pay = paymentsApi(() => node);
+const newReceipt = receiptCounter('dash');
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+  vendor = await node.addVendor('Café Andino');
+  second = await store.addStore(vendor, 'Norte');
+  owner = await ownerOf(node, vendor.vendorId);
+  storeManager = await invitedStaff(node, owner, 'store_manager', second.storeId);
+  const today = node.clock.now();
+
+  // Three days ago: Ana signs up, reloads 30.00, checks in at Main and orders 10.00, paying 5.00 with quick pay.
+  node.clock.set(today - 3 * DAY);
+  const ana = await signUpAt(node, vendor.vendorId, { first_name: 'Ana' });
+  const profile = await pay.addProfileOk(ana.key);
+  await pay.reloadOk(ana.key, { user_billingprofile: profile.id, amount: 30 });
+  await store.checkInOk(vendor.apiKey, ana.email);
+  await store.orderOk(vendor.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 10, quick_pay: 5 });
+  // 40 days ago (outside the window): an order at Main.
+  node.clock.set(today - 40 * DAY);
+  await store.orderOk(vendor.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 7 });
+
+  // Today: Ana checks in at Norte and orders 20.00 paying 2.50; Beto checks in at Norte and orders 4.00; a voided order does not count.
+  node.clock.set(today);
+  const beto = await signUpAt(node, vendor.vendorId, { first_name: 'Beto' });
+  await store.checkInOk(second.apiKey, ana.email);
+  await store.orderOk(second.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 20, quick_pay: 2.5 });
+  await store.checkInOk(second.apiKey, beto.email);
+  await store.orderOk(second.apiKey, { card_number: beto.email, receipt_number: newReceipt(), subtotal: 4 });
+  const voided = newReceipt();
+  await store.orderOk(second.apiKey, { card_number: beto.email, receipt_number: voided, subtotal: 50 });
+  await store.voidOk(second.apiKey, voided);
+});
+
+afterAll(async () => {
+  await node?.close();
+});
+
+const dashboard = async (who: SignedInStaff, query = '') => {
+  const reply = await staffCall(node, who.token, 'GET', `/backoffice/dashboard${query}`);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+};
+
+const figures = (f: Partial<Record<string, number>>) => ({
+  check_ins: 0,
+  orders: 0,
+  points_issued: 0,
+  points_redeemed: 0,
+  stored_value_loaded: 0,
+  stored_value_spent: 0,
+  reloads: 0,
+  reload_amount: 0,
+  egifts: 0,
+  egift_amount: 0,
+  ...f,
+});
+
+describe('the dashboard', () => {
+  it('counts today, the last 30 days, each day and each store exactly; the liability is every quick-pay balance', async () => {
+    const d = await dashboard(owner);
+    expect(d.time_zone).toBe('UTC');
+    expect(d.quick_pay_currency).toBe('USD');
+    // Today at Norte: 2 check-ins, 2 orders (the voided one left out), 20 + 4 points, 2.50 spent.
+    expect(d.today).toEqual(figures({ check_ins: 2, orders: 2, points_issued: 24, stored_value_spent: 250 }));
+    // Plus three days ago at Main: a check-in, an order of 10 points paying 5.00, and the 30.00 reload.
+    expect(d.last_30_days).toEqual(figures({ check_ins: 3, orders: 3, points_issued: 34, stored_value_spent: 750, stored_value_loaded: 3000, reloads: 1, reload_amount: 3000 }));
+    // 30.00 loaded, 5.00 and 2.50 spent.
+    expect(d.outstanding_stored_value).toBe(2250);
+    expect(d.days).toHaveLength(30);
+    expect(d.days[29]).toMatchObject({ day: '2026-11-21', orders: 2, outstanding_stored_value: 2250 });
+    expect(d.days[26]).toMatchObject({ day: '2026-11-18', orders: 1, check_ins: 1, reloads: 1, outstanding_stored_value: 2500 });
+    expect(d.days[25]).toMatchObject({ day: '2026-11-17', orders: 0, outstanding_stored_value: 0 });
+    expect(d.stores).toEqual([
+      { id: vendor.storeId, name: 'Main Store', ...figures({ check_ins: 1, orders: 1, points_issued: 10, stored_value_spent: 500 }) },
+      { id: second.storeId, name: 'Norte', ...figures({ check_ins: 2, orders: 2, points_issued: 24, stored_value_spent: 250 }) },
+    ]);
+  });
+
+  it('a store manager sees their store only, without the program-wide liability or reloads', async () => {
+    const d = await dashboard(storeManager);
+    expect(d.store).toBe(second.storeId);
+    expect(d.last_30_days).toEqual(figures({ check_ins: 2, orders: 2, points_issued: 24, stored_value_spent: 250 }));
+    expect(d.outstanding_stored_value).toBeNull();
+    expect(d.stores.map((s: { id: number }) => s.id)).toEqual([second.storeId]);
+    const refused = await staffCall(node, storeManager.token, 'GET', `/backoffice/dashboard?store=${vendor.storeId}`);
+    expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('an adjustment of quick pay moves the liability but is not a load', async () => {
+    const d0 = await dashboard(owner);
+    const hit = (await staffCall(node, owner.token, 'GET', '/backoffice/customers?q=Beto')).body.items[0];
+    const usd = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body.currencies.find((c: { code: string | null }) => c.code === 'USD');
+    const made = await staffCall(node, owner.token, 'POST', `/backoffice/customers/${hit.id}/adjustments`, { currency: usd.id, amount: 125, reason: 'Goodwill credit' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const d = await dashboard(owner);
+    expect(d.outstanding_stored_value).toBe(d0.outstanding_stored_value + 125);
+    expect(d.last_30_days.stored_value_loaded).toBe(3000);
+  });
+});

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { ManualClock } from '../support/clock';
+import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { http, type TestNode } from '../support/test-node';
+import { type CentralHandle, startCentral } from '../sync/support/chain';
+
+// Central's back office in Chromium: a store node paired, pulled and pushed an event central
+// rejected; the store's page shows the node's health and the exception, which the owner resolves
+// with a note that lands in the audit log.
+describe('chain health in Chromium', () => {
+  const clock = new ManualClock(Date.now());
+  let central: CentralHandle;
+  let app: FastifyInstance;
+  let url: string;
+  let owner: SignedInStaff;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    central = await startCentral(clock);
+    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', token: central.vendor.accessToken, body: { store: central.vendor.storeId } });
+    const credential = (await http(`${url}/sync/pair`, { method: 'POST', body: { code: code.body.code, label: 'Counter PC' } })).body.credential as string;
+    clock.advance(120_000);
+    await http(`${url}/sync/pull?after=0&limit=5`, { token: credential });
+    const pushed = await http(`${url}/sync/push`, {
+      method: 'POST',
+      token: credential,
+      body: { events: [{ node_seq: 1, event_id: 'evt-1', type: 'local.write', offline: true, created_at: clock.now(), changes: [{ tbl: 'vendors', op: 'upsert', data: { id: 1 } }] }] },
+    });
+    expect(pushed.body.results[0].verdict).toBe('rejected');
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await central?.close();
+  });
+
+  it('shows a store node’s health and resolves its exception, audited', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${url}/admin`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
+    await page.goto(`${url}/admin#/stores/${central.vendor.storeId}`);
+
+    const nodes = page.getByRole('table', { name: 'Store nodes' });
+    // last event 1 (it sells: first sync done), changes still to pull, 1 rejected event, 1 open exception
+    await expectText(nodes.getByRole('row', { name: 'Counter PC' }), /Counter PC.*\d{4}.*1\s*[1-9]\d*\s*Done\s*1\s*1/s);
+    const exception = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row', { name: 'event 1 (local.write)' });
+    await expectText(exception, /event_rejected.*table_not_accepted/s);
+    await saveScreenshot(page, 'backoffice-chain');
+
+    await exception.getByRole('textbox', { name: 'How it was resolved' }).fill('Store software updated');
+    await exception.getByRole('button', { name: 'Resolve' }).click();
+    await expectText(page.getByRole('status'), 'Resolved.');
+    await expectText(page.getByTestId('node-health'), 'No open exceptions.');
+    const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_exception&limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'sync_exception.resolve', actor: owner.email, after: { note: 'Store software updated' } });
+  });
+});

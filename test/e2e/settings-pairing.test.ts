@@ -1,0 +1,79 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issuePairingCode } from '../../src/core/sync/central/pairing';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
+import { launchChromium } from '../support/browser';
+import { expectText, openScreen, saveScreenshot, UI_TIMEOUT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// A store of its own joins a chain from the cashier's Settings: central's address and a pairing
+// code, its own data set aside; the node restarts paired, the cashier signs in with a key of the
+// chain, sees the first sync done, and can unpair again (with confirmation).
+describe('pairing from Settings in Chromium', () => {
+  const dirs = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
+  let central: RunningNode;
+  let store: RunningNode;
+  let chain: VendorCredentials;
+  let local: VendorCredentials;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    central = await startStoreNode({ dataDir: dirs[0]!.path, role: 'central', port: 0 });
+    chain = await setUpVendor(central.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
+    store = await startStoreNode({ dataDir: dirs[1]!.path, port: 0, rendererDir: builtRendererForTests() });
+    local = await setUpVendor(store.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await store?.close();
+    await central?.close();
+    for (const dir of dirs) dir.remove();
+  });
+
+  it('pairs with a code, signs in with a key of the chain, and unpairs after confirming', async () => {
+    const storeUrl = store.url;
+    const { page } = await openScreen(browser, storeUrl, local.apiKey);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const card = page.getByTestId('settings-pairing');
+    const form = card.getByTestId('pairing-form');
+    await form.waitFor();
+    const { code } = await issuePairingCode(central.engine, chain.vendorId, chain.storeId);
+    await form.getByLabel('Central address').fill(central.url);
+    await form.getByLabel('Pairing code').fill(code);
+
+    // Without setting the store's own data aside, the node refuses and says why.
+    await form.getByRole('button', { name: 'Pair' }).click();
+    await expectText(form.getByRole('alert'), /already has data of its own/);
+    await form.getByLabel(/Set this store's own data aside/).check();
+    await saveScreenshot(page, 'settings-pairing');
+    await form.getByRole('button', { name: 'Pair' }).click();
+    await expectText(card.getByTestId('pairing-done'), /Paired\. The store restarts/);
+
+    // The node restarted paired; once its first sync is in, the chain's key signs in.
+    await expect.poll(async () => (await http(`${storeUrl}/sync/status`).catch(() => ({ body: {} }))).body?.first_sync?.done ?? false, { timeout: UI_TIMEOUT * 4 }).toBe(true);
+    await card.getByRole('button', { name: 'Sign in again' }).click();
+    const login = page.getByTestId('login');
+    await login.waitFor();
+    await page.getByLabel('Store key').fill(chain.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await login.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expectText(page.getByTestId('settings-terminal'), /Chain Café/);
+    await expectText(card, new RegExp(`Paired with${central.url.replace(/[.]/g, '\\.')}`));
+    await expectText(card, /First syncdone/);
+    await expectText(page.getByTestId('sync-badge'), 'Central: online');
+
+    // Unpairing asks first, then restarts the node empty.
+    await card.getByRole('button', { name: 'Unpair…' }).click();
+    const confirm = card.getByTestId('unpair-confirm');
+    await expectText(confirm, /sets the chain’s data on this store aside/);
+    await confirm.getByRole('button', { name: 'Yes, unpair' }).click();
+    await expectText(card.getByTestId('pairing-done'), /Unpaired/);
+    await expect.poll(async () => (await http(`${storeUrl}/sync/status`).catch(() => ({ body: {} }))).body?.paired, { timeout: UI_TIMEOUT * 2 }).toBe(false);
+  }, 180_000);
+});

@@ -1,0 +1,103 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { issuePairingCode } from '../../src/core/sync/central/pairing';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
+import { run } from '../support/processes';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// Pairing a running store node from its Settings screen (POST /sync/pairing) and unpairing it
+// (DELETE /sync/pairing): refusals change nothing; success restarts the node in-process on the
+// same address, paired (or unpaired), with the store's previous database set aside, never deleted.
+
+const dirs = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-'), makeTempDir('punchcard-unpaired-')];
+let central: RunningNode | null = null;
+let store: RunningNode | null = null;
+
+afterAll(async () => {
+  await store?.close();
+  await central?.close();
+  for (const dir of dirs) dir.remove();
+});
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const setAside = (dir: string, label: string) => readdirSync(dir).filter((name) => name.startsWith(`punchcard.db.${label}-`) && !name.endsWith('-wal') && !name.endsWith('-shm'));
+
+describe('pairing and unpairing a running store node from its screens', () => {
+  it('refuses what it must without changing anything, then pairs, serves the chain, and unpairs', async () => {
+    central = await startStoreNode({ dataDir: dirs[0]!.path, role: 'central', port: 0 });
+    const chain = await setUpVendor(central.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
+    store = await startStoreNode({ dataDir: dirs[1]!.path, port: 0 });
+    const local: VendorCredentials = await setUpVendor(store.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
+    const storeUrl = store.url;
+    const pair = (apiKey: string, body: Record<string, unknown>) => http(`${storeUrl}/sync/pairing?api_key=${apiKey}`, { method: 'POST', body });
+    const { code } = await issuePairingCode(central.engine, chain.vendorId, chain.storeId);
+
+    // Refusals: a kiosk key, a store with data of its own, a wrong code, an address nobody answers at.
+    expect((await pair(local.kioskApiKey, { central: central.url, code, replace_local_data: true })).status).toBe(403);
+    const withData = await pair(local.apiKey, { central: central.url, code });
+    expect([withData.status, withData.body.code]).toEqual([409, 'pairing_needs_empty_store']);
+    const wrong = await pair(local.apiKey, { central: central.url, code: 'ABCD-EFGH', replace_local_data: true });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'pairing_code_invalid']);
+    const nobody = await pair(local.apiKey, { central: 'http://127.0.0.1:9', code, replace_local_data: true });
+    expect([nobody.status, nobody.body.code]).toEqual([503, 'central_unreachable']);
+    const notUrl = await pair(local.apiKey, { central: 'central.example', code, replace_local_data: true });
+    expect([notUrl.status, notUrl.body.code]).toEqual([400, 'validation_failed']);
+    expect((await http(`${storeUrl}/sync/status`)).body.paired).toBe(false);
+    expect((await http(`${storeUrl}/app/terminal?api_key=${local.apiKey}`)).status).toBe(200);
+    expect(setAside(dirs[1]!.path, 'before-pairing')).toEqual([]);
+
+    // Pairing: 202, the node restarts on the same address, paired, and takes the chain's program.
+    const paired = await pair(local.apiKey, { central: `${central.url}/`, code: code.toLowerCase(), replace_local_data: true });
+    expect(paired.status, JSON.stringify(paired.body)).toBe(202);
+    expect(paired.body).toMatchObject({ object: 'pairing', status: 'restarting', central: central.url, store_id: chain.storeId });
+    const status = await eventually('the first sync', async () => {
+      const s = (await http(`${storeUrl}/sync/status`)).body;
+      return s.paired && s.first_sync.done ? s : undefined;
+    });
+    expect(status).toMatchObject({ central: central.url, link: 'up', store: chain.storeId, node_id: paired.body.node_id });
+    expect(store.url).toBe(storeUrl);
+    expect((await http(`${storeUrl}/app/terminal?api_key=${chain.apiKey}`)).body.vendor.name).toBe('Chain Café');
+    expect((await http(`${storeUrl}/app/terminal?api_key=${local.apiKey}`)).status).toBe(401);
+    expect(setAside(dirs[1]!.path, 'before-pairing')).toHaveLength(1);
+    const again = await pair(chain.apiKey, { central: central.url, code, replace_local_data: true });
+    expect([again.status, again.body.code]).toEqual([409, 'store_already_paired']);
+
+    // A sale made while central is away waits to be sent: unpairing is refused, unless discarding it is asked for.
+    await central.close();
+    central = null;
+    const sale = await http(`${storeUrl}/onscreen/register?api_key=${chain.apiKey}`, { method: 'POST', body: { email: 'walk.in@example.com' } });
+    expect([200, 201]).toContain(sale.status);
+    const unpair = (query = '') => http(`${storeUrl}/sync/pairing?api_key=${chain.apiKey}${query}`, { method: 'DELETE' });
+    const refused = await unpair();
+    expect([refused.status, refused.body.code]).toEqual([409, 'unsent_sales']);
+    expect(refused.body.message).toMatch(/\d+ sales? made here/);
+    expect((await http(`${storeUrl}/sync/status`)).body.paired).toBe(true);
+    const unpaired = await unpair('&discard_unsent=true');
+    expect(unpaired.status).toBe(202);
+    expect(unpaired.body.discarded).toBeGreaterThan(0);
+    await eventually('the node unpaired', async () => ((await http(`${storeUrl}/sync/status`)).body.paired === false ? true : undefined));
+    expect(existsSync(join(dirs[1]!.path, 'central.json'))).toBe(false);
+    expect(setAside(dirs[1]!.path, 'unpaired')).toHaveLength(1);
+    // The node is empty now: no program of its own, no fork of the chain's.
+    expect(await store.engine.db.selectFrom('vendors').select('id').execute()).toEqual([]);
+    expect((await unpair()).status).toBe(401);
+  }, 120_000);
+
+  it('`punchcard unpair` refuses a data folder that is not paired', async () => {
+    const result = await run(['unpair', '--data', dirs[2]!.path, '--json']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('not paired');
+  }, 90_000);
+});
