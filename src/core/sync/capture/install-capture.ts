@@ -12,10 +12,14 @@ import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 export type CaptureRole = 'central' | 'store';
 
 const PG_LOCK = 7_301_001;
+const PG_INSTALL_LOCK = 7_301_002;
 
 export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, role: CaptureRole): Promise<void> {
   const tables = REPLICATED_TABLES.filter((t) => (role === 'central' ? t.pull : t.push));
   await db.transaction().execute(async (trx) => {
+    // Several central processes starting together on one PostgreSQL install the triggers one at a
+    // time (concurrent CREATE OR REPLACE FUNCTION collide in the catalogue).
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_INSTALL_LOCK})`.execute(trx);
     const before = await getMeta(trx, 'sync_capture');
     await removeTriggers(trx, dialect);
     if (dialect === 'postgres') await installPostgres(trx, tables);
