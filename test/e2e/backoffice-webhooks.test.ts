@@ -93,6 +93,10 @@ describe('back-office webhooks in Chromium', () => {
     await row.getByRole('button', { name: 'Pause' }).click();
     await expectText(row, /Paused/);
     await row.getByRole('button', { name: 'Enable' }).waitFor();
+
+    // In Spanish too.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos/s);
   });
 
   it('a store manager has no webhooks tab, and the node refuses the screen’s calls', async () => {
