@@ -88,8 +88,15 @@ describe('back-office webhooks in Chromium', () => {
     await receiver.waitForCount(2);
     expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
 
-    // Paused from the list.
+    // A new secret, shown once; the old one keeps signing alongside it for a day.
     await page.getByRole('link', { name: 'All endpoints' }).click();
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    await expectText(page.getByRole('status'), /New secret made.*shown only once/s);
+    const rotated = (await page.getByTestId('webhook-secret').textContent())!.trim();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+
+    // Paused from the list.
     await row.getByRole('button', { name: 'Pause' }).click();
     await expectText(row, /Paused/);
     await row.getByRole('button', { name: 'Enable' }).waitFor();
