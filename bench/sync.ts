@@ -40,7 +40,7 @@ async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | nu
 async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>): Promise<{ store: Engine; nodeId: number; credential: string }> {
   const { code } = await issuePairingCode(central, vendor.vendorId, vendor.storeId);
   const paired = await pairNode(central, code, 'bench');
-  const database = openDatabaseUrl(join(dir, `store-${paired.node_id}.db`));
+  const database = openDatabaseUrl(join(dir, `store-${paired.node_id}-${randomBytes(3).toString('hex')}.db`));
   await migrateToLatest(database.db);
   await setMeta(database.db, 'node_id', String(paired.node_id));
   // Generating the outbox is not what is measured: commits need not reach the disk here.
@@ -66,46 +66,51 @@ async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnTyp
 
 async function applyRate(kind: 'sqlite' | 'postgres', database: Database): Promise<Record<string, unknown>> {
   const central = await startEngine({ database, nodeKey: randomBytes(32), role: 'central' });
-  await installChangeCapture(central.db, central.dialect, 'central');
-  const vendor = await setUpVendor(central, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
-  const generated = Date.now();
-  const { store, credential } = await storeWithOfflineOrders(central, vendor);
-  const generationMs = Date.now() - generated;
-  const node = await authenticateNode(central, credential);
-  let applied = 0;
-  let applyMs = 0;
-  for (;;) {
-    const events = await readPendingEvents(store, PAGE);
-    if (events.length === 0) break;
-    const started = performance.now();
-    const reply = await acceptPushedEvents(central, node, events);
-    applyMs += performance.now() - started;
-    applied += reply.results.filter((r) => r.verdict === 'applied').length;
-    await store.db.transaction().execute((trx) => recordVerdicts(trx, store, reply.results));
+  let store: Engine | null = null;
+  try {
+    await installChangeCapture(central.db, central.dialect, 'central');
+    const vendor = await setUpVendor(central, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
+    const generated = Date.now();
+    const made = await storeWithOfflineOrders(central, vendor);
+    store = made.store;
+    const generationMs = Date.now() - generated;
+    const node = await authenticateNode(central, made.credential);
+    let applied = 0;
+    let applyMs = 0;
+    for (;;) {
+      const events = await readPendingEvents(store, PAGE);
+      if (events.length === 0) break;
+      const started = performance.now();
+      const reply = await acceptPushedEvents(central, node, events);
+      applyMs += performance.now() - started;
+      applied += reply.results.filter((r) => r.verdict === 'applied').length;
+      const outbox = store;
+      await outbox.db.transaction().execute((trx) => recordVerdicts(trx, outbox, reply.results));
+    }
+    // Raw commits of the same database: pages of PAGE small rows, one transaction each.
+    await sql`create table bench_raw (id bigint primary key, payload text not null)`.execute(central.db);
+    const rawStarted = performance.now();
+    const rawPages = 40;
+    for (let p = 0; p < rawPages; p += 1) {
+      await central.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < PAGE; i += 1) await sql`insert into bench_raw (id, payload) values (${p * PAGE + i}, ${'x'.repeat(200)})`.execute(trx);
+      });
+    }
+    const rawMs = performance.now() - rawStarted;
+    return {
+      database: kind,
+      events: applied,
+      events_per_s: Math.round((applied / applyMs) * 1000),
+      goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000,
+      raw_commits_per_s: Math.round((rawPages / rawMs) * 1000),
+      raw_rows_per_s: Math.round(((rawPages * PAGE) / rawMs) * 1000),
+      page_size: PAGE,
+      outbox_generation_s: Math.round(generationMs / 1000),
+    };
+  } finally {
+    await store?.close();
+    await central.close();
   }
-  // Raw commits of the same database: pages of PAGE small rows, one transaction each.
-  await sql`create table bench_raw (id bigint primary key, payload text not null)`.execute(central.db);
-  const rawStarted = performance.now();
-  const rawPages = 40;
-  for (let p = 0; p < rawPages; p += 1) {
-    await central.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < PAGE; i += 1) await sql`insert into bench_raw (id, payload) values (${p * PAGE + i}, ${'x'.repeat(200)})`.execute(trx);
-    });
-  }
-  const rawMs = performance.now() - rawStarted;
-  await store.close();
-  await central.close();
-  const eventsPerSecond = Math.round((applied / applyMs) * 1000);
-  return {
-    database: kind,
-    events: applied,
-    events_per_s: eventsPerSecond,
-    goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000,
-    raw_commits_per_s: Math.round((rawPages / rawMs) * 1000),
-    raw_rows_per_s: Math.round(((rawPages * PAGE) / rawMs) * 1000),
-    page_size: PAGE,
-    outbox_generation_s: Math.round(generationMs / 1000),
-  };
 }
 
 /** App check-in at central → the paired store's queue hears it: latency over real HTTP. */

@@ -19,6 +19,8 @@ export interface Engine {
   clock: Clock;
   /** This node's number: the high part of every legacy id it creates. */
   nodeId: number;
+  /** A store node (standalone or paired) or a chain's central node (`punchcard central`). */
+  role: 'store' | 'central';
   sealer: Sealer;
   /** Session and order changes per store, for event streams (published after commit). */
   events: StoreEvents;
@@ -42,9 +44,9 @@ export interface Engine {
 
 export type ProgramRole = 'owner' | 'replica';
 
-/** A chain's central node (stores sync with it). */
-export function isChainCentral(engine: Pick<Engine, 'nodeId'>): boolean {
-  return engine.nodeId === CENTRAL_NODE_ID;
+/** A chain's central node (stores sync with it), whatever number it drew when it was first set up. */
+export function isChainCentral(engine: Pick<Engine, 'role'>): boolean {
+  return engine.role === 'central';
 }
 
 /** True where the program's own jobs and side effects (expiry, payments, webhooks) run. */
@@ -74,6 +76,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     dialect,
     clock: options.clock ?? systemClock,
     nodeId,
+    role: options.role,
     sealer: new Sealer(options.nodeKey),
     events: new StoreEvents(),
     payments: createPaymentGateway(options.paymentGateway ?? { kind: 'test' }, { db, clock: options.clock ?? systemClock }),

@@ -4,12 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
+import { prepared } from '../../src/core/storage/prepared';
 import { ServiceError } from '../../src/shared/errors';
 import { makeTempDir } from '../support/temp-dir';
 
 // Issue 13: on SQLite, commands that arrive together share one transaction (one fsync), each in its
 // own savepoint. Proven on a real file, with a second connection as the outside observer (it sees
-// only what was committed). The kill -9 guarantee under batched orders: test/hardening/crash.test.ts.
+// only what was committed). Hot-path reads outside a transaction use the node's read connection. The kill -9 guarantee under batched orders: test/hardening/crash.test.ts.
 
 let dir: ReturnType<typeof makeTempDir>;
 let engine: Engine;
@@ -83,6 +84,19 @@ describe('group commit on SQLite', () => {
     // While later commands of the batch ran, the earlier ones were neither answered nor durable.
     expect(seenInsideLater.length).toBe(19);
     expect(seenInsideLater.every((s) => !s.settled && !s.committed)).toBe(true);
+  });
+
+  it('a hot-path read outside the transaction (the read connection) sees committed state only, without waiting', async () => {
+    const metaByKey = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
+    let readDuringBatch: unknown[] | null = null;
+    await transact(engine, async (trx) => {
+      await write('pending')(trx);
+      // Inside the transaction its own write is visible; from the root handle it is not yet.
+      expect(await trx.selectFrom('node_meta').select('value').where('key', '=', 'pending').execute()).toHaveLength(1);
+      readDuringBatch = await metaByKey(engine.db, 'pending');
+    });
+    expect(readDuringBatch).toEqual([]);
+    expect(await metaByKey(engine.db, 'pending')).toEqual([{ value: 'x' }]);
   });
 
   it('a lone command is not held back: it commits on the next turn of the event loop', async () => {

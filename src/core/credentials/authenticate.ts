@@ -19,13 +19,11 @@ export interface StoreScope {
   workstationIdentifier: string | null;
 }
 
+const accessTokenByHash = prepared((db, tokenHash: string) => db.selectFrom('access_tokens').select(['vendor_id', 'expires_at', 'revoked_at']).where('token_hash', '=', tokenHash));
+
 /** Resolves a bearer token to the vendor it acts for. */
 export async function authenticateBearer(engine: Engine, token: string): Promise<BearerScope> {
-  const row = await engine.db
-    .selectFrom('access_tokens')
-    .select(['vendor_id', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+  const [row] = await accessTokenByHash(engine.db, hashSecret(token));
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_token');
   if (row.expires_at !== null && row.expires_at <= engine.clock.now()) throw new ServiceError('token_expired');
   return { vendorId: row.vendor_id, scope: 'admin' };

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ListPage, ListPlan } from '../listing/list-plan';
 import { fetchPage, whereStartsWith } from '../listing/list-plan';
+import { prepared } from '../storage/prepared';
 import type { CurrenciesTable, DB } from '../storage/schema';
 import { currencyNameKey } from './currency';
 
@@ -8,14 +9,12 @@ export type CurrencyFilterKey = 'n' | 's';
 export type CurrencySortField = 'date_created' | 'date_updated' | 'name';
 const SORT_COLUMNS: Record<CurrencySortField, string> = { date_created: 'created_at', date_updated: 'updated_at', name: 'name_key' };
 
-export function findCurrencyRow(db: Kysely<DB>, vendorId: number, publicId: string) {
-  return db
-    .selectFrom('currencies')
-    .selectAll()
-    .where('vendor_id', '=', vendorId)
-    .where('public_id', '=', publicId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+const currencyByPublicId = prepared((db, vendorId: number, publicId: string) =>
+  db.selectFrom('currencies').selectAll().where('vendor_id', '=', vendorId).where('public_id', '=', publicId).where('deleted_at', 'is', null),
+);
+
+export async function findCurrencyRow(db: Kysely<DB>, vendorId: number, publicId: string): Promise<Selectable<CurrenciesTable> | undefined> {
+  return (await currencyByPublicId(db, vendorId, publicId))[0];
 }
 
 export async function currencyNameTaken(db: Kysely<DB>, vendorId: number, nameKey: string, exceptId?: number) {

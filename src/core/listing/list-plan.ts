@@ -93,6 +93,11 @@ export async function fetchPage<Row>(
     .limit(plan.limit + 1)
     .offset((plan.page - 1) * plan.limit)
     .execute();
+  return pageOf(rows, plan);
+}
+
+/** The page of `rows` read with limit + 1 (the extra row only says another page follows). */
+export function pageOf<Row>(rows: Row[], plan: Pick<ListPlan<string, string>, 'limit' | 'page'>): ListPage<Row> {
   const hasMore = rows.length > plan.limit;
   return { items: hasMore ? rows.slice(0, plan.limit) : rows, page: plan.page, limit: plan.limit, hasMore };
 }

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { dialectOf } from '../storage/dialect';
+import { readerOf } from '../storage/reader';
 import type { CurrenciesTable, DB, EarningRulesTable, PointsOfSaleTable, SpendingRulesTable, StoresTable, TiersTable, VendorsTable } from '../storage/schema';
 
 /**
@@ -48,8 +49,11 @@ const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_
 
 /** The vendor's version (0 before the first write since migration 0017): one primary-key read. */
 async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
-  const result = await db.executeQuery<{ version: number }>(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]));
-  return Number(result.rows[0]?.version ?? 0);
+  const reader = readerOf(db);
+  const rows = reader
+    ? (reader.all(VERSION_SQL.sqlite, [vendorId]) as Array<{ version: number }>)
+    : (await db.executeQuery<{ version: number }>(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]))).rows;
+  return Number(rows[0]?.version ?? 0);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
+import { attachReader } from './reader';
 import type { DB } from './schema';
 
 export interface Database {
@@ -82,7 +83,17 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // A file has a second connection for hot-path reads outside transactions (storage/reader.ts).
+  const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
+  if (reader) attachReader(db, reader);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await db.destroy();
+      reader?.close();
+    },
+  };
 }
 
 /**

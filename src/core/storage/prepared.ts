@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
+import { readerOf } from './reader';
 import type { DB } from './schema';
 
 /**
@@ -8,11 +9,12 @@ import type { DB } from './schema';
  * is called once with placeholder arguments; every argument must reach the SQL as one bound value
  * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
  * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
+ * Only SELECTs: outside a transaction on an SQLite file they run on the read connection (reader.ts).
  */
-export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>) {
+export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>, arity = build.length - 1) {
   const compiled = new Map<Dialect, { sql: string; slots: Array<{ arg: number } | { value: unknown }> }>();
   const compile = (db: Kysely<DB>, dialect: Dialect) => {
-    const markers = Array.from({ length: build.length - 1 }, (_, i) => `\u0000arg${i}\u0000`) as A;
+    const markers = Array.from({ length: arity }, (_, i) => `\u0000arg${i}\u0000`) as A;
     const query = build(db, ...markers).compile();
     const slots = query.parameters.map((value) => {
       const arg = typeof value === 'string' ? markers.indexOf(value) : -1;
@@ -28,6 +30,24 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const reader = readerOf(db);
+    if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
+  };
+}
+
+/**
+ * A family of prepared queries whose shape varies (optional filters, sort orders): one prepared
+ * query per shape `key`, built by `build` with as many arguments as that shape binds.
+ */
+export function preparedShapes<R>() {
+  const shapes = new Map<string, (db: Kysely<DB>, ...args: Array<string | number | null>) => Promise<R[]>>();
+  return (db: Kysely<DB>, key: string, args: Array<string | number | null>, build: (db: Kysely<DB>, ...args: Array<string | number | null>) => Compilable<R>): Promise<R[]> => {
+    let run = shapes.get(key);
+    if (!run) {
+      run = prepared(build, args.length);
+      shapes.set(key, run);
+    }
+    return run(db, ...args);
   };
 }
