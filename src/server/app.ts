@@ -22,6 +22,7 @@ import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { backOfficeStoreRoutes } from './routes/backoffice-stores';
+import { backOfficeWebhookRoutes } from './routes/backoffice-webhooks';
 import { balanceRoutes } from './routes/balances';
 import { cardRoutes } from './routes/cards';
 import { contentRoutes } from './routes/content';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });
   await app.register(backOfficeDashboardRoutes, { engine });
   await app.register(backOfficeChainRoutes, { engine, role: options.role });
+  await app.register(backOfficeWebhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;

@@ -105,6 +105,7 @@ export const ERROR_CODES = {
   promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
   staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
   program_managed_by_central: { status: 409, message: 'This store is paired with a central node: change the program in the back office of central.' },
+  webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },
   offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
 

@@ -15,16 +15,17 @@ export const STAFF_PERMISSIONS = [
   'stores.write',
   'keys.manage',
   'dashboard.read',
+  'webhooks.manage',
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 /**
- * owner: everything. manager: program, customers, stores (not staff). store manager: their own
+ * owner: everything. manager: program, customers, stores, webhooks (not staff). store manager: their own
  * store only (its keys, its customers' check-ins and orders, its dashboard), the program read-only.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read'],
+  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read', 'webhooks.manage'],
   store_manager: ['program.read', 'customers.read', 'stores.read', 'keys.manage', 'dashboard.read'],
 };
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
-import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
+import { invitedStaff, ownerOf, type SignedInStaff, signIn, staffCall } from '../support/backoffice';
+import { registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi } from '../support/in-store';
-import { startTestNode, type TestNode } from '../support/test-node';
+import { CARDS, paymentsApi } from '../support/payments';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // Customers in the back office over real HTTP: search by any identifier or a name, the profile with
 // balances and ledger, a balance adjustment as a compensating ledger entry with its audit record,
@@ -99,5 +100,54 @@ describe('who may see and adjust whom', () => {
     expect((await profile(otherOwner)).body.code).toBe('customer_not_found');
     expect((await adjust(otherOwner, { currency: pointsId, amount: 5, reason: 'Trying' })).status).toBe(404);
     expect((await staffCall(node, null, 'GET', `/backoffice/customers/${ana.id}`)).status).toBe(401);
+  });
+});
+
+describe('the profile: what expires when, and saved cards masked', () => {
+  const DAY = 24 * 3600_000;
+
+  it('shows each balance with its expiring amounts (spending uses the soonest first) and billing profiles as brand, last four and expiry only', async () => {
+    const sol = await node.addVendor('Panadería Sol');
+    const solOwner = await ownerOf(node, sol.vendorId);
+    expect((await staffCall(node, solOwner.token, 'PUT', '/backoffice/program/settings', { points_expiry_days: 30 })).status).toBe(200);
+    const lia = await signUpAt(node, sol.vendorId, { first_name: 'Lía', last_name: 'Mora' });
+    const order = (receipt: string, subtotal: number) =>
+      http(`${node.url}/order?api_key=${encodeURIComponent(sol.apiKey)}`, { method: 'POST', body: { card_number: lia.email, receipt_number: receipt, subtotal } });
+
+    const payments = paymentsApi(() => node);
+    await payments.addProfileOk(lia.key, CARDS.visa);
+    await payments.addProfileOk(lia.key, CARDS.mastercard, { expiry_month: '3' });
+    const year = new Date(node.clock.now()).getUTCFullYear() + 3;
+
+    const start = node.clock.now();
+    expect((await order('sol-1', 12)).body.points_earned).toBe(12);
+    node.clock.advance(10 * DAY);
+    expect((await order('sol-2', 8)).body.points_earned).toBe(8);
+    // Ten days on, the staff session has idled out: sign in again.
+    solOwner.token = await signIn(node, solOwner.email);
+    const points = (await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', sol.loyaltyCurrencyId).executeTakeFirstOrThrow()).public_id;
+    // 20 points earned in two lots, 5 taken back: what is spent comes out of the soonest lot.
+    const made = await staffCall(node, solOwner.token, 'POST', `/backoffice/customers/${lia.userId}/adjustments`, { currency: points, amount: -5, reason: 'Counted by hand' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+
+    const shown = await staffCall(node, solOwner.token, 'GET', `/backoffice/customers/${lia.userId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.balances.find((b: { currency: string }) => b.currency === points)).toEqual({
+      currency: points,
+      name: expect.any(String),
+      code: null,
+      balance: 15,
+      expiring: [
+        { date: new Date(start + 30 * DAY).toISOString(), amount: 7 },
+        { date: new Date(start + 40 * DAY).toISOString(), amount: 8 },
+      ],
+    });
+    expect(shown.body.balances.find((b: { code: string | null }) => b.code === 'USD')).toMatchObject({ balance: 0, expiring: [] });
+    expect(shown.body.billing_profiles).toEqual([
+      { brand: 'Mastercard', last4: '4444', expiry_month: 3, expiry_year: year, default: false },
+      { brand: 'Visa', last4: '4242', expiry_month: 12, expiry_year: year, default: true },
+    ]);
+    const text = JSON.stringify(shown.body);
+    for (const secret of ['4242 4242', '42424242', 'Ana López', '10001', 'tok_']) expect(text).not.toContain(secret);
   });
 });

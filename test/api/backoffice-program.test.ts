@@ -107,6 +107,34 @@ describe('the program', () => {
     expect(p.tiers.map((t: { name: string; threshold: number }) => [t.name, t.threshold])).toContainEqual(['Gold', 200]);
   });
 
+  it('edits an existing reward (name, cost, status) and tier (name, threshold), each audited with before and after', async () => {
+    const points = (await program()).currencies.find((c: { code: string | null }) => c.code === null);
+    const reward = (await staffCall(node, owner.token, 'POST', '/backoffice/program/rewards', { name: 'Muffin', cost: 80, currency: points.id })).body;
+    const edited = await staffCall(node, manager.token, 'PUT', `/backoffice/program/rewards/${reward.id}`, { name: 'Blueberry muffin', cost: 60, status: 'INACTIVE' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body).toMatchObject({ id: reward.id, name: 'Blueberry muffin', cost: 60, status: 'INACTIVE' });
+    expect(await lastAudit('reward')).toMatchObject({
+      actor: manager.email,
+      action: 'reward.update',
+      object_id: reward.id,
+      before: { name: 'Muffin', cost: 80, status: 'ACTIVE' },
+      after: { name: 'Blueberry muffin', cost: 60, status: 'INACTIVE' },
+    });
+    expect((await program()).rewards.find((r: { id: string }) => r.id === reward.id)).toMatchObject({ name: 'Blueberry muffin', cost: 60, status: 'INACTIVE' });
+
+    const silver = (await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: 'Silver', threshold: 100 })).body;
+    const platinum = (await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: 'Platinum', threshold: 1000 })).body;
+    const renamed = await staffCall(node, manager.token, 'PUT', `/backoffice/program/tiers/${silver.id}`, { name: 'Plata', threshold: 150 });
+    expect(renamed.body).toMatchObject({ id: silver.id, name: 'Plata', threshold: 150 });
+    expect(await lastAudit('tier')).toMatchObject({ action: 'tier.update', object_id: silver.id, before: { name: 'Silver', threshold: 100 }, after: { name: 'Plata', threshold: 150 } });
+
+    // Another tier's threshold: the node's 409, and nothing changes (nor is audited).
+    const taken = await staffCall(node, manager.token, 'PUT', `/backoffice/program/tiers/${silver.id}`, { threshold: platinum.threshold });
+    expect([taken.status, taken.body.code, taken.body.field]).toEqual([409, 'tier_threshold_taken', 'threshold']);
+    expect((await program()).tiers.find((t: { id: string }) => t.id === silver.id)).toMatchObject({ name: 'Plata', threshold: 150 });
+    expect(await lastAudit('tier')).toMatchObject({ action: 'tier.update', after: { threshold: 150 } });
+  });
+
   it('offline caps are set at central: a standalone store says so', async () => {
     const reply = await staffCall(node, owner.token, 'PUT', '/backoffice/program/offline-caps', { points_per_order: 100 });
     expect([reply.status, reply.body.code]).toEqual([409, 'offline_caps_at_central']);

@@ -154,6 +154,10 @@ describe('who may do what (the node decides, per role and store)', () => {
     return made.body.key.id as number;
   };
 
+  // No worker runs on this node: the test events and replays below are queued, never sent.
+  const HOOK_URL = 'https://hooks.example.com/punchcard';
+  const endpointId = async () => (await staffCall(node, owner.token, 'POST', '/backoffice/webhooks', { url: HOOK_URL, events: ['order.placed'] })).body.id as string;
+
   // [call, expected status for owner, manager, store manager, another vendor's owner, no token].
   // Another vendor's staff get 404, as for any object of another vendor: they learn nothing of it.
   const MATRIX: Array<[string, () => Promise<[string, string, unknown?]>, [number, number, number, number, number]]> = [
@@ -171,6 +175,17 @@ describe('who may do what (the node decides, per role and store)', () => {
     ['list staff', async () => ['GET', '/backoffice/staff'], [200, 403, 403, 200, 401]],
     ['invite staff', async () => ['POST', '/backoffice/staff', { email: `m${Date.now()}${Math.random()}@x.test`, name: 'M', role: 'manager' }], [201, 403, 403, 201, 401]],
     ['read the audit log', async () => ['GET', '/backoffice/audit'], [200, 200, 403, 200, 401]],
+    ['list webhook endpoints', async () => ['GET', '/backoffice/webhooks'], [200, 200, 403, 200, 401]],
+    ['add a webhook endpoint', async () => ['POST', '/backoffice/webhooks', { url: HOOK_URL, events: ['order.placed'] }], [201, 201, 403, 201, 401]],
+    ['pause a webhook endpoint', async () => ['PUT', `/backoffice/webhooks/${await endpointId()}`, { status: 'paused' }], [200, 200, 403, 404, 401]],
+    ['rotate a webhook secret', async () => ['POST', `/backoffice/webhooks/${await endpointId()}/rotate-secret`], [200, 200, 403, 404, 401]],
+    ['send a test event', async () => ['POST', `/backoffice/webhooks/${await endpointId()}/test`], [202, 202, 403, 404, 401]],
+    ['list an endpoint’s deliveries', async () => ['GET', `/backoffice/webhooks/${await endpointId()}/deliveries`], [200, 200, 403, 404, 401]],
+    ['replay an event', async () => {
+      const id = await endpointId();
+      const sent = await staffCall(node, owner.token, 'POST', `/backoffice/webhooks/${id}/test`);
+      return ['POST', `/backoffice/webhooks/${id}/replay`, { event_id: sent.body.event_id }];
+    }, [202, 202, 403, 404, 401]],
   ];
   const WHO: Who[] = ['owner', 'manager', 'storeManager', 'otherVendor', 'nobody'];
 

@@ -12,6 +12,7 @@ import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-
 import { addOwner } from '../../src/core/staff/add-owner';
 import { programChanges } from '../../src/core/program-admin/change-program';
 import { programOverview } from '../../src/core/program-admin/program-overview';
+import { webhookAdmin } from '../../src/core/webhooks-admin/change-webhooks';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
 
@@ -74,5 +75,22 @@ describe('back-office queries on PostgreSQL', () => {
     await expect(programChanges.updateEarningRule(engine, staff, rule!.publicId, { points: 5, currency: 'curr_none' })).rejects.toMatchObject({ code: 'unknown_currency' });
     expect((await programOverview(engine, vendor.vendorId, 'central')).earningRules[0]!.points).toBe(4);
     expect(await audits()).toEqual(['earning_rule.update']);
+  });
+
+  it('runs a webhook change and its audit record in one transaction: both, or neither', async () => {
+    const { staff: owner } = await addOwner(engine, { vendorId: vendor.vendorId, email: 'hooks@pg.test', password: 'correct horse battery' });
+    const staff = { sessionId: 0, staffId: owner.id, vendorId: vendor.vendorId, email: 'hooks@pg.test', name: 'Owner', role: 'owner' as const, storeId: null };
+    const policy = { allowPrivate: false };
+    const audits = async () => (await engine.db.selectFrom('audit_log').select('action').where('vendor_id', '=', vendor.vendorId).where('object_type', '=', 'webhook').orderBy('id').execute()).map((r) => r.action);
+    const { endpoint } = await webhookAdmin.create(engine, staff, { url: 'https://hooks.example.com/pg', events: ['order.placed'] }, policy);
+    await webhookAdmin.update(engine, staff, endpoint.id, { status: 'paused' }, policy);
+    const { eventId } = await webhookAdmin.sendTest(engine, staff, endpoint.id);
+    expect(await webhookAdmin.replay(engine, staff, endpoint.id, eventId)).toEqual({ queued: 1 });
+    expect(await audits()).toEqual(['webhook.create', 'webhook.update', 'webhook.test', 'webhook.replay']);
+    expect((await webhookAdmin.deliveries(engine, staff, endpoint.id, {})).items.map((d) => d.status)).toEqual(['pending', 'pending']);
+
+    await expect(webhookAdmin.update(engine, staff, endpoint.id, { status: 'enabled', url: 'http://10.0.0.1/x' }, policy)).rejects.toMatchObject({ code: 'webhook_url_not_allowed' });
+    expect((await webhookAdmin.list(engine, staff)).find((e) => e.id === endpoint.id)).toMatchObject({ status: 'paused', url: 'https://hooks.example.com/pg' });
+    expect(await audits()).toHaveLength(4);
   });
 });

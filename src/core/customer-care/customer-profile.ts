@@ -1,5 +1,8 @@
+import { holderAccounts, upcomingLots } from '../balances/balance-store';
+import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
 import { loadUser } from '../customers/customer-store';
+import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { checkCustomerAccess } from './customer-access';
 
 export interface CustomerProfile {
@@ -14,19 +17,22 @@ export interface CustomerProfile {
   /** Blocked in this program (refused at check-in and orders), and why. */
   blocked: boolean;
   blockedReason: string | null;
-  balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number }>;
+  /** Every currency of the program, with what of the balance expires when (by UTC day, soonest first). */
+  balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number; expiring: ExpiringAmount[] }>;
+  /** Saved cards, masked: brand, last four digits and expiry only (never the token, name or postal code). */
+  billingProfiles: Array<{ brand: string; last4: string; expiryMonth: number; expiryYear: number; isDefault: boolean }>;
   cards: Array<{ number: string; status: string }>;
   entries: Array<{ id: number; currencyId: string; amount: number; kind: string; referenceType: string | null; referenceId: string | null; createdAt: number }>;
 }
 
-/** A customer as the back office shows them: profile, balances per currency, cards and the latest ledger entries. */
+/** A customer as the back office shows them: profile, balances per currency with their expiring amounts, cards, masked billing profiles and the latest ledger entries. */
 export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, userId: number): Promise<CustomerProfile> {
   await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const user = await loadUser(engine.db, userId);
   const link = await engine.db.selectFrom('user_vendors').select(['flagged', 'blocked_at', 'blocked_reason']).where('vendor_id', '=', vendorId).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  const [currencies, accounts, cards, entries] = await Promise.all([
+  const [currencies, accounts, cards, entries, profiles] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
-    engine.db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('vendor_id', '=', vendorId).where('holder_type', '=', 'user').where('holder_id', '=', userId).execute(),
+    holderAccounts(engine.db, vendorId, 'user', userId),
     engine.db
       .selectFrom('user_cards as l')
       .innerJoin('cards as c', 'c.id', 'l.card_id')
@@ -47,8 +53,22 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
       .orderBy('e.id', 'desc')
       .limit(50)
       .execute(),
+    liveBillingProfiles(engine.db, { vendorId, userId })
+      .select(['brand', 'last4', 'expiry_month', 'expiry_year', 'is_default'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
   ]);
-  const balanceOf = new Map(accounts.map((a) => [a.currency_id, Number(a.balance)]));
+  const lots = await upcomingLots(
+    engine.db,
+    [...accounts.values()].map((a) => a.accountId),
+    engine.clock.now(),
+  );
+  const balanceIn = (currencyId: number) => {
+    const account = accounts.get(currencyId);
+    if (!account) return { balance: 0, expiring: [] };
+    return { balance: account.balance, expiring: expiringByDay(lots.filter((lot) => lot.accountId === account.accountId), account.balance) };
+  };
   return {
     id: user.id,
     firstName: user.first_name,
@@ -60,7 +80,8 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
     flagged: link.flagged === 1,
     blocked: link.blocked_at !== null,
     blockedReason: link.blocked_reason,
-    balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, balance: balanceOf.get(c.id) ?? 0 })),
+    balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, ...balanceIn(c.id) })),
+    billingProfiles: profiles.map((b) => ({ brand: b.brand, last4: b.last4, expiryMonth: b.expiry_month, expiryYear: b.expiry_year, isDefault: b.is_default === 1 })),
     cards: cards.map((c) => ({ number: c.number, status: c.status })),
     entries: entries.map((e) => ({ id: e.id, currencyId: e.public_id, amount: Number(e.amount), kind: e.kind, referenceType: e.reference_type, referenceId: e.reference_id, createdAt: e.created_at })),
   };

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Engine } from '../../core/engine';
-import { type DeliveryRecord, listDeliveries, replayEvents, sendTestEvent } from '../../core/webhooks/delivery-log';
+import { listDeliveries, replayEvents, sendTestEvent } from '../../core/webhooks/delivery-log';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  type EndpointRecord,
   getWebhookEndpoint,
   listWebhookEndpoints,
   rotateWebhookSecret,
@@ -18,50 +17,16 @@ import {
   ReplayWebhookBody,
   UpdateWebhookBody,
   WebhookDeliverySchema,
-  type WebhookEndpointWire,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from '../../shared/schemas/webhooks';
-import { toIso } from '../../shared/time';
 import { requireOnEveryRoute } from '../auth/credential';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { pageLinks } from '../http/page-links';
+import { deliveryToWire, endpointToWire } from './webhooks-wire';
 
 const tags = ['Webhooks'];
 const security = [{ bearer: [] }];
-
-export function endpointToWire(endpoint: EndpointRecord): WebhookEndpointWire {
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    events: endpoint.events,
-    description: endpoint.description,
-    alert_email: endpoint.alertEmail,
-    status: endpoint.status,
-    disabled_reason: endpoint.disabledReason,
-    previous_secret_expires_at: endpoint.previousSecretExpiresAt === null ? null : toIso(endpoint.previousSecretExpiresAt),
-    date_created: toIso(endpoint.createdAt),
-    date_updated: toIso(endpoint.updatedAt),
-  };
-}
-
-function deliveryToWire(delivery: DeliveryRecord) {
-  const iso = (ms: number | null) => (ms === null ? null : toIso(ms));
-  return {
-    id: delivery.id,
-    event_id: delivery.eventId,
-    event_type: delivery.eventType,
-    event_created: toIso(delivery.eventCreatedAt),
-    status: delivery.status,
-    attempts: delivery.attempts,
-    last_status_code: delivery.lastStatusCode,
-    last_error: delivery.lastError,
-    last_attempt_at: iso(delivery.lastAttemptAt),
-    next_attempt_at: iso(delivery.nextAttemptAt),
-    date_created: toIso(delivery.createdAt),
-    date_finished: iso(delivery.finishedAt),
-  };
-}
 
 function timeOf(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;

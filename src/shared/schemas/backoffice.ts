@@ -161,8 +161,19 @@ export const CustomerProfileSchema = Type.Object({
   flagged: Type.Boolean(),
   blocked: Type.Boolean({ description: 'refused at check-in and orders' }),
   blocked_reason: Nullable(Type.String()),
-  balances: Type.Array(Type.Object({ currency: Type.String(), name: Type.String(), code: Nullable(Type.String()), balance: Type.Integer({ description: 'minor units' }) })),
+  balances: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      name: Type.String(),
+      code: Nullable(Type.String()),
+      balance: Type.Integer({ description: 'minor units' }),
+      expiring: Type.Array(Type.Object({ date: IsoTimestamp, amount: Type.Integer({ description: 'minor units expiring that UTC day (never more than the balance)' }) })),
+    }),
+  ),
   cards: Type.Array(Type.Object({ number: Type.String(), status: Type.String() })),
+  billing_profiles: Type.Array(
+    Type.Object({ brand: Type.String(), last4: Type.String(), expiry_month: Type.Integer(), expiry_year: Type.Integer(), default: Type.Boolean() }, { description: 'a saved card, masked' }),
+  ),
   ledger: Type.Array(
     Type.Object({ id: Type.Integer(), currency: Type.String(), amount: Type.Integer(), kind: Type.String(), reference_type: Nullable(Type.String()), reference_id: Nullable(Type.String()), date_created: IsoTimestamp }),
   ),

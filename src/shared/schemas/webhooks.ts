@@ -57,3 +57,23 @@ export const ReplayWebhookBody = Type.Object({
   from: Type.Optional(Type.String({ format: 'date-time', description: 'start of the range (inclusive), ISO 8601' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'end of the range (exclusive), ISO 8601' })),
 });
+
+// ---- the back office (/backoffice/webhooks, staff sessions)
+
+export const BackOfficeWebhooksSchema = Type.Object({
+  items: Type.Array(WebhookEndpointSchema),
+  kinds: Type.Array(Type.String(), { description: 'every event kind an endpoint may subscribe to' }),
+});
+
+export const BackOfficeDeliveriesQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1-100, default 20' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, description: 'page number, the first page is 1' })),
+});
+
+export const BackOfficeDeliveriesSchema = Type.Object({
+  items: Type.Array(WebhookDeliverySchema),
+  page: Type.Integer(),
+  has_more: Type.Boolean(),
+});
+
+export const BackOfficeReplayBody = Type.Object({ event_id: Type.String({ minLength: 1, maxLength: 64, description: 'evt_… of the delivery to send again' }) });

@@ -11,13 +11,17 @@ import { SignInScreen } from './SignInScreen';
 import { StaffScreen } from './StaffScreen';
 import { StoreDetail, StoreList } from './StoresScreen';
 import { useAdminStrings } from './strings';
+import { WebhookDeliveries } from './WebhookDeliveries';
+import { useWebhookStrings } from './webhooks-strings';
+import { WebhooksScreen } from './WebhooksScreen';
 import { go, useHashRoute } from './use-hash-route';
 
-const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'staff', 'audit'];
+const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'webhooks', 'staff', 'audit'];
 
-/** The merchant's back office at /admin: sign-in, dashboard, program, stores and keys, customers, staff, audit log. */
+/** The merchant's back office at /admin: sign-in, dashboard, program, stores and keys, customers, webhooks, staff, audit log. */
 export function AdminApp() {
   const t = useAdminStrings();
+  const w = useWebhookStrings();
   const route = useHashRoute();
   const staff = useAdmin((s) => s.staff);
   useEffect(() => {
@@ -59,6 +63,7 @@ export function AdminApp() {
               <Tabs.Tab value="program">{t.program}</Tabs.Tab>
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
               <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
+              {roleAllows(staff.role, 'webhooks.manage') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
               {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
             </Tabs.List>
@@ -66,6 +71,7 @@ export function AdminApp() {
             <Tabs.Panel value="program">{section === 'program' && <ProgramScreen />}</Tabs.Panel>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
+            <Tabs.Panel value="webhooks">{section === 'webhooks' && (id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />)}</Tabs.Panel>
             <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>
             <Tabs.Panel value="audit">{section === 'audit' && <AuditScreen />}</Tabs.Panel>
           </Tabs>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
-import { formatDateTime } from './format';
+import { formatDate, formatDateTime } from './format';
 import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -97,15 +97,38 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>
       <Table aria-label={t.balancesTable} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.currency}</Table.Th>
+            <Table.Th>{t.balance}</Table.Th>
+            <Table.Th>{t.expiring}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {p.balances.map((b) => (
             <Table.Tr key={b.currency} aria-label={b.name}>
               <Table.Td>{b.name}</Table.Td>
               <Table.Td>{b.balance}</Table.Td>
+              <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(e.amount, formatDate(e.date))).join(' · ')}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
+      {p.billing_profiles.length === 0 ? (
+        <Text c="dimmed">{t.noBillingProfiles}</Text>
+      ) : (
+        <Table aria-label={t.billingTable} striped>
+          <Table.Tbody>
+            {p.billing_profiles.map((b) => (
+              <Table.Tr key={`${b.brand}-${b.last4}-${b.expiry_month}-${b.expiry_year}`}>
+                <Table.Td>{t.cardEnding(b.brand, b.last4)}</Table.Td>
+                <Table.Td>{t.cardExpiry(b.expiry_month, b.expiry_year)}</Table.Td>
+                <Table.Td>{b.default && <Badge variant="light">{t.defaultCard}</Badge>}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
       {role && roleAllows(role, 'customers.write') && (
         <Group align="end">
           <Select label={t.currency} value={currency} onChange={setCurrency} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />

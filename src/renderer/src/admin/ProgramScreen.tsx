@@ -4,13 +4,10 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { errorMessage } from '../api/client';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
+import { RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
-/** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
-interface Say {
-  (work: Promise<unknown>): Promise<boolean>;
-}
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 
@@ -58,18 +55,6 @@ export function ProgramScreen() {
       <OfflineCaps p={p} editable={editable} say={say} />
       <ContentPages p={p} editable={editable} say={say} />
     </Stack>
-  );
-}
-
-/** Pauses an active rule, reward or currency, or makes a paused one active again. */
-function StatusToggle({ kind, id, status, editable, say }: { kind: string; id: string; status: string; editable: boolean; say: Say }) {
-  const t = useAdminStrings();
-  if (!editable || status === 'ARCHIVED') return null;
-  const active = status === 'ACTIVE';
-  return (
-    <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }))}>
-      {active ? t.pause : t.activate}
-    </Button>
   );
 }
 
@@ -165,14 +150,7 @@ function Rewards({ p, editable, say }: SectionProps) {
       <Table aria-label={t.rewardsTable}>
         <Table.Tbody>
           {p.rewards.map((r) => (
-            <Table.Tr key={r.id} aria-label={r.name}>
-              <Table.Td>{r.name}</Table.Td>
-              <Table.Td>{r.cost}</Table.Td>
-              <Table.Td>{r.status}</Table.Td>
-              <Table.Td>
-                <StatusToggle kind="rewards" id={r.id} status={r.status} editable={editable} say={say} />
-              </Table.Td>
-            </Table.Tr>
+            <RewardRow key={r.id} reward={r} editable={editable} say={say} />
           ))}
         </Table.Tbody>
       </Table>
@@ -203,11 +181,7 @@ function Tiers({ p, editable, say }: SectionProps) {
       <Table aria-label={t.tiersTable}>
         <Table.Tbody>
           {p.tiers.map((tier) => (
-            <Table.Tr key={tier.id}>
-              <Table.Td>{tier.name}</Table.Td>
-              <Table.Td>{tier.threshold}</Table.Td>
-              <Table.Td>{tier.window_days ?? '—'}</Table.Td>
-            </Table.Tr>
+            <TierRow key={tier.id} tier={tier} editable={editable} say={say} />
           ))}
         </Table.Tbody>
       </Table>

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import type { BlockStateSchema, ChainHealthSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import { createRequester, type RequestOptions } from '../api/client';
 
 export type Staff = Static<typeof StaffSchema>;
@@ -14,6 +15,8 @@ export type ProgramOverview = Static<typeof ProgramOverviewSchema>;
 export type Dashboard = Static<typeof DashboardSchema>;
 export type ChainHealth = Static<typeof ChainHealthSchema>;
 export type SyncException = Static<typeof SyncExceptionSchema>;
+export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
+export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 type Body = Record<string, unknown>;
 
 /** The back office's calls (/backoffice/*), with the staff session token when there is one. */
@@ -49,6 +52,13 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     dashboard: (store: number | null) => call<Dashboard>('/backoffice/dashboard', store === null ? {} : { query: { store } }),
     chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
     resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
+    webhooks: () => call<Static<typeof BackOfficeWebhooksSchema>>('/backoffice/webhooks'),
+    addWebhook: (url: string, events: string[]) => call<Static<typeof WebhookEndpointWithSecretSchema>>('/backoffice/webhooks', { method: 'POST', body: { url, events } }),
+    setWebhookStatus: (id: string, status: 'enabled' | 'paused') => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body: { status } }),
+    rotateWebhookSecret: (id: string) => call<Static<typeof WebhookEndpointWithSecretSchema>>(`/backoffice/webhooks/${id}/rotate-secret`, { method: 'POST' }),
+    sendWebhookTest: (id: string) => call<{ event_id: string }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
+    webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
+    replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
     audit: (offset: number, limit: number) => call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit } }),
   };
 }

@@ -1,0 +1,144 @@
+import { Button, Group, NumberInput, Select, Table, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import type { ProgramOverview } from './admin-api';
+import { adminStore } from './admin-store';
+import { useAdminStrings } from './strings';
+
+/** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
+export interface Say {
+  (work: Promise<unknown>): Promise<boolean>;
+}
+const api = () => adminStore.getState().api();
+const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
+
+/** Pauses an active rule, reward or currency, or makes a paused one active again. */
+export function StatusToggle({ kind, id, status, editable, say }: { kind: string; id: string; status: string; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  if (!editable || status === 'ARCHIVED') return null;
+  const active = status === 'ACTIVE';
+  return (
+    <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }))}>
+      {active ? t.pause : t.activate}
+    </Button>
+  );
+}
+
+type Reward = ProgramOverview['rewards'][number];
+type Tier = ProgramOverview['tiers'][number];
+
+/** A reward: shown as it is, or (Edit) its name, cost and status in place, saved through the node's checks. */
+export function RewardRow({ reward, editable, say }: { reward: Reward; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(reward.name);
+  const [cost, setCost] = useState<number | string>(reward.cost);
+  const [status, setStatus] = useState<string>(reward.status);
+  const start = () => {
+    setName(reward.name);
+    setCost(reward.cost);
+    setStatus(reward.status);
+    setEditing(true);
+  };
+  const save = () => void say(api().saveProgramItem('rewards', reward.id, { name, cost: Number(cost), status })).then((ok) => ok && setEditing(false));
+  const statuses = [
+    { value: 'ACTIVE', label: t.active },
+    { value: 'INACTIVE', label: t.inactive },
+    { value: 'ARCHIVED', label: t.archived },
+  ];
+  if (editing)
+    return (
+      <Table.Tr aria-label={reward.name}>
+        <Table.Td>
+          <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        </Table.Td>
+        <Table.Td>
+          <NumberInput aria-label={t.cost} value={cost} onChange={setCost} allowDecimal={false} w={120} />
+        </Table.Td>
+        <Table.Td>
+          <Select aria-label={t.status} value={status} onChange={(v) => v && setStatus(v)} data={statuses} allowDeselect={false} w={140} />
+        </Table.Td>
+        <Table.Td>
+          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+        </Table.Td>
+      </Table.Tr>
+    );
+  return (
+    <Table.Tr aria-label={reward.name}>
+      <Table.Td>{reward.name}</Table.Td>
+      <Table.Td>{reward.cost}</Table.Td>
+      <Table.Td>{reward.status}</Table.Td>
+      <Table.Td>
+        {editable && (
+          <Group gap="xs" wrap="nowrap">
+            <Button size="xs" variant="subtle" onClick={start}>
+              {t.edit}
+            </Button>
+            <StatusToggle kind="rewards" id={reward.id} status={reward.status} editable={editable} say={say} />
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** A tier: shown as it is, or (Edit) its name, threshold and window in place. Tiers have no status in the engine. */
+export function TierRow({ tier, editable, say }: { tier: Tier; editable: boolean; say: Say }) {
+  const t = useAdminStrings();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(tier.name);
+  const [threshold, setThreshold] = useState<number | string>(tier.threshold);
+  const [windowDays, setWindowDays] = useState<number | string>(tier.window_days ?? '');
+  const start = () => {
+    setName(tier.name);
+    setThreshold(tier.threshold);
+    setWindowDays(tier.window_days ?? '');
+    setEditing(true);
+  };
+  const save = () =>
+    void say(api().saveProgramItem('tiers', tier.id, { name, threshold: Number(threshold), window_days: numberOrNull(windowDays) })).then((ok) => ok && setEditing(false));
+  if (editing)
+    return (
+      <Table.Tr aria-label={tier.name}>
+        <Table.Td>
+          <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        </Table.Td>
+        <Table.Td>
+          <NumberInput aria-label={t.threshold} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+        </Table.Td>
+        <Table.Td>
+          <NumberInput aria-label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} allowDecimal={false} w={130} />
+        </Table.Td>
+        <Table.Td>
+          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+        </Table.Td>
+      </Table.Tr>
+    );
+  return (
+    <Table.Tr aria-label={tier.name}>
+      <Table.Td>{tier.name}</Table.Td>
+      <Table.Td>{tier.threshold}</Table.Td>
+      <Table.Td>{tier.window_days ?? '—'}</Table.Td>
+      <Table.Td>
+        {editable && (
+          <Button size="xs" variant="subtle" onClick={start}>
+            {t.edit}
+          </Button>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function EditButtons({ onSave, onCancel }: { onSave: () => void; onCancel: () => void }) {
+  const t = useAdminStrings();
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button size="xs" onClick={onSave}>
+        {t.save}
+      </Button>
+      <Button size="xs" variant="default" onClick={onCancel}>
+        {t.cancel}
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,139 @@
+import { Alert, Anchor, Badge, Button, Code, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import type { WebhookEndpoint } from './admin-api';
+import { adminStore } from './admin-store';
+import { useLoad } from './use-load';
+import { useWebhookStrings } from './webhooks-strings';
+
+const api = () => adminStore.getState().api();
+type Outcome = { ok: boolean; text: string; secret?: string };
+/** Runs a change, shows its outcome (and a secret once) and reloads; resolves true when the node took it. */
+interface Act {
+  (work: Promise<object>, done: string): Promise<boolean>;
+}
+const STATUS_COLOR = { enabled: 'teal', paused: 'orange', disabled: 'red' } as const;
+
+/** A program's webhook endpoints: add one (its secret shown once), pause or enable, rotate the secret, send a test. */
+export function WebhooksScreen() {
+  const t = useWebhookStrings();
+  const list = useLoad(() => api().webhooks(), []);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
+  const act: Act = (work, done) => {
+    setOutcome(null);
+    return work
+      .then((reply) => {
+        setOutcome({ ok: true, text: done, ...('secret' in reply && typeof reply.secret === 'string' ? { secret: reply.secret } : {}) });
+        list.reload();
+        return true;
+      })
+      .catch((e: unknown) => {
+        setOutcome({ ok: false, text: errorMessage(e) });
+        return false;
+      });
+  };
+  if (list.error)
+    return (
+      <Alert color="red" role="alert">
+        {list.error}
+      </Alert>
+    );
+  if (!list.data) return <Text>{t.loading}</Text>;
+  const { items, kinds } = list.data;
+  return (
+    <Stack>
+      {outcome && (
+        <Alert color={outcome.ok ? 'teal' : 'red'} role={outcome.ok ? 'status' : 'alert'}>
+          {outcome.text}
+          {outcome.secret && (
+            <>
+              <Text mt="xs" size="sm" fw={600}>
+                {t.secretOnce}
+              </Text>
+              <Code block data-testid="webhook-secret">
+                {outcome.secret}
+              </Code>
+            </>
+          )}
+        </Alert>
+      )}
+      {items.length === 0 ? (
+        <Text>{t.none}</Text>
+      ) : (
+        <Table aria-label={t.endpointsTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.url}</Table.Th>
+              <Table.Th>{t.events}</Table.Th>
+              <Table.Th>{t.status}</Table.Th>
+              <Table.Th>{t.disabledReason}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((endpoint) => (
+              <EndpointRow key={endpoint.id} endpoint={endpoint} act={act} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Paper withBorder p="md">
+        <Title order={4}>{t.add}</Title>
+        <Group align="end" mt="sm">
+          <TextInput label={t.url} value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/punchcard" w={380} />
+          <MultiSelect label={t.events} data={kinds} value={events} onChange={setEvents} searchable w={420} />
+          <Button
+            onClick={() =>
+              void act(api().addWebhook(url, events), t.added).then((ok) => {
+                if (ok) {
+                  setUrl('');
+                  setEvents([]);
+                }
+              })
+            }
+          >
+            {t.add}
+          </Button>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}
+
+function EndpointRow({ endpoint, act }: { endpoint: WebhookEndpoint; act: Act }) {
+  const t = useWebhookStrings();
+  const reason = endpoint.disabled_reason === 'failing' ? t.reason_failing : endpoint.disabled_reason === 'gone' ? t.reason_gone : (endpoint.disabled_reason ?? '');
+  const running = endpoint.status === 'enabled';
+  return (
+    <Table.Tr aria-label={endpoint.url}>
+      <Table.Td>
+        <Anchor href={`#/webhooks/${endpoint.id}`}>{endpoint.url}</Anchor>
+      </Table.Td>
+      <Table.Td>{endpoint.events.join(', ')}</Table.Td>
+      <Table.Td>
+        <Badge color={STATUS_COLOR[endpoint.status]} variant="light">
+          {t[`status_${endpoint.status}`]}
+        </Badge>
+      </Table.Td>
+      <Table.Td>{reason}</Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="light" color={running ? 'orange' : 'teal'} onClick={() => void act(api().setWebhookStatus(endpoint.id, running ? 'paused' : 'enabled'), running ? t.paused : t.enabled)}>
+            {running ? t.pause : t.enable}
+          </Button>
+          <Button size="xs" variant="light" onClick={() => void act(api().sendWebhookTest(endpoint.id), t.testSent)}>
+            {t.sendTest}
+          </Button>
+          <Button size="xs" variant="light" color="gray" onClick={() => void act(api().rotateWebhookSecret(endpoint.id), t.rotated)}>
+            {t.rotate}
+          </Button>
+          <Button size="xs" variant="subtle" component="a" href={`#/webhooks/${endpoint.id}`}>
+            {t.deliveries}
+          </Button>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { signUpAt } from '../support/customers';
+import { expectText, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { CARDS, paymentsApi } from '../support/payments';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// Two short checks of the back office in Chromium against a real node: a customer's profile shows
+// what of each balance expires when and their saved card masked; an owner edits an existing reward
+// and tier in place from the Program screen, and a refused edit shows the node's message.
+describe('back-office profile and program edits in Chromium', () => {
+  let node: TestNode;
+  let browser: Browser;
+  let vendor: VendorCredentials;
+  let owner: SignedInStaff;
+
+  beforeAll(async () => {
+    node = await startTestNode({ rendererDir: builtRendererForTests() });
+    vendor = await node.addVendor('Café Andino');
+    owner = await ownerOf(node, vendor.vendorId);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+
+  async function signedInPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${node.url}/admin`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
+    return page;
+  }
+
+  it('a customer’s profile shows the points that expire and when, and the saved card masked', async () => {
+    expect((await staffCall(node, owner.token, 'PUT', '/backoffice/program/settings', { points_expiry_days: 30 })).status).toBe(200);
+    const lia = await signUpAt(node, vendor.vendorId, { first_name: 'Lía', last_name: 'Mora' });
+    await paymentsApi(() => node).addProfileOk(lia.key, CARDS.visa);
+    const earned = await http(`${node.url}/order?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { card_number: lia.email, receipt_number: 'p-1', subtotal: 12 } });
+    expect(earned.body.points_earned).toBe(12);
+    const expiry = new Date(node.clock.now() + 30 * 86_400_000).toLocaleDateString('en', { dateStyle: 'medium', timeZone: 'UTC' });
+    const year = new Date(node.clock.now()).getUTCFullYear() + 3;
+
+    const page = await signedInPage();
+    await page.goto(`${node.url}/admin#/customers/${lia.userId}`);
+    await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), `Points1212 on ${expiry}`);
+    await expectText(page.getByRole('table', { name: 'Saved cards (masked)' }), `Visa ending in 4242Expires 12/${year}Default`);
+    expect(await page.locator('body').textContent()).not.toMatch(/4242 4242|Ana López/);
+  });
+
+  it('an owner edits a reward’s name, cost and status and a tier’s threshold in place; a taken threshold shows the node’s message', async () => {
+    const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
+    const points = p.currencies.find((c: { code: string | null }) => c.code === null).id;
+    await staffCall(node, owner.token, 'POST', '/backoffice/program/rewards', { name: 'Muffin', cost: 80, currency: points });
+    await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: 'Silver', threshold: 100 });
+    await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: 'Gold', threshold: 500 });
+
+    const page = await signedInPage();
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const rewards = page.getByRole('table', { name: 'Rewards' });
+    await rewards.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Edit' }).click();
+    const editing = rewards.getByRole('row', { name: 'Muffin' });
+    await editing.getByRole('textbox', { name: 'Name' }).fill('Blueberry muffin');
+    await editing.getByRole('textbox', { name: 'Cost (points)' }).fill('60');
+    await editing.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Inactive' }).click();
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    await expectText(rewards.getByRole('row', { name: 'Blueberry muffin' }), /Blueberry muffin\s*60\s*INACTIVE/);
+
+    const tiers = page.getByRole('table', { name: 'Tiers' });
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Edit' }).click();
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (points)' }).fill('500');
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('alert'), 'Another tier of the program already has that threshold.');
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (points)' }).fill('150');
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    await expectText(tiers.getByRole('row', { name: 'Silver' }), /Silver\s*150/);
+
+    const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=2')).body.items;
+    expect(audit.map((e: { action: string; before: { threshold?: number; cost?: number }; after: { threshold?: number; cost?: number } }) => [e.action, e.before.threshold ?? e.before.cost, e.after.threshold ?? e.after.cost])).toEqual([
+      ['tier.update', 100, 150],
+      ['reward.update', 80, 60],
+    ]);
+  });
+});

@@ -1,0 +1,116 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import type { PollingWorker } from '../../src/core/workers/polling-worker';
+import { startWebhookWorker } from '../../src/core/webhooks/worker';
+import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { startTestNode, type TestNode } from '../support/test-node';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+// The back office's webhooks screen in Chromium against a real node that accepts loopback URLs
+// (--webhooks-allow-private) and runs its delivery worker, sending to a real HTTP receiver on
+// 127.0.0.1 that checks the signature with the secret the screen showed once.
+describe('back-office webhooks in Chromium', () => {
+  let node: TestNode;
+  let worker: PollingWorker | null;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let vendor: VendorCredentials;
+  let manager: SignedInStaff;
+  let storeManager: SignedInStaff;
+
+  beforeAll(async () => {
+    node = await startTestNode({ rendererDir: builtRendererForTests(), webhooksAllowPrivate: true });
+    worker = startWebhookWorker(node.engine, { allowPrivate: true, intervalMs: 100 });
+    receiver = await startWebhookReceiver();
+    vendor = await node.addVendor('Café Andino');
+    const owner = await ownerOf(node, vendor.vendorId);
+    manager = await invitedStaff(node, owner, 'manager');
+    storeManager = await invitedStaff(node, owner, 'store_manager', vendor.storeId);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await receiver?.close();
+    await node?.close();
+  });
+
+  async function signedInPage(email: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${node.url}/admin`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
+    return page;
+  }
+
+  it('a manager adds an endpoint (the secret shown once), sends a test and sees the delivery succeed', async () => {
+    const page = await signedInPage(manager.email);
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(receiver.url);
+    await page.getByRole('combobox', { name: 'Events' }).click();
+    await page.getByRole('option', { name: 'order.placed' }).click();
+    await page.getByRole('option', { name: 'customer.registered' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expectText(page.getByRole('status'), /Endpoint added\..*shown only once/s);
+    const secret = (await page.getByTestId('webhook-secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    receiver.secrets = [secret];
+
+    const row = page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row', { name: receiver.url });
+    await expectText(row, /order\.placed, customer\.registered\s*Enabled/);
+    await saveScreenshot(page, 'backoffice-webhooks');
+    await row.getByRole('button', { name: 'Send test' }).click();
+    await expectText(page.getByRole('status'), 'Test event queued: see it in the deliveries.');
+    // The secret is not shown again.
+    await expect(page.getByTestId('webhook-secret').count()).resolves.toBe(0);
+
+    await row.getByRole('link', { name: 'Deliveries' }).click();
+    const deliveries = page.getByRole('table', { name: `Deliveries to ${receiver.url}` });
+    // The worker sends it in the background; the list asks again while it is pending.
+    await expectText(deliveries.getByRole('row').nth(1), /webhook\.test.*Succeeded\s*1\s*200\s*—/s);
+    await receiver.waitForCount(1);
+    expect(receiver.received.map((r) => [r.body.type, r.verified])).toEqual([['webhook.test', true]]);
+
+    // Replayed: a second delivery of the same event, received again.
+    await deliveries.getByRole('row').nth(1).getByRole('button', { name: 'Replay' }).click();
+    await expectText(page.getByRole('status'), 'Sent again: a new delivery is queued.');
+    await expect.poll(() => deliveries.getByRole('row').count(), { timeout: UI_TIMEOUT }).toBe(3);
+    await expectText(deliveries.getByRole('row').nth(1), /webhook\.test.*Succeeded\s*1\s*200/s);
+    await receiver.waitForCount(2);
+    expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
+
+    // A new secret, shown once; the old one keeps signing alongside it for a day.
+    await page.getByRole('link', { name: 'All endpoints' }).click();
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    await expectText(page.getByRole('status'), /New secret made.*shown only once/s);
+    const rotated = (await page.getByTestId('webhook-secret').textContent())!.trim();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+
+    // Paused from the list.
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await expectText(row, /Paused/);
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+
+    // In Spanish too.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos/s);
+  });
+
+  it('a store manager has no webhooks tab, and the node refuses the screen’s calls', async () => {
+    const page = await signedInPage(storeManager.email);
+    await expect(page.getByRole('tab', { name: 'Webhooks' }).count()).resolves.toBe(0);
+    await page.goto(`${node.url}/admin#/webhooks`);
+    await expectText(page.getByRole('alert'), 'A store manager may not do this.');
+    await expect(page.getByRole('table', { name: 'Webhook endpoints' }).count()).resolves.toBe(0);
+  });
+});
