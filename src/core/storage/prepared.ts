@@ -9,10 +9,11 @@ import type { DB } from './schema';
  * is called once with placeholder arguments; every argument must reach the SQL as one bound value
  * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
  * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
- * Only SELECTs: outside a transaction on an SQLite file they run on the read connection (reader.ts).
+ * Outside a transaction on an SQLite file, SELECTs run on the read connection (reader.ts); writes
+ * (an UPDATE … RETURNING) go through Kysely's connection like any other.
  */
 export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>, arity = build.length - 1) {
-  const compiled = new Map<Dialect, { sql: string; slots: Array<{ arg: number } | { value: unknown }> }>();
+  const compiled = new Map<Dialect, { sql: string; read: boolean; slots: Array<{ arg: number } | { value: unknown }> }>();
   const compile = (db: Kysely<DB>, dialect: Dialect) => {
     const markers = Array.from({ length: arity }, (_, i) => `\u0000arg${i}\u0000`) as A;
     const query = build(db, ...markers).compile();
@@ -22,7 +23,7 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     });
     const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])));
     if (used.size !== markers.length) throw new Error(`prepared query: every argument must be a bound value (${query.sql})`);
-    const entry = { sql: query.sql, slots };
+    const entry = { sql: query.sql, read: /^\s*select\b/i.test(query.sql), slots };
     compiled.set(dialect, entry);
     return entry;
   };
@@ -30,7 +31,7 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const reader = readerOf(db);
+    const reader = entry.read ? readerOf(db) : undefined;
     if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
