@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Engine, isChainCentral } from '../engine';
 import { nextObjectId } from '../storage/ids';
-import { prepared } from '../storage/prepared';
+import { prepared, preparedInsert } from '../storage/prepared';
 import { clearSettledOverdraft } from './overdraft-flags';
 import type { DB } from '../storage/schema';
 import { recordBalanceUpdated } from '../webhooks/events';
@@ -9,6 +9,10 @@ import { recordBalanceUpdated } from '../webhooks/events';
 // Every movement of value is an immutable entry on an account (one per holder and currency).
 // The account row caches the balance, updated in the same transaction as the entry, and can always
 // be rebuilt from the entries. Mistakes are fixed with compensating entries (`reverses_id`).
+
+const insertAccount = preparedInsert('ledger_accounts');
+
+const insertEntry = preparedInsert('ledger_entries');
 
 export type HolderType = 'user' | 'card';
 
@@ -32,18 +36,15 @@ export async function openAccount(db: Kysely<DB>, engine: Engine, key: AccountKe
   const [existing] = await accountOfHolder(db, key.holderType, key.holderId, key.currencyId);
   if (existing) return existing.id;
   const id = await nextObjectId(db, engine.nodeId);
-  await db
-    .insertInto('ledger_accounts')
-    .values({
-      id,
-      vendor_id: key.vendorId,
-      currency_id: key.currencyId,
-      holder_type: key.holderType,
-      holder_id: key.holderId,
-      balance: 0,
-      updated_at: engine.clock.now(),
-    })
-    .execute();
+  await insertAccount(db, {
+    id,
+    vendor_id: key.vendorId,
+    currency_id: key.currencyId,
+    holder_type: key.holderType,
+    holder_id: key.holderId,
+    balance: 0,
+    updated_at: engine.clock.now(),
+  });
   return id;
 }
 
@@ -87,22 +88,19 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
   if (!account) throw new Error(`ledger account ${accountId} is missing`);
   const id = await nextObjectId(db, engine.nodeId);
   const now = engine.clock.now();
-  await db
-    .insertInto('ledger_entries')
-    .values({
-      id,
-      vendor_id: account.vendor_id,
-      account_id: accountId,
-      amount: entry.amount,
-      kind: entry.kind,
-      reference_type: entry.referenceType ?? null,
-      reference_id: entry.referenceId ?? null,
-      reverses_id: entry.reversesId ?? null,
-      origin_node: engine.nodeId,
-      created_at: now,
-      expires_at: entry.expiresAt ?? null,
-    })
-    .execute();
+  await insertEntry(db, {
+    id,
+    vendor_id: account.vendor_id,
+    account_id: accountId,
+    amount: entry.amount,
+    kind: entry.kind,
+    reference_type: entry.referenceType ?? null,
+    reference_id: entry.referenceId ?? null,
+    reverses_id: entry.reversesId ?? null,
+    origin_node: engine.nodeId,
+    created_at: now,
+    expires_at: entry.expiresAt ?? null,
+  });
   const [updated] = await moveBalance(db, entry.amount, now, accountId);
   if (!updated) throw new Error(`ledger account ${accountId} is missing`);
   const balance = Number(updated.balance);

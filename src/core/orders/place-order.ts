@@ -15,7 +15,7 @@ import { identifyCustomer } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
-import { prepared } from '../storage/prepared';
+import { prepared, preparedInsert } from '../storage/prepared';
 import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
 import { enforceOfflineCaps } from './offline-caps';
@@ -27,6 +27,8 @@ import { promoteTier } from './tier-progress';
 import { announceRewardsReady } from '../inbox/announce';
 
 const ACTIVE = 'ACTIVE';
+
+const insertOrderRow = preparedInsert('orders');
 
 /**
  * POST /order: in one transaction, spends quick pay (never below zero), redeems rewards, earns
@@ -225,33 +227,30 @@ async function insertOrder(
   },
 ): Promise<void> {
   const { order, result } = input;
-  await db
-    .insertInto('orders')
-    .values({
-      id: input.orderId,
-      vendor_id: input.counter.vendorId,
-      store_id: input.counter.storeId,
-      pos_id: input.counter.posId,
-      user_id: input.userId,
-      session_id: input.sessionId,
-      receipt_number: order.receiptNumber,
-      till: order.till,
-      subtotal: order.subtotal,
-      total: order.total,
-      taxes: JSON.stringify(order.taxes),
-      items: JSON.stringify(order.items),
-      payment_method: order.paymentMethod,
-      ordered_at: order.orderedAt,
-      quick_pay_used: order.quickPay,
-      points_earned: result.pointsEarned,
-      points_spent: result.pointsSpent,
-      redemptions: JSON.stringify(result.redeemed),
-      status: 'complete',
-      reply: JSON.stringify(result),
-      void_reply: null,
-      created_at: input.createdAt,
-      voided_at: null,
-      offline: input.offline ? 1 : 0,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    id: input.orderId,
+    vendor_id: input.counter.vendorId,
+    store_id: input.counter.storeId,
+    pos_id: input.counter.posId,
+    user_id: input.userId,
+    session_id: input.sessionId,
+    receipt_number: order.receiptNumber,
+    till: order.till,
+    subtotal: order.subtotal,
+    total: order.total,
+    taxes: JSON.stringify(order.taxes),
+    items: JSON.stringify(order.items),
+    payment_method: order.paymentMethod,
+    ordered_at: order.orderedAt,
+    quick_pay_used: order.quickPay,
+    points_earned: result.pointsEarned,
+    points_spent: result.pointsSpent,
+    redemptions: JSON.stringify(result.redeemed),
+    status: 'complete',
+    reply: JSON.stringify(result),
+    void_reply: null,
+    created_at: input.createdAt,
+    voided_at: null,
+    offline: input.offline ? 1 : 0,
+  });
 }

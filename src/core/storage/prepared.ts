@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
 import { readerOf } from './reader';
 import type { DB } from './schema';
@@ -50,5 +50,25 @@ export function preparedShapes<R>() {
       shapes.set(key, run);
     }
     return run(db, ...args);
+  };
+}
+
+/**
+ * An INSERT of one row into `table`, prepared per set of columns (the row object's keys, in order):
+ * every value is a bound argument. Only plain values (no expressions).
+ */
+export function preparedInsert<T extends keyof DB & string>(table: T) {
+  const byColumns = new Map<string, (db: Kysely<DB>, ...args: Array<string | number | null>) => Promise<unknown[]>>();
+  return async (db: Kysely<DB>, row: Insertable<DB[T]>): Promise<void> => {
+    // Like Kysely, a column whose value is undefined is left out (its default applies).
+    const values = row as Record<string, string | number | null | undefined>;
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const key = columns.join(',');
+    let run = byColumns.get(key);
+    if (!run) {
+      run = prepared((q, ...args) => q.insertInto(table).values(Object.fromEntries(columns.map((column, i) => [column, args[i]])) as never), columns.length);
+      byColumns.set(key, run);
+    }
+    await run(db, ...columns.map((column) => values[column] as string | number | null));
   };
 }
