@@ -24,17 +24,12 @@ export function currencyInfo(row: { id: number; name: string; code: string | nul
 }
 
 /** The vendor's ACTIVE currencies (quick pay and loyalty), oldest first. */
+const activeCurrencyRows = prepared((db, vendorId: number) =>
+  db.selectFrom('currencies').select(['id', 'name', 'code']).where('vendor_id', '=', vendorId).where('status', '=', 'ACTIVE').where('deleted_at', 'is', null).orderBy('created_at').orderBy('id'),
+);
+
 export async function activeCurrencies(db: Kysely<DB>, vendorId: number): Promise<CurrencyInfo[]> {
-  const rows = await db
-    .selectFrom('currencies')
-    .select(['id', 'name', 'code'])
-    .where('vendor_id', '=', vendorId)
-    .where('status', '=', 'ACTIVE')
-    .where('deleted_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(currencyInfo);
+  return (await activeCurrencyRows(db, vendorId)).map(currencyInfo);
 }
 
 export interface HolderAccount {

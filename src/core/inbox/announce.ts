@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import type { DB } from '../storage/schema';
+import { prepared } from '../storage/prepared';
 import { postInboxMessage } from './post-message';
 import { type ProgramMessageKind, programMessage } from './program-messages';
 
@@ -42,23 +43,26 @@ export function announceTier(db: Kysely<DB>, engine: Engine, member: Member, tie
  * Rewards that became redeemable: for each reward in force priced in `currencyId` whose cost the
  * balance crossed (before < cost <= after), a message.
  */
-export async function announceRewardsReady(db: Kysely<DB>, engine: Engine, member: Member, change: { currencyId: number; before: number; after: number }): Promise<void> {
-  if (change.after <= change.before) return;
-  const now = engine.clock.now();
-  const rewards = await db
+const rewardsCrossed = prepared((db, vendorId: number, currencyId: number, before: number, after: number, startedBy: number, endsAfter: number) =>
+  db
     .selectFrom('spending_rules as r')
     .innerJoin('currencies as c', 'c.id', 'r.currency_id')
     .select(['r.id', 'r.name', 'c.name as currency'])
-    .where('r.vendor_id', '=', member.vendorId)
-    .where('r.currency_id', '=', change.currencyId)
+    .where('r.vendor_id', '=', vendorId)
+    .where('r.currency_id', '=', currencyId)
     .where('r.status', '=', 'ACTIVE')
     .where('r.deleted_at', 'is', null)
-    .where('r.cost', '>', change.before)
-    .where('r.cost', '<=', change.after)
-    .where((eb) => eb.or([eb('r.starts_at', 'is', null), eb('r.starts_at', '<=', now)]))
-    .where((eb) => eb.or([eb('r.ends_at', 'is', null), eb('r.ends_at', '>', now)]))
-    .orderBy('r.cost')
-    .execute();
+    .where('r.cost', '>', before)
+    .where('r.cost', '<=', after)
+    .where((eb) => eb.or([eb('r.starts_at', 'is', null), eb('r.starts_at', '<=', startedBy)]))
+    .where((eb) => eb.or([eb('r.ends_at', 'is', null), eb('r.ends_at', '>', endsAfter)]))
+    .orderBy('r.cost'),
+);
+
+export async function announceRewardsReady(db: Kysely<DB>, engine: Engine, member: Member, change: { currencyId: number; before: number; after: number }): Promise<void> {
+  if (change.after <= change.before) return;
+  const now = engine.clock.now();
+  const rewards = await rewardsCrossed(db, member.vendorId, change.currencyId, change.before, change.after, now, now);
   for (const reward of rewards) await announce(db, engine, member, 'reward', { reward: reward.name, currency: reward.currency }, null);
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Engine, isChainCentral } from '../engine';
 import { nextObjectId } from '../storage/ids';
+import { prepared, preparedInsert } from '../storage/prepared';
 import { clearSettledOverdraft } from './overdraft-flags';
 import type { DB } from '../storage/schema';
 import { recordBalanceUpdated } from '../webhooks/events';
@@ -8,6 +9,10 @@ import { recordBalanceUpdated } from '../webhooks/events';
 // Every movement of value is an immutable entry on an account (one per holder and currency).
 // The account row caches the balance, updated in the same transaction as the entry, and can always
 // be rebuilt from the entries. Mistakes are fixed with compensating entries (`reverses_id`).
+
+const insertAccount = preparedInsert('ledger_accounts');
+
+const insertEntry = preparedInsert('ledger_entries');
 
 export type HolderType = 'user' | 'card';
 
@@ -28,33 +33,27 @@ export interface NewEntry {
 }
 
 export async function openAccount(db: Kysely<DB>, engine: Engine, key: AccountKey): Promise<number> {
-  const existing = await db
-    .selectFrom('ledger_accounts')
-    .select('id')
-    .where('holder_type', '=', key.holderType)
-    .where('holder_id', '=', key.holderId)
-    .where('currency_id', '=', key.currencyId)
-    .executeTakeFirst();
+  const [existing] = await accountOfHolder(db, key.holderType, key.holderId, key.currencyId);
   if (existing) return existing.id;
   const id = await nextObjectId(db, engine.nodeId);
-  await db
-    .insertInto('ledger_accounts')
-    .values({
-      id,
-      vendor_id: key.vendorId,
-      currency_id: key.currencyId,
-      holder_type: key.holderType,
-      holder_id: key.holderId,
-      balance: 0,
-      updated_at: engine.clock.now(),
-    })
-    .execute();
+  await insertAccount(db, {
+    id,
+    vendor_id: key.vendorId,
+    currency_id: key.currencyId,
+    holder_type: key.holderType,
+    holder_id: key.holderId,
+    balance: 0,
+    updated_at: engine.clock.now(),
+  });
   return id;
 }
 
 /** The cached balance of an account, in minor units. */
+const balanceOfAccount = prepared((db, accountId: number) => db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId));
+
 export async function accountBalance(db: Kysely<DB>, accountId: number): Promise<number> {
-  const row = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow();
+  const [row] = await balanceOfAccount(db, accountId);
+  if (!row) throw new Error(`ledger account ${accountId} is missing`);
   return Number(row.balance);
 }
 
@@ -70,34 +69,40 @@ export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendo
   return row ? Number(row.balance) : 0;
 }
 
+const accountOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
+  db.selectFrom('ledger_accounts').select('id').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
+);
+const accountById = prepared((db, accountId: number) => db.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId));
+const moveBalance = prepared((db, amount: number, now: number, accountId: number) =>
+  db
+    .updateTable('ledger_accounts')
+    .set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now }))
+    .where('id', '=', accountId)
+    .returning('balance'),
+);
+
 /** Appends an entry and moves the cached balance; call inside the command's transaction. */
 export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: number, entry: NewEntry): Promise<{ id: number; balance: number }> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new RangeError('a ledger amount is a non-zero integer of minor units');
-  const account = await db.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const [account] = await accountById(db, accountId);
+  if (!account) throw new Error(`ledger account ${accountId} is missing`);
   const id = await nextObjectId(db, engine.nodeId);
   const now = engine.clock.now();
-  await db
-    .insertInto('ledger_entries')
-    .values({
-      id,
-      vendor_id: account.vendor_id,
-      account_id: accountId,
-      amount: entry.amount,
-      kind: entry.kind,
-      reference_type: entry.referenceType ?? null,
-      reference_id: entry.referenceId ?? null,
-      reverses_id: entry.reversesId ?? null,
-      origin_node: engine.nodeId,
-      created_at: now,
-      expires_at: entry.expiresAt ?? null,
-    })
-    .execute();
-  const updated = await db
-    .updateTable('ledger_accounts')
-    .set((eb) => ({ balance: eb('balance', '+', entry.amount), updated_at: now }))
-    .where('id', '=', accountId)
-    .returning('balance')
-    .executeTakeFirstOrThrow();
+  await insertEntry(db, {
+    id,
+    vendor_id: account.vendor_id,
+    account_id: accountId,
+    amount: entry.amount,
+    kind: entry.kind,
+    reference_type: entry.referenceType ?? null,
+    reference_id: entry.referenceId ?? null,
+    reverses_id: entry.reversesId ?? null,
+    origin_node: engine.nodeId,
+    created_at: now,
+    expires_at: entry.expiresAt ?? null,
+  });
+  const [updated] = await moveBalance(db, entry.amount, now, accountId);
+  if (!updated) throw new Error(`ledger account ${accountId} is missing`);
   const balance = Number(updated.balance);
   // Only central holds offline-overdraft flags; a credit there (reload, adjustment) may settle one.
   if (entry.amount > 0 && balance >= 0 && account.holder_type === 'user' && isChainCentral(engine)) {

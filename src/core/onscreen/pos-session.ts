@@ -7,7 +7,7 @@ import { type ProgramData, programData } from '../program-cache/program-data';
 import { recordCheckInEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
-import { prepared } from '../storage/prepared';
+import { prepared, preparedInsert } from '../storage/prepared';
 import type { DB, PosSessionsTable } from '../storage/schema';
 
 export type PosSessionRow = Selectable<PosSessionsTable>;
@@ -65,7 +65,7 @@ export async function openSession(
     closed_at: null,
     closed_reason: null,
   };
-  await db.insertInto('pos_sessions').values(session).execute();
+  await insertSession(db, session);
   await recordCheckInEvent(db, engine, 'check_in.opened', session);
   events.push({ ...sessionEvent('session.opened', session, now), by: input.openedBy });
   return { session, events };
@@ -83,6 +83,8 @@ export function publishAll(engine: Engine, events: StoreEvent[]): void {
 const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId: number) =>
   db.selectFrom('pos_sessions').selectAll().where('hash', '=', hash).where('vendor_id', '=', vendorId).where('store_id', '=', storeId).where('status', '=', 'active'),
 );
+
+const insertSession = preparedInsert('pos_sessions');
 
 const openSessionOfUser = prepared((db, userId: number) => db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('status', '=', 'active'));
 

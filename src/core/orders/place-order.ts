@@ -15,6 +15,7 @@ import { identifyCustomer } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
+import { prepared, preparedInsert } from '../storage/prepared';
 import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
 import { enforceOfflineCaps } from './offline-caps';
@@ -26,6 +27,8 @@ import { promoteTier } from './tier-progress';
 import { announceRewardsReady } from '../inbox/announce';
 
 const ACTIVE = 'ACTIVE';
+
+const insertOrderRow = preparedInsert('orders');
 
 /**
  * POST /order: in one transaction, spends quick pay (never below zero), redeems rewards, earns
@@ -116,7 +119,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
-      const closing = session ?? (await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', user.id).where('vendor_id', '=', vendor.id).where('status', '=', 'active').executeTakeFirst());
+      const closing = session ?? (await openSessionOfMember(trx, user.id, vendor.id))[0];
       if (closing) {
         await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', closing.id).execute();
         await recordCheckInEvent(trx, engine, 'check_in.closed', closing, { at: now, reason: 'order' });
@@ -182,8 +185,13 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   }
 }
 
-export function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: string) {
-  return db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber).executeTakeFirst();
+const orderByReceipt = prepared((db, storeId: number, receiptNumber: string) => db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber));
+const openSessionOfMember = prepared((db, userId: number, vendorId: number) =>
+  db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active'),
+);
+
+export async function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: string) {
+  return (await orderByReceipt(db, storeId, receiptNumber))[0];
 }
 
 /** The order's customer: the open session named by its hash, or anyone check-in would identify. */
@@ -219,33 +227,30 @@ async function insertOrder(
   },
 ): Promise<void> {
   const { order, result } = input;
-  await db
-    .insertInto('orders')
-    .values({
-      id: input.orderId,
-      vendor_id: input.counter.vendorId,
-      store_id: input.counter.storeId,
-      pos_id: input.counter.posId,
-      user_id: input.userId,
-      session_id: input.sessionId,
-      receipt_number: order.receiptNumber,
-      till: order.till,
-      subtotal: order.subtotal,
-      total: order.total,
-      taxes: JSON.stringify(order.taxes),
-      items: JSON.stringify(order.items),
-      payment_method: order.paymentMethod,
-      ordered_at: order.orderedAt,
-      quick_pay_used: order.quickPay,
-      points_earned: result.pointsEarned,
-      points_spent: result.pointsSpent,
-      redemptions: JSON.stringify(result.redeemed),
-      status: 'complete',
-      reply: JSON.stringify(result),
-      void_reply: null,
-      created_at: input.createdAt,
-      voided_at: null,
-      offline: input.offline ? 1 : 0,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    id: input.orderId,
+    vendor_id: input.counter.vendorId,
+    store_id: input.counter.storeId,
+    pos_id: input.counter.posId,
+    user_id: input.userId,
+    session_id: input.sessionId,
+    receipt_number: order.receiptNumber,
+    till: order.till,
+    subtotal: order.subtotal,
+    total: order.total,
+    taxes: JSON.stringify(order.taxes),
+    items: JSON.stringify(order.items),
+    payment_method: order.paymentMethod,
+    ordered_at: order.orderedAt,
+    quick_pay_used: order.quickPay,
+    points_earned: result.pointsEarned,
+    points_spent: result.pointsSpent,
+    redemptions: JSON.stringify(result.redeemed),
+    status: 'complete',
+    reply: JSON.stringify(result),
+    void_reply: null,
+    created_at: input.createdAt,
+    voided_at: null,
+    offline: input.offline ? 1 : 0,
+  });
 }

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
+import { preparedInsert } from '../storage/prepared';
 import type { DB } from '../storage/schema';
+
+const insertTransaction = preparedInsert('transactions');
 
 export interface NewTransaction {
   vendorId: number;
@@ -26,27 +29,24 @@ export interface NewTransaction {
 /** One record of the customer's history, written in the transaction that moved the value. */
 export async function recordTransaction(db: Kysely<DB>, engine: Engine, t: NewTransaction): Promise<number> {
   const id = await nextObjectId(db, engine.nodeId);
-  await db
-    .insertInto('transactions')
-    .values({
-      id,
-      vendor_id: t.vendorId,
-      user_id: t.userId,
-      store_id: t.storeId,
-      order_id: t.orderId,
-      kind: t.kind,
-      occurred_at: t.occurredAt,
-      total: t.total,
-      quick_pay_used: t.quickPayUsed,
-      quick_pay_loaded: t.quickPayLoaded,
-      quick_pay_balance: t.quickPayBalance,
-      items: JSON.stringify(t.items),
-      taxes: JSON.stringify(t.taxes),
-      receipts: JSON.stringify(t.receipts),
-      rewards: JSON.stringify(t.rewards),
-      status: t.status,
-      created_at: engine.clock.now(),
-    })
-    .execute();
+  await insertTransaction(db, {
+    id,
+    vendor_id: t.vendorId,
+    user_id: t.userId,
+    store_id: t.storeId,
+    order_id: t.orderId,
+    kind: t.kind,
+    occurred_at: t.occurredAt,
+    total: t.total,
+    quick_pay_used: t.quickPayUsed,
+    quick_pay_loaded: t.quickPayLoaded,
+    quick_pay_balance: t.quickPayBalance,
+    items: JSON.stringify(t.items),
+    taxes: JSON.stringify(t.taxes),
+    receipts: JSON.stringify(t.receipts),
+    rewards: JSON.stringify(t.rewards),
+    status: t.status,
+    created_at: engine.clock.now(),
+  });
   return id;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { prepared } from './prepared';
 import type { DB } from './schema';
 
 // Legacy-style objects expose integer ids that must be unique across every node of a chain
@@ -25,13 +26,17 @@ export function nodeOfId(id: number): number {
 }
 
 /** Takes the next value of a named counter inside the caller's transaction (gapless if it commits). */
-export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes'): Promise<number> {
-  const row = await db
+const bumpSequence = prepared((db, name: string) =>
+  db
     .updateTable('id_sequences')
     .set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', name)
-    .returning('value')
-    .executeTakeFirstOrThrow();
+    .returning('value'),
+);
+
+export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes'): Promise<number> {
+  const [row] = await bumpSequence(db, name);
+  if (!row) throw new Error(`id sequence ${name} is missing`);
   return Number(row.value);
 }
 

@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
 import { readerOf } from './reader';
 import type { DB } from './schema';
@@ -9,10 +9,11 @@ import type { DB } from './schema';
  * is called once with placeholder arguments; every argument must reach the SQL as one bound value
  * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
  * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
- * Only SELECTs: outside a transaction on an SQLite file they run on the read connection (reader.ts).
+ * Outside a transaction on an SQLite file, SELECTs run on the read connection (reader.ts); writes
+ * (an UPDATE … RETURNING) go through Kysely's connection like any other.
  */
 export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>, arity = build.length - 1) {
-  const compiled = new Map<Dialect, { sql: string; slots: Array<{ arg: number } | { value: unknown }> }>();
+  const compiled = new Map<Dialect, { sql: string; read: boolean; slots: Array<{ arg: number } | { value: unknown }> }>();
   const compile = (db: Kysely<DB>, dialect: Dialect) => {
     const markers = Array.from({ length: arity }, (_, i) => `\u0000arg${i}\u0000`) as A;
     const query = build(db, ...markers).compile();
@@ -22,7 +23,7 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     });
     const used = new Set(slots.flatMap((slot) => ('arg' in slot ? [slot.arg] : [])));
     if (used.size !== markers.length) throw new Error(`prepared query: every argument must be a bound value (${query.sql})`);
-    const entry = { sql: query.sql, slots };
+    const entry = { sql: query.sql, read: /^\s*select\b/i.test(query.sql), slots };
     compiled.set(dialect, entry);
     return entry;
   };
@@ -30,7 +31,7 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const reader = readerOf(db);
+    const reader = entry.read ? readerOf(db) : undefined;
     if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
@@ -49,5 +50,25 @@ export function preparedShapes<R>() {
       shapes.set(key, run);
     }
     return run(db, ...args);
+  };
+}
+
+/**
+ * An INSERT of one row into `table`, prepared per set of columns (the row object's keys, in order):
+ * every value is a bound argument. Only plain values (no expressions).
+ */
+export function preparedInsert<T extends keyof DB & string>(table: T) {
+  const byColumns = new Map<string, (db: Kysely<DB>, ...args: Array<string | number | null>) => Promise<unknown[]>>();
+  return async (db: Kysely<DB>, row: Insertable<DB[T]>): Promise<void> => {
+    // Like Kysely, a column whose value is undefined is left out (its default applies).
+    const values = row as Record<string, string | number | null | undefined>;
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const key = columns.join(',');
+    let run = byColumns.get(key);
+    if (!run) {
+      run = prepared((q, ...args) => q.insertInto(table).values(Object.fromEntries(columns.map((column, i) => [column, args[i]])) as never), columns.length);
+      byColumns.set(key, run);
+    }
+    await run(db, ...columns.map((column) => values[column] as string | number | null));
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Engine, ownsProgramData } from '../engine';
 import { newPublicId, nextObjectId } from '../storage/ids';
+import { prepared } from '../storage/prepared';
 import type { DB } from '../storage/schema';
 import { WEBHOOK_API_VERSION, type WebhookKind } from './kinds';
 
@@ -16,6 +17,10 @@ export interface NewWebhookEvent {
 /** Endpoints that receive new events: enabled ones, and paused ones (held until resumed). */
 export const RECEIVING_STATUSES = ['enabled', 'paused'];
 
+const receivingEndpoints = prepared((db, vendorId: number) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'events']).where('vendor_id', '=', vendorId).where('status', 'in', RECEIVING_STATUSES).where('deleted_at', 'is', null),
+);
+
 /**
  * Writes an event to the webhook outbox in the caller's transaction, with one pending delivery
  * per endpoint of the vendor subscribed to its kind: if the change commits, the event will be
@@ -26,13 +31,7 @@ export const RECEIVING_STATUSES = ['enabled', 'paused'];
  */
 export async function recordWebhookEvent(db: Kysely<DB>, engine: Engine, event: NewWebhookEvent): Promise<string | null> {
   if (!ownsProgramData(engine)) return null;
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('vendor_id', '=', event.vendorId)
-    .where('status', 'in', RECEIVING_STATUSES)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const endpoints = await receivingEndpoints(db, event.vendorId);
   const subscribed = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
   if (subscribed.length === 0) return null;
 
