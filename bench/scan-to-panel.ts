@@ -20,15 +20,13 @@ import { buildApp } from '../src/server/app';
 import { createNodeScanners } from '../src/server/node/node-scanners';
 import type { ScanOutcome } from '../src/server/node/scanners';
 import { launchChromium } from '../test/support/browser';
+import { ROOMY_RATE_LIMITS } from '../test/support/customers';
 import { builtRendererForTests } from '../test/support/e2e-renderer';
 import { makeTempDir } from '../test/support/temp-dir';
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 50);
 const WARM_UP = 3;
 const GOAL_MS = 150;
-/** Rate limits far above the seeding's 50 registrations, logins and card links from one client. */
-const ROOMY = { perClient: 100_000, perAccount: 100_000, windowSeconds: 60 };
-const ROOMY_RATE_LIMITS = { login: ROOMY, passwordReset: ROOMY, codeEntry: ROOMY, lookup: ROOMY, messageSend: ROOMY };
 
 interface Customer {
   name: string;
@@ -86,6 +84,7 @@ const dir = makeTempDir('punchcard-bench-scan-');
 const scanner = new ScriptedScanSource('bench-scanner');
 const engine = await startEngine({ database: openSqlite(`${dir.path}/store.db`), nodeKey: randomBytes(32), role: 'store' });
 const scanners = createNodeScanners(engine, { sources: [scanner] })!;
+// Rate limits far above the seeding's registrations, logins and card links from one client.
 const app = await buildApp({ engine, role: 'store', version: 'bench', rendererDir, scanners, rateLimits: ROOMY_RATE_LIMITS });
 const node = { url: await app.listen({ port: 0, host: '127.0.0.1' }) };
 await scanners.start();
