@@ -95,6 +95,20 @@ describe('pairing and unpairing a running store node from its screens', () => {
     expect((await unpair()).status).toBe(401);
   }, 120_000);
 
+  it('refuses to pair from the screens a node whose database is not its data folder’s file', async () => {
+    const dir = makeTempDir('punchcard-elsewhere-');
+    const elsewhere = await startStoreNode({ dataDir: dir.path, database: join(dir.path, 'elsewhere.db'), port: 0 });
+    try {
+      const own = await setUpVendor(elsewhere.engine, { name: 'Elsewhere', currency: 'USD', country: 'US', store: { name: 'E', address1: '3 Road', city: 'Ogdenville' } });
+      const reply = await http(`${elsewhere.url}/sync/pairing?api_key=${own.apiKey}`, { method: 'POST', body: { central: 'http://127.0.0.1:9', code: 'ABCD-EFGH', replace_local_data: true } });
+      expect([reply.status, reply.body.code]).toEqual([409, 'pairing_unavailable']);
+      expect(readdirSync(dir.path).filter((name) => name.startsWith('elsewhere.db.'))).toEqual([]);
+    } finally {
+      await elsewhere.close();
+      dir.remove();
+    }
+  });
+
   it('`punchcard unpair` refuses a data folder that is not paired', async () => {
     const result = await run(['unpair', '--data', dirs[2]!.path, '--json']);
     expect(result.code).not.toBe(0);

@@ -18,8 +18,16 @@ export interface PairingControl {
  * code before anything changes here); the files change during an in-process restart, after the
  * reply has left, so the screen hears the answer before its connection drops.
  */
-export function createPairingControl(node: RunningNode, options: { dataDir: string; sqliteNativeBinding?: string | undefined; logger?: FastifyBaseLogger | undefined }): PairingControl {
+export function createPairingControl(
+  node: RunningNode,
+  options: { dataDir: string; database?: string | undefined; sqliteNativeBinding?: string | undefined; logger?: FastifyBaseLogger | undefined },
+): PairingControl {
   const dir = openDataDir(options.dataDir);
+  // Pairing sets the data folder's SQLite file aside; a store on another database is paired by hand.
+  const ownFile = options.database === undefined && !process.env.PUNCHCARD_DATABASE_URL;
+  const refuseForeignDatabase = () => {
+    if (!ownFile) throw new ServiceError('pairing_unavailable');
+  };
   const afterReply = (between: () => Promise<unknown>) => {
     setImmediate(() => {
       node.restart(async () => void (await between())).catch((error: unknown) => options.logger?.error({ err: error }, 'restart after a pairing change failed'));
@@ -27,6 +35,7 @@ export function createPairingControl(node: RunningNode, options: { dataDir: stri
   };
   return {
     async pair(input) {
+      refuseForeignDatabase();
       const central = checkPairable(dir, input.central);
       if ((await hasOwnData(node.engine.db)) && !input.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
       const reply = await redeemPairingCode(central, input.code, input.label ?? hostname());
@@ -34,6 +43,7 @@ export function createPairingControl(node: RunningNode, options: { dataDir: stri
       return { central, node_id: reply.node_id, store_id: reply.store_id };
     },
     async unpair(input) {
+      refuseForeignDatabase();
       if (!readPairing(dir)) throw new ServiceError('store_not_paired');
       const { pending } = await summariseOutbox(node.engine.db);
       if (!input.discardUnsent) refuseUnsent(pending);
