@@ -93,3 +93,9 @@ export async function killLeftovers(): Promise<void> {
   for (const child of left) child.kill('SIGKILL');
   await Promise.all(left.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('close', r)))));
 }
+
+/** The address a started `punchcard store` or `central` logs once it listens ("Punchcard <kind> node listening on URL"). */
+export function listeningUrl(running: Running, kind: 'store' | 'central', timeoutMs = 60_000): Promise<string> {
+  const pattern = new RegExp(`^Punchcard ${kind} node listening on (http://127\\.0\\.0\\.1:\\d+)$`);
+  return waitFor(`the ${kind} listening line`, () => jsonLines(running.stdout()).map((line) => pattern.exec(String(line.msg ?? ''))?.[1]).find(Boolean), running, timeoutMs);
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonLines, killLeftovers, launch, run, type Running, waitFor } from '../support/processes';
+import { killLeftovers, launch, listeningUrl, run, type Running } from '../support/processes';
 import { freePort } from '../support/free-port';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
@@ -34,18 +34,7 @@ async function startCentral(dir: string, env: Record<string, string>): Promise<s
   const port = await freePort();
   const process = launch(['central', '--data', dir, '--port', String(port)], undefined, env);
   running.push(process);
-  return waitFor(
-    'the central listening line',
-    () => {
-      for (const line of jsonLines(process.stdout())) {
-        const match = /Punchcard central node listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(String(line.msg ?? ''));
-        if (match) return match[1]!;
-      }
-      return undefined;
-    },
-    process,
-    60_000,
-  );
+  return listeningUrl(process, 'central');
 }
 
 const json = { 'content-type': 'application/json' };

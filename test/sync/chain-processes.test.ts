@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
+import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
 import { freePort } from '../support/free-port';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
@@ -40,18 +40,7 @@ async function centralDatabase(): Promise<Record<string, string>> {
 async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
   const process = launch(args, undefined, env);
   running.push(process);
-  const url = await waitFor(
-    `the ${kind} listening line`,
-    () => {
-      for (const line of jsonLines(process.stdout())) {
-        const match = new RegExp(`Punchcard ${kind} node listening on (http://127\\.0\\.0\\.1:\\d+)$`).exec(String(line.msg ?? ''));
-        if (match) return match[1]!;
-      }
-      return undefined;
-    },
-    process,
-    60_000,
-  );
+  const url = await listeningUrl(process, kind);
   return { process, url };
 }
 
