@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
+import { checkIn } from '../../src/core/onscreen/check-in';
+import { closeSession } from '../../src/core/onscreen/close-session';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
@@ -7,7 +10,7 @@ import { nextObjectId } from '../../src/core/storage/ids';
 import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
 
 // What central does when a store's sales land, besides storing them: the webhook events a sale
 // raises on a standalone node (with the store's original time), the auto reload a quick-pay spend
@@ -71,6 +74,34 @@ describe('central acting on the sales stores push', () => {
     expect(await central.engine.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').execute()).toHaveLength(5);
     await sync(store);
     expect(await central.engine.db.selectFrom('webhook_events').select('id').execute()).toHaveLength(5);
+  });
+
+  it('raises check_in.closed for a check-in central closes as moved when the customer checked in at a store', async () => {
+    const clock = new ManualClock();
+    const central = await startCentral(clock);
+    open.push(central);
+    const storeB = await addStore(central, 'B');
+    let link: Switch | null = null;
+    const store = await pairStore(central, clock, storeB, (credential) => (link = new Switch(central.transportFor(credential))));
+    open.push(store);
+    await createWebhookEndpoint(central.engine, { vendorId: central.vendor.vendorId }, { url: 'https://hooks.example.com/punchcard', events: ['check_in.closed'] }, { allowPrivate: false });
+    const { session: first } = await registerInStore(store.engine, await store.scope(), { email: 'di@example.com' });
+    await closeSession(store.engine, await store.scope(), first.hash);
+    await sync(store);
+    await central.engine.db.deleteFrom('webhook_deliveries').execute();
+    await central.engine.db.deleteFrom('webhook_events').execute();
+
+    // While store B is offline the customer checks in at store A (through central), then at B.
+    link!.down = true;
+    const atA = await checkIn(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { identification: 'di@example.com' });
+    clock.advance(60_000);
+    await checkIn(store.engine, await store.scope(), { identification: 'di@example.com' });
+    link!.down = false;
+    await sync(store);
+    const closed = await central.engine.db.selectFrom('webhook_events').select(['type', 'data']).where('type', '=', 'check_in.closed').execute();
+    expect(closed.map((e) => JSON.parse(e.data))).toEqual([expect.objectContaining({ check_in_id: atA.session.id, closed_reason: 'moved' })]);
+    const row = await central.engine.db.selectFrom('pos_sessions').select(['status', 'closed_reason']).where('id', '=', atA.session.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'closed', closed_reason: 'moved' });
   });
 
   it('queues the auto reload a quick-pay spend at a store crosses into', async () => {

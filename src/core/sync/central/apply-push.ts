@@ -178,10 +178,14 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
     case 'users':
       if (!existing) await insertCustomer(trx, engine, node, data);
       return;
-    default:
-      if (existing) await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data, table.storeWritable ?? []);
-      else await insertFromStore(trx, engine, node, change.tbl, data);
+    default: {
+      const moved = existing
+        ? await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data, table.storeWritable ?? [])
+        : await insertFromStore(trx, engine, node, change.tbl, data);
+      // Check-ins closed as moved (the customer checked in at another store) raise their own close.
+      for (const sessionId of moved) await applyStoreChangeEffects(trx, engine, effects, { tbl: 'pos_sessions', id: sessionId, occurredAt: applied.occurredAt }, { status: 'active' });
       await applyStoreChangeEffects(trx, engine, effects, applied, existing as Record<string, unknown> | undefined);
+    }
   }
 }
 
@@ -244,7 +248,8 @@ async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<
   return null;
 }
 
-async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<void> {
+/** Inserts a store's new row under the conflict rules; returns the check-ins it closed as moved. */
+async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<number[]> {
   const columns = await tableColumns(trx, engine.dialect, table);
   const row = { ...replicatedTable(table)?.insertDefaults, ...pickColumns(data, columns) };
   const now = engine.clock.now();
@@ -277,7 +282,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
       await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, `card number created at two stores; card ${same.id} stands`);
     }
   }
-  if (table === 'pos_sessions' && row['status'] === 'active') await closeOtherActiveSession(trx, engine, row['user_id'] as number, now);
+  const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, now) : [];
   if (table === 'orders') {
     const clash = await trx
       .selectFrom('orders')
@@ -292,16 +297,19 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     }
   }
   await trx.insertInto(table as 'orders').values(row as never).execute();
+  return moved;
 }
 
-/** A customer has one open check-in in the chain: the one applied last stands, the other is closed as moved. */
-async function closeOtherActiveSession(trx: Kysely<DB>, engine: Engine, userId: number, now: number): Promise<void> {
-  await trx
+/** A customer has one open check-in in the chain: the one applied last stands, the others are closed as moved. */
+async function closeOtherActiveSession(trx: Kysely<DB>, userId: number, now: number): Promise<number[]> {
+  const closed = await trx
     .updateTable('pos_sessions')
     .set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now })
     .where('user_id', '=', userId)
     .where('status', '=', 'active')
+    .returning('id')
     .execute();
+  return closed.map((r) => Number(r.id));
 }
 
 async function updateFromStore(
@@ -311,7 +319,7 @@ async function updateFromStore(
   existing: Record<string, unknown>,
   data: Record<string, unknown>,
   writable: readonly string[],
-): Promise<void> {
+): Promise<number[]> {
   const patch: Record<string, unknown> = {};
   for (const column of writable) if (column in data && data[column] !== existing[column]) patch[column] = data[column];
   // Closed stays closed: a session closed at one store is not reopened by another's stale copy.
@@ -320,7 +328,7 @@ async function updateFromStore(
     delete patch['closed_at'];
     delete patch['closed_reason'];
   }
-  if (table === 'pos_sessions' && patch['status'] === 'active') await closeOtherActiveSession(trx, engine, Number(existing['user_id']), engine.clock.now());
+  const moved = table === 'pos_sessions' && patch['status'] === 'active' ? await closeOtherActiveSession(trx, Number(existing['user_id']), engine.clock.now()) : [];
   // Even when nothing is taken, touch the row so its central version is logged and flows back.
   const set = Object.keys(patch).length > 0 ? patch : { id: existing['id'] };
   await trx
@@ -328,4 +336,5 @@ async function updateFromStore(
     .set(set as never)
     .where('id', '=', existing['id'] as number)
     .execute();
+  return moved;
 }
