@@ -44,6 +44,14 @@ export async function createServerDatabase(serverUrl: string, prefix: string): P
     drop: async () => {
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
+      // A pool's end() can resolve before its sockets are gone; forcing the drop then kills them
+      // mid-close and their clients throw "terminating connection" into whatever test runs next.
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline) {
+        const open = await cleanup.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (open.rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },
