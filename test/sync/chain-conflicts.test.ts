@@ -5,20 +5,12 @@ import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { authenticateNode, issuePairingCode, pairNode, revokeSyncNode } from '../../src/core/sync/central/pairing';
 import { setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
-import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // The conflict rules of docs/sync.md, each provoked on purpose: two stores that cannot reach
 // central do things central must reconcile when they come back.
-
-class Switch implements SyncTransport {
-  down = false;
-  constructor(private readonly inner: SyncTransport) {}
-  push: SyncTransport['push'] = (r) => (this.down ? Promise.reject(new Error('down')) : this.inner.push(r));
-  pull: SyncTransport['pull'] = (a, l) => (this.down ? Promise.reject(new Error('down')) : this.inner.pull(a, l));
-}
 
 interface Chain {
   clock: ManualClock;

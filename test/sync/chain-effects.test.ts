@@ -7,21 +7,13 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { nextObjectId } from '../../src/core/storage/ids';
-import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // What central does when a store's sales land, besides storing them: the webhook events a sale
 // raises on a standalone node (with the store's original time), the auto reload a quick-pay spend
 // crossing the threshold queues, and overdraft flags lifted by credits made at central itself.
-
-class Switch implements SyncTransport {
-  down = false;
-  constructor(private readonly inner: SyncTransport) {}
-  push: SyncTransport['push'] = (r) => (this.down ? Promise.reject(new Error('down')) : this.inner.push(r));
-  pull: SyncTransport['pull'] = (a, l) => (this.down ? Promise.reject(new Error('down')) : this.inner.pull(a, l));
-}
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

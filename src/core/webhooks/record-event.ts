@@ -21,6 +21,12 @@ const receivingEndpoints = prepared((db, vendorId: number) =>
   db.selectFrom('webhook_endpoints').select(['id', 'events']).where('vendor_id', '=', vendorId).where('status', 'in', RECEIVING_STATUSES).where('deleted_at', 'is', null),
 );
 
+/** Every kind some receiving endpoint of the vendor subscribes to (one read for a batch of changes). */
+export async function subscribedKinds(db: Kysely<DB>, vendorId: number): Promise<Set<string>> {
+  const endpoints = await receivingEndpoints(db, vendorId);
+  return new Set(endpoints.flatMap((endpoint) => JSON.parse(endpoint.events) as string[]));
+}
+
 /**
  * Writes an event to the webhook outbox in the caller's transaction, with one pending delivery
  * per endpoint of the vendor subscribed to its kind: if the change commits, the event will be

@@ -120,3 +120,11 @@ export async function pairStore(
     close: () => engine.close(),
   };
 }
+
+/** A store's link to central that a test turns off (`down`) and on again. */
+export class Switch implements SyncTransport {
+  down = false;
+  constructor(private readonly inner: SyncTransport) {}
+  push: SyncTransport['push'] = (r) => (this.down ? Promise.reject(new Error('down')) : this.inner.push(r));
+  pull: SyncTransport['pull'] = (a, l) => (this.down ? Promise.reject(new Error('down')) : this.inner.pull(a, l));
+}

@@ -28,12 +28,11 @@ class EventRefused extends Error {
 
 /** A store's push, in one transaction; the auto-reload worker is woken after the commit when a spend queued one. */
 export async function acceptPushedEvents(engine: Engine, node: PairedNode, events: PushedEvent[]): Promise<PushResponse> {
-  let effects: StoreChangeEffects | null = null;
-  const response = await transact(engine, async (trx) => {
-    effects = await prepareStoreChangeEffects(trx, node.vendorId);
-    return applyPushedEvents(trx, engine, node, events, effects);
+  const { response, effects } = await transact(engine, async (trx) => {
+    const effects = await prepareStoreChangeEffects(trx, node.vendorId);
+    return { response: await applyPushedEvents(trx, engine, node, events, effects), effects };
   });
-  if ((effects as StoreChangeEffects | null)?.autoReloadQueued) notifyAutoReloadQueued(engine);
+  if (effects.autoReloadQueued) notifyAutoReloadQueued(engine);
   return response;
 }
 
@@ -43,8 +42,7 @@ export async function acceptPushedEvents(engine: Engine, node: PairedNode, event
  * central cannot take is rejected (its changes rolled back to a savepoint) so the queue moves on.
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
  */
-export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects?: StoreChangeEffects): Promise<PushResponse> {
-  const sideEffects = effects ?? (await prepareStoreChangeEffects(trx, node.vendorId));
+async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects): Promise<PushResponse> {
   const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
   let lastSeq = Number(state.last_seq);
   const results: EventVerdict[] = [];
@@ -75,7 +73,7 @@ export async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: P
       resumeFrom = lastSeq + 1;
       break;
     }
-    const verdict = await applyOneEvent(trx, engine, node, event, { accounts: touchedAccounts, effects: sideEffects, survivors });
+    const verdict = await applyOneEvent(trx, engine, node, event, { accounts: touchedAccounts, effects, survivors });
     await trx
       .insertInto('sync_verdicts')
       .values({

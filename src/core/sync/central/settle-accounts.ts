@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
+import { findUserVendor } from '../../customers/customer-store';
 import { openAccount, postEntry } from '../../ledger/ledger';
 import { clearSettledOverdraft } from '../../ledger/overdraft-flags';
 import type { DB } from '../../storage/schema';
@@ -30,17 +31,13 @@ export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: Pair
       const survivorAccount = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId: Number(account.currency_id), holderType: 'user', holderId });
       await postEntry(trx, engine, accountId, { amount: -balance, kind: 'merge_out', referenceType: 'user', referenceId: String(holderId) });
       balance = (await postEntry(trx, engine, survivorAccount, { amount: balance, kind: 'merge_in', referenceType: 'user', referenceId: String(account.holder_id) })).balance;
-      membership = await membershipOf(trx, node.vendorId, holderId);
+      const survivor = await findUserVendor(trx, holderId, node.vendorId);
+      membership = survivor ? { id: Number(survivor.id), flagged_reason: survivor.flagged_reason } : null;
     } else if (account.merged_into) {
       continue;
     }
     if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership);
   }
-}
-
-async function membershipOf(trx: Kysely<DB>, vendorId: number, userId: number) {
-  const row = await trx.selectFrom('user_vendors').select(['id', 'flagged_reason']).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).executeTakeFirst();
-  return row ? { id: Number(row.id), flagged_reason: row.flagged_reason } : null;
 }
 
 async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number, balance: number, membership: { id: number; flagged_reason: string | null }): Promise<void> {

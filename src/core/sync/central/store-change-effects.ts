@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { queueAutoReloadOnCrossing } from '../../payments/auto-reload/auto-reloads';
 import type { DB } from '../../storage/schema';
-import { RECEIVING_STATUSES } from '../../webhooks/record-event';
+import { subscribedKinds } from '../../webhooks/record-event';
 import {
   type EventTime,
   type SessionFacts,
@@ -28,15 +28,7 @@ export interface StoreChangeEffects {
 }
 
 export async function prepareStoreChangeEffects(trx: Kysely<DB>, vendorId: number): Promise<StoreChangeEffects> {
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select('events')
-    .where('vendor_id', '=', vendorId)
-    .where('status', 'in', RECEIVING_STATUSES)
-    .where('deleted_at', 'is', null)
-    .execute();
-  const wanted = new Set(endpoints.flatMap((e) => JSON.parse(e.events) as string[]));
-  return { vendorId, wanted, autoReloadQueued: false };
+  return { vendorId, wanted: await subscribedKinds(trx, vendorId), autoReloadQueued: false };
 }
 
 type Row = Record<string, unknown>;
