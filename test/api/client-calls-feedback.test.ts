@@ -85,6 +85,8 @@ describe('POST /user/transaction/rate', () => {
     const other = await node.addVendor();
     const stranger = await signUpAt(node, other.vendorId);
     expectLegacyError(await rate(stranger, { transaction: p.id, rating: 1 }), 404, 'transaction_not_found');
+    expectLegacyError(await tip(stranger, { transaction: p.id, amount: 1 }), 404, 'transaction_not_found');
+    expect((await record(owner, p.id)).tip).toEqual({ amount: 0, window: DAY });
 
     // A voided purchase and its void record cannot be rated or tipped.
     const voided = await purchase(v, owner, 5);
@@ -125,6 +127,8 @@ describe('POST /user/transaction/tip', () => {
     for (const amount of [0, -1, 1.234, 'lots']) expectLegacyError(await tip(c, { transaction: p.id, amount }), 400, 'validation_failed');
     expectLegacyError(await tip(c, { transaction: p.id, amount: 10.01 }), 400, 'validation_failed');
     expectLegacyError(await tip(c, { transaction: p.id }), 400, 'validation_failed');
+    expectLegacyError(await tip(c, { transaction: 999_999_999, amount: 1 }), 404, 'transaction_not_found');
+    expectLegacyError(await http(`${node.url}/user/transaction/tip`, { method: 'POST', body: { transaction: p.id, amount: 1 } }), 401, 'missing_credentials');
     node.clock.advance(DAY * 1000);
     expectLegacyError(await tip(c, { transaction: p.id, amount: 1 }), 422, 'tip_window_closed');
     expect((await record(c, p.id)).tip).toEqual({ amount: 0, window: 0 });
