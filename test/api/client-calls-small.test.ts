@@ -43,6 +43,16 @@ describe('GET /user/logout', () => {
     expectLegacyError(await http(sessionUrl('/user/logout', c)), 401, 'session_ended');
   });
 
+  it("ends only its own login: another customer's, here or at another vendor, keeps working", async () => {
+    const v = await node.addVendor();
+    const [c, neighbour] = [await customer(v.vendorId), await customer(v.vendorId)];
+    const stranger = await customer((await node.addVendor()).vendorId);
+    expect((await http(sessionUrl('/user/logout', c))).status).toBe(200);
+    expect((await http(sessionUrl('/user/profile', neighbour))).status).toBe(200);
+    expect((await http(sessionUrl('/user/profile', stranger))).status).toBe(200);
+    expectLegacyError(await http(`${node.url}/user/logout?session_key=nope`), 401, 'invalid_session');
+  });
+
   it('accepts the .json suffix and refuses a call without a session_key', async () => {
     const v = await node.addVendor();
     const c = await customer(v.vendorId);
