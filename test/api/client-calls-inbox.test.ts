@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, deleteAccountAt, freshEmail, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, deleteAccountAt, freshEmail, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { inStoreApi } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
@@ -151,6 +151,25 @@ describe('POST /messages (admin)', () => {
     expect((await http(`${node.url}/messages`, { method: 'POST', body: { title: 'x', body: 'y', to: 'all' } })).status).toBe(401);
     expect(await kinds(c)).toEqual(['welcome']);
     expect(await kinds(stranger)).toEqual(['welcome']);
+  });
+});
+
+describe('a member of two programs', () => {
+  it("is welcomed at the first login at the second; each program's inbox is its own and refuses the other's messages", async () => {
+    const v = await node.addVendor();
+    const c = await signUpAt(node, v.vendorId);
+    created(await send(v, { title: 'From the first', body: 'Hi', user: c.userId }), 1);
+    const [fromFirst] = (await inboxOk(c)).data;
+    const w = await node.addVendor();
+    const session = await loginOkAt(node, c.email, PASSWORD, w.vendorId);
+    const there: Customer = { ...c, vendorId: w.vendorId, key: session.session_identifier };
+    expect(await kinds(there)).toEqual(['welcome']);
+    expectLegacyError(await update(there, { message: fromFirst.id, read: true }), 404, 'message_not_found');
+    expectLegacyError(await update(there, { message: fromFirst.id, deleted: true }), 404, 'message_not_found');
+    created(await send(w, { title: 'From the second', body: 'Hello', user: c.userId }), 1);
+    expect((await inboxOk(c)).data.map((m: { title: string }) => m.title)).not.toContain('From the second');
+    expect((await inboxOk(c)).data[0]).toMatchObject({ id: fromFirst.id, read: false });
+    expect(await kinds(c)).toEqual(['program', 'welcome']);
   });
 });
 
