@@ -99,6 +99,19 @@ describe('stores', () => {
     expect((await staffCall(node, owner.token, 'GET', '/backoffice/stores')).body.items).toHaveLength(before.body.items.length);
   });
 
+  it('refuses bad input at /stores (bearer) as the back office does, changing nothing', async () => {
+    const count = async () => (await http(`${node.url}/stores`, { token: vendor.accessToken })).body.items.length;
+    const before = await count();
+    const bad = await http(`${node.url}/stores`, { method: 'POST', token: vendor.accessToken, body: { ...QUITO_STORE, hours: { mon: '8-18' } } });
+    expect([bad.status, bad.body.code, bad.body.field]).toEqual([400, 'validation_failed', 'hours.mon']);
+    const zone = await http(`${node.url}/stores/${vendor.storeId}`, { method: 'PUT', token: vendor.accessToken, body: { time_zone: 'Mars/Olympus' } });
+    expect([zone.status, zone.body.code, zone.body.field]).toEqual([400, 'validation_failed', 'time_zone']);
+    const missing = await http(`${node.url}/stores/999999`, { method: 'PUT', token: vendor.accessToken, body: { name: 'X' } });
+    expect([missing.status, missing.body.code]).toEqual([404, 'store_not_found']);
+    expect(await count()).toBe(before);
+    expect((await http(`${node.url}/stores/${vendor.storeId}`, { token: vendor.accessToken })).body.time_zone).not.toBe('Mars/Olympus');
+  });
+
   it('are administered by integrations with the admin bearer token at /stores, within their vendor only', async () => {
     const made = await http(`${node.url}/stores`, { method: 'POST', token: vendor.accessToken, body: { ...QUITO_STORE, name: 'From the API' } });
     expect(made.status).toBe(201);
@@ -107,6 +120,10 @@ describe('stores', () => {
     const foreign = await http(`${node.url}/stores/${made.body.id}`, { method: 'PUT', token: other.accessToken, body: { name: 'Mine' } });
     expect([foreign.status, foreign.body.code]).toEqual([404, 'store_not_found']);
     expect((await http(`${node.url}/stores`)).body.code).toBe('missing_credentials');
+    const unseen = await http(`${node.url}/stores/${made.body.id}`, { token: other.accessToken });
+    expect([unseen.status, unseen.body.code]).toEqual([404, 'store_not_found']);
+    expect((await http(`${node.url}/stores`, { token: other.accessToken })).body.items.map((s: { id: number }) => s.id)).not.toContain(made.body.id);
+    expect((await http(`${node.url}/stores/${made.body.id}`, { token: vendor.accessToken })).body.name).toBe('From the API');
     const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=store&limit=1');
     expect(audit.body.items[0]).toMatchObject({ actor: 'api', staff_id: null, object_id: String(made.body.id) });
   });
