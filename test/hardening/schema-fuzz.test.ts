@@ -223,7 +223,7 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
   const headers: Record<string, string> = {};
   if (op.route.credential.kind === 'bearer') headers.authorization = `Bearer ${vendor.accessToken}`;
   if (op.route.credential.kind === 'staff') headers.authorization = `Bearer ${staffToken}`;
-  let body: string | Uint8Array | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   const b = request.body;
   if (b.kind === 'json') {
     body = JSON.stringify(b.value) ?? 'null';
@@ -235,7 +235,7 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
     body = b.text;
     headers['content-type'] = 'application/json';
   } else if (b.kind === 'bytes') {
-    body = b.bytes;
+    body = new Uint8Array(b.bytes);
     headers['content-type'] = b.type;
   }
   // fetch sends no body with GET: GET bodies are covered by test/api/http-conventions.
