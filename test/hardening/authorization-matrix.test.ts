@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAccessToken } from '../../src/core/credentials/access-tokens';
+import { addOwner } from '../../src/core/staff/add-owner';
+import { createStaffSession } from '../../src/core/staff/staff-sessions';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import type { CatalogRoute, RouteCredential } from '../../src/server/auth/credential';
 import { type Customer, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
@@ -8,14 +11,17 @@ import { http, startTestNode, type TestNode } from '../support/test-node';
 // credential each takes come from the app's own route catalog (the checks each route runs), and
 // the catalog must match the OpenAPI document, so a new route is in this matrix the day it exists.
 //
-// Callers: none; garbage; another vendor's bearer; a cashier key; a kiosk key; another customer's
-// session; a revoked or ended credential of the route's own kind. Expected: 401 for a missing,
-// unknown, revoked or wrong kind of credential; 403 for a key whose role may not make the call;
-// otherwise the caller gets in and still sees nothing of vendor A or of customer `ana` (404 for
-// vendor A's objects, no trace of Ana's email in any reply).
+// Callers: none; garbage; another vendor's bearer (on back-office routes, another vendor's staff
+// session); a cashier key; a kiosk key; another customer's session; a revoked or ended credential
+// of the route's own kind; an expired one (an access token, a customer session or a staff session
+// past its lifetime; API keys have no lifetime, so a key route's expired caller carries an expired
+// customer session). Expected: 401 for a missing, unknown, revoked, expired or wrong kind of
+// credential; 403 for a key whose role may not make the call; otherwise the caller gets in and
+// still sees nothing of vendor A or of customer `ana` (404 for vendor A's objects, no trace of
+// Ana's email in any reply).
 
-type Variant = 'none' | 'garbage' | 'otherVendorBearer' | 'cashierKey' | 'kioskKey' | 'otherCustomerSession' | 'revoked';
-const VARIANTS: readonly Variant[] = ['none', 'garbage', 'otherVendorBearer', 'cashierKey', 'kioskKey', 'otherCustomerSession', 'revoked'];
+type Variant = 'none' | 'garbage' | 'otherVendorBearer' | 'cashierKey' | 'kioskKey' | 'otherCustomerSession' | 'revoked' | 'expired';
+const VARIANTS: readonly Variant[] = ['none', 'garbage', 'otherVendorBearer', 'cashierKey', 'kioskKey', 'otherCustomerSession', 'revoked', 'expired'];
 type Expected = 401 | 403 | 'in';
 
 /** The expected outcome of one caller on one route, from the route's credential alone. */
@@ -24,8 +30,10 @@ function expected(credential: RouteCredential, variant: Variant): Expected {
     case 'public':
       return 'in';
     case 'staff':
+      // Vendor B's owner is signed in to the back office: it gets in, and sees only vendor B.
+      return variant === 'otherVendorBearer' ? 'in' : 401;
     case 'node':
-      // No caller here holds a staff session or a node credential.
+      // No caller here holds a node credential.
       return 401;
     case 'bearer':
       return variant === 'otherVendorBearer' ? 'in' : 401;
@@ -51,10 +59,16 @@ let a: VendorCredentials;
 let b: VendorCredentials;
 let ana: Customer;
 let bob: Customer;
-let revoked: { bearer: string; apiKey: string; session: string };
+let revoked: { bearer: string; apiKey: string; session: string; staff: string };
+let expired: { bearer: string; session: string; staff: string };
 /** Bob's session, renewed after any call that may have ended it. */
 let bobSession = '';
+/** Vendor B's owner's back-office session, renewed after a sign-out. */
+let bStaffSession = '';
+let bOwnerId = 0;
 const ids: Record<string, string> = {};
+/** Vendor A's objects by back-office route (numeric ids, so not searched for in replies). */
+const staffIds: Record<string, string> = {};
 
 beforeAll(async () => {
   node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
@@ -79,8 +93,39 @@ beforeAll(async () => {
   await node.engine.db.updateTable('api_keys').set({ revoked_at: node.clock.now() }).where('vendor_id', '=', extra.vendorId).execute();
   const ended = await signUpAt(node, a.vendorId, { first_name: 'Eve' });
   expect((await http(`${node.url}/user/logout?session_key=${encodeURIComponent(ended.key)}`, { method: 'POST' })).status).toBe(200);
-  revoked = { bearer: extra.accessToken, apiKey: extra.apiKey, session: ended.key };
+
+  // Staff sessions of vendor A's owner: one ended, one expired; vendor B's owner signed in.
+  const aOwnerId = (await addOwner(node.engine, { vendorId: a.vendorId, email: 'owner@a.example', password: 'matrix owner password 1' })).staff.id;
+  const aOwner = { id: aOwnerId, vendor_id: a.vendorId };
+  const endedStaff = (await createStaffSession(node.engine.db, node.engine, aOwner)).token;
+  await node.engine.db.updateTable('staff_sessions').set({ ended_at: node.clock.now() }).where('staff_id', '=', aOwner.id).execute();
+  const expiredStaff = (await createStaffSession(node.engine.db, node.engine, aOwner)).token;
+  await node.engine.db.updateTable('staff_sessions').set({ expires_at: node.clock.now() - 1 }).where('staff_id', '=', aOwner.id).where('ended_at', 'is', null).execute();
+  bOwnerId = (await addOwner(node.engine, { vendorId: b.vendorId, email: 'owner@b.example', password: 'matrix owner password 1' })).staff.id;
+  await renewStaffSession();
+
+  // An access token and a customer session of vendor A past their lifetime.
+  const expiredBearer = (await addAccessToken(node.engine.db, node.engine, { vendorId: a.vendorId, oauthClientId: null, label: 'matrix expired', ttlSeconds: 60 })).token;
+  await node.engine.db.updateTable('access_tokens').set({ expires_at: node.clock.now() - 1 }).where('label', '=', 'matrix expired').execute();
+  const lapsed = await signUpAt(node, a.vendorId, { first_name: 'Fay' });
+  await node.engine.db.updateTable('user_sessions').set({ expires_at: node.clock.now() - 1 }).where('user_id', '=', lapsed.userId).execute();
+  revoked = { bearer: extra.accessToken, apiKey: extra.apiKey, session: ended.key, staff: endedStaff };
+  expired = { bearer: expiredBearer, session: lapsed.key, staff: expiredStaff };
+
+  staffIds['/backoffice/program/currencies/:id'] = points;
+  staffIds['/backoffice/program/earning-rules/:id'] = ids['/earning-rules/:id']!;
+  staffIds['/backoffice/program/rewards/:id'] = ids['/rewards/:id']!;
+  staffIds['/backoffice/program/tiers/:id'] = ids['/tiers/:id']!;
+  for (const url of ['/backoffice/customers/:id', '/backoffice/customers/:id/adjustments', '/backoffice/customers/:id/block', '/backoffice/customers/:id/unblock']) staffIds[url] = String(ana.userId);
+  for (const url of ['/backoffice/stores/:id', '/backoffice/stores/:id/keys']) staffIds[url] = String(a.storeId);
+  staffIds['/backoffice/staff/:id'] = String(aOwner.id);
+  const aKey = await node.engine.db.selectFrom('api_keys').select('id').where('vendor_id', '=', a.vendorId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  staffIds['/backoffice/keys/:id'] = String(aKey.id);
 });
+
+async function renewStaffSession(): Promise<void> {
+  bStaffSession = (await createStaffSession(node.engine.db, node.engine, { id: bOwnerId, vendor_id: b.vendorId })).token;
+}
 
 afterAll(async () => {
   await node?.close();
@@ -88,6 +133,7 @@ afterAll(async () => {
 
 function pathOf(route: CatalogRoute): string {
   if (ids[route.url]) return route.url.replace(':id', ids[route.url]!);
+  if (staffIds[route.url]) return route.url.replace(':id', staffIds[route.url]!);
   return route.url
     .replace(':vendor_id', String(a.vendorId))
     .replace(':user_id', String(ana.userId))
@@ -107,7 +153,7 @@ async function credentialsOf(route: CatalogRoute, variant: Variant): Promise<{ q
       if (kind === 'session') return { query: { session_key: 'garbage' }, headers: {} };
       return { query: { api_key: 'pcak_garbage' }, headers: {} };
     case 'otherVendorBearer':
-      return { query: {}, headers: { authorization: `Bearer ${b.accessToken}` } };
+      return { query: {}, headers: { authorization: `Bearer ${kind === 'staff' ? bStaffSession : b.accessToken}` } };
     case 'cashierKey':
       return { query: { api_key: a.apiKey }, headers: {} };
     case 'kioskKey':
@@ -115,9 +161,14 @@ async function credentialsOf(route: CatalogRoute, variant: Variant): Promise<{ q
     case 'otherCustomerSession':
       return { query: { session_key: bobSession, user: String(ana.userId) }, headers: {} };
     case 'revoked':
-      if (kind === 'bearer' || kind === 'public' || kind === 'staff' || kind === 'node') return { query: {}, headers: { authorization: `Bearer ${revoked.bearer}` } };
+      if (kind === 'staff') return { query: {}, headers: { authorization: `Bearer ${revoked.staff}` } };
+      if (kind === 'bearer' || kind === 'public' || kind === 'node') return { query: {}, headers: { authorization: `Bearer ${revoked.bearer}` } };
       if (kind === 'session') return { query: { session_key: revoked.session }, headers: {} };
       return { query: { api_key: revoked.apiKey }, headers: {} };
+    case 'expired':
+      if (kind === 'staff') return { query: {}, headers: { authorization: `Bearer ${expired.staff}` } };
+      if (kind === 'bearer' || kind === 'public' || kind === 'node') return { query: {}, headers: { authorization: `Bearer ${expired.bearer}` } };
+      return { query: { session_key: expired.session }, headers: {} };
   }
 }
 
@@ -197,14 +248,16 @@ describe('every operation × every caller', () => {
         checked += 1;
         // A call such as logout or deactivate may end Bob's session: the next one gets a new one.
         if (variant === 'otherCustomerSession' && (route.method !== 'GET' || route.url.includes('logout')) && reply.status < 300) bobSession = (await loginOkAt(node, bob.email, PASSWORD, a.vendorId)).session_identifier;
+        if (variant === 'otherVendorBearer' && route.credential.kind === 'staff' && route.url.includes('sign-out') && reply.status < 300) await renewStaffSession();
         const where = `${route.method} ${route.url} as ${variant}: ${reply.status} ${reply.text.slice(0, 160)}`;
         if (reply.status >= 500) failures.push(`5xx — ${where}`);
         else if (want !== 'in' && reply.status !== want) failures.push(`expected ${want} — ${where}`);
         else if (want === 'in' && (reply.status === 401 || reply.status === 403) && route.credential.kind !== 'public') failures.push(`expected to get in — ${where}`);
         if (reply.text.includes(ana.email)) failures.push(`Ana's email leaked — ${where}`);
-        if (variant === 'otherVendorBearer' && route.credential.kind === 'bearer') {
+        if (variant === 'otherVendorBearer' && (route.credential.kind === 'bearer' || route.credential.kind === 'staff')) {
           for (const id of Object.values(ids)) if (reply.text.includes(id)) failures.push(`vendor A's ${id} leaked — ${where}`);
-          if (route.url.endsWith('/:id') && reply.status !== 404 && reply.status !== 400) failures.push(`expected 404 for vendor A's object — ${where}`);
+          const aObject = route.credential.kind === 'bearer' ? route.url.endsWith('/:id') : Boolean(staffIds[route.url]);
+          if (aObject && reply.status !== 404 && reply.status !== 400) failures.push(`expected 404 for vendor A's object — ${where}`);
         }
       }
     }

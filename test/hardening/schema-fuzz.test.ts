@@ -12,7 +12,8 @@ import { http, startTestNode, type TestNode } from '../support/test-node';
 // Issue 10: schema-driven fuzzing of every operation of the OpenAPI document. Each operation gets
 // requests built from its own parameter and body schemas, mixing plausible values with hostile
 // ones (wrong types, out-of-range and non-finite numbers, loose numeric strings, huge and deeply
-// nested values, control characters and broken UTF-16, bad percent-encoding, form and raw bodies).
+// nested values, bodies over the 1 MB limit, control characters and broken UTF-16, bad
+// percent-encoding, bytes that are not UTF-8, bodies in another charset, form and raw bodies).
 // The caller holds a valid credential of the operation's kind, so requests reach validation and
 // the use cases. Every reply must be below 500; every refusal (4xx) must carry the JSON envelope
 // of its style and leave the database exactly as it was.
@@ -34,7 +35,12 @@ interface Operation {
 interface FuzzRequest {
   path: Record<string, string>;
   query: Record<string, unknown>;
-  body: { kind: 'json'; value: unknown } | { kind: 'form'; value: unknown } | { kind: 'raw'; text: string } | { kind: 'none' };
+  body:
+    | { kind: 'json'; value: unknown }
+    | { kind: 'form'; value: unknown }
+    | { kind: 'raw'; text: string }
+    | { kind: 'bytes'; bytes: Uint8Array; type: string }
+    | { kind: 'none' };
 }
 
 let node: TestNode;
@@ -100,6 +106,20 @@ const hostile: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
   null, true, false, [], {}, [[[]]], [1, 2, 3], { $gt: '' }, deep(40), Array.from({ length: 200 }, (_, i) => i),
 );
 
+/** Bodies that are not UTF-8 text as declared: invalid, overlong and truncated sequences, UTF-16, another charset, another type. */
+const BAD_BYTES: ReadonlyArray<{ bytes: Uint8Array; type: string }> = [
+  { bytes: Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), type: 'application/json' },
+  { bytes: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0xe2, 0x82]), type: 'application/json' },
+  { bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"name":"x","amount":1}', 'utf16le')]), type: 'application/json; charset=utf-16' },
+  { bytes: Buffer.from('{"name":"caf\xe9"}', 'latin1'), type: 'application/json; charset=iso-8859-1' },
+  { bytes: Buffer.from([0x61, 0x3d, 0xff, 0x26, 0x62, 0x3d, 0x25, 0xc0]), type: 'application/x-www-form-urlencoded' },
+  { bytes: Buffer.from('<a><b>1</b></a>'), type: 'text/xml' },
+  { bytes: Buffer.from([0x00, 0x01, 0x02, 0x1f, 0x8b, 0x08]), type: 'application/octet-stream' },
+];
+
+/** Over the 1 MB body limit. */
+const HUGE_BODY = `{"name":"${'x'.repeat(1_100_000)}"}`;
+
 function plausible(schema: Schema, depth: number): fc.Arbitrary<unknown> {
   if (depth > 4) return fc.constant(null);
   if (schema.anyOf || schema.oneOf) return fc.oneof(...(schema.anyOf ?? schema.oneOf).map((s: Schema) => plausible(s, depth + 1)));
@@ -146,8 +166,9 @@ function requestOf(op: Operation): fc.Arbitrary<FuzzRequest> {
         { weight: 1, arbitrary: hostile.map((value) => ({ kind: 'json' as const, value })) },
         {
           weight: 1,
-          arbitrary: fc.constantFrom('{"a":', '[[[[[[[[[[', '['.repeat(100_000), '{"name":"\\ud800"}', 'a=1&a[b]=2&a[b][c][d][e][f][g]=3', '\u00ff\u00fe', 'null', '"text"', '{"__proto__":{"admin":true}}').map((text) => ({ kind: 'raw' as const, text })),
+          arbitrary: fc.constantFrom('{"a":', '[[[[[[[[[[', '['.repeat(100_000), HUGE_BODY, '{"name":"\\ud800"}', 'a=1&a[b]=2&a[b][c][d][e][f][g]=3', '\u00ff\u00fe', 'null', '"text"', '{"__proto__":{"admin":true}}').map((text) => ({ kind: 'raw' as const, text })),
         },
+        { weight: 1, arbitrary: fc.constantFrom(...BAD_BYTES).map((b) => ({ kind: 'bytes' as const, ...b })) },
         { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
       )
     : fc.constant({ kind: 'none' as const });
@@ -202,7 +223,7 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
   const headers: Record<string, string> = {};
   if (op.route.credential.kind === 'bearer') headers.authorization = `Bearer ${vendor.accessToken}`;
   if (op.route.credential.kind === 'staff') headers.authorization = `Bearer ${staffToken}`;
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   const b = request.body;
   if (b.kind === 'json') {
     body = JSON.stringify(b.value) ?? 'null';
@@ -213,6 +234,9 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
   } else if (b.kind === 'raw') {
     body = b.text;
     headers['content-type'] = 'application/json';
+  } else if (b.kind === 'bytes') {
+    body = new Uint8Array(b.bytes);
+    headers['content-type'] = b.type;
   }
   // fetch sends no body with GET: GET bodies are covered by test/api/http-conventions.
   if (op.method === 'GET') body = undefined;
@@ -292,7 +316,6 @@ describe('schema-driven fuzzing of every operation', () => {
   });
 });
 
-/** A live session: a new login, or a new customer when the last one can no longer log in (deactivated, new password). */
 // ---------------------------------------------------------------------------------------------
 // the number sweep: every number field of every operation, given each loose number in turn
 
@@ -366,6 +389,50 @@ describe('the number sweep', () => {
   });
 });
 
+// ---------------------------------------------------------------------------------------------
+// the body sweep: every operation that takes a body, given each body that is not UTF-8 JSON and one over the limit
+
+describe('the body sweep', () => {
+  it('every operation with a body answers bytes that are not UTF-8 (or not JSON) without a 5xx, and a body over 1 MB with 413, in its envelope', { timeout: 120_000 }, async () => {
+    const failures: string[] = [];
+    let swept = 0;
+    await renewSession();
+    await renewStaffSession();
+    const none = { path: {}, query: {} };
+    let before = await fingerprint();
+    for (const op of operations.filter((o) => o.method !== 'GET')) {
+      const path = Object.fromEntries(op.params.map((p) => [p.name, '1']));
+      const bodies: Array<{ label: string; body: FuzzRequest['body'] }> = [
+        ...BAD_BYTES.map((b) => ({ label: `${b.type} ${Buffer.from(b.bytes).toString('hex').slice(0, 24)}`, body: { kind: 'bytes' as const, ...b } })),
+        { label: 'over 1 MB', body: { kind: 'raw' as const, text: HUGE_BODY } },
+      ];
+      for (const { label, body } of bodies) {
+        const reply = await send(op, { ...none, path, body });
+        swept += 1;
+        const where = `${op.method} ${op.path} with ${label}: ${reply.status} ${reply.text.slice(0, 160)}`;
+        if (reply.status >= 500) failures.push(`5xx — ${where}`);
+        if (label === 'over 1 MB' && reply.status !== 413 && reply.status !== 401 && reply.status !== 403) failures.push(`expected 413 — ${where}`);
+        if (reply.status >= 400) {
+          const problem = envelopeProblem(reply);
+          if (problem) failures.push(`${problem} — ${where}`);
+          const after = await fingerprint();
+          const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
+          if (changed.length > 0) failures.push(`changed ${changed.join(', ')} — ${where}`);
+          before = after;
+        } else {
+          // A call that needs no body (logout, sign-out) may have ended a session.
+          if (op.route.credential.kind === 'session') await renewSession();
+          if (op.route.credential.kind === 'staff') await renewStaffSession();
+          before = await fingerprint();
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(swept).toBeGreaterThan(300);
+  });
+});
+
+/** A live session: a new login, or a new customer when the last one can no longer log in (deactivated, new password). */
 async function renewSession(): Promise<void> {
   const login = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: customer.email, password: PASSWORD, vendor: vendor.vendorId } });
   if (login.status === 200) {
@@ -374,7 +441,4 @@ async function renewSession(): Promise<void> {
   }
   customer = await signUpAt(node, vendor.vendorId);
   session = customer.key;
-  // The back office's owner: staff routes are fuzzed signed in, like every other credential.
-  ownerId = (await addOwner(node.engine, { vendorId: vendor.vendorId, email: 'owner@fuzz.example', password: 'fuzz owner password 1' })).staff.id;
-  await renewStaffSession();
 }
