@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { checkInDemoQueue, demoIdentifications, seedDemoData } from '../../src/server/node/demo/demo-data';
@@ -33,6 +34,18 @@ describe('demo data', () => {
     const cards = await http(`${node.url}/cards?limit=100`, { token: demo.accessToken });
     expect(cards.body.items).toHaveLength(DEMO_PEOPLE.length + UNLINKED_DEMO_CARDS.length);
   });
+
+  it('is the same demo at every first run: another fresh folder gets the same customers, balances and history', async () => {
+    const other = await startTestNode();
+    try {
+      expect(await seedDemoData(other.engine)).not.toBeNull();
+      const [mine, theirs] = await Promise.all([demoSummary(node.engine), demoSummary(other.engine)]);
+      expect(mine).toHaveLength(DEMO_PEOPLE.length);
+      expect(theirs).toEqual(mine);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 
   it('has a program with rules, rewards, two tiers, expiry and two stores', async () => {
     const [rules, rewards, tiers, settings, stores] = await Promise.all(
@@ -102,3 +115,40 @@ describe('demo data', () => {
     expect(reply.body.error.errors[0].reason).toBe('card_not_linked');
   });
 });
+
+/** Everything a demo customer shows, without the node's ids: card, person, tier, reload, balances, ledger and orders. */
+async function demoSummary(engine: Engine) {
+  const customers = await engine.db
+    .selectFrom('user_cards as uc')
+    .innerJoin('cards as c', 'c.id', 'uc.card_id')
+    .innerJoin('users as u', 'u.id', 'uc.user_id')
+    .innerJoin('user_vendors as uv', 'uv.user_id', 'uc.user_id')
+    .leftJoin('tiers as t', 't.id', 'uv.tier_id')
+    .select(['uc.user_id', 'c.number', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 't.name as tier', 'uv.reload_amount', 'uv.reload_threshold'])
+    .orderBy('c.number')
+    .execute();
+  return Promise.all(
+    customers.map(async ({ user_id, ...customer }) => ({
+      ...customer,
+      ledger: await engine.db
+        .selectFrom('ledger_accounts as la')
+        .innerJoin('currencies as cu', 'cu.id', 'la.currency_id')
+        .innerJoin('ledger_entries as le', 'le.account_id', 'la.id')
+        .select(['cu.name', 'la.balance', 'le.kind', 'le.amount', 'le.created_at', 'le.expires_at'])
+        .where('la.holder_type', '=', 'user')
+        .where('la.holder_id', '=', user_id)
+        .orderBy('cu.name')
+        .orderBy('le.created_at')
+        .orderBy('le.kind')
+        .orderBy('le.amount')
+        .execute(),
+      orders: await engine.db
+        .selectFrom('orders as o')
+        .innerJoin('stores as s', 's.id', 'o.store_id')
+        .select(['s.name', 'o.receipt_number', 'o.ordered_at', 'o.total', 'o.items', 'o.payment_method', 'o.quick_pay_used', 'o.points_earned', 'o.points_spent'])
+        .where('o.user_id', '=', user_id)
+        .orderBy('o.ordered_at')
+        .execute(),
+    })),
+  );
+}

@@ -97,6 +97,28 @@ describe('registering with an unlinked card', () => {
     expect(await api.userCount()).toBe(users);
   });
 
+  it("a customer of another program only: the kiosk may not attach the card (403), the counter links it and they join", async () => {
+    const other = await node.addVendor('Elsewhere Program');
+    const email = freshEmail();
+    const there = await register(other.apiKey, { email, first_name: 'Ola' });
+    expect(there.status).toBe(201);
+    const userId = Number((await api.retrieveOk(other.apiKey, there.body.pos_session.hash)).user.id);
+    await api.closeOk(other.apiKey, there.body.pos_session.hash);
+    const card = await newCard();
+    const users = await api.userCount();
+
+    const atKiosk = await register(v.kioskApiKey, { email, card_number: card });
+    expect(atKiosk.status).toBe(403);
+    expect(reasonOf(atKiosk)).toBe('card_link_at_counter');
+    expect(await holderOf(card)).toBe('card_not_linked');
+
+    const atCounter = await register(v.apiKey, { email, card_number: card });
+    expect(atCounter.status, JSON.stringify(atCounter.body)).toBe(201);
+    await closeSession(atCounter.body);
+    expect(await holderOf(card)).toBe(userId);
+    expect(await api.userCount()).toBe(users);
+  });
+
   it("refuses another program's card, someone else's card and an archived card, creating nobody", async () => {
     const other = await node.addVendor('Other Program');
     const foreign = await newCard(other);

@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen } from '../support/e2e-browser';
 import { balancesOf, closeAllSessions, type E2eStore, queueNames, SCANNER_ID, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 import { http } from '../support/test-node';
@@ -257,7 +257,6 @@ describe('cashier screen in Chromium', () => {
     await settings.waitFor();
     await expectText(settings.getByTestId('scanner-row'), SCANNER_ID);
     await expectText(settings.getByTestId('settings-terminal'), 'Market Street');
-    await saveScreenshot(page, 'settings');
     await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
     await queue().waitFor();
   });

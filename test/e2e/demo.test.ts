@@ -10,7 +10,8 @@ import { http } from '../support/test-node';
 // What a newcomer sees (issue 16): `punchcard demo` on a fresh data folder, the browser signed in
 // with the cashier key the banner prints, every identification the banner lists checked in at the
 // counter, an unlinked card registering a new customer, and the kiosk greeting a demo customer.
-// The README's screenshots of the cashier and kiosk come from here (UPDATE_SCREENSHOTS=1).
+// The README's screenshots of the cashier (English and Spanish), Settings and the kiosk come from
+// here (UPDATE_SCREENSHOTS=1), so they show what a newcomer sees.
 
 describe('the demo in Chromium', () => {
   const dir = makeTempDir('punchcard-demo-e2e-');
@@ -81,6 +82,28 @@ describe('the demo in Chromium', () => {
     await expectText(panel().getByTestId('customer-tier'), 'Gold');
     await page.mouse.move(0, 0);
     await saveScreenshot(page, 'cashier');
+  });
+
+  it("shows Ana's panel in Spanish, and Settings on the demo's store (the README's other screenshots)", async () => {
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(page.getByRole('region', { name: 'Cola' }), 'en espera');
+    await expectText(panel().getByTestId('customer-name'), tries[0]!.name!);
+    await expectText(panel(), 'Hacer pedido');
+    await page.mouse.move(0, 0);
+    await saveScreenshot(page, 'cashier-es');
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+    await expectText(page.getByRole('region', { name: 'Queue' }), 'waiting');
+
+    await page.getByRole('banner').getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('region', { name: 'Settings' });
+    await settings.waitFor();
+    await expectText(settings.getByTestId('settings-terminal'), 'Demo Coffee Downtown');
+    await expectText(settings.getByTestId('settings-node'), /Checked at/);
+    await expectCount(settings.getByTestId('settings-scanners').locator('.mantine-Loader-root'), 0);
+    await page.mouse.move(0, 0);
+    await saveScreenshot(page, 'settings');
+    await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('check-in-input').waitFor();
   });
 
   it('an unlinked card registers a new customer and links the card', async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, seedCustomer, type SeededCustomer, STORE_NAME, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 
@@ -71,7 +71,6 @@ describe('Spanish strings in Chromium', () => {
       const spanish = await screenLines(page);
       const untranslated = spanish.filter((line) => english.includes(line) && !sameInBothLanguages(line, [ana, ben, chloe]));
       expect(untranslated, 'lines still in English on the Spanish screen').toEqual([]);
-      await saveScreenshot(page, 'cashier-es');
 
       // The node's own messages reach the screen as the node words them; the frame around them is Spanish.
       await page.getByLabel('Registrar la llegada de un cliente').fill('nadie@example.com');
