@@ -25,10 +25,12 @@ import { setMeta } from '../src/core/storage/node-meta';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
+import { PUSH_PAGE } from '../src/core/sync/store/sync-client';
 import { createServerDatabase } from '../test/support/postgres';
 
 const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
-const PAGE = 500;
+// Pages of the size a store pushes.
+const PAGE = PUSH_PAGE;
 const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {

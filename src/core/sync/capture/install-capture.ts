@@ -38,7 +38,8 @@ export async function removeChangeCapture(db: Kysely<DB>, dialect: Dialect): Pro
 async function removeTriggers(db: Kysely<DB>, dialect: Dialect): Promise<void> {
   for (const table of REPLICATED_TABLES) {
     if (dialect === 'postgres') {
-      await sql.raw(`drop trigger if exists sync_capture on ${table.name}`).execute(db);
+      // `sync_capture` was the row-level trigger of earlier versions.
+      for (const name of ['sync_capture', 'sync_capture_insert', 'sync_capture_update', 'sync_capture_delete']) await sql.raw(`drop trigger if exists ${name} on ${table.name}`).execute(db);
     } else {
       for (const op of ['ins', 'upd', 'del']) await sql.raw(`drop trigger if exists sync_capture_${table.name}_${op}`).execute(db);
     }
@@ -104,25 +105,34 @@ function pgRowJson(table: ReplicatedTable, row: string): string {
 }
 
 async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[]): Promise<void> {
-  // The advisory lock (held to commit) makes the log's order the commit order, so a store that
-  // pulled up to seq N never misses a smaller seq committed later.
   for (const table of tables) {
+    // Statement-level triggers over transition tables: a multi-row insert (central's bulk apply)
+    // logs all its rows with one insert, not one trigger call per row. The lock keeps the log's
+    // sequence in commit order for pulls; rows of one statement are logged in id order.
     await sql
       .raw(
         `create or replace function sync_capture_${table.name}() returns trigger language plpgsql as $fn$
-         declare r ${table.name};
          begin
            if (select active from sync_apply_mode) = 1 then return null; end if;
            perform pg_advisory_xact_lock(${PG_LOCK});
-           if tg_op = 'DELETE' then r := old; else r := new; end if;
            insert into sync_changes (tbl, row_id, op, vendor_id, data)
-           values ('${table.name}', r.id, case tg_op when 'DELETE' then 'delete' else 'upsert' end, ${vendorOf(table, 'r')}, (${pgRowJson(table, 'r')})::text);
+           select '${table.name}', r.id, case tg_op when 'DELETE' then 'delete' else 'upsert' end, ${vendorOf(table, 'r')}, (${pgRowJson(table, 'r')})::text
+           from changed_rows r order by r.id;
            return null;
          end $fn$`,
       )
       .execute(db);
-    await sql
-      .raw(`create trigger sync_capture after insert or update or delete on ${table.name} for each row execute function sync_capture_${table.name}()`)
-      .execute(db);
+    for (const [event, transition] of [
+      ['insert', 'new'],
+      ['update', 'new'],
+      ['delete', 'old'],
+    ] as const) {
+      await sql
+        .raw(
+          `create trigger sync_capture_${event} after ${event} on ${table.name}
+           referencing ${transition} table as changed_rows for each statement execute function sync_capture_${table.name}()`,
+        )
+        .execute(db);
+    }
   }
 }

@@ -7,6 +7,7 @@ import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../prot
 import { replicatedTable } from '../replicated-tables';
 import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
+import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, storePatch } from './apply-batch';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
@@ -26,11 +27,16 @@ class EventRefused extends Error {
   }
 }
 
+export interface PushOptions {
+  /** Every event by the per-event path (the bulk path must give the same result: its test compares them). */
+  oneByOne?: boolean;
+}
+
 /** A store's push, in one transaction; the auto-reload worker is woken after the commit when a spend queued one. */
-export async function acceptPushedEvents(engine: Engine, node: PairedNode, events: PushedEvent[]): Promise<PushResponse> {
+export async function acceptPushedEvents(engine: Engine, node: PairedNode, events: PushedEvent[], options: PushOptions = {}): Promise<PushResponse> {
   const { response, effects } = await transact(engine, async (trx) => {
     const effects = await prepareStoreChangeEffects(trx, node.vendorId);
-    return { response: await applyPushedEvents(trx, engine, node, events, effects), effects };
+    return { response: await applyPushedEvents(trx, engine, node, events, effects, options), effects };
   });
   if (effects.autoReloadQueued) notifyAutoReloadQueued(engine);
   return response;
@@ -41,57 +47,102 @@ export async function acceptPushedEvents(engine: Engine, node: PairedNode, event
  * A repeated event gets its stored verdict; a gap stops the page and names where to resume; an event
  * central cannot take is rejected (its changes rolled back to a savepoint) so the queue moves on.
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
+ * Runs of plain sales go through the bulk path (apply-batch.ts); every other event is applied alone.
  */
-async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects): Promise<PushResponse> {
+async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects, options: PushOptions): Promise<PushResponse> {
   const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
-  let lastSeq = Number(state.last_seq);
-  const results: EventVerdict[] = [];
+  const firstSeq = Number(state.last_seq) + 1;
+  // An event sent twice in one page counts once.
+  const sorted = [...new Map(events.map((e) => [e.node_seq, e])).values()].sort((a, b) => a.node_seq - b.node_seq);
+  const repeated = sorted.filter((e) => e.node_seq < firstSeq);
+  let fresh = sorted.filter((e) => e.node_seq >= firstSeq);
   let resumeFrom: number | null = null;
-  const sorted = [...events].sort((a, b) => a.node_seq - b.node_seq);
-  const touchedAccounts = new Set<number>();
-  // Survivors of merged customers, looked up once per push (a merge made during the push concerns a
-  // customer inserted by it, whom no earlier row could name).
-  const survivors = new Map<number, number>();
-  for (const event of sorted) {
-    if (event.node_seq <= lastSeq) {
-      const stored = await trx
-        .selectFrom('sync_verdicts')
-        .selectAll()
-        .where('node_id', '=', node.id)
-        .where('node_seq', '=', event.node_seq)
-        .executeTakeFirst();
-      results.push({
-        node_seq: event.node_seq,
-        event_id: event.event_id,
-        verdict: stored?.verdict === 'rejected' ? 'rejected' : 'applied',
-        code: stored?.code ?? null,
-        message: stored?.message ?? null,
-      });
-      continue;
-    }
-    if (event.node_seq !== lastSeq + 1) {
-      resumeFrom = lastSeq + 1;
-      break;
-    }
-    const verdict = await applyOneEvent(trx, engine, node, event, { accounts: touchedAccounts, effects, survivors });
-    await trx
-      .insertInto('sync_verdicts')
-      .values({
-        node_id: node.id,
-        node_seq: event.node_seq,
-        event_id: event.event_id,
-        verdict: verdict.verdict,
-        code: verdict.code,
-        message: verdict.message,
-        applied_at: engine.clock.now(),
-      })
-      .execute();
-    results.push(verdict);
-    lastSeq = event.node_seq;
+  const gap = fresh.findIndex((e, i) => e.node_seq !== firstSeq + i);
+  if (gap >= 0) {
+    resumeFrom = firstSeq + gap;
+    fresh = fresh.slice(0, gap);
   }
-  await settleAccounts(trx, engine, node, touchedAccounts);
+
+  const verdicts = new Map<number, EventVerdict>();
+  for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
+  const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
+  const page = await learnPage(trx, fresh);
+  let run: PushedEvent[] = [];
+  const flush = async () => {
+    if (run.length > 0) for (const verdict of await applyRun(trx, engine, node, page, run, push)) verdicts.set(verdict.node_seq, verdict);
+    run = [];
+  };
+  for (const event of fresh) {
+    if (!options.oneByOne && isPlainSale(page, node, event)) {
+      run.push(event);
+    } else {
+      await flush();
+      verdicts.set(event.node_seq, await applyOneEvent(trx, engine, node, event, push));
+    }
+    rememberEvent(page, event);
+  }
+  await flush();
+  await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
+  await settleAccounts(trx, engine, node, push.accounts);
+  const lastSeq = firstSeq - 1 + fresh.length;
   await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
+  const results = [...repeated, ...fresh].map((e) => verdicts.get(e.node_seq) ?? { node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied' as const, code: null, message: null });
   return { results, resume_from: resumeFrom };
+}
+
+/** Verdicts of events central already took, as it gave them. */
+async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[]): Promise<EventVerdict[]> {
+  if (events.length === 0) return [];
+  const stored = await trx
+    .selectFrom('sync_verdicts')
+    .selectAll()
+    .where('node_id', '=', nodeId)
+    .where(
+      'node_seq',
+      'in',
+      events.map((e) => e.node_seq),
+    )
+    .execute();
+  const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
+  return events.map((event) => {
+    const verdict = bySeq.get(event.node_seq);
+    return {
+      node_seq: event.node_seq,
+      event_id: event.event_id,
+      verdict: verdict?.verdict === 'rejected' ? 'rejected' : 'applied',
+      code: verdict?.code ?? null,
+      message: verdict?.message ?? null,
+    };
+  });
+}
+
+async function insertVerdicts(trx: Kysely<DB>, engine: Engine, node: PairedNode, verdicts: EventVerdict[]): Promise<void> {
+  const now = engine.clock.now();
+  const rows = verdicts.map((v) => ({ node_id: node.id, node_seq: v.node_seq, event_id: v.event_id, verdict: v.verdict, code: v.code, message: v.message, applied_at: now }));
+  await insertRows(trx, engine.dialect, 'sync_verdicts', rows);
+}
+
+/** A run of plain sales in bulk; should the database refuse any of it, the run is taken event by event. */
+async function applyRun(trx: Kysely<DB>, engine: Engine, node: PairedNode, page: PageKnowledge, run: PushedEvent[], push: PushState): Promise<EventVerdict[]> {
+  const queuedBefore = push.effects.autoReloadQueued;
+  const survivorsBefore = new Map(push.survivors);
+  const accounts = new Set<number>();
+  await sql`savepoint sync_run`.execute(trx);
+  try {
+    await applyPlainSales(trx, page, run, { engine, vendorId: node.vendorId, effects: push.effects, survivors: push.survivors, survivorOf: (id) => survivorOf(trx, id), accounts });
+    await sql`release savepoint sync_run`.execute(trx);
+    for (const id of accounts) push.accounts.add(id);
+    return run.map((e) => ({ node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied', code: null, message: null }));
+  } catch {
+    await sql`rollback to savepoint sync_run`.execute(trx);
+    await sql`release savepoint sync_run`.execute(trx);
+    push.effects.autoReloadQueued = queuedBefore;
+    push.survivors.clear();
+    for (const [user, survivor] of survivorsBefore) push.survivors.set(user, survivor);
+    const verdicts: EventVerdict[] = [];
+    for (const event of run) verdicts.push(await applyOneEvent(trx, engine, node, event, push));
+    return verdicts;
+  }
 }
 
 /** What applying one push shares between its events. */
@@ -123,17 +174,6 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, `${refused.code}: ${refused.message}`);
     return { ...base, verdict: 'rejected', code: refused.code, message: refused.message };
   }
-}
-
-/**
- * A row a command wrote twice (an order inserted, then given its transaction) travels as two
- * changes; central needs only the row as the command left it, at the place of its first write
- * (so parents still come before children).
- */
-function lastVersionOfEachRow(changes: RowChange[]): RowChange[] {
-  const rows = new Map<string, RowChange>();
-  for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
-  return [...rows.values()];
 }
 
 async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: PushState): Promise<void> {
@@ -178,7 +218,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       return;
     default: {
       const moved = existing
-        ? await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data, table.storeWritable ?? [])
+        ? await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data)
         : await insertFromStore(trx, engine, node, change.tbl, data);
       // Check-ins closed as moved (the customer checked in at another store) raise their own close.
       for (const sessionId of moved) await applyStoreChangeEffects(trx, engine, effects, { tbl: 'pos_sessions', id: sessionId, occurredAt: applied.occurredAt }, { status: 'active' });
@@ -310,22 +350,8 @@ async function closeOtherActiveSession(trx: Kysely<DB>, userId: number, now: num
   return closed.map((r) => Number(r.id));
 }
 
-async function updateFromStore(
-  trx: Kysely<DB>,
-  engine: Engine,
-  table: string,
-  existing: Record<string, unknown>,
-  data: Record<string, unknown>,
-  writable: readonly string[],
-): Promise<number[]> {
-  const patch: Record<string, unknown> = {};
-  for (const column of writable) if (column in data && data[column] !== existing[column]) patch[column] = data[column];
-  // Closed stays closed: a session closed at one store is not reopened by another's stale copy.
-  if (table === 'pos_sessions' && existing['status'] !== 'active' && patch['status'] === 'active') {
-    delete patch['status'];
-    delete patch['closed_at'];
-    delete patch['closed_reason'];
-  }
+async function updateFromStore(trx: Kysely<DB>, engine: Engine, table: string, existing: Record<string, unknown>, data: Record<string, unknown>): Promise<number[]> {
+  const patch = storePatch(table, existing, data);
   const moved = table === 'pos_sessions' && patch['status'] === 'active' ? await closeOtherActiveSession(trx, Number(existing['user_id']), engine.clock.now()) : [];
   // Even when nothing is taken, touch the row so its central version is logged and flows back.
   const set = Object.keys(patch).length > 0 ? patch : { id: existing['id'] };

@@ -13,31 +13,57 @@ import { recordSyncException } from './sync-exceptions';
  * with an exception for the store, and unflagged once later credits settle the debt.
  */
 export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: PairedNode, accountIds: Set<number>): Promise<void> {
-  for (const accountId of accountIds) {
-    // The account, whether its holder was merged, and the holder's membership, in one read.
-    const account = await trx
-      .selectFrom('ledger_accounts as a')
-      .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.holder_id').on('a.holder_type', '=', 'user'))
-      .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 'a.holder_id').on('uv.vendor_id', '=', node.vendorId).on('uv.removed_at', 'is', null))
-      .select(['a.holder_type', 'a.holder_id', 'a.currency_id', 'a.balance', 'u.merged_into', 'uv.id as membership_id', 'uv.flagged_reason'])
-      .where('a.id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    if (account.holder_type !== 'user') continue;
-    let holderId = Number(account.holder_id);
-    let balance = Number(account.balance);
-    let membership = account.membership_id === null ? null : { id: Number(account.membership_id), flagged_reason: account.flagged_reason };
-    if (account.merged_into && balance !== 0) {
-      holderId = Number(account.merged_into);
-      const survivorAccount = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId: Number(account.currency_id), holderType: 'user', holderId });
-      await postEntry(trx, engine, accountId, { amount: -balance, kind: 'merge_out', referenceType: 'user', referenceId: String(holderId) });
-      balance = (await postEntry(trx, engine, survivorAccount, { amount: balance, kind: 'merge_in', referenceType: 'user', referenceId: String(account.holder_id) })).balance;
-      const survivor = await findUserVendor(trx, holderId, node.vendorId);
-      membership = survivor ? { id: Number(survivor.id), flagged_reason: survivor.flagged_reason } : null;
-    } else if (account.merged_into) {
-      continue;
-    }
-    if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership);
+  const ids = [...accountIds];
+  for (let i = 0; i < ids.length; i += 5_000) {
+    const accounts = await readAccounts(trx, node, ids.slice(i, i + 5_000));
+    const merged = accounts.filter((a) => a.merged_into);
+    for (const account of merged) await settleAccount(trx, engine, node, account);
+    // A merge moved balances into survivors' accounts: the others are read again after it.
+    const others = merged.length > 0 ? await readAccounts(trx, node, accounts.filter((a) => !a.merged_into).map((a) => Number(a.id))) : accounts;
+    for (const account of others) await settleAccount(trx, engine, node, account);
   }
+}
+
+/** Each account, whether its holder was merged, and the holder's membership, in one read. */
+async function readAccounts(trx: Kysely<DB>, node: PairedNode, ids: number[]): Promise<AccountFacts[]> {
+  if (ids.length === 0) return [];
+  return trx
+    .selectFrom('ledger_accounts as a')
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.holder_id').on('a.holder_type', '=', 'user'))
+    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 'a.holder_id').on('uv.vendor_id', '=', node.vendorId).on('uv.removed_at', 'is', null))
+    .select(['a.id', 'a.holder_type', 'a.holder_id', 'a.currency_id', 'a.balance', 'u.merged_into', 'uv.id as membership_id', 'uv.flagged_reason'])
+    .where('a.id', 'in', ids)
+    .orderBy('a.id')
+    .execute();
+}
+
+interface AccountFacts {
+  id: number;
+  holder_type: string;
+  holder_id: number;
+  currency_id: number;
+  balance: number;
+  merged_into: number | null;
+  membership_id: number | null;
+  flagged_reason: string | null;
+}
+
+async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, account: AccountFacts): Promise<void> {
+  if (account.holder_type !== 'user') return;
+  let holderId = Number(account.holder_id);
+  let balance = Number(account.balance);
+  let membership = account.membership_id === null ? null : { id: Number(account.membership_id), flagged_reason: account.flagged_reason };
+  if (account.merged_into && balance !== 0) {
+    holderId = Number(account.merged_into);
+    const survivorAccount = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId: Number(account.currency_id), holderType: 'user', holderId });
+    await postEntry(trx, engine, Number(account.id), { amount: -balance, kind: 'merge_out', referenceType: 'user', referenceId: String(holderId) });
+    balance = (await postEntry(trx, engine, survivorAccount, { amount: balance, kind: 'merge_in', referenceType: 'user', referenceId: String(account.holder_id) })).balance;
+    const survivor = await findUserVendor(trx, holderId, node.vendorId);
+    membership = survivor ? { id: Number(survivor.id), flagged_reason: survivor.flagged_reason } : null;
+  } else if (account.merged_into) {
+    return;
+  }
+  if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership);
 }
 
 async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number, balance: number, membership: { id: number; flagged_reason: string | null }): Promise<void> {

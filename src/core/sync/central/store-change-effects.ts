@@ -41,7 +41,7 @@ export async function applyStoreChangeEffects(
   trx: Kysely<DB>,
   engine: Engine,
   effects: StoreChangeEffects,
-  change: { tbl: string; id: number; occurredAt: number; accountId?: number; kind?: string },
+  change: { tbl: string; id: number; occurredAt: number; accountId?: number; kind?: string; balanceAfter?: number },
   before: Row | undefined,
 ): Promise<void> {
   const time: EventTime = { occurredAt: change.occurredAt };
@@ -50,7 +50,7 @@ export async function applyStoreChangeEffects(
   switch (change.tbl) {
     case 'ledger_entries':
       // Most entries (points earned) need nothing: no reads unless a webhook wants it or it spends.
-      if (change.accountId !== undefined && (wants('balance.updated') || change.kind === 'spend')) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, time);
+      if (change.accountId !== undefined && (wants('balance.updated') || change.kind === 'spend')) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, change.balanceAfter, time);
       return;
     case 'user_vendors': {
       if (!wants('customer.registered') && !wants('tier.changed')) return;
@@ -95,12 +95,24 @@ export async function applyStoreChangeEffects(
   }
 }
 
-/** A ledger entry from a store: balance.updated, and an auto reload when a quick-pay spend crossed the threshold. */
-async function ledgerEntryEffects(trx: Kysely<DB>, engine: Engine, effects: StoreChangeEffects, entryId: number, accountId: number, time: EventTime): Promise<void> {
+/**
+ * A ledger entry from a store: balance.updated, and an auto reload when a quick-pay spend crossed the
+ * threshold. `balanceAfter` is the account's balance right after this entry when a run of entries
+ * moved it at once (the bulk path); otherwise the account's balance now is that.
+ */
+async function ledgerEntryEffects(
+  trx: Kysely<DB>,
+  engine: Engine,
+  effects: StoreChangeEffects,
+  entryId: number,
+  accountId: number,
+  balanceAfter: number | undefined,
+  time: EventTime,
+): Promise<void> {
   const entry = await trx.selectFrom('ledger_entries').select(['amount', 'kind', 'reference_type', 'reference_id', 'created_at']).where('id', '=', entryId).executeTakeFirstOrThrow();
   const account = await trx.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).where('id', '=', accountId).executeTakeFirstOrThrow();
   const amount = Number(entry.amount);
-  const balance = Number(account.balance);
+  const balance = balanceAfter ?? Number(account.balance);
   if (effects.wanted.has('balance.updated')) {
     await recordBalanceUpdated(
       trx,

@@ -31,15 +31,26 @@ export async function readPendingEvents(engine: Engine, limit: number): Promise<
 /** Stores central's verdicts before anything else happens; the acknowledged rows leave the outbox. */
 export async function recordVerdicts(db: Kysely<DB>, engine: Engine, verdicts: EventVerdict[]): Promise<void> {
   const now = engine.clock.now();
-  for (const v of verdicts) {
+  // Applied events (nearly all) in one statement per chunk; each rejection with its own reason.
+  const applied = verdicts.filter((v) => v.verdict === 'applied').map((v) => v.node_seq);
+  for (let i = 0; i < applied.length; i += 5_000) {
+    await db
+      .updateTable('sync_events')
+      .set({ acked_at: now, verdict: 'applied', verdict_code: null, verdict_message: null })
+      .where('node_seq', 'in', applied.slice(i, i + 5_000))
+      .where('acked_at', 'is', null)
+      .execute();
+  }
+  for (const v of verdicts.filter((r) => r.verdict !== 'applied')) {
     await db
       .updateTable('sync_events')
       .set({ acked_at: now, verdict: v.verdict, verdict_code: v.code, verdict_message: v.message })
       .where('node_seq', '=', v.node_seq)
       .where('acked_at', 'is', null)
       .execute();
-    await db.deleteFrom('sync_changes').where('event_seq', '=', v.node_seq).execute();
   }
+  const seqs = verdicts.map((v) => v.node_seq);
+  for (let i = 0; i < seqs.length; i += 5_000) await db.deleteFrom('sync_changes').where('event_seq', 'in', seqs.slice(i, i + 5_000)).execute();
 }
 
 export interface OutboxSummary {

@@ -10,6 +10,9 @@ export interface SyncTransport {
   pull(after: number, limit: number): Promise<PullResponse>;
 }
 
+/** Events per push: a backlog of offline sales drains in pages central applies in bulk. */
+export const PUSH_PAGE = 500;
+
 export interface SyncClientOptions {
   vendorId: number;
   storeId: number;
@@ -69,7 +72,7 @@ export class SyncClient {
   async pushAll(): Promise<number> {
     let pushed = 0;
     for (;;) {
-      const events = await readPendingEvents(this.engine, this.options.pushPage ?? 200);
+      const events = await readPendingEvents(this.engine, this.options.pushPage ?? PUSH_PAGE);
       if (events.length === 0) return pushed;
       const reply = await this.transport.push({ events });
       this.engine.centralLink.reachable = true;

@@ -1,0 +1,349 @@
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Engine } from '../../engine';
+import { type HolderType, openAccount } from '../../ledger/ledger';
+import { nodeOfId } from '../../storage/ids';
+import type { Dialect } from '../../storage/dialect';
+import type { DB } from '../../storage/schema';
+import type { PushedEvent, RowChange } from '../protocol';
+import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
+import { pickColumns, tableColumns } from '../table-columns';
+import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
+
+// The bulk path of a store's push (docs/sync.md, "Applying a push"). Most events a store sends are
+// sales: new sessions, orders, history records and ledger entries that central has never seen and
+// that no conflict rule touches. A run of such events is applied with a few multi-row statements
+// (one insert per table, one balance move for all accounts) instead of a dozen statements per
+// event. Anything else (a row central already has, a customer, a card, an open check-in, a reused
+// receipt) takes the per-event path, which applies the conflict rules; the two give the same result.
+
+/** Tables whose brand-new rows the bulk path may insert as sent. */
+const PLAIN_TABLES = new Set(['pos_sessions', 'orders', 'transactions', 'ledger_entries']);
+
+/** What the bulk path must know about a page before judging its events. */
+export interface PageKnowledge {
+  /** The rows the page names that central had when the push began, per table and id. */
+  rows: Map<string, Map<number, Row>>;
+  /** Ids per table written since by this push: a second write to one goes the per-event way. */
+  written: Map<string, Set<number>>;
+  /** `store:receipt` of orders central already has. */
+  receipts: Set<string>;
+}
+
+type Row = Record<string, unknown>;
+
+/** One query per table for the rows a page names, and one for its receipts. */
+export async function learnPage(trx: Kysely<DB>, events: PushedEvent[]): Promise<PageKnowledge> {
+  const ids = new Map<string, number[]>();
+  const receiptsByStore = new Map<number, string[]>();
+  for (const event of events) {
+    for (const change of event.changes) {
+      const id = change.data['id'];
+      if (typeof id !== 'number' || !PLAIN_TABLES.has(change.tbl)) continue;
+      listIn(ids, change.tbl).push(id);
+      if (change.tbl === 'orders' && typeof change.data['store_id'] === 'number' && typeof change.data['receipt_number'] === 'string') {
+        listIn(receiptsByStore, change.data['store_id']).push(change.data['receipt_number']);
+      }
+    }
+  }
+  const rows = new Map<string, Map<number, Row>>();
+  for (const [table, list] of ids) {
+    const found = new Map<number, Row>();
+    for (const chunk of chunks([...new Set(list)], 5_000)) {
+      const existing = await trx
+        .selectFrom(table as 'orders')
+        .selectAll()
+        .where('id', 'in', chunk)
+        .execute();
+      for (const row of existing) found.set(Number(row.id), row as Row);
+    }
+    rows.set(table, found);
+  }
+  const receipts = new Set<string>();
+  for (const [store, list] of receiptsByStore) {
+    for (const chunk of chunks([...new Set(list)], 5_000)) {
+      const existing = await trx.selectFrom('orders').select('receipt_number').where('store_id', '=', store).where('receipt_number', 'in', chunk).execute();
+      for (const row of existing) receipts.add(`${store}:${row.receipt_number}`);
+    }
+  }
+  return { rows, written: new Map(), receipts };
+}
+
+/**
+ * What an event writes counts as known to the events after it, once it is taken into a run or
+ * applied: a row or receipt sent twice in one page makes its second event go the per-event way.
+ */
+export function rememberEvent(page: PageKnowledge, event: PushedEvent): void {
+  for (const change of event.changes) {
+    const id = change.data['id'];
+    if (typeof id !== 'number') continue;
+    let written = page.written.get(change.tbl);
+    if (!written) page.written.set(change.tbl, (written = new Set()));
+    written.add(id);
+    if (change.tbl === 'orders') page.receipts.add(`${String(change.data['store_id'])}:${String(change.data['receipt_number'])}`);
+  }
+}
+
+/**
+ * Whether an event is only this node's sales that central can take as sent: new rows, and changes a
+ * store may make to rows central had when the push began. Anything the per-event path would refuse
+ * or resolve is "no" here, so that path still decides it.
+ */
+export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: number }, event: PushedEvent): boolean {
+  for (const change of lastVersionOfEachRow(event.changes)) {
+    const { data } = change;
+    const id = data['id'];
+    if (change.op !== 'upsert' || !PLAIN_TABLES.has(change.tbl)) return false;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || page.written.get(change.tbl)?.has(id)) return false;
+    const existing = page.rows.get(change.tbl)?.get(id);
+    if (existing) {
+      if (Number(existing['vendor_id']) !== node.vendorId) return false;
+      // A check-in a store reopens needs the one-open-check-in rule.
+      if (change.tbl === 'pos_sessions' && storePatch(change.tbl, existing, data)['status'] === 'active') return false;
+      continue;
+    }
+    if (nodeOfId(id) !== node.id || data['vendor_id'] !== node.vendorId) return false;
+    if (typeof data['user_id'] === 'number' && !Number.isSafeInteger(data['user_id'])) return false;
+    switch (change.tbl) {
+      case 'pos_sessions':
+        if (data['status'] === 'active') return false;
+        break;
+      case 'orders':
+        if (page.receipts.has(`${String(data['store_id'])}:${String(data['receipt_number'])}`)) return false;
+        break;
+      case 'ledger_entries': {
+        const amount = data['amount'];
+        if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount === 0) return false;
+        if ((data['holder_type'] !== 'user' && data['holder_type'] !== 'card') || !Number.isSafeInteger(data['holder_id']) || !Number.isSafeInteger(data['currency_id'])) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * What central takes from a store's copy of a row it has: the columns a store may write, where they
+ * differ. Closed stays closed: a check-in closed at one store is not reopened by another's stale copy.
+ */
+export function storePatch(table: string, existing: Row, data: Row): Row {
+  const patch: Row = {};
+  for (const column of replicatedTable(table)?.storeWritable ?? []) if (column in data && data[column] !== existing[column]) patch[column] = data[column];
+  if (table === 'pos_sessions' && existing['status'] !== 'active' && patch['status'] === 'active') {
+    delete patch['status'];
+    delete patch['closed_at'];
+    delete patch['closed_reason'];
+  }
+  return patch;
+}
+
+/**
+ * A row a command wrote twice (an order inserted, then given its transaction) travels as two
+ * changes; central needs only the row as the command left it, at the place of its first write
+ * (so parents still come before children).
+ */
+export function lastVersionOfEachRow(changes: RowChange[]): RowChange[] {
+  const rows = new Map<string, RowChange>();
+  for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
+  return [...rows.values()];
+}
+
+interface BatchContext {
+  engine: Engine;
+  vendorId: number;
+  effects: StoreChangeEffects;
+  survivors: Map<number, number>;
+  survivorOf(userId: number): Promise<number>;
+  /** Accounts whose balance moved (settled after the push). */
+  accounts: Set<number>;
+}
+
+/**
+ * Applies a run of plain sales with multi-row statements, in the caller's transaction. Throws if
+ * the database refuses any of it; the caller then rolls back to its savepoint and takes the events
+ * one by one.
+ */
+export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, events: PushedEvent[], context: BatchContext): Promise<void> {
+  const { engine, vendorId, effects } = context;
+  const all = events.flatMap((event) => lastVersionOfEachRow(event.changes).map((change) => ({ event, change, before: page.rows.get(change.tbl)?.get(change.data['id'] as number) })));
+  // Central keeps the entries it has; a store's copy of one changes nothing.
+  const changes = all.filter(({ change, before }) => !(before && change.tbl === 'ledger_entries'));
+  const updates = new Map<string, Row[]>();
+  for (const { change, before } of changes) if (before) listIn(updates, change.tbl).push({ ...before, ...storePatch(change.tbl, before, change.data) });
+  await resolveSurvivors(
+    trx,
+    changes.map(({ change }) => change.data['user_id']).filter((id): id is number => typeof id === 'number'),
+    context,
+  );
+
+  const inserts = changes.filter(({ before }) => !before);
+  const entries = inserts.filter(({ change }) => change.tbl === 'ledger_entries');
+  const accountOf = await openAccountsOf(trx, engine, vendorId, entries.map(({ change }) => change.data));
+  const rowsByTable = new Map<string, Record<string, unknown>[]>();
+  const moves = new Map<number, number>();
+  const columnsOf = new Map<string, Set<string>>();
+  for (const table of new Set(inserts.map(({ change }) => change.tbl))) columnsOf.set(table, await tableColumns(trx, engine.dialect, table));
+  for (const { change } of inserts) {
+    const columns = columnsOf.get(change.tbl)!;
+    const row: Record<string, unknown> = { ...replicatedTable(change.tbl)?.insertDefaults, ...pickColumns(change.data, columns) };
+    if (typeof row['user_id'] === 'number') row['user_id'] = context.survivors.get(row['user_id']) ?? row['user_id'];
+    if (change.tbl === 'ledger_entries') {
+      const accountId = accountOf(change.data);
+      row['account_id'] = accountId;
+      moves.set(accountId, (moves.get(accountId) ?? 0) + Number(change.data['amount']));
+    }
+    listIn(rowsByTable, change.tbl).push(row);
+  }
+
+  // Balances before the run, only when an effect needs each entry's balance after it.
+  const needsEffects = effects.wanted.size > 0 || entries.some(({ change }) => Number(change.data['amount']) < 0);
+  const running = needsEffects ? await balancesOf(trx, [...moves.keys()]) : new Map<number, number>();
+
+  for (const table of [...new Set([...rowsByTable.keys(), ...updates.keys()])].sort((a, b) => (TABLE_ORDER.get(a) ?? 0) - (TABLE_ORDER.get(b) ?? 0))) {
+    await insertRows(trx, engine.dialect, table, rowsByTable.get(table) ?? []);
+    // Every row a store sent is written, changed or not, so its central version is logged and flows back.
+    await updateRows(trx, engine, table, updates.get(table) ?? []);
+  }
+  await moveBalances(trx, engine, moves);
+  for (const accountId of moves.keys()) context.accounts.add(accountId);
+
+  if (!needsEffects) return;
+  for (const { event, change, before } of changes) {
+    const id = change.data['id'] as number;
+    const occurredAt = Number(event.created_at) || engine.clock.now();
+    if (change.tbl === 'ledger_entries') {
+      const accountId = accountOf(change.data);
+      const balanceAfter = (running.get(accountId) ?? 0) + Number(change.data['amount']);
+      running.set(accountId, balanceAfter);
+      await applyStoreChangeEffects(trx, engine, effects, { tbl: change.tbl, id, occurredAt, accountId, kind: String(change.data['kind']), balanceAfter }, undefined);
+    } else {
+      await applyStoreChangeEffects(trx, engine, effects, { tbl: change.tbl, id, occurredAt }, before);
+    }
+  }
+}
+
+/** Customers merged into another are represented by the survivor: one read for the whole run. */
+async function resolveSurvivors(trx: Kysely<DB>, userIds: number[], context: BatchContext): Promise<void> {
+  const unknown = [...new Set(userIds)].filter((id) => !context.survivors.has(id));
+  for (const chunk of chunks(unknown, 5_000)) {
+    const rows = await trx.selectFrom('users').select(['id', 'merged_into']).where('id', 'in', chunk).execute();
+    const merged = new Map(rows.map((r) => [Number(r.id), r.merged_into]));
+    for (const id of chunk) {
+      context.survivors.set(id, merged.get(id) ? await context.survivorOf(id) : id);
+    }
+  }
+}
+
+type AccountOf = (entry: Record<string, unknown>) => number;
+
+/** Central's own account for each entry's holder and currency, opened where missing. */
+async function openAccountsOf(trx: Kysely<DB>, engine: Engine, vendorId: number, entries: Record<string, unknown>[]): Promise<AccountOf> {
+  const keyOf = (entry: Record<string, unknown>) => `${String(entry['holder_type'])}:${String(entry['holder_id'])}:${String(entry['currency_id'])}`;
+  const accounts = new Map<string, number>();
+  const holders = new Map<string, number[]>();
+  for (const entry of entries) listIn(holders, String(entry['holder_type'])).push(Number(entry['holder_id']));
+  for (const [holderType, ids] of holders) {
+    for (const chunk of chunks([...new Set(ids)], 5_000)) {
+      const rows = await trx.selectFrom('ledger_accounts').select(['id', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where('holder_id', 'in', chunk).execute();
+      for (const row of rows) accounts.set(`${holderType}:${Number(row.holder_id)}:${Number(row.currency_id)}`, Number(row.id));
+    }
+  }
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    if (accounts.has(key)) continue;
+    const id = await openAccount(trx, engine, { vendorId, currencyId: Number(entry['currency_id']), holderType: entry['holder_type'] as HolderType, holderId: Number(entry['holder_id']) });
+    accounts.set(key, id);
+  }
+  return (entry) => {
+    const id = accounts.get(keyOf(entry));
+    if (id === undefined) throw new Error(`no account for ${keyOf(entry)}`);
+    return id;
+  };
+}
+
+async function balancesOf(trx: Kysely<DB>, accountIds: number[]): Promise<Map<number, number>> {
+  const balances = new Map<number, number>();
+  for (const chunk of chunks(accountIds, 5_000)) {
+    const rows = await trx.selectFrom('ledger_accounts').select(['id', 'balance']).where('id', 'in', chunk).execute();
+    for (const row of rows) balances.set(Number(row.id), Number(row.balance));
+  }
+  return balances;
+}
+
+/** Multi-row inserts; rows with different column sets (a newer node's rows) go in separate statements. */
+export async function insertRows(trx: Kysely<DB>, dialect: Dialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const shapes = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) listIn(shapes, Object.keys(row).sort().join(',')).push(row);
+  for (const [shape, group] of shapes) {
+    const columns = shape.split(',');
+    const list = columns.map(quoted).join(', ');
+    if (dialect === 'postgres') {
+      // One JSON parameter typed by the table's own row type: PostgreSQL parses and plans a
+      // statement of thousands of parameters far slower than it reads the same rows from JSON.
+      for (const chunk of chunks(group, 5_000)) {
+        await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb)`, [JSON.stringify(chunk)]));
+      }
+      continue;
+    }
+    // Well under SQLite's 32,766 bound parameters per statement. Built as text: a query builder's
+    // tree of thousands of values costs more than the insert.
+    for (const chunk of chunks(group, Math.max(1, Math.floor(30_000 / columns.length)))) {
+      const tuples = chunk.map(() => `(${columns.map(() => '?').join(', ')})`);
+      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${tuples.join(', ')}`, chunk.flatMap((row) => columns.map((c) => row[c]))));
+    }
+  }
+}
+
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Rows central has, set to what the store may change of them: one statement per table and chunk. */
+async function updateRows(trx: Kysely<DB>, engine: Engine, table: string, rows: Row[]): Promise<void> {
+  const columns = replicatedTable(table)?.storeWritable ?? [];
+  if (rows.length === 0) return;
+  if (columns.length === 0) {
+    await trx
+      .updateTable(table as 'orders')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r['id'] as number),
+      )
+      .execute();
+    return;
+  }
+  const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
+  for (const chunk of chunks(rows, Math.floor(30_000 / (columns.length + 1)))) {
+    const source: RawBuilder<unknown> =
+      engine.dialect === 'postgres'
+        ? // The table's own row type gives every value its column's type.
+          sql`jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(chunk.map((r) => Object.fromEntries(['id', ...columns].map((c) => [c, r[c]]))))}::jsonb)`
+        : sql`(select ${sql.join(['id', ...columns].map((c, i) => sql`${sql.ref(`column${i + 1}`)} as ${sql.ref(c)}`))} from (values ${sql.join(chunk.map((r) => sql`(${sql.join(['id', ...columns].map((c) => r[c]))})`))}))`;
+    await sql`update ${sql.table(table)} set ${set} from ${source} as v where ${sql.table(table)}.id = v.id`.execute(trx);
+  }
+}
+
+/** Every account's summed move in one statement per chunk. */
+async function moveBalances(trx: Kysely<DB>, engine: Engine, moves: Map<number, number>): Promise<void> {
+  const now = engine.clock.now();
+  for (const chunk of chunks([...moves.entries()], 5_000)) {
+    const values: RawBuilder<unknown> =
+      engine.dialect === 'postgres'
+        ? sql`(values ${sql.join(chunk.map(([id, delta]) => sql`(${id}::bigint, ${delta}::bigint)`))}) as v(id, delta)`
+        : sql`(select column1 as id, column2 as delta from (values ${sql.join(chunk.map(([id, delta]) => sql`(${id}, ${delta})`))})) as v`;
+    await sql`update ledger_accounts set balance = ledger_accounts.balance + v.delta, updated_at = ${now} from ${values} where ledger_accounts.id = v.id`.execute(trx);
+  }
+}
+
+function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Engine, startEngine } from '../../src/core/engine';
+import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { closeSession } from '../../src/core/onscreen/close-session';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../src/core/orders/place-order';
+import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
+import { openSqlite } from '../../src/core/storage/database';
+import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
+import { isPlainSale, learnPage } from '../../src/core/sync/central/apply-batch';
+import type { PushedEvent } from '../../src/core/sync/protocol';
+import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
+import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
+import { ManualClock } from '../support/clock';
+import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+
+// Central applies runs of plain sales with multi-row statements and everything else event by event
+// (src/core/sync/central/apply-batch.ts). The two paths must leave central in the same state: the
+// same events are applied to two copies of one central, once as a page and once one by one.
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const handle of open.splice(0).reverse()) await handle.close();
+});
+
+interface OfflineStore {
+  clock: ManualClock;
+  central: CentralHandle;
+  store: StoreHandle;
+  node: PairedNode;
+}
+
+/** Central and one store that knows three customers, then sells offline: earns, spends, closes. */
+async function storeThatSoldOffline(): Promise<OfflineStore> {
+  const clock = new ManualClock();
+  const central = await startCentral(clock);
+  open.push(central);
+  const { vendorId, loyaltyCurrencyId, quickPayCurrencyId } = central.vendor;
+  const points = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', loyaltyCurrencyId).executeTakeFirstOrThrow();
+  const reward = await createSpendingRule(central.engine, { vendorId }, { name: 'Coffee', cost: 8, currency: points.public_id });
+  // Integrations want every effect, so the bulk path raises them with each entry's own balance.
+  const events = ['customer.registered', 'check_in.opened', 'check_in.closed', 'order.placed', 'balance.updated'];
+  await createWebhookEndpoint(central.engine, { vendorId }, { url: 'https://hooks.example.com/punchcard', events }, { allowPrivate: false });
+  let link: Switch | null = null;
+  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  open.push(store);
+  const emails = ['ana@example.com', 'bo@example.com', 'cy@example.com'];
+  for (const email of emails) await registerInStore(store.engine, await store.scope(), { email });
+  for (let round = 0; round < 2; round += 1) await store.client.syncOnce();
+  // Quick pay loaded at central reaches the store before it goes offline.
+  const ana = await central.engine.db.selectFrom('users').select('id').where('email', '=', emails[0]!).executeTakeFirstOrThrow();
+  await central.engine.db.transaction().execute(async (trx) => {
+    const account = await openAccount(trx, central.engine, { vendorId, currencyId: quickPayCurrencyId, holderType: 'user', holderId: Number(ana.id) });
+    await postEntry(trx, central.engine, account, { amount: 3_000, kind: 'reload' });
+  });
+  for (let round = 0; round < 2; round += 1) await store.client.syncOnce();
+
+  link!.down = true;
+  let receipt = 0;
+  for (let i = 0; i < 30; i += 1) {
+    clock.advance(60_000);
+    const identification = emails[i % emails.length]!;
+    const scope = await store.scope();
+    if (i % 7 === 6) await placeOrder(store.engine, scope, { identification, receiptNumber: `R${(receipt += 1)}`, subtotal: 3, redemptions: [reward.publicId] });
+    else if (i % 5 === 0) await placeOrder(store.engine, scope, { identification: emails[0]!, receiptNumber: `R${(receipt += 1)}`, subtotal: 4, quickPay: 4 });
+    else await placeOrder(store.engine, scope, { identification, receiptNumber: `R${(receipt += 1)}`, subtotal: 20 + i });
+    // Now and then a new customer, and a check-in closed by the cashier.
+    if (i % 9 === 4) {
+      const { session } = await registerInStore(store.engine, scope, { email: `new${i}@example.com` });
+      await closeSession(store.engine, scope, session.hash);
+    }
+  }
+  const row = await central.engine.db.selectFrom('sync_nodes').select(['id', 'vendor_id', 'store_id']).where('id', '=', store.engine.nodeId).executeTakeFirstOrThrow();
+  return { clock, central, store, node: { id: Number(row.id), vendorId: Number(row.vendor_id), storeId: Number(row.store_id) } };
+}
+
+/** Two independent copies of central's database as it stands, each with its own engine. */
+async function twoCopiesOf(central: Engine, clock: ManualClock): Promise<[Engine, Engine]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-bulk-'));
+  try {
+    const file = join(dir, 'central.db');
+    await sql`vacuum into ${file}`.execute(central.db);
+    const image = readFileSync(file);
+    const copies: Engine[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const engine = await startEngine({ database: openSqlite(image), nodeKey: randomBytes(32), clock, role: 'central' });
+      open.push(engine);
+      copies.push(engine);
+    }
+    return [copies[0]!, copies[1]!];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Central's state in terms both paths must agree on (ids central mints itself are left out). */
+async function stateOf(engine: Engine): Promise<Record<string, unknown>> {
+  const db = engine.db;
+  const rows = async (table: 'orders' | 'transactions' | 'pos_sessions' | 'users' | 'user_vendors') =>
+    (await db.selectFrom(table).selectAll().orderBy('id').execute()) as unknown[];
+  return {
+    orders: await rows('orders'),
+    transactions: await rows('transactions'),
+    sessions: await rows('pos_sessions'),
+    users: await rows('users'),
+    memberships: await rows('user_vendors'),
+    entries: await db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+      .select(['e.id', 'e.amount', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at', 'e.expires_at', 'a.holder_type', 'a.holder_id', 'a.currency_id'])
+      .orderBy('e.id')
+      .execute(),
+    balances: await db.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).orderBy('holder_type').orderBy('holder_id').orderBy('currency_id').execute(),
+    verdicts: await db.selectFrom('sync_verdicts').select(['node_seq', 'verdict', 'code']).orderBy('node_seq').execute(),
+    exceptions: (await db.selectFrom('sync_exceptions').select(['kind', 'subject']).execute()).map((e) => `${e.kind} ${e.subject}`).sort(),
+    webhooks: (await db.selectFrom('webhook_events').select(['type', 'data', 'created_at']).execute()).map((e) => `${e.type} ${e.created_at} ${e.data}`).sort(),
+    auto_reloads: await db.selectFrom('auto_reloads').select(['user_id', 'amount', 'order_id', 'status']).orderBy('user_id').execute(),
+    log: (await db.selectFrom('sync_changes').select(['tbl', 'row_id', 'op']).execute()).map((c) => `${c.tbl} ${c.row_id} ${c.op}`).sort(),
+    mismatches: await findBalanceMismatches(db),
+  };
+}
+
+async function applyBothWays(offline: OfflineStore, events: PushedEvent[]): Promise<{ bulk: Engine; oneByOne: Engine }> {
+  const [bulk, oneByOne] = await twoCopiesOf(offline.central.engine, offline.clock);
+  await acceptPushedEvents(bulk, offline.node, events);
+  for (const event of events) await acceptPushedEvents(oneByOne, offline.node, [event], { oneByOne: true });
+  return { bulk, oneByOne };
+}
+
+describe('central’s bulk path for a store’s plain sales', () => {
+  it('leaves central exactly as applying each event alone does', async () => {
+    const offline = await storeThatSoldOffline();
+    const events = await readPendingEvents(offline.store.engine, 1_000);
+    // Most of them are plain sales (the bulk path), some are not (a new customer, a check-in opened).
+    const page = await learnPage(offline.central.engine.db, events);
+    const plain = events.filter((event) => isPlainSale(page, offline.node, event)).length;
+    expect(plain).toBeGreaterThan(events.length / 2);
+    expect(plain).toBeLessThan(events.length);
+
+    const { bulk, oneByOne } = await applyBothWays(offline, events);
+    const state = await stateOf(bulk);
+    expect(state).toEqual(await stateOf(oneByOne));
+    expect((state['verdicts'] as Array<{ verdict: string }>).every((v) => v.verdict === 'applied')).toBe(true);
+    expect(state['mismatches']).toEqual([]);
+    // The spends raised their effects with the balance each one left.
+    expect((state['webhooks'] as string[]).filter((w) => w.startsWith('balance.updated')).length).toBeGreaterThan(10);
+  });
+
+  it('takes a run the database refuses event by event: only the bad event is rejected', async () => {
+    const offline = await storeThatSoldOffline();
+    const events = await readPendingEvents(offline.store.engine, 1_000);
+    const page = await learnPage(offline.central.engine.db, events);
+    // A plain sale naming a customer central has never heard of: it looks plain, the database refuses it.
+    const victim = events.filter((event) => isPlainSale(page, offline.node, event)).at(-3)!;
+    for (const change of victim.changes) if (change.tbl === 'orders') change.data['user_id'] = offline.store.engine.nodeId * 2 ** 32 + 999_999;
+
+    const { bulk, oneByOne } = await applyBothWays(offline, events);
+    const state = await stateOf(bulk);
+    expect(state).toEqual(await stateOf(oneByOne));
+    const rejected = (state['verdicts'] as Array<{ node_seq: number; verdict: string; code: string | null }>).filter((v) => v.verdict === 'rejected');
+    expect(rejected).toEqual([{ node_seq: victim.node_seq, verdict: 'rejected', code: 'apply_failed' }]);
+    expect(state['mismatches']).toEqual([]);
+  });
+});
