@@ -110,8 +110,10 @@ describe('conflicts between stores that sold offline', () => {
     const membership = () => c.central.engine.db.selectFrom('user_vendors').select(['flagged', 'flagged_reason']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect(await membership()).toEqual({ flagged: 1, flagged_reason: 'offline_overdraft' });
     expect(await holderBalance(c.b.engine.db, { holderType: 'user', holderId: Number(user.id), currencyId: c.central.vendor.loyaltyCurrencyId })).toBe(-6);
-    const open = () => c.central.engine.db.selectFrom('sync_exceptions').select('resolved_at').where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
+    const open = () => c.central.engine.db.selectFrom('sync_exceptions').select(['resolved_at', 'message']).where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
     expect((await open()).resolved_at).toBeNull();
+    // Each spend carried what its store believed was there; staff see it in the exception.
+    expect((await open()).message).toBe('offline spends left a balance of -6 (the store believed 10 was available); settled from the next credits');
     // The next purchase earns 6: the debt is settled and the flag lifts.
     await placeOrder(c.a.engine, await c.a.scope(), { identification: 'cy@example.com', receiptNumber: 'A-3', subtotal: 6 });
     await heal(c);

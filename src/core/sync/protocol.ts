@@ -8,6 +8,14 @@ export interface RowChange {
   data: Record<string, unknown>;
 }
 
+/** A balance a store believed available when a command spent from it (before the command's entries). */
+export interface BelievedBalance {
+  holder_type: string;
+  holder_id: number;
+  currency_id: number;
+  balance: number;
+}
+
 /** The changes of one local-first command at a store, numbered gaplessly per node. */
 export interface PushedEvent {
   node_seq: number;
@@ -16,6 +24,8 @@ export interface PushedEvent {
   offline: boolean;
   created_at: number;
   changes: RowChange[];
+  /** For a command that spent: what the store believed each spent-from account held. */
+  believed_available?: BelievedBalance[];
 }
 
 export interface PushRequest {

@@ -83,11 +83,18 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   }
   await flush();
   await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
-  await settleAccounts(trx, engine, node, push.accounts);
+  await settleAccounts(trx, engine, node, push.accounts, believedBalances(fresh));
   const lastSeq = firstSeq - 1 + fresh.length;
   await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
   const results = [...repeated, ...fresh].map((e) => verdicts.get(e.node_seq) ?? { node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied' as const, code: null, message: null });
   return { results, resume_from: resumeFrom };
+}
+
+/** What the store believed each account held before its last spend from it in this page. */
+function believedBalances(events: PushedEvent[]): Map<string, number> {
+  const believed = new Map<string, number>();
+  for (const event of events) for (const b of event.believed_available ?? []) believed.set(`${b.holder_type}:${b.holder_id}:${b.currency_id}`, b.balance);
+  return believed;
 }
 
 /** Verdicts of events central already took, as it gave them. */

@@ -12,15 +12,15 @@ import { recordSyncException } from './sync-exceptions';
  * entries, never an edit); a customer whose balance went negative from offline spends is flagged
  * with an exception for the store, and unflagged once later credits settle the debt.
  */
-export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: PairedNode, accountIds: Set<number>): Promise<void> {
+export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: PairedNode, accountIds: Set<number>, believed: Map<string, number> = new Map()): Promise<void> {
   const ids = [...accountIds];
   for (let i = 0; i < ids.length; i += 5_000) {
     const accounts = await readAccounts(trx, node, ids.slice(i, i + 5_000));
     const merged = accounts.filter((a) => a.merged_into);
-    for (const account of merged) await settleAccount(trx, engine, node, account);
+    for (const account of merged) await settleAccount(trx, engine, node, account, believed);
     // A merge moved balances into survivors' accounts: the others are read again after it.
     const others = merged.length > 0 ? await readAccounts(trx, node, accounts.filter((a) => !a.merged_into).map((a) => Number(a.id))) : accounts;
-    for (const account of others) await settleAccount(trx, engine, node, account);
+    for (const account of others) await settleAccount(trx, engine, node, account, believed);
   }
 }
 
@@ -48,7 +48,7 @@ interface AccountFacts {
   flagged_reason: string | null;
 }
 
-async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, account: AccountFacts): Promise<void> {
+async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, account: AccountFacts, believed: Map<string, number>): Promise<void> {
   if (account.holder_type !== 'user') return;
   let holderId = Number(account.holder_id);
   let balance = Number(account.balance);
@@ -63,14 +63,23 @@ async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
   } else if (account.merged_into) {
     return;
   }
-  if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership);
+  const storeBelieved = believed.get(`${account.holder_type}:${Number(account.holder_id)}:${Number(account.currency_id)}`);
+  if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership, storeBelieved);
 }
 
-async function flagOverdraft(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number, balance: number, membership: { id: number; flagged_reason: string | null }): Promise<void> {
+async function flagOverdraft(
+  trx: Kysely<DB>,
+  engine: Engine,
+  node: PairedNode,
+  userId: number,
+  balance: number,
+  membership: { id: number; flagged_reason: string | null },
+  storeBelieved: number | undefined,
+): Promise<void> {
   const now = engine.clock.now();
   if (balance < 0 && membership.flagged_reason !== 'offline_overdraft') {
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
-    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${balance}; settled from the next credits`);
+    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${balance}${storeBelieved === undefined ? '' : ` (the store believed ${storeBelieved} was available)`}; settled from the next credits`);
   } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
     await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
   }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
-import type { EventVerdict, PushedEvent, RowChange } from '../protocol';
+import type { BelievedBalance, EventVerdict, PushedEvent, RowChange } from '../protocol';
 import { sealLocalChanges } from './seal-local-changes';
 
 /** The oldest events central has not acknowledged, with their captured rows, in node_seq order. */
@@ -18,14 +18,18 @@ export async function readPendingEvents(engine: Engine, limit: number): Promise<
     list.push({ tbl: change.tbl, op: change.op === 'delete' ? 'delete' : 'upsert', data: JSON.parse(change.data) as Record<string, unknown> });
     byEvent.set(Number(change.event_seq), list);
   }
-  return events.map((e) => ({
-    node_seq: Number(e.node_seq),
-    event_id: e.event_id,
-    type: e.type,
-    offline: e.offline === 1,
-    created_at: Number(e.created_at),
-    changes: byEvent.get(Number(e.node_seq)) ?? [],
-  }));
+  return events.map((e) => {
+    const payload = JSON.parse(e.payload) as { believed_available?: BelievedBalance[] } | null;
+    return {
+      node_seq: Number(e.node_seq),
+      event_id: e.event_id,
+      type: e.type,
+      offline: e.offline === 1,
+      created_at: Number(e.created_at),
+      changes: byEvent.get(Number(e.node_seq)) ?? [],
+      ...(payload?.believed_available ? { believed_available: payload.believed_available } : {}),
+    };
+  });
 }
 
 /** Stores central's verdicts before anything else happens; the acknowledged rows leave the outbox. */

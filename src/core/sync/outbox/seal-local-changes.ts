@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
+import { holderBalance, type HolderType } from '../../ledger/ledger';
 import type { DB } from '../../storage/schema';
+import type { BelievedBalance } from '../protocol';
 import { recordSyncEvent } from './record-event';
 
 /**
@@ -11,7 +13,34 @@ import { recordSyncEvent } from './record-event';
 export async function sealLocalChanges(db: Kysely<DB>, engine: Engine, type: string): Promise<number | null> {
   const loose = await db.selectFrom('sync_changes').select('seq').where('event_seq', 'is', null).limit(1).executeTakeFirst();
   if (!loose) return null;
-  const { nodeSeq } = await recordSyncEvent(db, engine, { type, version: 1, payload: null, offline: !engine.centralLink.reachable });
+  const believed = await believedAvailable(db);
+  const payload = believed.length > 0 ? { believed_available: believed } : null;
+  const { nodeSeq } = await recordSyncEvent(db, engine, { type, version: 1, payload, offline: !engine.centralLink.reachable });
   await db.updateTable('sync_changes').set({ event_seq: nodeSeq }).where('event_seq', 'is', null).execute();
   return nodeSeq;
+}
+
+/**
+ * For each account the command spent from, the balance the store saw before the command: its
+ * balance now less the command's own entries on it. Central names it when an offline spend left a
+ * balance negative, so staff see what the store knew.
+ */
+async function believedAvailable(db: Kysely<DB>): Promise<BelievedBalance[]> {
+  const rows = await db.selectFrom('sync_changes').select('data').where('event_seq', 'is', null).where('tbl', '=', 'ledger_entries').execute();
+  const moved = new Map<string, { key: Omit<BelievedBalance, 'balance'>; sum: number; spent: boolean }>();
+  for (const row of rows) {
+    const entry = JSON.parse(row.data) as { amount: number; holder_type: string; holder_id: number; currency_id: number };
+    const id = `${entry.holder_type}:${entry.holder_id}:${entry.currency_id}`;
+    const account = moved.get(id) ?? { key: { holder_type: entry.holder_type, holder_id: entry.holder_id, currency_id: entry.currency_id }, sum: 0, spent: false };
+    account.sum += entry.amount;
+    account.spent ||= entry.amount < 0;
+    moved.set(id, account);
+  }
+  const believed: BelievedBalance[] = [];
+  for (const { key, sum, spent } of moved.values()) {
+    if (!spent) continue;
+    const now = await holderBalance(db, { holderType: key.holder_type as HolderType, holderId: key.holder_id, currencyId: key.currency_id });
+    believed.push({ ...key, balance: now - sum });
+  }
+  return believed;
 }
