@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_KEYBOARD_DEVICES } from '../devices/hid';
 import { createLogger } from '../server/http/logger';
-import { openDataDir } from '../server/node/data-dir';
+import { type DataDir, openDataDir } from '../server/node/data-dir';
 import { checkInDemoQueue, seedDemoData } from '../server/node/demo/demo-data';
 import { type RunningNode, startStoreNode } from '../server/node/store-node';
+import { readPairing } from '../server/sync/pairing-file';
 import type { DesktopConfig } from './desktop-config';
 import { type DesktopKeys, mintDesktopKeys } from './desktop-keys';
 
@@ -12,7 +13,12 @@ export interface DesktopNode {
   node: RunningNode;
   logger: Logger;
   /** The windows' credentials: a cashier-role and a kiosk-role API key of the terminal's store. */
-  keys: DesktopKeys;
+  readonly keys: DesktopKeys;
+  /**
+   * Pairing or unpairing from Settings restarts the node on another database, where the windows'
+   * keys do not exist: new ones are minted there (once the store's rows have arrived) and handed here.
+   */
+  onKeysReplaced(listener: (keys: DesktopKeys) => void): void;
 }
 
 export interface DesktopNodeOptions {
@@ -32,6 +38,8 @@ export async function startDesktopNode(options: DesktopNodeOptions): Promise<Des
   const dataDir = openDataDir(join(options.userDataDir, 'data'));
   const logger = createLogger({ file: dataDir.logFile });
   const { config } = options;
+  const listeners: Array<(keys: DesktopKeys) => void> = [];
+  let keys: DesktopKeys | null = null;
   const node = await startStoreNode({
     dataDir: dataDir.root,
     port: 0,
@@ -46,6 +54,11 @@ export async function startDesktopNode(options: DesktopNodeOptions): Promise<Des
       // Listed keyboard-emulation devices come on top of the default card readers.
       ...(config.scanners.keyboardDevices.length ? { keyboardDevices: [...DEFAULT_KEYBOARD_DEVICES, ...config.scanners.keyboardDevices] } : {}),
     },
+    onRestarted: async (restarted) => {
+      keys = await keysOnceStoreArrives(restarted, terminalStoreId(dataDir, config));
+      logger.info({ store_id: keys.storeId }, 'desktop keys replaced after a pairing change');
+      for (const listener of listeners) listener(keys);
+    },
   });
   try {
     const made = await seedDemoData(node.engine);
@@ -53,12 +66,37 @@ export async function startDesktopNode(options: DesktopNodeOptions): Promise<Des
       logger.info({ vendorId: made.vendorId }, 'desktop first run: demo vendor created');
       await checkInDemoQueue(node.engine);
     }
-    const keys = await mintDesktopKeys(node.engine, config.storeId);
-    if (!keys) throw new Error(config.storeId === null ? 'No store in the data folder.' : `Store ${config.storeId} is not in the data folder.`);
-    logger.info({ url: node.url, dataDir: dataDir.root, store_id: keys.storeId }, 'desktop store node started');
-    return { node, logger, keys };
+    const storeId = terminalStoreId(dataDir, config);
+    const minted = await mintDesktopKeys(node.engine, storeId);
+    if (!minted) throw new Error(storeId === null ? 'No store in the data folder.' : `Store ${storeId} is not in the data folder.`);
+    keys = minted;
+    logger.info({ url: node.url, dataDir: dataDir.root, store_id: minted.storeId }, 'desktop store node started');
+    return {
+      node,
+      logger,
+      get keys() {
+        return keys ?? minted;
+      },
+      onKeysReplaced: (listener) => void listeners.push(listener),
+    };
   } catch (error) {
     await node.close();
     throw error;
+  }
+}
+
+/** A paired terminal serves the store it was paired for; otherwise the configured one (or the first). */
+function terminalStoreId(dataDir: DataDir, config: DesktopConfig): number | null {
+  return readPairing(dataDir)?.store_id ?? config.storeId;
+}
+
+/** A first sync brings the store's rows within seconds; keys are minted as soon as they are there. */
+async function keysOnceStoreArrives(node: RunningNode, storeId: number | null, timeoutMs = 10 * 60_000): Promise<DesktopKeys> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const keys = await mintDesktopKeys(node.engine, storeId);
+    if (keys) return keys;
+    if (Date.now() > deadline) throw new Error(`store ${storeId ?? ''} never arrived: the windows keep their old keys`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -116,6 +116,19 @@ async function start(): Promise<void> {
     app.quit();
   });
   if (config.kiosk.enabled) openKiosk(config, desktop, preload);
+
+  // After pairing or unpairing from Settings the node runs on another database: each window gets
+  // the key minted there and reloads (its preload asks for the key again).
+  desktop.onKeysReplaced((keys) => {
+    for (const [window, key] of [
+      [cashier, keys.cashier],
+      [kiosk, keys.kiosk],
+    ] as const) {
+      if (!window || window.isDestroyed()) continue;
+      credentials.set(window.webContents.id, key);
+      window.webContents.reload();
+    }
+  });
 }
 
 if (!app.requestSingleInstanceLock()) {

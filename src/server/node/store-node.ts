@@ -66,6 +66,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   scanners?: NodeScannerOptions | undefined;
   /** --webhooks-allow-private: webhook endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean | undefined;
+  /** After an in-process restart (pairing, unpairing) has started the new instance. */
+  onRestarted?: ((node: RunningNode) => Promise<void>) | undefined;
 }
 
 export interface RunningNode {
@@ -131,6 +133,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
           if (!closed) current = await startNodeInstance({ ...options, port }, control);
           restarting = null;
         }
+        if (!closed) await options.onRestarted?.(node);
       })();
       return restarting;
     },
