@@ -96,11 +96,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.
+    // Runs on every request: plain string scans (a regex split here cost ~3 % of a hot call).
     rewriteUrl: (req) => {
       const url = req.url ?? '/';
-      const [path = '/', query] = url.split(/\?(.*)/s, 2);
+      const mark = url.indexOf('?');
+      const path = mark < 0 ? url : url.slice(0, mark);
       if (!path.endsWith('.json') || path === '/openapi.json') return url;
-      return path.slice(0, -'.json'.length) + (query !== undefined ? `?${query}` : '');
+      return path.slice(0, -'.json'.length) + (mark < 0 ? '' : url.slice(mark));
     },
     routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },

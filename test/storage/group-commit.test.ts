@@ -5,6 +5,7 @@ import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { prepared } from '../../src/core/storage/prepared';
+import { inOneSnapshot } from '../../src/core/storage/reader';
 import { ServiceError } from '../../src/shared/errors';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -97,6 +98,18 @@ describe('group commit on SQLite', () => {
     });
     expect(readDuringBatch).toEqual([]);
     expect(await metaByKey(engine.db, 'pending')).toEqual([{ value: 'x' }]);
+  });
+
+  it('reads made together (one read transaction) see committed state, and the transaction ends with them', async () => {
+    const metaByKey = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
+    await transact(engine, write('before'));
+    const [a, b] = await inOneSnapshot(engine.db, () => Promise.all([metaByKey(engine.db, 'before'), metaByKey(engine.db, 'after')]));
+    expect(a).toEqual([{ value: 'x' }]);
+    expect(b).toEqual([]);
+    // Nothing holds the snapshot: a commit made next is seen by the next read, alone or together.
+    await transact(engine, write('after'));
+    expect(await metaByKey(engine.db, 'after')).toEqual([{ value: 'x' }]);
+    expect(await inOneSnapshot(engine.db, () => metaByKey(engine.db, 'after'))).toEqual([{ value: 'x' }]);
   });
 
   it('a lone command is not held back: it commits on the next turn of the event loop', async () => {

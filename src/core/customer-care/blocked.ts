@@ -12,5 +12,10 @@ const blockedAt = prepared((db, userId: number, vendorId: number) =>
 /** Refuses a customer the program blocked: no check-in (counter, kiosk, scanner, app) and no order. */
 export async function refuseBlockedCustomer(db: Kysely<DB>, vendorId: number, userId: number): Promise<void> {
   const [link] = await blockedAt(db, userId, vendorId);
+  refuseBlockedLink(link);
+}
+
+/** refuseBlockedCustomer with the customer's current membership (or its absence) already read. */
+export function refuseBlockedLink(link: { blocked_at: number | null } | undefined): void {
   if (link && link.blocked_at !== null) throw new ServiceError('customer_blocked');
 }

@@ -110,8 +110,10 @@ export async function linkUserToVendor(
   db: Kysely<DB>,
   engine: Engine,
   input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter'; byCounter?: boolean },
+  /** The current membership as findUserVendor read it in this transaction, when the caller already has it. */
+  read?: { current: UserVendorRow | undefined },
 ): Promise<UserVendorRow> {
-  const existing = await findUserVendor(db, input.userId, input.vendorId);
+  const existing = read ? read.current : await findUserVendor(db, input.userId, input.vendorId);
   if (existing) return existing;
   const now = engine.clock.now();
   const row: UserVendorRow = {

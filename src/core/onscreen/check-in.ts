@@ -1,7 +1,7 @@
 import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { StoreScope } from '../credentials/authenticate';
-import { refuseBlockedCustomer } from '../customer-care/blocked';
-import { confirmMembership, linkUserToVendor } from '../customers/customer-store';
+import { refuseBlockedLink } from '../customer-care/blocked';
+import { confirmMembership, findUserVendor, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer } from './identify-customer';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
@@ -24,10 +24,12 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
   const { result, events } = await transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
-    await refuseBlockedCustomer(trx, vendor.id, found.user.id);
+    // The current membership is read once: for the blocked check, then to link the customer.
+    const current = await findUserVendor(trx, found.user.id, vendor.id);
+    refuseBlockedLink(current);
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';
-    const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' });
+    const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' }, { current });
     if (byCustomer) await confirmMembership(trx, link);
     const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
     return {

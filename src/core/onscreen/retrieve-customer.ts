@@ -11,6 +11,8 @@ import type { EarningRulesTable } from '../storage/schema';
 import { findOpenSession, type PosSessionRow } from './pos-session';
 import { inWindow, programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
+import { inOneSnapshot } from '../storage/reader';
+import { holderAccounts } from '../balances/balance-store';
 import { rewardsIn } from '../rewards/offered-rewards';
 import type { RewardRecord } from '../rewards/list-rewards';
 
@@ -65,15 +67,19 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
   const member = { vendorId: session.vendor_id, userId: session.user_id };
   const now = engine.clock.now();
   // The vendor's settings, currencies, rules, rewards and tiers come from memory (program-cache).
-  const [program, user, link, lastVisit, recentOrders] = await Promise.all([
-    programData(engine.db, session.vendor_id),
-    loadUser(engine.db, session.user_id),
-    findUserVendor(engine.db, session.user_id, session.vendor_id),
-    lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
-    recentOrdersOf(engine.db, session.user_id, session.vendor_id),
-  ]);
+  // The reads are made together, in one read transaction of the read connection.
+  const [program, user, link, lastVisit, recentOrders, accounts] = await inOneSnapshot(engine.db, () =>
+    Promise.all([
+      programData(engine.db, session.vendor_id),
+      loadUser(engine.db, session.user_id),
+      findUserVendor(engine.db, session.user_id, session.vendor_id),
+      lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
+      recentOrdersOf(engine.db, session.user_id, session.vendor_id),
+      holderAccounts(engine.db, session.vendor_id, 'user', session.user_id),
+    ]),
+  );
   if (!link) throw new ServiceError('user_not_found');
-  const balances = await balancesIn(engine, program, member);
+  const balances = await balancesIn(engine, program, member, accounts);
   const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
   const threshold = tier?.threshold ?? -1;
   const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);

@@ -80,8 +80,25 @@ function outOfRange(value: number, integerOnly: boolean): string | null {
   return integerOnly && Number.isInteger(value) && !Number.isSafeInteger(value) ? 'is out of range' : null;
 }
 
+// A route's schemas are fixed objects: what is derived from each is computed once (every request
+// of every route with a schema walks them).
+const typesCache = new WeakMap<Schema, Set<string> | null>();
+const propertiesCache = new WeakMap<Schema, Array<[string, Schema]>>();
+const itemsCache = new WeakMap<Schema, Schema[]>();
+
+function once<T>(cache: WeakMap<Schema, T>, schema: Schema, derive: (schema: Schema) => T): T {
+  if (cache.has(schema)) return cache.get(schema) as T;
+  const value = derive(schema);
+  cache.set(schema, value);
+  return value;
+}
+
 /** The JSON types a schema accepts (through anyOf/oneOf and `nullable`); null: anything. */
 function typesOf(schema: Schema): Set<string> | null {
+  return once(typesCache, schema, deriveTypes);
+}
+
+function deriveTypes(schema: Schema): Set<string> | null {
   const branches = unionBranches(schema);
   if (branches) {
     const all = new Set<string>();
@@ -105,11 +122,19 @@ function unionBranches(schema: Schema): Schema[] | null {
 }
 
 function propertySchemas(schema: Schema): Array<[string, Schema]> {
+  return once(propertiesCache, schema, deriveProperties);
+}
+
+function deriveProperties(schema: Schema): Array<[string, Schema]> {
   const branches = unionBranches(schema) ?? [schema];
   return branches.flatMap((branch) => Object.entries((branch.properties ?? {}) as Record<string, Schema>));
 }
 
 function itemSchemas(schema: Schema): Schema[] {
+  return once(itemsCache, schema, deriveItems);
+}
+
+function deriveItems(schema: Schema): Schema[] {
   const branches = unionBranches(schema) ?? [schema];
   return branches.flatMap((branch) => (branch.items && typeof branch.items === 'object' && !Array.isArray(branch.items) ? [branch.items as Schema] : []));
 }
