@@ -5,7 +5,7 @@ import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
 import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
-import { readSnapshotPage, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
+import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import type { PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
@@ -76,12 +76,13 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
         }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const paired = nodeOf(request);
       const { table, after, limit, estimate } = request.query;
-      const page = await readSnapshotPage(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false });
-      await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
-      return page;
+      const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false });
+      // Seen once per snapshot (its first page), not a write per page.
+      if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
+      return reply.type('application/json; charset=utf-8').send(page);
     },
   );
 

@@ -21,6 +21,21 @@ export const SNAPSHOT_PAGE_MAX = 10_000;
  * snapshot is in, and rows are upserts, so what changed meanwhile converges.
  */
 export async function readSnapshotPage(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<SnapshotPage> {
+  const { page, rows } = await readSnapshotRows(db, dialect, node, request);
+  return { ...page, rows: rows.map((row) => JSON.parse(row) as Record<string, unknown>) };
+}
+
+/**
+ * The same page as JSON text for the HTTP reply: the rows are already JSON in the database's
+ * answer, so they are joined, not parsed and written again (most of central's work per page).
+ */
+export async function readSnapshotPageJson(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<string> {
+  const { page, rows } = await readSnapshotRows(db, dialect, node, request);
+  const { rows: _none, ...rest } = page;
+  return `{"rows":[${rows.join(',')}],${JSON.stringify(rest).slice(1)}`;
+}
+
+async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<{ page: SnapshotPage; rows: string[] }> {
   const table = REPLICATED_TABLES.find((t) => t.pull && t.name === request.table);
   if (!table) throw new ServiceError('validation_failed', `table must be one of ${SNAPSHOT_TABLES.join(', ')}.`, 'table');
   if (!Number.isSafeInteger(request.after) || request.after < 0) throw new ServiceError('validation_failed', 'after must be an id (0 or more).', 'after');
@@ -31,16 +46,16 @@ export async function readSnapshotPage(db: Kysely<DB>, dialect: Dialect, node: P
   const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
   const result = await sql<{ id: number; data: string }>`select r.id as id, ${sql.raw(json)} as data from ${sql.table(table.name)} r
     where ${vendorFilter(table, node.vendorId)} and r.id > ${request.after} order by r.id limit ${request.limit}`.execute(db);
-  const rows = result.rows.map((row) => JSON.parse(row.data) as Record<string, unknown>);
+  const rows = result.rows.map((row) => row.data);
   const page: SnapshotPage = {
     table: table.name,
-    rows,
+    rows: [],
     last: rows.length > 0 ? Number(result.rows[rows.length - 1]!.id) : request.after,
     more: rows.length === request.limit,
     head: Number(head?.head ?? 0),
   };
   if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
-  return page;
+  return { page, rows };
 }
 
 /** The per-vendor filter of read-changes.ts, on current rows. */

@@ -39,7 +39,7 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
   const ownWrites = (await trx.selectFrom('sync_changes').select('seq').limit(1).executeTakeFirst()) !== undefined;
   const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
   const columns = await tableColumns(trx, engine.dialect, table);
-  let kept = rows.filter((row) => !pending.has(`${table}:${Number(row['id'])}`));
+  let kept = pending.size === 0 ? rows : rows.filter((row) => !pending.has(`${table}:${Number(row['id'])}`));
   // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
   kept = await withParentsPresent(trx, table, kept, columns);
   if (ownWrites && DISPLACING.has(table)) {
@@ -51,14 +51,18 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     await insertEntries(trx, engine, kept, columns);
   } else {
     const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
-    const prepared = kept.map((data) => {
-      const row = { ...replicatedTable(table)?.insertDefaults, ...pickColumns(data, columns) };
-      for (const column of STORE_CLEARED_COLUMNS[table] ?? []) row[column] = null;
+    const defaults: Row = { ...replicatedTable(table)?.insertDefaults };
+    for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
+    // One page's rows come from one query at central: the first row's columns are every row's.
+    const list = [...columns].filter((c) => (kept[0] !== undefined && c in kept[0]) || c in defaults);
+    const firstVendor = list.indexOf('first_vendor_id');
+    const tuples = kept.map((data) => {
+      const tuple = list.map((c) => (c in defaults ? defaults[c] : data[c]));
       // A customer who first joined another vendor points at a vendor this store never sees.
-      if (known && !known.has(Number(row['first_vendor_id']))) row['first_vendor_id'] = vendorId;
-      return row;
+      if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
+      return tuple;
     });
-    await insertNewRows(trx, engine.dialect, table, prepared);
+    await insertTuples(trx, engine.dialect, table, list, tuples);
   }
   await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
   return kept.length;
@@ -100,12 +104,15 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
     if (account) account.sum += Number(r['amount']);
     else accounts.set(key, { id: null, vendorId: Number(r['vendor_id']), holderType: String(r['holder_type']), holderId: Number(r['holder_id']), currencyId: Number(r['currency_id']), sum: Number(r['amount']) });
   }
-  const holders = [...new Set([...accounts.values()].map((a) => a.holderId))];
-  for (const chunk of chunks(holders, 5_000)) {
-    const found = await trx.selectFrom('ledger_accounts').select(['id', 'holder_type', 'holder_id', 'currency_id']).where('holder_id', 'in', chunk).execute();
-    for (const a of found) {
-      const account = accounts.get(keyOf(a.holder_type, a.holder_id, a.currency_id));
-      if (account) account.id = Number(a.id);
+  for (const holderType of new Set([...accounts.values()].map((a) => a.holderType))) {
+    const holders = [...new Set([...accounts.values()].filter((a) => a.holderType === holderType).map((a) => a.holderId))];
+    for (const chunk of chunks(holders, 5_000)) {
+      // (holder_type, holder_id, currency_id) is the accounts' unique key: looked up by its index.
+      const found = await trx.selectFrom('ledger_accounts').select(['id', 'holder_type', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where('holder_id', 'in', chunk).execute();
+      for (const a of found) {
+        const account = accounts.get(keyOf(a.holder_type, a.holder_id, a.currency_id));
+        if (account) account.id = Number(a.id);
+      }
     }
   }
   const now = engine.clock.now();
@@ -130,7 +137,8 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
   }
   const entries = fresh.map((r) => ({ ...pickColumns(r, columns), account_id: accounts.get(keyOf(r['holder_type'], r['holder_id'], r['currency_id']))!.id }));
   await insertNewRows(trx, engine.dialect, 'ledger_entries', entries);
-  const moves = [...accounts.values()].filter((a) => !opening.includes(a) && a.sum !== 0);
+  const opened = new Set(opening);
+  const moves = [...accounts.values()].filter((a) => !opened.has(a) && a.sum !== 0);
   for (const chunk of chunks(moves, 5_000)) {
     const values: RawBuilder<unknown> =
       engine.dialect === 'postgres'
@@ -140,38 +148,40 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
   }
 }
 
+/** Objects to one column list and tuples (all rows given here have the same keys). */
+async function insertNewRows(trx: Kysely<DB>, dialect: Dialect, table: string, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  await insertTuples(
+    trx,
+    dialect,
+    table,
+    columns,
+    rows.map((row) => columns.map((c) => row[c])),
+  );
+}
+
 /**
  * Multi-row inserts built as text (a query builder's tree of thousands of values costs more than the
- * insert); a row whose id is already here is left as it is. Rows with different column sets go in
- * separate statements.
+ * insert); a row whose id is already here is left as it is.
  */
-async function insertNewRows(trx: Kysely<DB>, dialect: Dialect, table: string, rows: Row[]): Promise<void> {
-  const shapes = new Map<string, Row[]>();
-  for (const row of rows) {
-    const shape = Object.keys(row).join(',');
-    let group = shapes.get(shape);
-    if (!group) shapes.set(shape, (group = []));
-    group.push(row);
+async function insertTuples(trx: Kysely<DB>, dialect: Dialect, table: string, columns: string[], tuples: unknown[][]): Promise<void> {
+  if (tuples.length === 0) return;
+  const list = columns.map(quoted).join(', ');
+  if (dialect === 'postgres') {
+    for (const chunk of chunks(tuples, 5_000)) {
+      const json = JSON.stringify(chunk.map((tuple) => Object.fromEntries(columns.map((c, i) => [c, tuple[i]]))));
+      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict (id) do nothing`, [json]));
+    }
+    return;
   }
-  for (const [shape, group] of shapes) {
-    const columns = shape.split(',');
-    const list = columns.map(quoted).join(', ');
-    if (dialect === 'postgres') {
-      for (const chunk of chunks(group, 5_000)) {
-        await trx.executeQuery(
-          CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict (id) do nothing`, [JSON.stringify(chunk)]),
-        );
-      }
-      continue;
-    }
-    // Well under SQLite's 32,766 bound parameters per statement.
-    const size = Math.max(1, Math.floor(30_000 / columns.length));
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
-    for (const chunk of chunks(group, size)) {
-      const parameters: unknown[] = [];
-      for (const row of chunk) for (const column of columns) parameters.push(sqliteValue(row[column]));
-      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(tuple).join(', ')} on conflict (id) do nothing`, parameters));
-    }
+  // Well under SQLite's 32,766 bound parameters per statement.
+  const size = Math.max(1, Math.floor(30_000 / columns.length));
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  for (const chunk of chunks(tuples, size)) {
+    const parameters: unknown[] = [];
+    for (const tuple of chunk) for (const value of tuple) parameters.push(sqliteValue(value));
+    await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(placeholders).join(', ')} on conflict (id) do nothing`, parameters));
   }
 }
 

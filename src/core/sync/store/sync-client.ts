@@ -15,7 +15,7 @@ export interface SyncTransport {
 }
 
 /** Rows per snapshot page: one multi-row insert transaction each. */
-export const SNAPSHOT_PAGE = 5_000;
+export const SNAPSHOT_PAGE = 10_000;
 
 /** The tables of a snapshot, in order: identifiers and balances (up to the ledger) before history. */
 const SNAPSHOT_TABLES = REPLICATED_TABLES.filter((t) => t.pull).map((t) => t.name);
@@ -158,10 +158,21 @@ export class SyncClient {
     this.#snapshotRowsAtStart ??= position?.rows ?? 0;
     this.firstSyncStartedAt ??= this.engine.clock.now();
     let written = 0;
+    const limit = this.options.snapshotPage ?? SNAPSHOT_PAGE;
+    const fetchPage = (request: SnapshotRequest) => {
+      const reply = this.transport.snapshot!(request);
+      reply.catch(() => undefined); // awaited below; a prefetch left behind by a failure is not an unhandled rejection
+      return reply;
+    };
+    let ahead: { request: SnapshotRequest; reply: Promise<SnapshotPage> } | null = null;
     for (;;) {
       const table = SNAPSHOT_TABLES[position?.table ?? 0]!;
-      const page = await this.transport.snapshot({ table, after: position?.after ?? 0, limit: this.options.snapshotPage ?? SNAPSHOT_PAGE, estimate: position === null });
+      const request: SnapshotRequest = { table, after: position?.after ?? 0, limit, estimate: position === null };
+      const fetched: Promise<SnapshotPage> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
+      const page = await fetched;
       this.engine.centralLink.reachable = true;
+      // The next page travels while this one is written (central reads and the store writes at once).
+      ahead = page.more && page.rows.length > 0 ? { request: { table, after: page.last, limit }, reply: fetchPage({ table, after: page.last, limit }) } : null;
       if (page.table !== table || (page.rows.length > 0 && page.last <= (position?.after ?? 0))) throw new Error('central answered a snapshot page that was not asked for');
       const current: SnapshotPosition = position ?? { cursor: page.head, table: 0, after: 0, rows: 0, estimate: page.estimate ?? 0, done: false };
       const next: SnapshotPosition = page.more
