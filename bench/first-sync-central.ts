@@ -23,8 +23,12 @@ await central.close();
 // change log; the snapshot reads the tables, and the log after its cursor is what changed since.)
 const seedStart = Date.now();
 const raw = new BetterSqlite3(`${dir.path}/punchcard.db`);
-raw.pragma('journal_mode = WAL');
+// Seeding only: the journal in memory, a big cache (one transaction of millions of rows through a WAL spills
+// gigabytes), back to WAL before the node opens it again.
+raw.pragma('journal_mode = DELETE'); // a WAL database leaves WAL only through a rollback-journal mode
+raw.pragma('journal_mode = MEMORY');
 raw.pragma('synchronous = OFF');
+raw.pragma('cache_size = -1000000');
 const base = Number((raw.prepare("select value from id_sequences where name = 'objects'").get() as { value: number }).value);
 raw.prepare("update id_sequences set value = ? where name = 'objects'").run(base + CUSTOMERS * 4 + 10);
 const now = Date.now();
@@ -53,6 +57,7 @@ raw.transaction(() => {
     entry.run(composeId(nodeId, base + 4 + i * 4), vendor.vendorId, accountId, points, nodeId, now);
   }
 })();
+raw.pragma('journal_mode = WAL');
 raw.close();
 const seedMs = Date.now() - seedStart;
 
