@@ -263,7 +263,9 @@ export class SyncClient {
       // Rows written against central's estimate; the ETA from this process's own rate (a resumed snapshot starts part-way).
       const progress = snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0;
       const rate = elapsed > 0 ? (snapshot.rows - (this.#snapshotRowsAtStart ?? 0)) / elapsed : 0;
-      const etaSeconds = rate > 0 ? Math.round(Math.max(0, snapshot.estimate - snapshot.rows) / rate / 1000) : null;
+      // No ETA from the first few rows (the small tables come first): from 1% of the snapshot on.
+      const measured = snapshot.rows - (this.#snapshotRowsAtStart ?? 0) >= snapshot.estimate / 100;
+      const etaSeconds = rate > 0 && measured ? Math.round(Math.max(0, snapshot.estimate - snapshot.rows) / rate / 1000) : null;
       return { done, ready, progress, rows: snapshot.rows, etaSeconds };
     }
     const head = Math.max(this.head, cursor);
