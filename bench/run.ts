@@ -8,6 +8,7 @@ import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
+import { firstSyncFigures } from './first-sync';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -157,6 +158,8 @@ const figures = {
   scan_to_panel: await section('scan_to_panel', scanToPanel),
   sync: await section('sync', syncFigures),
   cold_start: await section('cold_start', coldStartFigures),
+  // A store's first sync (snapshot) from a central holding BENCH_FIRST_SYNC_CUSTOMERS (1M) customers.
+  first_sync: await section('first_sync', firstSyncFigures),
   // One and two `punchcard central` processes on the same PostgreSQL (PG_URL).
   central_scale: await section('central_scale', centralScaleFigures),
   admin_search: await section('admin_search', async () => JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown),

@@ -67,3 +67,24 @@ export interface PairResponse {
   store_id: number;
   credential: string;
 }
+
+/** One page of a first sync's snapshot: a table's rows after `after` (by id), as the pull path ships them. */
+export interface SnapshotPage {
+  table: string;
+  rows: Array<Record<string, unknown>>;
+  /** The last id of this page (the next page asks after it); `after` again when the page is empty. */
+  last: number;
+  /** More rows of this table may follow. */
+  more: boolean;
+  /** Central's log head, read before the rows: the first page's head is the cursor the log resumes from. */
+  head: number;
+  /** Asked for with `estimate`: about how many rows the whole snapshot holds (for progress). */
+  estimate?: number;
+}
+
+export interface SnapshotRequest {
+  table: string;
+  after: number;
+  limit: number;
+  estimate?: boolean;
+}

@@ -4,11 +4,11 @@ import type { StoreSync } from '../sync/store-sync';
 export async function showFirstSyncProgress(sync: StoreSync, out: NodeJS.WriteStream = process.stderr): Promise<void> {
   let last = '';
   for (;;) {
-    const status = (await sync.status()) as { first_sync: { done: boolean; progress: number; rows: number; eta_seconds: number | null }; link: string };
-    const { done, progress, rows, eta_seconds: eta } = status.first_sync;
+    const status = (await sync.status()) as { first_sync: { done: boolean; ready?: boolean; progress: number; rows: number; eta_seconds: number | null }; link: string };
+    const { done, ready, progress, rows, eta_seconds: eta } = status.first_sync;
     const width = 30;
     const filled = Math.round((progress / 100) * width);
-    const line = `first sync [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.toFixed(1)}% ${rows} rows${eta !== null ? `, about ${eta}s left` : ''}${status.link === 'down' ? ' (central unreachable, retrying)' : ''}`;
+    const line = `first sync [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.toFixed(1)}% ${rows} rows${eta !== null ? `, about ${eta}s left` : ''}${ready && !done ? ', check-in open' : ''}${status.link === 'down' ? ' (central unreachable, retrying)' : ''}`;
     if (line !== last) {
       out.write(out.isTTY ? `\r${line}` : `${line}\n`);
       last = line;

@@ -19,7 +19,7 @@ export const syncStatusRoutes: FastifyPluginAsync<{ sync: StoreSync | null }> = 
       last_pull_at: null,
       cursor: 0,
       cursor_lag: 0,
-      first_sync: { done: false, progress: 0, rows: 0, eta_seconds: null },
+      first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
       last_error: null,
     };
   });

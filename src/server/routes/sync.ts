@@ -5,6 +5,7 @@ import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
 import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
+import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import type { PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
@@ -56,6 +57,32 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       const page = await readChangesForNode(engine.db, paired, request.query.after, request.query.limit ?? 500);
       await engine.db.updateTable('sync_nodes').set({ cursor: page.cursor, last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
       return page;
+    },
+  );
+
+  // A first sync's snapshot: the vendor's current rows, one table at a time, paged by id.
+  app.get(
+    '/sync/snapshot',
+    {
+      config,
+      preValidation: node,
+      schema: {
+        tags,
+        querystring: Type.Object({
+          table: Type.String({ minLength: 1, maxLength: 64 }),
+          after: Type.Optional(Type.Integer({ minimum: 0 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SNAPSHOT_PAGE_MAX })),
+          estimate: Type.Optional(Type.Boolean()),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const paired = nodeOf(request);
+      const { table, after, limit, estimate } = request.query;
+      const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false });
+      // Seen once per snapshot (its first page), not a write per page.
+      if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
+      return reply.type('application/json; charset=utf-8').send(page);
     },
   );
 

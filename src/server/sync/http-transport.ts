@@ -1,4 +1,4 @@
-import type { PairResponse, PullResponse, PushRequest, PushResponse } from '../../core/sync/protocol';
+import type { PairResponse, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../core/sync/protocol';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
 
 const TIMEOUT_MS = 15_000;
@@ -31,6 +31,8 @@ export function httpTransport(central: string, credential: string): SyncTranspor
   return {
     push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }),
     pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }),
+    snapshot: (r: SnapshotRequest) =>
+      call<SnapshotPage>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}${r.estimate ? '&estimate=true' : ''}`, { headers }),
   };
 }
 

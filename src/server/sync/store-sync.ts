@@ -59,7 +59,7 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
         last_pull_at: s.lastPullAt === null ? null : toIso(s.lastPullAt),
         cursor: s.cursor,
         cursor_lag: Math.max(0, s.head - s.cursor),
-        first_sync: { done: s.firstSync.done, progress: Math.round(s.firstSync.progress * 1000) / 10, rows: s.firstSync.rows, eta_seconds: s.firstSync.etaSeconds },
+        first_sync: { done: s.firstSync.done, ready: s.firstSync.ready, progress: Math.round(s.firstSync.progress * 1000) / 10, rows: s.firstSync.rows, eta_seconds: s.firstSync.etaSeconds },
         last_error: s.lastError,
       };
     },

@@ -1,4 +1,4 @@
-import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
+import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
 import type { SyncTransport } from '../../../src/core/sync/store/sync-client';
 import type { Random } from './random';
 
@@ -45,6 +45,11 @@ export class LossyLink implements SyncTransport {
   async pull(after: number, limit: number): Promise<PullResponse> {
     this.#refuseWhenDown();
     return this.#deliver(() => this.inner.pull(after, limit));
+  }
+
+  async snapshot(request: SnapshotRequest): Promise<SnapshotPage> {
+    this.#refuseWhenDown();
+    return this.#deliver(() => this.inner.snapshot!(request));
   }
 
   #refuseWhenDown(): void {

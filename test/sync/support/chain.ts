@@ -12,7 +12,8 @@ import { installChangeCapture } from '../../../src/core/sync/capture/install-cap
 import { acceptPushedEvents } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
-import type { PullResponse, PushRequest, PushResponse } from '../../../src/core/sync/protocol';
+import { readSnapshotPage } from '../../../src/core/sync/central/read-snapshot';
+import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
 import { setMeta } from '../../../src/core/storage/node-meta';
 import { loadFirstSyncState, SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
@@ -64,6 +65,10 @@ export async function startCentral(clock: ManualClock, given?: Database): Promis
           const node = await authenticateNode(engine, credential);
           return readChangesForNode(engine.db, node, after, limit);
         },
+        async snapshot(request: SnapshotRequest): Promise<SnapshotPage> {
+          const node = await authenticateNode(engine, credential);
+          return readSnapshotPage(engine.db, engine.dialect, node, request);
+        },
       };
     },
     close: () => engine.close(),
@@ -110,7 +115,7 @@ export async function pairStore(
   const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
   await loadFirstSyncState(engine);
-  const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20 });
+  const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20, snapshotPage: 50 });
   if (options.firstSync !== false) await client.syncOnce();
   return {
     engine,
@@ -127,4 +132,5 @@ export class Switch implements SyncTransport {
   constructor(private readonly inner: SyncTransport) {}
   push: SyncTransport['push'] = (r) => (this.down ? Promise.reject(new Error('down')) : this.inner.push(r));
   pull: SyncTransport['pull'] = (a, l) => (this.down ? Promise.reject(new Error('down')) : this.inner.pull(a, l));
+  snapshot: SyncTransport['snapshot'] = (r) => (this.down ? Promise.reject(new Error('down')) : this.inner.snapshot!(r));
 }

@@ -17,6 +17,7 @@ import { referralPoints } from './0016-referral-points';
 import { speed } from './0017-speed';
 import { backOfficeScreens } from './0018-back-office-screens';
 import { scannerStations } from './0019-scanner-stations';
+import { snapshot } from './0020-snapshot';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-speed': speed,
   '0018-back-office-screens': backOfficeScreens,
   '0019-scanner-stations': scannerStations,
+  '0020-snapshot': snapshot,
 };

@@ -58,13 +58,13 @@ async function backfillChangeLog(db: Kysely<DB>, dialect: Dialect): Promise<void
   }
 }
 
-async function sqliteColumns(db: Kysely<DB>, table: ReplicatedTable): Promise<string[]> {
+export async function sqliteColumns(db: Kysely<DB>, table: ReplicatedTable): Promise<string[]> {
   const result = await sql<{ name: string }>`select name from pragma_table_info(${table.name})`.execute(db);
   const omit = new Set(table.omit ?? []);
   return result.rows.map((r) => r.name).filter((name) => !omit.has(name));
 }
 
-function sqliteRowJson(table: ReplicatedTable, columns: string[], row: string): string {
+export function sqliteRowJson(table: ReplicatedTable, columns: string[], row: string): string {
   const pairs = columns.map((c) => `'${c}', ${row}.${c}`);
   if (table.name === 'ledger_entries') {
     for (const c of ['holder_type', 'holder_id', 'currency_id']) {
@@ -95,7 +95,7 @@ async function installSqlite(db: Kysely<DB>, table: ReplicatedTable): Promise<vo
   }
 }
 
-function pgRowJson(table: ReplicatedTable, row: string): string {
+export function pgRowJson(table: ReplicatedTable, row: string): string {
   const omit = (table.omit ?? []).map((c) => `'${c}'`).join(', ');
   let json = `to_jsonb(${row})${omit ? ` - array[${omit}]::text[]` : ''}`;
   if (table.name === 'ledger_entries') {

@@ -32,17 +32,17 @@ export async function applyPulledChanges(trx: Kysely<DB>, engine: Engine, vendor
   await setMeta(trx, 'sync_cursor', String(cursor));
 }
 
-async function pendingRows(trx: Kysely<DB>): Promise<Set<string>> {
+export async function pendingRows(trx: Kysely<DB>): Promise<Set<string>> {
   const rows = await trx.selectFrom('sync_changes').select(['tbl', 'row_id']).distinct().execute();
   return new Set(rows.map((r) => `${r.tbl}:${Number(r.row_id)}`));
 }
 
-async function insertEntryIfAbsent(trx: Kysely<DB>, engine: Engine, data: Record<string, unknown>): Promise<void> {
+export async function insertEntryIfAbsent(trx: Kysely<DB>, engine: Engine, data: Record<string, unknown>): Promise<void> {
   const exists = await trx.selectFrom('ledger_entries').select('id').where('id', '=', Number(data['id'])).executeTakeFirst();
   if (!exists) await insertReplicatedEntry(trx, engine, Number(data['vendor_id']), data);
 }
 
-async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, data: Record<string, unknown>): Promise<void> {
+export async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, data: Record<string, unknown>): Promise<void> {
   const row = pickColumns(data, await tableColumns(trx, engine.dialect, table));
   for (const column of STORE_CLEARED_COLUMNS[table] ?? []) row[column] = null;
   // A customer who first joined another vendor points at a vendor this store never sees.

@@ -1,13 +1,36 @@
 import type { Engine } from '../../engine';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
-import type { PullResponse, PushRequest, PushResponse } from '../protocol';
+import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../protocol';
 import { getMeta, setMeta } from '../../storage/node-meta';
+import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
+import { applySnapshotPage } from './apply-snapshot';
 
 /** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
 export interface SyncTransport {
   push(request: PushRequest): Promise<PushResponse>;
   pull(after: number, limit: number): Promise<PullResponse>;
+  /** A page of central's snapshot (a first sync). A link without it first-syncs by replaying the log. */
+  snapshot?(request: SnapshotRequest): Promise<SnapshotPage>;
+}
+
+/** Rows per snapshot page: one multi-row insert transaction each. */
+export const SNAPSHOT_PAGE = 10_000;
+
+/** The tables of a snapshot, in order: identifiers and balances (up to the ledger) before history. */
+const SNAPSHOT_TABLES = REPLICATED_TABLES.filter((t) => t.pull).map((t) => t.name);
+/** Once this table is in, the chain's customers and balances are here: check-in opens. */
+const ESSENTIALS_END = 'ledger_entries';
+
+/** Where a first sync's snapshot stands (node_meta sync_snapshot), saved with each page it wrote. */
+interface SnapshotPosition {
+  /** Central's log head before the first page: the log is pulled from here once the snapshot is in. */
+  cursor: number;
+  table: number;
+  after: number;
+  rows: number;
+  estimate: number;
+  done: boolean;
 }
 
 /** Events per push: a backlog of offline sales drains in pages central applies in bulk. */
@@ -18,6 +41,7 @@ export interface SyncClientOptions {
   storeId: number;
   pushPage?: number;
   pullPage?: number;
+  snapshotPage?: number;
   /** Called after a pulled page commits, with the sessions of this store it changed (queue updates). */
   onPulledSessions?: (sessionIds: number[]) => void;
   /** After each pulled page: how far the cursor is towards central's head (first-sync progress). */
@@ -44,6 +68,9 @@ export class SyncClient {
   /** First sync: rows received so far and when it began (for the ETA). */
   firstSyncRows = 0;
   firstSyncStartedAt: number | null = null;
+  /** The snapshot's position as last saved (null: no snapshot taken or under way), and its rows when this process began. */
+  #snapshot: SnapshotPosition | null = null;
+  #snapshotRowsAtStart: number | null = null;
   #stopped = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
@@ -89,7 +116,7 @@ export class SyncClient {
   }
 
   async pullAll(): Promise<number> {
-    let pulled = 0;
+    let pulled = await this.snapshotAll();
     for (;;) {
       const cursor = Number((await getMeta(this.engine.db, 'sync_cursor')) ?? '0');
       const page = await this.transport.pull(cursor, this.options.pullPage ?? 500);
@@ -110,6 +137,62 @@ export class SyncClient {
       const sessions = page.changes.filter((c) => c.tbl === 'pos_sessions' && c.data['store_id'] === this.options.storeId).map((c) => Number(c.data['id']));
       if (sessions.length > 0) this.options.onPulledSessions?.(sessions);
       if (!page.more) return pulled;
+    }
+  }
+
+  /**
+   * A first sync's snapshot (docs/sync.md, "First sync"): a store that has nothing of central's yet
+   * reads the vendor's rows table by table in pages, each written in one transaction with its
+   * position, so a crash resumes where it stopped. After the ledger, check-in opens; after the
+   * last table, the log is pulled from the cursor taken before the first page. A store whose first
+   * sync began by replaying the log (or whose link has no snapshot) goes on replaying it.
+   */
+  async snapshotAll(): Promise<number> {
+    if (!this.transport.snapshot) return 0;
+    const db = this.engine.db;
+    const saved = await getMeta(db, 'sync_snapshot');
+    let position: SnapshotPosition | null = saved === null ? null : (JSON.parse(saved) as SnapshotPosition);
+    if (position === null && ((await getMeta(db, 'sync_first_sync_done')) !== null || (await getMeta(db, 'sync_cursor')) !== null)) return 0;
+    if (position?.done) return 0;
+    this.#snapshot = position;
+    this.#snapshotRowsAtStart ??= position?.rows ?? 0;
+    this.firstSyncStartedAt ??= this.engine.clock.now();
+    let written = 0;
+    const limit = this.options.snapshotPage ?? SNAPSHOT_PAGE;
+    const fetchPage = (request: SnapshotRequest) => {
+      const reply = this.transport.snapshot!(request);
+      reply.catch(() => undefined); // awaited below; a prefetch left behind by a failure is not an unhandled rejection
+      return reply;
+    };
+    let ahead: { request: SnapshotRequest; reply: Promise<SnapshotPage> } | null = null;
+    for (;;) {
+      const table = SNAPSHOT_TABLES[position?.table ?? 0]!;
+      const request: SnapshotRequest = { table, after: position?.after ?? 0, limit, estimate: position === null };
+      const fetched: Promise<SnapshotPage> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
+      const page = await fetched;
+      this.engine.centralLink.reachable = true;
+      // The next page travels while this one is written (central reads and the store writes at once).
+      ahead = page.more && page.rows.length > 0 ? { request: { table, after: page.last, limit }, reply: fetchPage({ table, after: page.last, limit }) } : null;
+      if (page.table !== table || (page.rows.length > 0 && page.last <= (position?.after ?? 0))) throw new Error('central answered a snapshot page that was not asked for');
+      const current: SnapshotPosition = position ?? { cursor: page.head, table: 0, after: 0, rows: 0, estimate: page.estimate ?? 0, done: false };
+      const next: SnapshotPosition = page.more
+        ? { ...current, after: page.last, rows: current.rows + page.rows.length }
+        : { ...current, table: current.table + 1, after: 0, rows: current.rows + page.rows.length, done: current.table + 1 >= SNAPSHOT_TABLES.length };
+      const essentialsIn = !page.more && table === ESSENTIALS_END;
+      await db.transaction().execute(async (trx) => {
+        await applySnapshotPage(trx, this.engine, this.options.vendorId, table, page.rows);
+        await setMeta(trx, 'sync_snapshot', JSON.stringify(next));
+        if (essentialsIn) await setMeta(trx, 'sync_first_sync_ready', String(this.engine.clock.now()));
+        // The whole snapshot is in: the log resumes from the cursor taken before its first page.
+        if (next.done) await setMeta(trx, 'sync_cursor', String(next.cursor));
+      });
+      if (essentialsIn) this.engine.centralLink.firstSyncDone = true;
+      position = next;
+      this.#snapshot = next;
+      this.head = Math.max(this.head, page.head);
+      written += page.rows.length;
+      this.options.onProgress?.({ cursor: 0, head: page.head });
+      if (next.done) return written;
     }
   }
 
@@ -173,11 +256,22 @@ export class SyncClient {
 
   async firstSyncState(cursor: number): Promise<SyncStatusSnapshot['firstSync']> {
     const done = (await getMeta(this.engine.db, 'sync_first_sync_done')) !== null;
+    const ready = done || (await getMeta(this.engine.db, 'sync_first_sync_ready')) !== null;
+    const elapsed = this.firstSyncStartedAt === null ? 0 : this.engine.clock.now() - this.firstSyncStartedAt;
+    const snapshot = this.#snapshot;
+    if (!done && snapshot && !snapshot.done) {
+      // Rows written against central's estimate; the ETA from this process's own rate (a resumed snapshot starts part-way).
+      const progress = snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0;
+      const rate = elapsed > 0 ? (snapshot.rows - (this.#snapshotRowsAtStart ?? 0)) / elapsed : 0;
+      // No ETA from the first few rows (the small tables come first): from 1% of the snapshot on.
+      const measured = snapshot.rows - (this.#snapshotRowsAtStart ?? 0) >= snapshot.estimate / 100;
+      const etaSeconds = rate > 0 && measured ? Math.round(Math.max(0, snapshot.estimate - snapshot.rows) / rate / 1000) : null;
+      return { done, ready, progress, rows: snapshot.rows, etaSeconds };
+    }
     const head = Math.max(this.head, cursor);
     const progress = done ? 1 : head === 0 ? 0 : cursor / head;
-    const elapsed = this.firstSyncStartedAt === null ? 0 : this.engine.clock.now() - this.firstSyncStartedAt;
     const etaSeconds = done || progress === 0 ? null : Math.round((elapsed * (1 - progress)) / progress / 1000);
-    return { done, progress, rows: this.firstSyncRows, etaSeconds };
+    return { done, ready, progress, rows: snapshot ? snapshot.rows + this.firstSyncRows : this.firstSyncRows, etaSeconds };
   }
 }
 
@@ -191,12 +285,13 @@ export interface SyncStatusSnapshot {
   cursor: number;
   head: number;
   lastError: string | null;
-  firstSync: { done: boolean; progress: number; rows: number; etaSeconds: number | null };
+  /** `ready`: the customers and balances are in, check-in works (the snapshot is past the ledger). */
+  firstSync: { done: boolean; ready: boolean; progress: number; rows: number; etaSeconds: number | null };
 }
 
 /** On a paired store's start: has its first sync finished? Until it has, unknown customers may be on their way. */
 export async function loadFirstSyncState(engine: Engine): Promise<void> {
-  engine.centralLink.firstSyncDone = (await getMeta(engine.db, 'sync_first_sync_done')) !== null;
+  engine.centralLink.firstSyncDone = (await getMeta(engine.db, 'sync_first_sync_done')) !== null || (await getMeta(engine.db, 'sync_first_sync_ready')) !== null;
 }
 
 function numberOrNull(value: string | null): number | null {

@@ -1,0 +1,80 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../storage/dialect';
+import type { DB } from '../../storage/schema';
+import { ServiceError } from '../../../shared/errors';
+import { pgRowJson, sqliteColumns, sqliteRowJson } from '../capture/install-capture';
+import type { SnapshotPage, SnapshotRequest } from '../protocol';
+import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
+import type { PairedNode } from './apply-push';
+
+/** The tables a snapshot walks, in REPLICATED_TABLES order: identifiers and balances before history. */
+export const SNAPSHOT_TABLES: readonly string[] = REPLICATED_TABLES.filter((t) => t.pull).map((t) => t.name);
+
+export const SNAPSHOT_PAGE_MAX = 10_000;
+
+/**
+ * A page of a store's first-sync snapshot (docs/sync.md, "First sync"): the vendor's current rows
+ * of one table after `after` by id, each shaped exactly as the capture triggers log it (the same
+ * omitted columns; ledger entries with their account's holder and currency), and the customers who
+ * joined the vendor (or whose survivor did). The log head is read before the rows: every change
+ * after it is still in the log, so the store pulls the log from the first page's head once the
+ * snapshot is in, and rows are upserts, so what changed meanwhile converges.
+ */
+export async function readSnapshotPage(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<SnapshotPage> {
+  const { page, rows } = await readSnapshotRows(db, dialect, node, request);
+  return { ...page, rows: rows.map((row) => JSON.parse(row) as Record<string, unknown>) };
+}
+
+/**
+ * The same page as JSON text for the HTTP reply: the rows are already JSON in the database's
+ * answer, so they are joined, not parsed and written again (most of central's work per page).
+ */
+export async function readSnapshotPageJson(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<string> {
+  const { page, rows } = await readSnapshotRows(db, dialect, node, request);
+  const { rows: _none, ...rest } = page;
+  return `{"rows":[${rows.join(',')}],${JSON.stringify(rest).slice(1)}`;
+}
+
+async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<{ page: SnapshotPage; rows: string[] }> {
+  const table = REPLICATED_TABLES.find((t) => t.pull && t.name === request.table);
+  if (!table) throw new ServiceError('validation_failed', `table must be one of ${SNAPSHOT_TABLES.join(', ')}.`, 'table');
+  if (!Number.isSafeInteger(request.after) || request.after < 0) throw new ServiceError('validation_failed', 'after must be an id (0 or more).', 'after');
+  if (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > SNAPSHOT_PAGE_MAX) {
+    throw new ServiceError('validation_failed', `limit must be between 1 and ${SNAPSHOT_PAGE_MAX}.`, 'limit');
+  }
+  const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
+  const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+  const result = await sql<{ id: number; data: string }>`select r.id as id, ${sql.raw(json)} as data from ${sql.table(table.name)} r
+    where ${vendorFilter(table, node.vendorId)} and r.id > ${request.after} order by r.id limit ${request.limit}`.execute(db);
+  const rows = result.rows.map((row) => row.data);
+  const page: SnapshotPage = {
+    table: table.name,
+    rows: [],
+    last: rows.length > 0 ? Number(result.rows[rows.length - 1]!.id) : request.after,
+    more: rows.length === request.limit,
+    head: Number(head?.head ?? 0),
+  };
+  if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
+  return { page, rows };
+}
+
+/** The per-vendor filter of read-changes.ts, on current rows. */
+function vendorFilter(table: ReplicatedTable, vendorId: number) {
+  if (table.vendorColumn === 'id') return sql`r.id = ${vendorId}`;
+  if (table.vendorColumn === 'vendor_id') return sql`r.vendor_id = ${vendorId}`;
+  // Customers belong to no vendor: those who joined this one, and those merged into one who did.
+  return sql`(exists (select 1 from user_vendors uv where uv.user_id = r.id and uv.vendor_id = ${vendorId})
+    or (r.merged_into is not null and exists (select 1 from user_vendors uv where uv.user_id = r.merged_into and uv.vendor_id = ${vendorId})))`;
+}
+
+/** About how many rows the snapshot holds: each table's vendor rows, customers counted by memberships. */
+async function estimateSnapshot(db: Kysely<DB>, vendorId: number): Promise<number> {
+  let total = 0;
+  for (const table of REPLICATED_TABLES.filter((t) => t.pull)) {
+    const counted = table.vendorColumn === null ? 'user_vendors' : table.name;
+    const column = table.vendorColumn === 'id' ? 'id' : 'vendor_id';
+    const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(counted)} where ${sql.ref(column)} = ${vendorId}`.execute(db);
+    total += Number(row.rows[0]?.n ?? 0);
+  }
+  return total;
+}

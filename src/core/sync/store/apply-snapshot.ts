@@ -1,0 +1,203 @@
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Engine } from '../../engine';
+import { composeId } from '../../storage/ids';
+import type { Dialect } from '../../storage/dialect';
+import type { DB } from '../../storage/schema';
+import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
+import { pickColumns, tableColumns } from '../table-columns';
+import { insertEntryIfAbsent, pendingRows, upsertRow } from './apply-pulled-changes';
+
+// A page of a first sync's snapshot (docs/sync.md, "First sync"), written with multi-row inserts in
+// the caller's transaction with capture quiet. The store is new, so central's rows are simply
+// inserted (a row already here is kept: only this store's own unsent writes can be, and central's
+// version follows them through the log). Ledger entries open their accounts and move their balances
+// in bulk: each account's balance is the sum of its entries.
+
+type Row = Record<string, unknown>;
+
+/** Columns that point at a replicated parent a concurrent change may not have brought yet. */
+const PARENTS: Readonly<Record<string, string>> = {
+  user_id: 'users',
+  card_id: 'cards',
+  order_id: 'orders',
+  tier_id: 'tiers',
+  store_id: 'stores',
+  pos_id: 'points_of_sale',
+  currency_id: 'currencies',
+};
+
+/** Tables whose central rows may take a unique key from a local row (the pull path's displacement rules). */
+const DISPLACING = new Set(['users', 'user_vendors', 'user_cards', 'pos_sessions', 'orders', 'cards']);
+
+/** Writes one snapshot page; returns how many rows were written. */
+export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, rows: Row[]): Promise<number> {
+  if (!replicatedTable(table)?.pull) throw new Error(`central sent a snapshot of ${table}, which stores do not receive`);
+  if (rows.length === 0) return 0;
+  await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
+  if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
+  // Sales made here during the first sync (customers already received check in) are this store's news.
+  const ownWrites = (await trx.selectFrom('sync_changes').select('seq').limit(1).executeTakeFirst()) !== undefined;
+  const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
+  const columns = await tableColumns(trx, engine.dialect, table);
+  let kept = pending.size === 0 ? rows : rows.filter((row) => !pending.has(`${table}:${Number(row['id'])}`));
+  // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
+  kept = await withParentsPresent(trx, table, kept, columns);
+  if (ownWrites && DISPLACING.has(table)) {
+    // Rows this store wrote may hold a unique key central's row needs: the pull path's rules decide.
+    for (const row of kept) await upsertRow(trx, engine, vendorId, table, row);
+  } else if (ownWrites && table === 'ledger_entries') {
+    for (const row of kept) await insertEntryIfAbsent(trx, engine, row);
+  } else if (table === 'ledger_entries') {
+    await insertEntries(trx, engine, kept, columns);
+  } else {
+    const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
+    const defaults: Row = { ...replicatedTable(table)?.insertDefaults };
+    for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
+    // One page's rows come from one query at central: the first row's columns are every row's.
+    const list = [...columns].filter((c) => (kept[0] !== undefined && c in kept[0]) || c in defaults);
+    const firstVendor = list.indexOf('first_vendor_id');
+    const tuples = kept.map((data) => {
+      const tuple = list.map((c) => (c in defaults ? defaults[c] : data[c]));
+      // A customer who first joined another vendor points at a vendor this store never sees.
+      if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
+      return tuple;
+    });
+    await insertTuples(trx, engine.dialect, table, list, tuples);
+  }
+  await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+  return kept.length;
+}
+
+async function withParentsPresent(trx: Kysely<DB>, table: string, rows: Row[], columns: Set<string>): Promise<Row[]> {
+  let kept = rows;
+  for (const [column, parent] of Object.entries(PARENTS)) {
+    if (!columns.has(column) || parent === table) continue;
+    const wanted = [...new Set(kept.map((row) => row[column]).filter((v): v is number => typeof v === 'number'))];
+    if (wanted.length === 0) continue;
+    const present = new Set<number>();
+    for (const chunk of chunks(wanted, 5_000)) {
+      for (const row of await trx.selectFrom(parent as 'users').select('id').where('id', 'in', chunk).execute()) present.add(Number(row.id));
+    }
+    if (present.size < wanted.length) kept = kept.filter((row) => typeof row[column] !== 'number' || present.has(row[column]));
+  }
+  return kept;
+}
+
+/**
+ * Entries in bulk: the accounts of their holders and currencies are found or opened (ids drawn from
+ * this node's sequence in one step), new accounts start at the sum of their entries, existing ones
+ * move by it, and the entries go in with one insert.
+ */
+async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], columns: Set<string>): Promise<void> {
+  if (rows.length === 0) return;
+  const present = new Set<number>();
+  for (const chunk of chunks(rows.map((r) => Number(r['id'])), 5_000)) {
+    for (const row of await trx.selectFrom('ledger_entries').select('id').where('id', 'in', chunk).execute()) present.add(Number(row.id));
+  }
+  const fresh = rows.filter((r) => !present.has(Number(r['id'])));
+  if (fresh.length === 0) return;
+  const keyOf = (holderType: unknown, holderId: unknown, currencyId: unknown) => `${String(holderType)}:${Number(holderId)}:${Number(currencyId)}`;
+  const accounts = new Map<string, { id: number | null; vendorId: number; holderType: string; holderId: number; currencyId: number; sum: number }>();
+  for (const r of fresh) {
+    const key = keyOf(r['holder_type'], r['holder_id'], r['currency_id']);
+    const account = accounts.get(key);
+    if (account) account.sum += Number(r['amount']);
+    else accounts.set(key, { id: null, vendorId: Number(r['vendor_id']), holderType: String(r['holder_type']), holderId: Number(r['holder_id']), currencyId: Number(r['currency_id']), sum: Number(r['amount']) });
+  }
+  for (const holderType of new Set([...accounts.values()].map((a) => a.holderType))) {
+    const holders = [...new Set([...accounts.values()].filter((a) => a.holderType === holderType).map((a) => a.holderId))];
+    for (const chunk of chunks(holders, 5_000)) {
+      // (holder_type, holder_id, currency_id) is the accounts' unique key: looked up by its index.
+      const found = await trx.selectFrom('ledger_accounts').select(['id', 'holder_type', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where('holder_id', 'in', chunk).execute();
+      for (const a of found) {
+        const account = accounts.get(keyOf(a.holder_type, a.holder_id, a.currency_id));
+        if (account) account.id = Number(a.id);
+      }
+    }
+  }
+  const now = engine.clock.now();
+  const opening = [...accounts.values()].filter((a) => a.id === null);
+  if (opening.length > 0) {
+    // One step of the node's object sequence reserves an id for every new account.
+    const [reserved] = await trx
+      .updateTable('id_sequences')
+      .set((eb) => ({ value: eb('value', '+', opening.length) }))
+      .where('name', '=', 'objects')
+      .returning('value')
+      .execute();
+    if (!reserved) throw new Error('id sequence objects is missing');
+    const first = Number(reserved.value) - opening.length + 1;
+    opening.forEach((a, i) => (a.id = composeId(engine.nodeId, first + i)));
+    await insertNewRows(
+      trx,
+      engine.dialect,
+      'ledger_accounts',
+      opening.map((a) => ({ id: a.id, vendor_id: a.vendorId, currency_id: a.currencyId, holder_type: a.holderType, holder_id: a.holderId, balance: a.sum, updated_at: now })),
+    );
+  }
+  const entries = fresh.map((r) => ({ ...pickColumns(r, columns), account_id: accounts.get(keyOf(r['holder_type'], r['holder_id'], r['currency_id']))!.id }));
+  await insertNewRows(trx, engine.dialect, 'ledger_entries', entries);
+  const opened = new Set(opening);
+  const moves = [...accounts.values()].filter((a) => !opened.has(a) && a.sum !== 0);
+  for (const chunk of chunks(moves, 5_000)) {
+    const values: RawBuilder<unknown> =
+      engine.dialect === 'postgres'
+        ? sql`(values ${sql.join(chunk.map((a) => sql`(${a.id}::bigint, ${a.sum}::bigint)`))}) as v(id, delta)`
+        : sql`(select column1 as id, column2 as delta from (values ${sql.join(chunk.map((a) => sql`(${a.id}, ${a.sum})`))})) as v`;
+    await sql`update ledger_accounts set balance = ledger_accounts.balance + v.delta, updated_at = ${now} from ${values} where ledger_accounts.id = v.id`.execute(trx);
+  }
+}
+
+/** Objects to one column list and tuples (all rows given here have the same keys). */
+async function insertNewRows(trx: Kysely<DB>, dialect: Dialect, table: string, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  await insertTuples(
+    trx,
+    dialect,
+    table,
+    columns,
+    rows.map((row) => columns.map((c) => row[c])),
+  );
+}
+
+/**
+ * Multi-row inserts built as text (a query builder's tree of thousands of values costs more than the
+ * insert); a row whose id is already here is left as it is.
+ */
+async function insertTuples(trx: Kysely<DB>, dialect: Dialect, table: string, columns: string[], tuples: unknown[][]): Promise<void> {
+  if (tuples.length === 0) return;
+  const list = columns.map(quoted).join(', ');
+  if (dialect === 'postgres') {
+    for (const chunk of chunks(tuples, 5_000)) {
+      const json = JSON.stringify(chunk.map((tuple) => Object.fromEntries(columns.map((c, i) => [c, tuple[i]]))));
+      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict (id) do nothing`, [json]));
+    }
+    return;
+  }
+  // Well under SQLite's 32,766 bound parameters per statement.
+  const size = Math.max(1, Math.floor(30_000 / columns.length));
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  for (const chunk of chunks(tuples, size)) {
+    const parameters: unknown[] = [];
+    for (const tuple of chunk) for (const value of tuple) parameters.push(sqliteValue(value));
+    await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(placeholders).join(', ')} on conflict (id) do nothing`, parameters));
+  }
+}
+
+/** What better-sqlite3 can bind: a PostgreSQL central ships booleans and JSON values as JSON. */
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value === undefined ? null : value;
+}
+
+function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
