@@ -26,7 +26,10 @@ export async function sealLocalChanges(db: Kysely<DB>, engine: Engine, type: str
  * balance negative, so staff see what the store knew.
  */
 async function believedAvailable(db: Kysely<DB>): Promise<BelievedBalance[]> {
-  const rows = await db.selectFrom('sync_changes').select('data').where('event_seq', 'is', null).where('tbl', '=', 'ledger_entries').execute();
+  // The command's own (loose) changes are few; filtering by table in the query would let the planner
+  // walk every ledger change of an offline backlog by the (tbl, row_id) index.
+  const loose = await db.selectFrom('sync_changes').select(['tbl', 'data']).where('event_seq', 'is', null).execute();
+  const rows = loose.filter((row) => row.tbl === 'ledger_entries');
   const moved = new Map<string, { key: Omit<BelievedBalance, 'balance'>; sum: number; spent: boolean }>();
   for (const row of rows) {
     const entry = JSON.parse(row.data) as { amount: number; holder_type: string; holder_id: number; currency_id: number };
