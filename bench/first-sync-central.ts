@@ -2,6 +2,7 @@
 // customers (default 1M), each a member of the program with a points balance (one ledger entry),
 // on HTTP in its own process. Prints one JSON line: its address, a cashier key and a pairing code.
 import BetterSqlite3 from 'better-sqlite3';
+import { prepareCustomerInserts } from './seed-customers';
 import { composeId } from '../src/core/storage/ids';
 import { issuePairingCode } from '../src/core/sync/central/pairing';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
@@ -32,15 +33,7 @@ raw.pragma('cache_size = -1000000');
 const base = Number((raw.prepare("select value from id_sequences where name = 'objects'").get() as { value: number }).value);
 raw.prepare("update id_sequences set value = ? where name = 'objects'").run(base + CUSTOMERS * 4 + 10);
 const now = Date.now();
-const user = raw.prepare(
-  `insert into users (id, email, email_key, password_hash, first_name, last_name, phone, first_vendor_id, status, failed_logins, created_at, updated_at)
-   values (?, ?, ?, null, ?, ?, ?, ?, 'active', 0, ?, ?)`,
-);
-const link = raw.prepare(
-  `insert into user_vendors (id, user_id, vendor_id, contact_consent, language, tier_id, tier_since, reload_amount, reload_threshold, billing_profile_id,
-     flagged, referral_code, newsletters, push_endpoints, first_login_at, created_at, updated_at, removed_at)
-   values (?, ?, ?, 0, null, ?, ?, 0, 0, null, 0, ?, '{}', '{"gcm":[],"apns":[]}', null, ?, ?, null)`,
-);
+const { user, link } = prepareCustomerInserts(raw);
 const account = raw.prepare(`insert into ledger_accounts (id, vendor_id, currency_id, holder_type, holder_id, balance, updated_at) values (?, ?, ?, 'user', ?, ?, ?)`);
 const entry = raw.prepare(
   `insert into ledger_entries (id, vendor_id, account_id, amount, kind, reference_type, reference_id, reverses_id, origin_node, created_at, expires_at)

@@ -3,6 +3,7 @@
 // Prints one JSON line with what to hit.
 import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
+import { prepareCustomerInserts } from './seed-customers';
 import Fastify from 'fastify';
 import { startEngine } from '../src/core/engine';
 import { openSqlite } from '../src/core/storage/database';
@@ -30,15 +31,7 @@ raw.pragma('synchronous = OFF');
 const base = Number((raw.prepare("select value from id_sequences where name = 'objects'").get() as { value: number }).value);
 raw.prepare("update id_sequences set value = ? where name = 'objects'").run(base + CUSTOMERS * 2 + 10);
 const now = Date.now();
-const user = raw.prepare(
-  `insert into users (id, email, email_key, password_hash, first_name, last_name, phone, first_vendor_id, status, failed_logins, created_at, updated_at)
-   values (?, ?, ?, null, ?, ?, ?, ?, 'active', 0, ?, ?)`,
-);
-const link = raw.prepare(
-  `insert into user_vendors (id, user_id, vendor_id, contact_consent, language, tier_id, tier_since, reload_amount, reload_threshold, billing_profile_id,
-     flagged, referral_code, newsletters, push_endpoints, first_login_at, created_at, updated_at, removed_at)
-   values (?, ?, ?, 0, null, ?, ?, 0, 0, null, 0, ?, '{}', '{"gcm":[],"apns":[]}', null, ?, ?, null)`,
-);
+const { user, link } = prepareCustomerInserts(raw);
 raw.transaction(() => {
   for (let i = 0; i < CUSTOMERS; i++) {
     const userId = composeId(nodeId, base + 1 + i * 2);
