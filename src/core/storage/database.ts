@@ -12,6 +12,7 @@ import {
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
+import { attachRawWriter } from './raw-writer';
 import { attachReader } from './reader';
 import type { DB } from './schema';
 
@@ -86,6 +87,7 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts).
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   if (reader) attachReader(db, reader);
+  attachRawWriter(db, sqlite);
   return {
     db,
     dialect: 'sqlite',

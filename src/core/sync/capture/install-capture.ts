@@ -136,3 +136,20 @@ async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[
     }
   }
 }
+
+/**
+ * What the insert trigger of `table` would log for the rows whose ids are bound as a JSON array, as
+ * one INSERT … SELECT (SQLite). Central's bulk apply inserts many rows with capture paused and logs
+ * them with this statement: the same entries, without a trigger program per row. Null when the
+ * table is not captured here.
+ */
+export async function sqliteLogOfInsertedRows(db: Kysely<DB>, tableName: string): Promise<string | null> {
+  const table = REPLICATED_TABLES.find((t) => t.name === tableName);
+  if (!table) return null;
+  const trigger = await sql`select 1 as one from sqlite_master where type = 'trigger' and name = ${`sync_capture_${table.name}_ins`}`.execute(db);
+  if (trigger.rows.length === 0) return null;
+  const json = sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+  return `insert into sync_changes (tbl, row_id, op, vendor_id, data)
+          select '${table.name}', r.id, 'upsert', ${vendorOf(table, 'r')}, ${json}
+          from ${table.name} r where r.id in (select value from json_each(?)) order by r.id`;
+}

@@ -1,12 +1,14 @@
-import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { type HolderType, openAccount } from '../../ledger/ledger';
 import { nodeOfId } from '../../storage/ids';
-import type { Dialect } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
 import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
+import { chunks, listIn } from './bulk-lists';
+import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
+import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
 import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 
 // The bulk path of a store's push (docs/sync.md, "Applying a push"). Most events a store sends are
@@ -199,7 +201,7 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
   const running = needsEffects ? await balancesOf(trx, [...moves.keys()]) : new Map<number, number>();
 
   for (const table of [...new Set([...rowsByTable.keys(), ...updates.keys()])].sort((a, b) => (TABLE_ORDER.get(a) ?? 0) - (TABLE_ORDER.get(b) ?? 0))) {
-    await insertRows(trx, engine.dialect, table, rowsByTable.get(table) ?? []);
+    await insertRows(trx, engine, table, rowsByTable.get(table) ?? []);
     // Every row a store sent is written, changed or not, so its central version is logged and flows back.
     await updateRows(trx, engine, table, updates.get(table) ?? []);
   }
@@ -269,32 +271,10 @@ async function balancesOf(trx: Kysely<DB>, accountIds: number[]): Promise<Map<nu
   return balances;
 }
 
-/** Multi-row inserts; rows with different column sets (a newer node's rows) go in separate statements. */
-export async function insertRows(trx: Kysely<DB>, dialect: Dialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  const shapes = new Map<string, Record<string, unknown>[]>();
-  for (const row of rows) listIn(shapes, Object.keys(row).sort().join(',')).push(row);
-  for (const [shape, group] of shapes) {
-    const columns = shape.split(',');
-    const list = columns.map(quoted).join(', ');
-    if (dialect === 'postgres') {
-      // One JSON parameter typed by the table's own row type: PostgreSQL parses and plans a
-      // statement of thousands of parameters far slower than it reads the same rows from JSON.
-      for (const chunk of chunks(group, 5_000)) {
-        await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb)`, [JSON.stringify(chunk)]));
-      }
-      continue;
-    }
-    // Well under SQLite's 32,766 bound parameters per statement. Built as text: a query builder's
-    // tree of thousands of values costs more than the insert.
-    for (const chunk of chunks(group, Math.max(1, Math.floor(30_000 / columns.length)))) {
-      const tuples = chunk.map(() => `(${columns.map(() => '?').join(', ')})`);
-      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${tuples.join(', ')}`, chunk.flatMap((row) => columns.map((c) => row[c]))));
-    }
-  }
-}
-
-function quoted(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
+/** Multi-row inserts, by the database's bulk writer; rows with different column sets (a newer node's rows) go in separate statements. */
+export async function insertRows(trx: Kysely<DB>, engine: Engine, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (engine.dialect === 'postgres') await insertRowsPostgres(trx, table, rows);
+  else await insertRowsSqlite(trx, engine.db, table, rows);
 }
 
 /** Rows central has, set to what the store may change of them: one statement per table and chunk. */
@@ -302,6 +282,7 @@ async function updateRows(trx: Kysely<DB>, engine: Engine, table: string, rows: 
   const columns = replicatedTable(table)?.storeWritable ?? [];
   if (rows.length === 0) return;
   if (columns.length === 0) {
+    // Nothing a store may change: the rows are touched, so their central version is logged.
     await trx
       .updateTable(table as 'orders')
       .set((eb) => ({ id: eb.ref('id') }))
@@ -313,37 +294,11 @@ async function updateRows(trx: Kysely<DB>, engine: Engine, table: string, rows: 
       .execute();
     return;
   }
-  const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
-  for (const chunk of chunks(rows, Math.floor(30_000 / (columns.length + 1)))) {
-    const source: RawBuilder<unknown> =
-      engine.dialect === 'postgres'
-        ? // The table's own row type gives every value its column's type.
-          sql`jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(chunk.map((r) => Object.fromEntries(['id', ...columns].map((c) => [c, r[c]]))))}::jsonb)`
-        : sql`(select ${sql.join(['id', ...columns].map((c, i) => sql`${sql.ref(`column${i + 1}`)} as ${sql.ref(c)}`))} from (values ${sql.join(chunk.map((r) => sql`(${sql.join(['id', ...columns].map((c) => r[c]))})`))}))`;
-    await sql`update ${sql.table(table)} set ${set} from ${source} as v where ${sql.table(table)}.id = v.id`.execute(trx);
-  }
+  if (engine.dialect === 'postgres') await updateRowsPostgres(trx, table, columns, rows);
+  else await updateRowsSqlite(trx, table, columns, rows);
 }
 
-/** Every account's summed move in one statement per chunk. */
 async function moveBalances(trx: Kysely<DB>, engine: Engine, moves: Map<number, number>): Promise<void> {
-  const now = engine.clock.now();
-  for (const chunk of chunks([...moves.entries()], 5_000)) {
-    const values: RawBuilder<unknown> =
-      engine.dialect === 'postgres'
-        ? sql`(values ${sql.join(chunk.map(([id, delta]) => sql`(${id}::bigint, ${delta}::bigint)`))}) as v(id, delta)`
-        : sql`(select column1 as id, column2 as delta from (values ${sql.join(chunk.map(([id, delta]) => sql`(${id}, ${delta})`))})) as v`;
-    await sql`update ledger_accounts set balance = ledger_accounts.balance + v.delta, updated_at = ${now} from ${values} where ledger_accounts.id = v.id`.execute(trx);
-  }
-}
-
-function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = []));
-  return list;
-}
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
+  if (engine.dialect === 'postgres') await moveBalancesPostgres(trx, moves, engine.clock.now());
+  else await moveBalancesSqlite(trx, moves, engine.clock.now());
 }

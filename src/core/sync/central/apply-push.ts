@@ -126,7 +126,7 @@ async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEve
 async function insertVerdicts(trx: Kysely<DB>, engine: Engine, node: PairedNode, verdicts: EventVerdict[]): Promise<void> {
   const now = engine.clock.now();
   const rows = verdicts.map((v) => ({ node_id: node.id, node_seq: v.node_seq, event_id: v.event_id, verdict: v.verdict, code: v.code, message: v.message, applied_at: now }));
-  await insertRows(trx, engine.dialect, 'sync_verdicts', rows);
+  await insertRows(trx, engine, 'sync_verdicts', rows);
 }
 
 /** A run of plain sales in bulk; should the database refuse any of it, the run is taken event by event. */

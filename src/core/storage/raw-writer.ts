@@ -1,0 +1,40 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { DB } from './schema';
+
+/**
+ * The write connection of an SQLite database, for bulk work (central applying a store's push) that
+ * runs thousands of one-row statements: through Kysely each costs an async round of its own, run
+ * here synchronously each costs microseconds. Only for code inside a transaction of this database:
+ * SQLite has one write connection, so that transaction holds it and these statements are part of it.
+ */
+export interface RawWriter {
+  /** Runs a statement (prepared once per text) with its parameters. */
+  run(text: string, parameters: readonly unknown[]): void;
+  all(text: string, parameters: readonly unknown[]): unknown[];
+}
+
+const writers = new WeakMap<Kysely<DB>, RawWriter>();
+
+export function attachRawWriter(db: Kysely<DB>, sqlite: BetterSqlite3.Database, capacity = 200): void {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statement = (text: string) => {
+    if (!sqlite.inTransaction) throw new Error('the raw writer runs only inside a transaction');
+    let found = statements.get(text);
+    if (!found) {
+      found = sqlite.prepare(text);
+      if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      statements.set(text, found);
+    }
+    return found;
+  };
+  writers.set(db, {
+    run: (text, parameters) => void statement(text).run(...parameters),
+    all: (text, parameters) => statement(text).all(...parameters),
+  });
+}
+
+/** The raw writer of an engine's database handle; none on PostgreSQL. */
+export function rawWriterOf(db: Kysely<DB>): RawWriter | undefined {
+  return writers.get(db);
+}

@@ -1,0 +1,17 @@
+// Small list helpers shared by central's bulk writers.
+
+export function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
+
+export function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+export function quoted(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,64 @@
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { rawWriterOf } from '../../storage/raw-writer';
+import type { DB } from '../../storage/schema';
+import { sqliteLogOfInsertedRows } from '../capture/install-capture';
+import { chunks, listIn, quoted } from './bulk-lists';
+
+// Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement
+// run synchronously per row on the write connection (cheaper in SQLite than one statement of
+// thousands of VALUES, and far cheaper than a Kysely query per row), with the capture triggers
+// paused: the change log gets the same entries from one INSERT … SELECT per table afterwards.
+
+export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const raw = rawWriterOf(root);
+  if (!raw) return insertRowsMultiValues(trx, table, rows);
+  const log = await sqliteLogOfInsertedRows(trx, table);
+  const paused = log !== null && (await sql<{ active: number }>`select active from sync_apply_mode`.execute(trx)).rows[0]?.active === 0;
+  if (paused) raw.run('update sync_apply_mode set active = 1', []);
+  try {
+    const shapes = new Map<string, Record<string, unknown>[]>();
+    for (const row of rows) listIn(shapes, Object.keys(row).join(',')).push(row);
+    for (const [shape, group] of shapes) {
+      const columns = shape.split(',');
+      const text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+      for (const row of group) raw.run(text, columns.map((c) => row[c]));
+    }
+  } finally {
+    if (paused) raw.run('update sync_apply_mode set active = 0', []);
+  }
+  if (paused) raw.run(log, [JSON.stringify(rows.map((row) => row['id']))]);
+}
+
+/** Without the write connection at hand (a database opened elsewhere): multi-row inserts through Kysely. */
+async function insertRowsMultiValues(trx: Kysely<DB>, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const shapes = new Map<string, Record<string, unknown>[]>();
+  for (const row of rows) listIn(shapes, Object.keys(row).sort().join(',')).push(row);
+  for (const [shape, group] of shapes) {
+    const columns = shape.split(',');
+    // Well under SQLite's 32,766 bound parameters per statement.
+    for (const chunk of chunks(group, Math.max(1, Math.floor(30_000 / columns.length)))) {
+      const tuples = chunk.map(() => `(${columns.map(() => '?').join(', ')})`);
+      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${tuples.join(', ')}`, chunk.flatMap((row) => columns.map((c) => row[c]))));
+    }
+  }
+}
+
+/** Sets `columns` of rows central has to the given values: one statement per chunk. */
+export async function updateRowsSqlite(trx: Kysely<DB>, table: string, columns: readonly string[], rows: Record<string, unknown>[]): Promise<void> {
+  const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
+  const all = ['id', ...columns];
+  for (const chunk of chunks(rows, Math.floor(30_000 / all.length))) {
+    const values = sql.join(chunk.map((r) => sql`(${sql.join(all.map((c) => r[c]))})`));
+    const source = sql`(select ${sql.join(all.map((c, i) => sql`${sql.ref(`column${i + 1}`)} as ${sql.ref(c)}`))} from (values ${values}))`;
+    await sql`update ${sql.table(table)} set ${set} from ${source} as v where ${sql.table(table)}.id = v.id`.execute(trx);
+  }
+}
+
+/** Every account's summed move, one statement per chunk. */
+export async function moveBalancesSqlite(trx: Kysely<DB>, moves: Map<number, number>, now: number): Promise<void> {
+  for (const chunk of chunks([...moves.entries()], 5_000)) {
+    const values = sql.join(chunk.map(([id, delta]) => sql`(${id}, ${delta})`));
+    await sql`update ledger_accounts set balance = ledger_accounts.balance + v.delta, updated_at = ${now} from (select column1 as id, column2 as delta from (values ${values})) as v where ledger_accounts.id = v.id`.execute(trx);
+  }
+}
