@@ -83,6 +83,14 @@ describe('chain health at central', () => {
     expect(c.exceptions[0]).toMatchObject({ store: central.vendor.storeId, kind: 'event_rejected', subject: 'event 1 (local.write)', resolved_at: null });
   });
 
+  it('a store taking its snapshot shows its first sync in progress, not waiting', async () => {
+    const snapshot = await http(`${url}/sync/snapshot?table=users&estimate=true`, { token: credentials['B'] });
+    expect(snapshot.status, JSON.stringify(snapshot.body)).toBe(200);
+    const b = (await chain(owner)).nodes.find((n: { label: string }) => n.label === 'store B');
+    expect(b).toMatchObject({ first_sync: 'in_progress', last_event: 0 });
+    expect(b.last_seen_at).toBe(new Date(clock.now()).toISOString());
+  });
+
   it('a store manager sees their own store’s node only, and may not resolve', async () => {
     const c = await chain(storeManagerB);
     expect(c.nodes.map((n: { label: string }) => n.label)).toEqual(['store B']);

@@ -20,7 +20,7 @@ export interface StoreNodeHealth {
   lastEvent: number;
   /** Changes of the program central holds past the node's cursor: what the store has yet to pull. */
   pendingChanges: number;
-  /** waiting: paired, nothing pulled yet; in_progress: pulling, still behind, nothing sent; done: caught up or selling. */
+  /** waiting: paired, not heard from since; in_progress: taking its snapshot or pulling, still behind, nothing sent; done: caught up or selling. */
   firstSync: 'waiting' | 'in_progress' | 'done';
   rejectedEvents: number;
   openExceptions: number;
@@ -56,13 +56,23 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
       lastSeenAt: node.lastSeenAt,
       lastEvent: node.lastSeq,
       pendingChanges,
-      firstSync: pendingChanges === 0 || node.lastSeq > 0 ? 'done' : node.cursor === 0 ? 'waiting' : 'in_progress',
+      firstSync: firstSyncOf(node, pendingChanges),
       rejectedEvents: Number(rejected?.n ?? 0),
       openExceptions: open.filter((e) => e.nodeId === node.id).length,
       revokedAt: node.revokedAt,
     });
   }
   return health;
+}
+
+/**
+ * A store taking its snapshot has not moved its log cursor yet (the log follows the snapshot), but
+ * central has seen it since pairing: the snapshot's first page marks the node seen.
+ */
+function firstSyncOf(node: { lastSeq: number; cursor: number; pairedAt: number; lastSeenAt: number | null }, pendingChanges: number): StoreNodeHealth['firstSync'] {
+  if (pendingChanges === 0 || node.lastSeq > 0) return 'done';
+  if (node.cursor > 0 || (node.lastSeenAt ?? 0) > node.pairedAt) return 'in_progress';
+  return 'waiting';
 }
 
 /** Open (or, with `resolved`, every) exception of the program, a store manager's store only. */
