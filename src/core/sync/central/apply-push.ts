@@ -123,9 +123,10 @@ async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEve
   });
 }
 
+/** Rejections only: an event at or below the node's last without a stored verdict was applied. */
 async function insertVerdicts(trx: Kysely<DB>, engine: Engine, node: PairedNode, verdicts: EventVerdict[]): Promise<void> {
   const now = engine.clock.now();
-  const rows = verdicts.map((v) => ({ node_id: node.id, node_seq: v.node_seq, event_id: v.event_id, verdict: v.verdict, code: v.code, message: v.message, applied_at: now }));
+  const rows = verdicts.filter((v) => v.verdict === 'rejected').map((v) => ({ node_id: node.id, node_seq: v.node_seq, event_id: v.event_id, verdict: v.verdict, code: v.code, message: v.message, applied_at: now }));
   await insertRows(trx, engine, 'sync_verdicts', rows);
 }
 

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { holderBalance } from '../../src/core/ledger/ledger';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../src/core/orders/place-order';
+import { acceptPushedEvents } from '../../src/core/sync/central/apply-push';
+import { authenticateNode } from '../../src/core/sync/central/pairing';
+import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
+import type { PushedEvent } from '../../src/core/sync/protocol';
+import { ManualClock } from '../support/clock';
+import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+
+// Central's side of a push, event by event (docs/sync.md, "Store → central"): a page sent again is
+// answered from what central kept (applied events are not applied twice, a rejection keeps its code
+// and message), a gap names where to resume, and central keeps a verdict row for rejections only.
+
+describe('a store’s push at central', () => {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const handle of open.splice(0).reverse()) await handle.close();
+  });
+
+  async function storeWithSales(): Promise<{ central: CentralHandle; store: StoreHandle; credential: string; events: PushedEvent[] }> {
+    const clock = new ManualClock();
+    const central = await startCentral(clock);
+    open.push(central);
+    let credential = '';
+    const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (given) => {
+      credential = given;
+      return central.transportFor(given);
+    });
+    open.push(store);
+    await registerInStore(store.engine, await store.scope(), { email: 'ana@example.com', firstName: 'Ana' });
+    for (const [receipt, subtotal] of [
+      ['R-1', 10],
+      ['R-2', 25],
+    ] as const) {
+      await placeOrder(store.engine, await store.scope(), { identification: 'ana@example.com', receiptNumber: receipt, subtotal });
+    }
+    const events = await readPendingEvents(store.engine, 100);
+    return { central, store, credential, events };
+  }
+
+  const ordersAt = async (central: CentralHandle) => Number((await central.engine.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('answers a page sent again from what it kept: nothing is applied twice', async () => {
+    const { central, credential, events } = await storeWithSales();
+    const node = await authenticateNode(central.engine, credential);
+    const first = await acceptPushedEvents(central.engine, node, events);
+    expect(first.results.map((r) => r.verdict)).toEqual(events.map(() => 'applied'));
+    const orders = await ordersAt(central);
+    const user = (await central.engine.db.selectFrom('users').select('id').where('email_key', 'is not', null).executeTakeFirstOrThrow()).id;
+    const key = { holderType: 'user' as const, holderId: Number(user), currencyId: central.vendor.loyaltyCurrencyId };
+    const balance = await holderBalance(central.engine.db, key);
+    expect([orders, balance]).toEqual([2, 35]);
+
+    const again = await acceptPushedEvents(central.engine, node, events);
+    expect(again).toEqual(first);
+    expect([await ordersAt(central), await holderBalance(central.engine.db, key)]).toEqual([2, 35]);
+    // Applied events leave no verdict row: at or below the node's last, no row means applied.
+    expect(await central.engine.db.selectFrom('sync_verdicts').selectAll().execute()).toEqual([]);
+  });
+
+  it('keeps a rejection with its code and message, and answers it again unchanged', async () => {
+    const { central, credential, events } = await storeWithSales();
+    const node = await authenticateNode(central.engine, credential);
+    const next = events.length + 1;
+    const forbidden: PushedEvent = { node_seq: next, event_id: 'evt-bad', type: 'local.write', offline: false, created_at: 0, changes: [{ tbl: 'vendors', op: 'upsert', data: { id: 1 } }] };
+    const first = await acceptPushedEvents(central.engine, node, [...events, forbidden]);
+    const rejected = first.results.find((r) => r.node_seq === next);
+    expect(rejected).toMatchObject({ verdict: 'rejected', code: 'table_not_accepted', event_id: 'evt-bad' });
+    const again = await acceptPushedEvents(central.engine, node, [forbidden]);
+    expect(again.results).toEqual([rejected]);
+    const kept = await central.engine.db.selectFrom('sync_verdicts').select(['node_seq', 'verdict', 'code']).execute();
+    expect(kept).toEqual([{ node_seq: next, verdict: 'rejected', code: 'table_not_accepted' }]);
+  });
+
+  it('refuses a gap by naming where to resume, and applies nothing past it', async () => {
+    const { central, credential, events } = await storeWithSales();
+    const node = await authenticateNode(central.engine, credential);
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    const gap = await acceptPushedEvents(central.engine, node, [events[0]!, events[2]!]);
+    expect(gap.resume_from).toBe(events[1]!.node_seq);
+    expect(gap.results.map((r) => r.node_seq)).toEqual([events[0]!.node_seq]);
+    expect(await ordersAt(central)).toBe(events.slice(0, 1).filter((e) => e.changes.some((c) => c.tbl === 'orders')).length);
+    const rest = await acceptPushedEvents(central.engine, node, events.slice(1));
+    expect(rest.resume_from).toBeNull();
+    expect(await ordersAt(central)).toBe(2);
+  });
+});
