@@ -52,8 +52,10 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
 
 export const TABLE_ORDER = new Map(REPLICATED_TABLES.map((t, i) => [t.name, i]));
 
+const BY_NAME = new Map(REPLICATED_TABLES.map((t) => [t.name, t]));
+
 export function replicatedTable(name: string): ReplicatedTable | undefined {
-  return REPLICATED_TABLES.find((t) => t.name === name);
+  return BY_NAME.get(name);
 }
 
 /** Rows whose columns point at data that never leaves central (saved cards): cleared at stores. */

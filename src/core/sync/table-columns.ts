@@ -26,6 +26,6 @@ export async function tableColumns(db: Kysely<DB>, dialect: Dialect, table: stri
 /** Keeps only the columns the table has here. */
 export function pickColumns(data: Record<string, unknown>, columns: Set<string>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) if (columns.has(key)) row[key] = value;
+  for (const key in data) if (columns.has(key)) row[key] = data[key];
   return row;
 }

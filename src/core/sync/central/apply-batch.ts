@@ -144,10 +144,17 @@ export function storePatch(table: string, existing: Row, data: Row): Row {
  * (so parents still come before children).
  */
 export function lastVersionOfEachRow(changes: RowChange[]): RowChange[] {
+  // Judging a page and applying it both ask, once per event.
+  const known = lastVersions.get(changes);
+  if (known) return known;
   const rows = new Map<string, RowChange>();
   for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
-  return [...rows.values()];
+  const last = [...rows.values()];
+  lastVersions.set(changes, last);
+  return last;
 }
+
+const lastVersions = new WeakMap<RowChange[], RowChange[]>();
 
 interface BatchContext {
   engine: Engine;

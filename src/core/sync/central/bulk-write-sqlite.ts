@@ -17,12 +17,16 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
   const paused = log !== null && (await sql<{ active: number }>`select active from sync_apply_mode`.execute(trx)).rows[0]?.active === 0;
   if (paused) raw.run('update sync_apply_mode set active = 1', []);
   try {
-    const shapes = new Map<string, Record<string, unknown>[]>();
-    for (const row of rows) listIn(shapes, Object.keys(row).join(',')).push(row);
-    for (const [shape, group] of shapes) {
-      const columns = shape.split(',');
-      const text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-      for (const row of group) raw.run(text, columns.map((c) => row[c]));
+    // Rows of one node share their columns: a statement is made again only when they change.
+    let columns: string[] = [];
+    let text = '';
+    for (const row of rows) {
+      const keys = Object.keys(row);
+      if (keys.length !== columns.length || keys.some((key, i) => key !== columns[i])) {
+        columns = keys;
+        text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+      }
+      raw.run(text, columns.map((c) => row[c]));
     }
   } finally {
     if (paused) raw.run('update sync_apply_mode set active = 0', []);
