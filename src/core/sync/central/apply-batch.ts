@@ -6,7 +6,7 @@ import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
 import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
-import { chunks, listIn } from './bulk-lists';
+import { chunks, listIn, setIn } from './bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
 import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
@@ -29,12 +29,33 @@ export interface PageKnowledge {
   written: Map<string, Set<number>>;
   /** `store:receipt` of orders central already has. */
   receipts: Set<string>;
+  /**
+   * Whether runs may take check-ins: a new open check-in, and a check-in written by several events
+   * of the run (opened, then closed by the sale). Only when no integration wants check-in events,
+   * which the per-event path raises version by version.
+   */
+  sessionsInBulk: boolean;
+  /** The run being gathered (cleared when it is applied). */
+  run: RunKnowledge;
 }
+
+interface RunKnowledge {
+  /** Ids per table written by the run's events. */
+  written: Map<string, Set<number>>;
+  /** Customers the run opens a check-in for. */
+  opened: Set<number>;
+  /** Per customer, the check-in the run opened and has not closed yet. */
+  openNow: Map<number, number>;
+  /** Customers whose check-ins central had the run changes. */
+  changedSessionsOf: Set<number>;
+}
+
+const emptyRun = (): RunKnowledge => ({ written: new Map(), opened: new Set(), openNow: new Map(), changedSessionsOf: new Set() });
 
 type Row = Record<string, unknown>;
 
 /** One query per table for the rows a page names, and one for its receipts. */
-export async function learnPage(trx: Kysely<DB>, events: PushedEvent[]): Promise<PageKnowledge> {
+export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options: { sessionsInBulk: boolean }): Promise<PageKnowledge> {
   const ids = new Map<string, number[]>();
   const receiptsByStore = new Map<number, string[]>();
   for (const event of events) {
@@ -67,21 +88,37 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[]): Promise
       for (const row of existing) receipts.add(`${store}:${row.receipt_number}`);
     }
   }
-  return { rows, written: new Map(), receipts };
+  return { rows, written: new Map(), receipts, sessionsInBulk: options.sessionsInBulk, run: emptyRun() };
+}
+
+/** The run was applied (or taken event by event): the next one starts empty. */
+export function startNewRun(page: PageKnowledge): void {
+  page.run = emptyRun();
 }
 
 /**
  * What an event writes counts as known to the events after it, once it is taken into a run or
  * applied: a row or receipt sent twice in one page makes its second event go the per-event way.
  */
-export function rememberEvent(page: PageKnowledge, event: PushedEvent): void {
+export function rememberEvent(page: PageKnowledge, event: PushedEvent, inRun: boolean): void {
   for (const change of event.changes) {
     const id = change.data['id'];
     if (typeof id !== 'number') continue;
-    let written = page.written.get(change.tbl);
-    if (!written) page.written.set(change.tbl, (written = new Set()));
-    written.add(id);
+    setIn(page.written, change.tbl).add(id);
+    if (inRun) setIn(page.run.written, change.tbl).add(id);
     if (change.tbl === 'orders') page.receipts.add(`${String(change.data['store_id'])}:${String(change.data['receipt_number'])}`);
+    if (inRun && change.tbl === 'pos_sessions') {
+      const existing = page.rows.get('pos_sessions')?.get(id);
+      const user = Number(existing ? existing['user_id'] : change.data['user_id']);
+      if (existing) {
+        page.run.changedSessionsOf.add(user);
+      } else if (change.data['status'] === 'active') {
+        page.run.opened.add(user);
+        page.run.openNow.set(user, id);
+      } else if (page.run.openNow.get(user) === id) {
+        page.run.openNow.delete(user);
+      }
+    }
   }
 }
 
@@ -95,19 +132,33 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
     const { data } = change;
     const id = data['id'];
     if (change.op !== 'upsert' || !PLAIN_TABLES.has(change.tbl)) return false;
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || page.written.get(change.tbl)?.has(id)) return false;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return false;
+    if (page.written.get(change.tbl)?.has(id)) {
+      // A check-in this run opened or changed, written again (closed by the sale): merged in the run.
+      if (change.tbl === 'pos_sessions' && page.sessionsInBulk && page.run.written.get(change.tbl)?.has(id)) continue;
+      return false;
+    }
     const existing = page.rows.get(change.tbl)?.get(id);
     if (existing) {
       if (Number(existing['vendor_id']) !== node.vendorId) return false;
-      // A check-in a store reopens needs the one-open-check-in rule.
-      if (change.tbl === 'pos_sessions' && storePatch(change.tbl, existing, data)['status'] === 'active') return false;
+      if (change.tbl === 'pos_sessions') {
+        // A check-in a store reopens needs the one-open-check-in rule.
+        if (storePatch(change.tbl, existing, data)['status'] === 'active') return false;
+        // Nor may a run open a check-in for a customer and change their others: their order matters.
+        if (page.run.opened.has(Number(existing['user_id']))) return false;
+      }
       continue;
     }
     if (nodeOfId(id) !== node.id || data['vendor_id'] !== node.vendorId) return false;
     if (typeof data['user_id'] === 'number' && !Number.isSafeInteger(data['user_id'])) return false;
     switch (change.tbl) {
       case 'pos_sessions':
-        if (data['status'] === 'active') return false;
+        if (data['status'] === 'active') {
+          // A new open check-in closes the customer's others (as moved): in a run, only once the
+          // one the run opened before for them is closed, and not beside changes to others of theirs.
+          const user = data['user_id'];
+          if (!page.sessionsInBulk || typeof user !== 'number' || page.run.openNow.has(user) || page.run.changedSessionsOf.has(user)) return false;
+        }
         break;
       case 'orders':
         if (page.receipts.has(`${String(data['store_id'])}:${String(data['receipt_number'])}`)) return false;
@@ -173,16 +224,16 @@ interface BatchContext {
  */
 export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, events: PushedEvent[], context: BatchContext): Promise<void> {
   const { engine, vendorId, effects } = context;
-  const all = events.flatMap((event) => lastVersionOfEachRow(event.changes).map((change) => ({ event, change, before: page.rows.get(change.tbl)?.get(change.data['id'] as number) })));
   // Central keeps the entries it has; a store's copy of one changes nothing.
-  const changes = all.filter(({ change, before }) => !(before && change.tbl === 'ledger_entries'));
+  const changes = rowsOfRun(page, events).filter(({ change, before }) => !(before && change.tbl === 'ledger_entries'));
   const updates = new Map<string, Row[]>();
-  for (const { change, before } of changes) if (before) listIn(updates, change.tbl).push({ ...before, ...storePatch(change.tbl, before, change.data) });
+  for (const { change, before, later } of changes) if (before) listIn(updates, change.tbl).push(patched(change.tbl, before, [change, ...later]));
   await resolveSurvivors(
     trx,
     changes.map(({ change }) => change.data['user_id']).filter((id): id is number => typeof id === 'number'),
     context,
   );
+  await closeOtherCheckIns(trx, engine, changes, updates.get('pos_sessions') ?? [], context.survivors);
 
   const inserts = changes.filter(({ before }) => !before);
   const entries = inserts.filter(({ change }) => change.tbl === 'ledger_entries');
@@ -191,9 +242,9 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
   const moves = new Map<number, number>();
   const columnsOf = new Map<string, Set<string>>();
   for (const table of new Set(inserts.map(({ change }) => change.tbl))) columnsOf.set(table, await tableColumns(trx, engine.dialect, table));
-  for (const { change } of inserts) {
+  for (const { change, later } of inserts) {
     const columns = columnsOf.get(change.tbl)!;
-    const row: Record<string, unknown> = { ...replicatedTable(change.tbl)?.insertDefaults, ...pickColumns(change.data, columns) };
+    const row = patched(change.tbl, { ...replicatedTable(change.tbl)?.insertDefaults, ...pickColumns(change.data, columns) }, later);
     if (typeof row['user_id'] === 'number') row['user_id'] = context.survivors.get(row['user_id']) ?? row['user_id'];
     if (change.tbl === 'ledger_entries') {
       const accountId = accountOf(change.data);
@@ -216,6 +267,7 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
   for (const accountId of moves.keys()) context.accounts.add(accountId);
 
   if (!needsEffects) return;
+  // Check-ins merged across events raise nothing here: runs take them only when no integration wants check-in events.
   for (const { event, change, before } of changes) {
     const id = change.data['id'] as number;
     const occurredAt = Number(event.created_at) || engine.clock.now();
@@ -227,6 +279,56 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
     } else {
       await applyStoreChangeEffects(trx, engine, effects, { tbl: change.tbl, id, occurredAt }, before);
     }
+  }
+}
+
+interface RunRow {
+  /** The event that first wrote the row (its place in the run) and that version. */
+  event: PushedEvent;
+  change: RowChange;
+  /** Later versions from later events of the run (a check-in closed by the sale). */
+  later: RowChange[];
+  /** Central's row when the push began; none for a new row. */
+  before: Row | undefined;
+}
+
+/** Each row the run writes, once, at the place of its first write, with its later versions. */
+function rowsOfRun(page: PageKnowledge, events: PushedEvent[]): RunRow[] {
+  const rows = new Map<string, RunRow>();
+  for (const event of events) {
+    for (const change of lastVersionOfEachRow(event.changes)) {
+      const key = `${change.tbl}:${String(change.data['id'])}`;
+      const known = rows.get(key);
+      if (known) known.later.push(change);
+      else rows.set(key, { event, change, later: [], before: page.rows.get(change.tbl)?.get(change.data['id'] as number) });
+    }
+  }
+  return [...rows.values()];
+}
+
+/** A row as the per-event path leaves it: each later version taken by the store-patch rules in turn. */
+function patched(table: string, row: Row, versions: RowChange[]): Row {
+  let current = row;
+  for (const version of versions) current = { ...current, ...storePatch(table, current, version.data) };
+  return current;
+}
+
+/**
+ * One open check-in per customer in the chain: a check-in the run opens closes the customer's
+ * others at central as moved, as the per-event path does when it inserts one. The run holds a
+ * customer's next check-in only after closing the one before (isPlainSale), so closing what
+ * central had open before the run is enough. Cases whose order would matter once merges are
+ * resolved (a check-in of a merged customer, or one opened while the run also changes another of
+ * the survivor's) are refused, so the run is taken event by event.
+ */
+async function closeOtherCheckIns(trx: Kysely<DB>, engine: Engine, rows: RunRow[], sessionUpdates: Row[], survivors: Map<number, number>): Promise<void> {
+  const opened = rows.filter(({ change, before }) => change.tbl === 'pos_sessions' && !before && change.data['status'] === 'active').map(({ change }) => change.data['user_id'] as number);
+  if (opened.length === 0) return;
+  const customers = new Set(opened);
+  if (opened.some((user) => (survivors.get(user) ?? user) !== user) || sessionUpdates.some((row) => customers.has(Number(row['user_id'])))) throw new Error('check-ins whose order matters: applied event by event');
+  const now = engine.clock.now();
+  for (const chunk of chunks([...customers], 5_000)) {
+    await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('user_id', 'in', chunk).where('status', '=', 'active').execute();
   }
 }
 

@@ -7,7 +7,7 @@ import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../prot
 import { replicatedTable } from '../replicated-tables';
 import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
-import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, storePatch } from './apply-batch';
+import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
@@ -66,20 +66,22 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const verdicts = new Map<number, EventVerdict>();
   for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
-  const page = await learnPage(trx, fresh);
+  const page = await learnPage(trx, fresh, { sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
   let run: PushedEvent[] = [];
   const flush = async () => {
     if (run.length > 0) for (const verdict of await applyRun(trx, engine, node, page, run, push)) verdicts.set(verdict.node_seq, verdict);
     run = [];
+    startNewRun(page);
   };
   for (const event of fresh) {
     if (!options.oneByOne && isPlainSale(page, node, event)) {
       run.push(event);
+      rememberEvent(page, event, true);
     } else {
       await flush();
       verdicts.set(event.node_seq, await applyOneEvent(trx, engine, node, event, push));
+      rememberEvent(page, event, false);
     }
-    rememberEvent(page, event);
   }
   await flush();
   await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
