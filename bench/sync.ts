@@ -3,6 +3,8 @@
 // - events/s central applies from a store's offline order events (BENCH_SYNC_EVENTS, default
 //   100,000), on SQLite and on PostgreSQL (PG_URL), each beside the raw commit rate of the same
 //   database measured in the same run (pages of the same size, one transaction each);
+// - the same for a store's usual flow, check-in then the sale that closes it (two events per sale;
+//   BENCH_SYNC_FLOW_EVENTS, default 20,000), on SQLite;
 // - an app check-in made at central until the store node publishes it to its queue, p50/p95, over
 //   real HTTP (central and a paired store node in this process).
 import { randomBytes } from 'node:crypto';
@@ -15,6 +17,8 @@ import { authenticateApiKey } from '../src/core/credentials/authenticate';
 import { authenticateCustomer } from '../src/core/customers/authenticate-customer';
 import { registerCustomer } from '../src/core/customers/register-customer';
 import { registerInStore } from '../src/core/onscreen/register-in-store';
+import { checkIn } from '../src/core/onscreen/check-in';
+import { closeSession } from '../src/core/onscreen/close-session';
 import { placeOrder } from '../src/core/orders/place-order';
 import { type Database, migrateToLatest, openDatabaseUrl } from '../src/core/storage/database';
 import { installChangeCapture } from '../src/core/sync/capture/install-capture';
@@ -29,6 +33,10 @@ import { PUSH_PAGE } from '../src/core/sync/store/sync-client';
 import { createServerDatabase } from '../test/support/postgres';
 
 const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
+const FLOW_EVENTS = Number(process.env.BENCH_SYNC_FLOW_EVENTS ?? 20_000);
+
+/** Offline orders by identification (one event each), or check-ins each closed by its sale. */
+type Flow = 'orders' | 'check-ins';
 // Pages of the size a store pushes.
 const PAGE = PUSH_PAGE;
 const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
@@ -39,7 +47,7 @@ async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | nu
 }
 
 /** A store node's outbox with EVENTS offline order events, made by the real use cases. */
-async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>): Promise<{ store: Engine; nodeId: number; credential: string }> {
+async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>, flow: Flow, events: number): Promise<{ store: Engine; nodeId: number; credential: string }> {
   const { code } = await issuePairingCode(central, vendor.vendorId, vendor.storeId);
   const paired = await pairNode(central, code, 'bench');
   const database = openDatabaseUrl(join(dir, `store-${paired.node_id}-${randomBytes(3).toString('hex')}.db`));
@@ -60,20 +68,29 @@ async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnTyp
   const scope = await authenticateApiKey(store, vendor.apiKey);
   const customers = 200;
   for (let i = 0; i < customers; i += 1) await registerInStore(store, scope, { email: `c${i}@bench.test` });
-  for (let i = 0; i < EVENTS - customers; i += 1) {
-    await placeOrder(store, scope, { identification: `c${i % customers}@bench.test`, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
+  if (flow === 'orders') {
+    for (let i = 0; i < events - customers; i += 1) {
+      await placeOrder(store, scope, { identification: `c${i % customers}@bench.test`, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
+    }
+  } else {
+    // Registration left each customer checked in: closed first, as a cashier would.
+    for (const { hash } of await store.db.selectFrom('pos_sessions').select('hash').where('status', '=', 'active').execute()) await closeSession(store, scope, hash);
+    for (let i = 0; i < (events - 2 * customers) / 2; i += 1) {
+      const { session } = await checkIn(store, scope, { identification: `c${i % customers}@bench.test` });
+      await placeOrder(store, scope, { sessionHash: session.hash, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
+    }
   }
   return { store, nodeId: paired.node_id, credential: paired.credential };
 }
 
-async function applyRate(kind: 'sqlite' | 'postgres', database: Database): Promise<Record<string, unknown>> {
+async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: Flow = 'orders'): Promise<Record<string, unknown>> {
   const central = await startEngine({ database, nodeKey: randomBytes(32), role: 'central' });
   let store: Engine | null = null;
   try {
     await installChangeCapture(central.db, central.dialect, 'central');
     const vendor = await setUpVendor(central, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
     const generated = Date.now();
-    const made = await storeWithOfflineOrders(central, vendor);
+    const made = await storeWithOfflineOrders(central, vendor, flow, flow === 'orders' ? EVENTS : FLOW_EVENTS);
     store = made.store;
     const generationMs = Date.now() - generated;
     const node = await authenticateNode(central, made.credential);
@@ -101,9 +118,10 @@ async function applyRate(kind: 'sqlite' | 'postgres', database: Database): Promi
     const rawMs = performance.now() - rawStarted;
     return {
       database: kind,
+      flow,
       events: applied,
       events_per_s: Math.round((applied / applyMs) * 1000),
-      goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000,
+      ...(flow === 'orders' ? { goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000 } : {}),
       raw_commits_per_s: Math.round((rawPages / rawMs) * 1000),
       raw_rows_per_s: Math.round(((rawPages * PAGE) / rawMs) * 1000),
       page_size: PAGE,
@@ -162,6 +180,7 @@ try {
       await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'))),
       ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
     ],
+    apply_check_in_flow_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow.db')), 'check-ins'),
     app_check_in_to_store_queue: await appCheckInToQueue(),
   };
   console.log(JSON.stringify(figures, null, 2));
