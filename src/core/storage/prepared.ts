@@ -72,3 +72,32 @@ export function preparedInsert<T extends keyof DB & string>(table: T) {
     await run(db, ...columns.map((column) => values[column] as string | number | null));
   };
 }
+
+/** `preparedInsert` for a table named at run time (replicated rows): one per table, made on first use. */
+export function preparedInsertInto(table: string) {
+  let insert = insertsByTable.get(table);
+  if (!insert) {
+    insert = preparedInsert(table as keyof DB & string) as (db: Kysely<DB>, row: Record<string, unknown>) => Promise<void>;
+    insertsByTable.set(table, insert);
+  }
+  return insert;
+}
+
+const insertsByTable = new Map<string, (db: Kysely<DB>, row: Record<string, unknown>) => Promise<void>>();
+
+/** A row by id from a table named at run time, prepared once per table. */
+export function preparedRowById(table: string) {
+  let read = readsByTable.get(table);
+  if (!read) {
+    read = prepared((db, id: number) =>
+      db
+        .selectFrom(table as 'users')
+        .selectAll()
+        .where('id', '=', id),
+    ) as unknown as (db: Kysely<DB>, id: number) => Promise<Record<string, unknown>[]>;
+    readsByTable.set(table, read);
+  }
+  return read;
+}
+
+const readsByTable = new Map<string, (db: Kysely<DB>, id: number) => Promise<Record<string, unknown>[]>>();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import { type HolderType, openAccount } from '../ledger/ledger';
+import { preparedInsertInto } from '../storage/prepared';
 import type { DB } from '../storage/schema';
 import { pickColumns, tableColumns } from './table-columns';
 
@@ -18,10 +19,7 @@ export async function insertReplicatedEntry(trx: Kysely<DB>, engine: Engine, ven
     holderId: Number(data['holder_id']),
   });
   const columns = await tableColumns(trx, engine.dialect, 'ledger_entries');
-  await trx
-    .insertInto('ledger_entries')
-    .values({ ...pickColumns(data, columns), account_id: accountId } as never)
-    .execute();
+  await preparedInsertInto('ledger_entries')(trx, { ...pickColumns(data, columns), account_id: accountId });
   await trx
     .updateTable('ledger_accounts')
     .set((eb) => ({ balance: eb('balance', '+', amount), updated_at: engine.clock.now() }))

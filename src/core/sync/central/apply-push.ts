@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../../engine';
 import { notifyAutoReloadQueued } from '../../payments/auto-reload/auto-reloads';
 import { nodeOfId } from '../../storage/ids';
+import { preparedInsertInto, preparedRowById } from '../../storage/prepared';
 import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../protocol';
 import { replicatedTable } from '../replicated-tables';
@@ -196,11 +197,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   const id = data['id'];
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new EventRefused('invalid_row', `a ${change.tbl} row without an id`);
   const vendor = change.tbl === 'users' ? data['first_vendor_id'] : data['vendor_id'];
-  const existing = await trx
-    .selectFrom(change.tbl as 'users')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const [existing] = await preparedRowById(change.tbl)(trx, id);
   if (!existing) {
     if (nodeOfId(id) !== node.id) throw new EventRefused('foreign_id', `${change.tbl} ${id} was not made by this node and central does not know it`);
     if (change.tbl !== 'users' && vendor !== node.vendorId) throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
@@ -269,7 +266,7 @@ async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode,
     row['merged_into'] = survivor;
     row['status'] = 'merged';
   }
-  await trx.insertInto('users').values(row as never).execute();
+  await preparedInsertInto('users')(trx, row);
   if (survivor) {
     await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the email or phone of customer ${survivor}; merged into them`);
   }
@@ -344,7 +341,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
       row['receipt_number'] = renamed;
     }
   }
-  await trx.insertInto(table as 'orders').values(row as never).execute();
+  await preparedInsertInto(table)(trx, row);
   return moved;
 }
 
