@@ -72,7 +72,13 @@ async function storeThatSoldOffline(options: { checkIns?: boolean } = {}): Promi
   for (let round = 0; round < 2; round += 1) await store.client.syncOnce();
 
   link!.down = true;
-  if (options.checkIns) await checkIn(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { identification: emails[1]! });
+  if (options.checkIns) {
+    const atCentral = await authenticateApiKey(central.engine, central.vendor.apiKey);
+    await checkIn(central.engine, atCentral, { identification: emails[1]! });
+    // Registered at central meanwhile: the store's offline registration of this email must merge.
+    await registerInStore(central.engine, atCentral, { email: 'twice@example.com', phone: '+12025550188' });
+    await registerInStore(store.engine, await store.scope(), { email: 'twice@example.com' });
+  }
   let receipt = 0;
   for (let i = 0; i < 30; i += 1) {
     clock.advance(60_000);
@@ -155,7 +161,7 @@ describe('central’s bulk path for a store’s plain sales', () => {
     const offline = await storeThatSoldOffline();
     const events = await readPendingEvents(offline.store.engine, 1_000);
     // Most of them are plain sales (the bulk path), some are not (a new customer, a check-in opened).
-    const page = await learnPage(offline.central.engine.db, events, { sessionsInBulk: false });
+    const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: false });
     const plain = events.filter((event) => isPlainSale(page, offline.node, event)).length;
     expect(plain).toBeGreaterThan(events.length / 2);
     expect(plain).toBeLessThan(events.length);
@@ -173,15 +179,19 @@ describe('central’s bulk path for a store’s plain sales', () => {
     const offline = await storeThatSoldOffline({ checkIns: true });
     const events = await readPendingEvents(offline.store.engine, 1_000);
     // As central gathers runs: an event joins one when it is plain given the run so far.
-    const page = await learnPage(offline.central.engine.db, events, { sessionsInBulk: true });
+    const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: true });
     let plain = 0;
+    let plainRegistrations = 0;
     for (const event of events) {
       const joins = isPlainSale(page, offline.node, event);
       if (joins) plain += 1;
+      if (joins && event.changes.some((c) => c.tbl === 'users')) plainRegistrations += 1;
       else startNewRun(page);
       rememberEvent(page, event, joins);
     }
     expect(plain).toBeGreaterThan(events.length * 0.8);
+    // Three new customers join runs; the one central already has does not.
+    expect(plainRegistrations).toBe(3);
 
     const { bulk, oneByOne } = await applyBothWays(offline, events);
     const state = await stateOf(bulk);
@@ -189,14 +199,19 @@ describe('central’s bulk path for a store’s plain sales', () => {
     expect(state['verdicts']).toEqual([]);
     expect(state['mismatches']).toEqual([]);
     const sessions = state['sessions'] as Array<{ status: string; closed_reason: string | null }>;
-    expect(sessions.filter((s) => s.closed_reason === 'moved')).toHaveLength(1);
-    expect(sessions.filter((s) => s.status === 'active')).toEqual([]);
+    expect(sessions.filter((s) => s.closed_reason === 'moved').length).toBeGreaterThanOrEqual(1);
+    // New customers went in with their runs; the one central already had merged, event by event.
+    expect(state['exceptions']).toEqual([expect.stringMatching(/^customer_merged user /)]);
+    const users = state['users'] as Array<{ email: string | null; status: string }>;
+    expect(users.filter((u) => u.email?.startsWith('new')).length).toBeGreaterThan(1);
+    // Open: only the check-in of the customer registered twice (closed at neither end).
+    expect(sessions.filter((s) => s.status === 'active')).toHaveLength(1);
   });
 
   it('takes a run the database refuses event by event: only the bad event is rejected', async () => {
     const offline = await storeThatSoldOffline();
     const events = await readPendingEvents(offline.store.engine, 1_000);
-    const page = await learnPage(offline.central.engine.db, events, { sessionsInBulk: false });
+    const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: false });
     // A plain sale naming a customer central has never heard of: it looks plain, the database refuses it.
     const victim = events.filter((event) => isPlainSale(page, offline.node, event)).at(-3)!;
     for (const change of victim.changes) if (change.tbl === 'orders') change.data['user_id'] = offline.store.engine.nodeId * 2 ** 32 + 999_999;

@@ -9,6 +9,7 @@ import { pickColumns, tableColumns } from '../table-columns';
 import { chunks, listIn, setIn } from './bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
+import { isPlainRegistration, learnPageCustomers, type PageCustomers, rememberRegistration } from './page-customers';
 import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 
 // The bulk path of a store's push (docs/sync.md, "Applying a push"). Most events a store sends are
@@ -19,7 +20,7 @@ import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change
 // receipt) takes the per-event path, which applies the conflict rules; the two give the same result.
 
 /** Tables whose brand-new rows the bulk path may insert as sent. */
-const PLAIN_TABLES = new Set(['pos_sessions', 'orders', 'transactions', 'ledger_entries']);
+const PLAIN_TABLES = new Set(['users', 'user_vendors', 'pos_sessions', 'orders', 'transactions', 'ledger_entries']);
 
 /** What the bulk path must know about a page before judging its events. */
 export interface PageKnowledge {
@@ -37,6 +38,8 @@ export interface PageKnowledge {
   sessionsInBulk: boolean;
   /** The run being gathered (cleared when it is applied). */
   run: RunKnowledge;
+  /** What customers registered at the counter could clash with. */
+  customers: PageCustomers;
 }
 
 interface RunKnowledge {
@@ -55,7 +58,7 @@ const emptyRun = (): RunKnowledge => ({ written: new Map(), opened: new Set(), o
 type Row = Record<string, unknown>;
 
 /** One query per table for the rows a page names, and one for its receipts. */
-export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options: { sessionsInBulk: boolean }): Promise<PageKnowledge> {
+export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options: { vendorId: number; sessionsInBulk: boolean }): Promise<PageKnowledge> {
   const ids = new Map<string, number[]>();
   const receiptsByStore = new Map<number, string[]>();
   for (const event of events) {
@@ -88,7 +91,8 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options:
       for (const row of existing) receipts.add(`${store}:${row.receipt_number}`);
     }
   }
-  return { rows, written: new Map(), receipts, sessionsInBulk: options.sessionsInBulk, run: emptyRun() };
+  const customers = await learnPageCustomers(trx, events, options.vendorId);
+  return { rows, written: new Map(), receipts, sessionsInBulk: options.sessionsInBulk, run: emptyRun(), customers };
 }
 
 /** The run was applied (or taken event by event): the next one starts empty. */
@@ -107,6 +111,7 @@ export function rememberEvent(page: PageKnowledge, event: PushedEvent, inRun: bo
     setIn(page.written, change.tbl).add(id);
     if (inRun) setIn(page.run.written, change.tbl).add(id);
     if (change.tbl === 'orders') page.receipts.add(`${String(change.data['store_id'])}:${String(change.data['receipt_number'])}`);
+    rememberRegistration(page.customers, change);
     if (inRun && change.tbl === 'pos_sessions') {
       const existing = page.rows.get('pos_sessions')?.get(id);
       const user = Number(existing ? existing['user_id'] : change.data['user_id']);
@@ -140,6 +145,8 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
     }
     const existing = page.rows.get(change.tbl)?.get(id);
     if (existing) {
+      // A customer or membership central has is the per-event path's (merges, the first membership).
+      if (change.tbl === 'users' || change.tbl === 'user_vendors') return false;
       if (Number(existing['vendor_id']) !== node.vendorId) return false;
       if (change.tbl === 'pos_sessions') {
         // A check-in a store reopens needs the one-open-check-in rule.
@@ -149,9 +156,14 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
       }
       continue;
     }
-    if (nodeOfId(id) !== node.id || data['vendor_id'] !== node.vendorId) return false;
+    // A customer belongs to no vendor; everything else of a new row must be this node's vendor's.
+    if (nodeOfId(id) !== node.id || (change.tbl !== 'users' && data['vendor_id'] !== node.vendorId)) return false;
     if (typeof data['user_id'] === 'number' && !Number.isSafeInteger(data['user_id'])) return false;
     switch (change.tbl) {
+      case 'users':
+      case 'user_vendors':
+        if (!isPlainRegistration(page.customers, change)) return false;
+        break;
       case 'pos_sessions':
         if (data['status'] === 'active') {
           // A new open check-in closes the customer's others (as moved): in a run, only once the
@@ -246,6 +258,12 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
     const columns = columnsOf.get(change.tbl)!;
     const row = patched(change.tbl, { ...replicatedTable(change.tbl)?.insertDefaults, ...pickColumns(change.data, columns) }, later);
     if (typeof row['user_id'] === 'number') row['user_id'] = context.survivors.get(row['user_id']) ?? row['user_id'];
+    // As the per-event path registers them: the customer's first vendor is this one; billing profiles live at central.
+    if (change.tbl === 'users') row['first_vendor_id'] = vendorId;
+    if (change.tbl === 'user_vendors') {
+      if (row['user_id'] !== change.data['user_id']) throw new Error('a membership of a merged customer: applied event by event');
+      row['billing_profile_id'] = null;
+    }
     if (change.tbl === 'ledger_entries') {
       const accountId = accountOf(change.data);
       row['account_id'] = accountId;

@@ -67,7 +67,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const verdicts = new Map<number, EventVerdict>();
   for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
-  const page = await learnPage(trx, fresh, { sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
+  const page = await learnPage(trx, fresh, { vendorId: node.vendorId, sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
   let run: PushedEvent[] = [];
   const flush = async () => {
     if (run.length > 0) for (const verdict of await applyRun(trx, engine, node, page, run, push)) verdicts.set(verdict.node_seq, verdict);
