@@ -50,27 +50,27 @@ export async function listCardRows(db: Kysely<DB>, vendorId: number, plan: ListP
   const key = `${prefix !== undefined}|${status !== undefined}|${sortColumn}|${plan.direction}`;
   const rows = await cardPages(db, key, args, (q, ...a) => {
     let i = 0;
-    let query = q
-      .selectFrom('cards')
-      // number_key only to sort by (the aggregate below orders by the page's sort column).
-      .select(sortColumn === 'number_key' ? [...LIST_COLUMNS, 'number_key'] : [...LIST_COLUMNS])
-      .where('vendor_id', '=', a[i++] as number)
-      .where('deleted_at', 'is', null);
-    if (prefix !== undefined) query = query.where('number_key', '>=', a[i++] as string).where('number_key', '<', a[i++] as string);
-    if (status !== undefined) query = query.where('status', '=', a[i++] as string);
-    const page = query
+    let matches = q.selectFrom('cards').where('vendor_id', '=', a[i++] as number).where('deleted_at', 'is', null);
+    if (prefix !== undefined) matches = matches.where('number_key', '>=', a[i++] as string).where('number_key', '<', a[i++] as string);
+    if (status !== undefined) matches = matches.where('status', '=', a[i++] as string);
+    const [limit, offset] = [a[i++] as number, a[i++] as number];
+    if (dialectOf(q as Kysely<unknown>) === 'postgres') {
+      return matches.select([...LIST_COLUMNS]).orderBy(sql.ref(sortColumn), plan.direction).orderBy('id', plan.direction).limit(limit).offset(offset);
+    }
+    // On SQLite only the rowids of the page are sorted (ORDER BY … LIMIT sorts every match, and
+    // small records sort faster), then the page's rows are read by rowid.
+    const page = matches
+      .select(sql<number>`rowid`.as('rowid'))
       .orderBy(sql.ref(sortColumn), plan.direction)
       .orderBy('id', plan.direction)
-      .limit(a[i++] as number)
-      .offset(a[i++] as number);
-    if (dialectOf(q as Kysely<unknown>) === 'postgres') return page;
-    // The aggregate's own ORDER BY keeps the page's order (a subquery's order is not promised).
+      .limit(limit)
+      .offset(offset);
+    // The aggregate's own ORDER BY puts the rows in the page's order.
     const direction = sql.raw(plan.direction);
     return q
-      .selectFrom(page.as('p'))
-      .select(
-        sql<string>`json_group_array(json_array(${sql.join(LIST_COLUMNS.map((column) => sql.ref(`p.${column}`)))}) order by ${sql.ref(`p.${sortColumn}`)} ${direction}, p.id ${direction})`.as('page'),
-      );
+      .selectFrom('cards')
+      .select(sql<string>`json_group_array(json_array(${sql.join(LIST_COLUMNS.map((column) => sql.ref(column)))}) order by ${sql.ref(sortColumn)} ${direction}, id ${direction})`.as('page'))
+      .where(sql<number>`rowid`, 'in', page);
   });
   const first = rows[0];
   const listed =
