@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB } from '../../storage/schema';
+import { pgInsertLogging } from '../capture/install-capture';
 import { chunks, listIn, quoted } from './bulk-lists';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
@@ -20,6 +21,7 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
     group.push(row);
   }
   const types = shapes.size > 0 ? await scalarTypesOf(trx, table) : null;
+  const logging = shapes.size > 0 ? await loggingOf(trx, table) : null;
   for (const [shape, list] of shapes) {
     const columns = shape.split(',');
     const names = columns.map(quoted).join(', ');
@@ -30,12 +32,34 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
         // whose keys PostgreSQL would also sort and look up row by row. `->>` gives a value's text as
         // jsonb_populate_recordset takes it, and the cast is that type's input, so rows come out alike.
         const json = JSON.stringify(chunk.map((row) => columns.map((c) => row[c])));
-        await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${names}) select ${casts} from jsonb_array_elements($1::jsonb) e`, [json]));
+        const insert = `insert into ${quoted(table)} (${names}) select ${casts} from jsonb_array_elements($1::jsonb) e`;
+        if (logging) {
+          // The change log's entries written by the same statement, not by the capture trigger (see
+          // pgInsertLogging): the guard is evaluated first, the trigger at the statement's end.
+          const text = `with guard as materialized (select ${logging.guard}),
+            inserted as (${insert} cross join guard returning *)
+            insert into sync_changes (tbl, row_id, op, vendor_id, data)
+            ${logging.select} from inserted r cross join guard where guard.${logging.logs} order by r.id`;
+          await trx.executeQuery(CompiledQuery.raw(text, [json]));
+        } else {
+          await trx.executeQuery(CompiledQuery.raw(insert, [json]));
+        }
       } else {
         await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${names}) select ${names} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb)`, [JSON.stringify(chunk)]));
       }
     }
   }
+}
+
+const loggingCache = new WeakMap<object, Map<string, Awaited<ReturnType<typeof pgInsertLogging>>>>();
+
+/** The statement parts that log a table's inserted rows (null: the trigger logs them), once per database. */
+async function loggingOf(trx: Kysely<DB>, table: string): Promise<Awaited<ReturnType<typeof pgInsertLogging>>> {
+  const key = trx.getExecutor().adapter;
+  let tables = loggingCache.get(key);
+  if (!tables) loggingCache.set(key, (tables = new Map()));
+  if (!tables.has(table)) tables.set(table, await pgInsertLogging(trx, table));
+  return tables.get(table)!;
 }
 
 function sameList(a: string[], b: string[]): boolean {
