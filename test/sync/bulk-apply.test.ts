@@ -89,7 +89,7 @@ async function storeThatSoldOffline(kind: Kind, options: { checkIns?: boolean } 
     const atCentral = await authenticateApiKey(central.engine, central.vendor.apiKey);
     await checkIn(central.engine, atCentral, { identification: emails[1]! });
     // Registered at central meanwhile: the store's offline registration of this email must merge.
-    await registerInStore(central.engine, atCentral, { email: 'twice@example.com', phone: '+12025550188' });
+    await registerInStore(central.engine, atCentral, { email: 'twice@example.com', phone: { number: '+12025550188' } });
     await registerInStore(store.engine, await store.scope(), { email: 'twice@example.com' });
   }
   let receipt = 0;
