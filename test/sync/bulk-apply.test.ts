@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Engine, startEngine } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
@@ -12,25 +13,31 @@ import { closeSession } from '../../src/core/onscreen/close-session';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
-import { openSqlite } from '../../src/core/storage/database';
+import { openPostgres, openSqlite } from '../../src/core/storage/database';
 import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
 import { isPlainSale, learnPage, rememberEvent, startNewRun } from '../../src/core/sync/central/apply-batch';
 import type { PushedEvent } from '../../src/core/sync/protocol';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
+import { createServerDatabase } from '../support/postgres';
 import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // Central applies runs of plain sales with multi-row statements and everything else event by event
 // (src/core/sync/central/apply-batch.ts). The two paths must leave central in the same state: the
-// same events are applied to two copies of one central, once as a page and once one by one.
+// same events are applied to two copies of one central, once as a page and once one by one. With
+// PG_URL set, the same again with central on PostgreSQL (its bulk writer and capture differ).
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const handle of open.splice(0).reverse()) await handle.close();
 });
 
+type Kind = 'sqlite' | 'postgres';
+
 interface OfflineStore {
+  /** PostgreSQL: the server database central runs on (copied as a template). */
+  server?: { url: string; name: string };
   clock: ManualClock;
   central: CentralHandle;
   store: StoreHandle;
@@ -43,9 +50,15 @@ interface OfflineStore {
  * and no integration wants check-in events, so runs take them; one customer is checked in at
  * central meanwhile, so the store's check-in closes that one as moved.
  */
-async function storeThatSoldOffline(options: { checkIns?: boolean } = {}): Promise<OfflineStore> {
+async function storeThatSoldOffline(kind: Kind, options: { checkIns?: boolean } = {}): Promise<OfflineStore> {
   const clock = new ManualClock();
-  const central = await startCentral(clock);
+  let server: OfflineStore['server'];
+  if (kind === 'postgres') {
+    const scratch = await createServerDatabase(process.env.PG_URL!, 'punchcard_test');
+    open.push({ close: scratch.drop });
+    server = { url: scratch.url, name: new URL(scratch.url).pathname.slice(1) };
+  }
+  const central = await startCentral(clock, server ? openPostgres(server.url, 4) : undefined);
   open.push(central);
   const { vendorId, loyaltyCurrencyId, quickPayCurrencyId } = central.vendor;
   const points = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', loyaltyCurrencyId).executeTakeFirstOrThrow();
@@ -98,11 +111,46 @@ async function storeThatSoldOffline(options: { checkIns?: boolean } = {}): Promi
     }
   }
   const row = await central.engine.db.selectFrom('sync_nodes').select(['id', 'vendor_id', 'store_id']).where('id', '=', store.engine.nodeId).executeTakeFirstOrThrow();
-  return { clock, central, store, node: { id: Number(row.id), vendorId: Number(row.vendor_id), storeId: Number(row.store_id) } };
+  return { server, clock, central, store, node: { id: Number(row.id), vendorId: Number(row.vendor_id), storeId: Number(row.store_id) } };
 }
 
 /** Two independent copies of central's database as it stands, each with its own engine. */
-async function twoCopiesOf(central: Engine, clock: ManualClock): Promise<[Engine, Engine]> {
+async function twoCopiesOf(offline: OfflineStore): Promise<[Engine, Engine]> {
+  const { central: handle, clock, server } = offline;
+  const central = handle.engine;
+  if (server) {
+    // A template must have no sessions: central's pool is closed first (and its handle made a no-op).
+    await handle.close();
+    handle.close = async () => {};
+    const copies: Engine[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const copy = await createServerDatabase(process.env.PG_URL!, 'punchcard_test');
+      open.push({ close: copy.drop });
+      const admin = new pg.Client({ connectionString: process.env.PG_URL });
+      await admin.connect();
+      try {
+        // The copy's name and its drop come from createServerDatabase; its contents from the template.
+        const name = new URL(copy.url).pathname.slice(1);
+        await admin.query(`drop database ${name}`);
+        // Closed sockets can linger a moment after the pool ends.
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await admin.query(`create database ${name} template ${server.name}`);
+            break;
+          } catch (error) {
+            if (attempt >= 100) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+      } finally {
+        await admin.end();
+      }
+      const engine = await startEngine({ database: openPostgres(copy.url, 4), nodeKey: randomBytes(32), clock, role: 'central' });
+      open.push(engine);
+      copies.push(engine);
+    }
+    return [copies[0]!, copies[1]!];
+  }
   const dir = mkdtempSync(join(tmpdir(), 'pc-bulk-'));
   try {
     const file = join(dir, 'central.db');
@@ -150,15 +198,15 @@ async function stateOf(engine: Engine): Promise<Record<string, unknown>> {
 }
 
 async function applyBothWays(offline: OfflineStore, events: PushedEvent[]): Promise<{ bulk: Engine; oneByOne: Engine }> {
-  const [bulk, oneByOne] = await twoCopiesOf(offline.central.engine, offline.clock);
+  const [bulk, oneByOne] = await twoCopiesOf(offline);
   await acceptPushedEvents(bulk, offline.node, events);
   for (const event of events) await acceptPushedEvents(oneByOne, offline.node, [event], { oneByOne: true });
   return { bulk, oneByOne };
 }
 
-describe('central’s bulk path for a store’s plain sales', () => {
+describe.each<Kind>(process.env.PG_URL ? ['sqlite', 'postgres'] : ['sqlite'])('central’s bulk path for a store’s plain sales (%s)', (kind) => {
   it('leaves central exactly as applying each event alone does', async () => {
-    const offline = await storeThatSoldOffline();
+    const offline = await storeThatSoldOffline(kind);
     const events = await readPendingEvents(offline.store.engine, 1_000);
     // Most of them are plain sales (the bulk path), some are not (a new customer, a check-in opened).
     const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: false });
@@ -176,7 +224,7 @@ describe('central’s bulk path for a store’s plain sales', () => {
   });
 
   it('takes check-ins in runs (opened, then closed by the sale) with the same result, closing the customer’s other check-in as moved', async () => {
-    const offline = await storeThatSoldOffline({ checkIns: true });
+    const offline = await storeThatSoldOffline(kind, { checkIns: true });
     const events = await readPendingEvents(offline.store.engine, 1_000);
     // As central gathers runs: an event joins one when it is plain given the run so far.
     const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: true });
@@ -209,7 +257,7 @@ describe('central’s bulk path for a store’s plain sales', () => {
   });
 
   it('takes a run the database refuses event by event: only the bad event is rejected', async () => {
-    const offline = await storeThatSoldOffline();
+    const offline = await storeThatSoldOffline(kind);
     const events = await readPendingEvents(offline.store.engine, 1_000);
     const page = await learnPage(offline.central.engine.db, events, { vendorId: offline.node.vendorId, sessionsInBulk: false });
     // A plain sale naming a customer central has never heard of: it looks plain, the database refuses it.

@@ -12,6 +12,8 @@ import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 export type CaptureRole = 'central' | 'store';
 
 const PG_LOCK = 7_301_001;
+/** Set, for one statement, to the name of a table whose inserted rows that statement logged itself. */
+const PG_LOGGED_SETTING = 'punchcard.capture_logged';
 const PG_INSTALL_LOCK = 7_301_002;
 
 export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, role: CaptureRole): Promise<void> {
@@ -117,6 +119,11 @@ async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[
       .raw(
         `create or replace function sync_capture_${table.name}() returns trigger language plpgsql as $fn$
          begin
+           -- An insert that logged its own rows (pgInsertLogging) leaves this one skip for its trigger.
+           if tg_op = 'INSERT' and current_setting('${PG_LOGGED_SETTING}', true) = tg_table_name then
+             perform set_config('${PG_LOGGED_SETTING}', '', true);
+             return null;
+           end if;
            if (select active from sync_apply_mode) = 1 then return null; end if;
            perform pg_advisory_xact_lock(${PG_LOCK});
            insert into sync_changes (tbl, row_id, op, vendor_id, data)
@@ -156,4 +163,76 @@ export async function sqliteLogOfInsertedRows(db: Kysely<DB>, tableName: string)
   return `insert into sync_changes (tbl, row_id, op, vendor_id, data)
           select '${table.name}', r.id, 'upsert', ${vendorOf(table, 'r')}, ${json}
           from ${table.name} r where r.id in (select value from json_each(?)) order by r.id`;
+}
+
+/**
+ * How an INSERT … SELECT into `tableName` logs its own rows on PostgreSQL, as its capture trigger
+ * would (same entries, same order, same lock), with the row's JSON built as text column by column:
+ * to_jsonb of the inserted rows was a tenth of PostgreSQL's CPU in a bulk apply, and this text
+ * costs about a quarter of it (500 orders: 6 ms against 22). The text is jsonb's own: keys ordered
+ * by length then bytes, `": "` and `", "` between, strings escaped by to_json. Null when the table
+ * is not replicated or has a column whose JSON text this cannot produce exactly (integers, text
+ * and booleans only).
+ *
+ * `guard` decides in the statement, once, whether it logs: capture active, the trigger installed with
+ * this version's skip, and the table's columns still those the text was built for. It also takes the
+ * log's lock. When it says yes, it sets the setting the trigger skips on, so nothing is logged twice;
+ * when no, the trigger logs as usual. `select` reads the inserted rows as `r`; `logs` is the
+ * condition, on the guard's row, that it should.
+ */
+export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promise<{ guard: string; logs: string; select: string } | null> {
+  const table = REPLICATED_TABLES.find((t) => t.name === tableName);
+  if (!table) return null;
+  const columns = await pgColumnTypes(db, table.name);
+  const omit = new Set(table.omit ?? []);
+  const fields = new Map<string, string>();
+  for (const c of columns) if (!omit.has(c.name)) fields.set(c.name, pgJsonText(c.type, `r.${quotedName(c.name)}`) ?? '');
+  let from = '';
+  if (table.name === 'ledger_entries') {
+    const account = await pgColumnTypes(db, 'ledger_accounts');
+    for (const name of ['holder_type', 'holder_id', 'currency_id']) {
+      const type = account.find((c) => c.name === name)?.type;
+      fields.set(name, (type && pgJsonText(type, `a.${name}`)) ?? '');
+    }
+    from = ' from ledger_accounts a where a.id = r.account_id';
+  }
+  if ([...fields.values()].some((v) => v === '')) return null;
+  // jsonb orders an object's keys by length, then bytewise.
+  const keys = [...fields.keys()].sort((x, y) => Buffer.byteLength(x) - Buffer.byteLength(y) || Buffer.compare(Buffer.from(x), Buffer.from(y)));
+  const parts = keys.map((k, i) => `${sqlString(`${i === 0 ? '{' : ', '}${JSON.stringify(k)}: `)}, ${fields.get(k)!}`);
+  // The ledger's holder comes from its account, as in pgRowJson: no account, no text.
+  const text = `(select concat(${parts.join(', ')}, '}')${from})`;
+  const signature = columns.map((c) => `${c.name}:${c.type}`).join(',');
+  const relation = sqlString(quotedName(table.name));
+  const guard = `set_config('${PG_LOGGED_SETTING}', case when (select active from sync_apply_mode) = 0
+      and exists (select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = ${relation}::regclass and t.tgname = 'sync_capture_insert' and t.tgenabled <> 'D' and p.prosrc like '%${PG_LOGGED_SETTING}%')
+      and (select string_agg(attname || ':' || format_type(atttypid, null), ',' order by attnum) from pg_attribute where attrelid = ${relation}::regclass and attnum > 0 and not attisdropped) = ${sqlString(signature)}
+    then ${sqlString(table.name)} else '' end, true) as logging, pg_advisory_xact_lock(${PG_LOCK}) as locked`;
+  return {
+    guard,
+    logs: `logging = ${sqlString(table.name)}`,
+    select: `select ${sqlString(table.name)}, r.id, 'upsert', ${vendorOf(table, 'r')}, ${text}`,
+  };
+}
+
+async function pgColumnTypes(db: Kysely<DB>, table: string): Promise<Array<{ name: string; type: string }>> {
+  const result = await sql<{ name: string; type: string }>`
+    select attname as name, format_type(atttypid, null) as type from pg_attribute
+    where attrelid = ${quotedName(table)}::regclass and attnum > 0 and not attisdropped order by attnum`.execute(db);
+  return result.rows;
+}
+
+/** A column's value as jsonb writes it, or null for a type whose text may differ from jsonb's. */
+function pgJsonText(type: string, value: string): string | null {
+  if (['bigint', 'integer', 'smallint', 'boolean'].includes(type)) return `coalesce(${value}::text, 'null')`;
+  if (['text', 'character varying'].includes(type)) return `coalesce(to_json(${value})::text, 'null')`;
+  return null;
+}
+
+function quotedName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
