@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
-import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
+import { quoted } from '../bulk-lists';
+import { REPLICATED_TABLES, type ReplicatedTable, replicatedTable } from '../replicated-tables';
 
 // Triggers copy every change of a replicated table into sync_changes in the writing transaction, so
 // nothing a use case writes can be forgotten by sync, whichever code path wrote it. Central captures
@@ -155,7 +156,7 @@ async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[
  * table is not captured here.
  */
 export async function sqliteLogOfInsertedRows(db: Kysely<DB>, tableName: string): Promise<string | null> {
-  const table = REPLICATED_TABLES.find((t) => t.name === tableName);
+  const table = replicatedTable(tableName);
   if (!table) return null;
   const trigger = await sql`select 1 as one from sqlite_master where type = 'trigger' and name = ${`sync_capture_${table.name}_ins`}`.execute(db);
   if (trigger.rows.length === 0) return null;
@@ -181,12 +182,12 @@ export async function sqliteLogOfInsertedRows(db: Kysely<DB>, tableName: string)
  * condition, on the guard's row, that it should.
  */
 export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promise<{ guard: string; logs: string; select: string } | null> {
-  const table = REPLICATED_TABLES.find((t) => t.name === tableName);
+  const table = replicatedTable(tableName);
   if (!table) return null;
   const columns = await pgColumnTypes(db, table.name);
   const omit = new Set(table.omit ?? []);
   const fields = new Map<string, string>();
-  for (const c of columns) if (!omit.has(c.name)) fields.set(c.name, pgJsonText(c.type, `r.${quotedName(c.name)}`) ?? '');
+  for (const c of columns) if (!omit.has(c.name)) fields.set(c.name, pgJsonText(c.type, `r.${quoted(c.name)}`) ?? '');
   let from = '';
   if (table.name === 'ledger_entries') {
     const account = await pgColumnTypes(db, 'ledger_accounts');
@@ -203,7 +204,7 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
   // The ledger's holder comes from its account, as in pgRowJson: no account, no text.
   const text = `(select concat(${parts.join(', ')}, '}')${from})`;
   const signature = columns.map((c) => `${c.name}:${c.type}`).join(',');
-  const relation = sqlString(quotedName(table.name));
+  const relation = sqlString(quoted(table.name));
   const guard = `set_config('${PG_LOGGED_SETTING}', case when (select active from sync_apply_mode) = 0
       and exists (select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = ${relation}::regclass and t.tgname = 'sync_capture_insert' and t.tgenabled <> 'D' and p.prosrc like '%${PG_LOGGED_SETTING}%')
       and (select string_agg(attname || ':' || format_type(atttypid, null), ',' order by attnum) from pg_attribute where attrelid = ${relation}::regclass and attnum > 0 and not attisdropped) = ${sqlString(signature)}
@@ -218,7 +219,7 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
 async function pgColumnTypes(db: Kysely<DB>, table: string): Promise<Array<{ name: string; type: string }>> {
   const result = await sql<{ name: string; type: string }>`
     select attname as name, format_type(atttypid, null) as type from pg_attribute
-    where attrelid = ${quotedName(table)}::regclass and attnum > 0 and not attisdropped order by attnum`.execute(db);
+    where attrelid = ${quoted(table)}::regclass and attnum > 0 and not attisdropped order by attnum`.execute(db);
   return result.rows;
 }
 
@@ -229,9 +230,6 @@ function pgJsonText(type: string, value: string): string | null {
   return null;
 }
 
-function quotedName(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;

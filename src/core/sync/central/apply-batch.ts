@@ -6,7 +6,7 @@ import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
 import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
-import { chunks, listIn, setIn } from './bulk-lists';
+import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
 import { isPlainRegistration, learnPageCustomers, type PageCustomers, rememberRegistration } from './page-customers';

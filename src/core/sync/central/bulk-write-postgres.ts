@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DB } from '../../storage/schema';
 import { pgInsertLogging } from '../capture/install-capture';
-import { chunks, listIn, quoted } from './bulk-lists';
+import { chunks, listIn, quoted } from '../bulk-lists';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
 // parses and plans a statement of thousands of parameters far slower than it reads the same rows

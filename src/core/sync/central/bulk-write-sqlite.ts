@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { rawWriterOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { chunks, listIn, quoted } from './bulk-lists';
+import { chunks, listIn, quoted } from '../bulk-lists';
 
 // Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement
 // run synchronously per row on the write connection (cheaper in SQLite than one statement of

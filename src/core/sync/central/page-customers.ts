@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
-import { chunks } from './bulk-lists';
+import { chunks } from '../bulk-lists';
 
 // Customers a store registered at the counter, for the bulk path (apply-batch.ts): a new customer
 // and their membership go in a run when no conflict rule applies — no customer at central or

@@ -3,6 +3,7 @@ import type { Engine } from '../../engine';
 import { composeId } from '../../storage/ids';
 import { rawWriterOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
+import { chunks, quoted } from '../bulk-lists';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
 import { insertEntryIfAbsent, pendingRows, upsertRow } from './apply-pulled-changes';
@@ -197,14 +198,4 @@ function sqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return value === undefined ? null : value;
-}
-
-function quoted(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }

@@ -1,4 +1,4 @@
-// Small list helpers shared by central's bulk writers.
+// Small list and SQL-name helpers shared by sync's bulk writers (central's apply, a store's snapshot, capture).
 
 export function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
   let list = map.get(key);
