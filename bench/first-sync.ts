@@ -1,8 +1,10 @@
 // A store's first sync from a big central (issues 11 and 13): central (its own process, SQLite)
 // holds BENCH_FIRST_SYNC_CUSTOMERS customers (default 1,000,000), each a member with a points
 // balance; a new store node pairs over HTTP and takes the snapshot. Measured from the store node's
-// start: until a check-in of the last customer works (the customers and balances are in), and
-// until the whole first sync is done, beside the goals (15 s, 60 s). Prints one JSON document;
+// start: until a check-in of the last customer works (asked of central while the snapshot has not
+// reached them), the waits of counters checking in customers before their turn, until the
+// customers and balances are in, and until the whole first sync is done, beside the goals (15 s,
+// 60 s). Prints one JSON document;
 // bench/run.ts includes it (`npx tsx bench/first-sync.ts` alone).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -32,8 +34,19 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
     const store = await startStoreNode({ dataDir: dir.path, port: 0 });
     try {
       const last = `customer${central.customers - 1}@bench.example`;
+      const checkIn = async (email: string) => {
+        const asked = performance.now();
+        const reply = await fetch(`${store.url}/onscreen?api_key=${central.apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: email }) });
+        const body = await reply.text();
+        if (reply.status !== 201 && reply.status !== 503 && reply.status !== 401) throw new Error(`check-in during the first sync answered ${reply.status}: ${body}`);
+        return { ok: reply.status === 201, ms: performance.now() - asked };
+      };
       let checkInMs: number | null = null;
       let readyMs: number | null = null;
+      // While the snapshot runs, a counter checks in customers it has not received yet (from the
+      // end of the list backwards): each is asked of central. Their waits are the counter's.
+      const earlyWaits: number[] = [];
+      let nextEarly = central.customers - 2;
       const samples: Array<{ s: number; percent: number; rows: number; eta_s: number | null }> = [];
       let nextSample = 0;
       for (;;) {
@@ -43,12 +56,14 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
           samples.push({ s: Math.round(elapsed / 100) / 10, percent: status.first_sync.progress, rows: status.first_sync.rows, eta_s: status.first_sync.eta_seconds });
           nextSample += 2_000;
         }
-        if (status.first_sync.ready && readyMs === null) {
-          readyMs = elapsed;
-          const reply = await fetch(`${store.url}/onscreen?api_key=${central.apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_number: last }) });
-          if (reply.status !== 201) throw new Error(`check-in after the essentials answered ${reply.status}: ${await reply.text()}`);
-          checkInMs = performance.now() - started;
+        if (checkInMs === null) {
+          // The last customer of the chain: the snapshot brings them last of all.
+          if ((await checkIn(last)).ok) checkInMs = performance.now() - started;
+        } else if (!status.first_sync.ready && earlyWaits.length < 200) {
+          const early = await checkIn(`customer${nextEarly--}@bench.example`);
+          if (early.ok) earlyWaits.push(early.ms);
         }
+        if (status.first_sync.ready && readyMs === null) readyMs = elapsed;
         if (status.first_sync.done) break;
         if (elapsed > 600_000) throw new Error(`first sync not done after 10 minutes (${JSON.stringify(status)})`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -71,6 +86,7 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
         settings: { customers: central.customers, central: 'sqlite, own process, HTTP on loopback', rows_per_customer: 'user, membership, ledger entry (+ its account)', central_seed_s: Math.round(central.seedMs / 100) / 10 },
         time_to_check_in_s: Math.round((checkInMs ?? 0) / 100) / 10,
         goal_check_in_s: 15,
+        check_ins_before_their_turn: { count: earlyWaits.length, ...percentiles(earlyWaits) },
         customers_and_balances_in_s: Math.round((readyMs ?? 0) / 100) / 10,
         time_to_whole_snapshot_s: Math.round(doneMs / 100) / 10,
         goal_snapshot_s: 60,
@@ -86,6 +102,12 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
     await new Promise((resolve) => child.once('exit', resolve));
     dir.remove();
   }
+}
+
+function percentiles(values: number[]): { p50_ms: number | null; p95_ms: number | null } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length === 0 ? null : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10);
+  return { p50_ms: at(0.5), p95_ms: at(0.95) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -12,6 +12,7 @@ import type { SnapshotPage, SnapshotRequest } from '../../src/core/sync/protocol
 import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
+import { CentralError, httpTransport } from '../../src/server/sync/http-transport';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
 import { http } from '../support/test-node';
@@ -42,6 +43,12 @@ class SnapshotLink implements SyncTransport {
     this.requests.push(request);
     await this.during?.(request);
     return this.inner.snapshot!(request);
+  };
+  /** Asking central for one customer (a waiting counter) fails only while this is set. */
+  customerDown = false;
+  customer = async (identification: string) => {
+    if (this.customerDown) throw new Error('network: down');
+    return this.inner.customer!(identification);
   };
 }
 
@@ -143,7 +150,10 @@ describe('first sync by snapshot', () => {
     expect(SNAPSHOT_TABLES[saved.table]).toBe('users');
     expect(saved.after).toBeGreaterThan(0);
     expect(store.engine.centralLink.firstSyncDone).toBe(false);
+    // (Central is not asked here: the next test covers a counter served before its customer's turn.)
+    link!.customerDown = true;
     expect(codeOf(await checkIn(store.engine, scope, { identification: emails[119]! }).catch((e: unknown) => e))).toBe('first_sync_in_progress');
+    link!.customerDown = false;
     const status = await store.client.status();
     expect(status.firstSync).toMatchObject({ done: false, ready: false, rows: saved.rows });
     expect(status.firstSync.progress).toBeGreaterThan(0);
@@ -172,6 +182,65 @@ describe('first sync by snapshot', () => {
     expect(await getMeta(store.engine.db, 'sync_first_sync_done')).not.toBeNull();
     expect(await chainState(store.engine.db)).toEqual(await chainState(central.engine.db));
     expect((await store.client.status()).firstSync).toMatchObject({ done: true, ready: true, progress: 1 });
+  });
+
+  it('brings a customer the snapshot has not reached from central for a waiting counter; the rest still converges', async () => {
+    const clock = new ManualClock();
+    const { central, emails } = await chainWithCustomers(clock, 120);
+    let link: SnapshotLink | null = null;
+    const store = await pairStore(
+      central,
+      clock,
+      { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey },
+      (credential) => (link = new SnapshotLink(central.transportFor(credential), 5)),
+      undefined,
+      { firstSync: false },
+    );
+    open.push(store);
+    const last = emails[117]!; // far down the customers, with points earned at central
+    const userAt = async (db: CentralHandle['engine']['db'], email: string) => db.selectFrom('users').select(['id', 'first_name']).where('email_key', '=', email).executeTakeFirst();
+    const balanceAt = async (db: CentralHandle['engine']['db'], userId: number) =>
+      (await db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('holder_type', '=', 'user').where('holder_id', '=', userId).orderBy('currency_id').execute()).map((a) => `${a.currency_id}:${a.balance}`);
+
+    const position = async () => JSON.parse((await getMeta(store.engine.db, 'sync_snapshot'))!) as { table: number; after: number };
+    // Still in the program's own tables (stores, keys, rules, tiers): nobody can be served yet.
+    await expect(store.client.syncOnce()).rejects.toThrow('network: down');
+    expect((await position()).table).toBeLessThan(SNAPSHOT_TABLES.indexOf('users'));
+    const scope = await store.scope();
+    expect(codeOf(await checkIn(store.engine, scope, { identification: last }).catch((e: unknown) => e))).toBe('first_sync_in_progress');
+    expect(await userAt(store.engine.db, last)).toBeUndefined();
+
+    // Into the customers: the last one is far away, yet checks in at once, with their balance.
+    while ((await position()).table < SNAPSHOT_TABLES.indexOf('users') || (await position()).after === 0) {
+      link!.budget = 1;
+      await store.client.syncOnce().catch(() => undefined);
+    }
+    expect(SNAPSHOT_TABLES[(await position()).table]).toBe('users');
+    expect(await userAt(store.engine.db, last)).toBeUndefined();
+    await expect(checkIn(store.engine, scope, { identification: last })).resolves.toMatchObject({ session: { status: 'active' } });
+    const atCentral = (await userAt(central.engine.db, last))!;
+    expect(await userAt(store.engine.db, last)).toEqual(atCentral);
+    expect(await balanceAt(store.engine.db, Number(atCentral.id))).toEqual(await balanceAt(central.engine.db, Number(atCentral.id)));
+    expect((await balanceAt(store.engine.db, Number(atCentral.id))).length).toBeGreaterThan(0);
+    // They buy; an order by identification brings its customer the same way.
+    await placeOrder(store.engine, scope, { identification: last, receiptNumber: 'EARLY-1', subtotal: 20 });
+    await expect(placeOrder(store.engine, scope, { identification: emails[116]!, receiptNumber: 'EARLY-2', subtotal: 7 })).resolves.toMatchObject({ status: 'Complete' });
+    // Central knows everyone: a stranger is really unknown, even now.
+    expect(codeOf(await checkIn(store.engine, scope, { identification: 'stranger@chain.test' }).catch((e: unknown) => e))).toBe('customer_not_found');
+    // Central unreachable: the counter is told the chain is still arriving, and nothing is written.
+    link!.customerDown = true;
+    expect(codeOf(await checkIn(store.engine, scope, { identification: emails[118]! }).catch((e: unknown) => e))).toBe('first_sync_in_progress');
+    expect(await userAt(store.engine.db, emails[118]!)).toBeUndefined();
+    expect(store.engine.centralLink.firstSyncDone).toBe(false);
+
+    // The snapshot goes on over rows already here and the store's own sales; all converge.
+    link!.customerDown = false;
+    link!.budget = Infinity;
+    await store.client.syncOnce();
+    await store.client.syncOnce();
+    expect(await getMeta(store.engine.db, 'sync_first_sync_done')).not.toBeNull();
+    expect(await central.engine.db.selectFrom('orders').select('id').where('receipt_number', 'in', ['EARLY-1', 'EARLY-2']).execute()).toHaveLength(2);
+    expect(await chainState(store.engine.db)).toEqual(await chainState(central.engine.db));
   });
 
   it('serves only the node’s vendor, and refuses bad input with 400 and a machine code', async () => {
@@ -217,5 +286,27 @@ describe('first sync by snapshot', () => {
     }
     expect((await get('table=users', null)).status).toBe(401);
     expect((await get('table=users', 'pcn_garbage')).status).toBe(401);
+
+    // One customer for a waiting counter: their rows of this vendor only, shaped as the snapshot's.
+    const ask = (body: unknown, token: string | null = paired.credential) => http(`${url}/sync/customer`, { method: 'POST', body, ...(token ? { token } : {}) });
+    const rowsOf = (reply: { body: { tables: Array<{ table: string; rows: Array<Record<string, unknown>> }> } }, table: string) => reply.body.tables.find((t) => t.table === table)?.rows ?? [];
+    const mineReply = await ask({ card_number: ' MINE@chain.test ' });
+    expect(mineReply.status).toBe(200);
+    expect(rowsOf(mineReply, 'users').map((r) => r['email'])).toEqual(['mine@chain.test']);
+    expect(rowsOf(mineReply, 'users')[0]).not.toHaveProperty('password_hash');
+    expect(rowsOf(mineReply, 'user_vendors')).toHaveLength(1);
+    expect(rowsOf(mineReply, 'ledger_entries').length).toBeGreaterThan(0);
+    for (const row of rowsOf(mineReply, 'ledger_entries')) expect(row).toMatchObject({ vendor_id: central.vendor.vendorId, holder_type: 'user', holder_id: rowsOf(mineReply, 'users')[0]!['id'] });
+    // Another program's member: the shared account comes (a check-in here makes them a member), nothing of that program.
+    const theirsReply = await ask({ card_number: 'theirs@chain.test' });
+    expect(rowsOf(theirsReply, 'users').map((r) => r['id'])).toEqual([Number(theirUser.id)]);
+    expect([...rowsOf(theirsReply, 'user_vendors'), ...rowsOf(theirsReply, 'ledger_entries')]).toEqual([]);
+    expect(await ask({ card_number: 'nobody@chain.test' })).toMatchObject({ status: 404, body: { code: 'customer_not_found' } });
+    for (const body of [{}, { card_number: '' }, { card_number: null }, { card_number: 'x'.repeat(300) }]) expect((await ask(body)).status, JSON.stringify(body)).toBe(400);
+    expect((await ask({ card_number: 'mine@chain.test' }, null)).status).toBe(401);
+    // Over the store's HTTP link, central's verdict arrives as the store's own error.
+    const transport = httpTransport(url, paired.credential);
+    expect(codeOf(await transport.customer!('nobody@chain.test').catch((e: unknown) => e))).toBe('customer_not_found');
+    await expect(httpTransport(url, 'pcn_garbage').customer!('mine@chain.test')).rejects.toThrow(CentralError);
   });
 });

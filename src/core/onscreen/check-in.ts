@@ -3,7 +3,7 @@ import type { StoreScope } from '../credentials/authenticate';
 import { refuseBlockedLink } from '../customer-care/blocked';
 import { confirmMembership, findUserVendor, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
-import { identifyCustomer } from './identify-customer';
+import { identifyCustomer, withCustomerFromCentral } from './identify-customer';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
 
 export interface CheckInResult {
@@ -21,7 +21,7 @@ export interface CheckInResult {
  */
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
-  const { result, events } = await transact(engine, async (trx) => {
+  const { result, events } = await withCustomerFromCentral(engine, input.identification, () => transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
     // The current membership is read once: for the blocked check, then to link the customer.
@@ -36,7 +36,7 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },
       events: opened.events,
     };
-  });
+  }));
   publishAll(engine, input.station ? events.map((event) => ({ ...event, station: input.station })) : events);
   return result;
 }

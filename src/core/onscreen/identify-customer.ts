@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../../shared/errors';
+import { isServiceError, ServiceError } from '../../shared/errors';
 import { cardNumberKey } from '../cards/card';
 import { hashSecret } from '../credentials/secrets';
 import { looksLikeEmail, emailKey, toE164 } from '../customers/contact';
@@ -42,6 +42,22 @@ export async function identifyCustomer(
   if (found.user.status === 'deleted') throw new ServiceError('customer_not_found', undefined, 'card_number');
   if (found.user.status === 'inactive') throw new ServiceError('account_inactive', undefined, 'card_number');
   return found;
+}
+
+/**
+ * Runs a command that identifies a customer. On a store still taking its first sync, a customer
+ * not here yet is asked of central (their rows are written here, docs/sync.md "A customer before
+ * their turn") and the command runs once more: the counter need not wait for the whole chain.
+ */
+export async function withCustomerFromCentral<T>(engine: Engine, identification: string | undefined, command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    const askCentral = engine.centralLink.customerFromCentral;
+    const notHereYet = isServiceError(error) && error.code === 'first_sync_in_progress' && error.field === 'card_number';
+    if (!notHereYet || !askCentral || !identification || !(await askCentral(identification.trim()))) throw error;
+    return command();
+  }
 }
 
 async function lookUp(db: Kysely<DB>, engine: Engine, vendorId: number, country: string, value: string): Promise<Identified | undefined> {

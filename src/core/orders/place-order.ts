@@ -11,7 +11,7 @@ import { recordCheckInEvent, recordOrderEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
-import { identifyCustomer } from '../onscreen/identify-customer';
+import { identifyCustomer, withCustomerFromCentral } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
@@ -40,7 +40,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   const counter = counterOf(scope);
   let autoReloadQueued = false;
   try {
-    const { result, events } = await transact(engine, async (trx) => {
+    const { result, events } = await withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
       // The vendor's settings, currencies and rules come from memory (program-cache).
       const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
       const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);
@@ -171,7 +171,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });
       return { result, events };
-    });
+    }));
     for (const event of events) engine.events.publish(event);
     if (autoReloadQueued) notifyAutoReloadQueued(engine);
     return result;

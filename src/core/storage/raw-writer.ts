@@ -9,8 +9,8 @@ import type { DB } from './schema';
  * SQLite has one write connection, so that transaction holds it and these statements are part of it.
  */
 export interface RawWriter {
-  /** Runs a statement (prepared once per text) with its parameters. */
-  run(text: string, parameters: readonly unknown[]): void;
+  /** Runs a statement (prepared once per text) with its parameters; returns how many rows it changed. */
+  run(text: string, parameters: readonly unknown[]): number;
   all(text: string, parameters: readonly unknown[]): unknown[];
 }
 
@@ -29,7 +29,7 @@ export function attachRawWriter(db: Kysely<DB>, sqlite: BetterSqlite3.Database, 
     return found;
   };
   writers.set(db, {
-    run: (text, parameters) => void statement(text).run(...parameters),
+    run: (text, parameters) => statement(text).run(...parameters).changes,
     all: (text, parameters) => statement(text).all(...parameters),
   });
 }

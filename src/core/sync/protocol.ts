@@ -82,6 +82,14 @@ export interface SnapshotPage {
   estimate?: number;
 }
 
+/**
+ * A customer asked of central by a store still taking its first sync (POST /sync/customer): the
+ * customer's rows, each table's shaped as its snapshot pages are, in REPLICATED_TABLES order.
+ */
+export interface CustomerRows {
+  tables: Array<{ table: string; rows: Array<Record<string, unknown>> }>;
+}
+
 export interface SnapshotRequest {
   table: string;
   after: number;

@@ -5,6 +5,7 @@ import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
 import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../../core/sync/central/pairing';
 import { readChangesForNode } from '../../core/sync/central/read-changes';
+import { readCustomerRows } from '../../core/sync/central/read-customer-rows';
 import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import type { PushedEvent } from '../../core/sync/protocol';
@@ -84,6 +85,13 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
       return reply.type('application/json; charset=utf-8').send(page);
     },
+  );
+
+  // A customer a store in its first sync has not received yet (its counter is waiting): their rows now.
+  app.post(
+    '/sync/customer',
+    { config, preValidation: node, schema: { tags, body: Type.Object({ card_number: Type.String({ minLength: 1, maxLength: 254 }) }) } },
+    async (request) => readCustomerRows(engine, nodeOf(request), request.body.card_number),
   );
 
   // "Pull now": a long-lived event stream that says when central's log grew; stores poll when it is down.

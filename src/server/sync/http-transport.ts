@@ -1,4 +1,5 @@
-import type { PairResponse, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../core/sync/protocol';
+import type { CustomerRows, PairResponse, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../core/sync/protocol';
+import { ERROR_CODES, type ErrorCode, ServiceError } from '../../shared/errors';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
 
 const TIMEOUT_MS = 15_000;
@@ -33,6 +34,15 @@ export function httpTransport(central: string, credential: string): SyncTranspor
     pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }),
     snapshot: (r: SnapshotRequest) =>
       call<SnapshotPage>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}${r.estimate ? '&estimate=true' : ''}`, { headers }),
+    customer: async (identification: string) => {
+      try {
+        return await call<CustomerRows>(`${central}/sync/customer`, { method: 'POST', headers, body: JSON.stringify({ card_number: identification }) });
+      } catch (error) {
+        // Central's verdict on who this is (not found, card not linked, …) is the store's answer.
+        if (error instanceof CentralError && error.status !== 401 && error.status < 500 && error.code in ERROR_CODES) throw new ServiceError(error.code as ErrorCode, error.message, 'card_number');
+        throw error;
+      }
+    },
   };
 }
 

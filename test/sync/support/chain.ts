@@ -12,8 +12,9 @@ import { installChangeCapture } from '../../../src/core/sync/capture/install-cap
 import { acceptPushedEvents } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
+import { readCustomerRows } from '../../../src/core/sync/central/read-customer-rows';
 import { readSnapshotPage } from '../../../src/core/sync/central/read-snapshot';
-import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
+import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
 import { setMeta } from '../../../src/core/storage/node-meta';
 import { loadFirstSyncState, SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
@@ -68,6 +69,10 @@ export async function startCentral(clock: ManualClock, given?: Database): Promis
         async snapshot(request: SnapshotRequest): Promise<SnapshotPage> {
           const node = await authenticateNode(engine, credential);
           return readSnapshotPage(engine.db, engine.dialect, node, request);
+        },
+        async customer(identification: string): Promise<CustomerRows> {
+          const node = await authenticateNode(engine, credential);
+          return readCustomerRows(engine, node, identification);
         },
       };
     },

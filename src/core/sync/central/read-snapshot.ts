@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import { ServiceError } from '../../../shared/errors';
@@ -42,20 +42,32 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
   if (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > SNAPSHOT_PAGE_MAX) {
     throw new ServiceError('validation_failed', `limit must be between 1 and ${SNAPSHOT_PAGE_MAX}.`, 'limit');
   }
-  const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-  const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
-  const result = await sql<{ id: number; data: string }>`select r.id as id, ${sql.raw(json)} as data from ${sql.table(table.name)} r
-    where ${vendorFilter(table, node.vendorId)} and r.id > ${request.after} order by r.id limit ${request.limit}`.execute(db);
-  const rows = result.rows.map((row) => row.data);
+  const head = await logHead(db);
+  const found = await rowsAsJson(db, dialect, table, sql`${vendorFilter(table, node.vendorId)} and r.id > ${request.after}`, request.limit);
+  const rows = found.map((row) => row.data);
   const page: SnapshotPage = {
     table: table.name,
     rows: [],
-    last: rows.length > 0 ? Number(result.rows[rows.length - 1]!.id) : request.after,
+    last: rows.length > 0 ? Number(found[rows.length - 1]!.id) : request.after,
     more: rows.length === request.limit,
-    head: Number(head?.head ?? 0),
+    head,
   };
   if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
   return { page, rows };
+}
+
+/** The vendor's change-log head; read before rows, every change after it is still in the log. */
+export async function logHead(db: Kysely<DB>): Promise<number> {
+  const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
+  return Number(head?.head ?? 0);
+}
+
+/** Rows of a replicated table (aliased `r` in `where`) by id, each as the JSON text the capture triggers log. */
+export async function rowsAsJson(db: Kysely<DB>, dialect: Dialect, table: ReplicatedTable, where: RawBuilder<unknown>, limit?: number): Promise<Array<{ id: number; data: string }>> {
+  const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+  const result = await sql<{ id: number; data: string }>`select r.id as id, ${sql.raw(json)} as data from ${sql.table(table.name)} r
+    where ${where} order by r.id ${limit === undefined ? sql`` : sql`limit ${limit}`}`.execute(db);
+  return result.rows;
 }
 
 /** The per-vendor filter of read-changes.ts, on current rows. */

@@ -6,13 +6,15 @@ import type { DB } from '../../storage/schema';
 import { chunks, quoted } from '../bulk-lists';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
-import { insertEntryIfAbsent, pendingRows, upsertRow } from './apply-pulled-changes';
+import { pendingRows, upsertRow } from './apply-pulled-changes';
 
-// A page of a first sync's snapshot (docs/sync.md, "First sync"), written with multi-row inserts in
-// the caller's transaction with capture quiet. The store is new, so central's rows are simply
-// inserted (a row already here is kept: only this store's own unsent writes can be, and central's
-// version follows them through the log). Ledger entries open their accounts and move their balances
-// in bulk: each account's balance is the sum of its entries.
+// A page of a first sync's snapshot (docs/sync.md, "First sync"), written in bulk in the caller's
+// transaction with capture quiet. The store is new, so central's rows are mostly simply inserted; a
+// row that meets one already here (a customer brought early for a waiting counter, a row this store
+// wrote and pushed, a local row holding a unique key) takes the pull's row-by-row rules, and rows
+// this store changed and has not pushed are skipped (central's version follows them through the
+// log). Ledger entries open their accounts and move their balances in bulk: each account's balance
+// is the sum of its entries.
 
 type Row = Record<string, unknown>;
 
@@ -27,9 +29,6 @@ const PARENTS: Readonly<Record<string, string>> = {
   currency_id: 'currencies',
 };
 
-/** Tables whose central rows may take a unique key from a local row (the pull path's displacement rules). */
-const DISPLACING = new Set(['users', 'user_vendors', 'user_cards', 'pos_sessions', 'orders', 'cards']);
-
 /** Writes one snapshot page; returns how many rows were written. */
 export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, rows: Row[]): Promise<number> {
   if (!replicatedTable(table)?.pull) throw new Error(`central sent a snapshot of ${table}, which stores do not receive`);
@@ -43,12 +42,7 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
   let kept = pending.size === 0 ? rows : rows.filter((row) => !pending.has(`${table}:${Number(row['id'])}`));
   // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
   kept = await withParentsPresent(trx, table, kept, columns);
-  if (ownWrites && DISPLACING.has(table)) {
-    // Rows this store wrote may hold a unique key central's row needs: the pull path's rules decide.
-    for (const row of kept) await upsertRow(trx, engine, vendorId, table, row);
-  } else if (ownWrites && table === 'ledger_entries') {
-    for (const row of kept) await insertEntryIfAbsent(trx, engine, row);
-  } else if (table === 'ledger_entries') {
+  if (table === 'ledger_entries') {
     await insertEntries(trx, engine, kept, columns);
   } else {
     const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
@@ -63,7 +57,10 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
       if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
       return tuple;
     });
-    await insertTuples(trx, engine, table, list, tuples);
+    // A row not inserted is here already (brought earlier for a waiting counter, or this store's
+    // own, pushed) or meets a local row holding one of its unique keys: central's version wins, by
+    // the pull's rules (the local holder steps aside).
+    for (const index of await insertTuples(trx, engine, table, list, tuples)) await upsertRow(trx, engine, vendorId, table, kept[index]!);
   }
   await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
   return kept.length;
@@ -163,34 +160,56 @@ async function insertNewRows(trx: Kysely<DB>, engine: Engine, table: string, row
 }
 
 /**
- * Rows in bulk; a row whose id is already here is left as it is. SQLite: one prepared statement run
- * per row on the write connection (cheaper than one statement of thousands of VALUES); PostgreSQL:
- * the rows as one JSON parameter.
+ * Rows in bulk, skipping any that meets a row already here on one of its unique keys (the id or
+ * another): returns the indexes of those skipped. SQLite: one prepared statement run per row on the
+ * write connection (cheaper than one statement of thousands of VALUES); PostgreSQL: the rows as
+ * one JSON parameter.
  */
-async function insertTuples(trx: Kysely<DB>, engine: Engine, table: string, columns: string[], tuples: unknown[][]): Promise<void> {
-  if (tuples.length === 0) return;
+async function insertTuples(trx: Kysely<DB>, engine: Engine, table: string, columns: string[], tuples: unknown[][]): Promise<number[]> {
+  const skipped: number[] = [];
+  if (tuples.length === 0) return skipped;
   const list = columns.map(quoted).join(', ');
   const raw = rawWriterOf(engine.db);
   if (raw) {
-    const text = `insert into ${quoted(table)} (${list}) values (${columns.map(() => '?').join(', ')}) on conflict (id) do nothing`;
-    for (const tuple of tuples) raw.run(text, tuple.map(sqliteValue));
-    return;
+    const text = `insert into ${quoted(table)} (${list}) values (${columns.map(() => '?').join(', ')}) on conflict do nothing`;
+    tuples.forEach((tuple, index) => {
+      if (raw.run(text, tuple.map(sqliteValue)) === 0) skipped.push(index);
+    });
+    return skipped;
   }
+  const idAt = columns.indexOf('id');
+  const notInserted = (chunk: unknown[][], offset: number, inserted: Array<{ id: unknown }>) => {
+    const ids = new Set(inserted.map((row) => Number(row.id)));
+    chunk.forEach((tuple, i) => {
+      if (!ids.has(Number(tuple[idAt]))) skipped.push(offset + i);
+    });
+  };
   if (engine.dialect === 'postgres') {
+    let offset = 0;
     for (const chunk of chunks(tuples, 5_000)) {
       const json = JSON.stringify(chunk.map((tuple) => Object.fromEntries(columns.map((c, i) => [c, tuple[i]]))));
-      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict (id) do nothing`, [json]));
+      const result = await trx.executeQuery<{ id: unknown }>(
+        CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict do nothing returning id`, [json]),
+      );
+      notInserted(chunk, offset, result.rows);
+      offset += chunk.length;
     }
-    return;
+    return skipped;
   }
   // Well under SQLite's 32,766 bound parameters per statement.
   const size = Math.max(1, Math.floor(30_000 / columns.length));
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  let offset = 0;
   for (const chunk of chunks(tuples, size)) {
     const parameters: unknown[] = [];
     for (const tuple of chunk) for (const value of tuple) parameters.push(sqliteValue(value));
-    await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(placeholders).join(', ')} on conflict (id) do nothing`, parameters));
+    const result = await trx.executeQuery<{ id: unknown }>(
+      CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(placeholders).join(', ')} on conflict do nothing returning id`, parameters),
+    );
+    notInserted(chunk, offset, result.rows);
+    offset += chunk.length;
   }
+  return skipped;
 }
 
 /** What better-sqlite3 can bind: a PostgreSQL central ships booleans and JSON values as JSON. */

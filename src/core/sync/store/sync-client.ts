@@ -1,6 +1,7 @@
+import { isServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
-import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../protocol';
+import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../protocol';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
@@ -12,6 +13,8 @@ export interface SyncTransport {
   pull(after: number, limit: number): Promise<PullResponse>;
   /** A page of central's snapshot (a first sync). A link without it first-syncs by replaying the log. */
   snapshot?(request: SnapshotRequest): Promise<SnapshotPage>;
+  /** One customer's rows now, for a counter waiting during a first sync; central's refusals throw as ServiceErrors. */
+  customer?(identification: string): Promise<CustomerRows>;
 }
 
 /** Rows per snapshot page: one multi-row insert transaction each. */
@@ -79,7 +82,10 @@ export class SyncClient {
     readonly engine: Engine,
     readonly transport: SyncTransport,
     readonly options: SyncClientOptions,
-  ) {}
+  ) {
+    // The counter's use cases reach central through the engine (they know nothing of sync).
+    engine.centralLink.customerFromCentral = (identification) => this.fetchCustomer(identification);
+  }
 
   /** One full round; throws (and marks the link down) when central cannot be reached. */
   async syncOnce(): Promise<SyncRoundResult> {
@@ -196,6 +202,28 @@ export class SyncClient {
     }
   }
 
+  /**
+   * A customer the first sync has not brought yet, asked of central for a waiting counter (docs/sync.md,
+   * "A customer before their turn"): their rows are written as snapshot rows are, in one transaction.
+   * False when that cannot be done now (no snapshot under way or not yet past the program's own
+   * tables, or central unreachable); central's verdict on an identification it refuses is thrown.
+   */
+  async fetchCustomer(identification: string): Promise<boolean> {
+    const position = this.#snapshot;
+    if (!this.transport.customer || !position || position.done || position.table < SNAPSHOT_TABLES.indexOf('users')) return false;
+    let reply: CustomerRows;
+    try {
+      reply = await this.transport.customer(identification);
+    } catch (error) {
+      if (isServiceError(error)) throw error;
+      return false;
+    }
+    await this.engine.db.transaction().execute(async (trx) => {
+      for (const { table, rows } of reply.tables) await applySnapshotPage(trx, this.engine, this.options.vendorId, table, rows);
+    });
+    return true;
+  }
+
   /** Runs rounds until stopped: right away when poked, else on an interval, backing off while down. */
   start(options: { idleMs?: number; maxBackoffMs?: number; random?: () => number } = {}): void {
     const idle = options.idleMs ?? 5_000;
@@ -235,6 +263,7 @@ export class SyncClient {
     this.#stopped = true;
     this.#wake?.();
     await this.#loop;
+    delete this.engine.centralLink.customerFromCentral;
   }
 
   async status(): Promise<SyncStatusSnapshot> {
