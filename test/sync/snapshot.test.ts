@@ -66,6 +66,21 @@ async function chainWithCustomers(clock: ManualClock, count: number): Promise<{ 
   return { central, emails };
 }
 
+/** A store paired with central, its first sync not started, over a SnapshotLink allowing `budget` pages. */
+async function pairOverSnapshotLink(central: CentralHandle, clock: ManualClock, budget: number) {
+  let link: SnapshotLink | null = null;
+  const store = await pairStore(
+    central,
+    clock,
+    { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey },
+    (credential) => (link = new SnapshotLink(central.transportFor(credential), budget)),
+    undefined,
+    { firstSync: false },
+  );
+  open.push(store);
+  return { store, link: link! as SnapshotLink };
+}
+
 const codeOf = (error: unknown) => (isServiceError(error) ? error.code : String(error));
 
 /** What must agree between central and a store: rows by id, balances per holder, and each balance the sum of its entries. */
@@ -132,16 +147,7 @@ describe('first sync by snapshot', () => {
   it('resumes an interrupted snapshot from its saved position, with nothing written twice; check-in opens after the ledger', async () => {
     const clock = new ManualClock();
     const { central, emails } = await chainWithCustomers(clock, 120);
-    let link: SnapshotLink | null = null;
-    const store = await pairStore(
-      central,
-      clock,
-      { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey },
-      (credential) => (link = new SnapshotLink(central.transportFor(credential), 13)),
-      undefined,
-      { firstSync: false },
-    );
-    open.push(store);
+    const { store, link } = await pairOverSnapshotLink(central, clock, 13);
     // 11 small tables, then the customers in pages of 50 (the next page travels while one is written):
     // the link fails inside the customers.
     await expect(store.client.syncOnce()).rejects.toThrow('network: down');
@@ -151,33 +157,33 @@ describe('first sync by snapshot', () => {
     expect(saved.after).toBeGreaterThan(0);
     expect(store.engine.centralLink.firstSyncDone).toBe(false);
     // (Central is not asked here: the next test covers a counter served before its customer's turn.)
-    link!.customerDown = true;
+    link.customerDown = true;
     expect(codeOf(await checkIn(store.engine, scope, { identification: emails[119]! }).catch((e: unknown) => e))).toBe('first_sync_in_progress');
-    link!.customerDown = false;
+    link.customerDown = false;
     const status = await store.client.status();
     expect(status.firstSync).toMatchObject({ done: false, ready: false, rows: saved.rows });
     expect(status.firstSync.progress).toBeGreaterThan(0);
     expect(status.firstSync.progress).toBeLessThan(1);
 
     // Back up until just past the ledger: check-in opens before the history is in.
-    const before = link!.requests.length;
+    const before = link.requests.length;
     const upToLedger = SNAPSHOT_TABLES.indexOf('ledger_entries');
-    link!.budget = 1;
+    link.budget = 1;
     for (;;) {
       const position = JSON.parse((await getMeta(store.engine.db, 'sync_snapshot'))!) as { table: number };
       if (position.table > upToLedger) break;
-      link!.budget = 1;
+      link.budget = 1;
       await store.client.syncOnce().catch(() => undefined);
     }
     // The first request after the failure asked from the saved position, not from the start.
-    expect(link!.requests[before]).toMatchObject({ table: 'users', after: saved.after });
+    expect(link.requests[before]).toMatchObject({ table: 'users', after: saved.after });
     expect(store.engine.centralLink.firstSyncDone).toBe(true);
     expect(await getMeta(store.engine.db, 'sync_first_sync_done')).toBeNull();
     expect((await store.client.status()).firstSync).toMatchObject({ done: false, ready: true });
     await expect(checkIn(store.engine, scope, { identification: emails[119]! })).resolves.toMatchObject({ session: { status: 'active' } });
 
     // A restart keeps check-in open; the rest of the snapshot and the log follow.
-    link!.budget = Infinity;
+    link.budget = Infinity;
     await store.client.syncOnce();
     expect(await getMeta(store.engine.db, 'sync_first_sync_done')).not.toBeNull();
     expect(await chainState(store.engine.db)).toEqual(await chainState(central.engine.db));
@@ -187,16 +193,7 @@ describe('first sync by snapshot', () => {
   it('brings a customer the snapshot has not reached from central for a waiting counter; the rest still converges', async () => {
     const clock = new ManualClock();
     const { central, emails } = await chainWithCustomers(clock, 120);
-    let link: SnapshotLink | null = null;
-    const store = await pairStore(
-      central,
-      clock,
-      { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey },
-      (credential) => (link = new SnapshotLink(central.transportFor(credential), 5)),
-      undefined,
-      { firstSync: false },
-    );
-    open.push(store);
+    const { store, link } = await pairOverSnapshotLink(central, clock, 5);
     const last = emails[117]!; // far down the customers, with points earned at central
     const userAt = async (db: CentralHandle['engine']['db'], email: string) => db.selectFrom('users').select(['id', 'first_name']).where('email_key', '=', email).executeTakeFirst();
     const balanceAt = async (db: CentralHandle['engine']['db'], userId: number) =>
@@ -212,7 +209,7 @@ describe('first sync by snapshot', () => {
 
     // Into the customers: the last one is far away, yet checks in at once, with their balance.
     while ((await position()).table < SNAPSHOT_TABLES.indexOf('users') || (await position()).after === 0) {
-      link!.budget = 1;
+      link.budget = 1;
       await store.client.syncOnce().catch(() => undefined);
     }
     expect(SNAPSHOT_TABLES[(await position()).table]).toBe('users');
@@ -228,14 +225,14 @@ describe('first sync by snapshot', () => {
     // Central knows everyone: a stranger is really unknown, even now.
     expect(codeOf(await checkIn(store.engine, scope, { identification: 'stranger@chain.test' }).catch((e: unknown) => e))).toBe('customer_not_found');
     // Central unreachable: the counter is told the chain is still arriving, and nothing is written.
-    link!.customerDown = true;
+    link.customerDown = true;
     expect(codeOf(await checkIn(store.engine, scope, { identification: emails[118]! }).catch((e: unknown) => e))).toBe('first_sync_in_progress');
     expect(await userAt(store.engine.db, emails[118]!)).toBeUndefined();
     expect(store.engine.centralLink.firstSyncDone).toBe(false);
 
     // The snapshot goes on over rows already here and the store's own sales; all converge.
-    link!.customerDown = false;
-    link!.budget = Infinity;
+    link.customerDown = false;
+    link.budget = Infinity;
     await store.client.syncOnce();
     await store.client.syncOnce();
     expect(await getMeta(store.engine.db, 'sync_first_sync_done')).not.toBeNull();
