@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
+import { seededPoints } from '../test/support/seed-customers';
 import { makeTempDir } from '../test/support/temp-dir';
 
 interface CentralInfo {
@@ -77,7 +78,7 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
         .executeTakeFirstOrThrow();
       const entries = Number((await db.selectFrom('ledger_entries').select((eb) => eb.fn.sum<number>('amount').as('n')).executeTakeFirstOrThrow()).n);
       let expected = 0;
-      for (let i = 0; i < central.customers; i++) expected += 10 + (i % 490);
+      for (let i = 0; i < central.customers; i++) expected += seededPoints(i);
       if (customers !== central.customers || Number(sums.balances) !== expected || entries !== expected) {
         throw new Error(`store has ${customers} customers, balances ${sums.balances}, entries ${entries}; expected ${central.customers} and ${expected}`);
       }

@@ -3,7 +3,7 @@
 // Prints one JSON line with what to hit.
 import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
-import { prepareCustomerInserts } from './seed-customers';
+import { prepareCustomerInserts } from '../test/support/seed-customers';
 import Fastify from 'fastify';
 import { startEngine } from '../src/core/engine';
 import { openSqlite } from '../src/core/storage/database';
