@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { identifyCustomer } from '../../onscreen/identify-customer';
 import type { DB } from '../../storage/schema';
@@ -10,8 +11,9 @@ import { rowsAsJson } from './read-snapshot';
 /**
  * One customer for a store whose first sync has not brought them yet (docs/sync.md, "A customer
  * before their turn"): found by what the counter was given, exactly as the store's check-in would
- * find them, with their identifiers, membership and balances of the node's vendor. Central's
- * refusals (customer_not_found, card_not_linked, …) are the store's answer.
+ * find them, with their identifiers, membership and balances of the node's vendor. Only members of
+ * the node's program, as in the snapshot. Central's refusals (customer_not_found,
+ * card_not_linked, …) are the store's answer.
  */
 export async function readCustomerRows(engine: Engine, node: PairedNode, identification: string): Promise<CustomerRows> {
   const db = engine.db;
@@ -19,10 +21,12 @@ export async function readCustomerRows(engine: Engine, node: PairedNode, identif
   const { user } = await identifyCustomer(db, engine, { vendorId: node.vendorId, country: store.country, identification });
   const userId = Number(user.id);
   const vendorId = node.vendorId;
+  // The snapshot's rule: a store receives the customers of its own program, no one else's.
+  const member = await db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).executeTakeFirst();
+  if (!member) throw new ServiceError('customer_not_found', undefined, 'card_number');
   const mine = sql`r.user_id = ${userId} and r.vendor_id = ${vendorId}`;
   const filters: Array<[string, ReturnType<typeof sql>]> = [
     ['cards', sql`r.vendor_id = ${vendorId} and r.id in (select card_id from user_cards where user_id = ${userId} and vendor_id = ${vendorId})`],
-    // The account is shared by every program: the customer comes whether or not they joined this one yet.
     ['users', sql`r.id = ${userId}`],
     ['user_vendors', mine],
     ['user_sessions', mine],
