@@ -71,4 +71,13 @@ describe('prepared reads on SQLite', () => {
     expect(Object.getOwnPropertyNames(row)).toEqual(Object.getOwnPropertyNames(native));
     expect(Object.getPrototypeOf(row)).toBe(Object.getPrototypeOf(native));
   });
+
+  it('now() reads synchronously on the read connection, and leaves a transaction to the usual run', async () => {
+    const read = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
+    expect(read.now(engine.db, 'b')).toEqual([{ value: 'plain' }]);
+    await engine.db.transaction().execute(async (trx) => {
+      expect(read.now(trx, 'b')).toBeUndefined();
+      expect(await read(trx, 'b')).toEqual([{ value: 'plain' }]);
+    });
+  });
 });

@@ -99,7 +99,33 @@ const recentOrdersOf = prepared((db, userId: number, vendorId: number) =>
 
 /** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
-  const [row] = await sessionAtCounter(engine.db, hash, scope.vendorId, scope.storeId);
+  const now = engine.clock.now();
+  // The vendor's settings, currencies, rules, rewards and tiers come from memory (program-cache).
+  // The reads are made together, in one read transaction of the read connection: on a file the
+  // session is read there synchronously, so the reads that need it join the same transaction.
+  const { session, user, link, program, lastVisit, recentOrders, accounts } = await inOneSnapshot(engine.db, () => {
+    const rows = sessionAtCounter.now(engine.db, hash, scope.vendorId, scope.storeId);
+    return rows ? readsFor(engine, rows) : sessionAtCounter(engine.db, hash, scope.vendorId, scope.storeId).then((read) => readsFor(engine, read));
+  });
+  const member = { vendorId: session.vendor_id, userId: session.user_id };
+  const balances = await balancesIn(engine, program, member, accounts);
+  const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
+  const threshold = tier?.threshold ?? -1;
+  const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);
+  return {
+    session,
+    membership: { user: seenAtCounter(user, link), link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 },
+    balances,
+    rewards: rewardsIn(program, now, balances),
+    earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now)),
+    nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
+    lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
+    favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
+  };
+}
+
+/** The session's customer and membership from its row, and the reads that need them, started now. */
+function readsFor(engine: Engine, [row]: Awaited<ReturnType<typeof sessionAtCounter>>) {
   if (!row) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
   if (row.u_id === null || row.uv_id === null) throw new ServiceError('user_not_found');
   const session: CounterSession = { id: row.id, hash: row.hash, status: row.status, card_number: row.card_number, vendor_id: row.vendor_id, user_id: row.user_id };
@@ -126,32 +152,12 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     billing_profile_id: row.billing_profile_id,
     counter_enrolled: row.counter_enrolled!,
   };
-  const member = { vendorId: session.vendor_id, userId: session.user_id };
-  const now = engine.clock.now();
-  // The vendor's settings, currencies, rules, rewards and tiers come from memory (program-cache).
-  // The reads are made together, in one read transaction of the read connection.
-  const [program, lastVisit, recentOrders, accounts] = await inOneSnapshot(engine.db, () =>
-    Promise.all([
-      programData(engine.db, session.vendor_id),
-      lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
-      recentOrdersOf(engine.db, session.user_id, session.vendor_id),
-      holderAccounts(engine.db, session.vendor_id, 'user', session.user_id),
-    ]),
-  );
-  const balances = await balancesIn(engine, program, member, accounts);
-  const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
-  const threshold = tier?.threshold ?? -1;
-  const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);
-  return {
-    session,
-    membership: { user: seenAtCounter(user, link), link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 },
-    balances,
-    rewards: rewardsIn(program, now, balances),
-    earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now)),
-    nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
-    lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
-    favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
-  };
+  return Promise.all([
+    programData(engine.db, session.vendor_id),
+    lastVisitOf(engine.db, session.user_id, session.vendor_id).then((rows) => rows[0]),
+    recentOrdersOf(engine.db, session.user_id, session.vendor_id),
+    holderAccounts(engine.db, session.vendor_id, 'user', session.user_id),
+  ]).then(([program, lastVisit, recentOrders, accounts]) => ({ session, user, link, program, lastVisit, recentOrders, accounts }));
 }
 
 /** Items by total quantity across orders (an item is its sku, else its name ignoring case). */

@@ -27,14 +27,23 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     compiled.set(dialect, entry);
     return entry;
   };
-  return async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
+  const bind = (db: Kysely<DB>, args: A) => {
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const reader = entry.read ? readerOf(db) : undefined;
+    return { entry, parameters, reader: entry.read ? readerOf(db) : undefined };
+  };
+  const run = async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
+    const { entry, parameters, reader } = bind(db, args);
     if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
+  /** The rows now, synchronously, when the query is a read made on the read connection; else undefined (run it as usual). */
+  const now = (db: Kysely<DB>, ...args: A): R[] | undefined => {
+    const { entry, parameters, reader } = bind(db, args);
+    return reader ? (reader.all(entry.sql, parameters) as R[]) : undefined;
+  };
+  return Object.assign(run, { now });
 }
 
 /**
