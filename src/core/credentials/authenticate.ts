@@ -3,6 +3,7 @@ import type { ApiKeyRole, ErrorMode } from '../../shared/roles';
 import type { Engine } from '../engine';
 import { hashSecret } from './secrets';
 import { prepared } from '../storage/prepared';
+import { versionOf } from '../program-cache/program-data';
 
 export interface BearerScope {
   vendorId: number;
@@ -30,17 +31,51 @@ export async function authenticateBearer(engine: Engine, token: string): Promise
 }
 
 const apiKeyByHash = prepared((db, keyHash: string) =>
-  db.selectFrom('api_keys').select(['id', 'vendor_id', 'store_id', 'pos_id', 'role', 'error_mode', 'workstation_identifier', 'revoked_at', 'last_used_at']).where('key_hash', '=', keyHash),
+  db
+    .selectFrom('api_keys as k')
+    .leftJoin('vendor_versions as v', 'v.vendor_id', 'k.vendor_id')
+    .select(['k.id', 'k.vendor_id', 'k.store_id', 'k.pos_id', 'k.role', 'k.error_mode', 'k.workstation_identifier', 'k.revoked_at', 'k.last_used_at', 'v.version'])
+    .where('k.key_hash', '=', keyHash),
 );
+
+type ApiKeyRow = Awaited<ReturnType<typeof apiKeyByHash>>[number];
+
+/**
+ * Valid keys by digest, per database handle (engine.db), each with the vendor's version it was read
+ * at. A key's writes move that version (migration 0021), as the program's data do (program-cache):
+ * a hit is used only while the version is unchanged, so a revoked or changed key is refused or
+ * re-read on the next call of every process. Read together with the version in one statement (one
+ * snapshot), a key is never labelled with a version newer than itself.
+ */
+const keyCaches = new WeakMap<object, Map<string, { version: number; row: ApiKeyRow }>>();
+
+function keyCacheOf(owner: object) {
+  let cache = keyCaches.get(owner);
+  if (!cache) {
+    cache = new Map();
+    keyCaches.set(owner, cache);
+  }
+  return cache;
+}
 
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
-  const [row] = await apiKeyByHash(engine.db, hashSecret(key));
+  const keyHash = hashSecret(key);
+  const cache = keyCacheOf(engine.db);
+  const hit = cache.get(keyHash);
+  let row: ApiKeyRow | undefined;
+  if (hit && hit.version === (await versionOf(engine.db, hit.row.vendor_id))) row = hit.row;
+  else {
+    [row] = await apiKeyByHash(engine.db, keyHash);
+    if (row && row.revoked_at === null) cache.set(keyHash, { version: Number(row.version ?? 0), row });
+    else cache.delete(keyHash);
+  }
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
   // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
   const now = engine.clock.now();
   if (row.last_used_at === null || now - row.last_used_at >= 60_000) {
     await engine.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    row.last_used_at = now;
   }
   return {
     vendorId: row.vendor_id,

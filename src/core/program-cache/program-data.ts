@@ -47,8 +47,11 @@ function cacheOf(owner: object): Map<number, Cached> {
 
 const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_id = ?', postgres: 'select version from vendor_versions where vendor_id = $1' };
 
-/** The vendor's version (0 before the first write since migration 0017): one primary-key read. */
-async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
+/**
+ * The vendor's version (0 before the first write since migration 0017): one primary-key read. Also
+ * what cached api keys are checked against (migration 0021).
+ */
+export async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
   const reader = readerOf(db);
   const rows = reader
     ? (reader.all(VERSION_SQL.sqlite, [vendorId]) as Array<{ version: number }>)

@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type Kysely, type KyselyPlugin, type LimitNode, type OffsetNode, OperationNodeTransformer, ValueNode } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
 import { readerOf } from './reader';
 import type { DB } from './schema';
@@ -16,7 +16,7 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
   const compiled = new Map<Dialect, { sql: string; read: boolean; slots: Array<{ arg: number } | { value: unknown }> }>();
   const compile = (db: Kysely<DB>, dialect: Dialect) => {
     const markers = Array.from({ length: arity }, (_, i) => `\u0000arg${i}\u0000`) as A;
-    const query = build(db, ...markers).compile();
+    const query = build(dialect === 'sqlite' ? db.withPlugin(INLINE_CONSTANTS) : db, ...markers).compile();
     const slots = query.parameters.map((value) => {
       const arg = typeof value === 'string' ? markers.indexOf(value) : -1;
       return arg >= 0 ? { arg } : { value };
@@ -27,15 +27,56 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
     compiled.set(dialect, entry);
     return entry;
   };
-  return async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
+  const bind = (db: Kysely<DB>, args: A) => {
     const dialect = dialectOf(db as Kysely<unknown>);
     const entry = compiled.get(dialect) ?? compile(db, dialect);
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const reader = entry.read ? readerOf(db) : undefined;
+    return { entry, parameters, reader: entry.read ? readerOf(db) : undefined };
+  };
+  const run = async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
+    const { entry, parameters, reader } = bind(db, args);
     if (reader) return reader.all(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
+  /** The rows now, synchronously, when the query is a read made on the read connection; else undefined (run it as usual). */
+  const now = (db: Kysely<DB>, ...args: A): R[] | undefined => {
+    const { entry, parameters, reader } = bind(db, args);
+    return reader ? (reader.all(entry.sql, parameters) as R[]) : undefined;
+  };
+  return Object.assign(run, { now });
 }
+
+/**
+ * On SQLite, the constants of a prepared query (not its arguments) are written into its SQL text:
+ * a bound value compared with a column of a partial index's WHERE (pos_sessions.status = ?) makes
+ * SQLite re-plan the statement on every run, and a bound LIMIT costs about as much; both took 3–8 µs
+ * of a point read that costs under 1 µs (issue 13). Only strings (the same TEXT bound or written)
+ * and LIMIT/OFFSET integers: a bound JS number is a REAL, a written one an INTEGER, which would
+ * differ where a value is stored or turned into text.
+ */
+class InlineConstants extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    return !node.immediate && typeof node.value === 'string' && !node.value.includes('\u0000') ? ValueNode.createImmediate(node.value) : node;
+  }
+
+  protected override transformLimit(node: LimitNode): LimitNode {
+    return { ...node, limit: inlineCount(node.limit) };
+  }
+
+  protected override transformOffset(node: OffsetNode): OffsetNode {
+    return { ...node, offset: inlineCount(node.offset) };
+  }
+}
+
+function inlineCount<N extends LimitNode['limit']>(node: N): N {
+  return ValueNode.is(node) && !node.immediate && Number.isSafeInteger(node.value) && (node.value as number) >= 0 ? (ValueNode.createImmediate(node.value) as unknown as N) : node;
+}
+
+const inliner = new InlineConstants();
+const INLINE_CONSTANTS: KyselyPlugin = {
+  transformQuery: (args) => inliner.transformNode(args.node),
+  transformResult: async (args) => args.result,
+};
 
 /**
  * A family of prepared queries whose shape varies (optional filters, sort orders): one prepared

@@ -826,7 +826,7 @@ export interface ScannerStationsTable {
   updated_at: number;
 }
 
-/** One row per vendor (migration 0017): moved by triggers on every write to the program's data. */
+/** One row per vendor (migration 0017): moved by triggers on every write to the program's data and (0021) to its api keys. */
 export interface VendorVersionsTable {
   vendor_id: number;
   version: number;

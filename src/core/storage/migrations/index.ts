@@ -18,6 +18,7 @@ import { speed } from './0017-speed';
 import { backOfficeScreens } from './0018-back-office-screens';
 import { scannerStations } from './0019-scanner-stations';
 import { snapshot } from './0020-snapshot';
+import { apiKeyVersions } from './0021-api-key-versions';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-back-office-screens': backOfficeScreens,
   '0019-scanner-stations': scannerStations,
   '0020-snapshot': snapshot,
+  '0021-api-key-versions': apiKeyVersions,
 };
