@@ -38,7 +38,7 @@ const FLOW_EVENTS = Number(process.env.BENCH_SYNC_FLOW_EVENTS ?? 20_000);
 /** Offline orders by identification (one event each), or check-ins each closed by its sale. */
 type Flow = 'orders' | 'check-ins';
 // Pages of the size a store pushes.
-const PAGE = PUSH_PAGE;
+const PAGE = Number(process.env.BENCH_SYNC_PAGE ?? PUSH_PAGE);
 const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {

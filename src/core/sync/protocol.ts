@@ -28,6 +28,9 @@ export interface PushedEvent {
   believed_available?: BelievedBalance[];
 }
 
+/** Most events central takes in one push (POST /sync/push refuses more). */
+export const PUSH_EVENTS_MAX = 1000;
+
 export interface PushRequest {
   events: PushedEvent[];
 }

@@ -8,7 +8,7 @@ import { readChangesForNode } from '../../core/sync/central/read-changes';
 import { readCustomerRows } from '../../core/sync/central/read-customer-rows';
 import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
-import type { PushedEvent } from '../../core/sync/protocol';
+import { PUSH_EVENTS_MAX, type PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
 import { toIso } from '../../shared/time';
 import { requireBearer, vendorOf } from '../auth/bearer';
@@ -40,7 +40,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
 
   app.post(
     '/sync/push',
-    { config, preValidation: node, bodyLimit: 16 * 1024 * 1024, schema: { tags, body: Type.Object({ events: Type.Array(Type.Any(), { maxItems: 1000 }) }) } },
+    { config, preValidation: node, bodyLimit: 16 * 1024 * 1024, schema: { tags, body: Type.Object({ events: Type.Array(Type.Any(), { maxItems: PUSH_EVENTS_MAX }) }) } },
     async (request) => {
       const events = request.body.events as PushedEvent[];
       for (const event of events) {
