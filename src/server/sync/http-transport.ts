@@ -3,6 +3,8 @@ import { ERROR_CODES, type ErrorCode, ServiceError } from '../../shared/errors';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
 
 const TIMEOUT_MS = 15_000;
+/** A counter waits on this one: past it, the cashier hears the chain is still arriving (503). */
+const CUSTOMER_TIMEOUT_MS = 3_000;
 
 /** A central node's reply that is not a success: carries its machine code (e.g. node_revoked). */
 export class CentralError extends Error {
@@ -15,8 +17,8 @@ export class CentralError extends Error {
   }
 }
 
-async function call<T>(url: string, init: RequestInit): Promise<T> {
-  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<T> {
+  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   const text = await reply.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!reply.ok) {
@@ -36,7 +38,7 @@ export function httpTransport(central: string, credential: string): SyncTranspor
       call<SnapshotPage>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}${r.estimate ? '&estimate=true' : ''}`, { headers }),
     customer: async (identification: string) => {
       try {
-        return await call<CustomerRows>(`${central}/sync/customer`, { method: 'POST', headers, body: JSON.stringify({ card_number: identification }) });
+        return await call<CustomerRows>(`${central}/sync/customer`, { method: 'POST', headers, body: JSON.stringify({ card_number: identification }) }, CUSTOMER_TIMEOUT_MS);
       } catch (error) {
         // Central's verdict on who this is (not found, card not linked, …) is the store's answer.
         if (error instanceof CentralError && error.status !== 401 && error.status < 500 && error.code in ERROR_CODES) throw new ServiceError(error.code as ErrorCode, error.message, 'card_number');
