@@ -1,3 +1,5 @@
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
@@ -303,5 +305,18 @@ describe('first sync by snapshot', () => {
     const transport = httpTransport(url, paired.credential);
     expect(codeOf(await transport.customer!('nobody@chain.test').catch((e: unknown) => e))).toBe('customer_not_found');
     await expect(httpTransport(url, 'pcn_garbage').customer!('mine@chain.test')).rejects.toThrow(CentralError);
+    // A central that does not answer: the counter is let go after 3 s, not the link's 15 s.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: async () => {
+        silent.closeAllConnections();
+        await new Promise((resolve) => silent.close(resolve));
+      },
+    });
+    const asked = Date.now();
+    const outcome = await httpTransport(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, paired.credential).customer!('mine@chain.test').catch((e: unknown) => e);
+    expect(isServiceError(outcome)).toBe(false);
+    expect(Date.now() - asked).toBeLessThan(6_000);
   });
 });
