@@ -1,4 +1,4 @@
-import type { PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
+import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
 import type { SyncTransport } from '../../../src/core/sync/store/sync-client';
 import type { Random } from './random';
 
@@ -17,6 +17,8 @@ export interface LinkFaults {
 export class LossyLink implements SyncTransport {
   partitioned = false;
   faults: LinkFaults;
+  /** Customers central answered about for a waiting counter (first sync) that reached the store. */
+  customersAnswered = 0;
   readonly #sent: PushRequest[] = [];
 
   constructor(
@@ -50,6 +52,13 @@ export class LossyLink implements SyncTransport {
   async snapshot(request: SnapshotRequest): Promise<SnapshotPage> {
     this.#refuseWhenDown();
     return this.#deliver(() => this.inner.snapshot!(request));
+  }
+
+  async customer(identification: string): Promise<CustomerRows> {
+    this.#refuseWhenDown();
+    const rows = await this.#deliver(() => this.inner.customer!(identification));
+    this.customersAnswered += 1;
+    return rows;
   }
 
   #refuseWhenDown(): void {

@@ -17,7 +17,7 @@ import { Random } from './random';
 export interface SeedOutcome {
   seed: number;
   problems: string[];
-  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number };
+  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number };
 }
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
@@ -25,7 +25,9 @@ const HOUR = 3_600_000;
 
 /**
  * One seeded run: central and three stores sell through a lossy, partitioned link while the clock
- * moves; then the network heals and every node must converge (docs/sync.md, "Proof").
+ * moves, and a fourth joins a third of the way in (first sync under the same faults, its counter
+ * asking central for customers not received yet); then the network heals and every node must
+ * converge (docs/sync.md, "Proof").
  */
 export async function runSeed(seed: number): Promise<SeedOutcome> {
   const random = new Random(seed);
@@ -51,25 +53,42 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
     const emails = Array.from({ length: 8 }, (_, i) => `c${i}@sim.test`);
     let receipt = 0;
     for (let step = 0; step < STEPS; step += 1) {
+      if (step === Math.floor(STEPS / 4)) {
+        // A fourth store joins mid-run over a lossy link (faults half as often, or its first sync
+        // would seldom reach the customers in a run): its first sync advances only in its sync
+        // steps, and its counter serves customers it has not received yet by asking central.
+        let link: LossyLink | undefined;
+        const joiner = await pairStore(
+          central,
+          clock,
+          await addStore(central, 'D'),
+          (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0.05, loseReply: 0.05, duplicate: 0.05, replayOld: 0.05 })),
+          undefined,
+          { firstSync: false },
+        );
+        stores.push({ ...joiner, link: link!, nodeId: joiner.engine.nodeId, name: 'store D (joined mid-run)' });
+      }
       clock.advance(random.int(10 * 60_000));
       const store = random.pick(stores);
-      const scope = await store.scope();
       const roll = random.next();
       try {
+        // Asked only by the counter's actions: a store still in its first sync may not have its key
+        // yet (a ServiceError like any refusal), and its sync steps must still run.
+        const scope = () => store.scope();
         if (roll < 0.3) {
           const email = random.pick(emails);
-          await registerInStore(store.engine, scope, { email });
-          await placeOrder(store.engine, scope, { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 5 + random.int(40) });
+          await registerInStore(store.engine, await scope(), { email });
+          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 5 + random.int(40) });
           orders += 1;
         } else if (roll < 0.5) {
           const email = random.pick(emails);
-          await placeOrder(store.engine, scope, { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 3, redemptions: [reward.publicId] });
+          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 3, redemptions: [reward.publicId] });
           orders += 1;
         } else if (roll < 0.55) {
-          await registerInStore(store.engine, scope, { email: random.pick(emails) });
+          await registerInStore(store.engine, await scope(), { email: random.pick(emails) });
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
-          if (open.length > 0) await closeSession(store.engine, scope, random.pick(open).hash);
+          if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
         } else if (roll < 0.83) {
           await store.client.syncOnce();
         } else if (roll < 0.85) {
@@ -103,10 +122,11 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
     await checkConvergence(central.engine, stores, problems);
     const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
     const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
-    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen } };
+    const customersFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
+    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral } };
   } catch (error) {
     problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
-    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen } };
+    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0 } };
   } finally {
     for (const store of stores) await store.close();
     await central.close();

@@ -11,14 +11,18 @@ export function simulateSeedBlock(block: number): void {
       const only = process.env.SYNC_SIM_SEED;
       const seeds = only !== undefined ? [Number(only)] : Array.from({ length: perBlock }, (_, i) => block * 1_000_000 + i);
       let orders = 0;
+      let customersFromCentral = 0;
       for (const seed of seeds) {
         const outcome = await runSeed(seed);
         orders += outcome.stats.orders;
+        customersFromCentral += outcome.stats.customersFromCentral;
         if (outcome.problems.length > 0) {
           throw new Error(`seed ${seed} failed; replay with: SYNC_SIM_SEED=${seed} npx vitest run test/sync/simulation-${block}.test.ts\n${outcome.problems.slice(0, 10).join('\n')}`);
         }
       }
       expect(orders).toBeGreaterThan(0);
+      // The joining store's counter was served before its first sync brought the customers.
+      if (only === undefined && perBlock >= 100) expect(customersFromCentral).toBeGreaterThan(0);
     }, 600_000);
   });
 }
