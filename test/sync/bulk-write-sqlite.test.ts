@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rawWriterOf } from '../../src/core/storage/raw-writer';
+import { writeConnectionOf } from '../../src/core/storage/raw-writer';
 import { insertRowsSqlite } from '../../src/core/sync/central/bulk-write-sqlite';
 import { ManualClock } from '../support/clock';
 import { type CentralHandle, startCentral } from './support/chain';
@@ -56,6 +56,6 @@ describe('the SQLite bulk writer', () => {
   it('runs only inside a transaction of its database', async () => {
     const central = await startCentral(new ManualClock());
     open.push(central);
-    expect(() => rawWriterOf(central.engine.db)!.run('update sync_apply_mode set active = 1', [])).toThrow(/only inside a transaction/);
+    expect(() => writeConnectionOf(central.engine.db).run('update sync_apply_mode set active = 1', [])).toThrow(/only inside a transaction/);
   });
 });

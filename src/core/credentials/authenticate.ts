@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import type { ApiKeyRole, ErrorMode } from '../../shared/roles';
 import type { Engine } from '../engine';
 import { hashSecret } from './secrets';
+import { mapPerDatabase } from '../storage/per-database';
 import { prepared } from '../storage/prepared';
 import { versionOf } from '../program-cache/program-data';
 
@@ -47,16 +48,7 @@ type ApiKeyRow = Awaited<ReturnType<typeof apiKeyByHash>>[number];
  * re-read on the next call of every process. Read together with the version in one statement (one
  * snapshot), a key is never labelled with a version newer than itself.
  */
-const keyCaches = new WeakMap<object, Map<string, { version: number; row: ApiKeyRow }>>();
-
-function keyCacheOf(owner: object) {
-  let cache = keyCaches.get(owner);
-  if (!cache) {
-    cache = new Map();
-    keyCaches.set(owner, cache);
-  }
-  return cache;
-}
+const keyCacheOf = mapPerDatabase<string, { version: number; row: ApiKeyRow }>();
 
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {

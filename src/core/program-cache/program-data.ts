@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { dialectOf } from '../storage/dialect';
+import { mapPerDatabase } from '../storage/per-database';
 import { readerOf } from '../storage/reader';
 import type { CurrenciesTable, DB, EarningRulesTable, PointsOfSaleTable, SpendingRulesTable, StoresTable, TiersTable, VendorsTable } from '../storage/schema';
 
@@ -34,16 +35,7 @@ interface Cached {
   data: ProgramData;
 }
 
-const caches = new WeakMap<object, Map<number, Cached>>();
-
-function cacheOf(owner: object): Map<number, Cached> {
-  let cache = caches.get(owner);
-  if (!cache) {
-    cache = new Map();
-    caches.set(owner, cache);
-  }
-  return cache;
-}
+const cacheOf = mapPerDatabase<number, Cached>();
 
 const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_id = ?', postgres: 'select version from vendor_versions where vendor_id = $1' };
 

@@ -34,7 +34,9 @@ export function attachRawWriter(db: Kysely<DB>, sqlite: BetterSqlite3.Database, 
   });
 }
 
-/** The raw writer of an engine's database handle; none on PostgreSQL. */
-export function rawWriterOf(db: Kysely<DB>): RawWriter | undefined {
-  return writers.get(db);
+/** The raw writer of an SQLite database handle (openSqlite attaches it), for code that runs only there. */
+export function writeConnectionOf(db: Kysely<DB>): RawWriter {
+  const writer = writers.get(db);
+  if (!writer) throw new Error('no SQLite write connection on this database handle (databases are opened by openSqlite)');
+  return writer;
 }

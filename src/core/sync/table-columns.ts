@@ -1,17 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../storage/dialect';
+import { mapPerDatabase } from '../storage/per-database';
 import type { DB } from '../storage/schema';
 
-const cache = new WeakMap<object, Map<string, Set<string>>>();
+const columnsOf = mapPerDatabase<string, Set<string>>();
 
 /**
  * The columns a table has in this database. Rows from another node may carry columns this one does
  * not know (a newer version): only known columns are written.
  */
 export async function tableColumns(db: Kysely<DB>, dialect: Dialect, table: string): Promise<Set<string>> {
-  const key = db.getExecutor().adapter;
-  let tables = cache.get(key);
-  if (!tables) cache.set(key, (tables = new Map()));
+  const tables = columnsOf(db.getExecutor().adapter);
   const known = tables.get(table);
   if (known) return known;
   const rows =

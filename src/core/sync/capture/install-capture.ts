@@ -216,10 +216,12 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
   };
 }
 
-async function pgColumnTypes(db: Kysely<DB>, table: string): Promise<Array<{ name: string; type: string }>> {
-  const result = await sql<{ name: string; type: string }>`
-    select attname as name, format_type(atttypid, null) as type from pg_attribute
-    where attrelid = ${quoted(table)}::regclass and attnum > 0 and not attisdropped order by attnum`.execute(db);
+/** A PostgreSQL table's columns in order: name, type (without typmod) and the type's category (N, S, B…). */
+export async function pgColumnTypes(db: Kysely<DB>, table: string): Promise<Array<{ name: string; type: string; category: string }>> {
+  const result = await sql<{ name: string; type: string; category: string }>`
+    select a.attname as name, format_type(a.atttypid, null) as type, t.typcategory as category
+    from pg_attribute a join pg_type t on t.oid = a.atttypid
+    where a.attrelid = ${quoted(table)}::regclass and a.attnum > 0 and not a.attisdropped order by a.attnum`.execute(db);
   return result.rows;
 }
 
@@ -229,7 +231,6 @@ function pgJsonText(type: string, value: string): string | null {
   if (['text', 'character varying'].includes(type)) return `coalesce(to_json(${value})::text, 'null')`;
   return null;
 }
-
 
 function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;

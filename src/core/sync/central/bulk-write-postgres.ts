@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { mapPerDatabase } from '../../storage/per-database';
 import type { DB } from '../../storage/schema';
-import { pgInsertLogging } from '../capture/install-capture';
+import { pgColumnTypes, pgInsertLogging } from '../capture/install-capture';
 import { chunks, listIn, quoted } from '../bulk-lists';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
@@ -51,13 +52,11 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
   }
 }
 
-const loggingCache = new WeakMap<object, Map<string, Awaited<ReturnType<typeof pgInsertLogging>>>>();
+const loggingCache = mapPerDatabase<string, Awaited<ReturnType<typeof pgInsertLogging>>>();
 
 /** The statement parts that log a table's inserted rows (null: the trigger logs them), once per database. */
 async function loggingOf(trx: Kysely<DB>, table: string): Promise<Awaited<ReturnType<typeof pgInsertLogging>>> {
-  const key = trx.getExecutor().adapter;
-  let tables = loggingCache.get(key);
-  if (!tables) loggingCache.set(key, (tables = new Map()));
+  const tables = loggingCache(trx.getExecutor().adapter);
   if (!tables.has(table)) tables.set(table, await pgInsertLogging(trx, table));
   return tables.get(table)!;
 }
@@ -68,7 +67,7 @@ function sameList(a: string[], b: string[]): boolean {
   return true;
 }
 
-const typeCache = new WeakMap<object, Map<string, Map<string, string> | null>>();
+const typeCache = mapPerDatabase<string, Map<string, string> | null>();
 
 /**
  * The type of each column of `table`, when all are plain scalars (numbers, strings, booleans: their
@@ -76,15 +75,10 @@ const typeCache = new WeakMap<object, Map<string, Map<string, string> | null>>()
  * The typmod is left to the insert's assignment cast, as jsonb_populate_recordset leaves it to input.
  */
 async function scalarTypesOf(trx: Kysely<DB>, table: string): Promise<Map<string, string> | null> {
-  const key = trx.getExecutor().adapter;
-  let tables = typeCache.get(key);
-  if (!tables) typeCache.set(key, (tables = new Map()));
+  const tables = typeCache(trx.getExecutor().adapter);
   if (tables.has(table)) return tables.get(table)!;
-  const result = await sql<{ name: string; type: string; category: string }>`
-    select a.attname as name, format_type(a.atttypid, null) as type, t.typcategory as category
-    from pg_attribute a join pg_type t on t.oid = a.atttypid
-    where a.attrelid = ${quoted(table)}::regclass and a.attnum > 0 and not a.attisdropped`.execute(trx);
-  const types = result.rows.every((r) => ['N', 'S', 'B'].includes(r.category)) ? new Map(result.rows.map((r) => [r.name, r.type])) : null;
+  const columns = await pgColumnTypes(trx, table);
+  const types = columns.every((r) => ['N', 'S', 'B'].includes(r.category)) ? new Map(columns.map((r) => [r.name, r.type])) : null;
   tables.set(table, types);
   return types;
 }

@@ -1,8 +1,8 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
-import { rawWriterOf } from '../../storage/raw-writer';
+import { type Kysely, sql } from 'kysely';
+import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { chunks, listIn, quoted } from '../bulk-lists';
+import { chunks, quoted } from '../bulk-lists';
 
 // Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement
 // run synchronously per row on the write connection (cheaper in SQLite than one statement of
@@ -11,8 +11,7 @@ import { chunks, listIn, quoted } from '../bulk-lists';
 
 export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  const raw = rawWriterOf(root);
-  if (!raw) return insertRowsMultiValues(trx, table, rows);
+  const raw = writeConnectionOf(root);
   const log = await sqliteLogOfInsertedRows(trx, table);
   const paused = log !== null && (await sql<{ active: number }>`select active from sync_apply_mode`.execute(trx)).rows[0]?.active === 0;
   if (paused) raw.run('update sync_apply_mode set active = 1', []);
@@ -32,20 +31,6 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
     if (paused) raw.run('update sync_apply_mode set active = 0', []);
   }
   if (paused) raw.run(log, [JSON.stringify(rows.map((row) => row['id']))]);
-}
-
-/** Without the write connection at hand (a database opened elsewhere): multi-row inserts through Kysely. */
-async function insertRowsMultiValues(trx: Kysely<DB>, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  const shapes = new Map<string, Record<string, unknown>[]>();
-  for (const row of rows) listIn(shapes, Object.keys(row).sort().join(',')).push(row);
-  for (const [shape, group] of shapes) {
-    const columns = shape.split(',');
-    // Well under SQLite's 32,766 bound parameters per statement.
-    for (const chunk of chunks(group, Math.max(1, Math.floor(30_000 / columns.length)))) {
-      const tuples = chunk.map(() => `(${columns.map(() => '?').join(', ')})`);
-      await trx.executeQuery(CompiledQuery.raw(`insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values ${tuples.join(', ')}`, chunk.flatMap((row) => columns.map((c) => row[c]))));
-    }
-  }
 }
 
 /** Sets `columns` of rows central has to the given values: one statement per chunk. */

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Engine } from '../../engine';
 import { composeId } from '../../storage/ids';
-import { rawWriterOf } from '../../storage/raw-writer';
+import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { chunks, quoted } from '../bulk-lists';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
@@ -169,8 +169,8 @@ async function insertTuples(trx: Kysely<DB>, engine: Engine, table: string, colu
   const skipped: number[] = [];
   if (tuples.length === 0) return skipped;
   const list = columns.map(quoted).join(', ');
-  const raw = rawWriterOf(engine.db);
-  if (raw) {
+  if (engine.dialect === 'sqlite') {
+    const raw = writeConnectionOf(engine.db);
     const text = `insert into ${quoted(table)} (${list}) values (${columns.map(() => '?').join(', ')}) on conflict do nothing`;
     tuples.forEach((tuple, index) => {
       if (raw.run(text, tuple.map(sqliteValue)) === 0) skipped.push(index);
@@ -178,35 +178,16 @@ async function insertTuples(trx: Kysely<DB>, engine: Engine, table: string, colu
     return skipped;
   }
   const idAt = columns.indexOf('id');
-  const notInserted = (chunk: unknown[][], offset: number, inserted: Array<{ id: unknown }>) => {
-    const ids = new Set(inserted.map((row) => Number(row.id)));
-    chunk.forEach((tuple, i) => {
-      if (!ids.has(Number(tuple[idAt]))) skipped.push(offset + i);
-    });
-  };
-  if (engine.dialect === 'postgres') {
-    let offset = 0;
-    for (const chunk of chunks(tuples, 5_000)) {
-      const json = JSON.stringify(chunk.map((tuple) => Object.fromEntries(columns.map((c, i) => [c, tuple[i]]))));
-      const result = await trx.executeQuery<{ id: unknown }>(
-        CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict do nothing returning id`, [json]),
-      );
-      notInserted(chunk, offset, result.rows);
-      offset += chunk.length;
-    }
-    return skipped;
-  }
-  // Well under SQLite's 32,766 bound parameters per statement.
-  const size = Math.max(1, Math.floor(30_000 / columns.length));
-  const placeholders = `(${columns.map(() => '?').join(', ')})`;
   let offset = 0;
-  for (const chunk of chunks(tuples, size)) {
-    const parameters: unknown[] = [];
-    for (const tuple of chunk) for (const value of tuple) parameters.push(sqliteValue(value));
+  for (const chunk of chunks(tuples, 5_000)) {
+    const json = JSON.stringify(chunk.map((tuple) => Object.fromEntries(columns.map((c, i) => [c, tuple[i]]))));
     const result = await trx.executeQuery<{ id: unknown }>(
-      CompiledQuery.raw(`insert into ${quoted(table)} (${list}) values ${Array(chunk.length).fill(placeholders).join(', ')} on conflict do nothing returning id`, parameters),
+      CompiledQuery.raw(`insert into ${quoted(table)} (${list}) select ${list} from jsonb_populate_recordset(null::${quoted(table)}, $1::jsonb) on conflict do nothing returning id`, [json]),
     );
-    notInserted(chunk, offset, result.rows);
+    const inserted = new Set(result.rows.map((row) => Number(row.id)));
+    chunk.forEach((tuple, i) => {
+      if (!inserted.has(Number(tuple[idAt]))) skipped.push(offset + i);
+    });
     offset += chunk.length;
   }
   return skipped;

@@ -17,7 +17,7 @@ export interface SyncTransport {
   customer?(identification: string): Promise<CustomerRows>;
 }
 
-/** Rows per snapshot page: one multi-row insert transaction each. */
+/** Rows per snapshot page: one bulk-insert transaction each. */
 export const SNAPSHOT_PAGE = 10_000;
 
 /** The tables of a snapshot, in order: identifiers and balances (up to the ledger) before history. */
