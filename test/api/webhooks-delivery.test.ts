@@ -292,8 +292,14 @@ describe('signing secrets', () => {
     expect(stored).not.toContain(rotated);
     expect(node.engine.sealer.open(row.secret_sealed)).toBe(rotated);
     expect(node.engine.sealer.open(row.previous_secret_sealed!)).toBe(endpoint.secret);
-    await node.log!.flush();
-    const log = readFileSync(node.log!.file, 'utf8');
+    // The log file is written asynchronously: under load a line may land just after a flush.
+    let log = '';
+    for (const deadline = Date.now() + 3_000; ; ) {
+      await node.log!.flush();
+      log = readFileSync(node.log!.file, 'utf8');
+      if (log.includes('webhook not delivered') || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(log).toContain('webhook not delivered; will retry');
     expect(log).not.toContain(endpoint.secret);
     expect(log).not.toContain(rotated);
