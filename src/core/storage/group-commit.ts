@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { IdBlock, lendIdBlock } from './id-blocks';
 import type { DB } from './schema';
 
 /**
@@ -35,6 +36,7 @@ class GroupWriter {
   #queue: Command[] = [];
   #scheduled = false;
   #running = false;
+  readonly #ids = new IdBlock();
   readonly stats: GroupCommitStats = { batches: 0, commands: 0, largest: 0 };
 
   constructor(db: Kysely<DB>) {
@@ -76,6 +78,8 @@ class GroupWriter {
     this.stats.largest = Math.max(this.stats.largest, batch.length);
     try {
       await this.#db.transaction().execute(async (trx) => {
+        await this.#ids.refill(trx);
+        lendIdBlock(trx, this.#ids);
         for (const command of batch) {
           await sql`savepoint command`.execute(trx);
           try {
@@ -92,9 +96,11 @@ class GroupWriter {
       });
     } catch (error) {
       // The transaction itself failed (begin, a savepoint, or the commit): nothing of it is durable.
+      this.#ids.failed();
       for (const command of batch) command.reject(error);
       return;
     }
+    this.#ids.committed();
     batch.forEach((command, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) command.resolve(outcome.value);
