@@ -13,7 +13,7 @@ import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
 import { attachRawWriter } from './raw-writer';
-import { attachReader } from './reader';
+import { attachReader, rowBuilder } from './reader';
 import type { DB } from './schema';
 
 export interface Database {
@@ -43,19 +43,24 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** What Kysely's SQLite driver uses of a statement. */
+type DriverStatement = Pick<BetterSqlite3.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
 /**
  * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the engine
- * runs a small set of distinct SQL texts, so keep the most recent ones (LRU, bounded).
+ * runs a small set of distinct SQL texts, so keep the most recent ones (LRU, bounded). Rows are
+ * built in JavaScript from raw arrays, as on the read connection (reader.ts: cheaper than
+ * better-sqlite3's native objects for rows of many columns, e.g. `select *` of a customer).
  */
 function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, DriverStatement>();
   return {
     prepare(text: string) {
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text);
       } else {
-        statement = sqlite.prepare(text);
+        statement = withRowsBuiltInJs(sqlite.prepare(text));
         if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
       }
       cache.set(text, statement);
@@ -63,6 +68,20 @@ function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
     },
     close: () => sqlite.close(),
   };
+}
+
+function withRowsBuiltInJs(statement: BetterSqlite3.Statement): DriverStatement {
+  const row = rowBuilder(statement);
+  if (!row) return statement;
+  statement.raw(true);
+  return {
+    reader: true,
+    all: (...parameters: unknown[]) => (statement.all(...parameters) as unknown[][]).map(row),
+    run: (...parameters: unknown[]) => statement.run(...parameters),
+    *iterate(...parameters: unknown[]) {
+      for (const values of statement.iterate(...parameters) as IterableIterator<unknown[]>) yield row(values);
+    },
+  } as DriverStatement;
 }
 
 export interface SqliteOptions {

@@ -53,7 +53,7 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): vo
  * native object building cost more than the query on rows of many columns (issue 13: 14 µs of the
  * queue's ten rows). None for a column named __proto__, which an object literal would not keep.
  */
-function rowBuilder(statement: BetterSqlite3.Statement): ((values: unknown[]) => unknown) | null {
+export function rowBuilder(statement: BetterSqlite3.Statement): ((values: unknown[]) => unknown) | null {
   if (!statement.reader) return null;
   const names = statement.columns().map((column) => column.name);
   if (names.includes('__proto__')) return null;
