@@ -72,22 +72,22 @@ export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendo
 const accountOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
   db.selectFrom('ledger_accounts').select('id').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
 );
-const accountById = prepared((db, accountId: number) => db.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId));
+/** Moves the cached balance and answers the account (one statement; on PostgreSQL it locks the row first). */
 const moveBalance = prepared((db, amount: number, now: number, accountId: number) =>
   db
     .updateTable('ledger_accounts')
     .set((eb) => ({ balance: eb('balance', '+', amount), updated_at: now }))
     .where('id', '=', accountId)
-    .returning('balance'),
+    .returning(['balance', 'vendor_id', 'holder_type', 'holder_id', 'currency_id']),
 );
 
 /** Appends an entry and moves the cached balance; call inside the command's transaction. */
 export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: number, entry: NewEntry): Promise<{ id: number; balance: number }> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new RangeError('a ledger amount is a non-zero integer of minor units');
-  const [account] = await accountById(db, accountId);
+  const now = engine.clock.now();
+  const [account] = await moveBalance(db, entry.amount, now, accountId);
   if (!account) throw new Error(`ledger account ${accountId} is missing`);
   const id = await nextObjectId(db, engine.nodeId);
-  const now = engine.clock.now();
   await insertEntry(db, {
     id,
     vendor_id: account.vendor_id,
@@ -101,9 +101,7 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
     created_at: now,
     expires_at: entry.expiresAt ?? null,
   });
-  const [updated] = await moveBalance(db, entry.amount, now, accountId);
-  if (!updated) throw new Error(`ledger account ${accountId} is missing`);
-  const balance = Number(updated.balance);
+  const balance = Number(account.balance);
   // Only central holds offline-overdraft flags; a credit there (reload, adjustment) may settle one.
   if (entry.amount > 0 && balance >= 0 && account.holder_type === 'user' && isChainCentral(engine)) {
     await clearSettledOverdraft(db, engine, { vendorId: account.vendor_id, userId: Number(account.holder_id) });

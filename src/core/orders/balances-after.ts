@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { activeCurrencies, type CurrencyInfo, holderAccounts } from '../balances/balance-store';
+import { activeCurrencies, type CurrencyInfo, currencyInfo, holderAccounts } from '../balances/balance-store';
+import type { ProgramData } from '../program-cache/program-data';
 import type { DB } from '../storage/schema';
 
 export interface BalancesAfter {
@@ -7,9 +8,20 @@ export interface BalancesAfter {
   quickPay: { currency: CurrencyInfo | null; amount: number };
 }
 
-/** The customer's balances in every active currency (minor units / points), read in the transaction. */
-export async function balancesAfter(db: Kysely<DB>, member: { vendorId: number; userId: number }, quickPayCurrencyId: number | null): Promise<BalancesAfter> {
-  const [currencies, accounts] = await Promise.all([activeCurrencies(db, member.vendorId), holderAccounts(db, member.vendorId, 'user', member.userId)]);
+/**
+ * The customer's balances in every active currency (minor units / points), read in the transaction.
+ * `vendorCurrencies`: the program's currencies (program-cache), when the caller holds them.
+ */
+export async function balancesAfter(
+  db: Kysely<DB>,
+  member: { vendorId: number; userId: number },
+  quickPayCurrencyId: number | null,
+  vendorCurrencies?: ProgramData['currencies'],
+): Promise<BalancesAfter> {
+  const [currencies, accounts] = await Promise.all([
+    vendorCurrencies ? vendorCurrencies.filter((c) => c.status === 'ACTIVE' && c.deleted_at === null).map(currencyInfo) : activeCurrencies(db, member.vendorId),
+    holderAccounts(db, member.vendorId, 'user', member.userId),
+  ]);
   const quickPay = currencies.find((c) => c.id === quickPayCurrencyId) ?? null;
   return {
     loyalty: currencies.filter((c) => c.code === null).map((currency) => ({ currency, amount: accounts.get(currency.id)?.balance ?? 0 })),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { refuseBlockedCustomer } from '../customer-care/blocked';
+import { refuseBlockedLink } from '../customer-care/blocked';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { currencyInfo } from '../balances/balance-store';
@@ -52,8 +52,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
-      await refuseBlockedCustomer(trx, vendor.id, user.id);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
+      // A membership made just now is never blocked: judging the one read (or made) is the same.
+      refuseBlockedLink(link);
       const orderId = await nextObjectId(trx, engine.nodeId);
       const reference = { referenceType: 'order', referenceId: String(orderId) };
       const member = { vendorId: vendor.id, userId: user.id };
@@ -115,7 +116,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
-      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers);
+      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers, link);
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
@@ -126,7 +127,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         events.push(sessionEvent('session.closed', closing, now));
       }
 
-      const balances = await balancesAfter(trx, member, quickPayCurrency?.id ?? null);
+      const balances = await balancesAfter(trx, member, quickPayCurrency?.id ?? null, program.currencies);
       const pointsEarned = earned.reduce((sum, e) => sum + e.points, 0);
       const pointsSpent = redeemed.reduce((sum, r) => sum + r.cost, 0);
       const result: OrderResult = {
@@ -141,12 +142,15 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         earned,
         redeemed,
         balances,
-        transactionId: null,
+        // The history record's id is known before the order is written, so the order (and its
+        // stored reply) is written once.
+        transactionId: pointsEarned > 0 || pointsSpent > 0 || order.quickPay > 0 ? await nextObjectId(trx, engine.nodeId) : null,
         digits,
       };
       await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now, offline: engine.programRole === 'replica' && !engine.centralLink.reachable });
-      if (pointsEarned > 0 || pointsSpent > 0 || order.quickPay > 0) {
-        result.transactionId = await recordTransaction(trx, engine, {
+      if (result.transactionId !== null) {
+        await recordTransaction(trx, engine, {
+          id: result.transactionId,
           vendorId: vendor.id,
           userId: user.id,
           storeId: counter.storeId,
@@ -166,7 +170,6 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
           ],
           status: 'Complete',
         });
-        await trx.updateTable('orders').set({ reply: JSON.stringify(result) }).where('id', '=', orderId).execute();
       }
       await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });

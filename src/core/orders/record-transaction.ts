@@ -7,6 +7,8 @@ import type { DB } from '../storage/schema';
 const insertTransaction = preparedInsert('transactions');
 
 export interface NewTransaction {
+  /** Taken by the caller when it must name the record before writing it (an order's reply); else a new id. */
+  id?: number;
   vendorId: number;
   userId: number;
   storeId: number | null;
@@ -28,7 +30,7 @@ export interface NewTransaction {
 
 /** One record of the customer's history, written in the transaction that moved the value. */
 export async function recordTransaction(db: Kysely<DB>, engine: Engine, t: NewTransaction): Promise<number> {
-  const id = await nextObjectId(db, engine.nodeId);
+  const id = t.id ?? (await nextObjectId(db, engine.nodeId));
   await insertTransaction(db, {
     id,
     vendor_id: t.vendorId,

@@ -11,15 +11,25 @@ import { tierPoints } from './tier-points';
  * reach (tierPoints). Called after an order earns; demotion when a window passes is
  * demoteTiers' work (tiers/demote-tiers.ts).
  */
-export async function promoteTier(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }, vendorTiers?: readonly TierRow[]): Promise<void> {
-  const link = await db
-    .selectFrom('user_vendors as uv')
-    .leftJoin('tiers as t', 't.id', 'uv.tier_id')
-    .select(['uv.id', 'uv.tier_id', 't.threshold'])
-    .where('uv.user_id', '=', member.userId)
-    .where('uv.vendor_id', '=', member.vendorId)
-    .where('uv.removed_at', 'is', null)
-    .executeTakeFirst();
+export async function promoteTier(
+  db: Kysely<DB>,
+  engine: Engine,
+  member: { vendorId: number; userId: number },
+  vendorTiers?: readonly TierRow[],
+  /** The current membership, when the caller read it in this transaction (with vendorTiers). */
+  membership?: { id: number; tier_id: number | null },
+): Promise<void> {
+  const link =
+    membership && vendorTiers
+      ? { ...membership, threshold: vendorTiers.find((t) => t.id === membership.tier_id)?.threshold ?? null }
+      : await db
+          .selectFrom('user_vendors as uv')
+          .leftJoin('tiers as t', 't.id', 'uv.tier_id')
+          .select(['uv.id', 'uv.tier_id', 't.threshold'])
+          .where('uv.user_id', '=', member.userId)
+          .where('uv.vendor_id', '=', member.vendorId)
+          .where('uv.removed_at', 'is', null)
+          .executeTakeFirst();
   if (!link) return;
   // Highest first; the vendor's tiers from the program cache when the caller has them.
   const above = (t: TierRow) => t.threshold > (link.threshold ?? -1);
