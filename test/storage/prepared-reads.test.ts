@@ -6,6 +6,7 @@ import { type Engine, startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { prepared } from '../../src/core/storage/prepared';
 import { readerOf } from '../../src/core/storage/reader';
+import { recentOrdersQuery } from '../../src/core/onscreen/retrieve-customer';
 import { makeTempDir } from '../support/temp-dir';
 
 // Issue 13: on SQLite a prepared query's constants are written into its SQL, and the read
@@ -79,5 +80,31 @@ describe('prepared reads on SQLite', () => {
       expect(read.now(trx, 'b')).toBeUndefined();
       expect(await read(trx, 'b')).toEqual([{ value: 'plain' }]);
     });
+  });
+
+  it('inside a transaction (the write connection) rows are built as better-sqlite3 builds them', async () => {
+    const native = new BetterSqlite3(`${dir.path}/node.db`, { readonly: true });
+    try {
+      const text = "select key, value, 'later' as value, 1 as n from node_meta where key = 'a'";
+      const inTransaction = await engine.db.transaction().execute(async (trx) => {
+        const returned = await trx.insertInto('node_meta').values({ key: 'd', value: 'new' }).returning(['key', 'value']).execute();
+        return { returned, read: (await sql.raw(text).execute(trx)).rows, none: await trx.selectFrom('node_meta').selectAll().where('key', '=', 'zz').execute() };
+      });
+      expect(inTransaction.returned).toEqual([{ key: 'd', value: 'new' }]);
+      // A later column of the same name wins, as in better-sqlite3's own objects.
+      expect(inTransaction.read).toEqual(native.prepare(text).all());
+      expect(inTransaction.read).toEqual([{ key: 'a', value: 'later', n: 1 }]);
+      expect(inTransaction.none).toEqual([]);
+    } finally {
+      native.close();
+    }
+  });
+
+  it("a customer's last orders are read newest first through an index, not by sorting all of them", async () => {
+    const query = recentOrdersQuery(engine.db, 1, 2).compile();
+    const plan = (await sql.raw(`explain query plan ${query.sql}`.replace(/\?/g, '1')).execute(engine.db)).rows as Array<{ detail: string }>;
+    const details = plan.map((row) => row.detail).join(' | ');
+    expect(details).toContain('orders_user_time');
+    expect(details).not.toContain('TEMP B-TREE');
   });
 });

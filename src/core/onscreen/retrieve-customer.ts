@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { balancesIn, type CurrencyBalance } from '../balances/customer-balances';
@@ -7,7 +7,7 @@ import type { UserRow, UserVendorRow, VendorRow } from '../customers/customer-st
 import type { TierRow } from '../customers/membership';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
-import type { EarningRulesTable } from '../storage/schema';
+import type { DB, EarningRulesTable } from '../storage/schema';
 import type { PosSessionRow } from './pos-session';
 import { inWindow, programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
@@ -93,9 +93,10 @@ const lastVisitOf = prepared((db, userId: number, vendorId: number) =>
     .limit(1),
 );
 
-const recentOrdersOf = prepared((db, userId: number, vendorId: number) =>
-  db.selectFrom('orders').select('items').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'complete').orderBy('ordered_at', 'desc').limit(FAVOURITE_WINDOW_ORDERS),
-);
+/** The customer's last orders, newest first (read through orders_user_time: migration 0022). */
+export const recentOrdersQuery = (db: Kysely<DB>, userId: number, vendorId: number) =>
+  db.selectFrom('orders').select('items').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'complete').orderBy('ordered_at', 'desc').limit(FAVOURITE_WINDOW_ORDERS);
+const recentOrdersOf = prepared(recentOrdersQuery);
 
 /** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {

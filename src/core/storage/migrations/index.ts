@@ -19,6 +19,7 @@ import { backOfficeScreens } from './0018-back-office-screens';
 import { scannerStations } from './0019-scanner-stations';
 import { snapshot } from './0020-snapshot';
 import { apiKeyVersions } from './0021-api-key-versions';
+import { ordersByCustomerTime } from './0022-orders-by-customer-time';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-scanner-stations': scannerStations,
   '0020-snapshot': snapshot,
   '0021-api-key-versions': apiKeyVersions,
+  '0022-orders-by-customer-time': ordersByCustomerTime,
 };
