@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { IdBlock, lendIdBlock } from './id-blocks';
 import type { DB } from './schema';
 
@@ -15,6 +15,11 @@ import type { DB } from './schema';
 
 /** Most commands one transaction takes: bounds the wait of the first one. */
 const MAX_BATCH = 64;
+
+// Compiled once: two of them run around every command.
+const SAVEPOINT = CompiledQuery.raw('savepoint command');
+const RELEASE = CompiledQuery.raw('release command');
+const ROLLBACK = CompiledQuery.raw('rollback to command');
 
 interface Command {
   work: (trx: Transaction<DB>) => Promise<unknown>;
@@ -81,15 +86,15 @@ class GroupWriter {
         await this.#ids.refill(trx);
         lendIdBlock(trx, this.#ids);
         for (const command of batch) {
-          await sql`savepoint command`.execute(trx);
+          await trx.executeQuery(SAVEPOINT);
           try {
             const value = await command.work(trx);
-            await sql`release command`.execute(trx);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
             // Undoes this command's writes only; its neighbours' stay in the transaction.
-            await sql`rollback to command`.execute(trx);
-            await sql`release command`.execute(trx);
+            await trx.executeQuery(ROLLBACK);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: false, error });
           }
         }
