@@ -59,15 +59,13 @@ export async function accountBalance(db: Kysely<DB>, accountId: number): Promise
 
 /** A holder's balance in one currency; 0 before their first entry opens the account. */
 export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendorId'>): Promise<number> {
-  const row = await db
-    .selectFrom('ledger_accounts')
-    .select('balance')
-    .where('holder_type', '=', key.holderType)
-    .where('holder_id', '=', key.holderId)
-    .where('currency_id', '=', key.currencyId)
-    .executeTakeFirst();
+  const [row] = await balanceOfHolder(db, key.holderType, key.holderId, key.currencyId);
   return row ? Number(row.balance) : 0;
 }
+
+const balanceOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
+  db.selectFrom('ledger_accounts').select('balance').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
+);
 
 const accountOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
   db.selectFrom('ledger_accounts').select('id').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { nextSequence } from '../../storage/ids';
+import { preparedInsert } from '../../storage/prepared';
 import type { DB } from '../../storage/schema';
+
+const insertEvent = preparedInsert('sync_events');
 
 export interface NewSyncEvent {
   type: string;
@@ -19,19 +22,16 @@ export interface NewSyncEvent {
 export async function recordSyncEvent(db: Kysely<DB>, engine: Engine, event: NewSyncEvent): Promise<{ nodeSeq: number; eventId: string }> {
   const nodeSeq = await nextSequence(db, 'sync_events');
   const eventId = randomUUID();
-  await db
-    .insertInto('sync_events')
-    .values({
-      node_seq: nodeSeq,
-      event_id: eventId,
-      node_id: engine.nodeId,
-      type: event.type,
-      version: event.version,
-      payload: JSON.stringify(event.payload),
-      offline: event.offline ? 1 : 0,
-      created_at: engine.clock.now(),
-      acked_at: null,
-    })
-    .execute();
+  await insertEvent(db, {
+    node_seq: nodeSeq,
+    event_id: eventId,
+    node_id: engine.nodeId,
+    type: event.type,
+    version: event.version,
+    payload: JSON.stringify(event.payload),
+    offline: event.offline ? 1 : 0,
+    created_at: engine.clock.now(),
+    acked_at: null,
+  });
   return { nodeSeq, eventId };
 }
