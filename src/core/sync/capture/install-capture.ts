@@ -29,10 +29,17 @@ export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, rol
     else for (const table of tables) await installSqlite(trx, table);
     // Central's first start: rows that existed before capture began enter the log, parents first.
     if (role === 'central' && before !== 'central') await backfillChangeLog(trx, dialect);
-    // Changes are grouped into events by event_seq on a store only: at central every change would
-    // enter that index under null, a cost on every write for a lookup central never makes.
-    if (role === 'central') await sql`drop index if exists sync_changes_event`.execute(trx);
-    else await sql`create index if not exists sync_changes_event on sync_changes (event_seq, seq)`.execute(trx);
+    // Each role keeps only the log index it reads, since every captured change enters every index.
+    // Changes are grouped into events by event_seq on a store only (at central every change would
+    // enter that index under null); the vendor's changes after a cursor are read at central only
+    // (pulls, chain health).
+    if (role === 'central') {
+      await sql`drop index if exists sync_changes_event`.execute(trx);
+      await sql`create index if not exists sync_changes_vendor on sync_changes (vendor_id, seq)`.execute(trx);
+    } else {
+      await sql`create index if not exists sync_changes_event on sync_changes (event_seq, seq)`.execute(trx);
+      await sql`drop index if exists sync_changes_vendor`.execute(trx);
+    }
     await setMeta(trx, 'sync_capture', role);
   });
 }
