@@ -4,11 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
-import { nextObjectId, SEQUENCE_SPAN } from '../../src/core/storage/ids';
 import { prepared } from '../../src/core/storage/prepared';
 import { inOneSnapshot } from '../../src/core/storage/reader';
 import { ServiceError } from '../../src/shared/errors';
-import { sql } from 'kysely';
 import { makeTempDir } from '../support/temp-dir';
 
 // Issue 13: on SQLite, commands that arrive together share one transaction (one fsync), each in its
@@ -120,60 +118,5 @@ describe('group commit on SQLite', () => {
     expect(committed('alone')).toBe(true);
     // Not a speed claim (the bench measures that): the writer does not wait for a batch to fill.
     expect(performance.now() - started).toBeLessThan(1_000);
-  });
-
-  describe('object ids from blocks reserved by the group transaction', () => {
-    const takeIds = (count: number) => (trx: Parameters<Parameters<typeof transact>[1]>[0]) => Promise.all(Array.from({ length: count }, () => nextObjectId(trx, engine.nodeId)));
-    /** What another process on the file would get next from the table (a CLI command, say). */
-    const tableWouldGive = () => {
-      const other = new BetterSqlite3(`${dir.path}/node.db`);
-      try {
-        return other.transaction(() => (other.prepare("update id_sequences set value = value + 1 where name = 'objects' returning value").get() as { value: number }).value)();
-      } finally {
-        other.close();
-      }
-    };
-    const sequenceOf = (id: number) => id % SEQUENCE_SPAN;
-
-    it('ids stay unique across batches, rolled-back commands and savepoints, and below what the table gives next', async () => {
-      const kept: number[] = [];
-      for (let round = 0; round < 6; round += 1) {
-        const results = await Promise.allSettled([
-          transact(engine, takeIds(700)),
-          transact(engine, async (trx) => {
-            await takeIds(50)(trx);
-            throw new ServiceError('business_rule');
-          }),
-          transact(engine, async (trx) => {
-            // A nested savepoint rolled back around ids (central's per-event apply does this).
-            await sql`savepoint inner_work`.execute(trx);
-            await takeIds(30)(trx);
-            await sql`rollback to savepoint inner_work`.execute(trx);
-            await sql`release savepoint inner_work`.execute(trx);
-            return takeIds(20)(trx);
-          }),
-        ]);
-        for (const result of results) if (result.status === 'fulfilled') kept.push(...result.value);
-      }
-      expect(new Set(kept).size).toBe(kept.length);
-      expect(kept.length).toBe(6 * 720);
-      // Every committed id was reserved in the table: another writer can never be handed one again.
-      expect(tableWouldGive()).toBeGreaterThan(Math.max(...kept.map(sequenceOf)));
-    });
-
-    it('a block reserved by a group transaction that fails is given back, not used', async () => {
-      // Run the block low, so the next group transaction reserves a new one.
-      await transact(engine, takeIds(3_800));
-      const failed = await Promise.allSettled([
-        transact(engine, async (trx) => {
-          await takeIds(5)(trx);
-          // Ends the whole transaction under the writer: its savepoint release fails, so the batch does.
-          await sql`rollback`.execute(trx);
-        }),
-      ]);
-      expect(failed[0]!.status).toBe('rejected');
-      const [after] = await transact(engine, takeIds(1));
-      expect(tableWouldGive()).toBeGreaterThan(sequenceOf(after!));
-    });
   });
 });

@@ -1,5 +1,4 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { IdBlock, lendIdBlock } from './id-blocks';
 import type { DB } from './schema';
 
 /**
@@ -41,7 +40,6 @@ class GroupWriter {
   #queue: Command[] = [];
   #scheduled = false;
   #running = false;
-  readonly #ids = new IdBlock();
   readonly stats: GroupCommitStats = { batches: 0, commands: 0, largest: 0 };
 
   constructor(db: Kysely<DB>) {
@@ -83,8 +81,6 @@ class GroupWriter {
     this.stats.largest = Math.max(this.stats.largest, batch.length);
     try {
       await this.#db.transaction().execute(async (trx) => {
-        await this.#ids.refill(trx);
-        lendIdBlock(trx, this.#ids);
         for (const command of batch) {
           await trx.executeQuery(SAVEPOINT);
           try {
@@ -101,11 +97,9 @@ class GroupWriter {
       });
     } catch (error) {
       // The transaction itself failed (begin, a savepoint, or the commit): nothing of it is durable.
-      this.#ids.failed();
       for (const command of batch) command.reject(error);
       return;
     }
-    this.#ids.committed();
     batch.forEach((command, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) command.resolve(outcome.value);

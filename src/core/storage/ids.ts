@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { idFromBlock } from './id-blocks';
 import { prepared } from './prepared';
 import type { DB } from './schema';
 
@@ -26,10 +25,7 @@ export function nodeOfId(id: number): number {
   return Math.floor(id / SEQUENCE_SPAN);
 }
 
-/**
- * Takes the next value of a named counter inside the caller's transaction (gapless if it commits:
- * `sync_events` must be; `objects` ids may have gaps, see id-blocks.ts).
- */
+/** Takes the next value of a named counter inside the caller's transaction (gapless if it commits). */
 const bumpSequence = prepared((db, name: string) =>
   db
     .updateTable('id_sequences')
@@ -44,9 +40,8 @@ export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_event
   return Number(row.value);
 }
 
-/** A new object id of this node: from the group transaction's block (id-blocks.ts), else the table. */
 export async function nextObjectId(db: Kysely<DB>, nodeId: number): Promise<number> {
-  return composeId(nodeId, idFromBlock(db) ?? (await nextSequence(db, 'objects')));
+  return composeId(nodeId, await nextSequence(db, 'objects'));
 }
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
