@@ -10,6 +10,7 @@ import { openSqlite } from '../src/core/storage/database';
 import { composeId } from '../src/core/storage/ids';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../src/server/app';
+import { installChangeCapture } from '../src/core/sync/capture/install-capture';
 import { makeTempDir } from '../test/support/temp-dir';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
@@ -44,8 +45,22 @@ raw.close();
 const seedMs = Date.now() - seedStart;
 
 engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store' });
-const app = await buildApp({ engine, role: 'store', version: 'bench' });
+let app = await buildApp({ engine, role: 'store', version: 'bench' });
 const nodeUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+
+/**
+ * The same node restarted as a chain's store would run (a replica of central's program, change
+ * capture on, every command sealed into an outbox event), with central reachable: what a paired
+ * store pays per order. Nothing pushes the outbox here; it only grows.
+ */
+async function restartAsPairedStore(): Promise<string> {
+  await app.close();
+  await engine.close();
+  engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store', programRole: 'replica' });
+  await installChangeCapture(engine.db, engine.dialect, 'store');
+  app = await buildApp({ engine, role: 'store', version: 'bench' });
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
 const bare = Fastify();
 bare.get('/hello', async () => ({ hello: 'world' }));
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
@@ -72,6 +87,7 @@ process.stdout.write(`${JSON.stringify({ nodeUrl, bareUrl, apiKey: vendor.apiKey
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (line: string) => {
   if (line.trim() === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(5) })}\n`);
+  if (line.trim() === 'paired') void restartAsPairedStore().then((url) => process.stdout.write(`${JSON.stringify({ nodeUrl: url })}\n`));
 });
 process.on('SIGTERM', async () => {
   await app.close();

@@ -110,6 +110,10 @@ async function inStore() {
     const orderAlone = await measure(nodeUrl, { requests: [orderRequest] }, 1, 1);
     target.child.stdin!.write('raw-commits\n');
     const raw = await new Promise<{ rawCommitsPerSecond: number }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
+    // The same orders on the node restarted as a paired store (capture and outbox on every command).
+    target.child.stdin!.write('paired\n');
+    const paired = await new Promise<{ nodeUrl: string }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
+    const pairedOrders = await measure(paired.nodeUrl, { requests: [orderRequest] }, 1);
     return {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
       bare_fastify_route: bare,
@@ -118,6 +122,7 @@ async function inStore() {
       queue_10_waiting: { ...queue, ratio_to_bare: ratio(queue, bare.req_per_s) },
       orders: { ...orders, raw_durable_commits_per_s: raw.rawCommitsPerSecond, ratio_to_raw_commits: Number((orders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
       orders_one_client: orderAlone,
+      orders_paired_store: { ...pairedOrders, ratio_to_raw_commits: Number((pairedOrders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
     };
   } finally {
     target.child.kill('SIGTERM');
