@@ -7,6 +7,7 @@
 //   BENCH_SYNC_FLOW_EVENTS, default 20,000), on SQLite;
 // - an app check-in made at central until the store node publishes it to its queue, p50/p95, over
 //   real HTTP (central and a paired store node in this process).
+// BENCH_SYNC_ONLY=postgres runs only the apply on PostgreSQL (to compare changes to that path).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ import { createServerDatabase } from '../test/support/postgres';
 
 const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
 const FLOW_EVENTS = Number(process.env.BENCH_SYNC_FLOW_EVENTS ?? 20_000);
+const ONLY_POSTGRES = process.env.BENCH_SYNC_ONLY === 'postgres';
 
 /** Offline orders by identification (one event each), or check-ins each closed by its sale. */
 type Flow = 'orders' | 'check-ins';
@@ -175,7 +177,8 @@ async function appCheckInToQueue(): Promise<Record<string, unknown>> {
 
 try {
   const postgres = await pgDatabase();
-  const figures = {
+  if (ONLY_POSTGRES && !postgres) throw new Error('BENCH_SYNC_ONLY=postgres needs PG_URL');
+  const figures = ONLY_POSTGRES ? { apply_at_central: [await applyRate('postgres', openDatabaseUrl(postgres!.url)).finally(() => postgres!.drop())] } : {
     apply_at_central: [
       await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'))),
       ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
