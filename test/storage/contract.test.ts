@@ -12,6 +12,7 @@ import { exchangeClientCredentials } from '../../src/core/credentials/access-tok
 import { type Engine, transact } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry, rebuildBalances } from '../../src/core/ledger/ledger';
 import { migrateToLatest } from '../../src/core/storage/database';
+import { inList } from '../../src/core/storage/dialect';
 import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
 import { recordSyncEvent } from '../../src/core/sync/outbox/record-event';
 import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
@@ -103,6 +104,16 @@ describe.each(BACKENDS)('storage contract on $name', (backend) => {
     expect(all).toEqual(['B1', 'ABZ', 'AC300', 'ab200', 'AB100']);
     const byName = await listCurrencies(engine, { vendorId }, { sort: 'name', order: 'ASC' });
     expect(byName.items.map((c) => c.name)).toEqual(['Points', 'Quick Pay USD']);
+  });
+
+  it('matches a long list as `in` does, text with quotes, commas, braces and backslashes included', async () => {
+    const keys = ['list 1', 'list "2"', 'list,3', 'list{4}', 'list\\5', "list'6", 'list NULL', 'NULL'];
+    await engine.db.insertInto('node_meta').values(keys.map((key, i) => ({ key, value: String(i) }))).execute();
+    const asked = [...keys.filter((_, i) => i % 2 === 1), 'absent', ...Array.from({ length: 1_200 }, (_, i) => `list ${i + 10}`)];
+    const found = await engine.db.selectFrom('node_meta').select(['key', 'value']).where(inList(engine.db, 'key', asked, 'text')).execute();
+    expect(found.map((r) => r.key).sort()).toEqual(keys.filter((_, i) => i % 2 === 1).sort());
+    const byId = await engine.db.selectFrom('vendors').select('id').where(inList(engine.db, 'id', [vendor.vendorId, 0], 'bigint')).execute();
+    expect(byId.map((r) => Number(r.id))).toEqual([vendor.vendorId]);
   });
 
   it('rolls a failed command back completely', async () => {

@@ -1,9 +1,21 @@
-import { type Kysely, SqliteAdapter, sql, type RawBuilder } from 'kysely';
+import { type Kysely, SqliteAdapter, type SqlBool, sql, type RawBuilder } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export function dialectOf(db: Kysely<unknown>): Dialect {
   return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+}
+
+/**
+ * `column in (values)` for a long list. PostgreSQL takes the list as one array parameter, which it
+ * parses and plans faster than a thousand parameters, and as a set to join (`in (select unnest …)`):
+ * it then looks each value up in an index on the column even when its statistics are stale, where
+ * `= any` of a thousand values had it read every row matching the other conditions (a store's
+ * orders, to find a page's receipts: 19 ms a page at 20,000 orders, growing with the table).
+ */
+export function inList<T>(db: Kysely<T>, column: string, values: readonly (number | string)[], type: 'bigint' | 'text'): RawBuilder<SqlBool> {
+  if (dialectOf(db as Kysely<unknown>) === 'postgres') return sql<SqlBool>`${sql.ref(column)} in (select unnest(${values}::${sql.raw(type)}[]))`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(values)})`;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { type HolderType, openAccount } from '../../ledger/ledger';
 import { nodeOfId } from '../../storage/ids';
+import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
 import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
@@ -78,7 +79,7 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options:
       const existing = await trx
         .selectFrom(table as 'orders')
         .selectAll()
-        .where('id', 'in', chunk)
+        .where(inList(trx, 'id', chunk, 'bigint'))
         .execute();
       for (const row of existing) found.set(Number(row.id), row as Row);
     }
@@ -87,7 +88,7 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options:
   const receipts = new Set<string>();
   for (const [store, list] of receiptsByStore) {
     for (const chunk of chunks([...new Set(list)], 5_000)) {
-      const existing = await trx.selectFrom('orders').select('receipt_number').where('store_id', '=', store).where('receipt_number', 'in', chunk).execute();
+      const existing = await trx.selectFrom('orders').select('receipt_number').where('store_id', '=', store).where(inList(trx, 'receipt_number', chunk, 'text')).execute();
       for (const row of existing) receipts.add(`${store}:${row.receipt_number}`);
     }
   }
@@ -354,7 +355,7 @@ async function closeOtherCheckIns(trx: Kysely<DB>, engine: Engine, rows: RunRow[
 async function resolveSurvivors(trx: Kysely<DB>, userIds: number[], context: BatchContext): Promise<void> {
   const unknown = [...new Set(userIds)].filter((id) => !context.survivors.has(id));
   for (const chunk of chunks(unknown, 5_000)) {
-    const rows = await trx.selectFrom('users').select(['id', 'merged_into']).where('id', 'in', chunk).execute();
+    const rows = await trx.selectFrom('users').select(['id', 'merged_into']).where(inList(trx, 'id', chunk, 'bigint')).execute();
     const merged = new Map(rows.map((r) => [Number(r.id), r.merged_into]));
     for (const id of chunk) {
       context.survivors.set(id, merged.get(id) ? await context.survivorOf(id) : id);
@@ -372,7 +373,7 @@ async function openAccountsOf(trx: Kysely<DB>, engine: Engine, vendorId: number,
   for (const entry of entries) listIn(holders, String(entry['holder_type'])).push(Number(entry['holder_id']));
   for (const [holderType, ids] of holders) {
     for (const chunk of chunks([...new Set(ids)], 5_000)) {
-      const rows = await trx.selectFrom('ledger_accounts').select(['id', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where('holder_id', 'in', chunk).execute();
+      const rows = await trx.selectFrom('ledger_accounts').select(['id', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where(inList(trx, 'holder_id', chunk, 'bigint')).execute();
       for (const row of rows) accounts.set(`${holderType}:${Number(row.holder_id)}:${Number(row.currency_id)}`, Number(row.id));
     }
   }
@@ -392,7 +393,7 @@ async function openAccountsOf(trx: Kysely<DB>, engine: Engine, vendorId: number,
 async function balancesOf(trx: Kysely<DB>, accountIds: number[]): Promise<Map<number, number>> {
   const balances = new Map<number, number>();
   for (const chunk of chunks(accountIds, 5_000)) {
-    const rows = await trx.selectFrom('ledger_accounts').select(['id', 'balance']).where('id', 'in', chunk).execute();
+    const rows = await trx.selectFrom('ledger_accounts').select(['id', 'balance']).where(inList(trx, 'id', chunk, 'bigint')).execute();
     for (const row of rows) balances.set(Number(row.id), Number(row.balance));
   }
   return balances;

@@ -3,6 +3,7 @@ import type { Engine } from '../../engine';
 import { findUserVendor } from '../../customers/customer-store';
 import { openAccount, postEntry } from '../../ledger/ledger';
 import { clearSettledOverdraft } from '../../ledger/overdraft-flags';
+import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
@@ -32,7 +33,7 @@ async function readAccounts(trx: Kysely<DB>, node: PairedNode, ids: number[]): P
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.holder_id').on('a.holder_type', '=', 'user'))
     .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 'a.holder_id').on('uv.vendor_id', '=', node.vendorId).on('uv.removed_at', 'is', null))
     .select(['a.id', 'a.holder_type', 'a.holder_id', 'a.currency_id', 'a.balance', 'u.merged_into', 'uv.id as membership_id', 'uv.flagged_reason'])
-    .where('a.id', 'in', ids)
+    .where(inList(trx, 'a.id', ids, 'bigint'))
     .orderBy('a.id')
     .execute();
 }
