@@ -32,6 +32,11 @@ export async function activeCurrencies(db: Kysely<DB>, vendorId: number): Promis
   return (await activeCurrencyRows(db, vendorId)).map(currencyInfo);
 }
 
+/** activeCurrencies from the program's currencies (program-cache: all of them, oldest first). */
+export function activeCurrenciesIn(currencies: ReadonlyArray<{ id: number; name: string; code: string | null; status: string; deleted_at: number | null }>): CurrencyInfo[] {
+  return currencies.filter((c) => c.status === 'ACTIVE' && c.deleted_at === null).map(currencyInfo);
+}
+
 export interface HolderAccount {
   accountId: number;
   currencyId: number;

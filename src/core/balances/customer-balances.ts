@@ -1,6 +1,6 @@
 import type { Engine } from '../engine';
 import { type ProgramData, programData } from '../program-cache/program-data';
-import { type CurrencyInfo, currencyInfo, type HolderAccount, holderAccounts, upcomingLots } from './balance-store';
+import { activeCurrenciesIn, type CurrencyInfo, type HolderAccount, holderAccounts, upcomingLots } from './balance-store';
 import { type ExpiringAmount, expiringByDay } from './expirations';
 
 export interface CurrencyBalance {
@@ -22,7 +22,7 @@ export async function customerBalances(engine: Engine, session: { vendorId: numb
 
 /** customerBalances with the vendor's program data (and possibly the customer's accounts, holderAccounts) already in hand. */
 export async function balancesIn(engine: Engine, program: ProgramData, session: { vendorId: number; userId: number }, accountsRead?: Map<number, HolderAccount>): Promise<CurrencyBalance[]> {
-  const currencies = program.currencies.filter((c) => c.status === 'ACTIVE' && c.deleted_at === null).map(currencyInfo);
+  const currencies = activeCurrenciesIn(program.currencies);
   const accounts = accountsRead ?? (await holderAccounts(engine.db, session.vendorId, 'user', session.userId));
   const held = currencies.map((c) => accounts.get(c.id)).filter((a) => a !== undefined);
   const lots = await upcomingLots(

@@ -59,16 +59,12 @@ export async function accountBalance(db: Kysely<DB>, accountId: number): Promise
 
 /** A holder's balance in one currency; 0 before their first entry opens the account. */
 export async function holderBalance(db: Kysely<DB>, key: Omit<AccountKey, 'vendorId'>): Promise<number> {
-  const [row] = await balanceOfHolder(db, key.holderType, key.holderId, key.currencyId);
+  const [row] = await accountOfHolder(db, key.holderType, key.holderId, key.currencyId);
   return row ? Number(row.balance) : 0;
 }
 
-const balanceOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
-  db.selectFrom('ledger_accounts').select('balance').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
-);
-
 const accountOfHolder = prepared((db, holderType: string, holderId: number, currencyId: number) =>
-  db.selectFrom('ledger_accounts').select('id').where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
+  db.selectFrom('ledger_accounts').select(['id', 'balance']).where('holder_type', '=', holderType).where('holder_id', '=', holderId).where('currency_id', '=', currencyId),
 );
 /** Moves the cached balance and answers the account (one statement; on PostgreSQL it locks the row first). */
 const moveBalance = prepared((db, amount: number, now: number, accountId: number) =>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { activeCurrencies, type CurrencyInfo, currencyInfo, holderAccounts } from '../balances/balance-store';
+import { activeCurrencies, activeCurrenciesIn, type CurrencyInfo, holderAccounts } from '../balances/balance-store';
 import type { ProgramData } from '../program-cache/program-data';
 import type { DB } from '../storage/schema';
 
@@ -19,7 +19,7 @@ export async function balancesAfter(
   vendorCurrencies?: ProgramData['currencies'],
 ): Promise<BalancesAfter> {
   const [currencies, accounts] = await Promise.all([
-    vendorCurrencies ? vendorCurrencies.filter((c) => c.status === 'ACTIVE' && c.deleted_at === null).map(currencyInfo) : activeCurrencies(db, member.vendorId),
+    vendorCurrencies ? activeCurrenciesIn(vendorCurrencies) : activeCurrencies(db, member.vendorId),
     holderAccounts(db, member.vendorId, 'user', member.userId),
   ]);
   const quickPay = currencies.find((c) => c.id === quickPayCurrencyId) ?? null;

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
 import { attachRawWriter } from './raw-writer';
-import { attachReader, rowBuilder } from './reader';
+import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
 
 export interface Database {
@@ -43,9 +43,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** What Kysely's SQLite driver uses of a statement. */
-type DriverStatement = Pick<BetterSqlite3.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
-
 /**
  * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the engine
  * runs a small set of distinct SQL texts, so keep the most recent ones (LRU, bounded). Rows are
@@ -53,7 +50,7 @@ type DriverStatement = Pick<BetterSqlite3.Statement, 'reader' | 'all' | 'run' | 
  * better-sqlite3's native objects for rows of many columns, e.g. `select *` of a customer).
  */
 function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
-  const cache = new Map<string, DriverStatement>();
+  const cache = new Map<string, RowStatement>();
   return {
     prepare(text: string) {
       let statement = cache.get(text);
@@ -68,20 +65,6 @@ function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
     },
     close: () => sqlite.close(),
   };
-}
-
-function withRowsBuiltInJs(statement: BetterSqlite3.Statement): DriverStatement {
-  const row = rowBuilder(statement);
-  if (!row) return statement;
-  statement.raw(true);
-  return {
-    reader: true,
-    all: (...parameters: unknown[]) => (statement.all(...parameters) as unknown[][]).map(row),
-    run: (...parameters: unknown[]) => statement.run(...parameters),
-    *iterate(...parameters: unknown[]) {
-      for (const values of statement.iterate(...parameters) as IterableIterator<unknown[]>) yield row(values);
-    },
-  } as DriverStatement;
 }
 
 export interface SqliteOptions {

@@ -19,21 +19,17 @@ const readers = new WeakMap<Kysely<DB>, Reader>();
 export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): void {
   sqlite.pragma('query_only = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const statements = new Map<string, { statement: BetterSqlite3.Statement; row: ((values: unknown[]) => unknown) | null }>();
+  const statements = new Map<string, RowStatement>();
   const begin = sqlite.prepare('begin');
   const commit = sqlite.prepare('commit');
   readers.set(db, {
     all(text, parameters) {
-      let entry = statements.get(text);
-      if (!entry) {
-        const statement = sqlite.prepare(text);
-        const row = rowBuilder(statement);
-        if (row) statement.raw(true);
-        entry = { statement, row };
-        statements.set(text, entry);
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = withRowsBuiltInJs(sqlite.prepare(text));
+        statements.set(text, statement);
       }
-      const rows = entry.statement.all(...parameters);
-      return entry.row ? (rows as unknown[][]).map(entry.row) : rows;
+      return statement.all(...parameters);
     },
     together(start) {
       if (sqlite.inTransaction) return start();
@@ -47,13 +43,31 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): vo
   });
 }
 
+/** What Kysely's SQLite driver and the read connection use of a statement. */
+export type RowStatement = Pick<BetterSqlite3.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+/** The statement with its rows built by rowBuilder (below) when it returns rows; else itself. */
+export function withRowsBuiltInJs(statement: BetterSqlite3.Statement): RowStatement {
+  const row = rowBuilder(statement);
+  if (!row) return statement;
+  statement.raw(true);
+  return {
+    reader: true,
+    all: (...parameters: unknown[]) => (statement.all(...parameters) as unknown[][]).map(row),
+    run: (...parameters: unknown[]) => statement.run(...parameters),
+    *iterate(...parameters: unknown[]) {
+      for (const values of statement.iterate(...parameters) as IterableIterator<unknown[]>) yield row(values);
+    },
+  } as RowStatement;
+}
+
 /**
  * Rows as better-sqlite3 returns them (an object per row, a property per column, in column order,
  * a later column of the same name winning), built in JavaScript from its arrays (raw mode): its
  * native object building cost more than the query on rows of many columns (issue 13: 14 µs of the
  * queue's ten rows). None for a column named __proto__, which an object literal would not keep.
  */
-export function rowBuilder(statement: BetterSqlite3.Statement): ((values: unknown[]) => unknown) | null {
+function rowBuilder(statement: BetterSqlite3.Statement): ((values: unknown[]) => unknown) | null {
   if (!statement.reader) return null;
   const names = statement.columns().map((column) => column.name);
   if (names.includes('__proto__')) return null;
