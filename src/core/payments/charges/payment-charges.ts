@@ -1,7 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact } from '../../engine';
-import { isUniqueViolation } from '../../storage/errors';
 import { nextObjectId } from '../../storage/ids';
 import type { DB, PaymentChargesTable } from '../../storage/schema';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
@@ -90,20 +89,10 @@ export function loadCharge(db: Kysely<DB>, chargeId: number): Promise<ChargeRow 
  */
 export async function requestCharge(engine: Engine, input: NewCharge, settlement: ChargeSettlement): Promise<ChargeRow> {
   if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) throw new RangeError('a charge is a positive integer of minor units');
-  let charge = input.idempotencyKey === null ? undefined : await findByKey(engine.db, input.vendorId, input.idempotencyKey);
-  if (charge) {
-    if (charge.fingerprint !== input.fingerprint) throw new ServiceError('idempotency_key_reused', undefined, 'idempotency_key');
-  } else {
-    try {
-      charge = await insertCharge(engine, input);
-    } catch (error) {
-      // The same key twice at once: the first request made the charge.
-      if (!isUniqueViolation(error) || input.idempotencyKey === null) throw error;
-      charge = await findByKey(engine.db, input.vendorId, input.idempotencyKey);
-      if (!charge) throw error;
-      if (charge.fingerprint !== input.fingerprint) throw new ServiceError('idempotency_key_reused', undefined, 'idempotency_key');
-    }
-  }
+  const known = input.idempotencyKey === null ? undefined : await findByKey(engine.db, input.vendorId, input.idempotencyKey);
+  // The same key twice at once: whichever request inserts first makes the charge, the other finds it.
+  const charge = known ?? (await insertOrFindCharge(engine, input));
+  if (charge.fingerprint !== input.fingerprint) throw new ServiceError('idempotency_key_reused', undefined, 'idempotency_key');
   if (charge.status !== 'created') return charge;
   return driveCharge(engine, charge, input.token, settlement);
 }
@@ -199,11 +188,21 @@ function findByKey(db: Kysely<DB>, vendorId: number, key: string): Promise<Charg
   return db.selectFrom('payment_charges').selectAll().where('vendor_id', '=', vendorId).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
-async function insertCharge(engine: Engine, input: NewCharge): Promise<ChargeRow> {
+/**
+ * Inserts the charge, or returns the one another request made with the same key meanwhile. The key
+ * is looked up again after taking the id: every insert holds the id counter until it commits, so
+ * that read sees any charge made with the key. Without it, on PostgreSQL, the insert could wait on
+ * the key's index entry held by the first request's still-open result update (a non-HOT update
+ * adds one) while that request waits for the id counter this one holds: a deadlock.
+ */
+async function insertOrFindCharge(engine: Engine, input: NewCharge): Promise<ChargeRow> {
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
+    const id = await nextObjectId(trx, engine.nodeId);
+    const existing = input.idempotencyKey === null ? undefined : await findByKey(trx, input.vendorId, input.idempotencyKey);
+    if (existing) return existing;
     const row: ChargeRow = {
-      id: await nextObjectId(trx, engine.nodeId),
+      id,
       vendor_id: input.vendorId,
       user_id: input.userId,
       billing_profile_id: input.billingProfileId,
