@@ -6,6 +6,7 @@ import { StoreEvents } from './events/store-events';
 import { createPaymentGateway, type PaymentGatewayConfig } from './payments/gateway/select-gateway';
 import type { PaymentGateway } from './payments/gateway/payment-gateway';
 import { type Database, migrateToLatest } from './storage/database';
+import { isRetryableConflict } from './storage/errors';
 import { groupCommit } from './storage/group-commit';
 import type { Dialect } from './storage/dialect';
 import { CENTRAL_NODE_ID, NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
@@ -107,7 +108,8 @@ export interface TransactOptions {
  * One command = one transaction, or on SQLite one savepoint of a group transaction shared with the
  * commands that arrived with it (storage/group-commit.ts): either way it commits whole or not at
  * all, and the promise settles only after the commit. On a paired store, the rows the command
- * changed (captured by triggers) become one sync event inside the command's own savepoint.
+ * changed (captured by triggers) become one sync event inside the command's own savepoint. On
+ * PostgreSQL a command the database aborted to break a deadlock runs again (runAgainOnConflict).
  */
 export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Promise<T>, options: TransactOptions = {}): Promise<T> {
   const command =
@@ -119,7 +121,29 @@ export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Prom
           return result;
         };
   if (engine.dialect === 'sqlite') return groupCommit(engine.db, command);
-  return engine.db.transaction().execute(command);
+  // Inside another command's transaction (an audited change), that outer command is the one retried.
+  if (engine.db.isTransaction) return engine.db.transaction().execute(command);
+  return runAgainOnConflict(() => engine.db.transaction().execute(command));
+}
+
+/** Attempts of a PostgreSQL transaction that a deadlock or serialization conflict aborted. */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * PostgreSQL breaks a deadlock by aborting one of its transactions (and, under stricter isolation,
+ * a serialization conflict the same way); the transaction kept nothing, so it runs again after a
+ * short random pause. A command's closure therefore keeps its effects in the database or in what
+ * it returns: nothing it changes outside may survive an aborted attempt.
+ */
+async function runAgainOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= CONFLICT_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, randomInt(5, 20 * tries)));
+    }
+  }
 }
 
 /** The vendor a request acts for; every query a use case runs is filtered by it. */

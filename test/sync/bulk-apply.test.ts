@@ -272,3 +272,62 @@ describe.each<Kind>(process.env.PG_URL ? ['sqlite', 'postgres'] : ['sqlite'])('c
     expect(state['mismatches']).toEqual([]);
   });
 });
+
+describe.skipIf(!process.env.PG_URL)('central’s apply meeting a failure of the moment (PostgreSQL at PG_URL)', () => {
+  /** Makes central's next `times` inserts of orders fail with `code` (a trigger; a sequence counts, outside any transaction). */
+  async function failNextOrderInserts(central: Engine, code: string, times: number): Promise<() => Promise<number>> {
+    await sql`create sequence staged_failures`.execute(central.db);
+    await sql
+      .raw(
+        `create function stage_failure() returns trigger language plpgsql as $$
+         begin
+           if nextval('staged_failures') <= ${times} then raise exception 'staged failure' using errcode = '${code}'; end if;
+           return new;
+         end $$`,
+      )
+      .execute(central.db);
+    await sql`create trigger stage_failure before insert on orders for each row execute function stage_failure()`.execute(central.db);
+    return async () => Number((await sql<{ last_value: string }>`select last_value from staged_failures`.execute(central.db)).rows[0]!.last_value);
+  }
+
+  async function appliedState(offline: OfflineStore) {
+    const db = offline.central.engine.db;
+    return {
+      verdicts: await db.selectFrom('sync_verdicts').select(['node_seq', 'code']).execute(),
+      exceptions: await db.selectFrom('sync_exceptions').select(['kind', 'subject', 'message']).execute(),
+      orders: (await db.selectFrom('orders').select('id').where('store_id', '=', offline.node.storeId).execute()).length,
+      mismatches: await findBalanceMismatches(db),
+    };
+  }
+
+  it('a deadlock while applying a page runs the page again: every sale applied, none rejected', async () => {
+    const offline = await storeThatSoldOffline('postgres');
+    const events = await readPendingEvents(offline.store.engine, 1_000);
+    const sold = events.filter((event) => event.changes.some((c) => c.tbl === 'orders')).length;
+    // Twice: the page's bulk run, then its first event alone (where the old code gave up on it).
+    const failures = await failNextOrderInserts(offline.central.engine, '40P01', 2);
+
+    await acceptPushedEvents(offline.central.engine, offline.node, events);
+    expect(await failures()).toBeGreaterThan(2);
+    const state = await appliedState(offline);
+    expect(state.verdicts).toEqual([]);
+    expect(state.exceptions).toEqual([]);
+    expect(state.orders).toBe(sold);
+    expect(state.mismatches).toEqual([]);
+  });
+
+  it('a statement timeout fails the push without a verdict; the store’s next send applies it all', async () => {
+    const offline = await storeThatSoldOffline('postgres');
+    const events = await readPendingEvents(offline.store.engine, 1_000);
+    const sold = events.filter((event) => event.changes.some((c) => c.tbl === 'orders')).length;
+    await failNextOrderInserts(offline.central.engine, '57014', 1);
+
+    await expect(acceptPushedEvents(offline.central.engine, offline.node, events)).rejects.toMatchObject({ code: '57014' });
+    expect(await appliedState(offline)).toEqual({ verdicts: [], exceptions: [], orders: 0, mismatches: [] });
+
+    await acceptPushedEvents(offline.central.engine, offline.node, events);
+    const state = await appliedState(offline);
+    expect(state.verdicts).toEqual([]);
+    expect(state.orders).toBe(sold);
+  });
+});

@@ -41,6 +41,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   let autoReloadQueued = false;
   try {
     const { result, events } = await withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
+      // An attempt PostgreSQL aborted (engine.ts, runAgainOnConflict) queued nothing.
+      autoReloadQueued = false;
       // The vendor's settings, currencies and rules come from memory (program-cache).
       const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
       const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);

@@ -181,7 +181,7 @@ async function deliverOne(engine: Engine, row: DueDelivery, options: WebhookDeli
     return 'succeeded';
   }
 
-  return transact(engine, async (trx) => {
+  const outcome = await transact(engine, async (trx) => {
     const endpoint = await trx.selectFrom('webhook_endpoints').select(['failing_since']).where('id', '=', row.endpoint_id).executeTakeFirstOrThrow();
     const failingSince = endpoint.failing_since ?? now;
     await trx.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', row.endpoint_id).execute();
@@ -196,9 +196,10 @@ async function deliverOne(engine: Engine, row: DueDelivery, options: WebhookDeli
     }
     if (gone) await disableEndpoint(trx, engine, row.endpoint_id, 'gone', failure);
     else if (now - failingSince >= GIVE_UP_AFTER_MS) await disableEndpoint(trx, engine, row.endpoint_id, 'failing', failure);
-    logger.warn({ ...log, status, error: failure }, gone || expired ? 'webhook not delivered; gave up' : 'webhook not delivered; will retry');
     return gone || expired ? 'failed' : 'retrying';
   });
+  logger.warn({ ...log, status, error: failure }, outcome === 'failed' ? 'webhook not delivered; gave up' : 'webhook not delivered; will retry');
+  return outcome;
 }
 
 const REASONS: Record<'gone' | 'failing', Record<MessageLocale, string>> = {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../../engine';
 import { notifyAutoReloadQueued } from '../../payments/auto-reload/auto-reloads';
+import { isTransientFailure } from '../../storage/errors';
 import { nodeOfId } from '../../storage/ids';
 import { preparedInsertInto, preparedRowById } from '../../storage/prepared';
 import type { DB } from '../../storage/schema';
@@ -144,7 +145,9 @@ async function applyRun(trx: Kysely<DB>, engine: Engine, node: PairedNode, page:
     await sql`release savepoint sync_run`.execute(trx);
     for (const id of accounts) push.accounts.add(id);
     return run.map((e) => ({ node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied', code: null, message: null }));
-  } catch {
+  } catch (error) {
+    // A failure of the moment (a deadlock, a timeout) fails the whole push: the store sends it again.
+    if (isTransientFailure(error)) throw error;
     await sql`rollback to savepoint sync_run`.execute(trx);
     await sql`release savepoint sync_run`.execute(trx);
     push.effects.autoReloadQueued = queuedBefore;
@@ -176,6 +179,8 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     for (const id of accounts) push.accounts.add(id);
     return { ...base, verdict: 'applied', code: null, message: null };
   } catch (error) {
+    // Never a lasting rejection for a failure of the moment: the push fails and is sent again.
+    if (isTransientFailure(error)) throw error;
     effects.autoReloadQueued = queuedBefore;
     push.survivors.clear();
     for (const [user, survivor] of survivorsBefore) push.survivors.set(user, survivor);
