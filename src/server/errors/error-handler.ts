@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isTransientFailure } from '../../core/storage/errors';
 import { isServiceError, ServiceError } from '../../shared/errors';
 import { type ApiStyle, legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
 
@@ -11,8 +12,10 @@ declare module 'fastify' {
 
 /**
  * Every failure leaves through here: a ServiceError keeps its code and status; a validation
- * failure becomes 400 validation_failed naming the field; anything unexpected is logged with its
- * stack and answered as a bare 500 with a reference id, never the stack.
+ * failure becomes 400 validation_failed naming the field; a database failure of the moment (a
+ * deadlock that outlived its retries, a timeout, the database busy or unreachable) is 503, to be
+ * tried again; anything unexpected is logged with its stack and answered as a bare 500 with a
+ * reference id, never the stack.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -40,6 +43,7 @@ function toServiceError(error: FastifyError): ServiceError {
   if (isServiceError(error)) return error;
   if (error.validation) return fromValidation(error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('body_too_large');
+  if (isTransientFailure(error)) return new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.');
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ServiceError('invalid_request', status === 415 ? 'The request body could not be read.' : undefined);
   return new ServiceError('internal_error');
