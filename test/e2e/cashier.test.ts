@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen, typeAsScanner } from '../support/e2e-browser';
 import { balancesOf, closeAllSessions, type E2eStore, queueNames, SCANNER_ID, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 import { http } from '../support/test-node';
@@ -162,8 +162,7 @@ describe('cashier screen in Chromium', () => {
     // A scanner's burst outside any field.
     await page.getByRole('heading', { name: 'Queue' }).click();
     const posted = page.waitForRequest((r) => r.url().includes('/app/scans') && r.method() === 'POST');
-    await page.keyboard.type(dev.card, { delay: 5 });
-    await page.keyboard.press('Enter');
+    await typeAsScanner(page, dev.card);
     expect(JSON.parse((await posted).postData() ?? '{}')).toEqual({ line: dev.card });
 
     await queueEntry(dev.name).waitFor();
@@ -176,8 +175,7 @@ describe('cashier screen in Chromium', () => {
     await box.click();
     const before = requests.length;
     const scanned = page.waitForRequest((r) => r.url().includes('/app/scans') && r.method() === 'POST');
-    await page.keyboard.type(dev.card, { delay: 5 });
-    await page.keyboard.press('Enter');
+    await typeAsScanner(page, dev.card);
     expect(JSON.parse((await scanned).postData() ?? '{}')).toEqual({ line: dev.card });
     await queueEntry(dev.name).waitFor();
     expect(await box.inputValue()).toBe('');

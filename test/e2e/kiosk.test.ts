@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, UI_TIMEOUT } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen, typeAsScanner, UI_TIMEOUT } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, queueNames, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 
 // The kiosk screen in Chromium, signed in with the store's kiosk key on a real headless store node:
@@ -85,8 +85,7 @@ describe('kiosk screen in Chromium', () => {
   });
 
   it('a keyboard-wedge scan on the kiosk welcomes the customer too', async () => {
-    await page.keyboard.type(dev.card, { delay: 5 });
-    await page.keyboard.press('Enter');
+    await typeAsScanner(page, dev.card);
     await expectText(welcome().getByTestId('kiosk-welcome-name'), 'Welcome, Dev!');
     await expectText(welcome().getByTestId('kiosk-points'), /5\s*Points/);
     await expectText(welcome().getByTestId('kiosk-quick-pay'), '$0.00');
@@ -128,8 +127,7 @@ describe('kiosk screen in Chromium', () => {
     await idle().waitFor();
 
     expect(await store.scan('NOSUCH42')).toMatchObject({ ok: false, code: 'customer_not_found' });
-    await page.keyboard.type('NOSUCH43', { delay: 5 });
-    await page.keyboard.press('Enter');
+    await typeAsScanner(page, 'NOSUCH43');
     await expectAttribute(kiosk().getByTestId('kiosk-retry'), 'data-kiosk-reason', 'not-found');
     await page.clock.fastForward(11_000);
     await idle().waitFor();

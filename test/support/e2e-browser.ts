@@ -85,3 +85,26 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
     writeFileSync(join(docs, `${name}.png`), buffer);
   }
 }
+
+/**
+ * Types `text` and Enter as a keyboard-wedge scanner does: a key every `gapMs`, by the keys' own
+ * timestamps. A scanner's keys are stamped by the operating system as they arrive, however late
+ * the page handles them; Playwright's `keyboard.type` stamps each key when it is sent, so a CI
+ * machine busy with other tests could stretch a burst into "typing". Sent through the DevTools
+ * protocol with explicit timestamps, the page sees trusted keys with the scanner's own timing.
+ */
+export async function typeAsScanner(page: Page, text: string, gapMs = 5): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    let at = Date.now() / 1000;
+    const press = async (key: { key: string; text?: string; code?: string; windowsVirtualKeyCode?: number }) => {
+      await cdp.send('Input.dispatchKeyEvent', { type: key.text ? 'keyDown' : 'rawKeyDown', ...key, timestamp: at });
+      await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: key.key, code: key.code, windowsVirtualKeyCode: key.windowsVirtualKeyCode, timestamp: at + 0.001 });
+      at += gapMs / 1000;
+    };
+    for (const character of text) await press({ key: character, text: character });
+    await press({ key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' });
+  } finally {
+    await cdp.detach();
+  }
+}
