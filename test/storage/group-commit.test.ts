@@ -5,7 +5,7 @@ import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { prepared } from '../../src/core/storage/prepared';
-import { inOneSnapshot } from '../../src/core/storage/reader';
+import { inOneSnapshot, readerOf } from '../../src/core/storage/reader';
 import { ServiceError } from '../../src/shared/errors';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -110,6 +110,38 @@ describe('group commit on SQLite', () => {
     await transact(engine, write('after'));
     expect(await metaByKey(engine.db, 'after')).toEqual([{ value: 'x' }]);
     expect(await inOneSnapshot(engine.db, () => metaByKey(engine.db, 'after'))).toEqual([{ value: 'x' }]);
+  });
+
+  it('reads of one turn share a snapshot that any write of this node ends: a read after a write or commit always sees it', async () => {
+    const metaByKey = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
+    // Another process (a second connection) writes between two reads of one turn: the second read
+    // still sees the turn's snapshot; the next turn sees the write.
+    const outsider = new BetterSqlite3(`${dir.path}/node.db`);
+    try {
+      expect(await metaByKey(engine.db, 'outside')).toEqual([]);
+      outsider.prepare("insert into node_meta (key, value) values ('outside', 'x')").run();
+      expect(readerOf(engine.db)!.all('select value from node_meta where key = ?', ['outside'])).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await metaByKey(engine.db, 'outside')).toEqual([{ value: 'x' }]);
+    } finally {
+      outsider.close();
+    }
+    // This node's own writes end the snapshot at once: an autocommit write, then a command.
+    expect(await metaByKey(engine.db, 'own')).toEqual([]);
+    await engine.db.insertInto('node_meta').values({ key: 'own', value: 'x' }).execute();
+    expect(await metaByKey(engine.db, 'own')).toEqual([{ value: 'x' }]);
+    expect(await metaByKey(engine.db, 'command')).toEqual([]);
+    await transact(engine, write('command'));
+    expect(await metaByKey(engine.db, 'command')).toEqual([{ value: 'x' }]);
+    // The snapshot ends with the turn: nothing holds the WAL back, a full checkpoint completes.
+    expect(await metaByKey(engine.db, 'own')).toEqual([{ value: 'x' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const checkpointer = new BetterSqlite3(`${dir.path}/node.db`);
+    try {
+      expect(checkpointer.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+    } finally {
+      checkpointer.close();
+    }
   });
 
   it('a lone command is not held back: it commits on the next turn of the event loop', async () => {

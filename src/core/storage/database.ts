@@ -49,10 +49,12 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * built in JavaScript from raw arrays, as on the read connection (reader.ts: cheaper than
  * better-sqlite3's native objects for rows of many columns, e.g. `select *` of a customer).
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, capacity = 500) {
+function withStatementCache(sqlite: BetterSqlite3.Database, beforeEachStatement: () => void, capacity = 500) {
   const cache = new Map<string, RowStatement>();
   return {
     prepare(text: string) {
+      // Kysely prepares each statement right before it runs it, synchronously.
+      beforeEachStatement();
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text);
@@ -85,10 +87,12 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  // A file has a second connection for hot-path reads outside transactions (storage/reader.ts).
+  // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
+  // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
-  if (reader) attachReader(db, reader);
+  let endReadSnapshot = () => {};
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => endReadSnapshot()) }) });
+  if (reader) endReadSnapshot = attachReader(db, reader);
   attachRawWriter(db, sqlite);
   return {
     db,

@@ -4,9 +4,16 @@ import type { DB } from './schema';
 
 /**
  * A second, read-only SQLite connection of a node's database file (issue 13). Hot-path reads made
- * outside a transaction run on it, synchronously: in WAL mode each statement reads the last
- * committed state, so it never sees a group transaction's uncommitted commands and never waits for
- * the writer. Reads inside a transaction keep going through the transaction (they see its writes).
+ * outside a transaction run on it, synchronously: in WAL mode they read committed state only, so
+ * they never see a group transaction's uncommitted commands and never wait for the writer. Reads
+ * inside a transaction keep going through the transaction (they see its writes).
+ *
+ * The reads of one event-loop turn share one read transaction (a snapshot): outside a transaction
+ * each statement takes and releases WAL read locks of its own, which cost more than a point read,
+ * and one turn serves many requests' reads at once under load. The snapshot ends when the turn
+ * does (setImmediate) and before any statement of this database's write connection (the function
+ * attachReader returns), so a read after a write or commit of this process always sees it. A
+ * write by another process (the CLI) is seen from the next turn on.
  */
 export interface Reader {
   all(text: string, parameters: readonly unknown[]): unknown[];
@@ -16,12 +23,21 @@ export interface Reader {
 
 const readers = new WeakMap<Kysely<DB>, Reader>();
 
-export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): void {
+/** Attaches the read connection; returns what ends its current snapshot (called before each write). */
+export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): () => void {
   sqlite.pragma('query_only = ON');
   sqlite.pragma('busy_timeout = 5000');
   const statements = new Map<string, RowStatement>();
   const begin = sqlite.prepare('begin');
   const commit = sqlite.prepare('commit');
+  const endSnapshot = () => {
+    if (sqlite.inTransaction) commit.run();
+  };
+  const startSnapshot = () => {
+    if (sqlite.inTransaction) return;
+    begin.run();
+    setImmediate(endSnapshot);
+  };
   readers.set(db, {
     all(text, parameters) {
       let statement = statements.get(text);
@@ -29,18 +45,15 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): vo
         statement = withRowsBuiltInJs(sqlite.prepare(text));
         statements.set(text, statement);
       }
+      startSnapshot();
       return statement.all(...parameters);
     },
     together(start) {
-      if (sqlite.inTransaction) return start();
-      begin.run();
-      try {
-        return start();
-      } finally {
-        commit.run();
-      }
+      startSnapshot();
+      return start();
     },
   });
+  return endSnapshot;
 }
 
 /** What Kysely's SQLite driver and the read connection use of a statement. */
@@ -82,13 +95,9 @@ export function readerOf(db: Kysely<DB>): Reader | undefined {
 
 /**
  * Runs `start`, which starts several prepared reads at once (`Promise.all([...])`), with the reads
- * it makes on the read connection in one read transaction: each statement outside a transaction
- * takes and releases WAL read locks of its own, which costs more than a point read (issue 13). The
- * prepared reads run synchronously when called, so the transaction covers exactly the reads made
- * before `start` returns and ends then: it never spans an await, so no other request's read ever
- * runs in it and no read sees a state older than the call. Reads started after an await inside
- * `start`'s promises run on their own, as usual. No reader (PostgreSQL, a transaction, in-memory):
- * just `start()`.
+ * it makes synchronously on the read connection in one snapshot (the turn's, see Reader above), so
+ * they see one state of the database. No reader (PostgreSQL, a transaction, in-memory): just
+ * `start()`.
  */
 export function inOneSnapshot<T>(db: Kysely<DB>, start: () => T): T {
   const reader = readers.get(db);
