@@ -38,11 +38,8 @@ const insertOrderRow = preparedInsert('orders');
  */
 export async function placeOrder(engine: Engine, scope: StoreScope, input: OrderInput): Promise<OrderResult> {
   const counter = counterOf(scope);
-  let autoReloadQueued = false;
   try {
-    const { result, events } = await withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
-      // An attempt PostgreSQL aborted (engine.ts, runAgainOnConflict) queued nothing.
-      autoReloadQueued = false;
+    const { result, events, autoReloadQueued } = await withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
       // The vendor's settings, currencies and rules come from memory (program-cache).
       const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
       const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);
@@ -51,7 +48,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const order = cleanOrder(input, digits, now);
 
       const previous = await findOrder(trx, counter.storeId, order.receiptNumber);
-      if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[] };
+      if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[], autoReloadQueued: false };
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
@@ -62,6 +59,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const member = { vendorId: vendor.id, userId: user.id };
 
       // Quick pay.
+      let autoReloadQueued = false;
       if (order.quickPay > 0) {
         if (!quickPayCurrency) throw new ServiceError('quick_pay_not_offered', undefined, 'quick_pay');
         if (quickPayCurrency.status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'quick_pay');
@@ -175,7 +173,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       }
       await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });
-      return { result, events };
+      return { result, events, autoReloadQueued };
     }));
     for (const event of events) engine.events.publish(event);
     if (autoReloadQueued) notifyAutoReloadQueued(engine);
