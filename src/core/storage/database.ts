@@ -87,6 +87,11 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Statement journals in memory: once one outgrows its in-memory buffer it becomes a temp file for
+  // the rest of the transaction, and every later statement that can fail midway (a table with
+  // triggers: capture, the ledger's guards) then pwrites each page it touches there: 15 writes per
+  // row of a first sync's customers, three times the insert itself (docs/decisions.md, Speed).
+  sqlite.pragma('temp_store = MEMORY');
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
