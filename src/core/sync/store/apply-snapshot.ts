@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Engine } from '../../engine';
+import { inList } from '../../storage/dialect';
 import { composeId } from '../../storage/ids';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
@@ -51,8 +52,9 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     // One page's rows come from one query at central: the first row's columns are every row's.
     const list = [...columns].filter((c) => (kept[0] !== undefined && c in kept[0]) || c in defaults);
     const firstVendor = list.indexOf('first_vendor_id');
+    const fromDefaults = list.map((c) => c in defaults);
     const tuples = kept.map((data) => {
-      const tuple = list.map((c) => (c in defaults ? defaults[c] : data[c]));
+      const tuple = list.map((c, i) => (fromDefaults[i] ? defaults[c] : data[c]));
       // A customer who first joined another vendor points at a vendor this store never sees.
       if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
       return tuple;
@@ -74,7 +76,7 @@ async function withParentsPresent(trx: Kysely<DB>, table: string, rows: Row[], c
     if (wanted.length === 0) continue;
     const present = new Set<number>();
     for (const chunk of chunks(wanted, 5_000)) {
-      for (const row of await trx.selectFrom(parent as 'users').select('id').where('id', 'in', chunk).execute()) present.add(Number(row.id));
+      for (const row of await trx.selectFrom(parent as 'users').select('id').where(inList(trx, 'id', chunk, 'bigint')).execute()) present.add(Number(row.id));
     }
     if (present.size < wanted.length) kept = kept.filter((row) => typeof row[column] !== 'number' || present.has(row[column]));
   }
@@ -90,7 +92,7 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
   if (rows.length === 0) return;
   const present = new Set<number>();
   for (const chunk of chunks(rows.map((r) => Number(r['id'])), 5_000)) {
-    for (const row of await trx.selectFrom('ledger_entries').select('id').where('id', 'in', chunk).execute()) present.add(Number(row.id));
+    for (const row of await trx.selectFrom('ledger_entries').select('id').where(inList(trx, 'id', chunk, 'bigint')).execute()) present.add(Number(row.id));
   }
   const fresh = rows.filter((r) => !present.has(Number(r['id'])));
   if (fresh.length === 0) return;
@@ -106,7 +108,7 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
     const holders = [...new Set([...accounts.values()].filter((a) => a.holderType === holderType).map((a) => a.holderId))];
     for (const chunk of chunks(holders, 5_000)) {
       // (holder_type, holder_id, currency_id) is the accounts' unique key: looked up by its index.
-      const found = await trx.selectFrom('ledger_accounts').select(['id', 'holder_type', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where('holder_id', 'in', chunk).execute();
+      const found = await trx.selectFrom('ledger_accounts').select(['id', 'holder_type', 'holder_id', 'currency_id']).where('holder_type', '=', holderType).where(inList(trx, 'holder_id', chunk, 'bigint')).execute();
       for (const a of found) {
         const account = accounts.get(keyOf(a.holder_type, a.holder_id, a.currency_id));
         if (account) account.id = Number(a.id);
