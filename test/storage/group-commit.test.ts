@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
+import { isTransientFailure } from '../../src/core/storage/errors';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { prepared } from '../../src/core/storage/prepared';
 import { inOneSnapshot, readerOf } from '../../src/core/storage/reader';
@@ -150,5 +152,29 @@ describe('group commit on SQLite', () => {
     expect(committed('alone')).toBe(true);
     // Not a speed claim (the bench measures that): the writer does not wait for a batch to fill.
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a full disk fails the batch with the disk error (a failure of the moment: 503), and writing resumes once there is room', async () => {
+    // SQLite rolls the whole transaction back itself on SQLITE_FULL: no savepoint or transaction is
+    // left to roll back, and the error the callers get must still be the disk's, not a rollback's.
+    const pages = Number((await sql<{ page_count: number }>`pragma page_count`.execute(engine.db)).rows[0]!.page_count);
+    await sql.raw(`pragma max_page_count = ${pages + 2}`).execute(engine.db);
+    const big = 'x'.repeat(4_000);
+    const results = await Promise.allSettled([
+      transact(engine, write('small')),
+      transact(engine, async (trx) => {
+        for (let i = 0; i < 20; i += 1) await trx.insertInto('node_meta').values({ key: `big${i}`, value: big }).execute();
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    for (const result of results) {
+      const reason = (result as PromiseRejectedResult).reason as { code?: string };
+      expect(reason.code).toBe('SQLITE_FULL');
+      expect(isTransientFailure(reason)).toBe(true);
+    }
+    expect(committed('small')).toBe(false);
+    await sql`pragma max_page_count = 1073741823`.execute(engine.db);
+    await transact(engine, write('after'));
+    expect(committed('after')).toBe(true);
   });
 });

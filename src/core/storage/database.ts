@@ -7,6 +7,7 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
@@ -27,19 +28,33 @@ export interface Database {
  * that read first can never fail later on a lock upgrade when another process (the CLI) has written.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+    super(config);
+    this.#inTransaction = inTransaction;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  // SQLite ends a transaction itself on some failures (a full disk, an I/O error): rolling back
+  // again would throw "no transaction is active" in place of the error that ended it.
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#inTransaction()) await super.rollbackTransaction(connection);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  readonly #config: SqliteDialectConfig;
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
     super(config);
     this.#config = config;
+    this.#inTransaction = inTransaction;
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#inTransaction);
   }
 }
 
@@ -96,7 +111,7 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   let endReadSnapshot = () => {};
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => endReadSnapshot()) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => endReadSnapshot()) }, () => sqlite.inTransaction) });
   if (reader) endReadSnapshot = attachReader(db, reader);
   attachRawWriter(db, sqlite);
   return {

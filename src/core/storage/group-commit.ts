@@ -89,8 +89,14 @@ class GroupWriter {
             outcomes.push({ ok: true, value });
           } catch (error) {
             // Undoes this command's writes only; its neighbours' stay in the transaction.
-            await trx.executeQuery(ROLLBACK);
-            await trx.executeQuery(RELEASE);
+            try {
+              await trx.executeQuery(ROLLBACK);
+              await trx.executeQuery(RELEASE);
+            } catch {
+              // No savepoint left: SQLite ended the whole transaction (a full disk, an I/O error).
+              // The batch fails with that cause, not with the rollback's complaint.
+              throw error;
+            }
             outcomes.push({ ok: false, error });
           }
         }
