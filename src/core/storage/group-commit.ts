@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { isTransientFailure } from './errors';
 import type { DB } from './schema';
 
 /**
@@ -92,10 +93,10 @@ class GroupWriter {
             try {
               await trx.executeQuery(ROLLBACK);
               await trx.executeQuery(RELEASE);
-            } catch {
-              // No savepoint left: SQLite ended the whole transaction (a full disk, an I/O error).
-              // The batch fails with that cause, not with the rollback's complaint.
-              throw error;
+            } catch (rollbackFailure) {
+              // No savepoint left: SQLite ended the whole transaction itself (a full disk, an I/O
+              // error). The batch fails with that cause, not with the rollback's complaint.
+              throw isTransientFailure(error) ? error : rollbackFailure;
             }
             outcomes.push({ ok: false, error });
           }
