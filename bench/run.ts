@@ -8,7 +8,6 @@ import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
-import { firstSyncFigures } from './first-sync';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -129,24 +128,17 @@ async function inStore() {
   }
 }
 
-/** bench/scan-to-panel.ts in a child on every core (this process is pinned to one): its JSON. */
-async function scanToPanel() {
+/**
+ * A bench script in a child process on every core (this process is pinned to core 1, and a child
+ * inherits that): its JSON document from stdout.
+ */
+async function figuresOfChild(script: string): Promise<unknown> {
   const command = canPin ? ['taskset', '-c', `0-${cpus().length - 1}`, process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), '--import', 'tsx', 'bench/scan-to-panel.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command[0]!, [...command.slice(1), '--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`bench/scan-to-panel.ts exited with ${code}`);
-  return JSON.parse(out) as unknown;
-}
-
-/** bench/sync.ts in a child: central's apply rate and app check-in → store queue latency. */
-async function syncFigures() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sync.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`bench/sync.ts exited with ${code}`);
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
   return JSON.parse(out) as unknown;
 }
 
@@ -160,13 +152,15 @@ const figures = {
   resource_style: await section('resource_style', resourceStyle),
   in_store: await section('in_store', inStore),
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.
-  scan_to_panel: await section('scan_to_panel', scanToPanel),
-  sync: await section('sync', syncFigures),
+  scan_to_panel: await section('scan_to_panel', () => figuresOfChild('bench/scan-to-panel.ts')),
+  // Central's apply rate and app check-in → store queue latency.
+  sync: await section('sync', () => figuresOfChild('bench/sync.ts')),
   cold_start: await section('cold_start', coldStartFigures),
-  // A store's first sync (snapshot) from a central holding BENCH_FIRST_SYNC_CUSTOMERS (1M) customers.
-  first_sync: await section('first_sync', firstSyncFigures),
+  // A store's first sync (snapshot) from a central holding BENCH_FIRST_SYNC_CUSTOMERS (1M) customers:
+  // the store node and central (its own process) on every core, as two machines would have them.
+  first_sync: await section('first_sync', () => figuresOfChild('bench/first-sync.ts')),
   // One and two `punchcard central` processes on the same PostgreSQL (PG_URL).
   central_scale: await section('central_scale', centralScaleFigures),
-  admin_search: await section('admin_search', async () => JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/admin-search.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 }).stdout) as unknown),
+  admin_search: await section('admin_search', () => figuresOfChild('bench/admin-search.ts')),
 };
 console.log(JSON.stringify(figures, null, 2));
