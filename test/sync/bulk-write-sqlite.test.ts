@@ -20,7 +20,16 @@ describe('the SQLite bulk writer', () => {
     // A row without the optional columns (a node of another version): its defaults apply.
     { id: 900_002, public_id: 'cur-b', vendor_id: vendorId, name: 'Coins', name_key: 'coins', status: 'ACTIVE', created_at: 2, updated_at: 2 },
     { id: 900_003, public_id: 'cur-c', vendor_id: vendorId, name: 'Gems', name_key: 'gems', code: 'GEM', status: 'ACTIVE', created_at: 3, updated_at: 3, deleted_at: 5 },
+    // Text that reads as a number stays text (rows travel to SQLite as one JSON value).
+    { id: 900_004, public_id: 'cur-d', vendor_id: vendorId, name: '007', name_key: '007', code: null, status: 'ACTIVE', created_at: 4, updated_at: 4, deleted_at: null },
   ];
+
+  /** Every column of the rows and its SQLite storage class. */
+  const storedOf = async (central: CentralHandle) => {
+    const columns = (await sql<{ name: string }>`select name from pragma_table_info('currencies')`.execute(central.engine.db)).rows.map((c) => c.name);
+    const select = columns.map((c) => `"${c}", typeof("${c}") as "${c}:type"`).join(', ');
+    return (await sql.raw<Record<string, unknown>>(`select ${select} from currencies where id >= 900001 order by id`).execute(central.engine.db)).rows;
+  };
 
   const logOf = async (central: CentralHandle) =>
     (await central.engine.db.selectFrom('sync_changes').select(['tbl', 'row_id', 'op', 'vendor_id', 'data']).where('row_id', '>=', 900_001).orderBy('seq').execute()).map((c) => ({ ...c, data: JSON.parse(c.data) as unknown }));
@@ -33,8 +42,11 @@ describe('the SQLite bulk writer', () => {
     for (const row of currencies(byTrigger.vendor.vendorId)) await byTrigger.engine.db.insertInto('currencies').values(row as never).execute();
 
     const logged = await logOf(bulk);
-    expect(logged).toHaveLength(3);
+    expect(logged).toHaveLength(4);
     expect(logged).toEqual(await logOf(byTrigger));
+    // The rows themselves are stored alike, value and type, as one insert per row stores them.
+    expect(await storedOf(bulk)).toEqual(await storedOf(byTrigger));
+    expect((await storedOf(bulk))[3]).toMatchObject({ name: '007', 'name:type': 'text', 'created_at:type': 'integer' });
     expect(logged[1]!.data).toMatchObject({ id: 900_002, code: null, deleted_at: null });
     expect((await sql<{ active: number }>`select active from sync_apply_mode`.execute(bulk.engine.db)).rows[0]?.active).toBe(0);
     // Capture runs again: a later ordinary write is logged by its trigger.
