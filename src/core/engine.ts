@@ -102,6 +102,11 @@ async function ensureNodeId(db: Kysely<DB>, role: EngineOptions['role']): Promis
 export interface TransactOptions {
   /** On a paired store, the name of the sync event the command's changes travel in. */
   syncEvent?: string;
+  /**
+   * SQLite: a big command (a store's push at central) takes a transaction of its own rather than a
+   * savepoint of a group transaction (see groupCommit's `alone`).
+   */
+  alone?: boolean;
 }
 
 /**
@@ -120,7 +125,7 @@ export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Prom
           await sealLocalChanges(trx, engine, options.syncEvent ?? 'local.write');
           return result;
         };
-  if (engine.dialect === 'sqlite') return groupCommit(engine.db, command);
+  if (engine.dialect === 'sqlite') return groupCommit(engine.db, command, { alone: options.alone ?? false });
   // Inside another command's transaction (an audited change), that outer command is the one retried.
   if (engine.db.isTransaction) return engine.db.transaction().execute(command);
   return runAgainOnConflict(() => engine.db.transaction().execute(command));

@@ -69,6 +69,49 @@ describe('group commit on SQLite', () => {
     expect([committed('a'), committed('b')]).toEqual([true, true]);
   });
 
+  it('a command marked alone (a push at central) takes a transaction of its own in its turn, without a savepoint, and fails whole', async () => {
+    const before = groupCommitStats(engine.db);
+    // Whether the writer's savepoint is open around the command (put back at once when it is).
+    const savepointOf = async (trx: Parameters<Parameters<typeof transact>[1]>[0]) =>
+      sql`release command`.execute(trx).then(
+        async () => {
+          await sql`savepoint command`.execute(trx);
+          return 'inside a savepoint';
+        },
+        () => 'no savepoint',
+      );
+    const seen: string[] = [];
+    const results = await Promise.allSettled([
+      transact(engine, async (trx) => {
+        await write('before')(trx);
+        seen.push(`before: ${await savepointOf(trx)}`);
+      }),
+      transact(
+        engine,
+        async (trx) => {
+          await write('alone')(trx);
+          seen.push(`alone: ${await savepointOf(trx)}`);
+        },
+        { alone: true },
+      ),
+      transact(
+        engine,
+        async (trx) => {
+          await write('alone failing 1')(trx);
+          await write('alone failing 2')(trx);
+          throw new ServiceError('insufficient_balance');
+        },
+        { alone: true },
+      ),
+      transact(engine, write('after')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(seen).toEqual(['before: inside a savepoint', 'alone: no savepoint']);
+    expect([committed('before'), committed('alone'), committed('alone failing 1'), committed('alone failing 2'), committed('after')]).toEqual([true, true, false, false, true]);
+    // In turn: the one before, each alone command, and the one after are four transactions.
+    expect(groupCommitStats(engine.db).batches - before.batches).toBe(4);
+  });
+
   it('a command settles only after the commit of its batch', async () => {
     const settled: string[] = [];
     const seenInsideLater: Array<{ settled: boolean; committed: boolean }> = [];

@@ -11,6 +11,13 @@ import type { DB } from './schema';
  * Batching costs a lone command nothing: the writer starts on the next turn of the event loop
  * (setImmediate), after the requests already read from the sockets have queued their commands.
  * PostgreSQL keeps one transaction per command (its commits run concurrently on a pool).
+ *
+ * A command marked `alone` (a store's push at central: thousands of rows, per-event savepoints of
+ * its own) takes a transaction by itself, without a savepoint: SQLite keeps a savepoint's journal in
+ * memory (temp_store = MEMORY) and walks it from the start at the end of every statement inside it,
+ * so a big command inside one pays for everything it already wrote on each statement (a push whose
+ * events each take their own path applied 2.2x slower; docs/decisions.md, Speed). Alone, its
+ * outermost savepoints are its own small ones, and rolling back the transaction undoes it whole.
  */
 
 /** Most commands one transaction takes: bounds the wait of the first one. */
@@ -23,6 +30,7 @@ const ROLLBACK = CompiledQuery.raw('rollback to command');
 
 interface Command {
   work: (trx: Transaction<DB>) => Promise<unknown>;
+  alone: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -47,9 +55,9 @@ class GroupWriter {
     this.#db = db;
   }
 
-  run<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Transaction<DB>) => Promise<T>, alone: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push({ work, alone, resolve: resolve as (value: unknown) => void, reject });
       this.#schedule();
     });
   }
@@ -67,12 +75,30 @@ class GroupWriter {
     this.#running = true;
     try {
       while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, MAX_BATCH);
-        await this.#commit(batch);
+        // A command that must be alone ends the batch before it, or is a batch by itself.
+        const first = this.#queue[0]!;
+        const end = first.alone ? 1 : this.#queue.findIndex((command) => command.alone);
+        const batch = this.#queue.splice(0, Math.min(MAX_BATCH, end === -1 ? MAX_BATCH : end));
+        await (first.alone ? this.#commitAlone(first) : this.#commit(batch));
       }
     } finally {
       this.#running = false;
     }
+  }
+
+  /** One command in a transaction of its own: no savepoint; it commits whole or not at all. */
+  async #commitAlone(command: Command): Promise<void> {
+    this.stats.batches += 1;
+    this.stats.commands += 1;
+    this.stats.largest = Math.max(this.stats.largest, 1);
+    let value: unknown;
+    try {
+      value = await this.#db.transaction().execute((trx) => command.work(trx));
+    } catch (error) {
+      command.reject(error);
+      return;
+    }
+    command.resolve(value);
   }
 
   async #commit(batch: Command[]): Promise<void> {
@@ -126,9 +152,12 @@ function writerOf(db: Kysely<DB>): GroupWriter {
   return writer;
 }
 
-/** Runs `work` as one command of the next group transaction on this SQLite database. */
-export function groupCommit<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  return writerOf(db).run(work);
+/**
+ * Runs `work` as one command of the next group transaction on this SQLite database, or with
+ * `alone`, in a transaction of its own taken in its turn.
+ */
+export function groupCommit<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>, options: { alone?: boolean } = {}): Promise<T> {
+  return writerOf(db).run(work, options.alone ?? false);
 }
 
 /** How the writer of this database has batched so far (tests, diagnostics). */

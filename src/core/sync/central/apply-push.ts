@@ -39,7 +39,7 @@ export async function acceptPushedEvents(engine: Engine, node: PairedNode, event
   const { response, effects } = await transact(engine, async (trx) => {
     const effects = await prepareStoreChangeEffects(trx, node.vendorId);
     return { response: await applyPushedEvents(trx, engine, node, events, effects, options), effects };
-  });
+  }, { alone: true });
   if (effects.autoReloadQueued) notifyAutoReloadQueued(engine);
   return response;
 }
