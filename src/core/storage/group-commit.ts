@@ -75,11 +75,15 @@ class GroupWriter {
     this.#running = true;
     try {
       while (this.#queue.length > 0) {
-        // A command that must be alone ends the batch before it, or is a batch by itself.
         const first = this.#queue[0]!;
-        const end = first.alone ? 1 : this.#queue.findIndex((command) => command.alone);
-        const batch = this.#queue.splice(0, Math.min(MAX_BATCH, end === -1 ? MAX_BATCH : end));
-        await (first.alone ? this.#commitAlone(first) : this.#commit(batch));
+        if (first.alone) {
+          this.#queue.shift();
+          await this.#commitAlone(first);
+          continue;
+        }
+        // A command that must be alone ends the batch before it.
+        const alone = this.#queue.findIndex((command) => command.alone);
+        await this.#commit(this.#queue.splice(0, alone === -1 ? MAX_BATCH : Math.min(MAX_BATCH, alone)));
       }
     } finally {
       this.#running = false;

@@ -9,8 +9,8 @@ import { chunks, quoted } from '../bulk-lists';
 // on the write connection, with the capture triggers paused: the change log gets the same entries
 // from one INSERT … SELECT per table afterwards.
 //
-// One statement, not one per row: the push runs inside savepoints (the group writer's and the
-// bulk run's), and SQLite keeps their journal in memory (temp_store = MEMORY) and walks it on every
+// One statement, not one per row: a bulk run is applied inside a savepoint (apply-push.ts), and
+// SQLite keeps a savepoint's journal in memory (temp_store = MEMORY) and walks it at every
 // statement's end; per-row statements made an order with its transaction cost ~110 µs at 1,000
 // events a page, one statement ~20 µs (docs/decisions.md, Speed).
 
@@ -34,6 +34,7 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
   if (paused) raw.run(log, [JSON.stringify(rows.map((row) => row['id']))]);
 }
 
+/** Consecutive rows with the same keys in the same order, as runs (the rows keep their order). */
 function runsOfSameColumns(rows: Record<string, unknown>[]): Array<{ columns: string[]; list: Record<string, unknown>[] }> {
   const runs: Array<{ columns: string[]; list: Record<string, unknown>[] }> = [];
   for (const row of rows) {
