@@ -4,7 +4,8 @@
 //   100,000), on SQLite and on PostgreSQL (PG_URL), each beside the raw commit rate of the same
 //   database measured in the same run (pages of the same size, one transaction each);
 // - the same for a store's usual flow, check-in then the sale that closes it (two events per sale;
-//   BENCH_SYNC_FLOW_EVENTS, default 20,000), on SQLite;
+//   BENCH_SYNC_FLOW_EVENTS, default 20,000), on SQLite; and that flow again with a webhook endpoint
+//   that wants check-in events, so that every check-in takes central's per-event path;
 // - an app check-in made at central until the store node publishes it to its queue, p50/p95, over
 //   real HTTP (central and a paired store node in this process).
 // BENCH_SYNC_ONLY=postgres runs only the apply on PostgreSQL (to compare changes to that path).
@@ -28,6 +29,7 @@ import { authenticateNode, issuePairingCode, pairNode } from '../src/core/sync/c
 import { readPendingEvents, recordVerdicts } from '../src/core/sync/outbox/pending-events';
 import { setMeta } from '../src/core/storage/node-meta';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
+import { createWebhookEndpoint } from '../src/core/webhooks/endpoints';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
 import { PUSH_PAGE } from '../src/core/sync/store/sync-client';
@@ -85,12 +87,14 @@ async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnTyp
   return { store, nodeId: paired.node_id, credential: paired.credential };
 }
 
-async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: Flow = 'orders'): Promise<Record<string, unknown>> {
+async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: Flow = 'orders', options: { checkInWebhook?: boolean } = {}): Promise<Record<string, unknown>> {
   const central = await startEngine({ database, nodeKey: randomBytes(32), role: 'central' });
   let store: Engine | null = null;
   try {
     await installChangeCapture(central.db, central.dialect, 'central');
     const vendor = await setUpVendor(central, { name: 'Bench', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Main', city: 'X' } });
+    // An integration that wants check-ins one by one (nothing listens: deliveries only queue up).
+    if (options.checkInWebhook) await createWebhookEndpoint(central, { vendorId: vendor.vendorId }, { url: 'http://127.0.0.1:9/hooks', events: ['check_in.opened', 'check_in.closed'] }, { allowPrivate: true });
     const generated = Date.now();
     const made = await storeWithOfflineOrders(central, vendor, flow, flow === 'orders' ? EVENTS : FLOW_EVENTS);
     store = made.store;
@@ -121,6 +125,7 @@ async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: 
     return {
       database: kind,
       flow,
+      ...(options.checkInWebhook ? { check_in_webhook: true } : {}),
       events: applied,
       events_per_s: Math.round((applied / applyMs) * 1000),
       ...(flow === 'orders' ? { goal_events_per_s: kind === 'sqlite' ? 20_000 : 10_000 } : {}),
@@ -184,6 +189,7 @@ try {
       ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
     ],
     apply_check_in_flow_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow.db')), 'check-ins'),
+    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow-webhook.db')), 'check-ins', { checkInWebhook: true }),
     app_check_in_to_store_queue: await appCheckInToQueue(),
   };
   console.log(JSON.stringify(figures, null, 2));
