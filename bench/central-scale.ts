@@ -4,11 +4,11 @@
 // in all, pipelining 1. With two processes the load is split evenly between them. Prints one JSON
 // document; bench/run.ts includes it. Without PG_URL it says so and measures nothing.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { onEveryCore } from './cores';
 import { freePort } from '../test/support/free-port';
 import { createServerDatabase } from '../test/support/postgres';
 import { makeTempDir } from '../test/support/temp-dir';
@@ -18,13 +18,12 @@ const BIN = join(ROOT, 'bin', 'punchcard.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const CUSTOMERS = 200;
-// npm run bench pins itself to one core, and a child inherits that: the central processes are
-// given every core back (they share them with PostgreSQL and the load generator).
-const EVERY_CORE = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0 ? ['taskset', '-c', `0-${cpus().length - 1}`] : [];
 
 async function startCentral(dir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const command = [...EVERY_CORE, process.execPath, BIN, 'central', '--data', dir, '--port', String(port), '--log-level', 'warn'];
+  // npm run bench pins itself to one core: the central processes get every core back (they share
+  // them with PostgreSQL and the load generator).
+  const command = [...onEveryCore, process.execPath, BIN, 'central', '--data', dir, '--port', String(port), '--log-level', 'warn'];
   const child = spawn(command[0]!, command.slice(1), { env, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {

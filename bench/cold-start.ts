@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import BetterSqlite3 from 'better-sqlite3';
 // @ts-expect-error plain JavaScript script without types
 import { CACHE_FILE, ensureBuiltCli } from '../scripts/build-cli.js';
+import { canPin } from './cores';
 import { makeTempDir } from '../test/support/temp-dir';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +27,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const STARTS = 5;
 // Under the retrieve load: the node on core 0, the load generator (this process) on core 1, as
 // bench/run.ts does. Cold starts are not pinned: a start uses both cores (GC and libuv threads).
-const canPin = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
 
 interface Started {
   child: ChildProcess;

@@ -8,13 +8,13 @@ import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
 import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
+import { canPin, onEveryCore } from './cores';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const PIPELINING = 10;
 
-// Servers on core 0, the load generator on core 1, when taskset exists and there are two cores.
-const canPin = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
+// This process is the load generator: core 1.
 if (canPin) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
 
 interface Target<T> {
@@ -133,7 +133,7 @@ async function inStore() {
  * inherits that): its JSON document from stdout.
  */
 async function figuresOfChild(script: string): Promise<unknown> {
-  const command = canPin ? ['taskset', '-c', `0-${cpus().length - 1}`, process.execPath] : [process.execPath];
+  const command = [...onEveryCore, process.execPath];
   const child = spawn(command[0]!, [...command.slice(1), '--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

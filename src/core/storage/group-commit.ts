@@ -75,26 +75,22 @@ class GroupWriter {
     this.#running = true;
     try {
       while (this.#queue.length > 0) {
-        const first = this.#queue[0]!;
-        if (first.alone) {
-          this.#queue.shift();
-          await this.#commitAlone(first);
-          continue;
-        }
-        // A command that must be alone ends the batch before it.
-        const alone = this.#queue.findIndex((command) => command.alone);
-        await this.#commit(this.#queue.splice(0, alone === -1 ? MAX_BATCH : Math.min(MAX_BATCH, alone)));
+        await this.#commit(this.#queue.splice(0, this.#nextBatchSize()));
       }
     } finally {
       this.#running = false;
     }
   }
 
+  /** How many queued commands the next transaction takes: one that must be alone is a batch by itself, and ends the batch before it. */
+  #nextBatchSize(): number {
+    const alone = this.#queue.findIndex((command) => command.alone);
+    if (alone === 0) return 1;
+    return alone === -1 ? MAX_BATCH : Math.min(MAX_BATCH, alone);
+  }
+
   /** One command in a transaction of its own: no savepoint; it commits whole or not at all. */
   async #commitAlone(command: Command): Promise<void> {
-    this.stats.batches += 1;
-    this.stats.commands += 1;
-    this.stats.largest = Math.max(this.stats.largest, 1);
     let value: unknown;
     try {
       value = await this.#db.transaction().execute((trx) => command.work(trx));
@@ -110,6 +106,7 @@ class GroupWriter {
     this.stats.batches += 1;
     this.stats.commands += batch.length;
     this.stats.largest = Math.max(this.stats.largest, batch.length);
+    if (batch[0]!.alone) return this.#commitAlone(batch[0]!);
     try {
       await this.#db.transaction().execute(async (trx) => {
         for (const command of batch) {

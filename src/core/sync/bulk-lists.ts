@@ -18,6 +18,13 @@ export function chunks<T>(list: T[], size: number): T[][] {
   return out;
 }
 
+/** The same items in the same order. */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function quoted(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }

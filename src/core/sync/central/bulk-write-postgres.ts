@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { mapPerDatabase } from '../../storage/per-database';
 import type { DB } from '../../storage/schema';
 import { pgColumnTypes, pgInsertLogging } from '../capture/install-capture';
-import { chunks, listIn, quoted } from '../bulk-lists';
+import { chunks, listIn, quoted, sameList } from '../bulk-lists';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
 // parses and plans a statement of thousands of parameters far slower than it reads the same rows
@@ -59,12 +59,6 @@ async function loggingOf(trx: Kysely<DB>, table: string): Promise<Awaited<Return
   const tables = loggingCache(trx.getExecutor().adapter);
   if (!tables.has(table)) tables.set(table, await pgInsertLogging(trx, table));
   return tables.get(table)!;
-}
-
-function sameList(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 const typeCache = mapPerDatabase<string, Map<string, string> | null>();

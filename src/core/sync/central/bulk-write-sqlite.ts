@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { chunks, quoted } from '../bulk-lists';
+import { chunks, quoted, sameList } from '../bulk-lists';
 
 // Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one statement per table
 // and chunk that reads them from one JSON parameter (an array of value arrays), run synchronously
@@ -40,7 +40,7 @@ function runsOfSameColumns(rows: Record<string, unknown>[]): Array<{ columns: st
   for (const row of rows) {
     const keys = Object.keys(row);
     const last = runs.at(-1);
-    if (last && keys.length === last.columns.length && keys.every((key, i) => key === last.columns[i])) last.list.push(row);
+    if (last && sameList(keys, last.columns)) last.list.push(row);
     else runs.push({ columns: keys, list: [row] });
   }
   return runs;
