@@ -8,6 +8,8 @@ import { isTransientFailure } from '../../src/core/storage/errors';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { prepared } from '../../src/core/storage/prepared';
 import { inOneSnapshot, readerOf } from '../../src/core/storage/reader';
+import { versionOf } from '../../src/core/program-cache/program-data';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ServiceError } from '../../src/shared/errors';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -187,6 +189,39 @@ describe('group commit on SQLite', () => {
     } finally {
       checkpointer.close();
     }
+  });
+
+  it("a value derived from a snapshot (a vendor's version) is read once per snapshot and never outlives it", async () => {
+    const reader = readerOf(engine.db)!;
+    let reads = 0;
+    const count = () => {
+      reads++;
+      return (reader.all('select count(*) as n from node_meta', []) as Array<{ n: number }>)[0]!.n;
+    };
+    const start = reader.once('n', count);
+    expect(reader.once('n', count)).toBe(start);
+    expect(reads).toBe(1);
+    // This node's write ends the snapshot, and the value with it.
+    await engine.db.insertInto('node_meta').values({ key: 'one', value: 'x' }).execute();
+    expect(reader.once('n', count)).toBe(start + 1);
+    expect(reads).toBe(2);
+    // So does the end of the turn (another connection's write is seen then).
+    const outsider = new BetterSqlite3(`${dir.path}/node.db`);
+    try {
+      outsider.prepare("insert into node_meta (key, value) values ('two', 'x')").run();
+      expect(reader.once('n', count)).toBe(start + 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(reader.once('n', count)).toBe(start + 2);
+      expect(reads).toBe(3);
+    } finally {
+      outsider.close();
+    }
+    // The vendor's version: a write of a program table in this turn is seen by the next call.
+    const vendor = await setUpVendor(engine, { name: 'V', currency: 'USD', country: 'US', store: { name: 'S', address1: '1 S St', city: 'S' } });
+    const before = await versionOf(engine.db, vendor.vendorId);
+    expect(await versionOf(engine.db, vendor.vendorId)).toBe(before);
+    await engine.db.updateTable('vendors').set({ name: 'W' }).where('id', '=', vendor.vendorId).execute();
+    expect(await versionOf(engine.db, vendor.vendorId)).not.toBe(before);
   });
 
   it('a lone command is not held back: it commits on the next turn of the event loop', async () => {

@@ -40,15 +40,18 @@ const cacheOf = mapPerDatabase<number, Cached>();
 const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_id = ?', postgres: 'select version from vendor_versions where vendor_id = $1' };
 
 /**
- * The vendor's version (0 before the first write since migration 0017): one primary-key read. Also
+ * The vendor's version (0 before the first write since migration 0017): one primary-key read, once
+ * per read snapshot on the read connection (a request's key check and program data share it). Also
  * what cached api keys are checked against (migration 0021).
  */
 export async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
   const reader = readerOf(db);
-  const rows = reader
-    ? (reader.all(VERSION_SQL.sqlite, [vendorId]) as Array<{ version: number }>)
-    : (await db.executeQuery<{ version: number }>(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]))).rows;
-  return Number(rows[0]?.version ?? 0);
+  if (reader) return reader.once(`version:${vendorId}`, () => versionIn(reader.all(VERSION_SQL.sqlite, [vendorId])));
+  return versionIn((await db.executeQuery(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]))).rows);
+}
+
+function versionIn(rows: unknown[]): number {
+  return Number((rows[0] as { version: number } | undefined)?.version ?? 0);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
-import { attachRawWriter } from './raw-writer';
+import { attachRawWriter, attachTransactionStatements } from './raw-writer';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
 
@@ -111,9 +111,21 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   let endReadSnapshot = () => {};
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => endReadSnapshot()) }, () => sqlite.inTransaction) });
+  const statements = withStatementCache(sqlite, () => endReadSnapshot());
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, () => sqlite.inTransaction) });
   if (reader) endReadSnapshot = attachReader(db, reader);
   attachRawWriter(db, sqlite);
+  // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
+  attachTransactionStatements(
+    db,
+    (text, parameters) => {
+      const statement = statements.prepare(text);
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    },
+    () => sqlite.inTransaction,
+  );
   return {
     db,
     dialect: 'sqlite',

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isTransientFailure } from './errors';
+import { transactionStatementsOf } from './raw-writer';
 import type { DB } from './schema';
 
 /**
@@ -23,10 +24,16 @@ import type { DB } from './schema';
 /** Most commands one transaction takes: bounds the wait of the first one. */
 const MAX_BATCH = 64;
 
-// Compiled once: two of them run around every command.
-const SAVEPOINT = CompiledQuery.raw('savepoint command');
-const RELEASE = CompiledQuery.raw('release command');
-const ROLLBACK = CompiledQuery.raw('rollback to command');
+// Two of them run around every command: directly on the write connection (transactionStatementsOf).
+const SAVEPOINT = 'savepoint command';
+const RELEASE = 'release command';
+const ROLLBACK = 'rollback to command';
+
+async function execute(trx: Transaction<DB>, text: string): Promise<void> {
+  const inTransaction = transactionStatementsOf(trx);
+  if (inTransaction) inTransaction(text, []);
+  else await trx.executeQuery(CompiledQuery.raw(text));
+}
 
 interface Command {
   work: (trx: Transaction<DB>) => Promise<unknown>;
@@ -110,16 +117,16 @@ class GroupWriter {
     try {
       await this.#db.transaction().execute(async (trx) => {
         for (const command of batch) {
-          await trx.executeQuery(SAVEPOINT);
+          await execute(trx, SAVEPOINT);
           try {
             const value = await command.work(trx);
-            await trx.executeQuery(RELEASE);
+            await execute(trx, RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
             // Undoes this command's writes only; its neighbours' stay in the transaction.
             try {
-              await trx.executeQuery(ROLLBACK);
-              await trx.executeQuery(RELEASE);
+              await execute(trx, ROLLBACK);
+              await execute(trx, RELEASE);
             } catch (rollbackFailure) {
               // No savepoint left: SQLite ended the whole transaction itself (a full disk, an I/O
               // error). The batch fails with that cause, not with the rollback's complaint.

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Insertable, type Kysely, type KyselyPlugin, type LimitNode, type OffsetNode, OperationNodeTransformer, ValueNode } from 'kysely';
 import { type Dialect, dialectOf } from './dialect';
+import { transactionStatementsOf } from './raw-writer';
 import { readerOf } from './reader';
 import type { DB } from './schema';
 
@@ -10,7 +11,8 @@ import type { DB } from './schema';
  * (a where value, a limit) — not an `in` list, an identifier or a branch of the builder. The SQL
  * text is then the same on every call, so SQLite's statement cache and PostgreSQL's plans reuse it.
  * Outside a transaction on an SQLite file, SELECTs run on the read connection (reader.ts); writes
- * (an UPDATE … RETURNING) go through Kysely's connection like any other.
+ * (an UPDATE … RETURNING) go through Kysely's connection like any other. Inside a transaction on
+ * SQLite, every prepared query runs directly on the write connection (transactionStatementsOf).
  */
 export function prepared<A extends Array<string | number | null>, R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>, arity = build.length - 1) {
   const compiled = new Map<Dialect, { sql: string; read: boolean; slots: Array<{ arg: number } | { value: unknown }> }>();
@@ -36,6 +38,8 @@ export function prepared<A extends Array<string | number | null>, R>(build: (db:
   const run = async (db: Kysely<DB>, ...args: A): Promise<R[]> => {
     const { entry, parameters, reader } = bind(db, args);
     if (reader) return reader.all(entry.sql, parameters) as R[];
+    const inTransaction = transactionStatementsOf(db);
+    if (inTransaction) return inTransaction(entry.sql, parameters) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters))).rows;
   };
   /** The rows now, synchronously, when the query is a read made on the read connection; else undefined (run it as usual). */

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import type { DialectAdapter, Kysely } from 'kysely';
 import type { DB } from './schema';
 
 /**
@@ -39,4 +39,28 @@ export function writeConnectionOf(db: Kysely<DB>): RawWriter {
   const writer = writers.get(db);
   if (!writer) throw new Error('no SQLite write connection on this database handle (databases are opened by openSqlite)');
   return writer;
+}
+
+/** A statement run on the write connection: its rows (none for a statement that returns none). */
+export type RunStatement = (text: string, parameters: readonly unknown[]) => unknown[];
+
+const transactionStatements = new WeakMap<DialectAdapter, { run: RunStatement; active: () => boolean }>();
+
+/** Registers how statements of this SQLite database's transactions run directly (openSqlite). */
+export function attachTransactionStatements(db: Kysely<DB>, run: RunStatement, active: () => boolean): void {
+  transactionStatements.set(db.getExecutor().adapter, { run, active });
+}
+
+/**
+ * For a transaction of an SQLite database while it is open: runs a statement in it synchronously on
+ * the write connection, through the same statement cache as Kysely's driver but without its
+ * executor (a connection lease, a promise chain and result plugins per statement: ~3.5 µs of a
+ * ~3 µs point read; an order runs ~25 statements). SQLite has one write connection, and an open
+ * transaction holds it, so the statement is part of that transaction. Undefined for anything else
+ * (the database handle itself, PostgreSQL): run it through Kysely.
+ */
+export function transactionStatementsOf(db: Kysely<DB>): RunStatement | undefined {
+  if (!db.isTransaction) return undefined;
+  const found = transactionStatements.get(db.getExecutor().adapter);
+  return found?.active() ? found.run : undefined;
 }

@@ -19,6 +19,11 @@ export interface Reader {
   all(text: string, parameters: readonly unknown[]): unknown[];
   /** Runs `start` with the reads it makes synchronously in one read transaction (see inOneSnapshot). */
   together<T>(start: () => T): T;
+  /**
+   * A value derived from reads of the current snapshot, computed by `read` once per snapshot and
+   * `key` (a vendor's version, read by every counter call: twice per request before).
+   */
+  once<T>(key: string, read: () => T): T;
 }
 
 const readers = new WeakMap<Kysely<DB>, Reader>();
@@ -28,9 +33,11 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): ()
   sqlite.pragma('query_only = ON');
   sqlite.pragma('busy_timeout = 5000');
   const statements = new Map<string, RowStatement>();
+  const derived = new Map<string, unknown>();
   const begin = sqlite.prepare('begin');
   const commit = sqlite.prepare('commit');
   const endSnapshot = () => {
+    derived.clear();
     if (sqlite.inTransaction) commit.run();
   };
   const startSnapshot = () => {
@@ -51,6 +58,13 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): ()
     together(start) {
       startSnapshot();
       return start();
+    },
+    once<T>(key: string, read: () => T): T {
+      if (derived.has(key)) return derived.get(key) as T;
+      // `read` reads through all(), which starts the snapshot the value then belongs to.
+      const value = read();
+      derived.set(key, value);
+      return value;
     },
   });
   return endSnapshot;
