@@ -6,7 +6,7 @@ import { type Engine, startEngine, transact } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { isTransientFailure } from '../../src/core/storage/errors';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
-import { prepared } from '../../src/core/storage/prepared';
+import { prepared, preparedInsert } from '../../src/core/storage/prepared';
 import { inOneSnapshot, readerOf } from '../../src/core/storage/reader';
 import { versionOf } from '../../src/core/program-cache/program-data';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
@@ -62,6 +62,26 @@ describe('group commit on SQLite', () => {
     const after = groupCommitStats(engine.db);
     expect(after.batches - before.batches).toBe(1);
     expect(after.commands - before.commands).toBe(3);
+  });
+
+  it('prepared statements of a command run inside its savepoint on the write connection: rolled back with it, seen by its own reads', async () => {
+    const insertMeta = preparedInsert('node_meta');
+    const metaByKey = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
+    const results = await Promise.allSettled([
+      transact(engine, async (trx) => {
+        await insertMeta(trx, { key: 'kept', value: 'x' });
+        return metaByKey(trx, 'kept');
+      }),
+      transact(engine, async (trx) => {
+        await insertMeta(trx, { key: 'undone', value: 'x' });
+        expect(await metaByKey(trx, 'undone')).toEqual([{ value: 'x' }]);
+        throw new Error('no');
+      }),
+    ]);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: [{ value: 'x' }] });
+    expect(results[1].status).toBe('rejected');
+    expect(committed('kept')).toBe(true);
+    expect(committed('undone')).toBe(false);
   });
 
   it('a command fails with its own SQL error (a unique violation) and its neighbours commit', async () => {
