@@ -3,6 +3,7 @@
 // of the cashier screen in Chromium (bench/scan-to-panel.ts). Prints one JSON document.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import autocannon from 'autocannon';
@@ -36,12 +37,30 @@ async function startTarget<T>(script: string): Promise<Target<T>> {
 
 type Options = Omit<autocannon.Options, 'url' | 'duration' | 'connections' | 'pipelining'>;
 
-async function measure(url: string, options: Options = {}, pipelining = PIPELINING, connections = CONNECTIONS) {
+/** CPU time (user + system) a process has used so far, in µs; null where /proc is not there. */
+function cpuMicros(pid: number | undefined): number | null {
+  try {
+    // Fields after the command name: state is the first, utime the 12th, stime the 13th (clock ticks of 10 ms).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * req/s and latency of `url`; with the server's pid, also its CPU time per request, which follows
+ * the code more than the machine: req/s moved 2x between runs hours apart, CPU per request far less.
+ */
+async function measure(url: string, options: Options, { pipelining = PIPELINING, connections = CONNECTIONS, serverPid }: { pipelining?: number; connections?: number; serverPid: number | undefined }) {
   const run = (duration: number) => autocannon({ url, connections, pipelining, duration, ...options });
   await run(2); // warm-up
+  const cpuBefore = cpuMicros(serverPid);
   const result = await run(DURATION);
+  const cpuAfter = cpuMicros(serverPid);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
-  return { req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+  const cpu = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? { server_cpu_us_per_req: Math.round((cpuAfter - cpuBefore) / result.requests.total) } : {};
+  return { req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, ...cpu };
 }
 
 const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
@@ -50,10 +69,11 @@ async function resourceStyle() {
   const target = await startTarget<{ nodeUrl: string; bareUrl: string; token: string; currencyId: string; cards: number; seedMs: number }>('bench/server.ts');
   try {
     const auth = { headers: { authorization: `Bearer ${target.info.token}` } };
-    const bare = await measure(`${target.info.bareUrl}/hello`);
-    const currency = await measure(`${target.info.nodeUrl}/currencies/${target.info.currencyId}`, auth);
+    const server = { serverPid: target.child.pid };
+    const bare = await measure(`${target.info.bareUrl}/hello`, {}, server);
+    const currency = await measure(`${target.info.nodeUrl}/currencies/${target.info.currencyId}`, auth, server);
     // A prefix matching 100 of the vendor's cards: the engine reads, sorts and pages all 100.
-    const cards = await measure(`${target.info.nodeUrl}/cards?query=n:C00500&limit=25`, auth);
+    const cards = await measure(`${target.info.nodeUrl}/cards?query=n:C00500&limit=25`, auth, server);
     return {
       settings: { cards_in_db: target.info.cards, seed_ms: target.info.seedMs },
       bare_fastify_route: bare,
@@ -76,16 +96,17 @@ async function inStore() {
   };
   try {
     // Every in-store figure is at pipelining 1 (a counter waits for each reply): so is its reference.
-    const bare = await measure(`${target.info.bareUrl}/hello`, {}, 1);
+    const atCounter = { pipelining: 1, serverPid: target.child.pid };
+    const bare = await measure(`${target.info.bareUrl}/hello`, {}, atCounter);
     // The queue of a store with 10 customers waiting.
     for (let i = 0; i < 10; i++) await checkInOne(`customer${i}@bench.example`);
-    const queue = await measure(`${nodeUrl}/onscreen/queue?api_key=${apiKey}`, {}, 1);
+    const queue = await measure(`${nodeUrl}/onscreen/queue?api_key=${apiKey}`, {}, atCounter);
     // Retrieve customer alone, over 1,000 open sessions of random customers.
     const hashes: string[] = [];
     for (let i = 0; i < 1000; i++) hashes.push(await checkInOne(email()));
     const retrieve = await measure(nodeUrl, {
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }],
-    }, 1);
+    }, atCounter);
     // Check-in alone: a durable write each.
     const checkIns = await measure(nodeUrl, {
       requests: [
@@ -96,7 +117,7 @@ async function inStore() {
           setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email() }) }),
         },
       ],
-    }, 1);
+    }, atCounter);
     let receipt = 0;
     const orderRequest = {
       method: 'POST' as const,
@@ -104,15 +125,15 @@ async function inStore() {
       headers: { 'content-type': 'application/json' },
       setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ card_number: email(), receipt_number: `B-${++receipt}`, subtotal: 12.5, items: [{ name: 'Latte', quantity: 1, price: 12.5 }] }) }),
     };
-    const orders = await measure(nodeUrl, { requests: [orderRequest] }, 1);
+    const orders = await measure(nodeUrl, { requests: [orderRequest] }, atCounter);
     // One client at a time: the latency a single counter sees.
-    const orderAlone = await measure(nodeUrl, { requests: [orderRequest] }, 1, 1);
+    const orderAlone = await measure(nodeUrl, { requests: [orderRequest] }, { ...atCounter, connections: 1 });
     target.child.stdin!.write('raw-commits\n');
     const raw = await new Promise<{ rawCommitsPerSecond: number }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
     // The same orders on the node restarted as a paired store (capture and outbox on every command).
     target.child.stdin!.write('paired\n');
     const paired = await new Promise<{ nodeUrl: string }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
-    const pairedOrders = await measure(paired.nodeUrl, { requests: [orderRequest] }, 1);
+    const pairedOrders = await measure(paired.nodeUrl, { requests: [orderRequest] }, atCounter);
     return {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
       bare_fastify_route: bare,
