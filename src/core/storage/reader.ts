@@ -61,7 +61,8 @@ export function attachReader(db: Kysely<DB>, sqlite: BetterSqlite3.Database): ()
     },
     once<T>(key: string, read: () => T): T {
       if (derived.has(key)) return derived.get(key) as T;
-      // `read` reads through all(), which starts the snapshot the value then belongs to.
+      // The value belongs to this snapshot: started here, so its end (which drops it) is scheduled.
+      startSnapshot();
       const value = read();
       derived.set(key, value);
       return value;
