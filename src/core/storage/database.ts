@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
+import { attachObjectIdCounter, ObjectIdCounter } from './object-id-counter';
 import { attachRawWriter, attachTransactionStatements } from './raw-writer';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
@@ -29,32 +30,62 @@ export interface Database {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #inTransaction: () => boolean;
-  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+  readonly #ids: ObjectIdCounter;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, ids: ObjectIdCounter) {
     super(config);
     this.#inTransaction = inTransaction;
+    this.#ids = ids;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const sequence = await objectSequenceOf(connection);
+    if (sequence !== null) this.#ids.open(sequence);
+  }
+
+  // The ids handed out from memory become durable with the transaction (object-id-counter.ts).
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const highWater = this.#ids.highWater();
+    this.#ids.close();
+    if (highWater !== null) await connection.executeQuery(CompiledQuery.raw(RAISE_OBJECT_SEQUENCE, [highWater]));
+    await super.commitTransaction(connection);
   }
 
   // SQLite ends a transaction itself on some failures (a full disk, an I/O error): rolling back
   // again would throw "no transaction is active" in place of the error that ended it.
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#ids.close();
     if (this.#inTransaction()) await super.rollbackTransaction(connection);
+  }
+}
+
+const READ_OBJECT_SEQUENCE = CompiledQuery.raw("select value from id_sequences where name = 'objects'");
+// max(): never lowers the row, whatever else wrote it in this transaction.
+const RAISE_OBJECT_SEQUENCE = "update id_sequences set value = max(value, ?) where name = 'objects'";
+
+/** The object sequence's value; null before the first migration made its table. */
+async function objectSequenceOf(connection: DatabaseConnection): Promise<number | null> {
+  try {
+    const [row] = (await connection.executeQuery<{ value: number }>(READ_OBJECT_SEQUENCE)).rows;
+    return row === undefined ? null : Number(row.value);
+  } catch (error) {
+    if (error instanceof Error && /no such table/.test(error.message)) return null;
+    throw error;
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #inTransaction: () => boolean;
-  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+  readonly #ids: ObjectIdCounter;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, ids: ObjectIdCounter) {
     super(config);
     this.#config = config;
     this.#inTransaction = inTransaction;
+    this.#ids = ids;
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.#config, this.#inTransaction);
+    return new ImmediateSqliteDriver(this.#config, this.#inTransaction, this.#ids);
   }
 }
 
@@ -112,7 +143,9 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   let endReadSnapshot = () => {};
   const statements = withStatementCache(sqlite, () => endReadSnapshot());
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, () => sqlite.inTransaction) });
+  const ids = new ObjectIdCounter();
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, () => sqlite.inTransaction, ids) });
+  attachObjectIdCounter(db, ids);
   if (reader) endReadSnapshot = attachReader(db, reader);
   attachRawWriter(db, sqlite);
   // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.

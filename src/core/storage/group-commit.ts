@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isTransientFailure } from './errors';
+import { objectIdCounterOf } from './object-id-counter';
 import { transactionStatementsOf } from './raw-writer';
 import type { DB } from './schema';
 
@@ -116,8 +117,10 @@ class GroupWriter {
     if (batch[0]!.alone) return this.#commitAlone(batch[0]!);
     try {
       await this.#db.transaction().execute(async (trx) => {
+        const ids = objectIdCounterOf(trx);
         for (const command of batch) {
           await execute(trx, SAVEPOINT);
+          const idsBefore = ids?.mark();
           try {
             const value = await command.work(trx);
             await execute(trx, RELEASE);
@@ -126,6 +129,8 @@ class GroupWriter {
             // Undoes this command's writes only; its neighbours' stay in the transaction.
             try {
               await execute(trx, ROLLBACK);
+              // Its ids are free again: the next command takes them (ids stay gapless).
+              if (idsBefore !== undefined) ids!.restore(idsBefore);
               await execute(trx, RELEASE);
             } catch (rollbackFailure) {
               // No savepoint left: SQLite ended the whole transaction itself (a full disk, an I/O

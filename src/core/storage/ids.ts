@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { objectIdCounterOf } from './object-id-counter';
 import { prepared } from './prepared';
 import type { DB } from './schema';
 
@@ -34,14 +35,36 @@ const bumpSequence = prepared((db, name: string) =>
     .returning('value'),
 );
 
-export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes'): Promise<number> {
-  const [row] = await bumpSequence(db, name);
+const bumpSequenceBy = prepared((db, name: string, count: number) =>
+  db
+    .updateTable('id_sequences')
+    .set((eb) => ({ value: eb('value', '+', count) }))
+    .where('name', '=', name)
+    .returning('value'),
+);
+
+/**
+ * The first of `count` consecutive values of a named counter, inside the caller's transaction
+ * (gapless if it commits). The objects' counter is held in memory inside an SQLite transaction
+ * (object-id-counter.ts); everywhere else each call updates its row.
+ */
+export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes', count = 1): Promise<number> {
+  const counter = name === 'objects' ? objectIdCounterOf(db) : undefined;
+  if (counter) return counter.take(count);
+  const [row] = count === 1 ? await bumpSequence(db, name) : await bumpSequenceBy(db, name, count);
   if (!row) throw new Error(`id sequence ${name} is missing`);
-  return Number(row.value);
+  return Number(row.value) - count + 1;
 }
 
 export async function nextObjectId(db: Kysely<DB>, nodeId: number): Promise<number> {
   return composeId(nodeId, await nextSequence(db, 'objects'));
+}
+
+/** Ids for `count` new objects at once (a first sync's accounts), in creation order. */
+export async function nextObjectIds(db: Kysely<DB>, nodeId: number, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const first = await nextSequence(db, 'objects', count);
+  return Array.from({ length: count }, (_, i) => composeId(nodeId, first + i));
 }
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Engine } from '../../engine';
 import { inList } from '../../storage/dialect';
-import { composeId } from '../../storage/ids';
+import { nextObjectIds } from '../../storage/ids';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { chunks, quoted } from '../bulk-lists';
@@ -119,15 +119,8 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
   const opening = [...accounts.values()].filter((a) => a.id === null);
   if (opening.length > 0) {
     // One step of the node's object sequence reserves an id for every new account.
-    const [reserved] = await trx
-      .updateTable('id_sequences')
-      .set((eb) => ({ value: eb('value', '+', opening.length) }))
-      .where('name', '=', 'objects')
-      .returning('value')
-      .execute();
-    if (!reserved) throw new Error('id sequence objects is missing');
-    const first = Number(reserved.value) - opening.length + 1;
-    opening.forEach((a, i) => (a.id = composeId(engine.nodeId, first + i)));
+    const ids = await nextObjectIds(trx, engine.nodeId, opening.length);
+    opening.forEach((a, i) => (a.id = ids[i]!));
     await insertNewRows(
       trx,
       engine,
