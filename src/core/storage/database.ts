@@ -13,8 +13,8 @@ import {
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
-import { attachObjectIdCounter, ObjectIdCounter } from './object-id-counter';
-import { attachRawWriter, attachTransactionStatements } from './raw-writer';
+import { ObjectIdCounter } from './object-id-counter';
+import { attachWriteConnection } from './raw-writer';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
 
@@ -145,20 +145,15 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   const statements = withStatementCache(sqlite, () => endReadSnapshot());
   const ids = new ObjectIdCounter();
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, () => sqlite.inTransaction, ids) });
-  attachObjectIdCounter(db, ids);
   if (reader) endReadSnapshot = attachReader(db, reader);
-  attachRawWriter(db, sqlite);
   // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
-  attachTransactionStatements(
-    db,
-    (text, parameters) => {
-      const statement = statements.prepare(text);
-      if (statement.reader) return statement.all(...parameters);
-      statement.run(...parameters);
-      return [];
-    },
-    () => sqlite.inTransaction,
-  );
+  const runStatement = (text: string, parameters: readonly unknown[]) => {
+    const statement = statements.prepare(text);
+    if (statement.reader) return statement.all(...parameters);
+    statement.run(...parameters);
+    return [];
+  };
+  attachWriteConnection(db, sqlite, runStatement, ids);
   return {
     db,
     dialect: 'sqlite',

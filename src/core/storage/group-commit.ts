@@ -1,7 +1,6 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { isTransientFailure } from './errors';
-import { objectIdCounterOf } from './object-id-counter';
-import { transactionStatementsOf } from './raw-writer';
+import { objectIdCounterOf, transactionStatementsOf } from './raw-writer';
 import type { DB } from './schema';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { objectIdCounterOf } from './object-id-counter';
 import { prepared } from './prepared';
+import { objectIdCounterOf } from './raw-writer';
 import type { DB } from './schema';
 
 // Legacy-style objects expose integer ids that must be unique across every node of a chain

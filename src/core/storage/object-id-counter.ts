@@ -1,6 +1,3 @@
-import type { DialectAdapter, Kysely } from 'kysely';
-import type { DB } from './schema';
-
 /**
  * The node's object sequence (`id_sequences.objects`) held in memory for the length of one SQLite
  * write transaction (issue 13: an order took four UPDATE … RETURNING of that row, ~14 µs each).
@@ -54,18 +51,4 @@ export class ObjectIdCounter {
   highWater(): number | null {
     return this.#start !== null && this.#last > this.#start ? this.#last : null;
   }
-}
-
-const counters = new WeakMap<DialectAdapter, ObjectIdCounter>();
-
-/** Registers the counter of an SQLite database (openSqlite): one per database handle. */
-export function attachObjectIdCounter(db: Kysely<DB>, counter: ObjectIdCounter): void {
-  counters.set(db.getExecutor().adapter, counter);
-}
-
-/** The open counter of the SQLite transaction `db`; undefined for anything else (take ids from the row). */
-export function objectIdCounterOf(db: Kysely<DB>): ObjectIdCounter | undefined {
-  if (!db.isTransaction) return undefined;
-  const counter = counters.get(db.getExecutor().adapter);
-  return counter?.isOpen ? counter : undefined;
 }

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DialectAdapter, Kysely } from 'kysely';
+import type { ObjectIdCounter } from './object-id-counter';
 import type { DB } from './schema';
 
 /**
@@ -11,12 +12,24 @@ import type { DB } from './schema';
 export interface RawWriter {
   /** Runs a statement (prepared once per text) with its parameters; returns how many rows it changed. */
   run(text: string, parameters: readonly unknown[]): number;
-  all(text: string, parameters: readonly unknown[]): unknown[];
 }
 
-const writers = new WeakMap<Kysely<DB>, RawWriter>();
+/** A statement run on the write connection: its rows (none for a statement that returns none). */
+export type RunStatement = (text: string, parameters: readonly unknown[]) => unknown[];
 
-export function attachRawWriter(db: Kysely<DB>, sqlite: BetterSqlite3.Database, capacity = 200): void {
+/** What openSqlite registers of a database's write connection, per database handle. */
+interface WriteConnection {
+  raw: RawWriter;
+  /** A statement through the statement cache Kysely's driver uses, as that driver runs it. */
+  run: RunStatement;
+  inTransaction: () => boolean;
+  ids: ObjectIdCounter;
+}
+
+// Keyed by the dialect adapter, which the database handle and all its transactions share.
+const connections = new WeakMap<DialectAdapter, WriteConnection>();
+
+export function attachWriteConnection(db: Kysely<DB>, sqlite: BetterSqlite3.Database, run: RunStatement, ids: ObjectIdCounter, capacity = 200): void {
   const statements = new Map<string, BetterSqlite3.Statement>();
   const statement = (text: string) => {
     if (!sqlite.inTransaction) throw new Error('the raw writer runs only inside a transaction');
@@ -28,27 +41,26 @@ export function attachRawWriter(db: Kysely<DB>, sqlite: BetterSqlite3.Database, 
     }
     return found;
   };
-  writers.set(db, {
-    run: (text, parameters) => statement(text).run(...parameters).changes,
-    all: (text, parameters) => statement(text).all(...parameters),
+  connections.set(db.getExecutor().adapter, {
+    raw: { run: (text, parameters) => statement(text).run(...parameters).changes },
+    run,
+    inTransaction: () => sqlite.inTransaction,
+    ids,
   });
 }
 
 /** The raw writer of an SQLite database handle (openSqlite attaches it), for code that runs only there. */
 export function writeConnectionOf(db: Kysely<DB>): RawWriter {
-  const writer = writers.get(db);
-  if (!writer) throw new Error('no SQLite write connection on this database handle (databases are opened by openSqlite)');
-  return writer;
+  const connection = connections.get(db.getExecutor().adapter);
+  if (!connection) throw new Error('no SQLite write connection on this database handle (databases are opened by openSqlite)');
+  return connection.raw;
 }
 
-/** A statement run on the write connection: its rows (none for a statement that returns none). */
-export type RunStatement = (text: string, parameters: readonly unknown[]) => unknown[];
-
-const transactionStatements = new WeakMap<DialectAdapter, { run: RunStatement; active: () => boolean }>();
-
-/** Registers how statements of this SQLite database's transactions run directly (openSqlite). */
-export function attachTransactionStatements(db: Kysely<DB>, run: RunStatement, active: () => boolean): void {
-  transactionStatements.set(db.getExecutor().adapter, { run, active });
+/** The write connection of `db` when it is a transaction of an SQLite database and that transaction is open. */
+function openTransactionOf(db: Kysely<DB>): WriteConnection | undefined {
+  if (!db.isTransaction) return undefined;
+  const connection = connections.get(db.getExecutor().adapter);
+  return connection?.inTransaction() ? connection : undefined;
 }
 
 /**
@@ -60,7 +72,11 @@ export function attachTransactionStatements(db: Kysely<DB>, run: RunStatement, a
  * (the database handle itself, PostgreSQL): run it through Kysely.
  */
 export function transactionStatementsOf(db: Kysely<DB>): RunStatement | undefined {
-  if (!db.isTransaction) return undefined;
-  const found = transactionStatements.get(db.getExecutor().adapter);
-  return found?.active() ? found.run : undefined;
+  return openTransactionOf(db)?.run;
+}
+
+/** The open object id counter of the SQLite transaction `db` (object-id-counter.ts); undefined for anything else: take ids from the row. */
+export function objectIdCounterOf(db: Kysely<DB>): ObjectIdCounter | undefined {
+  const ids = openTransactionOf(db)?.ids;
+  return ids?.isOpen ? ids : undefined;
 }
