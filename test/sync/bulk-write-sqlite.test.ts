@@ -20,7 +20,7 @@ describe('the SQLite bulk writer', () => {
     // A row without the optional columns (a node of another version): its defaults apply.
     { id: 900_002, public_id: 'cur-b', vendor_id: vendorId, name: 'Coins', name_key: 'coins', status: 'ACTIVE', created_at: 2, updated_at: 2 },
     { id: 900_003, public_id: 'cur-c', vendor_id: vendorId, name: 'Gems', name_key: 'gems', code: 'GEM', status: 'ACTIVE', created_at: 3, updated_at: 3, deleted_at: 5 },
-    // Text that reads as a number stays text (rows travel to SQLite as one JSON value).
+    // Text that reads as a number stays text.
     { id: 900_004, public_id: 'cur-d', vendor_id: vendorId, name: '007', name_key: '007', code: null, status: 'ACTIVE', created_at: 4, updated_at: 4, deleted_at: null },
   ];
 

@@ -1,4 +1,4 @@
-// Small list and SQL-name helpers shared by sync's bulk writers (central's apply, a store's snapshot, capture).
+// Small list, SQL-name and value helpers shared by sync's bulk writers (central's apply, a store's snapshot, capture).
 
 export function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
   let list = map.get(key);
@@ -27,4 +27,11 @@ export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 
 export function quoted(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** What better-sqlite3 can bind: rows that travelled as JSON may carry booleans and JSON values (a PostgreSQL central's). */
+export function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return value === undefined ? null : value;
 }

@@ -34,14 +34,39 @@ export interface PushOptions {
   oneByOne?: boolean;
 }
 
-/** A store's push, in one transaction; the auto-reload worker is woken after the commit when a spend queued one. */
+/** The database refused a bulk run: the push runs again with these events (node_seq) taken one by one. */
+class BulkRunRefused extends Error {
+  constructor(readonly nodeSeqs: number[]) {
+    super('a bulk run was refused');
+  }
+}
+
+/**
+ * A store's push, in one transaction; the auto-reload worker is woken after the commit when a spend
+ * queued one. A bulk run the database refuses costs the push one more attempt, with that run's
+ * events applied one by one (each run refused once at most, so attempts are bounded).
+ */
 export async function acceptPushedEvents(engine: Engine, node: PairedNode, events: PushedEvent[], options: PushOptions = {}): Promise<PushResponse> {
-  const { response, effects } = await transact(engine, async (trx) => {
-    const effects = await prepareStoreChangeEffects(trx, node.vendorId);
-    return { response: await applyPushedEvents(trx, engine, node, events, effects, options), effects };
-  }, { alone: true });
-  if (effects.autoReloadQueued) notifyAutoReloadQueued(engine);
-  return response;
+  const oneByOne = new Set<number>();
+  for (;;) {
+    try {
+      const { response, effects } = await transact(engine, async (trx) => {
+        const effects = await prepareStoreChangeEffects(trx, node.vendorId);
+        return { response: await applyPushedEvents(trx, engine, node, events, effects, { all: options.oneByOne ?? false, events: oneByOne }), effects };
+      }, { alone: true });
+      if (effects.autoReloadQueued) notifyAutoReloadQueued(engine);
+      return response;
+    } catch (error) {
+      if (!(error instanceof BulkRunRefused)) throw error;
+      for (const seq of error.nodeSeqs) oneByOne.add(seq);
+    }
+  }
+}
+
+/** Which events take the per-event path whether or not they look like plain sales. */
+interface OneByOne {
+  all: boolean;
+  events: ReadonlySet<number>;
 }
 
 /**
@@ -51,7 +76,7 @@ export async function acceptPushedEvents(engine: Engine, node: PairedNode, event
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
  * Runs of plain sales go through the bulk path (apply-batch.ts); every other event is applied alone.
  */
-async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects, options: PushOptions): Promise<PushResponse> {
+async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects, oneByOne: OneByOne): Promise<PushResponse> {
   const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
   const firstSeq = Number(state.last_seq) + 1;
   // An event sent twice in one page counts once.
@@ -76,7 +101,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     startNewRun(page);
   };
   for (const event of fresh) {
-    if (!options.oneByOne && isPlainSale(page, node, event)) {
+    if (!oneByOne.all && !oneByOne.events.has(event.node_seq) && isPlainSale(page, node, event)) {
       run.push(event);
       rememberEvent(page, event, true);
     } else {
@@ -134,29 +159,21 @@ async function insertVerdicts(trx: Kysely<DB>, engine: Engine, node: PairedNode,
   await insertRows(trx, engine, 'sync_verdicts', rows);
 }
 
-/** A run of plain sales in bulk; should the database refuse any of it, the run is taken event by event. */
+/**
+ * A run of plain sales in bulk, without a savepoint of its own (see bulk-write-sqlite.ts): should the
+ * database refuse any of it, the push is abandoned and runs again with the run's events one by one.
+ */
 async function applyRun(trx: Kysely<DB>, engine: Engine, node: PairedNode, page: PageKnowledge, run: PushedEvent[], push: PushState): Promise<EventVerdict[]> {
-  const queuedBefore = push.effects.autoReloadQueued;
-  const survivorsBefore = new Map(push.survivors);
   const accounts = new Set<number>();
-  await sql`savepoint sync_run`.execute(trx);
   try {
     await applyPlainSales(trx, page, run, { engine, vendorId: node.vendorId, effects: push.effects, survivors: push.survivors, survivorOf: (id) => survivorOf(trx, id), accounts });
-    await sql`release savepoint sync_run`.execute(trx);
-    for (const id of accounts) push.accounts.add(id);
-    return run.map((e) => ({ node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied', code: null, message: null }));
   } catch (error) {
     // A failure of the moment (a deadlock, a timeout) fails the whole push: the store sends it again.
     if (isTransientFailure(error)) throw error;
-    await sql`rollback to savepoint sync_run`.execute(trx);
-    await sql`release savepoint sync_run`.execute(trx);
-    push.effects.autoReloadQueued = queuedBefore;
-    push.survivors.clear();
-    for (const [user, survivor] of survivorsBefore) push.survivors.set(user, survivor);
-    const verdicts: EventVerdict[] = [];
-    for (const event of run) verdicts.push(await applyOneEvent(trx, engine, node, event, push));
-    return verdicts;
+    throw new BulkRunRefused(run.map((e) => e.node_seq));
   }
+  for (const id of accounts) push.accounts.add(id);
+  return run.map((e) => ({ node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied', code: null, message: null }));
 }
 
 /** What applying one push shares between its events. */

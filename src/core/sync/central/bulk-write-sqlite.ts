@@ -2,17 +2,18 @@ import { type Kysely, sql } from 'kysely';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { chunks, quoted, sameList } from '../bulk-lists';
+import { chunks, quoted, sameList, sqliteValue } from '../bulk-lists';
 
-// Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one statement per table
-// and chunk that reads them from one JSON parameter (an array of value arrays), run synchronously
-// on the write connection, with the capture triggers paused: the change log gets the same entries
-// from one INSERT … SELECT per table afterwards.
+// Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement per
+// row, run synchronously on the write connection, with the capture triggers paused: the change log
+// gets the same entries from one INSERT … SELECT per table afterwards.
 //
-// One statement, not one per row: a bulk run is applied inside a savepoint (apply-push.ts), and
-// SQLite keeps a savepoint's journal in memory (temp_store = MEMORY) and walks it at every
-// statement's end; per-row statements made an order with its transaction cost ~110 µs at 1,000
-// events a page, one statement ~20 µs (docs/decisions.md, Speed).
+// One statement per row is the cheapest way into SQLite for these wide rows (an order with its
+// stored reply: ~10 µs, against ~27 µs read from one JSON parameter with `->>`), but only while no
+// savepoint is open: SQLite walks a savepoint's in-memory journal at the end of every statement, so
+// per-row statements inside one cost in proportion to what it had written (docs/decisions.md,
+// Speed). A bulk run therefore takes no savepoint (apply-push.ts): should the database refuse it,
+// the whole push runs again with that run's events taken one by one.
 
 export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
@@ -23,10 +24,8 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
   try {
     // Rows of one node share their columns: consecutive rows alike go in together, in their order.
     for (const { columns, list } of runsOfSameColumns(rows)) {
-      const names = columns.map(quoted).join(', ');
-      // `->>` gives each JSON value as the SQL value it was bound as before (numbers, text, null).
-      const text = `insert into ${quoted(table)} (${names}) select ${columns.map((_, i) => `value ->> ${i}`).join(', ')} from json_each(?)`;
-      for (const chunk of chunks(list, 5_000)) raw.run(text, [JSON.stringify(chunk.map((row) => columns.map((c) => row[c] ?? null)))]);
+      const text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+      for (const row of list) raw.run(text, columns.map((c) => sqliteValue(row[c])));
     }
   } finally {
     if (paused) raw.run('update sync_apply_mode set active = 0', []);

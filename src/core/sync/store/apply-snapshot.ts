@@ -4,7 +4,7 @@ import { inList } from '../../storage/dialect';
 import { nextObjectIds } from '../../storage/ids';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
-import { chunks, quoted } from '../bulk-lists';
+import { chunks, quoted, sqliteValue } from '../bulk-lists';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
 import { pendingRows, upsertRow } from './apply-pulled-changes';
@@ -186,11 +186,4 @@ async function insertTuples(trx: Kysely<DB>, engine: Engine, table: string, colu
     offset += chunk.length;
   }
   return skipped;
-}
-
-/** What better-sqlite3 can bind: a PostgreSQL central ships booleans and JSON values as JSON. */
-function sqliteValue(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value !== null && typeof value === 'object') return JSON.stringify(value);
-  return value === undefined ? null : value;
 }
