@@ -6,17 +6,19 @@ import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { checkIn } from '../../src/core/onscreen/check-in';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
+import { migrateToLatest } from '../../src/core/storage/database';
 import { getMeta } from '../../src/core/storage/node-meta';
 import { readSnapshotPage, SNAPSHOT_TABLES } from '../../src/core/sync/central/read-snapshot';
 import { authenticateNode, issuePairingCode, pairNode } from '../../src/core/sync/central/pairing';
 import { compactChangeLog } from '../../src/core/sync/central/compact-change-log';
-import type { SnapshotPage, SnapshotRequest } from '../../src/core/sync/protocol';
+import { type RowTable, rowTableOf, type SnapshotPageOnTheWire, type SnapshotRequest } from '../../src/core/sync/protocol';
 import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
 import { CentralError, httpTransport } from '../../src/server/sync/http-transport';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
+import { openTestPostgres } from '../support/postgres';
 import { http } from '../support/test-node';
 import { type CentralHandle, pairStore, startCentral } from './support/chain';
 
@@ -39,7 +41,7 @@ class SnapshotLink implements SyncTransport {
   ) {}
   push: SyncTransport['push'] = (r) => this.inner.push(r);
   pull: SyncTransport['pull'] = (a, l) => this.inner.pull(a, l);
-  snapshot = async (request: SnapshotRequest): Promise<SnapshotPage> => {
+  snapshot = async (request: SnapshotRequest): Promise<SnapshotPageOnTheWire> => {
     if (this.budget <= 0) throw new Error('network: down');
     this.budget -= 1;
     this.requests.push(request);
@@ -318,5 +320,62 @@ describe('first sync by snapshot', () => {
     const outcome = await httpTransport(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, paired.credential).customer!('mine@chain.test').catch((e: unknown) => e);
     expect(isServiceError(outcome)).toBe(false);
     expect(Date.now() - asked).toBeLessThan(6_000);
+  });
+});
+
+const asObjects = (table: RowTable) => table.rows.map((values) => Object.fromEntries(table.columns.map((c, i) => [c, values[i]])));
+
+describe.each(['sqlite', 'postgres'] as const)('snapshot pages as columns (central on %s)', (kind) => {
+  it('read back as exactly the objects central would send, in about half the bytes; stores ask for them', async () => {
+    const clock = new ManualClock();
+    let database;
+    if (kind === 'postgres') {
+      const postgres = await openTestPostgres();
+      open.push({ close: () => postgres.drop() });
+      await migrateToLatest(postgres.database.db);
+      database = postgres.database;
+    }
+    const central = await startCentral(clock, database);
+    open.unshift(central);
+    const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
+    for (let i = 0; i < 6; i += 1) {
+      await registerInStore(central.engine, scope, { email: `col${i}@chain.test`, firstName: i === 0 ? 'Zoë "Q"' : `N${i}` });
+      await placeOrder(central.engine, scope, { identification: `col${i}@chain.test`, receiptNumber: `COL-${i}`, subtotal: 10 + i });
+    }
+    await checkIn(central.engine, scope, { identification: 'col1@chain.test' });
+    const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, central.vendor.storeId);
+    const paired = await pairNode(central.engine, code, 'store');
+    const node = await authenticateNode(central.engine, paired.credential);
+    const app: FastifyInstance = await buildApp({ engine: central.engine, role: 'central', version: 'test' });
+    open.unshift({ close: async () => void (await app.close()) });
+    const asked: string[] = [];
+    app.addHook('onRequest', async (request) => void asked.push(request.url));
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const get = (query: string) => http(`${url}/sync/snapshot?${query}`, { token: paired.credential });
+
+    let withRows = 0;
+    for (const table of SNAPSHOT_TABLES) {
+      const objects = await get(`table=${table}&limit=100`);
+      const columns = await get(`table=${table}&limit=100&format=columns`);
+      expect(objects.status, table).toBe(200);
+      expect(columns.status, table).toBe(200);
+      expect(objects.body, table).not.toHaveProperty('columns');
+      expect(columns.body.columns, table).toEqual(expect.arrayContaining(['id']));
+      const { columns: names, rows, ...rest } = columns.body as RowTable & Record<string, unknown>;
+      expect({ ...rest, rows: rows.map((values) => Object.fromEntries(names.map((c, i) => [c, values[i]]))) }, table).toEqual(objects.body);
+      // The store's link asks for columns; the store reads them as it reads objects.
+      const linked = await httpTransport(url, paired.credential).snapshot!({ table, after: 0, limit: 100 });
+      const direct = await readSnapshotPage(central.engine.db, central.engine.dialect, node, { table, after: 0, limit: 100 });
+      expect(linked, table).toHaveProperty('columns');
+      expect(asObjects(rowTableOf(linked)), table).toEqual(direct.rows);
+      if (objects.body.rows.length > 2) withRows += 1;
+      // The bulk of a chain's snapshot: customers, memberships and entries (an order's size is its stored reply).
+      if (['users', 'user_vendors', 'ledger_entries'].includes(table)) expect(JSON.stringify(columns.body).length, table).toBeLessThan(0.7 * JSON.stringify(objects.body).length);
+    }
+    expect(withRows).toBeGreaterThanOrEqual(5); // customers, memberships, entries, check-ins, orders, history
+    // Ours: one page per table as objects and one as columns; the store's link asks for columns too.
+    expect(asked.filter((u) => !u.includes('format=')).length).toBe(SNAPSHOT_TABLES.length);
+    expect(asked.filter((u) => u.includes('format=columns')).length).toBe(SNAPSHOT_TABLES.length * 2);
+    expect((await get('table=users&format=xml')).status).toBe(400);
   });
 });

@@ -93,6 +93,35 @@ export interface CustomerRows {
   tables: Array<{ table: string; rows: Array<Record<string, unknown>> }>;
 }
 
+/** Rows of one table as a list of columns and one array of values per row. */
+export interface RowTable {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/**
+ * A snapshot page as a link hands it to the store: rows as objects (in-process links, a central of
+ * an earlier version), or as central sends them over HTTP when asked for `format=columns` — each row
+ * an array of its values under one list of columns: about a third of the bytes, parsed faster.
+ */
+export type SnapshotPageOnTheWire = SnapshotPage | (Omit<SnapshotPage, 'rows'> & RowTable);
+
+/** Rows as columns and values, however they travelled; objects may differ in keys (a missing one reads as undefined). */
+export function rowTableOf(page: { rows: Array<Record<string, unknown>> } | RowTable): RowTable {
+  if ('columns' in page) return page;
+  const seen = new Set<string>();
+  const columns: string[] = [];
+  for (const row of page.rows) {
+    for (const key in row) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  return { columns, rows: page.rows.map((row) => columns.map((c) => row[c])) };
+}
+
 export interface SnapshotRequest {
   table: string;
   after: number;

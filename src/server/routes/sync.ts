@@ -74,13 +74,15 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
           after: Type.Optional(Type.Integer({ minimum: 0 })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SNAPSHOT_PAGE_MAX })),
           estimate: Type.Optional(Type.Boolean()),
+          // Rows as value arrays under one list of columns (stores of this version ask for it).
+          format: Type.Optional(Type.Union([Type.Literal('objects'), Type.Literal('columns')])),
         }),
       },
     },
     async (request, reply) => {
       const paired = nodeOf(request);
-      const { table, after, limit, estimate } = request.query;
-      const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false });
+      const { table, after, limit, estimate, format } = request.query;
+      const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false }, format ?? 'objects');
       // Seen once per snapshot (its first page), not a write per page.
       if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
       return reply.type('application/json; charset=utf-8').send(page);

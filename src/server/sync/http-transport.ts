@@ -1,4 +1,4 @@
-import type { CustomerRows, PairResponse, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../core/sync/protocol';
+import { type CustomerRows, type PairResponse, type PullResponse, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest } from '../../core/sync/protocol';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../shared/errors';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
 
@@ -35,7 +35,7 @@ export function httpTransport(central: string, credential: string): SyncTranspor
     push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }),
     pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }),
     snapshot: (r: SnapshotRequest) =>
-      call<SnapshotPage>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}${r.estimate ? '&estimate=true' : ''}`, { headers }),
+      call<SnapshotPageOnTheWire>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}&format=columns${r.estimate ? '&estimate=true' : ''}`, { headers }),
     customer: async (identification: string) => {
       try {
         return await call<CustomerRows>(`${central}/sync/customer`, { method: 'POST', headers, body: JSON.stringify({ card_number: identification }) }, CUSTOMER_TIMEOUT_MS);

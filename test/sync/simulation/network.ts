@@ -1,4 +1,4 @@
-import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPage, SnapshotRequest } from '../../../src/core/sync/protocol';
+import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPageOnTheWire, SnapshotRequest } from '../../../src/core/sync/protocol';
 import type { SyncTransport } from '../../../src/core/sync/store/sync-client';
 import type { Random } from './random';
 
@@ -49,7 +49,7 @@ export class LossyLink implements SyncTransport {
     return this.#deliver(() => this.inner.pull(after, limit));
   }
 
-  async snapshot(request: SnapshotRequest): Promise<SnapshotPage> {
+  async snapshot(request: SnapshotRequest): Promise<SnapshotPageOnTheWire> {
     this.#refuseWhenDown();
     return this.#deliver(() => this.inner.snapshot!(request));
   }

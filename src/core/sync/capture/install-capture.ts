@@ -78,14 +78,35 @@ export async function sqliteColumns(db: Kysely<DB>, table: ReplicatedTable): Pro
   return result.rows.map((r) => r.name).filter((name) => !omit.has(name));
 }
 
+/** The ledger's holder columns, which an entry carries from its account wherever it travels. */
+const HOLDER_COLUMNS = ['holder_type', 'holder_id', 'currency_id'] as const;
+
 export function sqliteRowJson(table: ReplicatedTable, columns: string[], row: string): string {
   const pairs = columns.map((c) => `'${c}', ${row}.${c}`);
   if (table.name === 'ledger_entries') {
-    for (const c of ['holder_type', 'holder_id', 'currency_id']) {
+    for (const c of HOLDER_COLUMNS) {
       pairs.push(`'${c}', (select a.${c} from ledger_accounts a where a.id = ${row}.account_id)`);
     }
   }
   return `json_object(${pairs.join(', ')})`;
+}
+
+/**
+ * A row as a JSON array of the values `sqliteRowJson`/`pgRowJson` would give as an object, and the
+ * names in that order (a snapshot page sent as columns).
+ */
+export async function rowArrayOf(db: Kysely<DB>, dialect: Dialect, table: ReplicatedTable, row: string): Promise<{ columns: string[]; json: string }> {
+  const omit = new Set(table.omit ?? []);
+  const own = dialect === 'sqlite' ? await sqliteColumns(db, table) : (await pgColumnTypes(db, table.name)).map((c) => c.name).filter((name) => !omit.has(name));
+  const values = own.map((c) => `${row}.${quoted(c)}`);
+  const columns = [...own];
+  if (table.name === 'ledger_entries') {
+    for (const c of HOLDER_COLUMNS) {
+      columns.push(c);
+      values.push(`(select a.${c} from ledger_accounts a where a.id = ${row}.account_id)`);
+    }
+  }
+  return { columns, json: dialect === 'sqlite' ? `json_array(${values.join(', ')})` : `json_build_array(${values.join(', ')})::text` };
 }
 
 function vendorOf(table: ReplicatedTable, row: string): string {
@@ -198,7 +219,7 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
   let from = '';
   if (table.name === 'ledger_entries') {
     const account = await pgColumnTypes(db, 'ledger_accounts');
-    for (const name of ['holder_type', 'holder_id', 'currency_id']) {
+    for (const name of HOLDER_COLUMNS) {
       const type = account.find((c) => c.name === name)?.type;
       fields.set(name, (type && pgJsonText(type, `a.${name}`)) ?? '');
     }

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import { ServiceError } from '../../../shared/errors';
-import { pgRowJson, sqliteColumns, sqliteRowJson } from '../capture/install-capture';
+import { pgRowJson, rowArrayOf, sqliteColumns, sqliteRowJson } from '../capture/install-capture';
 import type { SnapshotPage, SnapshotRequest } from '../protocol';
 import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 import type { PairedNode } from './apply-push';
@@ -25,17 +25,20 @@ export async function readSnapshotPage(db: Kysely<DB>, dialect: Dialect, node: P
   return { ...page, rows: rows.map((row) => JSON.parse(row) as Record<string, unknown>) };
 }
 
+/** How a page's rows travel over HTTP: objects, as the log ships them, or value arrays under one list of columns. */
+export type SnapshotFormat = 'objects' | 'columns';
+
 /**
  * The same page as JSON text for the HTTP reply: the rows are already JSON in the database's
  * answer, so they are joined, not parsed and written again (most of central's work per page).
  */
-export async function readSnapshotPageJson(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<string> {
-  const { page, rows } = await readSnapshotRows(db, dialect, node, request);
+export async function readSnapshotPageJson(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest, format: SnapshotFormat = 'objects'): Promise<string> {
+  const { page, rows, columns } = await readSnapshotRows(db, dialect, node, request, format);
   const { rows: _none, ...rest } = page;
-  return `{"rows":[${rows.join(',')}],${JSON.stringify(rest).slice(1)}`;
+  return `{${columns ? `"columns":${JSON.stringify(columns)},` : ''}"rows":[${rows.join(',')}],${JSON.stringify(rest).slice(1)}`;
 }
 
-async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest): Promise<{ page: SnapshotPage; rows: string[] }> {
+async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNode, request: SnapshotRequest, format: SnapshotFormat = 'objects'): Promise<{ page: SnapshotPage; rows: string[]; columns: string[] | null }> {
   const table = REPLICATED_TABLES.find((t) => t.pull && t.name === request.table);
   if (!table) throw new ServiceError('validation_failed', `table must be one of ${SNAPSHOT_TABLES.join(', ')}.`, 'table');
   if (!Number.isSafeInteger(request.after) || request.after < 0) throw new ServiceError('validation_failed', 'after must be an id (0 or more).', 'after');
@@ -43,7 +46,8 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
     throw new ServiceError('validation_failed', `limit must be between 1 and ${SNAPSHOT_PAGE_MAX}.`, 'limit');
   }
   const head = await logHead(db);
-  const found = await rowsAsJson(db, dialect, table, sql`${vendorFilter(table, node.vendorId)} and r.id > ${request.after}`, request.limit);
+  const shape = format === 'columns' ? await rowArrayOf(db, dialect, table, 'r') : null;
+  const found = await selectRows(db, table, shape?.json ?? (await rowJsonOf(db, dialect, table)), sql`${vendorFilter(table, node.vendorId)} and r.id > ${request.after}`, request.limit);
   const rows = found.map((row) => row.data);
   const page: SnapshotPage = {
     table: table.name,
@@ -53,7 +57,7 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
     head,
   };
   if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
-  return { page, rows };
+  return { page, rows, columns: shape?.columns ?? null };
 }
 
 /** The vendor's change-log head; read before rows, every change after it is still in the log. */
@@ -64,7 +68,15 @@ export async function logHead(db: Kysely<DB>): Promise<number> {
 
 /** Rows of a replicated table (aliased `r` in `where`) by id, each as the JSON text the capture triggers log. */
 export async function rowsAsJson(db: Kysely<DB>, dialect: Dialect, table: ReplicatedTable, where: RawBuilder<unknown>, limit?: number): Promise<Array<{ id: number; data: string }>> {
-  const json = dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+  return selectRows(db, table, await rowJsonOf(db, dialect, table), where, limit);
+}
+
+/** The expression that gives a row (aliased `r`) as the JSON object the capture triggers log. */
+async function rowJsonOf(db: Kysely<DB>, dialect: Dialect, table: ReplicatedTable): Promise<string> {
+  return dialect === 'postgres' ? `(${pgRowJson(table, 'r')})::text` : sqliteRowJson(table, await sqliteColumns(db, table), 'r');
+}
+
+async function selectRows(db: Kysely<DB>, table: ReplicatedTable, json: string, where: RawBuilder<unknown>, limit?: number): Promise<Array<{ id: number; data: string }>> {
   const result = await sql<{ id: number; data: string }>`select r.id as id, ${sql.raw(json)} as data from ${sql.table(table.name)} r
     where ${where} order by r.id ${limit === undefined ? sql`` : sql`limit ${limit}`}`.execute(db);
   return result.rows;

@@ -5,8 +5,9 @@ import { nextObjectIds } from '../../storage/ids';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { chunks, quoted, sqliteValue } from '../bulk-lists';
+import type { RowTable } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
-import { pickColumns, tableColumns } from '../table-columns';
+import { tableColumns } from '../table-columns';
 import { pendingRows, upsertRow } from './apply-pulled-changes';
 
 // A page of a first sync's snapshot (docs/sync.md, "First sync"), written in bulk in the caller's
@@ -31,30 +32,32 @@ const PARENTS: Readonly<Record<string, string>> = {
 };
 
 /** Writes one snapshot page; returns how many rows were written. */
-export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, rows: Row[]): Promise<number> {
+export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, page: RowTable): Promise<number> {
   if (!replicatedTable(table)?.pull) throw new Error(`central sent a snapshot of ${table}, which stores do not receive`);
-  if (rows.length === 0) return 0;
+  if (page.rows.length === 0) return 0;
   await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
   if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
+  const at = new Map(page.columns.map((c, i) => [c, i]));
+  const idAt = at.get('id');
+  if (idAt === undefined) throw new Error(`central sent ${table} rows without their ids`);
   // Sales made here during the first sync (customers already received check in) are this store's news.
   const ownWrites = (await trx.selectFrom('sync_changes').select('seq').limit(1).executeTakeFirst()) !== undefined;
   const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
   const columns = await tableColumns(trx, engine.dialect, table);
-  let kept = pending.size === 0 ? rows : rows.filter((row) => !pending.has(`${table}:${Number(row['id'])}`));
+  let kept = pending.size === 0 ? page.rows : page.rows.filter((values) => !pending.has(`${table}:${Number(values[idAt])}`));
   // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
-  kept = await withParentsPresent(trx, table, kept, columns);
+  kept = await withParentsPresent(trx, table, at, kept, columns);
   if (table === 'ledger_entries') {
-    await insertEntries(trx, engine, kept, columns);
+    await insertEntries(trx, engine, at, kept, columns);
   } else {
     const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
     const defaults: Row = { ...replicatedTable(table)?.insertDefaults };
     for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
-    // One page's rows come from one query at central: the first row's columns are every row's.
-    const list = [...columns].filter((c) => (kept[0] !== undefined && c in kept[0]) || c in defaults);
+    const list = [...columns].filter((c) => at.has(c) || c in defaults);
     const firstVendor = list.indexOf('first_vendor_id');
-    const fromDefaults = list.map((c) => c in defaults);
-    const tuples = kept.map((data) => {
-      const tuple = list.map((c, i) => (fromDefaults[i] ? defaults[c] : data[c]));
+    const sources = list.map((c) => (c in defaults ? -1 : at.get(c)!));
+    const tuples = kept.map((values) => {
+      const tuple = list.map((c, i) => (sources[i]! < 0 ? defaults[c] : values[sources[i]!]));
       // A customer who first joined another vendor points at a vendor this store never sees.
       if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
       return tuple;
@@ -62,23 +65,26 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     // A row not inserted is here already (brought earlier for a waiting counter, or this store's
     // own, pushed) or meets a local row holding one of its unique keys: central's version wins, by
     // the pull's rules (the local holder steps aside).
-    for (const index of await insertTuples(trx, engine, table, list, tuples)) await upsertRow(trx, engine, vendorId, table, kept[index]!);
+    for (const index of await insertTuples(trx, engine, table, list, tuples)) {
+      await upsertRow(trx, engine, vendorId, table, Object.fromEntries(page.columns.map((c, i) => [c, kept[index]![i]])));
+    }
   }
   await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
   return kept.length;
 }
 
-async function withParentsPresent(trx: Kysely<DB>, table: string, rows: Row[], columns: Set<string>): Promise<Row[]> {
+async function withParentsPresent(trx: Kysely<DB>, table: string, at: Map<string, number>, rows: unknown[][], columns: Set<string>): Promise<unknown[][]> {
   let kept = rows;
   for (const [column, parent] of Object.entries(PARENTS)) {
-    if (!columns.has(column) || parent === table) continue;
-    const wanted = [...new Set(kept.map((row) => row[column]).filter((v): v is number => typeof v === 'number'))];
+    const index = at.get(column);
+    if (index === undefined || !columns.has(column) || parent === table) continue;
+    const wanted = [...new Set(kept.map((values) => values[index]).filter((v): v is number => typeof v === 'number'))];
     if (wanted.length === 0) continue;
     const present = new Set<number>();
     for (const chunk of chunks(wanted, 5_000)) {
       for (const row of await trx.selectFrom(parent as 'users').select('id').where(inList(trx, 'id', chunk, 'bigint')).execute()) present.add(Number(row.id));
     }
-    if (present.size < wanted.length) kept = kept.filter((row) => typeof row[column] !== 'number' || present.has(row[column]));
+    if (present.size < wanted.length) kept = kept.filter((values) => typeof values[index] !== 'number' || present.has(values[index]));
   }
   return kept;
 }
@@ -88,21 +94,24 @@ async function withParentsPresent(trx: Kysely<DB>, table: string, rows: Row[], c
  * this node's sequence in one step), new accounts start at the sum of their entries, existing ones
  * move by it, and the entries go in with one insert.
  */
-async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], columns: Set<string>): Promise<void> {
+async function insertEntries(trx: Kysely<DB>, engine: Engine, at: Map<string, number>, rows: unknown[][], columns: Set<string>): Promise<void> {
   if (rows.length === 0) return;
+  const field = (values: unknown[], name: string) => values[at.get(name) ?? -1];
   const present = new Set<number>();
-  for (const chunk of chunks(rows.map((r) => Number(r['id'])), 5_000)) {
+  for (const chunk of chunks(rows.map((values) => Number(field(values, 'id'))), 5_000)) {
     for (const row of await trx.selectFrom('ledger_entries').select('id').where(inList(trx, 'id', chunk, 'bigint')).execute()) present.add(Number(row.id));
   }
-  const fresh = rows.filter((r) => !present.has(Number(r['id'])));
+  const fresh = rows.filter((values) => !present.has(Number(field(values, 'id'))));
   if (fresh.length === 0) return;
   const keyOf = (holderType: unknown, holderId: unknown, currencyId: unknown) => `${String(holderType)}:${Number(holderId)}:${Number(currencyId)}`;
+  const entryKey = (values: unknown[]) => keyOf(field(values, 'holder_type'), field(values, 'holder_id'), field(values, 'currency_id'));
   const accounts = new Map<string, { id: number | null; vendorId: number; holderType: string; holderId: number; currencyId: number; sum: number }>();
-  for (const r of fresh) {
-    const key = keyOf(r['holder_type'], r['holder_id'], r['currency_id']);
+  for (const values of fresh) {
+    const key = entryKey(values);
     const account = accounts.get(key);
-    if (account) account.sum += Number(r['amount']);
-    else accounts.set(key, { id: null, vendorId: Number(r['vendor_id']), holderType: String(r['holder_type']), holderId: Number(r['holder_id']), currencyId: Number(r['currency_id']), sum: Number(r['amount']) });
+    const amount = Number(field(values, 'amount'));
+    if (account) account.sum += amount;
+    else accounts.set(key, { id: null, vendorId: Number(field(values, 'vendor_id')), holderType: String(field(values, 'holder_type')), holderId: Number(field(values, 'holder_id')), currencyId: Number(field(values, 'currency_id')), sum: amount });
   }
   for (const holderType of new Set([...accounts.values()].map((a) => a.holderType))) {
     const holders = [...new Set([...accounts.values()].filter((a) => a.holderType === holderType).map((a) => a.holderId))];
@@ -128,8 +137,10 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, rows: Row[], colum
       opening.map((a) => ({ id: a.id, vendor_id: a.vendorId, currency_id: a.currencyId, holder_type: a.holderType, holder_id: a.holderId, balance: a.sum, updated_at: now })),
     );
   }
-  const entries = fresh.map((r) => ({ ...pickColumns(r, columns), account_id: accounts.get(keyOf(r['holder_type'], r['holder_id'], r['currency_id']))!.id }));
-  await insertNewRows(trx, engine, 'ledger_entries', entries);
+  // The entry's own columns (the holder travels with it, the account is this node's), and its account.
+  const own = [...at.keys()].filter((c) => columns.has(c) && c !== 'account_id');
+  const sources = own.map((c) => at.get(c)!);
+  await insertTuples(trx, engine, 'ledger_entries', [...own, 'account_id'], fresh.map((values) => [...sources.map((i) => values[i]), accounts.get(entryKey(values))!.id]));
   const opened = new Set(opening);
   const moves = [...accounts.values()].filter((a) => !opened.has(a) && a.sum !== 0);
   for (const chunk of chunks(moves, 5_000)) {

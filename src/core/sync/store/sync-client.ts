@@ -1,7 +1,7 @@
 import { isServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
-import { type CustomerRows, type PullResponse, PUSH_EVENTS_MAX, type PushRequest, type PushResponse, type SnapshotPage, type SnapshotRequest } from '../protocol';
+import { type CustomerRows, type PullResponse, PUSH_EVENTS_MAX, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest, rowTableOf } from '../protocol';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
@@ -12,7 +12,7 @@ export interface SyncTransport {
   push(request: PushRequest): Promise<PushResponse>;
   pull(after: number, limit: number): Promise<PullResponse>;
   /** A page of central's snapshot (a first sync). A link without it first-syncs by replaying the log. */
-  snapshot?(request: SnapshotRequest): Promise<SnapshotPage>;
+  snapshot?(request: SnapshotRequest): Promise<SnapshotPageOnTheWire>;
   /** One customer's rows now, for a counter waiting during a first sync; central's refusals throw as ServiceErrors. */
   customer?(identification: string): Promise<CustomerRows>;
 }
@@ -174,11 +174,11 @@ export class SyncClient {
       reply.catch(() => undefined); // awaited below; a prefetch left behind by a failure is not an unhandled rejection
       return reply;
     };
-    let ahead: { request: SnapshotRequest; reply: Promise<SnapshotPage> } | null = null;
+    let ahead: { request: SnapshotRequest; reply: Promise<SnapshotPageOnTheWire> } | null = null;
     for (;;) {
       const table = SNAPSHOT_TABLES[position?.table ?? 0]!;
       const request: SnapshotRequest = { table, after: position?.after ?? 0, limit, estimate: position === null };
-      const fetched: Promise<SnapshotPage> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
+      const fetched: Promise<SnapshotPageOnTheWire> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
       const page = await fetched;
       this.engine.centralLink.reachable = true;
       // The next page travels while this one is written (central reads and the store writes at once).
@@ -190,7 +190,7 @@ export class SyncClient {
         : { ...current, table: current.table + 1, after: 0, rows: current.rows + page.rows.length, done: current.table + 1 >= SNAPSHOT_TABLES.length };
       const essentialsIn = !page.more && table === ESSENTIALS_END;
       await db.transaction().execute(async (trx) => {
-        await applySnapshotPage(trx, this.engine, this.options.vendorId, table, page.rows);
+        await applySnapshotPage(trx, this.engine, this.options.vendorId, table, rowTableOf(page));
         await setMeta(trx, 'sync_snapshot', JSON.stringify(next));
         if (essentialsIn) await setMeta(trx, 'sync_first_sync_ready', String(this.engine.clock.now()));
         // The whole snapshot is in: the log resumes from the cursor taken before its first page.
@@ -223,7 +223,7 @@ export class SyncClient {
       return false;
     }
     await this.engine.db.transaction().execute(async (trx) => {
-      for (const { table, rows } of reply.tables) await applySnapshotPage(trx, this.engine, this.options.vendorId, table, rows);
+      for (const { table, rows } of reply.tables) await applySnapshotPage(trx, this.engine, this.options.vendorId, table, rowTableOf({ rows }));
     });
     return true;
   }
