@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Engine, startEngine, transact } from '../../src/core/engine';
-import { openSqlite } from '../../src/core/storage/database';
+import { type Engine, transact } from '../../src/core/engine';
 import { isTransientFailure } from '../../src/core/storage/errors';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { prepared, preparedInsert } from '../../src/core/storage/prepared';
@@ -11,27 +9,22 @@ import { inOneSnapshot, readerOf } from '../../src/core/storage/reader';
 import { versionOf } from '../../src/core/program-cache/program-data';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ServiceError } from '../../src/shared/errors';
-import { makeTempDir } from '../support/temp-dir';
+import { engineOnFile } from '../support/file-engine';
 
 // Issue 13: on SQLite, commands that arrive together share one transaction (one fsync), each in its
 // own savepoint. Proven on a real file, with a second connection as the outside observer (it sees
 // only what was committed). Hot-path reads outside a transaction use the node's read connection. The kill -9 guarantee under batched orders: test/hardening/crash.test.ts.
 
-let dir: ReturnType<typeof makeTempDir>;
+let node: Awaited<ReturnType<typeof engineOnFile>>;
 let engine: Engine;
 let observer: BetterSqlite3.Database;
 
 beforeEach(async () => {
-  dir = makeTempDir('punchcard-group-commit-');
-  engine = await startEngine({ database: openSqlite(`${dir.path}/node.db`), nodeKey: randomBytes(32), role: 'store' });
-  observer = new BetterSqlite3(`${dir.path}/node.db`, { readonly: true });
+  node = await engineOnFile('punchcard-group-commit-', { readonly: true });
+  ({ engine, other: observer } = node);
 });
 
-afterEach(async () => {
-  observer.close();
-  await engine.close();
-  dir.remove();
-});
+afterEach(() => node.close());
 
 const committed = (key: string) => observer.prepare('select value from node_meta where key = ?').get(key) !== undefined;
 const write = (key: string) => (trx: Parameters<Parameters<typeof transact>[1]>[0]) => trx.insertInto('node_meta').values({ key, value: 'x' }).execute();
@@ -183,7 +176,7 @@ describe('group commit on SQLite', () => {
     const metaByKey = prepared((db, key: string) => db.selectFrom('node_meta').select('value').where('key', '=', key));
     // Another process (a second connection) writes between two reads of one turn: the second read
     // still sees the turn's snapshot; the next turn sees the write.
-    const outsider = new BetterSqlite3(`${dir.path}/node.db`);
+    const outsider = new BetterSqlite3(node.file);
     try {
       expect(await metaByKey(engine.db, 'outside')).toEqual([]);
       outsider.prepare("insert into node_meta (key, value) values ('outside', 'x')").run();
@@ -203,7 +196,7 @@ describe('group commit on SQLite', () => {
     // The snapshot ends with the turn: nothing holds the WAL back, a full checkpoint completes.
     expect(await metaByKey(engine.db, 'own')).toEqual([{ value: 'x' }]);
     await new Promise((resolve) => setImmediate(resolve));
-    const checkpointer = new BetterSqlite3(`${dir.path}/node.db`);
+    const checkpointer = new BetterSqlite3(node.file);
     try {
       expect(checkpointer.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
     } finally {
@@ -226,7 +219,7 @@ describe('group commit on SQLite', () => {
     expect(reader.once('n', count)).toBe(start + 1);
     expect(reads).toBe(2);
     // So does the end of the turn (another connection's write is seen then).
-    const outsider = new BetterSqlite3(`${dir.path}/node.db`);
+    const outsider = new BetterSqlite3(node.file);
     try {
       outsider.prepare("insert into node_meta (key, value) values ('two', 'x')").run();
       expect(reader.once('n', count)).toBe(start + 1);

@@ -1,31 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Engine, startEngine, transact } from '../../src/core/engine';
-import { openSqlite } from '../../src/core/storage/database';
+import { type Engine, transact } from '../../src/core/engine';
 import { groupCommitStats } from '../../src/core/storage/group-commit';
 import { nextObjectId, nextObjectIds, SEQUENCE_SPAN } from '../../src/core/storage/ids';
-import { makeTempDir } from '../support/temp-dir';
+import { engineOnFile } from '../support/file-engine';
 
 // Issue 13: inside an SQLite write transaction the object sequence is held in memory (read at
 // `begin immediate`, its high-water mark written before COMMIT). Proven on a real file, with a
 // second connection standing for another process (the CLI) that takes ids from the row.
 
-let dir: ReturnType<typeof makeTempDir>;
+let node: Awaited<ReturnType<typeof engineOnFile>>;
 let engine: Engine;
 let outsider: BetterSqlite3.Database;
 
 beforeEach(async () => {
-  dir = makeTempDir('punchcard-object-ids-');
-  engine = await startEngine({ database: openSqlite(`${dir.path}/node.db`), nodeKey: randomBytes(32), role: 'store' });
-  outsider = new BetterSqlite3(`${dir.path}/node.db`);
+  node = await engineOnFile('punchcard-object-ids-');
+  ({ engine, other: outsider } = node);
 });
 
-afterEach(async () => {
-  outsider.close();
-  await engine.close();
-  dir.remove();
-});
+afterEach(() => node.close());
 
 const row = () => Number((outsider.prepare("select value from id_sequences where name = 'objects'").get() as { value: number }).value);
 const sequenceOf = (id: number) => id - engine.nodeId * SEQUENCE_SPAN;

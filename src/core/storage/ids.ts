@@ -26,16 +26,8 @@ export function nodeOfId(id: number): number {
   return Math.floor(id / SEQUENCE_SPAN);
 }
 
-/** Takes the next value of a named counter inside the caller's transaction (gapless if it commits). */
-const bumpSequence = prepared((db, name: string) =>
-  db
-    .updateTable('id_sequences')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', name)
-    .returning('value'),
-);
-
-const bumpSequenceBy = prepared((db, name: string, count: number) =>
+/** Moves a named counter on by `count` inside the caller's transaction; returns its new value. */
+const bumpSequence = prepared((db, name: string, count: number) =>
   db
     .updateTable('id_sequences')
     .set((eb) => ({ value: eb('value', '+', count) }))
@@ -51,7 +43,7 @@ const bumpSequenceBy = prepared((db, name: string, count: number) =>
 export async function nextSequence(db: Kysely<DB>, name: 'objects' | 'sync_events' | 'sync_nodes', count = 1): Promise<number> {
   const counter = name === 'objects' ? objectIdCounterOf(db) : undefined;
   if (counter) return counter.take(count);
-  const [row] = count === 1 ? await bumpSequence(db, name) : await bumpSequenceBy(db, name, count);
+  const [row] = await bumpSequence(db, name, count);
   if (!row) throw new Error(`id sequence ${name} is missing`);
   return Number(row.value) - count + 1;
 }
