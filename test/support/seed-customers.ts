@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { composeId } from '../../src/core/storage/ids';
+import { COMPACTED_THROUGH } from '../../src/core/sync/central/compact-change-log';
 
 /**
  * The bulk-seeding benches' inserts of a customer and their membership, in plain SQL: seeding a
@@ -24,8 +25,9 @@ export const seededPoints = (i: number) => 10 + (i % 490);
 /**
  * `count` members of the program in a node's SQLite file (customer0@bench.example, …), each with a
  * points balance of seededPoints(i) in one ledger entry, in one plain-SQL transaction (the node
- * must be stopped). Ids come from a range of the node's sequence reserved here. Rows seeded this way
- * are not in a central's change log: a store's first sync reads them from the tables.
+ * must be stopped). Ids come from a range of the node's sequence reserved here. On a central the
+ * capture triggers log the rows as any write; the log counts as compacted through them, as a
+ * central running all along would have it (they are first versions: nothing to remove).
  */
 export function seedMembersWithPoints(file: string, count: number): void {
   const raw = new BetterSqlite3(file);
@@ -60,6 +62,8 @@ export function seedMembersWithPoints(file: string, count: number): void {
         account.run(accountId, vendorId, currencyId, userId, seededPoints(i), now);
         entry.run(composeId(nodeId, base + 4 + i * 4), vendorId, accountId, seededPoints(i), nodeId, now);
       }
+      const logged = raw.prepare('select max(seq) as v from sync_changes').get() as { v: number | null } | undefined;
+      if (logged?.v) raw.prepare(`insert into node_meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value`).run(COMPACTED_THROUGH, String(logged.v));
     })();
     raw.pragma('journal_mode = WAL');
   } finally {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Engine, isChainCentral } from '../../core/engine';
-import { compactChangeLog } from '../../core/sync/central/compact-change-log';
+import { compactChangeLogStep } from '../../core/sync/central/compact-change-log';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
@@ -26,6 +26,7 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
  */
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
+  let stopping = false;
   const settleEgifts = () =>
     settlePendingEgifts(engine)
       .then((result) => {
@@ -67,7 +68,7 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       .catch((error: unknown) => logger?.error({ err: error }, 'billing profile reminders failed'))
       .then(settleEgifts)
       .then(reconcile)
-      .then(() => (isChainCentral(engine) ? compactChangeLog(engine.db) : 0))
+      .then(() => (isChainCentral(engine) ? compactBetweenRequests(engine, () => stopping) : 0))
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');
       })
@@ -94,10 +95,22 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
   egiftTimer.unref();
   reconcileTimer.unref();
   return async () => {
+    stopping = true;
     clearTimeout(first);
     clearInterval(timer);
     clearInterval(egiftTimer);
     clearInterval(reconcileTimer);
     await running;
   };
+}
+
+/** Central's log compaction window by window, letting requests in between (SQLite's statements hold the event loop). */
+async function compactBetweenRequests(engine: Engine, stopping: () => boolean): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const step = await compactChangeLogStep(engine.db);
+    removed += step.removed;
+    if (step.done || stopping()) return removed;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
