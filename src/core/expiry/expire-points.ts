@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
+import type { DB } from '../storage/schema';
 import { recordPointsExpired } from '../webhooks/events';
 
 /**
@@ -12,16 +13,12 @@ import { recordPointsExpired } from '../webhooks/events';
  */
 export async function expirePoints(engine: Engine): Promise<{ accounts: number; points: number }> {
   const now = engine.clock.now();
-  const candidates = await engine.db
-    .selectFrom('ledger_entries')
-    .select('account_id')
-    .distinct()
-    .where('kind', '=', 'earn')
-    .where('expires_at', '<=', now)
-    .execute();
+  // Each account once, in JavaScript: asked for distinct accounts, the database walks the index of
+  // entries by account (all of them) instead of the range of the expiring ones.
+  const candidates = new Set((await expiredEarningsQuery(engine.db, now).execute()).map((row) => Number(row.account_id)));
   let accounts = 0;
   let points = 0;
-  for (const { account_id: accountId } of candidates) {
+  for (const accountId of candidates) {
     const expired = await transact(engine, async (trx) => {
       const row = await trx
         .selectFrom('ledger_entries as e')
@@ -53,4 +50,9 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
     }
   }
   return { accounts, points };
+}
+
+/** Earned entries whose expiry has passed by `now`: a range of the index on expires_at (exported for the test of its plan). */
+export function expiredEarningsQuery(db: Kysely<DB>, now: number) {
+  return db.selectFrom('ledger_entries').select('account_id').where('expires_at', '<=', now).where('kind', '=', 'earn');
 }

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type Engine, ownsProgramData, transact } from '../../engine';
 import { holderBalance } from '../../ledger/ledger';
 import { recordTransaction } from '../../orders/record-transaction';
 import { tierPoints } from '../../orders/tier-points';
+import type { DB } from '../../storage/schema';
 
 const DAY = 24 * 3600_000;
 
@@ -17,20 +18,24 @@ const DAY = 24 * 3600_000;
 export async function demoteTiers(engine: Engine): Promise<{ demoted: number }> {
   if (!ownsProgramData(engine)) return { demoted: 0 };
   const now = engine.clock.now();
-  const candidates = await engine.db
-    .selectFrom('user_vendors as uv')
-    .innerJoin('tiers as t', 't.id', 'uv.tier_id')
-    .select(['uv.id', 'uv.user_id', 'uv.vendor_id', 't.id as tier_id'])
-    .where('uv.removed_at', 'is', null)
-    .where('t.window_days', 'is not', null)
-    // A full window has passed since they reached the tier.
-    .where(sql<boolean>`uv.tier_since + t.window_days * ${DAY} <= ${now}`)
-    .execute();
   let demoted = 0;
-  for (const candidate of candidates) {
-    if (await demoteOne(engine, candidate, now)) demoted += 1;
+  // Tier by tier, the members who reached it a full window ago: a range of the index on (tier_id, tier_since).
+  for (const tier of await engine.db.selectFrom('tiers').select(['id', 'window_days']).where('window_days', 'is not', null).execute()) {
+    for (const member of await dueMembersQuery(engine.db, Number(tier.id), now - Number(tier.window_days) * DAY).execute()) {
+      if (await demoteOne(engine, { ...member, tier_id: Number(tier.id) }, now)) demoted += 1;
+    }
   }
   return { demoted };
+}
+
+/** Members of a tier who reached it at `reachedBy` or before (exported for the test of its plan). */
+export function dueMembersQuery(db: Kysely<DB>, tierId: number, reachedBy: number) {
+  return db
+    .selectFrom('user_vendors')
+    .select(['id', 'user_id', 'vendor_id'])
+    .where('tier_id', '=', tierId)
+    .where('tier_since', '<=', reachedBy)
+    .where('removed_at', 'is', null);
 }
 
 async function demoteOne(engine: Engine, c: { id: number; user_id: number; vendor_id: number; tier_id: number }, now: number): Promise<boolean> {

@@ -20,6 +20,7 @@ import { scannerStations } from './0019-scanner-stations';
 import { snapshot } from './0020-snapshot';
 import { apiKeyVersions } from './0021-api-key-versions';
 import { ordersByCustomerTime } from './0022-orders-by-customer-time';
+import { hourlyJobIndexes } from './0023-hourly-job-indexes';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-snapshot': snapshot,
   '0021-api-key-versions': apiKeyVersions,
   '0022-orders-by-customer-time': ordersByCustomerTime,
+  '0023-hourly-job-indexes': hourlyJobIndexes,
 };
