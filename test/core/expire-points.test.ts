@@ -68,6 +68,56 @@ describe('points expiry job', () => {
     const result = await expirePoints(node.engine);
     expect(await balance(a)).toBe(100);
     expect(await expiries(a)).toEqual([]);
-    expect(result).toEqual({ accounts: 0, points: 0 });
+    expect(result).toMatchObject({ accounts: 0, points: 0 });
+  });
+});
+
+describe('points expiry job, run after run', () => {
+  let node: TestNode;
+  let vendor: VendorCredentials;
+  beforeAll(async () => {
+    node = await startTestNode();
+    vendor = await node.addVendor();
+  });
+  afterAll(() => node.close());
+
+  it('examines only accounts with a lot dated since the last run or an entry since; refunds and late lots still expire', async () => {
+    const engine = node.engine;
+    const open = (holderId: number) => transact(engine, (trx) => openAccount(trx, engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId }));
+    const post = (accountId: number, amount: number, kind: string, extra: { expiresAt?: number; reversesId?: number } = {}) =>
+      transact(engine, (trx) => postEntry(trx, engine, accountId, { amount, kind, ...extra }));
+    const balance = async (accountId: number) => Number((await engine.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance);
+    const start = node.clock.now();
+    const a = await open(1);
+    const b = await open(2);
+    const quiet = await Promise.all([3, 4, 5].map(open));
+    await post(a, 100, 'earn', { expiresAt: start + 10 * DAY });
+    const redeem = await post(a, -30, 'redeem');
+    for (const q of quiet) await post(q, 10, 'earn', { expiresAt: start + 5 * DAY });
+    node.clock.advance(11 * DAY);
+    // The first run examines every account with a lot past its date.
+    expect(await expirePoints(engine)).toEqual({ accounts: 4, points: 70 + 30, examined: 4 });
+    expect(await balance(a)).toBe(0);
+
+    // An hour later nothing was dated or changed since (the accounts the run itself wrote to, within the margin, are read once more).
+    node.clock.advance(3_600_000);
+    expect(await expirePoints(engine)).toMatchObject({ accounts: 0, examined: 4 });
+    node.clock.advance(3_600_000);
+    expect(await expirePoints(engine)).toEqual({ accounts: 0, points: 0, examined: 0 });
+
+    // The redemption refunded after its lot expired: the points come back and expire at the next run.
+    await post(a, 30, 'redeem_reversal', { reversesId: redeem.id });
+    // A lot that arrives already past its date (an offline store's, pulled late).
+    await post(b, 25, 'earn', { expiresAt: start + 2 * DAY });
+    node.clock.advance(3_600_000);
+    expect(await expirePoints(engine)).toEqual({ accounts: 2, points: 30 + 25, examined: 2 });
+    expect(await balance(a)).toBe(0);
+    expect(await balance(b)).toBe(0);
+
+    // A lot reaching its date between runs: its account alone.
+    await post(quiet[0]!, 7, 'earn', { expiresAt: node.clock.now() + 2 * 3_600_000 });
+    node.clock.advance(3 * 3_600_000);
+    expect(await expirePoints(engine)).toEqual({ accounts: 1, points: 7, examined: 3 }); // its account, and a and b written by the last run
+    expect(await findBalanceMismatches(engine.db)).toEqual([]);
   });
 });

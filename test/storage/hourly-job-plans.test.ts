@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Engine, startEngine } from '../../src/core/engine';
-import { expiredEarningsQuery } from '../../src/core/expiry/expire-points';
+import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { openSqlite } from '../../src/core/storage/database';
 import { makeTempDir } from '../support/temp-dir';
@@ -32,7 +32,12 @@ describe('hourly jobs read only what is due', () => {
     expect(await planOf(dueMembersQuery(engine.db, 1, Date.now()))).toMatch(/^SEARCH user_vendors USING INDEX user_vendors_tier_since \(tier_id=\? AND tier_since<\?\)$/);
   });
 
-  it('points expiry: earned points whose expiry passed, a range of the index of expiring entries', async () => {
+  it('points expiry: earned points whose expiry passed (since the last run), a range of the index of expiring entries', async () => {
     expect(await planOf(expiredEarningsQuery(engine.db, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at<\?\)$/);
+    expect(await planOf(expiredEarningsQuery(engine.db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at>\? AND expires_at<\?\)$/);
+  });
+
+  it('points expiry: accounts changed since the last run, a range of the index on updated_at', async () => {
+    expect(await planOf(changedAccountsQuery(engine.db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account \(account_id=\?\)$/);
   });
 });

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
+import { getMeta, setMeta } from '../storage/node-meta';
 import type { DB } from '../storage/schema';
 import { recordPointsExpired } from '../webhooks/events';
 
@@ -10,12 +11,17 @@ import { recordPointsExpired } from '../webhooks/events';
  * whose expiry has passed (net of voids), minus everything spent (net of refunds), minus what
  * already expired — never more than the balance. Each account gets one `expiry` entry per run;
  * a run that finds nothing new writes nothing, so running it twice is harmless.
+ *
+ * What is due in an account grows only when one of its lots reaches its date or an entry lands in
+ * it (a refund, a void, a lot that arrived from a store already past its date), and every entry
+ * moves its account's `updated_at`. So a run examines the accounts with a lot dated since the last
+ * run and the accounts changed since, not every account that ever had points expire (the first
+ * run, with no last run, examines all). `examined` says how many.
  */
-export async function expirePoints(engine: Engine): Promise<{ accounts: number; points: number }> {
+export async function expirePoints(engine: Engine): Promise<{ accounts: number; points: number; examined: number }> {
   const now = engine.clock.now();
-  // Each account once, in JavaScript: asked for distinct accounts, the database walks the index of
-  // entries by account (all of them) instead of the range of the expiring ones.
-  const candidates = new Set((await expiredEarningsQuery(engine.db, now).execute()).map((row) => Number(row.account_id)));
+  const last = await getMeta(engine.db, EXPIRY_CHECKED_AT);
+  const candidates = await accountsToExamine(engine.db, now, last === null ? null : Number(last) - CLOCK_MARGIN_MS);
   let accounts = 0;
   let points = 0;
   for (const accountId of candidates) {
@@ -49,10 +55,39 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
       points += expired;
     }
   }
-  return { accounts, points };
+  await setMeta(engine.db, EXPIRY_CHECKED_AT, String(now));
+  return { accounts, points, examined: candidates.size };
 }
 
-/** Earned entries whose expiry has passed by `now`: a range of the index on expires_at (exported for the test of its plan). */
-export function expiredEarningsQuery(db: Kysely<DB>, now: number) {
-  return db.selectFrom('ledger_entries').select('account_id').where('expires_at', '<=', now).where('kind', '=', 'earn');
+/** node_meta: when the last run began (this node's clock). */
+export const EXPIRY_CHECKED_AT = 'points_expiry_checked_at';
+/** A node's clock may step back a little (NTP): what changed this long before the last run is read again. */
+const CLOCK_MARGIN_MS = 10 * 60_000;
+
+async function accountsToExamine(db: Kysely<DB>, now: number, since: number | null): Promise<Set<number>> {
+  // Each account once, in JavaScript: asked for distinct accounts, the database walks the index of
+  // entries by account (all of them) instead of the range of the expiring ones.
+  const ids = new Set((await expiredEarningsQuery(db, now, since).execute()).map((row) => Number(row.account_id)));
+  if (since !== null) {
+    for (const row of await changedAccountsQuery(db, now, since).execute()) ids.add(Number(row.id));
+  }
+  return ids;
+}
+
+/**
+ * Earned entries whose date passed by `now` (and after `since`, when given): a range of the index on
+ * expires_at. Exported for the test of its plan.
+ */
+export function expiredEarningsQuery(db: Kysely<DB>, now: number, since: number | null = null) {
+  const query = db.selectFrom('ledger_entries').select('account_id').where('expires_at', '<=', now).where('kind', '=', 'earn');
+  return since === null ? query : query.where('expires_at', '>', since);
+}
+
+/** Accounts changed after `since` that hold a lot whose date has passed: a range of the index on updated_at. Exported for the test of its plan. */
+export function changedAccountsQuery(db: Kysely<DB>, now: number, since: number) {
+  return db
+    .selectFrom('ledger_accounts as a')
+    .select('a.id')
+    .where('a.updated_at', '>', since)
+    .where((eb) => eb.exists(eb.selectFrom('ledger_entries as e').select('e.id').whereRef('e.account_id', '=', 'a.id').where('e.kind', '=', 'earn').where('e.expires_at', '<=', now)));
 }
