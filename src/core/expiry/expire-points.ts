@@ -26,6 +26,9 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
   let points = 0;
   for (const accountId of candidates) {
     const expired = await transact(engine, async (trx) => {
+      // The account's row first: another central process's run may be expiring it now, and what
+      // is due must be read after its expiry, not before (SQLite runs one writer at a time).
+      if (engine.dialect === 'postgres') await trx.selectFrom('ledger_accounts').select('id').where('id', '=', accountId).forUpdate().execute();
       const row = await trx
         .selectFrom('ledger_entries as e')
         .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')

@@ -40,8 +40,10 @@ export function dueMembersQuery(db: Kysely<DB>, tierId: number, reachedBy: numbe
 
 async function demoteOne(engine: Engine, c: { id: number; user_id: number; vendor_id: number; tier_id: number }, now: number): Promise<boolean> {
   return transact(engine, async (trx) => {
-    // Read again inside the transaction: an order may have moved the member since.
-    const link = await trx.selectFrom('user_vendors').select(['tier_id']).where('id', '=', c.id).executeTakeFirst();
+    // Read again inside the transaction: an order (or another central process's run) may have moved
+    // the member since; on PostgreSQL the row is taken, so that read is after theirs.
+    const read = trx.selectFrom('user_vendors').select(['tier_id']).where('id', '=', c.id);
+    const link = await (engine.dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst();
     if (!link || link.tier_id !== c.tier_id) return false;
     const member = { vendorId: c.vendor_id, userId: c.user_id };
     const tiers = await trx.selectFrom('tiers').selectAll().where('vendor_id', '=', c.vendor_id).orderBy('threshold', 'desc').execute();
