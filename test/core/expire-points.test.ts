@@ -7,27 +7,33 @@ import { startTestNode, type TestNode } from '../support/test-node';
 
 const DAY = 24 * 3600_000;
 
+/** Accounts of new holders in `vendor`'s points, entries posted to them, and what they hold. */
+function ledgerOf(node: TestNode, vendor: VendorCredentials) {
+  let holder = 1000;
+  return {
+    account: () => transact(node.engine, (trx) => openAccount(trx, node.engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: (holder += 1) })),
+    post: (accountId: number, amount: number, kind: string, extra: { expiresAt?: number; reversesId?: number } = {}) =>
+      transact(node.engine, (trx) => postEntry(trx, node.engine, accountId, { amount, kind, ...extra })),
+    balance: async (accountId: number) => Number((await node.engine.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance),
+    expiries: (accountId: number) => node.engine.db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).where('kind', '=', 'expiry').execute(),
+  };
+}
+
 describe('points expiry job', () => {
   let node: TestNode;
-  let vendor: VendorCredentials;
-  let holder = 1000;
+  let ledger: ReturnType<typeof ledgerOf>;
 
   beforeAll(async () => {
     node = await startTestNode();
-    vendor = await node.addVendor();
+    ledger = ledgerOf(node, await node.addVendor());
   });
   afterAll(() => node.close());
   afterEach(async () => expect(await findBalanceMismatches(node.engine.db)).toEqual([]));
 
-  async function account() {
-    holder += 1;
-    return transact(node.engine, (trx) => openAccount(trx, node.engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: holder }));
-  }
-  const post = (accountId: number, amount: number, kind: string, extra: { expiresAt?: number; reversesId?: number } = {}) =>
-    transact(node.engine, (trx) => postEntry(trx, node.engine, accountId, { amount, kind, ...extra }));
-  const balance = async (accountId: number) =>
-    Number((await node.engine.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance);
-  const expiries = (accountId: number) => node.engine.db.selectFrom('ledger_entries').select('amount').where('account_id', '=', accountId).where('kind', '=', 'expiry').execute();
+  const account = () => ledger.account();
+  const post: ReturnType<typeof ledgerOf>['post'] = (...args) => ledger.post(...args);
+  const balance = (accountId: number) => ledger.balance(accountId);
+  const expiries = (accountId: number) => ledger.expiries(accountId);
 
   it('expires what is left of lots past their date, spending having used the soonest first', async () => {
     const a = await account();
@@ -74,23 +80,18 @@ describe('points expiry job', () => {
 
 describe('points expiry job, run after run', () => {
   let node: TestNode;
-  let vendor: VendorCredentials;
   beforeAll(async () => {
     node = await startTestNode();
-    vendor = await node.addVendor();
   });
   afterAll(() => node.close());
 
   it('examines only accounts with a lot dated since the last run or an entry since; refunds and late lots still expire', async () => {
     const engine = node.engine;
-    const open = (holderId: number) => transact(engine, (trx) => openAccount(trx, engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId }));
-    const post = (accountId: number, amount: number, kind: string, extra: { expiresAt?: number; reversesId?: number } = {}) =>
-      transact(engine, (trx) => postEntry(trx, engine, accountId, { amount, kind, ...extra }));
-    const balance = async (accountId: number) => Number((await engine.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance);
+    const { account, post, balance } = ledgerOf(node, await node.addVendor());
     const start = node.clock.now();
-    const a = await open(1);
-    const b = await open(2);
-    const quiet = await Promise.all([3, 4, 5].map(open));
+    const a = await account();
+    const b = await account();
+    const quiet = [await account(), await account(), await account()];
     await post(a, 100, 'earn', { expiresAt: start + 10 * DAY });
     const redeem = await post(a, -30, 'redeem');
     for (const q of quiet) await post(q, 10, 'earn', { expiresAt: start + 5 * DAY });
