@@ -8,8 +8,7 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { migrateToLatest } from '../../src/core/storage/database';
 import { getMeta } from '../../src/core/storage/node-meta';
-import { readSnapshotPage, SNAPSHOT_TABLES, snapshotPageQuery } from '../../src/core/sync/central/read-snapshot';
-import { REPLICATED_TABLES } from '../../src/core/sync/replicated-tables';
+import { readSnapshotPage, SNAPSHOT_TABLES } from '../../src/core/sync/central/read-snapshot';
 import { authenticateNode, issuePairingCode, pairNode } from '../../src/core/sync/central/pairing';
 import { compactChangeLog } from '../../src/core/sync/central/compact-change-log';
 import { type RowTable, rowTableOf, type SnapshotPageOnTheWire, type SnapshotRequest } from '../../src/core/sync/protocol';
@@ -378,27 +377,5 @@ describe.each(['sqlite', 'postgres'] as const)('snapshot pages as columns (centr
     expect(asked.filter((u) => !u.includes('format=')).length).toBe(SNAPSHOT_TABLES.length);
     expect(asked.filter((u) => u.includes('format=columns')).length).toBe(SNAPSHOT_TABLES.length * 2);
     expect((await get('table=users&format=xml')).status).toBe(400);
-  });
-});
-
-describe('snapshot pages at scale', () => {
-  it('a page of a table that grows with the customers is a range of an index in id order, never a sort of all the vendor’s rows (SQLite)', async () => {
-    // A sort per page makes a first sync quadratic: at 1M members each page of memberships sorted
-    // them all (143 ms a page, 14 s of the sync) until the index on (vendor_id, id). A vendor's own
-    // settings (stores, rules, currencies, …) are a page or two: sorting them is nothing.
-    const growing = ['users', 'user_vendors', 'user_sessions', 'barcode_tokens', 'user_cards', 'ledger_entries', 'pos_sessions', 'orders', 'transactions'];
-    expect(growing.every((name) => SNAPSHOT_TABLES.includes(name))).toBe(true);
-    const central = await startCentral(new ManualClock());
-    open.unshift(central);
-    for (const table of REPLICATED_TABLES.filter((t) => growing.includes(t.name))) {
-      for (const format of ['objects', 'columns'] as const) {
-        const { query } = await snapshotPageQuery(central.engine.db, 'sqlite', central.vendor.vendorId, table, { after: 5, limit: 10 }, format);
-        const compiled = query.compile(central.engine.db);
-        const plan = await central.engine.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
-        const details = plan.rows.map((row) => row.detail).join(' | ');
-        expect(details, `${table.name} (${format})`).toMatch(/^SEARCH r USING (COVERING )?INDEX \S+ \((vendor_id=\? AND )?id>\?\)/);
-        expect(details, `${table.name} (${format})`).not.toContain('TEMP B-TREE');
-      }
-    }
   });
 });

@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { dialectOf, inList } from '../../storage/dialect';
+import { chunks } from '../bulk-lists';
 import type { DB } from '../../storage/schema';
 import type { PullResponse, PulledChange } from '../protocol';
 import type { PairedNode } from './apply-push';
@@ -15,20 +17,57 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   // so a page that ends short of it may move the cursor to it without skipping anything.
   const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
   const headSeq = Number(head?.head ?? 0);
-  const rows = await db
+  const rows = await changesQuery(db, node.vendorId, after, limit).execute();
+  const entries = rows.map((row) => ({ row, data: JSON.parse(row.data) as Record<string, unknown> }));
+  const joined = (row: (typeof rows)[number]) => row.tbl === 'user_vendors' && row.op === 'upsert';
+  const members = await currentCustomers(db, entries.filter(({ row }) => joined(row)).map(({ data }) => Number(data['user_id'])));
+  const changes: PulledChange[] = [];
+  for (const { row, data } of entries) {
+    const user = joined(row) ? members.get(Number(data['user_id'])) : undefined;
+    if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: user });
+    changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data });
+  }
+  const more = rows.length === limit;
+  const last = rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : after;
+  const cursor = more ? last : Math.max(after, last, headSeq);
+  return { changes, cursor, head: headSeq, more };
+}
+
+/** Customers' current rows as stores receive them, by id: one query a page (a query a membership cost a round trip each on PostgreSQL). */
+async function currentCustomers(db: Kysely<DB>, ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const found = new Map<number, Record<string, unknown>>();
+  for (const chunk of chunks([...new Set(ids)], 5_000)) {
+    for (const user of await db.selectFrom('users').selectAll().where(inList(db, 'id', chunk, 'bigint')).execute()) {
+      found.set(Number(user.id), Object.fromEntries(Object.entries(user).filter(([key]) => !USER_COLUMNS_KEPT_CENTRAL.has(key))));
+    }
+  }
+  return found;
+}
+
+/**
+ * The node's entries of the log after `after`, in seq order: its vendor's rows, and the customers
+ * who joined its vendor (or whose survivor did). Exported for the test of its plan: on SQLite the
+ * log is read from the cursor along its seq and each entry kept or not (`+` keeps the planner off
+ * the vendor and table indexes, through which it took every change of the vendor after the cursor
+ * and every customer change of the whole log, then sorted them: 105 ms for a pull with nothing new
+ * at 1M customers, 2.7 s a page of 1,000).
+ */
+export function changesQuery(db: Kysely<DB>, vendorId: number, after: number, limit: number) {
+  const sqlite = dialectOf(db as Kysely<unknown>) === 'sqlite';
+  return db
     .selectFrom('sync_changes as c')
     .select(['c.seq', 'c.tbl', 'c.op', 'c.data', 'c.row_id'])
     .where('c.seq', '>', after)
     .where((eb) =>
       eb.or([
-        eb('c.vendor_id', '=', node.vendorId),
+        eb(sqlite ? sql<number>`+c.vendor_id` : eb.ref('c.vendor_id'), '=', vendorId),
         eb.and([
-          eb('c.tbl', '=', 'users'),
+          eb(sqlite ? sql<string>`+c.tbl` : eb.ref('c.tbl'), '=', 'users'),
           eb.exists(
             eb
               .selectFrom('user_vendors as uv')
               .select(sql`1`.as('one'))
-              .where('uv.vendor_id', '=', node.vendorId)
+              .where('uv.vendor_id', '=', vendorId)
               // A customer merged into another travels with the survivor's memberships.
               .where((w) =>
                 w.or([
@@ -41,22 +80,5 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
       ]),
     )
     .orderBy('c.seq')
-    .limit(limit)
-    .execute();
-  const changes: PulledChange[] = [];
-  for (const row of rows) {
-    const data = JSON.parse(row.data) as Record<string, unknown>;
-    if (row.tbl === 'user_vendors' && row.op === 'upsert') {
-      const user = await db.selectFrom('users').selectAll().where('id', '=', Number(data['user_id'])).executeTakeFirst();
-      if (user) {
-        const userData = Object.fromEntries(Object.entries(user).filter(([key]) => !USER_COLUMNS_KEPT_CENTRAL.has(key)));
-        changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: userData });
-      }
-    }
-    changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data });
-  }
-  const more = rows.length === limit;
-  const last = rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : after;
-  const cursor = more ? last : Math.max(after, last, headSeq);
-  return { changes, cursor, head: headSeq, more };
+    .limit(limit);
 }
