@@ -5,6 +5,7 @@ import { type Engine, startEngine } from '../../src/core/engine';
 import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { openSqlite } from '../../src/core/storage/database';
+import { queryPlan } from '../support/query-plan';
 import { makeTempDir } from '../support/temp-dir';
 
 // The hourly jobs find what is due through an index, not by reading every membership and every
@@ -21,11 +22,7 @@ afterAll(async () => {
   dir.remove();
 });
 
-async function planOf(query: Compilable<unknown>): Promise<string> {
-  const compiled = query.compile();
-  const plan = await engine.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
-  return plan.rows.map((row) => row.detail).join(' | ');
-}
+const planOf = (query: Compilable<unknown>) => queryPlan(engine.db, query.compile());
 
 describe('hourly jobs read only what is due', () => {
   it('tier demotion: the members of a tier who reached it a window ago, a range of (tier_id, tier_since)', async () => {

@@ -7,6 +7,7 @@ import { openSqlite } from '../../src/core/storage/database';
 import { prepared } from '../../src/core/storage/prepared';
 import { readerOf } from '../../src/core/storage/reader';
 import { recentOrdersQuery } from '../../src/core/onscreen/retrieve-customer';
+import { queryPlan } from '../support/query-plan';
 import { makeTempDir } from '../support/temp-dir';
 
 // Issue 13: on SQLite a prepared query's constants are written into its SQL, and the read
@@ -101,9 +102,7 @@ describe('prepared reads on SQLite', () => {
   });
 
   it("a customer's last orders are read newest first through an index, not by sorting all of them", async () => {
-    const query = recentOrdersQuery(engine.db, 1, 2).compile();
-    const plan = (await sql.raw(`explain query plan ${query.sql}`.replace(/\?/g, '1')).execute(engine.db)).rows as Array<{ detail: string }>;
-    const details = plan.map((row) => row.detail).join(' | ');
+    const details = await queryPlan(engine.db, recentOrdersQuery(engine.db, 1, 2).compile());
     expect(details).toContain('orders_user_time');
     expect(details).not.toContain('TEMP B-TREE');
   });

@@ -4,6 +4,7 @@ import { changesQuery } from '../../src/core/sync/central/read-changes';
 import { SNAPSHOT_TABLES, snapshotPageQuery } from '../../src/core/sync/central/read-snapshot';
 import { REPLICATED_TABLES } from '../../src/core/sync/replicated-tables';
 import { ManualClock } from '../support/clock';
+import { queryPlan } from '../support/query-plan';
 import { type CentralHandle, startCentral } from './support/chain';
 
 // How central reads its rows and its log for stores, on SQLite: along an index in the order the
@@ -16,10 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => central.close());
 
-async function planOf(compiled: CompiledQuery): Promise<string> {
-  const plan = await central.engine.db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
-  return plan.rows.map((row) => row.detail).join(' | ');
-}
+const planOf = (compiled: CompiledQuery) => queryPlan(central.engine.db, compiled);
 
 describe('central reads at scale (SQLite plans)', () => {
   it('a page of a table that grows with the customers is a range of an index in id order, never a sort of all the vendor’s rows', async () => {
