@@ -4,11 +4,15 @@
 // start: until a check-in of the last customer works (asked of central while the snapshot has not
 // reached them), the waits of counters checking in customers before their turn, until the
 // customers and balances are in, and until the whole first sync is done, beside the goals (15 s,
-// 60 s). Prints one JSON document;
+// 60 s); then central's answer to the store's pulls (caught up, and a page from the log's start).
+// Prints one JSON document;
 // bench/run.ts includes it (`npx tsx bench/first-sync.ts` alone).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { getMeta } from '../src/core/storage/node-meta';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
 import { seededPoints } from '../test/support/seed-customers';
@@ -83,6 +87,22 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
         throw new Error(`store has ${customers} customers, balances ${sums.balances}, entries ${entries}; expected ${central.customers} and ${expected}`);
       }
       const rows = samples.length > 0 ? (((await store.sync!.status()) as { first_sync: { rows: number } }).first_sync.rows) : 0;
+      // Central answering this store's pulls over HTTP at 1M customers: caught up (what every
+      // store asks on every poke), and a page of 1,000 from the log's start (customers and
+      // memberships: a store far behind).
+      const { credential } = JSON.parse(readFileSync(join(dir.path, 'central.json'), 'utf8')) as { credential: string };
+      const cursor = Number(await getMeta(store.engine.db, 'sync_cursor'));
+      const pullMs = async (after: number, limit: number) => {
+        const asked = performance.now();
+        const reply = await fetch(`${central.url}/sync/pull?after=${after}&limit=${limit}`, { headers: { authorization: `Bearer ${credential}` } });
+        if (reply.status !== 200) throw new Error(`pull answered ${reply.status}: ${await reply.text()}`);
+        await reply.arrayBuffer();
+        return performance.now() - asked;
+      };
+      const caughtUp: number[] = [];
+      for (let i = 0; i < 50; i++) caughtUp.push(await pullMs(cursor, 500));
+      const fromStart: number[] = [];
+      for (let i = 0; i < 5; i++) fromStart.push(await pullMs(0, 1_000));
       return {
         settings: { customers: central.customers, central: 'sqlite, own process, HTTP on loopback', rows_per_customer: 'user, membership, ledger entry (+ its account)', central_seed_s: Math.round(central.seedMs / 100) / 10 },
         time_to_check_in_s: Math.round((checkInMs ?? 0) / 100) / 10,
@@ -93,6 +113,8 @@ export async function firstSyncFigures(): Promise<Record<string, unknown>> {
         goal_snapshot_s: 60,
         rows,
         rows_per_s: Math.round(rows / (doneMs / 1000)),
+        pull_caught_up: { count: caughtUp.length, ...percentiles(caughtUp) },
+        pull_page_of_1000_from_the_start: { count: fromStart.length, ...percentiles(fromStart) },
         progress_samples: samples,
       };
     } finally {
