@@ -33,6 +33,17 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
   }
   const start = q.toLowerCase().replace(/[%_\\]/g, '');
   if (start === '') return [];
+  const list = await nameSearchQuery(engine, vendorId, onlyStoreId, start, limit).execute();
+  return list.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: 'name' }));
+}
+
+/**
+ * The program's customers whose first or last name starts with `start` (lowercase), by last name.
+ * Exported for the test of its plan: on SQLite the names' indexes find the candidates (`+` keeps
+ * the planner off the memberships' vendor index, through which it read every member of the
+ * program, 0.5 s at 1M customers even for a prefix nobody has).
+ */
+export function nameSearchQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, start: string, limit: number) {
   const prefix = `${start}%`;
   // The range finds candidates through the lowercased-name indexes; LIKE keeps the exact meaning.
   const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1);
@@ -44,7 +55,7 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
     .selectFrom('users as u')
     .innerJoin('user_vendors as m', 'm.user_id', 'u.id')
     .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone'])
-    .where('m.vendor_id', '=', vendorId)
+    .where(engine.dialect === 'sqlite' ? sql<number>`+m.vendor_id` : sql.ref('m.vendor_id'), '=', vendorId)
     .where('m.removed_at', 'is', null)
     .where('u.status', '!=', 'deleted')
     .where(sql<boolean>`(${startsWith('first_name')} or ${startsWith('last_name')})`);
@@ -56,6 +67,5 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
       ]),
     );
   }
-  const list = await rows.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id').limit(limit).execute();
-  return list.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: 'name' }));
+  return rows.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id').limit(limit);
 }
