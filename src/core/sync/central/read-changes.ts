@@ -24,7 +24,8 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   const changes: PulledChange[] = [];
   for (const { row, data } of entries) {
     const user = joined(row) ? members.get(Number(data['user_id'])) : undefined;
-    if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: user });
+    // Each change its own object: a link in this process (tests, the simulation) hands them over as they are.
+    if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: { ...user } });
     changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data });
   }
   const more = rows.length === limit;
