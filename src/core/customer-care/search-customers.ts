@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { isServiceError } from '../../shared/errors';
 import { loadVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
+import { noIndexOn } from '../storage/dialect';
 import { identifyCustomer } from '../onscreen/identify-customer';
 import { checkCustomerAccess } from './customer-access';
 
@@ -55,7 +56,7 @@ export function nameSearchQuery(engine: Engine, vendorId: number, onlyStoreId: n
     .selectFrom('users as u')
     .innerJoin('user_vendors as m', 'm.user_id', 'u.id')
     .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone'])
-    .where(engine.dialect === 'sqlite' ? sql<number>`+m.vendor_id` : sql.ref('m.vendor_id'), '=', vendorId)
+    .where(noIndexOn(engine.dialect, 'm.vendor_id'), '=', vendorId)
     .where('m.removed_at', 'is', null)
     .where('u.status', '!=', 'deleted')
     .where(sql<boolean>`(${startsWith('first_name')} or ${startsWith('last_name')})`);

@@ -7,6 +7,16 @@ export function dialectOf(db: Kysely<unknown>): Dialect {
 }
 
 /**
+ * A column a condition reads without letting SQLite pick an index on it (`+column`): SQLite plans
+ * without statistics, and for an equality on a column like vendor_id it walks that column's index
+ * through every row of the vendor even where another index would read a range (a page after a
+ * cursor, a name prefix). PostgreSQL, which has statistics, gets the plain column.
+ */
+export function noIndexOn(dialect: Dialect, column: string): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`+${sql.ref(column)}` : sql.ref(column);
+}
+
+/**
  * `column in (values)` for a long list. PostgreSQL takes the list as one array parameter, which it
  * parses and plans faster than a thousand parameters, and as a set to join (`in (select unnest …)`):
  * it then looks each value up in an index on the column even when its statistics are stale, where

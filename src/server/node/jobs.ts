@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Engine, isChainCentral } from '../../core/engine';
-import { compactChangeLogStep } from '../../core/sync/central/compact-change-log';
+import { compactChangeLog } from '../../core/sync/central/compact-change-log';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
@@ -27,6 +27,11 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopping = false;
+  // Between windows of the log's compaction: SQLite's statements hold the event loop, requests go first.
+  const letRequestsIn = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return !stopping;
+  };
   const settleEgifts = () =>
     settlePendingEgifts(engine)
       .then((result) => {
@@ -68,7 +73,7 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       .catch((error: unknown) => logger?.error({ err: error }, 'billing profile reminders failed'))
       .then(settleEgifts)
       .then(reconcile)
-      .then(() => (isChainCentral(engine) ? compactBetweenRequests(engine, () => stopping) : 0))
+      .then(() => (isChainCentral(engine) ? compactChangeLog(engine.db, letRequestsIn) : 0))
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');
       })
@@ -102,15 +107,4 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
     clearInterval(reconcileTimer);
     await running;
   };
-}
-
-/** Central's log compaction window by window, letting requests in between (SQLite's statements hold the event loop). */
-async function compactBetweenRequests(engine: Engine, stopping: () => boolean): Promise<number> {
-  let removed = 0;
-  for (;;) {
-    const step = await compactChangeLogStep(engine.db);
-    removed += step.removed;
-    if (step.done || stopping()) return removed;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }

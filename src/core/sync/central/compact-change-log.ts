@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
+import { logHead } from './read-snapshot';
 
 /**
  * Central's change log keeps, for each row, its first change and its newest: a version in between
@@ -19,13 +20,17 @@ const WINDOW = 10_000;
 /** node_meta: the seq through which the log is compacted. */
 export const COMPACTED_THROUGH = 'sync_compacted_through';
 
-/** Compacts the whole log up to its head; returns how many changes were removed. */
-export async function compactChangeLog(db: Kysely<DB>): Promise<number> {
+/**
+ * Compacts the log up to its head, window by window; returns how many changes were removed.
+ * `between` runs after each window that left more to do (the hourly job lets requests in there);
+ * false stops early, the mark kept where it got to.
+ */
+export async function compactChangeLog(db: Kysely<DB>, between: () => Promise<boolean> = async () => true): Promise<number> {
   let removed = 0;
   for (;;) {
     const step = await compactChangeLogStep(db);
     removed += step.removed;
-    if (step.done) return removed;
+    if (step.done || !(await between())) return removed;
   }
 }
 
@@ -36,8 +41,7 @@ export async function compactChangeLog(db: Kysely<DB>): Promise<number> {
  */
 export async function compactChangeLogStep(db: Kysely<DB>, window = WINDOW): Promise<{ removed: number; done: boolean }> {
   const from = Number((await getMeta(db, COMPACTED_THROUGH)) ?? 0);
-  const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-  const headSeq = Number(head?.head ?? 0);
+  const headSeq = await logHead(db);
   if (headSeq <= from) return { removed: 0, done: true };
   const to = Math.min(headSeq, from + window);
   const result = await sql`

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf, inList } from '../../storage/dialect';
+import { dialectOf, inList, noIndexOn } from '../../storage/dialect';
 import { chunks } from '../bulk-lists';
 import type { DB } from '../../storage/schema';
 import type { PullResponse, PulledChange } from '../protocol';
@@ -54,16 +54,16 @@ async function currentCustomers(db: Kysely<DB>, ids: number[]): Promise<Map<numb
  * at 1M customers, 2.7 s a page of 1,000).
  */
 export function changesQuery(db: Kysely<DB>, vendorId: number, after: number, limit: number) {
-  const sqlite = dialectOf(db as Kysely<unknown>) === 'sqlite';
+  const dialect = dialectOf(db as Kysely<unknown>);
   return db
     .selectFrom('sync_changes as c')
     .select(['c.seq', 'c.tbl', 'c.op', 'c.data', 'c.row_id'])
     .where('c.seq', '>', after)
     .where((eb) =>
       eb.or([
-        eb(sqlite ? sql<number>`+c.vendor_id` : eb.ref('c.vendor_id'), '=', vendorId),
+        eb(noIndexOn(dialect, 'c.vendor_id'), '=', vendorId),
         eb.and([
-          eb(sqlite ? sql<string>`+c.tbl` : eb.ref('c.tbl'), '=', 'users'),
+          eb(noIndexOn(dialect, 'c.tbl'), '=', 'users'),
           eb.exists(
             eb
               .selectFrom('user_vendors as uv')

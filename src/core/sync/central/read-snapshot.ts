@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Dialect } from '../../storage/dialect';
+import { type Dialect, noIndexOn } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import { ServiceError } from '../../../shared/errors';
 import { pgRowJson, rowArrayOf, sqliteColumns, sqliteRowJson } from '../capture/install-capture';
@@ -100,7 +100,7 @@ function vendorFilter(table: ReplicatedTable, vendorId: number, dialect: Dialect
   // page, 143 ms a page of memberships at 1M and 14 s of a first sync). An index on (vendor_id,
   // id) would serve pages too, but without statistics SQLite then prefers it for a customer's own
   // rows in id order and reads every member of the vendor.
-  if (table.vendorColumn === 'vendor_id') return dialect === 'sqlite' ? sql`+r.vendor_id = ${vendorId}` : sql`r.vendor_id = ${vendorId}`;
+  if (table.vendorColumn === 'vendor_id') return sql`${noIndexOn(dialect, 'r.vendor_id')} = ${vendorId}`;
   // Customers belong to no vendor: those who joined this one, and those merged into one who did.
   return sql`(exists (select 1 from user_vendors uv where uv.user_id = r.id and uv.vendor_id = ${vendorId})
     or (r.merged_into is not null and exists (select 1 from user_vendors uv where uv.user_id = r.merged_into and uv.vendor_id = ${vendorId})))`;
