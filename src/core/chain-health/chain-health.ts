@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
 import { actorOf } from '../staff/authorize';
+import type { DB } from '../storage/schema';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { listSyncNodes } from '../sync/central/pairing';
 import { listSyncExceptions, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
@@ -40,12 +42,7 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
       .where('vendor_id', '=', vendorId)
       .where('seq', '>', node.cursor)
       .executeTakeFirst();
-    const rejected = await engine.db
-      .selectFrom('sync_verdicts')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('node_id', '=', node.id)
-      .where('verdict', '=', 'rejected')
-      .executeTakeFirst();
+    const rejected = await rejectedVerdictsQuery(engine.db, node.id).executeTakeFirst();
     const pendingChanges = Number(pending?.n ?? 0);
     health.push({
       id: node.id,
@@ -64,6 +61,13 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
   }
   return health;
 }
+
+/**
+ * A node's rejected events, through the partial index of rejected verdicts (migration 0024): central
+ * keeps the verdict of every event each node ever pushed. Exported for the plan test.
+ */
+export const rejectedVerdictsQuery = (db: Kysely<DB>, nodeId: number) =>
+  db.selectFrom('sync_verdicts').select((eb) => eb.fn.countAll().as('n')).where('node_id', '=', nodeId).where('verdict', '=', 'rejected');
 
 /**
  * A store taking its snapshot has not moved its log cursor yet (the log follows the snapshot), but

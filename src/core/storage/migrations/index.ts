@@ -21,6 +21,7 @@ import { snapshot } from './0020-snapshot';
 import { apiKeyVersions } from './0021-api-key-versions';
 import { ordersByCustomerTime } from './0022-orders-by-customer-time';
 import { hourlyJobIndexes } from './0023-hourly-job-indexes';
+import { outboxIndexes } from './0024-outbox-indexes';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-api-key-versions': apiKeyVersions,
   '0022-orders-by-customer-time': ordersByCustomerTime,
   '0023-hourly-job-indexes': hourlyJobIndexes,
+  '0024-outbox-indexes': outboxIndexes,
 };

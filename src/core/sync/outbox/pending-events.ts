@@ -4,11 +4,23 @@ import type { DB } from '../../storage/schema';
 import type { BelievedBalance, EventVerdict, PushedEvent, RowChange } from '../protocol';
 import { sealLocalChanges } from './seal-local-changes';
 
+/**
+ * The outbox's reads go through its partial indexes (migration 0024): the table keeps every event
+ * ever pushed, and these want only the few pending or rejected ones. Exported for the plan test.
+ */
+export const pendingEventsQuery = (db: Kysely<DB>, limit: number) => db.selectFrom('sync_events').selectAll().where('acked_at', 'is', null).orderBy('node_seq').limit(limit);
+export const pendingSummaryQuery = (db: Kysely<DB>) =>
+  db
+    .selectFrom('sync_events')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('acked_at', 'is', null);
+export const rejectedEventsQuery = (db: Kysely<DB>) => db.selectFrom('sync_events').select((eb) => eb.fn.countAll<number>().as('n')).where('verdict', '=', 'rejected');
+
 /** The oldest events central has not acknowledged, with their captured rows, in node_seq order. */
 export async function readPendingEvents(engine: Engine, limit: number): Promise<PushedEvent[]> {
   // Changes written outside a command's transaction (none should be) still travel, as their own event.
   await engine.db.transaction().execute((trx) => sealLocalChanges(trx, engine, 'local.write'));
-  const events = await engine.db.selectFrom('sync_events').selectAll().where('acked_at', 'is', null).orderBy('node_seq').limit(limit).execute();
+  const events = await pendingEventsQuery(engine.db, limit).execute();
   if (events.length === 0) return [];
   const seqs = events.map((e) => Number(e.node_seq));
   const changes = await engine.db.selectFrom('sync_changes').selectAll().where('event_seq', 'in', seqs).orderBy('seq').execute();
@@ -64,11 +76,7 @@ export interface OutboxSummary {
 }
 
 export async function summariseOutbox(db: Kysely<DB>): Promise<OutboxSummary> {
-  const pending = await db
-    .selectFrom('sync_events')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('acked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  const rejected = await db.selectFrom('sync_events').select((eb) => eb.fn.countAll<number>().as('n')).where('verdict', '=', 'rejected').executeTakeFirstOrThrow();
+  const pending = await pendingSummaryQuery(db).executeTakeFirstOrThrow();
+  const rejected = await rejectedEventsQuery(db).executeTakeFirstOrThrow();
   return { pending: Number(pending.n), oldestPendingAt: pending.oldest === null ? null : Number(pending.oldest), rejected: Number(rejected.n) };
 }
