@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
+import { noIndexOn } from '../storage/dialect';
 import { dayLabel, lastDays } from './time-zone-days';
 
 // The back office's dashboard: today and the last 30 days, per day and per store, from the orders,
@@ -59,7 +60,6 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   const timeZone = stores[0]?.time_zone ?? 'UTC';
   const now = engine.clock.now();
   const window = lastDays(timeZone, now, DASHBOARD_DAYS);
-  const day = sql<number>`cast((created_at + ${window.offset}) / 86400000 as integer)`;
 
   const byDay = new Map(window.dayNumbers.map((d) => [d, zero()]));
   const byStore = new Map(stores.map((s) => [Number(s.id), zero()]));
@@ -70,31 +70,9 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     if (storeFigures) add(storeFigures, figures);
   };
 
-  let sessions = db
-    .selectFrom('pos_sessions')
-    .select((eb) => [day.as('day'), 'store_id', eb.fn.countAll().as('n')])
-    .where('vendor_id', '=', vendorId)
-    .where('created_at', '>=', window.from)
-    .groupBy(['day', 'store_id']);
-  if (onlyStoreId !== null) sessions = sessions.where('store_id', '=', onlyStoreId);
-  for (const r of await sessions.execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
+  for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
 
-  let orders = db
-    .selectFrom('orders')
-    .select((eb) => [
-      day.as('day'),
-      'store_id',
-      eb.fn.countAll().as('n'),
-      eb.fn.sum<number>('points_earned').as('earned'),
-      eb.fn.sum<number>('points_spent').as('spent'),
-      eb.fn.sum<number>('quick_pay_used').as('paid'),
-    ])
-    .where('vendor_id', '=', vendorId)
-    .where('created_at', '>=', window.from)
-    .where('status', '=', 'complete')
-    .groupBy(['day', 'store_id']);
-  if (onlyStoreId !== null) orders = orders.where('store_id', '=', onlyStoreId);
-  for (const r of await orders.execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
+  for (const r of await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
 
   const vendor = await db
     .selectFrom('vendors as v')
@@ -107,15 +85,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   let outstanding: number | null = null;
   const netByDay = new Map<number, number>();
   if (quickPay !== null && onlyStoreId === null) {
-    const credits = await db
-      .selectFrom('ledger_entries as e')
-      .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-      .select((eb) => [sql<number>`cast((e.created_at + ${window.offset}) / 86400000 as integer)`.as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
-      .where('e.vendor_id', '=', vendorId)
-      .where('a.currency_id', '=', quickPay)
-      .where('e.created_at', '>=', window.from)
-      .groupBy(['day', 'e.kind'])
-      .execute();
+    const credits = await storedValueByDayQuery(engine, vendorId, quickPay, window).execute();
     for (const r of credits) {
       const amount = Number(r.amount);
       netByDay.set(Number(r.day), (netByDay.get(Number(r.day)) ?? 0) + amount);
@@ -154,4 +124,52 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     days: window.dayNumbers.map((d) => ({ day: dayLabel(d), ...(byDay.get(d) ?? zero()), outstandingStoredValue: endOfDay.get(d) ?? null })),
     stores: stores.map((s) => ({ id: Number(s.id), name: s.name, ...(byStore.get(Number(s.id)) ?? zero()) })),
   };
+}
+
+type Window = ReturnType<typeof lastDays>;
+const dayOf = (column: string, window: Window) => sql<number>`cast((${sql.ref(column)} + ${window.offset}) / 86400000 as integer)`;
+
+// The window's rows through the (vendor_id, created_at) indexes (migration 0025), never the
+// program's whole history. Exported for the test of their plans (test/storage/query-plans).
+
+/** Check-ins (sessions opened) per day and store. */
+export function checkInsByDayQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: Window) {
+  const query = engine.db
+    .selectFrom('pos_sessions')
+    .select((eb) => [dayOf('created_at', window).as('day'), 'store_id', eb.fn.countAll().as('n')])
+    .where('vendor_id', '=', vendorId)
+    .where('created_at', '>=', window.from)
+    .groupBy(['day', 'store_id']);
+  return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
+}
+
+/** Orders placed and not voided per day and store, with the points and quick pay they moved. */
+export function ordersByDayQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: Window) {
+  const query = engine.db
+    .selectFrom('orders')
+    .select((eb) => [
+      dayOf('created_at', window).as('day'),
+      'store_id',
+      eb.fn.countAll().as('n'),
+      eb.fn.sum<number>('points_earned').as('earned'),
+      eb.fn.sum<number>('points_spent').as('spent'),
+      eb.fn.sum<number>('quick_pay_used').as('paid'),
+    ])
+    .where('vendor_id', '=', vendorId)
+    .where('created_at', '>=', window.from)
+    .where('status', '=', 'complete')
+    .groupBy(['day', 'store_id']);
+  return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
+}
+
+/** Quick-pay ledger moves per day and kind (program-wide). */
+export function storedValueByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window) {
+  return engine.db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .select((eb) => [dayOf('e.created_at', window).as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
+    .where('e.vendor_id', '=', vendorId)
+    .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
+    .where('e.created_at', '>=', window.from)
+    .groupBy(['day', 'e.kind']);
 }

@@ -22,6 +22,7 @@ import { apiKeyVersions } from './0021-api-key-versions';
 import { ordersByCustomerTime } from './0022-orders-by-customer-time';
 import { hourlyJobIndexes } from './0023-hourly-job-indexes';
 import { outboxIndexes } from './0024-outbox-indexes';
+import { dashboardIndexes } from './0025-dashboard-indexes';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-orders-by-customer-time': ordersByCustomerTime,
   '0023-hourly-job-indexes': hourlyJobIndexes,
   '0024-outbox-indexes': outboxIndexes,
+  '0025-dashboard-indexes': dashboardIndexes,
 };
