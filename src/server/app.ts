@@ -162,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(promotionRoutes, { engine });
   if (options.role === 'central') await app.register(centralSyncRoutes, { engine });
   else {
-    await app.register(syncStatusRoutes, { sync: options.sync ?? null });
+    await app.register(syncStatusRoutes, { engine, sync: options.sync ?? null });
     await app.register(storePairingRoutes, { engine, control: options.pairingControl ?? null });
   }
   await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuePairingCode } from '../../src/core/sync/central/pairing';
+import { recordVerdicts } from '../../src/core/sync/outbox/pending-events';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
 import { launchChromium } from '../support/browser';
@@ -67,6 +69,17 @@ describe('pairing from Settings in Chromium', () => {
     await expectText(card, new RegExp(`Paired with${central.url.replace(/[.]/g, '\\.')}`));
     await expectText(card, /First syncdone/);
     await expectText(page.getByTestId('sync-badge'), 'Central: online');
+
+    // An event central refused (as a sale of a card another store took would be): the card says
+    // how many, and lists when it was made and central's reason on demand.
+    const db = store.engine.db;
+    await sql`insert into sync_events (node_seq, event_id, node_id, type, version, payload, offline, created_at) values (900001, 'evt-refused', ${store.engine.nodeId}, 'local.write', 1, '{}', 1, ${Date.UTC(2026, 10, 20, 9)})`.execute(db);
+    await db.transaction().execute((trx) => recordVerdicts(trx, store.engine, [{ node_seq: 900001, event_id: 'evt-refused', verdict: 'rejected', code: 'card_taken', message: 'Card C-7 belongs to another customer.' }]));
+    store.engine.events.publish({ type: 'sync.changed', vendorId: chain.vendorId, storeId: chain.storeId, sessionId: null, at: Date.now() });
+    const refused = card.getByTestId('rejected-events');
+    await refused.getByRole('button', { name: 'Show what central refused (1)' }).click();
+    await expectText(refused.getByRole('table'), /Card C-7 belongs to another customer\./);
+    await saveScreenshot(page, 'settings-sync-refused');
 
     // Unpairing asks first, then restarts the node empty.
     await card.getByRole('button', { name: 'Unpair…' }).click();

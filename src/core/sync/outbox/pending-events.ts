@@ -80,3 +80,33 @@ export async function summariseOutbox(db: Kysely<DB>): Promise<OutboxSummary> {
   const rejected = await rejectedEventsQuery(db).executeTakeFirstOrThrow();
   return { pending: Number(pending.n), oldestPendingAt: pending.oldest === null ? null : Number(pending.oldest), rejected: Number(rejected.n) };
 }
+
+export interface RejectedEvent {
+  nodeSeq: number;
+  eventId: string;
+  type: string;
+  createdAt: number;
+  refusedAt: number;
+  code: string | null;
+  message: string | null;
+}
+
+/** The events central refused, newest first, with its reasons (staff look into them; Settings lists them). */
+export async function listRejectedEvents(db: Kysely<DB>, limit: number): Promise<RejectedEvent[]> {
+  const rows = await db
+    .selectFrom('sync_events')
+    .select(['node_seq', 'event_id', 'type', 'created_at', 'acked_at', 'verdict_code', 'verdict_message'])
+    .where('verdict', '=', 'rejected')
+    .orderBy('node_seq', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    nodeSeq: Number(r.node_seq),
+    eventId: r.event_id,
+    type: r.type,
+    createdAt: Number(r.created_at),
+    refusedAt: Number(r.acked_at),
+    code: r.verdict_code,
+    message: r.verdict_message,
+  }));
+}

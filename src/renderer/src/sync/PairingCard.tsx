@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { TableField } from '../app/TableField';
 import { errorMessage } from '../api/client';
 import { useSession, useTerminalApi } from '../session/session-store';
+import { RejectedEvents } from './RejectedEvents';
 import { SyncBadge } from './SyncBadge';
 import { useSyncStrings } from './strings';
 import { type SyncStatus, useSyncStatus } from './use-sync-status';
@@ -135,6 +136,8 @@ function PairedState({ status, canUnpair, onUnpaired, title }: { status: SyncSta
           {status.last_error && <TableField label={t.lastError}>{status.last_error}</TableField>}
         </Table.Tbody>
       </Table>
+      {/* A cashier's key reads the reasons (GET /sync/rejected); the count above is for everyone. */}
+      {canUnpair && <RejectedEvents count={status.rejected} />}
       {canUnpair && !confirming && (
         <Group>
           <Button variant="default" color="red" onClick={() => setConfirming(true)}>
