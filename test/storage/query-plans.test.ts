@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import type { Compilable } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Engine, startEngine } from '../../src/core/engine';
+import { describe, expect, it } from 'vitest';
 import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { nameSearchQuery } from '../../src/core/customer-care/search-customers';
 import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../../src/core/dashboard/dashboard';
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
-import { openSqlite } from '../../src/core/storage/database';
-import { queryPlan } from '../support/query-plan';
-import { makeTempDir } from '../support/temp-dir';
+import { nodeForPlans } from '../support/query-plan';
 
 // Queries that read a range of an index, not every row of a table: the hourly jobs find what is
 // due (they read every membership and ledger entry: 170 ms and 120 ms at 1M customers, each hour,
@@ -17,30 +12,21 @@ import { makeTempDir } from '../support/temp-dir';
 // what they found is tested in test/api/tiers-demotion.test.ts and test/core/expire-points.test.ts;
 // the dashboard's figures in test/api/backoffice-dashboard.test.ts.
 
-const dir = makeTempDir('punchcard-query-plans-');
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine({ database: openSqlite(`${dir.path}/node.db`), nodeKey: randomBytes(32), role: 'store' });
-});
-afterAll(async () => {
-  await engine.close();
-  dir.remove();
-});
-
-const planOf = (query: Compilable<unknown>) => queryPlan(engine.db, query.compile());
+const node = nodeForPlans('punchcard-query-plans-');
+const { planOf } = node;
 
 describe('hourly jobs read only what is due', () => {
   it('tier demotion: the members of a tier who reached it a window ago, a range of (tier_id, tier_since)', async () => {
-    expect(await planOf(dueMembersQuery(engine.db, 1, Date.now()))).toMatch(/^SEARCH user_vendors USING INDEX user_vendors_tier_since \(tier_id=\? AND tier_since<\?\)$/);
+    expect(await planOf(dueMembersQuery(node.engine().db, 1, Date.now()))).toMatch(/^SEARCH user_vendors USING INDEX user_vendors_tier_since \(tier_id=\? AND tier_since<\?\)$/);
   });
 
   it('points expiry: earned points whose expiry passed (since the last run), a range of the index of expiring entries', async () => {
-    expect(await planOf(expiredEarningsQuery(engine.db, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at<\?\)$/);
-    expect(await planOf(expiredEarningsQuery(engine.db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at>\? AND expires_at<\?\)$/);
+    expect(await planOf(expiredEarningsQuery(node.engine().db, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at<\?\)$/);
+    expect(await planOf(expiredEarningsQuery(node.engine().db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_expiring \(expires_at>\? AND expires_at<\?\)$/);
   });
 
   it('points expiry: accounts changed since the last run, a range of the index on updated_at', async () => {
-    expect(await planOf(changedAccountsQuery(engine.db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account \(account_id=\?\)$/);
+    expect(await planOf(changedAccountsQuery(node.engine().db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account \(account_id=\?\)$/);
   });
 });
 
@@ -48,7 +34,7 @@ describe('the back office’s name search finds candidates through the name inde
   it('reads the lowercased first and last names’ ranges, not every member of the program (SQLite)', async () => {
     // Through the memberships' vendor index it read every member: 0.5 s at 1M customers for a prefix nobody has.
     for (const onlyStore of [null, 7]) {
-      const plan = await planOf(nameSearchQuery(engine, 1, onlyStore, 'zam', 25));
+      const plan = await planOf(nameSearchQuery(node.engine(), 1, onlyStore, 'zam', 25));
       expect(plan).toMatch(/^MULTI-INDEX OR \| INDEX 1 \| SEARCH u USING INDEX users_(first|last)_name_lower \(<expr>>\? AND <expr><\?\) \| INDEX 2 \| SEARCH u USING INDEX users_(first|last)_name_lower /);
       expect(plan).toMatch(/SEARCH m USING (COVERING )?INDEX user_vendors_user_\w+ \(user_id=\?/);
       expect(plan).not.toContain('user_vendors_vendor');
@@ -63,12 +49,12 @@ describe('the dashboard reads its 30 days, not the program’s history', () => {
 
   it('check-ins and orders: a range of (vendor_id, created_at), for the program and for one store', async () => {
     for (const onlyStore of [null, 7]) {
-      expect(await planOf(checkInsByDayQuery(engine, 1, onlyStore, window))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_vendor_time \(vendor_id=\? AND created_at>\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
-      expect(await planOf(ordersByDayQuery(engine, 1, onlyStore, window))).toMatch(/^SEARCH orders USING INDEX orders_vendor_time \(vendor_id=\? AND created_at>\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+      expect(await planOf(checkInsByDayQuery(node.engine(), 1, onlyStore, window))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_vendor_time \(vendor_id=\? AND created_at>\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+      expect(await planOf(ordersByDayQuery(node.engine(), 1, onlyStore, window))).toMatch(/^SEARCH orders USING INDEX orders_vendor_time \(vendor_id=\? AND created_at>\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
     }
   });
 
   it('stored value moved: the window’s ledger entries, each entry’s account by its key (not every quick-pay account’s whole history)', async () => {
-    expect(await planOf(storedValueByDayQuery(engine, 1, 2, window))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+    expect(await planOf(storedValueByDayQuery(node.engine(), 1, 2, window))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
   });
 });
