@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { rejectedVerdictsQuery } from '../../src/core/chain-health/chain-health';
-import { pendingEventsQuery, pendingSummaryQuery, readPendingEvents, recordVerdicts, rejectedEventsQuery, summariseOutbox } from '../../src/core/sync/outbox/pending-events';
+import { pendingEventsQuery, pendingSummaryQuery, readPendingEvents, recordVerdicts, rejectedEventsPageQuery, rejectedEventsQuery, summariseOutbox } from '../../src/core/sync/outbox/pending-events';
 import { nodeForPlans } from '../support/query-plan';
 
 // A store's outbox keeps every event it pushed and central every verdict: the reads that want the
@@ -17,9 +17,11 @@ describe('the outbox reads only its pending and rejected events', () => {
     expect(await planOf(pendingEventsQuery(node.engine().db, 1000))).toBe('SCAN sync_events USING INDEX sync_events_pending');
   });
 
-  it('the status: pending count and oldest, rejected count, each from a partial index', async () => {
+  it('the status (pending count and oldest, rejected count) and the list of rejected ones, each from a partial index', async () => {
     expect(await planOf(pendingSummaryQuery(node.engine().db))).toMatch(/^SCAN sync_events USING (COVERING )?INDEX sync_events_pending$/);
     expect(await planOf(rejectedEventsQuery(node.engine().db))).toBe('SCAN sync_events USING COVERING INDEX sync_events_rejected');
+    // Settings' list of them (GET /sync/rejected), newest first.
+    expect(await planOf(rejectedEventsPageQuery(node.engine().db, 50))).toBe('SCAN sync_events USING INDEX sync_events_rejected');
   });
 
   it('central: a node’s rejected events, from the partial index of rejected verdicts', async () => {

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 
 // The back office's dashboard counts the last 30 days of check-ins, orders and stored-value moves,
 // but no index led with the time: it read every order, check-in and quick-pay entry the program
-// ever had, 2.1 s on a year-old central (2M orders and check-ins, 1M members; SQLite holds its
+// ever had, 2.0 s on a year-old central (2M orders and check-ins, 1M members; SQLite holds its
 // event loop meanwhile). These find the window. Rows arrive in time order, so each insert appends
 // at the index's end.
 export const dashboardIndexes: Migration = {

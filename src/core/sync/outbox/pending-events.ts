@@ -14,7 +14,10 @@ export const pendingSummaryQuery = (db: Kysely<DB>) =>
     .selectFrom('sync_events')
     .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
     .where('acked_at', 'is', null);
-export const rejectedEventsQuery = (db: Kysely<DB>) => db.selectFrom('sync_events').select((eb) => eb.fn.countAll<number>().as('n')).where('verdict', '=', 'rejected');
+const refused = (db: Kysely<DB>) => db.selectFrom('sync_events').where('verdict', '=', 'rejected');
+export const rejectedEventsQuery = (db: Kysely<DB>) => refused(db).select((eb) => eb.fn.countAll<number>().as('n'));
+export const rejectedEventsPageQuery = (db: Kysely<DB>, limit: number) =>
+  refused(db).select(['node_seq', 'event_id', 'type', 'created_at', 'acked_at', 'verdict_code', 'verdict_message']).orderBy('node_seq', 'desc').limit(limit);
 
 /** The oldest events central has not acknowledged, with their captured rows, in node_seq order. */
 export async function readPendingEvents(engine: Engine, limit: number): Promise<PushedEvent[]> {
@@ -93,13 +96,7 @@ export interface RejectedEvent {
 
 /** The events central refused, newest first, with its reasons (staff look into them; Settings lists them). */
 export async function listRejectedEvents(db: Kysely<DB>, limit: number): Promise<RejectedEvent[]> {
-  const rows = await db
-    .selectFrom('sync_events')
-    .select(['node_seq', 'event_id', 'type', 'created_at', 'acked_at', 'verdict_code', 'verdict_message'])
-    .where('verdict', '=', 'rejected')
-    .orderBy('node_seq', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await rejectedEventsPageQuery(db, limit).execute();
   return rows.map((r) => ({
     nodeSeq: Number(r.node_seq),
     eventId: r.event_id,

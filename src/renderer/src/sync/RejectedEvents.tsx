@@ -14,8 +14,7 @@ interface RejectedEvent {
 /**
  * The events central refused (GET /sync/rejected), shown on demand under the paired store's sync
  * state, newest first: when the store made each (a sale, a check-in…) and central's reason, so
- * staff can look into it. Test hook:
- * data-testid="rejected-events".
+ * staff can look into it. Test hook: data-testid="rejected-events".
  */
 export function RejectedEvents({ count }: { count: number }) {
   const t = useSyncStrings();
