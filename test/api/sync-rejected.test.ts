@@ -51,11 +51,14 @@ describe('GET /sync/rejected', () => {
     expect(Date.parse(reply.body.items[0].date_refused)).toBeGreaterThan(Date.UTC(2026, 0, 1));
   });
 
-  it('takes a limit of 1 to 200', async () => {
+  it('takes a limit of 1 to 200, in decimal digits', async () => {
     const one = await rejected(`api_key=${encodeURIComponent(vendor.apiKey)}&limit=1`);
     expect(one.body.items.map((e: { event: number }) => e.event)).toEqual([4]);
     expectResourceError(await rejected(`api_key=${encodeURIComponent(vendor.apiKey)}&limit=0`), 400, 'validation_failed', 'limit');
     expectResourceError(await rejected(`api_key=${encodeURIComponent(vendor.apiKey)}&limit=201`), 400, 'validation_failed', 'limit');
+    // Its query is an intersection of schemas (the key's and the limit's): numbers in it are checked as anywhere.
+    expectResourceError(await rejected(`api_key=${encodeURIComponent(vendor.apiKey)}&limit=0x10`), 400, 'validation_failed', 'limit');
+    expectResourceError(await rejected(`api_key=${encodeURIComponent(vendor.apiKey)}&limit=Infinity`), 400, 'validation_failed', 'limit');
   });
 
   it('needs a cashier’s key of the store', async () => {

@@ -93,7 +93,7 @@ function once<T>(cache: WeakMap<Schema, T>, schema: Schema, derive: (schema: Sch
   return value;
 }
 
-/** The JSON types a schema accepts (through anyOf/oneOf and `nullable`); null: anything. */
+/** The JSON types a schema accepts (through anyOf/oneOf/allOf and `nullable`); null: anything. */
 function typesOf(schema: Schema): Set<string> | null {
   return once(typesCache, schema, deriveTypes);
 }
@@ -116,8 +116,9 @@ function deriveTypes(schema: Schema): Set<string> | null {
   return types;
 }
 
+/** anyOf / oneOf branches, or allOf's parts (an intersection of objects: all their properties). */
 function unionBranches(schema: Schema): Schema[] | null {
-  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  const branches = (schema.anyOf ?? schema.oneOf ?? schema.allOf) as Schema[] | undefined;
   return Array.isArray(branches) ? branches : null;
 }
 
