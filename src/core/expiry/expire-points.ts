@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
+import { lockRow } from '../storage/dialect';
 import { getMeta, setMeta } from '../storage/node-meta';
 import type { DB } from '../storage/schema';
 import { recordPointsExpired } from '../webhooks/events';
@@ -28,7 +29,7 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
     const expired = await transact(engine, async (trx) => {
       // The account's row first: another central process's run may be expiring it now, and what
       // is due must be read after its expiry, not before (SQLite runs one writer at a time).
-      if (engine.dialect === 'postgres') await trx.selectFrom('ledger_accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+      await lockRow(trx, engine.dialect, 'ledger_accounts', accountId);
       const row = await trx
         .selectFrom('ledger_entries as e')
         .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')

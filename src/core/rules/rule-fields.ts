@@ -6,6 +6,7 @@ import { assertStatusMove, parseStatus } from '../lifecycle/status';
 import { findCurrencyRow } from '../currencies/currency-store';
 import type { Engine } from '../engine';
 import type { ListPage, ListPlan } from '../listing/list-plan';
+import { lockRow } from '../storage/dialect';
 import { newPublicId } from '../storage/ids';
 import type { CurrenciesTable, DB } from '../storage/schema';
 
@@ -118,9 +119,8 @@ export function toWholeMinorUnits(major: number, digits: number, field: string):
  * remain) take the vendor row first. SQLite already runs one writer at a time (BEGIN IMMEDIATE);
  * PostgreSQL needs the row lock.
  */
-export async function lockVendor(db: Kysely<DB>, engine: Engine, vendorId: number): Promise<void> {
-  if (engine.dialect !== 'postgres') return;
-  await db.selectFrom('vendors').select('id').where('id', '=', vendorId).forUpdate().execute();
+export function lockVendor(db: Kysely<DB>, engine: Engine, vendorId: number): Promise<void> {
+  return lockRow(db, engine.dialect, 'vendors', vendorId);
 }
 
 /**

@@ -1,9 +1,20 @@
 import { type Kysely, SqliteAdapter, type SqlBool, sql, type RawBuilder } from 'kysely';
+import type { DB } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export function dialectOf(db: Kysely<unknown>): Dialect {
   return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+}
+
+/**
+ * Takes a row until the transaction ends, on PostgreSQL (`for update`): a writer that reads what it
+ * then decides on goes after another process's writer of the same row. SQLite already runs one
+ * writer at a time (BEGIN IMMEDIATE).
+ */
+export async function lockRow(db: Kysely<DB>, dialect: Dialect, table: 'vendors' | 'ledger_accounts' | 'user_vendors', id: number): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom(table as 'vendors').select('id').where('id', '=', id).forUpdate().execute();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Engine } from '../../core/engine';
+import { logHead } from '../../core/sync/central/read-snapshot';
 
 const POLL_MS = 200;
 
@@ -29,8 +30,7 @@ export function watchLogHead(engine: Engine, listener: Listener): () => void {
   if (w.head >= 0) listener(w.head);
   if (!w.timer) {
     const tick = async () => {
-      const row = await engine.db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-      const head = Number(row?.head ?? 0);
+      const head = await logHead(engine.db);
       if (head === w.head) return;
       w.head = head;
       for (const each of w.listeners) each(head);

@@ -3,6 +3,7 @@ import { type Engine, ownsProgramData, transact } from '../../engine';
 import { holderBalance } from '../../ledger/ledger';
 import { recordTransaction } from '../../orders/record-transaction';
 import { tierPoints } from '../../orders/tier-points';
+import { lockRow } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 
 const DAY = 24 * 3600_000;
@@ -42,8 +43,8 @@ async function demoteOne(engine: Engine, c: { id: number; user_id: number; vendo
   return transact(engine, async (trx) => {
     // Read again inside the transaction: an order (or another central process's run) may have moved
     // the member since; on PostgreSQL the row is taken, so that read is after theirs.
-    const read = trx.selectFrom('user_vendors').select(['tier_id']).where('id', '=', c.id);
-    const link = await (engine.dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst();
+    await lockRow(trx, engine.dialect, 'user_vendors', c.id);
+    const link = await trx.selectFrom('user_vendors').select(['tier_id']).where('id', '=', c.id).executeTakeFirst();
     if (!link || link.tier_id !== c.tier_id) return false;
     const member = { vendorId: c.vendor_id, userId: c.user_id };
     const tiers = await trx.selectFrom('tiers').selectAll().where('vendor_id', '=', c.vendor_id).orderBy('threshold', 'desc').execute();

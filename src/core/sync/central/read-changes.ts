@@ -4,6 +4,7 @@ import { chunks } from '../bulk-lists';
 import type { DB } from '../../storage/schema';
 import type { PullResponse, PulledChange } from '../protocol';
 import type { PairedNode } from './apply-push';
+import { logHead } from './read-snapshot';
 
 const USER_COLUMNS_KEPT_CENTRAL = new Set(['password_hash', 'failed_logins', 'locked_until']);
 
@@ -15,8 +16,7 @@ const USER_COLUMNS_KEPT_CENTRAL = new Set(['password_hash', 'failed_logins', 'lo
 export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after: number, limit: number): Promise<PullResponse> {
   // The head is read first: every seq up to it has committed (the log's order is the commit order),
   // so a page that ends short of it may move the cursor to it without skipping anything.
-  const head = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('seq').as('head')).executeTakeFirst();
-  const headSeq = Number(head?.head ?? 0);
+  const headSeq = await logHead(db);
   const rows = await changesQuery(db, node.vendorId, after, limit).execute();
   const entries = rows.map((row) => ({ row, data: JSON.parse(row.data) as Record<string, unknown> }));
   const joined = (row: (typeof rows)[number]) => row.tbl === 'user_vendors' && row.op === 'upsert';
