@@ -4,6 +4,7 @@ import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { nameSearchQuery } from '../../src/core/customer-care/search-customers';
 import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../../src/core/dashboard/dashboard';
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
+import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/balances/balance-store';
 import { nodeForPlans } from '../support/query-plan';
 
 // Queries that read a range of an index, not every row of a table: the hourly jobs find what is
@@ -56,5 +57,13 @@ describe('the dashboard reads its 30 days, not the program’s history', () => {
 
   it('stored value moved: the window’s ledger entries, each entry’s account by its key (not every quick-pay account’s whole history)', async () => {
     expect(await planOf(storedValueByDayQuery(node.engine(), 1, 2, window))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+  });
+});
+
+describe('a customer’s upcoming expirations read their own accounts’ entries', () => {
+  it('credits still to expire and reversals: the account’s range of its entries, not the program’s expiring ones', async () => {
+    // Every retrieve at the counter and every balance call asks, per account the customer holds.
+    expect(await planOf(creditsExpiringAfterQuery(node.engine().db, 1, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account \(account_id=\?\)$/);
+    expect(await planOf(reversedEntriesQuery(node.engine().db, 1))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account \(account_id=\?\)$/);
   });
 });
