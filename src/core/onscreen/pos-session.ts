@@ -39,12 +39,12 @@ export async function openSession(
   const [open] = await openSessionOfUser(db, input.userId);
   if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
     const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
-    await db.updateTable('pos_sessions').set({ updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber }).where('id', '=', open.id).execute();
+    await touchSession(db, now, input.identifiedBy, input.cardNumber, open.id);
     events.push({ ...sessionEvent('session.updated', touched, now), by: input.openedBy });
     return { session: touched, events };
   }
   if (open) {
-    await db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', open.id).execute();
+    await closeAsMoved(db, now, open.id);
     await recordCheckInEvent(db, engine, 'check_in.closed', open, { at: now, reason: 'moved' });
     events.push(sessionEvent('session.closed', open, now));
   }
@@ -85,6 +85,13 @@ const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId:
 );
 
 const insertSession = preparedInsert('pos_sessions');
+
+/** The customer checked in again at the same store: the open session is theirs, identified anew. */
+const touchSession = prepared((db, now: number, identifiedBy: string, cardNumber: string | null, id: number) =>
+  db.updateTable('pos_sessions').set({ updated_at: now, identified_by: identifiedBy, card_number: cardNumber }).where('id', '=', id),
+);
+
+const closeAsMoved = prepared((db, now: number, id: number) => db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', id));
 
 const openSessionOfUser = prepared((db, userId: number) => db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('status', '=', 'active'));
 
