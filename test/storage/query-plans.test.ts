@@ -27,7 +27,7 @@ describe('hourly jobs read only what is due', () => {
   });
 
   it('points expiry: accounts changed since the last run, a range of the index on updated_at', async () => {
-    expect(await planOf(changedAccountsQuery(node.engine().db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account \(account_id=\?\)$/);
+    expect(await planOf(changedAccountsQuery(node.engine().db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account_expiring \(account_id=\? AND expires_at<\?\)$/);
   });
 });
 
@@ -61,9 +61,10 @@ describe('the dashboard reads its 30 days, not the program’s history', () => {
 });
 
 describe('a customer’s upcoming expirations read their own accounts’ entries', () => {
-  it('credits still to expire and reversals: the account’s range of its entries, not the program’s expiring ones', async () => {
-    // Every retrieve at the counter and every balance call asks, per account the customer holds.
-    expect(await planOf(creditsExpiringAfterQuery(node.engine().db, 1, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account \(account_id=\?\)$/);
-    expect(await planOf(reversedEntriesQuery(node.engine().db, 1))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account \(account_id=\?\)$/);
+  it('credits still to expire and reversals: only those entries of the account, not every entry it ever had', async () => {
+    // Every retrieve at the counter and every balance call asks, per account the customer holds: a
+    // regular's hundreds of earn entries were read twice on each retrieve.
+    expect(await planOf(creditsExpiringAfterQuery(node.engine().db, 1, Date.now()))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account_expiring \(account_id=\? AND expires_at>\?\)$/);
+    expect(await planOf(reversedEntriesQuery(node.engine().db, 1))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account_reversals \(account_id=\?\)$/);
   });
 });

@@ -23,6 +23,7 @@ import { ordersByCustomerTime } from './0022-orders-by-customer-time';
 import { hourlyJobIndexes } from './0023-hourly-job-indexes';
 import { outboxIndexes } from './0024-outbox-indexes';
 import { dashboardIndexes } from './0025-dashboard-indexes';
+import { accountEntryIndexes } from './0026-account-entry-indexes';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-hourly-job-indexes': hourlyJobIndexes,
   '0024-outbox-indexes': outboxIndexes,
   '0025-dashboard-indexes': dashboardIndexes,
+  '0026-account-entry-indexes': accountEntryIndexes,
 };
