@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Engine, isChainCentral } from '../../core/engine';
 import { compactChangeLog } from '../../core/sync/central/compact-change-log';
+import { pruneAnsweredEvents } from '../../core/sync/outbox/prune-answered-events';
 import { expirePoints } from '../../core/expiry/expire-points';
 import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
@@ -18,7 +19,8 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
  * at start and hourly, points expiry, tier demotion (where the program's data is owned), the reminders for saved cards in their last month and,
- * on a chain's central node, the compaction of its sync log; every
+ * on a chain's central node, the compaction of its sync log (on a store, the pruning of the events
+ * central answered long ago from its outbox); every
  * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
  * still to detach at the gateway; every 5 minutes (and at start), the
  * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
@@ -27,7 +29,7 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopping = false;
-  // Between windows of the log's compaction: SQLite's statements hold the event loop, requests go first.
+  // Between windows of the log's compaction (and pages of the outbox's pruning): SQLite's statements hold the event loop, requests go first.
   const letRequestsIn = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     return !stopping;
@@ -77,7 +79,12 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');
       })
-      .catch((error: unknown) => logger?.error({ err: error }, 'sync log compaction failed'));
+      .catch((error: unknown) => logger?.error({ err: error }, 'sync log compaction failed'))
+      .then(() => (isChainCentral(engine) ? 0 : pruneAnsweredEvents(engine, letRequestsIn)))
+      .then((removed) => {
+        if (removed > 0) logger?.info({ removed }, 'answered events removed from the sync outbox');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'sync outbox pruning failed'));
   };
   const detachCards = () =>
     detachQueuedCards(engine)
