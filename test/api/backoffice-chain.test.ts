@@ -7,6 +7,9 @@ import { http, type TestNode } from '../support/test-node';
 import { programChanges } from '../../src/core/program-admin/change-program';
 import { programOverview } from '../../src/core/program-admin/program-overview';
 import { addStore, type CentralHandle, pairStore, startCentral } from '../sync/support/chain';
+import { sql } from 'kysely';
+import { pendingChangesQuery } from '../../src/core/chain-health/chain-health';
+import { queryPlan } from '../support/query-plan';
 
 // The chain's health in central's back office over real HTTP: store nodes pair, push (one event
 // central rejects) and pull through central's own sync endpoints; the back office shows each
@@ -73,12 +76,13 @@ describe('chain health at central', () => {
     const c = await chain(owner);
     expect(c.role).toBe('central');
     const [a, b] = c.nodes;
-    expect(a).toMatchObject({ store: central.vendor.storeId, label: 'store A', last_event: 1, pending_changes: 0, first_sync: 'done', rejected_events: 1, open_exceptions: 1, revoked_at: null });
+    expect(a).toMatchObject({ store: central.vendor.storeId, label: 'store A', last_event: 1, pending_changes: 0, pending_changes_capped: false, first_sync: 'done', rejected_events: 1, open_exceptions: 1, revoked_at: null });
     expect(a.last_seen_at).toBe(new Date(clock.now()).toISOString());
     expect(b).toMatchObject({ store: storeB.storeId, store_name: 'B', label: 'store B', last_event: 0, first_sync: 'waiting', rejected_events: 0, open_exceptions: 0 });
     // Paired (central saw it then), nothing pulled yet.
     expect(b.last_seen_at).toBe(new Date(clock.now() - 60_000).toISOString());
     expect(b.pending_changes).toBeGreaterThan(0);
+    expect(b.pending_changes_capped).toBe(false);
     expect(c.exceptions).toHaveLength(1);
     expect(c.exceptions[0]).toMatchObject({ store: central.vendor.storeId, kind: 'event_rejected', subject: 'event 1 (local.write)', resolved_at: null });
   });
@@ -137,5 +141,17 @@ describe('chain health at central', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('a node far behind', () => {
+  it('counts the changes it has to pull up to 10,000 and says there are more, not reading the whole log', async () => {
+    // 10,001 more changes of the program than store A has pulled (a node away for weeks, or paired
+    // and never synced on a year-old central): counting them all read every entry, per node, per view.
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 10001)
+      insert into sync_changes (tbl, row_id, op, vendor_id, data) select 'stores', ${central.vendor.storeId}, 'upsert', ${central.vendor.vendorId}, '{}' from n`.execute(central.engine.db);
+    const a = (await chain(owner)).nodes.find((n: { label: string }) => n.label === 'store A');
+    expect(a).toMatchObject({ pending_changes: 10_000, pending_changes_capped: true });
+    expect(await queryPlan(central.engine.db, pendingChangesQuery(central.engine.db, central.vendor.vendorId, 5).compile())).toMatch(/SEARCH sync_changes USING COVERING INDEX sync_changes_vendor \(vendor_id=\? AND seq>\?\)/);
   });
 });

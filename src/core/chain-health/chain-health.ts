@@ -20,8 +20,10 @@ export interface StoreNodeHealth {
   pairedAt: number;
   lastSeenAt: number | null;
   lastEvent: number;
-  /** Changes of the program central holds past the node's cursor: what the store has yet to pull. */
+  /** Changes of the program central holds past the node's cursor: what the store has yet to pull, counted up to PENDING_COUNTED. */
   pendingChanges: number;
+  /** More than PENDING_COUNTED are waiting (pendingChanges is then PENDING_COUNTED). */
+  pendingChangesCapped: boolean;
   /** waiting: paired, not heard from since; in_progress: taking its snapshot or pulling, still behind, nothing sent; done: caught up or selling. */
   firstSync: 'waiting' | 'in_progress' | 'done';
   rejectedEvents: number;
@@ -36,14 +38,10 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
   const open = (await listSyncExceptions(engine, vendorId, { open: true })).filter((e) => e.nodeId !== null);
   const health: StoreNodeHealth[] = [];
   for (const node of nodes) {
-    const pending = await engine.db
-      .selectFrom('sync_changes')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('vendor_id', '=', vendorId)
-      .where('seq', '>', node.cursor)
-      .executeTakeFirst();
+    const pending = await pendingChangesQuery(engine.db, vendorId, node.cursor).executeTakeFirst();
     const rejected = await rejectedVerdictsQuery(engine.db, node.id).executeTakeFirst();
-    const pendingChanges = Number(pending?.n ?? 0);
+    const counted = Number(pending?.n ?? 0);
+    const pendingChanges = Math.min(counted, PENDING_COUNTED);
     health.push({
       id: node.id,
       storeId: node.storeId,
@@ -53,6 +51,7 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
       lastSeenAt: node.lastSeenAt,
       lastEvent: node.lastSeq,
       pendingChanges,
+      pendingChangesCapped: counted > PENDING_COUNTED,
       firstSync: firstSyncOf(node, pendingChanges),
       rejectedEvents: Number(rejected?.n ?? 0),
       openExceptions: open.filter((e) => e.nodeId === node.id).length,
@@ -63,9 +62,19 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
 }
 
 /**
- * A node's rejected events, through the partial index of rejected verdicts (migration 0024): central
- * keeps the verdict of every event each node ever pushed. Exported for the plan test.
+ * How many changes the chain page counts for a node at most: a store paired but not yet synced, or
+ * away for weeks, has the program's whole log after its cursor, and counting it all took a read of
+ * every entry (millions on a year-old central) for each node on each view of the page.
  */
+export const PENDING_COUNTED = 10_000;
+
+/** The changes after a node's cursor, up to one more than PENDING_COUNTED (a range of the (vendor_id, seq) index). Exported for the plan test. */
+export const pendingChangesQuery = (db: Kysely<DB>, vendorId: number, cursor: number) =>
+  db
+    .selectFrom(db.selectFrom('sync_changes').select('seq').where('vendor_id', '=', vendorId).where('seq', '>', cursor).limit(PENDING_COUNTED + 1).as('pending'))
+    .select((eb) => eb.fn.countAll().as('n'));
+
+/** A node's rejected events, through the partial index of rejected verdicts (migration 0024). Exported for the plan test. */
 export const rejectedVerdictsQuery = (db: Kysely<DB>, nodeId: number) =>
   db.selectFrom('sync_verdicts').select((eb) => eb.fn.countAll().as('n')).where('node_id', '=', nodeId).where('verdict', '=', 'rejected');
 

@@ -35,6 +35,7 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         last_seen_at: isoOrNull(n.lastSeenAt),
         last_event: n.lastEvent,
         pending_changes: n.pendingChanges,
+        pending_changes_capped: n.pendingChangesCapped,
         first_sync: n.firstSync,
         rejected_events: n.rejectedEvents,
         open_exceptions: n.openExceptions,

@@ -49,7 +49,7 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                 <Table.Td>{n.label}</Table.Td>
                 <Table.Td>{n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}</Table.Td>
                 <Table.Td>{n.last_event}</Table.Td>
-                <Table.Td>{n.pending_changes}</Table.Td>
+                <Table.Td>{n.pending_changes_capped ? `${n.pending_changes.toLocaleString()}+` : n.pending_changes}</Table.Td>
                 <Table.Td>
                   <Badge color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
                 </Table.Td>
