@@ -54,7 +54,8 @@ export const sync: Migration = {
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .addColumn('used_at', 'bigint')
       .execute();
-    // Central: the verdict of every event a node pushed, so a repeated push gets the same answer.
+    // Central: the verdicts of events a node pushed, so a repeated push gets the same answer (only
+    // refusals are written: an event at or below the node's last without one was applied).
     await db.schema
       .createTable('sync_verdicts')
       .addColumn('node_id', 'bigint', (c) => c.notNull())

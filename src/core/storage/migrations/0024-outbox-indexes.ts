@@ -1,8 +1,8 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
-// A store's outbox keeps every event it ever pushed (with central's verdict), and central keeps the
-// verdict of every event each node pushed: both grow with each sale, forever. Reading the few
-// pending events, or the few rejected ones, walked all of them: at 1M past events 100 ms for every
+// A store's outbox keeps the events it pushed (with central's verdict; pruned after a month since,
+// outbox/prune-answered-events.ts), and central its refusals. Reading the few pending events, or the
+// few rejected ones, walked all of them: at 1M past events 100 ms for every
 // push and 155 ms for every GET /sync/status (which each open screen asks after every sync round),
 // on the store's event loop. Partial indexes hold only the rows those reads want.
 export const outboxIndexes: Migration = {
