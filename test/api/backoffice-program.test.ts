@@ -174,6 +174,25 @@ describe('blocking a customer', () => {
   });
 });
 
+describe('blocking a customer who left the program and came back', () => {
+  it('blocks and shows their current membership, not the one they left', async () => {
+    const { email, user } = await registerOkAt(node, vendor.vendorId, { first_name: 'Vera', last_name: 'Luz' });
+    const id = Number(user.id);
+    // They left (their membership kept as removed, as leaving one of two programs does) and joined again at the counter.
+    await node.engine.db.updateTable('user_vendors').set({ removed_at: Date.now() }).where('user_id', '=', id).where('vendor_id', '=', vendor.vendorId).execute();
+    const rejoined = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { email } });
+    expect(rejoined.status, JSON.stringify(rejoined.body)).toBe(201);
+    const memberships = await node.engine.db.selectFrom('user_vendors').select(['removed_at']).where('user_id', '=', id).where('vendor_id', '=', vendor.vendorId).orderBy('id').execute();
+    expect(memberships.map((m) => m.removed_at === null)).toEqual([false, true]);
+
+    const blocked = await staffCall(node, manager.token, 'POST', `/backoffice/customers/${id}/block`, { reason: 'Chargeback fraud' });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(200);
+    expect((await staffCall(node, manager.token, 'GET', `/backoffice/customers/${id}`)).body).toMatchObject({ blocked: true, blocked_reason: 'Chargeback fraud' });
+    const checkIn = await store.checkIn(vendor.apiKey, email);
+    expect([checkIn.status, checkIn.body.error?.errors[0].reason]).toEqual([403, 'customer_blocked']);
+  });
+});
+
 describe('who may do what (the node decides, per role and store)', () => {
   type Who = 'owner' | 'manager' | 'storeManager' | 'otherVendor' | 'nobody';
   const tokenOf = (who: Who) => ({ owner: owner.token, manager: manager.token, storeManager: storeManager.token, otherVendor: otherOwner.token, nobody: null })[who];

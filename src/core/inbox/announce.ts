@@ -16,7 +16,7 @@ interface Member {
 async function memberContext(db: Kysely<DB>, member: Member): Promise<{ locale: string; vendor: string }> {
   const row = await db
     .selectFrom('vendors as v')
-    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.vendor_id', '=', 'v.id').on('uv.user_id', '=', member.userId))
+    .leftJoin('user_vendors as uv', (join) => join.onRef('uv.vendor_id', '=', 'v.id').on('uv.user_id', '=', member.userId).on('uv.removed_at', 'is', null))
     .select(['v.name', 'v.language as vendor_language', 'uv.language'])
     .where('v.id', '=', member.vendorId)
     .executeTakeFirstOrThrow();
