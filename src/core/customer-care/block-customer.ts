@@ -20,15 +20,7 @@ export async function setCustomerBlocked(engine: Engine, staff: StaffPrincipal, 
   const reason = change.blocked ? change.reason.trim() : null;
   if (change.blocked && (reason === null || reason.length < 3 || reason.length > 500)) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {
-    await checkCustomerAccess(trx, staff.vendorId, null, userId);
-    // The current membership: one they left stays as a removed row, and blocking that blocks nothing.
-    const link = await trx
-      .selectFrom('user_vendors')
-      .select(['id', 'blocked_at', 'blocked_reason'])
-      .where('vendor_id', '=', staff.vendorId)
-      .where('user_id', '=', userId)
-      .where('removed_at', 'is', null)
-      .executeTakeFirstOrThrow();
+    const link = await checkCustomerAccess(trx, staff.vendorId, null, userId);
     const before: BlockState = { blocked: link.blocked_at !== null, reason: link.blocked_reason, blockedAt: link.blocked_at === null ? null : Number(link.blocked_at) };
     if (before.blocked === change.blocked) throw new ServiceError('invalid_status_transition', change.blocked ? 'This customer is already blocked.' : 'This customer is not blocked.');
     const now = engine.clock.now();

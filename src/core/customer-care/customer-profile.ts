@@ -27,15 +27,8 @@ export interface CustomerProfile {
 
 /** A customer as the back office shows them: profile, balances per currency with their expiring amounts, cards, masked billing profiles and the latest ledger entries. */
 export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, userId: number): Promise<CustomerProfile> {
-  await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
+  const link = await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const user = await loadUser(engine.db, userId);
-  const link = await engine.db
-    .selectFrom('user_vendors')
-    .select(['flagged', 'blocked_at', 'blocked_reason'])
-    .where('vendor_id', '=', vendorId)
-    .where('user_id', '=', userId)
-    .where('removed_at', 'is', null)
-    .executeTakeFirstOrThrow();
   const [currencies, accounts, cards, entries, profiles] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     holderAccounts(engine.db, vendorId, 'user', userId),

@@ -5,8 +5,9 @@ import type { BelievedBalance, EventVerdict, PushedEvent, RowChange } from '../p
 import { sealLocalChanges } from './seal-local-changes';
 
 /**
- * The outbox's reads go through its partial indexes (migration 0024): the table keeps every event
- * ever pushed, and these want only the few pending or rejected ones. Exported for the plan test.
+ * The outbox's reads go through its partial indexes (migration 0024): the table keeps the events
+ * central answered for a month (prune-answered-events.ts), and these want only the few pending or
+ * rejected ones. Exported for the plan test.
  */
 export const pendingEventsQuery = (db: Kysely<DB>, limit: number) => db.selectFrom('sync_events').selectAll().where('acked_at', 'is', null).orderBy('node_seq').limit(limit);
 export const pendingSummaryQuery = (db: Kysely<DB>) =>

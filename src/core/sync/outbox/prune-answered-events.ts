@@ -39,7 +39,7 @@ export async function pruneAnsweredEvents(engine: Engine, between: () => Promise
       after = Number(event.node_seq);
     }
     if (due.length > 0) {
-      const result = await engine.db.deleteFrom('sync_events').where('node_seq', 'in', due).where('acked_at', 'is not', null).executeTakeFirst();
+      const result = await engine.db.deleteFrom('sync_events').where('node_seq', 'in', due).executeTakeFirst();
       removed += Number(result.numDeletedRows);
     }
     if (reachedRecent || !(await between())) return removed;
