@@ -43,6 +43,8 @@ const ONLY_POSTGRES = process.env.BENCH_SYNC_ONLY === 'postgres';
 type Flow = 'orders' | 'check-ins';
 // Pages of the size a store pushes.
 const PAGE = Number(process.env.BENCH_SYNC_PAGE ?? PUSH_PAGE);
+// Central's SQLite file as `punchcard central` opens it (store-node.ts).
+const AS_CENTRAL = { backgroundCheckpoints: true };
 const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -185,11 +187,11 @@ try {
   if (ONLY_POSTGRES && !postgres) throw new Error('BENCH_SYNC_ONLY=postgres needs PG_URL');
   const figures = ONLY_POSTGRES ? { apply_at_central: [await applyRate('postgres', openDatabaseUrl(postgres!.url)).finally(() => postgres!.drop())] } : {
     apply_at_central: [
-      await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'))),
+      await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'), AS_CENTRAL)),
       ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
     ],
-    apply_check_in_flow_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow.db')), 'check-ins'),
-    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow-webhook.db')), 'check-ins', { checkInWebhook: true }),
+    apply_check_in_flow_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow.db'), AS_CENTRAL), 'check-ins'),
+    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow-webhook.db'), AS_CENTRAL), 'check-ins', { checkInWebhook: true }),
     app_check_in_to_store_queue: await appCheckInToQueue(),
   };
   console.log(JSON.stringify(figures, null, 2));

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
 import { migrations } from './migrations/index';
 import { ObjectIdCounter } from './object-id-counter';
+import { startCheckpointer } from './checkpointer';
 import { attachWriteConnection } from './raw-writer';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
@@ -29,33 +30,33 @@ export interface Database {
  * that read first can never fail later on a lock upgrade when another process (the CLI) has written.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  readonly #inTransaction: () => boolean;
-  readonly #ids: ObjectIdCounter;
-  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, ids: ObjectIdCounter) {
+  readonly #connection: WriteConnectionHooks;
+  constructor(config: SqliteDialectConfig, connection: WriteConnectionHooks) {
     super(config);
-    this.#inTransaction = inTransaction;
-    this.#ids = ids;
+    this.#connection = connection;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     const sequence = await objectSequenceOf(connection);
-    if (sequence !== null) this.#ids.open(sequence);
+    if (sequence !== null) this.#connection.ids.open(sequence);
   }
 
   // The ids handed out from memory become durable with the transaction (object-id-counter.ts).
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const highWater = this.#ids.highWater();
-    this.#ids.close();
+    const { ids } = this.#connection;
+    const highWater = ids.highWater();
+    ids.close();
     if (highWater !== null) await connection.executeQuery(CompiledQuery.raw(RAISE_OBJECT_SEQUENCE, [highWater]));
     await super.commitTransaction(connection);
+    this.#connection.committed();
   }
 
   // SQLite ends a transaction itself on some failures (a full disk, an I/O error): rolling back
   // again would throw "no transaction is active" in place of the error that ended it.
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#ids.close();
-    if (this.#inTransaction()) await super.rollbackTransaction(connection);
+    this.#connection.ids.close();
+    if (this.#connection.inTransaction()) await super.rollbackTransaction(connection);
   }
 }
 
@@ -74,18 +75,24 @@ async function objectSequenceOf(connection: DatabaseConnection): Promise<number 
   }
 }
 
+/** What the driver needs of the write connection it runs on. */
+interface WriteConnectionHooks {
+  inTransaction(): boolean;
+  ids: ObjectIdCounter;
+  /** Called after each commit (background checkpoints follow commits). */
+  committed(): void;
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  readonly #inTransaction: () => boolean;
-  readonly #ids: ObjectIdCounter;
-  constructor(config: SqliteDialectConfig, inTransaction: () => boolean, ids: ObjectIdCounter) {
+  readonly #connection: WriteConnectionHooks;
+  constructor(config: SqliteDialectConfig, connection: WriteConnectionHooks) {
     super(config);
     this.#config = config;
-    this.#inTransaction = inTransaction;
-    this.#ids = ids;
+    this.#connection = connection;
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.#config, this.#inTransaction, this.#ids);
+    return new ImmediateSqliteDriver(this.#config, this.#connection);
   }
 }
 
@@ -121,6 +128,8 @@ export interface SqliteOptions {
    * copy built for Electron's ABI (.native/electron-<version>-<platform>-<arch>/), so node_modules keeps the one built for Node.
    */
   nativeBinding?: string | undefined;
+  /** Checkpoint the WAL from a worker thread instead of inside commits (a central node: checkpointer.ts). */
+  backgroundCheckpoints?: boolean | undefined;
 }
 
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
@@ -144,7 +153,8 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   let endReadSnapshot = () => {};
   const statements = withStatementCache(sqlite, () => endReadSnapshot());
   const ids = new ObjectIdCounter();
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, () => sqlite.inTransaction, ids) });
+  const checkpointer = reader && options.backgroundCheckpoints ? startCheckpointer(sqlite, file as string, options.nativeBinding) : null;
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, { inTransaction: () => sqlite.inTransaction, ids, committed: () => checkpointer?.committed() }) });
   if (reader) endReadSnapshot = attachReader(db, reader);
   // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
   const runStatement = (text: string, parameters: readonly unknown[]) => {
@@ -158,6 +168,7 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
     db,
     dialect: 'sqlite',
     close: async () => {
+      await checkpointer?.stop();
       await db.destroy();
       reader?.close();
     },

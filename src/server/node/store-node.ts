@@ -37,7 +37,7 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
   const role = options.role ?? 'store';
   const paired = role === 'store' && readPairing(dir) !== null;
   const engine = await startEngine({
-    database: openDatabaseUrl(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || dir.database), { nativeBinding: options.sqliteNativeBinding }),
+    database: openDatabaseUrl(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || dir.database), { nativeBinding: options.sqliteNativeBinding, backgroundCheckpoints: role === 'central' }),
     nodeKey: loadNodeKey(dir),
     role,
     paymentGateway: options.paymentGateway ?? paymentGatewayConfigFrom(process.env),
