@@ -151,6 +151,16 @@ describe('punchcard store and token', () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   });
 
+  it('stops `punchcard central` on SIGTERM with code 0 and logs "stopped" (its checkpoint worker ended with it)', async () => {
+    const running = launch(['central', '--data', tempDir(), '--port', '0']);
+    const url = await waitFor('the listening line', () => jsonLines(running.stdout()).map((line) => /listening on (http:\/\/\S+)$/.exec(String(line.msg ?? ''))?.[1]).find(Boolean), running);
+    expect((await http(`${url}/health`)).body.role).toBe('central');
+    const { code, ms } = await stopWith(running, 'SIGTERM');
+    expect(code, running.stderr()).toBe(0);
+    expect(ms).toBeLessThan(5_000);
+    expect(jsonLines(running.stdout()).map((line) => String(line.msg))).toContain('stopped');
+  });
+
   it('prints a plain token that works against a running store', async () => {
     const issued = await run(['token', '--data', dir, '--vendor', String(made.vendor_id)]);
     expect(issued.code, issued.stderr).toBe(0);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
@@ -56,6 +57,12 @@ describe('background checkpoints', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('end with the database: a process whose last work is closing it exits with code 0', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/write-and-close-central-file.ts', `${dir.path}/closing.db`], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stdout.trim()).toBe('closed');
   });
 
   it('are off by default: the writer checkpoints inside its commits, at SQLite’s threshold', async () => {

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -38,11 +37,9 @@ for (;;) {
   Atomics.wait(signal, 1, 0, workerData.delayMs);
   if (Atomics.load(signal, 1) !== 0) break;
   seen = Atomics.load(signal, 0);
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // Another checkpoint holds the lock (the writer's backstop): the next commit tries again.
-  }
+  // Another checkpoint running (the writer's backstop) is not an error: it answers busy, and the
+  // next commit tries again. A real failure (I/O, a full disk) ends the worker: see 'error' below.
+  db.pragma('wal_checkpoint(PASSIVE)');
 }
 db.close();
 `;
@@ -60,13 +57,14 @@ export function startCheckpointer(writer: BetterSqlite3.Database, file: string, 
     eval: true,
     workerData: { file, nativeBinding, module: createRequire(import.meta.url).resolve('better-sqlite3'), signal: signal.buffer, delayMs: DELAY_MS },
   });
-  // A process that forgot to close its database still exits.
+  // A process that forgot to close its database still exits (stop() holds it while it waits).
   worker.unref();
   writer.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
   let running = true;
-  const exited = once(worker, 'exit').catch(() => undefined);
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('error', (error) => {
-    // The worker could not run (its connection failed to open): SQLite checkpoints as it did before.
+    // The worker stopped on a failure (its connection did not open, a checkpoint failed): SQLite
+    // checkpoints inside commits again, as it does for stores.
     running = false;
     if (writer.open) writer.pragma('wal_autocheckpoint = 1000');
     process.emitWarning(`background checkpoints stopped: ${error.message}`, 'PunchcardCheckpointer');
@@ -79,6 +77,8 @@ export function startCheckpointer(writer: BetterSqlite3.Database, file: string, 
     },
     async stop() {
       running = false;
+      // Without this, a process whose last work is this wait would end with the wait unsettled.
+      worker.ref();
       Atomics.store(signal, 1, 1);
       Atomics.add(signal, 0, 1);
       Atomics.notify(signal, 0);
