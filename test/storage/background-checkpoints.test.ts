@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKSTOP_FRAMES } from '../../src/core/storage/checkpointer';
+import { BACKSTOP_FRAMES, startCheckpointer } from '../../src/core/storage/checkpointer';
 import { openSqlite } from '../../src/core/storage/database';
 import type { DB } from '../../src/core/storage/schema';
 import { openNodeEngine } from '../../src/server/node/store-node';
@@ -63,6 +64,30 @@ describe('background checkpoints', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/write-and-close-central-file.ts', `${dir.path}/closing.db`], { encoding: 'utf8', timeout: 60_000 });
     expect(child.status, child.stderr).toBe(0);
     expect(child.stdout.trim()).toBe('closed');
+  });
+
+  it('fall back to SQLite’s own checkpoints, with a warning, when the worker cannot run', async () => {
+    const file = `${dir.path}/fallback.db`;
+    const writer = new BetterSqlite3(file);
+    try {
+      writer.pragma('journal_mode = WAL');
+      const warned = new Promise<Error>((resolve) => {
+        const listener = (warning: Error) => {
+          if (warning.name !== 'PunchcardCheckpointer') return;
+          process.off('warning', listener);
+          resolve(warning);
+        };
+        process.on('warning', listener);
+      });
+      // The worker's connection cannot open: its addon is missing.
+      const checkpointer = startCheckpointer(writer, file, `${dir.path}/missing/better_sqlite3.node`);
+      const warning = await warned;
+      expect(warning.message).toContain('background checkpoints stopped');
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      await checkpointer.stop();
+    } finally {
+      writer.close();
+    }
   });
 
   it('are off by default: the writer checkpoints inside its commits, at SQLite’s threshold', async () => {
