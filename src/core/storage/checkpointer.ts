@@ -16,6 +16,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 // Stores keep SQLite's own checkpoints: the bench pins a store to one core, where a second thread
 // only competes with the requests (measured: no gain).
 
+/** SQLite's own threshold (WAL frames), which a store keeps and a failed worker falls back to. */
+export const SQLITE_DEFAULT_FRAMES = 1000;
 /** WAL frames (pages) at which the write connection checkpoints itself: ~64 MB of 4 KB pages. */
 export const BACKSTOP_FRAMES = 16_000;
 /** How long after a commit the checkpoint starts, so that a burst of commits is copied once. */
@@ -66,7 +68,7 @@ export function startCheckpointer(writer: BetterSqlite3.Database, file: string, 
     // The worker stopped on a failure (its connection did not open, a checkpoint failed): SQLite
     // checkpoints inside commits again, as it does for stores.
     running = false;
-    if (writer.open) writer.pragma('wal_autocheckpoint = 1000');
+    if (writer.open) writer.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_FRAMES}`);
     process.emitWarning(`background checkpoints stopped: ${error.message}`, 'PunchcardCheckpointer');
   });
   return {

@@ -149,11 +149,12 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   sqlite.pragma('temp_store = MEMORY');
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
-  const reader = typeof file === 'string' && file !== ':memory:' && file !== '' ? new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
+  const onDisk = typeof file === 'string' && file !== ':memory:' && file !== '' ? file : null;
+  const reader = onDisk ? new BetterSqlite3(onDisk, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   let endReadSnapshot = () => {};
   const statements = withStatementCache(sqlite, () => endReadSnapshot());
   const ids = new ObjectIdCounter();
-  const checkpointer = reader && options.backgroundCheckpoints ? startCheckpointer(sqlite, file as string, options.nativeBinding) : null;
+  const checkpointer = onDisk && options.backgroundCheckpoints ? startCheckpointer(sqlite, onDisk, options.nativeBinding) : null;
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, { inTransaction: () => sqlite.inTransaction, ids, committed: () => checkpointer?.committed() }) });
   if (reader) endReadSnapshot = attachReader(db, reader);
   // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
