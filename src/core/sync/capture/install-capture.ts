@@ -204,12 +204,14 @@ export async function sqliteLogOfInsertedRows(db: Kysely<DB>, tableName: string)
  * and booleans only).
  *
  * `guard` decides in the statement, once, whether it logs: capture active, the trigger installed with
- * this version's skip, and the table's columns still those the text was built for. It also takes the
- * log's lock. When it says yes, it sets the setting the trigger skips on, so nothing is logged twice;
- * when no, the trigger logs as usual. `select` reads the inserted rows as `r`; `logs` is the
- * condition, on the guard's row, that it should.
+ * this version's skip, and the table's columns still those the text was built for (`guardWhen`
+ * adds a condition of the caller's). It also takes the log's lock. When it says yes, it sets the
+ * setting the trigger skips on, so nothing is logged twice; when no, the trigger logs as usual.
+ * `select` reads the inserted rows as `r`; `logs` is the condition, on the guard's row, that it
+ * should. An insert whose triggers did not fire (bulk-keys-postgres.ts) must `clear` that setting,
+ * which the skipped trigger would have.
  */
-export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promise<{ guard: string; logs: string; select: string } | null> {
+export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promise<PgInsertLogging | null> {
   const table = replicatedTable(tableName);
   if (!table) return null;
   const columns = await pgColumnTypes(db, table.name);
@@ -233,15 +235,25 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
   const text = `(select concat(${parts.join(', ')}, '}')${from})`;
   const signature = columns.map((c) => `${c.name}:${c.type}`).join(',');
   const relation = sqlString(quoted(table.name));
-  const guard = `set_config('${PG_LOGGED_SETTING}', case when (select active from sync_apply_mode) = 0
+  const condition = `(select active from sync_apply_mode) = 0
       and exists (select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = ${relation}::regclass and t.tgname = 'sync_capture_insert' and t.tgenabled <> 'D' and p.prosrc like '%${PG_LOGGED_SETTING}%')
-      and (select string_agg(attname || ':' || format_type(atttypid, null), ',' order by attnum) from pg_attribute where attrelid = ${relation}::regclass and attnum > 0 and not attisdropped) = ${sqlString(signature)}
-    then ${sqlString(table.name)} else '' end, true) as logging, pg_advisory_xact_lock(${PG_LOCK}) as locked`;
+      and (select string_agg(attname || ':' || format_type(atttypid, null), ',' order by attnum) from pg_attribute where attrelid = ${relation}::regclass and attnum > 0 and not attisdropped) = ${sqlString(signature)}`;
+  const guardWhen = (also: string) => `set_config('${PG_LOGGED_SETTING}', case when ${condition} and ${also} then ${sqlString(table.name)} else '' end, true) as logging, pg_advisory_xact_lock(${PG_LOCK}) as locked`;
   return {
-    guard,
+    guard: guardWhen('true'),
+    guardWhen,
     logs: `logging = ${sqlString(table.name)}`,
     select: `select ${sqlString(table.name)}, r.id, 'upsert', ${vendorOf(table, 'r')}, ${text}`,
+    clear: `set_config('${PG_LOGGED_SETTING}', '', true)`,
   };
+}
+
+export interface PgInsertLogging {
+  guard: string;
+  guardWhen(also: string): string;
+  logs: string;
+  select: string;
+  clear: string;
 }
 
 /** A PostgreSQL table's columns in order: name, type (without typmod) and the type's category (N, S, B…). */

@@ -3,6 +3,7 @@ import { mapPerDatabase } from '../../storage/per-database';
 import type { DB } from '../../storage/schema';
 import { pgColumnTypes, pgInsertLogging } from '../capture/install-capture';
 import { chunks, listIn, quoted, sameList } from '../bulk-lists';
+import { checkForeignKeys, keyedInsertOf, withRowTriggersOff } from './bulk-keys-postgres';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
 // parses and plans a statement of thousands of parameters far slower than it reads the same rows
@@ -37,11 +38,20 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
         if (logging) {
           // The change log's entries written by the same statement, not by the capture trigger (see
           // pgInsertLogging): the guard is evaluated first, the trigger at the statement's end.
-          const text = `with guard as materialized (select ${logging.guard}),
-            inserted as (${insert} cross join guard returning *)
+          const text = (guard: string, onlyIfLogged: boolean) => `with guard as materialized (select ${guard}),
+            inserted as (${insert} cross join guard ${onlyIfLogged ? `where guard.${logging.logs}` : ''} returning *)
             insert into sync_changes (tbl, row_id, op, vendor_id, data)
             ${logging.select} from inserted r cross join guard where guard.${logging.logs} order by r.id`;
-          await trx.executeQuery(CompiledQuery.raw(text, [json]));
+          const keyed = await keyedInsertOf(trx, table);
+          let logged = 0n;
+          if (keyed) {
+            // Row triggers off, the capture trigger with them: rows go in only if the guard logs them.
+            await withRowTriggersOff(trx, logging, async () => {
+              logged = (await trx.executeQuery(CompiledQuery.raw(text(logging.guardWhen(keyed.also), true), [json]))).numAffectedRows ?? 0n;
+            });
+            if (logged > 0n) await checkForeignKeys(trx, table, keyed.keys, chunk);
+          }
+          if (logged === 0n) await trx.executeQuery(CompiledQuery.raw(text(logging.guard, false), [json]));
         } else {
           await trx.executeQuery(CompiledQuery.raw(insert, [json]));
         }
