@@ -22,9 +22,9 @@ export async function tableColumns(db: Kysely<DB>, dialect: Dialect, table: stri
   return columns;
 }
 
-/** Keeps only the columns the table has here. */
-export function pickColumns(data: Record<string, unknown>, columns: Set<string>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
+/** Keeps only the columns the table has here, over `defaults` (values of columns the data may lack). */
+export function pickColumns(data: Record<string, unknown>, columns: Set<string>, defaults?: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const row: Record<string, unknown> = defaults ? { ...defaults } : {};
   for (const key in data) if (columns.has(key)) row[key] = data[key];
   return row;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { type HolderType, openAccount } from '../../ledger/ledger';
-import { nodeOfId } from '../../storage/ids';
+import { nodeOfId, SEQUENCE_SPAN } from '../../storage/ids';
 import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
@@ -29,7 +29,7 @@ export interface PageKnowledge {
   rows: Map<string, Map<number, Row>>;
   /** Ids per table written since by this push: a second write to one goes the per-event way. */
   written: Map<string, Set<number>>;
-  /** `store:receipt` of orders central already has. */
+  /** `store:receipt` of orders taken so far in this push (a receipt sent twice goes the per-event way). */
   receipts: Set<string>;
   /**
    * Whether runs may take check-ins: a new open check-in, and a check-in written by several events
@@ -58,24 +58,24 @@ const emptyRun = (): RunKnowledge => ({ written: new Map(), opened: new Set(), o
 
 type Row = Record<string, unknown>;
 
-/** One query per table for the rows a page names, and one for its receipts. */
+/**
+ * The rows a page names that central has: one query per table for those it may have. Receipts are
+ * not looked up: a receipt central already has for the store fails the run's insert on the orders'
+ * unique key, and the push then takes that run's events one by one, where the reuse is resolved.
+ */
 export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options: { vendorId: number; sessionsInBulk: boolean }): Promise<PageKnowledge> {
   const ids = new Map<string, number[]>();
-  const receiptsByStore = new Map<number, string[]>();
   for (const event of events) {
     for (const change of event.changes) {
       const id = change.data['id'];
       if (typeof id !== 'number' || !PLAIN_TABLES.has(change.tbl)) continue;
       listIn(ids, change.tbl).push(id);
-      if (change.tbl === 'orders' && typeof change.data['store_id'] === 'number' && typeof change.data['receipt_number'] === 'string') {
-        listIn(receiptsByStore, change.data['store_id']).push(change.data['receipt_number']);
-      }
     }
   }
   const rows = new Map<string, Map<number, Row>>();
   for (const [table, list] of ids) {
     const found = new Map<number, Row>();
-    for (const chunk of chunks([...new Set(list)], 5_000)) {
+    for (const chunk of chunks(await idsCentralMayHave(trx, table, [...new Set(list)]), 5_000)) {
       const existing = await trx
         .selectFrom(table as 'orders')
         .selectAll()
@@ -85,15 +85,31 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options:
     }
     rows.set(table, found);
   }
-  const receipts = new Set<string>();
-  for (const [store, list] of receiptsByStore) {
-    for (const chunk of chunks([...new Set(list)], 5_000)) {
-      const existing = await trx.selectFrom('orders').select('receipt_number').where('store_id', '=', store).where(inList(trx, 'receipt_number', chunk, 'text')).execute();
-      for (const row of existing) receipts.add(`${store}:${row.receipt_number}`);
-    }
-  }
   const customers = await learnPageCustomers(trx, events, options.vendorId);
-  return { rows, written: new Map(), receipts, sessionsInBulk: options.sessionsInBulk, run: emptyRun(), customers };
+  return { rows, written: new Map(), receipts: new Set(), sessionsInBulk: options.sessionsInBulk, run: emptyRun(), customers };
+}
+
+/**
+ * The ids central may have of `table`: an id is its node's number × 2^32 + that node's counter, so
+ * one above the highest central holds in its node's range is new (a store's sales, almost always),
+ * and only the others need looking up. One indexed read per node.
+ */
+async function idsCentralMayHave(trx: Kysely<DB>, table: string, ids: number[]): Promise<number[]> {
+  const byNode = new Map<number, number[]>();
+  for (const id of ids) listIn(byNode, nodeOfId(id)).push(id);
+  const maybe: number[] = [];
+  for (const [node, list] of byNode) {
+    const [low, high] = [node * SEQUENCE_SPAN, (node + 1) * SEQUENCE_SPAN];
+    const top = await trx
+      .selectFrom(table as 'orders')
+      .select((eb) => eb.fn.max('id').as('top'))
+      .where('id', '>=', low)
+      .where('id', '<', high)
+      .executeTakeFirst();
+    const highest = top?.top === null || top?.top === undefined ? null : Number(top.top);
+    if (highest !== null) for (const id of list) if (id <= highest) maybe.push(id);
+  }
+  return maybe;
 }
 
 /** The run was applied (or taken event by event): the next one starts empty. */
@@ -211,11 +227,23 @@ export function lastVersionOfEachRow(changes: RowChange[]): RowChange[] {
   // Judging a page and applying it both ask, once per event.
   const known = lastVersions.get(changes);
   if (known) return known;
-  const rows = new Map<string, RowChange>();
-  for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
-  const last = [...rows.values()];
+  let last = changes;
+  // Most events write each row once: their changes are then the answer as they are.
+  if (writesARowTwice(changes)) {
+    const rows = new Map<string, RowChange>();
+    for (const change of changes) rows.set(`${change.tbl}:${String(change.data['id'])}`, change);
+    last = [...rows.values()];
+  }
   lastVersions.set(changes, last);
   return last;
+}
+
+function writesARowTwice(changes: RowChange[]): boolean {
+  // An event holds a handful of changes: comparing pairs beats building keys.
+  for (let i = 1; i < changes.length; i += 1) {
+    for (let j = 0; j < i; j += 1) if (changes[i]!.tbl === changes[j]!.tbl && String(changes[i]!.data['id']) === String(changes[j]!.data['id'])) return true;
+  }
+  return false;
 }
 
 const lastVersions = new WeakMap<RowChange[], RowChange[]>();
@@ -257,7 +285,7 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
   for (const table of new Set(inserts.map(({ change }) => change.tbl))) columnsOf.set(table, await tableColumns(trx, engine.dialect, table));
   for (const { change, later } of inserts) {
     const columns = columnsOf.get(change.tbl)!;
-    const row = patched(change.tbl, { ...replicatedTable(change.tbl)?.insertDefaults, ...pickColumns(change.data, columns) }, later);
+    const row = patched(change.tbl, pickColumns(change.data, columns, replicatedTable(change.tbl)?.insertDefaults), later);
     if (typeof row['user_id'] === 'number') row['user_id'] = context.survivors.get(row['user_id']) ?? row['user_id'];
     // As the per-event path registers them: the customer's first vendor is this one; billing profiles live at central.
     if (change.tbl === 'users') row['first_vendor_id'] = vendorId;
@@ -313,16 +341,24 @@ interface RunRow {
 
 /** Each row the run writes, once, at the place of its first write, with its later versions. */
 function rowsOfRun(page: PageKnowledge, events: PushedEvent[]): RunRow[] {
-  const rows = new Map<string, RunRow>();
+  const rows: RunRow[] = [];
+  const byTable = new Map<string, Map<unknown, RunRow>>();
   for (const event of events) {
     for (const change of lastVersionOfEachRow(event.changes)) {
-      const key = `${change.tbl}:${String(change.data['id'])}`;
-      const known = rows.get(key);
-      if (known) known.later.push(change);
-      else rows.set(key, { event, change, later: [], before: page.rows.get(change.tbl)?.get(change.data['id'] as number) });
+      let byId = byTable.get(change.tbl);
+      if (!byId) byTable.set(change.tbl, (byId = new Map()));
+      const id = change.data['id'];
+      const known = byId.get(id);
+      if (known) {
+        known.later.push(change);
+      } else {
+        const row = { event, change, later: [], before: page.rows.get(change.tbl)?.get(id as number) };
+        byId.set(id, row);
+        rows.push(row);
+      }
     }
   }
-  return [...rows.values()];
+  return rows;
 }
 
 /** A row as the per-event path leaves it: each later version taken by the store-patch rules in turn. */

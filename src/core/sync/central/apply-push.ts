@@ -278,7 +278,7 @@ async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, da
 /** One phone or email registered at two stores while offline: the later one merges into the first. */
 async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<void> {
   const columns = await tableColumns(trx, engine.dialect, 'users');
-  const row = { ...replicatedTable('users')?.insertDefaults, ...pickColumns(data, columns) };
+  const row = pickColumns(data, columns, replicatedTable('users')?.insertDefaults);
   row['first_vendor_id'] = node.vendorId;
   const survivor = await findSameCustomer(trx, node.vendorId, data);
   if (survivor) {
@@ -318,7 +318,7 @@ async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<
 /** Inserts a store's new row under the conflict rules; returns the check-ins it closed as moved. */
 async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<number[]> {
   const columns = await tableColumns(trx, engine.dialect, table);
-  const row = { ...replicatedTable(table)?.insertDefaults, ...pickColumns(data, columns) };
+  const row = pickColumns(data, columns, replicatedTable(table)?.insertDefaults);
   const now = engine.clock.now();
   if (table === 'user_vendors' && row['removed_at'] == null) {
     const linked = await trx
