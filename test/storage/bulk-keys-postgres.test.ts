@@ -55,6 +55,17 @@ describe('central’s bulk insert on PostgreSQL checks keys per statement', () =
     expect(await logged(bad.map((r) => r.id))).toBe(0);
   });
 
+  it('leaves triggers on for a table with a deferrable unique constraint, whose check is a trigger too', async () => {
+    await sql`alter table pos_sessions add constraint keys_test_unique unique (table_number) deferrable initially immediate`.execute(engine.db);
+    try {
+      const twins = [session({ table_number: 'twin' }), session({ table_number: 'twin' })];
+      await expect(engine.db.transaction().execute((trx) => insertRowsPostgres(trx, 'pos_sessions', twins))).rejects.toMatchObject({ code: '23505' });
+      expect(await count(twins.map((r) => r.id))).toBe(0);
+    } finally {
+      await sql`alter table pos_sessions drop constraint keys_test_unique`.execute(engine.db);
+    }
+  });
+
   it('leaves triggers on, and PostgreSQL checks the keys, when another trigger fires on the table’s inserts', async () => {
     await sql`create function keys_test_mark() returns trigger language plpgsql as $$ begin new.table_number := 'marked'; return new; end $$`.execute(engine.db);
     await sql`create trigger keys_test_mark before insert on pos_sessions for each row execute function keys_test_mark()`.execute(engine.db);

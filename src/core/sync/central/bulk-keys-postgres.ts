@@ -22,6 +22,8 @@ import { quoted } from '../bulk-lists';
 export interface ForeignKey {
   column: string;
   parent: string;
+  /** A partitioned parent is read with its partitions; any other alone, as PostgreSQL's own check does (ONLY). */
+  partitioned: boolean;
   parentColumn: string;
   parentType: string;
 }
@@ -65,13 +67,16 @@ export async function keyedInsertOf(trx: Kysely<DB>, table: string): Promise<Key
   const tables = keyedCache(trx.getExecutor().adapter);
   if (tables.has(table)) return tables.get(table)!;
   const relation = `'${quoted(table).replaceAll("'", "''")}'::regclass`;
-  // A key dropped and made again gets a new oid: the signature then differs, as it should.
-  const keysSignature = `(select coalesce(string_agg(c.oid::text, ',' order by c.oid), '') from pg_constraint c where c.conrelid = ${relation} and c.contype = 'f')`;
+  // A key dropped and made again gets a new oid, a parent renamed a new name: the signature then differs, as it should.
+  const keysSignature = `(select coalesce(string_agg(c.oid::text || ' ' || c.confrelid::regclass::text || '.' || pa.attname, ',' order by c.oid), '')
+    from pg_constraint c join pg_attribute pa on pa.attrelid = c.confrelid and pa.attnum = c.confkey[1] where c.conrelid = ${relation} and c.contype = 'f')`;
   const result = await trx.executeQuery<ForeignKey & { width: number; signature: string }>(
     CompiledQuery.raw(
-      `select cardinality(c.conkey) as width, a.attname as "column", c.confrelid::regclass::text as parent,
+      `select cardinality(c.conkey) as width, a.attname as "column",
+              c.confrelid::regclass::text as parent, p.relkind = 'p' as partitioned,
               quote_ident(pa.attname) as "parentColumn", format_type(pa.atttypid, null) as "parentType", ${keysSignature} as signature
        from pg_constraint c
+       join pg_class p on p.oid = c.confrelid
        join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
        join pg_attribute pa on pa.attrelid = c.confrelid and pa.attnum = c.confkey[1]
        where c.conrelid = ${relation} and c.contype = 'f' order by c.conname`,
@@ -81,12 +86,14 @@ export async function keyedInsertOf(trx: Kysely<DB>, table: string): Promise<Key
   let keyed: KeyedInsert | null = null;
   if (result.rows.every((k) => Number(k.width) === 1)) {
     const signature = result.rows[0]?.signature ?? '';
-    // Insert triggers are bit 4 of tgtype; internal ones are the keys' own.
+    // Insert triggers are bit 4 of tgtype. Of the internal ones only the keys' own checks may be
+    // off: a deferrable unique or exclusion constraint is checked by an internal trigger too.
     const also = `${keysSignature} = '${signature.replaceAll("'", "''")}'
-      and not exists (select 1 from pg_trigger t where t.tgrelid = ${relation} and not t.tgisinternal and t.tgenabled <> 'D' and t.tgtype & 4 <> 0 and t.tgname <> 'sync_capture_insert')
+      and not exists (select 1 from pg_trigger t where t.tgrelid = ${relation} and t.tgenabled <> 'D' and t.tgtype & 4 <> 0 and t.tgname <> 'sync_capture_insert'
+        and (not t.tgisinternal or t.tgfoid <> '"RI_FKey_check_ins"'::regproc))
       and not exists (select 1 from pg_trigger t where t.tgrelid = 'sync_changes'::regclass and t.tgenabled <> 'D')
       and not exists (select 1 from pg_rewrite r where r.ev_class in (${relation}, 'sync_changes'::regclass) and r.rulename <> '_RETURN')`;
-    keyed = { keys: result.rows.map(({ column, parent, parentColumn, parentType }) => ({ column, parent, parentColumn, parentType })), also };
+    keyed = { keys: result.rows.map(({ column, parent, partitioned, parentColumn, parentType }) => ({ column, parent, partitioned, parentColumn, parentType })), also };
   }
   tables.set(table, keyed);
   return keyed;
@@ -94,17 +101,26 @@ export async function keyedInsertOf(trx: Kysely<DB>, table: string): Promise<Key
 
 /** Runs `insert` with row triggers off, then puts the role and the capture's skip back. */
 export async function withRowTriggersOff(trx: Kysely<DB>, logging: PgInsertLogging, insert: () => Promise<unknown>): Promise<void> {
-  let before;
-  try {
-    before = await trx.executeQuery<{ role: string }>(CompiledQuery.raw(`select current_setting('session_replication_role') as role, set_config('session_replication_role', 'replica', true)`, []));
-  } catch (error) {
-    // The privilege was taken away since it was asked: this run fails (and is taken again), later ones insert as usual.
-    if ((error as { code?: string }).code === '42501') allowedCache.set(trx.getExecutor().adapter, false);
-    throw error;
-  }
+  // Read first, in a statement of its own: the order a select list is evaluated in is not promised.
+  const before = await trx.executeQuery<{ role: string }>(CompiledQuery.raw(`select current_setting('session_replication_role') as role`, []));
+  await rememberingRefusal(trx, trx.executeQuery(CompiledQuery.raw(`select set_config('session_replication_role', 'replica', true)`, [])));
   await insert();
   // The capture trigger did not fire to clear the skip its guard set: cleared here, or the next insert into this table would go unlogged.
   await trx.executeQuery(CompiledQuery.raw(`select set_config('session_replication_role', $1, true), ${logging.clear}`, [before.rows[0]!.role]));
+}
+
+/**
+ * A permission refused (the parameter's privilege taken away since it was asked, or locking a
+ * parent FOR KEY SHARE, which needs UPDATE on it) fails this run, which is then taken again, and
+ * sends later ones the usual way instead of failing each.
+ */
+async function rememberingRefusal<T>(trx: Kysely<DB>, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if ((error as { code?: string }).code === '42501') allowedCache.set(trx.getExecutor().adapter, false);
+    throw error;
+  }
 }
 
 /**
@@ -126,9 +142,9 @@ export async function checkForeignKeys(trx: Kysely<DB>, table: string, keys: rea
   const counts = named.map(
     ({ key }, i) =>
       `(select count(distinct v) from unnest($${i + 1}::${key.parentType}[]) v)::int as wanted${i},
-       (select count(*) from (select 1 from ${key.parent} p where p.${key.parentColumn} = any($${i + 1}::${key.parentType}[]) for key share of p) s)::int as found${i}`,
+       (select count(*) from (select 1 from ${key.partitioned ? '' : 'only '}${key.parent} p where p.${key.parentColumn} = any($${i + 1}::${key.parentType}[]) for key share of p) s)::int as found${i}`,
   );
-  const result = await trx.executeQuery<Record<string, number>>(CompiledQuery.raw(`select ${counts.join(', ')}`, named.map(({ values }) => values)));
+  const result = await rememberingRefusal(trx, trx.executeQuery<Record<string, number>>(CompiledQuery.raw(`select ${counts.join(', ')}`, named.map(({ values }) => values))));
   const row = result.rows[0]!;
   named.forEach(({ key }, i) => {
     const missing = row[`wanted${i}`]! - row[`found${i}`]!;

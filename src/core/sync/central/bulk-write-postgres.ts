@@ -42,7 +42,9 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
             inserted as (${insert} cross join guard ${onlyIfLogged ? `where guard.${logging.logs}` : ''} returning *)
             insert into sync_changes (tbl, row_id, op, vendor_id, data)
             ${logging.select} from inserted r cross join guard where guard.${logging.logs} order by r.id`;
-          const keyed = await keyedInsertOf(trx, table);
+          const known = await keyedInsertOf(trx, table);
+          // A key column the rows lack would take its default, which the check would not see.
+          const keyed = known?.keys.every((key) => columns.includes(key.column)) ? known : null;
           let logged = 0n;
           if (keyed) {
             // Row triggers off, the capture trigger with them: rows go in only if the guard logs them.
