@@ -42,8 +42,7 @@ export function attachWriteConnection(db: Kysely<DB>, sqlite: BetterSqlite3.Data
     return found;
   };
   connections.set(db.getExecutor().adapter, {
-    // An array binds as the anonymous parameters in order: no spread of thousands of calls' arguments.
-    raw: { run: (text, parameters) => statement(text).run(parameters).changes },
+    raw: { run: (text, parameters) => statement(text).run(...parameters).changes },
     run,
     inTransaction: () => sqlite.inTransaction,
     ids,

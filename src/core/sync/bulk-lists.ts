@@ -35,12 +35,3 @@ export function sqliteValue(value: unknown): unknown {
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return value === undefined ? null : value;
 }
-
-/** `values` made bindable (sqliteValue), changed in place: most values already are, and a row has dozens. */
-export function bindableInPlace(values: unknown[]): unknown[] {
-  for (let i = 0; i < values.length; i += 1) {
-    const value = values[i];
-    if (value === undefined || typeof value === 'boolean' || (value !== null && typeof value === 'object')) values[i] = sqliteValue(value);
-  }
-  return values;
-}

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { bindableInPlace, chunks, quoted, sameList } from '../bulk-lists';
+import { chunks, quoted, sameList, sqliteValue } from '../bulk-lists';
 
 // Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement per
 // row, run synchronously on the write connection, with the capture triggers paused: the change log
@@ -25,8 +25,7 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
     // Rows of one node share their columns: consecutive rows alike go in together, in their order.
     for (const { columns, list } of runsOfSameColumns(rows)) {
       const text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-      // A run's rows have exactly these keys in this order: their values are the parameters.
-      for (const row of list) raw.run(text, bindableInPlace(Object.values(row)));
+      for (const row of list) raw.run(text, columns.map((c) => sqliteValue(row[c])));
     }
   } finally {
     if (paused) raw.run('update sync_apply_mode set active = 0', []);
