@@ -15,6 +15,17 @@ import { openTestPostgres } from '../support/postgres';
 // Central's bulk insert on PostgreSQL checks foreign keys once per statement, with row triggers off
 // for it (bulk-keys-postgres.ts). It must refuse what PostgreSQL's own checks refuse, lock the parents
 // as they do, and step aside whenever turning triggers off would lose something.
+/** Central on a fresh PostgreSQL with capture installed, a vendor, and one check-in row to copy. */
+async function centralWithACheckIn(name: string): Promise<{ pgdb: Awaited<ReturnType<typeof openTestPostgres>>; engine: Engine; template: Record<string, unknown> }> {
+  const pgdb = await openTestPostgres();
+  const engine = await startEngine({ database: pgdb.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
+  await installChangeCapture(engine.db, engine.dialect, 'central');
+  const vendor = await setUpVendor(engine, { name, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
+  const { session } = await registerInStore(engine, await authenticateApiKey(engine, vendor.apiKey), { email: `ana@${name.toLowerCase().replaceAll(' ', '-')}.test` });
+  const template = (await engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', session.hash).executeTakeFirstOrThrow()) as Record<string, unknown>;
+  return { pgdb, engine, template };
+}
+
 describe('central’s bulk insert on PostgreSQL checks keys per statement', () => {
   let pgdb: Awaited<ReturnType<typeof openTestPostgres>>;
   let engine: Engine;
@@ -22,12 +33,7 @@ describe('central’s bulk insert on PostgreSQL checks keys per statement', () =
   let nextId = 8_000_000;
 
   beforeAll(async () => {
-    pgdb = await openTestPostgres();
-    engine = await startEngine({ database: pgdb.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-    await installChangeCapture(engine.db, engine.dialect, 'central');
-    const vendor = await setUpVendor(engine, { name: 'PG Keys', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
-    const { session } = await registerInStore(engine, await authenticateApiKey(engine, vendor.apiKey), { email: 'ana@keys.test' });
-    template = (await engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', session.hash).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    ({ pgdb, engine, template } = await centralWithACheckIn('PG Keys'));
   });
 
   afterAll(async () => {
@@ -92,12 +98,7 @@ describe.runIf(process.env.PG_URL)('central’s bulk insert on PostgreSQL, seen 
   const others: Array<{ end(): Promise<unknown> }> = [];
 
   beforeAll(async () => {
-    pgdb = await openTestPostgres();
-    engine = await startEngine({ database: pgdb.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-    await installChangeCapture(engine.db, engine.dialect, 'central');
-    const vendor = await setUpVendor(engine, { name: 'PG Lock', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
-    const { session } = await registerInStore(engine, await authenticateApiKey(engine, vendor.apiKey), { email: 'bo@keys.test' });
-    template = (await engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', session.hash).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    ({ pgdb, engine, template } = await centralWithACheckIn('PG Lock'));
   });
 
   afterAll(async () => {
