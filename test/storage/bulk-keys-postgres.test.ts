@@ -15,6 +15,7 @@ import { openTestPostgres } from '../support/postgres';
 // Central's bulk insert on PostgreSQL checks foreign keys once per statement, with row triggers off
 // for it (bulk-keys-postgres.ts). It must refuse what PostgreSQL's own checks refuse, lock the parents
 // as they do, and step aside whenever turning triggers off would lose something.
+
 /** Central on a fresh PostgreSQL with capture installed, a vendor, and one check-in row to copy. */
 async function centralWithACheckIn(name: string): Promise<{ pgdb: Awaited<ReturnType<typeof openTestPostgres>>; engine: Engine; template: Record<string, unknown> }> {
   const pgdb = await openTestPostgres();
