@@ -53,10 +53,10 @@ async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | nu
 }
 
 /** A store node's outbox with EVENTS offline order events, made by the real use cases. */
-async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>, flow: Flow, events: number): Promise<{ store: Engine; nodeId: number; credential: string }> {
+async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>, flow: Flow, events: number, runDir: string): Promise<{ store: Engine; nodeId: number; credential: string }> {
   const { code } = await issuePairingCode(central, vendor.vendorId, vendor.storeId);
   const paired = await pairNode(central, code, 'bench');
-  const database = openDatabaseUrl(join(dir, `store-${paired.node_id}-${randomBytes(3).toString('hex')}.db`));
+  const database = openDatabaseUrl(join(runDir, 'store.db'));
   await migrateToLatest(database.db);
   await setMeta(database.db, 'node_id', String(paired.node_id));
   // Generating the outbox is not what is measured: commits need not reach the disk here.
@@ -86,11 +86,20 @@ async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnTyp
       await placeOrder(store, scope, { sessionHash: session.hash, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
     }
   }
+  // Its pages reach the disk now, not during the apply that is measured (the kernel would write
+  // them back then, beside central's own writes and syncs).
+  await sql`pragma synchronous = full`.execute(database.db);
+  await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
   return { store, nodeId: paired.node_id, credential: paired.credential };
 }
 
-async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: Flow = 'orders', options: { checkInWebhook?: boolean } = {}): Promise<Record<string, unknown>> {
-  const central = await startEngine({ database, nodeKey: randomBytes(32), role: 'central' });
+/**
+ * One apply run, its files (the store's outbox, an SQLite central) in a folder of their own that is
+ * removed after it: the next run must not share the disk with this one's unwritten pages.
+ */
+async function applyRate(kind: 'sqlite' | 'postgres', open: (runDir: string) => Database, flow: Flow = 'orders', options: { checkInWebhook?: boolean } = {}): Promise<Record<string, unknown>> {
+  const runDir = mkdtempSync(join(dir, 'apply-'));
+  const central = await startEngine({ database: open(runDir), nodeKey: randomBytes(32), role: 'central' });
   let store: Engine | null = null;
   try {
     await installChangeCapture(central.db, central.dialect, 'central');
@@ -98,7 +107,7 @@ async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: 
     // An integration that wants check-ins one by one (nothing listens: deliveries only queue up).
     if (options.checkInWebhook) await createWebhookEndpoint(central, { vendorId: vendor.vendorId }, { url: 'http://127.0.0.1:9/hooks', events: ['check_in.opened', 'check_in.closed'] }, { allowPrivate: true });
     const generated = Date.now();
-    const made = await storeWithOfflineOrders(central, vendor, flow, flow === 'orders' ? EVENTS : FLOW_EVENTS);
+    const made = await storeWithOfflineOrders(central, vendor, flow, flow === 'orders' ? EVENTS : FLOW_EVENTS, runDir);
     store = made.store;
     const generationMs = Date.now() - generated;
     const node = await authenticateNode(central, made.credential);
@@ -139,6 +148,7 @@ async function applyRate(kind: 'sqlite' | 'postgres', database: Database, flow: 
   } finally {
     await store?.close();
     await central.close();
+    rmSync(runDir, { recursive: true, force: true });
   }
 }
 
@@ -185,13 +195,13 @@ async function appCheckInToQueue(): Promise<Record<string, unknown>> {
 try {
   const postgres = await pgDatabase();
   if (ONLY_POSTGRES && !postgres) throw new Error('BENCH_SYNC_ONLY=postgres needs PG_URL');
-  const figures = ONLY_POSTGRES ? { apply_at_central: [await applyRate('postgres', openDatabaseUrl(postgres!.url)).finally(() => postgres!.drop())] } : {
+  const figures = ONLY_POSTGRES ? { apply_at_central: [await applyRate('postgres', () => openDatabaseUrl(postgres!.url)).finally(() => postgres!.drop())] } : {
     apply_at_central: [
-      await applyRate('sqlite', openDatabaseUrl(join(dir, 'central.db'), AS_CENTRAL)),
-      ...(postgres ? [await applyRate('postgres', openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
+      await applyRate('sqlite', (runDir) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL)),
+      ...(postgres ? [await applyRate('postgres', () => openDatabaseUrl(postgres.url)).finally(() => postgres.drop())] : []),
     ],
-    apply_check_in_flow_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow.db'), AS_CENTRAL), 'check-ins'),
-    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', openDatabaseUrl(join(dir, 'central-flow-webhook.db'), AS_CENTRAL), 'check-ins', { checkInWebhook: true }),
+    apply_check_in_flow_at_central: await applyRate('sqlite', (runDir) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL), 'check-ins'),
+    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', (runDir) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL), 'check-ins', { checkInWebhook: true }),
     app_check_in_to_store_queue: await appCheckInToQueue(),
   };
   console.log(JSON.stringify(figures, null, 2));
