@@ -48,6 +48,7 @@ type Flow = 'orders' | 'check-ins';
 const PAGE = Number(process.env.BENCH_SYNC_PAGE ?? PUSH_PAGE);
 // Central's SQLite file as `punchcard central` opens it (store-node.ts).
 const AS_CENTRAL = { backgroundCheckpoints: true };
+const sqliteCentral = (runDir: string) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL);
 const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -203,9 +204,7 @@ async function medianApplyRate(kind: 'sqlite' | 'postgres'): Promise<Record<stri
   const runs: Record<string, unknown>[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const postgres = kind === 'postgres' ? await pgDatabase() : null;
-    if (kind === 'postgres' && !postgres) throw new Error('the apply on PostgreSQL needs PG_URL');
-    const open = postgres ? () => openDatabaseUrl(postgres.url) : (runDir: string) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL);
-    runs.push(await applyRate(kind, open).finally(() => postgres?.drop()));
+    runs.push(await applyRate(kind, postgres ? () => openDatabaseUrl(postgres.url) : sqliteCentral).finally(() => postgres?.drop()));
   }
   const byRate = [...runs].sort((a, b) => Number(a['events_per_s']) - Number(b['events_per_s']));
   return { ...byRate[Math.floor(byRate.length / 2)], median_of_runs: RUNS, events_per_s_of_each_run: runs.map((r) => r['events_per_s']) };
@@ -216,8 +215,8 @@ try {
   if (ONLY_POSTGRES && !postgres) throw new Error('BENCH_SYNC_ONLY=postgres needs PG_URL');
   const figures = ONLY_POSTGRES ? { apply_at_central: [await medianApplyRate('postgres')] } : {
     apply_at_central: [await medianApplyRate('sqlite'), ...(postgres ? [await medianApplyRate('postgres')] : [])],
-    apply_check_in_flow_at_central: await applyRate('sqlite', (runDir) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL), 'check-ins'),
-    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', (runDir) => openDatabaseUrl(join(runDir, 'central.db'), AS_CENTRAL), 'check-ins', { checkInWebhook: true }),
+    apply_check_in_flow_at_central: await applyRate('sqlite', sqliteCentral, 'check-ins'),
+    apply_check_in_flow_with_check_in_webhook_at_central: await applyRate('sqlite', sqliteCentral, 'check-ins', { checkInWebhook: true }),
     app_check_in_to_store_queue: await appCheckInToQueue(),
   };
   console.log(JSON.stringify(figures, null, 2));

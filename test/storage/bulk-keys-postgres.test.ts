@@ -2,30 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../src/core/credentials/authenticate';
-import { type Engine, startEngine } from '../../src/core/engine';
-import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import type { Engine } from '../../src/core/engine';
 import type { DB } from '../../src/core/storage/schema';
-import { installChangeCapture } from '../../src/core/sync/capture/install-capture';
 import { insertRowsPostgres } from '../../src/core/sync/central/bulk-write-postgres';
-import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
+import { centralWithACheckIn } from '../support/central-with-check-in';
+import type { openTestPostgres } from '../support/postgres';
 
 // Central's bulk insert on PostgreSQL checks foreign keys once per statement, with row triggers off
 // for it (bulk-keys-postgres.ts). It must refuse what PostgreSQL's own checks refuse, lock the parents
 // as they do, and step aside whenever turning triggers off would lose something.
-
-/** Central on a fresh PostgreSQL with capture installed, a vendor, and one check-in row to copy. */
-async function centralWithACheckIn(name: string): Promise<{ pgdb: Awaited<ReturnType<typeof openTestPostgres>>; engine: Engine; template: Record<string, unknown> }> {
-  const pgdb = await openTestPostgres();
-  const engine = await startEngine({ database: pgdb.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-  await installChangeCapture(engine.db, engine.dialect, 'central');
-  const vendor = await setUpVendor(engine, { name, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
-  const { session } = await registerInStore(engine, await authenticateApiKey(engine, vendor.apiKey), { email: `ana@${name.toLowerCase().replaceAll(' ', '-')}.test` });
-  const template = (await engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', session.hash).executeTakeFirstOrThrow()) as Record<string, unknown>;
-  return { pgdb, engine, template };
-}
 
 describe('central’s bulk insert on PostgreSQL checks keys per statement', () => {
   let pgdb: Awaited<ReturnType<typeof openTestPostgres>>;

@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../src/core/credentials/authenticate';
-import { type Engine, startEngine } from '../../src/core/engine';
-import { registerInStore } from '../../src/core/onscreen/register-in-store';
-import { installChangeCapture, removeChangeCapture } from '../../src/core/sync/capture/install-capture';
+import type { Engine } from '../../src/core/engine';
+import { removeChangeCapture } from '../../src/core/sync/capture/install-capture';
 import { insertRowsPostgres } from '../../src/core/sync/central/bulk-write-postgres';
-import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
+import { centralWithACheckIn } from '../support/central-with-check-in';
+import type { openTestPostgres } from '../support/postgres';
 
 // Central's bulk insert on PostgreSQL logs its rows itself and leaves the capture trigger one skip
 // (bulk-write-postgres.ts, pgInsertLogging). Whenever that cannot be trusted, the trigger logs: every
@@ -20,12 +16,7 @@ describe('central’s bulk insert on PostgreSQL and the change log', () => {
   let nextId = 9_000_000;
 
   beforeAll(async () => {
-    pg = await openTestPostgres();
-    engine = await startEngine({ database: pg.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-    await installChangeCapture(engine.db, engine.dialect, 'central');
-    const vendor = await setUpVendor(engine, { name: 'PG Bulk', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
-    const { session } = await registerInStore(engine, await authenticateApiKey(engine, vendor.apiKey), { email: 'ana@pg.test' });
-    template = (await engine.db.selectFrom('pos_sessions').selectAll().where('hash', '=', session.hash).executeTakeFirstOrThrow()) as Record<string, unknown>;
+    ({ pgdb: pg, engine, template } = await centralWithACheckIn('PG Bulk'));
   });
 
   afterAll(async () => {

@@ -272,6 +272,7 @@ function pgJsonText(type: string, value: string): string | null {
   return null;
 }
 
-function sqlString(text: string): string {
+/** `text` as an SQL string literal. */
+export function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }

@@ -106,8 +106,9 @@ async function idsCentralMayHave(trx: Kysely<DB>, table: string, ids: number[]):
       .where('id', '>=', low)
       .where('id', '<', high)
       .executeTakeFirst();
-    const highest = top?.top === null || top?.top === undefined ? null : Number(top.top);
-    if (highest !== null) for (const id of list) if (id <= highest) maybe.push(id);
+    if (top?.top == null) continue;
+    const highest = Number(top.top);
+    for (const id of list) if (id <= highest) maybe.push(id);
   }
   return maybe;
 }

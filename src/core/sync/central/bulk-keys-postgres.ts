@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { mapPerDatabase } from '../../storage/per-database';
 import type { DB } from '../../storage/schema';
-import type { PgInsertLogging } from '../capture/install-capture';
+import { type PgInsertLogging, sqlString } from '../capture/install-capture';
 import { quoted } from '../bulk-lists';
 
 // Central's bulk insert on PostgreSQL checks its foreign keys once per statement instead of once per
@@ -66,7 +66,7 @@ export async function keyedInsertOf(trx: Kysely<DB>, table: string): Promise<Key
   if (!(await mayTurnTriggersOff(trx))) return null;
   const tables = keyedCache(trx.getExecutor().adapter);
   if (tables.has(table)) return tables.get(table)!;
-  const relation = `'${quoted(table).replaceAll("'", "''")}'::regclass`;
+  const relation = `${sqlString(quoted(table))}::regclass`;
   // A key dropped and made again gets a new oid, a parent renamed a new name: the signature then differs, as it should.
   const keysSignature = `(select coalesce(string_agg(c.oid::text || ' ' || c.confrelid::regclass::text || '.' || pa.attname, ',' order by c.oid), '')
     from pg_constraint c join pg_attribute pa on pa.attrelid = c.confrelid and pa.attnum = c.confkey[1] where c.conrelid = ${relation} and c.contype = 'f')`;
@@ -88,7 +88,7 @@ export async function keyedInsertOf(trx: Kysely<DB>, table: string): Promise<Key
     const signature = result.rows[0]?.signature ?? '';
     // Insert triggers are bit 4 of tgtype. Of the internal ones only the keys' own checks may be
     // off: a deferrable unique or exclusion constraint is checked by an internal trigger too.
-    const also = `${keysSignature} = '${signature.replaceAll("'", "''")}'
+    const also = `${keysSignature} = ${sqlString(signature)}
       and not exists (select 1 from pg_trigger t where t.tgrelid = ${relation} and t.tgenabled <> 'D' and t.tgtype & 4 <> 0 and t.tgname <> 'sync_capture_insert'
         and (not t.tgisinternal or t.tgfoid <> '"RI_FKey_check_ins"'::regproc))
       and not exists (select 1 from pg_trigger t where t.tgrelid = 'sync_changes'::regclass and t.tgenabled <> 'D')
