@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomHex } from '../storage/random-pool';
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
@@ -50,7 +50,7 @@ export async function openSession(
   }
   const session: PosSessionRow = {
     id: await nextObjectId(db, engine.nodeId),
-    hash: randomBytes(16).toString('hex'),
+    hash: pooledRandomHex(16),
     vendor_id: counter.vendorId,
     store_id: counter.storeId,
     pos_id: counter.posId,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool';
 import type { Kysely } from 'kysely';
 import { prepared } from './prepared';
 import { objectIdCounterOf } from './raw-writer';
@@ -63,7 +63,7 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** Resource-style id: a prefix and 20 Crockford base32 characters (100 random bits), e.g. `curr_…`. */
 export function newPublicId(prefix: 'curr' | 'card' | 'cust' | 'erul' | 'rwd' | 'tier' | 'promo' | 'wh' | 'evt'): string {
-  const bytes = randomBytes(20);
+  const bytes = pooledRandomBytes(20);
   let out = '';
   for (const byte of bytes) out += CROCKFORD[byte & 31];
   return `${prefix}_${out}`;

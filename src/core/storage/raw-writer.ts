@@ -12,6 +12,11 @@ import type { DB } from './schema';
 export interface RawWriter {
   /** Runs a statement (prepared once per text) with its parameters; returns how many rows it changed. */
   run(text: string, parameters: readonly unknown[]): number;
+  /**
+   * A statement whose parameters are a row's `columns`, in order, each through `value`: for runs of
+   * thousands of rows alike, it binds them without an array of parameters per row.
+   */
+  rowRunner(text: string, columns: readonly string[], value: (v: unknown) => unknown): (row: Readonly<Record<string, unknown>>) => void;
 }
 
 /** A statement run on the write connection: its rows (none for a statement that returns none). */
@@ -42,11 +47,20 @@ export function attachWriteConnection(db: Kysely<DB>, sqlite: BetterSqlite3.Data
     return found;
   };
   connections.set(db.getExecutor().adapter, {
-    raw: { run: (text, parameters) => statement(text).run(...parameters).changes },
+    raw: {
+      run: (text, parameters) => statement(text).run(...parameters).changes,
+      rowRunner: (text, columns, value) => compileRowRunner(columns)(statement(text), value),
+    },
     run,
     inTransaction: () => sqlite.inTransaction,
     ids,
   });
+}
+
+/** `(statement, value) => (row) => statement.run(value(row[c1]), value(row[c2]), …)`, compiled for these columns. */
+function compileRowRunner(columns: readonly string[]): (statement: BetterSqlite3.Statement, value: (v: unknown) => unknown) => (row: Readonly<Record<string, unknown>>) => void {
+  const args = columns.map((column) => `value(row[${JSON.stringify(column)}])`).join(', ');
+  return new Function('statement', 'value', `return (row) => { statement.run(${args}); };`) as never;
 }
 
 /** The raw writer of an SQLite database handle (openSqlite attaches it), for code that runs only there. */

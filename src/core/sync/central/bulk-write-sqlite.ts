@@ -25,7 +25,8 @@ export async function insertRowsSqlite(trx: Kysely<DB>, root: Kysely<DB>, table:
     // Rows of one node share their columns: consecutive rows alike go in together, in their order.
     for (const { columns, list } of runsOfSameColumns(rows)) {
       const text = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-      for (const row of list) raw.run(text, columns.map((c) => sqliteValue(row[c])));
+      const insert = raw.rowRunner(text, columns, sqliteValue);
+      for (const row of list) insert(row);
     }
   } finally {
     if (paused) raw.run('update sync_apply_mode set active = 0', []);
