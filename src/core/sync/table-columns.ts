@@ -28,3 +28,9 @@ export function pickColumns(data: Record<string, unknown>, columns: Set<string>,
   for (const key in data) if (columns.has(key)) row[key] = data[key];
   return row;
 }
+
+/** Whether every column of `data` is one the table has here: the row can then be written as it is. */
+export function hasOnlyKnownColumns(data: Readonly<Record<string, unknown>>, columns: Set<string>): boolean {
+  for (const key in data) if (!columns.has(key)) return false;
+  return true;
+}

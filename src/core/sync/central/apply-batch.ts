@@ -6,7 +6,7 @@ import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
 import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
-import { pickColumns, tableColumns } from '../table-columns';
+import { hasOnlyKnownColumns, pickColumns, tableColumns } from '../table-columns';
 import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
@@ -286,20 +286,26 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
   for (const table of new Set(inserts.map(({ change }) => change.tbl))) columnsOf.set(table, await tableColumns(trx, engine.dialect, table));
   for (const { change, later } of inserts) {
     const columns = columnsOf.get(change.tbl)!;
-    const row = patched(change.tbl, pickColumns(change.data, columns, replicatedTable(change.tbl)?.insertDefaults), later);
-    if (typeof row['user_id'] === 'number') row['user_id'] = context.survivors.get(row['user_id']) ?? row['user_id'];
+    const defaults = replicatedTable(change.tbl)?.insertDefaults;
+    // The event's own row when it has nothing to drop or add (most do): read, never changed here.
+    const picked = !defaults && hasOnlyKnownColumns(change.data, columns) ? change.data : pickColumns(change.data, columns, defaults);
+    const row = patched(change.tbl, picked, later);
+    const changes: Row = {};
+    const userId = row['user_id'];
+    const survivor = typeof userId === 'number' ? context.survivors.get(userId) : undefined;
+    if (survivor !== undefined && survivor !== userId) changes['user_id'] = survivor;
     // As the per-event path registers them: the customer's first vendor is this one; billing profiles live at central.
-    if (change.tbl === 'users') row['first_vendor_id'] = vendorId;
+    if (change.tbl === 'users') changes['first_vendor_id'] = vendorId;
     if (change.tbl === 'user_vendors') {
-      if (row['user_id'] !== change.data['user_id']) throw new Error('a membership of a merged customer: applied event by event');
-      row['billing_profile_id'] = null;
+      if (changes['user_id'] !== undefined) throw new Error('a membership of a merged customer: applied event by event');
+      changes['billing_profile_id'] = null;
     }
     if (change.tbl === 'ledger_entries') {
       const accountId = accountOf(change.data);
-      row['account_id'] = accountId;
+      changes['account_id'] = accountId;
       moves.set(accountId, (moves.get(accountId) ?? 0) + Number(change.data['amount']));
     }
-    listIn(rowsByTable, change.tbl).push(row);
+    listIn(rowsByTable, change.tbl).push(Object.keys(changes).length === 0 ? row : { ...row, ...changes });
   }
 
   // Balances before the run, only when an effect needs each entry's balance after it.
