@@ -18,11 +18,11 @@ export function chunks<T>(list: T[], size: number): T[][] {
   return out;
 }
 
-/** The same items in the same order. */
-export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether the row's keys are `keys`, in that order (without making a list of them per row). */
+export function hasKeys(row: Readonly<Record<string, unknown>>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in row) if (key !== keys[i++]) return false;
+  return i === keys.length;
 }
 
 export function quoted(name: string): string {

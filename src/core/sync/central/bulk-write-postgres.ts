@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { mapPerDatabase } from '../../storage/per-database';
 import type { DB } from '../../storage/schema';
 import { pgColumnTypes, pgInsertLogging } from '../capture/install-capture';
-import { chunks, listIn, quoted, sameList } from '../bulk-lists';
+import { chunks, hasKeys, listIn, quoted } from '../bulk-lists';
 import { checkForeignKeys, keyedInsertOf, withRowTriggersOff } from './bulk-keys-postgres';
 
 // Central's bulk writes on PostgreSQL (apply-batch.ts): rows travel as one JSON parameter. PostgreSQL
@@ -15,10 +15,9 @@ export async function insertRowsPostgres(trx: Kysely<DB>, table: string, rows: R
   let previous: string[] = [];
   let group: Record<string, unknown>[] = [];
   for (const row of rows) {
-    const keys = Object.keys(row);
-    if (!sameList(keys, previous)) {
-      previous = keys;
-      group = listIn(shapes, [...keys].sort().join(','));
+    if (!hasKeys(row, previous)) {
+      previous = Object.keys(row);
+      group = listIn(shapes, [...previous].sort().join(','));
     }
     group.push(row);
   }

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { sqliteLogOfInsertedRows } from '../capture/install-capture';
-import { chunks, quoted, sqliteValue } from '../bulk-lists';
+import { chunks, hasKeys, quoted, sqliteValue } from '../bulk-lists';
 
 // Central's bulk writes on SQLite (apply-batch.ts). Rows are inserted by one prepared statement per
 // row, run synchronously on the write connection, with the capture triggers paused: the change log
@@ -43,13 +43,6 @@ function runsOfSameColumns(rows: Record<string, unknown>[]): Array<{ columns: st
     else runs.push({ columns: Object.keys(row), list: [row] });
   }
   return runs;
-}
-
-/** Whether the row's keys are `keys`, in that order (without making a list of them per row). */
-function hasKeys(row: Record<string, unknown>, keys: readonly string[]): boolean {
-  let i = 0;
-  for (const key in row) if (key !== keys[i++]) return false;
-  return i === keys.length;
 }
 
 /** Sets `columns` of rows central has to the given values: one statement per chunk. */
