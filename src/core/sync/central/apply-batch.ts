@@ -290,22 +290,23 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
     // The event's own row when it has nothing to drop or add (most do): read, never changed here.
     const picked = !defaults && hasOnlyKnownColumns(change.data, columns) ? change.data : pickColumns(change.data, columns, defaults);
     const row = patched(change.tbl, picked, later);
-    const changes: Row = {};
+    // What central writes differently from the store: into a copy, so the event's row stays as sent.
+    const overrides: Row = {};
     const userId = row['user_id'];
     const survivor = typeof userId === 'number' ? context.survivors.get(userId) : undefined;
-    if (survivor !== undefined && survivor !== userId) changes['user_id'] = survivor;
+    if (survivor !== undefined && survivor !== userId) overrides['user_id'] = survivor;
     // As the per-event path registers them: the customer's first vendor is this one; billing profiles live at central.
-    if (change.tbl === 'users') changes['first_vendor_id'] = vendorId;
+    if (change.tbl === 'users') overrides['first_vendor_id'] = vendorId;
     if (change.tbl === 'user_vendors') {
-      if (changes['user_id'] !== undefined) throw new Error('a membership of a merged customer: applied event by event');
-      changes['billing_profile_id'] = null;
+      if ((overrides['user_id'] ?? userId) !== change.data['user_id']) throw new Error('a membership of a merged customer: applied event by event');
+      overrides['billing_profile_id'] = null;
     }
     if (change.tbl === 'ledger_entries') {
       const accountId = accountOf(change.data);
-      changes['account_id'] = accountId;
+      overrides['account_id'] = accountId;
       moves.set(accountId, (moves.get(accountId) ?? 0) + Number(change.data['amount']));
     }
-    listIn(rowsByTable, change.tbl).push(Object.keys(changes).length === 0 ? row : { ...row, ...changes });
+    listIn(rowsByTable, change.tbl).push(Object.keys(overrides).length === 0 ? row : { ...row, ...overrides });
   }
 
   // Balances before the run, only when an effect needs each entry's balance after it.
