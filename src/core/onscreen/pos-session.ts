@@ -1,4 +1,3 @@
-import { pooledRandomHex } from '../storage/random-pool';
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
@@ -9,6 +8,7 @@ import type { StoreEvent } from '../events/store-events';
 import { nextObjectId } from '../storage/ids';
 import { prepared, preparedInsert } from '../storage/prepared';
 import type { DB, PosSessionsTable } from '../storage/schema';
+import { pooledRandomHex } from '../storage/random-pool';
 
 export type PosSessionRow = Selectable<PosSessionsTable>;
 

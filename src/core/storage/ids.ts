@@ -1,8 +1,8 @@
-import { pooledRandomBytes } from './random-pool';
 import type { Kysely } from 'kysely';
 import { prepared } from './prepared';
 import { objectIdCounterOf } from './raw-writer';
 import type { DB } from './schema';
+import { pooledRandomBytes } from './random-pool';
 
 // Legacy-style objects expose integer ids that must be unique across every node of a chain
 // without asking central: id = node number × 2^32 + a local sequence. With node numbers below

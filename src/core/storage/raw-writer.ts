@@ -57,10 +57,20 @@ export function attachWriteConnection(db: Kysely<DB>, sqlite: BetterSqlite3.Data
   });
 }
 
+type RowRunnerFactory = (statement: BetterSqlite3.Statement, value: (v: unknown) => unknown) => (row: Readonly<Record<string, unknown>>) => void;
+
+// Compiled once per column list (a table's columns, a handful of lists in all), not on every run.
+const rowRunnerFactories = new Map<string, RowRunnerFactory>();
+
 /** `(statement, value) => (row) => statement.run(value(row[c1]), value(row[c2]), …)`, compiled for these columns. */
-function compileRowRunner(columns: readonly string[]): (statement: BetterSqlite3.Statement, value: (v: unknown) => unknown) => (row: Readonly<Record<string, unknown>>) => void {
+function compileRowRunner(columns: readonly string[]): RowRunnerFactory {
   const args = columns.map((column) => `value(row[${JSON.stringify(column)}])`).join(', ');
-  return new Function('statement', 'value', `return (row) => { statement.run(${args}); };`) as never;
+  let factory = rowRunnerFactories.get(args);
+  if (!factory) {
+    factory = new Function('statement', 'value', `return (row) => { statement.run(${args}); };`) as RowRunnerFactory;
+    rowRunnerFactories.set(args, factory);
+  }
+  return factory;
 }
 
 /** The raw writer of an SQLite database handle (openSqlite attaches it), for code that runs only there. */
