@@ -1,7 +1,7 @@
 import { DeferredSchemas, deferredCompilersFactory } from './http/lazy-schema-compilers';
+import { parseQueryString } from './http/query-string';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import qs from 'qs';
 import type { Engine } from '../core/engine';
 import { registerBodyParsing } from './body/body-parsing';
 import { type CatalogRoute, recordRoutes } from './auth/credential';
@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (!path.endsWith('.json') || path === '/openapi.json') return url;
       return path.slice(0, -'.json'.length) + (mark < 0 ? '' : url.slice(mark));
     },
-    routerOptions: { querystringParser: (text: string) => qs.parse(text, { depth: 5, arrayLimit: 100 }) },
+    routerOptions: { querystringParser: parseQueryString },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
     // Fastify's own compilers, each route's compiled at first use or by the warm-up once listening.
     schemaController: { compilersFactory: deferredCompilersFactory(deferredSchemas) },
