@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { dialectOf } from '../storage/dialect';
 import { mapPerDatabase } from '../storage/per-database';
+import { transactionStatementsOf } from '../storage/raw-writer';
 import { readerOf } from '../storage/reader';
 import type { CurrenciesTable, DB, EarningRulesTable, PointsOfSaleTable, SpendingRulesTable, StoresTable, TiersTable, VendorsTable } from '../storage/schema';
 
@@ -47,6 +48,9 @@ const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_
 export async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
   const reader = readerOf(db);
   if (reader) return reader.once(`version:${vendorId}`, () => versionIn(reader.all(VERSION_SQL.sqlite, [vendorId])));
+  // In a command's SQLite transaction (every check-in and order reads it there): without Kysely's executor.
+  const inTransaction = transactionStatementsOf(db);
+  if (inTransaction) return versionIn(inTransaction(VERSION_SQL.sqlite, [vendorId]));
   return versionIn((await db.executeQuery(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]))).rows);
 }
 
