@@ -16,25 +16,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type Engine, startEngine } from '../src/core/engine';
-import { authenticateApiKey } from '../src/core/credentials/authenticate';
 import { authenticateCustomer } from '../src/core/customers/authenticate-customer';
 import { registerCustomer } from '../src/core/customers/register-customer';
-import { registerInStore } from '../src/core/onscreen/register-in-store';
-import { checkIn } from '../src/core/onscreen/check-in';
-import { closeSession } from '../src/core/onscreen/close-session';
-import { placeOrder } from '../src/core/orders/place-order';
-import { type Database, migrateToLatest, openDatabaseUrl } from '../src/core/storage/database';
+import { type Database, openDatabaseUrl } from '../src/core/storage/database';
 import { installChangeCapture } from '../src/core/sync/capture/install-capture';
 import { acceptPushedEvents } from '../src/core/sync/central/apply-push';
-import { authenticateNode, issuePairingCode, pairNode } from '../src/core/sync/central/pairing';
+import { authenticateNode, issuePairingCode } from '../src/core/sync/central/pairing';
 import { readPendingEvents, recordVerdicts } from '../src/core/sync/outbox/pending-events';
-import { setMeta } from '../src/core/storage/node-meta';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { createWebhookEndpoint } from '../src/core/webhooks/endpoints';
 import { startStoreNode } from '../src/server/node/store-node';
 import { pairStoreWithCentral } from '../src/server/sync/pair-store';
 import { PUSH_PAGE } from '../src/core/sync/store/sync-client';
 import { createServerDatabase } from '../test/support/postgres';
+import { type Flow, storeWithOfflineOrders } from './offline-outbox';
 
 const EVENTS = Number(process.env.BENCH_SYNC_EVENTS ?? 100_000);
 const FLOW_EVENTS = Number(process.env.BENCH_SYNC_FLOW_EVENTS ?? 20_000);
@@ -42,8 +37,6 @@ const ONLY_POSTGRES = process.env.BENCH_SYNC_ONLY === 'postgres';
 /** Apply runs of the orders per database, the median reported. */
 const RUNS = Number(process.env.BENCH_SYNC_RUNS ?? 3);
 
-/** Offline orders by identification (one event each), or check-ins each closed by its sale. */
-type Flow = 'orders' | 'check-ins';
 // Pages of the size a store pushes.
 const PAGE = Number(process.env.BENCH_SYNC_PAGE ?? PUSH_PAGE);
 // Central's SQLite file as `punchcard central` opens it (store-node.ts).
@@ -54,47 +47,6 @@ const dir = mkdtempSync(join(tmpdir(), 'pc-bench-sync-'));
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const server = process.env.PG_URL;
   return server ? createServerDatabase(server, 'punchcard_bench') : null;
-}
-
-/** A store node's outbox with EVENTS offline order events, made by the real use cases. */
-async function storeWithOfflineOrders(central: Engine, vendor: Awaited<ReturnType<typeof setUpVendor>>, flow: Flow, events: number, runDir: string): Promise<{ store: Engine; nodeId: number; credential: string }> {
-  const { code } = await issuePairingCode(central, vendor.vendorId, vendor.storeId);
-  const paired = await pairNode(central, code, 'bench');
-  const database = openDatabaseUrl(join(runDir, 'store.db'));
-  await migrateToLatest(database.db);
-  await setMeta(database.db, 'node_id', String(paired.node_id));
-  // Generating the outbox is not what is measured: commits need not reach the disk here.
-  await sql`pragma synchronous = off`.execute(database.db);
-  const store = await startEngine({ database, nodeKey: randomBytes(32), role: 'store', programRole: 'replica' });
-  await installChangeCapture(store.db, store.dialect, 'store');
-  // Central's program reaches the store as its first sync would bring it: here, copied directly.
-  for (const table of ['vendors', 'stores', 'points_of_sale', 'api_keys', 'currencies', 'earning_rules']) {
-    const rows = await central.db.selectFrom(table as 'vendors').selectAll().execute();
-    await store.db.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-    for (const row of rows) await store.db.insertInto(table as 'vendors').values(row as never).execute();
-    await store.db.updateTable('sync_apply_mode').set({ active: 0 }).execute();
-  }
-  store.centralLink.reachable = false;
-  const scope = await authenticateApiKey(store, vendor.apiKey);
-  const customers = 200;
-  for (let i = 0; i < customers; i += 1) await registerInStore(store, scope, { email: `c${i}@bench.test` });
-  if (flow === 'orders') {
-    for (let i = 0; i < events - customers; i += 1) {
-      await placeOrder(store, scope, { identification: `c${i % customers}@bench.test`, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
-    }
-  } else {
-    // Registration left each customer checked in: closed first, as a cashier would.
-    for (const { hash } of await store.db.selectFrom('pos_sessions').select('hash').where('status', '=', 'active').execute()) await closeSession(store, scope, hash);
-    for (let i = 0; i < (events - 2 * customers) / 2; i += 1) {
-      const { session } = await checkIn(store, scope, { identification: `c${i % customers}@bench.test` });
-      await placeOrder(store, scope, { sessionHash: session.hash, receiptNumber: `R${i}`, subtotal: 5 + (i % 20) });
-    }
-  }
-  // Its pages reach the disk now, not during the apply that is measured (the kernel would write
-  // them back then, beside central's own writes and syncs).
-  await sql`pragma synchronous = full`.execute(database.db);
-  await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
-  return { store, nodeId: paired.node_id, credential: paired.credential };
 }
 
 /**
