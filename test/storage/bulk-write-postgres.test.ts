@@ -46,6 +46,21 @@ describe('central’s bulk insert on PostgreSQL and the change log', () => {
     expect(entries[0]!.data).toBe(text.rows[0]!.data);
   });
 
+  it('writes jsonb’s own text for awkward strings and for a value the cast changes', async () => {
+    const awkward = ['quote " and \\ backslash', 'line\nbreak\ttab\r\u0001\u001f\u007f', 'é ñ 漢字 🙂 \u2028', '', '{"json": [1]}'];
+    const rows = awkward.map((text, i) => ({ ...session(), card_number: text, table_number: i % 2 === 0 ? null : `T${i}`, closed_reason: text }));
+    // A number sent as a string is stored as the number, and logged as one.
+    const asString = { ...session(), closed_at: '2' };
+    await insert(rows);
+    await insert([asString, session()]);
+    const entries = await logged();
+    const ids = [...rows.map((r) => r.id), asString.id, nextId];
+    const stored = await sql<{ id: string; data: string }>`select id, (to_jsonb(s))::text as data from pos_sessions s where id in (${sql.join(ids)})`.execute(engine.db);
+    const byId = new Map(stored.rows.map((r) => [Number(r.id), r.data]));
+    for (const id of ids) expect(entries.find((e) => Number(e.row_id) === id)?.data).toBe(byId.get(id));
+    expect(JSON.parse(entries.find((e) => Number(e.row_id) === asString.id)!.data)).toHaveProperty('closed_at', 2);
+  });
+
   it('leaves the log to the trigger when capture is paused, absent, older, or the table changed', async () => {
     const before = (await logged()).length;
     await engine.db.transaction().execute(async (trx) => {
