@@ -1,8 +1,7 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
-import { dialectOf } from '../storage/dialect';
 import { mapPerDatabase } from '../storage/per-database';
-import { transactionStatementsOf } from '../storage/raw-writer';
+import { prepared } from '../storage/prepared';
 import { readerOf } from '../storage/reader';
 import type { CurrenciesTable, DB, EarningRulesTable, PointsOfSaleTable, SpendingRulesTable, StoresTable, TiersTable, VendorsTable } from '../storage/schema';
 
@@ -38,7 +37,7 @@ interface Cached {
 
 const cacheOf = mapPerDatabase<number, Cached>();
 
-const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_id = ?', postgres: 'select version from vendor_versions where vendor_id = $1' };
+const versionRow = prepared((db, vendorId: number) => db.selectFrom('vendor_versions').select('version').where('vendor_id', '=', vendorId));
 
 /**
  * The vendor's version (0 before the first write since migration 0017): one primary-key read, once
@@ -47,11 +46,10 @@ const VERSION_SQL = { sqlite: 'select version from vendor_versions where vendor_
  */
 export async function versionOf(db: Kysely<DB>, vendorId: number): Promise<number> {
   const reader = readerOf(db);
-  if (reader) return reader.once(`version:${vendorId}`, () => versionIn(reader.all(VERSION_SQL.sqlite, [vendorId])));
-  // In a command's SQLite transaction (every check-in and order reads it there): without Kysely's executor.
-  const inTransaction = transactionStatementsOf(db);
-  if (inTransaction) return versionIn(inTransaction(VERSION_SQL.sqlite, [vendorId]));
-  return versionIn((await db.executeQuery(CompiledQuery.raw(VERSION_SQL[dialectOf(db as Kysely<unknown>)], [vendorId]))).rows);
+  if (reader) return reader.once(`version:${vendorId}`, () => versionIn(versionRow.now(db, vendorId)!));
+  // Elsewhere as any prepared read: in a command's SQLite transaction (every check-in and order
+  // reads it there), on its statements without Kysely's executor.
+  return versionIn(await versionRow(db, vendorId));
 }
 
 function versionIn(rows: unknown[]): number {

@@ -1,6 +1,7 @@
 import qs from 'qs';
 
-const QS_OPTIONS = { depth: 5, arrayLimit: 100 };
+/** How qs parses what the plain path does not take (the test compares both with these). */
+export const QS_OPTIONS = { depth: 5, arrayLimit: 100 };
 /** A key the plain path takes as it is: no brackets, dots, escapes or `+` for qs to interpret. */
 const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
 const hasOwn = Object.prototype.hasOwnProperty;
