@@ -21,11 +21,52 @@ export interface StoreScope {
   workstationIdentifier: string | null;
 }
 
-const accessTokenByHash = prepared((db, tokenHash: string) => db.selectFrom('access_tokens').select(['vendor_id', 'expires_at', 'revoked_at']).where('token_hash', '=', tokenHash));
+const accessTokenByHash = prepared((db, tokenHash: string) =>
+  db
+    .selectFrom('access_tokens as t')
+    .leftJoin('vendor_versions as v', 'v.vendor_id', 't.vendor_id')
+    .select(['t.vendor_id', 't.expires_at', 't.revoked_at', 'v.version'])
+    .where('t.token_hash', '=', tokenHash),
+);
 
-/** Resolves a bearer token to the vendor it acts for. */
+/** What both credential reads return: the row with the vendor's version it was read at. */
+interface VersionedRow {
+  vendor_id: number;
+  revoked_at: number | null;
+  version: number | null;
+}
+
+/** Most credentials a database's cache keeps: beyond it (tokens exchanged hourly add up) it starts again. */
+const MAX_CACHED_CREDENTIALS = 10_000;
+
+/**
+ * A credential's row by its digest, from memory while the vendor's version is the one it was read at.
+ * Every write to a key or token moves that version (migrations 0021 and 0027), as the program's data
+ * do (program-cache): a revoked or changed credential is refused or re-read on the next call of every
+ * process. Read together with the version in one statement (one snapshot), a row is never labelled
+ * with a version newer than itself. Only live rows are kept.
+ */
+async function credentialRow<Row extends VersionedRow>(
+  engine: Engine,
+  cache: Map<string, { version: number; row: Row }>,
+  digest: string,
+  read: (db: Engine['db'], digest: string) => Promise<Row[]>,
+): Promise<Row | undefined> {
+  const hit = cache.get(digest);
+  if (hit && hit.version === (await versionOf(engine.db, hit.row.vendor_id))) return hit.row;
+  const [row] = await read(engine.db, digest);
+  if (row && row.revoked_at === null) {
+    if (cache.size >= MAX_CACHED_CREDENTIALS) cache.clear();
+    cache.set(digest, { version: Number(row.version ?? 0), row });
+  } else cache.delete(digest);
+  return row;
+}
+
+const tokenCacheOf = mapPerDatabase<string, { version: number; row: Awaited<ReturnType<typeof accessTokenByHash>>[number] }>();
+
+/** Resolves a bearer token to the vendor it acts for (expiry judged on every call). */
 export async function authenticateBearer(engine: Engine, token: string): Promise<BearerScope> {
-  const [row] = await accessTokenByHash(engine.db, hashSecret(token));
+  const row = await credentialRow(engine, tokenCacheOf(engine.db), hashSecret(token), accessTokenByHash);
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_token');
   if (row.expires_at !== null && row.expires_at <= engine.clock.now()) throw new ServiceError('token_expired');
   return { vendorId: row.vendor_id, scope: 'admin' };
@@ -39,29 +80,11 @@ const apiKeyByHash = prepared((db, keyHash: string) =>
     .where('k.key_hash', '=', keyHash),
 );
 
-type ApiKeyRow = Awaited<ReturnType<typeof apiKeyByHash>>[number];
-
-/**
- * Valid keys by digest, per database handle (engine.db), each with the vendor's version it was read
- * at. A key's writes move that version (migration 0021), as the program's data do (program-cache):
- * a hit is used only while the version is unchanged, so a revoked or changed key is refused or
- * re-read on the next call of every process. Read together with the version in one statement (one
- * snapshot), a key is never labelled with a version newer than itself.
- */
-const keyCacheOf = mapPerDatabase<string, { version: number; row: ApiKeyRow }>();
+const keyCacheOf = mapPerDatabase<string, { version: number; row: Awaited<ReturnType<typeof apiKeyByHash>>[number] }>();
 
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
-  const keyHash = hashSecret(key);
-  const cache = keyCacheOf(engine.db);
-  const hit = cache.get(keyHash);
-  let row: ApiKeyRow | undefined;
-  if (hit && hit.version === (await versionOf(engine.db, hit.row.vendor_id))) row = hit.row;
-  else {
-    [row] = await apiKeyByHash(engine.db, keyHash);
-    if (row && row.revoked_at === null) cache.set(keyHash, { version: Number(row.version ?? 0), row });
-    else cache.delete(keyHash);
-  }
+  const row = await credentialRow(engine, keyCacheOf(engine.db), hashSecret(key), apiKeyByHash);
   if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
   // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
   const now = engine.clock.now();

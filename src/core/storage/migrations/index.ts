@@ -24,6 +24,7 @@ import { hourlyJobIndexes } from './0023-hourly-job-indexes';
 import { outboxIndexes } from './0024-outbox-indexes';
 import { dashboardIndexes } from './0025-dashboard-indexes';
 import { accountEntryIndexes } from './0026-account-entry-indexes';
+import { accessTokenVersions } from './0027-access-token-versions';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024-outbox-indexes': outboxIndexes,
   '0025-dashboard-indexes': dashboardIndexes,
   '0026-account-entry-indexes': accountEntryIndexes,
+  '0027-access-token-versions': accessTokenVersions,
 };
