@@ -122,8 +122,8 @@ describe('bearer tokens kept in memory', () => {
   });
 });
 
-describe('api keys kept in memory on PostgreSQL', () => {
-  it('a revoked key is refused on the next call; "last used" does not move the version', { timeout: 60_000 }, async () => {
+describe('api keys and bearer tokens kept in memory on PostgreSQL', () => {
+  it('a revoked key or token is refused on the next call; "last used" does not move the version', { timeout: 60_000 }, async () => {
     const pg = await openTestPostgres();
     const engine = await startEngine({ database: pg.database, nodeKey: randomBytes(32), role: 'central' });
     try {
