@@ -40,34 +40,35 @@ interface VersionedRow {
 const MAX_CACHED_CREDENTIALS = 10_000;
 
 /**
- * A credential's row by its digest, from memory while the vendor's version is the one it was read at.
- * Every write to a key or token moves that version (migrations 0021 and 0027), as the program's data
- * do (program-cache): a revoked or changed credential is refused or re-read on the next call of every
- * process. Read together with the version in one statement (one snapshot), a row is never labelled
- * with a version newer than itself. Only live rows are kept.
+ * A credential's live row by its digest (undefined when missing or revoked), kept in memory per
+ * database while the vendor's version is the one it was read at. Every write to a key or token moves
+ * that version (migrations 0021 and 0027), as the program's data do (program-cache): a revoked or
+ * changed credential is refused or re-read on the next call of every process. Read together with the
+ * version in one statement (one snapshot), a row is never labelled with a version newer than itself.
  */
-async function credentialRow<Row extends VersionedRow>(
-  engine: Engine,
-  cache: Map<string, { version: number; row: Row }>,
-  digest: string,
-  read: (db: Engine['db'], digest: string) => Promise<Row[]>,
-): Promise<Row | undefined> {
-  const hit = cache.get(digest);
-  if (hit && hit.version === (await versionOf(engine.db, hit.row.vendor_id))) return hit.row;
-  const [row] = await read(engine.db, digest);
-  if (row && row.revoked_at === null) {
+function cachedByVersion<Row extends VersionedRow>(read: (db: Engine['db'], digest: string) => Promise<Row[]>) {
+  const cacheOf = mapPerDatabase<string, { version: number; row: Row }>();
+  return async (engine: Engine, digest: string): Promise<Row | undefined> => {
+    const cache = cacheOf(engine.db);
+    const hit = cache.get(digest);
+    if (hit && hit.version === (await versionOf(engine.db, hit.row.vendor_id))) return hit.row;
+    const [row] = await read(engine.db, digest);
+    if (!row || row.revoked_at !== null) {
+      cache.delete(digest);
+      return undefined;
+    }
     if (cache.size >= MAX_CACHED_CREDENTIALS) cache.clear();
     cache.set(digest, { version: Number(row.version ?? 0), row });
-  } else cache.delete(digest);
-  return row;
+    return row;
+  };
 }
 
-const tokenCacheOf = mapPerDatabase<string, { version: number; row: Awaited<ReturnType<typeof accessTokenByHash>>[number] }>();
+const liveAccessToken = cachedByVersion(accessTokenByHash);
 
 /** Resolves a bearer token to the vendor it acts for (expiry judged on every call). */
 export async function authenticateBearer(engine: Engine, token: string): Promise<BearerScope> {
-  const row = await credentialRow(engine, tokenCacheOf(engine.db), hashSecret(token), accessTokenByHash);
-  if (!row || row.revoked_at !== null) throw new ServiceError('invalid_token');
+  const row = await liveAccessToken(engine, hashSecret(token));
+  if (!row) throw new ServiceError('invalid_token');
   if (row.expires_at !== null && row.expires_at <= engine.clock.now()) throw new ServiceError('token_expired');
   return { vendorId: row.vendor_id, scope: 'admin' };
 }
@@ -80,12 +81,12 @@ const apiKeyByHash = prepared((db, keyHash: string) =>
     .where('k.key_hash', '=', keyHash),
 );
 
-const keyCacheOf = mapPerDatabase<string, { version: number; row: Awaited<ReturnType<typeof apiKeyByHash>>[number] }>();
+const liveApiKey = cachedByVersion(apiKeyByHash);
 
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
-  const row = await credentialRow(engine, keyCacheOf(engine.db), hashSecret(key), apiKeyByHash);
-  if (!row || row.revoked_at !== null) throw new ServiceError('invalid_api_key');
+  const row = await liveApiKey(engine, hashSecret(key));
+  if (!row) throw new ServiceError('invalid_api_key');
   // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
   const now = engine.clock.now();
   if (row.last_used_at === null || now - row.last_used_at >= 60_000) {
