@@ -234,6 +234,24 @@ describe('GET /onscreen/queue', () => {
     expect((await queue(v.apiKey, '/onscreen/queue.json')).body).toStrictEqual(entries);
   });
 
+
+  it('sessions opened in the same millisecond keep the order they were opened in; a renamed store shows its new name at once', async () => {
+    const v = await addVendor();
+    const people = [];
+    for (let i = 0; i < 4; i++) people.push(await signUp(v.vendorId, { first_name: `Same${i}` }));
+    // The test clock stands still: all four sessions have one date_created.
+    const opened = [];
+    for (const p of people) opened.push((await checkInOk(v.apiKey, p.email)).pos_session);
+    expect(new Set(opened.map((s) => s.date_created)).size).toBe(1);
+    const ids = opened.map((s) => s.id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    expect(await queueHashes(v.apiKey)).toEqual(opened.map((s) => s.hash));
+
+    const renamed = await http(`${node.url}/stores/${v.storeId}`, { method: 'PUT', token: v.accessToken, body: { name: 'Main Store II' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const entries = await queueOk(v.apiKey);
+    expect(entries.map((e: { pos_session: { vendor: unknown } }) => e.pos_session.vendor)).toEqual(opened.map(() => ({ vendor_id: v.storeId, name: 'Main Store II' })));
+  });
   it("leaves out closed sessions, other stores' sessions and other vendors' sessions", async () => {
     const v = await addVendor();
     const north = await addStore(v, 'North Store');
