@@ -234,7 +234,6 @@ describe('GET /onscreen/queue', () => {
     expect((await queue(v.apiKey, '/onscreen/queue.json')).body).toStrictEqual(entries);
   });
 
-
   it('sessions opened in the same millisecond keep the order they were opened in; a renamed store shows its new name at once', async () => {
     const v = await addVendor();
     const people = [];
