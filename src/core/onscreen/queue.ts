@@ -20,7 +20,8 @@ export interface QueueEntry {
  * The store's open sessions with their customers, oldest first. The store's name comes from the
  * program data (every row is of the caller's store), and sessions of the same millisecond are put
  * in id order here: ORDER BY created_at, id made SQLite sort every row in a temporary b-tree (the
- * index gives created_at order only), ~5 µs of a ~25 µs statement for 10 waiting (issue 13).
+ * index gives created_at order only), ~5 µs of a ~25 µs statement for 10 waiting (issue 13). The
+ * ORDER BY created_at stays: without it SQLite picks the vendor's index and reads 4× longer.
  */
 const waiting = prepared((db, vendorId: number, storeId: number) =>
   db
