@@ -10,7 +10,7 @@ import { reloadQuickPay } from '../../src/core/payments/reloads/reload-quick-pay
 import { composeId } from '../../src/core/storage/ids';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
+import { openTestPostgres, waitForLockWait } from '../support/postgres';
 
 // Two reloads with one idempotency key at once on PostgreSQL. CI once saw "deadlock detected":
 // the second request, holding the id counter, inserted the key while the first request's result
@@ -86,12 +86,3 @@ describe.skipIf(!process.env.PG_URL)('one idempotency key asked twice at once, o
 });
 
 /** Resolves once a backend of this database is waiting on a lock (the request stopped at the counter). */
-async function waitForLockWait(observer: pg.Client): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-    if (waiting.rows[0].n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the request never waited for the id counter');
-}

@@ -57,3 +57,14 @@ export async function createServerDatabase(serverUrl: string, prefix: string): P
     },
   };
 }
+
+/** Resolves once some connection to this database waits for a lock (a staged interleaving's step). */
+export async function waitForLockWait(observer: pg.Client): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+    if (waiting.rows[0].n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('no connection waited for a lock within 10 s');
+}

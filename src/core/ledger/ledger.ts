@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { type Engine, isChainCentral } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import { prepared, preparedInsert } from '../storage/prepared';
 import { clearSettledOverdraft } from './overdraft-flags';
-import type { DB } from '../storage/schema';
+import type { DB, LedgerAccountsTable } from '../storage/schema';
 import { recordBalanceUpdated } from '../webhooks/events';
 
 // Every movement of value is an immutable entry on an account (one per holder and currency).
@@ -32,21 +32,29 @@ export interface NewEntry {
   expiresAt?: number | null;
 }
 
+/**
+ * The holder's account in the currency, opened at its first entry. On PostgreSQL two transactions
+ * may open the same account at once (a new customer's first order at two tills, or two stores'
+ * pushes at central): the insert then waits for the other, does nothing once it commits, and the
+ * account it made is read back instead of failing on the unique key. SQLite runs one writer.
+ */
 export async function openAccount(db: Kysely<DB>, engine: Engine, key: AccountKey): Promise<number> {
   const [existing] = await accountOfHolder(db, key.holderType, key.holderId, key.currencyId);
   if (existing) return existing.id;
   const id = await nextObjectId(db, engine.nodeId);
-  await insertAccount(db, {
-    id,
-    vendor_id: key.vendorId,
-    currency_id: key.currencyId,
-    holder_type: key.holderType,
-    holder_id: key.holderId,
-    balance: 0,
-    updated_at: engine.clock.now(),
-  });
-  return id;
+  const row = { id, vendor_id: key.vendorId, currency_id: key.currencyId, holder_type: key.holderType, holder_id: key.holderId, balance: 0, updated_at: engine.clock.now() };
+  if (engine.dialect === 'sqlite') {
+    await insertAccount(db, row);
+    return id;
+  }
+  await insertAccountUnlessOpened(db, row);
+  const [opened] = await accountOfHolder(db, key.holderType, key.holderId, key.currencyId);
+  if (!opened) throw new Error(`ledger account of ${key.holderType} ${key.holderId} in currency ${key.currencyId} is missing`);
+  return opened.id;
 }
+
+const insertAccountUnlessOpened = (db: Kysely<DB>, row: Insertable<LedgerAccountsTable>) =>
+  db.insertInto('ledger_accounts').values(row).onConflict((oc) => oc.constraint('ledger_accounts_holder_currency').doNothing()).execute();
 
 /** The cached balance of an account, in minor units. */
 const balanceOfAccount = prepared((db, accountId: number) => db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId));

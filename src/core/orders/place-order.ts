@@ -13,6 +13,7 @@ import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
 import { identifyCustomer, withCustomerFromCentral } from '../onscreen/identify-customer';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
+import { lockKey } from '../storage/dialect';
 import { isUniqueViolation } from '../storage/errors';
 import { nextObjectId } from '../storage/ids';
 import { prepared, preparedInsert } from '../storage/prepared';
@@ -47,6 +48,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const now = engine.clock.now();
       const order = cleanOrder(input, digits, now);
 
+      // Copies of one receipt sent at once (a till's retry) wait here for each other, so the
+      // second finds the first's result instead of judging the balance the first just spent.
+      await lockReceipt(trx, engine, counter.storeId, order.receiptNumber);
       const previous = await findOrder(trx, counter.storeId, order.receiptNumber);
       if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[], autoReloadQueued: false };
 
@@ -192,6 +196,11 @@ const orderByReceipt = prepared((db, storeId: number, receiptNumber: string) => 
 const openSessionOfMember = prepared((db, userId: number, vendorId: number) =>
   db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active'),
 );
+
+/** Serialises the commands on one receipt of a store (placing, resending, voiding it). */
+export function lockReceipt(db: Kysely<DB>, engine: Engine, storeId: number, receiptNumber: string): Promise<void> {
+  return lockKey(db, engine.dialect, `receipt:${storeId}:${receiptNumber}`);
+}
 
 export async function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: string) {
   return (await orderByReceipt(db, storeId, receiptNumber))[0];

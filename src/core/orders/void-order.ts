@@ -5,7 +5,7 @@ import { recordOrderEvent } from '../webhooks/events';
 import { postEntry } from '../ledger/ledger';
 import { balancesAfter } from './balances-after';
 import type { OrderResult } from './order-result';
-import { findOrder } from './place-order';
+import { findOrder, lockReceipt } from './place-order';
 import { recordTransaction } from './record-transaction';
 
 /**
@@ -16,6 +16,8 @@ import { recordTransaction } from './record-transaction';
  */
 export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber: string): Promise<OrderResult> {
   const { result, published } = await transact(engine, async (trx) => {
+    // Two voids of one receipt at once (a retry after a timeout) must not reverse it twice.
+    await lockReceipt(trx, engine, scope.storeId, receiptNumber.trim());
     const order = await findOrder(trx, scope.storeId, receiptNumber.trim());
     if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
     const placed = JSON.parse(order.reply) as OrderResult;

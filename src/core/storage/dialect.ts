@@ -18,6 +18,17 @@ export async function lockRow(db: Kysely<DB>, dialect: Dialect, table: 'vendors'
 }
 
 /**
+ * Takes a named lock until the transaction ends, on PostgreSQL (a transaction-scoped advisory lock
+ * on the key's hash): for a decision on rows that may not exist yet, such as a receipt number two
+ * tills send at once. A statement after it sees what the holder committed (READ COMMITTED). Two
+ * keys sharing a hash only wait for each other. SQLite already runs one writer at a time.
+ */
+export async function lockKey(db: Kysely<DB>, dialect: Dialect, key: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
+
+/**
  * A column a condition reads without letting SQLite pick an index on it (`+column`): SQLite plans
  * without statistics, and for an equality on a column like vendor_id it walks that column's index
  * through every row of the vendor even where another index would read a range (a page after a
