@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transact } from '../../src/core/engine';
+import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, signIn, staffCall } from '../support/backoffice';
 import { registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
@@ -82,6 +84,21 @@ describe('balance adjustment', () => {
     const unknown = await adjust(owner, { currency: 'curr_00000000000000000000', amount: 5, reason: 'Nothing' });
     expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_currency']);
     expect((await profile(owner)).body.ledger).toHaveLength(before);
+  });
+
+  it('credits a balance already below zero (a voided order whose points were spent), while a debit there is still refused', async () => {
+    const registered = await registerOkAt(node, vendor.vendorId, { first_name: 'Neg', last_name: 'Balance' });
+    const userId = Number(registered.user.id);
+    await transact(node.engine, async (trx) => {
+      const account = await openAccount(trx, node.engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: userId });
+      await postEntry(trx, node.engine, account, { amount: -100, kind: 'earn_reversal' });
+    });
+    const adjustHer = (amount: number) => staffCall(node, owner.token, 'POST', `/backoffice/customers/${userId}/adjustments`, { currency: pointsId, amount, reason: 'Settling the void' });
+    const credit = await adjustHer(30);
+    expect([credit.status, credit.body.balance]).toEqual([201, -70]);
+    const debit = await adjustHer(-1);
+    expect([debit.status, debit.body.code]).toEqual([422, 'business_rule']);
+    await expectBalancesAddUp(node);
   });
 });
 

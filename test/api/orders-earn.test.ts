@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type Customer, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -272,6 +272,16 @@ describe('POST /order: rounding and maximum of a rule', () => {
     });
     // the cap is per order: exactly 25.00 reaches it
     expect((await buy(v, c, 25)).points_earned).toBe(50);
+  });
+
+  it('points a balance cannot hold exactly (a huge rule on a huge subtotal) are 400 validation_failed (subtotal), and nothing moves', async () => {
+    const v = await addVendor();
+    await pauseDefaultRule(v);
+    await addRule(v, { name: 'Million per cent', points: 1_000_000, per_amount: 1, rounding: 'floor' });
+    const c = await signUp(v.vendorId);
+    const reply = await inStoreApi(() => node).postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 999_999_999 });
+    legacyErrorCheck({ noStackTrace: true })(reply, 400, 'validation_failed', 'subtotal');
+    expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(0);
   });
 });
 

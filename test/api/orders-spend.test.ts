@@ -506,7 +506,7 @@ describe('POST /order: keys and validation', () => {
     });
   });
 
-  it('400 validation_failed naming the field: receipt_number missing, empty, blank or too long; subtotal missing, negative or sub-cent; an item without a positive quantity', async () => {
+  it('400 validation_failed naming the field: receipt_number missing, empty, blank or too long; subtotal missing, negative, sub-cent or too large; a total too large; an item without a positive quantity', async () => {
     const v = await addVendor();
     const c = await signUp(v.vendorId);
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -517,6 +517,11 @@ describe('POST /order: keys and validation', () => {
       [{ receipt_number: newReceipt() }, 'subtotal'],
       [{ receipt_number: newReceipt(), subtotal: -1 }, 'subtotal'],
       [{ receipt_number: newReceipt(), subtotal: 1.234 }, 'subtotal'],
+      // A sub-cent part is refused at any size, never rounded away.
+      [{ receipt_number: newReceipt(), subtotal: 10000000.001 }, 'subtotal'],
+      // Larger than any order can be (MAX_ORDER_AMOUNT): refused, not a 500 further on.
+      [{ receipt_number: newReceipt(), subtotal: 1e12 }, 'subtotal'],
+      [{ receipt_number: newReceipt(), subtotal: 5, total: 2e9 }, 'total'],
       [{ receipt_number: newReceipt(), subtotal: 5, items: [{ name: 'Tea', quantity: 0, price: 5 }] }, 'items.0.quantity'],
     ];
     await expectNothingChanges(c.userId, async () => {

@@ -29,7 +29,8 @@ export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userI
     if (!currency) throw new ServiceError('unknown_currency', undefined, 'currency');
     const accountId = await openAccount(trx, engine, { vendorId: staff.vendorId, currencyId: currency.id, holderType: 'user', holderId: userId });
     const posted = await postEntry(trx, engine, accountId, { amount: input.amount, kind: 'adjustment', referenceType: 'staff', referenceId: String(staff.staffId) });
-    if (posted.balance < 0) throw new ServiceError('business_rule', 'This adjustment would take the balance below zero.', 'amount');
+    // A credit on a balance already below zero (a voided order's points spent since) settles part of it.
+    if (input.amount < 0 && posted.balance < 0) throw new ServiceError('business_rule', 'This adjustment would take the balance below zero.', 'amount');
     await recordAudit(trx, engine, actorOf(staff), {
       action: 'customer.adjust_balance',
       objectType: 'customer',

@@ -34,13 +34,25 @@ export interface CleanOrder {
   redemptions: string[];
 }
 
+/**
+ * The largest amount an order may carry, in minor units (a billion dollars in cents): far above
+ * any sale at a counter, and low enough that the points it earns stay exact integers.
+ */
+export const MAX_ORDER_AMOUNT = 100_000_000_000;
+
+function orderAmount(major: number, digits: number, field: string): number {
+  const minor = toMinorUnits(major, digits, field);
+  if (Math.abs(minor) > MAX_ORDER_AMOUNT) throw new ServiceError('validation_failed', `${field} is larger than any order can be.`, field);
+  return minor;
+}
+
 export function cleanOrder(input: OrderInput, digits: number, now: number): CleanOrder {
   const receiptNumber = input.receiptNumber.trim();
   if (receiptNumber === '' || receiptNumber.length > 64) throw new ServiceError('validation_failed', 'receipt_number must be 1 to 64 characters.', 'receipt_number');
-  const subtotal = toMinorUnits(input.subtotal, digits, 'subtotal');
+  const subtotal = orderAmount(input.subtotal, digits, 'subtotal');
   if (subtotal < 0) throw new ServiceError('validation_failed', 'subtotal cannot be negative.', 'subtotal');
-  const total = input.total === undefined ? subtotal : toMinorUnits(input.total, digits, 'total');
-  const quickPay = input.quickPay === undefined ? 0 : toMinorUnits(input.quickPay, digits, 'quick_pay');
+  const total = input.total === undefined ? subtotal : orderAmount(input.total, digits, 'total');
+  const quickPay = input.quickPay === undefined ? 0 : orderAmount(input.quickPay, digits, 'quick_pay');
   if (quickPay < 0) throw new ServiceError('validation_failed', 'quick_pay cannot be negative.', 'quick_pay');
   if (quickPay > Math.max(total, 0)) throw new ServiceError('validation_failed', 'quick_pay cannot exceed the total.', 'quick_pay');
   const items = (input.items ?? []).map((item, i) => {

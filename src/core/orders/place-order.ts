@@ -115,6 +115,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE) continue;
         const points = pointsFor(rule, order.subtotal);
         if (points <= 0) continue;
+        // A rule of many points per cent on a huge subtotal: refused rather than rounded.
+        if (!Number.isSafeInteger(points)) throw new ServiceError('validation_failed', `subtotal earns more ${rule.currency_name} than a balance can hold.`, 'subtotal');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: rule.currency_id, holderType: 'user', holderId: user.id });
         const { balance } = await postEntry(trx, engine, accountId, { amount: points, kind: 'earn', expiresAt, ...reference });
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
