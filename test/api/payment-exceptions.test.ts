@@ -66,6 +66,59 @@ describe('payment exceptions', () => {
     expect((await list(v.accessToken, '?status=all')).body.items).toHaveLength(1);
   });
 
+  it('an eGift charge the buyer\'s retry settled is closed as settled: it can no longer be refunded', async () => {
+    const giftBody = {
+      amount: 9,
+      buyer: { name: 'Rita Retry', email: 'rita@example.com' },
+      recipient: { name: 'Sam', email: 'sam@example.com' },
+      message: 'Again',
+      image_url: null,
+      billing: { name: 'Rita Retry', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+    };
+    const sendGift = () => http(`${node.url}/vendor/${v.vendorId}/egift`, { method: 'POST', body: giftBody, headers: { 'idempotency-key': 'rita-gift-1' } });
+    pay.gateway().loseNextAnswers(1);
+    expect((await sendGift()).status).toBe(503);
+    node.clock.advance(RECONCILE_GRACE_MS + 1000);
+    expect((await reconcileCharges(node.engine)).paidWithoutGift).toHaveLength(1);
+    const exception = (await list()).body.items.find((x: any) => x.kind === 'paid_without_gift' && x.amount === 9);
+    expect(exception).toMatchObject({ status: 'open' });
+
+    const retried = await sendGift();
+    expect(retried.status, JSON.stringify(retried.body)).toBeLessThan(300);
+    expect((await list()).body.items.find((x: any) => x.id === exception.id)).toBeUndefined();
+    expect((await list(v.accessToken, '?status=settled')).body.items.find((x: any) => x.id === exception.id)).toMatchObject({ status: 'settled', resolution: 'settled', date_resolved: expect.any(String) });
+    expectResourceError(await resolve(exception.id, { action: 'refund' }), 409, 'invalid_status_transition');
+
+    // An exception recorded before settling was closed this way is found settled when resolved.
+    await node.engine.db.updateTable('payment_exceptions').set({ status: 'open', resolution: null, resolved_at: null }).where('id', '=', Number(exception.id)).execute();
+    expectResourceError(await resolve(exception.id, { action: 'refund' }), 409, 'invalid_status_transition');
+    expect((await list(v.accessToken, '?status=settled')).body.items.find((x: any) => x.id === exception.id)).toMatchObject({ status: 'settled' });
+    const charge = await node.engine.db.selectFrom('payment_charges').select('gateway_charge_id').where('id', '=', exception.charge_id).executeTakeFirstOrThrow();
+    const atGateway = await node.engine.db.selectFrom('test_gateway_charges').select('refunded_at').where('id', '=', charge.gateway_charge_id!).executeTakeFirstOrThrow();
+    expect(atGateway.refunded_at).toBeNull();
+  });
+
+  it('a refund and a credit of one exception asked at once: exactly one pays the customer back', async () => {
+    const c = await signUpAt(node, v.vendorId);
+    const profile = await pay.addProfileOk(c.key, CARDS.late);
+    await pay.reloadOk(c.key, { user_billingprofile: profile.id, amount: 20 });
+    const usd = await node.engine.db.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', v.vendorId).executeTakeFirstOrThrow();
+    const other = await createCurrency(node.engine, { vendorId: v.vendorId }, { name: 'Race dollars', code: 'USD' });
+    await node.engine.db.updateTable('vendors').set({ quick_pay_currency_id: other.id }).where('id', '=', v.vendorId).execute();
+    node.clock.advance(61_000);
+    await reconcileCharges(node.engine);
+    const exception = (await list()).body.items.find((x: any) => x.kind === 'reload_refused' && x.user_id === c.userId);
+    expect(exception).toMatchObject({ status: 'open', amount: 20 });
+
+    const replies = await Promise.all([resolve(exception.id, { action: 'refund' }), resolve(exception.id, { action: 'credit' })]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    const charge = await node.engine.db.selectFrom('payment_charges').select('gateway_charge_id').where('id', '=', exception.charge_id).executeTakeFirstOrThrow();
+    const atGateway = await node.engine.db.selectFrom('test_gateway_charges').select('refunded_at').where('id', '=', charge.gateway_charge_id!).executeTakeFirstOrThrow();
+    const refunded = atGateway.refunded_at !== null;
+    expect(await pay.quickPay(c.key)).toBe(refunded ? 0 : 20);
+    await node.engine.db.updateTable('vendors').set({ quick_pay_currency_id: usd.quick_pay_currency_id }).where('id', '=', v.vendorId).execute();
+  });
+
   it('a late reload refused after a currency switch is credited in the current quick-pay currency', async () => {
     const c = await signUpAt(node, v.vendorId);
     const profile = await pay.addProfileOk(c.key, CARDS.late);

@@ -798,7 +798,7 @@ export interface PaymentExceptionsTable {
   charge_id: number;
   /** 'paid_without_gift' | 'reload_refused'. */
   kind: string;
-  /** 'open' | 'refunded' | 'credited'. */
+  /** 'open' | 'refunding' | 'refunded' | 'credited' | 'settled'. */
   status: string;
   resolution: string | null;
   refund_id: string | null;

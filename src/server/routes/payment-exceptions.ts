@@ -17,7 +17,7 @@ const tags = ['Payment exceptions'];
 const PaymentExceptionSchema = Type.Object({
   id: Type.String(),
   kind: Type.String({ description: 'paid_without_gift | reload_refused' }),
-  status: Type.String({ description: 'open | refunded | credited' }),
+  status: Type.String({ description: 'open | refunding (the gateway is being asked) | refunded | credited | settled (the charge settled by itself since)' }),
   charge_id: Type.Integer(),
   purpose: Type.String(),
   amount: Type.Number({ description: 'major units of currency' }),
@@ -54,7 +54,7 @@ export const paymentExceptionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine 
       schema: {
         tags,
         security,
-        querystring: Type.Object({ status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('refunded'), Type.Literal('credited'), Type.Literal('all')])) }),
+        querystring: Type.Object({ status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('refunding'), Type.Literal('refunded'), Type.Literal('credited'), Type.Literal('settled'), Type.Literal('all')])) }),
         response: { 200: Type.Object({ items: Type.Array(PaymentExceptionSchema) }) },
       },
     },

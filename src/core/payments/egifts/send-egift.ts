@@ -14,6 +14,7 @@ import { nextObjectId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import { findBillingProfile } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, isFinal, refreshCharge, requestCharge } from '../charges/payment-charges';
+import { closeSettledException } from '../exceptions/payment-exceptions';
 import { declineError, invalidCardError } from '../gateway/payment-errors';
 import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -323,6 +324,8 @@ async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d:
       send_at: d.sendAt,
     })
     .execute();
+  // The buyer's retry of a charge found paid without its gift: the gift is made now.
+  await closeSettledException(trx, engine, charge.id, 'paid_without_gift');
   return id;
 }
 

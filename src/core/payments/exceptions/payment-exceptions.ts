@@ -15,7 +15,12 @@ export type PaymentExceptionKind = 'paid_without_gift' | 'reload_refused';
 export interface PaymentExceptionRecord {
   id: number;
   kind: PaymentExceptionKind;
-  status: 'open' | 'refunded' | 'credited';
+  /**
+   * open → refunding (the gateway is being asked) → refunded, or open → credited; open → settled
+   * when the charge settled by itself meanwhile (the buyer's retry sent the gift, a later pass
+   * credited the reload), so neither a refund nor a credit may pay it a second time.
+   */
+  status: 'open' | 'refunding' | 'refunded' | 'credited' | 'settled';
   chargeId: number;
   purpose: string;
   /** Minor units of `currency`. */
@@ -47,12 +52,32 @@ export async function recordPaymentException(engine: Engine, input: { vendorId: 
     .execute();
 }
 
+/**
+ * Closes the charge's open exception of `kind` as settled: called where the charge settles by
+ * itself (a gift row made on the buyer's retry, a reload credited), in that same transaction.
+ */
+export async function closeSettledException(db: Kysely<DB>, engine: Engine, chargeId: number, kind: PaymentExceptionKind): Promise<void> {
+  await db
+    .updateTable('payment_exceptions')
+    .set({ status: 'settled', resolution: 'settled', resolved_at: engine.clock.now() })
+    .where('charge_id', '=', chargeId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'open')
+    .execute();
+}
+
 function exceptionsOf(db: Kysely<DB>, vendorId: number) {
   return db
     .selectFrom('payment_exceptions as x')
     .innerJoin('payment_charges as c', 'c.id', 'x.charge_id')
-    .select(['x.id', 'x.kind', 'x.status', 'x.charge_id', 'x.resolution', 'x.created_at', 'x.resolved_at', 'c.purpose', 'c.amount', 'c.currency', 'c.user_id', 'c.gateway_charge_id', 'c.status as charge_status'])
+    .select(['x.id', 'x.kind', 'x.status', 'x.charge_id', 'x.resolution', 'x.created_at', 'x.resolved_at', 'c.purpose', 'c.amount', 'c.currency', 'c.user_id', 'c.gateway_charge_id', 'c.status as charge_status', 'c.credited_at'])
+    .select((eb) => eb.exists(eb.selectFrom('egifts as g').select('g.id').whereRef('g.charge_id', '=', 'x.charge_id')).as('has_gift'))
     .where('x.vendor_id', '=', vendorId);
+}
+
+/** The exception's charge settled by itself since it was recorded (older rows than the hooks). */
+function settledMeanwhile(row: Row): boolean {
+  return row.kind === 'paid_without_gift' ? Boolean(row.has_gift) : row.credited_at !== null;
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof exceptionsOf>['executeTakeFirstOrThrow']>>;
@@ -88,20 +113,30 @@ export async function listPaymentExceptions(engine: Engine, scope: VendorScope, 
 export async function resolvePaymentException(engine: Engine, scope: VendorScope, id: number, action: 'refund' | 'credit'): Promise<PaymentExceptionRecord> {
   const row = await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirst();
   if (!row) throw new ServiceError('payment_exception_not_found');
-  if (row.status !== 'open') throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+  // A refund left half-way (the gateway unreachable after the claim) may be asked again.
+  if (row.status !== 'open' && !(row.status === 'refunding' && action === 'refund')) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+  if (row.status === 'open' && settledMeanwhile(row)) {
+    await closeSettledException(engine.db, engine, row.charge_id, row.kind as PaymentExceptionKind);
+    throw new ServiceError('invalid_status_transition', 'This charge has settled since (the gift was sent or the reload credited): there is nothing to resolve.');
+  }
   const now = engine.clock.now();
   if (action === 'refund') {
     if (!row.gateway_charge_id) throw new ServiceError('business_rule', 'The gateway never confirmed this charge: there is nothing to refund.');
+    await claimForRefund(engine, row.id);
     let refund;
     try {
       refund = await engine.payments.refund(row.gateway_charge_id, `punchcard-exception-${row.id}`);
     } catch (error) {
+      await releaseRefundClaim(engine, row.id);
       if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
       throw error;
     }
-    if (refund.status === 'failed') throw new ServiceError('business_rule', 'The gateway refused the refund.');
+    if (refund.status === 'failed') {
+      await releaseRefundClaim(engine, row.id);
+      throw new ServiceError('business_rule', 'The gateway refused the refund.');
+    }
     await transact(engine, async (trx) => {
-      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'open').execute();
+      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'refunding').execute();
       await trx.updateTable('payment_charges').set({ status: 'refunded', updated_at: now, completed_at: now }).where('id', '=', row.charge_id).execute();
     });
   } else {
@@ -129,4 +164,24 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
     });
   }
   return toRecord((await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirstOrThrow())!);
+}
+
+/**
+ * Takes the exception for a refund before the gateway is asked, so a credit (or the charge settling
+ * by itself) cannot also pay it; a second refund of the same exception shares the gateway's
+ * idempotency key, so the money goes back once.
+ */
+async function claimForRefund(engine: Engine, id: number): Promise<void> {
+  const claimed = await engine.db
+    .updateTable('payment_exceptions')
+    .set({ status: 'refunding' })
+    .where('id', '=', id)
+    .where('status', 'in', ['open', 'refunding'])
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+}
+
+/** The gateway did not refund: the exception is open again for staff to try again or credit. */
+async function releaseRefundClaim(engine: Engine, id: number): Promise<void> {
+  await engine.db.updateTable('payment_exceptions').set({ status: 'open' }).where('id', '=', id).where('status', '=', 'refunding').execute();
 }

@@ -7,6 +7,7 @@ import { recordAutoReloadRan, recordReloadEvent } from '../../webhooks/events';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
 import { recordTransaction } from '../../orders/record-transaction';
+import { closeSettledException } from '../exceptions/payment-exceptions';
 import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 
 export interface ProfileCharge {
@@ -61,6 +62,8 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
         receipts: reloadReceipts(charge, profile),
       });
       await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
+      // A late reload refused before (currency switched, then switched back) is settled now.
+      await closeSettledException(trx, engine, charge.id, 'reload_refused');
       await recordReloadEvent(trx, engine, 'reload.succeeded', { id: charge.id, vendorId: charge.vendor_id });
       await finishAutoReload(trx, engine, charge, 'completed', now);
     },
