@@ -6,6 +6,7 @@ import { pgRowJson, rowArrayOf, sqliteColumns, sqliteRowJson } from '../capture/
 import type { SnapshotPage, SnapshotRequest } from '../protocol';
 import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 import type { PairedNode } from './apply-push';
+import { SELF_REFERENCES, targetsAheadOf } from './snapshot-targets-ahead';
 
 /** The tables a snapshot walks, in REPLICATED_TABLES order: identifiers and balances before history. */
 export const SNAPSHOT_TABLES: readonly string[] = REPLICATED_TABLES.filter((t) => t.pull).map((t) => t.name);
@@ -46,16 +47,20 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
     throw new ServiceError('validation_failed', `limit must be between 1 and ${SNAPSHOT_PAGE_MAX}.`, 'limit');
   }
   const head = await logHead(db);
-  const { query, columns } = await snapshotPageQuery(db, dialect, node.vendorId, table, request, format);
+  const { query, columns, json } = await snapshotPageQuery(db, dialect, node.vendorId, table, request, format);
   const found = (await query.execute(db)).rows;
-  const rows = found.map((row) => row.data);
-  const page: SnapshotPage = {
-    table: table.name,
-    rows: [],
-    last: rows.length > 0 ? Number(found[rows.length - 1]!.id) : request.after,
-    more: rows.length === request.limit,
-    head,
-  };
+  const last = found.length > 0 ? Number(found[found.length - 1]!.id) : request.after;
+  const more = found.length === request.limit;
+  // Rows of later pages that this page's rows point at go first (snapshot-targets-ahead.ts); the
+  // last page has none after it. `last` and `more` stay the page's own.
+  const selfReference = SELF_REFERENCES[table.name];
+  let ahead: Array<{ id: number; data: string }> = [];
+  if (selfReference && more) {
+    const targets = targetsAheadOf(table.name, selfReference, vendorFilter(table, node.vendorId, dialect, 'e'), request.after, last);
+    ahead = await selectRows(db, table, json, sql`${vendorFilter(table, node.vendorId, dialect)} and ${targets}`);
+  }
+  const rows = [...ahead, ...found].map((row) => row.data);
+  const page: SnapshotPage = { table: table.name, rows: [], last, more, head };
   if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
   return { page, rows, columns };
 }
@@ -63,8 +68,9 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
 /** The query of a snapshot page: the vendor's rows of `table` after `request.after` by id, each as JSON (tested to read a range of an index, never to sort). */
 export async function snapshotPageQuery(db: Kysely<DB>, dialect: Dialect, vendorId: number, table: ReplicatedTable, request: Pick<SnapshotRequest, 'after' | 'limit'>, format: SnapshotFormat) {
   const shape = format === 'columns' ? await rowArrayOf(db, dialect, table, 'r') : null;
-  const query = rowsQuery(table, shape?.json ?? (await rowJsonOf(db, dialect, table)), sql`${vendorFilter(table, vendorId, dialect)} and r.id > ${request.after}`, request.limit);
-  return { query, columns: shape?.columns ?? null };
+  const json = shape?.json ?? (await rowJsonOf(db, dialect, table));
+  const query = rowsQuery(table, json, sql`${vendorFilter(table, vendorId, dialect)} and r.id > ${request.after}`, request.limit);
+  return { query, columns: shape?.columns ?? null, json };
 }
 
 /** The vendor's change-log head; read before rows, every change after it is still in the log. */
@@ -92,18 +98,19 @@ function rowsQuery(table: ReplicatedTable, json: string, where: RawBuilder<unkno
     where ${where} order by r.id ${limit === undefined ? sql`` : sql`limit ${limit}`}`;
 }
 
-/** The per-vendor filter of read-changes.ts, on current rows. */
-function vendorFilter(table: ReplicatedTable, vendorId: number, dialect: Dialect) {
-  if (table.vendorColumn === 'id') return sql`r.id = ${vendorId}`;
+/** The per-vendor filter of read-changes.ts, on current rows (aliased `alias`). */
+function vendorFilter(table: ReplicatedTable, vendorId: number, dialect: Dialect, alias = 'r') {
+  if (table.vendorColumn === 'id') return sql`${sql.ref(`${alias}.id`)} = ${vendorId}`;
   // SQLite walks the id index from the page's start and keeps the vendor's rows (`+` keeps it off
   // an index on vendor_id: through one, it found all the vendor's rows and sorted them for every
   // page, 143 ms a page of memberships at 1M and 14 s of a first sync). An index on (vendor_id,
   // id) would serve pages too, but without statistics SQLite then prefers it for a customer's own
   // rows in id order and reads every member of the vendor.
-  if (table.vendorColumn === 'vendor_id') return sql`${noIndexOn(dialect, 'r.vendor_id')} = ${vendorId}`;
+  if (table.vendorColumn === 'vendor_id') return sql`${noIndexOn(dialect, `${alias}.vendor_id`)} = ${vendorId}`;
   // Customers belong to no vendor: those who joined this one, and those merged into one who did.
-  return sql`(exists (select 1 from user_vendors uv where uv.user_id = r.id and uv.vendor_id = ${vendorId})
-    or (r.merged_into is not null and exists (select 1 from user_vendors uv where uv.user_id = r.merged_into and uv.vendor_id = ${vendorId})))`;
+  const r = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql`(exists (select 1 from user_vendors uv where uv.user_id = ${r('id')} and uv.vendor_id = ${vendorId})
+    or (${r('merged_into')} is not null and exists (select 1 from user_vendors uv where uv.user_id = ${r('merged_into')} and uv.vendor_id = ${vendorId})))`;
 }
 
 /** About how many rows the snapshot holds: each table's vendor rows, customers counted by memberships. */

@@ -20,7 +20,11 @@ import { pendingRows, upsertRow } from './apply-pulled-changes';
 
 type Row = Record<string, unknown>;
 
-/** Columns that point at a replicated parent a concurrent change may not have brought yet. */
+/**
+ * Columns that point at a replicated parent a concurrent change may not have brought yet. Not
+ * `reverses_id`: its target may be pages ahead in id order, so central sends it with the page
+ * (central/snapshot-targets-ahead.ts); a row missing it would be one to keep, not to leave out.
+ */
 const PARENTS: Readonly<Record<string, string>> = {
   user_id: 'users',
   card_id: 'cards',
@@ -101,7 +105,11 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, at: Map<string, nu
   for (const chunk of chunks(rows.map((values) => Number(field(values, 'id'))), 5_000)) {
     for (const row of await trx.selectFrom('ledger_entries').select('id').where(inList(trx, 'id', chunk, 'bigint')).execute()) present.add(Number(row.id));
   }
-  const fresh = rows.filter((values) => !present.has(Number(field(values, 'id'))));
+  const fresh = targetsFirst(
+    rows.filter((values) => !present.has(Number(field(values, 'id')))),
+    at.get('id')!,
+    at.get('reverses_id'),
+  );
   if (fresh.length === 0) return;
   const keyOf = (holderType: unknown, holderId: unknown, currencyId: unknown) => `${String(holderType)}:${Number(holderId)}:${Number(currencyId)}`;
   const entryKey = (values: unknown[]) => keyOf(field(values, 'holder_type'), field(values, 'holder_id'), field(values, 'currency_id'));
@@ -150,6 +158,27 @@ async function insertEntries(trx: Kysely<DB>, engine: Engine, at: Map<string, nu
         : sql`(select column1 as id, column2 as delta from (values ${sql.join(chunk.map((a) => sql`(${a.id}, ${a.sum})`))})) as v`;
     await sql`update ledger_accounts set balance = ledger_accounts.balance + v.delta, updated_at = ${now} from ${values} where ledger_accounts.id = v.id`.execute(trx);
   }
+}
+
+/**
+ * Entries with each one after the entry of the list it reverses (central sends those ahead of the
+ * page first, but a page's own reversal of a lower-numbered node still precedes its target). SQLite
+ * defers the foreign key to the commit; PostgreSQL checks it after each insert of 5,000.
+ */
+function targetsFirst(rows: unknown[][], idAt: number, reversesAt: number | undefined): unknown[][] {
+  if (reversesAt === undefined) return rows;
+  const byId = new Map(rows.map((values) => [Number(values[idAt]), values]));
+  const ordered: unknown[][] = [];
+  const placed = new Set<unknown[]>();
+  const place = (values: unknown[]) => {
+    if (placed.has(values)) return;
+    placed.add(values);
+    const target = values[reversesAt] == null ? undefined : byId.get(Number(values[reversesAt]));
+    if (target) place(target);
+    ordered.push(values);
+  };
+  rows.forEach(place);
+  return ordered;
 }
 
 /** Objects to one column list and tuples (all rows given here have the same keys). */
