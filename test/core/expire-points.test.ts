@@ -66,6 +66,39 @@ describe('points expiry job', () => {
     expect(await expiries(a)).toEqual([{ amount: -20 }]);
   });
 
+  it('gives back what expired of a lot voided afterwards; only points earned and spent stay below zero', async () => {
+    const a = await account();
+    const now = node.clock.now();
+    const lot = await post(a, 100, 'earn', { expiresAt: now + DAY });
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    await post(a, -100, 'earn_reversal', { reversesId: lot.id });
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0); // once
+
+    const b = await account();
+    const spentLot = await post(b, 100, 'earn', { expiresAt: node.clock.now() + DAY });
+    await post(b, -30, 'redeem');
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(b)).toBe(0); // 70 expired
+    await post(b, -100, 'earn_reversal', { reversesId: spentLot.id });
+    await expirePoints(node.engine);
+    expect(await balance(b)).toBe(-30); // the 30 spent of a voided sale: the merchant's refund stands
+  });
+
+  it('expires points a promotion awarded like points earned', async () => {
+    const a = await account();
+    await post(a, 25, 'promotion', { expiresAt: node.clock.now() + DAY });
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    expect(await expiries(a)).toEqual([{ amount: -25 }]);
+  });
+
   it('leaves points without an expiry date and points not yet due alone', async () => {
     const a = await account();
     await post(a, 40, 'earn');

@@ -6,6 +6,10 @@ import { getMeta, setMeta } from '../storage/node-meta';
 import type { DB } from '../storage/schema';
 import { recordPointsExpired } from '../webhooks/events';
 
+/** Credits that come in lots with a date (points earned by orders, points a promotion awarded). */
+const LOT_KINDS = ['earn', 'promotion'];
+const LOT_REVERSALS = LOT_KINDS.map((kind) => `${kind}_reversal`);
+
 /**
  * The points-expiry job. Spending uses the soonest-expiring points first (the same rule the
  * "expiring" collections follow), so what is left to expire in an account is: the points of lots
@@ -35,16 +39,23 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
         .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
         .select((eb) => [
           // Lots past their expiry, net of their reversals.
-          eb.fn.sum<number>(sql`case when e.kind = 'earn' and e.expires_at <= ${now} then e.amount
-            when e.kind = 'earn_reversal' and lot.expires_at <= ${now} then e.amount else 0 end`).as('expired_lots'),
+          eb.fn.sum<number>(sql`case when e.kind in (${sql.join(LOT_KINDS)}) and e.expires_at <= ${now} then e.amount
+            when e.kind in (${sql.join(LOT_REVERSALS)}) and lot.expires_at <= ${now} then e.amount else 0 end`).as('expired_lots'),
           // Everything spent, net of refunds (reversals of spends and redemptions).
-          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind not in ('expiry', 'earn_reversal') then -e.amount
+          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind <> 'expiry' and e.kind not in (${sql.join(LOT_REVERSALS)}) then -e.amount
             when e.amount > 0 and e.kind in ('spend_reversal', 'redeem_reversal') then -e.amount else 0 end`).as('spent'),
-          eb.fn.sum<number>(sql`case when e.kind = 'expiry' then -e.amount else 0 end`).as('already_expired'),
+          eb.fn.sum<number>(sql`case when e.kind in ('expiry', 'expiry_return') then -e.amount else 0 end`).as('already_expired'),
         ])
         .where('e.account_id', '=', accountId)
         .executeTakeFirstOrThrow();
-      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - Number(row.already_expired ?? 0);
+      const alreadyExpired = Number(row.already_expired ?? 0);
+      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - alreadyExpired;
+      // A lot voided after it expired took its points twice (expiry, then the void's reversal):
+      // what expired of it comes back, so only points earned and spent stay below zero.
+      if (due < 0 && alreadyExpired > 0) {
+        await postEntry(trx, engine, accountId, { amount: Math.min(-due, alreadyExpired), kind: 'expiry_return', referenceType: 'expiry', referenceId: String(now) });
+        return 0;
+      }
       const amount = Math.min(await accountBalance(trx, accountId), due);
       if (amount <= 0) return 0;
       const after = await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
@@ -83,7 +94,7 @@ async function accountsToExamine(db: Kysely<DB>, now: number, since: number | nu
  * expires_at. Exported for the test of its plan.
  */
 export function expiredEarningsQuery(db: Kysely<DB>, now: number, since: number | null = null) {
-  const query = db.selectFrom('ledger_entries').select('account_id').where('expires_at', '<=', now).where('kind', '=', 'earn');
+  const query = db.selectFrom('ledger_entries').select('account_id').where('expires_at', '<=', now).where('kind', 'in', LOT_KINDS);
   return since === null ? query : query.where('expires_at', '>', since);
 }
 
@@ -93,5 +104,5 @@ export function changedAccountsQuery(db: Kysely<DB>, now: number, since: number)
     .selectFrom('ledger_accounts as a')
     .select('a.id')
     .where('a.updated_at', '>', since)
-    .where((eb) => eb.exists(eb.selectFrom('ledger_entries as e').select('e.id').whereRef('e.account_id', '=', 'a.id').where('e.kind', '=', 'earn').where('e.expires_at', '<=', now)));
+    .where((eb) => eb.exists(eb.selectFrom('ledger_entries as e').select('e.id').whereRef('e.account_id', '=', 'a.id').where('e.kind', 'in', LOT_KINDS).where('e.expires_at', '<=', now)));
 }
