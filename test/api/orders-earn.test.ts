@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { tierPoints } from '../../src/core/orders/tier-points';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
@@ -524,6 +525,20 @@ describe('POST /order: tier promotion', () => {
     expect((await retrieveOk(v, c)).rules.tier.current).toStrictEqual(tierRef(member));
     await buy(v, c, 30); // 50 in the window
     expect((await retrieveOk(v, c)).rules.tier.current).toStrictEqual(tierRef(silver));
+  });
+
+  it('a void counts on the day of the sale it reverses: voiding an order from before the window leaves the window\'s points', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const old = await buy(v, c, 40);
+    node.clock.advance(31 * DAY);
+    await buy(v, c, 30);
+    const member = { vendorId: v.vendorId, userId: c.userId };
+    expect(await tierPoints(node.engine.db, member, 30, node.clock.now())).toBe(30);
+    const voided = await inStoreApi(() => node).deleteOrder(v.apiKey, { receipt_number: old.receipt_number });
+    expect(voided.status).toBe(200);
+    expect(await tierPoints(node.engine.db, member, 30, node.clock.now())).toBe(30);
+    expect(await tierPoints(node.engine.db, member, null, node.clock.now())).toBe(30); // all time: 70 earned, 40 voided
   });
 });
 

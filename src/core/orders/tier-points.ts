@@ -3,8 +3,8 @@ import type { DB } from '../storage/schema';
 
 /**
  * Points a member earned with a vendor that count toward a tier: all loyalty currencies, earn
- * entries net of their voids (spending never counts against a tier), in the `windowDays` before
- * `now`, or all time when the tier has no window.
+ * entries net of their voids (spending never counts against a tier), earned in the `windowDays`
+ * before `now`, or all time when the tier has no window.
  */
 export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; userId: number }, windowDays: number | null, now: number): Promise<number> {
   let earned = db
@@ -17,7 +17,13 @@ export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; use
     .where('a.vendor_id', '=', member.vendorId)
     .where('c.code', 'is', null)
     .where('e.kind', 'in', ['earn', 'earn_reversal']);
-  if (windowDays !== null) earned = earned.where('e.created_at', '>', now - windowDays * 24 * 3600_000);
+  // A void counts on the day of the sale it reverses: voiding an order from before the window
+  // must not take its points out of the window's.
+  if (windowDays !== null) {
+    earned = earned
+      .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
+      .where((eb) => eb(eb.fn.coalesce('lot.created_at', 'e.created_at'), '>', now - windowDays * 24 * 3600_000));
+  }
   const { points } = await earned.executeTakeFirstOrThrow();
   return Number(points);
 }
