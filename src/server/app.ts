@@ -7,6 +7,7 @@ import { registerBodyParsing } from './body/body-parsing';
 import { type CatalogRoute, recordRoutes } from './auth/credential';
 import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
+import { registerInputChecks } from './http/input-checks';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     markCentralOwnedRoutes(app);
     forwardCentralOwnedCalls(app, options.sync.pairing.central);
   }
+  registerInputChecks(app);
   registerBodyParsing(app);
   registerStrictNumbers(app);
   registerErrorHandling(app);

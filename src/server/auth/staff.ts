@@ -5,6 +5,7 @@ import { requirePermission } from '../../core/staff/authorize';
 import { authenticateStaffSession, type StaffPrincipal } from '../../core/staff/staff-sessions';
 import { ServiceError } from '../../shared/errors';
 import type { StaffPermission } from '../../shared/staff-roles';
+import { requestOrigin } from '../http/request-origin';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,5 +37,5 @@ export function staffOf(request: FastifyRequest): StaffPrincipal {
 
 /** Where the emailed links point: the back office at the address this request reached. */
 export function backOfficeLinkBase(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}/admin`;
+  return `${requestOrigin(request)}/admin`;
 }

@@ -1,11 +1,19 @@
 import qs from 'qs';
 import { ServiceError } from '../../shared/errors';
+import { checkInput, MAX_BODY_DEPTH } from '../http/input-checks';
 
 // Real clients send bodies as JSON, as form fields, and as JSON text under a form content type
 // (curl -d '{"a":1}'). Whatever the content type says, a body that looks like JSON is read as JSON;
-// anything else is read as form fields, with brackets for nesting (phone_number[code]=593).
+// anything else is read as form fields, with brackets for nesting (phone_number[code]=593). Either
+// way, what no field may hold (NUL, nesting past MAX_BODY_DEPTH) is refused here, once.
 
 export function decodeBody(text: string): unknown {
+  const body = parseBody(text);
+  checkInput(body, MAX_BODY_DEPTH);
+  return body;
+}
+
+function parseBody(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {

@@ -12,15 +12,17 @@ declare module 'fastify' {
 
 /**
  * Every failure leaves through here: a ServiceError keeps its code and status; a validation
- * failure becomes 400 validation_failed naming the field; a database failure of the moment (a
- * deadlock that outlived its retries, a timeout, the database busy or unreachable) is 503, to be
- * tried again; anything unexpected is logged with its stack and answered as a bare 500 with a
- * reference id, never the stack.
+ * failure becomes 400 validation_failed naming the field (and so does a character of the request
+ * the database cannot store); a database failure of the moment (a deadlock that outlived its
+ * retries, a timeout, the database busy or unreachable) is 503, to be tried again; anything
+ * unexpected is logged with its stack and answered as a bare 500 with a reference id, never the
+ * stack.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = toServiceError(error);
     if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else if (isUnstorableText(error)) request.log.warn({ err: error }, 'the database refused a character of the request');
     return sendError(request, reply, serviceError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`)));
@@ -43,10 +45,19 @@ function toServiceError(error: FastifyError): ServiceError {
   if (isServiceError(error)) return error;
   if (error.validation) return fromValidation(error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('body_too_large');
+  if (isUnstorableText(error)) return new ServiceError('validation_failed', 'A field of the request holds a character that cannot be stored.');
   if (isTransientFailure(error)) return new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.');
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ServiceError('invalid_request', status === 415 ? 'The request body could not be read.' : undefined);
   return new ServiceError('internal_error');
+}
+
+/**
+ * PostgreSQL refused a character of the text it was given: NUL (22021) or a \u0000 escape (22P05).
+ * The input checks refuse NUL before any route runs; this backstop keeps a path they miss a 400.
+ */
+function isUnstorableText(error: FastifyError): boolean {
+  return error.code === '22021' || error.code === '22P05';
 }
 
 function fromValidation(error: FastifyError): ServiceError {

@@ -35,3 +35,16 @@ export function rateRule(engine: Engine, setting: RateLimitSetting, accountOf: (
     accountOf,
   };
 }
+
+/**
+ * Keys a per-value limit on `field` of the validated body or query: the very value the route reads.
+ * Validation unwraps a one-item array and makes a number a string, and a GET's query string wins
+ * over its body, so such a limit runs as a preHandler, after validation. (Read before it,
+ * ["victim@x"] was never counted, and a decoy body field was counted instead of the query's value.)
+ */
+export function validatedField(part: 'body' | 'query', field: string): (request: FastifyRequest) => string | undefined {
+  return (request) => {
+    const value = (request[part] as Record<string, unknown> | null | undefined)?.[field];
+    return typeof value === 'string' ? value : undefined;
+  };
+}

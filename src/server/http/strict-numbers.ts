@@ -55,17 +55,21 @@ export function checkNumbers(schema: Schema, value: unknown, path: string): void
     return;
   }
   if (!types.has('number') && !types.has('integer')) return;
-  const refusal = refuse(value, types);
+  const refusal = refuse(value, types, schema);
   if (refusal) {
     const field = path || 'request';
     throw new ServiceError('validation_failed', `${field} ${refusal}.`, field);
   }
 }
 
-function refuse(value: unknown, types: Set<string>): string | null {
+function refuse(value: unknown, types: Set<string>, schema: Schema): string | null {
   const integerOnly = types.has('integer') && !types.has('number');
   if (typeof value === 'string') {
-    if (types.has('string')) return null;
+    // A number or a few words ('' or 'null' to turn a setting off): only those words pass as words.
+    if (types.has('string')) {
+      const literals = stringLiterals(schema);
+      if (literals === null || literals.has(value)) return null;
+    }
     if (!PLAIN_DECIMAL.test(value)) return 'must be a number written in decimal digits';
     return outOfRange(Number(value), integerOnly);
   }
@@ -85,6 +89,7 @@ function outOfRange(value: number, integerOnly: boolean): string | null {
 const typesCache = new WeakMap<Schema, Set<string> | null>();
 const propertiesCache = new WeakMap<Schema, Array<[string, Schema]>>();
 const itemsCache = new WeakMap<Schema, Schema[]>();
+const literalsCache = new WeakMap<Schema, Set<string> | null>();
 
 function once<T>(cache: WeakMap<Schema, T>, schema: Schema, derive: (schema: Schema) => T): T {
   if (cache.has(schema)) return cache.get(schema) as T;
@@ -114,6 +119,28 @@ function deriveTypes(schema: Schema): Set<string> | null {
   const types = new Set<string>(Array.isArray(type) ? (type as string[]) : [type as string]);
   if (schema.nullable === true) types.add('null');
   return types;
+}
+
+/** The only strings a schema takes when every branch of it that is a string is a const or an enum; null: any string. */
+function stringLiterals(schema: Schema): Set<string> | null {
+  return once(literalsCache, schema, deriveLiterals);
+}
+
+function deriveLiterals(schema: Schema): Set<string> | null {
+  const branches = unionBranches(schema);
+  if (branches) {
+    const all = new Set<string>();
+    for (const branch of branches) {
+      if (typesOf(branch)?.has('string') === false) continue;
+      const literals = stringLiterals(branch);
+      if (literals === null) return null;
+      for (const literal of literals) all.add(literal);
+    }
+    return all;
+  }
+  if (typeof schema.const === 'string') return new Set([schema.const]);
+  if (Array.isArray(schema.enum)) return new Set((schema.enum as unknown[]).filter((item): item is string => typeof item === 'string'));
+  return null;
 }
 
 /** anyOf / oneOf branches, or allOf's parts (an intersection of objects: all their properties). */

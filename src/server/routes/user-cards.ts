@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { cardBalance } from '../../core/balances/card-balance';
 import type { Engine } from '../../core/engine';
 import { addUserCard } from '../../core/user-cards/add-user-card';
@@ -11,7 +12,7 @@ import { SessionQuery } from '../../shared/schemas/users';
 import { toUnixSeconds } from '../../shared/time';
 import { customerOf, requireSession } from '../auth/session';
 import { rateLimited } from '../http/rate-limit';
-import { type RateLimitSettings, rateRule } from '../http/rate-limits';
+import { type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 import { amountWire, currencyRefWire } from './balances';
 
 const tags = ['Cards (customer)'];
@@ -36,10 +37,10 @@ function userCardWire(link: UserCardRecord) {
  */
 export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
-  const cardNumberOf = (request: { body?: unknown; query?: unknown }) => {
-    const source = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
-    return typeof source.number === 'string' ? source.number : undefined;
-  };
+  // Run as preHandler on the number the route reads (validatedField): the body's on POST, the query's on GET.
+  const numberInBody = validatedField('body', 'number');
+  const numberInQuery = validatedField('query', 'number');
+  const cardNumberOf = (request: FastifyRequest) => (request.method === 'POST' ? numberInBody : numberInQuery)(request);
   const pinEntry = rateLimited('card-pin', rateRule(engine, rateLimits.codeEntry, cardNumberOf));
 
   app.get('/user/card/list', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: UserCardListSchema } } }, async (request) => {
@@ -49,7 +50,7 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
 
   app.post(
     '/user/card/add',
-    { config, preValidation: [session, pinEntry], schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
+    { config, preValidation: session, preHandler: pinEntry, schema: { tags, querystring: SessionQuery, body: AddUserCardBody, response: { 200: UserCardSchema } } },
     async (request) => userCardWire(await addUserCard(engine, customerOf(request), { number: request.body.number, pin: request.body.pin })),
   );
 
@@ -71,7 +72,7 @@ export const userCardRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLim
     next_page_url: null,
   }));
 
-  app.get('/card/balance', { config, preValidation: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
+  app.get('/card/balance', { config, preHandler: pinEntry, schema: { tags, querystring: CardBalanceQuery, response: { 200: CardBalanceSchema } } }, async (request) => {
     const { number, pin, vendor } = request.query;
     const card = await cardBalance(engine, { vendorId: vendor, number, pin });
     return {

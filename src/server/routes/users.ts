@@ -37,9 +37,9 @@ import {
 import { toUnixSeconds } from '../../shared/time';
 import { customerOf, requireSession } from '../auth/session';
 import { barcodeDataUri } from '../http/barcode';
-import { requestOrigin } from '../http/page-links';
+import { requestOrigin } from '../http/request-origin';
 import { rateLimited } from '../http/rate-limit';
-import { type RateLimitSettings, rateRule } from '../http/rate-limits';
+import { type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 import { profileWire, userVendorWire, userWire } from './users-wire';
 
 const tags = ['Users'];
@@ -53,25 +53,21 @@ export interface UserRouteOptions {
 /** The "Users (legacy style)" section of the interface. */
 export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
-  const byField = (field: string) => (request: { body?: unknown; query?: unknown }) => {
-    const source = { ...(request.query as object), ...(request.body as object) } as Record<string, unknown>;
-    const value = source[field];
-    return typeof value === 'string' ? value : undefined;
-  };
+  // Limits keyed on an email, phone or cedula run as preHandler, on the validated value (validatedField).
   const bySession = (request: { customer: { userId: number } | null }) => (request.customer ? String(request.customer.userId) : undefined);
   const limit = {
-    login: rateLimited('login', rateRule(engine, rateLimits.login, byField('email_address'))),
-    reset: rateLimited('password-reset', rateRule(engine, rateLimits.passwordReset, byField('email_address'))),
+    login: rateLimited('login', rateRule(engine, rateLimits.login, validatedField('body', 'email_address'))),
+    reset: rateLimited('password-reset', rateRule(engine, rateLimits.passwordReset, validatedField('body', 'email_address'))),
     resetApply: rateLimited('reset-apply', rateRule(engine, rateLimits.codeEntry, () => undefined)),
     activate: rateLimited('activate', rateRule(engine, rateLimits.codeEntry, bySession)),
     send: rateLimited('verification-send', rateRule(engine, rateLimits.messageSend, bySession)),
-    email: rateLimited('email-exists', rateRule(engine, rateLimits.lookup, byField('email'))),
-    mobile: rateLimited('mobile-exists', rateRule(engine, rateLimits.lookup, byField('mobile'))),
-    cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, byField('cedula'))),
-    register: rateLimited('register', rateRule(engine, rateLimits.register, byField('email_address'))),
+    email: rateLimited('email-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'email'))),
+    mobile: rateLimited('mobile-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'mobile'))),
+    cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'cedula'))),
+    register: rateLimited('register', rateRule(engine, rateLimits.register, validatedField('body', 'email_address'))),
   };
 
-  app.post('/user/register', { config, preValidation: limit.register, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
+  app.post('/user/register', { config, preHandler: limit.register, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
     const b = request.body;
     const { user } = await registerCustomer(engine, {
       vendorId: b.vendor,
@@ -92,7 +88,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
 
   app.post(
     '/user/authenticate',
-    { config, preValidation: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
+    { config, preHandler: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
     async (request) => {
       const login = await authenticateCustomer(engine, { email: request.body.email_address, password: request.body.password, vendorId: request.body.vendor });
       const membership = await loadMembership(engine.db, login.user.id, request.body.vendor);
@@ -116,7 +112,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
   app.post('/user/logout', logout, endLogin);
   app.get('/user/logout', logout, endLogin);
 
-  app.post('/user/password-reset/reset', { config, preValidation: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.post('/user/password-reset/reset', { config, preHandler: limit.reset, schema: { tags, body: ResetRequestBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await requestPasswordReset(engine, { email: request.body.email_address, vendorId: request.body.vendor });
     return {};
   });
@@ -156,15 +152,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     return {};
   });
 
-  app.get('/user/email/exists', { config, preValidation: limit.email, schema: { tags, querystring: EmailExistsQuery, response: { 200: EmailExistsSchema } } }, async (request) =>
+  app.get('/user/email/exists', { config, preHandler: limit.email, schema: { tags, querystring: EmailExistsQuery, response: { 200: EmailExistsSchema } } }, async (request) =>
     emailExists(engine, { email: request.query.email, vendorId: request.query.vendor }),
   );
 
-  app.get('/user/mobile/exists', { config, preValidation: limit.mobile, schema: { tags, querystring: MobileExistsQuery, response: { 200: MobileExistsSchema } } }, async (request) =>
+  app.get('/user/mobile/exists', { config, preHandler: limit.mobile, schema: { tags, querystring: MobileExistsQuery, response: { 200: MobileExistsSchema } } }, async (request) =>
     mobileAvailable(engine, { mobile: request.query.mobile, vendorId: request.query.vendor }),
   );
 
-  app.get('/user/cedula/exists', { config, preValidation: limit.cedula, schema: { tags, querystring: CedulaExistsQuery, response: { 200: CedulaExistsSchema } } }, async (request) =>
+  app.get('/user/cedula/exists', { config, preHandler: limit.cedula, schema: { tags, querystring: CedulaExistsQuery, response: { 200: CedulaExistsSchema } } }, async (request) =>
     cedulaExists(engine, { cedula: request.query.cedula, vendorId: request.query.vendor }),
   );
 
