@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../../engine';
 import { notifyAutoReloadQueued } from '../../payments/auto-reload/auto-reloads';
-import { isTransientFailure } from '../../storage/errors';
+import { isTransientFailure, isUniqueViolation } from '../../storage/errors';
 import { nodeOfId } from '../../storage/ids';
 import { preparedInsertInto, preparedRowById } from '../../storage/prepared';
 import type { DB } from '../../storage/schema';
@@ -10,9 +10,11 @@ import { replicatedTable } from '../replicated-tables';
 import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
+import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
+import { updateCustomerFromStore } from './update-customer-from-store';
 
 export interface PairedNode {
   id: number;
@@ -77,8 +79,8 @@ interface OneByOne {
  * Runs of plain sales go through the bulk path (apply-batch.ts); every other event is applied alone.
  */
 async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNode, events: PushedEvent[], effects: StoreChangeEffects, oneByOne: OneByOne): Promise<PushResponse> {
-  const state = await trx.selectFrom('sync_nodes').select(['last_seq']).where('id', '=', node.id).executeTakeFirstOrThrow();
-  const firstSeq = Number(state.last_seq) + 1;
+  // One push per node at a time (push-locks.ts): a retried push waits and finds the first's events repeated.
+  const firstSeq = (await lockNodeLastSeq(trx, engine.dialect, node.id)) + 1;
   // An event sent twice in one page counts once.
   const sorted = [...new Map(events.map((e) => [e.node_seq, e])).values()].sort((a, b) => a.node_seq - b.node_seq);
   const repeated = sorted.filter((e) => e.node_seq < firstSeq);
@@ -90,6 +92,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     fresh = fresh.slice(0, gap);
   }
 
+  await lockCustomerIdentifiers(trx, engine.dialect, fresh);
   const verdicts = new Map<number, EventVerdict>();
   for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
@@ -183,30 +186,49 @@ interface PushState {
   survivors: Map<number, number>;
 }
 
+/**
+ * One event under its savepoint. On PostgreSQL a unique key another transaction took while this one
+ * ran (two stores opening the same customer's account, central registering the email a store
+ * brings) is not the event's fault: that transaction has committed by the time the insert fails,
+ * so the event runs once more, and its reads now see the row and resolve the clash by the rules.
+ * A clash that is still there is the data's, and the event is rejected (SQLite has one writer, so
+ * there it always is).
+ */
 async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, push: PushState): Promise<EventVerdict> {
   const base = { node_seq: event.node_seq, event_id: event.event_id };
   const { effects } = push;
-  await sql`savepoint sync_event`.execute(trx);
-  const accounts = new Set<number>();
   const queuedBefore = effects.autoReloadQueued;
   const survivorsBefore = new Map(push.survivors);
-  try {
-    for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts });
-    await sql`release savepoint sync_event`.execute(trx);
-    for (const id of accounts) push.accounts.add(id);
-    return { ...base, verdict: 'applied', code: null, message: null };
-  } catch (error) {
-    // Never a lasting rejection for a failure of the moment: the push fails and is sent again.
-    if (isTransientFailure(error)) throw error;
+  const undo = async () => {
     effects.autoReloadQueued = queuedBefore;
     push.survivors.clear();
     for (const [user, survivor] of survivorsBefore) push.survivors.set(user, survivor);
     await sql`rollback to savepoint sync_event`.execute(trx);
     await sql`release savepoint sync_event`.execute(trx);
-    const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
-    await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, `${refused.code}: ${refused.message}`);
-    return { ...base, verdict: 'rejected', code: refused.code, message: refused.message };
+  };
+  for (let attempt = 1; ; attempt += 1) {
+    await sql`savepoint sync_event`.execute(trx);
+    const accounts = new Set<number>();
+    try {
+      for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts });
+      await sql`release savepoint sync_event`.execute(trx);
+      for (const id of accounts) push.accounts.add(id);
+      return { ...base, verdict: 'applied', code: null, message: null };
+    } catch (error) {
+      // Never a lasting rejection for a failure of the moment: the push fails and is sent again.
+      if (isTransientFailure(error)) throw error;
+      await undo();
+      if (attempt === 1 && engine.dialect === 'postgres' && isUniqueViolation(error)) continue;
+      return await rejectEvent(trx, engine, node, event, error);
+    }
   }
+}
+
+/** A lasting refusal of the event's data: an exception for staff, and the verdict the store keeps. */
+async function rejectEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, error: unknown): Promise<EventVerdict> {
+  const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
+  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, `${refused.code}: ${refused.message}`);
+  return { node_seq: event.node_seq, event_id: event.event_id, verdict: 'rejected', code: refused.code, message: refused.message };
 }
 
 async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: PushState): Promise<void> {
@@ -243,7 +265,8 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       return;
     }
     case 'users':
-      if (!existing) await insertCustomer(trx, engine, node, data);
+      if (existing) await updateCustomerFromStore(trx, engine, node, existing as Record<string, unknown>, data, (userId) => survivorOf(trx, userId));
+      else await insertCustomer(trx, engine, node, data);
       return;
     default: {
       const moved = existing

@@ -39,9 +39,17 @@ export async function pairNode(engine: Engine, code: string, label: string): Pro
   const codeHash = hashSecret(normalisePairingCode(code));
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
-    const pairing = await trx.selectFrom('sync_pairing_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
-    if (!pairing || pairing.used_at !== null || Number(pairing.expires_at) <= now) throw new ServiceError('pairing_code_invalid', undefined, 'code');
-    await trx.updateTable('sync_pairing_codes').set({ used_at: now }).where('code_hash', '=', codeHash).execute();
+    // Spent in one guarded statement: of two redemptions at once, the second waits for the first's
+    // row and, once it commits, finds the code used (a read, then an update, let both through).
+    const pairing = await trx
+      .updateTable('sync_pairing_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning(['vendor_id', 'store_id'])
+      .executeTakeFirst();
+    if (!pairing) throw new ServiceError('pairing_code_invalid', undefined, 'code');
     const nodeId = await nextSequence(trx, 'sync_nodes');
     if (nodeId >= UNPAIRED_NODE_FLOOR) throw new ServiceError('service_unavailable', 'This central node has paired all the store nodes it can number.');
     const credential = newSecret('pcn');

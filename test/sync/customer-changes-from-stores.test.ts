@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import type { Database } from '../../src/core/storage/database';
+import { ManualClock } from '../support/clock';
+import { openTestPostgres } from '../support/postgres';
+import { addStore, type CentralHandle, freshDatabase, pairStore, startCentral, type StoreHandle } from './support/chain';
+
+// A customer central already has, changed at a store's counter (the passport number of an existing
+// customer, POST /onscreen/register) while central changes the same customer: the store's change
+// reaches central and the other stores, and central's change flows back to the store (docs/sync.md,
+// Conflicts). On SQLite, and on PostgreSQL when PG_URL names a server (PGlite migrates too slowly
+// for two fresh centrals here).
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const handle of open.splice(0).reverse()) await handle.close();
+});
+
+const SQLITE = { name: 'sqlite', database: () => freshDatabase() };
+const POSTGRES = {
+  name: 'postgres',
+  async database() {
+    const pg = await openTestPostgres();
+    open.push({ close: () => pg.drop() });
+    return pg.database;
+  },
+};
+const CENTRALS: Array<{ name: string; database(): Promise<Database> }> = process.env.PG_URL ? [SQLITE, POSTGRES] : [SQLITE];
+
+interface Chain {
+  central: CentralHandle;
+  a: StoreHandle;
+  b: StoreHandle;
+}
+
+async function chain(database: Database): Promise<Chain> {
+  const clock = new ManualClock();
+  const central = await startCentral(clock, database);
+  open.push(central);
+  const pair = async (store: { storeId: number; apiKey: string }) => {
+    const handle = await pairStore(central, clock, store, (credential) => central.transportFor(credential));
+    open.push(handle);
+    return handle;
+  };
+  return { central, a: await pair({ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }), b: await pair(await addStore(central, 'B')) };
+}
+
+const customer = (node: { engine: StoreHandle['engine'] }, id: number) => node.engine.db.selectFrom('users').select(['first_name', 'passport_number']).where('id', '=', id).executeTakeFirstOrThrow();
+
+describe.each(CENTRALS)('a store’s change to a customer central has (central on $name)', ({ database }) => {
+  it('reaches central and the other stores, and central’s own change meanwhile comes back', async () => {
+    const c = await chain(await database());
+    const registered = await registerInStore(c.a.engine, await c.a.scope(), { email: 'ana@example.com', firstName: 'Ana' });
+    const id = Number(registered.session.user_id);
+    for (const s of [c.a, c.b]) await s.client.syncOnce();
+
+    // The counter sets her passport (not pushed yet); central renames her; the store pulls first.
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'ana@example.com', passportNumber: 'AB12345' });
+    await c.central.engine.db.updateTable('users').set({ first_name: 'Anabel', updated_at: c.central.engine.clock.now() }).where('id', '=', id).execute();
+    await c.a.client.pullAll();
+    expect(await customer(c.a, id)).toEqual({ first_name: 'Ana', passport_number: 'AB12345' });
+
+    for (let round = 0; round < 2; round += 1) for (const s of [c.a, c.b]) await s.client.syncOnce();
+    for (const node of [c.central, c.a, c.b]) expect(await customer(node, id)).toEqual({ first_name: 'Anabel', passport_number: 'AB12345' });
+    expect((await c.a.engine.db.selectFrom('sync_events').select('verdict').execute()).map((e) => e.verdict)).toEqual(['applied', 'applied']);
+  });
+
+  it('keeps a passport number another customer holds at central with its holder, and says so', async () => {
+    const c = await chain(await database());
+    const ana = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'ana@example.com', firstName: 'Ana' })).session.user_id);
+    const bea = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'bea@example.com', firstName: 'Bea' })).session.user_id);
+    await c.a.client.syncOnce();
+
+    // Bea's passport is set at central (her profile) before the store's change for Ana arrives.
+    await c.central.engine.db.updateTable('users').set({ passport_number: 'XY98765', updated_at: c.central.engine.clock.now() }).where('id', '=', bea).execute();
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'ana@example.com', passportNumber: 'XY98765' });
+    for (let round = 0; round < 2; round += 1) await c.a.client.syncOnce();
+
+    for (const node of [c.central, c.a]) {
+      expect(await customer(node, ana)).toEqual({ first_name: 'Ana', passport_number: null });
+      expect(await customer(node, bea)).toEqual({ first_name: 'Bea', passport_number: 'XY98765' });
+    }
+    const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject']).execute();
+    expect(exceptions).toEqual([{ kind: 'passport_conflict', subject: `user ${ana}` }]);
+  });
+});
