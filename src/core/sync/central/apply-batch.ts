@@ -197,6 +197,8 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
         const amount = data['amount'];
         if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount === 0) return false;
         if ((data['holder_type'] !== 'user' && data['holder_type'] !== 'card') || !Number.isSafeInteger(data['holder_id']) || !Number.isSafeInteger(data['currency_id'])) return false;
+        // A void's reversal may meet another node's void of the same order (repeated-void.ts).
+        if (data['reverses_id'] != null) return false;
         break;
       }
     }
@@ -215,6 +217,12 @@ export function storePatch(table: string, existing: Row, data: Row): Row {
     delete patch['status'];
     delete patch['closed_at'];
     delete patch['closed_reason'];
+  }
+  // An order voided here first keeps its void: another node's later void is a repeat (repeated-void.ts).
+  if (table === 'orders' && existing['status'] === 'voided') {
+    delete patch['status'];
+    delete patch['void_reply'];
+    delete patch['voided_at'];
   }
   return patch;
 }

@@ -11,6 +11,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
+import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
@@ -261,6 +262,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       if (existing) return;
       const accountId = await insertEntry(trx, engine, node, data);
       accounts.add(accountId);
+      if (data['reverses_id'] != null) await undoRepeatedReversal(trx, engine, accountId, data);
       await applyStoreChangeEffects(trx, engine, effects, { ...applied, accountId, kind: String(data['kind']) }, undefined);
       return;
     }
@@ -269,6 +271,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       else await insertCustomer(trx, engine, node, data);
       return;
     default: {
+      if (!existing && change.tbl === 'transactions') await markRepeatedVoidRecord(trx, engine, node, data);
       const moved = existing
         ? await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data)
         : await insertFromStore(trx, engine, node, change.tbl, data);
