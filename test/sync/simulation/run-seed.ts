@@ -1,8 +1,10 @@
 import { isServiceError } from '../../../src/shared/errors';
+import { authenticateApiKey } from '../../../src/core/credentials/authenticate';
 import { findBalanceMismatches } from '../../../src/core/ledger/ledger';
 import { closeSession } from '../../../src/core/onscreen/close-session';
 import { registerInStore } from '../../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../../src/core/orders/place-order';
+import { voidOrder } from '../../../src/core/orders/void-order';
 import { createSpendingRule } from '../../../src/core/rules/spending/create-spending-rule';
 import { nodeOfId } from '../../../src/core/storage/ids';
 import { compactChangeLog } from '../../../src/core/sync/central/compact-change-log';
@@ -24,10 +26,10 @@ const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
 const HOUR = 3_600_000;
 
 /**
- * One seeded run: central and three stores sell through a lossy, partitioned link while the clock
- * moves, and a fourth joins a third of the way in (first sync under the same faults, its counter
- * asking central for customers not received yet); then the network heals and every node must
- * converge (docs/sync.md, "Proof").
+ * One seeded run: central and three stores sell (and void, at the till and at central) through a
+ * lossy, partitioned link while the clock moves, and a fourth joins a third of the way in (first
+ * sync under the same faults, its counter asking central for customers not received yet); then
+ * the network heals and every node must converge (docs/sync.md, "Proof").
  */
 export async function runSeed(seed: number): Promise<SeedOutcome> {
   const random = new Random(seed);
@@ -89,6 +91,16 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
           if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
+        } else if (roll < 0.64) {
+          // A void at the till: of a recent sale of this store it holds (another node's too), maybe
+          // one central or another till voided meanwhile (recent ones, so that voids meet).
+          const sold = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
+          if (sold.length > 0) await voidOrder(store.engine, await scope(), random.pick(sold).receipt_number);
+        } else if (roll < 0.67) {
+          // A void at central (an integration calling central for a store), of a recent sale it has.
+          const key = random.pick(storeKeys);
+          const sold = await central.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', key.storeId).orderBy('created_at', 'desc').limit(3).execute();
+          if (sold.length > 0) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), random.pick(sold).receipt_number);
         } else if (roll < 0.83) {
           await store.client.syncOnce();
         } else if (roll < 0.85) {
@@ -139,6 +151,14 @@ async function checkConvergence(central: Engine, stores: Array<StoreHandle & { n
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
   const centralSessions = await sessionStates(central);
   if ((await findBalanceMismatches(central.db)).length > 0) problems.push('central: a cached balance differs from the sum of its entries');
+  // However many nodes voided a sale, each of its entries stays reversed at most once.
+  const reversals = await central.db.selectFrom('ledger_entries as r').select('r.reverses_id').where('r.reverses_id', 'is not', null)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('ledger_entries as undone').select('undone.id').whereRef('undone.reverses_id', '=', 'r.id')))).execute();
+  const reversedOnce = new Set<number>();
+  for (const { reverses_id: target } of reversals) {
+    if (reversedOnce.has(Number(target))) problems.push(`central: ledger entry ${target} is reversed more than once`);
+    reversedOnce.add(Number(target));
+  }
   const rejected = await central.db.selectFrom('sync_verdicts').select(['node_id', 'node_seq', 'message']).where('verdict', '=', 'rejected').execute();
   for (const r of rejected) problems.push(`central rejected event ${r.node_seq} of node ${r.node_id}: ${r.message}`);
   for (const store of stores) {
