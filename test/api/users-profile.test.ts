@@ -367,6 +367,10 @@ describe('PUT /user/profile', () => {
     expect((await profileOk(c.key)).language).toStrictEqual(ENGLISH);
     expectLegacyError(await putProfile(c.key, { language: 9 }), 400, 'validation_failed', 'language');
     expectLegacyError(await putProfile(c.key, { language: { id: 9 } }), 400, 'validation_failed', 'language');
+    // Numbers are strict here too: what Number() would read as 1 is not a language id.
+    for (const loose of [true, '0x1', ' 1 ', '1e0', [1], { id: true }]) {
+      expectLegacyError(await putProfile(c.key, { language: loose }), 400, 'validation_failed', 'language');
+    }
     expect((await profileOk(c.key)).language).toStrictEqual(ENGLISH);
     await putOk(c.key, { language: null });
     expect((await profileOk(c.key)).language).toBeNull();
@@ -435,6 +439,7 @@ describe('PUT /user/profile', () => {
     const c = await signUp(v.vendorId);
     expectLegacyError(await putProfile(c.key, { status: { id: 2 } }), 400, 'validation_failed', 'status');
     expectLegacyError(await putProfile(c.key, { status: 3 }), 400, 'validation_failed', 'status');
+    for (const loose of [true, '0x1', { id: '1.0' }]) expectLegacyError(await putProfile(c.key, { status: loose }), 400, 'validation_failed', 'status');
     await putOk(c.key, { status: { id: 1, name: 'Active' } });
     await putOk(c.key, { status: { status_id: 1 } });
     const body = await profileOk(c.key);

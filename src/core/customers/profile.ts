@@ -159,7 +159,7 @@ function limited(value: string, field: string, max: number): string | null {
 /** `language` arrives as a language id, a numeric string, an object with an id, or null. */
 function parseLanguage(value: unknown): string | null {
   if (value === null || value === '') return null;
-  const id = typeof value === 'object' ? Number((value as { id?: unknown }).id) : Number(value);
+  const id = wholeNumber(typeof value === 'object' ? (value as { id?: unknown }).id : value);
   const language = languageById(id);
   if (!language) throw new ServiceError('validation_failed', 'language must be 1 (English) or 2 (Spanish).', 'language');
   return language.code;
@@ -168,9 +168,15 @@ function parseLanguage(value: unknown): string | null {
 function statusId(value: unknown): number {
   if (typeof value === 'object' && value !== null) {
     const v = value as { id?: unknown; status_id?: unknown };
-    return Number(v.id ?? v.status_id);
+    return wholeNumber(v.id ?? v.status_id);
   }
-  return Number(value);
+  return wholeNumber(value);
+}
+
+/** An id sent as a number or a string of digits; anything else (true, "0x1", " 1 ") is NaN, so refused. */
+function wholeNumber(value: unknown): number {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : Number.NaN;
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
 }
 
 function parseMetadata(value: Record<string, unknown>): Array<[string, string | null]> {
