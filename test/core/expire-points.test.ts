@@ -90,6 +90,36 @@ describe('points expiry job', () => {
     expect(await balance(b)).toBe(-30); // the 30 spent of a voided sale: the merchant's refund stands
   });
 
+  it('gives nothing back when points are spent from a newer lot after an older one expired', async () => {
+    const a = await account();
+    await post(a, 100, 'earn', { expiresAt: node.clock.now() + DAY });
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    await post(a, 300, 'earn', { expiresAt: node.clock.now() + 30 * DAY });
+    await post(a, -50, 'redeem');
+    await expirePoints(node.engine);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(250);
+  });
+
+  it('a void repeated at two nodes (a reversal undone as void_repeated) neither expires nor returns anything more', async () => {
+    const a = await account();
+    const now = node.clock.now();
+    await post(a, 50, 'earn', { expiresAt: now + DAY });
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    const lot = await post(a, 100, 'earn', { expiresAt: node.clock.now() + DAY });
+    await post(a, -100, 'earn_reversal', { reversesId: lot.id });
+    const repeat = await post(a, -100, 'earn_reversal', { reversesId: lot.id });
+    await post(a, 100, 'void_repeated', { reversesId: repeat.id });
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    expect(await expiries(a)).toEqual([{ amount: -50 }]);
+  });
+
   it('expires points a promotion awarded like points earned', async () => {
     const a = await account();
     await post(a, 25, 'promotion', { expiresAt: node.clock.now() + DAY });

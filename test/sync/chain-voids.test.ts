@@ -8,6 +8,7 @@ import type { Engine } from '../../src/core/engine';
 import { findBalanceMismatches, holderBalance } from '../../src/core/ledger/ledger';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
+import { tierPoints } from '../../src/core/orders/tier-points';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { addOwner } from '../../src/core/staff/add-owner';
@@ -153,6 +154,8 @@ async function expectVoidedOnce(c: Chain): Promise<void> {
       expect(standing.length, `${node.name}: standing reversals of ${original.kind} entry ${original.id}`).toBe(1);
     }
     expect(await balances(c, node.engine), `${node.name}: the customer's balances`).toEqual({ points: 20, quickPay: 1000 });
+    // Toward a tier the voided sale counts once too: R-1's 20 points, R-2's 5 earned and voided.
+    expect(await tierPoints(node.engine.db, { vendorId: c.central.vendor.vendorId, userId: c.userId }, null, c.clock.now()), `${node.name}: tier points`).toBe(20);
     const order = await node.engine.db.selectFrom('orders').select(['status', 'void_reply']).where('id', '=', c.orderId).executeTakeFirstOrThrow();
     expect(order.status, `${node.name}: the order`).toBe('voided');
     // The customer's history shows the order voided once (a void that came second is not a second refund).

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
 import { lockRow } from '../storage/dialect';
@@ -44,18 +44,25 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
           // Everything spent, net of refunds (reversals of spends and redemptions).
           eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind <> 'expiry' and e.kind not in (${sql.join(LOT_REVERSALS)}) then -e.amount
             when e.amount > 0 and e.kind in ('spend_reversal', 'redeem_reversal') then -e.amount else 0 end`).as('spent'),
-          eb.fn.sum<number>(sql`case when e.kind in ('expiry', 'expiry_return') then -e.amount else 0 end`).as('already_expired'),
+          eb.fn.sum<number>(sql`case when e.kind = 'expiry' then -e.amount else 0 end`).as('expired'),
+          eb.fn.sum<number>(sql`case when e.kind = 'expiry_return' then e.amount else 0 end`).as('returned'),
+          // Points of lots voided once their date had passed: what expired of them was taken twice.
+          eb.fn.sum<number>(sql`case when e.kind in (${sql.join(LOT_REVERSALS)}) and lot.expires_at <= e.created_at then -e.amount else 0 end`).as('voided_after_date'),
         ])
         .where('e.account_id', '=', accountId)
+        .where(standingEntry)
         .executeTakeFirstOrThrow();
-      const alreadyExpired = Number(row.already_expired ?? 0);
-      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - alreadyExpired;
-      // A lot voided after it expired took its points twice (expiry, then the void's reversal):
-      // what expired of it comes back, so only points earned and spent stay below zero.
-      if (due < 0 && alreadyExpired > 0) {
-        await postEntry(trx, engine, accountId, { amount: Math.min(-due, alreadyExpired), kind: 'expiry_return', referenceType: 'expiry', referenceId: String(now) });
+      const expired = Number(row.expired ?? 0);
+      const returned = Number(row.returned ?? 0);
+      // A lot voided after it expired lost its points twice (to the expiry and to the void's
+      // reversal): what expired comes back, at most once, so only points earned and then spent stay
+      // below zero. Spending from newer lots after older ones expired is not that, and returns nothing.
+      const toReturn = Math.min(Number(row.voided_after_date ?? 0), expired) - returned;
+      if (toReturn > 0) {
+        await postEntry(trx, engine, accountId, { amount: toReturn, kind: 'expiry_return', referenceType: 'expiry', referenceId: String(now) });
         return 0;
       }
+      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - (expired - returned);
       const amount = Math.min(await accountBalance(trx, accountId), due);
       if (amount <= 0) return 0;
       const after = await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
@@ -72,6 +79,21 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
   }
   await setMeta(engine.db, EXPIRY_CHECKED_AT, String(now));
   return { accounts, points, examined: candidates.size };
+}
+
+/**
+ * Leaves out a void's reversal that central undid as a repeat of another node's void, and the
+ * `void_repeated` entry that undid it (sync/central/repeated-void.ts): together they moved nothing.
+ */
+export function standingEntry(eb: ExpressionBuilder<DB & { e: DB['ledger_entries'] }, 'e'>) {
+  return eb.and([
+    eb('e.kind', '!=', 'void_repeated'),
+    eb.not(
+      eb.exists(
+        eb.selectFrom('ledger_entries as undone').select('undone.id').whereRef('undone.account_id', '=', 'e.account_id').whereRef('undone.reverses_id', '=', 'e.id').where('undone.kind', '=', 'void_repeated'),
+      ),
+    ),
+  ]);
 }
 
 /** node_meta: when the last run began (this node's clock). */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { standingEntry } from '../expiry/expire-points';
 import type { DB } from '../storage/schema';
 
 /**
@@ -16,7 +17,9 @@ export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; use
     .where('a.holder_id', '=', member.userId)
     .where('a.vendor_id', '=', member.vendorId)
     .where('c.code', 'is', null)
-    .where('e.kind', 'in', ['earn', 'earn_reversal']);
+    .where('e.kind', 'in', ['earn', 'earn_reversal'])
+    // A void repeated at two nodes counts once (its undone reversal is left out).
+    .where(standingEntry);
   // A void counts on the day of the sale it reverses: voiding an order from before the window
   // must not take its points out of the window's.
   if (windowDays !== null) {
