@@ -11,6 +11,7 @@ import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
 import { isPlainRegistration, learnPageCustomers, type PageCustomers, rememberRegistration } from './page-customers';
+import { type NodeScope, outsideNodeByRow } from './push-scope';
 import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 
 // The bulk path of a store's push (docs/sync.md, "Applying a push"). Most events a store sends are
@@ -41,6 +42,8 @@ export interface PageKnowledge {
   run: RunKnowledge;
   /** What customers registered at the counter could clash with. */
   customers: PageCustomers;
+  /** The ids of the node's program's currencies (an entry in another's is refused one by one). */
+  currencies: Set<number>;
 }
 
 interface RunKnowledge {
@@ -86,7 +89,8 @@ export async function learnPage(trx: Kysely<DB>, events: PushedEvent[], options:
     rows.set(table, found);
   }
   const customers = await learnPageCustomers(trx, events, options.vendorId);
-  return { rows, written: new Map(), receipts: new Set(), sessionsInBulk: options.sessionsInBulk, run: emptyRun(), customers };
+  const currencies = new Set((await trx.selectFrom('currencies').select('id').where('vendor_id', '=', options.vendorId).execute()).map((row) => Number(row.id)));
+  return { rows, written: new Map(), receipts: new Set(), sessionsInBulk: options.sessionsInBulk, run: emptyRun(), customers, currencies };
 }
 
 /**
@@ -150,12 +154,14 @@ export function rememberEvent(page: PageKnowledge, event: PushedEvent, inRun: bo
  * store may make to rows central had when the push began. Anything the per-event path would refuse
  * or resolve is "no" here, so that path still decides it.
  */
-export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: number }, event: PushedEvent): boolean {
+export function isPlainSale(page: PageKnowledge, node: NodeScope, event: PushedEvent): boolean {
   for (const change of lastVersionOfEachRow(event.changes)) {
     const { data } = change;
     const id = data['id'];
     if (change.op !== 'upsert' || !PLAIN_TABLES.has(change.tbl)) return false;
     if (typeof id !== 'number' || !Number.isSafeInteger(id)) return false;
+    // Whatever reaches outside the node's store or program is the per-event path's to refuse.
+    if (outsideNodeByRow(node, change.tbl, data, page.rows.get(change.tbl)?.get(id)) !== null) return false;
     if (page.written.get(change.tbl)?.has(id)) {
       // A check-in this run opened or changed, written again (closed by the sale): merged in the run.
       if (change.tbl === 'pos_sessions' && page.sessionsInBulk && page.run.written.get(change.tbl)?.has(id)) continue;
@@ -181,6 +187,8 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
       case 'users':
       case 'user_vendors':
         if (!isPlainRegistration(page.customers, change)) return false;
+        // A membership of a customer another node made: the per-event path checks it is a member.
+        if (change.tbl === 'user_vendors' && (typeof data['user_id'] !== 'number' || nodeOfId(data['user_id']) !== node.id)) return false;
         break;
       case 'pos_sessions':
         if (data['status'] === 'active') {
@@ -197,6 +205,7 @@ export function isPlainSale(page: PageKnowledge, node: { id: number; vendorId: n
         const amount = data['amount'];
         if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount === 0) return false;
         if ((data['holder_type'] !== 'user' && data['holder_type'] !== 'card') || !Number.isSafeInteger(data['holder_id']) || !Number.isSafeInteger(data['currency_id'])) return false;
+        if (!page.currencies.has(Number(data['currency_id']))) return false;
         // A void's reversal may meet another node's void of the same order (repeated-void.ts).
         if (data['reverses_id'] != null) return false;
         break;

@@ -11,6 +11,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
+import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
@@ -249,6 +250,9 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   } else if ('vendor_id' in existing && existing.vendor_id !== node.vendorId) {
     throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
   }
+  const outsideByRow = outsideNodeByRow(node, change.tbl, data, existing as Record<string, unknown> | undefined);
+  if (outsideByRow) throw new EventRefused('foreign_store', outsideByRow);
+  const namedUser = data['user_id'];
   if ('user_id' in data && typeof data['user_id'] === 'number') {
     const userId = data['user_id'];
     let survivor = push.survivors.get(userId);
@@ -256,6 +260,10 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
     data['user_id'] = survivor;
   }
 
+  if (!existing) {
+    const outside = await outsideNodeByReference(trx, node, change.tbl, data, namedUser);
+    if (outside) throw new EventRefused('foreign_vendor', outside);
+  }
   const applied = { tbl: change.tbl, id, occurredAt: Number(event.created_at) || engine.clock.now() };
   switch (change.tbl) {
     case 'ledger_entries': {
