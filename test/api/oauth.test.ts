@@ -69,6 +69,12 @@ describe('client_credentials grant', () => {
     expect(await vendorCurrencyNames(token)).toEqual(['Points', 'Quick Pay USD']);
   });
 
+  it('answers HTTP Basic credentials with a malformed escape as 401 invalid_client, not a 500', async () => {
+    const reply = await http(tokenUrl(), { method: 'POST', body: 'grant_type=client_credentials', headers: { ...FORM, authorization: basic('%zz', 'secret') } });
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ code: 'invalid_client' });
+  });
+
   it('issues a different token at every exchange, each working', async () => {
     const body = { grant_type: 'client_credentials', client_id: vendor.clientId, client_secret: vendor.clientSecret };
     const a = await expectTokenReply(await http(tokenUrl(), { method: 'POST', body }));

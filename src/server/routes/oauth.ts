@@ -11,7 +11,12 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+  // RFC 6749 form-encodes both parts; a malformed escape is a bad credential, not a 500.
+  try {
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
 }
 
 export const oauthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
