@@ -119,6 +119,25 @@ describe('payment exceptions', () => {
     await node.engine.db.updateTable('vendors').set({ quick_pay_currency_id: usd.quick_pay_currency_id }).where('id', '=', v.vendorId).execute();
   });
 
+  it('a refund whose answer the gateway lost stays refunding, listed with the open ones: only a refund may follow, and the money goes back once', async () => {
+    pay.gateway().loseNextAnswers(1);
+    const gift = await http(`${node.url}/vendor/${v.vendorId}/egift`, {
+      method: 'POST',
+      body: { amount: 7, buyer: { name: 'Lou Lost', email: 'lou@example.com' }, recipient: { name: 'Max', email: 'max@example.com' }, message: 'Hi', image_url: null, billing: { name: 'Lou Lost', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' } },
+    });
+    expect(gift.status).toBe(503);
+    node.clock.advance(RECONCILE_GRACE_MS + 1000);
+    await reconcileCharges(node.engine);
+    const exception = (await list()).body.items.find((x: any) => x.kind === 'paid_without_gift' && x.amount === 7);
+    pay.gateway().loseNextAnswers(1);
+    const lost = await resolve(exception.id, { action: 'refund' });
+    expect([lost.status, lost.body.code]).toEqual([503, 'payment_gateway_unavailable']);
+    expect((await list()).body.items.find((x: any) => x.id === exception.id)).toMatchObject({ status: 'refunding' });
+    expectResourceError(await resolve(exception.id, { action: 'credit' }), 409, 'invalid_status_transition');
+    const refunded = await resolve(exception.id, { action: 'refund' });
+    expect([refunded.status, refunded.body.status]).toEqual([200, 'refunded']);
+  });
+
   it('a late reload refused after a currency switch is credited in the current quick-pay currency', async () => {
     const c = await signUpAt(node, v.vendorId);
     const profile = await pay.addProfileOk(c.key, CARDS.late);

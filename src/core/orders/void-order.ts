@@ -5,6 +5,7 @@ import { recordOrderEvent } from '../webhooks/events';
 import { postEntry } from '../ledger/ledger';
 import { balancesAfter } from './balances-after';
 import type { OrderResult } from './order-result';
+import { lockRow } from '../storage/dialect';
 import { findOrder, lockReceipt } from './place-order';
 import { recordTransaction } from './record-transaction';
 
@@ -18,8 +19,14 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
   const { result, published } = await transact(engine, async (trx) => {
     // Two voids of one receipt at once (a retry after a timeout) must not reverse it twice.
     await lockReceipt(trx, engine, scope.storeId, receiptNumber.trim());
-    const order = await findOrder(trx, scope.storeId, receiptNumber.trim());
+    let order = await findOrder(trx, scope.storeId, receiptNumber.trim());
     if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
+    if (engine.dialect === 'postgres') {
+      // A store's void of it may be arriving in a push at central: the row's lock orders the two,
+      // and it is read again after (a void the push applied first answers its stored reply).
+      await lockRow(trx, engine.dialect, 'orders', order.id);
+      order = (await findOrder(trx, scope.storeId, receiptNumber.trim()))!;
+    }
     const placed = JSON.parse(order.reply) as OrderResult;
     const now = engine.clock.now();
     if (order.status === 'voided') {

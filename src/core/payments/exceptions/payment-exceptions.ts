@@ -99,7 +99,9 @@ const toRecord = (row: Row): PaymentExceptionRecord => ({
 /** GET /payment-exceptions: the vendor's exceptions, open ones (or all), newest first. */
 export async function listPaymentExceptions(engine: Engine, scope: VendorScope, options: { status?: string | undefined } = {}): Promise<PaymentExceptionRecord[]> {
   let query = exceptionsOf(engine.db, scope.vendorId);
-  if (options.status && options.status !== 'all') query = query.where('x.status', '=', options.status);
+  // A refund whose outcome the gateway left unknown is still staff's to finish: listed as open.
+  if (options.status === 'open') query = query.where('x.status', 'in', ['open', 'refunding']);
+  else if (options.status && options.status !== 'all') query = query.where('x.status', '=', options.status);
   return (await query.orderBy('x.created_at', 'desc').orderBy('x.id', 'desc').execute()).map(toRecord);
 }
 
@@ -127,7 +129,8 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
     try {
       refund = await engine.payments.refund(row.gateway_charge_id, `punchcard-exception-${row.id}`);
     } catch (error) {
-      await releaseRefundClaim(engine, row.id);
+      // Unreachable or no answer: the gateway may have refunded. The exception stays `refunding`
+      // (listed with the open ones) so only a refund, under the same idempotency key, can follow.
       if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
       throw error;
     }
@@ -181,7 +184,7 @@ async function claimForRefund(engine: Engine, id: number): Promise<void> {
   if (Number(claimed.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
 }
 
-/** The gateway did not refund: the exception is open again for staff to try again or credit. */
+/** The gateway refused the refund: the exception is open again for staff to try again or credit. */
 async function releaseRefundClaim(engine: Engine, id: number): Promise<void> {
   await engine.db.updateTable('payment_exceptions').set({ status: 'open' }).where('id', '=', id).where('status', '=', 'refunding').execute();
 }

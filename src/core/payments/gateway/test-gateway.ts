@@ -177,11 +177,20 @@ export class TestGateway implements PaymentGateway {
     return row ? this.getCharge(row.id) : null;
   }
 
+  /** A charge is refunded once however often it is asked (the idempotency key is the charge's). */
   async refund(chargeId: string, _idempotencyKey: string): Promise<RefundResult> {
+    if (this.requestsToRefuse > 0) {
+      this.requestsToRefuse -= 1;
+      throw new PaymentGatewayError('test gateway: connection refused (simulated)');
+    }
     const row = await this.db.selectFrom('test_gateway_charges').selectAll().where('id', '=', chargeId).executeTakeFirst();
     if (!row) throw new PaymentGatewayError(`no such charge ${chargeId}`, false);
     if (row.status !== 'succeeded') return { refundId: `tre_${chargeId.slice(4)}`, status: 'failed' };
     await this.db.updateTable('test_gateway_charges').set({ refunded_at: this.clock.now() }).where('id', '=', chargeId).where('refunded_at', 'is', null).execute();
+    if (this.answersToLose > 0) {
+      this.answersToLose -= 1;
+      throw new PaymentGatewayError('test gateway: connection reset after the refund was made (simulated)');
+    }
     return { refundId: `tre_${chargeId.slice(4)}`, status: 'succeeded' };
   }
 
@@ -201,15 +210,14 @@ export class TestGateway implements PaymentGateway {
   }
 
   /**
-   * Test hook: the next `count` charges are made (the money is taken) but their answer is lost on
-   * the way back: the call fails as if the connection dropped, like a processor that charged and
-   * timed out.
+   * Test hook: the next `count` charges (or refunds) are made but their answer is lost on the way
+   * back: the call fails as if the connection dropped, like a processor that charged and timed out.
    */
   loseNextAnswers(count = 1): void {
     this.answersToLose = count;
   }
 
-  /** Test hook: the next `count` charge requests never reach the processor (nothing is charged). */
+  /** Test hook: the next `count` charge (or refund) requests never reach the processor (nothing is done). */
   refuseNextRequests(count = 1): void {
     this.requestsToRefuse = count;
   }

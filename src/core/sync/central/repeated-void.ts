@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { postEntry } from '../../ledger/ledger';
+import { lockRow } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
@@ -35,6 +36,9 @@ async function standingReversalOf(trx: Kysely<DB>, targetId: number, entryId: nu
 export async function undoRepeatedReversal(trx: Kysely<DB>, engine: Engine, accountId: number, data: Record<string, unknown>): Promise<void> {
   const entryId = Number(data['id']);
   const targetId = Number(data['reverses_id']);
+  // A void of the same order at central right now (PostgreSQL) takes the order's row first too:
+  // whichever is second waits, then sees the other's reversals (or its void) when it looks.
+  if (data['reference_type'] === 'order' && Number.isSafeInteger(Number(data['reference_id']))) await lockRow(trx, engine.dialect, 'orders', Number(data['reference_id']));
   if (!(await standingReversalOf(trx, targetId, entryId))) return;
   await postEntry(trx, engine, accountId, {
     amount: -Number(data['amount']),
