@@ -128,3 +128,22 @@ describe.each(BACKENDS)('NUL in input on $name', (backend) => {
     expect(stored).toBe(backend.name === 'sqlite' ? 'lone \ufffd\ufffd\ufffd' : 'lone \ufffd');
   });
 });
+
+describe('a sync push may carry a NUL in its rows', () => {
+  // Rows a store already holds (SQLite keeps a NUL) are judged event by event at central, so one
+  // such row must not make the whole page a 400 that the store would resend forever.
+  it('POST /sync/push is judged by its credential, not refused for a NUL in a row', async () => {
+    const { engine, close } = await openEngine(BACKENDS[0]!, new ManualClock());
+    const central = await buildApp({ engine, role: 'central', version: 'test', rateLimits: ROOMY_RATE_LIMITS });
+    const url = await central.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const push = await http(`${url}/sync/push`, { method: 'POST', body: { events: [{ node_seq: 1, changes: [{ tbl: 'users', op: 'upsert', data: { first_name: 'A\u0000' } }] }] } });
+      expect(push.status).toBe(401);
+      const elsewhere = await http(`${url}/user/register`, { method: 'POST', body: { first_name: 'A\u0000' } });
+      expectLegacyError(elsewhere, 400, 'validation_failed', 'first_name');
+    } finally {
+      await central.close();
+      await close();
+    }
+  });
+});

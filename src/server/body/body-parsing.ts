@@ -11,9 +11,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export function registerBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
-      done(null, decodeBody(body as string));
+      done(null, decodeBody(body as string, { rows: request.url.startsWith('/sync/push') }));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -22,13 +22,13 @@ interface Container {
 }
 
 /**
- * Throws 400 validation_failed naming the first field with a NUL, or 400 invalid_json past
- * `maxDepth` levels (the value itself is level 1). A loop over an explicit stack, not recursion:
+ * Throws 400 validation_failed naming the first field with a NUL (unless `refuseNul` is false), or
+ * 400 invalid_json past `maxDepth` levels (the value itself is level 1). A loop over an explicit stack, not recursion:
  * the depth a client sends must not decide the depth of this call either.
  */
-export function checkInput(value: unknown, maxDepth = Infinity): void {
+export function checkInput(value: unknown, maxDepth = Infinity, refuseNul = true): void {
   if (typeof value === 'string') {
-    if (value.includes(NUL)) throw nulIn('body');
+    if (refuseNul && value.includes(NUL)) throw nulIn('body');
     return;
   }
   if (typeof value !== 'object' || value === null) return;
@@ -37,9 +37,9 @@ export function checkInput(value: unknown, maxDepth = Infinity): void {
     const container = next;
     const entries: Iterable<[string | number, unknown]> = Array.isArray(container.value) ? container.value.entries() : Object.entries(container.value);
     for (const [key, child] of entries) {
-      if (typeof key === 'string' && key.includes(NUL)) throw nulIn(pathOf(container, key));
+      if (refuseNul && typeof key === 'string' && key.includes(NUL)) throw nulIn(pathOf(container, key));
       if (typeof child === 'string') {
-        if (child.includes(NUL)) throw nulIn(pathOf(container, String(key)));
+        if (refuseNul && child.includes(NUL)) throw nulIn(pathOf(container, String(key)));
       } else if (typeof child === 'object' && child !== null) {
         if (container.depth >= maxDepth) throw new ServiceError('invalid_json', `The request body nests deeper than ${maxDepth} levels.`);
         stack.push({ value: child, depth: container.depth + 1, parent: container, key: String(key) });
