@@ -63,6 +63,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with the credential it takes (test/hardening walks it). */
     routeCatalog: () => CatalogRoute[];
+    /** The configured public origin of emailed links, or null (staff.ts, backOfficeLinkBase). */
+    publicUrl: string | null;
   }
 }
 
@@ -84,6 +86,8 @@ export interface AppOptions {
   webhooksAllowPrivate?: boolean;
   /** Pairing and unpairing from the screens (a store node's host restarts it); refused without. */
   pairingControl?: PairingControl | null;
+  /** --public-url: where emailed links (back-office invitations and resets) point. */
+  publicUrl?: string | undefined;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
@@ -114,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Credentials are checked before validation: an unknown caller learns nothing about the body.
   app.decorate('routeCatalog', recordRoutes(app));
+  app.decorate('publicUrl', publicOrigin(options.publicUrl));
   app.decorateRequest('bearer', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
@@ -179,4 +184,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir) await registerRenderer(app, options.rendererDir);
   return app;
+}
+
+/** --public-url as an origin without a trailing slash; anything but an http(s) URL stops the start. */
+function publicOrigin(url: string | undefined): string | null {
+  if (url === undefined || url === '') return null;
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) throw new Error(`--public-url must be an http(s) URL, not ${JSON.stringify(url)}`);
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }

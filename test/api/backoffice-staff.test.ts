@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOwner } from '../../src/core/staff/add-owner';
 import { invitedStaff, ownerOf, signIn, STAFF_PASSWORD, staffCall } from '../support/backoffice';
@@ -191,6 +192,27 @@ describe('password reset (by email, through SMTP)', () => {
     expect((await post('/backoffice/password-reset/confirm', { token, password: 'another new password' })).body.code).toBe('invalid_code');
   });
 
+  it('never builds the emailed link from the Host header: the node address, or its --public-url', async () => {
+    const { vendorId } = await node.addVendor('Panadería Host');
+    const owner = await ownerOf(node, vendorId);
+    const status = await postWithHost(node.url, '/backoffice/password-reset', { email: owner.email }, 'attacker.example');
+    expect(status).toBe(202);
+    const { link } = await mailedToken(owner.email);
+    expect(link.startsWith(`${node.url}/admin#/reset?token=`), link).toBe(true);
+
+    const configured = await startTestNode({ messaging: { smtpUrl: mailbox.url }, publicUrl: 'https://loyalty.example.com/' });
+    try {
+      const other = await ownerOf(configured, (await configured.addVendor('Panadería Pública')).vendorId);
+      expect(await postWithHost(configured.url, '/backoffice/password-reset', { email: other.email }, 'attacker.example')).toBe(202);
+      await configured.messaging.drain();
+      const mail = await mailbox.waitFor((m) => m.to.includes(other.email));
+      expect(mail.text).toContain('https://loyalty.example.com/admin#/reset?token=pcsr_');
+      expect(mail.text).not.toContain('attacker.example');
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('answers the same for an unknown email and sends nothing', async () => {
     const before = mailbox.messages.length;
     const reply = await post('/backoffice/password-reset', { email: 'ghost@staff.test' });
@@ -244,3 +266,16 @@ describe('managing staff (owners only) and the audit log', () => {
     expect([reply.status, reply.body.code]).toEqual([404, 'staff_not_found']);
   });
 });
+
+/** POSTs JSON with a Host header of the caller's choosing (fetch does not let one be set): the status. */
+function postWithHost(url: string, path: string, body: unknown, host: string): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ hostname, port, path, method: 'POST', headers: { host, 'content-type': 'application/json' } }, (reply) => {
+      reply.resume();
+      reply.on('end', () => resolve(reply.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}

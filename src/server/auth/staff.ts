@@ -5,7 +5,7 @@ import { requirePermission } from '../../core/staff/authorize';
 import { authenticateStaffSession, type StaffPrincipal } from '../../core/staff/staff-sessions';
 import { ServiceError } from '../../shared/errors';
 import type { StaffPermission } from '../../shared/staff-roles';
-import { requestOrigin } from '../http/request-origin';
+import { reachedOrigin } from '../http/request-origin';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +35,11 @@ export function staffOf(request: FastifyRequest): StaffPrincipal {
   return request.staff;
 }
 
-/** Where the emailed links point: the back office at the address this request reached. */
+/**
+ * Where emailed links point: the back office at the node's configured public URL (--public-url),
+ * else at the address this request reached, never at its Host header. Anyone can ask for a reset
+ * with `Host: attacker.example`; a link built from it would hand the emailed token to that host.
+ */
 export function backOfficeLinkBase(request: FastifyRequest): string {
-  return `${requestOrigin(request)}/admin`;
+  return `${request.server.publicUrl ?? reachedOrigin(request)}/admin`;
 }

@@ -16,7 +16,8 @@ export function registerCentralCommand(program: Command): void {
     .option('--smtp <url>', 'send emails through this SMTP server (default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean }) => {
+    .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string }) => {
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -27,6 +28,7 @@ export function registerCentralCommand(program: Command): void {
         smtpUrl: options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined),
         logger,
         webhooksAllowPrivate: options.webhooksAllowPrivate,
+        publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));

@@ -64,7 +64,8 @@ export function registerStoreCommand(program: Command): void {
     .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean }) => {
+    .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string }) => {
       if ((options.pair === undefined) !== (options.central === undefined)) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
@@ -95,6 +96,7 @@ export function registerStoreCommand(program: Command): void {
         logger,
         scanners: scannerOptionsFrom(options, process.env),
         webhooksAllowPrivate: options.webhooksAllowPrivate,
+        publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       if (node.sync) void showFirstSyncProgress(node.sync);

@@ -31,6 +31,11 @@ function usableHost(host: unknown): host is string {
 }
 
 /** The node's own address on this connection (no IPv6 zone: URLs have no place for one). */
+/** scheme://address:port this request reached on the node itself, whatever its Host header says. */
+export function reachedOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${reachedAddress(request)}`;
+}
+
 function reachedAddress(request: FastifyRequest): string {
   const socket = request.raw.socket as Socket | undefined;
   const localAddress = socket?.localAddress;

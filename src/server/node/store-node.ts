@@ -66,6 +66,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   scanners?: NodeScannerOptions | undefined;
   /** --webhooks-allow-private: webhook endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean | undefined;
+  /** --public-url: where emailed back-office links point (else the address a request reached). */
+  publicUrl?: string | undefined;
   /** After an in-process restart (pairing, unpairing) has started the new instance. */
   onRestarted?: ((node: RunningNode) => Promise<void>) | undefined;
 }
@@ -163,6 +165,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     sync,
     ...(role === 'store' ? { pairingControl } : {}),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
+    publicUrl: options.publicUrl,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;
