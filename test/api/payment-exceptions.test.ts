@@ -24,21 +24,26 @@ afterAll(() => node?.close());
 const list = (token = v.accessToken, query = '') => http(`${node.url}/payment-exceptions${query}`, { token });
 const resolve = (id: string, body: unknown, token = v.accessToken) => http(`${node.url}/payment-exceptions/${id}/resolve`, { method: 'POST', token, body });
 
+/** A guest's eGift of `amount` dollars paid by a test Visa (with an Idempotency-Key when given). */
+const buyGift = (amount: number, buyer: { name: string; email: string }, key?: string) =>
+  http(`${node.url}/vendor/${v.vendorId}/egift`, {
+    method: 'POST',
+    body: {
+      amount,
+      buyer,
+      recipient: { name: 'Rae', email: 'rae@example.com' },
+      message: 'Hi',
+      image_url: null,
+      billing: { name: buyer.name, number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+    },
+    ...(key ? { headers: { 'idempotency-key': key } } : {}),
+  });
+
 describe('payment exceptions', () => {
   it('an eGift charge paid without a gift is listed and refunded through the gateway, once', async () => {
     expect((await list()).body.items).toEqual([]);
     pay.gateway().loseNextAnswers(1);
-    const gift = await http(`${node.url}/vendor/${v.vendorId}/egift`, {
-      method: 'POST',
-      body: {
-        amount: 12,
-        buyer: { name: 'Gus Guest', email: 'gus@example.com' },
-        recipient: { name: 'Rae', email: 'rae@example.com' },
-        message: 'Hi',
-        image_url: null,
-        billing: { name: 'Gus Guest', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
-      },
-    });
+    const gift = await buyGift(12, { name: 'Gus Guest', email: 'gus@example.com' });
     expect(gift.status).toBe(503);
     node.clock.advance(RECONCILE_GRACE_MS + 1000);
     expect((await reconcileCharges(node.engine)).paidWithoutGift).toHaveLength(1);
@@ -67,15 +72,7 @@ describe('payment exceptions', () => {
   });
 
   it('an eGift charge the buyer\'s retry settled is closed as settled: it can no longer be refunded', async () => {
-    const giftBody = {
-      amount: 9,
-      buyer: { name: 'Rita Retry', email: 'rita@example.com' },
-      recipient: { name: 'Sam', email: 'sam@example.com' },
-      message: 'Again',
-      image_url: null,
-      billing: { name: 'Rita Retry', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
-    };
-    const sendGift = () => http(`${node.url}/vendor/${v.vendorId}/egift`, { method: 'POST', body: giftBody, headers: { 'idempotency-key': 'rita-gift-1' } });
+    const sendGift = () => buyGift(9, { name: 'Rita Retry', email: 'rita@example.com' }, 'rita-gift-1');
     pay.gateway().loseNextAnswers(1);
     expect((await sendGift()).status).toBe(503);
     node.clock.advance(RECONCILE_GRACE_MS + 1000);
@@ -121,10 +118,7 @@ describe('payment exceptions', () => {
 
   it('a refund whose answer the gateway lost stays refunding, listed with the open ones: only a refund may follow, and the money goes back once', async () => {
     pay.gateway().loseNextAnswers(1);
-    const gift = await http(`${node.url}/vendor/${v.vendorId}/egift`, {
-      method: 'POST',
-      body: { amount: 7, buyer: { name: 'Lou Lost', email: 'lou@example.com' }, recipient: { name: 'Max', email: 'max@example.com' }, message: 'Hi', image_url: null, billing: { name: 'Lou Lost', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' } },
-    });
+    const gift = await buyGift(7, { name: 'Lou Lost', email: 'lou@example.com' });
     expect(gift.status).toBe(503);
     node.clock.advance(RECONCILE_GRACE_MS + 1000);
     await reconcileCharges(node.engine);

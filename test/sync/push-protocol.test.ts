@@ -2,12 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holderBalance } from '../../src/core/ledger/ledger';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
-import { acceptPushedEvents } from '../../src/core/sync/central/apply-push';
-import { authenticateNode } from '../../src/core/sync/central/pairing';
+import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import type { PushedEvent } from '../../src/core/sync/protocol';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { type CentralHandle, pairFirstStore, startCentral, type StoreHandle } from './support/chain';
 
 // Central's side of a push, event by event (docs/sync.md, "Store → central"): a page sent again is
 // answered from what central kept (applied events are not applied twice, a rejection keeps its code
@@ -19,15 +18,11 @@ describe('a store’s push at central', () => {
     for (const handle of open.splice(0).reverse()) await handle.close();
   });
 
-  async function storeWithSales(): Promise<{ central: CentralHandle; store: StoreHandle; credential: string; events: PushedEvent[] }> {
+  async function storeWithSales(): Promise<{ central: CentralHandle; store: StoreHandle; node: PairedNode; events: PushedEvent[] }> {
     const clock = new ManualClock();
     const central = await startCentral(clock);
     open.push(central);
-    let credential = '';
-    const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (given) => {
-      credential = given;
-      return central.transportFor(given);
-    });
+    const { store, node } = await pairFirstStore(central, clock);
     open.push(store);
     await registerInStore(store.engine, await store.scope(), { email: 'ana@example.com', firstName: 'Ana' });
     for (const [receipt, subtotal] of [
@@ -37,14 +32,13 @@ describe('a store’s push at central', () => {
       await placeOrder(store.engine, await store.scope(), { identification: 'ana@example.com', receiptNumber: receipt, subtotal });
     }
     const events = await readPendingEvents(store.engine, 100);
-    return { central, store, credential, events };
+    return { central, store, node, events };
   }
 
   const ordersAt = async (central: CentralHandle) => Number((await central.engine.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   it('answers a page sent again from what it kept: nothing is applied twice', async () => {
-    const { central, credential, events } = await storeWithSales();
-    const node = await authenticateNode(central.engine, credential);
+    const { central, node, events } = await storeWithSales();
     const first = await acceptPushedEvents(central.engine, node, events);
     expect(first.results.map((r) => r.verdict)).toEqual(events.map(() => 'applied'));
     const orders = await ordersAt(central);
@@ -61,8 +55,7 @@ describe('a store’s push at central', () => {
   });
 
   it('keeps a rejection with its code and message, and answers it again unchanged', async () => {
-    const { central, credential, events } = await storeWithSales();
-    const node = await authenticateNode(central.engine, credential);
+    const { central, node, events } = await storeWithSales();
     const next = events.length + 1;
     const forbidden: PushedEvent = { node_seq: next, event_id: 'evt-bad', type: 'local.write', offline: false, created_at: 0, changes: [{ tbl: 'vendors', op: 'upsert', data: { id: 1 } }] };
     const first = await acceptPushedEvents(central.engine, node, [...events, forbidden]);
@@ -75,8 +68,7 @@ describe('a store’s push at central', () => {
   });
 
   it('refuses a gap by naming where to resume, and applies nothing past it', async () => {
-    const { central, credential, events } = await storeWithSales();
-    const node = await authenticateNode(central.engine, credential);
+    const { central, node, events } = await storeWithSales();
     expect(events.length).toBeGreaterThanOrEqual(3);
     const gap = await acceptPushedEvents(central.engine, node, [events[0]!, events[2]!]);
     expect(gap.resume_from).toBe(events[1]!.node_seq);

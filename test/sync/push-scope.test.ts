@@ -4,13 +4,12 @@ import { holderBalance, openAccount, postEntry } from '../../src/core/ledger/led
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
-import { authenticateNode } from '../../src/core/sync/central/pairing';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import type { PushedEvent } from '../../src/core/sync/protocol';
 import { composeId } from '../../src/core/storage/ids';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, pairFirstStore, startCentral, type StoreHandle } from './support/chain';
 
 // A paired node's credential sits on a shop's PC, and one central may serve several programs: what
 // a node pushes may not reach outside its program or its store (src/core/sync/central/push-scope.ts).
@@ -27,13 +26,9 @@ describe('what a paired node may push', () => {
     const clock = new ManualClock();
     const central = await startCentral(clock);
     open.push(central);
-    let credential = '';
-    const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (given) => {
-      credential = given;
-      return central.transportFor(given);
-    });
+    const { store, node } = await pairFirstStore(central, clock);
     open.push(store);
-    return { clock, central, store, node: await authenticateNode(central.engine, credential) };
+    return { clock, central, store, node };
   }
 
   async function otherProgramsCustomer(central: CentralHandle) {

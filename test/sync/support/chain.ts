@@ -9,7 +9,7 @@ import { authenticateApiKey, type StoreScope } from '../../../src/core/credentia
 import { nextObjectId } from '../../../src/core/storage/ids';
 import { migrateToLatest, openSqlite, type Database } from '../../../src/core/storage/database';
 import { installChangeCapture } from '../../../src/core/sync/capture/install-capture';
-import { acceptPushedEvents } from '../../../src/core/sync/central/apply-push';
+import { acceptPushedEvents, type PairedNode } from '../../../src/core/sync/central/apply-push';
 import { authenticateNode, issuePairingCode, pairNode } from '../../../src/core/sync/central/pairing';
 import { readChangesForNode } from '../../../src/core/sync/central/read-changes';
 import { readCustomerRows } from '../../../src/core/sync/central/read-customer-rows';
@@ -129,6 +129,19 @@ export async function pairStore(
     scope: () => authenticateApiKey(engine, store.apiKey),
     close: () => engine.close(),
   };
+}
+
+/**
+ * Central's first store paired over central's in-process transport, with the node as central
+ * authenticates it: for tests that hand central pushes of their own making.
+ */
+export async function pairFirstStore(central: CentralHandle, clock: ManualClock): Promise<{ store: StoreHandle; node: PairedNode }> {
+  let credential = '';
+  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (given) => {
+    credential = given;
+    return central.transportFor(given);
+  });
+  return { store, node: await authenticateNode(central.engine, credential) };
 }
 
 /** A store's link to central that a test turns off (`down`) and on again. */
