@@ -91,16 +91,6 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
           if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
-        } else if (roll < 0.64) {
-          // A void at the till: of a recent sale of this store it holds (another node's too), maybe
-          // one central or another till voided meanwhile (recent ones, so that voids meet).
-          const sold = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
-          if (sold.length > 0) await voidOrder(store.engine, await scope(), random.pick(sold).receipt_number);
-        } else if (roll < 0.67) {
-          // A void at central (an integration calling central for a store), of a recent sale it has.
-          const key = random.pick(storeKeys);
-          const sold = await central.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', key.storeId).orderBy('created_at', 'desc').limit(3).execute();
-          if (sold.length > 0) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), random.pick(sold).receipt_number);
         } else if (roll < 0.83) {
           await store.client.syncOnce();
         } else if (roll < 0.85) {
@@ -110,6 +100,16 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
           // A partition lasting hours: the store sells on its own meanwhile.
           store.link.partitioned = !store.link.partitioned;
           clock.advance(random.int(3 * HOUR));
+        } else if (roll < 0.955) {
+          // A void at the till: of a recent sale of this store it holds (another node's too), maybe
+          // one central or another till voided meanwhile (recent ones, so that voids meet).
+          const sold = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
+          if (sold.length > 0) await voidOrder(store.engine, await scope(), random.pick(sold).receipt_number);
+        } else if (roll < 0.97) {
+          // A void at central (an integration calling central for a store), of a recent sale it has.
+          const key = random.pick(storeKeys);
+          const sold = await central.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', key.storeId).orderBy('created_at', 'desc').limit(3).execute();
+          if (sold.length > 0) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), random.pick(sold).receipt_number);
         } else {
           // The store process restarts: in-memory sync state is lost, the database stays.
           store.client = new SyncClient(store.engine, store.client.transport, store.client.options);
