@@ -42,7 +42,7 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
           eb.fn.sum<number>(sql`case when e.kind in (${sql.join(LOT_KINDS)}) and e.expires_at <= ${now} then e.amount
             when e.kind in (${sql.join(LOT_REVERSALS)}) and lot.expires_at <= ${now} then e.amount else 0 end`).as('expired_lots'),
           // Everything spent, net of refunds (reversals of spends and redemptions).
-          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind <> 'expiry' and e.kind not in (${sql.join(LOT_REVERSALS)}) then -e.amount
+          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind not in (${sql.join(['expiry', ...LOT_REVERSALS])}) then -e.amount
             when e.amount > 0 and e.kind in ('spend_reversal', 'redeem_reversal') then -e.amount else 0 end`).as('spent'),
           eb.fn.sum<number>(sql`case when e.kind = 'expiry' then -e.amount else 0 end`).as('expired'),
           eb.fn.sum<number>(sql`case when e.kind = 'expiry_return' then e.amount else 0 end`).as('returned'),

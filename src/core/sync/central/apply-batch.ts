@@ -11,7 +11,8 @@ import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
 import { isPlainRegistration, learnPageCustomers, type PageCustomers, rememberRegistration } from './page-customers';
-import { type NodeScope, outsideNodeByRow } from './push-scope';
+import type { PairedNode } from './apply-push';
+import { outsideNodeByRow } from './push-scope';
 import { applyStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 
 // The bulk path of a store's push (docs/sync.md, "Applying a push"). Most events a store sends are
@@ -154,7 +155,7 @@ export function rememberEvent(page: PageKnowledge, event: PushedEvent, inRun: bo
  * store may make to rows central had when the push began. Anything the per-event path would refuse
  * or resolve is "no" here, so that path still decides it.
  */
-export function isPlainSale(page: PageKnowledge, node: NodeScope, event: PushedEvent): boolean {
+export function isPlainSale(page: PageKnowledge, node: PairedNode, event: PushedEvent): boolean {
   for (const change of lastVersionOfEachRow(event.changes)) {
     const { data } = change;
     const id = data['id'];

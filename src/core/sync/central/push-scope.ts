@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
+import type { PairedNode } from './apply-push';
 
 // What a paired node may write is bounded by its credential: its vendor and its store. A row's own
 // vendor_id is checked where it is applied; these are the rows it points at. A node's credential
@@ -14,14 +15,8 @@ const STORE_ROWS = new Set(['orders', 'pos_sessions', 'transactions']);
 /** Of those, rows another store may still change: a check-in the customer left by checking in elsewhere. */
 const CHANGED_BY_OTHER_STORES = new Set(['pos_sessions']);
 
-export interface NodeScope {
-  id: number;
-  vendorId: number;
-  storeId: number;
-}
-
 /** Why a pushed row reaches outside the node, read from the row alone (no query); null when it does not. */
-export function outsideNodeByRow(node: NodeScope, table: string, data: Record<string, unknown>, existing: Record<string, unknown> | undefined): string | null {
+export function outsideNodeByRow(node: PairedNode, table: string, data: Record<string, unknown>, existing: Record<string, unknown> | undefined): string | null {
   if (!STORE_ROWS.has(table)) return null;
   if (existing) {
     if (CHANGED_BY_OTHER_STORES.has(table) || existing['store_id'] == null) return null;
@@ -36,15 +31,19 @@ export function outsideNodeByRow(node: NodeScope, table: string, data: Record<st
  * Why a new pushed row points outside the node's vendor, by what central holds; null when it does
  * not. `originalUserId` is the customer the node named, before a merge rewrote it to the survivor.
  */
-export async function outsideNodeByReference(trx: Kysely<DB>, node: NodeScope, table: string, data: Record<string, unknown>, originalUserId: unknown): Promise<string | null> {
+export async function outsideNodeByReference(trx: Kysely<DB>, node: PairedNode, table: string, data: Record<string, unknown>, originalUserId: unknown): Promise<string | null> {
   if (table === 'ledger_entries') {
     const currency = await trx.selectFrom('currencies').select('id').where('id', '=', Number(data['currency_id'])).where('vendor_id', '=', node.vendorId).executeTakeFirst();
     return currency ? null : `ledger entry ${String(data['id'])} is in a currency of another program`;
   }
   if (table === 'user_vendors' && typeof originalUserId === 'number' && nodeOfId(originalUserId) !== node.id) {
     // A store knows only its program's members and the customers it registered itself.
-    const member = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', Number(data['user_id'])).where('vendor_id', '=', node.vendorId).executeTakeFirst();
-    return member ? null : `membership ${String(data['id'])} names a customer this program does not have`;
+    return (await hasMembership(trx, Number(data['user_id']), node.vendorId)) ? null : `membership ${String(data['id'])} names a customer this program does not have`;
   }
   return null;
+}
+
+/** The customer has (or had: a removed one counts) a membership of the program at central. */
+export async function hasMembership(trx: Kysely<DB>, userId: number, vendorId: number): Promise<boolean> {
+  return (await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).executeTakeFirst()) !== undefined;
 }

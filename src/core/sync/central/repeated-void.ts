@@ -17,11 +17,12 @@ import { recordSyncException } from './sync-exceptions';
 /** The status of a void record that repeated another node's void of the same order. */
 export const REPEATED_VOID_STATUS = 'Duplicate';
 
-/** An entry (other than `entryId`) reversing `targetId` that is not itself reversed. */
-async function standingReversalOf(trx: Kysely<DB>, targetId: number, entryId: number): Promise<boolean> {
+/** An entry of the account (other than `entryId`) reversing `targetId` that is not itself reversed (the account's reversals index). */
+async function standingReversalOf(trx: Kysely<DB>, accountId: number, targetId: number, entryId: number): Promise<boolean> {
   const found = await trx
     .selectFrom('ledger_entries as r')
     .select('r.id')
+    .where('r.account_id', '=', accountId)
     .where('r.reverses_id', '=', targetId)
     .where('r.id', '!=', entryId)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('ledger_entries as undone').select('undone.id').whereRef('undone.reverses_id', '=', 'r.id'))))
@@ -39,7 +40,7 @@ export async function undoRepeatedReversal(trx: Kysely<DB>, engine: Engine, acco
   // A void of the same order at central right now (PostgreSQL) takes the order's row first too:
   // whichever is second waits, then sees the other's reversals (or its void) when it looks.
   if (data['reference_type'] === 'order' && Number.isSafeInteger(Number(data['reference_id']))) await lockRow(trx, engine.dialect, 'orders', Number(data['reference_id']));
-  if (!(await standingReversalOf(trx, targetId, entryId))) return;
+  if (!(await standingReversalOf(trx, accountId, targetId, entryId))) return;
   await postEntry(trx, engine, accountId, {
     amount: -Number(data['amount']),
     kind: 'void_repeated',
@@ -60,10 +61,13 @@ export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, no
 }
 
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {
-  if (data['kind'] !== 'void' || typeof data['order_id'] !== 'number') return false;
+  if (data['kind'] !== 'void' || typeof data['order_id'] !== 'number' || typeof data['user_id'] !== 'number') return false;
+  // Through the customer's history (transactions_user): the order's void records are theirs.
   const earlier = await trx
     .selectFrom('transactions')
     .select('id')
+    .where('user_id', '=', data['user_id'])
+    .where('vendor_id', '=', Number(data['vendor_id']))
     .where('order_id', '=', data['order_id'])
     .where('kind', '=', 'void')
     .where('status', '!=', REPEATED_VOID_STATUS)

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
+import { hasMembership } from './push-scope';
 import { recordSyncException } from './sync-exceptions';
 
 // A customer's row is central's (profile changes, passwords, deletion are forwarded to it), except
@@ -31,7 +32,7 @@ export async function updateCustomerFromStore(
   if (sent && passport !== existing['passport_number']) {
     const targetId = existing['merged_into'] == null ? id : await survivorOf(id);
     const target = targetId === id ? existing : await trx.selectFrom('users').select(['passport_number', 'status', 'updated_at']).where('id', '=', targetId).executeTakeFirst();
-    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && passport !== target['passport_number'] && (await isMemberOf(trx, targetId, node.vendorId))) {
+    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && passport !== target['passport_number'] && (await hasMembership(trx, targetId, node.vendorId))) {
       const holder = passport === null ? undefined : await trx.selectFrom('users').select('id').where('passport_number', '=', passport).where('status', '!=', 'deleted').where('id', '!=', targetId).executeTakeFirst();
       if (holder) {
         await recordSyncException(trx, engine, node, 'passport_conflict', `user ${targetId}`, `passport number ${String(passport)} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
@@ -45,9 +46,4 @@ export async function updateCustomerFromStore(
   }
   // Nothing taken for this row: touch it, so central's version is logged and flows back.
   await trx.updateTable('users').set({ id }).where('id', '=', id).execute();
-}
-
-/** Only a customer of the node's own program: a node cannot set the passport of another program's. */
-async function isMemberOf(trx: Kysely<DB>, userId: number, vendorId: number): Promise<boolean> {
-  return (await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).executeTakeFirst()) !== undefined;
 }
