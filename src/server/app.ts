@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentRoutes, { engine });
   await app.register(ruleRoutes, { engine });
   await app.register(paymentExceptionRoutes, { engine });
-  await app.register(joinRoutes, { engine });
+  await app.register(joinRoutes, { engine, rateLimits });
   await app.register(billingProfileRoutes, { engine, rateLimits });
   await app.register(reloadRoutes, { engine });
   await app.register(reloadSettingsRoutes, { engine });
@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(storePairingRoutes, { engine, control: options.pairingControl ?? null });
   }
   await app.register(webhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
-  await app.register(backOfficeAuthRoutes, { engine });
+  await app.register(backOfficeAuthRoutes, { engine, rateLimits });
   await app.register(backOfficeStaffRoutes, { engine });
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });

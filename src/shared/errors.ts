@@ -108,6 +108,9 @@ export const ERROR_CODES = {
   webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },
   offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
+  payment_refund_pending: { status: 409, message: 'This payment is being refunded to the card it was paid with: nothing comes of it unless the refund fails. Please try again later.' },
+  payment_refunded: { status: 409, message: 'This payment was refunded to the card it was paid with: no eGift or balance comes of it.' },
+  payment_credited: { status: 409, message: 'This payment was added to your quick-pay balance instead: no eGift comes of it.' },
 
   // 422, 429, 5xx
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },

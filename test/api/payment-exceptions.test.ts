@@ -3,7 +3,7 @@ import { createCurrency } from '../../src/core/currencies/create-currency';
 import { RECONCILE_GRACE_MS, reconcileCharges } from '../../src/core/payments/reconcile/reconcile-charges';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { expectResourceError } from '../support/resource-api';
-import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { expectLegacyError, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -117,8 +117,9 @@ describe('payment exceptions', () => {
   });
 
   it('a refund whose answer the gateway lost stays refunding, listed with the open ones: only a refund may follow, and the money goes back once', async () => {
+    const buyLou = () => buyGift(7, { name: 'Lou Lost', email: 'lou@example.com' }, 'lou-gift-1');
     pay.gateway().loseNextAnswers(1);
-    const gift = await buyGift(7, { name: 'Lou Lost', email: 'lou@example.com' });
+    const gift = await buyLou();
     expect(gift.status).toBe(503);
     node.clock.advance(RECONCILE_GRACE_MS + 1000);
     await reconcileCharges(node.engine);
@@ -128,8 +129,12 @@ describe('payment exceptions', () => {
     expect([lost.status, lost.body.code]).toEqual([503, 'payment_gateway_unavailable']);
     expect((await list()).body.items.find((x: any) => x.id === exception.id)).toMatchObject({ status: 'refunding' });
     expectResourceError(await resolve(exception.id, { action: 'credit' }), 409, 'invalid_status_transition');
+    // The buyer's retry meanwhile sends no gift: the refund may have gone through.
+    expectLegacyError(await buyLou(), 409, 'payment_refund_pending');
     const refunded = await resolve(exception.id, { action: 'refund' });
     expect([refunded.status, refunded.body.status]).toEqual([200, 'refunded']);
+    expectLegacyError(await buyLou(), 409, 'payment_refunded');
+    expect(await node.engine.db.selectFrom('egifts').select('id').where('charge_id', '=', Number(exception.charge_id)).execute()).toEqual([]);
   });
 
   it('a late reload refused after a currency switch is credited in the current quick-pay currency', async () => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { transact } from '../../src/core/engine';
 import { deliverDueWebhooks, type WebhookDeliveryOptions } from '../../src/core/webhooks/deliver';
 import { recordCustomerDeleted } from '../../src/core/webhooks/events';
+import { postWebhook, type ResolveAll } from '../../src/core/webhooks/http-sender';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Mailbox, startMailbox } from '../support/mailbox';
 import { ROOT } from '../support/processes';
@@ -348,6 +349,21 @@ describe('without --webhooks-allow-private', () => {
     await node.engine.db.updateTable('webhook_endpoints').set({ url: receiver.url.replace('http://127.0.0.1', 'https://localhost') }).where('id', '=', endpoint.id).execute();
     await sendTest(endpoint.id);
     expect((await pass({ allowPrivate: false })).retrying).toBe(1);
+    expect((await deliveries(endpoint.id))[0].last_error).toMatch(/internal address/);
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('nor to a name whose IPv6 answer carries an internal IPv4 address (NAT64, 6to4)', async () => {
+    const endpoint = await createEndpoint();
+    await node.engine.db.updateTable('webhook_endpoints').set({ url: 'https://hooks.crm.example/in' }).where('id', '=', endpoint.id).execute();
+    // The name resolves to NAT64 and 6to4 forms of the receiver's loopback address.
+    const resolve: ResolveAll = (_hostname, _options, callback) =>
+      callback(null, [
+        { address: '64:ff9b::7f00:1', family: 6 },
+        { address: '2002:7f00:1::1', family: 6 },
+      ]);
+    await sendTest(endpoint.id);
+    expect((await pass({ allowPrivate: false, post: (request) => postWebhook({ ...request, resolve }) })).retrying).toBe(1);
     expect((await deliveries(endpoint.id))[0].last_error).toMatch(/internal address/);
     expect(receiver.received).toHaveLength(0);
   });

@@ -104,6 +104,17 @@ describe('without --webhooks-allow-private', () => {
     expect((await create({ url: 'https://crm.example.com/hooks', events: ['order.placed'] }, strict, strictVendor.accessToken)).status).toBe(201);
   });
 
+  it('refuses IPv6 literals that carry a private or loopback IPv4 address (NAT64, 6to4, Teredo, compatible, mapped); public ones are fine', async () => {
+    const refused = ['https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::10.0.0.1]/', 'https://[64:ff9b:1::808:808]/', 'https://[2002:c0a8:10a::1]/', 'https://[::127.0.0.1]/', 'https://[::ffff:169.254.169.254]/', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/'];
+    for (const url of refused) {
+      const reply = await create({ url, events: ['order.placed'] }, strict, strictVendor.accessToken);
+      expect([reply.status, reply.body.code, reply.body.field], url).toEqual([400, 'webhook_url_not_allowed', 'url']);
+    }
+    for (const url of ['https://[64:ff9b::808:808]/hooks', 'https://[2002:808:808::1]/hooks']) {
+      expect((await create({ url, events: ['order.placed'] }, strict, strictVendor.accessToken)).status, url).toBe(201);
+    }
+  });
+
   it('an update to a private URL is refused too', async () => {
     const { body } = await create({ url: 'https://crm.example.com/a', events: ['order.placed'] }, strict, strictVendor.accessToken);
     const reply = await api(strict, strictVendor.accessToken, `/webhooks/${body.id}`, { method: 'PUT', body: { url: 'http://127.0.0.1:8080/' } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirePoints } from '../../src/core/expiry/expire-points';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
@@ -238,9 +239,9 @@ describe('payment events', () => {
       status: 'sent',
       date_created: expect.any(Number),
     });
-    // The claim code, from the queued email (its parameters are kept until it is sent).
+    // The claim code, from the queued email (its parameters are kept, sealed, until it is sent).
     const row = await node.engine.db.selectFrom('messages_outbox').select('params').where('template', '=', 'egift_received').executeTakeFirstOrThrow();
-    const code = (JSON.parse(row.params ?? '{}') as { code?: string }).code!;
+    const code = (openParams(node.engine, row.params) as { code?: string }).code!;
     expect(code).toBeDefined();
     const claimed = await http(`${node.url}${withSessionKey('/user/egift/claim', recipient.key)}`, { method: 'POST', body: { code } });
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Sealer } from '../../src/core/credentials/secrets';
 import { type Engine, transact } from '../../src/core/engine';
 import { DEFAULT_RETRY_POLICY, deliverDueMessages, retryDelayMs } from '../../src/core/messaging/deliver';
 import { MessageDeliveryError } from '../../src/core/messaging/delivery-error';
 import { queueMessage } from '../../src/core/messaging/queue-message';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import { nextObjectId } from '../../src/core/storage/ids';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../support/clock';
@@ -73,7 +76,9 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
       sent_at: null,
       last_error: null,
     });
-    expect(JSON.parse(row.params!)).toEqual({ first_name: 'Ana', token: 'R3SET-TOKEN', vendor_name: 'Café Luna', expires_minutes: '30' });
+    // Sealed under the node key: the token is not in the row; the worker opens it.
+    expect(row.params).not.toContain('R3SET-TOKEN');
+    expect(openParams(engine, row.params)).toEqual({ first_name: 'Ana', token: 'R3SET-TOKEN', vendor_name: 'Café Luna', expires_minutes: '30' });
     expect(Math.floor(id / 2 ** 32)).toBe(engine.nodeId);
   });
 
@@ -190,6 +195,40 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect(last_error).toContain('smtp://[redacted]@mail.example.com:587');
     expect(last_error).not.toMatch(/hunter2|S3CRET-CODE/);
     expect(last_error!.length).toBeLessThanOrEqual(500);
+  });
+
+  it('keeps the parameters sealed at rest: no token in the table while the message waits, nor after; the message carries it', async () => {
+    const id = await queue(engine, resetMessage({ token: 'SEALED-TOKEN-77' }));
+    const stored = await engine.db.selectFrom('messages_outbox').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain('SEALED-TOKEN-77');
+    expect((await outboxRow(engine, id)).params).toMatch(/^v1\./);
+    expect(await pass()).toEqual({ sent: 1, retrying: 0, failed: 0, skipped: 0 });
+    expect(transports.mails[0]!.text).toContain('Code: SEALED-TOKEN-77');
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', params: null });
+  });
+
+  it('still sends a row queued with plain parameters by an earlier version, and clears them', async () => {
+    const id = await nextObjectId(engine.db, engine.nodeId);
+    const params = JSON.stringify({ first_name: 'Ana', token: 'OLD-PLAIN-1', vendor_name: 'Café Luna', expires_minutes: '30' });
+    await engine.db
+      .insertInto('messages_outbox')
+      .values({ id, vendor_id: null, channel: 'email', recipient: 'ana@example.com', template: 'password_reset', locale: 'en', params, status: 'pending', attempts: 0, next_attempt_at: clock.now(), last_error: null, created_at: clock.now(), sent_at: null })
+      .execute();
+    expect((await pass()).sent).toBe(1);
+    expect(transports.mails[0]!.text).toContain('Code: OLD-PLAIN-1');
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', params: null });
+  });
+
+  it('gives up on parameters sealed under another node key (a database moved without its node.key), without retrying', async () => {
+    const id = await nextObjectId(engine.db, engine.nodeId);
+    const foreign = new Sealer(randomBytes(32)).seal(JSON.stringify({ first_name: 'Ana', token: 'OTHER-KEY-1', vendor_name: 'Café Luna', expires_minutes: '30' }));
+    await engine.db
+      .insertInto('messages_outbox')
+      .values({ id, vendor_id: null, channel: 'email', recipient: 'ana@example.com', template: 'password_reset', locale: 'en', params: foreign, status: 'pending', attempts: 0, next_attempt_at: clock.now(), last_error: null, created_at: clock.now(), sent_at: null })
+      .execute();
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', attempts: 1, params: null });
+    expect(transports.mails).toEqual([]);
   });
 
   it('fails a message that cannot be rendered without retrying it', async () => {

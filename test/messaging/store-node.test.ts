@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { loadNodeKey, openDataDir } from '../../src/server/node/data-dir';
 import { startStoreNode } from '../../src/server/node/store-node';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
 import { jsonLines, killLeftovers, launch, run, waitFor } from '../support/processes';
@@ -104,9 +104,9 @@ async function startStoreProcess(args: string[], env: Record<string, string> = {
   return running;
 }
 
-/** Queues a message from this process into the database of a running node. */
+/** Queues a message from this process into the database of a running node (with its node key, as the CLI does: the parameters are sealed). */
 async function queueInto(dataDir: string, to: string, token: string): Promise<void> {
-  const engine = await startEngine({ database: openSqlite(join(dataDir, 'punchcard.db')), nodeKey: randomBytes(32), role: 'store' });
+  const engine = await startEngine({ database: openSqlite(join(dataDir, 'punchcard.db')), nodeKey: loadNodeKey(openDataDir(dataDir)), role: 'store' });
   try {
     await queue(engine, resetMessage({ to, token }));
   } finally {

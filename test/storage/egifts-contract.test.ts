@@ -3,6 +3,7 @@ import { registerCustomer } from '../../src/core/customers/register-customer';
 import type { CustomerSession } from '../../src/core/customers/sessions';
 import { type Engine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import { claimEgift } from '../../src/core/payments/egifts/claim-egift';
 import { sendEgift } from '../../src/core/payments/egifts/send-egift';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
@@ -41,7 +42,7 @@ describe.each(BACKENDS)('eGift storage on $name', (backend) => {
       session: null,
     });
     const row = await engine.db.selectFrom('messages_outbox').select('params').where('recipient', '=', recipient).executeTakeFirstOrThrow();
-    return { id: gift.id, code: (JSON.parse(row.params!) as { code: string }).code };
+    return { id: gift.id, code: (openParams(engine, row.params) as { code: string }).code };
   }
 
   it('keeps one digest per code and credits a claim sent twice at once exactly once', async () => {

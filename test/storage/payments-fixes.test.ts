@@ -5,6 +5,7 @@ import { registerCustomer } from '../../src/core/customers/register-customer';
 import type { CustomerSession } from '../../src/core/customers/sessions';
 import { type Engine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import { claimEgift } from '../../src/core/payments/egifts/claim-egift';
 import { sendEgift, settlePendingEgifts } from '../../src/core/payments/egifts/send-egift';
 import type { DB } from '../../src/core/storage/schema';
@@ -100,7 +101,7 @@ describe.each(BACKENDS)('payments review fixes on $name', (backend) => {
   const giftEmails = (recipient: string) =>
     engine.db.selectFrom('messages_outbox').select('params').where('recipient', '=', recipient).where('template', '=', 'egift_received').execute();
 
-  const codeOf = (params: string | null) => (JSON.parse(params!) as { code: string }).code;
+  const codeOf = (params: string | null) => (openParams(engine, params) as { code: string }).code;
 
   it('keeps a late-paid eGift whose node stopped right after the pending charge was recorded, and the job sends it once', async () => {
     const v = await vendor();

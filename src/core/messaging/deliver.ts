@@ -4,11 +4,12 @@ import type { MessagesOutboxTable } from '../storage/schema';
 import { describeFailure, isPermanentFailure } from './delivery-error';
 import { type MessageTransports, type MessagingLogger, silentLogger } from './ports';
 import type { MessageTemplate } from './queue-message';
+import { openParams } from './sealed-params';
 import { renderMessage } from './templates';
 
 // The delivery side of the messages outbox. Rows move
 //
-//   pending ──claim──▶ sending ──▶ sent                 (params cleared)
+//   pending ──claim──▶ sending ──▶ sent                 (params, sealed until then, cleared)
 //      ▲                  │  └───▶ failed               (permanent error or out of attempts; params cleared)
 //      └── retry later ◀──┘
 //
@@ -125,7 +126,8 @@ async function deliverOne(
   try {
     // A row left `sending` by a pass that died has used its attempts too.
     if (row.attempts >= policy.maxAttempts) throw new Error('delivery was interrupted and the message is out of attempts');
-    const params = JSON.parse(row.params ?? 'null') as Record<string, string> | null;
+    // Sealed under the node key (queue-message.ts): opened here only to render the message.
+    const params = openParams(engine, row.params) as Record<string, string> | null;
     if (params === null || typeof params !== 'object') throw new Error('the message has no parameters');
     secrets = Object.values(params);
     send = prepareSend(transports, row, params);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
+import { sealParams } from './sealed-params';
 import { checkTemplateParams, isMessageTemplate, resolveLocale, TEMPLATES } from './templates';
 
 export type MessageTemplate =
@@ -23,14 +24,15 @@ export interface NewMessage {
   template: MessageTemplate;
   /** The customer's language (`en`, `es`, `es-EC`…); anything else is sent in English. */
   locale: string;
-  /** Exactly the parameters the template takes, plus any of its optional ones (see TEMPLATES); kept only until delivered. */
+  /** Exactly the parameters the template takes, plus any of its optional ones (see TEMPLATES); kept sealed, and only until delivered. */
   params: Record<string, string>;
 }
 
 /**
  * Writes an email or SMS to the outbox in the caller's transaction: if the change that causes it
  * commits, the message will be delivered (by the worker, with retries); if it rolls back, there is
- * no message. Returns the outbox id. Nothing is sent here.
+ * no message. Returns the outbox id. Nothing is sent here. The parameters are stored sealed
+ * (sealed-params.ts): they carry the message's codes and tokens.
  *
  * Programming mistakes (unknown template, a channel the template is not written for, missing or
  * unknown parameters, an empty recipient) throw a TypeError, so the transaction rolls back.
@@ -56,7 +58,7 @@ export async function queueMessage(db: Kysely<DB>, engine: Engine, message: NewM
       recipient: to,
       template: message.template,
       locale: resolveLocale(message.locale),
-      params: JSON.stringify(message.params),
+      params: sealParams(engine, message.params),
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,

@@ -12,7 +12,7 @@ export function dialectOf(db: Kysely<unknown>): Dialect {
  * then decides on goes after another process's writer of the same row. SQLite already runs one
  * writer at a time (BEGIN IMMEDIATE).
  */
-export async function lockRow(db: Kysely<DB>, dialect: Dialect, table: 'vendors' | 'ledger_accounts' | 'user_vendors' | 'orders', id: number): Promise<void> {
+export async function lockRow(db: Kysely<DB>, dialect: Dialect, table: 'vendors' | 'ledger_accounts' | 'user_vendors' | 'orders' | 'payment_charges', id: number): Promise<void> {
   if (dialect !== 'postgres') return;
   await db.selectFrom(table as 'vendors').select('id').where('id', '=', id).forUpdate().execute();
 }

@@ -1,11 +1,13 @@
 import { BlockList, isIP } from 'node:net';
 import { ServiceError } from '../../shared/errors';
+import { embeddedIpv4 } from './embedded-ipv4';
 
 // Where a program's events may be sent. Production endpoints are https:// on public addresses;
 // plain http:// and loopback, private, link-local or otherwise internal addresses only when the
 // node runs with --webhooks-allow-private (tests, on-premises receivers). The same rule is applied
 // again to every address a host name resolves to when a delivery connects (see http-sender.ts),
-// so a public name that points inside the network is refused too.
+// so a public name that points inside the network is refused too. An IPv6 address carrying an
+// IPv4 one (NAT64, 6to4, Teredo, mapped or compatible forms) is judged by that IPv4 address.
 
 const internal = new BlockList();
 for (const [network, prefix] of [
@@ -24,6 +26,9 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::', 127],
+  // NAT64 for local use (RFC 8215): where the IPv4 address sits depends on the operator's prefix
+  // length, so the whole block is internal (the well-known 64:ff9b::/96 is judged by its IPv4).
+  ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -31,14 +36,15 @@ for (const [network, prefix] of [
   internal.addSubnet(network, prefix, 'ipv6');
 }
 
-/** True for loopback, private, link-local, carrier-grade NAT, multicast and unspecified addresses. */
+/**
+ * True for loopback, private, link-local, carrier-grade NAT, multicast and unspecified addresses,
+ * and for IPv6 addresses that carry such an IPv4 address.
+ */
 export function isInternalAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped?.[1]) return internal.check(mapped[1], 'ipv4');
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 4) return internal.check(bare, 'ipv4');
-  if (family === 6) return internal.check(bare, 'ipv6');
+  if (family === 6) return internal.check(bare, 'ipv6') || embeddedIpv4(bare).some((v4) => internal.check(v4, 'ipv4'));
   return false;
 }
 

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -12,7 +12,12 @@ export interface WebhookPost {
   timeoutMs: number;
   /** Connect to loopback and private addresses (--webhooks-allow-private). */
   allowPrivate: boolean;
+  /** How host names are resolved: dns.lookup by default (tests answer with chosen addresses). */
+  resolve?: ResolveAll;
 }
+
+/** dns.lookup with `all: true`: every address of a host name. */
+export type ResolveAll = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
 /** What the receiver answered; redirects are answers too (never followed). */
 export interface WebhookAnswer {
@@ -23,9 +28,9 @@ export interface WebhookAnswer {
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** Resolves like dns.lookup, refusing internal addresses unless they are allowed. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+function guardedLookup(allowPrivate: boolean, resolve: ResolveAll): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const usable = allowPrivate ? addresses : addresses.filter((a) => !isInternalAddress(a.address));
       if (usable.length === 0) {
@@ -59,7 +64,7 @@ export function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
     const request = client.request(url, {
       method: 'POST',
       headers: { ...post.headers, 'content-length': Buffer.byteLength(post.body).toString() },
-      lookup: guardedLookup(post.allowPrivate),
+      lookup: guardedLookup(post.allowPrivate, post.resolve ?? dnsLookup),
       agent: false,
     });
     const timer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${post.timeoutMs} ms`), { code: 'ETIMEDOUT' })), post.timeoutMs);

@@ -190,7 +190,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /backoffice/sign-in': { section: 'Back office', summary: 'Sign in', description: 'Email and password of a staff member; answers a session token. Lockout like customers’.' },
   'POST /backoffice/sign-in/link': { section: 'Back office', summary: 'Sign in with a link', description: 'The one-time sign-in link `punchcard init` prints for the first owner.' },
   'POST /backoffice/invitations/accept': { section: 'Back office', summary: 'Accept an invitation', description: 'Choose a password for an invited staff account and sign in.' },
-  'POST /backoffice/password-reset': { section: 'Back office', summary: 'Ask for a password reset', description: 'Emails a reset link if the address belongs to staff; answers the same either way.' },
+  'POST /backoffice/password-reset': { section: 'Back office', summary: 'Ask for a password reset', description: 'Emails a reset link if the address belongs to staff; answers the same either way. Rate limited per client and per email.' },
   'POST /backoffice/password-reset/confirm': { section: 'Back office', summary: 'Reset a password', description: 'The emailed token and a new password; other sessions end.' },
   'GET /backoffice/me': { section: 'Back office', summary: 'Who is signed in', description: 'The staff member of the session, their role, store and permissions.' },
   'POST /backoffice/sign-out': { section: 'Back office', summary: 'Sign out', description: 'Ends this session.' },

@@ -9,6 +9,8 @@ import { EmailBody, SignInBody, SignOutEverywhereSchema, StaffSchema, StaffSessi
 import { EmptyObjectSchema } from '../../shared/schemas/common';
 import { toIso } from '../../shared/time';
 import { backOfficeLinkBase, requireStaff, staffOf } from '../auth/staff';
+import { rateLimited } from '../http/rate-limit';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
@@ -28,8 +30,15 @@ export function staffToWire(staff: StaffMember) {
 
 const sessionToWire = (signIn: StaffSignIn) => ({ token: signIn.token, expires_at: toIso(signIn.expiresAt), staff: staffToWire(signIn.staff) });
 
-/** Staff sign-in, sign-out (here or everywhere), invitations and password resets. */
-export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+/**
+ * Staff sign-in, sign-out (here or everywhere), invitations and password resets. `rateLimits`:
+ * the node's limits (absent: the defaults).
+ */
+export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits?: RateLimitSettings }> = async (app, { engine, rateLimits = DEFAULT_RATE_LIMITS }) => {
+  // Each request emails the address: limited per client and per email like a customer's reset,
+  // on the validated value (preHandler), with its own counter.
+  const resetLimit = rateLimited('staff-password-reset', rateRule(engine, rateLimits.passwordReset, validatedField('body', 'email')));
+
   app.post('/backoffice/sign-in', { config, schema: { tags, body: SignInBody, response: { 200: StaffSessionSchema } } }, async (request) =>
     sessionToWire(await signInStaff(engine, request.body)),
   );
@@ -42,7 +51,7 @@ export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }>
     sessionToWire(await acceptInvitation(engine, request.body)),
   );
 
-  app.post('/backoffice/password-reset', { config, schema: { tags, body: EmailBody, response: { 202: EmptyObjectSchema } } }, async (request, reply) => {
+  app.post('/backoffice/password-reset', { config, preHandler: resetLimit, schema: { tags, body: EmailBody, response: { 202: EmptyObjectSchema } } }, async (request, reply) => {
     await requestStaffPasswordReset(engine, { email: request.body.email, linkBase: backOfficeLinkBase(request) });
     return reply.code(202).send({});
   });

@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { findReferrer, joinByReferral, type Referrer } from '../../core/customers/join-by-referral';
 import type { Engine } from '../../core/engine';
 import { isServiceError } from '../../shared/errors';
+import { rateLimited } from '../http/rate-limit';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 
 // The referral page (issue 17, item 4): the referral_url of a profile (/join?vendor=…&ref=…, or
 // /join?code=…) serves a small sign-up page for the program, in English or Spanish (?lang=, else
@@ -22,6 +24,7 @@ const TEXT = {
     doneText: (program: string) => `You are a member of ${program}. Show your email or phone at the counter to check in.`,
     invalid: 'This invitation link is not valid.',
     failed: 'We could not sign you up',
+    tooMany: (seconds: string) => `Too many sign-up attempts. Please wait ${seconds} seconds and try again.`,
   },
   es: {
     title: (program: string) => `Únase a ${program}`,
@@ -36,6 +39,7 @@ const TEXT = {
     doneText: (program: string) => `Ya es miembro de ${program}. Diga su correo o teléfono en caja para registrar su llegada.`,
     invalid: 'Este enlace de invitación no es válido.',
     failed: 'No pudimos darle de alta',
+    tooMany: (seconds: string) => `Demasiados intentos de alta. Espere ${seconds} segundos y vuelva a intentarlo.`,
   },
 };
 type Lang = keyof typeof TEXT;
@@ -69,8 +73,12 @@ ${field('first_name', t.firstName, 'text')}${field('last_name', t.lastName, 'tex
   );
 }
 
-export const joinRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+/** The referral page. `rateLimits`: the node's limits (absent: the defaults). */
+export const joinRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits?: RateLimitSettings }> = async (app, { engine, rateLimits = DEFAULT_RATE_LIMITS }) => {
   const schema = { tags: ['Referral page'], hide: true };
+  // Joining registers an account (a password hash, and a 409 that tells an email exists), so it is
+  // limited like POST /user/register, per client and per email, with its own counter.
+  const joinLimit = rateLimited('join', rateRule(engine, rateLimits.register, validatedField('body', 'email_address')));
   app.get(
     '/join',
     { schema: { ...schema, querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 64 })), ref: Type.Optional(Type.String({ maxLength: 64 })), vendor: Type.Optional(Type.String({ maxLength: 20 })), lang: Type.Optional(Type.String({ maxLength: 5 })) }) } },
@@ -106,6 +114,14 @@ export const joinRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
       const lang = languageOf(request.query.lang, request.headers['accept-language']);
       const b = request.body;
       reply.type('text/html; charset=utf-8');
+      // Counted before the code is looked up: guessing codes counts too. A page, like every refusal here.
+      try {
+        await joinLimit(request, reply);
+      } catch (error) {
+        if (!isServiceError(error)) throw error;
+        const wait = String(reply.getHeader('retry-after') ?? '');
+        return reply.code(error.status).send(page(lang, TEXT[lang].failed, `<h1>${escape(TEXT[lang].failed)}</h1><p class="error" role="alert" data-code="${error.code}">${escape(TEXT[lang].tooMany(wait))}</p>`));
+      }
       let referrer: Referrer;
       try {
         referrer = await findReferrer(engine, b.code);

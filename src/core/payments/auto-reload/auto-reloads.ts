@@ -180,6 +180,11 @@ async function runOne(engine: Engine, row: AutoReloadRow): Promise<Outcome> {
       await finish(engine, row.id, 'failed', 'charge_failed');
       return 'failed';
     }
+    if (status === 'refunded') {
+      // Paid, but staff refunded it (the program could not credit it): the money went back.
+      await finish(engine, row.id, 'failed', 'charge_refunded');
+      return 'failed';
+    }
     await engine.db
       .updateTable('auto_reloads')
       .set({ status: 'pending', next_attempt_at: now + PENDING_POLL_MS, updated_at: now })

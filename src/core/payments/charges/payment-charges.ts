@@ -102,7 +102,8 @@ export async function requestCharge(engine: Engine, input: NewCharge, settlement
  * `pending` one is looked up; a final one is returned as it is. Polling twice settles once.
  */
 export async function refreshCharge(engine: Engine, charge: ChargeRow, token: string | null, settlement: ChargeSettlement): Promise<ChargeRow> {
-  if (isFinal(charge)) return charge;
+  // `refunded` (staff gave the money back, payment-exceptions.ts) is as final as it gets.
+  if (isFinal(charge) || charge.status === 'refunded') return charge;
   if (charge.status === 'created') {
     // Without a token to re-send (a deleted profile, the auto-reload poll), look it up instead.
     if (token === null) return lookUpCharge(engine, charge, settlement);

@@ -14,7 +14,7 @@ import { nextObjectId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import { findBillingProfile } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, isFinal, refreshCharge, requestCharge } from '../charges/payment-charges';
-import { closeSettledException } from '../exceptions/payment-exceptions';
+import { refuseRefundedCharge, settleOwnException } from '../exceptions/payout-guard';
 import { declineError, invalidCardError } from '../gateway/payment-errors';
 import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -211,6 +211,8 @@ export async function settlePendingEgifts(engine: Engine): Promise<{ settled: nu
 }
 
 async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field: string): Promise<EgiftRecord> {
+  // Paid without a gift and refunded by staff since: no gift comes of it.
+  refuseRefundedCharge(row);
   // `failed`: the gateway never saw the charge and the reconciliation job gave up on it.
   if (row.status === 'declined' || row.status === 'failed') throw declineError(isDeclineReason(row.decline_reason) ? row.decline_reason : 'generic_decline', field);
   // A pending charge got its gift row in the transaction that recorded it (the settlement's
@@ -264,6 +266,8 @@ function egiftSettlement(engine: Engine, details: Details | null): ChargeSettlem
       if (!gift) await insertGift(trx, engine, charge, details);
     },
     async succeeded(trx, charge) {
+      // Never while staff refund a charge that was paid without its gift (the buyer's retry).
+      await settleOwnException(trx, engine, charge.id, 'paid_without_gift');
       const gift = await trx.selectFrom('egifts').select(['id', 'status']).where('charge_id', '=', charge.id).executeTakeFirst();
       if (gift && gift.status !== 'pending') return;
       if (!gift && !details) return;
@@ -324,8 +328,6 @@ async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d:
       send_at: d.sendAt,
     })
     .execute();
-  // The buyer's retry of a charge found paid without its gift: the gift is made now.
-  await closeSettledException(trx, engine, charge.id, 'paid_without_gift');
   return id;
 }
 

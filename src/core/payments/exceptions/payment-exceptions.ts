@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
+import { lockRow } from '../../storage/dialect';
 import { nextObjectId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import { PaymentGatewayError } from '../gateway/payment-gateway';
@@ -117,20 +118,16 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
   if (!row) throw new ServiceError('payment_exception_not_found');
   // A refund left half-way (the gateway unreachable after the claim) may be asked again.
   if (row.status !== 'open' && !(row.status === 'refunding' && action === 'refund')) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
-  if (row.status === 'open' && settledMeanwhile(row)) {
-    await closeSettledException(engine.db, engine, row.charge_id, row.kind as PaymentExceptionKind);
-    throw new ServiceError('invalid_status_transition', 'This charge has settled since (the gift was sent or the reload credited): there is nothing to resolve.');
-  }
-  const now = engine.clock.now();
   if (action === 'refund') {
     if (!row.gateway_charge_id) throw new ServiceError('business_rule', 'The gateway never confirmed this charge: there is nothing to refund.');
-    await claimForRefund(engine, row.id);
+    await takeException(engine, scope, row, (trx) => claimForRefund(trx, row.id));
     let refund;
     try {
       refund = await engine.payments.refund(row.gateway_charge_id, `punchcard-exception-${row.id}`);
     } catch (error) {
       // Unreachable or no answer: the gateway may have refunded. The exception stays `refunding`
-      // (listed with the open ones) so only a refund, under the same idempotency key, can follow.
+      // (listed with the open ones) so only a refund, under the same idempotency key, can follow;
+      // meanwhile the charge's own settlement pays nothing (payout-guard.ts).
       if (error instanceof PaymentGatewayError) throw new ServiceError('payment_gateway_unavailable');
       throw error;
     }
@@ -138,35 +135,37 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
       await releaseRefundClaim(engine, row.id);
       throw new ServiceError('business_rule', 'The gateway refused the refund.');
     }
+    const now = engine.clock.now();
     await transact(engine, async (trx) => {
-      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'refunding').execute();
+      // The charge's row first, as everywhere a charge and its exception change together.
       await trx.updateTable('payment_charges').set({ status: 'refunded', updated_at: now, completed_at: now }).where('id', '=', row.charge_id).execute();
+      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'refunding').execute();
     });
   } else {
     if (row.user_id === null) throw new ServiceError('business_rule', 'No customer account is behind this charge: refund it instead.');
-    await transact(engine, async (trx) => {
-      const currency = await quickPayCurrencyOf(trx, scope.vendorId);
-      if (currency.code !== row.currency) throw new ServiceError('business_rule', `The program's quick pay is in ${currency.code ?? 'no currency'} now, not ${row.currency}: refund it instead.`);
-      const moved = await trx.updateTable('payment_exceptions').set({ status: 'credited', resolution: 'credit', resolved_at: now }).where('id', '=', row.id).where('status', '=', 'open').executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
-      const { transactionId } = await creditQuickPay(trx, engine, {
-        vendorId: scope.vendorId,
-        userId: row.user_id!,
-        amountMinor: Number(row.amount),
-        kind: 'reload',
-        referenceType: 'payment_charge',
-        referenceId: String(row.charge_id),
-        receipts: [{ payment_exception: row.id }],
-      });
-      await trx.updateTable('payment_exceptions').set({ transaction_id: transactionId }).where('id', '=', row.id).execute();
-      await trx
-        .updateTable('payment_charges')
-        .set({ status: 'succeeded', credited_at: now, transaction_id: transactionId, currency_id: currency.id, updated_at: now, completed_at: now })
-        .where('id', '=', row.charge_id)
-        .execute();
-    });
+    await takeException(engine, scope, row, (trx) => creditException(trx, engine, scope, row));
   }
   return toRecord((await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirstOrThrow())!);
+}
+
+/**
+ * Runs `resolve` in a transaction that first takes the charge's row, as the charge's own settlement
+ * does before it pays out (payout-guard.ts), then reads the exception again: whichever of the two
+ * comes second sees what the other did. An exception whose charge settled by itself meanwhile is
+ * closed as settled instead (409).
+ */
+async function takeException(engine: Engine, scope: VendorScope, row: Row, resolve: (trx: Kysely<DB>) => Promise<void>): Promise<void> {
+  const settled = await transact(engine, async (trx) => {
+    await lockRow(trx, engine.dialect, 'payment_charges', row.charge_id);
+    const fresh = await exceptionsOf(trx, scope.vendorId).where('x.id', '=', row.id).executeTakeFirstOrThrow();
+    if (fresh.status === 'open' && settledMeanwhile(fresh)) {
+      await closeSettledException(trx, engine, fresh.charge_id, fresh.kind as PaymentExceptionKind);
+      return true;
+    }
+    await resolve(trx);
+    return false;
+  });
+  if (settled) throw new ServiceError('invalid_status_transition', 'This charge has settled since (the gift was sent or the reload credited): there is nothing to resolve.');
 }
 
 /**
@@ -174,14 +173,33 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
  * by itself) cannot also pay it; a second refund of the same exception shares the gateway's
  * idempotency key, so the money goes back once.
  */
-async function claimForRefund(engine: Engine, id: number): Promise<void> {
-  const claimed = await engine.db
-    .updateTable('payment_exceptions')
-    .set({ status: 'refunding' })
-    .where('id', '=', id)
-    .where('status', 'in', ['open', 'refunding'])
-    .executeTakeFirst();
+async function claimForRefund(trx: Kysely<DB>, id: number): Promise<void> {
+  const claimed = await trx.updateTable('payment_exceptions').set({ status: 'refunding' }).where('id', '=', id).where('status', 'in', ['open', 'refunding']).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+}
+
+/** The credit action: the amount to the customer's quick pay, in the program's current quick-pay currency (same ISO code only). */
+async function creditException(trx: Kysely<DB>, engine: Engine, scope: VendorScope, row: Row): Promise<void> {
+  const now = engine.clock.now();
+  const currency = await quickPayCurrencyOf(trx, scope.vendorId);
+  if (currency.code !== row.currency) throw new ServiceError('business_rule', `The program's quick pay is in ${currency.code ?? 'no currency'} now, not ${row.currency}: refund it instead.`);
+  const moved = await trx.updateTable('payment_exceptions').set({ status: 'credited', resolution: 'credit', resolved_at: now }).where('id', '=', row.id).where('status', '=', 'open').executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw new ServiceError('invalid_status_transition', 'This payment exception is already resolved.');
+  const { transactionId } = await creditQuickPay(trx, engine, {
+    vendorId: scope.vendorId,
+    userId: row.user_id!,
+    amountMinor: Number(row.amount),
+    kind: 'reload',
+    referenceType: 'payment_charge',
+    referenceId: String(row.charge_id),
+    receipts: [{ payment_exception: row.id }],
+  });
+  await trx.updateTable('payment_exceptions').set({ transaction_id: transactionId }).where('id', '=', row.id).execute();
+  await trx
+    .updateTable('payment_charges')
+    .set({ status: 'succeeded', credited_at: now, transaction_id: transactionId, currency_id: currency.id, updated_at: now, completed_at: now })
+    .where('id', '=', row.charge_id)
+    .execute();
 }
 
 /** The gateway refused the refund: the exception is open again for staff to try again or credit. */

@@ -43,6 +43,8 @@ export interface ReconcileReport {
   refused: number[];
   /** eGift charges found paid with no gift row (the buyer got a 503): for the buyer's retry or staff, by id. */
   paidWithoutGift: number[];
+  /** Paid at the gateway while staff refund them (a refused reload): left as they were, by id. */
+  refunding: number[];
   /** The gateway could not be reached, or something else failed: asked again next time. */
   errors: number;
 }
@@ -62,7 +64,7 @@ export async function reconcileCharges(engine: Engine, options: { batchSize?: nu
     .orderBy('id')
     .limit(options.batchSize ?? 200)
     .execute();
-  const report: ReconcileReport = { checked: charges.length, succeeded: 0, declined: 0, pending: 0, failed: 0, notFound: 0, refused: [], paidWithoutGift: [], errors: 0 };
+  const report: ReconcileReport = { checked: charges.length, succeeded: 0, declined: 0, pending: 0, failed: 0, notFound: 0, refused: [], paidWithoutGift: [], refunding: [], errors: 0 };
   for (const charge of charges) {
     try {
       await reconcileOne(engine, charge, report);
@@ -70,7 +72,8 @@ export async function reconcileCharges(engine: Engine, options: { batchSize?: nu
       if (isServiceError(error) && error.code === 'currency_not_active') {
         report.refused.push(charge.id);
         await recordPaymentException(engine, { vendorId: charge.vendor_id, chargeId: charge.id, kind: 'reload_refused' });
-      } else report.errors += 1;
+      } else if (isServiceError(error) && error.code === 'payment_refund_pending') report.refunding.push(charge.id);
+      else report.errors += 1;
     }
   }
   return report;

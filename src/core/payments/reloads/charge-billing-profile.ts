@@ -7,7 +7,7 @@ import { recordAutoReloadRan, recordReloadEvent } from '../../webhooks/events';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
 import { recordTransaction } from '../../orders/record-transaction';
-import { closeSettledException } from '../exceptions/payment-exceptions';
+import { settleOwnException } from '../exceptions/payout-guard';
 import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 
 export interface ProfileCharge {
@@ -47,6 +47,9 @@ export function reloadReceipts(charge: ChargeRow, profile: Pick<BillingProfileRo
 export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: Pick<BillingProfileRow, 'id' | 'brand' | 'last4'> | null): ChargeSettlement {
   return {
     async succeeded(trx: Transaction<DB>, charge: ChargeRow) {
+      // A late reload refused before (currency switched, then switched back) is settled now,
+      // unless staff are refunding it.
+      await settleOwnException(trx, engine, charge.id, 'reload_refused');
       const now = engine.clock.now();
       const claimed = await trx.updateTable('payment_charges').set({ credited_at: now }).where('id', '=', charge.id).where('credited_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return;
@@ -62,8 +65,6 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
         receipts: reloadReceipts(charge, profile),
       });
       await trx.updateTable('payment_charges').set({ transaction_id: transactionId }).where('id', '=', charge.id).execute();
-      // A late reload refused before (currency switched, then switched back) is settled now.
-      await closeSettledException(trx, engine, charge.id, 'reload_refused');
       await recordReloadEvent(trx, engine, 'reload.succeeded', { id: charge.id, vendorId: charge.vendor_id });
       await finishAutoReload(trx, engine, charge, 'completed', now);
     },

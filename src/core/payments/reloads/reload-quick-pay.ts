@@ -5,6 +5,7 @@ import type { CustomerSession } from '../../customers/sessions';
 import type { Engine } from '../../engine';
 import { type BillingProfileRecord, toBillingProfileRecord } from '../billing-profiles/billing-profile';
 import { type ChargeRow, loadCharge, refreshCharge } from '../charges/payment-charges';
+import { refuseRefundedCharge } from '../exceptions/payout-guard';
 import { declineError } from '../gateway/payment-errors';
 import { isDeclineReason } from '../gateway/payment-gateway';
 import { type QuickPayCurrency, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -67,6 +68,7 @@ export async function reloadQuickPay(engine: Engine, session: CustomerSession, i
   // `failed`: the gateway never saw the charge and the reconciliation job gave up on it (a retry of
   // the same key long after a 503): nothing was taken; answered like the processing error it was.
   if (charge.status === 'declined' || charge.status === 'failed') throw declineError(isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline', 'user_billingprofile');
+  refuseRefundedCharge(charge);
   return { charge, profile: toBillingProfileRecord(profile), currency, balance: await holderBalance(engine.db, { holderType: 'user', holderId: owner.userId, currencyId: currency.id }) };
 }
 
@@ -83,6 +85,8 @@ export async function reloadStatus(engine: Engine, session: CustomerSession, cha
   }
   const profileRow =
     charge.billing_profile_id === null ? undefined : await engine.db.selectFrom('billing_profiles').selectAll().where('id', '=', charge.billing_profile_id).executeTakeFirst();
+  // Refunded by staff (a late reload the program could not credit): the wire has no such status.
+  refuseRefundedCharge(charge);
   // A charge that never reached the gateway is re-sent only while its profile lives.
   const token = profileRow && profileRow.deleted_at === null && profileRow.gateway === engine.payments.name ? profileRow.token : null;
   charge = await refreshCharge(engine, charge, token, reloadSettlement(engine, owner, profileRow ?? null));

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ownerOf } from '../support/backoffice';
+import { FORM, freshEmail, registerOkAt } from '../support/customers';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// Two anonymous calls that were not rate limited: the referral page's sign-up (POST /join: it
+// registers an account, and its 409 tells whether an email exists) and a back-office password
+// reset (POST /backoffice/password-reset: it emails the address). Both count per client and per
+// email in the node's database like the customer calls (users-limits.test.ts), at the defaults of
+// register and passwordReset; a refusal is 429 rate_limited with Retry-After.
+
+const nodes: TestNode[] = [];
+afterEach(async () => {
+  for (const node of nodes.splice(0)) await node.close();
+});
+
+async function start(): Promise<TestNode> {
+  const node = await startTestNode();
+  nodes.push(node);
+  return node;
+}
+
+describe('POST /backoffice/password-reset', () => {
+  it('by default: 3 per email (any case, any form) and 10 per client in 15 minutes; a limited request emails nobody', async () => {
+    const node = await start();
+    const { vendorId } = await node.addVendor();
+    const owner = await ownerOf(node, vendorId);
+    const reset = (email: unknown) => http(`${node.url}/backoffice/password-reset`, { method: 'POST', body: { email } });
+    const resetsQueued = async () => (await node.engine.db.selectFrom('messages_outbox').select('id').where('recipient', '=', owner.email).where('template', '=', 'staff_password_reset').execute()).length;
+
+    expect((await reset(owner.email)).status).toBe(202);
+    expect((await reset(` ${owner.email.toUpperCase()} `)).status).toBe(202);
+    // Bad input is a 400 and is not counted.
+    expect((await reset({ not: 'an email' })).status).toBe(400);
+    expect((await reset(owner.email)).status).toBe(202);
+    // The fourth, even as a one-item array (validation unwraps it to the same email).
+    const limited = await reset([owner.email]);
+    expect([limited.status, limited.body.code]).toEqual([429, 'rate_limited']);
+    expect(limited.headers.get('retry-after')).toBe('900');
+    expect(await resetsQueued()).toBe(3);
+
+    node.clock.advance(900_000);
+    expect((await reset(owner.email)).status).toBe(202);
+    // Per client: 10 requests whatever the emails (the owner's one above counts).
+    for (let i = 0; i < 9; i++) expect((await reset(freshEmail('staff'))).status).toBe(202);
+    const perClient = await reset(freshEmail('staff'));
+    expect([perClient.status, perClient.body.code]).toEqual([429, 'rate_limited']);
+    expect(await resetsQueued()).toBe(4);
+  });
+});
+
+describe('POST /join (the referral page)', () => {
+  /** Posts the sign-up form as a browser does; the reply is a page. */
+  const join = async (node: TestNode, fields: Record<string, string>) => {
+    const response = await fetch(`${node.url}/join?lang=en`, { method: 'POST', headers: FORM, body: new URLSearchParams({ first_name: 'Noor', last_name: 'Haddad', terms: 'true', ...fields }).toString() });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), html: await response.text() };
+  };
+
+  it('by default: 5 per email (any case) and 20 per client in 10 minutes; a refusal is the page, 429 with Retry-After, and registers nobody', async () => {
+    const node = await start();
+    const { vendorId } = await node.addVendor();
+    await registerOkAt(node, vendorId);
+    const { referral_code: code } = await node.engine.db.selectFrom('user_vendors').select('referral_code').where('vendor_id', '=', vendorId).executeTakeFirstOrThrow();
+    const email = freshEmail('friend');
+
+    // A weak password is refused in the form (400) and counts: the limit is on attempts.
+    for (let i = 0; i < 5; i++) expect((await join(node, { code: code!, email_address: i % 2 ? email.toUpperCase() : email, password: 'short' })).status).toBe(400);
+    const limited = await join(node, { code: code!, email_address: email, password: 'a good long password' });
+    expect([limited.status, limited.retryAfter]).toEqual([429, '600']);
+    expect(limited.html).toContain('data-code="rate_limited"');
+    expect(limited.html).toContain('Please wait 600 seconds');
+    expect(await node.engine.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+
+    node.clock.advance(600_000);
+    expect((await join(node, { code: code!, email_address: email, password: 'a good long password' })).status).toBe(201);
+    expect(await node.engine.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeDefined();
+    // Per client: 20 attempts whatever the emails, unknown codes included (guessing codes counts).
+    for (let i = 0; i < 19; i++) expect((await join(node, { code: i % 3 ? code! : 'nope', email_address: freshEmail('friend'), password: 'short' })).status).not.toBe(429);
+    const perClient = await join(node, { code: code!, email_address: freshEmail('friend'), password: 'a good long password' });
+    expect(perClient.status).toBe(429);
+  });
+
+  it('says it in Spanish on the Spanish page', async () => {
+    const node = await start();
+    const email = freshEmail('amiga');
+    for (let i = 0; i < 5; i++) await join(node, { code: 'nope', email_address: email, password: 'short' });
+    const response = await fetch(`${node.url}/join?lang=es`, { method: 'POST', headers: FORM, body: new URLSearchParams({ code: 'nope', first_name: 'Lía', last_name: 'Mora', email_address: email, password: 'short', terms: 'true' }).toString() });
+    expect(response.status).toBe(429);
+    expect(await response.text()).toContain('Espere 600 segundos');
+  });
+});
