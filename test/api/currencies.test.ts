@@ -447,6 +447,34 @@ describe('PUT /currencies/:id', () => {
       expect((await put(accessToken, quick.id, { code: 'CAD' })).body.code).toBe('CAD');
     });
   });
+
+  describe('code of a currency the program counts in', () => {
+    it('refuses a code for a loyalty currency that earning rules or rewards count in (409 currency_in_use), even before any account', async () => {
+      const { accessToken } = await vendor();
+      const gems = await createOk(accessToken, { name: 'Gems' });
+      const rule = await http(`${node.url}/earning-rules`, { method: 'POST', token: accessToken, body: { name: 'Gems per dollar', currency: gems.id, points: 100, per_amount: 1 } });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+      // Points earned by the rule would otherwise be paid out as euro cents.
+      expectError(await put(accessToken, gems.id, { code: 'EUR' }), 409, 'currency_in_use', 'code');
+      expect((await get(accessToken, gems.id)).body.code).toBeNull();
+
+      const shells = await createOk(accessToken, { name: 'Shells' });
+      const reward = await http(`${node.url}/rewards`, { method: 'POST', token: accessToken, body: { name: 'Free shell', currency: shells.id, cost: 5 } });
+      expect(reward.status, JSON.stringify(reward.body)).toBe(201);
+      expectError(await put(accessToken, shells.id, { code: 'EUR' }), 409, 'currency_in_use', 'code');
+      // Once the reward is gone the currency may become cash-like (it holds no balance).
+      expect((await http(`${node.url}/rewards/${reward.body.id}`, { method: 'DELETE', token: accessToken })).status).toBe(200);
+      expect((await put(accessToken, shells.id, { code: 'EUR' })).body.code).toBe('EUR');
+    });
+
+    it("refuses taking the quick-pay currency's code away (409 currency_in_use): stored value is money, not points", async () => {
+      const { accessToken } = await vendor();
+      const quick = await findByName(accessToken, 'Quick Pay USD');
+      expectError(await put(accessToken, quick.id, { code: null }), 409, 'currency_in_use', 'code');
+      expectError(await put(accessToken, quick.id, { code: '' }), 409, 'currency_in_use', 'code');
+      expect((await get(accessToken, quick.id)).body.code).toBe('USD');
+    });
+  });
 });
 
 describe('DELETE /currencies/:id', () => {

@@ -412,6 +412,19 @@ describe('POST /order: reward redemptions', () => {
       expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 5, redemptions: [reward.id] }), 422, 'currency_not_active', 'redemptions');
     });
   });
+
+  it('a reward whose currency was deleted: 422 reward_not_available (redemptions), nothing changes', async () => {
+    const v = await addVendor();
+    const starsId = await addLoyaltyCurrency(v, 'Stars');
+    const c = await signUp(v.vendorId);
+    await credit(v, starsId, c.userId, 50);
+    const reward = await addReward(v, { name: 'Star treat', cost: 3, currency_id: starsId });
+    const stars = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', starsId).executeTakeFirstOrThrow();
+    expect((await http(`${node.url}/currencies/${stars.public_id}`, { method: 'DELETE', token: v.accessToken })).status).toBe(200);
+    await expectNothingChanges(c.userId, async () => {
+      expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 5, redemptions: [reward.id] }), 422, 'reward_not_available', 'redemptions');
+    });
+  });
 });
 
 describe("POST /order: the api key's success_false error mode", () => {

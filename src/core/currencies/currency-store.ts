@@ -34,6 +34,21 @@ export async function currencyHasAccounts(db: Kysely<DB>, currencyId: number): P
   return row !== undefined;
 }
 
+/** Earning rules or rewards (any status: a paused one may return) count in the currency. */
+export async function currencyHasRules(db: Kysely<DB>, currencyId: number): Promise<boolean> {
+  const [earning, spending] = await Promise.all([
+    db.selectFrom('earning_rules').select('id').where('currency_id', '=', currencyId).limit(1).executeTakeFirst(),
+    db.selectFrom('spending_rules').select('id').where('currency_id', '=', currencyId).where('deleted_at', 'is', null).limit(1).executeTakeFirst(),
+  ]);
+  return earning !== undefined || spending !== undefined;
+}
+
+/** The currency is its vendor's quick-pay (stored value) currency. */
+export async function isQuickPayCurrency(db: Kysely<DB>, vendorId: number, currencyId: number): Promise<boolean> {
+  const row = await db.selectFrom('vendors').select('id').where('id', '=', vendorId).where('quick_pay_currency_id', '=', currencyId).executeTakeFirst();
+  return row !== undefined;
+}
+
 export function listCurrencyRows(
   db: Kysely<DB>,
   vendorId: number,

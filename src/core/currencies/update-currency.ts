@@ -1,9 +1,11 @@
+import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../engine';
 import { assertStatusMove, parseStatus } from '../lifecycle/status';
 import { isUniqueViolation } from '../storage/errors';
+import type { DB } from '../storage/schema';
 import { type CurrencyRecord, cleanCurrencyCode, cleanCurrencyName, currencyNameKey, toCurrencyRecord } from './currency';
-import { currencyHasAccounts, currencyNameTaken, findCurrencyRow } from './currency-store';
+import { currencyHasAccounts, currencyHasRules, currencyNameTaken, findCurrencyRow, isQuickPayCurrency } from './currency-store';
 
 export interface CurrencyChanges {
   name?: string | undefined;
@@ -13,7 +15,7 @@ export interface CurrencyChanges {
 
 /**
  * Changes only what was sent. A code may change (cash-like <-> loyalty, or another ISO code) only
- * while no balance was ever held in the currency: afterwards amounts would change meaning.
+ * while it changes the meaning of nothing stored (assertCodeMayChange).
  */
 export function updateCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyRecord> {
   return transact(engine, async (trx) => {
@@ -30,7 +32,7 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
     }
     if (changes.code !== undefined) {
       next.code = cleanCurrencyCode(changes.code);
-      if (next.code !== current.code && (await currencyHasAccounts(trx, current.id))) throw new ServiceError('currency_in_use', undefined, 'code');
+      if (next.code !== current.code) await assertCodeMayChange(trx, current, next.code);
     }
     if (changes.status !== undefined) {
       next.status = parseStatus(changes.status);
@@ -50,4 +52,19 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
     }
     return next;
   });
+}
+
+/**
+ * A code changes what the currency's amounts are: refused once balances are held in it, for a
+ * loyalty currency that earning rules or rewards count in (their points would be paid out as
+ * cash), and for the vendor's quick-pay currency losing its code (stored value would be points).
+ */
+async function assertCodeMayChange(db: Kysely<DB>, current: CurrencyRecord, code: string | null): Promise<void> {
+  if (await currencyHasAccounts(db, current.id)) throw new ServiceError('currency_in_use', undefined, 'code');
+  if (code !== null && (await currencyHasRules(db, current.id))) {
+    throw new ServiceError('currency_in_use', 'Earning rules or rewards count in this currency, so it stays a loyalty currency (no code).', 'code');
+  }
+  if (code === null && (await isQuickPayCurrency(db, current.vendorId, current.id))) {
+    throw new ServiceError('currency_in_use', "This is the program's quick-pay currency: it keeps an ISO 4217 code.", 'code');
+  }
 }

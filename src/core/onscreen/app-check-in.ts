@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { CustomerSession } from '../customers/sessions';
 import { type Engine, transact } from '../engine';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { openSession, type PosSessionRow, publishAll } from './pos-session';
 
 /**
@@ -9,7 +10,7 @@ import { openSession, type PosSessionRow, publishAll } from './pos-session';
  * of the session's vendor; the session joins that store's queue like a counter check-in.
  */
 export async function checkInFromApp(engine: Engine, customer: CustomerSession, input: { storeId: number }): Promise<PosSessionRow> {
-  const { session, events } = await transact(engine, async (trx) => {
+  const { session, events } = await onceMoreOnClash(engine.dialect, () => transact(engine, async (trx) => {
     const store = await trx.selectFrom('stores').select(['id']).where('id', '=', input.storeId).where('vendor_id', '=', customer.vendorId).executeTakeFirst();
     if (!store) throw new ServiceError('store_not_found', undefined, 'store');
     await refuseBlockedCustomer(trx, customer.vendorId, customer.userId);
@@ -19,7 +20,7 @@ export async function checkInFromApp(engine: Engine, customer: CustomerSession, 
       cardNumber: null,
       openedBy: 'app',
     });
-  });
+  }));
   publishAll(engine, events);
   return session;
 }

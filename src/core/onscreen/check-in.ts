@@ -4,6 +4,7 @@ import { refuseBlockedLink } from '../customer-care/blocked';
 import { confirmMembership, findUserVendor, linkUserToVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { identifyCustomer, withCustomerFromCentral } from './identify-customer';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
 
 export interface CheckInResult {
@@ -21,22 +22,23 @@ export interface CheckInResult {
  */
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
-  const { result, events } = await withCustomerFromCentral(engine, input.identification, () => transact(engine, async (trx) => {
+  const { result, events } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.identification, () => transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const found = await identifyCustomer(trx, engine, { vendorId: vendor.id, country: store.country, identification: input.identification });
-    // The current membership is read once: for the blocked check, then to link the customer.
+    // The current membership is read once, to link the customer; a membership made again keeps
+    // the block of the one they ended, so the block is checked on the link.
     const current = await findUserVendor(trx, found.user.id, vendor.id);
-    refuseBlockedLink(current);
     // The app's barcode is the customer's own act; an email or phone typed at the counter is not.
     const byCustomer = found.by === 'token';
     const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' }, { current });
+    refuseBlockedLink(link);
     if (byCustomer) await confirmMembership(trx, link);
     const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },
       events: opened.events,
     };
-  }));
+  })));
   publishAll(engine, input.station ? events.map((event) => ({ ...event, station: input.station })) : events);
   return result;
 }

@@ -8,6 +8,7 @@ import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
 import { findVendorCard, unlockCard } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
 export interface InStoreRegistration {
@@ -40,7 +41,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
   // The customer may be among those still arriving: registering now could make them twice.
   if (!engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress');
   const counter = counterOf(scope);
-  const { result, events } = await transact(engine, async (trx) => {
+  const { result, events } = await onceMoreOnClash(engine.dialect, () => transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const email = input.email ? cleanEmail(input.email, 'email') : null;
     const phone = input.phone?.number ? cleanPhone(input.phone.number, { callingCode: input.phone.code ?? null, country: store.country }) : null;
@@ -89,7 +90,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },
       events: opened.events,
     };
-  });
+  }));
   publishAll(engine, events);
   return result;
 }

@@ -12,6 +12,7 @@ import type { StoreEvent } from '../events/store-events';
 import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
 import { identifyCustomer, withCustomerFromCentral } from '../onscreen/identify-customer';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { lockKey } from '../storage/dialect';
 import { isUniqueViolation } from '../storage/errors';
@@ -40,7 +41,8 @@ const insertOrderRow = preparedInsert('orders');
 export async function placeOrder(engine: Engine, scope: StoreScope, input: OrderInput): Promise<OrderResult> {
   const counter = counterOf(scope);
   try {
-    const { result, events, autoReloadQueued } = await withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
+    // A customer new to the program buying at two tills at once: both make the membership (PostgreSQL).
+    const { result, events, autoReloadQueued } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
       // The vendor's settings, currencies and rules come from memory (program-cache).
       const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
       const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);
@@ -88,6 +90,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
           .where('r.vendor_id', '=', vendor.id)
           .where('r.public_id', '=', rewardId)
           .where('r.deleted_at', 'is', null)
+          // A deleted currency is gone for its clients: its points buy nothing.
+          .where('c.deleted_at', 'is', null)
           .executeTakeFirst();
         // Like earning rules, judged at the moment of sale (an offline till may send it later).
         if (!reward || !ruleApplies(reward, order.orderedAt)) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
@@ -180,7 +184,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });
       return { result, events, autoReloadQueued };
-    }));
+    })));
     for (const event of events) engine.events.publish(event);
     if (autoReloadQueued) notifyAutoReloadQueued(engine);
     return result;

@@ -1,0 +1,114 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey, type StoreScope } from '../../src/core/credentials/authenticate';
+import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
+import { registerCustomer } from '../../src/core/customers/register-customer';
+import { emailKey } from '../../src/core/customers/contact';
+import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { checkIn } from '../../src/core/onscreen/check-in';
+import { counterOf, openSession } from '../../src/core/onscreen/pos-session';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../src/core/orders/place-order';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ManualClock } from '../support/clock';
+import { openTestPostgres, waitForLockWait } from '../support/postgres';
+
+// Two counter commands for one customer at once on PostgreSQL (a double scan, two tills, two
+// counters registering the same newcomer): both found no open session, membership or account and
+// both made one; the second failed on the unique key, a 500 at the counter. The first is staged
+// in a transaction held open until the second waits on it; it needs a server.
+describe.skipIf(!process.env.PG_URL)('counter commands racing for one customer, on PostgreSQL (PG_URL)', () => {
+  let database: Awaited<ReturnType<typeof openTestPostgres>>;
+  let engine: Engine;
+  let vendor: VendorCredentials;
+  let scope: StoreScope;
+  let count = 0;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    database = await openTestPostgres();
+    engine = await startEngine({ database: database.database, nodeKey: randomBytes(32), clock, role: 'store' });
+    vendor = await setUpVendor(engine, { name: 'Two Counters', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
+    scope = await authenticateApiKey(engine, vendor.apiKey);
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+    await database?.drop();
+  });
+
+  /** Runs `first` in a transaction kept open until `second` waits for it, then commits it. */
+  async function whileHeld<T>(first: Parameters<typeof transact>[1], second: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = transact(engine, async (trx) => {
+      await first(trx);
+      await gate;
+    });
+    const observer = new pg.Client({ connectionString: database.url });
+    await observer.connect();
+    try {
+      const outcome = second().then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      await waitForLockWait(observer);
+      release();
+      await held;
+      const result = await outcome;
+      if ('error' in result) throw result.error;
+      return result.value;
+    } finally {
+      release();
+      await observer.end();
+    }
+  }
+
+  const newcomer = async (vendorId: number) => {
+    const email = `racer${++count}@race.test`;
+    const { user } = await registerCustomer(engine, { vendorId, firstName: 'Rae', lastName: 'Race', email, password: 'correct horse 1', terms: true });
+    return { email, userId: user.id };
+  };
+  const openSessions = (userId: number) => engine.db.selectFrom('pos_sessions').select('hash').where('user_id', '=', userId).where('status', '=', 'active').execute();
+
+  it('a double scan checks the customer in once: the second scan answers the session the first opened', async () => {
+    const { email, userId } = await newcomer(vendor.vendorId);
+    let firstHash = '';
+    const second = await whileHeld(
+      async (trx) => {
+        const { session } = await openSession(trx, engine, counterOf(scope), { userId, identifiedBy: 'email', cardNumber: null, openedBy: 'cashier' });
+        firstHash = session.hash;
+      },
+      () => checkIn(engine, scope, { identification: email }),
+    );
+    expect(second.session.hash).toBe(firstHash);
+    expect(await openSessions(userId)).toEqual([{ hash: firstHash }]);
+  });
+
+  it("a customer new to the program buys at two tills at once: both sales go through", async () => {
+    const other = await setUpVendor(engine, { name: `Elsewhere ${++count}`, currency: 'USD', country: 'US', store: { name: 'Far', address1: '2 Far', city: 'Springfield' } });
+    // A customer of another program, joining this one at the counter.
+    const { email, userId } = await newcomer(other.vendorId);
+    const order = await whileHeld(
+      (trx) => linkUserToVendor(trx, engine, { userId, vendorId: vendor.vendorId, via: 'counter', byCounter: true }),
+      () => placeOrder(engine, scope, { identification: email, receiptNumber: `TILL-${count}`, subtotal: 5 }),
+    );
+    expect(order).toMatchObject({ status: 'Complete', pointsEarned: 5 });
+    const memberships = await engine.db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendor.vendorId).execute();
+    expect(memberships).toHaveLength(1);
+  });
+
+  it('two counters registering the same newcomer make one customer, checked in once', async () => {
+    const email = `newcomer${++count}@race.test`;
+    const registered = await whileHeld(
+      (trx) =>
+        insertUser(trx, engine, { email, email_key: emailKey(email), password_hash: null, first_name: 'Guest', last_name: '', phone: null, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId }),
+      () => registerInStore(engine, scope, { email }),
+    );
+    const users = await engine.db.selectFrom('users').select('id').where('email_key', '=', emailKey(email)).execute();
+    expect(users).toHaveLength(1);
+    expect(registered.session.user_id).toBe(users[0]!.id);
+    expect(await openSessions(users[0]!.id)).toEqual([{ hash: registered.session.hash }]);
+  });
+});
