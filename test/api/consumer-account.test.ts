@@ -97,6 +97,25 @@ describe('PUT /user/password', () => {
   });
 });
 
+describe('PUT /user/profile with current_password', () => {
+  let v: VendorCredentials;
+  beforeAll(async () => {
+    v = await node.addVendor('Profile Guess Coffee');
+  });
+  const putProfile = (c: Customer, body: unknown) => http(sessionUrl('/user/profile', c), { method: 'PUT', body });
+
+  it('counts password guesses with PUT /user/password: a stolen session cannot guess through the profile either', async () => {
+    const c = await customer(v.vendorId);
+    for (let i = 0; i < 10; i++) expectLegacyError(await putProfile(c, { email_address: `moved.${i}@example.com`, current_password: `guess ${i}` }), 403, 'wrong_current_password');
+    expectLegacyError(await putProfile(c, { email_address: 'moved@example.com', current_password: c.password }), 429, 'rate_limited');
+    expectLegacyError(await changePassword(c, { current_password: c.password, password: 'another secret 1' }), 429, 'rate_limited');
+    // Changes without a password are not password guesses.
+    expect((await putProfile(c, { first_name: 'Eve' })).status).toBe(200);
+    node.clock.advance(60_000);
+    expect((await putProfile(c, { email_address: 'moved@example.com', current_password: c.password })).status).toBe(200);
+  });
+});
+
 describe('POST /user/account/deactivate', () => {
   let v: VendorCredentials;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerApi, type Customer, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { extractCode, type Mailbox, type ParsedMail, startMailbox } from '../support/mailbox';
+import { inStoreApi } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // The two loops that run on a secret sent by email, over real HTTP and a real SMTP server:
@@ -27,6 +28,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
+const { orderOk, voidOk } = inStoreApi(() => node);
 const { vendor, post, register, signUp, login, loginOk, getProfile, profileOk, newMail, requestReset, lookupOk } = customerApi(() => node, {
   vendorName: 'Heladería',
   mailbox: () => mailbox,
@@ -226,6 +228,20 @@ describe('password reset', () => {
     for (const key of [c.key, second.session_identifier, atB.session_identifier]) expectLegacyError(await getProfile(key), 401, 'session_ended');
   });
 
+  it('a token emailed before the account changed its email no longer works (the old mailbox may not be theirs any more)', async () => {
+    const v = await vendor();
+    const c = await signUp(v.vendorId);
+    const { token } = await resetToken(c.email, v.vendorId);
+    const newEmail = freshEmail('moved');
+    const put = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { email_address: newEmail, current_password: PASSWORD } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expectLegacyError(await applyReset(token, NEW_PASSWORD), 400, 'invalid_code', 'token');
+    await loginOk(newEmail, PASSWORD, v.vendorId);
+    // A token asked for the new address works.
+    const fresh = await resetToken(newEmail, v.vendorId);
+    await applyOk(fresh.token, NEW_PASSWORD);
+  });
+
   it('lifts a lockout', async () => {
     const v = await vendor();
     const c = await signUp(v.vendorId);
@@ -292,6 +308,92 @@ describe('account deletion', () => {
     // The phone is free again.
     const mobile = await http(`${node.url}/user/mobile/exists?mobile=%2B593991555001&vendor=${v.vendorId}`);
     expect(mobile.body).toStrictEqual({ available: true });
+  });
+
+  it('a deletion code emailed before the account changed its email no longer deletes', async () => {
+    const v = await vendor();
+    const c = await signUp(v.vendorId);
+    const { code } = await deletionCode(c);
+    const put = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { email_address: freshEmail('moved'), current_password: PASSWORD } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expectLegacyError(await confirmDeletion(v.vendorId, { code }), 400, 'invalid_code', 'code');
+    expect((await getProfile(c.key)).status).toBe(200);
+  });
+
+  it('erasure leaves neither the email nor the phone in the message outbox, and cancels what was not sent yet', async () => {
+    const v = await vendor();
+    const c = await signUp(v.vendorId, { email_address: freshEmail('Outbox.Person') });
+    const phone = '+593991555003';
+    expect((await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { phone_number: phone } })).status).toBe(200);
+    expect((await http(`${node.url}${withSessionKey('/user/activate/sms', c.key)}`)).status).toBe(200);
+    expect((await http(`${node.url}${withSessionKey('/user/activate/email', c.key)}`)).status).toBe(200);
+    await node.messaging.drain();
+    // One not sent yet: a gift's email to the same address, typed in another letter case.
+    await node.engine.db
+      .insertInto('messages_outbox')
+      .values({ id: 1_000_001, vendor_id: v.vendorId, channel: 'email', recipient: c.email.toUpperCase(), template: 'egift_received', locale: 'en', params: '{"buyer_name":"Ana"}', status: 'pending', attempts: 0, next_attempt_at: node.clock.now() + 3_600_000, last_error: null, created_at: node.clock.now(), sent_at: null })
+      .execute();
+    const { code } = await deletionCode(c);
+    await confirmOk(v.vendorId, code);
+
+    const rows = await node.engine.db.selectFrom('messages_outbox').selectAll().execute();
+    const text = JSON.stringify(rows).toLowerCase();
+    expect(text).not.toContain(c.email.toLowerCase());
+    expect(text).not.toContain(phone);
+    expect(rows.find((row) => row.id === 1_000_001)).toMatchObject({ status: 'failed', params: null });
+  });
+
+  it('erasure leaves no name in the stored replies of the customer\'s orders (kept to answer a resent order)', async () => {
+    const v = await vendor();
+    const c = await signUp(v.vendorId, { first_name: 'Zacarías', last_name: 'Quintanilla' });
+    const first = await orderOk(v.apiKey, { card_number: c.email, receipt_number: 'erase-1', subtotal: 5 });
+    expect(first.user).toMatchObject({ first_name: 'Zacarías' });
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: 'erase-2', subtotal: 7 });
+    await voidOk(v.apiKey, 'erase-2');
+    const { code } = await deletionCode(c);
+    await confirmOk(v.vendorId, code);
+    const orders = await node.engine.db.selectFrom('orders').select(['reply', 'void_reply', 'subtotal']).where('user_id', '=', c.userId).execute();
+    expect(orders).toHaveLength(2);
+    const text = JSON.stringify(orders);
+    expect(text).not.toContain('Zacar');
+    expect(text).not.toContain('Quintanilla');
+    // The books stay: amounts and the reply's shape.
+    expect(orders.map((o) => Number(o.subtotal)).sort()).toEqual([500, 700]);
+    expect(JSON.parse(orders[0]!.reply).user.id).toBe(c.userId);
+  });
+
+  it('a customer the program blocked is still blocked after deleting the membership and logging in again', async () => {
+    const a = await vendor();
+    const b = await vendor();
+    const c = await signUp(a.vendorId);
+    await loginOk(c.email, PASSWORD, b.vendorId);
+    await node.engine.db.updateTable('user_vendors').set({ blocked_at: node.clock.now(), blocked_reason: 'chargebacks' }).where('user_id', '=', c.userId).where('vendor_id', '=', a.vendorId).execute();
+    const { code } = await deletionCode(c);
+    await confirmOk(a.vendorId, code);
+    await loginOk(c.email, PASSWORD, a.vendorId);
+    const link = await node.engine.db
+      .selectFrom('user_vendors')
+      .select(['blocked_at', 'blocked_reason'])
+      .where('user_id', '=', c.userId)
+      .where('vendor_id', '=', a.vendorId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(link.blocked_reason).toBe('chargebacks');
+    expect(link.blocked_at).not.toBeNull();
+  });
+
+  it('nor does checking in at the counter after deleting the membership lift the block: 403 customer_blocked, no session', async () => {
+    const a = await vendor();
+    const b = await vendor();
+    const c = await signUp(a.vendorId);
+    await loginOk(c.email, PASSWORD, b.vendorId);
+    await node.engine.db.updateTable('user_vendors').set({ blocked_at: node.clock.now(), blocked_reason: 'chargebacks' }).where('user_id', '=', c.userId).where('vendor_id', '=', a.vendorId).execute();
+    const { code } = await deletionCode(c);
+    await confirmOk(a.vendorId, code);
+    const checkIn = await http(`${node.url}/onscreen?api_key=${encodeURIComponent(a.apiKey)}`, { method: 'POST', body: { card_number: c.email } });
+    expect([checkIn.status, checkIn.body.error?.errors[0].reason]).toEqual([403, 'customer_blocked']);
+    const sessions = await node.engine.db.selectFrom('pos_sessions').select('id').where('user_id', '=', c.userId).where('vendor_id', '=', a.vendorId).execute();
+    expect(sessions).toHaveLength(0);
   });
 
   it('submit with another user id or another vendor id in the path is 404 user_not_found, and sends nothing', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
@@ -106,12 +106,47 @@ async function closePaymentsAtVendor(db: Kysely<DB>, now: number, userId: number
     .execute();
 }
 
+/**
+ * Sent messages keep their recipient; the erased person's address and number go from them, and
+ * what was not sent yet (a gift's email, a code) is not sent to them any more.
+ */
+async function forgetMessagesTo(db: Kysely<DB>, person: { email_key: string | null; phone: string | null }): Promise<void> {
+  if (!person.email_key && !person.phone) return;
+  const addressedTo = (eb: ExpressionBuilder<DB, 'messages_outbox'>) =>
+    eb.or([...(person.email_key ? [eb(eb.fn('lower', ['recipient']), '=', person.email_key)] : []), ...(person.phone ? [eb('recipient', '=', person.phone)] : [])]);
+  await db.updateTable('messages_outbox').set({ status: 'failed', last_error: 'recipient erased' }).where(addressedTo).where('status', '=', 'pending').execute();
+  await db.updateTable('messages_outbox').set({ recipient: '', params: null }).where(addressedTo).execute();
+}
+
+/**
+ * An order keeps its first reply, to answer the same order resent; the reply names the customer.
+ * The replies stay (the merchant's books), without the erased person's name.
+ */
+async function forgetNamesInOrderReplies(db: Kysely<DB>, userId: number): Promise<void> {
+  const orders = await db.selectFrom('orders').select(['id', 'reply', 'void_reply']).where('user_id', '=', userId).execute();
+  for (const order of orders) {
+    await db
+      .updateTable('orders')
+      .set({ reply: withoutUserName(order.reply), void_reply: order.void_reply === null ? null : withoutUserName(order.void_reply) })
+      .where('id', '=', order.id)
+      .execute();
+  }
+}
+
+function withoutUserName(reply: string): string {
+  const parsed = JSON.parse(reply) as { user?: { firstName?: string; lastName?: string } };
+  if (parsed.user) parsed.user = { ...parsed.user, firstName: '', lastName: '' };
+  return JSON.stringify(parsed);
+}
+
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
   const now = engine.clock.now();
   // The gateway forgets the saved cards too (queued here, sent after the commit and by the jobs).
   await queueCardDetachments(db, engine, userId);
+  const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
+  await forgetMessagesTo(db, person);
+  await forgetNamesInOrderReplies(db, userId);
   // eGifts keep their amounts and charges (the merchant's books), not who bought or received them.
-  const person = await db.selectFrom('users').select(['email_key']).where('id', '=', userId).executeTakeFirstOrThrow();
   await db
     .updateTable('egifts')
     .set({ buyer_name: '', buyer_email: '', updated_at: now })

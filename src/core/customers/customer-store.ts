@@ -116,6 +116,7 @@ export async function linkUserToVendor(
   const existing = read ? read.current : await findUserVendor(db, input.userId, input.vendorId);
   if (existing) return existing;
   const now = engine.clock.now();
+  const block = await formerBlock(db, input.userId, input.vendorId);
   const row: UserVendorRow = {
     id: await nextObjectId(db, engine.nodeId),
     user_id: input.userId,
@@ -137,14 +138,31 @@ export async function linkUserToVendor(
     updated_at: now,
     removed_at: null,
     counter_enrolled: input.byCounter ? 1 : 0,
-    blocked_at: null,
-    blocked_reason: null,
+    blocked_at: block?.blocked_at ?? null,
+    blocked_reason: block?.blocked_reason ?? null,
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
   // The customer joined the program: by signing up or logging in with it (app), or at a store.
   await recordCustomerEvent(db, engine, 'customer.registered', { vendorId: input.vendorId, userId: input.userId, via: input.via ?? 'app' });
   return row;
+}
+
+/**
+ * The block of a membership the customer ended (account deletion at this vendor): a block is the
+ * program's decision about the person, so leaving and joining again does not lift it.
+ */
+function formerBlock(db: Kysely<DB>, userId: number, vendorId: number) {
+  return db
+    .selectFrom('user_vendors')
+    .select(['blocked_at', 'blocked_reason'])
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('removed_at', 'is not', null)
+    .where('blocked_at', 'is not', null)
+    .orderBy('removed_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The language messages to a customer use: their choice with this vendor, else the vendor's. */

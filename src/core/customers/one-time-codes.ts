@@ -67,6 +67,20 @@ export async function issueCode(
   return code;
 }
 
+/**
+ * Reset tokens and deletion codes stand alone: whoever reads the mailbox they went to can use them.
+ * When the account's email changes, those sent to the old address stop working.
+ */
+export async function withdrawEmailedCodes(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set({ used_at: engine.clock.now() })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', ['password_reset', 'account_deletion'])
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 export interface ConsumedCode {
   userId: number;
   vendorId: number;
@@ -83,8 +97,17 @@ export async function consumeCode(db: Kysely<DB>, engine: Engine, purpose: CodeP
     .executeTakeFirst();
   if (!row || row.used_at !== null) throw new ServiceError('invalid_code', undefined, field);
   if (row.expires_at <= engine.clock.now()) throw new ServiceError('code_expired', undefined, field);
-  await db.updateTable('one_time_codes').set({ used_at: engine.clock.now() }).where('id', '=', row.id).execute();
+  if (!(await useUp(db, engine, row.id))) throw new ServiceError('invalid_code', undefined, field);
   return { userId: row.user_id, vendorId: row.vendor_id, target: row.target };
+}
+
+/**
+ * Marks a code used unless something else already did. On PostgreSQL two requests with one code
+ * both read it unused; the second one's update waits for the first and then finds it used.
+ */
+async function useUp(db: Kysely<DB>, engine: Engine, codeId: number): Promise<boolean> {
+  const result = await db.updateTable('one_time_codes').set({ used_at: engine.clock.now() }).where('id', '=', codeId).where('used_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
@@ -111,13 +134,24 @@ export async function consumeAccountCode(
   const digest = engine.sealer.digest(normaliseCode(input.code));
   const match = live.find((row) => row.code_hash === digest);
   if (!match) {
-    for (const row of live) {
-      const attempts = row.attempts + 1;
-      const spent = attempts >= CODE_POLICY[row.purpose as CodePurpose].maxAttempts;
-      await db.updateTable('one_time_codes').set({ attempts, used_at: spent ? now : null }).where('id', '=', row.id).execute();
-    }
+    for (const row of live) await countWrongTry(db, now, row.id, CODE_POLICY[row.purpose as CodePurpose].maxAttempts);
     return new ServiceError('invalid_code', undefined, 'token');
   }
-  await db.updateTable('one_time_codes').set({ used_at: now }).where('id', '=', match.id).execute();
+  if (!(await useUp(db, engine, match.id))) return new ServiceError('invalid_code', undefined, 'token');
   return { userId: match.user_id, vendorId: match.vendor_id, target: match.target, purpose: match.purpose as CodePurpose };
+}
+
+/**
+ * Counted in SQL, not from the row as read: wrong guesses sent at the same time (PostgreSQL) each
+ * count, so a burst cannot try more than the allowed number against one code.
+ */
+async function countWrongTry(db: Kysely<DB>, now: number, codeId: number, maxAttempts: number): Promise<void> {
+  const row = await db
+    .updateTable('one_time_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', codeId)
+    .where('used_at', 'is', null)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (row && row.attempts >= maxAttempts) await db.updateTable('one_time_codes').set({ used_at: now }).where('id', '=', codeId).execute();
 }

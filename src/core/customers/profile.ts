@@ -10,10 +10,12 @@ import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from
 import { findUserByEmail, findUserByPhone } from './customer-store';
 import { assertPassportFree, cleanPassportNumber } from './national-id';
 import { loadMembership, type Membership } from './membership';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { hashPassword, passwordMatches } from './passwords';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
 import { type VerificationStatus, verificationStatus } from './verification';
+import { withdrawEmailedCodes } from './one-time-codes';
 
 export interface MetadataValue {
   id: number;
@@ -72,7 +74,12 @@ const MAX_METADATA_FIELDS = 50;
  * A new password or email needs current_password; a new password ends the customer's other
  * sessions; a new email or phone must be verified again.
  */
-export async function updateProfile(engine: Engine, session: CustomerSession, changes: ProfileChanges): Promise<void> {
+export function updateProfile(engine: Engine, session: CustomerSession, changes: ProfileChanges): Promise<void> {
+  // Checked again from the start after a lost race (an email or a new metadata field taken at once).
+  return onceMoreOnClash(engine.dialect, () => applyProfileChanges(engine, session, changes));
+}
+
+async function applyProfileChanges(engine: Engine, session: CustomerSession, changes: ProfileChanges): Promise<void> {
   const { user, link, vendor } = await loadMembership(engine.db, session.userId, session.vendorId);
   const userSet: Record<string, unknown> = {};
   const linkSet: Record<string, unknown> = {};
@@ -146,6 +153,7 @@ export async function updateProfile(engine: Engine, session: CustomerSession, ch
     if (Object.keys(linkSet).length > 0) await trx.updateTable('user_vendors').set({ ...linkSet, updated_at: now }).where('id', '=', link.id).execute();
     for (const [field, value] of metadata) await writeMetadata(trx, engine, { vendorId: vendor.id, userVendorId: link.id, field, value });
     if (userSet.password_hash !== undefined) await endAllSessions(trx, engine, user.id, session.sessionId);
+    if (userSet.email_key !== undefined) await withdrawEmailedCodes(trx, engine, user.id);
     await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
   });
 }

@@ -5,6 +5,7 @@ import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
 import { confirmMembership, findUserByCedula, findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
+import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { hashPassword } from './passwords';
 
 export interface Registration {
@@ -40,7 +41,16 @@ export async function registerCustomer(engine: Engine, input: Registration): Pro
   const language = input.language === undefined ? null : languageById(input.language)?.code;
   if (language === undefined) throw new ServiceError('validation_failed', 'language must be 1 (English) or 2 (Spanish).', 'language');
   const passwordHash = await hashPassword(input.password);
+  return onceMoreOnClash(engine.dialect, () => writeRegistration(engine, input, { email, firstName, lastName, language, passwordHash }));
+}
 
+/** The registration's one transaction, on values already checked (the password already hashed). */
+function writeRegistration(
+  engine: Engine,
+  input: Registration,
+  clean: { email: string; firstName: string; lastName: string; language: string | null; passwordHash: string },
+): Promise<{ user: UserRow; link: UserVendorRow }> {
+  const { email, firstName, lastName, language, passwordHash } = clean;
   return transact(engine, async (trx) => {
     const vendor = await loadVendor(trx, input.vendorId);
     let cedula: string | null = null;

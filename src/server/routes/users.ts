@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateCustomer } from '../../core/customers/authenticate-customer';
 import { requestBarcodeToken } from '../../core/customers/barcode-token';
 import { cedulaExists, emailExists, mobileAvailable } from '../../core/customers/exists-checks';
@@ -66,6 +66,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'cedula'))),
     register: rateLimited('register', rateRule(engine, rateLimits.register, validatedField('body', 'email_address'))),
   };
+  // A profile change with current_password is a password guess like PUT /user/password: the same counters (account.ts).
+  const passwordCheck = rateLimited('password-check', rateRule(engine, rateLimits.login, bySession));
+  const profilePasswordCheck = async (request: FastifyRequest, reply: FastifyReply) => {
+    if ((request.body as { current_password?: unknown } | undefined)?.current_password !== undefined) await passwordCheck(request, reply);
+  };
 
   app.post('/user/register', { config, preHandler: limit.register, schema: { tags, body: RegisterBody, response: { 200: UserSchema } } }, async (request) => {
     const b = request.body;
@@ -127,7 +132,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     return profileWire(profile, requestOrigin(request), await autoReloadBillingProfile(engine.db, profile.link));
   });
 
-  app.put('/user/profile', { config, preValidation: session, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+  app.put('/user/profile', { config, preValidation: session, preHandler: profilePasswordCheck, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     await updateProfile(engine, customerOf(request), request.body);
     return {};
   });
