@@ -5,6 +5,8 @@ import { placeOrder } from '../../src/core/orders/place-order';
 import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import type { PushedEvent } from '../../src/core/sync/protocol';
+import { compactChangeLog } from '../../src/core/sync/central/compact-change-log';
+import { KEEP_EVENT_IDS_MS } from '../../src/core/sync/central/sync-event-ids';
 import { ManualClock } from '../support/clock';
 import { type CentralHandle, pairFirstStore, startCentral, type StoreHandle } from './support/chain';
 
@@ -77,5 +79,42 @@ describe('a store’s push at central', () => {
     const rest = await acceptPushedEvents(central.engine, node, events.slice(1));
     expect(rest.resume_from).toBeNull();
     expect(await ordersAt(central)).toBe(2);
+  });
+
+  it('tells another event at a number it took from a resend, across the pushes that took them', async () => {
+    const { central, node, events } = await storeWithSales();
+    // Taken one push at a time: central keeps one row per push.
+    for (const event of events) await acceptPushedEvents(central.engine, node, [event]);
+    const other = (event: PushedEvent): PushedEvent => ({ ...event, event_id: `other-${event.event_id}` });
+    const seqs = events.map((e) => e.node_seq);
+    expect((await acceptPushedEvents(central.engine, node, events)).diverged).toBeUndefined();
+    expect((await acceptPushedEvents(central.engine, node, [events[1]!, other(events[2]!)])).diverged?.node_seq).toBe(seqs[2]);
+    const answer = await acceptPushedEvents(central.engine, node, [events[0]!, other(events[1]!), events[2]!]);
+    expect(answer.diverged).toEqual({ node_seq: seqs[1], last_seq: seqs.at(-1), highest_id: expect.any(Number) });
+    expect(answer.results.map((r) => r.node_seq)).toEqual([seqs[0]]);
+    expect(await ordersAt(central)).toBe(2);
+  });
+
+  it('tells another event at a number it took from a resend for 90 days of the node’s pushes, then forgets', async () => {
+    const { central, store, node, events } = await storeWithSales();
+    const clock = central.engine.clock as ManualClock;
+    await acceptPushedEvents(central.engine, node, events);
+    const [first, second] = events as [PushedEvent, PushedEvent];
+    const other = (event: PushedEvent): PushedEvent => ({ ...event, event_id: `other-${event.event_id}` });
+    expect((await acceptPushedEvents(central.engine, node, [other(first)])).diverged).toMatchObject({ node_seq: first.node_seq, last_seq: events.at(-1)!.node_seq });
+
+    // 91 days on the store pushes again; the hourly compaction forgets what was answered before the node's last 90 days.
+    clock.advance(KEEP_EVENT_IDS_MS + 24 * 3600_000);
+    await placeOrder(store.engine, await store.scope(), { identification: 'ana@example.com', receiptNumber: 'R-3', subtotal: 5 });
+    const later = (await readPendingEvents(store.engine, 100)).filter((e) => e.node_seq > events.at(-1)!.node_seq);
+    expect((await acceptPushedEvents(central.engine, node, later)).results.map((r) => r.verdict)).toEqual(['applied']);
+    await compactChangeLog(central.engine.db);
+    // One row a push: its first number and its events' ids.
+    const kept = await central.engine.db.selectFrom('sync_event_ids').select(['first_seq', 'event_ids']).where('node_id', '=', node.id).execute();
+    expect(kept.map((r) => [Number(r.first_seq), JSON.parse(r.event_ids)])).toEqual([[later[0]!.node_seq, later.map((e) => e.event_id)]]);
+    // Past the horizon a number is answered as before, from what central kept (docs/sync.md); within it, still told apart.
+    expect(await acceptPushedEvents(central.engine, node, [other(second)])).toEqual({ results: [{ node_seq: second.node_seq, event_id: `other-${second.event_id}`, verdict: 'applied', code: null, message: null }], resume_from: null });
+    expect((await acceptPushedEvents(central.engine, node, [other(later[0]!)])).diverged?.node_seq).toBe(later[0]!.node_seq);
+    expect(await ordersAt(central)).toBe(3);
   });
 });

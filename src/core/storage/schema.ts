@@ -656,6 +656,16 @@ export interface SyncVerdictsTable {
   applied_at: number;
 }
 
+/** Central: the events one push of a node took (migration 0028), kept for the node's last 90 days of pushes. */
+export interface SyncEventIdsTable {
+  node_id: number;
+  /** The node_seq of the first of them; the others follow it, one number each. */
+  first_seq: number;
+  /** JSON: the event_id of each, in node_seq order. */
+  event_ids: string;
+  answered_at: number;
+}
+
 export interface SyncExceptionsTable {
   id: Generated<number>;
   vendor_id: number;
@@ -873,6 +883,7 @@ export interface DB {
   sync_nodes: SyncNodesTable;
   sync_pairing_codes: SyncPairingCodesTable;
   sync_verdicts: SyncVerdictsTable;
+  sync_event_ids: SyncEventIdsTable;
   sync_exceptions: SyncExceptionsTable;
   inbox_messages: InboxMessagesTable;
   promotions: PromotionsTable;

@@ -49,6 +49,25 @@ export interface PushResponse {
   results: EventVerdict[];
   /** Set when central is missing earlier events: the node resends from this node_seq. */
   resume_from: number | null;
+  /**
+   * Set when an event sits at a node_seq where central took a different one (a store restored from
+   * a backup): nothing from there on was applied or answered, and the store renumbers (docs/sync.md).
+   * Absent from a central of an earlier version.
+   */
+  diverged?: PushDivergence;
+}
+
+/**
+ * Where a store's events part from what central took of the same node (a store restored from a
+ * backup reuses the node_seqs, and the row ids, of the sales it made after the backup and pushed).
+ */
+export interface PushDivergence {
+  /** The first node_seq whose event is not the one central took there. */
+  node_seq: number;
+  /** The node's last node_seq central took: the store's events from `node_seq` on are numbered after it. */
+  last_seq: number;
+  /** The highest id of this node's range central holds (null: none): rows the store made from `node_seq` on at or below it take new ids. */
+  highest_id: number | null;
 }
 
 export interface PulledChange extends RowChange {

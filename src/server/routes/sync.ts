@@ -44,7 +44,11 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     async (request) => {
       const events = request.body.events as PushedEvent[];
       for (const event of events) {
-        if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes)) throw new ServiceError('validation_failed', 'Each event needs node_seq and changes.', 'events');
+        // The event id tells a resend from another event at the same node_seq (a store restored from a backup).
+        const id = event?.event_id as unknown;
+        if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes) || typeof id !== 'string' || id.length === 0 || id.length > 100) {
+          throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
+        }
       }
       return acceptPushedEvents(engine, nodeOf(request), events);
     },

@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import { isServiceError } from '../../../src/shared/errors';
 import { authenticateApiKey } from '../../../src/core/credentials/authenticate';
 import { findBalanceMismatches } from '../../../src/core/ledger/ledger';
@@ -6,21 +10,32 @@ import { registerInStore } from '../../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../../src/core/orders/place-order';
 import { voidOrder } from '../../../src/core/orders/void-order';
 import { createSpendingRule } from '../../../src/core/rules/spending/create-spending-rule';
+import { openSqlite } from '../../../src/core/storage/database';
 import { nodeOfId } from '../../../src/core/storage/ids';
 import { compactChangeLog } from '../../../src/core/sync/central/compact-change-log';
 import { summariseOutbox } from '../../../src/core/sync/outbox/pending-events';
 import { SyncClient } from '../../../src/core/sync/store/sync-client';
 import type { Engine } from '../../../src/core/engine';
 import { ManualClock } from '../../support/clock';
-import { addStore, pairStore, startCentral, type StoreHandle } from '../support/chain';
+import { addStore, pairStore, startCentral, startStoreNode, type StoreHandle } from '../support/chain';
 import { LossyLink } from './network';
 import { Random } from './random';
 
 export interface SeedOutcome {
   seed: number;
   problems: string[];
-  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number };
+  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number };
 }
+
+export interface SeedOptions {
+  /**
+   * Stores' folders are also backed up and restored at random moments (docs/sync.md, "A store
+   * restored from a backup"). Off, a seed replays exactly as before the option existed.
+   */
+  restores?: boolean;
+}
+
+type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backup?: Buffer };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
 const HOUR = 3_600_000;
@@ -31,14 +46,19 @@ const HOUR = 3_600_000;
  * sync under the same faults, its counter asking central for customers not received yet); then
  * the network heals and every node must converge (docs/sync.md, "Proof").
  */
-export async function runSeed(seed: number): Promise<SeedOutcome> {
+export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedOutcome> {
   const random = new Random(seed);
   const clock = new ManualClock(Date.UTC(2026, 10, 1, 8) + seed * 1000);
   const central = await startCentral(clock);
   const problems: string[] = [];
-  const stores: Array<StoreHandle & { link: LossyLink; nodeId: number; name: string }> = [];
+  const stores: SimStore[] = [];
   let faultsSeen = 0;
   let orders = 0;
+  let restores = 0;
+  // Every sale a counter answered, by receipt; those a restore took away before they were sent may be missing.
+  const sold: string[] = [];
+  const mayBeLost = new Set<string>();
+  const backupDir = mkdtempSync(join(tmpdir(), 'pc-sim-backup-'));
   try {
     const points = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();
     const reward = await createSpendingRule(central.engine, { vendorId: central.vendor.vendorId }, { name: 'Coffee', cost: 8, currency: points.public_id });
@@ -50,7 +70,7 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
         return link;
       });
       link!.faults = { drop: 0.1, loseReply: 0.1, duplicate: 0.05, replayOld: 0.05 };
-      stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: `store ${'ABC'[i]}` });
+      stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: `store ${'ABC'[i]}`, key });
     }
     const emails = Array.from({ length: 8 }, (_, i) => `c${i}@sim.test`);
     let receipt = 0;
@@ -60,31 +80,51 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
         // would seldom reach the customers in a run): its first sync advances only in its sync
         // steps, and its counter serves customers it has not received yet by asking central.
         let link: LossyLink | undefined;
+        const key = await addStore(central, 'D');
         const joiner = await pairStore(
           central,
           clock,
-          await addStore(central, 'D'),
+          key,
           (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0.05, loseReply: 0.05, duplicate: 0.05, replayOld: 0.05 })),
           undefined,
           { firstSync: false },
         );
-        stores.push({ ...joiner, link: link!, nodeId: joiner.engine.nodeId, name: 'store D (joined mid-run)' });
+        stores.push({ ...joiner, link: link!, nodeId: joiner.engine.nodeId, name: 'store D (joined mid-run)', key });
       }
       clock.advance(random.int(10 * 60_000));
       const store = random.pick(stores);
       const roll = random.next();
+      // Drawn only when restores are on: without them a seed's random stream is what it always was.
+      const restoreStep = options.restores === true && random.chance(0.1);
       try {
         // Asked only by the counter's actions: a store still in its first sync may not have its key
         // yet (a ServiceError like any refusal), and its sync steps must still run.
         const scope = () => store.scope();
-        if (roll < 0.3) {
+        if (restoreStep) {
+          if (store.backup && random.chance(0.35)) {
+            // This copy's last round (the link may fail it), then its disk dies and the folder is
+            // restored from the backup: what it had not sent goes with it.
+            await store.client.syncOnce().catch(() => undefined);
+            for (const unsent of await unsentReceipts(store.engine)) mayBeLost.add(unsent);
+            await store.close();
+            const restored = await startStoreNode(clock, openSqlite(store.backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
+            Object.assign(store, { engine: restored.engine, client: restored.client, scope: restored.scope, close: restored.close });
+            restores += 1;
+          } else {
+            store.backup = await backupOf(store.engine, backupDir);
+          }
+        } else if (roll < 0.3) {
           const email = random.pick(emails);
           await registerInStore(store.engine, await scope(), { email });
-          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 5 + random.int(40) });
+          const receiptNumber = `${store.name}-${(receipt += 1)}`;
+          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40) });
+          sold.push(receiptNumber);
           orders += 1;
         } else if (roll < 0.5) {
           const email = random.pick(emails);
-          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber: `${store.name}-${(receipt += 1)}`, subtotal: 3, redemptions: [reward.publicId] });
+          const receiptNumber = `${store.name}-${(receipt += 1)}`;
+          await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 3, redemptions: [reward.publicId] });
+          sold.push(receiptNumber);
           orders += 1;
         } else if (roll < 0.55) {
           await registerInStore(store.engine, await scope(), { email: random.pick(emails) });
@@ -130,22 +170,41 @@ export async function runSeed(seed: number): Promise<SeedOutcome> {
     // A store that joins last takes its first sync from the compacted log and must agree too.
     await compactChangeLog(central.engine.db);
     const late = await pairStore(central, clock, storeKeys[0]!, (credential) => central.transportFor(credential));
-    stores.push({ ...late, link: new LossyLink(central.transportFor('unused'), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 }), nodeId: late.engine.nodeId, name: 'late store' });
+    stores.push({ ...late, link: new LossyLink(central.transportFor('unused'), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 }), nodeId: late.engine.nodeId, name: 'late store', key: storeKeys[0]! });
     await checkConvergence(central.engine, stores, problems);
+    // No sale a counter answered is missing at central, unless a restore took it before it was sent.
+    const atCentral = new Set((await central.engine.db.selectFrom('orders').select('receipt_number').execute()).map((o) => o.receipt_number.split('~')[0]));
+    for (const receiptNumber of sold) if (!atCentral.has(receiptNumber) && !mayBeLost.has(receiptNumber)) problems.push(`sale ${receiptNumber} never reached central`);
     const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
     const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
+    const followed = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'node_restored').execute();
     const customersFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
-    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral } };
+    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length } };
   } catch (error) {
     problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
-    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0 } };
+    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0 } };
   } finally {
     for (const store of stores) await store.close();
     await central.close();
+    rmSync(backupDir, { recursive: true, force: true });
   }
 }
 
-async function checkConvergence(central: Engine, stores: Array<StoreHandle & { nodeId: number; name: string }>, problems: string[]): Promise<void> {
+/** A copy of a store's database as a backup of its folder holds it. */
+async function backupOf(engine: Engine, dir: string): Promise<Buffer> {
+  const file = join(dir, 'backup.db');
+  rmSync(file, { force: true });
+  await sql`vacuum into ${file}`.execute(engine.db);
+  return readFileSync(file);
+}
+
+/** Receipts of the orders a store wrote and has not had acknowledged. */
+async function unsentReceipts(engine: Engine): Promise<string[]> {
+  const rows = await engine.db.selectFrom('sync_changes').select('data').where('tbl', '=', 'orders').execute();
+  return rows.map((row) => String((JSON.parse(row.data) as { receipt_number: string }).receipt_number));
+}
+
+async function checkConvergence(central: Engine, stores: SimStore[], problems: string[]): Promise<void> {
   const centralBalances = await balancesOf(central);
   const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));

@@ -1,28 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { runSeed } from './run-seed';
+import { runSeed, type SeedOptions } from './run-seed';
 
 // Deterministic simulation of a chain over a lossy network (docs/sync.md, "Proof"). Each test file
 // runs one fixed block of seeds (so blocks run in parallel); SYNC_SIM_SEEDS sets the count per
 // block, SYNC_SIM_SEED replays one seed.
-export function simulateSeedBlock(block: number): void {
-  const perBlock = Number(process.env.SYNC_SIM_SEEDS ?? 125);
-  describe(`sync simulation, seeds block ${block}`, () => {
+export function simulateSeedBlock(block: number, options: SeedOptions & { seeds?: number } = {}): void {
+  const perBlock = Number(process.env.SYNC_SIM_SEEDS ?? options.seeds ?? 125);
+  describe(`sync simulation, seeds block ${block}${options.restores ? ', with stores restored from backups' : ''}`, () => {
     it('every node converges after healing, whatever the network did', async () => {
       const only = process.env.SYNC_SIM_SEED;
       const seeds = only !== undefined ? [Number(only)] : Array.from({ length: perBlock }, (_, i) => block * 1_000_000 + i);
       let orders = 0;
       let customersFromCentral = 0;
+      let restoresFollowed = 0;
       for (const seed of seeds) {
-        const outcome = await runSeed(seed);
+        const outcome = await runSeed(seed, options);
         orders += outcome.stats.orders;
         customersFromCentral += outcome.stats.customersFromCentral;
+        restoresFollowed += outcome.stats.restoresFollowed;
         if (outcome.problems.length > 0) {
-          throw new Error(`seed ${seed} failed; replay with: SYNC_SIM_SEED=${seed} npx vitest run test/sync/simulation-${block}.test.ts\n${outcome.problems.slice(0, 10).join('\n')}`);
+          const file = options.restores ? 'simulation-restores' : `simulation-${block}`;
+          throw new Error(`seed ${seed} failed; replay with: SYNC_SIM_SEED=${seed} npx vitest run test/sync/${file}.test.ts\n${outcome.problems.slice(0, 10).join('\n')}`);
         }
       }
       expect(orders).toBeGreaterThan(0);
       // The joining store's counter was served before its first sync brought the customers.
       if (only === undefined && perBlock >= 100) expect(customersFromCentral).toBeGreaterThan(0);
+      // Restored stores met central's record of their lost copy's events, and followed it.
+      if (options.restores && only === undefined && perBlock >= 20) expect(restoresFollowed).toBeGreaterThan(0);
     }, Math.max(600_000, perBlock * 10_000)); // ~1–2 s a seed in CI; more seeds, more time
   });
 }

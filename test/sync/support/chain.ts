@@ -99,6 +99,8 @@ export interface StoreHandle {
   engine: Engine;
   client: SyncClient;
   storeId: number;
+  /** The node credential central issued at pairing (a node started again on this database uses it). */
+  credential: string;
   scope(): Promise<StoreScope>;
   close(): Promise<void>;
 }
@@ -117,15 +119,30 @@ export async function pairStore(
   const paired = await pairNode(central.engine, code, `store ${store.storeId}`);
   await migrateToLatest(database.db);
   await setMeta(database.db, 'node_id', String(paired.node_id));
+  const handle = await startStoreNode(clock, database, { ...store, vendorId: paired.vendor_id, credential: paired.credential }, transport(paired.credential));
+  if (options.firstSync !== false) await handle.client.syncOnce();
+  return handle;
+}
+
+/**
+ * A paired store's node started on its database as `punchcard store` starts it: after a restart,
+ * or on a data folder restored from a backup. No sync round is run.
+ */
+export async function startStoreNode(
+  clock: ManualClock,
+  database: Database,
+  store: { storeId: number; apiKey: string; vendorId: number; credential: string },
+  transport: SyncTransport,
+): Promise<StoreHandle> {
   const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
   await loadFirstSyncState(engine);
-  const client = new SyncClient(engine, transport(paired.credential), { vendorId: paired.vendor_id, storeId: paired.store_id, pullPage: 50, pushPage: 20, snapshotPage: 50 });
-  if (options.firstSync !== false) await client.syncOnce();
+  const client = new SyncClient(engine, transport, { vendorId: store.vendorId, storeId: store.storeId, pullPage: 50, pushPage: 20, snapshotPage: 50 });
   return {
     engine,
     client,
     storeId: store.storeId,
+    credential: store.credential,
     scope: () => authenticateApiKey(engine, store.apiKey),
     close: () => engine.close(),
   };

@@ -25,8 +25,8 @@ export async function installChangeCapture(db: Kysely<DB>, dialect: Dialect, rol
     if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_INSTALL_LOCK})`.execute(trx);
     const before = await getMeta(trx, 'sync_capture');
     await removeTriggers(trx, dialect);
-    if (dialect === 'postgres') await installPostgres(trx, tables);
-    else for (const table of tables) await installSqlite(trx, table);
+    if (dialect === 'postgres') await installPostgres(trx, tables, role);
+    else for (const table of tables) await installSqlite(trx, table, role);
     // Central's first start: rows that existed before capture began enter the log, parents first.
     if (role === 'central' && before !== 'central') await backfillChangeLog(trx, dialect);
     // Each role keeps only the log index it reads, since every captured change enters every index.
@@ -113,9 +113,16 @@ function vendorOf(table: ReplicatedTable, row: string): string {
   return table.vendorColumn ? `${row}.${table.vendorColumn}` : 'null';
 }
 
-async function installSqlite(db: Kysely<DB>, table: ReplicatedTable): Promise<void> {
+/**
+ * What a store's log calls a row's insert: 'insert', so that the rows an event made are told from
+ * those it changed (a store restored from a backup gives the rows it made new ids:
+ * store/reassign-row-ids.ts). Both travel as upserts; central's log keeps 'upsert' for both.
+ */
+const insertOp = (role: CaptureRole) => (role === 'store' ? 'insert' : 'upsert');
+
+async function installSqlite(db: Kysely<DB>, table: ReplicatedTable, role: CaptureRole): Promise<void> {
   const columns = await sqliteColumns(db, table);
-  const events = { ins: ['insert', 'NEW', 'upsert'], upd: ['update', 'NEW', 'upsert'], del: ['delete', 'OLD', 'delete'] } as const;
+  const events = { ins: ['insert', 'NEW', insertOp(role)], upd: ['update', 'NEW', 'upsert'], del: ['delete', 'OLD', 'delete'] } as const;
   for (const [suffix, [event, row, op]] of Object.entries(events)) {
     await sql
       .raw(
@@ -139,7 +146,7 @@ export function pgRowJson(table: ReplicatedTable, row: string): string {
   return json;
 }
 
-async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[]): Promise<void> {
+async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[], role: CaptureRole): Promise<void> {
   for (const table of tables) {
     // Statement-level triggers over transition tables: a multi-row insert (central's bulk apply)
     // logs all its rows with one insert, not one trigger call per row. The lock keeps the log's
@@ -156,7 +163,7 @@ async function installPostgres(db: Kysely<DB>, tables: readonly ReplicatedTable[
            if (select active from sync_apply_mode) = 1 then return null; end if;
            perform pg_advisory_xact_lock(${PG_LOCK});
            insert into sync_changes (tbl, row_id, op, vendor_id, data)
-           select '${table.name}', r.id, case tg_op when 'DELETE' then 'delete' else 'upsert' end, ${vendorOf(table, 'r')}, (${pgRowJson(table, 'r')})::text
+           select '${table.name}', r.id, case tg_op when 'DELETE' then 'delete' when 'INSERT' then '${insertOp(role)}' else 'upsert' end, ${vendorOf(table, 'r')}, (${pgRowJson(table, 'r')})::text
            from changed_rows r order by r.id;
            return null;
          end $fn$`,

@@ -13,6 +13,8 @@ import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPa
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
+import { answerDivergence, storedVerdicts } from './repeated-events';
+import { firstDivergedEvent, rememberEventIds } from './sync-event-ids';
 import { recordSyncException } from './sync-exceptions';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
@@ -75,8 +77,10 @@ interface OneByOne {
 
 /**
  * Applies a page of a store's events at central, in the caller's transaction, in node_seq order.
- * A repeated event gets its stored verdict; a gap stops the page and names where to resume; an event
- * central cannot take is rejected (its changes rolled back to a savepoint) so the queue moves on.
+ * A repeated event gets its stored verdict, unless central took another event at its node_seq (a
+ * store restored from a backup: the store is told to renumber); a gap stops the page and names
+ * where to resume; an event central cannot take is rejected (its changes rolled back to a
+ * savepoint) so the queue moves on.
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
  * Runs of plain sales go through the bulk path (apply-batch.ts); every other event is applied alone.
  */
@@ -86,6 +90,9 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   // An event sent twice in one page counts once.
   const sorted = [...new Map(events.map((e) => [e.node_seq, e])).values()].sort((a, b) => a.node_seq - b.node_seq);
   const repeated = sorted.filter((e) => e.node_seq < firstSeq);
+  // A repeated node_seq carrying another event: the store was restored from a backup (repeated-events.ts).
+  const divergedAt = await firstDivergedEvent(trx, node.id, repeated);
+  if (divergedAt !== null) return answerDivergence(trx, engine, node, repeated, divergedAt, firstSeq - 1);
   let fresh = sorted.filter((e) => e.node_seq >= firstSeq);
   let resumeFrom: number | null = null;
   const gap = fresh.findIndex((e, i) => e.node_seq !== firstSeq + i);
@@ -117,6 +124,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   }
   await flush();
   await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
+  await rememberEventIds(trx, engine, node.id, fresh);
   await settleAccounts(trx, engine, node, push.accounts, believedBalances(fresh));
   const lastSeq = firstSeq - 1 + fresh.length;
   await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
@@ -129,32 +137,6 @@ function believedBalances(events: PushedEvent[]): Map<string, number> {
   const believed = new Map<string, number>();
   for (const event of events) for (const b of event.believed_available ?? []) believed.set(`${b.holder_type}:${b.holder_id}:${b.currency_id}`, b.balance);
   return believed;
-}
-
-/** Verdicts of events central already took, as it gave them. */
-async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[]): Promise<EventVerdict[]> {
-  if (events.length === 0) return [];
-  const stored = await trx
-    .selectFrom('sync_verdicts')
-    .selectAll()
-    .where('node_id', '=', nodeId)
-    .where(
-      'node_seq',
-      'in',
-      events.map((e) => e.node_seq),
-    )
-    .execute();
-  const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
-  return events.map((event) => {
-    const verdict = bySeq.get(event.node_seq);
-    return {
-      node_seq: event.node_seq,
-      event_id: event.event_id,
-      verdict: verdict?.verdict === 'rejected' ? 'rejected' : 'applied',
-      code: verdict?.code ?? null,
-      message: verdict?.message ?? null,
-    };
-  });
 }
 
 /** Rejections only: an event at or below the node's last without a stored verdict was applied. */

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
 import { logHead } from './read-snapshot';
+import { forgetOldEventIds } from './sync-event-ids';
 
 /**
  * Central's change log keeps, for each row, its first change and its newest: a version in between
@@ -26,6 +27,8 @@ export const COMPACTED_THROUGH = 'sync_compacted_through';
  * false stops early, the mark kept where it got to.
  */
 export async function compactChangeLog(db: Kysely<DB>, between: () => Promise<boolean> = async () => true): Promise<number> {
+  // Central's other sync bookkeeping is trimmed with it: node event ids past their horizon.
+  await forgetOldEventIds(db, between);
   let removed = 0;
   for (;;) {
     const step = await compactChangeLogStep(db);

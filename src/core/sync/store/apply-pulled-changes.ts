@@ -6,6 +6,7 @@ import type { DB } from '../../storage/schema';
 import type { PulledChange } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
+import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
 /**
  * Applies a page pulled from central in the caller's transaction, with this node's capture
@@ -29,6 +30,9 @@ export async function applyPulledChanges(trx: Kysely<DB>, engine: Engine, vendor
     else await upsertRow(trx, engine, vendorId, change.tbl, change.data);
   }
   await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+  // This node's own rows come back too; one above its counter means it was restored from a backup.
+  const ownHighest = highestOwnId(engine, changes.map((c) => c.data['id']));
+  if (ownHighest !== null) await moveObjectCounterPast(trx, engine, ownHighest);
   await setMeta(trx, 'sync_cursor', String(cursor));
 }
 

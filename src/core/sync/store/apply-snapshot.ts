@@ -9,6 +9,7 @@ import type { RowTable } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { tableColumns } from '../table-columns';
 import { pendingRows, upsertRow } from './apply-pulled-changes';
+import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
 // A page of a first sync's snapshot (docs/sync.md, "First sync"), written in bulk in the caller's
 // transaction with capture quiet. The store is new, so central's rows are mostly simply inserted; a
@@ -74,6 +75,9 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     }
   }
   await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+  // Rows of this node's own range come only to a store restored from a backup mid-snapshot (see the pull).
+  const ownHighest = highestOwnId(engine, page.rows.map((values) => values[idAt]));
+  if (ownHighest !== null) await moveObjectCounterPast(trx, engine, ownHighest);
   return kept.length;
 }
 

@@ -6,6 +6,7 @@ import { getMeta, setMeta } from '../../storage/node-meta';
 import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
 import { applySnapshotPage } from './apply-snapshot';
+import { followCentralAfterRestore } from './follow-central-after-restore';
 
 /** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
 export interface SyncTransport {
@@ -108,6 +109,7 @@ export class SyncClient {
 
   async pushAll(): Promise<number> {
     let pushed = 0;
+    let followed = false;
     for (;;) {
       const events = await readPendingEvents(this.engine, this.options.pushPage ?? PUSH_PAGE);
       if (events.length === 0) return pushed;
@@ -117,6 +119,14 @@ export class SyncClient {
       this.lastPushAt = this.engine.clock.now();
       await setMeta(this.engine.db, 'sync_last_push_at', String(this.lastPushAt));
       pushed += reply.results.length;
+      if (reply.diverged) {
+        // Restored from a backup (follow-central-after-restore.ts); once a round: should central
+        // report it again at once, the next round starts from what it says then.
+        if (followed) throw new Error(`central again took other events than this store's from event ${reply.diverged.node_seq}`);
+        await followCentralAfterRestore(this.engine, events, reply.diverged);
+        followed = true;
+        continue;
+      }
       if (reply.resume_from !== null && reply.resume_from < events[0]!.node_seq) {
         // Central lost events it had acknowledged (restored from a backup): this store cannot resend them.
         throw new Error(`central asks to resume from event ${reply.resume_from}, which it had already acknowledged; pair this store again`);

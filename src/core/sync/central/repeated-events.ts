@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from '../../engine';
+import type { DB } from '../../storage/schema';
+import type { EventVerdict, PushedEvent, PushResponse } from '../protocol';
+import type { PairedNode } from './apply-push';
+import { highestIdOfNode } from './highest-node-id';
+import { recordSyncException } from './sync-exceptions';
+
+/**
+ * Verdicts of events central already took, as it gave them: central keeps a row for each refusal
+ * (sync_verdicts); one at or below the node's last without a row was applied.
+ */
+export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[]): Promise<EventVerdict[]> {
+  if (events.length === 0) return [];
+  const stored = await trx
+    .selectFrom('sync_verdicts')
+    .selectAll()
+    .where('node_id', '=', nodeId)
+    .where(
+      'node_seq',
+      'in',
+      events.map((e) => e.node_seq),
+    )
+    .execute();
+  const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
+  return events.map((event) => {
+    const verdict = bySeq.get(event.node_seq);
+    return {
+      node_seq: event.node_seq,
+      event_id: event.event_id,
+      verdict: verdict?.verdict === 'rejected' ? 'rejected' : 'applied',
+      code: verdict?.code ?? null,
+      message: verdict?.message ?? null,
+    };
+  });
+}
+
+/**
+ * A push whose event at `divergedAt` is not the one central took there (the store was restored
+ * from a backup): the repeats before it are answered, nothing from it on is applied or answered,
+ * and the store is told where to renumber from and which ids its rows must move above. Staff see
+ * it once among the node's exceptions.
+ */
+export async function answerDivergence(trx: Kysely<DB>, engine: Engine, node: PairedNode, repeated: PushedEvent[], divergedAt: number, lastSeq: number): Promise<PushResponse> {
+  const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt));
+  const subject = `event ${divergedAt}`;
+  const told = await trx.selectFrom('sync_exceptions').select('id').where('node_id', '=', node.id).where('kind', '=', 'node_restored').where('subject', '=', subject).executeTakeFirst();
+  if (!told) {
+    await recordSyncException(
+      trx,
+      engine,
+      node,
+      'node_restored',
+      subject,
+      `the store sent events from ${divergedAt} that are not those central took at those numbers (up to ${lastSeq}): restored from a backup? It numbers them after ${lastSeq} and sends them again`,
+    );
+  }
+  return { results, resume_from: null, diverged: { node_seq: divergedAt, last_seq: lastSeq, highest_id: await highestIdOfNode(trx, node.id) } };
+}
