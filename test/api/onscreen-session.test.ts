@@ -172,15 +172,25 @@ describe('one open session per customer', () => {
     expect(await queueHashes(v.apiKey)).toEqual([stays.pos_session.hash, back.pos_session.hash]);
   });
 
-  it("a check-in at another vendor's store also closes the first session (a customer is at one counter at a time)", async () => {
+  it("a check-in at another vendor's store leaves the first program's session open (one open session per program): nothing of vendor A moves by vendor B's key", async () => {
     const a = await addVendor();
     const b = await addVendor();
     const c = await signUp(a.vendorId);
     const atA = await checkInOk(a.apiKey, c.email);
+    const openedAtA = node.clock.now();
+    node.clock.advance(5_000);
     const atB = await checkInOk(b.apiKey, c.email);
-    expect(await queueOk(a.apiKey)).toEqual([]);
+    expect(atB.pos_session.hash).not.toBe(atA.pos_session.hash);
+    expect(await queueHashes(a.apiKey)).toEqual([atA.pos_session.hash]);
     expect(await queueHashes(b.apiKey)).toEqual([atB.pos_session.hash]);
-    expectLegacyError(await retrieve(a.apiKey, atA.pos_session.hash), 404, 'session_not_found', 'pos_session_hash');
+    expect((await retrieveOk(a.apiKey, atA.pos_session.hash)).pos_session.hash).toBe(atA.pos_session.hash);
+    expect(await sessionRow(atA.pos_session.hash)).toMatchObject({ status: 'active', closed_reason: null, updated_at: openedAtA });
+    // Checking in again at B is B's session again, and A's still stands.
+    expect((await checkInOk(b.apiKey, c.email)).pos_session.hash).toBe(atB.pos_session.hash);
+    expect((await openSessionsOf(c.userId)).map((s) => s.hash).sort()).toEqual([atA.pos_session.hash, atB.pos_session.hash].sort());
+    // Closing at B closes B's only.
+    await closeOk(b.apiKey, atB.pos_session.hash);
+    expect(await queueHashes(a.apiKey)).toEqual([atA.pos_session.hash]);
   });
 
   it('after a close, the next check-in opens a new session with a new hash', async () => {

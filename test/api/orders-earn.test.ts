@@ -386,6 +386,21 @@ describe('POST /order: which rules apply', () => {
     });
   });
 
+  it('a rule counting in a cash currency (a loyalty currency given a code before that was refused, or the quick-pay currency) earns nothing: no money paid out as points', async () => {
+    const v = await addVendor();
+    const starsId = await addLoyaltyCurrency(v, 'Stars');
+    await addRule(v, { name: 'Stars per unit', points: 1, per_amount: 100, rounding: 'floor', currency_id: starsId });
+    await addRule(v, { name: 'Cash back', points: 10, per_amount: 100, rounding: 'floor', currency_id: v.quickPayCurrencyId });
+    await node.engine.db.updateTable('currencies').set({ code: 'EUR' }).where('id', '=', starsId).execute();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    const body = await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 8 });
+    await expectReply(body, v, c, { receipt, earned: [{ rule: DEFAULT_RULE, currency: pointsOf(v), points: 8 }], loyalty: 8 });
+    expect((await orderEntries(body.id)).map((e) => e.currency_id)).toStrictEqual([v.loyaltyCurrencyId]);
+    expect(await balanceOf(starsId, c.userId)).toBe(0);
+    expect(await balanceOf(v.quickPayCurrencyId, c.userId)).toBe(0);
+  });
+
   it("another vendor's rules never apply", async () => {
     const v = await addVendor();
     const w = await addVendor();

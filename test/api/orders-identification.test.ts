@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { legacyErrorCheck, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -143,6 +143,31 @@ describe('POST /order by pos_session_hash', () => {
     }
     expect(await queueHashes(north.apiKey)).toEqual([atNorth.hash]);
     expect(await queueHashes(w.apiKey)).toEqual([atW.hash]);
+  });
+});
+
+describe('POST /order by pos_session_hash for an account that changed after the check-in', () => {
+  it('a deactivated account: 422 account_inactive, as by card_number; nothing moves and the session stays open', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const session = await checkInOk(v.apiKey, c.email);
+    const deactivate = await http(`${node.url}${withSessionKey('/user/account/deactivate', c.key)}`, { method: 'POST', body: { password: PASSWORD } });
+    expect(deactivate.status, JSON.stringify(deactivate.body)).toBe(200);
+    const before = await snapshot(c.userId);
+    expectLegacyError(await postOrder(v.apiKey, { pos_session_hash: session.hash, receipt_number: newReceipt(), subtotal: 5 }), 422, 'account_inactive', 'pos_session_hash');
+    expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 5 }), 422, 'account_inactive', 'card_number');
+    expect(await snapshot(c.userId)).toStrictEqual(before);
+    expect((await sessionRow(session.hash)).status).toBe('active');
+  });
+
+  it('a deleted account: 404 customer_not_found, as identifying it is; nothing moves', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const session = await checkInOk(v.apiKey, c.email);
+    await node.engine.db.updateTable('users').set({ status: 'deleted' }).where('id', '=', c.userId).execute();
+    const before = await snapshot(c.userId);
+    expectLegacyError(await postOrder(v.apiKey, { pos_session_hash: session.hash, receipt_number: newReceipt(), subtotal: 5 }), 404, 'customer_not_found', 'pos_session_hash');
+    expect(await snapshot(c.userId)).toStrictEqual(before);
   });
 });
 

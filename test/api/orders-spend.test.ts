@@ -425,6 +425,23 @@ describe('POST /order: reward redemptions', () => {
       expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 5, redemptions: [reward.id] }), 422, 'reward_not_available', 'redemptions');
     });
   });
+
+  it('a reward priced in a cash currency (a loyalty currency given a code before that was refused, or the quick-pay currency): 422 reward_not_available, no money leaves', async () => {
+    const v = await addVendor();
+    const starsId = await addLoyaltyCurrency(v, 'Stars');
+    const c = await signUp(v.vendorId);
+    await credit(v, starsId, c.userId, 50);
+    await credit(v, v.quickPayCurrencyId, c.userId, 5_000);
+    const inStars = await addReward(v, { name: 'Star treat', cost: 3, currency_id: starsId });
+    const inDollars = await addReward(v, { name: 'Dollar treat', cost: 300, currency_id: v.quickPayCurrencyId });
+    await node.engine.db.updateTable('currencies').set({ code: 'EUR' }).where('id', '=', starsId).execute();
+    for (const reward of [inStars, inDollars]) {
+      await expectNothingChanges(c.userId, async () => {
+        expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 5, redemptions: [reward.id] }), 422, 'reward_not_available', 'redemptions');
+      });
+    }
+    expect(await balanceOf(v.quickPayCurrencyId, c.userId)).toBe(5_000);
+  });
 });
 
 describe("POST /order: the api key's success_false error mode", () => {

@@ -16,6 +16,7 @@ import { inList } from '../../src/core/storage/dialect';
 import { nodeOfId, SEQUENCE_SPAN, UNPAIRED_NODE_FLOOR } from '../../src/core/storage/ids';
 import { recordSyncEvent } from '../../src/core/sync/outbox/record-event';
 import { insertUser, linkUserToVendor } from '../../src/core/customers/customer-store';
+import { openSession } from '../../src/core/onscreen/pos-session';
 import { addBillingProfile } from '../../src/core/payments/billing-profiles/manage-billing-profiles';
 import { reloadQuickPay, reloadStatus } from '../../src/core/payments/reloads/reload-quick-pay';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
@@ -184,6 +185,22 @@ describe.each(BACKENDS)('storage contract on $name', (backend) => {
     const rows = await engine.db.selectFrom('sync_events').selectAll().orderBy('node_seq').execute();
     expect(rows.map((r) => JSON.parse(r.payload).n)).toEqual([1, 3]);
     expect(rows[1]).toMatchObject({ node_id: engine.nodeId, type: 'probe', version: 1, offline: 1, acked_at: null });
+  });
+
+  it('keeps one open session per customer per program: a check-in in another program leaves it open; a second open one in the program is refused by the database', async () => {
+    const other = await setUpVendor(engine, testVendor('Contract Tea'));
+    const user = await transact(engine, (trx) =>
+      insertUser(trx, engine, { email: null, email_key: null, password_hash: null, first_name: 'Two', last_name: 'Programs', phone: null, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId }),
+    );
+    const checkInAt = (v: VendorCredentials) =>
+      transact(engine, (trx) => openSession(trx, engine, { vendorId: v.vendorId, storeId: v.storeId, posId: v.posId }, { userId: user.id, identifiedBy: 'email', cardNumber: null, openedBy: 'cashier' }));
+    const here = await checkInAt(vendor);
+    const there = await checkInAt(other);
+    expect(there.events.map((e) => e.type)).toEqual(['session.opened']);
+    const open = await engine.db.selectFrom('pos_sessions').select(['hash', 'vendor_id']).where('user_id', '=', user.id).where('status', '=', 'active').orderBy('vendor_id').execute();
+    expect(open.map((s) => s.hash).sort()).toEqual([here.session.hash, there.session.hash].sort());
+    const twin = { ...here.session, id: here.session.id + 1_000_000, hash: `${here.session.hash.slice(0, 31)}x` };
+    await expect(engine.db.insertInto('pos_sessions').values(twin).execute()).rejects.toThrow(/unique|UNIQUE/);
   });
 
   it('charges once per idempotency key and credits a late result once, even when asked at the same moment', async () => {

@@ -10,6 +10,7 @@ import { checkIn } from '../../src/core/onscreen/check-in';
 import { counterOf, openSession } from '../../src/core/onscreen/pos-session';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
+import { nextObjectId } from '../../src/core/storage/ids';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres, waitForLockWait } from '../support/postgres';
@@ -98,6 +99,48 @@ describe.skipIf(!process.env.PG_URL)('counter commands racing for one customer, 
     const memberships = await engine.db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendor.vendorId).execute();
     expect(memberships).toHaveLength(1);
   });
+
+  /** Closes the customer's open session as an order does, in `trx`. */
+  const closeByOrder = (trx: Parameters<Parameters<typeof transact>[1]>[0], hash: string) =>
+    trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: clock.now(), closed_reason: 'order', updated_at: clock.now() }).where('hash', '=', hash).execute();
+  const sessionByHash = (hash: string) => engine.db.selectFrom('pos_sessions').select(['status', 'closed_reason']).where('hash', '=', hash).executeTakeFirstOrThrow();
+
+  it('a check-in again at the store while an order closes the session opens a new session, never answering the closed one', async () => {
+    const { email, userId } = await newcomer(vendor.vendorId);
+    const first = await checkIn(engine, scope, { identification: email });
+    // The check-in read the session open; the order's close commits before its touch.
+    const again = await whileHeld(
+      (trx) => closeByOrder(trx, first.session.hash),
+      () => checkIn(engine, scope, { identification: email }),
+    );
+    expect(again.session.hash).not.toBe(first.session.hash);
+    expect(again.session.status).toBe('active');
+    expect(await openSessions(userId)).toEqual([{ hash: again.session.hash }]);
+    expect(await sessionByHash(first.session.hash)).toEqual({ status: 'closed', closed_reason: 'order' });
+  });
+
+  it('a check-in at another store while an order closes the session there keeps the order\'s close (not moved twice)', async () => {
+    const { email, userId } = await newcomer(vendor.vendorId);
+    const first = await checkIn(engine, scope, { identification: email });
+    const secondStore = await addStore(vendor.vendorId);
+    const moved = await whileHeld(
+      (trx) => closeByOrder(trx, first.session.hash),
+      () => transact(engine, (trx) => openSession(trx, engine, { vendorId: vendor.vendorId, storeId: secondStore, posId: null }, { userId, identifiedBy: 'email', cardNumber: null, openedBy: 'cashier' })),
+    );
+    expect(moved.events.map((e) => e.type)).toEqual(['session.opened']);
+    expect(await openSessions(userId)).toEqual([{ hash: moved.session.hash }]);
+    expect(await sessionByHash(first.session.hash)).toEqual({ status: 'closed', closed_reason: 'order' });
+  });
+
+  /** Another store of the vendor (no key: sessions are opened there directly). */
+  async function addStore(vendorId: number): Promise<number> {
+    return transact(engine, async (trx) => {
+      const id = await nextObjectId(trx, engine.nodeId);
+      const now = clock.now();
+      await trx.insertInto('stores').values({ id, vendor_id: vendorId, name: `Side ${id}`, address1: '9 Side', address2: null, city: 'Springfield', region: null, country: 'US', postal_code: null, phone: null, created_at: now, updated_at: now }).execute();
+      return id;
+    });
+  }
 
   it('two counters registering the same newcomer make one customer, checked in once', async () => {
     const email = `newcomer${++count}@race.test`;

@@ -5,6 +5,8 @@ import { nameSearchQuery } from '../../src/core/customer-care/search-customers';
 import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../../src/core/dashboard/dashboard';
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
 import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/balances/balance-store';
+import { openSessionOfUserQuery } from '../../src/core/onscreen/pos-session';
+import { withConstantsInline } from '../../src/core/storage/prepared';
 import { nodeForPlans } from '../support/query-plan';
 
 // Queries that read a range of an index, not every row of a table: the hourly jobs find what is
@@ -28,6 +30,13 @@ describe('hourly jobs read only what is due', () => {
 
   it('points expiry: accounts changed since the last run, a range of the index on updated_at', async () => {
     expect(await planOf(changedAccountsQuery(node.engine().db, Date.now(), Date.now() - 3_600_000))).toMatch(/^SEARCH a USING INDEX ledger_accounts_updated \(updated_at>\?\) \| SEARCH e EXISTS USING INDEX ledger_entries_account_expiring \(account_id=\? AND expires_at<\?\)$/);
+  });
+});
+
+describe('check-in finds the customer’s open session in the program by an index', () => {
+  it('one entry of the partial unique index on (user_id, vendor_id) where status = active (migration 0029)', async () => {
+    // As the prepared query runs on SQLite: 'active' written into the text, so the partial index applies.
+    expect(await planOf(openSessionOfUserQuery(withConstantsInline(node.engine().db), 1, 2))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_open_user_vendor \(user_id=\? AND vendor_id=\?\)$/);
   });
 });
 

@@ -39,9 +39,17 @@ export async function identifyCustomer(
   // says so, so nobody registers a customer twice.
   if (!found && !engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress', undefined, 'card_number');
   if (!found) throw new ServiceError('customer_not_found', undefined, 'card_number');
-  if (found.user.status === 'deleted') throw new ServiceError('customer_not_found', undefined, 'card_number');
-  if (found.user.status === 'inactive') throw new ServiceError('account_inactive', undefined, 'card_number');
+  refuseUnservedAccount(found.user, 'card_number');
   return found;
+}
+
+/**
+ * A deleted account is unknown at the counter, a deactivated one is refused: however the counter
+ * reached the customer (an identification, or a session opened before the account changed).
+ */
+export function refuseUnservedAccount(user: Pick<UserRow, 'status'>, field: string): void {
+  if (user.status === 'deleted') throw new ServiceError('customer_not_found', undefined, field);
+  if (user.status === 'inactive') throw new ServiceError('account_inactive', undefined, field);
 }
 
 /**

@@ -24,9 +24,10 @@ export function counterOf(scope: StoreScope): Counter {
 }
 
 /**
- * Opens a session for the customer at the counter's store. A customer has one open session at a
- * time: checking in again at the same store returns that session (a double scan must not queue
- * the customer twice); checking in at another store closes the old one ("moved").
+ * Opens a session for the customer at the counter's store. A customer has one open session per
+ * program (vendor) at a time: checking in again at the same store returns that session (a double
+ * scan must not queue the customer twice); checking in at another store of the vendor closes the
+ * old one ("moved"). Sessions in other programs are theirs: the account is shared, the queue not.
  */
 export async function openSession(
   db: Kysely<DB>,
@@ -36,15 +37,13 @@ export async function openSession(
 ): Promise<{ session: PosSessionRow; events: StoreEvent[] }> {
   const now = engine.clock.now();
   const events: StoreEvent[] = [];
-  const [open] = await openSessionOfUser(db, input.userId);
-  if (open && open.store_id === counter.storeId && open.vendor_id === counter.vendorId) {
-    const touched = { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber };
-    await touchSession(db, now, input.identifiedBy, input.cardNumber, open.id);
-    events.push({ ...sessionEvent('session.updated', touched, now), by: input.openedBy });
-    return { session: touched, events };
-  }
-  if (open) {
-    await closeAsMoved(db, now, open.id);
+  const [open] = await openSessionOfUser(db, input.userId, counter.vendorId);
+  if (open && open.store_id === counter.storeId) {
+    const touched = await touchIfStillOpen(db, now, open, input);
+    // Closed since the read (an order committed meanwhile, PostgreSQL): opened anew below.
+    if (touched) return { session: touched, events: [{ ...sessionEvent('session.updated', touched, now), by: input.openedBy }] };
+  } else if (open && (await closeAsMoved(db, now, open.id)).length > 0) {
+    // Only when still open: a close made since the read was announced by whoever made it.
     await recordCheckInEvent(db, engine, 'check_in.closed', open, { at: now, reason: 'moved' });
     events.push(sessionEvent('session.closed', open, now));
   }
@@ -71,6 +70,12 @@ export async function openSession(
   return { session, events };
 }
 
+/** The session identified anew, or null when it was closed since it was read (a closed hash is no answer). */
+async function touchIfStillOpen(db: Kysely<DB>, now: number, open: PosSessionRow, input: { identifiedBy: string; cardNumber: string | null }): Promise<PosSessionRow | null> {
+  const touched = await touchSession(db, now, input.identifiedBy, input.cardNumber, open.id);
+  return touched.length > 0 ? { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber } : null;
+}
+
 export function sessionEvent(type: StoreEvent['type'], session: PosSessionRow, at: number): StoreEvent {
   return { type, vendorId: session.vendor_id, storeId: session.store_id, sessionId: session.id, at };
 }
@@ -86,14 +91,23 @@ const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId:
 
 const insertSession = preparedInsert('pos_sessions');
 
-/** The customer checked in again at the same store: the open session is theirs, identified anew. */
+/**
+ * The customer checked in again at the same store: the open session is theirs, identified anew.
+ * Only while it is still open; the row comes back when it was touched.
+ */
 const touchSession = prepared((db, now: number, identifiedBy: string, cardNumber: string | null, id: number) =>
-  db.updateTable('pos_sessions').set({ updated_at: now, identified_by: identifiedBy, card_number: cardNumber }).where('id', '=', id),
+  db.updateTable('pos_sessions').set({ updated_at: now, identified_by: identifiedBy, card_number: cardNumber }).where('id', '=', id).where('status', '=', 'active').returning('id'),
 );
 
-const closeAsMoved = prepared((db, now: number, id: number) => db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', id));
+/** Closes a session the customer left for another store of the program, if it is still open. */
+const closeAsMoved = prepared((db, now: number, id: number) =>
+  db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('id', '=', id).where('status', '=', 'active').returning('id'),
+);
 
-const openSessionOfUser = prepared((db, userId: number) => db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('status', '=', 'active'));
+/** The customer's open session in this program (read through pos_sessions_open_user_vendor, migration 0029). */
+export const openSessionOfUserQuery = (db: Kysely<DB>, userId: number, vendorId: number) =>
+  db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active');
+const openSessionOfUser = prepared(openSessionOfUserQuery);
 
 export async function findOpenSession(db: Kysely<DB>, counter: { vendorId: number; storeId: number }, hash: string): Promise<PosSessionRow> {
   const [session] = await openSessionByHash(db, hash, counter.vendorId, counter.storeId);

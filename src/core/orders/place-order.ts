@@ -11,7 +11,7 @@ import { recordCheckInEvent, recordOrderEvent } from '../webhooks/events';
 import type { StoreEvent } from '../events/store-events';
 import { accountBalance, openAccount, postEntry } from '../ledger/ledger';
 import { notifyAutoReloadQueued, queueAutoReloadOnCrossing } from '../payments/auto-reload/auto-reloads';
-import { identifyCustomer, withCustomerFromCentral } from '../onscreen/identify-customer';
+import { identifyCustomer, refuseUnservedAccount, withCustomerFromCentral } from '../onscreen/identify-customer';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { counterOf, findOpenSession, loadCounterInfo, type PosSessionRow, sessionEvent } from '../onscreen/pos-session';
 import { lockKey } from '../storage/dialect';
@@ -93,8 +93,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
           // A deleted currency is gone for its clients: its points buy nothing.
           .where('c.deleted_at', 'is', null)
           .executeTakeFirst();
-        // Like earning rules, judged at the moment of sale (an offline till may send it later).
-        if (!reward || !ruleApplies(reward, order.orderedAt)) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
+        // Like earning rules, judged at the moment of sale (an offline till may send it later). A
+        // reward priced in a cash currency (made cash before that was refused) would cost money.
+        if (!reward || isCash(reward) || !ruleApplies(reward, order.orderedAt)) throw new ServiceError('reward_not_available', `The reward ${rewardId} is not available.`, 'redemptions');
         if (reward.currency_status !== ACTIVE) throw new ServiceError('currency_not_active', undefined, 'redemptions');
         const accountId = await openAccount(trx, engine, { ...member, currencyId: reward.currency_id, holderType: 'user', holderId: user.id });
         const notEnough = () => new ServiceError('insufficient_points', `Not enough points for "${reward.name}".`, 'redemptions');
@@ -116,7 +117,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       });
       const expiresAt = vendor.points_expiry_days === null ? null : now + vendor.points_expiry_days * 24 * 3600_000;
       for (const rule of rules) {
-        if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE) continue;
+        // A rule counting in a cash currency would pay money out as points: it earns nothing.
+        if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE || isCash(rule)) continue;
         const points = pointsFor(rule, order.subtotal);
         if (points <= 0) continue;
         // A rule of many points per cent on a huge subtotal: refused rather than rounded.
@@ -198,6 +200,11 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   }
 }
 
+/** A currency with an ISO code is money (quick pay), never points a rule earns or a reward costs. */
+function isCash(currency: { code: string | null }): boolean {
+  return currency.code !== null;
+}
+
 const orderByReceipt = prepared((db, storeId: number, receiptNumber: string) => db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber));
 const openSessionOfMember = prepared((db, userId: number, vendorId: number) =>
   db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active'),
@@ -223,6 +230,8 @@ async function customerOfOrder(
   if (input.sessionHash) {
     const session = await findOpenSession(db, counter, input.sessionHash);
     const user = await db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirstOrThrow();
+    // The session may predate a deactivation or deletion: the hash must not serve what identifying refuses.
+    refuseUnservedAccount(user, 'pos_session_hash');
     return { user, session };
   }
   if (!input.identification) throw new ServiceError('validation_failed', 'Send card_number (any identification) or pos_session_hash.', 'card_number');

@@ -82,6 +82,11 @@ const INLINE_CONSTANTS: KyselyPlugin = {
   transformResult: async (args) => args.result,
 };
 
+/** `db` building queries as `prepared` builds them on SQLite (constants in the text): what a plan test must plan. */
+export function withConstantsInline(db: Kysely<DB>): Kysely<DB> {
+  return db.withPlugin(INLINE_CONSTANTS);
+}
+
 /**
  * A family of prepared queries whose shape varies (optional filters, sort orders): one prepared
  * query per shape `key`, built by `build` with as many arguments as that shape binds.

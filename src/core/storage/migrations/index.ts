@@ -26,6 +26,7 @@ import { dashboardIndexes } from './0025-dashboard-indexes';
 import { accountEntryIndexes } from './0026-account-entry-indexes';
 import { accessTokenVersions } from './0027-access-token-versions';
 import { syncEventIds } from './0028-sync-event-ids';
+import { openSessionPerProgram } from './0029-open-session-per-program';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0026-account-entry-indexes': accountEntryIndexes,
   '0027-access-token-versions': accessTokenVersions,
   '0028-sync-event-ids': syncEventIds,
+  '0029-open-session-per-program': openSessionPerProgram,
 };

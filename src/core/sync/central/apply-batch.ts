@@ -293,7 +293,7 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
     changes.map(({ change }) => change.data['user_id']).filter((id): id is number => typeof id === 'number'),
     context,
   );
-  await closeOtherCheckIns(trx, engine, changes, updates.get('pos_sessions') ?? [], context.survivors);
+  await closeOtherCheckIns(trx, engine, vendorId, changes, updates.get('pos_sessions') ?? [], context.survivors);
 
   const inserts = changes.filter(({ before }) => !before);
   const entries = inserts.filter(({ change }) => change.tbl === 'ledger_entries');
@@ -396,20 +396,20 @@ function patched(table: string, row: Row, versions: RowChange[]): Row {
 
 /**
  * One open check-in per customer in the chain: a check-in the run opens closes the customer's
- * others at central as moved, as the per-event path does when it inserts one. The run holds a
- * customer's next check-in only after closing the one before (isPlainSale), so closing what
- * central had open before the run is enough. Cases whose order would matter once merges are
- * resolved (a check-in of a merged customer, or one opened while the run also changes another of
- * the survivor's) are refused, so the run is taken event by event.
+ * others in the program (the node's vendor) at central as moved, as the per-event path does when
+ * it inserts one. The run holds a customer's next check-in only after closing the one before
+ * (isPlainSale), so closing what central had open before the run is enough. Cases whose order
+ * would matter once merges are resolved (a check-in of a merged customer, or one opened while the
+ * run also changes another of the survivor's) are refused, so the run is taken event by event.
  */
-async function closeOtherCheckIns(trx: Kysely<DB>, engine: Engine, rows: RunRow[], sessionUpdates: Row[], survivors: Map<number, number>): Promise<void> {
+async function closeOtherCheckIns(trx: Kysely<DB>, engine: Engine, vendorId: number, rows: RunRow[], sessionUpdates: Row[], survivors: Map<number, number>): Promise<void> {
   const opened = rows.filter(({ change, before }) => change.tbl === 'pos_sessions' && !before && change.data['status'] === 'active').map(({ change }) => change.data['user_id'] as number);
   if (opened.length === 0) return;
   const customers = new Set(opened);
   if (opened.some((user) => (survivors.get(user) ?? user) !== user) || sessionUpdates.some((row) => customers.has(Number(row['user_id'])))) throw new Error('check-ins whose order matters: applied event by event');
   const now = engine.clock.now();
   for (const chunk of chunks([...customers], 5_000)) {
-    await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('user_id', 'in', chunk).where('status', '=', 'active').execute();
+    await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now }).where('user_id', 'in', chunk).where('vendor_id', '=', vendorId).where('status', '=', 'active').execute();
   }
 }
 

@@ -365,7 +365,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
       await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, `card number created at two stores; card ${same.id} stands`);
     }
   }
-  const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, now) : [];
+  const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, row['vendor_id'] as number, now) : [];
   if (table === 'orders') {
     const clash = await trx
       .selectFrom('orders')
@@ -383,12 +383,16 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
   return moved;
 }
 
-/** A customer has one open check-in in the chain: the one applied last stands, the others are closed as moved. */
-async function closeOtherActiveSession(trx: Kysely<DB>, userId: number, now: number): Promise<number[]> {
+/**
+ * A customer has one open check-in in the chain (the program): the one applied last stands, the
+ * others of the vendor are closed as moved. Check-ins in other programs are not this store's to close.
+ */
+async function closeOtherActiveSession(trx: Kysely<DB>, userId: number, vendorId: number, now: number): Promise<number[]> {
   const closed = await trx
     .updateTable('pos_sessions')
     .set({ status: 'closed', closed_at: now, closed_reason: 'moved', updated_at: now })
     .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
     .where('status', '=', 'active')
     .returning('id')
     .execute();
@@ -397,7 +401,7 @@ async function closeOtherActiveSession(trx: Kysely<DB>, userId: number, now: num
 
 async function updateFromStore(trx: Kysely<DB>, engine: Engine, table: string, existing: Record<string, unknown>, data: Record<string, unknown>): Promise<number[]> {
   const patch = storePatch(table, existing, data);
-  const moved = table === 'pos_sessions' && patch['status'] === 'active' ? await closeOtherActiveSession(trx, Number(existing['user_id']), engine.clock.now()) : [];
+  const moved = table === 'pos_sessions' && patch['status'] === 'active' ? await closeOtherActiveSession(trx, Number(existing['user_id']), Number(existing['vendor_id']), engine.clock.now()) : [];
   // Even when nothing is taken, touch the row so its central version is logged and flows back.
   const set = Object.keys(patch).length > 0 ? patch : { id: existing['id'] };
   await trx
