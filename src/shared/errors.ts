@@ -94,6 +94,7 @@ export const ERROR_CODES = {
   email_taken: { status: 409, message: 'An account with that email address already exists. Please log in.' },
   phone_taken: { status: 409, message: 'Another account already uses that phone number.' },
   passport_taken: { status: 409, message: 'Another account already uses that passport number.' },
+  cedula_taken: { status: 409, message: 'Another account already uses that national id number (cedula).' },
   card_already_linked: { status: 409, message: 'This card is already linked to another account.' },
   tier_threshold_taken: { status: 409, message: 'Another tier of the program already has that threshold.' },
   last_tier: { status: 409, message: 'A program keeps at least one tier: add another tier before deleting this one.' },

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownerOf } from '../support/backoffice';
+import { ownerOf, STAFF_PASSWORD } from '../support/backoffice';
 import { FORM, freshEmail, registerOkAt } from '../support/customers';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
-// Two anonymous calls that were not rate limited: the referral page's sign-up (POST /join: it
-// registers an account, and its 409 tells whether an email exists) and a back-office password
-// reset (POST /backoffice/password-reset: it emails the address). Both count per client and per
-// email in the node's database like the customer calls (users-limits.test.ts), at the defaults of
-// register and passwordReset; a refusal is 429 rate_limited with Retry-After.
+// Anonymous calls that were not rate limited: the referral page's sign-up (POST /join: it
+// registers an account, and its 409 tells whether an email exists), a back-office password
+// reset (POST /backoffice/password-reset: it emails the address) and the back-office sign-in
+// (POST /backoffice/sign-in: its lockout stops guessing one account, not one password tried on
+// many). They count per client and per email in the node's database like the customer calls
+// (users-limits.test.ts), at the defaults of register, passwordReset and staffSignIn; a refusal is
+// 429 rate_limited with Retry-After.
 
 const nodes: TestNode[] = [];
 afterEach(async () => {
@@ -46,6 +48,38 @@ describe('POST /backoffice/password-reset', () => {
     const perClient = await reset(freshEmail('staff'));
     expect([perClient.status, perClient.body.code]).toEqual([429, 'rate_limited']);
     expect(await resetsQueued()).toBe(4);
+  });
+});
+
+describe('POST /backoffice/sign-in', () => {
+  const signIn = (node: TestNode, body: unknown) => http(`${node.url}/backoffice/sign-in`, { method: 'POST', body });
+
+  it('by default: 20 per client in 15 minutes whatever the emails (one password sprayed across staff); a limited request makes no session', async () => {
+    const node = await start();
+    const { vendorId } = await node.addVendor();
+    const owner = await ownerOf(node, vendorId); // one sign-in: counted
+
+    // Bad input is a 400 and is not counted.
+    for (let i = 0; i < 3; i++) expect((await signIn(node, { email: owner.email })).status).toBe(400);
+    // One password tried on many staff emails: each a 401, until the client's 20th request.
+    for (let i = 0; i < 19; i++) expect((await signIn(node, { email: freshEmail('staff'), password: 'Summer2026!' })).status).toBe(401);
+    const sprayed = await signIn(node, { email: freshEmail('staff'), password: 'Summer2026!' });
+    expect([sprayed.status, sprayed.body.code]).toEqual([429, 'rate_limited']);
+    expect(sprayed.headers.get('retry-after')).toBe('900');
+    // The right password too: no session is made for a limited request.
+    const right = await signIn(node, { email: owner.email, password: STAFF_PASSWORD });
+    expect([right.status, right.body.code]).toEqual([429, 'rate_limited']);
+
+    node.clock.advance(900_000);
+    expect((await signIn(node, { email: owner.email, password: STAFF_PASSWORD })).status).toBe(200);
+  });
+
+  it('and 10 per email, in any case and form, one-item arrays included (the validated value)', async () => {
+    const node = await start();
+    const email = freshEmail('staff');
+    for (let i = 0; i < 10; i++) expect((await signIn(node, { email: i % 2 ? ` ${email.toUpperCase()} ` : [email], password: `guess-${i}-password` })).status).toBe(401);
+    expect((await signIn(node, { email, password: 'guess-10-password' })).status).toBe(429);
+    expect((await signIn(node, { email: freshEmail('staff'), password: 'guess-11-password' })).status).toBe(401);
   });
 });
 

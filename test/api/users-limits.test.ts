@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { DEFAULT_RATE_LIMITS } from '../../src/server/http/rate-limits';
 import { emailExistsAt, expectLegacyError, freshEmail, loginAt, outboxFilesAt, PASSWORD, postAt, registerOkAt, requestResetAt, ROOMY } from '../support/customers';
 import { extractCode } from '../support/mailbox';
@@ -118,6 +119,26 @@ describe('GET /user/email/exists (and the other look-ups)', () => {
     expectLimited(await cedula('1710034065'), 60);
   });
 
+  it('counts a mobile or cedula per value as the node reads it: +593 99… and 099… are one number, dots and dashes do not make another cedula', async () => {
+    const node = await start({ rateLimits: { lookup: { perClient: 100, perAccount: 2, windowSeconds: 60 } } });
+    const { vendorId } = await setUpVendor(node.engine, { name: 'Farmacia Quito', currency: 'USD', country: 'EC', store: { name: 'Centro', address1: 'Av. Amazonas', city: 'Quito' } });
+    const mobile = (value: string, vendor = vendorId) => http(`${node.url}/user/mobile/exists?mobile=${encodeURIComponent(value)}&vendor=${vendor}`);
+    const cedula = (value: string) => http(`${node.url}/user/cedula/exists?cedula=${encodeURIComponent(value)}&vendor=${vendorId}`);
+
+    expect((await mobile('+593991888002')).body).toStrictEqual({ available: true });
+    expect((await mobile('0991888002')).body).toStrictEqual({ available: true });
+    expectLimited(await mobile('099 188 8002'), 60);
+    expectLimited(await mobile('+593 99 188 8002'), 60);
+    // Another number is its own count; an unknown vendor is still the route's 404.
+    expect((await mobile('0991888003')).status).toBe(200);
+    expectLegacyError(await mobile('0991888004', 987_654_321), 404, 'vendor_not_found', 'vendor');
+
+    expect((await cedula('1710034065')).status).toBe(200);
+    expect((await cedula('171003406-5')).status).toBe(200);
+    expectLimited(await cedula('17.100.340.65'), 60);
+    expect((await cedula('1700000019')).status).toBe(200);
+  });
+
   it('by default: 10 per value and 30 per client a minute', async () => {
     const node = await start();
     const { vendorId } = await node.addVendor();
@@ -232,6 +253,7 @@ describe('messages and codes', () => {
       messageSend: { perClient: 10, perAccount: 5, windowSeconds: 3600 },
       register: { perClient: 20, perAccount: 5, windowSeconds: 600 },
       storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
+      staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
     });
   });
 });

@@ -211,6 +211,15 @@ describe('POST /user/register', () => {
     expect(row.cedula).toBe('1700000019');
   });
 
+  it('refuses a cedula another account uses, however it is typed: 409 cedula_taken, like a taken phone or passport', async () => {
+    const ec = await setUpVendor(node.engine, { name: 'Café Cuenca', currency: 'USD', country: 'EC', store: { name: 'Centro', address1: 'Calle Larga', city: 'Cuenca' } });
+    await registerOk(ec.vendorId, { cedula: '1710034065' });
+    const before = await counts();
+    expectLegacyError(await post('/user/register', registration(ec.vendorId, { cedula: '171003406-5' })), 409, 'cedula_taken', 'cedula');
+    expectLegacyError(await post('/user/register', registration(ec.vendorId, { cedula: '17.100.340.65' })), 409, 'cedula_taken', 'cedula');
+    expect(await counts()).toStrictEqual(before);
+  });
+
   it('refuses an email that already has an account, in any letter case and from any vendor: 409 email_taken', async () => {
     const a = await vendor();
     const b = await vendor();

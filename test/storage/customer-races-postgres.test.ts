@@ -1,17 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
+import { insertUser } from '../../src/core/customers/customer-store';
 import { CODE_POLICY, issueCode } from '../../src/core/customers/one-time-codes';
 import { applyPasswordReset } from '../../src/core/customers/password-reset';
 import { updateProfile } from '../../src/core/customers/profile';
 import { registerCustomer } from '../../src/core/customers/register-customer';
-import { activateAccount } from '../../src/core/customers/verification';
-import { type Engine, startEngine } from '../../src/core/engine';
+import { activateAccount, sendSmsVerification } from '../../src/core/customers/verification';
+import { type Engine, startEngine, transact } from '../../src/core/engine';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { lockCustomerIdentifiers } from '../../src/core/sync/central/push-locks';
+import type { PushedEvent } from '../../src/core/sync/protocol';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
+import { openTestPostgres, waitForLockWait } from '../support/postgres';
 
 // Customer accounts under concurrent requests on PostgreSQL (READ COMMITTED): what SQLite's single
 // writer never shows. Each race is staged on separate connections: a lock held from outside stops
@@ -63,6 +68,11 @@ describe.skipIf(!process.env.PG_URL)('customer accounts raced on PostgreSQL (PG_
     const { user } = await registerCustomer(engine, { vendorId: vendor.vendorId, firstName: 'Ana', lastName: 'Race', email, password: 'correct horse 1', terms: true });
     return { sessionId: 0, userId: user.id, vendorId: vendor.vendorId };
   }
+
+  const registerWith = (email: string, extra: { phone?: string; cedula?: string; vendorId?: number } = {}) => () =>
+    registerCustomer(engine, { vendorId: extra.vendorId ?? vendor.vendorId, firstName: 'Ana', lastName: 'Race', email, password: 'correct horse 1', terms: true, phone: extra.phone, cedula: extra.cedula });
+  const holdersOf = (column: 'phone' | 'cedula' | 'passport_number', value: string) => engine.db.selectFrom('users').select('id').where(column, '=', value).execute();
+  const HOLD_USERS = 'select id from users where id = any($1) for update';
 
   beforeAll(async () => {
     database = await openTestPostgres();
@@ -116,6 +126,87 @@ describe.skipIf(!process.env.PG_URL)('customer accounts raced on PostgreSQL (PG_
       () => confirmAccountDeletion(engine, { vendorId: vendor.vendorId, code }),
     ]);
     expect(results.map(reasonOf).sort()).toEqual(['invalid_code', 'ok']);
+  });
+
+  // A phone, a cédula and a passport number have no unique index (merged and deleted customers
+  // keep rows): each command that sets one takes its advisory lock before checking it is free.
+  it('one new phone registered by two accounts at once: one gets it, the other 409 phone_taken', async () => {
+    const phone = '+14155550161';
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [], [registerWith('phone.a@race.test', { phone }), registerWith('phone.b@race.test', { phone })]);
+    expect(results.map(reasonOf).sort()).toEqual(['ok', 'phone_taken']);
+    expect(await holdersOf('phone', phone)).toHaveLength(1);
+  });
+
+  it('two customers changing their profile to one new phone at once: one gets it, the other 409 phone_taken', async () => {
+    const a = await newCustomer('profile.phone.a@race.test');
+    const b = await newCustomer('profile.phone.b@race.test');
+    const phone = '+14155550162';
+    const results = await raceBehindLock(HOLD_USERS, [[a.userId, b.userId]], [
+      () => updateProfile(engine, a, { phone_number: phone }),
+      () => updateProfile(engine, b, { phone_number: phone }),
+    ]);
+    expect(results.map(reasonOf).sort()).toEqual(['ok', 'phone_taken']);
+    expect(await holdersOf('phone', phone)).toHaveLength(1);
+  });
+
+  it('a number set with activate/sms and by a profile change at once: one account holds it', async () => {
+    const a = await newCustomer('sms.phone.a@race.test');
+    const b = await newCustomer('sms.phone.b@race.test');
+    const results = await raceBehindLock(HOLD_USERS, [[a.userId, b.userId]], [
+      () => sendSmsVerification(engine, a, { phone: '4155550163', country: 'US' }),
+      () => updateProfile(engine, b, { phone_number: '+14155550163' }),
+    ]);
+    expect(results.map(reasonOf).sort()).toEqual(['ok', 'phone_taken']);
+    expect(await holdersOf('phone', '+14155550163')).toHaveLength(1);
+  });
+
+  it('a newcomer registered at the counter by phone while signing up in the app with it: one account holds it', async () => {
+    const scope = await authenticateApiKey(engine, vendor.apiKey);
+    const phone = '+14155550164';
+    const results = await raceBehindLock<unknown>(HOLD_ID_COUNTER, [], [() => registerInStore(engine, scope, { phone: { number: phone } }), registerWith('counter.phone@race.test', { phone })]);
+    // The counter either made the account (the app's sign-up is then 409) or found the app's one.
+    expect(results.map(reasonOf).filter((reason) => reason !== 'ok' && reason !== 'phone_taken')).toEqual([]);
+    expect(await holdersOf('phone', phone)).toHaveLength(1);
+  });
+
+  it('one cedula registered by two accounts at once: one gets it, the other 409 cedula_taken', async () => {
+    const ec = await setUpVendor(engine, { name: 'Carrera Quito', currency: 'USD', country: 'EC', store: { name: 'Centro', address1: 'Av. Amazonas', city: 'Quito' } });
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [], [registerWith('cedula.a@race.test', { cedula: '1710034065', vendorId: ec.vendorId }), registerWith('cedula.b@race.test', { cedula: '171003406-5', vendorId: ec.vendorId })]);
+    expect(results.map(reasonOf).sort()).toEqual(['cedula_taken', 'ok']);
+    expect(await holdersOf('cedula', '1710034065')).toHaveLength(1);
+  });
+
+  it('two customers setting one new passport number at once: one gets it, the other 409 passport_taken', async () => {
+    const a = await newCustomer('passport.a@race.test');
+    const b = await newCustomer('passport.b@race.test');
+    const results = await raceBehindLock(HOLD_USERS, [[a.userId, b.userId]], [
+      () => updateProfile(engine, a, { passport_number: 'RACE12345' }),
+      () => updateProfile(engine, b, { passport_number: 'race-12345' }),
+    ]);
+    expect(results.map(reasonOf).sort()).toEqual(['ok', 'passport_taken']);
+    expect(await holdersOf('passport_number', 'RACE12345')).toHaveLength(1);
+  });
+
+  it("a sign-up waits for a store's push carrying the same new phone (central's identifier locks are the same locks)", async () => {
+    const phone = '+14155550165';
+    const pushed = { changes: [{ tbl: 'users', op: 'insert', data: { phone } }] } as unknown as PushedEvent;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The push: locks the phone as apply-push does, makes the customer, and commits once the sign-up waits.
+    const push = transact(engine, async (trx) => {
+      await lockCustomerIdentifiers(trx, 'postgres', [pushed]);
+      await insertUser(trx, engine, { email: null, email_key: null, password_hash: null, first_name: 'Offline', last_name: 'Guest', phone, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId });
+      await gate;
+    });
+    const signUp = registerWith('after.push@race.test', { phone })().then(
+      () => 'ok',
+      (error: unknown) => reasonOf({ status: 'rejected', reason: error }),
+    );
+    await waitForLockWait(await connect());
+    release();
+    await push;
+    expect(await signUp).toBe('phone_taken');
+    expect(await holdersOf('phone', phone)).toHaveLength(1);
   });
 
   it('wrong verification codes sent at once all count: the allowed number of tries kills the code', async () => {

@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
+import { forgetPersonInWebhookEvents } from '../webhooks/forget-person';
 import { detachQueuedCards, queueCardDetachments } from '../payments/billing-profiles/detach-cards';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
@@ -39,8 +40,9 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
  * are cancelled. When no other vendor still holds the account, the person is erased: name, email,
  * phone, ids, address and password are wiped, the saved cards lose their cardholder name, postal
  * code, description and gateway token (the gateway detaches them: queued, sent after the commit),
- * eGifts lose the buyer's name and email (and the recipient's, for gifts they claimed), and the
- * account can never log in again. Ledger entries and
+ * eGifts lose the buyer's name and email (and the recipient's, for gifts they claimed), stored
+ * webhook events (delivered or not) and rating comments lose them too, and the account can never
+ * log in again. Ledger entries and
  * charges stay (they are the merchant's books) but point at an anonymous account, and so do the
  * billing profile rows they name (brand, last four digits and expiry only).
  */
@@ -146,6 +148,10 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
   await forgetMessagesTo(db, person);
   await forgetNamesInOrderReplies(db, userId);
+  await forgetPersonInWebhookEvents(db, { userId, emailKey: person.email_key, phone: person.phone });
+  // A rating's comment is the person's own free text: it may name them in any form, so it goes
+  // whole; the rating itself stays (the store's score).
+  await db.updateTable('transactions').set({ rating_comment: null }).where('user_id', '=', userId).where('rating_comment', 'is not', null).execute();
   // eGifts keep their amounts and charges (the merchant's books), not who bought or received them.
   await db
     .updateTable('egifts')

@@ -78,6 +78,21 @@ export function findUserByCedula(db: Kysely<DB>, cedula: string) {
   return db.selectFrom('users').selectAll().where('cedula', '=', cedula).where('status', '!=', 'deleted').executeTakeFirst();
 }
 
+/**
+ * 409 phone_taken when an account other than `userId` holds the phone. No unique index stops a
+ * second holder: take the phone's lock first (lockIdentifiers), in the transaction that sets it.
+ */
+export async function assertPhoneFree(db: Kysely<DB>, phone: string, userId: number | null, field = 'phone_number'): Promise<void> {
+  const holder = await findUserByPhone(db, phone);
+  if (holder && holder.id !== userId) throw new ServiceError('phone_taken', undefined, field);
+}
+
+/** 409 cedula_taken when an account other than `userId` holds the cédula; as assertPhoneFree, under its lock. */
+export async function assertCedulaFree(db: Kysely<DB>, cedula: string, userId: number | null): Promise<void> {
+  const holder = await findUserByCedula(db, cedula);
+  if (holder && holder.id !== userId) throw new ServiceError('cedula_taken', undefined, 'cedula');
+}
+
 const userVendor = prepared((db, userId: number, vendorId: number) =>
   db.selectFrom('user_vendors').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null),
 );

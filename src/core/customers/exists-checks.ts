@@ -31,6 +31,16 @@ export async function mobileAvailable(engine: Engine, input: { mobile: string; v
   return { available: (await findUserByPhone(engine.db, e164)) === undefined };
 }
 
+/**
+ * The number a mobile look-up asks about, as its per-value limit counts it: E.164 when it reads as
+ * a number (in the vendor's country without a +code), so "+593 99…" and "099…" are one count; else
+ * the text as sent. Never throws: an unknown vendor is the route's own 404.
+ */
+export async function mobileLookupKey(engine: Engine, input: { mobile: string; vendorId: number }): Promise<string> {
+  const vendor = await engine.db.selectFrom('vendors').select('country').where('id', '=', input.vendorId).executeTakeFirst();
+  return toE164(input.mobile, { country: vendor?.country ?? null }) ?? input.mobile.trim();
+}
+
 /** `valid` checks the number for the vendor's country (stdnum); `vendor` as for emailExists. */
 export async function cedulaExists(engine: Engine, input: { cedula: string; vendorId: number }): Promise<{ exists: boolean; valid: boolean; vendor: VendorRef }> {
   const vendor = await loadVendor(engine.db, input.vendorId);

@@ -3,11 +3,12 @@ import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
 import { findCountryById, findRegion, isValidPostalCode, vendorServesCountry } from '../geo';
+import { lockIdentifiers } from '../storage/identifier-locks';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
 import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
-import { findUserByEmail, findUserByPhone } from './customer-store';
+import { assertPhoneFree, findUserByEmail } from './customer-store';
 import { assertPassportFree, cleanPassportNumber } from './national-id';
 import { loadMembership, type Membership } from './membership';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
@@ -123,20 +124,12 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
   }
   if (changes.postal_code !== undefined) userSet.postal_code = postalCode === '' ? null : postalCode;
 
+  // Whether nobody else holds a new phone or passport number is checked in the transaction (assertIdentifiersFree).
   if (changes.phone_number !== undefined) {
     const phone = phoneFromInput(changes.phone_number, country?.code ?? vendor.country);
-    if (phone === null) Object.assign(userSet, { phone: null, phone_verified_at: null });
-    else {
-      const holder = await findUserByPhone(engine.db, phone);
-      if (holder && holder.id !== user.id) throw new ServiceError('phone_taken', undefined, 'phone_number');
-      if (phone !== user.phone) Object.assign(userSet, { phone, phone_verified_at: null });
-    }
+    if (phone !== user.phone) Object.assign(userSet, { phone, phone_verified_at: null });
   }
-  if (changes.passport_number !== undefined) {
-    const passport = cleanPassportNumber(changes.passport_number);
-    await assertPassportFree(engine.db, passport, user.id);
-    userSet.passport_number = passport;
-  }
+  if (changes.passport_number !== undefined) userSet.passport_number = cleanPassportNumber(changes.passport_number);
   if (changes.language !== undefined) linkSet.language = parseLanguage(changes.language);
   if (changes.contact_consent !== undefined) {
     if (![0, 1, 2, 3].includes(changes.contact_consent)) throw new ServiceError('validation_failed', 'contact_consent must be 0, 1, 2 or 3.', 'contact_consent');
@@ -148,6 +141,7 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
   const metadata = changes.metadata === undefined || changes.metadata === null ? [] : parseMetadata(changes.metadata);
 
   await transact(engine, async (trx) => {
+    await assertIdentifiersFree(trx, engine, user.id, userSet);
     const now = engine.clock.now();
     if (Object.keys(userSet).length > 0) await trx.updateTable('users').set({ ...userSet, updated_at: now }).where('id', '=', user.id).execute();
     if (Object.keys(linkSet).length > 0) await trx.updateTable('user_vendors').set({ ...linkSet, updated_at: now }).where('id', '=', link.id).execute();
@@ -156,6 +150,19 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
     if (userSet.email_key !== undefined) await withdrawEmailedCodes(trx, engine, user.id);
     await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
   });
+}
+
+/**
+ * 409 phone_taken / passport_taken when another account holds the new phone or passport number,
+ * read under their locks (taken first in the transaction): no unique index stops two accounts
+ * setting one number at once, so the second waits for the first and then finds it.
+ */
+async function assertIdentifiersFree(trx: Kysely<DB>, engine: Engine, userId: number, userSet: Record<string, unknown>): Promise<void> {
+  const phone = typeof userSet.phone === 'string' ? userSet.phone : null;
+  const passport = typeof userSet.passport_number === 'string' ? userSet.passport_number : null;
+  await lockIdentifiers(trx, engine.dialect, { phone, passport });
+  if (phone) await assertPhoneFree(trx, phone, userId);
+  await assertPassportFree(trx, passport, userId);
 }
 
 function limited(value: string, field: string, max: number): string | null {

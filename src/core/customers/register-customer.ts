@@ -3,8 +3,9 @@ import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
 import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
-import { confirmMembership, findUserByCedula, findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { assertCedulaFree, assertPhoneFree, confirmMembership, findUserByEmail, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
+import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { hashPassword } from './passwords';
 
@@ -60,16 +61,12 @@ function writeRegistration(
     }
 
     const phone = phoneFromInput(input.phone ?? null, vendor.country);
+    // Before the checks: a registration with the same phone or cédula waits, then finds this one.
+    await lockIdentifiers(trx, engine.dialect, { phone, cedula });
     const existing = await findUserByEmail(trx, emailKey(email));
     if (existing && existing.password_hash !== null) throw new ServiceError('email_taken', undefined, 'email_address');
-    if (phone) {
-      const holder = await findUserByPhone(trx, phone);
-      if (holder && holder.id !== existing?.id) throw new ServiceError('phone_taken', undefined, 'phone_number');
-    }
-    if (cedula) {
-      const holder = await findUserByCedula(trx, cedula);
-      if (holder && holder.id !== existing?.id) throw new ServiceError('validation_failed', 'Another account already uses that cedula.', 'cedula');
-    }
+    if (phone) await assertPhoneFree(trx, phone, existing?.id ?? null);
+    if (cedula) await assertCedulaFree(trx, cedula, existing?.id ?? null);
 
     const wasMember = existing ? await findUserVendor(trx, existing.id, vendor.id) : undefined;
     const now = engine.clock.now();

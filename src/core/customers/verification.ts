@@ -2,7 +2,8 @@ import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import { cleanPhone } from './contact';
-import { findUserByPhone, loadUser, loadVendor, messageLocale, verificationMethodsOf } from './customer-store';
+import { assertPhoneFree, loadUser, loadVendor, messageLocale, verificationMethodsOf } from './customer-store';
+import { lockIdentifiers } from '../storage/identifier-locks';
 import { consumeAccountCode, issueCode } from './one-time-codes';
 import type { CustomerSession } from './sessions';
 
@@ -56,8 +57,9 @@ export function sendSmsVerification(engine: Engine, session: CustomerSession, in
       if (!input.country) throw new ServiceError('validation_failed', 'country is required with phone (two-letter ISO 3166-1 code).', 'country');
       if (!/^[A-Za-z]{2}$/.test(input.country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
       phone = cleanPhone(input.phone, { country: input.country.toUpperCase() }, 'phone');
-      const holder = await findUserByPhone(trx, phone);
-      if (holder && holder.id !== user.id) throw new ServiceError('phone_taken', undefined, 'phone');
+      // Before the check: another account setting the same number at once waits, then finds this one.
+      await lockIdentifiers(trx, engine.dialect, { phone });
+      await assertPhoneFree(trx, phone, user.id, 'phone');
       if (phone !== user.phone) {
         await trx.updateTable('users').set({ phone, phone_verified_at: null, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
       }

@@ -8,6 +8,7 @@ import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
 import { findVendorCard, unlockCard } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
+import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
@@ -45,6 +46,8 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
     const email = input.email ? cleanEmail(input.email, 'email') : null;
     const phone = input.phone?.number ? cleanPhone(input.phone.number, { callingCode: input.phone.code ?? null, country: store.country }) : null;
+    // Before the look-ups: a registration with the same new phone waits, then finds this customer.
+    await lockIdentifiers(trx, engine.dialect, { phone });
 
     const byEmail = email ? await findUserByEmail(trx, emailKey(email)) : undefined;
     const byPhone = phone ? await findUserByPhone(trx, phone) : undefined;

@@ -187,7 +187,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /webhooks/{id}/test': { section: 'Webhooks', summary: 'Send a test event', description: 'A signed test delivery to the endpoint now.' },
   'GET /webhooks/{id}/deliveries': { section: 'Webhooks', summary: 'List deliveries', description: 'Each delivery with its status, attempts, last response code and time.' },
   'POST /webhooks/{id}/replay': { section: 'Webhooks', summary: 'Replay events', description: 'Deliver one event again, or every event of a time range.' },
-  'POST /backoffice/sign-in': { section: 'Back office', summary: 'Sign in', description: 'Email and password of a staff member; answers a session token. Lockout like customers’.' },
+  'POST /backoffice/sign-in': { section: 'Back office', summary: 'Sign in', description: 'Email and password of a staff member; answers a session token. Lockout like customers’; rate limited per client and per email.' },
   'POST /backoffice/sign-in/link': { section: 'Back office', summary: 'Sign in with a link', description: 'The one-time sign-in link `punchcard init` prints for the first owner.' },
   'POST /backoffice/invitations/accept': { section: 'Back office', summary: 'Accept an invitation', description: 'Choose a password for an invited staff account and sign in.' },
   'POST /backoffice/password-reset': { section: 'Back office', summary: 'Ask for a password reset', description: 'Emails a reset link if the address belongs to staff; answers the same either way. Rate limited per client and per email.' },

@@ -33,7 +33,8 @@ export interface RateRule {
   perClient: RateLimiter;
   /** Counts per account or looked-up value (email, phone, cedula), from the request. */
   perAccount: RateLimiter;
-  accountOf(request: FastifyRequest): string | undefined;
+  /** May read the database (a phone is read in its vendor's country). */
+  accountOf(request: FastifyRequest): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -43,7 +44,7 @@ export interface RateRule {
 export function rateLimited(name: string, rule: RateRule) {
   return async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
     const waits = [await rule.perClient.hit(`${name}:ip:${request.ip}`)];
-    const account = rule.accountOf(request)?.trim().toLowerCase();
+    const account = (await rule.accountOf(request))?.trim().toLowerCase();
     if (account) waits.push(await rule.perAccount.hit(`${name}:account:${account}`));
     const wait = Math.max(...waits);
     if (wait > 0) {

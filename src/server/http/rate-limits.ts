@@ -24,11 +24,16 @@ export const DEFAULT_RATE_LIMITS = {
   register: { perClient: 20, perAccount: 5, windowSeconds: 600 },
   /** A store key reading a customer's history (GET /user/transaction/list?api_key), per IP and per key. */
   storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
+  /**
+   * POST /backoffice/sign-in, per IP and per email. The lockout stops guessing one account's
+   * password; the per-IP count stops one password tried across many staff emails (spraying).
+   */
+  staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
 } satisfies Record<string, RateLimitSetting>;
 
 export type RateLimitSettings = { [K in keyof typeof DEFAULT_RATE_LIMITS]: RateLimitSetting };
 
-export function rateRule(engine: Engine, setting: RateLimitSetting, accountOf: (request: FastifyRequest) => string | undefined): RateRule {
+export function rateRule(engine: Engine, setting: RateLimitSetting, accountOf: RateRule['accountOf']): RateRule {
   return {
     perClient: new RateLimiter(engine, setting.perClient, setting.windowSeconds * 1000),
     perAccount: new RateLimiter(engine, setting.perAccount, setting.windowSeconds * 1000),

@@ -38,8 +38,11 @@ export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
   // Each request emails the address: limited per client and per email like a customer's reset,
   // on the validated value (preHandler), with its own counter.
   const resetLimit = rateLimited('staff-password-reset', rateRule(engine, rateLimits.passwordReset, validatedField('body', 'email')));
+  // The lockout covers one account; this counts per client too, so one password tried across many
+  // staff emails (spraying) is limited as well. After validation, like the reset.
+  const signInLimit = rateLimited('staff-sign-in', rateRule(engine, rateLimits.staffSignIn, validatedField('body', 'email')));
 
-  app.post('/backoffice/sign-in', { config, schema: { tags, body: SignInBody, response: { 200: StaffSessionSchema } } }, async (request) =>
+  app.post('/backoffice/sign-in', { config, preHandler: signInLimit, schema: { tags, body: SignInBody, response: { 200: StaffSessionSchema } } }, async (request) =>
     sessionToWire(await signInStaff(engine, request.body)),
   );
 

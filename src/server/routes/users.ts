@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateCustomer } from '../../core/customers/authenticate-customer';
 import { requestBarcodeToken } from '../../core/customers/barcode-token';
-import { cedulaExists, emailExists, mobileAvailable } from '../../core/customers/exists-checks';
+import { cedulaExists, emailExists, mobileAvailable, mobileLookupKey } from '../../core/customers/exists-checks';
+import { normaliseNationalId } from '../../core/customers/national-id';
 import { logOut } from '../../core/customers/log-out';
 import { autoReloadBillingProfile } from '../../core/payments/billing-profiles/billing-profile';
 import { loadMembership } from '../../core/customers/membership';
@@ -50,6 +51,17 @@ export interface UserRouteOptions {
   rateLimits: RateLimitSettings;
 }
 
+/**
+ * Keys an exists check's per-value limit on the validated value as the node reads it, so the same
+ * number typed another way (+593… or 099…, a cedula with dots) is no fresh count.
+ */
+function lookedUp(field: 'mobile' | 'cedula', normalise: (value: string, vendorId: number) => string | Promise<string>) {
+  return (request: FastifyRequest) => {
+    const value = validatedField('query', field)(request);
+    return value === undefined ? undefined : normalise(value, (request.query as { vendor: number }).vendor);
+  };
+}
+
 /** The "Users (legacy style)" section of the interface. */
 export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { engine, rateLimits }) => {
   const session = requireSession(engine);
@@ -62,8 +74,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     activate: rateLimited('activate', rateRule(engine, rateLimits.codeEntry, bySession)),
     send: rateLimited('verification-send', rateRule(engine, rateLimits.messageSend, bySession)),
     email: rateLimited('email-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'email'))),
-    mobile: rateLimited('mobile-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'mobile'))),
-    cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, validatedField('query', 'cedula'))),
+    mobile: rateLimited('mobile-exists', rateRule(engine, rateLimits.lookup, lookedUp('mobile', (mobile, vendorId) => mobileLookupKey(engine, { mobile, vendorId })))),
+    cedula: rateLimited('cedula-exists', rateRule(engine, rateLimits.lookup, lookedUp('cedula', normaliseNationalId))),
     register: rateLimited('register', rateRule(engine, rateLimits.register, validatedField('body', 'email_address'))),
   };
   // A profile change with current_password is a password guess like PUT /user/password: the same counters (account.ts).

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
+import { identifierLockKeys, lockKeys } from '../../storage/identifier-locks';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent } from '../protocol';
 
@@ -18,32 +19,24 @@ export async function lockNodeLastSeq(trx: Kysely<DB>, dialect: Dialect, nodeId:
   return Number(row.last_seq);
 }
 
-/** Identifier locks are stripes: a page of a thousand registrations must not hold thousands of entries of PostgreSQL's shared lock table. */
-const IDENTIFIER_LOCK_SPACE = 7_301_002;
-const IDENTIFIER_STRIPES = 128;
-
 /**
  * Locks the email keys, phones and passport numbers of the customer rows these events send, until
  * the push commits: a customer is merged by email or phone into the one central already has
  * (apply-push.ts, page-customers.ts), and a passport is taken only when nobody else holds it, and
  * each of these is decided on a read. Two stores pushing the same new phone at once would both read
- * "nobody" and make two customers (a phone has no unique index to stop the second). A key locks one
- * of a fixed set of stripes (two pushes sharing one only wait, as they mostly do anyway for the
- * change log's lock), taken in stripe order in one statement, so two pushes cannot wait for each other.
+ * "nobody" and make two customers (a phone has no unique index to stop the second). The locks are
+ * the ones a sign-up or profile change at central takes (storage/identifier-locks.ts: the same
+ * stripes and key names), so those wait for a push carrying the same identifier too.
  */
 export async function lockCustomerIdentifiers(trx: Kysely<DB>, dialect: Dialect, events: readonly PushedEvent[]): Promise<void> {
-  if (dialect !== 'postgres') return;
-  const keys = new Set<string>();
+  const keys: string[] = [];
   for (const event of events) {
     for (const change of event.changes) {
       if (change.tbl !== 'users' || change.op === 'delete') continue;
       const { email_key: email, phone, passport_number: passport } = change.data;
-      if (typeof email === 'string' && email) keys.add(`customer-email:${email}`);
-      if (typeof phone === 'string' && phone) keys.add(`customer-phone:${phone}`);
-      if (typeof passport === 'string' && passport) keys.add(`customer-passport:${passport}`);
+      if (typeof email === 'string' && email) keys.push(`customer-email:${email}`);
+      keys.push(...identifierLockKeys({ phone: typeof phone === 'string' ? phone : null, passport: typeof passport === 'string' ? passport : null }));
     }
   }
-  if (keys.size === 0) return;
-  await sql`select count(pg_advisory_xact_lock(${IDENTIFIER_LOCK_SPACE}, stripe))
-    from (select distinct (hashtextextended(k, 0) & ${IDENTIFIER_STRIPES - 1})::int as stripe from unnest(${[...keys]}::text[]) as k order by stripe) as stripes`.execute(trx);
+  await lockKeys(trx, dialect, keys);
 }
