@@ -132,6 +132,27 @@ describe.skipIf(!process.env.PG_URL)('counter commands racing for one customer, 
     expect(await sessionByHash(first.session.hash)).toEqual({ status: 'closed', closed_reason: 'order' });
   });
 
+  it('an order by session hash while a check-in at another store moves that session keeps the move (not closed twice)', async () => {
+    const { email, userId } = await newcomer(vendor.vendorId);
+    const first = await checkIn(engine, scope, { identification: email });
+    const secondStore = await addStore(vendor.vendorId);
+    const closes: number[] = [];
+    const stop = engine.events.subscribe(vendor.storeId, (event) => {
+      if (event.type === 'session.closed' && event.sessionId === first.session.id) closes.push(event.at);
+    });
+    try {
+      const order = await whileHeld(
+        (trx) => openSession(trx, engine, { vendorId: vendor.vendorId, storeId: secondStore, posId: null }, { userId, identifiedBy: 'email', cardNumber: null, openedBy: 'cashier' }),
+        () => placeOrder(engine, scope, { sessionHash: first.session.hash, receiptNumber: `MOVED-${count}`, subtotal: 4 }),
+      );
+      expect(order).toMatchObject({ status: 'Complete', pointsEarned: 4 });
+    } finally {
+      stop();
+    }
+    expect(await sessionByHash(first.session.hash)).toEqual({ status: 'closed', closed_reason: 'moved' });
+    expect(closes).toEqual([]);
+  });
+
   /** Another store of the vendor (no key: sessions are opened there directly). */
   async function addStore(vendorId: number): Promise<number> {
     return transact(engine, async (trx) => {

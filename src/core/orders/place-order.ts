@@ -133,8 +133,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
       const closing = session ?? (await openSessionOfMember(trx, user.id, vendor.id))[0];
-      if (closing) {
-        await trx.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', closing.id).execute();
+      // Only while still open: a check-in elsewhere may have moved it since it was read (PostgreSQL),
+      // and that close stands, announced by whoever made it.
+      if (closing && (await closeByOrder(trx, now, closing.id)).length > 0) {
         await recordCheckInEvent(trx, engine, 'check_in.closed', closing, { at: now, reason: 'order' });
         events.push(sessionEvent('session.closed', closing, now));
       }
@@ -206,6 +207,9 @@ function isCash(currency: { code: string | null }): boolean {
 }
 
 const orderByReceipt = prepared((db, storeId: number, receiptNumber: string) => db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber));
+const closeByOrder = prepared((db, now: number, id: number) =>
+  db.updateTable('pos_sessions').set({ status: 'closed', closed_at: now, closed_reason: 'order', updated_at: now }).where('id', '=', id).where('status', '=', 'active').returning('id'),
+);
 const openSessionOfMember = prepared((db, userId: number, vendorId: number) =>
   db.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active'),
 );
