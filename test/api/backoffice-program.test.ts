@@ -107,6 +107,14 @@ describe('the program', () => {
     expect(p.tiers.map((t: { name: string; threshold: number }) => [t.name, t.threshold])).toContainEqual(['Gold', 200]);
   });
 
+  it('audits a content page written again with the page it replaced as before', async () => {
+    const put = (title: string) => staffCall(node, owner.token, 'PUT', '/backoffice/program/content/privacy-policy', { language: 'en', title, content: `<p>${title}</p>` });
+    expect((await put('Terms v1')).status).toBe(200);
+    expect(await lastAudit('content')).toMatchObject({ action: 'content.update', object_id: 'privacy-policy/en', before: null, after: { title: 'Terms v1', version: 1 } });
+    expect((await put('Terms v2')).status).toBe(200);
+    expect(await lastAudit('content')).toMatchObject({ action: 'content.update', object_id: 'privacy-policy/en', before: { title: 'Terms v1', version: 1 }, after: { title: 'Terms v2', version: 2 } });
+  });
+
   it('edits an existing reward (name, cost, status) and tier (name, threshold), each audited with before and after', async () => {
     const points = (await program()).currencies.find((c: { code: string | null }) => c.code === null);
     const reward = (await staffCall(node, owner.token, 'POST', '/backoffice/program/rewards', { name: 'Muffin', cost: 80, currency: points.id })).body;
@@ -171,6 +179,25 @@ describe('blocking a customer', () => {
       ['customer.block', manager.email],
     ]);
     expect(audit[1]).toMatchObject({ before: { blocked: false, reason: null }, after: { blocked: true, reason: 'Chargeback fraud' } });
+  });
+});
+
+describe('blocking a customer at a paired store', () => {
+  // The block travels central → store with the membership row; a store's own block is not
+  // accepted by central and its next pull puts the membership back as central has it.
+  it('is left to central: block and unblock are 409 blocking_managed_by_central and change nothing', async () => {
+    const { user } = await registerOkAt(node, vendor.vendorId, { first_name: 'Paz', last_name: 'Mora' });
+    const id = Number(user.id);
+    node.engine.programRole = 'replica';
+    try {
+      const block = await staffCall(node, manager.token, 'POST', `/backoffice/customers/${id}/block`, { reason: 'Chargeback fraud' });
+      expect([block.status, block.body.code]).toEqual([409, 'blocking_managed_by_central']);
+      const unblock = await staffCall(node, manager.token, 'POST', `/backoffice/customers/${id}/unblock`);
+      expect([unblock.status, unblock.body.code]).toEqual([409, 'blocking_managed_by_central']);
+      expect((await staffCall(node, manager.token, 'GET', `/backoffice/customers/${id}`)).body).toMatchObject({ blocked: false });
+    } finally {
+      node.engine.programRole = 'owner';
+    }
   });
 });
 

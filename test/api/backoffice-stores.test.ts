@@ -217,3 +217,28 @@ describe('who may do what (the node decides, per role and store)', () => {
     expect(statuses).toEqual(expected);
   });
 });
+
+describe('a paired store', () => {
+  // Stores and keys are central's (pulled, never pushed): a change made here would stay here, and a
+  // key revoked here would still work at central, which the store forwards central-owned calls to.
+  it('leaves stores and keys to central: changes are 409 stores_managed_by_central and change nothing; reads still work', async () => {
+    const keyId = (await staffCall(node, owner.token, 'POST', `/backoffice/stores/${vendor.storeId}/keys`, { role: 'cashier', label: 'Till 2' })).body.key.id as number;
+    node.engine.programRole = 'replica';
+    try {
+      for (const [method, path, body] of [
+        ['POST', '/backoffice/stores', { name: 'Local', address: '1 Local St', city: 'Springfield', country: 'US' }],
+        ['PUT', `/backoffice/stores/${vendor.storeId}`, { name: 'Renamed here' }],
+        ['POST', `/backoffice/stores/${vendor.storeId}/keys`, { role: 'cashier', label: 'Local' }],
+        ['DELETE', `/backoffice/keys/${keyId}`],
+      ] as const) {
+        const reply = await staffCall(node, owner.token, method, path, body);
+        expect([method, path, reply.status, reply.body.code]).toEqual([method, path, 409, 'stores_managed_by_central']);
+      }
+      expect((await staffCall(node, owner.token, 'GET', '/backoffice/stores')).status).toBe(200);
+      const keys = await staffCall(node, owner.token, 'GET', `/backoffice/stores/${vendor.storeId}/keys`);
+      expect(keys.body.items.find((k: { id: number }) => k.id === keyId)).toMatchObject({ revoked: null });
+    } finally {
+      node.engine.programRole = 'owner';
+    }
+  });
+});

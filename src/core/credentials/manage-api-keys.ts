@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../shared/roles';
 import { type Actor, recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
+import { storesOwnedHere } from '../stores/store-admin';
 import { addApiKey } from './api-keys';
 
 // API keys as the back office shows them: named, with the last four characters, last use and
@@ -45,6 +46,7 @@ export async function storeOfApiKey(engine: Engine, vendorId: number, keyId: num
 
 /** A new key for a store's counter (cashier, integration) or kiosk; returned once. */
 export async function issueApiKey(engine: Engine, actor: Actor, input: { storeId: number; role: string; label: string }): Promise<{ key: string; listing: ApiKeyListing }> {
+  storesOwnedHere(engine);
   if (!(API_KEY_ROLES as readonly string[]).includes(input.role)) throw new ServiceError('validation_failed', `role must be one of ${API_KEY_ROLES.join(', ')}.`, 'role');
   const role = input.role as ApiKeyRole;
   const label = input.label.trim();
@@ -64,6 +66,7 @@ export async function issueApiKey(engine: Engine, actor: Actor, input: { storeId
 
 /** Revokes a key: the counter or kiosk using it is refused from its next call. Revoking twice is a no-op. */
 export async function revokeApiKey(engine: Engine, actor: Actor, keyId: number): Promise<ApiKeyListing> {
+  storesOwnedHere(engine);
   const before = await loadKey(engine, actor.vendorId, keyId);
   if (before.revokedAt !== null) return before;
   return transact(engine, async (trx) => {

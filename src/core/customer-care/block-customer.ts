@@ -1,6 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import { recordAudit } from '../audit/record-audit';
-import { type Engine, transact } from '../engine';
+import { type Engine, ownsProgramData, transact } from '../engine';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { checkCustomerAccess } from './customer-access';
@@ -17,6 +17,9 @@ export interface BlockState {
  * history stay as they are. Each change is audited with the state before and after.
  */
 export async function setCustomerBlocked(engine: Engine, staff: StaffPrincipal, userId: number, change: { blocked: true; reason: string } | { blocked: false }): Promise<BlockState> {
+  // The block travels central → store with the membership; central ignores a store's, and its next
+  // pull would quietly undo it.
+  if (!ownsProgramData(engine)) throw new ServiceError('blocking_managed_by_central');
   const reason = change.blocked ? change.reason.trim() : null;
   if (change.blocked && (reason === null || reason.length < 3 || reason.length > 500)) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {

@@ -1,7 +1,9 @@
 import { ServiceError } from '../../shared/errors';
 import { auditedChange } from '../audit/audited-change';
 import type { AuditEntry } from '../audit/record-audit';
+import { parseLanguage, parseSlug } from '../content/content-page';
 import { setVendorContent, type ContentChange } from '../content/set-content';
+import { loadVendor } from '../customers/customer-store';
 import { createCurrency, type NewCurrency } from '../currencies/create-currency';
 import { getCurrency } from '../currencies/get-currency';
 import { type CurrencyChanges, updateCurrency } from '../currencies/update-currency';
@@ -18,6 +20,7 @@ import { createTier, type NewTier } from '../rules/tiers/create-tier';
 import { getTier } from '../rules/tiers/get-tier';
 import { type TierChanges, updateTier } from '../rules/tiers/update-tier';
 import { actorOf } from '../staff/authorize';
+import { lockKey } from '../storage/dialect';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { getOfflinePolicy, type OfflinePolicy, setOfflinePolicy } from '../sync/central/offline-policy';
 
@@ -35,6 +38,21 @@ async function change<T>(engine: Engine, staff: StaffPrincipal, work: (within: E
 }
 
 const scopeOf = (staff: StaffPrincipal) => ({ vendorId: staff.vendorId });
+
+/**
+ * The page a content change replaces, as its audit shows it (null: not written in that language
+ * yet), locked until the change commits. Without the lock two first writes at once both insert on
+ * PostgreSQL, and the use case's retry after the unique index refuses one cannot run in the audited
+ * change's transaction, which that refusal aborted.
+ */
+async function lockedStoredPage(engine: Engine, vendorId: number, input: ContentChange): Promise<{ title: string; version: number } | null> {
+  const slug = parseSlug(input.slug);
+  // The language the write goes to: the one given, else the vendor's (as setVendorContent decides).
+  const language = input.language === undefined || input.language.trim() === '' ? (await loadVendor(engine.db, vendorId)).language : parseLanguage(input.language);
+  await lockKey(engine.db, engine.dialect, `content:${vendorId}:${slug}:${language}`);
+  const row = await engine.db.selectFrom('vendor_content').select(['title', 'version']).where('vendor_id', '=', vendorId).where('slug', '=', slug).where('language', '=', language).executeTakeFirst();
+  return row ? { title: row.title, version: Number(row.version) } : null;
+}
 
 export const programChanges = {
   createCurrency: (engine: Engine, staff: StaffPrincipal, input: NewCurrency) =>
@@ -98,10 +116,11 @@ export const programChanges = {
   },
   setContent: (engine: Engine, staff: StaffPrincipal, input: ContentChange) =>
     change(engine, staff, async (e) => {
+      const before = await lockedStoredPage(e, staff.vendorId, input);
       const after = await setVendorContent(e, scopeOf(staff), input);
       return {
         result: after,
-        audit: { action: 'content.update', objectType: 'content', objectId: `${after.slug}/${after.language}`, before: null, after: { title: after.title, version: after.version } },
+        audit: { action: 'content.update', objectType: 'content', objectId: `${after.slug}/${after.language}`, before, after: { title: after.title, version: after.version } },
       };
     }),
 };

@@ -5,7 +5,7 @@ import { loadVendor } from '../customers/customer-store';
 import { hashPassword } from '../customers/passwords';
 import { type Engine, transact } from '../engine';
 import { nextObjectId } from '../storage/ids';
-import { findStaffByEmail, type StaffMember, toStaffMember } from './staff-accounts';
+import { findStaffByEmail, insertStaffAccount, type StaffMember, toStaffMember } from './staff-accounts';
 import { issueStaffToken } from './staff-tokens';
 
 export interface NewOwner {
@@ -42,7 +42,7 @@ export async function addOwner(engine: Engine, input: NewOwner): Promise<{ staff
       created_at: now,
       updated_at: now,
     };
-    await trx.insertInto('staff_accounts').values(row).execute();
+    await insertStaffAccount(trx, row);
     const staff = toStaffMember(row);
     await recordAudit(trx, engine, { vendorId: input.vendorId, staffId: null, label: 'cli' }, { action: 'staff.create', objectType: 'staff', objectId: row.id, before: null, after: staffAudit(staff) });
     const signInToken = passwordHash === null ? await issueStaffToken(trx, engine, row, 'sign_in_link') : null;

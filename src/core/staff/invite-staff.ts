@@ -8,7 +8,7 @@ import { queueMessage } from '../messaging/queue-message';
 import { nextObjectId } from '../storage/ids';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
-import { checkRoleStore, findStaffByEmail, type StaffMember, toStaffMember } from './staff-accounts';
+import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
 import { issueStaffToken, STAFF_TOKEN_HOURS } from './staff-tokens';
 
@@ -52,7 +52,7 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
       created_at: now,
       updated_at: now,
     };
-    await trx.insertInto('staff_accounts').values(row).execute();
+    await insertStaffAccount(trx, row);
     const token = await issueStaffToken(trx, engine, row, 'invitation');
     await queueMessage(trx, engine, {
       vendorId: vendor.id,

@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import type { StaffRole } from '../../shared/staff-roles';
 import { recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
+import { lockKey } from '../storage/dialect';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
 import { checkRoleStore, loadStaff, type StaffMember, toStaffMember } from './staff-accounts';
@@ -28,6 +29,9 @@ export async function listStaff(engine: Engine, vendorId: number): Promise<Staff
  */
 export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: number, change: StaffChange): Promise<StaffMember> {
   return transact(engine, async (trx) => {
+    // Two owners demoting each other at once would each count the other still active: on
+    // PostgreSQL one program's staff changes take turns (SQLite runs one writer at a time).
+    await lockKey(trx, engine.dialect, `staff:${by.vendorId}`);
     const row = await loadStaff(trx, by.vendorId, staffId);
     const before = toStaffMember(row);
     const role: StaffRole = change.role !== undefined ? checkRole(change.role) : before.role;

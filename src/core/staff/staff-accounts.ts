@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StaffRole } from '../../shared/staff-roles';
+import { isUniqueViolation } from '../storage/errors';
 import type { DB, StaffAccountsTable } from '../storage/schema';
 
 export type StaffRow = Selectable<StaffAccountsTable>;
@@ -39,6 +40,19 @@ export async function loadStaff(db: Kysely<DB>, vendorId: number, staffId: numbe
 
 export function findStaffByEmail(db: Kysely<DB>, email: string) {
   return db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+/**
+ * Writes a new account. Callers look the email up first; this answers the one they cannot see: an
+ * account with the same email made by another request since (PostgreSQL), refused by the unique index.
+ */
+export async function insertStaffAccount(db: Kysely<DB>, row: Insertable<StaffAccountsTable>): Promise<void> {
+  try {
+    await db.insertInto('staff_accounts').values(row).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ServiceError('staff_email_taken', undefined, 'email');
+    throw error;
+  }
 }
 
 /** A store manager runs one store of the program; owners and managers none. */

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Actor, recordAudit } from '../audit/record-audit';
 import { cleanPhone } from '../customers/contact';
-import { type Engine, transact } from '../engine';
+import { type Engine, ownsProgramData, transact } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB, StoresTable } from '../storage/schema';
 import { checkOpeningHours, checkTimeZone, isOpenAt } from './opening-hours';
@@ -152,8 +152,17 @@ export async function listAdminStores(engine: Engine, vendorId: number, onlyStor
   return rows.map((row) => toAdminStore(row, now));
 }
 
+/**
+ * Stores and their keys travel central → store only: one changed at a paired store would stay
+ * there (a key revoked there still working at central, which the store forwards calls to).
+ */
+export function storesOwnedHere(engine: Engine): void {
+  if (!ownsProgramData(engine)) throw new ServiceError('stores_managed_by_central');
+}
+
 /** A new store with its first point of sale ("Counter 1"), so keys can be issued for it at once. */
 export function createStore(engine: Engine, actor: Actor, input: StoreInput): Promise<AdminStore> {
+  storesOwnedHere(engine);
   const fields = checkFields(input, null);
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
@@ -171,6 +180,7 @@ export function createStore(engine: Engine, actor: Actor, input: StoreInput): Pr
 
 /** Changes the fields given; the rest stay. */
 export function updateStore(engine: Engine, actor: Actor, storeId: number, input: StoreInput): Promise<AdminStore> {
+  storesOwnedHere(engine);
   return transact(engine, async (trx) => {
     const before = await loadAdminStore(trx, engine, actor.vendorId, storeId);
     const fields = checkFields(input, before);

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Engine, startEngine } from '../../src/core/engine';
+import { programChanges } from '../../src/core/program-admin/change-program';
+import { addOwner } from '../../src/core/staff/add-owner';
+import { inviteStaff } from '../../src/core/staff/invite-staff';
+import { updateStaff } from '../../src/core/staff/manage-staff';
+import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { isServiceError } from '../../src/shared/errors';
+import { ManualClock } from '../support/clock';
+import { openTestPostgres } from '../support/postgres';
+
+// Back-office staff under concurrent requests on PostgreSQL (READ COMMITTED), staged on separate
+// connections as in customer-races-postgres: a lock held from outside stops both requests at the
+// same step, after each has read what it decides on. SQLite's single writer never shows these.
+describe.skipIf(!process.env.PG_URL)('back-office staff and changes raced on PostgreSQL (PG_URL)', () => {
+  let database: Awaited<ReturnType<typeof openTestPostgres>>;
+  let engine: Engine;
+  let vendor: VendorCredentials;
+  const clock = new ManualClock();
+  const clients: pg.Client[] = [];
+
+  async function connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    clients.push(client);
+    return client;
+  }
+
+  async function waitForLockWaits(observer: pg.Client, count: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      if (waiting.rows[0].n >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`${count} connections did not wait for a lock within 10 s`);
+  }
+
+  async function raceBehindLock<T>(lockSql: string, requests: Array<() => Promise<T>>): Promise<PromiseSettledResult<T>[]> {
+    const holder = await connect();
+    await holder.query('begin');
+    await holder.query(lockSql);
+    const settled = Promise.allSettled(requests.map((request) => request()));
+    await waitForLockWaits(await connect(), requests.length);
+    await holder.query('commit');
+    return settled;
+  }
+
+  const HOLD_ID_COUNTER = "update id_sequences set value = value where name = 'objects'";
+
+  function reasonOf(result: PromiseSettledResult<unknown>): string {
+    if (result.status === 'fulfilled') return 'ok';
+    return isServiceError(result.reason) ? result.reason.code : `raw: ${String(result.reason)}`;
+  }
+
+  async function owner(email: string): Promise<StaffPrincipal> {
+    const { staff } = await addOwner(engine, { vendorId: vendor.vendorId, email, password: 'correct horse battery' });
+    return { sessionId: 0, staffId: staff.id, vendorId: staff.vendorId, email, name: staff.name, role: 'owner', storeId: null };
+  }
+
+  beforeAll(async () => {
+    database = await openTestPostgres();
+    engine = await startEngine({ database: database.database, nodeKey: randomBytes(32), clock, role: 'central' });
+    vendor = await setUpVendor(engine, { name: 'Race Staff', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main', city: 'Springfield' } });
+  });
+
+  afterAll(async () => {
+    for (const client of clients) await client.end();
+    await engine?.close();
+    await database?.drop();
+  });
+
+  it('two owners demoting each other at once: one is refused last_owner, and one active owner remains', async () => {
+    const ana = await owner('ana.owner@race.test');
+    const bea = await owner('bea.owner@race.test');
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [() => updateStaff(engine, ana, bea.staffId, { role: 'manager' }), () => updateStaff(engine, bea, ana.staffId, { status: 'disabled' })]);
+    expect(results.map(reasonOf).sort()).toEqual(['last_owner', 'ok']);
+    const owners = await engine.db.selectFrom('staff_accounts').select('id').where('vendor_id', '=', vendor.vendorId).where('role', '=', 'owner').where('status', '=', 'active').execute();
+    expect(owners).toHaveLength(1);
+  });
+
+  it('one email invited twice at once: one account, the other 409 staff_email_taken (not a unique-index 500)', async () => {
+    const inviter = await owner('inviter.owner@race.test');
+    const invite = () => inviteStaff(engine, inviter, { email: 'twice@staff.race.test', name: 'Twice', role: 'manager', linkBase: 'http://127.0.0.1/admin' });
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [invite, invite]);
+    expect(results.map(reasonOf).sort()).toEqual(['ok', 'staff_email_taken']);
+  });
+
+  it('a content page written for the first time by two staff at once: both saved, as versions 1 and 2 (not a 500 of an aborted transaction)', async () => {
+    const staff = await owner('content.owner@race.test');
+    const write = (title: string) => () => programChanges.setContent(engine, staff, { slug: 'faq', language: 'en', title, content: `<p>${title}</p>` });
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [write('First'), write('Second')]);
+    expect(results.map(reasonOf)).toEqual(['ok', 'ok']);
+    const page = await engine.db.selectFrom('vendor_content').select('version').where('vendor_id', '=', vendor.vendorId).where('slug', '=', 'faq').where('language', '=', 'en').executeTakeFirstOrThrow();
+    expect(Number(page.version)).toBe(2);
+    const audits = await engine.db.selectFrom('audit_log').select('before').where('vendor_id', '=', vendor.vendorId).where('action', '=', 'content.update').execute();
+    expect(audits.filter((a) => a.before === null)).toHaveLength(1);
+  });
+});
