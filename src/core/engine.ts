@@ -38,9 +38,10 @@ export interface Engine {
    * A paired store's view of its link to central (the sync client keeps it current); always up
    * elsewhere. `firstSyncDone`: the chain's customers have arrived (true except on a store still
    * receiving its first sync), so an unknown identification is really unknown. `customerFromCentral`:
-   * during a first sync, brings one customer from central now (false when it cannot).
+   * during a first sync, brings one customer from central now (false when it cannot). `storeId`:
+   * the store a paired node serves (keys of the chain's other stores are refused there).
    */
-  centralLink: { reachable: boolean; firstSyncDone: boolean; customerFromCentral?: (identification: string) => Promise<boolean> };
+  centralLink: { reachable: boolean; firstSyncDone: boolean; customerFromCentral?: (identification: string) => Promise<boolean>; storeId?: number };
   close(): Promise<void>;
 }
 

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issuePairingCode } from '../../src/core/sync/central/pairing';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
+import { createPairingControl } from '../../src/server/sync/pairing-control';
 import { run } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
@@ -93,6 +96,48 @@ describe('pairing and unpairing a running store node from its screens', () => {
     // The node is empty now: no program of its own, no fork of the chain's.
     expect(await store.engine.db.selectFrom('vendors').select('id').execute()).toEqual([]);
     expect((await unpair()).status).toBe(401);
+  }, 120_000);
+
+  it('unpairing from the screens does not set aside a sale that lands while the node stops', async () => {
+    const [centralDir, storeDir] = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
+    dirs.push(centralDir, storeDir);
+    const hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port: 0 });
+    const till = await startStoreNode({ dataDir: storeDir.path, port: 0 });
+    try {
+      const chain = await setUpVendor(hub.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
+      const { code } = await issuePairingCode(hub.engine, chain.vendorId, chain.storeId);
+      const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
+      const paired = await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } });
+      expect(paired.status, JSON.stringify(paired.body)).toBe(202);
+      await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
+
+      // A sale that lands after the unpairing was answered (nothing was waiting then) and before the
+      // node stopped (central away, so it stays unsent): the restart's work on the files must not take it away.
+      await hub.close();
+      let restarted: Promise<void> = Promise.resolve();
+      const control = createPairingControl(
+        {
+          get engine() {
+            return till.engine;
+          },
+          restart: (between) =>
+            (restarted = (async () => {
+              await registerInStore(till.engine, await authenticateApiKey(till.engine, chain.apiKey), { email: 'late.sale@example.com' });
+              await till.close();
+              await between?.();
+            })()),
+        } as RunningNode,
+        { dataDir: storeDir.path },
+      );
+      expect(await control.unpair({ discardUnsent: false })).toEqual({ discarded: 0 });
+      await new Promise((resolve) => setImmediate(resolve));
+      await expect(restarted).rejects.toMatchObject({ code: 'unsent_sales' });
+      expect(setAside(storeDir.path, 'unpaired')).toEqual([]);
+      expect(existsSync(join(storeDir.path, 'central.json'))).toBe(true);
+    } finally {
+      await till.close();
+      await hub.close();
+    }
   }, 120_000);
 
   it('refuses to pair from the screens a node whose database is not its data folder’s file', async () => {

@@ -83,10 +83,21 @@ const apiKeyByHash = prepared((db, keyHash: string) =>
 
 const liveApiKey = cachedByVersion(apiKeyByHash);
 
+/**
+ * A paired store node has every key of its chain (they replicate with the program), but it sells
+ * for its own store only: central refuses what a node pushes for another store, so a sale taken
+ * here with another store's key would be told "done" at the counter and then lost.
+ */
+function refuseOtherStoresKey(engine: Engine, keyStoreId: number): void {
+  const served = engine.centralLink.storeId;
+  if (served !== undefined && keyStoreId !== served) throw new ServiceError('forbidden', 'This key belongs to another store of the chain: use a key of the store this node serves.');
+}
+
 /** Resolves an api_key to its store, point of sale and role. */
 export async function authenticateApiKey(engine: Engine, key: string): Promise<StoreScope> {
   const row = await liveApiKey(engine, hashSecret(key));
   if (!row) throw new ServiceError('invalid_api_key');
+  refuseOtherStoresKey(engine, row.store_id);
   // "Last used" for the back office, to the minute: one write a minute per key, not one per call.
   const now = engine.clock.now();
   if (row.last_used_at === null || now - row.last_used_at >= 60_000) {

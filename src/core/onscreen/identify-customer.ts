@@ -32,6 +32,21 @@ export async function identifyCustomer(
   engine: Engine,
   input: { vendorId: number; country: string; identification: string },
 ): Promise<Identified> {
+  const found = await findIdentifiedCustomer(db, engine, input);
+  refuseUnservedAccount(found.user, 'card_number');
+  return found;
+}
+
+/**
+ * identifyCustomer without its refusal of deleted and deactivated accounts, for a caller that must
+ * first check the customer is its program's (central answering a store: the account's state of
+ * another program's customer is not the store's to learn).
+ */
+export async function findIdentifiedCustomer(
+  db: Kysely<DB>,
+  engine: Engine,
+  input: { vendorId: number; country: string; identification: string },
+): Promise<Identified> {
   const value = input.identification.trim();
   if (value === '' || value.length > 254) throw new ServiceError('validation_failed', 'card_number must hold a card number, phone, email or app code.', 'card_number');
   const found = await lookUp(db, engine, input.vendorId, input.country, value);
@@ -39,7 +54,6 @@ export async function identifyCustomer(
   // says so, so nobody registers a customer twice.
   if (!found && !engine.centralLink.firstSyncDone) throw new ServiceError('first_sync_in_progress', undefined, 'card_number');
   if (!found) throw new ServiceError('customer_not_found', undefined, 'card_number');
-  refuseUnservedAccount(found.user, 'card_number');
   return found;
 }
 

@@ -37,12 +37,14 @@ export function scannerScopeResolver(engine: Engine, choice: ScannerStoreChoice,
         return null;
       }
     }
-    const store = await findCounterStore(engine, choice.storeId);
+    // A paired node holds every store of its chain but sells for its own (credentials/authenticate.ts).
+    const storeId = choice.storeId ?? engine.centralLink.storeId;
+    const store = await findCounterStore(engine, storeId);
     if (!store) {
-      note(choice.storeId === undefined ? 'no store in this node yet: scans are not checked in' : `store ${choice.storeId} not found: scans are not checked in`);
+      note(storeId === undefined ? 'no store in this node yet: scans are not checked in' : `store ${storeId} not found: scans are not checked in`);
       return null;
     }
-    if (choice.storeId === undefined && (await countStores(engine)) > 1) {
+    if (storeId === undefined && (await countStores(engine)) > 1) {
       logger.warn({ store_id: store.storeId }, `node has several stores: scanners check in at the first, "${store.storeName}" (choose with --scanner-store)`);
     }
     const { key } = await replaceApiKey(engine, { vendorId: store.vendorId, storeId: store.storeId, posId: store.posId, role: 'cashier', label: SCANNER_KEY_LABEL });

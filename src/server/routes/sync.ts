@@ -15,11 +15,33 @@ import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
 import { watchLogHead } from '../sync/log-head-watcher';
+import { watchRevocation } from '../sync/revocation-watcher';
 import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
 
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A pushed event's shape, checked before anything reads it (a change or a balance that is not an object failed the push with a 500). */
+function refuseMalformedEvents(events: readonly unknown[]): void {
+  for (const event of events) {
+    if (!isObject(event)) throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
+    // The event id tells a resend from another event at the same node_seq (a store restored from a backup).
+    const id = event['event_id'];
+    if (!Number.isSafeInteger(event['node_seq']) || !Array.isArray(event['changes']) || typeof id !== 'string' || id.length === 0 || id.length > 100) {
+      throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
+    }
+    if (!event['changes'].every((c) => isObject(c) && typeof c['tbl'] === 'string' && typeof c['op'] === 'string' && isObject(c['data']))) {
+      throw new ServiceError('validation_failed', 'Each change needs tbl, op and data (an object).', 'events');
+    }
+    const believed = event['believed_available'];
+    if (believed != null && !(Array.isArray(believed) && believed.every(isObject))) {
+      throw new ServiceError('validation_failed', 'believed_available must be a list of balances.', 'events');
+    }
+  }
+}
 
 /** Central's side of sync (docs/sync.md): pairing, push, pull, the poke stream, and the chain's admin views. */
 export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
@@ -43,13 +65,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     { config, preValidation: node, bodyLimit: 16 * 1024 * 1024, schema: { tags, body: Type.Object({ events: Type.Array(Type.Any(), { maxItems: PUSH_EVENTS_MAX }) }) } },
     async (request) => {
       const events = request.body.events as PushedEvent[];
-      for (const event of events) {
-        // The event id tells a resend from another event at the same node_seq (a store restored from a backup).
-        const id = event?.event_id as unknown;
-        if (!Number.isSafeInteger(event?.node_seq) || !Array.isArray(event?.changes) || typeof id !== 'string' || id.length === 0 || id.length > 100) {
-          throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
-        }
-      }
+      refuseMalformedEvents(events);
       return acceptPushedEvents(engine, nodeOf(request), events);
     },
   );
@@ -104,7 +120,16 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
   app.get('/sync/stream', { config, preValidation: node, schema: { tags } }, async (request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    const stop = watchLogHead(engine, (head) => reply.raw.write(`event: changes\ndata: {"head":${head}}\n\n`));
+    const stopPokes = watchLogHead(engine, (head) => reply.raw.write(`event: changes\ndata: {"head":${head}}\n\n`));
+    const stop = () => {
+      stopPokes();
+      stopWatching();
+    };
+    // A node revoked while its stream is open is cut off too (its next request then hears node_revoked).
+    const stopWatching = watchRevocation(engine, nodeOf(request).id, () => {
+      stop();
+      reply.raw.end();
+    });
     request.raw.on('close', stop);
   });
 

@@ -4,7 +4,7 @@ import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { ServiceError } from '../../shared/errors';
 import { openDataDir } from '../node/data-dir';
 import type { RunningNode } from '../node/store-node';
-import { checkPairable, finishUnpairing, hasOwnData, installPairing, redeemPairingCode, refuseUnsent } from './pair-store';
+import { checkPairable, hasOwnData, installPairing, redeemPairingCode, refuseUnsent, unpairStore } from './pair-store';
 import { readPairing } from './pairing-file';
 
 /** Pairing and unpairing a running store node from its screens (POST and DELETE /sync/pairing). */
@@ -47,7 +47,9 @@ export function createPairingControl(
       if (!readPairing(dir)) throw new ServiceError('store_not_paired');
       const { pending } = await summariseOutbox(node.engine.db);
       if (!input.discardUnsent) refuseUnsent(pending);
-      afterReply(async () => finishUnpairing(dir, Date.now()));
+      // Counted again once the node has stopped: a sale that landed meanwhile (a request in flight,
+      // a scan) keeps the node paired instead of going aside unsent, as the answer said nothing would.
+      afterReply(() => unpairStore({ dataDir: options.dataDir, discardUnsent: input.discardUnsent, sqliteNativeBinding: options.sqliteNativeBinding }));
       return { discarded: pending };
     },
   };

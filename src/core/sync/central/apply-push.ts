@@ -101,11 +101,12 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     fresh = fresh.slice(0, gap);
   }
 
-  await lockCustomerIdentifiers(trx, engine.dialect, fresh);
+  const readable = fresh.filter(holdsOnlyWholeNumbers);
+  await lockCustomerIdentifiers(trx, engine.dialect, readable);
   const verdicts = new Map<number, EventVerdict>();
   for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
-  const page = await learnPage(trx, fresh, { vendorId: node.vendorId, sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
+  const page = await learnPage(trx, readable, { vendorId: node.vendorId, sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
   let run: PushedEvent[] = [];
   const flush = async () => {
     if (run.length > 0) for (const verdict of await applyRun(trx, engine, node, page, run, push)) verdicts.set(verdict.node_seq, verdict);
@@ -113,7 +114,10 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     startNewRun(page);
   };
   for (const event of fresh) {
-    if (!oneByOne.all && !oneByOne.events.has(event.node_seq) && isPlainSale(page, node, event)) {
+    if (!holdsOnlyWholeNumbers(event)) {
+      await flush();
+      verdicts.set(event.node_seq, await rejectEvent(trx, engine, node, event, new EventRefused('invalid_row', 'a row holds a number that is not a whole number within range')));
+    } else if (!oneByOne.all && !oneByOne.events.has(event.node_seq) && isPlainSale(page, node, event)) {
       run.push(event);
       rememberEvent(page, event, true);
     } else {
@@ -130,6 +134,15 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();
   const results = [...repeated, ...fresh].map((e) => verdicts.get(e.node_seq) ?? { node_seq: e.node_seq, event_id: e.event_id, verdict: 'applied' as const, code: null, message: null });
   return { results, resume_from: resumeFrom };
+}
+
+/**
+ * Every column a store pushes is an integer or text, so a fraction or a number past 2^53 is no
+ * store's row: such an event is refused before any query reads it (PostgreSQL's bigint casts
+ * failed the whole push on it, where SQLite refused the event).
+ */
+function holdsOnlyWholeNumbers(event: PushedEvent): boolean {
+  return event.changes.every((change) => Object.values(change.data).every((value) => typeof value !== 'number' || Number.isSafeInteger(value)));
 }
 
 /** What the store believed each account held before its last spend from it in this page. */

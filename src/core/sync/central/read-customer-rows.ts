@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
-import { identifyCustomer } from '../../onscreen/identify-customer';
+import { findIdentifiedCustomer, refuseUnservedAccount } from '../../onscreen/identify-customer';
 import type { DB } from '../../storage/schema';
 import type { CustomerRows } from '../protocol';
 import { replicatedTable } from '../replicated-tables';
@@ -18,12 +18,14 @@ import { rowsAsJson } from './read-snapshot';
 export async function readCustomerRows(engine: Engine, node: PairedNode, identification: string): Promise<CustomerRows> {
   const db = engine.db;
   const store = await db.selectFrom('stores').select('country').where('id', '=', node.storeId).executeTakeFirstOrThrow();
-  const { user } = await identifyCustomer(db, engine, { vendorId: node.vendorId, country: store.country, identification });
+  const { user } = await findIdentifiedCustomer(db, engine, { vendorId: node.vendorId, country: store.country, identification });
   const userId = Number(user.id);
   const vendorId = node.vendorId;
-  // The snapshot's rule: a store receives the customers of its own program, no one else's.
+  // The snapshot's rule: a store receives the customers of its own program, no one else's, and
+  // learns nothing of the others (not even that an address has a deactivated account).
   const member = await db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).executeTakeFirst();
   if (!member) throw new ServiceError('customer_not_found', undefined, 'card_number');
+  refuseUnservedAccount(user, 'card_number');
   const mine = sql`r.user_id = ${userId} and r.vendor_id = ${vendorId}`;
   const filters: Array<[string, ReturnType<typeof sql>]> = [
     ['cards', sql`r.vendor_id = ${vendorId} and r.id in (select card_id from user_cards where user_id = ${userId} and vendor_id = ${vendorId})`],

@@ -90,6 +90,7 @@ export class SyncClient {
   ) {
     // The counter's use cases reach central through the engine (they know nothing of sync).
     engine.centralLink.customerFromCentral = (identification) => this.fetchCustomer(identification);
+    engine.centralLink.storeId = options.storeId;
   }
 
   /** One full round; throws (and marks the link down) when central cannot be reached. */
