@@ -6,7 +6,8 @@ import { migrateToLatest } from '../../src/core/storage/database';
 import { installChangeCapture } from '../../src/core/sync/capture/install-capture';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
-import { issuePairingCode } from '../../src/core/sync/central/pairing';
+import { issuePairingCode, pairNode } from '../../src/core/sync/central/pairing';
+import { hashSecret } from '../../src/core/credentials/secrets';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../../src/server/app';
 import { scannerScopeResolver } from '../../src/server/node/scanner-scope';
@@ -99,6 +100,17 @@ describe.each(['sqlite', 'postgres'] as const)('a node credential at central (%s
     ]) {
       expect(await call).toMatchObject({ status: 401, body: { code: 'node_revoked' } });
     }
+  });
+
+  it('keeps a pairing code only as a keyed digest: a copy of the database does not give it away', async () => {
+    const central = await startCentral(kind);
+    const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, central.vendor.storeId);
+    const plain = code.replace('-', '');
+    const stored = await central.engine.db.selectFrom('sync_pairing_codes').select('code_hash').execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.code_hash).not.toBe(hashSecret(plain));
+    expect(stored[0]!.code_hash).not.toContain(plain);
+    expect(await pairNode(central.engine, code, 'till')).toMatchObject({ node_id: expect.any(Number) });
   });
 
   it('answers a malformed push with 400 and a code, and refuses an event with numbers no column holds, never a 500', async () => {

@@ -39,6 +39,14 @@ describe('a store’s push at central', () => {
 
   const ordersAt = async (central: CentralHandle) => Number((await central.engine.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
+  it('applies nothing of a push whose node was revoked after its credential was checked', async () => {
+    const { central, node, events } = await storeWithSales();
+    // The push authenticated, then staff removed the node before its transaction began.
+    await central.engine.db.updateTable('sync_nodes').set({ revoked_at: central.engine.clock.now() }).where('id', '=', node.id).execute();
+    await expect(acceptPushedEvents(central.engine, node, events)).rejects.toMatchObject({ code: 'node_revoked' });
+    expect(await ordersAt(central)).toBe(0);
+  });
+
   it('answers a page sent again from what it kept: nothing is applied twice', async () => {
     const { central, node, events } = await storeWithSales();
     const first = await acceptPushedEvents(central.engine, node, events);

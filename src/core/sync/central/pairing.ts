@@ -29,14 +29,16 @@ export async function issuePairingCode(engine: Engine, vendorId: number, storeId
   const expiresAt = now + PAIRING_CODE_TTL_MS;
   await engine.db
     .insertInto('sync_pairing_codes')
-    .values({ code_hash: hashSecret(raw), vendor_id: vendorId, store_id: storeId, created_at: now, expires_at: expiresAt, used_at: null })
+    // Keyed (HMAC under the node key, like one-time codes): a 40-bit code in a plain hash could be
+    // recovered from a copy of the database in its 15 minutes.
+    .values({ code_hash: engine.sealer.digest(raw), vendor_id: vendorId, store_id: storeId, created_at: now, expires_at: expiresAt, used_at: null })
     .execute();
   return { code: `${raw.slice(0, 4)}-${raw.slice(4)}`, expiresAt };
 }
 
 /** Spends a pairing code: allocates the node's number and issues its credential (stored hashed). */
 export async function pairNode(engine: Engine, code: string, label: string): Promise<PairResponse> {
-  const codeHash = hashSecret(normalisePairingCode(code));
+  const codeHash = engine.sealer.digest(normalisePairingCode(code));
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
     // Spent in one guarded statement: of two redemptions at once, the second waits for the first's

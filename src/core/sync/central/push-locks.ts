@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
 import type { Dialect } from '../../storage/dialect';
 import { identifierLockKeys, lockKeys } from '../../storage/identifier-locks';
 import type { DB } from '../../storage/schema';
@@ -14,8 +15,10 @@ import type { PushedEvent } from '../protocol';
  * them a second time and refusing them on their primary keys.
  */
 export async function lockNodeLastSeq(trx: Kysely<DB>, dialect: Dialect, nodeId: number): Promise<number> {
-  const query = trx.selectFrom('sync_nodes').select('last_seq').where('id', '=', nodeId);
+  const query = trx.selectFrom('sync_nodes').select(['last_seq', 'revoked_at']).where('id', '=', nodeId);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  // Revoked since its credential was checked (a push in flight): nothing of it is applied.
+  if (row.revoked_at !== null) throw new ServiceError('node_revoked');
   return Number(row.last_seq);
 }
 
