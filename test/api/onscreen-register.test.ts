@@ -5,8 +5,8 @@ import { ACTIVE, expectBalancesAddUp, HASH, inStoreApi, MODULES } from '../suppo
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /onscreen/register over real HTTP: the counter checks in a customer by phone or email,
-// creating a guest account ("Guest", empty last name, no password) when there is none, and the
-// guest later completes the account by registering with the same email.
+// creating a guest account ("Guest", empty last name, no password) when there is none; a sign-up
+// with the guest's email is refused (the guest claims it by a password reset to that email).
 
 let node: TestNode;
 
@@ -174,7 +174,7 @@ describe('POST /onscreen/register: a new guest', () => {
     expect((await queued(v.apiKey, json.body.pos_session.hash)).user.email_address).toBe(email);
   });
 
-  it('the guest later registers with the same email: POST /user/register succeeds, it is the same account, and the login works', async () => {
+  it('a sign-up with the guest\'s email later is 409 email_taken: no new account, the guest keeps no password (it is claimed by a password reset, users-guest-claim)', async () => {
     const v = await usVendor();
     const email = freshEmail('later');
     const body = await registerOk(v.apiKey, { email });
@@ -182,13 +182,12 @@ describe('POST /onscreen/register: a new guest', () => {
     const users = await userCount();
 
     const signUpReply = await http(`${node.url}/user/register`, { method: 'POST', body: registration(v.vendorId, { email_address: email.toUpperCase(), first_name: 'Lucía', last_name: 'Ramos' }) });
-    expect(signUpReply.status, JSON.stringify(signUpReply.body)).toBe(200);
-    expect(signUpReply.body.id).toBe(guestId);
+    expectLegacyError(signUpReply, 409, 'email_taken', 'email_address');
     expect(await userCount()).toBe(users);
+    expect(await userRow(Number(guestId))).toMatchObject({ password_hash: null, first_name: 'Guest', last_name: '' });
     const login = await http(`${node.url}/user/authenticate`, { method: 'POST', body: { email_address: email, password: PASSWORD, vendor: v.vendorId } });
-    expect(login.status, JSON.stringify(login.body)).toBe(200);
-    // the open session now shows the completed account
-    expect((await queued(v.apiKey, body.pos_session.hash)).user).toMatchObject({ user_id: guestId, first_name: 'Lucía', last_name: 'Ramos' });
+    expectLegacyError(login, 401, 'invalid_credentials');
+    expect((await queued(v.apiKey, body.pos_session.hash)).user).toMatchObject({ user_id: guestId, first_name: 'Guest', last_name: '' });
   });
 });
 

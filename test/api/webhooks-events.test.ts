@@ -1,3 +1,4 @@
+import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirePoints } from '../../src/core/expiry/expire-points';
 import { openParams } from '../../src/core/messaging/sealed-params';
@@ -5,7 +6,8 @@ import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloa
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { WEBHOOK_KINDS } from '../../src/core/webhooks/kinds';
-import { deleteAccountAt, type Customer, signUpAt, withSessionKey } from '../support/customers';
+import { deleteAccountAt, type Customer, outboxFilesAt, signUpAt, withSessionKey } from '../support/customers';
+import { extractCode } from '../support/mailbox';
 import { inStoreApi, receiptCounter } from '../support/in-store';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -62,17 +64,35 @@ describe('customer events', () => {
     expect(data).toEqual({ user: { user_id: c.userId, first_name: 'Ana', last_name: 'López', email_address: c.email, birthdate: 631152000, status: 'active' }, via: 'app' });
   });
 
-  it('customer.registered at a counter, and customer.updated when that guest completes the account in the app', async () => {
+  it('customer.registered at a counter, and customer.updated when that guest claims the account for the app (a password reset to its email)', async () => {
     const email = 'guest@example.com';
     const reply = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { email, first_name: 'Gus' } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const atCounter = await arrived();
     expect(await one('customer.registered', atCounter)).toEqual({ user: { ...USER, email_address: email, first_name: 'Gus' }, via: 'counter' });
-    const completed = await http(`${node.url}/user/register`, { method: 'POST', body: { vendor: v.vendorId, email_address: email, password: 'correct horse 1', first_name: 'Gustavo', last_name: 'Paz', terms: true } });
-    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    // Signing up with the guest's email is refused and tells the program nothing.
+    const signUp = await http(`${node.url}/user/register`, { method: 'POST', body: { vendor: v.vendorId, email_address: email, password: 'correct horse 1', first_name: 'Gustavo', last_name: 'Paz', terms: true } });
+    expect(signUp.status, JSON.stringify(signUp.body)).toBe(409);
+    expect((await arrived()).map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual([]);
+    // The reset token goes to the guest's email; using it claims the account.
+    /** Asks for a reset and uses the token the email carries. */
+    const resetWithMailedToken = async (password: string) => {
+      const before = new Set(outboxFilesAt(node, '.eml').map((f) => f.file));
+      expect((await http(`${node.url}/user/password-reset/reset`, { method: 'POST', body: { email_address: email, vendor: v.vendorId } })).status).toBe(200);
+      await node.messaging.drain();
+      const mails = outboxFilesAt(node, '.eml').filter((f) => !before.has(f.file));
+      expect(mails).toHaveLength(1);
+      const token = extractCode((await PostalMime.parse(mails[0]!.text)).text ?? '');
+      const applied = await http(`${node.url}/user/password-reset/apply`, { method: 'POST', body: { token, password } });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    };
+    await resetWithMailedToken('correct horse 1');
     const inApp = await arrived();
     expect(inApp.map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual(['customer.updated']);
-    expect((await one('customer.updated', inApp)).user).toMatchObject({ email_address: email, first_name: 'Gustavo' });
+    expect((await one('customer.updated', inApp)).user).toMatchObject({ email_address: email, first_name: 'Gus' });
+    // A reset of an account that has a password is no claim: nothing is sent.
+    await resetWithMailedToken('correct horse 2');
+    expect((await arrived()).map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual([]);
     // The guest's visit ends, so the counter tests below start from an empty queue.
     const [hash] = await store.queueHashes(v.apiKey);
     await store.closeOk(v.apiKey, hash!);

@@ -18,8 +18,9 @@ async function vendorRef(engine: Engine, vendorId: number): Promise<VendorRef> {
 export async function emailExists(engine: Engine, input: { email: string; vendorId: number }): Promise<{ exists: boolean; vendor: VendorRef }> {
   const asked = await vendorRef(engine, input.vendorId);
   const user = await findUserByEmail(engine.db, emailKey(cleanEmail(input.email, 'email')));
-  // A guest opened at a counter (no password) can still register: it does not "exist" for sign-up.
-  if (!user || user.status === 'deleted' || user.password_hash === null) return { exists: false, vendor: asked };
+  // A guest opened at a counter (no password yet) exists too: signing up with its email is a 409, and
+  // the app sends its owner to log in, where a password reset (to the guest's email) claims it.
+  if (!user || user.status === 'deleted') return { exists: false, vendor: asked };
   return { exists: true, vendor: await vendorRef(engine, user.first_vendor_id) };
 }
 

@@ -1,7 +1,8 @@
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
+import { recordCustomerEvent } from '../webhooks/events';
 import { emailKey } from './contact';
-import { findUserByEmail, loadVendor, messageLocale } from './customer-store';
+import { findUserByEmail, findUserVendor, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import { hashPassword } from './passwords';
 import { endAllSessions } from './sessions';
@@ -27,17 +28,26 @@ export function requestPasswordReset(engine: Engine, input: { email: string; ven
   });
 }
 
-/** Sets the new password with an emailed token (once), ends every session and lifts a lockout. */
+/**
+ * Sets the new password with an emailed token (once), ends every session and lifts a lockout. This
+ * is also how a guest opened at a counter (no password yet) is claimed for the app: the token went
+ * to the guest's email, so whoever uses it owns that mailbox (a sign-up with the email is a 409).
+ * The program the reset was asked at hears `customer.updated` then, if the guest is its member.
+ */
 export async function applyPasswordReset(engine: Engine, input: { token: string; password: string }): Promise<void> {
   // Checked before the token is used up: a too-short password must not burn it.
   const passwordHash = await hashPassword(input.password);
   await transact(engine, async (trx) => {
-    const { userId } = await consumeCode(trx, engine, 'password_reset', input.token, 'token');
+    const { userId, vendorId } = await consumeCode(trx, engine, 'password_reset', input.token, 'token');
+    const before = await trx.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
     await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: engine.clock.now() })
       .where('id', '=', userId)
       .execute();
     await endAllSessions(trx, engine, userId);
+    if (before && before.password_hash === null && (await findUserVendor(trx, userId, vendorId))) {
+      await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId, userId });
+    }
   });
 }

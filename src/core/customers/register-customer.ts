@@ -1,9 +1,8 @@
 import { ServiceError } from '../../shared/errors';
 import { languageById } from '../../shared/languages';
 import { type Engine, transact } from '../engine';
-import { recordCustomerEvent } from '../webhooks/events';
 import { cleanEmail, cleanName, emailKey, type PhoneInput, phoneFromInput } from './contact';
-import { assertCedulaFree, assertPhoneFree, confirmMembership, findUserByEmail, findUserVendor, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { assertCedulaFree, assertPhoneFree, confirmMembership, findUserByEmail, insertUser, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { isValidNationalId, normaliseNationalId } from './national-id';
 import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
@@ -28,10 +27,18 @@ export interface Registration {
 }
 
 /**
+ * The 409 of a sign-up with an email that has an account. One text for every account, so it tells
+ * nobody whether the account is a counter guest: a guest (no password yet) is claimed with a
+ * password reset, which proves the mailbox.
+ */
+const EMAIL_TAKEN_AT_SIGN_UP = 'An account with that email address already exists. Please log in, or reset your password if you have not set one yet (an account opened at a store has none).';
+
+/**
  * Creates an account and links it to the vendor. An email that already has an account is a 409,
  * whichever vendor it registered with (log in instead: the first login with another vendor links
- * the account there) — except a guest account opened at a counter with no password yet, which
- * this completes.
+ * the account there). That includes a guest opened at a counter with no password yet: knowing its
+ * email is not owning it, and it may hold points and quick pay, so a sign-up never sets its
+ * password. Its owner claims it with a password reset, whose token goes to the guest's email.
  */
 export async function registerCustomer(engine: Engine, input: Registration): Promise<{ user: UserRow; link: UserVendorRow }> {
   if (input.terms !== true) throw new ServiceError('validation_failed', 'The terms must be accepted (terms=true).', 'terms');
@@ -63,34 +70,23 @@ function writeRegistration(
     const phone = phoneFromInput(input.phone ?? null, vendor.country);
     // Before the checks: a registration with the same phone or cédula waits, then finds this one.
     await lockIdentifiers(trx, engine.dialect, { phone, cedula });
-    const existing = await findUserByEmail(trx, emailKey(email));
-    if (existing && existing.password_hash !== null) throw new ServiceError('email_taken', undefined, 'email_address');
-    if (phone) await assertPhoneFree(trx, phone, existing?.id ?? null);
-    if (cedula) await assertCedulaFree(trx, cedula, existing?.id ?? null);
+    // Any account: a counter guest too (no password yet), whose owner claims it by a password reset.
+    if (await findUserByEmail(trx, emailKey(email))) throw new ServiceError('email_taken', EMAIL_TAKEN_AT_SIGN_UP, 'email_address');
+    if (phone) await assertPhoneFree(trx, phone, null);
+    if (cedula) await assertCedulaFree(trx, cedula, null);
 
-    const wasMember = existing ? await findUserVendor(trx, existing.id, vendor.id) : undefined;
-    const now = engine.clock.now();
-    const fields = {
+    const user = await insertUser(trx, engine, {
       email,
       email_key: emailKey(email),
       password_hash: passwordHash,
       first_name: firstName,
       last_name: lastName,
-      birthdate: input.birthdate === undefined ? (existing?.birthdate ?? null) : input.birthdate * 1000,
-      cedula: cedula ?? existing?.cedula ?? null,
-      ...(phone && phone !== existing?.phone ? { phone, phone_verified_at: null } : {}),
-      updated_at: now,
-    };
-    let user: UserRow;
-    if (existing) {
-      await trx.updateTable('users').set({ ...fields, status: 'active' }).where('id', '=', existing.id).execute();
-      user = { ...existing, ...fields, status: 'active' };
-    } else {
-      user = await insertUser(trx, engine, { ...fields, phone, first_vendor_id: vendor.id });
-    }
+      birthdate: input.birthdate === undefined ? null : input.birthdate * 1000,
+      cedula,
+      phone,
+      first_vendor_id: vendor.id,
+    });
     const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, contactConsent: input.contactConsent ?? 0, language, via: 'app' }));
-    // A guest of a counter completing their account: registered there already, updated here.
-    if (wasMember) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     return { user, link };
   });
 }

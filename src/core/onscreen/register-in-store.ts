@@ -28,8 +28,8 @@ export interface InStoreRegistration {
 /**
  * POST /onscreen/register: checks in the customer with that phone or email, creating a guest
  * account with just that contact when there is none (first name "Guest" unless given, empty last
- * name, no password: the customer completes it later by registering with the same email or by a
- * password reset).
+ * name, no password: the customer claims it for the app with a password reset, whose token goes to
+ * that email; a sign-up with the email is a 409, since knowing an email is not owning it).
  *
  * With `card_number` (an unlinked card at the counter) the card is linked in the same transaction:
  * to the new customer, or — by a cashier or integration key only — to the existing customer the

@@ -72,7 +72,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /flags/{file}': { section: 'Countries and regions', summary: 'A country flag', description: 'The SVG flag a country\'s `flag_url` points to.' },
 
   // ---- Users
-  'POST /user/register': { section: 'Users', summary: 'Register a customer', description: 'Creates an account and links it to the vendor. Optional `phone_number` as `{number, code}` or an E.164 string: an invalid one is a 400, one another account uses a 409, never dropped. An email already registered is a 409.' },
+  'POST /user/register': { section: 'Users', summary: 'Register a customer', description: 'Creates an account and links it to the vendor. Optional `phone_number` as `{number, code}` or an E.164 string: an invalid one is a 400, one another account uses a 409, never dropped. An email already registered is a 409, a guest opened at a counter too (no password yet): its owner claims it with a password reset, sent to that email.' },
   'POST /user/authenticate': { section: 'Users', summary: 'Log in', description: 'Email, password and vendor: answers the login session whose `session_identifier` is the `session_key` of every customer call.' },
   'POST /user/logout': { section: 'Users', summary: 'Log out', description: 'Ends the login of `session_key`. Answers `{}`.' },
   'GET /user/logout': { section: 'Users', summary: 'Log out (GET)', description: 'The same as POST /user/logout, for clients that log out with GET.' },
