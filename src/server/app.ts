@@ -12,6 +12,7 @@ import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
 import { registerStrictNumbers } from './http/strict-numbers';
+import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
 import { reloadRoutes } from './routes/reloads';
@@ -88,6 +89,11 @@ export interface AppOptions {
   pairingControl?: PairingControl | null;
   /** --public-url: where emailed links (back-office invitations and resets) point. */
   publicUrl?: string | undefined;
+  /**
+   * --trust-proxy: the reverse proxies whose X-Forwarded-For is believed, so `request.ip` (every
+   * per-client rate limit) is the client's address. None (the default): the headers are ignored.
+   */
+  trustProxy?: TrustProxy | null | undefined;
 }
 
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
@@ -96,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
+    // request.ip, .protocol and .host from X-Forwarded-* only for the configured proxies (trust-proxy.ts).
+    ...(options.trustProxy ? { trustProxy: fastifyTrustProxy(options.trustProxy) } : {}),
     // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
     forceCloseConnections: true,
     frameworkErrors: handleFrameworkError,

@@ -10,6 +10,7 @@ import { addStore, type CentralHandle, pairStore, startCentral } from '../sync/s
 import { sql } from 'kysely';
 import { pendingChangesQuery } from '../../src/core/chain-health/chain-health';
 import { queryPlan } from '../support/query-plan';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 
 // The chain's health in central's back office over real HTTP: store nodes pair, push (one event
 // central rejects) and pull through central's own sync endpoints; the back office shows each
@@ -102,6 +103,18 @@ describe('chain health at central', () => {
     const id = (await chain(owner)).exceptions[0].id;
     const refused = await staffCall({ url } as TestNode, storeManagerB.token, 'POST', `/backoffice/chain/exceptions/${id}/resolve`, { note: 'Looked at it' });
     expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('one store asked for: its node; a store of another program, or none, is 404 store_not_found (not an empty page)', async () => {
+    expect((await chain(owner, `?store=${storeB.storeId}`)).nodes.map((n: { label: string }) => n.label)).toEqual(['store B']);
+    const other = await setUpVendor(central.engine, { name: 'Elsewhere', currency: 'USD', country: 'US', store: { name: 'Far', address1: '9 Far Road', city: 'Ogdenville' } });
+    for (const store of [other.storeId, 999_999_999]) {
+      const refused = await staffCall({ url } as TestNode, owner.token, 'GET', `/backoffice/chain?store=${store}`);
+      expect([refused.status, refused.body.code], JSON.stringify(refused.body)).toEqual([404, 'store_not_found']);
+    }
+    // A store manager asking for any store but theirs is refused first, as on the dashboard.
+    const manager = await staffCall({ url } as TestNode, storeManagerB.token, 'GET', `/backoffice/chain?store=${other.storeId}`);
+    expect([manager.status, manager.body.code]).toEqual([403, 'forbidden']);
   });
 
   it('resolving an exception needs a note, closes it once, and is audited', async () => {

@@ -175,6 +175,64 @@ describe('invitations (by email, through SMTP)', () => {
   });
 });
 
+describe('an invitation not accepted in time (72 hours)', () => {
+  it('is sent again by inviting the same email: a new link, 72 hours more, the old link dead; no second account', async () => {
+    const { vendorId } = await node.addVendor('Café Sol');
+    const owner = await ownerOf(node, vendorId);
+    const email = `late.${Date.now()}@cafesol.test`;
+    /** The token of the newest invitation to `email`: one whose token none of `seen` is. */
+    const nextToken = async (...seen: string[]) => {
+      await node.messaging.drain();
+      const mail = await mailbox.waitFor((m) => m.to.includes(email) && !seen.some((token) => m.text.includes(token)));
+      const link = /(http\S+#\/accept\?token=(\S+))/.exec(mail.text);
+      expect(link, mail.text).not.toBeNull();
+      return { link: link![1]!, token: link![2]! };
+    };
+    const first = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Lu', role: 'store_manager', store_id: (await node.engine.db.selectFrom('stores').select('id').where('vendor_id', '=', vendorId).executeTakeFirstOrThrow()).id });
+    expect(first.status).toBe(201);
+    const { token: oldToken } = await nextToken();
+    node.clock.advance(72 * 3_600_000 + MINUTE);
+    expect((await post('/backoffice/invitations/accept', { token: oldToken, password: STAFF_PASSWORD })).body.code).toBe('code_expired');
+    owner.token = await signIn(node, owner.email);
+
+    // Invited again (as a manager now): 200 with the same account, updated, and a new email.
+    const again = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email: email.toUpperCase(), name: 'Lucía', role: 'manager', store_id: null });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, email, name: 'Lucía', role: 'manager', store_id: null, status: 'invited' });
+    const { token: newToken, link } = await nextToken(oldToken);
+    expect(newToken).not.toBe(oldToken);
+    expect(link.startsWith(`${node.url}/admin#/accept?token=pcsi_`)).toBe(true);
+    const list = await staffCall(node, owner.token, 'GET', '/backoffice/staff');
+    expect(list.body.items.filter((s: { email: string }) => s.email === email)).toHaveLength(1);
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=staff&limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'staff.reinvite', object_id: String(first.body.id), before: { name: 'Lu', role: 'store_manager', status: 'invited' }, after: { name: 'Lucía', role: 'manager', status: 'invited' } });
+
+    // Sent again before it expired: the newer link works, every older one is dead.
+    const third = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Lucía', role: 'manager' });
+    expect(third.status).toBe(200);
+    const { token: latest } = await nextToken(oldToken, newToken);
+    expect((await post('/backoffice/invitations/accept', { token: newToken, password: STAFF_PASSWORD })).body.code).toBe('invalid_code');
+    // The new one lasts 72 hours from the re-send.
+    node.clock.advance(71 * 3_600_000);
+    const accepted = await post('/backoffice/invitations/accept', { token: latest, password: STAFF_PASSWORD });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.staff).toMatchObject({ email, role: 'manager', status: 'active' });
+    expect((await post('/backoffice/invitations/accept', { token: oldToken, password: STAFF_PASSWORD })).body.code).toBe('invalid_code');
+
+    // Accepted: inviting the email again is 409 staff_email_taken, as for another vendor's invited account.
+    owner.token = await signIn(node, owner.email);
+    const taken = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Lucía', role: 'manager' });
+    expect([taken.status, taken.body.code]).toEqual([409, 'staff_email_taken']);
+    const elsewhere = await node.addVendor();
+    const otherOwner = await ownerOf(node, elsewhere.vendorId);
+    const pending = `pending.${Date.now()}@cafesol.test`;
+    expect((await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email: pending, name: 'P', role: 'manager' })).status).toBe(201);
+    const foreign = await staffCall(node, otherOwner.token, 'POST', '/backoffice/staff', { email: pending, name: 'P', role: 'manager' });
+    expect([foreign.status, foreign.body.code]).toEqual([409, 'staff_email_taken']);
+    expect(await node.engine.db.selectFrom('staff_accounts').select(['vendor_id', 'name']).where('email_key', '=', pending).execute()).toEqual([{ vendor_id: vendorId, name: 'P' }]);
+  });
+});
+
 describe('password reset (by email, through SMTP)', () => {
   it('emails a link; the new password works, the old one and every session end', async () => {
     const { vendorId } = await node.addVendor('Panadería Sol');

@@ -89,6 +89,16 @@ describe.skipIf(!process.env.PG_URL)('back-office staff and changes raced on Pos
     expect(results.map(reasonOf).sort()).toEqual(['ok', 'staff_email_taken']);
   });
 
+  it('one waiting invitation sent again twice at once: both sent, one after the other, and only the last link works', async () => {
+    const inviter = await owner('resend.owner@race.test');
+    const invite = () => inviteStaff(engine, inviter, { email: 'again@staff.race.test', name: 'Again', role: 'manager', linkBase: 'http://127.0.0.1/admin' });
+    const first = await invite();
+    const results = await raceBehindLock(HOLD_ID_COUNTER, [invite, invite]);
+    expect(results.map(reasonOf)).toEqual(['ok', 'ok']);
+    const live = await engine.db.selectFrom('staff_tokens').select('id').where('staff_id', '=', first.id).where('purpose', '=', 'invitation').where('used_at', 'is', null).execute();
+    expect(live).toHaveLength(1);
+  });
+
   it('a content page written for the first time by two staff at once: both saved, as versions 1 and 2 (not a 500 of an aborted transaction)', async () => {
     const staff = await owner('content.owner@race.test');
     const write = (title: string) => () => programChanges.setContent(engine, staff, { slug: 'faq', language: 'en', title, content: `<p>${title}</p>` });

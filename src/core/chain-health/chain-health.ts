@@ -31,7 +31,16 @@ export interface StoreNodeHealth {
   revokedAt: number | null;
 }
 
+/**
+ * `onlyStoreId`: one store of the program (a store manager's, or the one asked for); a store that
+ * is not the program's (another vendor's, or none) is 404 `store_not_found`, as everywhere in the
+ * back office, not an empty page.
+ */
 export async function listStoreNodeHealth(engine: Engine, vendorId: number, onlyStoreId: number | null): Promise<StoreNodeHealth[]> {
+  if (onlyStoreId !== null) {
+    const store = await engine.db.selectFrom('stores').select('id').where('vendor_id', '=', vendorId).where('id', '=', onlyStoreId).executeTakeFirst();
+    if (!store) throw new ServiceError('store_not_found', undefined, 'store');
+  }
   const nodes = (await listSyncNodes(engine, vendorId)).filter((n) => onlyStoreId === null || n.storeId === onlyStoreId);
   if (nodes.length === 0) return [];
   const stores = new Map((await engine.db.selectFrom('stores').select(['id', 'name']).where('vendor_id', '=', vendorId).execute()).map((s) => [Number(s.id), s.name]));

@@ -8,7 +8,7 @@ import { queueMessage } from '../messaging/queue-message';
 import { nextObjectId } from '../storage/ids';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
-import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, toStaffMember } from './staff-accounts';
+import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
 import { issueStaffToken, STAFF_TOKEN_HOURS } from './staff-tokens';
 
@@ -26,8 +26,19 @@ export function checkRole(role: string): StaffRole {
   return role as StaffRole;
 }
 
-/** An owner invites a staff member: the account waits as `invited` until the emailed link is used. */
-export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input: Invitation): Promise<StaffMember> {
+export interface InvitedStaff extends StaffMember {
+  /** The email already had an invitation waiting in this program: it was sent again. */
+  resent: boolean;
+}
+
+/**
+ * An owner invites a staff member: the account waits as `invited` until the emailed link is used.
+ * Inviting an email whose invitation to this program is still waiting (expired or not) sends it
+ * again: the account takes the new name, role and store, a new token with a new 72 hours, and
+ * every older link is dead. An email with any other account (active, disabled, another program's)
+ * is 409 `staff_email_taken`.
+ */
+export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input: Invitation): Promise<InvitedStaff> {
   const email = cleanEmail(input.email, 'email');
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
@@ -35,35 +46,57 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
   return transact(engine, async (trx) => {
     const vendor = await loadVendor(trx, inviter.vendorId);
     const storeId = await checkRoleStore(trx, vendor.id, role, input.storeId);
-    if (await findStaffByEmail(trx, email)) throw new ServiceError('staff_email_taken', undefined, 'email');
+    const existing = await findStaffByEmail(trx, email);
     const now = engine.clock.now();
-    const row = {
-      id: await nextObjectId(trx, engine.nodeId),
-      vendor_id: vendor.id,
-      email,
-      email_key: email.toLowerCase(),
-      name,
-      role,
-      store_id: storeId,
-      password_hash: null,
-      status: 'invited',
-      failed_logins: 0,
-      locked_until: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await insertStaffAccount(trx, row);
+    let row: StaffRow;
+    if (existing) {
+      if (existing.vendor_id !== vendor.id || existing.status !== 'invited') throw new ServiceError('staff_email_taken', undefined, 'email');
+      // Conditional, and a row lock: two re-sends take turns (the second voids the first's token),
+      // and an invitation accepted meanwhile has nothing left to re-send.
+      const updated = await trx
+        .updateTable('staff_accounts')
+        .set({ name, role, store_id: storeId, updated_at: now })
+        .where('id', '=', existing.id)
+        .where('status', '=', 'invited')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new ServiceError('staff_email_taken', undefined, 'email');
+      row = { ...existing, name, role, store_id: storeId, updated_at: now };
+    } else {
+      row = {
+        id: await nextObjectId(trx, engine.nodeId),
+        vendor_id: vendor.id,
+        email,
+        email_key: email.toLowerCase(),
+        name,
+        role,
+        store_id: storeId,
+        password_hash: null,
+        status: 'invited',
+        failed_logins: 0,
+        locked_until: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertStaffAccount(trx, row);
+    }
+    // A new token voids the older invitation tokens of the account.
     const token = await issueStaffToken(trx, engine, row, 'invitation');
     await queueMessage(trx, engine, {
       vendorId: vendor.id,
       channel: 'email',
-      to: email,
+      to: row.email,
       template: 'staff_invitation',
       locale: vendor.language,
       params: { name, vendor_name: vendor.name, inviter: inviter.email, link: `${input.linkBase}#/accept?token=${token}`, code: token, expires_hours: String(STAFF_TOKEN_HOURS.invitation) },
     });
     const staff = toStaffMember(row);
-    await recordAudit(trx, engine, actorOf(inviter), { action: 'staff.invite', objectType: 'staff', objectId: row.id, before: null, after: staffAudit(staff) });
-    return staff;
+    await recordAudit(trx, engine, actorOf(inviter), {
+      action: existing ? 'staff.reinvite' : 'staff.invite',
+      objectType: 'staff',
+      objectId: row.id,
+      before: existing ? staffAudit(toStaffMember(existing)) : null,
+      after: staffAudit(staff),
+    });
+    return { ...staff, resent: existing !== undefined };
   });
 }

@@ -3,6 +3,8 @@ import { createLogger } from '../http/logger';
 import { startStoreNode } from '../node/store-node';
 import { parsePort } from './store-command';
 import { runUntilSignal } from './run-until-signal';
+import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
+import type { TrustProxy } from '../http/trust-proxy';
 
 /** `punchcard central`: the chain's central node — the engine, the program's administration and the sync endpoints. */
 export function registerCentralCommand(program: Command): void {
@@ -17,7 +19,10 @@ export function registerCentralCommand(program: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string }) => {
+    .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
+      const trustProxy = trustProxyOf(options.trustProxy, process.env);
+      if (trustProxy === false) return;
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -29,6 +34,7 @@ export function registerCentralCommand(program: Command): void {
         logger,
         webhooksAllowPrivate: options.webhooksAllowPrivate,
         publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
+        trustProxy,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));

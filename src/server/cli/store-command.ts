@@ -8,6 +8,8 @@ import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
 import { pairStoreWithCentral } from '../sync/pair-store';
 import { showFirstSyncProgress } from './sync-progress';
+import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
+import type { TrustProxy } from '../http/trust-proxy';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -65,7 +67,10 @@ export function registerStoreCommand(program: Command): void {
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string }) => {
+    .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
+      const trustProxy = trustProxyOf(options.trustProxy, process.env);
+      if (trustProxy === false) return;
       if ((options.pair === undefined) !== (options.central === undefined)) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
@@ -97,6 +102,7 @@ export function registerStoreCommand(program: Command): void {
         scanners: scannerOptionsFrom(options, process.env),
         webhooksAllowPrivate: options.webhooksAllowPrivate,
         publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
+        trustProxy,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       if (node.sync) void showFirstSyncProgress(node.sync);

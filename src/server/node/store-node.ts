@@ -9,6 +9,7 @@ import { loadFirstSyncState } from '../../core/sync/store/sync-client';
 import { VERSION } from '../../shared/version';
 import { buildApp } from '../app';
 import { builtRendererDir } from '../http/renderer';
+import type { TrustProxy } from '../http/trust-proxy';
 import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
 import { type PaymentGatewayConfig, paymentGatewayConfigFrom } from '../../core/payments/gateway/select-gateway';
@@ -68,6 +69,8 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   webhooksAllowPrivate?: boolean | undefined;
   /** --public-url: where emailed back-office links point (else the address a request reached). */
   publicUrl?: string | undefined;
+  /** --trust-proxy: the reverse proxies whose X-Forwarded-For is believed (none: ignored). */
+  trustProxy?: TrustProxy | null | undefined;
   /** After an in-process restart (pairing, unpairing) has started the new instance. */
   onRestarted?: ((node: RunningNode) => Promise<void>) | undefined;
 }
@@ -166,6 +169,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     ...(role === 'store' ? { pairingControl } : {}),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     publicUrl: options.publicUrl,
+    trustProxy: options.trustProxy,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   let messaging: Messaging;

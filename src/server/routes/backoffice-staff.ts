@@ -20,10 +20,11 @@ export const backOfficeStaffRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
     items: (await listStaff(engine, staffOf(request).vendorId)).map(staffToWire),
   }));
 
-  app.post('/backoffice/staff', { config, preValidation: owners, schema: { tags, body: InviteBody, response: { 201: StaffSchema } } }, async (request, reply) => {
+  // 201: invited; 200: the email's waiting invitation (expired or not) sent again (invite-staff.ts).
+  app.post('/backoffice/staff', { config, preValidation: owners, schema: { tags, body: InviteBody, response: { 200: StaffSchema, 201: StaffSchema } } }, async (request, reply) => {
     const { email, name, role, store_id } = request.body;
     const staff = await inviteStaff(engine, staffOf(request), { email, name, role, storeId: store_id, linkBase: backOfficeLinkBase(request) });
-    return reply.code(201).send(staffToWire(staff));
+    return reply.code(staff.resent ? 200 : 201).send(staffToWire(staff));
   });
 
   app.put('/backoffice/staff/:id', { config, preValidation: owners, schema: { tags, params: NumericIdParams, body: StaffUpdateBody, response: { 200: StaffSchema } } }, async (request) => {

@@ -9,6 +9,8 @@ import { ServiceError } from '../../shared/errors';
 export const CENTRAL_OWNED_ROUTES: ReadonlySet<string> = new Set([
   'POST /oauth/access_token',
   'POST /user/register',
+  // The referral page's sign-up registers an account too (its GET, the page, is served locally).
+  'POST /join',
   'POST /user/authenticate',
   'GET /user/activate',
   'GET /user/activate/email',
@@ -69,7 +71,12 @@ export function forwardCentralOwnedCalls(app: FastifyInstance, central: string):
     for (const [name, value] of Object.entries(request.headers)) {
       if (!HOP_BY_HOP.has(name) && typeof value === 'string') headers[name] = value;
     }
+    // The client as this node sees it (request.ip honours --trust-proxy), never what the client
+    // wrote in these headers: central believes them only with --trust-proxy naming its stores.
     headers['x-forwarded-for'] = request.ip;
+    headers['x-forwarded-proto'] = request.protocol;
+    if (request.host) headers['x-forwarded-host'] = request.host;
+    else delete headers['x-forwarded-host'];
     let answer: Response;
     try {
       answer = await fetch(`${central}${request.url}`, {
