@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
+import { inStoreApi } from '../support/in-store';
 import { resourceApi } from '../support/resource-api';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -101,6 +102,26 @@ describe('the retrieve-customer reply follows the managed rules', () => {
     const starsId = (await node.engine.db.selectFrom('currencies').select('id').where('public_id', '=', stars.id).executeTakeFirstOrThrow()).id;
     const data = (await retrieve(c.v.apiKey, c.hash)).rules.earning.data;
     expect(data.find((r: any) => r.name === 'Stars per visit')).toMatchObject({ currency: { id: starsId, name: 'Stars', code: null }, points: 5, per_amount: 20 });
+  });
+
+  it('does not offer rules or rewards counting in a cash currency (one with an ISO code): orders skip such rules and refuse such rewards', async () => {
+    const c = await checkedInCustomer();
+    const stars = await currencies.createOk(c.token, { name: 'Stars' });
+    await rules.createOk(c.token, { name: 'Stars per visit', currency: stars.id, points: 5, per_amount: 20 });
+    const inStars = await http(`${node.url}/rewards`, { method: 'POST', token: c.token, body: { name: 'Star treat', cost: 3, currency: stars.id } });
+    expect(inStars.status, JSON.stringify(inStars.body)).toBe(201);
+    const points = await http(`${node.url}/rewards`, { method: 'POST', token: c.token, body: { name: 'Point treat', cost: 3, currency: c.pointsId } });
+    expect(points.status, JSON.stringify(points.body)).toBe(201);
+    // Made before a cash currency was refused, or written by SQL: a rule and a reward in quick pay,
+    // and Stars given a code.
+    const store = inStoreApi(() => node);
+    await store.addRule(c.v, { name: 'Cash back', points: 10, per_amount: 100, rounding: 'floor', currency_id: c.v.quickPayCurrencyId });
+    await store.addReward(c.v, { name: 'Dollar treat', cost: 300, currency_id: c.v.quickPayCurrencyId });
+    await node.engine.db.updateTable('currencies').set({ code: 'EUR' }).where('public_id', '=', stars.id).execute();
+
+    const body = await retrieve(c.v.apiKey, c.hash);
+    expect(body.rules.earning.data.map((r: any) => r.name)).toEqual(['1 point per unit spent']);
+    expect(body.rules.spending.data.map((r: any) => r.name)).toEqual(['Point treat']);
   });
 
   it('names a new tier as the next one, follows its changes, and shows the move when the current tier is deleted', async () => {

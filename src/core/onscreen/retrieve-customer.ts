@@ -118,7 +118,8 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     membership: { user: seenAtCounter(user, link), link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 },
     balances,
     rewards: rewardsIn(program, now, balances),
-    earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now)),
+    // A rule counting in a cash currency (an ISO code) earns nothing at an order: not offered either.
+    earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now) && program.currencies.find((c) => c.id === r.currency_id)?.code === null),
     nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
     favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),

@@ -19,4 +19,10 @@ export interface OrderResult {
   transactionId: number | null;
   /** Digits of the quick-pay currency, to show amounts in major units. */
   digits: number;
+  /**
+   * Orders that earned: the member's tier (and its tier_since) as the order found it, so a void can
+   * take back a tier the order's points got, down to this one at most (takeBackTier). Not on the wire;
+   * absent in replies stored before it was kept.
+   */
+  tierBefore?: { id: number | null; since: number };
 }

@@ -159,6 +159,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         // stored reply) is written once.
         transactionId: pointsEarned > 0 || pointsSpent > 0 || order.quickPay > 0 ? await nextObjectId(trx, engine.nodeId) : null,
         digits,
+        // What a void of this order may take back to (read above, before any promotion).
+        ...(earned.length > 0 ? { tierBefore: { id: link.tier_id, since: link.tier_since } } : {}),
       };
       await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now, offline: engine.programRole === 'replica' && !engine.centralLink.reachable });
       if (result.transactionId !== null) {

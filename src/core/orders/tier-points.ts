@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { standingEntry } from '../expiry/expire-points';
 import type { DB } from '../storage/schema';
 
@@ -29,4 +29,33 @@ export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; use
   }
   const { points } = await earned.executeTakeFirstOrThrow();
   return Number(points);
+}
+
+/**
+ * Points toward a tier earned in the `windowDays` up to and including `at` (all before it without a
+ * window; a void counts on its sale's date, as in tierPoints): as they stand, net of voids, and as
+ * they were first earned, before any void. takeBackTier asks whether voided points were what got a
+ * member the tier they held at `at`.
+ */
+export async function tierPointsAt(db: Kysely<DB>, member: { vendorId: number; userId: number }, windowDays: number | null, at: number): Promise<{ standing: number; earned: number }> {
+  const dated = sql`coalesce(lot.created_at, e.created_at)`;
+  let points = db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+    .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('standing'),
+      eb.fn.coalesce(eb.fn.sum<number>(sql`case when e.kind = 'earn' then e.amount else 0 end`), eb.lit(0)).as('earned'),
+    ])
+    .where('a.holder_type', '=', 'user')
+    .where('a.holder_id', '=', member.userId)
+    .where('a.vendor_id', '=', member.vendorId)
+    .where('c.code', 'is', null)
+    .where('e.kind', 'in', ['earn', 'earn_reversal'])
+    .where(standingEntry)
+    .where(sql<boolean>`${dated} <= ${at}`);
+  if (windowDays !== null) points = points.where(sql<boolean>`${dated} > ${at - windowDays * 24 * 3600_000}`);
+  const row = await points.executeTakeFirstOrThrow();
+  return { standing: Number(row.standing), earned: Number(row.earned) };
 }

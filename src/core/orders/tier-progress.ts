@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely';
 import type { TierRow } from '../customers/membership';
 import type { Engine } from '../engine';
 import { announceTier } from '../inbox/announce';
+import { programData } from '../program-cache/program-data';
 import type { DB } from '../storage/schema';
 import { recordTierChanged } from '../webhooks/events';
-import { tierPoints } from './tier-points';
+import { recordTransaction } from './record-transaction';
+import { tierPoints, tierPointsAt } from './tier-points';
 
 /**
  * Moves a member up to the highest tier whose threshold the points they earned in its window
  * reach (tierPoints). Called after an order earns; demotion when a window passes is
- * demoteTiers' work (tiers/demote-tiers.ts).
+ * demoteTiers' work (tiers/demote-tiers.ts), and a void of the order takes it back (takeBackTier).
  */
 export async function promoteTier(
   db: Kysely<DB>,
@@ -45,4 +47,91 @@ export async function promoteTier(
       return;
     }
   }
+}
+
+/** A sale being voided, as takeBackTier needs it. */
+export interface VoidedSale {
+  orderId: number;
+  storeId: number;
+  /** When the order was written (its earn entries' date). */
+  placedAt: number;
+  /** From the order's stored reply; absent for orders placed before it was kept. */
+  tierBefore: { id: number | null; since: number } | undefined;
+  receipt: { receipt_number: string; till: number | null; payment_method: string | null };
+  /** The quick-pay balance after the void, for the history record (minor units). */
+  quickPayBalance: number;
+}
+
+/**
+ * After a void took back an earning order's points (voidOrder, in its transaction): when those
+ * points got the member their current tier — reached at or after the sale, and not held without
+ * them — they move to the highest tier the points left would have reached then (judged as
+ * of the promotion, tier_since: later earnings count, a window that passed since costs nothing, so
+ * a promotion still lasts one window), never below the tier held before the sale (kept in the
+ * order's reply; the entry tier for orders placed before that, or when that tier was deleted).
+ * That floor is no floor when it was itself got by points voided since (a sale split in two, both
+ * voided): it was reached by points then and is not by what stands of them. Back to the floor,
+ * tier_since is what it was; to a tier in between, it stays the promotion's. Writes a history record
+ * `tier_change` like demotion's and the `tier.changed` webhook event. One read for a member whose
+ * tier the sale did not get; a void of an order that earned nothing asks nothing (the caller skips it).
+ */
+export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }, sale: VoidedSale): Promise<{ from: TierRow; to: TierRow } | null> {
+  let read = db
+    .selectFrom('user_vendors')
+    .select(['id', 'tier_id', 'tier_since'])
+    .where('user_id', '=', member.userId)
+    .where('vendor_id', '=', member.vendorId)
+    .where('removed_at', 'is', null);
+  // Voids of two of the member's sales at once (PostgreSQL): the second judges after the first's move.
+  if (engine.dialect === 'postgres') read = read.forUpdate();
+  const link = await read.executeTakeFirst();
+  if (!link || link.tier_id === null) return null;
+  const before = sale.tierBefore;
+  // Reached before the sale: its points did not get it. (The tier the sale found, reached again
+  // since — a void of another sale judged it anew — is judged again below, its floor with it.)
+  if (link.tier_since < sale.placedAt) return null;
+  const { tiers } = await programData(engine.db, member.vendorId, db);
+  // Lowest first.
+  const entry = tiers[0];
+  const current = tiers.find((t) => t.id === link.tier_id);
+  if (!entry || !current || current.id === entry.id) return null;
+  // Judged as of the promotion; points earned since count too (they would have got it since).
+  const holds = async (tier: TierRow) => (await tierPoints(db, member, tier.window_days, link.tier_since)) >= tier.threshold;
+  if (await holds(current)) return null;
+  let floor = tiers.find((t) => t.id === before?.id) ?? entry;
+  if (floor.id !== entry.id && before) {
+    // Points reached it when it was reached, and what stands of them does not: voided since.
+    const backing = await tierPointsAt(db, member, floor.window_days, before.since);
+    if (backing.earned >= floor.threshold && backing.standing < floor.threshold) floor = entry;
+  }
+  if (current.threshold <= floor.threshold) return null;
+  let next = floor;
+  for (const tier of tiers.filter((t) => t.threshold > floor.threshold && t.threshold < current.threshold).reverse()) {
+    if (await holds(tier)) {
+      next = tier;
+      break;
+    }
+  }
+  const now = engine.clock.now();
+  const since = before && next.id === floor.id && floor.id === before.id ? before.since : link.tier_since;
+  await db.updateTable('user_vendors').set({ tier_id: next.id, tier_since: since, updated_at: now }).where('id', '=', link.id).execute();
+  await recordTierChanged(db, engine, { ...member, fromTierId: current.id, toTierId: next.id });
+  await recordTransaction(db, engine, {
+    vendorId: member.vendorId,
+    userId: member.userId,
+    storeId: sale.storeId,
+    orderId: sale.orderId,
+    kind: 'tier_change',
+    occurredAt: now,
+    total: 0,
+    quickPayUsed: 0,
+    quickPayLoaded: 0,
+    quickPayBalance: sale.quickPayBalance,
+    items: [],
+    taxes: [],
+    receipts: [sale.receipt],
+    rewards: [{ object: 'reward', kind: 'tier', name: `${current.name} → ${next.name}`, from: current.name, to: next.name, amount: 0 }],
+    status: 'Complete',
+  });
+  return { from: current, to: next };
 }

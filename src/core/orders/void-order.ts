@@ -8,12 +8,14 @@ import type { OrderResult } from './order-result';
 import { lockRow } from '../storage/dialect';
 import { findOrder, lockReceipt } from './place-order';
 import { recordTransaction } from './record-transaction';
+import { takeBackTier } from './tier-progress';
 
 /**
  * DELETE /order: every ledger entry of the order gets a compensating entry (points earned go, points
  * and quick pay spent come back), the history record is marked Voided and a void record is added.
  * Points earned and already spent elsewhere leave the balance negative: the merchant's refund
- * stands, and the customer's next earnings settle it. Voiding twice answers the same result.
+ * stands, and the customer's next earnings settle it. A tier the order's points got is taken back
+ * (takeBackTier). Voiding twice answers the same result.
  */
 export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber: string): Promise<OrderResult> {
   const { result, published } = await transact(engine, async (trx) => {
@@ -76,6 +78,17 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
           ...placed.redeemed.map((r) => ({ object: 'reward', kind: 'redeemed_reversed', id: r.rewardId, name: r.name, amount: r.cost, currency: r.currency.name })),
         ],
         status: 'Voided',
+      });
+    }
+    // A tier the order's points got goes with them (an order that earned nothing costs no read).
+    if (placed.pointsEarned > 0) {
+      await takeBackTier(trx, engine, { vendorId: order.vendor_id, userId: order.user_id }, {
+        orderId: order.id,
+        storeId: order.store_id,
+        placedAt: order.created_at,
+        tierBefore: placed.tierBefore,
+        receipt: { receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method },
+        quickPayBalance: balances.quickPay.amount,
       });
     }
     return { result: voided, published: true };

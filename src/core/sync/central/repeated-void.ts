@@ -52,16 +52,19 @@ export async function undoRepeatedReversal(trx: Kysely<DB>, engine: Engine, acco
 
 /**
  * A store's void record of an order whose void central already holds: kept as a repeat (not a
- * second refund in the customer's history), with an exception for staff.
+ * second refund in the customer's history), with an exception for staff. So is the tier note of
+ * such a void (takeBackTier) when the void central holds moved the tier too: the tier moved once.
  */
 export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<void> {
   if (!(await isRepeatedVoidRecord(trx, data))) return;
   data['status'] = REPEATED_VOID_STATUS;
+  if (data['kind'] !== 'void') return;
   await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, 'voided here after another node had voided it: the later void was reversed, the order is reversed once');
 }
 
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {
-  if (data['kind'] !== 'void' || typeof data['order_id'] !== 'number' || typeof data['user_id'] !== 'number') return false;
+  const kind = data['kind'];
+  if ((kind !== 'void' && kind !== 'tier_change') || typeof data['order_id'] !== 'number' || typeof data['user_id'] !== 'number') return false;
   // Through the customer's history (transactions_user): the order's void records are theirs.
   const earlier = await trx
     .selectFrom('transactions')
@@ -69,7 +72,7 @@ async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknow
     .where('user_id', '=', data['user_id'])
     .where('vendor_id', '=', Number(data['vendor_id']))
     .where('order_id', '=', data['order_id'])
-    .where('kind', '=', 'void')
+    .where('kind', '=', kind)
     .where('status', '!=', REPEATED_VOID_STATUS)
     .where('id', '!=', Number(data['id']))
     .executeTakeFirst();

@@ -1,0 +1,182 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ROOMY_RATE_LIMITS } from '../support/customers';
+import { expectBalancesAddUp, inStoreApi, receiptCounter } from '../support/in-store';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// A voided sale takes back the tier it got (docs/decisions.md, "Orders", Void): buying big, being
+// promoted and voiding the sale must not keep the tier (tiers without a window never demote, and
+// tiers with one last a full window). The member goes back to the highest tier the points left would
+// have reached, never below the tier they held before the sale, with a history note; the panel shows it.
+// Over real HTTP on an SQLite file.
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+let node: TestNode;
+let v: VendorCredentials;
+const api = inStoreApi(() => node);
+const receipt = receiptCounter('TV');
+let emails = 0;
+
+beforeAll(async () => {
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+  v = await node.addVendor('Tier Void Café');
+  for (const tier of [
+    { name: 'Silver', threshold: 20, window_days: 30 },
+    { name: 'Gold', threshold: 50, window_days: 30 },
+    // No window: reached once, kept for ever (the easiest tier to keep after a void).
+    { name: 'Platinum', threshold: 100, window_days: null },
+  ]) {
+    const made = await http(`${node.url}/tiers`, { method: 'POST', token: v.accessToken, body: tier });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+  }
+});
+afterAll(() => node?.close());
+afterEach(() => expectBalancesAddUp(node));
+
+async function newCustomer(): Promise<{ userId: number; email: string }> {
+  const email = `tier.void.${++emails}@example.com`;
+  const reply = await http(`${node.url}/onscreen/register?api_key=${v.apiKey}`, { method: 'POST', body: { email, first_name: 'Vic' } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  await api.closeOk(v.apiKey, reply.body.pos_session.hash);
+  const user = await node.engine.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  return { userId: Number(user.id), email };
+}
+/** A sale of `subtotal` (one point per unit): its receipt number. */
+async function buy(email: string, subtotal: number): Promise<string> {
+  const number = receipt();
+  await api.orderOk(v.apiKey, { card_number: email, receipt_number: number, subtotal });
+  node.clock.advance(HOUR);
+  return number;
+}
+async function voidSale(number: string): Promise<void> {
+  await api.voidOk(v.apiKey, number);
+  node.clock.advance(HOUR);
+}
+async function tierOnPanel(email: string): Promise<string> {
+  const session = await api.checkInSessionOk(v.apiKey, email);
+  const panel = await api.retrieveOk(v.apiKey, session.hash);
+  await api.closeOk(v.apiKey, session.hash);
+  expect(panel.rules.tier.current.name).toBe(panel.user.tier.name);
+  return panel.user.tier.name;
+}
+const history = async (userId: number) => (await http(`${node.url}/user/transaction/list?api_key=${v.apiKey}&user=${userId}`)).body.data as any[];
+const tierNotes = async (userId: number) => (await history(userId)).filter((r) => r.object === 'tier_change').map((r) => r.rewards[0].name as string);
+const membership = (userId: number) =>
+  node.engine.db.selectFrom('user_vendors').select(['tier_id', 'tier_since']).where('user_id', '=', userId).where('vendor_id', '=', v.vendorId).executeTakeFirstOrThrow();
+const tierId = async (name: string) => Number((await node.engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', v.vendorId).where('name', '=', name).executeTakeFirstOrThrow()).id);
+
+describe('a void takes back the tier its sale got', () => {
+  it('back to the tier held before the sale, since when it was held, with a history note and the panel showing it', async () => {
+    const { userId, email } = await newCustomer();
+    const before = await membership(userId);
+    const big = await buy(email, 60);
+    expect(await tierOnPanel(email)).toBe('Gold');
+    await voidSale(big);
+    expect(await tierOnPanel(email)).toBe('Member');
+    // The promotion never happened: the member's tier date is the one they had.
+    expect(await membership(userId)).toEqual(before);
+    const [note, voidRecord] = await history(userId);
+    expect(voidRecord).toMatchObject({ object: 'void' });
+    expect(note).toMatchObject({ object: 'tier_change', status: 'Complete', total: 0 });
+    expect(note.rewards).toEqual([expect.objectContaining({ kind: 'tier', name: 'Gold → Member', from: 'Gold', to: 'Member' })]);
+    expect(note.receipts).toEqual([expect.objectContaining({ receipt_number: big })]);
+
+    // Voiding again answers the same and moves nothing more.
+    await voidSale(big);
+    expect(await tierNotes(userId)).toEqual(['Gold → Member']);
+  });
+
+  it('also a tier without a window, which demotion never takes', async () => {
+    const { userId, email } = await newCustomer();
+    const big = await buy(email, 150);
+    expect(await tierOnPanel(email)).toBe('Platinum');
+    await voidSale(big);
+    expect(await tierOnPanel(email)).toBe('Member');
+    expect(await tierNotes(userId)).toEqual(['Platinum → Member']);
+  });
+
+  it('to the highest tier the points left reach (later sales count), never below the tier held before the sale; nobody moves when the points left hold the tier', async () => {
+    // Promoted to Platinum by the big sale; a later sale of 55 alone reaches Gold.
+    const a = await newCustomer();
+    const big = await buy(a.email, 120);
+    await buy(a.email, 55);
+    await voidSale(big);
+    expect(await tierOnPanel(a.email)).toBe('Gold');
+    expect(await tierNotes(a.userId)).toEqual(['Platinum → Gold']);
+
+    // Silver before the sale: Silver after its void, not the entry tier.
+    const b = await newCustomer();
+    await buy(b.email, 25);
+    const silverSince = (await membership(b.userId)).tier_since;
+    const gold = await buy(b.email, 30);
+    expect(await tierOnPanel(b.email)).toBe('Gold');
+    await voidSale(gold);
+    expect(await tierOnPanel(b.email)).toBe('Silver');
+    expect(await membership(b.userId)).toEqual({ tier_id: await tierId('Silver'), tier_since: silverSince });
+
+    // Promoted to Silver by the first sale; the second alone holds Silver.
+    const c = await newCustomer();
+    const first = await buy(c.email, 25);
+    await buy(c.email, 20);
+    await voidSale(first);
+    expect(await tierOnPanel(c.email)).toBe('Silver');
+
+    // Gold before the sale: its void changes no tier.
+    const d = await newCustomer();
+    await buy(d.email, 60);
+    const held = await membership(d.userId);
+    const small = await buy(d.email, 10);
+    await voidSale(small);
+    expect(await tierOnPanel(d.email)).toBe('Gold');
+    expect(await membership(d.userId)).toEqual(held);
+
+    // Judged as of the promotion: a sale from before it voided after its window moved on takes
+    // nothing the promotion did not need (5 + 30 + 25 reached Gold; 30 + 25 still do).
+    const e = await newCustomer();
+    const early = await buy(e.email, 5);
+    await buy(e.email, 30);
+    node.clock.advance(20 * DAY);
+    await buy(e.email, 25);
+    expect(await tierOnPanel(e.email)).toBe('Gold');
+    node.clock.advance(25 * DAY);
+    await voidSale(early);
+    expect(await tierOnPanel(e.email)).toBe('Gold');
+    for (const member of [c, d, e]) expect(await tierNotes(member.userId)).toEqual([]);
+  });
+
+  it('keeps a tier staff set by hand before the sale (never below the tier held before it)', async () => {
+    const { userId, email } = await newCustomer();
+    const handSet = { tier_id: await tierId('Gold'), tier_since: node.clock.now() - HOUR };
+    await node.engine.db.updateTable('user_vendors').set(handSet).where('user_id', '=', userId).execute();
+    const big = await buy(email, 110);
+    expect(await tierOnPanel(email)).toBe('Platinum');
+    await voidSale(big);
+    expect(await tierOnPanel(email)).toBe('Gold');
+    expect(await membership(userId)).toEqual(handSet);
+    expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
+  });
+
+  it('a sale split in two: voiding the part that promoted nobody still takes back the tier its points got', async () => {
+    const { userId, email } = await newCustomer();
+    const most = await buy(email, 49);
+    expect(await tierOnPanel(email)).toBe('Silver');
+    await buy(email, 1);
+    expect(await tierOnPanel(email)).toBe('Gold');
+    await voidSale(most);
+    expect(await tierOnPanel(email)).toBe('Member');
+    expect(await tierNotes(userId)).toEqual(['Gold → Member']);
+
+    // Both parts voided, the first first: the second part alone held Silver, and the Silver held
+    // before the second part was got by the first, so it is no floor once that is voided.
+    const other = await newCustomer();
+    const first = await buy(other.email, 25);
+    const second = await buy(other.email, 30);
+    expect(await tierOnPanel(other.email)).toBe('Gold');
+    await voidSale(first);
+    expect(await tierOnPanel(other.email)).toBe('Silver');
+    await voidSale(second);
+    expect(await tierOnPanel(other.email)).toBe('Member');
+    expect(await tierNotes(other.userId)).toEqual(['Silver → Member', 'Gold → Silver']);
+  });
+});
