@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
-import { type Engine, transact } from '../engine';
+import { type Engine, isChainCentral, transact } from '../engine';
+import { overwriteOlderVersions } from '../sync/capture/overwrite-older-versions';
 import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
 import { forgetPersonInWebhookEvents } from '../webhooks/forget-person';
 import { detachQueuedCards, queueCardDetachments } from '../payments/billing-profiles/detach-cards';
@@ -9,6 +10,7 @@ import type { DB } from '../storage/schema';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
 import { loadUser, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
+import { WIPED_PERSON } from './personal-data';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
 
@@ -169,31 +171,13 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   await db.updateTable('billing_profiles').set({ deleted_at: now }).where('user_id', '=', userId).where('deleted_at', 'is', null).execute();
   await db
     .updateTable('users')
-    .set({
-      email: null,
-      email_key: null,
-      password_hash: null,
-      first_name: '',
-      last_name: '',
-      phone: null,
-      cedula: null,
-      passport_number: null,
-      birthdate: null,
-      address1: null,
-      address2: null,
-      city: null,
-      region_id: null,
-      country_id: null,
-      postal_code: null,
-      pet_name: null,
-      pet_birthdate: null,
-      status: 'deleted',
-      updated_at: now,
-    })
+    .set({ ...WIPED_PERSON, password_hash: null, status: 'deleted', updated_at: now })
     .where('id', '=', userId)
     .execute();
   await db.deleteFrom('user_metadata').where('user_vendor_id', 'in', db.selectFrom('user_vendors').select('id').where('user_id', '=', userId)).execute();
   await db.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await db.deleteFrom('inbox_messages').where('user_id', '=', userId).execute();
   await endAllSessions(db, engine, userId);
+  // Central's change log still holds the versions written before (stores read it from its start).
+  if (isChainCentral(engine)) for (const table of ['users', 'orders', 'transactions'] as const) await overwriteOlderVersions(db, table, userId);
 }

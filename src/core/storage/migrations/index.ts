@@ -27,6 +27,7 @@ import { accountEntryIndexes } from './0026-account-entry-indexes';
 import { accessTokenVersions } from './0027-access-token-versions';
 import { syncEventIds } from './0028-sync-event-ids';
 import { openSessionPerProgram } from './0029-open-session-per-program';
+import { formerMembers } from './0030-former-members';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0027-access-token-versions': accessTokenVersions,
   '0028-sync-event-ids': syncEventIds,
   '0029-open-session-per-program': openSessionPerProgram,
+  '0030-former-members': formerMembers,
 };

@@ -4,6 +4,7 @@ import { chunks } from '../bulk-lists';
 import type { DB } from '../../storage/schema';
 import type { PullResponse, PulledChange } from '../protocol';
 import type { PairedNode } from './apply-push';
+import { formerMembersOf, withoutPerson } from './former-members';
 import { logHead } from './read-snapshot';
 
 const USER_COLUMNS_KEPT_CENTRAL = new Set(['password_hash', 'failed_logins', 'locked_until']);
@@ -11,7 +12,8 @@ const USER_COLUMNS_KEPT_CENTRAL = new Set(['password_hash', 'failed_logins', 'lo
 /**
  * The page of central's change log a store receives after its cursor: its vendor's rows, and the
  * customers who joined its vendor. A membership is preceded by the customer's current row, so a
- * customer who first joined another vendor arrives before the rows that point at them.
+ * customer who first joined another vendor arrives before the rows that point at them. A customer
+ * who left the vendor arrives without who they are (former-members.ts).
  */
 export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after: number, limit: number): Promise<PullResponse> {
   // The head is read first: every seq up to it has committed (the log's order is the commit order),
@@ -20,13 +22,18 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   const rows = await changesQuery(db, node.vendorId, after, limit).execute();
   const entries = rows.map((row) => ({ row, data: JSON.parse(row.data) as Record<string, unknown> }));
   const joined = (row: (typeof rows)[number]) => row.tbl === 'user_vendors' && row.op === 'upsert';
-  const members = await currentCustomers(db, entries.filter(({ row }) => joined(row)).map(({ data }) => Number(data['user_id'])));
+  const joinedIds = entries.filter(({ row }) => joined(row)).map(({ data }) => Number(data['user_id']));
+  const members = await currentCustomers(db, joinedIds);
+  const former = await formerMembersOf(db, node.vendorId, [...joinedIds, ...entries.filter(({ row }) => row.tbl === 'users').map(({ row }) => Number(row.row_id))]);
+  const shown = (userId: number, user: Record<string, unknown>) => (former.has(userId) ? withoutPerson(user) : { ...user });
   const changes: PulledChange[] = [];
   for (const { row, data } of entries) {
-    const user = joined(row) ? members.get(Number(data['user_id'])) : undefined;
+    const userId = Number(joined(row) ? data['user_id'] : row.row_id);
+    const user = joined(row) ? members.get(userId) : undefined;
     // Each change its own object: a link in this process (tests, the simulation) hands them over as they are.
-    if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: { ...user } });
-    changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data });
+    if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: shown(userId, user) });
+    const sent = row.tbl === 'users' && row.op !== 'delete' ? shown(userId, data) : data;
+    changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data: sent });
   }
   const more = rows.length === limit;
   const last = rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : after;

@@ -6,6 +6,7 @@ import { pgRowJson, rowArrayOf, sqliteColumns, sqliteRowJson } from '../capture/
 import type { SnapshotPage, SnapshotRequest } from '../protocol';
 import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 import type { PairedNode } from './apply-push';
+import { formerMembersOf, withoutPerson } from './former-members';
 import { SELF_REFERENCES, targetsAheadOf } from './snapshot-targets-ahead';
 
 /** The tables a snapshot walks, in REPLICATED_TABLES order: identifiers and balances before history. */
@@ -59,10 +60,24 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
     const targets = targetsAheadOf(table.name, selfReference, vendorFilter(table, node.vendorId, dialect, 'e'), request.after, last);
     ahead = await selectRows(db, table, json, sql`${vendorFilter(table, node.vendorId, dialect)} and ${targets}`);
   }
-  const rows = [...ahead, ...found].map((row) => row.data);
+  let rows = [...ahead, ...found];
+  if (table.name === 'users') rows = await withoutFormerMembers(db, node.vendorId, rows, columns);
   const page: SnapshotPage = { table: table.name, rows: [], last, more, head };
   if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
-  return { page, rows, columns };
+  return { page, rows: rows.map((row) => row.data), columns };
+}
+
+/** Customers who left the vendor, as its stores receive them (former-members.ts); every other row as it is. */
+async function withoutFormerMembers(db: Kysely<DB>, vendorId: number, rows: Array<{ id: number; data: string }>, columns: string[] | null): Promise<Array<{ id: number; data: string }>> {
+  const former = await formerMembersOf(db, vendorId, rows.map((row) => Number(row.id)));
+  if (former.size === 0) return rows;
+  const wipe = (data: string): string => {
+    if (!columns) return JSON.stringify(withoutPerson(JSON.parse(data) as Record<string, unknown>));
+    const values = JSON.parse(data) as unknown[];
+    const wiped = withoutPerson(Object.fromEntries(columns.map((column, i) => [column, values[i]])));
+    return JSON.stringify(columns.map((column) => wiped[column]));
+  };
+  return rows.map((row) => (former.has(Number(row.id)) ? { id: row.id, data: wipe(row.data) } : row));
 }
 
 /** The query of a snapshot page: the vendor's rows of `table` after `request.after` by id, each as JSON (tested to read a range of an index, never to sort). */

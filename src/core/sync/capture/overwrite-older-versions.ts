@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../storage/schema';
+
+/**
+ * Erasure reaches central's change log: every version of the given rows says what the newest one
+ * (just captured) says. The log keeps each row's first version so a store receives parents before
+ * the rows that point at them (compact-change-log.ts), and that version held what an erasure wipes
+ * (a name, an email, a reply naming the customer). Overwritten in place, the versions keep their
+ * seqs, so that order stands. On a node without capture the log has none of these rows: nothing moves.
+ */
+export async function overwriteOlderVersions(db: Kysely<DB>, table: 'users' | 'orders' | 'transactions', userId: number): Promise<void> {
+  const rowIds = table === 'users' ? [userId] : db.selectFrom(table).select('id').where('user_id', '=', userId);
+  await db
+    .updateTable('sync_changes')
+    .set((eb) => ({
+      data: eb
+        .selectFrom('sync_changes as newest')
+        .select('newest.data')
+        .whereRef('newest.tbl', '=', 'sync_changes.tbl')
+        .whereRef('newest.row_id', '=', 'sync_changes.row_id')
+        .orderBy('newest.seq', 'desc')
+        .limit(1),
+    }))
+    .where('tbl', '=', table)
+    .where('row_id', 'in', rowIds)
+    .execute();
+}
