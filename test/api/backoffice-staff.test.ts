@@ -190,15 +190,27 @@ describe('an invitation not accepted in time (72 hours)', () => {
     };
     const first = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Lu', role: 'store_manager', store_id: (await node.engine.db.selectFrom('stores').select('id').where('vendor_id', '=', vendorId).executeTakeFirstOrThrow()).id });
     expect(first.status).toBe(201);
+    const firstExpiry = new Date(node.clock.now() + 72 * 3_600_000).toISOString();
+    expect(first.body.invitation).toEqual({ expires_at: firstExpiry, expired: false });
+    /** The list's entry of `email` (GET /backoffice/staff): its invitation, by the node's clock. */
+    const listed = async () => (await staffCall(node, owner.token, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === email);
+    expect((await listed()).invitation).toEqual({ expires_at: firstExpiry, expired: false });
     const { token: oldToken } = await nextToken();
     node.clock.advance(72 * 3_600_000 + MINUTE);
     expect((await post('/backoffice/invitations/accept', { token: oldToken, password: STAFF_PASSWORD })).body.code).toBe('code_expired');
     owner.token = await signIn(node, owner.email);
+    expect((await listed()).invitation).toEqual({ expires_at: firstExpiry, expired: true });
+    // Accounts that are not waiting have none (null, not absent).
+    const ownerEntry = (await staffCall(node, owner.token, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === owner.email);
+    expect(ownerEntry).toHaveProperty('invitation', null);
 
     // Invited again (as a manager now): 200 with the same account, updated, and a new email.
     const again = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email: email.toUpperCase(), name: 'Lucía', role: 'manager', store_id: null });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body).toMatchObject({ id: first.body.id, email, name: 'Lucía', role: 'manager', store_id: null, status: 'invited' });
+    const secondExpiry = new Date(node.clock.now() + 72 * 3_600_000).toISOString();
+    expect(again.body.invitation).toEqual({ expires_at: secondExpiry, expired: false });
+    expect((await listed()).invitation).toEqual({ expires_at: secondExpiry, expired: false });
     const { token: newToken, link } = await nextToken(oldToken);
     expect(newToken).not.toBe(oldToken);
     expect(link.startsWith(`${node.url}/admin#/accept?token=pcsi_`)).toBe(true);
@@ -221,6 +233,7 @@ describe('an invitation not accepted in time (72 hours)', () => {
 
     // Accepted: inviting the email again is 409 staff_email_taken, as for another vendor's invited account.
     owner.token = await signIn(node, owner.email);
+    expect((await listed()).invitation).toBeNull();
     const taken = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Lucía', role: 'manager' });
     expect([taken.status, taken.body.code]).toEqual([409, 'staff_email_taken']);
     const elsewhere = await node.addVendor();

@@ -101,16 +101,33 @@ describe('POST /join on a paired store', () => {
     });
     expect(status.rejected).toBe(0);
 
-    // Central away: the sign-up is refused (503 central_unreachable), nothing is registered here.
+    // Central away: the sign-up is refused (503 central_unreachable) with a page in the friend's
+    // language, as the page's other refusals (the browser posted a form: no JSON), and nothing is
+    // registered here.
     await central.close();
     central = null;
     const later = freshEmail('friend');
-    const refused = await fetch(`${storeUrl}/join?lang=en`, {
-      method: 'POST',
-      headers: FORM,
-      body: new URLSearchParams({ code: referrer.referral_code!, first_name: 'Lea', last_name: 'Haddad', email_address: later, password: 'a good long password', terms: 'true' }).toString(),
-    });
-    expect([refused.status, ((await refused.json()) as { error: { errors: Array<{ reason: string }> } }).error.errors[0]!.reason]).toEqual([503, 'central_unreachable']);
+    const submit = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${storeUrl}/join${query}`, {
+        method: 'POST',
+        headers: { ...FORM, ...headers },
+        body: new URLSearchParams({ code: referrer.referral_code!, first_name: 'Lea', last_name: 'Haddad', email_address: later, password: 'a good long password', terms: 'true' }).toString(),
+      });
+    const refused = await submit('?lang=en');
+    const refusedPage = await refused.text();
+    expect([refused.status, refused.headers.get('content-type')], refusedPage).toEqual([503, 'text/html; charset=utf-8']);
+    expect(refusedPage).toContain('<html lang="en">');
+    expect(refusedPage).toContain('<h1>We could not sign you up</h1>');
+    expect(refusedPage).toContain('<p class="error" role="alert" data-code="central_unreachable">We cannot reach the program right now, so we could not sign you up.');
+    const enSpanol = await submit('', { 'accept-language': 'es-EC,es;q=0.9' });
+    const enSpanolPage = await enSpanol.text();
+    expect(enSpanol.status, enSpanolPage).toBe(503);
+    expect(enSpanolPage).toContain('<html lang="es">');
+    expect(enSpanolPage).toContain('<h1>No pudimos darle de alta</h1>');
+    expect(enSpanolPage).toContain('data-code="central_unreachable">Ahora mismo no podemos comunicarnos con el programa');
     expect(await store.engine.db.selectFrom('users').select('id').where('email_key', '=', later.toLowerCase()).execute()).toEqual([]);
+    // The node's other forwarded calls keep their JSON refusal.
+    const register = await http(`${storeUrl}/user/register`, { method: 'POST', body: { first_name: 'Lea', last_name: 'Haddad', email_address: later, password: 'a good long password', terms: true, vendor: chain.vendorId } });
+    expect([register.status, register.body.error.errors[0].reason]).toEqual([503, 'central_unreachable']);
   }, 120_000);
 });

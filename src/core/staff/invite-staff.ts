@@ -10,7 +10,7 @@ import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
 import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
-import { issueStaffToken, STAFF_TOKEN_HOURS } from './staff-tokens';
+import { issueStaffToken, type PendingInvitation, pendingInvitations, STAFF_TOKEN_HOURS } from './staff-tokens';
 
 export interface Invitation {
   email: string;
@@ -29,6 +29,8 @@ export function checkRole(role: string): StaffRole {
 export interface InvitedStaff extends StaffMember {
   /** The email already had an invitation waiting in this program: it was sent again. */
   resent: boolean;
+  /** The invitation just sent: when its link expires. */
+  invitation: PendingInvitation | null;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
       before: existing ? staffAudit(toStaffMember(existing)) : null,
       after: staffAudit(staff),
     });
-    return { ...staff, resent: existing !== undefined };
+    const invitation = (await pendingInvitations(trx, engine, vendor.id, [staff])).get(staff.id) ?? null;
+    return { ...staff, resent: existing !== undefined, invitation };
   });
 }

@@ -8,6 +8,7 @@ import { actorOf } from './authorize';
 import { checkRoleStore, loadStaff, type StaffMember, toStaffMember } from './staff-accounts';
 import { checkRole } from './invite-staff';
 import { endAllStaffSessions, type StaffPrincipal } from './staff-sessions';
+import { type PendingInvitation, pendingInvitations } from './staff-tokens';
 
 export interface StaffChange {
   name?: string | undefined;
@@ -17,10 +18,17 @@ export interface StaffChange {
   status?: 'active' | 'disabled' | undefined;
 }
 
-/** The program's staff, oldest first (a program has few: no paging). */
-export async function listStaff(engine: Engine, vendorId: number): Promise<StaffMember[]> {
+export interface ListedStaff extends StaffMember {
+  /** Null unless the account is `invited`. */
+  invitation: PendingInvitation | null;
+}
+
+/** The program's staff, oldest first (a program has few: no paging), with each waiting invitation. */
+export async function listStaff(engine: Engine, vendorId: number): Promise<ListedStaff[]> {
   const rows = await engine.db.selectFrom('staff_accounts').selectAll().where('vendor_id', '=', vendorId).orderBy('created_at').orderBy('id').execute();
-  return rows.map(toStaffMember);
+  const staff = rows.map(toStaffMember);
+  const invitations = await pendingInvitations(engine.db, engine, vendorId, staff);
+  return staff.map((member) => ({ ...member, invitation: invitations.get(member.id) ?? null }));
 }
 
 /**

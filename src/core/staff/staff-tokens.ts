@@ -4,7 +4,7 @@ import { hashSecret, newSecret } from '../credentials/secrets';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
-import type { StaffRow } from './staff-accounts';
+import type { StaffMember, StaffRow } from './staff-accounts';
 
 export type StaffTokenPurpose = 'invitation' | 'password_reset' | 'sign_in_link';
 
@@ -31,6 +31,35 @@ export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { i
     })
     .execute();
   return token;
+}
+
+/** An invited account's invitation: when its newest emailed link stops working, and whether it has. */
+export interface PendingInvitation {
+  expiresAt: number;
+  /** By the node's clock (or the link was used up): sending it again is the way in. */
+  expired: boolean;
+}
+
+/**
+ * The invitations of the `invited` accounts among `staff`, by account id: the newest invitation
+ * token of each (a newer one voids the older, so the newest is the one that can still work).
+ */
+export async function pendingInvitations(db: Kysely<DB>, engine: Engine, vendorId: number, staff: readonly StaffMember[]): Promise<Map<number, PendingInvitation>> {
+  const invited = staff.filter((s) => s.status === 'invited').map((s) => s.id);
+  const found = new Map<number, PendingInvitation>();
+  if (invited.length === 0) return found;
+  const tokens = await db
+    .selectFrom('staff_tokens')
+    .select(['staff_id', 'expires_at', 'used_at'])
+    .where('vendor_id', '=', vendorId)
+    .where('purpose', '=', 'invitation')
+    .where('staff_id', 'in', invited)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const now = engine.clock.now();
+  for (const token of tokens) found.set(token.staff_id, { expiresAt: token.expires_at, expired: token.used_at !== null || token.expires_at <= now });
+  return found;
 }
 
 /** Uses a token up (once) and returns its staff account. */

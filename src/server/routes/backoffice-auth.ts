@@ -5,6 +5,7 @@ import { type StaffSignIn, signInStaff, signInWithLink } from '../../core/staff/
 import { toStaffMember, type StaffMember } from '../../core/staff/staff-accounts';
 import { applyStaffPasswordReset, requestStaffPasswordReset } from '../../core/staff/staff-password-reset';
 import { endAllStaffSessions, endStaffSession } from '../../core/staff/staff-sessions';
+import type { PendingInvitation } from '../../core/staff/staff-tokens';
 import { EmailBody, SignInBody, SignOutEverywhereSchema, StaffSchema, StaffSessionSchema, TokenBody, TokenPasswordBody } from '../../shared/schemas/backoffice';
 import { EmptyObjectSchema } from '../../shared/schemas/common';
 import { toIso } from '../../shared/time';
@@ -15,7 +16,8 @@ import { DEFAULT_RATE_LIMITS, type RateLimitSettings, rateRule, validatedField }
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
 
-export function staffToWire(staff: StaffMember) {
+/** A staff member on the wire; `invitation` only where the caller looked it up (the staff list, an invitation). */
+export function staffToWire(staff: StaffMember & { invitation?: PendingInvitation | null }) {
   return {
     id: staff.id,
     email: staff.email,
@@ -25,6 +27,7 @@ export function staffToWire(staff: StaffMember) {
     status: staff.status,
     date_created: toIso(staff.createdAt),
     date_updated: toIso(staff.updatedAt),
+    ...(staff.invitation !== undefined ? { invitation: staff.invitation && { expires_at: toIso(staff.invitation.expiresAt), expired: staff.invitation.expired } } : {}),
   };
 }
 

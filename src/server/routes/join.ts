@@ -25,6 +25,7 @@ const TEXT = {
     invalid: 'This invitation link is not valid.',
     failed: 'We could not sign you up',
     tooMany: (seconds: string) => `Too many sign-up attempts. Please wait ${seconds} seconds and try again.`,
+    centralUnreachable: 'We cannot reach the program right now, so we could not sign you up. Please try again in a few minutes.',
   },
   es: {
     title: (program: string) => `Únase a ${program}`,
@@ -40,6 +41,7 @@ const TEXT = {
     invalid: 'Este enlace de invitación no es válido.',
     failed: 'No pudimos darle de alta',
     tooMany: (seconds: string) => `Demasiados intentos de alta. Espere ${seconds} segundos y vuelva a intentarlo.`,
+    centralUnreachable: 'Ahora mismo no podemos comunicarnos con el programa, así que no pudimos darle de alta. Vuelva a intentarlo en unos minutos.',
   },
 };
 type Lang = keyof typeof TEXT;
@@ -71,6 +73,11 @@ ${field('first_name', t.firstName, 'text')}${field('last_name', t.lastName, 'tex
 <label><input type="checkbox" name="terms" value="true" required> ${escape(t.terms)}</label>
 <button type="submit">${escape(t.submit)}</button></form>`,
   );
+}
+
+/** A refusal with no form to show again (too many attempts, central unreachable): the reason, with its code. */
+function refusal(lang: Lang, code: string, reason: string): string {
+  return page(lang, TEXT[lang].failed, `<h1>${escape(TEXT[lang].failed)}</h1><p class="error" role="alert" data-code="${escape(code)}">${escape(reason)}</p>`);
 }
 
 /** The referral page. `rateLimits`: the node's limits (absent: the defaults). */
@@ -109,6 +116,15 @@ export const joinRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits?
           terms: Type.Optional(Type.String({ maxLength: 5 })),
         }),
       },
+      // On a paired store the form goes to central before this route runs (forward-to-central.ts,
+      // an onRequest hook): central unreachable is a page too, with the same 503 and nothing done
+      // here. The query is not validated yet at that point: languageOf takes only "en" or "es".
+      errorHandler: (error, request, reply) => {
+        if (!isServiceError(error) || error.code !== 'central_unreachable') throw error;
+        request.log.error({ err: error }, 'request failed');
+        const lang = languageOf(request.query.lang, request.headers['accept-language']);
+        return reply.code(error.status).type('text/html; charset=utf-8').send(refusal(lang, error.code, TEXT[lang].centralUnreachable));
+      },
     },
     async (request, reply) => {
       const lang = languageOf(request.query.lang, request.headers['accept-language']);
@@ -120,7 +136,7 @@ export const joinRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits?
       } catch (error) {
         if (!isServiceError(error)) throw error;
         const wait = String(reply.getHeader('retry-after') ?? '');
-        return reply.code(error.status).send(page(lang, TEXT[lang].failed, `<h1>${escape(TEXT[lang].failed)}</h1><p class="error" role="alert" data-code="${error.code}">${escape(TEXT[lang].tooMany(wait))}</p>`));
+        return reply.code(error.status).send(refusal(lang, error.code, TEXT[lang].tooMany(wait)));
       }
       let referrer: Referrer;
       try {

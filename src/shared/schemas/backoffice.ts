@@ -19,6 +19,18 @@ export const StaffSchema = Type.Object({
   status: Type.Union([Type.Literal('invited'), Type.Literal('active'), Type.Literal('disabled')]),
   date_created: IsoTimestamp,
   date_updated: IsoTimestamp,
+  invitation: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          expires_at: IsoTimestamp,
+          expired: Type.Boolean({ description: 'by the node’s clock; inviting the email again (POST /backoffice/staff) sends a new link' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'the waiting invitation of an `invited` account (its newest link), null for any other; in GET and POST /backoffice/staff' },
+    ),
+  ),
 });
 
 export const StaffSessionSchema = Type.Object({

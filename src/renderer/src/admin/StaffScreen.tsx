@@ -1,11 +1,17 @@
 import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
+import type { Staff } from './admin-api';
 import { adminStore } from './admin-store';
+import { formatDateTime } from './format';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
-/** Owners only (the node refuses the others): the program's staff, and invitations by email. */
+/**
+ * Owners only (the node refuses the others): the program's staff, and invitations by email. A
+ * waiting invitation shows when its link expires (or that it has, by the node's clock) and is sent
+ * again from its row: the same call as inviting, with the member's current name, role and store.
+ */
 export function StaffScreen() {
   const t = useAdminStrings();
   const staff = useLoad(() => adminStore.getState().api().staff(), []);
@@ -15,7 +21,22 @@ export function StaffScreen() {
   const [role, setRole] = useState<string | null>('manager');
   const [storeId, setStoreId] = useState<string | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [resending, setResending] = useState<number | null>(null);
   const roleName = (r: string) => ({ owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager })[r] ?? r;
+  const resend = (member: Staff) => {
+    setResending(member.id);
+    setMessage(null);
+    adminStore
+      .getState()
+      .api()
+      .invite({ email: member.email, name: member.name, role: member.role, store_id: member.store_id })
+      .then((sent) => {
+        setMessage({ ok: true, text: sent.invitation ? t.resent(sent.email, formatDateTime(sent.invitation.expires_at)) : t.invited });
+        staff.reload();
+      })
+      .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
+      .finally(() => setResending(null));
+  };
   if (staff.error)
     return (
       <Alert color="red" role="alert">
@@ -32,6 +53,7 @@ export function StaffScreen() {
             <Table.Th>{t.keyRole}</Table.Th>
             <Table.Th>{t.store}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
+            <Table.Th>{t.invitation}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -43,6 +65,16 @@ export function StaffScreen() {
               <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
               <Table.Td>
                 <Badge color={member.status === 'active' ? 'teal' : 'gray'}>{member.status}</Badge>
+              </Table.Td>
+              <Table.Td>
+                {member.invitation && (
+                  <Group gap="xs" wrap="nowrap">
+                    {member.invitation.expired ? <Badge color="red">{t.invitationExpired}</Badge> : <Text size="sm">{t.invitationExpires(formatDateTime(member.invitation.expires_at))}</Text>}
+                    <Button size="xs" variant="light" loading={resending === member.id} onClick={() => resend(member)}>
+                      {t.resendInvitation}
+                    </Button>
+                  </Group>
+                )}
               </Table.Td>
             </Table.Tr>
           ))}
