@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { demoteTiers } from '../../src/core/rules/tiers/demote-tiers';
+import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ROOMY_RATE_LIMITS } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi, receiptCounter } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 // Tier demotion (issue 17, item 1): the job moves members down once a full window has passed since
 // they reached a tier and the points earned in its window fall short; the history says so and the
@@ -17,7 +19,7 @@ const receipt = receiptCounter('T');
 let emails = 0;
 
 beforeAll(async () => {
-  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
+  node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS, webhooksAllowPrivate: true });
   v = await node.addVendor('Tier Café');
   for (const tier of [
     { name: 'Silver', threshold: 20, window_days: 30 },
@@ -87,5 +89,40 @@ describe('tier demotion', () => {
     await demoteTiers(node.engine);
     expect(await tierOnPanel(regular.email)).toBe('Gold');
     expect(await tierOnPanel(lapsed.email)).toBe('Member');
+  });
+
+  it('tells integrations with tier.changed, as a promotion does', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const endpoint = await http(`${node.url}/webhooks`, { method: 'POST', token: v.accessToken, body: { url: receiver.url, events: ['tier.changed'] } });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+      receiver.secrets = [endpoint.body.secret];
+      const delivered = async () => {
+        while ((await deliverDueWebhooks(node.engine, { allowPrivate: true })).succeeded > 0);
+        return receiver.received.splice(0).filter((hit) => hit.body.data.user.user_id === userId);
+      };
+      const { userId, email } = await newCustomer();
+      await buy(email, 60);
+      const [promoted] = await delivered();
+      expect(promoted?.body.data).toMatchObject({ from: { name: 'Member' }, to: { name: 'Gold' } });
+
+      node.clock.advance(31 * DAY);
+      await demoteTiers(node.engine);
+      expect(await tierOnPanel(email)).toBe('Member');
+      const hits = await delivered();
+      expect(hits).toHaveLength(1);
+      const [demoted] = hits;
+      expect(demoted!.verified).toBe(true);
+      // The promotion's shape: the member, the tier left and the tier reached, dated by the job's run.
+      expect(demoted!.body).toMatchObject({ type: 'tier.changed', vendor: v.vendorId, created: Math.floor(node.clock.now() / 1000) });
+      expect(Object.keys(demoted!.body.data).sort()).toEqual(Object.keys(promoted!.body.data).sort());
+      expect(demoted!.body.data).toEqual({
+        user: { ...promoted!.body.data.user },
+        from: { tier_id: promoted!.body.data.to.tier_id, name: 'Gold', threshold: 50 },
+        to: { tier_id: promoted!.body.data.from.tier_id, name: 'Member', threshold: expect.any(Number) },
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../storage/errors';
 import type { DB } from '../storage/schema';
 import { type CurrencyRecord, cleanCurrencyCode, cleanCurrencyName, currencyNameKey, toCurrencyRecord } from './currency';
 import { currencyHasAccounts, currencyHasRules, currencyNameTaken, findCurrencyRow, isQuickPayCurrency } from './currency-store';
+import { assertNoProgramMoneyRecorded, restateProgramMoney } from './program-money';
 
 export interface CurrencyChanges {
   name?: string | undefined;
@@ -15,7 +16,8 @@ export interface CurrencyChanges {
 
 /**
  * Changes only what was sent. A code may change (cash-like <-> loyalty, or another ISO code) only
- * while it changes the meaning of nothing stored (assertCodeMayChange).
+ * while it changes the meaning of nothing stored (assertCodeMayChange). The quick-pay currency's
+ * new code restates the program's settings counted in it (restateProgramMoney).
  */
 export function updateCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyRecord> {
   return transact(engine, async (trx) => {
@@ -32,7 +34,12 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
     }
     if (changes.code !== undefined) {
       next.code = cleanCurrencyCode(changes.code);
-      if (next.code !== current.code) await assertCodeMayChange(trx, current, next.code);
+      if (next.code !== current.code) {
+        await assertCodeMayChange(trx, current, next.code);
+        if (current.code !== null && next.code !== null && (await isQuickPayCurrency(trx, current.vendorId, current.id))) {
+          await restateProgramMoney(trx, current.vendorId, current.code, next.code, engine.clock.now());
+        }
+      }
     }
     if (changes.status !== undefined) {
       next.status = parseStatus(changes.status);
@@ -57,14 +64,17 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
 /**
  * A code changes what the currency's amounts are: refused once balances are held in it, for a
  * loyalty currency that earning rules or rewards count in (their points would be paid out as
- * cash), and for the vendor's quick-pay currency losing its code (stored value would be points).
+ * cash), and for the vendor's quick-pay currency losing its code (stored value would be points) or
+ * changing it once the program recorded money in it (sales, payments, auto reload amounts: all in
+ * its minor units, which another code reads as another amount).
  */
 async function assertCodeMayChange(db: Kysely<DB>, current: CurrencyRecord, code: string | null): Promise<void> {
   if (await currencyHasAccounts(db, current.id)) throw new ServiceError('currency_in_use', undefined, 'code');
   if (code !== null && (await currencyHasRules(db, current.id))) {
     throw new ServiceError('currency_in_use', 'Earning rules or rewards count in this currency, so it stays a loyalty currency (no code).', 'code');
   }
-  if (code === null && (await isQuickPayCurrency(db, current.vendorId, current.id))) {
-    throw new ServiceError('currency_in_use', "This is the program's quick-pay currency: it keeps an ISO 4217 code.", 'code');
+  if (await isQuickPayCurrency(db, current.vendorId, current.id)) {
+    if (code === null) throw new ServiceError('currency_in_use', "This is the program's quick-pay currency: it keeps an ISO 4217 code.", 'code');
+    await assertNoProgramMoneyRecorded(db, current.vendorId);
   }
 }

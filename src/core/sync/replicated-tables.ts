@@ -9,6 +9,13 @@ export interface ReplicatedTable {
   omit?: readonly string[];
   /** Values of omitted columns when the row is first inserted on the receiving node. */
   insertDefaults?: Readonly<Record<string, unknown>>;
+  /**
+   * Columns that travel as a fixed value (the column's default), whatever the sending node holds,
+   * and that a receiving node writes as that value: what the column really says stays on the node
+   * that set it. Unlike `omit`, the column is still in the row, so a node of an earlier version,
+   * which expects it (NOT NULL, no default), can still insert the row.
+   */
+  masked?: Readonly<Record<string, string>>;
   /** Central → store: stores receive it. Store → central: central accepts it from stores. */
   pull: boolean;
   push: boolean;
@@ -20,6 +27,9 @@ export interface ReplicatedTable {
   /** How central knows which vendor's log a row belongs to. */
   vendorColumn: 'vendor_id' | 'id' | null;
 }
+
+/** `user_vendors.push_endpoints` of a membership without app push tokens (its value at creation). */
+export const NO_PUSH_ENDPOINTS = '{"gcm":[],"apns":[]}';
 
 export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   { name: 'vendors', pull: true, push: false, vendorColumn: 'id' },
@@ -37,7 +47,8 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   { name: 'metadata_fields', pull: true, push: false, vendorColumn: 'vendor_id' },
   // Customers belong to no single vendor: central sends a user to the stores of every vendor they joined.
   { name: 'users', omit: ['password_hash', 'failed_logins', 'locked_until'], insertDefaults: { password_hash: null, failed_logins: 0, locked_until: null }, pull: true, push: true, storeWritable: [], vendorColumn: null },
-  { name: 'user_vendors', pull: true, push: true, storeWritable: ['tier_id', 'tier_since', 'updated_at'], vendorColumn: 'vendor_id' },
+  // A customer's app push tokens stay at central: only central would notify them (docs/sync.md).
+  { name: 'user_vendors', masked: { push_endpoints: NO_PUSH_ENDPOINTS }, pull: true, push: true, storeWritable: ['tier_id', 'tier_since', 'updated_at'], vendorColumn: 'vendor_id' },
   // App sessions and barcodes: a customer's app credentials work at the counter of every store.
   { name: 'user_sessions', pull: true, push: false, vendorColumn: 'vendor_id' },
   { name: 'barcode_tokens', pull: true, push: false, vendorColumn: 'vendor_id' },
@@ -56,6 +67,11 @@ const BY_NAME = new Map(REPLICATED_TABLES.map((t) => [t.name, t]));
 
 export function replicatedTable(name: string): ReplicatedTable | undefined {
   return BY_NAME.get(name);
+}
+
+/** The values a received row of `table` is written with whatever it says: its masked columns. */
+export function maskedValues(table: string): Readonly<Record<string, string>> | undefined {
+  return BY_NAME.get(table)?.masked;
 }
 
 /** Rows whose columns point at data that never leaves central (saved cards): cleared at stores. */

@@ -5,6 +5,7 @@ import { recordTransaction } from '../../orders/record-transaction';
 import { tierPoints } from '../../orders/tier-points';
 import { lockRow } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
+import { recordTierChanged } from '../../webhooks/events';
 
 const DAY = 24 * 3600_000;
 
@@ -14,7 +15,8 @@ const DAY = 24 * 3600_000;
  * its threshold; once a full window has passed since they reached it and they no longer do, they
  * move down to the highest tier they still qualify for (the entry tier at worst). Each move writes a
  * history record ("tier_change": `rewards` names the old and new tier), so the customer's history
- * and the cashier's panel show it. Tiers without a window (all time) never demote. Idempotent.
+ * and the cashier's panel show it, and the `tier.changed` webhook event, as a promotion and a void's
+ * take-back do. Tiers without a window (all time) never demote. Idempotent.
  */
 export async function demoteTiers(engine: Engine): Promise<{ demoted: number }> {
   if (!ownsProgramData(engine)) return { demoted: 0 };
@@ -61,6 +63,7 @@ async function demoteOne(engine: Engine, c: { id: number; user_id: number; vendo
     }
     if (next.id === current.id) return false;
     await trx.updateTable('user_vendors').set({ tier_id: next.id, tier_since: now, updated_at: now }).where('id', '=', c.id).execute();
+    await recordTierChanged(trx, engine, { vendorId: c.vendor_id, userId: c.user_id, fromTierId: current.id, toTierId: next.id });
     const vendor = await trx.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', c.vendor_id).executeTakeFirstOrThrow();
     await recordTransaction(trx, engine, {
       vendorId: c.vendor_id,

@@ -28,6 +28,7 @@ import { accessTokenVersions } from './0027-access-token-versions';
 import { syncEventIds } from './0028-sync-event-ids';
 import { openSessionPerProgram } from './0029-open-session-per-program';
 import { formerMembers } from './0030-former-members';
+import { pushEndpointsAtCentral } from './0031-push-endpoints-at-central';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-sync-event-ids': syncEventIds,
   '0029-open-session-per-program': openSessionPerProgram,
   '0030-former-members': formerMembers,
+  '0031-push-endpoints-at-central': pushEndpointsAtCentral,
 };

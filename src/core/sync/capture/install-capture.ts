@@ -81,8 +81,17 @@ export async function sqliteColumns(db: Kysely<DB>, table: ReplicatedTable): Pro
 /** The ledger's holder columns, which an entry carries from its account wherever it travels. */
 const HOLDER_COLUMNS = ['holder_type', 'holder_id', 'currency_id'] as const;
 
+/**
+ * A column's value as the row travels: the column itself, or the fixed value it travels as
+ * (`masked`, text: `cast` appends PostgreSQL's `::text`).
+ */
+function travellingValue(table: ReplicatedTable, column: string, value: string, cast = ''): string {
+  const masked = table.masked?.[column];
+  return masked === undefined ? value : `${sqlString(masked)}${cast}`;
+}
+
 export function sqliteRowJson(table: ReplicatedTable, columns: string[], row: string): string {
-  const pairs = columns.map((c) => `'${c}', ${row}.${c}`);
+  const pairs = columns.map((c) => `'${c}', ${travellingValue(table, c, `${row}.${c}`)}`);
   if (table.name === 'ledger_entries') {
     for (const c of HOLDER_COLUMNS) {
       pairs.push(`'${c}', (select a.${c} from ledger_accounts a where a.id = ${row}.account_id)`);
@@ -98,7 +107,7 @@ export function sqliteRowJson(table: ReplicatedTable, columns: string[], row: st
 export async function rowArrayOf(db: Kysely<DB>, dialect: Dialect, table: ReplicatedTable, row: string): Promise<{ columns: string[]; json: string }> {
   const omit = new Set(table.omit ?? []);
   const own = dialect === 'sqlite' ? await sqliteColumns(db, table) : (await pgColumnTypes(db, table.name)).map((c) => c.name).filter((name) => !omit.has(name));
-  const values = own.map((c) => `${row}.${quoted(c)}`);
+  const values = own.map((c) => travellingValue(table, c, `${row}.${quoted(c)}`, dialect === 'postgres' ? '::text' : ''));
   const columns = [...own];
   if (table.name === 'ledger_entries') {
     for (const c of HOLDER_COLUMNS) {
@@ -140,6 +149,8 @@ async function installSqlite(db: Kysely<DB>, table: ReplicatedTable, role: Captu
 export function pgRowJson(table: ReplicatedTable, row: string): string {
   const omit = (table.omit ?? []).map((c) => `'${c}'`).join(', ');
   let json = `to_jsonb(${row})${omit ? ` - array[${omit}]::text[]` : ''}`;
+  const masked = Object.entries(table.masked ?? {}).map(([c, v]) => `'${c}', ${sqlString(v)}::text`);
+  if (masked.length > 0) json = `(${json}) || jsonb_build_object(${masked.join(', ')})`;
   if (table.name === 'ledger_entries') {
     json = `${json} || (select jsonb_build_object('holder_type', a.holder_type, 'holder_id', a.holder_id, 'currency_id', a.currency_id) from ledger_accounts a where a.id = ${row}.account_id)`;
   }
@@ -224,7 +235,7 @@ export async function pgInsertLogging(db: Kysely<DB>, tableName: string): Promis
   const columns = await pgColumnTypes(db, table.name);
   const omit = new Set(table.omit ?? []);
   const fields = new Map<string, string>();
-  for (const c of columns) if (!omit.has(c.name)) fields.set(c.name, pgJsonText(c.type, `r.${quoted(c.name)}`) ?? '');
+  for (const c of columns) if (!omit.has(c.name)) fields.set(c.name, pgJsonText(c.type, travellingValue(table, c.name, `r.${quoted(c.name)}`, '::text')) ?? '');
   let from = '';
   if (table.name === 'ledger_entries') {
     const account = await pgColumnTypes(db, 'ledger_accounts');

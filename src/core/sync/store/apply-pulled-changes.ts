@@ -4,7 +4,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
 import type { PulledChange } from '../protocol';
-import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
+import { maskedValues, replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
 import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
@@ -49,6 +49,9 @@ export async function insertEntryIfAbsent(trx: Kysely<DB>, engine: Engine, data:
 export async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, data: Record<string, unknown>): Promise<void> {
   const row = pickColumns(data, await tableColumns(trx, engine.dialect, table));
   for (const column of STORE_CLEARED_COLUMNS[table] ?? []) row[column] = null;
+  // Whatever central's row says (a log version written before the column was masked, a central of
+  // an earlier version): the store's copy holds the fixed value, and loses an older one it held.
+  Object.assign(row, maskedValues(table));
   // A customer who first joined another vendor points at a vendor this store never sees.
   if (table === 'users' && row['first_vendor_id'] !== vendorId) {
     const known = await trx.selectFrom('vendors').select('id').where('id', '=', row['first_vendor_id'] as number).executeTakeFirst();
