@@ -16,7 +16,15 @@ let lastUsableHost: string | null = null;
  */
 export function requestOrigin(request: FastifyRequest): string {
   const host = request.host;
-  return `${request.protocol}://${usableHost(host) ? host : reachedAddress(request)}`;
+  return `${schemeOf(request)}://${usableHost(host) ? host : reachedAddress(request)}`;
+}
+
+/**
+ * http or https, nothing else: behind a trusted proxy (--trust-proxy) `request.protocol` is the
+ * X-Forwarded-Proto a client may have written, and emailed links (a reset token) are built on it.
+ */
+function schemeOf(request: FastifyRequest): 'http' | 'https' {
+  return request.protocol === 'https' ? 'https' : 'http';
 }
 
 function usableHost(host: unknown): host is string {
@@ -33,7 +41,7 @@ function usableHost(host: unknown): host is string {
 /** The node's own address on this connection (no IPv6 zone: URLs have no place for one). */
 /** scheme://address:port this request reached on the node itself, whatever its Host header says. */
 export function reachedOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${reachedAddress(request)}`;
+  return `${schemeOf(request)}://${reachedAddress(request)}`;
 }
 
 function reachedAddress(request: FastifyRequest): string {
