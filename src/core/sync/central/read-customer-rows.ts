@@ -22,8 +22,9 @@ export async function readCustomerRows(engine: Engine, node: PairedNode, identif
   const userId = Number(user.id);
   const vendorId = node.vendorId;
   // The snapshot's rule: a store receives the customers of its own program, no one else's, and
-  // learns nothing of the others (not even that an address has a deactivated account).
-  const member = await db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).executeTakeFirst();
+  // learns nothing of the others (not even that an address has a deactivated account). One who left
+  // the program is not its customer either (former-members.ts): joining again goes by the counter.
+  const member = await db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).executeTakeFirst();
   if (!member) throw new ServiceError('customer_not_found', undefined, 'card_number');
   refuseUnservedAccount(user, 'card_number');
   const mine = sql`r.user_id = ${userId} and r.vendor_id = ${vendorId}`;
