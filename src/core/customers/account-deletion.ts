@@ -174,6 +174,9 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
     .set({ ...WIPED_PERSON, password_hash: null, status: 'deleted', updated_at: now })
     .where('id', '=', userId)
     .execute();
+  // Copies of the person a store made before central knew them, merged into this account on arrival
+  // (sync): they kept the name and address the store was given.
+  await db.updateTable('users').set({ ...WIPED_PERSON, password_hash: null, updated_at: now }).where('merged_into', '=', userId).execute();
   await db.deleteFrom('user_metadata').where('user_vendor_id', 'in', db.selectFrom('user_vendors').select('id').where('user_id', '=', userId)).execute();
   await db.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await db.deleteFrom('inbox_messages').where('user_id', '=', userId).execute();

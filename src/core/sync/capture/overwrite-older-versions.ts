@@ -9,7 +9,11 @@ import type { DB } from '../../storage/schema';
  * seqs, so that order stands. On a node without capture the log has none of these rows: nothing moves.
  */
 export async function overwriteOlderVersions(db: Kysely<DB>, table: 'users' | 'orders' | 'transactions', userId: number): Promise<void> {
-  const rowIds = table === 'users' ? [userId] : db.selectFrom(table).select('id').where('user_id', '=', userId);
+  // The person's row, and the copies of them merged into it (a store's registration of someone central knew).
+  const rowIds =
+    table === 'users'
+      ? db.selectFrom('users').select('id').where((eb) => eb.or([eb('id', '=', userId), eb('merged_into', '=', userId)]))
+      : db.selectFrom(table).select('id').where('user_id', '=', userId);
   await db
     .updateTable('sync_changes')
     .set((eb) => ({
