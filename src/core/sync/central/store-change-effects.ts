@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
+import { promoteTier } from '../../orders/tier-progress';
 import { queueAutoReloadOnCrossing } from '../../payments/auto-reload/auto-reloads';
 import type { DB } from '../../storage/schema';
 import { subscribedKinds } from '../../webhooks/record-event';
@@ -53,10 +54,14 @@ export async function applyStoreChangeEffects(
       if (change.accountId !== undefined && (wants('balance.updated') || change.kind === 'spend')) await ledgerEntryEffects(trx, engine, effects, change.id, change.accountId, change.balanceAfter, time);
       return;
     case 'user_vendors': {
-      if (!wants('customer.registered') && !wants('tier.changed')) return;
+      // A store that moved a tier down (a void taking it back) judged on the points it had seen:
+      // central's own may hold more (sales made elsewhere), so a changed tier is judged again here.
+      const tierMoved = before !== undefined && before['tier_id'] != null;
+      if (!tierMoved && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
       if (!row || row['removed_at'] != null) return;
       const userId = Number(row['user_id']);
+      if (tierMoved && row['tier_id'] !== before['tier_id']) await promoteTier(trx, engine, { vendorId, userId });
       if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
       if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
         await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: before['tier_id'] == null ? null : Number(before['tier_id']), toTierId: Number(row['tier_id']) }, time);
