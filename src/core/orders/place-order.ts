@@ -128,7 +128,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
-      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers, link);
+      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers, await membershipToPromote(trx, engine, link));
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
@@ -286,4 +286,15 @@ async function insertOrder(
     voided_at: null,
     offline: input.offline ? 1 : 0,
   });
+}
+
+/**
+ * The membership a sale's promotion starts from. On PostgreSQL it is read again under a row lock: a
+ * void of another sale of the member (takeBackTier, which locks it too) may have moved the tier since
+ * the sale read it, and promoting from the stale tier left the member below what their points reach.
+ * SQLite runs one writer at a time: the row read at the start is current.
+ */
+async function membershipToPromote(trx: Kysely<DB>, engine: Engine, link: { id: number; tier_id: number | null }): Promise<{ id: number; tier_id: number | null }> {
+  if (engine.dialect !== 'postgres') return link;
+  return trx.selectFrom('user_vendors').select(['id', 'tier_id']).where('id', '=', link.id).forUpdate().executeTakeFirstOrThrow();
 }
