@@ -32,7 +32,7 @@ export async function invitedStaff(node: TestNode, owner: SignedInStaff, role: S
   const inviter = await authenticateStaffSession(node.engine, owner.token);
   const email = uniqueEmail(role);
   const staff = await inviteStaff(node.engine, inviter, { email, name: `The ${role}`, role, storeId, linkBase: `${node.url}/admin` });
-  const token = await issueStaffToken(node.engine.db, node.engine, { id: staff.id, vendor_id: staff.vendorId }, 'invitation');
+  const { token } = await issueStaffToken(node.engine.db, node.engine, { id: staff.id, vendor_id: staff.vendorId }, 'invitation');
   const session = await acceptInvitation(node.engine, { token, password: STAFF_PASSWORD });
   return { id: staff.id, email, token: session.token };
 }

@@ -35,10 +35,9 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
     if (changes.code !== undefined) {
       next.code = cleanCurrencyCode(changes.code);
       if (next.code !== current.code) {
-        await assertCodeMayChange(trx, current, next.code);
-        if (current.code !== null && next.code !== null && (await isQuickPayCurrency(trx, current.vendorId, current.id))) {
-          await restateProgramMoney(trx, current.vendorId, current.code, next.code, engine.clock.now());
-        }
+        const quickPay = await isQuickPayCurrency(trx, current.vendorId, current.id);
+        await assertCodeMayChange(trx, current, next.code, quickPay);
+        if (quickPay && current.code !== null && next.code !== null) await restateProgramMoney(trx, current.vendorId, current.code, next.code, engine.clock.now());
       }
     }
     if (changes.status !== undefined) {
@@ -68,12 +67,12 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
  * changing it once the program recorded money in it (sales, payments, auto reload amounts: all in
  * its minor units, which another code reads as another amount).
  */
-async function assertCodeMayChange(db: Kysely<DB>, current: CurrencyRecord, code: string | null): Promise<void> {
+async function assertCodeMayChange(db: Kysely<DB>, current: CurrencyRecord, code: string | null, quickPay: boolean): Promise<void> {
   if (await currencyHasAccounts(db, current.id)) throw new ServiceError('currency_in_use', undefined, 'code');
   if (code !== null && (await currencyHasRules(db, current.id))) {
     throw new ServiceError('currency_in_use', 'Earning rules or rewards count in this currency, so it stays a loyalty currency (no code).', 'code');
   }
-  if (await isQuickPayCurrency(db, current.vendorId, current.id)) {
+  if (quickPay) {
     if (code === null) throw new ServiceError('currency_in_use', "This is the program's quick-pay currency: it keeps an ISO 4217 code.", 'code');
     await assertNoProgramMoneyRecorded(db, current.vendorId);
   }

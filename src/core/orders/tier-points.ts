@@ -2,32 +2,39 @@ import { type Kysely, sql } from 'kysely';
 import { standingEntry } from '../expiry/expire-points';
 import type { DB } from '../storage/schema';
 
+type Member = { vendorId: number; userId: number };
+const DAY = 24 * 3600_000;
+
 /**
- * Points a member earned with a vendor that count toward a tier: all loyalty currencies, earn
- * entries net of their voids (spending never counts against a tier), earned in the `windowDays`
- * before `now`, or all time when the tier has no window.
+ * A member's ledger entries with a vendor that count toward a tier: all loyalty currencies, earn
+ * entries and their voids (spending never counts against a tier); a void repeated at two nodes
+ * counts once (its undone reversal is left out).
  */
-export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; userId: number }, windowDays: number | null, now: number): Promise<number> {
-  let earned = db
+function tierEntries(db: Kysely<DB>, member: Member) {
+  return db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
     .innerJoin('currencies as c', 'c.id', 'a.currency_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
     .where('a.holder_type', '=', 'user')
     .where('a.holder_id', '=', member.userId)
     .where('a.vendor_id', '=', member.vendorId)
     .where('c.code', 'is', null)
     .where('e.kind', 'in', ['earn', 'earn_reversal'])
-    // A void repeated at two nodes counts once (its undone reversal is left out).
     .where(standingEntry);
-  // A void counts on the day of the sale it reverses: voiding an order from before the window
-  // must not take its points out of the window's.
-  if (windowDays !== null) {
-    earned = earned
-      .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
-      .where((eb) => eb(eb.fn.coalesce('lot.created_at', 'e.created_at'), '>', now - windowDays * 24 * 3600_000));
-  }
-  const { points } = await earned.executeTakeFirstOrThrow();
+}
+
+/** When an entry counts: a void on the day of the sale it reverses (voiding an order from before the window must not take its points out of the window's). */
+const saleDate = sql<number>`coalesce(lot.created_at, e.created_at)`;
+
+/**
+ * Points a member earned with a vendor that count toward a tier (tierEntries), net of their voids,
+ * earned in the `windowDays` before `now`, or all time when the tier has no window.
+ */
+export async function tierPoints(db: Kysely<DB>, member: Member, windowDays: number | null, now: number): Promise<number> {
+  const { points } = await tierEntries(db, member)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
+    .$if(windowDays !== null, (q) => q.leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id').where(sql<boolean>`${saleDate} > ${now - windowDays! * DAY}`))
+    .executeTakeFirstOrThrow();
   return Number(points);
 }
 
@@ -37,25 +44,15 @@ export async function tierPoints(db: Kysely<DB>, member: { vendorId: number; use
  * they were first earned, before any void. takeBackTier asks whether voided points were what got a
  * member the tier they held at `at`.
  */
-export async function tierPointsAt(db: Kysely<DB>, member: { vendorId: number; userId: number }, windowDays: number | null, at: number): Promise<{ standing: number; earned: number }> {
-  const dated = sql`coalesce(lot.created_at, e.created_at)`;
-  let points = db
-    .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-    .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+export async function tierPointsAt(db: Kysely<DB>, member: Member, windowDays: number | null, at: number): Promise<{ standing: number; earned: number }> {
+  const row = await tierEntries(db, member)
     .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('standing'),
       eb.fn.coalesce(eb.fn.sum<number>(sql`case when e.kind = 'earn' then e.amount else 0 end`), eb.lit(0)).as('earned'),
     ])
-    .where('a.holder_type', '=', 'user')
-    .where('a.holder_id', '=', member.userId)
-    .where('a.vendor_id', '=', member.vendorId)
-    .where('c.code', 'is', null)
-    .where('e.kind', 'in', ['earn', 'earn_reversal'])
-    .where(standingEntry)
-    .where(sql<boolean>`${dated} <= ${at}`);
-  if (windowDays !== null) points = points.where(sql<boolean>`${dated} > ${at - windowDays * 24 * 3600_000}`);
-  const row = await points.executeTakeFirstOrThrow();
+    .where(sql<boolean>`${saleDate} <= ${at}`)
+    .$if(windowDays !== null, (q) => q.where(sql<boolean>`${saleDate} > ${at - windowDays! * DAY}`))
+    .executeTakeFirstOrThrow();
   return { standing: Number(row.standing), earned: Number(row.earned) };
 }

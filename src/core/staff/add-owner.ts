@@ -45,7 +45,7 @@ export async function addOwner(engine: Engine, input: NewOwner): Promise<{ staff
     await insertStaffAccount(trx, row);
     const staff = toStaffMember(row);
     await recordAudit(trx, engine, { vendorId: input.vendorId, staffId: null, label: 'cli' }, { action: 'staff.create', objectType: 'staff', objectId: row.id, before: null, after: staffAudit(staff) });
-    const signInToken = passwordHash === null ? await issueStaffToken(trx, engine, row, 'sign_in_link') : null;
+    const signInToken = passwordHash === null ? (await issueStaffToken(trx, engine, row, 'sign_in_link')).token : null;
     return { staff, signInToken };
   });
 }

@@ -10,7 +10,7 @@ import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
 import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
-import { issueStaffToken, type PendingInvitation, pendingInvitations, STAFF_TOKEN_HOURS } from './staff-tokens';
+import { issueStaffToken, type PendingInvitation, STAFF_TOKEN_HOURS } from './staff-tokens';
 
 export interface Invitation {
   email: string;
@@ -30,7 +30,7 @@ export interface InvitedStaff extends StaffMember {
   /** The email already had an invitation waiting in this program: it was sent again. */
   resent: boolean;
   /** The invitation just sent: when its link expires. */
-  invitation: PendingInvitation | null;
+  invitation: PendingInvitation;
 }
 
 /**
@@ -82,7 +82,7 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
       await insertStaffAccount(trx, row);
     }
     // A new token voids the older invitation tokens of the account.
-    const token = await issueStaffToken(trx, engine, row, 'invitation');
+    const { token, expiresAt } = await issueStaffToken(trx, engine, row, 'invitation');
     await queueMessage(trx, engine, {
       vendorId: vendor.id,
       channel: 'email',
@@ -99,7 +99,6 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
       before: existing ? staffAudit(toStaffMember(existing)) : null,
       after: staffAudit(staff),
     });
-    const invitation = (await pendingInvitations(trx, engine, vendor.id, [staff])).get(staff.id) ?? null;
-    return { ...staff, resent: existing !== undefined, invitation };
+    return { ...staff, resent: existing !== undefined, invitation: { expiresAt, expired: false } };
   });
 }

@@ -15,7 +15,7 @@ export function requestStaffPasswordReset(engine: Engine, input: { email: string
     const staff = await findStaffByEmail(trx, input.email);
     if (!staff || staff.status !== 'active') return;
     const vendor = await loadVendor(trx, staff.vendor_id);
-    const token = await issueStaffToken(trx, engine, staff, 'password_reset');
+    const { token } = await issueStaffToken(trx, engine, staff, 'password_reset');
     await queueMessage(trx, engine, {
       vendorId: vendor.id,
       channel: 'email',

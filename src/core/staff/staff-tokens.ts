@@ -12,10 +12,14 @@ export type StaffTokenPurpose = 'invitation' | 'password_reset' | 'sign_in_link'
 export const STAFF_TOKEN_HOURS: Record<StaffTokenPurpose, number> = { invitation: 72, password_reset: 2, sign_in_link: 24 };
 const PREFIX: Record<StaffTokenPurpose, string> = { invitation: 'pcsi', password_reset: 'pcsr', sign_in_link: 'pcsl' };
 
-/** A one-time token (256 random bits, stored hashed); a new one of the same purpose voids the older ones. */
-export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { id: number; vendor_id: number }, purpose: StaffTokenPurpose): Promise<string> {
+/**
+ * A one-time token (256 random bits, stored hashed); a new one of the same purpose voids the older
+ * ones. With when it stops working.
+ */
+export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { id: number; vendor_id: number }, purpose: StaffTokenPurpose): Promise<{ token: string; expiresAt: number }> {
   const token = newSecret(PREFIX[purpose]);
   const now = engine.clock.now();
+  const expiresAt = now + STAFF_TOKEN_HOURS[purpose] * 3600_000;
   await db.updateTable('staff_tokens').set({ used_at: now }).where('staff_id', '=', staff.id).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
   await db
     .insertInto('staff_tokens')
@@ -26,11 +30,11 @@ export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { i
       purpose,
       token_hash: hashSecret(token),
       created_at: now,
-      expires_at: now + STAFF_TOKEN_HOURS[purpose] * 3600_000,
+      expires_at: expiresAt,
       used_at: null,
     })
     .execute();
-  return token;
+  return { token, expiresAt };
 }
 
 /** An invited account's invitation: when its newest emailed link stops working, and whether it has. */

@@ -69,11 +69,6 @@ export function replicatedTable(name: string): ReplicatedTable | undefined {
   return BY_NAME.get(name);
 }
 
-/** The values a received row of `table` is written with whatever it says: its masked columns. */
-export function maskedValues(table: string): Readonly<Record<string, string>> | undefined {
-  return BY_NAME.get(table)?.masked;
-}
-
 /** Rows whose columns point at data that never leaves central (saved cards): cleared at stores. */
 export const STORE_CLEARED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   user_vendors: ['billing_profile_id'],

@@ -5,7 +5,7 @@ import { nodeOfId, SEQUENCE_SPAN } from '../../storage/ids';
 import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent, RowChange } from '../protocol';
-import { maskedValues, TABLE_ORDER, replicatedTable } from '../replicated-tables';
+import { TABLE_ORDER, replicatedTable } from '../replicated-tables';
 import { hasOnlyKnownColumns, pickColumns, tableColumns } from '../table-columns';
 import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
@@ -320,7 +320,7 @@ export async function applyPlainSales(trx: Kysely<DB>, page: PageKnowledge, even
       overrides['billing_profile_id'] = null;
     }
     // Masked columns are central's own: a store's new row starts with the fixed value (as insertFromStore).
-    for (const [column, value] of Object.entries(maskedValues(change.tbl) ?? {})) if (row[column] !== value) overrides[column] = value;
+    for (const [column, value] of Object.entries(replicatedTable(change.tbl)?.masked ?? {})) if (row[column] !== value) overrides[column] = value;
     if (change.tbl === 'ledger_entries') {
       const accountId = accountOf(change.data);
       overrides['account_id'] = accountId;

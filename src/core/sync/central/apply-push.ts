@@ -6,7 +6,7 @@ import { nodeOfId } from '../../storage/ids';
 import { preparedInsertInto, preparedRowById } from '../../storage/prepared';
 import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent, PushResponse, RowChange } from '../protocol';
-import { maskedValues, replicatedTable } from '../replicated-tables';
+import { replicatedTable } from '../replicated-tables';
 import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
@@ -348,7 +348,8 @@ async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<
 async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<number[]> {
   const columns = await tableColumns(trx, engine.dialect, table);
   // A masked column is central's own: a store's new row starts with the fixed value, whatever it says.
-  const row = { ...pickColumns(data, columns, replicatedTable(table)?.insertDefaults), ...maskedValues(table) };
+  const replicated = replicatedTable(table);
+  const row = { ...pickColumns(data, columns, replicated?.insertDefaults), ...replicated?.masked };
   const now = engine.clock.now();
   if (table === 'user_vendors' && row['removed_at'] == null) {
     const linked = await trx

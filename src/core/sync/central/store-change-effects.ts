@@ -56,12 +56,12 @@ export async function applyStoreChangeEffects(
     case 'user_vendors': {
       // A store that moved a tier down (a void taking it back) judged on the points it had seen:
       // central's own may hold more (sales made elsewhere), so a changed tier is judged again here.
-      const tierMoved = before !== undefined && before['tier_id'] != null;
-      if (!tierMoved && !wants('customer.registered') && !wants('tier.changed')) return;
+      const mayHaveMovedTier = before !== undefined && before['tier_id'] != null;
+      if (!mayHaveMovedTier && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
       if (!row || row['removed_at'] != null) return;
       const userId = Number(row['user_id']);
-      if (tierMoved && row['tier_id'] !== before['tier_id']) await promoteTier(trx, engine, { vendorId, userId });
+      if (mayHaveMovedTier && row['tier_id'] !== before['tier_id']) await promoteTier(trx, engine, { vendorId, userId });
       if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
       if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
         await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: before['tier_id'] == null ? null : Number(before['tier_id']), toTierId: Number(row['tier_id']) }, time);

@@ -4,7 +4,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
 import type { PulledChange } from '../protocol';
-import { maskedValues, replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
+import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
 import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
@@ -51,7 +51,7 @@ export async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: numbe
   for (const column of STORE_CLEARED_COLUMNS[table] ?? []) row[column] = null;
   // Whatever central's row says (a log version written before the column was masked, a central of
   // an earlier version): the store's copy holds the fixed value, and loses an older one it held.
-  Object.assign(row, maskedValues(table));
+  Object.assign(row, replicatedTable(table)?.masked);
   // A customer who first joined another vendor points at a vendor this store never sees.
   if (table === 'users' && row['first_vendor_id'] !== vendorId) {
     const known = await trx.selectFrom('vendors').select('id').where('id', '=', row['first_vendor_id'] as number).executeTakeFirst();

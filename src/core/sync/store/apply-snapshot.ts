@@ -6,7 +6,7 @@ import { writeConnectionOf } from '../../storage/raw-writer';
 import type { DB } from '../../storage/schema';
 import { chunks, quoted, sqliteValue } from '../bulk-lists';
 import type { RowTable } from '../protocol';
-import { maskedValues, replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
+import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { tableColumns } from '../table-columns';
 import { pendingRows, upsertRow } from './apply-pulled-changes';
 import { highestOwnId, moveObjectCounterPast } from './object-counter';
@@ -56,7 +56,8 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     await insertEntries(trx, engine, at, kept, columns);
   } else {
     const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
-    const defaults: Row = { ...replicatedTable(table)?.insertDefaults, ...maskedValues(table) };
+    const replicated = replicatedTable(table);
+    const defaults: Row = { ...replicated?.insertDefaults, ...replicated?.masked };
     for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
     const list = [...columns].filter((c) => at.has(c) || c in defaults);
     const firstVendor = list.indexOf('first_vendor_id');
