@@ -150,5 +150,35 @@ describe('the guest claims the account by proving the email', () => {
     expect(quickPay.status, JSON.stringify(quickPay.body)).toBe(200);
     expect(quickPay.body.amount).toBe(25);
     expect(await balanceOf(v.loyaltyCurrencyId, guestId)).toBe(120);
+    // The reset proved the mailbox: the email counts as verified.
+    expect((await isValidated(session.session_identifier)).status.Email).toBe(true);
+  });
+
+  it('an account someone else opened with the email is taken back by its owner: the reset sets their password, ends the other sessions and verifies the email', async () => {
+    const v = await ecVendor();
+    const email = freshEmail('preregistered');
+    // Someone who knows the address signs up with it (nothing checks the mailbox at sign-up).
+    const squatter = await signUp(v.vendorId, { email_address: email, first_name: 'Mallory' });
+    expect((await isValidated(squatter.key)).status.Email).toBe(false);
+    // The counter then credits the account the email names (the real owner buys, gives the email).
+    await credit(v, v.loyaltyCurrencyId, squatter.userId, 120);
+
+    const mail = await newMail(email, () => requestReset(email, v.vendorId));
+    const applied = await post('/user/password-reset/apply', { token: extractCode(mail.text), password: OWNER_PASSWORD });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+
+    // The squatter's session and password are gone; the owner holds the account and its points.
+    expect((await http(`${node.url}${withSessionKey('/user/profile', squatter.key)}`)).status).toBe(401);
+    expectLegacyError(await login(email, PASSWORD, v.vendorId), 401, 'invalid_credentials');
+    const owner = await loginOk(email, OWNER_PASSWORD, v.vendorId);
+    expect(owner.user_vendor.user.id).toBe(String(squatter.userId));
+    expect((await isValidated(owner.session_identifier)).status).toStrictEqual({ 'No Verification': false, Email: true, Sms: false });
+    expect(await balanceOf(v.loyaltyCurrencyId, squatter.userId)).toBe(120);
   });
 });
+
+async function isValidated(key: string): Promise<{ isValidated: boolean; status: Record<string, boolean> }> {
+  const reply = await http(`${node.url}${withSessionKey('/user/isValidated', key)}`);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+}

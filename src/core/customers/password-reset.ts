@@ -33,16 +33,20 @@ export function requestPasswordReset(engine: Engine, input: { email: string; ven
  * is also how a guest opened at a counter (no password yet) is claimed for the app: the token went
  * to the guest's email, so whoever uses it owns that mailbox (a sign-up with the email is a 409).
  * The program the reset was asked at hears `customer.updated` then, if the guest is its member.
+ * Using the token proves the mailbox, so the email counts as verified from then on (a token dies
+ * when the email changes: withdrawEmailedCodes). The same goes for an account someone else opened
+ * with this email: its owner takes it back, password and all, by a reset.
  */
 export async function applyPasswordReset(engine: Engine, input: { token: string; password: string }): Promise<void> {
   // Checked before the token is used up: a too-short password must not burn it.
   const passwordHash = await hashPassword(input.password);
   await transact(engine, async (trx) => {
     const { userId, vendorId } = await consumeCode(trx, engine, 'password_reset', input.token, 'token');
-    const before = await trx.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    const before = await trx.selectFrom('users').select(['password_hash', 'email_verified_at']).where('id', '=', userId).executeTakeFirst();
+    const now = engine.clock.now();
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: engine.clock.now() })
+      .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, email_verified_at: before?.email_verified_at ?? now, updated_at: now })
       .where('id', '=', userId)
       .execute();
     await endAllSessions(trx, engine, userId);
