@@ -10,6 +10,11 @@ type Shown = Pick<UserRow, 'first_name' | 'last_name' | 'email' | 'phone' | 'bir
  */
 export function seenAtCounter<T extends Shown>(user: T, link: Pick<UserVendorRow, 'counter_enrolled'> | null | undefined): T {
   if (!link || link.counter_enrolled === 0) return user;
+  return nameOnly(user);
+}
+
+/** The person by name only: first name and the initial of the last name; no email, phone or birthdate. */
+export function nameOnly<T extends Shown>(user: T): T {
   return { ...user, last_name: initialOf(user.last_name), email: null, phone: null, birthdate: null };
 }
 

@@ -1,8 +1,8 @@
 import type { StoreScope } from '../credentials/authenticate';
-import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import { programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
+import { personSeenBy } from './kiosk-view';
 
 export interface QueueEntry {
   id: number;
@@ -37,13 +37,13 @@ const waiting = prepared((db, vendorId: number, storeId: number) =>
     .orderBy('s.created_at'),
 );
 
-/** GET /onscreen/queue: the store's open sessions, first come first served. */
+/** GET /onscreen/queue: the store's open sessions, first come first served (a kiosk sees names only: kiosk-view). */
 export async function listQueue(engine: Engine, scope: StoreScope): Promise<QueueEntry[]> {
   const [rows, program] = await Promise.all([waiting(engine.db, scope.vendorId, scope.storeId), programData(engine.db, scope.vendorId)]);
   const storeName = program.stores.get(scope.storeId)?.name ?? '';
   rows.sort((a, b) => a.created_at - b.created_at || a.id - b.id);
   return rows.map((r) => {
-    const user = seenAtCounter(r, { counter_enrolled: r.counter_enrolled ?? 0 });
+    const user = personSeenBy(scope.role, r, { counter_enrolled: r.counter_enrolled ?? 0 });
     return {
       id: r.id,
       hash: r.hash,

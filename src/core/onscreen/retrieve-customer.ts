@@ -9,6 +9,7 @@ import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import type { DB, EarningRulesTable } from '../storage/schema';
 import type { PosSessionRow } from './pos-session';
+import { customerSeenBy } from './kiosk-view';
 import { inWindow, programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
 import { inOneSnapshot } from '../storage/reader';
@@ -98,7 +99,7 @@ export const recentOrdersQuery = (db: Kysely<DB>, userId: number, vendorId: numb
   db.selectFrom('orders').select('items').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'complete').orderBy('ordered_at', 'desc').limit(FAVOURITE_WINDOW_ORDERS);
 const recentOrdersOf = prepared(recentOrdersQuery);
 
-/** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer. */
+/** GET /onscreen?pos_session_hash: everything the counter shows about the checked-in customer (a kiosk less: kiosk-view). */
 export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: string): Promise<CustomerAtCounter> {
   const now = engine.clock.now();
   // The vendor's settings, currencies, rules, rewards and tiers come from memory (program-cache).
@@ -113,7 +114,7 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
   const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
   const threshold = tier?.threshold ?? -1;
   const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);
-  return {
+  return customerSeenBy(scope.role, {
     session,
     membership: { user: seenAtCounter(user, link), link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 },
     balances,
@@ -123,7 +124,7 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
     favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
-  };
+  });
 }
 
 /** The session's customer and membership from its row, and the reads that need them, started now. */

@@ -51,9 +51,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
 
   // ---- OnScreen
   'POST /onscreen': { section: 'OnScreen', summary: 'Check a customer in', description: 'Opens a point-of-sale session at the store of the api_key from any identification: card number, email, mobile phone, app token, cedula or passport. Answers 201 with the session hash.' },
-  'GET /onscreen': { section: 'OnScreen', summary: 'Retrieve the checked-in customer', description: 'The customer of a session hash: name, tier, balances, rewards offered, last visit, usual items and recent transactions.' },
+  'GET /onscreen': { section: 'OnScreen', summary: 'Retrieve the checked-in customer', description: 'The customer of a session hash: name, tier, balances, rewards offered, last visit, usual items and recent transactions. A kiosk key reads what a kiosk shows only: the same fields, with contact details, birth date, card, auto reload, last visit and usual items left empty.' },
   'DELETE /onscreen': { section: 'OnScreen', summary: 'Close a session', description: 'Closes the session of `pos_session_hash` so the next customer can check in. Answers `{}`.' },
-  'GET /onscreen/queue': { section: 'OnScreen', summary: 'List the queue', description: 'Everyone checked in at the store (by the app, a kiosk or a cashier), oldest first, each with its session hash.' },
+  'GET /onscreen/queue': { section: 'OnScreen', summary: 'List the queue', description: 'Everyone checked in at the store (by the app, a kiosk or a cashier), oldest first, each with its session hash. A kiosk key reads first names and last-name initials, no email.' },
   'POST /onscreen/register': { section: 'OnScreen', summary: 'Register in store', description: 'Opens an account from a phone number or an email at the counter or kiosk and checks the new customer in at once. Answers 201.' },
   'POST /vendor/store/check-in': { section: 'OnScreen', summary: 'Check in from the app', description: 'The logged-in customer checks themselves in at one of the program\'s stores (session_key). Answers 201 with the session.' },
   'GET /app/events': { section: 'OnScreen', summary: 'Follow the store\'s events', description: 'A server-sent event stream of the store\'s check-ins, closed sessions, orders and scans, so screens update without polling.' },
