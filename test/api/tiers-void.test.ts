@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { demoteTiers } from '../../src/core/rules/tiers/demote-tiers';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ROOMY_RATE_LIMITS } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi, receiptCounter } from '../support/in-store';
@@ -157,6 +158,32 @@ describe('a void takes back the tier its sale got', () => {
     expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
   });
 
+  it('keeps a tier staff set by hand after the sale: the void takes back only a tier points got; demotion judges it when its window ends', async () => {
+    const { userId, email } = await newCustomer();
+    const sale = await buy(email, 25);
+    expect(await tierOnPanel(email)).toBe('Silver');
+    // Gold by hand (its points never reached 50): no sale got it, so no void takes it back.
+    const handSet = { tier_id: await tierId('Gold'), tier_since: node.clock.now() };
+    await node.engine.db.updateTable('user_vendors').set(handSet).where('user_id', '=', userId).execute();
+    node.clock.advance(HOUR);
+    await voidSale(sale);
+    expect(await tierOnPanel(email)).toBe('Gold');
+    expect(await membership(userId)).toEqual(handSet);
+    expect(await tierNotes(userId)).toEqual([]);
+
+    // A later sale that reaches higher promotes over it, and its void comes back to the hand-set tier.
+    const big = await buy(email, 110);
+    expect(await tierOnPanel(email)).toBe('Platinum');
+    await voidSale(big);
+    expect(await membership(userId)).toEqual(handSet);
+    expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
+
+    // The next judgement by points: a full window after it was set, the demotion job moves it.
+    node.clock.advance(31 * DAY);
+    await demoteTiers(node.engine);
+    expect(await tierOnPanel(email)).toBe('Member');
+  });
+
   it('a sale split in two: voiding the part that promoted nobody still takes back the tier its points got', async () => {
     const { userId, email } = await newCustomer();
     const most = await buy(email, 49);
@@ -178,5 +205,60 @@ describe('a void takes back the tier its sale got', () => {
     await voidSale(second);
     expect(await tierOnPanel(other.email)).toBe('Member');
     expect(await tierNotes(other.userId)).toEqual(['Silver → Member', 'Gold → Silver']);
+  });
+});
+
+describe('a member with no tier (a membership from before the program had tiers)', () => {
+  // Its own program: the entry tier asks 10 points, which a new member does not need to hold it.
+  let w: VendorCredentials;
+  let members = 0;
+  beforeAll(async () => {
+    w = await node.addVendor('No Tier Café');
+    const list = await http(`${node.url}/tiers`, { token: w.accessToken });
+    const entry = list.body.items[0];
+    expect((await http(`${node.url}/tiers/${entry.id}`, { method: 'PUT', token: w.accessToken, body: { threshold: 10 } })).status).toBe(200);
+    expect((await http(`${node.url}/tiers`, { method: 'POST', token: w.accessToken, body: { name: 'Gold', threshold: 50, window_days: null } })).status).toBe(201);
+  });
+
+  async function tierless(): Promise<{ userId: number; email: string }> {
+    const email = `no.tier.${++members}@example.com`;
+    const reply = await http(`${node.url}/onscreen/register?api_key=${w.apiKey}`, { method: 'POST', body: { email, first_name: 'Nia' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    await api.closeOk(w.apiKey, reply.body.pos_session.hash);
+    const user = await node.engine.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    // A new member starts in the entry tier; no tier is what a membership older than the tiers has.
+    await node.engine.db.updateTable('user_vendors').set({ tier_id: null }).where('user_id', '=', Number(user.id)).where('vendor_id', '=', w.vendorId).execute();
+    return { userId: Number(user.id), email };
+  }
+  const tierName = async (userId: number) =>
+    (
+      await node.engine.db
+        .selectFrom('user_vendors as uv')
+        .leftJoin('tiers as t', 't.id', 'uv.tier_id')
+        .select('t.name')
+        .where('uv.user_id', '=', userId)
+        .where('uv.vendor_id', '=', w.vendorId)
+        .executeTakeFirstOrThrow()
+    ).name;
+  async function sell(email: string, subtotal: number): Promise<string> {
+    const number = receipt();
+    await api.orderOk(w.apiKey, { card_number: email, receipt_number: number, subtotal });
+    node.clock.advance(HOUR);
+    return number;
+  }
+
+  it('a sale places them in the entry tier at least, as a new member is, and its void leaves them there', async () => {
+    const small = await tierless();
+    const five = await sell(small.email, 5);
+    expect(await tierName(small.userId)).toBe('Member');
+    await api.voidOk(w.apiKey, five);
+    expect(await tierName(small.userId)).toBe('Member');
+
+    // Promoted past it by a sale: its void takes them to the entry tier, never back to no tier.
+    const big = await tierless();
+    const sixty = await sell(big.email, 60);
+    expect(await tierName(big.userId)).toBe('Gold');
+    await api.voidOk(w.apiKey, sixty);
+    expect(await tierName(big.userId)).toBe('Member');
   });
 });

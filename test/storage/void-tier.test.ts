@@ -6,6 +6,7 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
+import { updateTier } from '../../src/core/rules/tiers/update-tier';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS, openEngine, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
@@ -66,6 +67,35 @@ describe.each(BACKENDS)('a void takes back the tier its sale got, on $name', (ba
     expect(Number(row.tier_since)).toBe(Number(since));
     expect(await notes(userId)).toEqual([{ order: big.orderId, change: 'Gold → Member' }]);
     expect(await findBalanceMismatches(engine.db)).toEqual([]);
+  });
+
+  it('a tier set by hand after the sale stays when the sale is voided (no points ever reached it)', async () => {
+    const { email, userId } = await newMember();
+    await sell(email, 'TV-4', 25);
+    expect(await tierOf(userId)).toBe('Silver');
+    clock.advance(60_000);
+    const gold = await engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', vendor.vendorId).where('name', '=', 'Gold').executeTakeFirstOrThrow();
+    await engine.db.updateTable('user_vendors').set({ tier_id: gold.id, tier_since: clock.now() }).where('user_id', '=', userId).execute();
+    clock.advance(60_000);
+    await voidOrder(engine, scope, 'TV-4');
+    expect(await tierOf(userId)).toBe('Gold');
+    expect(await notes(userId)).toEqual([]);
+  });
+
+  it('a member with no tier: a sale places them in the entry tier at least (whatever its threshold), and its void leaves them there', async () => {
+    const other = await setUpVendor(engine, testVendor('No Tier Voids'));
+    const otherScope = await authenticateApiKey(engine, other.apiKey);
+    const entry = await engine.db.selectFrom('tiers').select(['id', 'public_id']).where('vendor_id', '=', other.vendorId).executeTakeFirstOrThrow();
+    await updateTier(engine, { vendorId: other.vendorId }, entry.public_id!, { threshold: 10 });
+    const { session } = await registerInStore(engine, otherScope, { email: 'nt@example.com' });
+    const userId = Number(session.user_id);
+    await engine.db.updateTable('user_vendors').set({ tier_id: null }).where('user_id', '=', userId).execute();
+    await placeOrder(engine, otherScope, { identification: 'nt@example.com', receiptNumber: 'NT-1', subtotal: 5 });
+    const tierId = async () => (await engine.db.selectFrom('user_vendors').select('tier_id').where('user_id', '=', userId).executeTakeFirstOrThrow()).tier_id;
+    expect(Number(await tierId())).toBe(Number(entry.id));
+    clock.advance(60_000);
+    await voidOrder(engine, otherScope, 'NT-1');
+    expect(Number(await tierId())).toBe(Number(entry.id));
   });
 
   it('two voids of one member’s sales at once leave what neither sale got', async () => {

@@ -6,7 +6,7 @@ import { programData } from '../program-cache/program-data';
 import type { DB } from '../storage/schema';
 import { recordTierChanged } from '../webhooks/events';
 import { recordTransaction } from './record-transaction';
-import { tierPoints, tierPointsAt } from './tier-points';
+import { tierPoints, tierPointsAt, tierPointsStood } from './tier-points';
 
 /**
  * Moves a member up to the highest tier whose threshold the points they earned in its window
@@ -39,8 +39,11 @@ export async function promoteTier(
     ? vendorTiers.filter(above).reverse()
     : await db.selectFrom('tiers').selectAll().where('vendor_id', '=', member.vendorId).where('threshold', '>', link.threshold ?? -1).orderBy('threshold', 'desc').execute();
   const now = engine.clock.now();
+  // A member without a tier (joined before the program had one) gets at least the entry tier, as
+  // every new member does whatever its threshold: it is the tier of a member without points.
+  const reached = async (tier: TierRow) => (link.tier_id === null && tier === tiers.at(-1)) || (await tierPoints(db, member, tier.window_days, now)) >= tier.threshold;
   for (const tier of tiers) {
-    if ((await tierPoints(db, member, tier.window_days, now)) >= tier.threshold) {
+    if (await reached(tier)) {
       await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: now, updated_at: now }).where('id', '=', link.id).execute();
       await announceTier(db, engine, member, tier);
       await recordTierChanged(db, engine, { ...member, fromTierId: link.tier_id, toTierId: tier.id });
@@ -64,10 +67,11 @@ export interface VoidedSale {
 
 /**
  * After a void took back an earning order's points (voidOrder, in its transaction): when those
- * points got the member their current tier — reached at or after the sale, and not held without
- * them — they move to the highest tier the points left would have reached then (judged as
- * of the promotion, tier_since: later earnings count, a window that passed since costs nothing, so
- * a promotion still lasts one window), never below the tier held before the sale (kept in the
+ * points got the member their current tier — reached at or after the sale, not held without them,
+ * and reached by points at all (a tier set by hand after the sale, above what they stood at then,
+ * was not: it stands) — they move to the highest tier the points left would have reached then
+ * (judged as of the promotion, tier_since: later earnings count, a window that passed since costs
+ * nothing, so a promotion still lasts one window), never below the tier held before the sale (kept in the
  * order's reply; the entry tier for orders placed before that, or when that tier was deleted).
  * That floor is no floor when it was itself got by points voided since (a sale split in two, both
  * voided): it was reached by points then and is not by what stands of them. Back to the floor,
@@ -98,6 +102,9 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
   // Judged as of the promotion; points earned since count too (they would have got it since).
   const holds = async (tier: TierRow) => (await tierPoints(db, member, tier.window_days, link.tier_since)) >= tier.threshold;
   if (await holds(current)) return null;
+  // A tier the points never reached, the voided sale's among them, was not got by them: set by hand,
+  // it stands until points judge it again (a promotion above it, its window's demotion).
+  if ((await tierPointsStood(db, member, current.window_days, link.tier_since, sale.orderId)) < current.threshold) return null;
   let floor = tiers.find((t) => t.id === before?.id) ?? entry;
   if (floor.id !== entry.id && before) {
     // Points reached it when it was reached, and what stands of them does not: voided since.
@@ -134,4 +141,37 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
     status: 'Complete',
   });
   return { from: current, to: next };
+}
+
+/**
+ * Central, after a store's push moved a member's tier from `held` (central's membership before it).
+ * A move down is a store's void taking a tier back (takeBackTier) on the points the store had seen;
+ * central judges it as that void would have here. The tier it held stands, put back with its
+ * tier_since (true: nothing moved), when points never got it — set by hand, which the store may not
+ * have pulled yet — or when central's own points hold it (sales made elsewhere). Otherwise the member
+ * goes as high as central's points reach, never above the tier held: a void promotes nobody. A move up
+ * (a store's sale) is judged as a sale is.
+ */
+export async function judgeStoreTierMove(
+  db: Kysely<DB>,
+  engine: Engine,
+  member: { vendorId: number; userId: number },
+  held: { linkId: number; tierId: number; since: number },
+  movedTo: number | null,
+): Promise<boolean> {
+  const { tiers } = await programData(engine.db, member.vendorId, db);
+  const from = tiers.find((t) => t.id === held.tierId);
+  const to = tiers.find((t) => t.id === movedTo);
+  if (!from || !to || to.threshold >= from.threshold) {
+    await promoteTier(db, engine, member);
+    return false;
+  }
+  const setByHand = (await tierPointsStood(db, member, from.window_days, held.since)) < from.threshold;
+  if (setByHand || (await tierPoints(db, member, from.window_days, held.since)) >= from.threshold) {
+    await db.updateTable('user_vendors').set({ tier_id: held.tierId, tier_since: held.since, updated_at: engine.clock.now() }).where('id', '=', held.linkId).execute();
+    return true;
+  }
+  const link = await db.selectFrom('user_vendors').select(['id', 'tier_id']).where('id', '=', held.linkId).executeTakeFirstOrThrow();
+  await promoteTier(db, engine, member, tiers.filter((t) => t.threshold <= from.threshold), link);
+  return false;
 }

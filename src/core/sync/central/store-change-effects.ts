@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
-import { promoteTier } from '../../orders/tier-progress';
+import { judgeStoreTierMove } from '../../orders/tier-progress';
 import { queueAutoReloadOnCrossing } from '../../payments/auto-reload/auto-reloads';
 import type { DB } from '../../storage/schema';
 import { subscribedKinds } from '../../webhooks/record-event';
@@ -55,13 +55,17 @@ export async function applyStoreChangeEffects(
       return;
     case 'user_vendors': {
       // A store that moved a tier down (a void taking it back) judged on the points it had seen:
-      // central's own may hold more (sales made elsewhere), so a changed tier is judged again here.
+      // central's own may hold more (sales made elsewhere), and the tier may have been set by hand
+      // here, so a changed tier is judged again (judgeStoreTierMove); one put back raised no event.
       const mayHaveMovedTier = before !== undefined && before['tier_id'] != null;
       if (!mayHaveMovedTier && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
       if (!row || row['removed_at'] != null) return;
       const userId = Number(row['user_id']);
-      if (mayHaveMovedTier && row['tier_id'] !== before['tier_id']) await promoteTier(trx, engine, { vendorId, userId });
+      if (mayHaveMovedTier && row['tier_id'] !== before['tier_id']) {
+        const held = { linkId: change.id, tierId: Number(before['tier_id']), since: Number(before['tier_since']) };
+        if (await judgeStoreTierMove(trx, engine, { vendorId, userId }, held, row['tier_id'] == null ? null : Number(row['tier_id']))) return;
+      }
       if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
       if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
         await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: before['tier_id'] == null ? null : Number(before['tier_id']), toTierId: Number(row['tier_id']) }, time);
