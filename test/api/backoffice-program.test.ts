@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
@@ -113,6 +114,48 @@ describe('the program', () => {
     expect(await lastAudit('content')).toMatchObject({ action: 'content.update', object_id: 'privacy-policy/en', before: null, after: { title: 'Terms v1', version: 1 } });
     expect((await put('Terms v2')).status).toBe(200);
     expect(await lastAudit('content')).toMatchObject({ action: 'content.update', object_id: 'privacy-policy/en', before: { title: 'Terms v1', version: 1 }, after: { title: 'Terms v2', version: 2 } });
+  });
+
+  it('audits a switch of the quick-pay currency with the settings it restated, each side in its own code’s minor units', async () => {
+    const other = await node.addVendor('Yen Switch');
+    const boss = await ownerOf(node, other.vendorId);
+    const own = async () => (await staffCall(node, boss.token, 'GET', '/backoffice/program')).body;
+    const stars = await staffCall(node, boss.token, 'POST', '/backoffice/program/earning-rules', { name: 'Stars', currency: (await own()).currencies.find((c: { code: string | null }) => c.code === null).id, points: 1, per_amount: 3 });
+    expect(stars.status, JSON.stringify(stars.body)).toBe(201);
+    await setOfflinePolicy(node.engine, { vendorId: other.vendorId }, { quickPayPerOrder: 5_000, quickPayPerDay: 20_000 });
+    const cash = (await own()).currencies.find((c: { code: string | null }) => c.code === 'USD');
+    const defaultRule = (await own()).earning_rules.find((r: { name: string }) => r.name === DEFAULT_RULE);
+    const audited = async () => (await staffCall(node, boss.token, 'GET', '/backoffice/audit?object_type=currency&limit=1')).body.items[0];
+
+    const yen = await staffCall(node, boss.token, 'PUT', `/backoffice/program/currencies/${cash.id}`, { code: 'JPY' });
+    expect(yen.status, JSON.stringify(yen.body)).toBe(200);
+    const entry = await audited();
+    expect(entry).toMatchObject({ action: 'currency.update', object_id: cash.id, before: { code: 'USD' }, after: { code: 'JPY' } });
+    expect([entry.before.program_money, entry.after.program_money]).toEqual([
+      {
+        earning_rules: [
+          { id: defaultRule.id, name: DEFAULT_RULE, per_amount: 100 },
+          { id: stars.body.id, name: 'Stars', per_amount: 300 },
+        ],
+        offline_quick_pay_per_order: 5_000,
+        offline_quick_pay_per_day: 20_000,
+      },
+      {
+        earning_rules: [
+          { id: defaultRule.id, name: DEFAULT_RULE, per_amount: 1 },
+          { id: stars.body.id, name: 'Stars', per_amount: 3 },
+        ],
+        offline_quick_pay_per_order: 50,
+        offline_quick_pay_per_day: 200,
+      },
+    ]);
+
+    // Same digits (JPY to KRW) restate nothing, and a change of name neither: no program_money.
+    expect((await staffCall(node, boss.token, 'PUT', `/backoffice/program/currencies/${cash.id}`, { code: 'KRW' })).status).toBe(200);
+    const won = await audited();
+    expect([won.before.code, won.after.code, 'program_money' in won.before, 'program_money' in won.after]).toEqual(['JPY', 'KRW', false, false]);
+    expect((await staffCall(node, boss.token, 'PUT', `/backoffice/program/currencies/${cash.id}`, { name: 'Quick Pay' })).status).toBe(200);
+    expect('program_money' in (await audited()).after).toBe(false);
   });
 
   it('edits an existing reward (name, cost, status) and tier (name, threshold), each audited with before and after', async () => {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { toMajorUnits } from '../../shared/money';
+import { type Dialect, lockRow } from '../storage/dialect';
 import type { DB } from '../storage/schema';
 
 // The quick-pay currency is the program's money: sales, payments, eGifts, customers' auto reload
@@ -9,6 +10,24 @@ import type { DB } from '../storage/schema';
 // it, read with its digits (vendorMoneyDigits). A change of its code would read them in the new
 // currency's minor units: USD 12.50 (1250) becoming JPY 1,250, a rule "per 2.50" becoming "per 250"
 // (docs/decisions.md, "Currencies and cards").
+
+/**
+ * Holds the program's money until the transaction ends, on PostgreSQL: the vendor row FOR KEY SHARE,
+ * the lock an order's or a charge's foreign key to its vendor takes anyway, taken here before the
+ * money movement reads the quick-pay currency. A change of that currency's code takes the row FOR
+ * UPDATE (lockProgramMoney) before it checks that no money exists, so each waits for the other: the
+ * movement commits before the check reads, or it reads the new currency. Shared: movements never
+ * wait for each other. SQLite runs one writer at a time.
+ */
+export async function holdProgramMoney(db: Kysely<DB>, dialect: Dialect, vendorId: number): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db.selectFrom('vendors').select('id').where('id', '=', vendorId).forKeyShare().execute();
+}
+
+/** Locks out every money movement of the vendor (holdProgramMoney) until the transaction ends, on PostgreSQL. */
+export function lockProgramMoney(db: Kysely<DB>, dialect: Dialect, vendorId: number): Promise<void> {
+  return lockRow(db, dialect, 'vendors', vendorId);
+}
 
 /**
  * Refuses a change of the quick-pay currency's code once money was recorded in it that the program
@@ -34,17 +53,31 @@ export async function assertNoProgramMoneyRecorded(db: Kysely<DB>, vendorId: num
   }
 }
 
+/** The program's settings counted in its money, in minor units of one code: what a restatement moved, for its audit record. */
+export interface ProgramMoneySettings {
+  earning_rules: Array<{ id: string | null; name: string; per_amount: number }>;
+  offline_quick_pay_per_order: number | null;
+  offline_quick_pay_per_day: number | null;
+}
+
 /**
  * The program's settings counted in its money, restated for a new quick-pay code so that each says
  * the same amount of major units (an earning rule "1 point per 2.50" stays "per 2.50"; an offline cap
  * of 5000 USD cents, 50.00, becomes 50 yen): the minor units are rescaled when the two codes' digits
  * differ, never reinterpreted. An amount the new currency cannot express (2.50 in yen) refuses the
- * change, naming the setting, with nothing changed.
+ * change, naming the setting, with nothing changed. Returns the settings before and after (null:
+ * the digits are the same, nothing moved).
  */
-export async function restateProgramMoney(db: Kysely<DB>, vendorId: number, fromCode: string, toCode: string, now: number): Promise<void> {
+export async function restateProgramMoney(
+  db: Kysely<DB>,
+  vendorId: number,
+  fromCode: string,
+  toCode: string,
+  now: number,
+): Promise<{ before: ProgramMoneySettings; after: ProgramMoneySettings } | null> {
   const from = minorUnitDigits(fromCode);
   const to = minorUnitDigits(toCode);
-  if (from === to) return;
+  if (from === to) return null;
   const restate = (minor: number, what: string): number => {
     const restated = to > from ? minor * 10 ** (to - from) : minor / 10 ** (from - to);
     if (!Number.isSafeInteger(restated) || (minor > 0 && restated < 1)) {
@@ -52,7 +85,7 @@ export async function restateProgramMoney(db: Kysely<DB>, vendorId: number, from
     }
     return restated;
   };
-  const rules = await db.selectFrom('earning_rules').select(['id', 'name', 'per_amount']).where('vendor_id', '=', vendorId).execute();
+  const rules = await db.selectFrom('earning_rules').select(['id', 'public_id', 'name', 'per_amount']).where('vendor_id', '=', vendorId).orderBy('id').execute();
   const vendor = await db.selectFrom('vendors').select(['offline_quick_pay_per_order', 'offline_quick_pay_per_day']).where('id', '=', vendorId).executeTakeFirstOrThrow();
   // Everything is restated (and checked) before anything is written.
   const restatedRules = rules.map((rule) => ({ id: rule.id, perAmount: restate(Number(rule.per_amount), `The per amount of earning rule "${rule.name}"`) }));
@@ -65,4 +98,16 @@ export async function restateProgramMoney(db: Kysely<DB>, vendorId: number, from
   if (caps.offline_quick_pay_per_order !== null || caps.offline_quick_pay_per_day !== null) {
     await db.updateTable('vendors').set({ ...caps, updated_at: now }).where('id', '=', vendorId).execute();
   }
+  const number = (value: number | null) => (value === null ? null : Number(value));
+  return {
+    before: {
+      earning_rules: rules.map((rule) => ({ id: rule.public_id, name: rule.name, per_amount: Number(rule.per_amount) })),
+      offline_quick_pay_per_order: number(vendor.offline_quick_pay_per_order),
+      offline_quick_pay_per_day: number(vendor.offline_quick_pay_per_day),
+    },
+    after: {
+      earning_rules: rules.map((rule, i) => ({ id: rule.public_id, name: rule.name, per_amount: restatedRules[i]!.perAmount })),
+      ...caps,
+    },
+  };
 }

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../storage/errors';
 import type { DB } from '../storage/schema';
 import { type CurrencyRecord, cleanCurrencyCode, cleanCurrencyName, currencyNameKey, toCurrencyRecord } from './currency';
 import { currencyHasAccounts, currencyHasRules, currencyNameTaken, findCurrencyRow, isQuickPayCurrency } from './currency-store';
-import { assertNoProgramMoneyRecorded, restateProgramMoney } from './program-money';
+import { assertNoProgramMoneyRecorded, lockProgramMoney, type ProgramMoneySettings, restateProgramMoney } from './program-money';
 
 export interface CurrencyChanges {
   name?: string | undefined;
@@ -14,13 +14,29 @@ export interface CurrencyChanges {
   status?: string | undefined;
 }
 
+/** A currency as it was and as changed, and the program's settings its new code restated (null: none moved). */
+export interface CurrencyChange {
+  before: CurrencyRecord;
+  currency: CurrencyRecord;
+  restated: { before: ProgramMoneySettings; after: ProgramMoneySettings } | null;
+}
+
 /**
  * Changes only what was sent. A code may change (cash-like <-> loyalty, or another ISO code) only
  * while it changes the meaning of nothing stored (assertCodeMayChange). The quick-pay currency's
  * new code restates the program's settings counted in it (restateProgramMoney).
  */
-export function updateCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyRecord> {
+export async function updateCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyRecord> {
+  return (await changeCurrency(engine, scope, publicId, changes)).currency;
+}
+
+/** updateCurrency, telling what the change restated (the back office's audit record lists it). */
+export function changeCurrency(engine: Engine, scope: VendorScope, publicId: string, changes: CurrencyChanges): Promise<CurrencyChange> {
   return transact(engine, async (trx) => {
+    // A code change decides on "no money exists yet": no sale, charge or balance of the vendor may
+    // commit beside it (program-money.ts, holdProgramMoney). Taken before the currency is read, so
+    // two changes at once read each other's code.
+    if (changes.code !== undefined) await lockProgramMoney(trx, engine.dialect, scope.vendorId);
     const row = await findCurrencyRow(trx, scope.vendorId, publicId);
     if (!row) throw new ServiceError('currency_not_found');
     const current = toCurrencyRecord(row);
@@ -32,12 +48,13 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
         throw new ServiceError('currency_name_taken', undefined, 'name');
       }
     }
+    let restated: CurrencyChange['restated'] = null;
     if (changes.code !== undefined) {
       next.code = cleanCurrencyCode(changes.code);
       if (next.code !== current.code) {
         const quickPay = await isQuickPayCurrency(trx, current.vendorId, current.id);
         await assertCodeMayChange(trx, current, next.code, quickPay);
-        if (quickPay && current.code !== null && next.code !== null) await restateProgramMoney(trx, current.vendorId, current.code, next.code, engine.clock.now());
+        if (quickPay && current.code !== null && next.code !== null) restated = await restateProgramMoney(trx, current.vendorId, current.code, next.code, engine.clock.now());
       }
     }
     if (changes.status !== undefined) {
@@ -56,7 +73,7 @@ export function updateCurrency(engine: Engine, scope: VendorScope, publicId: str
       if (isUniqueViolation(error)) throw new ServiceError('currency_name_taken', undefined, 'name');
       throw error;
     }
-    return next;
+    return { before: current, currency: next, restated };
   });
 }
 

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import { recordAudit } from '../audit/record-audit';
+import { holdProgramMoney } from '../currencies/program-money';
 import { type Engine, transact } from '../engine';
 import { openAccount, postEntry } from '../ledger/ledger';
 import { actorOf } from '../staff/authorize';
@@ -24,6 +25,8 @@ export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userI
   const reason = input.reason.trim();
   if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {
+    // A balance in the quick-pay currency fixes its code: none may open beside a change of it (program-money.ts).
+    await holdProgramMoney(trx, engine.dialect, staff.vendorId);
     await checkCustomerAccess(trx, staff.vendorId, null, userId);
     const currency = await trx.selectFrom('currencies').select(['id', 'public_id', 'name']).where('vendor_id', '=', staff.vendorId).where('public_id', '=', input.currency).where('deleted_at', 'is', null).executeTakeFirst();
     if (!currency) throw new ServiceError('unknown_currency', undefined, 'currency');

@@ -4,6 +4,7 @@ import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { currencyInfo } from '../balances/balance-store';
 import type { StoreScope } from '../credentials/authenticate';
+import { holdProgramMoney } from '../currencies/program-money';
 import { linkUserToVendor, type UserRow } from '../customers/customer-store';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { type Engine, transact } from '../engine';
@@ -43,6 +44,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   try {
     // A customer new to the program buying at two tills at once: both make the membership (PostgreSQL).
     const { result, events, autoReloadQueued } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
+      // A sale is money in the quick-pay currency: its code cannot change until this commits, and a
+      // change that committed first is read below (PostgreSQL; program-money.ts).
+      await holdProgramMoney(trx, engine.dialect, counter.vendorId);
       // The vendor's settings, currencies and rules come from memory (program-cache).
       const { vendor, store, program } = await loadCounterInfo(engine, trx, counter);
       const quickPayCurrency = vendor.quick_pay_currency_id === null ? undefined : program.currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.deleted_at === null);

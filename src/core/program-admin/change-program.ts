@@ -5,8 +5,7 @@ import { parseLanguage, parseSlug } from '../content/content-page';
 import { setVendorContent, type ContentChange } from '../content/set-content';
 import { loadVendor } from '../customers/customer-store';
 import { createCurrency, type NewCurrency } from '../currencies/create-currency';
-import { getCurrency } from '../currencies/get-currency';
-import { type CurrencyChanges, updateCurrency } from '../currencies/update-currency';
+import { changeCurrency, type CurrencyChanges } from '../currencies/update-currency';
 import { type Engine, ownsProgramData } from '../engine';
 import { createEarningRule, type NewEarningRule } from '../rules/earning/create-earning-rule';
 import { getEarningRule } from '../rules/earning/get-earning-rule';
@@ -62,9 +61,10 @@ export const programChanges = {
     }),
   updateCurrency: (engine: Engine, staff: StaffPrincipal, id: string, changes: CurrencyChanges) =>
     change(engine, staff, async (e) => {
-      const before = await getCurrency(e, scopeOf(staff), id);
-      const after = await updateCurrency(e, scopeOf(staff), id, changes);
-      return { result: after, audit: { action: 'currency.update', objectType: 'currency', objectId: id, before, after } };
+      const { before, currency: after, restated } = await changeCurrency(e, scopeOf(staff), id, changes);
+      // A new quick-pay code restates the program's settings counted in it: the record lists them, each side in its own code's minor units.
+      const audit = restated ? { before: { ...before, program_money: restated.before }, after: { ...after, program_money: restated.after } } : { before, after };
+      return { result: after, audit: { action: 'currency.update', objectType: 'currency', objectId: id, ...audit } };
     }),
   createEarningRule: (engine: Engine, staff: StaffPrincipal, input: NewEarningRule) =>
     change(engine, staff, async (e) => {

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
 import { toMinorUnits } from '../../../shared/money';
+import { holdProgramMoney } from '../../currencies/program-money';
 import { findUserVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
@@ -49,16 +50,18 @@ export async function getReloadSettings(engine: Engine, owner: { vendorId: numbe
  */
 export async function updateReloadSettings(engine: Engine, session: CustomerSession, update: ReloadSettingsUpdate): Promise<ReloadSettings> {
   const owner = { vendorId: session.vendorId, userId: session.userId };
-  const currency = await quickPayCurrencyOf(engine.db, owner.vendorId, { requireActive: false });
-  const minor = (value: number | undefined, field: string): number | undefined => {
-    if (value === undefined) return undefined;
-    if (!Number.isFinite(value) || value < 0) throw new ServiceError('validation_failed', `${field} must be 0 or more.`, field);
-    if (value > MAX_RELOAD_AMOUNT) throw new ServiceError('validation_failed', `${field} must be at most ${MAX_RELOAD_AMOUNT}.`, field);
-    return toMinorUnits(value, currency.digits, field);
-  };
-  const amount = minor(update.amount, 'amount');
-  const threshold = minor(update.threshold, 'threshold');
   await transact(engine, async (trx) => {
+    // Amounts in the quick-pay currency, read where its code cannot change until they are written (program-money.ts).
+    await holdProgramMoney(trx, engine.dialect, owner.vendorId);
+    const currency = await quickPayCurrencyOf(trx, owner.vendorId, { requireActive: false });
+    const minor = (value: number | undefined, field: string): number | undefined => {
+      if (value === undefined) return undefined;
+      if (!Number.isFinite(value) || value < 0) throw new ServiceError('validation_failed', `${field} must be 0 or more.`, field);
+      if (value > MAX_RELOAD_AMOUNT) throw new ServiceError('validation_failed', `${field} must be at most ${MAX_RELOAD_AMOUNT}.`, field);
+      return toMinorUnits(value, currency.digits, field);
+    };
+    const amount = minor(update.amount, 'amount');
+    const threshold = minor(update.threshold, 'threshold');
     const link = await findUserVendor(trx, owner.userId, owner.vendorId);
     if (!link) throw new ServiceError('user_not_found');
     let profileId = link.billing_profile_id;

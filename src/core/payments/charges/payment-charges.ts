@@ -1,9 +1,11 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
+import { holdProgramMoney } from '../../currencies/program-money';
 import { type Engine, transact } from '../../engine';
 import { nextObjectId } from '../../storage/ids';
 import type { DB, PaymentChargesTable } from '../../storage/schema';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
+import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 
 // Charges through the gateway port, recorded in payment_charges. A charge moves
 // created -> pending -> succeeded | declined (or straight from created to a final state), or
@@ -198,6 +200,13 @@ function findByKey(db: Kysely<DB>, vendorId: number, key: string): Promise<Charg
  */
 async function insertOrFindCharge(engine: Engine, input: NewCharge): Promise<ChargeRow> {
   return transact(engine, async (trx) => {
+    // A charge is money in the quick-pay currency, read by the caller before this transaction: its
+    // code cannot change until the charge is written, and one changed since is refused, nothing charged.
+    await holdProgramMoney(trx, engine.dialect, input.vendorId);
+    const current = await quickPayCurrencyOf(trx, input.vendorId, { requireActive: false });
+    if (current.id !== input.currencyId || current.code !== input.currency) {
+      throw new ServiceError('currency_not_active', 'The program changed its quick-pay currency just now: nothing was charged. Please try again.');
+    }
     const now = engine.clock.now();
     const id = await nextObjectId(trx, engine.nodeId);
     const existing = input.idempotencyKey === null ? undefined : await findByKey(trx, input.vendorId, input.idempotencyKey);

@@ -16,6 +16,7 @@ import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { answerDivergence, storedVerdicts } from './repeated-events';
 import { firstDivergedEvent, rememberEventIds } from './sync-event-ids';
 import { recordSyncException } from './sync-exceptions';
+import { flagSalesInAnotherCurrency } from './sale-currency';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 import { updateCustomerFromStore } from './update-customer-from-store';
@@ -127,6 +128,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     }
   }
   await flush();
+  await flagSalesInAnotherCurrency(trx, engine, node, readable, verdicts);
   await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
   await rememberEventIds(trx, engine, node.id, fresh);
   await settleAccounts(trx, engine, node, push.accounts, believedBalances(fresh));
