@@ -330,6 +330,73 @@ describe('managing staff (owners only) and the audit log', () => {
     expect((await staffCall(node, second.token, 'PUT', `/backoffice/staff/${owner.id}`, { role: 'manager' })).status).toBe(200);
   });
 
+  it('disables an invited account (its link dies); enabled again it is invited, never active without a password', async () => {
+    const { vendorId } = await node.addVendor('Café Brasa');
+    const owner = await ownerOf(node, vendorId);
+    const email = `pending.${Date.now()}@cafebrasa.test`;
+    const invited = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Teo', role: 'manager' });
+    expect(invited.status).toBe(201);
+    const { token: firstToken } = await mailedToken(email);
+    const put = (body: unknown) => staffCall(node, owner.token, 'PUT', `/backoffice/staff/${invited.body.id}`, body);
+    const listed = async () => (await staffCall(node, owner.token, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === email);
+    /** No way in without a chosen password: sign-in fails, and a reset request mails nothing. */
+    const cannotSignIn = async () => {
+      const attempt = await post('/backoffice/sign-in', { email, password: STAFF_PASSWORD });
+      expect([attempt.status, attempt.body.code]).toEqual([401, 'invalid_credentials']);
+      const before = mailbox.messages.length;
+      expect((await post('/backoffice/password-reset', { email })).status).toBe(202);
+      await node.messaging.drain();
+      expect(mailbox.messages.length).toBe(before);
+    };
+
+    // Invited: only accepting makes it active (409, nothing changed).
+    const early = await put({ status: 'active' });
+    expect([early.status, early.body.code, early.body.field]).toEqual([409, 'invalid_status_transition', 'status']);
+    expect(await listed()).toMatchObject({ status: 'invited', invitation: { expired: false } });
+
+    // Disabled: the emailed link is dead, for good.
+    const disabled = await put({ status: 'disabled' });
+    expect([disabled.status, disabled.body.status]).toEqual([200, 'disabled']);
+    await cannotSignIn();
+    const whileDisabled = await post('/backoffice/invitations/accept', { token: firstToken, password: STAFF_PASSWORD });
+    expect([whileDisabled.status, whileDisabled.body.code]).toEqual([400, 'invalid_code']);
+
+    // Enabled again: back to invited (its invitation shown expired, to be sent again), not active.
+    const enabled = await put({ status: 'active' });
+    expect([enabled.status, enabled.body.status]).toEqual([200, 'invited']);
+    expect(await listed()).toMatchObject({ status: 'invited', invitation: { expired: true } });
+    await cannotSignIn();
+    const oldLink = await post('/backoffice/invitations/accept', { token: firstToken, password: STAFF_PASSWORD });
+    expect([oldLink.status, oldLink.body.code]).toEqual([400, 'invalid_code']);
+    await cannotSignIn();
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=staff&limit=2');
+    expect(audit.body.items.map((e: { before: { status: string }; after: { status: string } }) => [e.before.status, e.after.status])).toEqual([
+      ['disabled', 'invited'],
+      ['invited', 'disabled'],
+    ]);
+
+    // A new invitation is the way in: Teo chooses a password, and only then signs in.
+    const again = await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email, name: 'Teo', role: 'manager' });
+    expect([again.status, again.body.status]).toEqual([200, 'invited']);
+    await node.messaging.drain();
+    const mail = await mailbox.waitFor((m) => m.to.includes(email) && !m.text.includes(firstToken));
+    const accepted = await post('/backoffice/invitations/accept', { token: /#\/accept\?token=(\S+)/.exec(mail.text)![1], password: STAFF_PASSWORD });
+    expect([accepted.status, accepted.body.staff?.status]).toEqual([200, 'active']);
+    await signIn(node, email);
+  });
+
+  it('enables a disabled account that chose a password (or an owner made with a sign-in link) as active again', async () => {
+    const { vendorId } = await node.addVendor();
+    const owner = await ownerOf(node, vendorId);
+    const manager = await invitedStaff(node, owner, 'manager');
+    const linked = await addOwner(node.engine, { vendorId, email: `linked.${Date.now()}@staff.test` });
+    for (const id of [manager.id, linked.staff.id]) {
+      expect((await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${id}`, { status: 'disabled' })).body.status).toBe('disabled');
+      expect((await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${id}`, { status: 'active' })).body.status).toBe('active');
+    }
+    await signIn(node, manager.email);
+  });
+
   it('never reaches another vendor’s staff', async () => {
     const a = await ownerOf(node, (await node.addVendor()).vendorId);
     const b = await ownerOf(node, (await node.addVendor()).vendorId);

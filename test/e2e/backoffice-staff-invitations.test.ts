@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { ownerOf, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
@@ -71,7 +71,7 @@ describe('back-office staff invitations in Chromium', () => {
     await expectText(page.getByRole('status'), 'Invitation sent.');
     const row = table.getByRole('row').filter({ hasText: email });
     const firstExpiry = node.clock.now() + 72 * HOUR;
-    await expectText(row, new RegExp(`Inés.*Manager.*invited.*Expires ${day(firstExpiry)}`, 's'));
+    await expectText(row, new RegExp(`Inés.*Manager.*Invited.*Expires ${day(firstExpiry)}`, 's'));
     // The owner's own row (active) has no invitation to send again.
     await expectCount(table.getByRole('row').filter({ hasText: owner.email }).getByRole('button', { name: 'Resend invitation' }), 0);
     const firstLink = await mailedLink();
@@ -80,20 +80,21 @@ describe('back-office staff invitations in Chromium', () => {
     node.clock.advance(72 * HOUR + 60_000);
     await page.reload();
     await signIn(page);
-    await expectText(row, /invited.*Expired/s);
+    await expectText(row, /Invited.*Expired/s);
     expect(await row.textContent()).not.toContain('Expires');
     await saveScreenshot(page, 'backoffice-staff-invitation-expired');
 
-    // In Spanish too.
+    // In Spanish too, the statuses included.
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     const personal = page.getByRole('table', { name: 'Personal' });
-    await expectText(personal.getByRole('row').filter({ hasText: email }), /Gerente.*Caducada.*Reenviar invitación/s);
+    await expectText(personal.getByRole('row').filter({ hasText: email }), /Gerente.*Invitado.*Caducada.*Reenviar invitación/s);
+    await expectText(personal.getByRole('row').filter({ hasText: owner.email }), /Propietario.*Activo/s);
     await page.getByRole('banner').getByText('EN', { exact: true }).click();
 
     await row.getByRole('button', { name: 'Resend invitation' }).click();
     const secondExpiry = node.clock.now() + 72 * HOUR;
     await expectText(page.getByRole('status'), new RegExp(`Invitation sent again to ${email.replace(/\./g, '\\.')}\\. The new link expires ${day(secondExpiry)}`));
-    await expectText(row, new RegExp(`invited.*Expires ${day(secondExpiry)}`, 's'));
+    await expectText(row, new RegExp(`Invited.*Expires ${day(secondExpiry)}`, 's'));
     expect(await table.getByRole('row').filter({ hasText: email }).count()).toBe(1);
 
     // The new email's link: Inés chooses a password and is signed in as a manager.
@@ -111,7 +112,17 @@ describe('back-office staff invitations in Chromium', () => {
     expect([old.status, old.body.code]).toEqual([400, 'invalid_code']);
     await page.getByRole('tab', { name: 'Audit log' }).click();
     await page.getByRole('tab', { name: 'Staff' }).click();
-    await expectText(table.getByRole('row').filter({ hasText: email }), /Inés.*Manager.*active/s);
+    await expectText(table.getByRole('row').filter({ hasText: email }), /Inés.*Manager.*Active/s);
     await expectCount(table.getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Resend invitation' }), 0);
+
+    // Disabled (through the API: the screen has no such button), in both languages.
+    const session = await signInOverHttp(node, owner.email);
+    const ines = (await staffCall(node, session, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === email);
+    expect((await staffCall(node, session, 'PUT', `/backoffice/staff/${ines.id}`, { status: 'disabled' })).body.status).toBe('disabled');
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    await page.getByRole('tab', { name: 'Staff' }).click();
+    await expectText(table.getByRole('row').filter({ hasText: email }), /Inés.*Manager.*Disabled/s);
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(personal.getByRole('row').filter({ hasText: email }), /Inés.*Gerente.*Desactivado/s);
   });
 });

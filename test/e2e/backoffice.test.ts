@@ -158,9 +158,9 @@ describe('back office in Chromium', () => {
     await page.getByRole('textbox', { name: 'Name' }).fill('Luis');
     await page.getByRole('button', { name: 'Invite' }).click();
     await expectText(page.getByRole('status'), 'Invitation sent.');
-    await expectText(page.getByRole('table', { name: 'Staff' }), /Luis.*luis@andino\.test.*Manager.*invited/s);
+    await expectText(page.getByRole('table', { name: 'Staff' }), /Luis.*luis@andino\.test.*Manager.*Invited/s);
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
-    await page.getByRole('table', { name: 'Personal' }).waitFor();
+    await expectText(page.getByRole('table', { name: 'Personal' }), /Luis.*luis@andino\.test.*Gerente.*Invitado/s);
     await saveScreenshot(page, 'backoffice-staff-es');
   });
 

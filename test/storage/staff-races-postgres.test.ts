@@ -3,10 +3,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Engine, startEngine } from '../../src/core/engine';
 import { programChanges } from '../../src/core/program-admin/change-program';
+import { acceptInvitation } from '../../src/core/staff/accept-invitation';
 import { addOwner } from '../../src/core/staff/add-owner';
 import { inviteStaff } from '../../src/core/staff/invite-staff';
 import { updateStaff } from '../../src/core/staff/manage-staff';
 import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
+import { issueStaffToken } from '../../src/core/staff/staff-tokens';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
@@ -97,6 +99,25 @@ describe.skipIf(!process.env.PG_URL)('back-office staff and changes raced on Pos
     expect(results.map(reasonOf)).toEqual(['ok', 'ok']);
     const live = await engine.db.selectFrom('staff_tokens').select('id').where('staff_id', '=', first.id).where('purpose', '=', 'invitation').where('used_at', 'is', null).execute();
     expect(live).toHaveLength(1);
+  });
+
+  it('an invitation accepted while an owner disables it: disabled either way; enabled again, active only with the chosen password', async () => {
+    const inviter = await owner('revoke.owner@race.test');
+    const invited = await inviteStaff(engine, inviter, { email: 'revoked@staff.race.test', name: 'Revoked', role: 'manager', linkBase: 'http://127.0.0.1/admin' });
+    const { token } = await issueStaffToken(engine.db, engine, { id: invited.id, vendor_id: invited.vendorId }, 'invitation');
+    // Both stop at the token row, after reading the account: the accept to use the token, the disable to void it.
+    const results = await raceBehindLock<unknown>(`select id from staff_tokens where staff_id = ${invited.id} and used_at is null for update`, [
+      () => acceptInvitation(engine, { token, password: 'correct horse battery' }),
+      () => updateStaff(engine, inviter, invited.id, { status: 'disabled' }),
+    ]);
+    expect(reasonOf(results[1]!)).toBe('ok');
+    expect(['ok', 'invalid_code']).toContain(reasonOf(results[0]!));
+    const account = () => engine.db.selectFrom('staff_accounts').select(['status', 'password_hash']).where('id', '=', invited.id).executeTakeFirstOrThrow();
+    expect((await account()).status).toBe('disabled');
+    const enabled = await updateStaff(engine, inviter, invited.id, { status: 'active' });
+    const { password_hash } = await account();
+    expect(enabled.status).toBe(password_hash === null ? 'invited' : 'active');
+    expect(enabled.status === 'active').toBe(reasonOf(results[0]!) === 'ok');
   });
 
   it('a content page written for the first time by two staff at once: both saved, as versions 1 and 2 (not a 500 of an aborted transaction)', async () => {

@@ -1,20 +1,25 @@
+import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StaffRole } from '../../shared/staff-roles';
 import { recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
 import { lockKey } from '../storage/dialect';
+import type { DB } from '../storage/schema';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
-import { checkRoleStore, loadStaff, type StaffMember, toStaffMember } from './staff-accounts';
+import { checkRoleStore, loadStaff, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
 import { checkRole } from './invite-staff';
 import { endAllStaffSessions, type StaffPrincipal } from './staff-sessions';
-import { type PendingInvitation, pendingInvitations } from './staff-tokens';
+import { type PendingInvitation, pendingInvitations, voidStaffTokens } from './staff-tokens';
 
 export interface StaffChange {
   name?: string | undefined;
   role?: string | undefined;
   storeId?: number | null | undefined;
-  /** active or disabled (an invited account stays invited until it accepts). */
+  /**
+   * active or disabled. An invited account becomes active only by accepting; one disabled before it
+   * accepted goes back to `invited` when enabled (it has no password to sign in with).
+   */
   status?: 'active' | 'disabled' | undefined;
 }
 
@@ -32,8 +37,8 @@ export async function listStaff(engine: Engine, vendorId: number): Promise<Liste
 }
 
 /**
- * An owner changes a staff member's name, role, store or status. Disabling ends their sessions; the
- * last active owner can be neither demoted nor disabled.
+ * An owner changes a staff member's name, role, store or status. Disabling ends their sessions and
+ * revokes a waiting invitation; the last active owner can be neither demoted nor disabled.
  */
 export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: number, change: StaffChange): Promise<StaffMember> {
   return transact(engine, async (trx) => {
@@ -47,9 +52,9 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
     const name = change.name !== undefined ? change.name.trim() : row.name;
     if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
     let status = row.status;
-    if (change.status !== undefined) {
+    if (change.status !== undefined && change.status !== row.status) {
       if (row.status === 'invited' && change.status === 'active') throw new ServiceError('invalid_status_transition', 'An invited staff member becomes active by accepting the invitation.', 'status');
-      status = change.status;
+      status = change.status === 'active' && (await neverAccepted(trx, row)) ? 'invited' : change.status;
     }
     const losesOwner = before.role === 'owner' && before.status === 'active' && (role !== 'owner' || status !== 'active');
     if (losesOwner) {
@@ -57,6 +62,9 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
       if (owners.length <= 1) throw new ServiceError('last_owner');
     }
     const now = engine.clock.now();
+    // Disabling an invitation revokes its link for good (before the account row: a racing accept
+    // waits on the token row and then finds it used); enabled again it needs a new one.
+    if (row.status === 'invited' && status === 'disabled') await voidStaffTokens(trx, engine, row.id, 'invitation');
     await trx.updateTable('staff_accounts').set({ name, role, store_id: storeId, status, updated_at: now }).where('id', '=', row.id).execute();
     // Sessions carry no role: a changed role or store takes effect at the next call. Disabling ends them.
     if (status === 'disabled' && row.status !== 'disabled') await endAllStaffSessions(trx, engine, row.id);
@@ -64,4 +72,14 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
     await recordAudit(trx, engine, actorOf(by), { action: 'staff.update', objectType: 'staff', objectId: row.id, before: staffAudit(before), after: staffAudit(after) });
     return after;
   });
+}
+
+/**
+ * Invited and never chose a password (accepting sets one). An owner made by `punchcard init` with a
+ * sign-in link has no password either, but no invitation: it was active from the start.
+ */
+async function neverAccepted(db: Kysely<DB>, row: StaffRow): Promise<boolean> {
+  if (row.password_hash !== null) return false;
+  const invitation = await db.selectFrom('staff_tokens').select('id').where('staff_id', '=', row.id).where('purpose', '=', 'invitation').executeTakeFirst();
+  return invitation !== undefined;
 }

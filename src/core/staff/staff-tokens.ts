@@ -20,7 +20,7 @@ export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { i
   const token = newSecret(PREFIX[purpose]);
   const now = engine.clock.now();
   const expiresAt = now + STAFF_TOKEN_HOURS[purpose] * 3600_000;
-  await db.updateTable('staff_tokens').set({ used_at: now }).where('staff_id', '=', staff.id).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
+  await voidStaffTokens(db, engine, staff.id, purpose);
   await db
     .insertInto('staff_tokens')
     .values({
@@ -35,6 +35,11 @@ export async function issueStaffToken(db: Kysely<DB>, engine: Engine, staff: { i
     })
     .execute();
   return { token, expiresAt };
+}
+
+/** Marks the account's unused tokens of `purpose` used, so none of them works any more. */
+export async function voidStaffTokens(db: Kysely<DB>, engine: Engine, staffId: number, purpose: StaffTokenPurpose): Promise<void> {
+  await db.updateTable('staff_tokens').set({ used_at: engine.clock.now() }).where('staff_id', '=', staffId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
 /** An invited account's invitation: when its newest emailed link stops working, and whether it has. */

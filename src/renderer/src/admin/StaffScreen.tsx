@@ -64,7 +64,7 @@ export function StaffScreen() {
               <Table.Td>{roleName(member.role)}</Table.Td>
               <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
               <Table.Td>
-                <Badge color={member.status === 'active' ? 'teal' : 'gray'}>{member.status}</Badge>
+                <Badge color={member.status === 'active' ? 'teal' : 'gray'}>{t[`staffStatus_${member.status}`]}</Badge>
               </Table.Td>
               <Table.Td>
                 {member.invitation && (
