@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { type Engine, isChainCentral, transact } from '../engine';
-import { overwriteOlderVersions } from '../sync/capture/overwrite-older-versions';
+import { overwriteOlderVersions, overwriteOlderVersionsOf } from '../sync/capture/overwrite-older-versions';
 import { recordCheckInEvent, recordCustomerDeleted } from '../webhooks/events';
 import { forgetPersonInWebhookEvents } from '../webhooks/forget-person';
 import { detachQueuedCards, queueCardDetachments } from '../payments/billing-profiles/detach-cards';
@@ -73,7 +73,11 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     }
     await recordCustomerDeleted(trx, engine, { vendorId, userId });
     const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
+    // Leaving a program takes the name out of its referral records; an erasure, out of every program's.
+    await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
     if (!remaining) await eraseAccount(trx, engine, userId);
+    // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
+    else await forgetNamesInOrderReplies(trx, engine, userId, vendorId);
     return open.map((session) => sessionEvent('session.closed', session, now));
   });
   publishAll(engine, closed);
@@ -124,10 +128,16 @@ async function forgetMessagesTo(db: Kysely<DB>, person: { email_key: string | nu
 
 /**
  * An order keeps its first reply, to answer the same order resent; the reply names the customer.
- * The replies stay (the merchant's books), without the erased person's name.
+ * The replies stay (the merchant's books), without the name of the person erased, or who left
+ * the order's program.
  */
-async function forgetNamesInOrderReplies(db: Kysely<DB>, userId: number): Promise<void> {
-  const orders = await db.selectFrom('orders').select(['id', 'reply', 'void_reply']).where('user_id', '=', userId).execute();
+async function forgetNamesInOrderReplies(db: Kysely<DB>, engine: Engine, userId: number, vendorId?: number): Promise<void> {
+  const orders = await db
+    .selectFrom('orders')
+    .select(['id', 'reply', 'void_reply'])
+    .where('user_id', '=', userId)
+    .$if(vendorId !== undefined, (qb) => qb.where('vendor_id', '=', vendorId!))
+    .execute();
   for (const order of orders) {
     await db
       .updateTable('orders')
@@ -135,6 +145,8 @@ async function forgetNamesInOrderReplies(db: Kysely<DB>, userId: number): Promis
       .where('id', '=', order.id)
       .execute();
   }
+  // Leaving one program: its orders' older versions in central's log (an erasure overwrites them all).
+  if (vendorId !== undefined && isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'orders', orders.map((order) => Number(order.id)));
 }
 
 function withoutUserName(reply: string): string {
@@ -143,13 +155,52 @@ function withoutUserName(reply: string): string {
   return JSON.stringify(parsed);
 }
 
+/**
+ * A member's `referral` record says "<first name> joined" (join-by-referral.ts): the friend who
+ * leaves that program, or is erased, becomes "A friend joined"; the points stay. A record has the
+ * id of its ledger entry, which references the friend's account; records written before that link
+ * are found by the same entries' referrer and the friend's first name (a namesake's record then
+ * loses the name too). At a chain's central the log's older versions follow, so no store reads it.
+ */
+async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
+  const entries = await db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+    .select(['e.id', 'e.vendor_id', 'a.holder_id'])
+    .where('e.reference_type', '=', 'user')
+    .where('e.reference_id', '=', String(userId))
+    .where('e.kind', '=', 'referral')
+    .where('a.holder_type', '=', 'user')
+    .$if(vendorId !== null, (qb) => qb.where('e.vendor_id', '=', vendorId!))
+    .execute();
+  if (entries.length === 0) return;
+  const { first_name } = await db.selectFrom('users').select('first_name').where('id', '=', userId).executeTakeFirstOrThrow();
+  const linked = new Set(entries.map((entry) => Number(entry.id)));
+  const records = await db
+    .selectFrom('transactions')
+    .select(['id', 'rewards'])
+    .where((eb) => eb.or(entries.map((entry) => eb.and([eb('user_id', '=', Number(entry.holder_id)), eb('vendor_id', '=', entry.vendor_id)]))))
+    .where('kind', '=', 'referral')
+    .execute();
+  const changed: number[] = [];
+  for (const record of records) {
+    const rewards = JSON.parse(record.rewards) as Array<{ kind?: string; name?: string }>;
+    const names = (reward: { kind?: string; name?: string }) => reward.kind === 'referral' && (linked.has(Number(record.id)) || reward.name === `${first_name} joined`);
+    if (!rewards.some(names)) continue;
+    const anonymous = rewards.map((reward) => (names(reward) ? { ...reward, name: 'A friend joined' } : reward));
+    await db.updateTable('transactions').set({ rewards: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
+    changed.push(Number(record.id));
+  }
+  if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
+}
+
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
   const now = engine.clock.now();
   // The gateway forgets the saved cards too (queued here, sent after the commit and by the jobs).
   await queueCardDetachments(db, engine, userId);
   const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
   await forgetMessagesTo(db, person);
-  await forgetNamesInOrderReplies(db, userId);
+  await forgetNamesInOrderReplies(db, engine, userId);
   await forgetPersonInWebhookEvents(db, { userId, emailKey: person.email_key, phone: person.phone });
   // A rating's comment is the person's own free text: it may name them in any form, so it goes
   // whole; the rating itself stays (the store's score).

@@ -63,8 +63,11 @@ export async function joinByReferral(
       .executeTakeFirst();
     if (!currency) return;
     const account = await openAccount(trx, engine, { vendorId: referrer.vendorId, currencyId: currency.id, holderType: 'user', holderId: referrer.userId });
-    await postEntry(trx, engine, account, { amount: referrer.referralPoints, kind: 'referral', referenceType: 'user', referenceId: String(user.id) });
+    const entry = await postEntry(trx, engine, account, { amount: referrer.referralPoints, kind: 'referral', referenceType: 'user', referenceId: String(user.id) });
     await recordTransaction(trx, engine, {
+      // The record names the friend; it takes its entry's id, the entry naming the friend's account,
+      // so that the friend's erasure finds it (account-deletion.ts, forgetFriendInReferrals).
+      id: entry.id,
       vendorId: referrer.vendorId,
       userId: referrer.userId,
       storeId: null,

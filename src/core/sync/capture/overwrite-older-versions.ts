@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { DB } from '../../storage/schema';
 
 /**
@@ -14,6 +14,16 @@ export async function overwriteOlderVersions(db: Kysely<DB>, table: 'users' | 'o
     table === 'users'
       ? db.selectFrom('users').select('id').where((eb) => eb.or([eb('id', '=', userId), eb('merged_into', '=', userId)]))
       : db.selectFrom(table).select('id').where('user_id', '=', userId);
+  await overwriteOlderVersionsOf(db, table, rowIds);
+}
+
+/** The same for rows named by id (another customer's rows that named the person: a referral record). */
+export async function overwriteOlderVersionsOf(
+  db: Kysely<DB>,
+  table: 'users' | 'orders' | 'transactions',
+  rowIds: readonly number[] | SelectQueryBuilder<DB, keyof DB, { id: number }>,
+): Promise<void> {
+  if (Array.isArray(rowIds) && rowIds.length === 0) return;
   await db
     .updateTable('sync_changes')
     .set((eb) => ({

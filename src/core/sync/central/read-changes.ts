@@ -26,12 +26,16 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   const members = await currentCustomers(db, joinedIds);
   const former = await formerMembersOf(db, node.vendorId, [...joinedIds, ...entries.filter(({ row }) => row.tbl === 'users').map(({ row }) => Number(row.row_id))]);
   const shown = (userId: number, user: Record<string, unknown>) => (former.has(userId) ? withoutPerson(user) : { ...user });
+  // A customer who left comes with the copies merged into them, wiped too: the stores hold those
+  // rows as they were, and leaving changes nothing in them that the log would carry.
+  const copies = await mergedCopiesOf(db, joinedIds.filter((id) => former.has(id)));
   const changes: PulledChange[] = [];
   for (const { row, data } of entries) {
     const userId = Number(joined(row) ? data['user_id'] : row.row_id);
     const user = joined(row) ? members.get(userId) : undefined;
     // Each change its own object: a link in this process (tests, the simulation) hands them over as they are.
     if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: shown(userId, user) });
+    if (user && former.has(userId)) for (const copy of copies.get(userId) ?? []) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: withoutPerson(copy) });
     const sent = row.tbl === 'users' && row.op !== 'delete' ? shown(userId, data) : data;
     changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data: sent });
   }
@@ -39,6 +43,18 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   const last = rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : after;
   const cursor = more ? last : Math.max(after, last, headSeq);
   return { changes, cursor, head: headSeq, more };
+}
+
+/** The current rows of the copies merged into these customers, by survivor (through the index of migration 0032). */
+async function mergedCopiesOf(db: Kysely<DB>, ids: number[]): Promise<Map<number, Array<Record<string, unknown>>>> {
+  const found = new Map<number, Array<Record<string, unknown>>>();
+  for (const chunk of chunks([...new Set(ids)], 5_000)) {
+    for (const copy of await db.selectFrom('users').selectAll().where(inList(db, 'merged_into', chunk, 'bigint')).execute()) {
+      const row = Object.fromEntries(Object.entries(copy).filter(([key]) => !USER_COLUMNS_KEPT_CENTRAL.has(key)));
+      found.set(Number(copy.merged_into), [...(found.get(Number(copy.merged_into)) ?? []), row]);
+    }
+  }
+  return found;
 }
 
 /** Customers' current rows as stores receive them, by id: one query a page (a query a membership cost a round trip each on PostgreSQL). */
