@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoteTiers } from '../../src/core/rules/tiers/demote-tiers';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ROOMY_RATE_LIMITS } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi, receiptCounter } from '../support/in-store';
@@ -156,32 +155,6 @@ describe('a void takes back the tier its sale got', () => {
     expect(await tierOnPanel(email)).toBe('Gold');
     expect(await membership(userId)).toEqual(handSet);
     expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
-  });
-
-  it('keeps a tier staff set by hand after the sale: the void takes back only a tier points got; demotion judges it when its window ends', async () => {
-    const { userId, email } = await newCustomer();
-    const sale = await buy(email, 25);
-    expect(await tierOnPanel(email)).toBe('Silver');
-    // Gold by hand (its points never reached 50): no sale got it, so no void takes it back.
-    const handSet = { tier_id: await tierId('Gold'), tier_since: node.clock.now() };
-    await node.engine.db.updateTable('user_vendors').set(handSet).where('user_id', '=', userId).execute();
-    node.clock.advance(HOUR);
-    await voidSale(sale);
-    expect(await tierOnPanel(email)).toBe('Gold');
-    expect(await membership(userId)).toEqual(handSet);
-    expect(await tierNotes(userId)).toEqual([]);
-
-    // A later sale that reaches higher promotes over it, and its void comes back to the hand-set tier.
-    const big = await buy(email, 110);
-    expect(await tierOnPanel(email)).toBe('Platinum');
-    await voidSale(big);
-    expect(await membership(userId)).toEqual(handSet);
-    expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
-
-    // The next judgement by points: a full window after it was set, the demotion job moves it.
-    node.clock.advance(31 * DAY);
-    await demoteTiers(node.engine);
-    expect(await tierOnPanel(email)).toBe('Member');
   });
 
   it('a sale split in two: voiding the part that promoted nobody still takes back the tier its points got', async () => {

@@ -69,19 +69,6 @@ describe.each(BACKENDS)('a void takes back the tier its sale got, on $name', (ba
     expect(await findBalanceMismatches(engine.db)).toEqual([]);
   });
 
-  it('a tier set by hand after the sale stays when the sale is voided (no points ever reached it)', async () => {
-    const { email, userId } = await newMember();
-    await sell(email, 'TV-4', 25);
-    expect(await tierOf(userId)).toBe('Silver');
-    clock.advance(60_000);
-    const gold = await engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', vendor.vendorId).where('name', '=', 'Gold').executeTakeFirstOrThrow();
-    await engine.db.updateTable('user_vendors').set({ tier_id: gold.id, tier_since: clock.now() }).where('user_id', '=', userId).execute();
-    clock.advance(60_000);
-    await voidOrder(engine, scope, 'TV-4');
-    expect(await tierOf(userId)).toBe('Gold');
-    expect(await notes(userId)).toEqual([]);
-  });
-
   it('a member with no tier: a sale places them in the entry tier at least (whatever its threshold), and its void leaves them there', async () => {
     const other = await setUpVendor(engine, testVendor('No Tier Voids'));
     const otherScope = await authenticateApiKey(engine, other.apiKey);

@@ -56,21 +56,3 @@ export async function tierPointsAt(db: Kysely<DB>, member: Member, windowDays: n
     .executeTakeFirstOrThrow();
   return { standing: Number(row.standing), earned: Number(row.earned) };
 }
-
-/**
- * Points toward a tier as they stood at `at` (its window up to `at`, all before it without one): earned
- * by then, less what had been voided by then. The reversals of `orderId` (the void being judged) count
- * as not yet made. takeBackTier asks whether points ever got a member the tier they hold (a tier set by
- * hand was not).
- */
-export async function tierPointsStood(db: Kysely<DB>, member: Member, windowDays: number | null, at: number, orderId?: number): Promise<number> {
-  const { points } = await tierEntries(db, member)
-    .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
-    .where(sql<boolean>`${saleDate} <= ${at}`)
-    .where((eb) => eb.or([eb('e.kind', '=', 'earn'), eb('e.created_at', '<', at)]))
-    .$if(orderId !== undefined, (q) => q.where(sql<boolean>`(e.kind = 'earn' or coalesce(e.reference_id, '') <> ${String(orderId)})`))
-    .$if(windowDays !== null, (q) => q.where(sql<boolean>`${saleDate} > ${at - windowDays! * DAY}`))
-    .executeTakeFirstOrThrow();
-  return Number(points);
-}

@@ -6,7 +6,7 @@ import { programData } from '../program-cache/program-data';
 import type { DB } from '../storage/schema';
 import { recordTierChanged } from '../webhooks/events';
 import { recordTransaction } from './record-transaction';
-import { tierPoints, tierPointsAt, tierPointsStood } from './tier-points';
+import { tierPoints, tierPointsAt } from './tier-points';
 
 /**
  * Moves a member up to the highest tier whose threshold the points they earned in its window
@@ -67,12 +67,10 @@ export interface VoidedSale {
 
 /**
  * After a void took back an earning order's points (voidOrder, in its transaction): when those
- * points got the member their current tier — reached at or after the sale, not held without them,
- * and reached by points at all (a tier set by hand after the sale, above what they stood at then,
- * was not: it stands) — they move to the highest tier the points left would have reached then
- * (judged as of the promotion, tier_since: later earnings count, a window that passed since costs
- * nothing, so a promotion still lasts one window), never below the tier held before the sale (kept in the
- * order's reply; the entry tier for orders placed before that, or when that tier was deleted).
+ * points got the member their current tier — reached at or after the sale, and not held without
+ * them — they move to the highest tier the points left would have reached then (judged as of the
+ * promotion, tier_since: later earnings count, a window that passed since costs nothing, so a
+ * promotion still lasts one window), never below the tier held before the sale (kept in the order's reply; the entry tier for orders placed before that, or when that tier was deleted).
  * That floor is no floor when it was itself got by points voided since (a sale split in two, both
  * voided): it was reached by points then and is not by what stands of them. Back to the floor,
  * tier_since is what it was; to a tier in between, it stays the promotion's. Writes a history record
@@ -102,9 +100,6 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
   // Judged as of the promotion; points earned since count too (they would have got it since).
   const holds = async (tier: TierRow) => (await tierPoints(db, member, tier.window_days, link.tier_since)) >= tier.threshold;
   if (await holds(current)) return null;
-  // A tier the points never reached, the voided sale's among them, was not got by them: set by hand,
-  // it stands until points judge it again (a promotion above it, its window's demotion).
-  if ((await tierPointsStood(db, member, current.window_days, link.tier_since, sale.orderId)) < current.threshold) return null;
   let floor = tiers.find((t) => t.id === before?.id) ?? entry;
   if (floor.id !== entry.id && before) {
     // Points reached it when it was reached, and what stands of them does not: voided since.
@@ -147,8 +142,9 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
  * Central, after a store's push moved a member's tier from `held` (central's membership before it).
  * A move down is a store's void taking a tier back (takeBackTier) on the points the store had seen;
  * central judges it as that void would have here. The tier it held stands, put back with its
- * tier_since (true: nothing moved), when points never got it — set by hand, which the store may not
- * have pulled yet — or when central's own points hold it (sales made elsewhere). Otherwise the member
+ * tier_since (true: nothing moved), when central's own points hold it (sales made elsewhere). Whether
+ * points got a tier is not asked of sale times: they are the selling nodes' clocks, tier_since
+ * another node's (docs/sync.md, "Clocks never order anything"). Otherwise the member
  * goes as high as central's points reach, never above the tier held: a void promotes nobody. A move up
  * (a store's sale) is judged as a sale is.
  */
@@ -166,8 +162,7 @@ export async function judgeStoreTierMove(
     await promoteTier(db, engine, member);
     return false;
   }
-  const setByHand = (await tierPointsStood(db, member, from.window_days, held.since)) < from.threshold;
-  if (setByHand || (await tierPoints(db, member, from.window_days, held.since)) >= from.threshold) {
+  if ((await tierPoints(db, member, from.window_days, held.since)) >= from.threshold) {
     await db.updateTable('user_vendors').set({ tier_id: held.tierId, tier_since: held.since, updated_at: engine.clock.now() }).where('id', '=', held.linkId).execute();
     return true;
   }

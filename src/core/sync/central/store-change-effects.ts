@@ -55,8 +55,8 @@ export async function applyStoreChangeEffects(
       return;
     case 'user_vendors': {
       // A store that moved a tier down (a void taking it back) judged on the points it had seen:
-      // central's own may hold more (sales made elsewhere), and the tier may have been set by hand
-      // here, so a changed tier is judged again (judgeStoreTierMove); one put back raised no event.
+      // central's own may hold more (sales made elsewhere), so a changed tier is judged again
+      // (judgeStoreTierMove); one put back raised no event.
       const mayHaveMovedTier = before !== undefined && before['tier_id'] != null;
       if (!mayHaveMovedTier && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
