@@ -24,29 +24,36 @@ export async function flagSalesInAnotherCurrency(trx: Kysely<DB>, engine: Engine
       central ??= await quickPayCode(trx, node.vendorId);
       // Most sales name central's currency: found without parsing the reply (pushes carry thousands).
       if (central === null || typeof reply !== 'string' || reply.includes(`"code":${JSON.stringify(central)}`)) continue;
-      const soldIn = quickPayCodeOf(reply);
-      if (soldIn === null || soldIn === central) continue;
-      const digits = minorUnitDigits(soldIn);
-      const subtotal = Number(change.data['subtotal']);
+      const sold = soldIn(reply);
+      if (sold.code === central) continue;
+      // Sold while quick pay was paused, the reply names no code: its digits still tell a sale
+      // whose minor units central would misread (a paused USD read as JPY; not USD read as EUR).
+      if (sold.code === null && (sold.digits === null || sold.digits === minorUnitDigits(central))) continue;
+      const digits = sold.digits ?? minorUnitDigits(sold.code!);
+      const subtotal = (Number(change.data['subtotal']) / 10 ** digits).toFixed(digits);
+      const amount = sold.code === null ? subtotal : `${subtotal} ${sold.code}`;
+      const soldAs = sold.code === null ? `in a currency of ${digits} decimals (quick pay was paused)` : `in ${sold.code}`;
+      const units = sold.code === null ? 'its minor units' : `${sold.code} minor units`;
       await recordSyncException(
         trx,
         engine,
         node,
         'sale_in_other_currency',
         `order ${String(change.data['id'])}`,
-        `receipt ${String(change.data['receipt_number'])} was sold in ${soldIn}, before the program’s quick pay became ${central}: its amounts (subtotal ${(subtotal / 10 ** digits).toFixed(digits)} ${soldIn}) are kept as recorded in ${soldIn} minor units, which the program now reads as ${central}`,
+        `receipt ${String(change.data['receipt_number'])} was sold ${soldAs}, before the program’s quick pay became ${central}: its amounts (subtotal ${amount}) are kept as recorded in ${units}, which the program now reads as ${central}`,
       );
     }
   }
 }
 
-/** The quick-pay code a stored order reply names (null: none, or a reply without it). */
-function quickPayCodeOf(reply: string): string | null {
+/** The quick-pay code a stored order reply names (null: none, quick pay was paused) and the digits its amounts have. */
+function soldIn(reply: string): { code: string | null; digits: number | null } {
   try {
-    const code = (JSON.parse(reply) as { balances?: { quickPay?: { currency?: { code?: unknown } | null } } }).balances?.quickPay?.currency?.code;
-    return typeof code === 'string' ? code : null;
+    const parsed = JSON.parse(reply) as { digits?: unknown; balances?: { quickPay?: { currency?: { code?: unknown } | null } } };
+    const code = parsed.balances?.quickPay?.currency?.code;
+    return { code: typeof code === 'string' ? code : null, digits: typeof parsed.digits === 'number' ? parsed.digits : null };
   } catch {
-    return null;
+    return { code: null, digits: null };
   }
 }
 
