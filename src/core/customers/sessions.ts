@@ -57,9 +57,15 @@ export async function endSession(db: Kysely<DB>, engine: Engine, sessionId: numb
   await db.updateTable('user_sessions').set({ ended_at: engine.clock.now() }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
 }
 
-/** Ends every live session of a customer, except `keep` (the one making a password change). */
+/**
+ * Ends every live session of a customer, except `keep` (the one making a password change), and
+ * every app barcode drawn so far: a barcode checks in as the account at a counter, and nothing says
+ * which session drew it (after a reset, the one a squatter's app still shows must die too; the
+ * kept session's app draws a new one).
+ */
 export async function endAllSessions(db: Kysely<DB>, engine: Engine, userId: number, keep?: number): Promise<void> {
   let query = db.updateTable('user_sessions').set({ ended_at: engine.clock.now() }).where('user_id', '=', userId).where('ended_at', 'is', null);
   if (keep !== undefined) query = query.where('id', '!=', keep);
   await query.execute();
+  await db.deleteFrom('barcode_tokens').where('user_id', '=', userId).execute();
 }
