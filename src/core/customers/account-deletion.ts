@@ -182,16 +182,27 @@ async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: n
     .where((eb) => eb.or(entries.map((entry) => eb.and([eb('user_id', '=', Number(entry.holder_id)), eb('vendor_id', '=', entry.vendor_id)]))))
     .where('kind', '=', 'referral')
     .execute();
+  // A record linked to another friend's entry names that friend, whatever their first name.
+  const linkedToOthers = await referralEntryIds(db, records.map((record) => Number(record.id)).filter((id) => !linked.has(id)));
   const changed: number[] = [];
   for (const record of records) {
     const rewards = JSON.parse(record.rewards) as Array<{ kind?: string; name?: string }>;
-    const names = (reward: { kind?: string; name?: string }) => reward.kind === 'referral' && (linked.has(Number(record.id)) || reward.name === `${first_name} joined`);
+    const byLink = linked.has(Number(record.id));
+    const byName = !byLink && !linkedToOthers.has(Number(record.id));
+    const names = (reward: { kind?: string; name?: string }) => reward.kind === 'referral' && (byLink || (byName && reward.name === `${first_name} joined`));
     if (!rewards.some(names)) continue;
     const anonymous = rewards.map((reward) => (names(reward) ? { ...reward, name: 'A friend joined' } : reward));
     await db.updateTable('transactions').set({ rewards: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
     changed.push(Number(record.id));
   }
   if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
+}
+
+/** Which of these ids are referral ledger entries (a record with one's id was written with that link). */
+async function referralEntryIds(db: Kysely<DB>, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('ledger_entries').select('id').where('id', 'in', ids).where('kind', '=', 'referral').execute();
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
