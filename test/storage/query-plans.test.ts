@@ -77,3 +77,9 @@ describe('a customer’s upcoming expirations read their own accounts’ entries
     expect(await planOf(reversedEntriesQuery(node.engine().db, 1))).toMatch(/^SEARCH ledger_entries USING INDEX ledger_entries_account_reversals \(account_id=\?\)$/);
   });
 });
+
+describe('ending a customer’s sessions deletes their app barcodes by an index', () => {
+  it('a password change, reset, deactivation or erasure reads that customer’s barcodes only (migration 0033), not every one ever drawn', async () => {
+    expect(await planOf(node.engine().db.deleteFrom('barcode_tokens').where('user_id', '=', 42))).toMatch(/^SEARCH barcode_tokens USING (COVERING )?INDEX barcode_tokens_user \(user_id=\?\)$/);
+  });
+});

@@ -30,6 +30,7 @@ import { openSessionPerProgram } from './0029-open-session-per-program';
 import { formerMembers } from './0030-former-members';
 import { pushEndpointsAtCentral } from './0031-push-endpoints-at-central';
 import { mergedCustomers } from './0032-merged-customers';
+import { barcodeTokensByCustomer } from './0033-barcode-tokens-by-customer';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0030-former-members': formerMembers,
   '0031-push-endpoints-at-central': pushEndpointsAtCentral,
   '0032-merged-customers': mergedCustomers,
+  '0033-barcode-tokens-by-customer': barcodeTokensByCustomer,
 };
