@@ -26,16 +26,17 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   const members = await currentCustomers(db, joinedIds);
   const former = await formerMembersOf(db, node.vendorId, [...joinedIds, ...entries.filter(({ row }) => row.tbl === 'users').map(({ row }) => Number(row.row_id))]);
   const shown = (userId: number, user: Record<string, unknown>) => (former.has(userId) ? withoutPerson(user) : { ...user });
-  // A customer who left comes with the copies merged into them, wiped too: the stores hold those
-  // rows as they were, and leaving changes nothing in them that the log would carry.
-  const copies = await mergedCopiesOf(db, joinedIds.filter((id) => former.has(id)));
+  // A membership comes with the copies merged into its customer, shown as the customer is: leaving
+  // (wiped) or joining again (whole) changes nothing in those rows that the log would carry, and
+  // the stores hold them as they last received them.
+  const copies = await mergedCopiesOf(db, joinedIds);
   const changes: PulledChange[] = [];
   for (const { row, data } of entries) {
     const userId = Number(joined(row) ? data['user_id'] : row.row_id);
     const user = joined(row) ? members.get(userId) : undefined;
     // Each change its own object: a link in this process (tests, the simulation) hands them over as they are.
     if (user) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: shown(userId, user) });
-    if (user && former.has(userId)) for (const copy of copies.get(userId) ?? []) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: withoutPerson(copy) });
+    if (user) for (const copy of copies.get(userId) ?? []) changes.push({ seq: Number(row.seq), tbl: 'users', op: 'upsert', data: shown(userId, copy) });
     const sent = row.tbl === 'users' && row.op !== 'delete' ? shown(userId, data) : data;
     changes.push({ seq: Number(row.seq), tbl: row.tbl, op: row.op === 'delete' ? 'delete' : 'upsert', data: sent });
   }
