@@ -73,8 +73,9 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     }
     await recordCustomerDeleted(trx, engine, { vendorId, userId });
     const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
-    // Leaving a program takes the name out of its referral records; an erasure, out of every program's.
+    // Leaving a program takes the name out of its referral and eGift records; an erasure, out of every program's.
     await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
+    await forgetBuyerInEgiftRecords(trx, engine, userId, remaining ? vendorId : null);
     if (!remaining) await eraseAccount(trx, engine, userId);
     // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
     else await forgetNamesInOrderReplies(trx, engine, userId, vendorId);
@@ -193,6 +194,32 @@ async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: n
     if (!rewards.some(names)) continue;
     const anonymous = rewards.map((reward) => (names(reward) ? { ...reward, name: 'A friend joined' } : reward));
     await db.updateTable('transactions').set({ rewards: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
+    changed.push(Number(record.id));
+  }
+  if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
+}
+
+/**
+ * A claimed eGift's history record, the recipient's, says who sent it (`from`, claim-egift.ts):
+ * the buyer who leaves that program, or is erased, is not named there any more; the amount stays.
+ * The buyer's gifts are found as the erasure finds them (their account, or their email for a
+ * guest purchase). At a chain's central the log's older versions follow, so no store reads it.
+ */
+async function forgetBuyerInEgiftRecords(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
+  const { email_key } = await db.selectFrom('users').select('email_key').where('id', '=', userId).executeTakeFirstOrThrow();
+  const records = await db
+    .selectFrom('egifts as g')
+    .innerJoin('transactions as t', 't.id', 'g.claim_transaction_id')
+    .select(['t.id', 't.receipts'])
+    .where((eb) => eb.or([eb('g.buyer_user_id', '=', userId), ...(email_key ? [eb(eb.fn('lower', ['g.buyer_email']), '=', email_key)] : [])]))
+    .$if(vendorId !== null, (qb) => qb.where('g.vendor_id', '=', vendorId!))
+    .execute();
+  const changed: number[] = [];
+  for (const record of records) {
+    const receipts = JSON.parse(record.receipts) as Array<{ object?: string; from?: string }>;
+    if (!receipts.some((receipt) => receipt.object === 'egift' && receipt.from)) continue;
+    const anonymous = receipts.map((receipt) => (receipt.object === 'egift' ? { ...receipt, from: '' } : receipt));
+    await db.updateTable('transactions').set({ receipts: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
     changed.push(Number(record.id));
   }
   if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
