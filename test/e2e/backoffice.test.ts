@@ -161,6 +161,8 @@ describe('back office in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Staff' }), /Luis.*luis@andino\.test.*Manager.*Invited/s);
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     await expectText(page.getByRole('table', { name: 'Personal' }), /Luis.*luis@andino\.test.*Gerente.*Invitado/s);
+    // The message said before the switch is said again in Spanish.
+    await expectText(page.getByRole('status'), 'Invitación enviada.');
     await saveScreenshot(page, 'backoffice-staff-es');
   });
 

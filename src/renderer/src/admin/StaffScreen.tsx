@@ -20,7 +20,8 @@ export function StaffScreen() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<string | null>('manager');
   const [storeId, setStoreId] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // Said in the language shown when it is drawn (switching EN/ES after inviting translates it too).
+  const [message, setMessage] = useState<{ ok: boolean; say: (strings: typeof t) => string } | null>(null);
   const [resending, setResending] = useState<number | null>(null);
   const roleName = (r: string) => ({ owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager })[r] ?? r;
   const resend = (member: Staff) => {
@@ -31,10 +32,11 @@ export function StaffScreen() {
       .api()
       .invite({ email: member.email, name: member.name, role: member.role, store_id: member.store_id })
       .then((sent) => {
-        setMessage({ ok: true, text: sent.invitation ? t.resent(sent.email, formatDateTime(sent.invitation.expires_at)) : t.invited });
+        const expiresAt = sent.invitation?.expires_at;
+        setMessage({ ok: true, say: (strings) => (expiresAt !== undefined ? strings.resent(sent.email, formatDateTime(expiresAt)) : strings.invited) });
         staff.reload();
       })
-      .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
+      .catch((e: unknown) => setMessage({ ok: false, say: () => errorMessage(e) }))
       .finally(() => setResending(null));
   };
   if (staff.error)
@@ -98,10 +100,10 @@ export function StaffScreen() {
               .api()
               .invite({ email, name, role: role ?? 'manager', store_id: role === 'store_manager' && storeId ? Number(storeId) : null })
               .then(() => {
-                setMessage({ ok: true, text: t.invited });
+                setMessage({ ok: true, say: (strings) => strings.invited });
                 staff.reload();
               })
-              .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
+              .catch((e: unknown) => setMessage({ ok: false, say: () => errorMessage(e) }))
           }
         >
           {t.invite}
@@ -109,7 +111,7 @@ export function StaffScreen() {
       </Group>
       {message && (
         <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
-          <Text>{message.text}</Text>
+          <Text>{message.say(t)}</Text>
         </Alert>
       )}
     </Stack>
