@@ -160,8 +160,8 @@ function withoutUserName(reply: string): string {
  * A member's `referral` record says "<first name> joined" (join-by-referral.ts): the friend who
  * leaves that program, or is erased, becomes "A friend joined"; the points stay. A record has the
  * id of its ledger entry, which references the friend's account; records written before that link
- * are found by the same entries' referrer and the friend's first name (a namesake's record then
- * loses the name too). At a chain's central the log's older versions follow, so no store reads it.
+ * are found by the same entries' referrer and the friend's first name (a namesake's unlinked record
+ * then loses the name too). At a chain's central the log's older versions follow (rewriteHistoryItems).
  */
 async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
   const entries = await db
@@ -185,25 +185,19 @@ async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: n
     .execute();
   // A record linked to another friend's entry names that friend, whatever their first name.
   const linkedToOthers = await referralEntryIds(db, records.map((record) => Number(record.id)).filter((id) => !linked.has(id)));
-  const changed: number[] = [];
-  for (const record of records) {
-    const rewards = JSON.parse(record.rewards) as Array<{ kind?: string; name?: string }>;
-    const byLink = linked.has(Number(record.id));
-    const byName = !byLink && !linkedToOthers.has(Number(record.id));
-    const names = (reward: { kind?: string; name?: string }) => reward.kind === 'referral' && (byLink || (byName && reward.name === `${first_name} joined`));
-    if (!rewards.some(names)) continue;
-    const anonymous = rewards.map((reward) => (names(reward) ? { ...reward, name: 'A friend joined' } : reward));
-    await db.updateTable('transactions').set({ rewards: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
-    changed.push(Number(record.id));
-  }
-  if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
+  await rewriteHistoryItems<{ kind?: string; name?: string }>(db, engine, 'rewards', records.map((record) => ({ id: Number(record.id), items: record.rewards })), (reward, recordId) => {
+    const byLink = linked.has(recordId);
+    const byName = !byLink && !linkedToOthers.has(recordId);
+    const names = reward.kind === 'referral' && (byLink || (byName && reward.name === `${first_name} joined`));
+    return names ? { ...reward, name: 'A friend joined' } : null;
+  });
 }
 
 /**
  * A claimed eGift's history record, the recipient's, says who sent it (`from`, claim-egift.ts):
  * the buyer who leaves that program, or is erased, is not named there any more; the amount stays.
  * The buyer's gifts are found as the erasure finds them (their account, or their email for a
- * guest purchase). At a chain's central the log's older versions follow, so no store reads it.
+ * guest purchase). At a chain's central the log's older versions follow (rewriteHistoryItems).
  */
 async function forgetBuyerInEgiftRecords(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
   const { email_key } = await db.selectFrom('users').select('email_key').where('id', '=', userId).executeTakeFirstOrThrow();
@@ -214,13 +208,35 @@ async function forgetBuyerInEgiftRecords(db: Kysely<DB>, engine: Engine, userId:
     .where((eb) => eb.or([eb('g.buyer_user_id', '=', userId), ...(email_key ? [eb(eb.fn('lower', ['g.buyer_email']), '=', email_key)] : [])]))
     .$if(vendorId !== null, (qb) => qb.where('g.vendor_id', '=', vendorId!))
     .execute();
+  await rewriteHistoryItems<{ object?: string; from?: string }>(db, engine, 'receipts', records.map((record) => ({ id: Number(record.id), items: record.receipts })), (receipt) =>
+    receipt.object === 'egift' && receipt.from ? { ...receipt, from: '' } : null,
+  );
+}
+
+/**
+ * Rewrites items of history records' JSON lists (`rewrite` answers the new item, or null to keep
+ * it) and saves the records that changed; at a chain's central their older versions in the log
+ * become the new one, so no store pulling from the log's start reads what was taken out.
+ */
+async function rewriteHistoryItems<Item>(
+  db: Kysely<DB>,
+  engine: Engine,
+  column: 'rewards' | 'receipts',
+  records: Array<{ id: number; items: string }>,
+  rewrite: (item: Item, recordId: number) => Item | null,
+): Promise<void> {
   const changed: number[] = [];
   for (const record of records) {
-    const receipts = JSON.parse(record.receipts) as Array<{ object?: string; from?: string }>;
-    if (!receipts.some((receipt) => receipt.object === 'egift' && receipt.from)) continue;
-    const anonymous = receipts.map((receipt) => (receipt.object === 'egift' ? { ...receipt, from: '' } : receipt));
-    await db.updateTable('transactions').set({ receipts: JSON.stringify(anonymous) }).where('id', '=', record.id).execute();
-    changed.push(Number(record.id));
+    let touched = false;
+    const items = (JSON.parse(record.items) as Item[]).map((item) => {
+      const next = rewrite(item, record.id);
+      if (next === null) return item;
+      touched = true;
+      return next;
+    });
+    if (!touched) continue;
+    await db.updateTable('transactions').set({ [column]: JSON.stringify(items) }).where('id', '=', record.id).execute();
+    changed.push(record.id);
   }
   if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', changed);
 }
