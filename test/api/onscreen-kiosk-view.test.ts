@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
+import { KIOSK_READ_WINDOW_MS } from '../../src/core/onscreen/kiosk-view';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, ROOMY_RATE_LIMITS, setPhoneAt, signUpAt, withSessionKey } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi } from '../support/in-store';
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 const inStore = inStoreApi(() => node);
 const payments = paymentsApi(() => node);
-const { checkInOk, retrieveOk, queueOk, closeOk, orderOk, credit } = inStore;
+const { checkInOk, retrieve, retrieveOk, queueOk, closeOk, orderOk, credit } = inStore;
 const enc = encodeURIComponent;
 
 let vendorCount = 0;
@@ -51,7 +52,7 @@ interface Person {
 /**
  * A customer with everything the counter can show: Ana López with a phone, birth date, a linked
  * card, a saved card paying auto reload, points, an earlier visit with an order (favourites) and
- * the overdraft flag; checked in now by her card.
+ * the overdraft flag; checked in now by her card at the kiosk.
  */
 async function fullyKnownCustomer(): Promise<Person & { hash: string }> {
   const v = await node.addVendor(`Kiosk view ${++vendorCount}`);
@@ -72,7 +73,8 @@ async function fullyKnownCustomer(): Promise<Person & { hash: string }> {
   await node.engine.db.updateTable('user_vendors').set({ flagged: 1 }).where('user_id', '=', c.userId).where('vendor_id', '=', v.vendorId).execute();
 
   const integration = await addApiKey(node.engine.db, node.engine, { vendorId: v.vendorId, storeId: v.storeId, posId: v.posId, role: 'integration', label: 'POS link' });
-  const { pos_session: session } = await checkInOk(v.apiKey, card);
+  // (at the kiosk: a kiosk key reads only whom a kiosk identified)
+  const { pos_session: session } = await checkInOk(v.kioskApiKey, card);
   return { v, c, phone: phone.e164, card, integrationKey: integration.key, hash: session.hash };
 }
 
@@ -162,5 +164,62 @@ describe('a kiosk check-in reply', () => {
     const reply = await checkInOk(p.v.kioskApiKey, p.c.email);
     expect(Object.keys(reply).sort()).toEqual(['api_key', 'pos_session', 'vendor']);
     expectNoPersonalData(reply, p);
+  });
+});
+
+describe('a kiosk key reads only whom a kiosk greets', () => {
+  const hashesIn = async (key: string) => (await queueOk(key)).map((e: { pos_session: { hash: string } }) => e.pos_session.hash);
+  /** The kiosk key's answers for this session: in its queue? retrieve status? */
+  const kioskSees = async (v: VendorCredentials, hash: string) => ({ queued: (await hashesIn(v.kioskApiKey)).includes(hash), retrieve: (await retrieve(v.kioskApiKey, hash)).status });
+  const SEEN = { queued: true, retrieve: 200 };
+  const UNSEEN = { queued: false, retrieve: 404 };
+
+  it('a customer checked in at the counter, or from the app, is the counter\'s: not in the kiosk\'s queue, and their hash answers as unknown', async () => {
+    const v = await node.addVendor(`Kiosk view ${++vendorCount}`);
+    const atCounter = await signUpAt(node, v.vendorId);
+    const fromApp = await signUpAt(node, v.vendorId);
+    const counter = await checkInOk(v.apiKey, atCounter.email);
+    const app = await http(`${node.url}${withSessionKey('/vendor/store/check-in', fromApp.key)}`, { method: 'POST', body: { store: v.storeId } });
+    expect(app.status, JSON.stringify(app.body)).toBe(201);
+    expect(await hashesIn(v.apiKey)).toEqual([counter.pos_session.hash, app.body.pos_session.hash]);
+    expect(await hashesIn(v.kioskApiKey)).toEqual([]);
+    for (const hash of [counter.pos_session.hash, app.body.pos_session.hash]) {
+      const refused = await retrieve(v.kioskApiKey, hash);
+      const unknown = await retrieve(v.kioskApiKey, '0'.repeat(32));
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.errors).toStrictEqual(unknown.body.error.errors);
+      // the counter still reads them in full
+      expect((await retrieveOk(v.apiKey, hash)).user.email_address).not.toBe('');
+    }
+  });
+
+  it('for a few minutes after a kiosk identified them; again when a kiosk identifies them again; not once the counter has', async () => {
+    const v = await node.addVendor(`Kiosk view ${++vendorCount}`);
+    const c = await signUpAt(node, v.vendorId);
+    const { pos_session: session } = await checkInOk(v.kioskApiKey, c.email);
+    expect(await kioskSees(v, session.hash)).toEqual(SEEN);
+    node.clock.advance(KIOSK_READ_WINDOW_MS);
+    expect(await kioskSees(v, session.hash)).toEqual(SEEN);
+    node.clock.advance(1);
+    expect(await kioskSees(v, session.hash)).toEqual(UNSEEN);
+    // still waiting at the counter, which reads them as before
+    expect(await hashesIn(v.apiKey)).toEqual([session.hash]);
+
+    // scanned at the kiosk again: the same session, readable again
+    expect((await checkInOk(v.kioskApiKey, c.email)).pos_session.hash).toBe(session.hash);
+    expect(await kioskSees(v, session.hash)).toEqual(SEEN);
+    // then identified at the counter: the kiosk's window closes at once
+    expect((await checkInOk(v.apiKey, c.email)).pos_session.hash).toBe(session.hash);
+    expect(await kioskSees(v, session.hash)).toEqual(UNSEEN);
+  });
+
+  it('whoever joins at the kiosk is greeted; whoever the counter registers is not', async () => {
+    const v = await node.addVendor(`Kiosk view ${++vendorCount}`);
+    const register = (key: string, phone: string) => http(`${node.url}/onscreen/register?api_key=${enc(key)}`, { method: 'POST', body: { phone_number: { number: phone, code: '1' } } });
+    const atKiosk = await register(v.kioskApiKey, freshUsPhone().typed);
+    const atCounter = await register(v.apiKey, freshUsPhone().typed);
+    expect([atKiosk.status, atCounter.status]).toEqual([201, 201]);
+    expect(await kioskSees(v, atKiosk.body.pos_session.hash)).toEqual(SEEN);
+    expect(await kioskSees(v, atCounter.body.pos_session.hash)).toEqual(UNSEEN);
   });
 });

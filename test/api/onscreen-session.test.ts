@@ -239,10 +239,10 @@ describe('GET /onscreen/queue', () => {
     expect(entries[0].pos_session.date_created).toBe(a.pos_session.date_created);
     expect(entries[0].pos_session.date_updated).toBe(a.pos_session.date_created + 15);
     for (const e of entries) expect(Number.isInteger(e.pos_session.id)).toBe(true);
-    // the kiosk key reads the same queue by names only (onscreen-kiosk-view); the .json path the same
+    // the kiosk key reads whom a kiosk identified (Ben), by names only (onscreen-kiosk-view); the .json path the same
     const initial = (name: string) => (name ? `${name[0]}.` : '');
     const byName = ({ pos_session: s }: any) => ({ pos_session: { ...s, user: { ...s.user, last_name: initial(s.user.last_name), email_address: '' } } });
-    expect((await queue(v.kioskApiKey)).body).toStrictEqual(entries.map(byName));
+    expect((await queue(v.kioskApiKey)).body).toStrictEqual([entries[1]].map(byName));
     expect((await queue(v.apiKey, '/onscreen/queue.json')).body).toStrictEqual(entries);
   });
 
@@ -274,9 +274,10 @@ describe('GET /onscreen/queue', () => {
     const mine = await checkInOk(v.apiKey, here.email);
     const gone = await checkInOk(v.apiKey, closed.email);
     await closeOk(v.apiKey, gone.pos_session.hash);
-    const atNorth = await checkInOk(north.apiKey, there.email);
+    const atNorth = await checkInOk(north.kioskApiKey, there.email);
     const atW = await checkInOk(w.apiKey, elsewhere.email);
     expect(await queueHashes(v.apiKey)).toEqual([mine.pos_session.hash]);
+    expect(await queueHashes(v.kioskApiKey)).toEqual([]);
     expect(await queueHashes(north.kioskApiKey)).toEqual([atNorth.pos_session.hash]);
     expect(await queueHashes(w.apiKey)).toEqual([atW.pos_session.hash]);
   });
@@ -505,10 +506,10 @@ describe('GET /onscreen: retrieve customer', () => {
     expect((await retrieveOk(v.apiKey, third.pos_session.hash)).last_visit).toStrictEqual({ date: secondAt, store: { id: north.storeId, name: 'North Store' } });
   });
 
-  it('the kiosk key may retrieve (names only: onscreen-kiosk-view); the .json path answers the same', async () => {
+  it('the kiosk key may retrieve whom a kiosk identified (names only: onscreen-kiosk-view); the .json path answers the same', async () => {
     const v = await addVendor();
     const c = await signUp(v.vendorId);
-    const { pos_session: session } = await checkInOk(v.apiKey, c.email);
+    const { pos_session: session } = await checkInOk(v.kioskApiKey, c.email);
     const byCashier = await retrieveOk(v.apiKey, session.hash);
     expect(await retrieveOk(v.kioskApiKey, session.hash)).toStrictEqual({ ...byCashier, user: { ...byCashier.user, last_name: 'L.', email_address: '' } });
     const json = await http(`${node.url}/onscreen.json?pos_session_hash=${session.hash}&api_key=${enc(v.apiKey)}`);
@@ -630,8 +631,9 @@ describe('isolation between vendors', () => {
     const b = await addVendor();
     const atA = await signUp(a.vendorId);
     const atB = await signUp(b.vendorId);
-    const sessionA = (await checkInOk(a.apiKey, atA.email)).pos_session;
-    const sessionB = (await checkInOk(b.apiKey, atB.email)).pos_session;
+    // (checked in at each kiosk, so the kiosk keys read them too)
+    const sessionA = (await checkInOk(a.kioskApiKey, atA.email)).pos_session;
+    const sessionB = (await checkInOk(b.kioskApiKey, atB.email)).pos_session;
     for (const key of [a.apiKey, a.kioskApiKey]) {
       expect(await queueHashes(key)).toEqual([sessionA.hash]);
       expectLegacyError(await retrieve(key, sessionB.hash), 404, 'session_not_found', 'pos_session_hash');

@@ -51,6 +51,13 @@ describe('scanner stations on a store node', () => {
     return reply.body.scanners as any[];
   };
   const assign = (body: unknown, key = vendor.apiKey) => http(`${node.url}/app/scanners/station?api_key=${encodeURIComponent(key)}`, { method: 'PUT', body });
+  /** The hashes of the queue as the store's kiosk key reads it: only whom a kiosk greets (kiosk-view). */
+  const kioskQueue = async () => {
+    const reply = await http(`${node.url}/onscreen/queue?api_key=${encodeURIComponent(vendor.kioskApiKey)}`);
+    expect(reply.status).toBe(200);
+    return (reply.body as any[]).map((e) => e.pos_session.hash);
+  };
+  const kioskRetrieves = async (hash: string) => (await http(`${node.url}/onscreen?api_key=${encodeURIComponent(vendor.kioskApiKey)}&pos_session_hash=${hash}`)).status;
   const stationsBy = async (field: 'id' | 'device') => Object.fromEntries((await list()).map((s) => [s[field], s.station]));
 
   beforeAll(async () => {
@@ -102,7 +109,7 @@ describe('scanner stations on a store node', () => {
     expect(await stationsBy('id')).toEqual({ 'door-scanner': null, 'till-scanner': null, '/dev/hidraw3': null });
   });
 
-  it('assigns by id or device identity; scans carry their scanner’s station in the event stream', async () => {
+  it('assigns by id or device identity; scans carry their scanner’s station in the event stream, and a kiosk key reads only what kiosk-station and unassigned scanners identified', async () => {
     const assigned = await assign({ scanner: 'door-scanner', station: 'kiosk' });
     expect(assigned.status).toBe(200);
     expect(assigned.body.scanner).toMatchObject({ id: 'door-scanner', device: 'scripted:door-scanner', station: 'kiosk' });
@@ -113,10 +120,15 @@ describe('scanner stations on a store node', () => {
     expect(door.scan('DEMO0001')).toBe(true);
     expect((await nextOutcome()).ok).toBe(true);
     expect((await stream.next()).data).toMatchObject({ type: 'session.opened', by: 'scanner', station: 'kiosk' });
+    const [hash] = await kioskQueue();
+    expect(await kioskRetrieves(hash!)).toBe(200);
 
     backend.opened.get('/dev/hidraw3')!.replay([POS_DEMO0001]);
     expect((await nextOutcome()).ok).toBe(true);
     expect((await stream.next()).data).toMatchObject({ type: 'session.updated', by: 'scanner', station: 'counter' });
+    // identified at the counter now: the kiosk key no longer reads the session
+    expect(await kioskQueue()).toEqual([]);
+    expect(await kioskRetrieves(hash!)).toBe(404);
 
     // An unassigned scanner's events carry no station: every screen treats them as its own.
     till.scan('DEMO0001');
@@ -124,6 +136,7 @@ describe('scanner stations on a store node', () => {
     const unassigned = await stream.next();
     expect(unassigned.data).toMatchObject({ type: 'session.updated', by: 'scanner' });
     expect(unassigned.data).not.toHaveProperty('station');
+    expect(await kioskQueue()).toEqual([hash]);
 
     // A code that finds nobody says which station's scanner read it.
     door.scan('NOBODY9999');
@@ -136,6 +149,8 @@ describe('scanner stations on a store node', () => {
     const counter = await stream.next();
     expect(counter.data).toMatchObject({ type: 'session.updated', by: 'cashier' });
     expect(counter.data).not.toHaveProperty('station');
+    expect(await kioskQueue()).toEqual([]);
+    expect(await kioskRetrieves(hash!)).toBe(404);
   });
 
   it('keeps stations across a restart and a re-plug on another port; null takes one away', async () => {

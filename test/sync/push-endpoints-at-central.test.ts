@@ -157,11 +157,12 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
     expect(JSON.stringify(await readPendingEvents(b.engine, 100))).toContain('token-unsent');
 
     for (const engine of [central.engine, b.engine]) {
-      // 0031 runs again; the later ones with it (Kysely runs migrations in order), their indexes dropped
-      // first (add the index of any later migration here).
+      // 0031 runs again; the later ones with it (Kysely runs migrations in order), their indexes and
+      // columns dropped first (add those of any later migration here).
       await engine.db.deleteFrom('schema_migrations' as never).where('name' as never, '>=', '0031' as never).execute();
       await engine.db.schema.dropIndex('users_merged_into').execute();
       await engine.db.schema.dropIndex('barcode_tokens_user').execute();
+      await engine.db.schema.alterTable('pos_sessions').dropColumn('kiosk_identified_at').execute();
       await migrateToLatest(engine.db);
     }
     expect(await whatStoresCanRead(central, 'di@tokens.test')).not.toContain('token-');

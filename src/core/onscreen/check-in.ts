@@ -5,6 +5,7 @@ import { confirmMembership, findUserVendor, linkUserToVendor } from '../customer
 import { type Engine, transact } from '../engine';
 import { identifyCustomer, withCustomerFromCentral } from './identify-customer';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
+import { identifiedAtKiosk } from './kiosk-view';
 import { counterOf, loadCounterInfo, openSession, type PosSessionRow, publishAll } from './pos-session';
 
 export interface CheckInResult {
@@ -18,7 +19,8 @@ export interface CheckInResult {
  * A customer of another program who identifies here joins this one (the account is shared); the
  * counter sees them in full once they confirm (seenAtCounter).
  * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so), and
- * `station` the station that scanner serves (counter or kiosk), carried by the session events only.
+ * `station` the station that scanner serves (counter or kiosk), carried by the session events; with
+ * the key's role it tells whether a kiosk identified the customer (kiosk-view: what a kiosk key reads).
  */
 export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
   const counter = counterOf(scope);
@@ -33,7 +35,7 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
     const link = await linkUserToVendor(trx, engine, { userId: found.user.id, vendorId: vendor.id, byCounter: !byCustomer, via: 'counter' }, { current });
     refuseBlockedLink(link);
     if (byCustomer) await confirmMembership(trx, link);
-    const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role });
+    const opened = await openSession(trx, engine, counter, { userId: found.user.id, identifiedBy: found.by, cardNumber: found.cardNumber, openedBy: input.via ?? scope.role, atKiosk: identifiedAtKiosk(scope.role, input) });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status } },
       events: opened.events,

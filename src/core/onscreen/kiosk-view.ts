@@ -1,6 +1,7 @@
 import type { UserRow, UserVendorRow } from '../customers/customer-store';
 import { nameOnly, seenAtCounter } from '../customers/seen-at-counter';
 import type { ApiKeyRole } from '../../shared/roles';
+import type { ScannerStation } from '../../shared/schemas/scanners';
 import type { CustomerAtCounter } from './retrieve-customer';
 
 // What a kiosk key reads of a customer. A kiosk faces the public and its key sits in that device:
@@ -10,6 +11,28 @@ import type { CustomerAtCounter } from './retrieve-customer';
 // null where the interface allows it, else the value that means "none" ('' contact, [] favourites,
 // 0 auto reload, which the interface reads as disabled; false flag). Cashier and integration keys
 // run the counter and read everything.
+// And only whom a kiosk greets: a kiosk key reads a session (in the queue, by its hash) while a
+// kiosk's identification of it is recent — its own check-in or register, or a scan of a scanner
+// whose scans kiosks greet. Everyone else waiting is the counter's business.
+
+/**
+ * How long after a kiosk identified a customer a kiosk key may read their session. The welcome
+ * lasts seconds (the screen reads the session at once); the margin is for a slow screen.
+ */
+export const KIOSK_READ_WINDOW_MS = 120_000;
+
+/**
+ * Whether an identification is a kiosk's: made with a kiosk key, or read by a node's scanner at the
+ * kiosk station or at none (an unassigned scanner serves every screen: kiosk-events.ts greets it).
+ */
+export function identifiedAtKiosk(role: ApiKeyRole, device: { via?: 'scanner'; station?: ScannerStation }): boolean {
+  return role === 'kiosk' || (device.via === 'scanner' && device.station !== 'counter');
+}
+
+/** Whether a key of this role may read a session a kiosk last identified at `kioskIdentifiedAt` (null: not a kiosk). */
+export function mayReadSession(role: ApiKeyRole, kioskIdentifiedAt: number | null, now: number): boolean {
+  return role !== 'kiosk' || (kioskIdentifiedAt !== null && now - kioskIdentifiedAt <= KIOSK_READ_WINDOW_MS);
+}
 
 type Shown = Pick<UserRow, 'first_name' | 'last_name' | 'email' | 'phone' | 'birthdate'>;
 

@@ -33,13 +33,14 @@ export async function openSession(
   db: Kysely<DB>,
   engine: Engine,
   counter: Counter,
-  input: { userId: number; identifiedBy: string; cardNumber: string | null; openedBy: string },
+  input: { userId: number; identifiedBy: string; cardNumber: string | null; openedBy: string; atKiosk?: boolean },
 ): Promise<{ session: PosSessionRow; events: StoreEvent[] }> {
   const now = engine.clock.now();
+  const kioskIdentifiedAt = input.atKiosk ? now : null;
   const events: StoreEvent[] = [];
   const [open] = await openSessionOfUser(db, input.userId, counter.vendorId);
   if (open && open.store_id === counter.storeId) {
-    const touched = await touchIfStillOpen(db, now, open, input);
+    const touched = await touchIfStillOpen(db, now, open, { ...input, kioskIdentifiedAt });
     // Closed since the read (an order committed meanwhile, PostgreSQL): opened anew below.
     if (touched) return { session: touched, events: [{ ...sessionEvent('session.updated', touched, now), by: input.openedBy }] };
   } else if (open && (await closeAsMoved(db, now, open.id)).length > 0) {
@@ -63,6 +64,7 @@ export async function openSession(
     updated_at: now,
     closed_at: null,
     closed_reason: null,
+    kiosk_identified_at: kioskIdentifiedAt,
   };
   await insertSession(db, session);
   await recordCheckInEvent(db, engine, 'check_in.opened', session);
@@ -71,9 +73,9 @@ export async function openSession(
 }
 
 /** The session identified anew, or null when it was closed since it was read (a closed hash is no answer). */
-async function touchIfStillOpen(db: Kysely<DB>, now: number, open: PosSessionRow, input: { identifiedBy: string; cardNumber: string | null }): Promise<PosSessionRow | null> {
-  const touched = await touchSession(db, now, input.identifiedBy, input.cardNumber, open.id);
-  return touched.length > 0 ? { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber } : null;
+async function touchIfStillOpen(db: Kysely<DB>, now: number, open: PosSessionRow, input: { identifiedBy: string; cardNumber: string | null; kioskIdentifiedAt: number | null }): Promise<PosSessionRow | null> {
+  const touched = await touchSession(db, now, input.identifiedBy, input.cardNumber, input.kioskIdentifiedAt, open.id);
+  return touched.length > 0 ? { ...open, updated_at: now, identified_by: input.identifiedBy, card_number: input.cardNumber, kiosk_identified_at: input.kioskIdentifiedAt } : null;
 }
 
 export function sessionEvent(type: StoreEvent['type'], session: PosSessionRow, at: number): StoreEvent {
@@ -92,11 +94,12 @@ const openSessionByHash = prepared((db, hash: string, vendorId: number, storeId:
 const insertSession = preparedInsert('pos_sessions');
 
 /**
- * The customer checked in again at the same store: the open session is theirs, identified anew.
+ * The customer checked in again at the same store: the open session is theirs, identified anew
+ * (by a kiosk or not: the last identification decides what a kiosk key may read).
  * Only while it is still open; the row comes back when it was touched.
  */
-const touchSession = prepared((db, now: number, identifiedBy: string, cardNumber: string | null, id: number) =>
-  db.updateTable('pos_sessions').set({ updated_at: now, identified_by: identifiedBy, card_number: cardNumber }).where('id', '=', id).where('status', '=', 'active').returning('id'),
+const touchSession = prepared((db, now: number, identifiedBy: string, cardNumber: string | null, kioskIdentifiedAt: number | null, id: number) =>
+  db.updateTable('pos_sessions').set({ updated_at: now, identified_by: identifiedBy, card_number: cardNumber, kiosk_identified_at: kioskIdentifiedAt }).where('id', '=', id).where('status', '=', 'active').returning('id'),
 );
 
 /** Closes a session the customer left for another store of the program, if it is still open. */

@@ -2,7 +2,7 @@ import type { StoreScope } from '../credentials/authenticate';
 import type { Engine } from '../engine';
 import { programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
-import { personSeenBy } from './kiosk-view';
+import { mayReadSession, personSeenBy } from './kiosk-view';
 
 export interface QueueEntry {
   id: number;
@@ -29,7 +29,7 @@ const waiting = prepared((db, vendorId: number, storeId: number) =>
     .innerJoin('users as u', 'u.id', 's.user_id')
     // The customer's current link (its unique index is on the current ones: removed_at is null).
     .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 's.user_id').onRef('uv.vendor_id', '=', 's.vendor_id').on('uv.removed_at', 'is', null))
-    .select(['uv.counter_enrolled', 'u.phone', 'u.birthdate'])
+    .select(['uv.counter_enrolled', 'u.phone', 'u.birthdate', 's.kiosk_identified_at'])
     .select(['s.id', 's.hash', 's.status', 's.created_at', 's.updated_at', 's.table_number', 's.store_id', 'u.id as user_id', 'u.first_name', 'u.last_name', 'u.email'])
     .where('s.vendor_id', '=', vendorId)
     .where('s.store_id', '=', storeId)
@@ -37,12 +37,13 @@ const waiting = prepared((db, vendorId: number, storeId: number) =>
     .orderBy('s.created_at'),
 );
 
-/** GET /onscreen/queue: the store's open sessions, first come first served (a kiosk sees names only: kiosk-view). */
+/** GET /onscreen/queue: the store's open sessions, first come first served (a kiosk sees those it greets, by name only: kiosk-view). */
 export async function listQueue(engine: Engine, scope: StoreScope): Promise<QueueEntry[]> {
   const [rows, program] = await Promise.all([waiting(engine.db, scope.vendorId, scope.storeId), programData(engine.db, scope.vendorId)]);
   const storeName = program.stores.get(scope.storeId)?.name ?? '';
+  const now = engine.clock.now();
   rows.sort((a, b) => a.created_at - b.created_at || a.id - b.id);
-  return rows.map((r) => {
+  return rows.filter((r) => mayReadSession(scope.role, r.kiosk_identified_at, now)).map((r) => {
     const user = personSeenBy(scope.role, r, { counter_enrolled: r.counter_enrolled ?? 0 });
     return {
       id: r.id,

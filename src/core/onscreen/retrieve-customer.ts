@@ -9,7 +9,7 @@ import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import type { DB, EarningRulesTable } from '../storage/schema';
 import type { PosSessionRow } from './pos-session';
-import { customerSeenBy } from './kiosk-view';
+import { customerSeenBy, mayReadSession } from './kiosk-view';
 import { inWindow, programData } from '../program-cache/program-data';
 import { prepared } from '../storage/prepared';
 import { inOneSnapshot } from '../storage/reader';
@@ -72,7 +72,7 @@ const sessionAtCounter = prepared((db, hash: string, vendorId: number, storeId: 
     .selectFrom('pos_sessions as s')
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').on('u.status', '!=', 'deleted'))
     .leftJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 's.user_id').onRef('uv.vendor_id', '=', 's.vendor_id').on('uv.removed_at', 'is', null))
-    .select(['s.id', 's.hash', 's.status', 's.card_number', 's.vendor_id', 's.user_id'])
+    .select(['s.id', 's.hash', 's.status', 's.card_number', 's.vendor_id', 's.user_id', 's.kiosk_identified_at'])
     .select(['u.id as u_id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'u.birthdate', 'u.email_verified_at', 'u.phone_verified_at'])
     .select(['uv.id as uv_id', 'uv.language', 'uv.contact_consent', 'uv.created_at as uv_created_at', 'uv.flagged', 'uv.tier_id', 'uv.reload_amount', 'uv.reload_threshold', 'uv.billing_profile_id', 'uv.counter_enrolled'])
     .where('s.hash', '=', hash)
@@ -107,7 +107,8 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
   // session is read there synchronously, so the reads that need it join the same transaction.
   const { session, user, link, program, lastVisit, recentOrders, accounts } = await inOneSnapshot(engine.db, () => {
     const rows = sessionAtCounter.now(engine.db, hash, scope.vendorId, scope.storeId);
-    return rows ? readsFor(engine, rows) : sessionAtCounter(engine.db, hash, scope.vendorId, scope.storeId).then((read) => readsFor(engine, read));
+    const mayRead = (row: { kiosk_identified_at: number | null }) => mayReadSession(scope.role, row.kiosk_identified_at, now);
+    return rows ? readsFor(engine, rows, mayRead) : sessionAtCounter(engine.db, hash, scope.vendorId, scope.storeId).then((read) => readsFor(engine, read, mayRead));
   });
   const member = { vendorId: session.vendor_id, userId: session.user_id };
   const balances = await balancesIn(engine, program, member, accounts);
@@ -128,8 +129,9 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
 }
 
 /** The session's customer and membership from its row, and the reads that need them, started now. */
-function readsFor(engine: Engine, [row]: Awaited<ReturnType<typeof sessionAtCounter>>) {
-  if (!row) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
+function readsFor(engine: Engine, [row]: Awaited<ReturnType<typeof sessionAtCounter>>, mayRead: (row: { kiosk_identified_at: number | null }) => boolean) {
+  // A session a kiosk key may not read answers as one that does not exist (kiosk-view).
+  if (!row || !mayRead(row)) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
   if (row.u_id === null || row.uv_id === null) throw new ServiceError('user_not_found');
   const session: CounterSession = { id: row.id, hash: row.hash, status: row.status, card_number: row.card_number, vendor_id: row.vendor_id, user_id: row.user_id };
   const user: CounterUser = {

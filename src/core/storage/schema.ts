@@ -367,6 +367,8 @@ export interface PosSessionsTable {
   updated_at: number;
   closed_at: number | null;
   closed_reason: string | null;
+  /** When a kiosk last identified the customer; null when the last identification was not a kiosk's (migration 0034). */
+  kiosk_identified_at: number | null;
 }
 
 export interface SpendingRulesTable {

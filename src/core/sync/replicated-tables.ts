@@ -56,7 +56,8 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   // Balances before history (a first sync brings identifiers and balances, then sessions and
   // orders). Entries travel with their account's holder and currency instead of a node-local account id.
   { name: 'ledger_entries', pull: true, push: true, storeWritable: [], vendorColumn: 'vendor_id' },
-  { name: 'pos_sessions', pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
+  // Which kiosk greeted a session is the store's own affair (a kiosk key reads what its kiosks identified).
+  { name: 'pos_sessions', omit: ['kiosk_identified_at'], insertDefaults: { kiosk_identified_at: null }, pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
   { name: 'orders', pull: true, push: true, storeWritable: ['status', 'void_reply', 'voided_at'], vendorColumn: 'vendor_id' },
   { name: 'transactions', pull: true, push: true, storeWritable: ['status'], vendorColumn: 'vendor_id' },
 ];

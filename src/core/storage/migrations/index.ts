@@ -31,6 +31,7 @@ import { formerMembers } from './0030-former-members';
 import { pushEndpointsAtCentral } from './0031-push-endpoints-at-central';
 import { mergedCustomers } from './0032-merged-customers';
 import { barcodeTokensByCustomer } from './0033-barcode-tokens-by-customer';
+import { kioskIdentifiedSessions } from './0034-kiosk-identified-sessions';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0031-push-endpoints-at-central': pushEndpointsAtCentral,
   '0032-merged-customers': mergedCustomers,
   '0033-barcode-tokens-by-customer': barcodeTokensByCustomer,
+  '0034-kiosk-identified-sessions': kioskIdentifiedSessions,
 };
