@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Engine, isChainCentral } from '../../core/engine';
+import { type Engine, isChainCentral, ownsProgramData } from '../../core/engine';
+import { purgeExpiredBarcodeTokens } from '../../core/customers/purge-expired-barcode-tokens';
 import { compactChangeLog } from '../../core/sync/central/compact-change-log';
 import { pruneAnsweredEvents } from '../../core/sync/outbox/prune-answered-events';
 import { expirePoints } from '../../core/expiry/expire-points';
@@ -18,18 +19,21 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
 
 /**
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
- * at start and hourly, points expiry, tier demotion (where the program's data is owned), the reminders for saved cards in their last month and,
- * on a chain's central node, the compaction of its sync log (on a store, the pruning of the events
- * central answered long ago from its outbox); every
+ * at start and hourly, where the program's data is owned (a standalone store, central), points
+ * expiry, tier demotion and the reminders for saved cards in their last month; on every node, the
+ * purge of app barcodes a day past their expiry (each node purges its own copies) and, on a
+ * chain's central node, the compaction of its sync log (on a store, the pruning of the events
+ * central answered long ago from its outbox); where the program's data is owned, every
  * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
  * still to detach at the gateway; every 5 minutes (and at start), the
- * reconciliation of charges whose gateway answer was lost or is still pending. Returns the
- * function that stops them.
+ * reconciliation of charges whose gateway answer was lost or is still pending. A paired store
+ * runs only the purge and its outbox's pruning. Returns the function that stops them.
  */
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let stopping = false;
-  // Between windows of the log's compaction (and pages of the outbox's pruning): SQLite's statements hold the event loop, requests go first.
+  const owner = ownsProgramData(engine);
+  // Between batches of the barcode purge, windows of the log's compaction and pages of the outbox's pruning: SQLite's statements hold the event loop, requests go first.
   const letRequestsIn = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     return !stopping;
@@ -56,8 +60,9 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.errors > 0) logger?.warn(result, 'some payment charges could not be reconciled; will retry');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'payment charge reconciliation failed'));
-  const hourly = () => {
-    running = running
+  // Each step logs its own failure, so the chain never rejects.
+  const programHourly = () =>
+    Promise.resolve()
       .then(() => expirePoints(engine))
       .then((result) => {
         if (result.accounts > 0) logger?.info(result, 'points expired');
@@ -74,7 +79,15 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'billing profile reminders failed'))
       .then(settleEgifts)
-      .then(reconcile)
+      .then(reconcile);
+  const hourly = () => {
+    running = running
+      .then(() => (owner ? programHourly() : undefined))
+      .then(() => purgeExpiredBarcodeTokens(engine, letRequestsIn))
+      .then((removed) => {
+        if (removed > 0) logger?.info({ removed }, 'expired app barcodes removed');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'expired app barcode purge failed'))
       .then(() => (isChainCentral(engine) ? compactChangeLog(engine.db, letRequestsIn) : 0))
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');
@@ -98,14 +111,17 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
   };
   const first = setTimeout(hourly, 1000);
   const timer = setInterval(hourly, EXPIRY_INTERVAL_MS);
-  const egiftTimer = setInterval(minutely, PENDING_EGIFT_INTERVAL_MS);
-  const reconcileTimer = setInterval(() => {
-    running = running.then(reconcile);
-  }, RECONCILE_CHARGES_INTERVAL_MS);
+  // Payments are the program's: a paired store leaves them to central.
+  const egiftTimer = owner ? setInterval(minutely, PENDING_EGIFT_INTERVAL_MS) : undefined;
+  const reconcileTimer = owner
+    ? setInterval(() => {
+        running = running.then(reconcile);
+      }, RECONCILE_CHARGES_INTERVAL_MS)
+    : undefined;
   first.unref();
   timer.unref();
-  egiftTimer.unref();
-  reconcileTimer.unref();
+  egiftTimer?.unref();
+  reconcileTimer?.unref();
   return async () => {
     stopping = true;
     clearTimeout(first);

@@ -197,8 +197,9 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  // The program's jobs run where its data is owned: a standalone store or central, not a paired store.
-  const stopJobs = ownsProgramData(engine) ? startJobs(engine, options.logger) : () => Promise.resolve();
+  // Every node runs its housekeeping (barcode purge, outbox pruning); startJobs keeps the program's
+  // own jobs to where its data is owned: a standalone store or central, not a paired store.
+  const stopJobs = startJobs(engine, options.logger);
   const autoReloads = ownsProgramData(engine) ? startAutoReloadWorker(engine, { logger: options.logger }) : { stop: () => Promise.resolve() };
   const webhooks = startWebhookWorker(engine, { allowPrivate: options.webhooksAllowPrivate ?? false, ...(options.logger ? { logger: options.logger } : {}) });
   // Devices are read once the node answers, so the first scan's check-in reaches open screens.

@@ -32,6 +32,7 @@ import { pushEndpointsAtCentral } from './0031-push-endpoints-at-central';
 import { mergedCustomers } from './0032-merged-customers';
 import { barcodeTokensByCustomer } from './0033-barcode-tokens-by-customer';
 import { kioskIdentifiedSessions } from './0034-kiosk-identified-sessions';
+import { barcodeTokensByExpiry } from './0035-barcode-tokens-by-expiry';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0032-merged-customers': mergedCustomers,
   '0033-barcode-tokens-by-customer': barcodeTokensByCustomer,
   '0034-kiosk-identified-sessions': kioskIdentifiedSessions,
+  '0035-barcode-tokens-by-expiry': barcodeTokensByExpiry,
 };

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import { type Engine, transact } from '../engine';
+import type { DB } from '../storage/schema';
+
+/**
+ * How long an app barcode is kept after it expired. Check-in answers an expired code exactly as an
+ * unknown one (customer_not_found, "not valid or has expired": onscreen/identify-customer.ts), so
+ * the counter never notices the purge; the day keeps the codes drawn lately for whoever looks into
+ * a refused scan, and a token is never near its expiry when it goes, whatever the node's clock.
+ */
+export const BARCODE_TOKEN_GRACE_MS = 24 * 3600_000;
+
+/** Rows deleted per transaction: SQLite's statements hold the event loop, so requests go in between. */
+export const PURGE_BATCH = 1_000;
+
+/**
+ * Deletes the app barcodes that expired more than BARCODE_TOKEN_GRACE_MS ago (by this node's
+ * clock), PURGE_BATCH at a time; `between` runs after each full batch (the hourly job lets requests
+ * in there), false stops. Returns how many went.
+ *
+ * Every node purges its own copies by this rule, so the deletes are no news to anyone: they are not
+ * captured (central's stores purge theirs themselves; a store pushes no barcodes anyway). A
+ * delete per barcode in central's log would be pulled by every store of the program and kept after
+ * compaction (each row's newest change stays): the first run alone would log every barcode ever
+ * drawn once more. Revoking barcodes (customers/sessions.ts) is an ordinary write and still travels.
+ */
+export async function purgeExpiredBarcodeTokens(engine: Engine, between: () => Promise<boolean> = async () => true): Promise<number> {
+  const cutoff = engine.clock.now() - BARCODE_TOKEN_GRACE_MS;
+  let removed = 0;
+  for (;;) {
+    const deleted = await transact(engine, async (trx) => {
+      // Capture quiet for this statement only, as a store applying central's rows does.
+      await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
+      const result = await trx.deleteFrom('barcode_tokens').where('id', 'in', expiredBarcodeTokensQuery(trx, cutoff, PURGE_BATCH)).executeTakeFirst();
+      await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+      return Number(result.numDeletedRows);
+    });
+    removed += deleted;
+    if (deleted < PURGE_BATCH || !(await between())) return removed;
+  }
+}
+
+/** Up to `limit` barcodes that expired before `cutoff` (a range of barcode_tokens_expiry). Exported for the plan test. */
+export const expiredBarcodeTokensQuery = (db: Kysely<DB>, cutoff: number, limit: number) =>
+  db.selectFrom('barcode_tokens').select('id').where('expires_at', '<', cutoff).limit(limit);
