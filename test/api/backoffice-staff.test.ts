@@ -397,6 +397,25 @@ describe('managing staff (owners only) and the audit log', () => {
     await signIn(node, manager.email);
   });
 
+  it('disabling kills every link the account was sent (sign-in link, password reset): enabled again, none of them works', async () => {
+    const { vendorId } = await node.addVendor();
+    const owner = await ownerOf(node, vendorId);
+    const linked = await addOwner(node.engine, { vendorId, email: `relinked.${Date.now()}@staff.test` });
+    const manager = await invitedStaff(node, owner, 'manager');
+    expect((await post('/backoffice/password-reset', { email: manager.email })).status).toBe(202);
+    const reset = await mailedToken(manager.email);
+    for (const id of [linked.staff.id, manager.id]) {
+      expect((await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${id}`, { status: 'disabled' })).body.status).toBe('disabled');
+      expect((await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${id}`, { status: 'active' })).body.status).toBe('active');
+    }
+    const link = await post('/backoffice/sign-in/link', { token: linked.signInToken });
+    expect([link.status, link.body.code]).toEqual([400, 'invalid_code']);
+    const confirm = await post('/backoffice/password-reset/confirm', { token: reset.token, password: 'a brand new password' });
+    expect([confirm.status, confirm.body.code]).toEqual([400, 'invalid_code']);
+    // the manager's own password still works; the owner asks for a new link the usual way
+    await signIn(node, manager.email);
+  });
+
   it('never reaches another vendor’s staff', async () => {
     const a = await ownerOf(node, (await node.addVendor()).vendorId);
     const b = await ownerOf(node, (await node.addVendor()).vendorId);

@@ -10,7 +10,7 @@ import { actorOf } from './authorize';
 import { checkRoleStore, loadStaff, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
 import { checkRole } from './invite-staff';
 import { endAllStaffSessions, type StaffPrincipal } from './staff-sessions';
-import { type PendingInvitation, pendingInvitations, voidStaffTokens } from './staff-tokens';
+import { type PendingInvitation, pendingInvitations, voidAllStaffTokens } from './staff-tokens';
 
 export interface StaffChange {
   name?: string | undefined;
@@ -38,7 +38,7 @@ export async function listStaff(engine: Engine, vendorId: number): Promise<Liste
 
 /**
  * An owner changes a staff member's name, role, store or status. Disabling ends their sessions and
- * revokes a waiting invitation; the last active owner can be neither demoted nor disabled.
+ * revokes every emailed link (invitation, sign-in link, reset); the last active owner can be neither demoted nor disabled.
  */
 export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: number, change: StaffChange): Promise<StaffMember> {
   return transact(engine, async (trx) => {
@@ -62,9 +62,10 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
       if (owners.length <= 1) throw new ServiceError('last_owner');
     }
     const now = engine.clock.now();
-    // Disabling an invitation revokes its link for good (before the account row: a racing accept
-    // waits on the token row and then finds it used); enabled again it needs a new one.
-    if (row.status === 'invited' && status === 'disabled') await voidStaffTokens(trx, engine, row.id, 'invitation');
+    // Disabling revokes every link the account was sent — an invitation, punchcard init's sign-in
+    // link, a password reset — for good (before the account row: a racing accept waits on the token
+    // row and then finds it used); enabled again, it needs a new one.
+    if (status === 'disabled' && row.status !== 'disabled') await voidAllStaffTokens(trx, engine, row.id);
     await trx.updateTable('staff_accounts').set({ name, role, store_id: storeId, status, updated_at: now }).where('id', '=', row.id).execute();
     // Sessions carry no role: a changed role or store takes effect at the next call. Disabling ends them.
     if (status === 'disabled' && row.status !== 'disabled') await endAllStaffSessions(trx, engine, row.id);

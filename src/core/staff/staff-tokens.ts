@@ -42,6 +42,11 @@ export async function voidStaffTokens(db: Kysely<DB>, engine: Engine, staffId: n
   await db.updateTable('staff_tokens').set({ used_at: engine.clock.now() }).where('staff_id', '=', staffId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 
+/** Marks every unused token of the account used, whatever it was for (the account is disabled). */
+export async function voidAllStaffTokens(db: Kysely<DB>, engine: Engine, staffId: number): Promise<void> {
+  await db.updateTable('staff_tokens').set({ used_at: engine.clock.now() }).where('staff_id', '=', staffId).where('used_at', 'is', null).execute();
+}
+
 /** An invited account's invitation: when its newest emailed link stops working, and whether it has. */
 export interface PendingInvitation {
   expiresAt: number;
