@@ -115,7 +115,7 @@ describe('back-office staff invitations in Chromium', () => {
     await expectText(table.getByRole('row').filter({ hasText: email }), /Inés.*Manager.*Active/s);
     await expectCount(table.getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Resend invitation' }), 0);
 
-    // Disabled (through the API: the screen has no such button), in both languages.
+    // Disabled (through the API: the Staff screen's button is tested in backoffice-staff-disable), in both languages.
     const session = await signInOverHttp(node, owner.email);
     const ines = (await staffCall(node, session, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === email);
     expect((await staffCall(node, session, 'PUT', `/backoffice/staff/${ines.id}`, { status: 'disabled' })).body.status).toBe('disabled');

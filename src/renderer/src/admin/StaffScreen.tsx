@@ -2,18 +2,24 @@ import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput } fr
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { Staff } from './admin-api';
-import { adminStore } from './admin-store';
+import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
+import { StaffAccessButton, type StaffMessage } from './StaffAccessButton';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
+
+const STATUS_COLOR = { active: 'teal', invited: 'gray', disabled: 'red' } as const;
 
 /**
  * Owners only (the node refuses the others): the program's staff, and invitations by email. A
  * waiting invitation shows when its link expires (or that it has, by the node's clock) and is sent
  * again from its row: the same call as inviting, with the member's current name, role and store.
+ * Each row disables or enables its account (StaffAccessButton); the owner's own row too, as the
+ * node allows while another owner stays active, and then this session has ended: signed out.
  */
 export function StaffScreen() {
   const t = useAdminStrings();
+  const me = useAdmin((s) => s.staff);
   const staff = useLoad(() => adminStore.getState().api().staff(), []);
   const stores = useLoad(() => adminStore.getState().api().stores(), []);
   const [email, setEmail] = useState('');
@@ -21,7 +27,7 @@ export function StaffScreen() {
   const [role, setRole] = useState<string | null>('manager');
   const [storeId, setStoreId] = useState<string | null>(null);
   // Said in the language shown when it is drawn (switching EN/ES after inviting translates it too).
-  const [message, setMessage] = useState<{ ok: boolean; say: (strings: typeof t) => string } | null>(null);
+  const [message, setMessage] = useState<StaffMessage | null>(null);
   const [resending, setResending] = useState<number | null>(null);
   const roleName = (r: string) => ({ owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager })[r] ?? r;
   const resend = (member: Staff) => {
@@ -38,6 +44,12 @@ export function StaffScreen() {
       })
       .catch((e: unknown) => setMessage({ ok: false, say: () => errorMessage(e) }))
       .finally(() => setResending(null));
+  };
+  const statusChanged = (said: StaffMessage, changed: Staff | null) => {
+    setMessage(said);
+    if (changed && changed.id === me?.id && changed.status === 'disabled') void adminStore.getState().signOut();
+    // Refused too: the row may have changed meanwhile (another owner), the list shows it as it is.
+    else staff.reload();
   };
   if (staff.error)
     return (
@@ -56,6 +68,7 @@ export function StaffScreen() {
             <Table.Th>{t.store}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
             <Table.Th>{t.invitation}</Table.Th>
+            <Table.Th />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -66,7 +79,7 @@ export function StaffScreen() {
               <Table.Td>{roleName(member.role)}</Table.Td>
               <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
               <Table.Td>
-                <Badge color={member.status === 'active' ? 'teal' : 'gray'}>{t[`staffStatus_${member.status}`]}</Badge>
+                <Badge color={STATUS_COLOR[member.status]}>{t[`staffStatus_${member.status}`]}</Badge>
               </Table.Td>
               <Table.Td>
                 {member.invitation && (
@@ -77,6 +90,9 @@ export function StaffScreen() {
                     </Button>
                   </Group>
                 )}
+              </Table.Td>
+              <Table.Td>
+                <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
               </Table.Td>
             </Table.Tr>
           ))}
