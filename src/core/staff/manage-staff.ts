@@ -45,7 +45,7 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
     // Two owners demoting each other at once would each count the other still active: on
     // PostgreSQL one program's staff changes take turns (SQLite runs one writer at a time).
     await lockKey(trx, engine.dialect, `staff:${by.vendorId}`);
-    const row = await loadStaff(trx, by.vendorId, staffId);
+    const row = await loadStaff(trx, by.vendorId, staffId, { dialect: engine.dialect, mode: 'update' });
     const before = toStaffMember(row);
     const role: StaffRole = change.role !== undefined ? checkRole(change.role) : before.role;
     const storeId = await checkRoleStore(trx, by.vendorId, role, change.storeId !== undefined ? change.storeId : role === 'store_manager' ? row.store_id : null);

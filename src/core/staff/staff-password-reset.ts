@@ -12,7 +12,8 @@ import { consumeStaffToken, issueStaffToken, STAFF_TOKEN_HOURS } from './staff-t
  */
 export function requestStaffPasswordReset(engine: Engine, input: { email: string; linkBase: string }): Promise<void> {
   return transact(engine, async (trx) => {
-    const staff = await findStaffByEmail(trx, input.email);
+    // Shared lock: a disable meanwhile waits, then voids this link (or this read sees it disabled).
+    const staff = await findStaffByEmail(trx, input.email, { dialect: engine.dialect, mode: 'share' });
     if (!staff || staff.status !== 'active') return;
     const vendor = await loadVendor(trx, staff.vendor_id);
     const { token } = await issueStaffToken(trx, engine, staff, 'password_reset');
