@@ -10,6 +10,12 @@ export interface ReplicatedTable {
   /** Values of omitted columns when the row is first inserted on the receiving node. */
   insertDefaults?: Readonly<Record<string, unknown>>;
   /**
+   * Omitted columns a node keeps about its own use of the row, cleared when a pulled version of the
+   * row carries another `updated_at`: someone else touched it since (this node's own changes come
+   * back with the time it wrote).
+   */
+  clearedWhenTouched?: readonly string[];
+  /**
    * Columns that travel as a fixed value (the column's default), whatever the sending node holds,
    * and that a receiving node writes as that value: what the column really says stays on the node
    * that set it. Unlike `omit`, the column is still in the row, so a node of an earlier version,
@@ -56,8 +62,9 @@ export const REPLICATED_TABLES: readonly ReplicatedTable[] = [
   // Balances before history (a first sync brings identifiers and balances, then sessions and
   // orders). Entries travel with their account's holder and currency instead of a node-local account id.
   { name: 'ledger_entries', pull: true, push: true, storeWritable: [], vendorColumn: 'vendor_id' },
-  // Which kiosk greeted a session is the store's own affair (a kiosk key reads what its kiosks identified).
-  { name: 'pos_sessions', omit: ['kiosk_identified_at'], insertDefaults: { kiosk_identified_at: null }, pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
+  // Which kiosk greeted a session is the store's own affair (a kiosk key reads what its kiosks
+  // identified); re-identified elsewhere (the app at central), it is no kiosk's any more.
+  { name: 'pos_sessions', omit: ['kiosk_identified_at'], insertDefaults: { kiosk_identified_at: null }, clearedWhenTouched: ['kiosk_identified_at'], pull: true, push: true, storeWritable: ['status', 'updated_at', 'closed_at', 'closed_reason', 'table_number'], vendorColumn: 'vendor_id' },
   { name: 'orders', pull: true, push: true, storeWritable: ['status', 'void_reply', 'voided_at'], vendorColumn: 'vendor_id' },
   { name: 'transactions', pull: true, push: true, storeWritable: ['status'], vendorColumn: 'vendor_id' },
 ];

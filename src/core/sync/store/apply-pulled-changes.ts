@@ -59,10 +59,11 @@ export async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: numbe
   }
   await displaceLocalHolder(trx, engine, table, row);
   const { id: _id, ...rest } = row;
+  const cleared = Object.fromEntries((replicatedTable(table)?.clearedWhenTouched ?? []).map((c) => [c, sql`case when ${sql.ref(`${table}.updated_at`)} = ${sql.ref('excluded.updated_at')} then ${sql.ref(`${table}.${c}`)} end`]));
   await trx
     .insertInto(table as 'users')
     .values({ ...replicatedTable(table)?.insertDefaults, ...row } as never)
-    .onConflict((oc) => oc.column('id').doUpdateSet(rest as never))
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...rest, ...cleared } as never))
     .execute();
 }
 
