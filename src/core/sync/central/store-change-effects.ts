@@ -21,15 +21,17 @@ import type { WebhookKind } from '../../webhooks/kinds';
 // the auto reload a quick-pay spend crossing the customer's threshold queues. Events carry the
 // store's original time (occurredAt), so an integration sees when the sale happened.
 
-/** Per push: what the vendor's integrations want, and whether an auto reload was queued. */
+/** Per push: what the vendor's integrations want, whether an auto reload was queued, tiers put back. */
 export interface StoreChangeEffects {
   vendorId: number;
   wanted: Set<string>;
   autoReloadQueued: boolean;
+  /** `user:time` of each store move of a tier central put back (the store's note of it may come after). */
+  tiersPutBack: Set<string>;
 }
 
 export async function prepareStoreChangeEffects(trx: Kysely<DB>, vendorId: number): Promise<StoreChangeEffects> {
-  return { vendorId, wanted: await subscribedKinds(trx, vendorId), autoReloadQueued: false };
+  return { vendorId, wanted: await subscribedKinds(trx, vendorId), autoReloadQueued: false, tiersPutBack: new Set() };
 }
 
 type Row = Record<string, unknown>;
@@ -56,7 +58,7 @@ export async function applyStoreChangeEffects(
     case 'user_vendors': {
       // A store that moved a tier down (a void taking it back) judged on the points it had seen:
       // central's own may hold more (sales made elsewhere), so a changed tier is judged again
-      // (judgeStoreTierMove); one put back raised no event.
+      // (judgeStoreTierMove); one put back raises no event, and the store's note of it is Voided.
       const mayHaveMovedTier = before !== undefined && before['tier_id'] != null;
       if (!mayHaveMovedTier && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
@@ -64,12 +66,27 @@ export async function applyStoreChangeEffects(
       const userId = Number(row['user_id']);
       if (mayHaveMovedTier && row['tier_id'] !== before['tier_id']) {
         const held = { linkId: change.id, tierId: Number(before['tier_id']), since: Number(before['tier_since']) };
-        if (await judgeStoreTierMove(trx, engine, { vendorId, userId }, held, row['tier_id'] == null ? null : Number(row['tier_id']))) return;
+        // The store's time of the move (a put-back overwrites it): the store's note of the move bears it.
+        const movedAt = Number(row['updated_at']);
+        if (await judgeStoreTierMove(trx, engine, { vendorId, userId }, held, row['tier_id'] == null ? null : Number(row['tier_id']))) {
+          effects.tiersPutBack.add(`${userId}:${movedAt}`);
+          await voidNotesOfTierPutBack(trx, vendorId, userId, movedAt);
+          return;
+        }
+        // An event run again (PostgreSQL) is judged again.
+        effects.tiersPutBack.delete(`${userId}:${movedAt}`);
       }
       if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
       if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
         await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: before['tier_id'] == null ? null : Number(before['tier_id']), toTierId: Number(row['tier_id']) }, time);
       }
+      return;
+    }
+    case 'transactions': {
+      // The store's note of a tier move central put back, applied after the membership's row.
+      if (before || effects.tiersPutBack.size === 0) return;
+      const note = await trx.selectFrom('transactions').select(['user_id', 'occurred_at']).where('id', '=', change.id).executeTakeFirst();
+      if (note && effects.tiersPutBack.has(`${Number(note.user_id)}:${Number(note.occurred_at)}`)) await voidNotesOfTierPutBack(trx, vendorId, Number(note.user_id), Number(note.occurred_at));
       return;
     }
     case 'user_cards': {
@@ -149,6 +166,25 @@ async function ledgerEntryEffects(
   const orderId = entry.reference_type === 'order' ? Number(entry.reference_id) : null;
   const queued = await queueAutoReloadOnCrossing(trx, engine, { vendorId: effects.vendorId, userId: Number(account.holder_id), balanceBefore: balance - amount, balanceAfter: balance, orderId });
   if (queued !== null) effects.autoReloadQueued = true;
+}
+
+/**
+ * A store's void took a tier back (takeBackTier) and central put it back: the member's tier never
+ * moved, so the store's note of the move ("Gold → Silver") is kept marked Voided, as a voided sale's
+ * record is, and travels back to the stores. The note bears the instant the store moved the
+ * membership (one `now` for both), which names it whichever of the two rows central applies first.
+ */
+async function voidNotesOfTierPutBack(trx: Kysely<DB>, vendorId: number, userId: number, movedAt: number): Promise<void> {
+  await trx
+    .updateTable('transactions')
+    .set({ status: 'Voided' })
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('occurred_at', '=', movedAt)
+    .where('kind', '=', 'tier_change')
+    .where('order_id', 'is not', null)
+    .where('status', '=', 'Complete')
+    .execute();
 }
 
 async function readRow(trx: Kysely<DB>, table: 'user_vendors' | 'user_cards' | 'pos_sessions' | 'orders', id: number): Promise<Row | undefined> {
