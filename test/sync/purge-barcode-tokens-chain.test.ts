@@ -72,13 +72,14 @@ describe.each(BACKENDS)('purging expired app barcodes in a chain (central on $na
     expect(await tokenIds(store.engine)).toEqual([old.id, fresh.id]);
     const outboxBefore = await storeOutbox(store.engine);
 
-    // Central: the row goes, the log gets nothing.
+    // Central: the row goes, the log gets nothing new and forgets the purged barcode's versions.
     const head = await logHead(central.engine.db);
-    const logged = await central.engine.db.selectFrom('sync_changes').select('seq').where('tbl', '=', 'barcode_tokens').execute();
+    const versionsOf = async (id: number) => (await central.engine.db.selectFrom('sync_changes').select('seq').where('tbl', '=', 'barcode_tokens').where('row_id', '=', id).execute()).length;
+    expect([await versionsOf(old.id), await versionsOf(fresh.id)]).toEqual([1, 1]);
     expect(await purgeExpiredBarcodeTokens(central.engine)).toBe(1);
     expect(await tokenIds(central.engine)).toEqual([fresh.id]);
     expect(await logHead(central.engine.db)).toBe(head);
-    expect(await central.engine.db.selectFrom('sync_changes').select('seq').where('tbl', '=', 'barcode_tokens').execute()).toEqual(logged);
+    expect([await versionsOf(old.id), await versionsOf(fresh.id)]).toEqual([0, 1]);
     await store.client.syncOnce();
     expect(await tokenIds(store.engine)).toEqual([old.id, fresh.id]);
 
@@ -96,18 +97,36 @@ describe.each(BACKENDS)('purging expired app barcodes in a chain (central on $na
     expect(await tokenIds(store.engine)).toEqual([]);
   });
 
+  it('central’s log keeps its head, even a purged barcode’s version: a seq is never given twice', async () => {
+    const { clock, central, store, ana } = await chain();
+    const old = await requestBarcodeToken(central.engine, ana, BARCODE_TOKEN_TYPE);
+    const head = await logHead(central.engine.db);
+    const atHead = await central.engine.db.selectFrom('sync_changes').select(['tbl', 'row_id']).where('seq', '=', head).executeTakeFirstOrThrow();
+    expect([atHead.tbl, Number(atHead.row_id)]).toEqual(['barcode_tokens', old.id]);
+    await store.client.syncOnce();
+    clock.set(old.expiresAt + BARCODE_TOKEN_GRACE_MS + 1);
+    expect(await purgeExpiredBarcodeTokens(central.engine)).toBe(1);
+    expect(await logHead(central.engine.db)).toBe(head);
+    // the next change comes after the store's cursor, and the store reads it
+    const next = await requestBarcodeToken(central.engine, ana, BARCODE_TOKEN_TYPE);
+    expect(await logHead(central.engine.db)).toBeGreaterThan(head);
+    await store.client.syncOnce();
+    expect(await tokenIds(store.engine)).toContain(next.id);
+  });
+
   it('the log’s versions of a barcode the store already purged, and a delete of it, apply without failing', async () => {
     const { clock, central, store, ana } = await chain();
     const old = await requestBarcodeToken(central.engine, ana, BARCODE_TOKEN_TYPE);
     await store.client.syncOnce();
+    // (the barcode's version in central's log, which central's purge forgets)
+    const version = await central.engine.db.selectFrom('sync_changes').select(['seq', 'data']).where('tbl', '=', 'barcode_tokens').where('row_id', '=', old.id).executeTakeFirstOrThrow();
     clock.set(old.expiresAt + BARCODE_TOKEN_GRACE_MS + 1);
     expect(await purgeExpiredBarcodeTokens(central.engine)).toBe(1);
     expect(await purgeExpiredBarcodeTokens(store.engine)).toBe(1);
     expect(await tokenIds(store.engine)).toEqual([]);
 
-    // Central's log still holds the barcode's first version (compaction keeps it): a store reading
-    // the log from before it (a first sync by the log) writes it again, and purges it again.
-    const version = await central.engine.db.selectFrom('sync_changes').select(['seq', 'data']).where('tbl', '=', 'barcode_tokens').where('row_id', '=', old.id).executeTakeFirstOrThrow();
+    // A version of it read late (a page pulled before central's purge, applied after the store's)
+    // writes it again, and the store purges it again.
     const data = JSON.parse(version.data) as Record<string, unknown>;
     const cursor = Number(await getMeta(store.engine.db, 'sync_cursor'));
     const apply = (changes: Parameters<typeof applyPulledChanges>[3]) => transact(store.engine, (trx) => applyPulledChanges(trx, store.engine, central.vendor.vendorId, changes, cursor));

@@ -19,7 +19,8 @@ export const PURGE_BATCH = 1_000;
  * in there), false stops. Returns how many went.
  *
  * Every node purges its own copies by this rule, so the deletes are no news to anyone: they are not
- * captured (central's stores purge theirs themselves; a store pushes no barcodes anyway). A
+ * captured (central's stores purge theirs themselves; a store pushes no barcodes anyway), and
+ * central's log forgets the barcodes' versions (forgetLoggedVersions). A
  * delete per barcode in central's log would be pulled by every store of the program and kept after
  * compaction (each row's newest change stays): the first run alone would log every barcode ever
  * drawn once more. Revoking barcodes (customers/sessions.ts) is an ordinary write and still travels.
@@ -29,15 +30,34 @@ export async function purgeExpiredBarcodeTokens(engine: Engine, between: () => P
   let removed = 0;
   for (;;) {
     const deleted = await transact(engine, async (trx) => {
+      const ids = (await expiredBarcodeTokensQuery(trx, cutoff, PURGE_BATCH).execute()).map((r) => r.id);
+      if (ids.length === 0) return 0;
       // Capture quiet for this statement only, as a store applying central's rows does.
       await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-      const result = await trx.deleteFrom('barcode_tokens').where('id', 'in', expiredBarcodeTokensQuery(trx, cutoff, PURGE_BATCH)).executeTakeFirst();
+      await trx.deleteFrom('barcode_tokens').where('id', 'in', ids).execute();
       await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
-      return Number(result.numDeletedRows);
+      await forgetLoggedVersions(trx, ids);
+      return ids.length;
     });
     removed += deleted;
     if (deleted < PURGE_BATCH || !(await between())) return removed;
   }
+}
+
+/**
+ * Central's log kept each purged barcode's versions for ever (compaction keeps a row's first and
+ * newest), one per barcode an app ever drew, replayed to every store pairing later. A barcode a day
+ * past its expiry is no use to any store, and nothing points at one, so its versions go with it; a
+ * store that has not read them yet never needs them. The log's head stays whatever it is (seqs
+ * must never be reused: a store's cursor may be past it). A store's own log never holds barcodes.
+ */
+async function forgetLoggedVersions(trx: Kysely<DB>, ids: number[]): Promise<void> {
+  await trx
+    .deleteFrom('sync_changes')
+    .where('tbl', '=', 'barcode_tokens')
+    .where('row_id', 'in', ids)
+    .where('seq', '<', (eb) => eb.selectFrom('sync_changes').select((m) => m.fn.max('seq').as('head')))
+    .execute();
 }
 
 /** Up to `limit` barcodes that expired before `cutoff` (a range of barcode_tokens_expiry). Exported for the plan test. */
