@@ -19,11 +19,11 @@ export const PURGE_BATCH = 1_000;
  * in there), false stops. Returns how many went.
  *
  * Every node purges its own copies by this rule, so the deletes are no news to anyone: they are not
- * captured (central's stores purge theirs themselves; a store pushes no barcodes anyway), and
- * central's log forgets the barcodes' versions (forgetLoggedVersions). A
- * delete per barcode in central's log would be pulled by every store of the program and kept after
+ * captured (central's stores purge theirs themselves; a store pushes no barcodes anyway). A delete
+ * per barcode in central's log would be pulled by every store of the program and kept after
  * compaction (each row's newest change stays): the first run alone would log every barcode ever
- * drawn once more. Revoking barcodes (customers/sessions.ts) is an ordinary write and still travels.
+ * drawn once more. Central's log forgets the purged barcodes' versions instead (forgetLoggedVersions).
+ * Revoking barcodes (customers/sessions.ts) is an ordinary write and still travels.
  */
 export async function purgeExpiredBarcodeTokens(engine: Engine, between: () => Promise<boolean> = async () => true): Promise<number> {
   const cutoff = engine.clock.now() - BARCODE_TOKEN_GRACE_MS;

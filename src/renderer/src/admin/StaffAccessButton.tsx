@@ -22,8 +22,8 @@ export function refusalOf(error: unknown): StaffMessage['say'] {
 }
 
 /**
- * A staff row's Disable (after a confirmation: it ends the member's sessions and voids a waiting
- * invitation's link) or Enable. The node decides what enabling gives (`invited` for an account that
+ * A staff row's Disable (after a confirmation: it ends the member's sessions and voids every link
+ * they were sent) or Enable. The node decides what enabling gives (`invited` for an account that
  * never chose a password) and refuses what it must (the last active owner); `onDone` gets the
  * message and, when the node took the change, the member as it is now.
  */
