@@ -8,7 +8,7 @@ import { queueMessage } from '../messaging/queue-message';
 import { nextObjectId } from '../storage/ids';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
-import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
+import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, staffTurn, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
 import { issueStaffToken, type PendingInvitation, STAFF_TOKEN_HOURS } from './staff-tokens';
 
@@ -46,6 +46,8 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
   const role = checkRole(input.role);
   return transact(engine, async (trx) => {
+    // After the program's staff changes (a disable voids the link sent again, or went first).
+    await staffTurn(trx, engine, inviter.vendorId);
     const vendor = await loadVendor(trx, inviter.vendorId);
     const storeId = await checkRoleStore(trx, vendor.id, role, input.storeId);
     const existing = await findStaffByEmail(trx, email);

@@ -3,11 +3,10 @@ import { ServiceError } from '../../shared/errors';
 import type { StaffRole } from '../../shared/staff-roles';
 import { recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
-import { lockKey } from '../storage/dialect';
 import type { DB } from '../storage/schema';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
-import { checkRoleStore, loadStaff, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
+import { checkRoleStore, loadStaff, type StaffMember, type StaffRow, staffTurn, toStaffMember } from './staff-accounts';
 import { checkRole } from './invite-staff';
 import { endAllStaffSessions, type StaffPrincipal } from './staff-sessions';
 import { type PendingInvitation, pendingInvitations, voidAllStaffTokens } from './staff-tokens';
@@ -43,9 +42,11 @@ export async function listStaff(engine: Engine, vendorId: number): Promise<Liste
 export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: number, change: StaffChange): Promise<StaffMember> {
   return transact(engine, async (trx) => {
     // Two owners demoting each other at once would each count the other still active: on
-    // PostgreSQL one program's staff changes take turns (SQLite runs one writer at a time).
-    await lockKey(trx, engine.dialect, `staff:${by.vendorId}`);
-    const row = await loadStaff(trx, by.vendorId, staffId, { dialect: engine.dialect, mode: 'update' });
+    // PostgreSQL one program's staff changes take turns (SQLite runs one writer at a time), and so
+    // do they with a link being issued (a reset asked for, an invitation sent again: staffTurn), so a
+    // disable's voiding sees every token issued before it and none is issued after it.
+    await staffTurn(trx, engine, by.vendorId);
+    const row = await loadStaff(trx, by.vendorId, staffId);
     const before = toStaffMember(row);
     const role: StaffRole = change.role !== undefined ? checkRole(change.role) : before.role;
     const storeId = await checkRoleStore(trx, by.vendorId, role, change.storeId !== undefined ? change.storeId : role === 'store_manager' ? row.store_id : null);

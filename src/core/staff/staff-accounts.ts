@@ -3,7 +3,7 @@ import { ServiceError } from '../../shared/errors';
 import type { StaffRole } from '../../shared/staff-roles';
 import { isUniqueViolation } from '../storage/errors';
 import type { DB, StaffAccountsTable } from '../storage/schema';
-import type { Dialect } from '../storage/dialect';
+import { type Dialect, lockKey } from '../storage/dialect';
 
 export type StaffRow = Selectable<StaffAccountsTable>;
 
@@ -33,24 +33,23 @@ export function toStaffMember(row: StaffRow): StaffMember {
   };
 }
 
-/**
- * `lock: 'update'` (PostgreSQL) holds the account row until the transaction ends: a status change
- * and a link being issued for the account (a reset, a re-sent invitation) then take turns, so a
- * disable's voiding sees every token written before it and none is written after it.
- */
-export async function loadStaff(db: Kysely<DB>, vendorId: number, staffId: number, lock?: { dialect: Dialect; mode: 'update' }): Promise<StaffRow> {
-  let read = db.selectFrom('staff_accounts').selectAll().where('vendor_id', '=', vendorId).where('id', '=', staffId);
-  if (lock?.dialect === 'postgres') read = read.forUpdate();
-  const row = await read.executeTakeFirst();
+export async function loadStaff(db: Kysely<DB>, vendorId: number, staffId: number): Promise<StaffRow> {
+  const row = await db.selectFrom('staff_accounts').selectAll().where('vendor_id', '=', vendorId).where('id', '=', staffId).executeTakeFirst();
   if (!row) throw new ServiceError('staff_not_found');
   return row;
 }
 
-/** `lock: 'share'` (PostgreSQL): read as a link is issued for it, so a status change waits (see loadStaff). */
-export function findStaffByEmail(db: Kysely<DB>, email: string, lock?: { dialect: Dialect; mode: 'share' }) {
-  let read = db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().toLowerCase());
-  if (lock?.dialect === 'postgres') read = read.forShare();
-  return read.executeTakeFirst();
+export function findStaffByEmail(db: Kysely<DB>, email: string) {
+  return db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+/**
+ * A program's staff changes and the links issued for its accounts take turns (PostgreSQL; SQLite
+ * runs one writer at a time): an advisory lock taken first, before any row, so it adds no row-lock
+ * order to the token → account one of every link's use (accept, reset, sign-in link).
+ */
+export function staffTurn(db: Kysely<DB>, engine: { dialect: Dialect }, vendorId: number): Promise<void> {
+  return lockKey(db, engine.dialect, `staff:${vendorId}`);
 }
 
 /**

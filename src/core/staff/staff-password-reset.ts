@@ -2,7 +2,7 @@ import { loadVendor } from '../customers/customer-store';
 import { hashPassword } from '../customers/passwords';
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
-import { findStaffByEmail } from './staff-accounts';
+import { findStaffByEmail, staffTurn } from './staff-accounts';
 import { endAllStaffSessions } from './staff-sessions';
 import { consumeStaffToken, issueStaffToken, STAFF_TOKEN_HOURS } from './staff-tokens';
 
@@ -12,8 +12,11 @@ import { consumeStaffToken, issueStaffToken, STAFF_TOKEN_HOURS } from './staff-t
  */
 export function requestStaffPasswordReset(engine: Engine, input: { email: string; linkBase: string }): Promise<void> {
   return transact(engine, async (trx) => {
-    // Shared lock: a disable meanwhile waits, then voids this link (or this read sees it disabled).
-    const staff = await findStaffByEmail(trx, input.email, { dialect: engine.dialect, mode: 'share' });
+    const found = await findStaffByEmail(trx, input.email);
+    if (!found || found.status !== 'active') return;
+    // After the program's staff changes: a disable meanwhile voids this link, or went first (read again).
+    await staffTurn(trx, engine, found.vendor_id);
+    const staff = await findStaffByEmail(trx, input.email);
     if (!staff || staff.status !== 'active') return;
     const vendor = await loadVendor(trx, staff.vendor_id);
     const { token } = await issueStaffToken(trx, engine, staff, 'password_reset');
