@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { checkInFromApp } from '../../src/core/onscreen/app-check-in';
 import { checkIn } from '../../src/core/onscreen/check-in';
+import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { retrieveCustomer } from '../../src/core/onscreen/retrieve-customer';
 import { listQueue } from '../../src/core/onscreen/queue';
@@ -10,17 +11,17 @@ import { pairFirstStore, startCentral } from '../sync/support/chain';
 
 // A kiosk key reads a session only while a kiosk's identification is the last one (kiosk-view.ts).
 // On a paired store the app's check-in is made at central and reaches the store by pull; the
-// column is the store's own (not synced), so a pulled version with another updated_at — someone
-// else touched the session — clears it (clearedWhenTouched), while the store's own change coming
-// back from central keeps it.
+// column is the store's own (not synced), so a pulled version written after the kiosk's
+// identification — someone else touched the session — clears it (clearedWhenTouched), while the
+// store's own versions coming back from central, even an older one first, keep it.
 
 const open: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
   for (const handle of open.splice(0).reverse()) await handle.close();
 });
 
-describe('a kiosk key on a paired store, after the app re-identifies the customer at central', () => {
-  it('no longer reads the session (as when the app checks in at the store itself)', async () => {
+describe('a kiosk key on a paired store', () => {
+  it('no longer reads the session once the app re-identified the customer at central (as when the app checks in at the store itself)', async () => {
     const clock = new ManualClock();
     const central = await startCentral(clock);
     open.push(central);
@@ -51,5 +52,29 @@ describe('a kiosk key on a paired store, after the app re-identifies the custome
     // Still within 2 minutes of the kiosk's identification, but the app's is the last one.
     expect((await listQueue(store.engine, kiosk)).map((e) => e.hash)).not.toContain(hash);
     await expect(retrieveCustomer(store.engine, kiosk, hash)).rejects.toMatchObject({ code: 'session_not_found' });
+  });
+
+  it('keeps reading after two of the store’s own writes between pulls (its own versions come back, oldest first)', async () => {
+    const clock = new ManualClock();
+    const central = await startCentral(clock);
+    open.push(central);
+    const { store } = await pairFirstStore(central, clock);
+    open.push(store);
+    await createWebhookEndpoint(central.engine, { vendorId: central.vendor.vendorId }, { url: 'https://hooks.example.com/punchcard', events: ['check_in.opened', 'check_in.closed'] }, { allowPrivate: false });
+    await registerInStore(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { email: 'ana@r2-kiosk.test' });
+    await store.client.syncOnce();
+
+    const kiosk = await authenticateApiKey(store.engine, central.vendor.kioskApiKey);
+    await checkIn(store.engine, kiosk, { identification: 'ana@r2-kiosk.test' });
+    clock.advance(1_000);
+    const again = await checkIn(store.engine, kiosk, { identification: 'ana@r2-kiosk.test' });
+    const hash = again.session.hash;
+    expect((await listQueue(store.engine, kiosk)).map((e) => e.hash)).toContain(hash);
+
+    await store.client.syncOnce();
+    const atStore = await store.engine.db.selectFrom('pos_sessions').select(['updated_at', 'kiosk_identified_at']).where('hash', '=', hash).executeTakeFirstOrThrow();
+    expect(atStore).toEqual({ updated_at: clock.now(), kiosk_identified_at: clock.now() });
+    expect((await listQueue(store.engine, kiosk)).map((e) => e.hash)).toContain(hash);
+    expect((await retrieveCustomer(store.engine, kiosk, hash)).session.hash).toBe(hash);
   });
 });

@@ -10,9 +10,10 @@ export interface ReplicatedTable {
   /** Values of omitted columns when the row is first inserted on the receiving node. */
   insertDefaults?: Readonly<Record<string, unknown>>;
   /**
-   * Omitted columns a node keeps about its own use of the row, cleared when a pulled version of the
-   * row carries another `updated_at`: someone else touched it since (this node's own changes come
-   * back with the time it wrote).
+   * Omitted times a node keeps about its own use of the row, cleared when a pulled version of the
+   * row was written after them (`updated_at` later): someone else touched it since. This node's own
+   * versions come back written at or before that time, the last one included. Across nodes it reads
+   * two clocks: a skewed one keeps the mark longer, never drops one of this node's own.
    */
   clearedWhenTouched?: readonly string[];
   /**

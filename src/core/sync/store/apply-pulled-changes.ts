@@ -59,7 +59,7 @@ export async function upsertRow(trx: Kysely<DB>, engine: Engine, vendorId: numbe
   }
   await displaceLocalHolder(trx, engine, table, row);
   const { id: _id, ...rest } = row;
-  const cleared = Object.fromEntries((replicatedTable(table)?.clearedWhenTouched ?? []).map((c) => [c, sql`case when ${sql.ref(`${table}.updated_at`)} = ${sql.ref('excluded.updated_at')} then ${sql.ref(`${table}.${c}`)} end`]));
+  const cleared = Object.fromEntries((replicatedTable(table)?.clearedWhenTouched ?? []).map((c) => [c, sql`case when ${sql.ref('excluded.updated_at')} <= ${sql.ref(`${table}.${c}`)} then ${sql.ref(`${table}.${c}`)} end`]));
   await trx
     .insertInto(table as 'users')
     .values({ ...replicatedTable(table)?.insertDefaults, ...row } as never)
