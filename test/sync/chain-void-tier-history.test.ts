@@ -41,7 +41,10 @@ function noteFirst(request: PushRequest): PushRequest {
   };
 }
 
-async function chain(backend: Backend, order: RowOrder) {
+/** The store's sales (receipt, subtotal), in order: by default Silver (30), then Gold (60 in all). */
+type Sales = ReadonlyArray<readonly [receipt: string, subtotal: number]>;
+
+async function chain(backend: Backend, order: RowOrder, sales: Sales = [['R-1', 30], ['R-gold', 30]]) {
   const clock = new ManualClock();
   const database = await backend.open();
   open.push(database);
@@ -64,10 +67,11 @@ async function chain(backend: Backend, order: RowOrder) {
   const { session } = await registerInStore(store.engine, await store.scope(), { email: 'ivy@example.com', firstName: 'Ivy' });
   const userId = Number(session.user_id);
   clock.advance(HOUR);
-  // Two sales at the store: Silver (30), then Gold (60); central has both.
-  await placeOrder(store.engine, await store.scope(), { identification: 'ivy@example.com', receiptNumber: 'R-1', subtotal: 30 });
-  clock.advance(HOUR);
-  await placeOrder(store.engine, await store.scope(), { identification: 'ivy@example.com', receiptNumber: 'R-gold', subtotal: 30 });
+  // The sales at the store (by default Silver at 30, then Gold at 60); central has them all.
+  for (const [receiptNumber, subtotal] of sales) {
+    await placeOrder(store.engine, await store.scope(), { identification: 'ivy@example.com', receiptNumber, subtotal });
+    clock.advance(HOUR);
+  }
   await sync();
   clock.advance(HOUR);
   expect(await tierOf(central.engine, userId)).toBe('Gold');
@@ -77,6 +81,10 @@ async function chain(backend: Backend, order: RowOrder) {
 async function tierOf(engine: Engine, userId: number): Promise<string> {
   const row = await engine.db.selectFrom('user_vendors as uv').innerJoin('tiers as t', 't.id', 'uv.tier_id').select('t.name').where('uv.user_id', '=', userId).executeTakeFirstOrThrow();
   return row.name;
+}
+
+async function tierSince(engine: Engine, userId: number): Promise<number> {
+  return Number((await engine.db.selectFrom('user_vendors').select('tier_since').where('user_id', '=', userId).executeTakeFirstOrThrow()).tier_since);
 }
 
 /** The member's history as GET /user/transaction/list reads it (newest first): kind, status, receipt, tier move. */
@@ -90,6 +98,21 @@ async function history(engine: Engine, vendorId: number, userId: number): Promis
 }
 
 const tierChangedEvents = async (engine: Engine) => (await engine.db.selectFrom('webhook_events').select('id').where('type', '=', 'tier.changed').execute()).length;
+
+/** The tier.changed events recorded (oldest first) as "from → to", skipping the first `skip`. */
+async function tierMoves(engine: Engine, skip: number): Promise<string[]> {
+  const events = await engine.db.selectFrom('webhook_events').select(['data']).where('type', '=', 'tier.changed').orderBy('recorded_at').orderBy('created_at').execute();
+  return events.slice(skip).map((event) => {
+    const data = JSON.parse(event.data) as { from: { name: string } | null; to: { name: string } | null };
+    return `${data.from?.name ?? '-'} → ${data.to?.name ?? '-'}`;
+  });
+}
+
+/** The member's inbox messages of a tier reached ("You reached Silver"), by their text. */
+async function tierMessages(engine: Engine, userId: number): Promise<string[]> {
+  const rows = await engine.db.selectFrom('inbox_messages').select(['title', 'body']).where('user_id', '=', userId).where('kind', '=', 'tier').orderBy('id').execute();
+  return rows.map((row) => `${row.title}: ${row.body}`);
+}
 
 describe.each(BACKENDS)('the history of a tier a store’s void took back (central on $name)', (backend) => {
   describe.each<RowOrder>(['as captured', 'note first'])('central applying the rows %s', (order) => {
@@ -127,6 +150,38 @@ describe.each(BACKENDS)('the history of a tier a store’s void took back (centr
       expect.soft(await tierOf(c.store.engine, c.userId), 'tier at the store after pulling').toBe('Silver');
       expect.soft(await history(c.store.engine, vendorId, c.userId), 'history at the store after pulling').toEqual(told);
       expect(await tierChangedEvents(c.central.engine)).toBe(eventsBefore + 1);
+    });
+  });
+
+  describe.each<RowOrder>(['as captured', 'note first'])('central applying the rows %s', (order) => {
+    it('central holds less than the tier but more than the store moved to: one tier.changed Gold → Silver, no announcement, and the note says Gold → Silver', async () => {
+      // One sale at the store gets Gold straight from the entry tier (60 ≥ 50).
+      const c = await chain(backend, order, [['R-gold', 60]]);
+      const vendorId = c.central.vendor.vendorId;
+      // A sale at central the store has not pulled: 25 points stand at central without R-gold, Silver's (20) but not Gold's (50).
+      await placeOrder(c.central.engine, await authenticateApiKey(c.central.engine, c.central.vendor.apiKey), { identification: 'ivy@example.com', receiptNumber: 'R-central', subtotal: 25 });
+      expect(await tierOf(c.central.engine, c.userId)).toBe('Gold');
+      const goldSince = await tierSince(c.central.engine, c.userId);
+      c.clock.advance(HOUR);
+      const eventsBefore = await tierChangedEvents(c.central.engine);
+      const messagesBefore = await tierMessages(c.central.engine, c.userId);
+      // The store, on the 0 points it sees, takes Gold back to the entry tier.
+      await voidOrder(c.store.engine, await c.store.scope(), 'R-gold');
+      expect(await tierOf(c.store.engine, c.userId)).toBe('Member');
+      await c.sync();
+
+      const told = ['tier_change R-gold Complete Gold → Silver', 'void R-gold Voided', 'order R-central Complete', 'order R-gold Voided'];
+      expect.soft(await tierOf(c.central.engine, c.userId), 'tier at central').toBe('Silver');
+      expect.soft(await history(c.central.engine, vendorId, c.userId), 'history at central').toEqual(told);
+      expect.soft(await tierOf(c.store.engine, c.userId), 'tier at the store after pulling').toBe('Silver');
+      expect.soft(await history(c.store.engine, vendorId, c.userId), 'history at the store after pulling').toEqual(told);
+      // A tier between the two keeps the promotion's tier_since (as takeBackTier's does), at both nodes.
+      expect.soft(await tierSince(c.central.engine, c.userId), 'tier_since at central').toBe(goldSince);
+      expect.soft(await tierSince(c.store.engine, c.userId), 'tier_since at the store').toBe(goldSince);
+      // A move down, told once, from the tier central held to the one it ends with.
+      expect.soft(await tierMoves(c.central.engine, eventsBefore), 'tier.changed at central').toEqual(['Gold → Silver']);
+      // A move down congratulates nobody (takeBackTier and the demotion job announce nothing).
+      expect(await tierMessages(c.central.engine, c.userId), 'tier messages at central').toEqual(messagesBefore);
     });
   });
 });

@@ -139,14 +139,24 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
 }
 
 /**
+ * What central made of a store's move of a tier: `put_back`, the tier it held stands and nothing
+ * moved; `stands`, the store's move is central's too; `moved`, central's points held less than the
+ * tier but more than the store moved to, and central moved the member from `from` to `to` itself
+ * (no event or message: the caller tells the one move).
+ */
+export type StoreTierMoveJudged = { kind: 'put_back' } | { kind: 'stands' } | { kind: 'moved'; from: TierRow; to: TierRow };
+
+/**
  * Central, after a store's push moved a member's tier from `held` (central's membership before it).
  * A move down is a store's void taking a tier back (takeBackTier) on the points the store had seen;
  * central judges it as that void would have here. The tier it held stands, put back with its
- * tier_since (true: nothing moved), when central's own points hold it (sales made elsewhere). Whether
+ * tier_since (nothing moved), when central's own points hold it (sales made elsewhere). Whether
  * points got a tier is not asked of sale times: they are the selling nodes' clocks, tier_since
- * another node's (docs/sync.md, "Clocks never order anything"). Otherwise the member
- * goes as high as central's points reach, never above the tier held: a void promotes nobody. A move up
- * (a store's sale) is judged as a sale is.
+ * another node's (docs/sync.md, "Clocks never order anything"). Otherwise the member goes to the
+ * highest tier between the two that central's points hold, judged as of the promotion as
+ * takeBackTier judges (tier_since stays the promotion's), never above the tier held: a void
+ * promotes nobody. That is a move down from the held tier, so nothing is announced, as no void or
+ * demotion announces. A move up (a store's sale) is judged as a sale is.
  */
 export async function judgeStoreTierMove(
   db: Kysely<DB>,
@@ -154,19 +164,25 @@ export async function judgeStoreTierMove(
   member: { vendorId: number; userId: number },
   held: { linkId: number; tierId: number; since: number },
   movedTo: number | null,
-): Promise<boolean> {
+): Promise<StoreTierMoveJudged> {
   const { tiers } = await programData(engine.db, member.vendorId, db);
   const from = tiers.find((t) => t.id === held.tierId);
   const to = tiers.find((t) => t.id === movedTo);
   if (!from || !to || to.threshold >= from.threshold) {
     await promoteTier(db, engine, member);
-    return false;
+    return { kind: 'stands' };
   }
-  if ((await tierPoints(db, member, from.window_days, held.since)) >= from.threshold) {
+  const holds = async (tier: TierRow) => (await tierPoints(db, member, tier.window_days, held.since)) >= tier.threshold;
+  if (await holds(from)) {
     await db.updateTable('user_vendors').set({ tier_id: held.tierId, tier_since: held.since, updated_at: engine.clock.now() }).where('id', '=', held.linkId).execute();
-    return true;
+    return { kind: 'put_back' };
   }
-  const link = await db.selectFrom('user_vendors').select(['id', 'tier_id']).where('id', '=', held.linkId).executeTakeFirstOrThrow();
-  await promoteTier(db, engine, member, tiers.filter((t) => t.threshold <= from.threshold), link);
-  return false;
+  // Highest first, strictly between where the store moved them and the tier held.
+  for (const tier of tiers.filter((t) => t.threshold > to.threshold && t.threshold < from.threshold).reverse()) {
+    if (await holds(tier)) {
+      await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: held.since, updated_at: engine.clock.now() }).where('id', '=', held.linkId).execute();
+      return { kind: 'moved', from, to: tier };
+    }
+  }
+  return { kind: 'stands' };
 }

@@ -21,17 +21,23 @@ import type { WebhookKind } from '../../webhooks/kinds';
 // the auto reload a quick-pay spend crossing the customer's threshold queues. Events carry the
 // store's original time (occurredAt), so an integration sees when the sale happened.
 
-/** Per push: what the vendor's integrations want, whether an auto reload was queued, tiers put back. */
+/** Per push: what the vendor's integrations want, whether an auto reload was queued, tier notes to mend. */
 export interface StoreChangeEffects {
   vendorId: number;
   wanted: Set<string>;
   autoReloadQueued: boolean;
-  /** `user:time` of each store move of a tier central put back (the store's note of it may come after). */
-  tiersPutBack: Set<string>;
+  /**
+   * `user:time` of each store move of a tier central did not follow (put back, or moved elsewhere),
+   * with what the store's note of it must say: that note may come after the membership.
+   */
+  tierNotesToMend: Map<string, TierNoteMend>;
 }
 
+/** What a store's note of a tier move must become: Voided (central put the tier back), or the move central made. */
+type TierNoteMend = { kind: 'put_back' } | { kind: 'moved'; from: string; to: string };
+
 export async function prepareStoreChangeEffects(trx: Kysely<DB>, vendorId: number): Promise<StoreChangeEffects> {
-  return { vendorId, wanted: await subscribedKinds(trx, vendorId), autoReloadQueued: false, tiersPutBack: new Set() };
+  return { vendorId, wanted: await subscribedKinds(trx, vendorId), autoReloadQueued: false, tierNotesToMend: new Map() };
 }
 
 type Row = Record<string, unknown>;
@@ -58,7 +64,8 @@ export async function applyStoreChangeEffects(
     case 'user_vendors': {
       // A store that moved a tier down (a void taking it back) judged on the points it had seen:
       // central's own may hold more (sales made elsewhere), so a changed tier is judged again
-      // (judgeStoreTierMove); one put back raises no event, and the store's note of it is Voided.
+      // (judgeStoreTierMove); one put back raises no event, and the store's note of it is Voided;
+      // one central moved elsewhere raises one event, of central's move, and the note tells that move.
       const mayHaveMovedTier = before !== undefined && before['tier_id'] != null;
       if (!mayHaveMovedTier && !wants('customer.registered') && !wants('tier.changed')) return;
       const row = await readRow(trx, 'user_vendors', change.id);
@@ -66,15 +73,25 @@ export async function applyStoreChangeEffects(
       const userId = Number(row['user_id']);
       if (mayHaveMovedTier && row['tier_id'] !== before['tier_id']) {
         const held = { linkId: change.id, tierId: Number(before['tier_id']), since: Number(before['tier_since']) };
-        // The store's time of the move (a put-back overwrites it): the store's note of the move bears it.
+        // The store's time of the move (central's judgement overwrites it): the store's note of the move bears it.
         const movedAt = Number(row['updated_at']);
-        if (await judgeStoreTierMove(trx, engine, { vendorId, userId }, held, row['tier_id'] == null ? null : Number(row['tier_id']))) {
-          effects.tiersPutBack.add(`${userId}:${movedAt}`);
-          await voidNotesOfTierPutBack(trx, vendorId, userId, movedAt);
+        const judged = await judgeStoreTierMove(trx, engine, { vendorId, userId }, held, row['tier_id'] == null ? null : Number(row['tier_id']));
+        const key = `${userId}:${movedAt}`;
+        if (judged.kind === 'put_back') {
+          effects.tierNotesToMend.set(key, judged);
+          await mendTierNotes(trx, vendorId, userId, movedAt, judged);
+          return;
+        }
+        if (judged.kind === 'moved') {
+          const mend: TierNoteMend = { kind: 'moved', from: judged.from.name, to: judged.to.name };
+          effects.tierNotesToMend.set(key, mend);
+          await mendTierNotes(trx, vendorId, userId, movedAt, mend);
+          // From the tier central held to the one it ends with: the store's own move never happened here.
+          if (wants('tier.changed')) await recordTierChanged(trx, engine, { vendorId, userId, fromTierId: held.tierId, toTierId: judged.to.id }, time);
           return;
         }
         // An event run again (PostgreSQL) is judged again.
-        effects.tiersPutBack.delete(`${userId}:${movedAt}`);
+        effects.tierNotesToMend.delete(key);
       }
       if (!before && wants('customer.registered')) await recordCustomerEvent(trx, engine, 'customer.registered', { vendorId, userId, via: 'counter' }, time);
       if (before && row['tier_id'] != null && row['tier_id'] !== before['tier_id'] && wants('tier.changed')) {
@@ -83,10 +100,11 @@ export async function applyStoreChangeEffects(
       return;
     }
     case 'transactions': {
-      // The store's note of a tier move central put back, applied after the membership's row.
-      if (before || effects.tiersPutBack.size === 0) return;
+      // The store's note of a tier move central did not follow, applied after the membership's row.
+      if (before || effects.tierNotesToMend.size === 0) return;
       const note = await trx.selectFrom('transactions').select(['user_id', 'occurred_at']).where('id', '=', change.id).executeTakeFirst();
-      if (note && effects.tiersPutBack.has(`${Number(note.user_id)}:${Number(note.occurred_at)}`)) await voidNotesOfTierPutBack(trx, vendorId, Number(note.user_id), Number(note.occurred_at));
+      const mend = note && effects.tierNotesToMend.get(`${Number(note.user_id)}:${Number(note.occurred_at)}`);
+      if (note && mend) await mendTierNotes(trx, vendorId, Number(note.user_id), Number(note.occurred_at), mend);
       return;
     }
     case 'user_cards': {
@@ -169,22 +187,34 @@ async function ledgerEntryEffects(
 }
 
 /**
- * A store's void took a tier back (takeBackTier) and central put it back: the member's tier never
- * moved, so the store's note of the move ("Gold → Silver") is kept marked Voided, as a voided sale's
- * record is, and travels back to the stores. The note bears the instant the store moved the
- * membership (one `now` for both), which names it whichever of the two rows central applies first.
+ * A store's void took a tier back (takeBackTier) and central did not follow. Put back: the member's
+ * tier never moved, so the store's note of the move ("Gold → Silver") is kept marked Voided, as a
+ * voided sale's record is. Moved elsewhere (central's points hold a tier in between): the note tells
+ * central's move instead ("Gold → Member" becomes "Gold → Silver"), the one the tier.changed event
+ * tells. Either way the change travels back to the stores. The note bears the instant the store
+ * moved the membership (one `now` for both), which names it whichever of the two rows central
+ * applies first.
  */
-async function voidNotesOfTierPutBack(trx: Kysely<DB>, vendorId: number, userId: number, movedAt: number): Promise<void> {
-  await trx
-    .updateTable('transactions')
-    .set({ status: 'Voided' })
+async function mendTierNotes(trx: Kysely<DB>, vendorId: number, userId: number, movedAt: number, mend: TierNoteMend): Promise<void> {
+  const notes = trx
+    .selectFrom('transactions')
     .where('user_id', '=', userId)
     .where('vendor_id', '=', vendorId)
     .where('occurred_at', '=', movedAt)
     .where('kind', '=', 'tier_change')
     .where('order_id', 'is not', null)
-    .where('status', '=', 'Complete')
-    .execute();
+    .where('status', '=', 'Complete');
+  if (mend.kind === 'put_back') {
+    await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', 'in', notes.select('id')).execute();
+    return;
+  }
+  for (const note of await notes.select(['id', 'rewards']).execute()) {
+    const rewards = JSON.parse(note.rewards) as Array<Record<string, unknown>>;
+    const told = rewards.map((r) => (r['kind'] === 'tier' ? { ...r, name: `${mend.from} → ${mend.to}`, from: mend.from, to: mend.to } : r));
+    const text = JSON.stringify(told);
+    // A note already telling it (an event run again) is left as it is: no change to send the stores.
+    if (text !== note.rewards) await trx.updateTable('transactions').set({ rewards: text }).where('id', '=', note.id).execute();
+  }
 }
 
 async function readRow(trx: Kysely<DB>, table: 'user_vendors' | 'user_cards' | 'pos_sessions' | 'orders', id: number): Promise<Row | undefined> {
