@@ -10,7 +10,7 @@ import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
 import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, staffTurn, toStaffMember } from './staff-accounts';
 import type { StaffPrincipal } from './staff-sessions';
-import { issueStaffToken, type PendingInvitation, STAFF_TOKEN_HOURS } from './staff-tokens';
+import { issueStaffToken, type PendingInvitation, STAFF_TOKEN_HOURS, voidStaffTokens } from './staff-tokens';
 
 export interface Invitation {
   email: string;
@@ -55,8 +55,11 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
     let row: StaffRow;
     if (existing) {
       if (existing.vendor_id !== vendor.id || existing.status !== 'invited') throw new ServiceError('staff_email_taken', undefined, 'email');
-      // Conditional, and a row lock: two re-sends take turns (the second voids the first's token),
-      // and an invitation accepted meanwhile has nothing left to re-send.
+      // The older links first, then the account: the order every use of a link takes (token, then
+      // account), so a re-send and an accept of the old link never wait on each other in a cycle.
+      await voidStaffTokens(trx, engine, existing.id, 'invitation');
+      // Conditional: an invitation accepted meanwhile has nothing left to re-send (and the void above
+      // is rolled back with the refusal).
       const updated = await trx
         .updateTable('staff_accounts')
         .set({ name, role, store_id: storeId, updated_at: now })
