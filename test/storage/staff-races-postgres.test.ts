@@ -7,6 +7,8 @@ import { acceptInvitation } from '../../src/core/staff/accept-invitation';
 import { addOwner } from '../../src/core/staff/add-owner';
 import { inviteStaff } from '../../src/core/staff/invite-staff';
 import { updateStaff } from '../../src/core/staff/manage-staff';
+import { openParams } from '../../src/core/messaging/sealed-params';
+import { applyStaffPasswordReset, requestStaffPasswordReset } from '../../src/core/staff/staff-password-reset';
 import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
 import { issueStaffToken } from '../../src/core/staff/staff-tokens';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
@@ -133,5 +135,54 @@ describe.skipIf(!process.env.PG_URL)('back-office staff and changes raced on Pos
     expect(Number(page.version)).toBe(2);
     const audits = await engine.db.selectFrom('audit_log').select('before').where('vendor_id', '=', vendor.vendorId).where('action', '=', 'content.update').execute();
     expect(audits.filter((a) => a.before === null)).toHaveLength(1);
+  });
+  it('a reset asked for while an owner disables the account: no working reset link once it is disabled, even enabled again', async () => {
+    const ana = await owner('ana.owner@reset-race.test');
+    const max = await owner('max.owner@reset-race.test');
+    const holder = await connect();
+    const observer = await connect();
+    await holder.query('begin');
+    await holder.query(HOLD_ID_COUNTER);
+    // Max asks for a reset: read as active, then waits for an id for the token.
+    const reset = requestStaffPasswordReset(engine, { email: max.email, linkBase: 'http://node.test/admin' });
+    await waitForLockWaits(observer, 1);
+    // Ana disables Max meanwhile.
+    const disable = updateStaff(engine, ana, max.staffId, { status: 'disabled' });
+    await waitForLockWaits(observer, 2);
+    await holder.query('commit');
+    await Promise.all([reset, disable]);
+    expect((await engine.db.selectFrom('staff_accounts').select('status').where('id', '=', max.staffId).executeTakeFirstOrThrow()).status).toBe('disabled');
+    const live = await engine.db.selectFrom('staff_tokens').select(['id', 'purpose']).where('staff_id', '=', max.staffId).where('used_at', 'is', null).execute();
+    // Enabled again later (within the link's 2 hours): the mailed link, if one went out, must not work.
+    await updateStaff(engine, ana, max.staffId, { status: 'active' });
+    const mail = await engine.db.selectFrom('messages_outbox').select('params').where('recipient', '=', max.email).where('template', '=', 'staff_password_reset').executeTakeFirst();
+    const used = mail
+      ? await applyStaffPasswordReset(engine, { token: (openParams(engine, mail.params) as { code: string }).code, password: 'taken over password' }).then(
+          () => 'reset applied',
+          (error: { code?: string }) => error.code,
+        )
+      : 'no mail';
+    expect({ live, used: used === 'no mail' ? 'invalid_code' : used }).toEqual({ live: [], used: 'invalid_code' });
+  });
+
+  it('a re-sent invitation and an accept of the older link: one order of row locks, no deadlock for PostgreSQL to break', async () => {
+    const inviter = await owner('resend.accept.owner@race.test');
+    const invite = () => inviteStaff(engine, inviter, { email: 'resend.accept@staff.race.test', name: 'Invited', role: 'manager', linkBase: 'http://127.0.0.1/admin' });
+    const invited = await invite();
+    const { token } = await issueStaffToken(engine.db, engine, { id: invited.id, vendor_id: invited.vendorId }, 'invitation');
+    const observer = await connect();
+    // The account row held from outside: the re-send stops at its update of it, the accept behind it.
+    const holder = await connect();
+    await holder.query('begin');
+    await holder.query(`select id from staff_accounts where id = ${invited.id} for update`);
+    const resend = invite();
+    await waitForLockWaits(observer, 1);
+    const accept = acceptInvitation(engine, { token, password: 'correct horse battery' });
+    await waitForLockWaits(observer, 2);
+    const started = Date.now();
+    await holder.query('commit');
+    const results = await Promise.allSettled([resend, accept]);
+    // A lock cycle is broken only after deadlock_timeout (1 s), and then retried.
+    expect({ results: results.map(reasonOf), tookAtLeastDeadlockTimeout: Date.now() - started >= 1000 }).toEqual({ results: ['ok', 'invalid_code'], tookAtLeastDeadlockTimeout: false });
   });
 });
