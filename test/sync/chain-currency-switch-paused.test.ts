@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateCurrency } from '../../src/core/currencies/update-currency';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // Central's sale_in_other_currency flag (sync/central/sale-currency.ts) with quick pay paused: the
 // sale's reply names no quick-pay currency then (balancesAfter leaves it null while it is INACTIVE;
@@ -12,19 +12,16 @@ import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch }
 // reply keeps them as `digits`), so a paused USD program's offline sale of 12.50 reaching a central
 // switched to JPY as 1,250 yen is flagged by its digits.
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe('a quick-pay currency switch at central while a store with quick pay paused sells offline', () => {
   it('flags the store’s sale made in the old currency (its amounts are in USD cents)', async () => {
     const clock = new ManualClock();
     const central: CentralHandle = await startCentral(clock);
-    open.push(central);
+    keep(central);
     let link!: Switch;
     const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
-    open.push(store);
+    keep(store);
     const scope = { vendorId: central.vendor.vendorId };
     const cash = (await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.quickPayCurrencyId).executeTakeFirstOrThrow()).public_id!;
     // Quick pay paused: the store learns it.

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
@@ -7,7 +7,7 @@ import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
 
 // Central judges a store's void that took a tier back on its own points (orders/tier-progress.ts,
 // judgeStoreTierMove). A tier set by hand at central below what central's points reach: a store that
@@ -16,22 +16,16 @@ import { type CentralHandle, pairStore, startCentral, type StoreHandle } from '.
 // Central on an SQLite file and on PostgreSQL; the store on SQLite.
 
 const HOUR = 3_600_000;
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 async function chain(backend: Backend) {
   const clock = new ManualClock();
-  const database = await backend.open();
-  open.push(database);
-  const central: CentralHandle = await startCentral(clock, database.database);
-  open.push(central);
+  const central = await startCentralOn(backend, clock, keep);
   const vendor = { vendorId: central.vendor.vendorId };
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
   const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-  open.push(store);
+  keep(store);
   const sync = async () => {
     for (let i = 0; i < 3; i += 1) await store.client.syncOnce();
   };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import type { Engine } from '../../src/core/engine';
 import { customerHistory } from '../../src/core/history/customer-history';
@@ -11,7 +11,7 @@ import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
 
 // A store's void takes back the tier its sale got on the points the store has seen, and writes the
 // note "Gold → Silver". Central judges the move on its own points (judgeStoreTierMove): when a sale
@@ -22,10 +22,7 @@ import { type CentralHandle, pairStore, startCentral, type StoreHandle } from '.
 // Central on an SQLite file and on PostgreSQL; the store on SQLite.
 
 const HOUR = 3_600_000;
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 /** The order in which central receives an event's rows: as the store captured them, or the note before the membership. */
 type RowOrder = 'as captured' | 'note first';
@@ -46,10 +43,7 @@ type Sales = ReadonlyArray<readonly [receipt: string, subtotal: number]>;
 
 async function chain(backend: Backend, order: RowOrder, sales: Sales = [['R-1', 30], ['R-gold', 30]]) {
   const clock = new ManualClock();
-  const database = await backend.open();
-  open.push(database);
-  const central: CentralHandle = await startCentral(clock, database.database);
-  open.push(central);
+  const central = await startCentralOn(backend, clock, keep);
   const vendor = { vendorId: central.vendor.vendorId };
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
@@ -59,7 +53,7 @@ async function chain(backend: Backend, order: RowOrder, sales: Sales = [['R-1', 
     return order === 'note first' ? { ...direct, push: (request) => direct.push(noteFirst(request)) } : direct;
   };
   const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, transport);
-  open.push(store);
+  keep(store);
   const sync = async () => {
     for (let i = 0; i < 3; i += 1) await store.client.syncOnce();
   };

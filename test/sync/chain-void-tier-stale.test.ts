@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
@@ -7,17 +7,14 @@ import { tierPoints } from '../../src/core/orders/tier-points';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStore, startCentral, type StoreHandle } from './support/chain';
 
 // A store's void judges the tier on what the store has seen; central, which has every point, judges
 // a tier a store moved again: a sale made elsewhere that the store had not pulled yet keeps the
 // member's tier (windowless tiers are never judged again by the demotion job).
 
 const HOUR = 3_600_000;
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 async function tierOf(engine: Engine, userId: number): Promise<string> {
   const row = await engine.db.selectFrom('user_vendors as uv').innerJoin('tiers as t', 't.id', 'uv.tier_id').select('t.name').where('uv.user_id', '=', userId).executeTakeFirstOrThrow();
@@ -28,12 +25,12 @@ describe('a store’s void of its sale after central promoted the member on othe
   it('central keeps the tier the member’s standing points hold', async () => {
     const clock = new ManualClock();
     const central: CentralHandle = await startCentral(clock);
-    open.push(central);
+    keep(central);
     const vendor = { vendorId: central.vendor.vendorId };
     await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
     await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
     const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-    open.push(store);
+    keep(store);
     const sync = async () => {
       for (let i = 0; i < 3; i += 1) await store.client.syncOnce();
     };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
@@ -7,17 +7,14 @@ import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { pairStore, startCentral } from '../sync/support/chain';
+import { closedAfterEach, pairStore, startCentralOn } from './support/chain';
 
 // Clocks never order anything (docs/sync.md): a tier's tier_since is the promoting node's clock, a
 // sale's time the selling node's. Found in review: judging "did points ever get this tier" by
 // comparing the two made a store clock running ahead keep a tier a void should take back.
 
 const MINUTE = 60_000;
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 async function tierOf(engine: Engine, userId: number): Promise<string> {
   const row = await engine.db.selectFrom('user_vendors as uv').innerJoin('tiers as t', 't.id', 'uv.tier_id').select('t.name').where('uv.user_id', '=', userId).executeTakeFirstOrThrow();
@@ -32,15 +29,12 @@ describe.each(BACKENDS)('a store clock 10 minutes ahead, central on $name', (bac
       clock.advance(ms);
       storeClock.advance(ms);
     };
-    const database = await backend.open();
-    open.push(database);
-    const central = await startCentral(clock, database.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const vendor = { vendorId: central.vendor.vendorId };
     await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
     await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
     const store = await pairStore(central, storeClock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-    open.push(store);
+    keep(store);
     const sync = async () => {
       for (let i = 0; i < 3; i += 1) await store.client.syncOnce();
     };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
 import { issueCode } from '../../src/core/customers/one-time-codes';
@@ -10,30 +10,24 @@ import { readChangesForNode } from '../../src/core/sync/central/read-changes';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
 
 // The recipient's eGift history record names another customer: its receipt says
 // `from: <buyer name>` (claim-egift.ts). When the buyer is erased, or leaves that program, the
 // record keeps the amount without the name: at central, in its change log and at the stores.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe.each(BACKENDS)('an eGift buyer’s name in the recipient’s history ($name)', (backend) => {
   async function chain() {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central: CentralHandle = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
     const buyer = await registerInStore(central.engine, scope, { email: 'quentavia@r2-gift.test', firstName: 'Quentavia' });
     const recipient = await registerInStore(central.engine, scope, { email: 'rita@r2-gift.test', firstName: 'Rita' });
     const recipientId = Number(recipient.session.user_id);
     const a: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-    open.push(a);
+    keep(a);
     await sendEgift(central.engine, {
       vendorId: central.vendor.vendorId,
       amount: 10,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
 import { joinByReferral } from '../../src/core/customers/join-by-referral';
@@ -7,23 +7,17 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { updateProgramSettings } from '../../src/core/rules/settings/update-program-settings';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, startCentral } from './support/chain';
+import { closedAfterEach, startCentralOn } from './support/chain';
 
 // A referral record linked to its own ledger entry names one friend; erasing another friend
 // with the same first name must not wipe it (the first-name fallback is for records written before the link).
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe.each(BACKENDS)('namesake referral records ($name)', (backend) => {
   it('erasing one friend leaves a namesake friend’s linked record named', async () => {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central: CentralHandle = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
     await updateProgramSettings(central.engine, scope, { referralPoints: 25 });
     const referrer = await registerInStore(central.engine, scope, { email: 'rhea@r2-namesake.test', firstName: 'Rhea' });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
 import { joinByReferral } from '../../src/core/customers/join-by-referral';
@@ -9,31 +9,25 @@ import { readChangesForNode } from '../../src/core/sync/central/read-changes';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
 
 // A member's `referral` history record says "<first name> joined". When the friend is erased, or
 // leaves that program, the record says "A friend joined" (the points stay): at central, in its
 // change log, at the program's stores, and at a store paired afterwards.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe.each(BACKENDS)('a referred friend’s name in the referrer’s history ($name)', (backend) => {
   async function chain() {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central: CentralHandle = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
     await updateProgramSettings(central.engine, scope, { referralPoints: 25 });
     const referrer = await registerInStore(central.engine, scope, { email: 'rhea@referral-erase.test', firstName: 'Rhea' });
     const referrerId = Number(referrer.session.user_id);
     const { referral_code: code } = await central.engine.db.selectFrom('user_vendors').select('referral_code').where('user_id', '=', referrerId).executeTakeFirstOrThrow();
     const a: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-    open.push(a);
+    keep(a);
     const friend = await joinByReferral(central.engine, { code, firstName: 'Noorwyn', lastName: 'Haddad', email: 'noorwyn@referral-erase.test', password: 'friendly password', language: 1 });
     expect(friend.credited).toBe(25);
     clock.advance(1000);
@@ -64,7 +58,7 @@ describe.each(BACKENDS)('a referred friend’s name in the referrer’s history 
     clock.advance(1000);
     await a.client.syncOnce();
     const b = await pairStore(central, clock, await addStore(central, 'B'), central.transportFor);
-    open.push(b);
+    keep(b);
     await expectNameGone(central, [a, b], referrerId);
   });
 
@@ -79,7 +73,7 @@ describe.each(BACKENDS)('a referred friend’s name in the referrer’s history 
     clock.advance(1000);
     await a.client.syncOnce();
     const b = await pairStore(central, clock, await addStore(central, 'B'), central.transportFor);
-    open.push(b);
+    keep(b);
     await expectNameGone(central, [a, b], referrerId);
   });
 });

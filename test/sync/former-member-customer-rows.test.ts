@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
 import { issueCode } from '../../src/core/customers/one-time-codes';
@@ -8,7 +8,7 @@ import { readSnapshotPageJson } from '../../src/core/sync/central/read-snapshot'
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, startCentral } from './support/chain';
+import { closedAfterEach, startCentralOn } from './support/chain';
 
 // REVIEW (6740c91): a customer who left a program (stays with another) reaches that program's stores
 // without who they are — in pulls and in the snapshot (former-members.ts). The third way a store gets
@@ -18,20 +18,14 @@ import { type CentralHandle, startCentral } from './support/chain';
 // birthdate, address — what the other program holds — to any cashier of the left program who types
 // the person's phone or email during a first sync, even when the check-in is then refused.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 const EMAIL = 'zenobia.q@customer-rows.test';
 
 describe.each(BACKENDS)('POST /sync/customer for someone who left the program ($name)', (backend) => {
   it('answers them as the snapshot does (without who they are), or not at all', async () => {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central: CentralHandle = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const other = await setUpVendor(central.engine, { name: 'Other', currency: 'USD', country: 'US', store: { name: 'O', address1: '9 Elm', city: 'Ogdenville' } });
     const joined = await registerInStore(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { email: EMAIL, firstName: 'Zenobia', lastName: 'Quillfeather', phone: { number: '4155550142', code: '1' } });
     await registerInStore(central.engine, await authenticateApiKey(central.engine, other.apiKey), { email: EMAIL });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { confirmAccountDeletion } from '../../src/core/customers/account-deletion';
 import { issueCode } from '../../src/core/customers/one-time-codes';
@@ -9,34 +9,28 @@ import { readSnapshotPageJson } from '../../src/core/sync/central/read-snapshot'
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
 
 // A customer who left a program (deleted their account there) but stays with another program on
 // the same central (docs/sync.md, "Customers who left a program"): the first program's stores keep
 // their row for the sales that point at it, without their name, email or phone, and hear nothing of
 // later changes to who they are; joining again brings them back whole.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 const EMAIL = 'zenobia.q@former.test';
 
 describe.each(BACKENDS)('customers who left a program, at its stores ($name)', (backend) => {
   async function chain() {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central: CentralHandle = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const other = await setUpVendor(central.engine, { name: 'Other', currency: 'USD', country: 'US', store: { name: 'O', address1: '9 Elm', city: 'Ogdenville' } });
     const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
     const joined = await registerInStore(central.engine, scope, { email: EMAIL, firstName: 'Zenobia', lastName: 'Quillfeather', phone: { number: '4155550142', code: '1' } });
     await registerInStore(central.engine, await authenticateApiKey(central.engine, other.apiKey), { email: EMAIL });
     await registerInStore(central.engine, scope, { email: 'bystander@former.test', firstName: 'Bystander' });
     const a: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor);
-    open.push(a);
+    keep(a);
     return { clock, central, a, other, userId: Number(joined.session.user_id) };
   }
 
@@ -75,7 +69,7 @@ describe.each(BACKENDS)('customers who left a program, at its stores ($name)', (
 
     // A store that joins later, by snapshot or by the log from its start, reads nothing of them either.
     const b = await pairStore(central, clock, await addStore(central, 'B'), central.transportFor);
-    open.push(b);
+    keep(b);
     expect(await person(b, userId)).toEqual(wiped);
     const node = { id: 0, vendorId: central.vendor.vendorId, storeId: central.vendor.storeId };
     const fromStart = JSON.stringify((await readChangesForNode(central.engine.db, node, 0, 10_000)).changes);
@@ -122,7 +116,7 @@ describe.each(BACKENDS)('customers who left a program, at its stores ($name)', (
 
     // Nor does a store paired later, nor a pull from the log's start, nor the snapshot.
     const b = await pairStore(central, clock, await addStore(central, 'B'), central.transportFor);
-    open.push(b);
+    keep(b);
     expect.soft(JSON.stringify(await b.engine.db.selectFrom('users').selectAll().execute()).toLowerCase(), 'store B').not.toContain('yolanda');
     const node = { id: 0, vendorId: central.vendor.vendorId, storeId: central.vendor.storeId };
     expect.soft(JSON.stringify((await readChangesForNode(central.engine.db, node, 0, 10_000)).changes).toLowerCase(), 'pull from 0').not.toContain('yolanda');

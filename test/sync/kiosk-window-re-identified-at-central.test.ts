@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { checkInFromApp } from '../../src/core/onscreen/app-check-in';
 import { checkIn } from '../../src/core/onscreen/check-in';
@@ -7,7 +7,7 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { retrieveCustomer } from '../../src/core/onscreen/retrieve-customer';
 import { listQueue } from '../../src/core/onscreen/queue';
 import { ManualClock } from '../support/clock';
-import { pairFirstStore, startCentral } from '../sync/support/chain';
+import { closedAfterEach, pairFirstStore, startCentral } from './support/chain';
 
 // A kiosk key reads a session only while a kiosk's identification is the last one (kiosk-view.ts).
 // On a paired store the app's check-in is made at central and reaches the store by pull; the
@@ -15,18 +15,15 @@ import { pairFirstStore, startCentral } from '../sync/support/chain';
 // identification — someone else touched the session — clears it (clearedWhenTouched), while the
 // store's own versions coming back from central, even an older one first, keep it.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe('a kiosk key on a paired store', () => {
   it('no longer reads the session once the app re-identified the customer at central (as when the app checks in at the store itself)', async () => {
     const clock = new ManualClock();
     const central = await startCentral(clock);
-    open.push(central);
+    keep(central);
     const { store } = await pairFirstStore(central, clock);
-    open.push(store);
+    keep(store);
     const registered = await registerInStore(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { email: 'ana@r1-kiosk.test' });
     const ana = { sessionId: 0, userId: Number(registered.session.user_id), vendorId: central.vendor.vendorId };
     // (Ana's session, opened at central by the counter, reaches the store)
@@ -57,9 +54,9 @@ describe('a kiosk key on a paired store', () => {
   it('keeps reading after two of the store’s own writes between pulls (its own versions come back, oldest first)', async () => {
     const clock = new ManualClock();
     const central = await startCentral(clock);
-    open.push(central);
+    keep(central);
     const { store } = await pairFirstStore(central, clock);
-    open.push(store);
+    keep(store);
     await createWebhookEndpoint(central.engine, { vendorId: central.vendor.vendorId }, { url: 'https://hooks.example.com/punchcard', events: ['check_in.opened', 'check_in.closed'] }, { allowPrivate: false });
     await registerInStore(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { email: 'ana@r2-kiosk.test' });
     await store.client.syncOnce();

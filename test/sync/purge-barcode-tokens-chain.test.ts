@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { BARCODE_TOKEN_TYPE, requestBarcodeToken } from '../../src/core/customers/barcode-token';
 import { BARCODE_TOKEN_GRACE_MS, purgeExpiredBarcodeTokens } from '../../src/core/customers/purge-expired-barcode-tokens';
@@ -16,7 +16,7 @@ import { pairStoreWithCentral } from '../../src/server/sync/pair-store';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { makeTempDir } from '../support/temp-dir';
-import { pairFirstStore, startCentral } from './support/chain';
+import { closedAfterEach, pairFirstStore, startCentralOn } from './support/chain';
 
 // App barcodes are central's rows, copied to every store of the program (pull only). An expired
 // one is useless everywhere, and each node judges expiry by its own clock at check-in, so each
@@ -25,20 +25,14 @@ import { pairFirstStore, startCentral } from './support/chain';
 // purge is never pushed, and the log's versions of a barcode a store already purged change nothing
 // that matters. Revoking barcodes (a password change) is an ordinary write and still travels.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe.each(BACKENDS)('purging expired app barcodes in a chain (central on $name)', (backend) => {
   async function chain() {
     const clock = new ManualClock();
-    const opened = await backend.open();
-    open.push(opened);
-    const central = await startCentral(clock, opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, clock, keep);
     const { store } = await pairFirstStore(central, clock);
-    open.push(store);
+    keep(store);
     const registered = await registerInStore(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { email: 'ana@chain-purge.test' });
     const ana = { sessionId: 0, userId: Number(registered.session.user_id), vendorId: central.vendor.vendorId };
     return { clock, central, store, ana };
@@ -153,16 +147,16 @@ describe('a paired store node purges its copies among its hourly jobs', () => {
 
   it('as `punchcard store` starts it, paired: the first run, a second after start, removes a barcode a day past expiry', async () => {
     const dirs = [makeTempDir('punchcard-purge-central-'), makeTempDir('punchcard-purge-store-')];
-    open.push({ close: async () => dirs.forEach((dir) => dir.remove()) });
+    keep({ close: async () => dirs.forEach((dir) => dir.remove()) });
     const central: RunningNode = await startStoreNode({ dataDir: dirs[0]!.path, role: 'central', port: 0 });
-    open.push(central);
+    keep(central);
     const chain = await setUpVendor(central.engine, { name: 'Chain', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
     const registered = await registerInStore(central.engine, await authenticateApiKey(central.engine, chain.apiKey), { email: 'ana@node-purge.test' });
     const userId = Number(registered.session.user_id);
     const { code } = await issuePairingCode(central.engine, chain.vendorId, chain.storeId);
     await pairStoreWithCentral({ dataDir: dirs[1]!.path, central: central.url, code });
     const store: RunningNode = await startStoreNode({ dataDir: dirs[1]!.path, port: 0 });
-    open.push(store);
+    keep(store);
     expect(store.engine.programRole).toBe('replica');
     await eventually('the customer at the store', async () => (await store.engine.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined);
 

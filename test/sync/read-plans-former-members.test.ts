@@ -1,10 +1,10 @@
 import { type CompiledQuery, type KyselyPlugin, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formerMembersOf } from '../../src/core/sync/central/former-members';
 import { BACKENDS } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { queryPlan } from '../support/query-plan';
-import { startCentral } from './support/chain';
+import { closedAfterEach, startCentralOn } from './support/chain';
 
 // Who of a page left the program (sync/central/former-members.ts) is asked for every pull and
 // snapshot page. Ids are node number × 2^32 + sequence, so a page of customers made at several
@@ -13,20 +13,14 @@ import { startCentral } from './support/chain';
 // SQLite, 73 ms on PostgreSQL; 3 and 10 ms looked up by id). Each query must look the page's ids
 // up one by one, on both databases.
 
-const open: Array<{ close(): Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 const SPAN = 2 ** 32;
 const CUSTOMERS = 30_000;
 
 describe.each(BACKENDS)('former members of a page spanning several nodes ($name)', (backend) => {
   it('each query looks the page’s ids up (never an id range, never a scan), and finds the same customers', async () => {
-    const opened = await backend.open();
-    open.push(opened);
-    const central = await startCentral(new ManualClock(), opened.database);
-    open.push(central);
+    const central = await startCentralOn(backend, new ManualClock(), keep);
     const { db, dialect } = central.engine;
     const vendorId = central.vendor.vendorId;
     // Customer i: node i % 3 + 1, sequence i / 3 + 1. Every 10th left the program; every 10th from

@@ -10,6 +10,7 @@ import { findVendorCard, unlockCard } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
 import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
+import { identifiedAtKiosk } from './kiosk-view';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
 export interface InStoreRegistration {
@@ -88,7 +89,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter', byCounter: !created });
     if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
-    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: card?.number ?? null, openedBy: scope.role, atKiosk: scope.role === 'kiosk' });
+    const opened = await openSession(trx, engine, counter, { userId: user.id, identifiedBy: 'register', cardNumber: card?.number ?? null, openedBy: scope.role, atKiosk: identifiedAtKiosk(scope.role, {}) });
     return {
       result: { session: opened.session, vendor: { id: vendor.id, name: vendor.name }, pos: pos && { id: pos.id, name: pos.name, status: pos.status }, created },
       events: opened.events,

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { afterEach } from 'vitest';
 import { type Engine, startEngine } from '../../../src/core/engine';
 import { addApiKey } from '../../../src/core/credentials/api-keys';
 import { authenticateApiKey, type StoreScope } from '../../../src/core/credentials/authenticate';
@@ -18,6 +19,7 @@ import type { CustomerRows, PullResponse, PushRequest, PushResponse, SnapshotPag
 import { setMeta } from '../../../src/core/storage/node-meta';
 import { loadFirstSyncState, SyncClient, type SyncTransport } from '../../../src/core/sync/store/sync-client';
 import { setUpVendor, type VendorCredentials } from '../../../src/core/tenancy/set-up-vendor';
+import type { Backend } from '../../support/backends';
 import { ManualClock } from '../../support/clock';
 
 // A chain in one process for tests of sync: central and stores on in-memory SQLite databases cloned
@@ -38,6 +40,29 @@ export async function freshDatabase(): Promise<Database> {
     rmSync(file);
   }
   return openSqlite(image);
+}
+
+type Closable = { close(): Promise<unknown> };
+
+/**
+ * What a test opens, closed after it, last opened first: `const keep = closedAfterEach()` at the top
+ * of a test file, then `keep(handle)` (which returns the handle).
+ */
+export function closedAfterEach(): <T extends Closable>(handle: T) => T {
+  const open: Closable[] = [];
+  afterEach(async () => {
+    for (const handle of open.splice(0).reverse()) await handle.close();
+  });
+  return (handle) => {
+    open.push(handle);
+    return handle;
+  };
+}
+
+/** A central on a test backend's database (SQLite or PostgreSQL), both closed after the test. */
+export async function startCentralOn(backend: Backend, clock: ManualClock, keep: ReturnType<typeof closedAfterEach>): Promise<CentralHandle> {
+  const opened = keep(await backend.open());
+  return keep(await startCentral(clock, opened.database));
 }
 
 export interface CentralHandle {
