@@ -63,6 +63,13 @@ async function restartAsPairedStore(): Promise<string> {
 }
 const bare = Fastify();
 bare.get('/hello', async () => ({ hello: 'world' }));
+// The bare route made slow: it answers after `us` microseconds of CPU (a busy wait), so the harness's
+// own cost per request can be measured at a slow path's pace (bench/run.ts).
+bare.get<{ Querystring: { us?: string } }>('/spin', async (request) => {
+  const end = process.hrtime.bigint() + BigInt(Math.round(Number(request.query.us ?? 0) * 1000));
+  while (process.hrtime.bigint() < end);
+  return { hello: 'world' };
+});
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 /** The floor for orders: raw durable commits (WAL, synchronous=FULL), one small insert each. */

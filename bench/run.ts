@@ -107,6 +107,11 @@ async function inStore() {
     const retrieve = await measure(nodeUrl, {
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }],
     }, atCounter);
+    // The bare route slowed by a busy wait to retrieve's cost: what the harness costs a request at a
+    // slow path's pace. A client core idling between replies must be woken for each one (on this 2-core
+    // VM ~10–20 µs of the server's kernel time a reply); a fast route keeps it busy and never pays that.
+    const spinUs = Math.max(0, (retrieve.server_cpu_us_per_req ?? 0) - (bare.server_cpu_us_per_req ?? 0));
+    const slowBare = await measure(`${target.info.bareUrl}/spin?us=${spinUs}`, {}, atCounter);
     // Check-in alone: a durable write each.
     const checkIns = await measure(nodeUrl, {
       requests: [
@@ -138,6 +143,11 @@ async function inStore() {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
       bare_fastify_route: bare,
       retrieve_customer: { ...retrieve, ratio_to_bare: ratio(retrieve, bare.req_per_s) },
+      bare_route_as_slow_as_retrieve: {
+        busy_wait_us: spinUs,
+        ...slowBare,
+        harness_us_per_req: slowBare.server_cpu_us_per_req === undefined ? null : slowBare.server_cpu_us_per_req - spinUs,
+      },
       check_in: { ...checkIns, ratio_to_bare: ratio(checkIns, bare.req_per_s) },
       queue_10_waiting: { ...queue, ratio_to_bare: ratio(queue, bare.req_per_s) },
       orders: { ...orders, raw_durable_commits_per_s: raw.rawCommitsPerSecond, ratio_to_raw_commits: Number((orders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
