@@ -147,10 +147,12 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   // triggers: capture, the ledger's guards) then pwrites each page it touches there: 15 writes per
   // row of a first sync's customers, three times the insert itself (docs/decisions.md, Speed).
   sqlite.pragma('temp_store = MEMORY');
+  lowerEveryLetter(sqlite);
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const onDisk = typeof file === 'string' && file !== ':memory:' && file !== '' ? file : null;
   const reader = onDisk ? new BetterSqlite3(onDisk, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
+  if (reader) lowerEveryLetter(reader);
   let endReadSnapshot = () => {};
   const statements = withStatementCache(sqlite, () => endReadSnapshot());
   const ids = new ObjectIdCounter();
@@ -174,6 +176,18 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
       reader?.close();
     },
   };
+}
+
+/**
+ * SQLite's own lower() folds ASCII letters only ('Ángela' stays 'Ángela'), PostgreSQL's every letter:
+ * the name search found "Áng…" on central and not on a store. Every connection of a node replaces
+ * it with JavaScript's toLowerCase (deterministic, so the lowercased-name indexes of migration 0018
+ * keep using it); migration 0036 rebuilds those indexes where an older node built them with the
+ * ASCII-only one. A tool that writes names through a connection of its own (the sqlite3 shell)
+ * would index them the old way: the node's own connections are the only writers.
+ */
+function lowerEveryLetter(sqlite: BetterSqlite3.Database): void {
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
 }
 
 /**
