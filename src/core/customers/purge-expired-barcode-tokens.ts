@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Engine, transact } from '../engine';
 import type { DB } from '../storage/schema';
+import { withCaptureQuiet } from '../sync/capture/capture-quiet';
 
 /**
  * How long an app barcode is kept after it expired. Check-in answers an expired code exactly as an
@@ -33,9 +34,7 @@ export async function purgeExpiredBarcodeTokens(engine: Engine, between: () => P
       const ids = (await expiredBarcodeTokensQuery(trx, cutoff, PURGE_BATCH).execute()).map((r) => r.id);
       if (ids.length === 0) return 0;
       // Capture quiet for this statement only, as a store applying central's rows does.
-      await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-      await trx.deleteFrom('barcode_tokens').where('id', 'in', ids).execute();
-      await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+      await withCaptureQuiet(trx, () => trx.deleteFrom('barcode_tokens').where('id', 'in', ids).execute());
       await forgetLoggedVersions(trx, ids);
       return ids.length;
     });

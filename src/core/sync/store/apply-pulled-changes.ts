@@ -6,6 +6,7 @@ import type { DB } from '../../storage/schema';
 import type { PulledChange } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { pickColumns, tableColumns } from '../table-columns';
+import { withCaptureQuiet } from '../capture/capture-quiet';
 import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
 /**
@@ -15,21 +16,21 @@ import { highestOwnId, moveObjectCounterPast } from './object-counter';
  * a unique key: the local row holding it steps aside (its own central version follows).
  */
 export async function applyPulledChanges(trx: Kysely<DB>, engine: Engine, vendorId: number, changes: PulledChange[], cursor: number): Promise<void> {
-  await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-  if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
-  const pending = await pendingRows(trx);
-  for (const change of changes) {
-    if (!replicatedTable(change.tbl)?.pull) continue;
-    const id = Number(change.data['id']);
-    if (pending.has(`${change.tbl}:${id}`)) continue;
-    if (change.op === 'delete') {
-      if (change.tbl !== 'ledger_entries') await trx.deleteFrom(change.tbl as 'users').where('id', '=', id).execute();
-      continue;
+  await withCaptureQuiet(trx, async () => {
+    if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
+    const pending = await pendingRows(trx);
+    for (const change of changes) {
+      if (!replicatedTable(change.tbl)?.pull) continue;
+      const id = Number(change.data['id']);
+      if (pending.has(`${change.tbl}:${id}`)) continue;
+      if (change.op === 'delete') {
+        if (change.tbl !== 'ledger_entries') await trx.deleteFrom(change.tbl as 'users').where('id', '=', id).execute();
+        continue;
+      }
+      if (change.tbl === 'ledger_entries') await insertEntryIfAbsent(trx, engine, change.data);
+      else await upsertRow(trx, engine, vendorId, change.tbl, change.data);
     }
-    if (change.tbl === 'ledger_entries') await insertEntryIfAbsent(trx, engine, change.data);
-    else await upsertRow(trx, engine, vendorId, change.tbl, change.data);
-  }
-  await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+  });
   // This node's own rows come back too; one above its counter means it was restored from a backup.
   const ownHighest = highestOwnId(engine, changes.map((c) => c.data['id']));
   if (ownHighest !== null) await moveObjectCounterPast(trx, engine, ownHighest);

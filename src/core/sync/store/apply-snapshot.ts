@@ -9,6 +9,7 @@ import type { RowTable } from '../protocol';
 import { replicatedTable, STORE_CLEARED_COLUMNS } from '../replicated-tables';
 import { tableColumns } from '../table-columns';
 import { pendingRows, upsertRow } from './apply-pulled-changes';
+import { withCaptureQuiet } from '../capture/capture-quiet';
 import { highestOwnId, moveObjectCounterPast } from './object-counter';
 
 // A page of a first sync's snapshot (docs/sync.md, "First sync"), written in bulk in the caller's
@@ -40,42 +41,43 @@ const PARENTS: Readonly<Record<string, string>> = {
 export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorId: number, table: string, page: RowTable): Promise<number> {
   if (!replicatedTable(table)?.pull) throw new Error(`central sent a snapshot of ${table}, which stores do not receive`);
   if (page.rows.length === 0) return 0;
-  await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-  if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
   const at = new Map(page.columns.map((c, i) => [c, i]));
   const idAt = at.get('id');
   if (idAt === undefined) throw new Error(`central sent ${table} rows without their ids`);
-  // Sales made here during the first sync (customers already received check in) are this store's news.
-  const ownWrites = (await trx.selectFrom('sync_changes').select('seq').limit(1).executeTakeFirst()) !== undefined;
-  const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
-  const columns = await tableColumns(trx, engine.dialect, table);
-  let kept = pending.size === 0 ? page.rows : page.rows.filter((values) => !pending.has(`${table}:${Number(values[idAt])}`));
-  // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
-  kept = await withParentsPresent(trx, table, at, kept, columns);
-  if (table === 'ledger_entries') {
-    await insertEntries(trx, engine, at, kept, columns);
-  } else {
-    const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
-    const replicated = replicatedTable(table);
-    const defaults: Row = { ...replicated?.insertDefaults, ...replicated?.masked };
-    for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
-    const list = [...columns].filter((c) => at.has(c) || c in defaults);
-    const firstVendor = list.indexOf('first_vendor_id');
-    const sources = list.map((c) => (c in defaults ? -1 : at.get(c)!));
-    const tuples = kept.map((values) => {
-      const tuple = list.map((c, i) => (sources[i]! < 0 ? defaults[c] : values[sources[i]!]));
-      // A customer who first joined another vendor points at a vendor this store never sees.
-      if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
-      return tuple;
-    });
-    // A row not inserted is here already (brought earlier for a waiting counter, or this store's
-    // own, pushed) or meets a local row holding one of its unique keys: central's version wins, by
-    // the pull's rules (the local holder steps aside).
-    for (const index of await insertTuples(trx, engine, table, list, tuples)) {
-      await upsertRow(trx, engine, vendorId, table, Object.fromEntries(page.columns.map((c, i) => [c, kept[index]![i]])));
+  const kept = await withCaptureQuiet(trx, async () => {
+    if (engine.dialect === 'sqlite') await sql`pragma defer_foreign_keys = on`.execute(trx);
+    // Sales made here during the first sync (customers already received check in) are this store's news.
+    const ownWrites = (await trx.selectFrom('sync_changes').select('seq').limit(1).executeTakeFirst()) !== undefined;
+    const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
+    const columns = await tableColumns(trx, engine.dialect, table);
+    let rows = pending.size === 0 ? page.rows : page.rows.filter((values) => !pending.has(`${table}:${Number(values[idAt])}`));
+    // A row whose parent is not here yet was rows after the snapshot's cursor: the log brings both.
+    rows = await withParentsPresent(trx, table, at, rows, columns);
+    if (table === 'ledger_entries') {
+      await insertEntries(trx, engine, at, rows, columns);
+    } else {
+      const known = table === 'users' ? new Set((await trx.selectFrom('vendors').select('id').execute()).map((v) => Number(v.id))) : null;
+      const replicated = replicatedTable(table);
+      const defaults: Row = { ...replicated?.insertDefaults, ...replicated?.masked };
+      for (const column of STORE_CLEARED_COLUMNS[table] ?? []) defaults[column] = null;
+      const list = [...columns].filter((c) => at.has(c) || c in defaults);
+      const firstVendor = list.indexOf('first_vendor_id');
+      const sources = list.map((c) => (c in defaults ? -1 : at.get(c)!));
+      const tuples = rows.map((values) => {
+        const tuple = list.map((c, i) => (sources[i]! < 0 ? defaults[c] : values[sources[i]!]));
+        // A customer who first joined another vendor points at a vendor this store never sees.
+        if (known && firstVendor >= 0 && !known.has(Number(tuple[firstVendor]))) tuple[firstVendor] = vendorId;
+        return tuple;
+      });
+      // A row not inserted is here already (brought earlier for a waiting counter, or this store's
+      // own, pushed) or meets a local row holding one of its unique keys: central's version wins, by
+      // the pull's rules (the local holder steps aside).
+      for (const index of await insertTuples(trx, engine, table, list, tuples)) {
+        await upsertRow(trx, engine, vendorId, table, Object.fromEntries(page.columns.map((c, i) => [c, rows[index]![i]])));
+      }
     }
-  }
-  await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
+    return rows;
+  });
   // Rows of this node's own range come only to a store restored from a backup mid-snapshot (see the pull).
   const ownHighest = highestOwnId(engine, page.rows.map((values) => values[idAt]));
   if (ownHighest !== null) await moveObjectCounterPast(trx, engine, ownHighest);

@@ -3,6 +3,7 @@ import type { Engine } from '../../engine';
 import { nextObjectIds, nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import { chunks } from '../bulk-lists';
+import { withCaptureQuiet } from '../capture/capture-quiet';
 import { ID_REFERENCES, type IdReference, JSON_ID_REFERENCES } from './own-row-references';
 
 // A store restored from a backup hands out again the ids of the rows its lost copy made after the
@@ -50,24 +51,24 @@ export async function newIdsFor(trx: Kysely<DB>, engine: Engine, rows: Array<{ t
 export async function moveRowIds(trx: Kysely<DB>, engine: Engine, moves: IdMoves, fromSeq: number): Promise<void> {
   if (moves.size === 0) return;
   if (engine.dialect !== 'sqlite') throw new Error('this store was restored from a backup and its new rows need new ids, which is done on SQLite only: pair it again');
-  await trx.updateTable('sync_apply_mode').set({ active: 1 }).execute();
-  await sql`pragma defer_foreign_keys = on`.execute(trx);
-  await sql`create temp table if not exists sync_id_moves (tbl text not null, old_id integer not null, new_id integer not null, primary key (tbl, old_id))`.execute(trx);
-  await sql`delete from temp.sync_id_moves`.execute(trx);
-  for (const [table, ids] of moves) {
-    for (const chunk of chunks([...ids], 300)) {
-      await sql`insert into temp.sync_id_moves (tbl, old_id, new_id) values ${sql.join(chunk.map(([from, to]) => sql`(${table}, ${from}, ${to})`))}`.execute(trx);
+  await withCaptureQuiet(trx, async () => {
+    await sql`pragma defer_foreign_keys = on`.execute(trx);
+    await sql`create temp table if not exists sync_id_moves (tbl text not null, old_id integer not null, new_id integer not null, primary key (tbl, old_id))`.execute(trx);
+    await sql`delete from temp.sync_id_moves`.execute(trx);
+    for (const [table, ids] of moves) {
+      for (const chunk of chunks([...ids], 300)) {
+        await sql`insert into temp.sync_id_moves (tbl, old_id, new_id) values ${sql.join(chunk.map(([from, to]) => sql`(${table}, ${from}, ${to})`))}`.execute(trx);
+      }
     }
-  }
-  await withLedgerGuardsLifted(trx, async () => {
-    for (const table of moves.keys()) await moveColumn(trx, { table, column: 'id', names: table });
-    for (const reference of ID_REFERENCES) if (!reference.inChangesOnly && moves.has(reference.names)) await moveColumn(trx, reference);
+    await withLedgerGuardsLifted(trx, async () => {
+      for (const table of moves.keys()) await moveColumn(trx, { table, column: 'id', names: table });
+      for (const reference of ID_REFERENCES) if (!reference.inChangesOnly && moves.has(reference.names)) await moveColumn(trx, reference);
+    });
+    // The changes first: the replies to patch are found through their (moved) row ids.
+    await moveIdsInChanges(trx, moves, fromSeq);
+    await moveIdsInReplies(trx, moves, fromSeq);
+    await sql`drop table temp.sync_id_moves`.execute(trx);
   });
-  // The changes first: the replies to patch are found through their (moved) row ids.
-  await moveIdsInChanges(trx, moves, fromSeq);
-  await moveIdsInReplies(trx, moves, fromSeq);
-  await sql`drop table temp.sync_id_moves`.execute(trx);
-  await trx.updateTable('sync_apply_mode').set({ active: 0 }).execute();
 }
 
 /** One column's ids that moved, set to the new ones in one statement. */
