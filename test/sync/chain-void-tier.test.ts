@@ -5,8 +5,10 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
+import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // A void takes back the tier its sale got (orders/tier-progress.ts) wherever the void is made. Rows
@@ -28,15 +30,15 @@ interface Chain {
   userId: number;
 }
 
-/** Central with Silver (20) and Gold (50, no window), one store, and a member registered there. */
-async function chain(): Promise<Chain> {
+/** Central with Silver (20) and Gold (50, no window), one store, and a member registered there; tier.changed goes to `hooks`. */
+async function chain(hooks = { url: 'https://hooks.example.com/punchcard', allowPrivate: false }): Promise<Chain> {
   const clock = new ManualClock();
   const central = await startCentral(clock);
   open.push(central);
   const vendor = { vendorId: central.vendor.vendorId };
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: 30 });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
-  await createWebhookEndpoint(central.engine, vendor, { url: 'https://hooks.example.com/punchcard', events: ['tier.changed'] }, { allowPrivate: false });
+  await createWebhookEndpoint(central.engine, vendor, { url: hooks.url, events: ['tier.changed'] }, { allowPrivate: hooks.allowPrivate });
   let link: Switch | null = null;
   const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
   open.push(store);
@@ -132,5 +134,30 @@ describe('a voided sale’s tier across the chain', () => {
       expect(await membership(engine, c.userId)).toEqual(member);
       expect((await notes(engine, c.userId)).sort()).toEqual(['Complete: Gold → Member', 'Duplicate: Gold → Member']);
     }
+  });
+});
+
+describe('a store’s tier move up that central carries further', () => {
+  it('central’s own promotion comes after the store’s move, recorded and delivered: Member → Silver, then Silver → Gold', async () => {
+    const receiver = await startWebhookReceiver();
+    open.push(receiver);
+    const c = await chain({ url: receiver.url, allowPrivate: true });
+    await sync(c.store);
+    c.store.link.down = true;
+    // Central sells to the member meanwhile: 19 points, still Member there.
+    await placeOrder(c.central.engine, await authenticateApiKey(c.central.engine, c.central.vendor.apiKey), { identification: 'gil@example.com', receiptNumber: 'C-1', subtotal: 19 });
+    c.clock.advance(HOUR);
+    // The store, offline, sells 35: Silver there (it cannot see central's 19).
+    await placeOrder(c.store.engine, await c.store.scope(), { identification: 'gil@example.com', receiptNumber: 'S-1', subtotal: 35 });
+    expect((await membership(c.store.engine, c.userId)).tier).toBe('Silver');
+    c.clock.advance(HOUR);
+    c.store.link.down = false;
+    await sync(c.store);
+    // Central judges the move up with its own points (54): Gold, by its own promotion.
+    expect((await membership(c.central.engine, c.userId)).tier).toBe('Gold');
+    // The store's move bears the time of its sale, central's promotion the time of the push.
+    expect(await tierEvents(c)).toEqual(['Member → Silver', 'Silver → Gold']);
+    await deliverDueWebhooks(c.central.engine, { allowPrivate: true });
+    expect(receiver.ofType('tier.changed').map((r) => `${r.body.data.from?.name ?? '-'} → ${r.body.data.to.name}`)).toEqual(['Member → Silver', 'Silver → Gold']);
   });
 });
