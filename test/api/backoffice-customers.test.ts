@@ -52,6 +52,15 @@ describe('search', () => {
     expect((await search(manager, 'nobody@nowhere.test')).body.items).toEqual([]);
     expect((await search(otherOwner, ana.email)).body.items).toEqual([]);
   });
+
+  it('finds a name typed without its accents, or with them in capitals', async () => {
+    const registered = await registerOkAt(node, vendor.vendorId, { first_name: 'Íñigo', last_name: 'Núñez' });
+    for (const q of ['nunez', 'NÚÑ', 'inigo']) {
+      const found = await search(manager, q);
+      expect(found.status).toBe(200);
+      expect(found.body.items.map((c: { id: number; last_name: string }) => [c.id, c.last_name])).toEqual([[Number(registered.user.id), 'Núñez']]);
+    }
+  });
 });
 
 describe('balance adjustment', () => {

@@ -17,7 +17,7 @@ import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
 
 // The back office's own queries on PostgreSQL (the API tests run them on SQLite): the dashboard's
-// day buckets and sums, the name search through the lowercased-name indexes (migration 0018), and a
+// day buckets and sums, the name search through the folded-name indexes (migration 0036), and a
 // paired node's health.
 describe('back-office queries on PostgreSQL', () => {
   let pg: Awaited<ReturnType<typeof openTestPostgres>>;

@@ -163,6 +163,8 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.dropIndex('users_merged_into').execute();
       await engine.db.schema.dropIndex('barcode_tokens_user').execute();
       await engine.db.schema.dropIndex('barcode_tokens_expiry').execute();
+      await engine.db.schema.dropIndex('users_first_name_folded').execute();
+      await engine.db.schema.dropIndex('users_last_name_folded').execute();
       await engine.db.schema.alterTable('pos_sessions').dropColumn('kiosk_identified_at').execute();
       await migrateToLatest(engine.db);
     }

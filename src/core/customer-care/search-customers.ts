@@ -3,6 +3,7 @@ import { isServiceError } from '../../shared/errors';
 import { loadVendor } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import { noIndexOn } from '../storage/dialect';
+import { foldedNameSql, foldName } from '../storage/folded-names';
 import { identifyCustomer } from '../onscreen/identify-customer';
 import { checkCustomerAccess } from './customer-access';
 
@@ -32,26 +33,24 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
   } catch (error) {
     if (!isServiceError(error) || error.status >= 500) throw error;
   }
-  const start = q.toLowerCase().replace(/[%_\\]/g, '');
+  const start = foldName(q).replace(/[%_\\]/g, '');
   if (start === '') return [];
   const list = await nameSearchQuery(engine, vendorId, onlyStoreId, start, limit).execute();
   return list.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: 'name' }));
 }
 
 /**
- * The program's customers whose first or last name starts with `start` (lowercase), by last name.
+ * The program's customers whose first or last name starts with `start` (folded: folded-names.ts), by last name.
  * Exported for the test of its plan: on SQLite the names' indexes find the candidates (`+` keeps
  * the planner off the memberships' vendor index, through which it read every member of the
  * program, 0.5 s at 1M customers even for a prefix nobody has).
  */
 export function nameSearchQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, start: string, limit: number) {
   const prefix = `${start}%`;
-  // The range finds candidates through the lowercased-name indexes; LIKE keeps the exact meaning.
+  // The range finds candidates through the folded-name indexes (migration 0036); LIKE keeps the exact meaning.
   const end = start.slice(0, -1) + String.fromCodePoint(start.codePointAt(start.length - 1)! + 1);
-  const startsWith = (column: 'first_name' | 'last_name') => {
-    const lower = sql`lower(${sql.ref(`u.${column}`)})`;
-    return sql`(${lower} >= ${start} and ${lower} < ${end} and ${lower} like ${prefix})`;
-  };
+  const folded = (column: 'first_name' | 'last_name') => foldedNameSql(engine.dialect, `u.${column}`);
+  const startsWith = (column: 'first_name' | 'last_name') => sql`(${folded(column)} >= ${start} and ${folded(column)} < ${end} and ${folded(column)} like ${prefix})`;
   let rows = engine.db
     .selectFrom('users as u')
     .innerJoin('user_vendors as m', 'm.user_id', 'u.id')
@@ -68,5 +67,6 @@ export function nameSearchQuery(engine: Engine, vendorId: number, onlyStoreId: n
       ]),
     );
   }
-  return rows.orderBy('u.last_name').orderBy('u.first_name').orderBy('u.id').limit(limit);
+  // Álvarez among the A's, as the search reads names.
+  return rows.orderBy(folded('last_name')).orderBy(folded('first_name')).orderBy('u.id').limit(limit);
 }

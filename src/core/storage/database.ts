@@ -179,12 +179,12 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
 }
 
 /**
- * SQLite's own lower() folds ASCII letters only ('Ángela' stays 'Ángela'), PostgreSQL's every letter:
- * the name search found "Áng…" on central and not on a store. Every connection of a node replaces
- * it with JavaScript's toLowerCase (deterministic, so the lowercased-name indexes of migration 0018
- * keep using it); migration 0036 rebuilds those indexes where an older node built them with the
- * ASCII-only one. A tool that writes names through a connection of its own (the sqlite3 shell)
- * would index them the old way: the node's own connections are the only writers.
+ * SQLite's own lower() folds ASCII letters only ('Ángela' stays 'Ángela'), PostgreSQL's every
+ * letter. Every connection of a node replaces it with JavaScript's toLowerCase (deterministic, so an
+ * index may use it), so that `lower(name)` sorts and the folded names of the search
+ * (folded-names.ts) mean the same on every node. The folded-name indexes fold the accented letters
+ * of both cases themselves, so a name written by another connection (the sqlite3 shell) is found
+ * alike, unless it holds a capital beyond those (Ø, Ł, Greek).
  */
 function lowerEveryLetter(sqlite: BetterSqlite3.Database): void {
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));

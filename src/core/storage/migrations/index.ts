@@ -33,7 +33,7 @@ import { mergedCustomers } from './0032-merged-customers';
 import { barcodeTokensByCustomer } from './0033-barcode-tokens-by-customer';
 import { kioskIdentifiedSessions } from './0034-kiosk-identified-sessions';
 import { barcodeTokensByExpiry } from './0035-barcode-tokens-by-expiry';
-import { namesLoweredInFull } from './0036-names-lowered-in-full';
+import { namesFoldedForSearch } from './0036-names-folded-for-search';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -73,5 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0033-barcode-tokens-by-customer': barcodeTokensByCustomer,
   '0034-kiosk-identified-sessions': kioskIdentifiedSessions,
   '0035-barcode-tokens-by-expiry': barcodeTokensByExpiry,
-  '0036-names-lowered-in-full': namesLoweredInFull,
+  '0036-names-folded-for-search': namesFoldedForSearch,
 };
