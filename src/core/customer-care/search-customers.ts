@@ -67,6 +67,9 @@ export function nameSearchQuery(engine: Engine, vendorId: number, onlyStoreId: n
       ]),
     );
   }
-  // Álvarez among the A's, as the search reads names.
-  return rows.orderBy(folded('last_name')).orderBy(folded('first_name')).orderBy('u.id').limit(limit);
+  // Álvarez among the A's, as the search reads names. `|| ''`: ordered by the indexed expression
+  // itself, PostgreSQL walked the whole last-name index in order, the prefix a mere filter (review:
+  // "smi" read 27,001 of 30,000 customers); the two ranges read the matches only.
+  const unindexed = (column: 'first_name' | 'last_name') => sql`${folded(column)} || ''`;
+  return rows.orderBy(unindexed('last_name')).orderBy(unindexed('first_name')).orderBy('u.id').limit(limit);
 }

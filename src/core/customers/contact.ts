@@ -50,7 +50,8 @@ export function phoneFromInput(input: PhoneInput | null, country: string | null,
 }
 
 export function cleanName(value: string, field: string, options: { allowEmpty?: boolean } = {}): string {
-  const clean = value.trim().replace(/\s+/g, ' ');
+  // Composed (NFC), as the name search folds what is typed: "Nu\u0301n\u0303ez" is stored "Núñez".
+  const clean = value.normalize('NFC').trim().replace(/\s+/g, ' ');
   if ((!options.allowEmpty && clean.length === 0) || clean.length > 100) {
     throw new ServiceError('validation_failed', `${field} must be ${options.allowEmpty ? '' : '1 to '}100 characters at most.`, field);
   }

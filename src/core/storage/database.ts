@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { type Dialect, dialectOf } from './dialect';
+import { lowerAsPostgres } from './folded-names';
 import { migrations } from './migrations/index';
 import { ObjectIdCounter } from './object-id-counter';
 import { startCheckpointer } from './checkpointer';
@@ -180,14 +181,14 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
 
 /**
  * SQLite's own lower() folds ASCII letters only ('Ángela' stays 'Ángela'), PostgreSQL's every
- * letter. Every connection of a node replaces it with JavaScript's toLowerCase (deterministic, so an
+ * letter. Every connection of a node replaces it with PostgreSQL's way (deterministic, so an
  * index may use it), so that `lower(name)` sorts and the folded names of the search
  * (folded-names.ts) mean the same on every node. The folded-name indexes fold the accented letters
  * of both cases themselves, so a name written by another connection (the sqlite3 shell) is found
  * alike, unless it holds a capital beyond those (Ø, Ł, Greek).
  */
 function lowerEveryLetter(sqlite: BetterSqlite3.Database): void {
-  sqlite.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : lowerAsPostgres(String(value))));
 }
 
 /**

@@ -6,22 +6,35 @@ import type { Dialect } from './dialect';
 // whoever types "nunez" finds Núñez. One table serves JavaScript (the typed text) and SQL (the
 // indexes of migration 0036 and the search), so every node finds the same customers. Changing it
 // changes what those indexes hold: it needs a migration that builds them again.
-const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüñçýÿ';
-const PLAIN = 'aaaaaaeeeeiiiiooooouuuuncyy';
+// Also the final sigma (ς, as σ: "ΚΩΣΤΑΣ" and "Κωστας" alike) and the Turkish dotless ı.
+const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüñçýÿςı';
+const PLAIN = 'aaaaaaeeeeiiiiooooouuuuncyyσi';
 
-const PLAIN_OF = new Map([...ACCENTED].map((letter, i) => [letter, PLAIN[i]!]));
+const PLAIN_OF = new Map([...ACCENTED].map((letter, i) => [letter, [...PLAIN][i]!]));
 
-/** The typed text as the folded-name indexes hold names. */
+/**
+ * Lowercase as PostgreSQL's lower() does, letter by letter: JavaScript's toLowerCase of a whole
+ * string writes a word-final Σ as ς and İ as i + a combining dot; PostgreSQL writes σ and i. The
+ * node's SQLite connections lower with it too (storage/database.ts).
+ */
+export function lowerAsPostgres(text: string): string {
+  let lowered = '';
+  for (const letter of text) lowered += letter === 'İ' ? 'i' : letter.toLowerCase();
+  return lowered;
+}
+
+/** The typed text as the folded-name indexes hold names (composed first: names are stored so, cleanName). */
 export function foldName(text: string): string {
   let folded = '';
-  for (const letter of text.toLowerCase()) folded += PLAIN_OF.get(letter) ?? letter;
+  for (const letter of lowerAsPostgres(text.normalize('NFC'))) folded += PLAIN_OF.get(letter) ?? letter;
   return folded;
 }
 
 // Capitals too, after lower(): a connection with SQLite's own lower(), which leaves Á as it is (the
 // sqlite3 shell; the node's own connections lower every letter), still folds these letters alike.
-const FROM = ACCENTED + ACCENTED.toUpperCase();
+const FROM = ACCENTED + [...ACCENTED].map((letter) => letter.toUpperCase()).join('');
 const TO = PLAIN + PLAIN;
+if ([...FROM].length !== [...TO].length) throw new Error('the fold table pairs one letter with one letter');
 
 /**
  * SQL folding `column` as foldName does. Constants are written out, not bound: an index on an
@@ -32,7 +45,8 @@ const TO = PLAIN + PLAIN;
 export function foldedNameSql(dialect: Dialect, column: string): RawBuilder<string> {
   if (!/^[a-z_.]+$/.test(column)) throw new Error(`not a column: ${column}`);
   if (dialect === 'postgres') return sql.raw(`translate(lower(${column}), '${FROM}', '${TO}')`);
+  const plain = [...TO];
   let replaced = `lower(${column})`;
-  [...FROM].forEach((letter, i) => (replaced = `replace(${replaced}, '${letter}', '${TO[i]}')`));
+  [...FROM].forEach((letter, i) => (replaced = `replace(${replaced}, '${letter}', '${plain[i]}')`));
   return sql.raw(`(case when ${column} glob '*[^ -~]*' then ${replaced} else lower(${column}) end)`);
 }
