@@ -3,10 +3,10 @@ import type { Dialect } from './dialect';
 
 // A name as the back office's search compares it: lowercased, with the accents of the letters
 // Spanish, Portuguese, French and German names carry taken off (Ángela Núñez → angela nunez), so
-// whoever types "nunez" finds Núñez. One table serves JavaScript (the typed text) and SQL (the
-// indexes of migration 0036 and the search), so every node finds the same customers. Changing it
-// changes what those indexes hold: it needs a migration that builds them again.
-// Also the final sigma (ς, as σ: "ΚΩΣΤΑΣ" and "Κωστας" alike) and the Turkish dotless ı.
+// whoever types "nunez" finds Núñez; also the final sigma (ς as σ: "ΚΩΣΤΑΣ" and "Κωστας" alike)
+// and the Turkish dotless ı. One table serves JavaScript (the typed text) and SQL (the indexes of
+// migration 0036 and the search), so every node finds the same customers. Changing it changes what
+// those indexes hold: it needs a migration that builds them again.
 const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüñçýÿςı';
 const PLAIN = 'aaaaaaeeeeiiiiooooouuuuncyyσi';
 

@@ -51,7 +51,7 @@ export async function applySnapshotPage(trx: Kysely<DB>, engine: Engine, vendorI
     const pending = ownWrites ? await pendingRows(trx) : new Set<string>();
     const columns = await tableColumns(trx, engine.dialect, table);
     let rows = pending.size === 0 ? page.rows : page.rows.filter((values) => !pending.has(`${table}:${Number(values[idAt])}`));
-    // A row whose parent is not here yet was rows after the snapshot's cursor: the log brings both.
+    // A row whose parent is not here yet was written after the snapshot's cursor: the log brings both.
     rows = await withParentsPresent(trx, table, at, rows, columns);
     if (table === 'ledger_entries') {
       await insertEntries(trx, engine, at, rows, columns);
