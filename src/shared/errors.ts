@@ -109,6 +109,7 @@ export const ERROR_CODES = {
   webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },
   stores_managed_by_central: { status: 409, message: 'This store is paired with a central node: stores and their API keys are central’s, so change them in the back office of central.' },
   blocking_managed_by_central: { status: 409, message: 'This store is paired with a central node: block or unblock customers in the back office of central.' },
+  customer_email_managed_by_central: { status: 409, message: 'This store is paired with a central node: add a customer’s email in the back office of central.' },
   offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },
   payment_refund_pending: { status: 409, message: 'This payment is being refunded to the card it was paid with: nothing comes of it unless the refund fails. Please try again later.' },

@@ -63,6 +63,58 @@ describe('search', () => {
   });
 });
 
+describe('an email for a customer who has none', () => {
+  // A guest the counter registered by phone; the counter's in-store register.
+  async function phoneGuest(number: string): Promise<number> {
+    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { phone_number: { number, code: '1' } } });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', `+1${number}`).executeTakeFirstOrThrow();
+    expect(guest.email).toBeNull();
+    return Number(guest.id);
+  }
+  const addEmail = (who: SignedInStaff, id: number, email: unknown) => staffCall(node, who.token, 'PUT', `/backoffice/customers/${id}/email`, { email });
+  const userRow = (id: number) => node.engine.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('a manager adds one to a phone-only guest: in the profile, audited, and never twice', async () => {
+    const id = await phoneGuest('2025550141');
+    const added = await addEmail(manager, id, '  Pia.Guest@Example.com ');
+    expect([added.status, added.body]).toEqual([200, { email: 'Pia.Guest@Example.com' }]);
+    expect(await userRow(id)).toMatchObject({ email: 'Pia.Guest@Example.com', email_key: 'pia.guest@example.com', email_verified_at: null });
+    expect((await staffCall(node, owner.token, 'GET', `/backoffice/customers/${id}`)).body.email).toBe('Pia.Guest@Example.com');
+    const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=customer&limit=1')).body.items;
+    expect(audit[0]).toMatchObject({ action: 'customer.email_added', actor: manager.email, before: { email: null }, after: { email: 'Pia.Guest@Example.com' } });
+    // Once there, the address is the customer's to change (their profile in the app).
+    const again = await addEmail(owner, id, 'other@example.com');
+    expect([again.status, again.body.code, again.body.field]).toEqual([409, 'invalid_status_transition', 'email']);
+  });
+
+  it('refuses an address another customer has, a malformed one, a store manager and another program, and changes nothing', async () => {
+    const id = await phoneGuest('2025550142');
+    const before = await userRow(id);
+    const taken = await addEmail(owner, id, ana.email.toUpperCase());
+    expect([taken.status, taken.body.code]).toEqual([409, 'email_taken']);
+    const malformed = await addEmail(owner, id, 'not an email');
+    expect([malformed.status, malformed.body.code, malformed.body.field]).toEqual([400, 'invalid_email', 'email']);
+    expect((await addEmail(owner, id, 42)).status).toBe(400);
+    expect((await addEmail(storeManager, id, 'sm@example.com')).status).toBe(403);
+    expect((await addEmail(otherOwner, id, 'stranger@example.com')).status).toBe(404);
+    expect((await addEmail(owner, 999_999_999, 'nobody@example.com')).status).toBe(404);
+    expect(await userRow(id)).toStrictEqual(before);
+  });
+
+  it('is left to central at a paired store: 409 customer_email_managed_by_central', async () => {
+    const id = await phoneGuest('2025550143');
+    node.engine.programRole = 'replica';
+    try {
+      const refused = await addEmail(owner, id, 'paired@example.com');
+      expect([refused.status, refused.body.code]).toEqual([409, 'customer_email_managed_by_central']);
+      expect((await userRow(id)).email).toBeNull();
+    } finally {
+      node.engine.programRole = 'owner';
+    }
+  });
+});
+
 describe('balance adjustment', () => {
   it('posts a compensating ledger entry, shown in the profile, with who and why in the audit log', async () => {
     const made = await adjust(manager, { currency: pointsId, amount: 50, reason: 'Coffee machine broke during her visit' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { customerApi, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
+import { ownerOf, staffCall } from '../support/backoffice';
 import { inStoreApi } from '../support/in-store';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -180,6 +181,29 @@ describe('the guest claims the account by proving the email', () => {
     expect(owner.user_vendor.user.id).toBe(String(squatter.userId));
     expect((await isValidated(owner.session_identifier)).status).toStrictEqual({ 'No Verification': false, Email: true, Sms: false });
     expect(await balanceOf(v.loyaltyCurrencyId, squatter.userId)).toBe(120);
+  });
+
+  it('a guest the counter opened by phone alone: the back office adds an email, and the reset to it claims the account', async () => {
+    const v = await ecVendor();
+    const phone = freshPhone();
+    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { phone_number: { number: phone.national, code: '593' } } });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', phone.e164).executeTakeFirstOrThrow();
+    expect(guest.email).toBeNull();
+    await credit(v, v.loyaltyCurrencyId, guest.id, 120);
+
+    const email = freshEmail('phone-guest');
+    const staff = await ownerOf(node, v.vendorId);
+    const added = await staffCall(node, staff.token, 'PUT', `/backoffice/customers/${guest.id}/email`, { email });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+
+    const mail = await newMail(email, () => requestReset(email, v.vendorId));
+    const applied = await post('/user/password-reset/apply', { token: extractCode(mail.text), password: OWNER_PASSWORD });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const session = await loginOk(email, OWNER_PASSWORD, v.vendorId);
+    expect(session.first_login).toBe(true);
+    expect(session.user_vendor.user.id).toBe(String(guest.id));
+    expect(await balanceOf(v.loyaltyCurrencyId, guest.id)).toBe(120);
   });
 });
 

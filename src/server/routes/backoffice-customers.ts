@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { addCustomerEmail } from '../../core/customer-care/add-customer-email';
 import { adjustBalance } from '../../core/customer-care/adjust-balance';
 import { type BlockState, setCustomerBlocked } from '../../core/customer-care/block-customer';
-import { BlockBody, BlockStateSchema } from '../../shared/schemas/backoffice-screens';
+import { BlockBody, BlockStateSchema, CustomerEmailBody, CustomerEmailSchema } from '../../shared/schemas/backoffice-screens';
 import { customerProfile } from '../../core/customer-care/customer-profile';
 import { searchCustomers } from '../../core/customer-care/search-customers';
 import type { Engine } from '../../core/engine';
@@ -14,7 +15,7 @@ import { requireStaff, staffOf } from '../auth/staff';
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
 
-/** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments. */
+/** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments, blocks, an email for one without. */
 export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   const readers = requireStaff(engine, 'customers.read');
 
@@ -61,5 +62,8 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
   );
   app.post('/backoffice/customers/:id/unblock', { config, preValidation: writers, schema: { tags, params: NumericIdParams, response: { 200: BlockStateSchema } } }, async (request) =>
     blockToWire(await setCustomerBlocked(engine, staffOf(request), request.params.id, { blocked: false })),
+  );
+  app.put('/backoffice/customers/:id/email', { config, preValidation: writers, schema: { tags, params: NumericIdParams, body: CustomerEmailBody, response: { 200: CustomerEmailSchema } } }, async (request) =>
+    addCustomerEmail(engine, staffOf(request), request.params.id, request.body),
   );
 };

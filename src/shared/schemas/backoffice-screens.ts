@@ -39,6 +39,9 @@ export const PublicIdParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 export const ContentSlugParams = Type.Object({ slug: Type.String({ maxLength: 40 }) });
 
 export const BlockBody = Type.Object({ reason: Type.String({ maxLength: 1000 }) });
+/** A customer without an email gets one from the back office (their way into the app). */
+export const CustomerEmailBody = Type.Object({ email: Type.String({ maxLength: 1000 }) });
+export const CustomerEmailSchema = Type.Object({ email: Type.String() });
 export const BlockStateSchema = Type.Object({ blocked: Type.Boolean(), blocked_reason: Nullable(Type.String()), blocked_at: Nullable(IsoTimestamp) });
 
 const Figures = {
