@@ -68,11 +68,13 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [blockReason, setBlockReason] = useState('');
+  const [newEmail, setNewEmail] = useState('');
   const act = (work: Promise<unknown>, done: string) =>
     work
       .then(() => {
         setMessage({ ok: true, text: done });
         setBlockReason('');
+        setNewEmail('');
         profile.reload();
       })
       .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
@@ -96,6 +98,22 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
       </Group>
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>
+      {!p.email && role && roleAllows(role, 'customers.write') && (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            act(adminStore.getState().api().addCustomerEmail(customerId, newEmail), t.addEmailDone);
+          }}
+        >
+          <Group align="end">
+            <TextInput label={t.addEmailLabel} description={t.addEmailHint} type="email" autoComplete="off" value={newEmail} onChange={(e) => setNewEmail(e.currentTarget.value)} w={560} />
+            <Button type="submit" variant="light">
+              {t.addEmail}
+            </Button>
+          </Group>
+        </form>
+      )}
       <Table aria-label={t.balancesTable} striped>
         <Table.Thead>
           <Table.Tr>

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
-import type { BlockStateSchema, ChainHealthSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import { createRequester, type RequestOptions } from '../api/client';
 
@@ -45,6 +45,8 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     block: (id: number, reason: string) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/block`, { method: 'POST', body: { reason } }),
     unblock: (id: number) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/unblock`, { method: 'POST' }),
+    /** Only for a customer who has no email yet (a guest the counter registered by phone): their way to claim an app account. */
+    addCustomerEmail: (id: number, email: string) => call<Static<typeof CustomerEmailSchema>>(`/backoffice/customers/${id}/email`, { method: 'PUT', body: { email } }),
     program: () => call<ProgramOverview>('/backoffice/program'),
     /** A program change: `kind` is currencies, earning-rules, rewards or tiers; no id adds one. */
     saveProgramItem: (kind: string, id: string | null, body: Body) => call<object>(`/backoffice/program/${kind}${id ? `/${id}` : ''}`, { method: id ? 'PUT' : 'POST', body }),

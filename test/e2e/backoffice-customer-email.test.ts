@@ -1,0 +1,116 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOwner } from '../../src/core/staff/add-owner';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { registerOkAt } from '../support/customers';
+import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// Adding an email to a customer who has none, from the customer's profile in Chromium, against a real
+// node: an owner gives a guest the counter registered by phone an email and the profile shows it (the
+// control then goes away); an address another customer has is refused with the node's message and
+// changes nothing; a store manager, who may not write customers, sees no such control.
+describe('back-office add email to a phone-only guest in Chromium', () => {
+  let node: TestNode;
+  let browser: Browser;
+  let vendor: VendorCredentials;
+  let owner: SignedInStaff;
+  let storeManager: SignedInStaff;
+
+  beforeAll(async () => {
+    node = await startTestNode({ rendererDir: builtRendererForTests() });
+    vendor = await node.addVendor('Café Andino');
+    // A named owner with a fixed email, so the screenshot reads the same on every run.
+    const { staff } = await addOwner(node.engine, { vendorId: vendor.vendorId, email: 'ana.torres@andino.test', name: 'Ana Torres', password: STAFF_PASSWORD });
+    owner = { id: staff.id, email: staff.email, token: await signInOverHttp(node, staff.email) };
+    storeManager = await invitedStaff(node, owner, 'store_manager', vendor.storeId);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+
+  /** A guest the counter registered by phone alone (the counter's in-store register): no email. */
+  async function phoneGuest(number: string, firstName: string, lastName: string): Promise<number> {
+    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, {
+      method: 'POST',
+      body: { phone_number: { number, code: '1' }, first_name: firstName, last_name: lastName },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', `+1${number}`).executeTakeFirstOrThrow();
+    expect(guest.email).toBeNull();
+    return Number(guest.id);
+  }
+
+  const emailOf = async (id: number) => (await staffCall(node, owner.token, 'GET', `/backoffice/customers/${id}`)).body.email as string | null;
+
+  /** A fresh browser signed in as `email`, on the profile of customer `id`. */
+  async function profileOf(email: string, id: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${node.url}/admin#/customers/${id}`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Balances' }).waitFor();
+    return page;
+  }
+
+  it('an owner adds an email to a phone-only guest and the profile shows it; the control is then gone', async () => {
+    const id = await phoneGuest('2025550199', 'Pía', 'Ortega');
+    const page = await profileOf(owner.email, id);
+    await expectText(page.getByRole('heading', { name: 'Pía Ortega' }), 'Pía Ortega');
+    await expectText(page.getByText('+12025550199'), '+12025550199');
+
+    // In Spanish, like the rest of the screen.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Correo electrónico del cliente' }).waitFor();
+    await expectCount(page.getByRole('button', { name: 'Agregar correo' }), 1);
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+
+    await page.getByRole('textbox', { name: 'Email for this customer' }).fill('pia.ortega@example.com');
+    await saveScreenshot(page, 'backoffice-customer-add-email');
+    await page.getByRole('button', { name: 'Add email' }).click();
+    await expectText(page.getByRole('status'), 'Email added: the customer can claim their app account with a password reset.');
+    await expectText(page.getByText(/pia\.ortega@example\.com/), 'pia.ortega@example.com · +12025550199');
+    await expectCount(page.getByRole('button', { name: 'Add email' }), 0);
+    await expectCount(page.getByRole('textbox', { name: 'Email for this customer' }), 0);
+    expect(await emailOf(id)).toBe('pia.ortega@example.com');
+    await page.context().close();
+  });
+
+  it('an address another customer has is refused with the node’s message and changes nothing', async () => {
+    const { email: taken } = await registerOkAt(node, vendor.vendorId, { first_name: 'Rita', last_name: 'Vega' });
+    const id = await phoneGuest('2025550198', 'Tomás', 'Vera');
+    const page = await profileOf(owner.email, id);
+    await page.getByRole('textbox', { name: 'Email for this customer' }).fill(taken);
+    await page.getByRole('button', { name: 'Add email' }).click();
+    await expectText(page.getByRole('alert'), 'Another customer already has that email address.');
+    // The node's own answer, word for word.
+    const refused = await staffCall(node, owner.token, 'PUT', `/backoffice/customers/${id}/email`, { email: taken });
+    expect([refused.status, refused.body.code]).toEqual([409, 'email_taken']);
+    await expectText(page.getByRole('alert'), refused.body.message);
+    // Nothing changed: the control is still offered, with the address kept to correct it.
+    await expectCount(page.getByRole('button', { name: 'Add email' }), 1);
+    expect(await page.getByRole('textbox', { name: 'Email for this customer' }).inputValue()).toBe(taken);
+    expect(await emailOf(id)).toBeNull();
+    await page.context().close();
+  });
+
+  it('a store manager sees the guest’s profile but no Add email control', async () => {
+    const id = await phoneGuest('2025550197', 'Elena', 'Ruiz');
+    const page = await profileOf(storeManager.email, id);
+    await expectText(page.getByRole('heading', { name: 'Elena Ruiz' }), 'Elena Ruiz');
+    await expectCount(page.getByRole('button', { name: 'Add email' }), 0);
+    await expectCount(page.getByRole('textbox', { name: 'Email for this customer' }), 0);
+    // The node agrees: store managers may not write customers.
+    expect((await staffCall(node, storeManager.token, 'PUT', `/backoffice/customers/${id}/email`, { email: 'elena@example.com' })).status).toBe(403);
+    await page.context().close();
+  });
+});
