@@ -7,7 +7,7 @@ import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { foldName } from '../../src/core/storage/folded-names';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { BACKENDS, openEngine, sqliteBackend, testVendor } from '../support/backends';
+import { type Backend, BACKENDS, openEngine, sqliteBackend, testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
 
 // The back office's name search compares names folded: lowercased, accents off (folded-names.ts).
@@ -30,6 +30,19 @@ async function withTemplate(engine: Engine) {
   return vendor.vendorId;
 }
 
+let closeEngine: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await closeEngine?.();
+  closeEngine = undefined;
+});
+
+/** A migrated engine on a fresh database of `backend`, closed after the test. */
+async function engineOn(backend: Backend): Promise<Engine> {
+  const opened = await openEngine(backend, new ManualClock());
+  closeEngine = opened.close;
+  return opened.engine;
+}
+
 const lastNames = async (engine: Engine, vendorId: number, query: string) => (await searchCustomers(engine, vendorId, null, query, 25)).map((hit) => hit.lastName);
 
 describe('folding a typed name', () => {
@@ -46,16 +59,9 @@ describe('folding a typed name', () => {
 });
 
 describe.each(BACKENDS)('name search with accents ($name)', (backend) => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
 
   it('finds a name however its accents and case are typed, names in the order the search reads them', async () => {
-    const opened = await openEngine(backend, new ManualClock());
-    close = opened.close;
-    const { engine } = opened;
+    const engine = await engineOn(backend);
     const vendorId = await withCustomers(engine);
     for (const typed of ['áng', 'ÁNGELA', 'angela', 'nunez', 'NÚÑ', 'Nuñ']) expect(await lastNames(engine, vendorId, typed)).toEqual(['Núñez']);
     for (const typed of ['íñi', 'inig', 'OS']) expect(await lastNames(engine, vendorId, typed)).toEqual(['Íñiguez']);
@@ -67,9 +73,7 @@ describe.each(BACKENDS)('name search with accents ($name)', (backend) => {
   // Review: JavaScript lowers İ to i + a combining dot and a word-final Σ to ς, PostgreSQL to i and
   // σ; a name sent decomposed (NFD) held letters the table does not know.
   it('finds İbrahim, ΚΩΣΤΑΣ and a name sent decomposed, however they are typed', async () => {
-    const opened = await openEngine(backend, new ManualClock());
-    close = opened.close;
-    const { engine } = opened;
+    const engine = await engineOn(backend);
     const vendor = await setUpVendor(engine, testVendor('Review'));
     const scope = await authenticateApiKey(engine, vendor.apiKey);
     await registerInStore(engine, scope, { email: 'ibrahim@names.test', firstName: 'İbrahim', lastName: 'Yıldız' });
@@ -83,16 +87,9 @@ describe.each(BACKENDS)('name search with accents ($name)', (backend) => {
 });
 
 describe('an SQLite node', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
 
   it('finds a name another connection wrote with SQLite’s own lower(), and keeps no lowercased-name index', async () => {
-    const opened = await openEngine(sqliteBackend, new ManualClock());
-    close = opened.close;
-    const { engine } = opened;
+    const engine = await engineOn(sqliteBackend);
     const vendorId = await withCustomers(engine);
     const file = (await engine.db.selectFrom('pragma_database_list' as never).select('file' as never).executeTakeFirstOrThrow()) as { file: string };
     // The sqlite3 shell's lower() leaves É as it is; the folded index must hold "elodie" all the same.
@@ -108,20 +105,13 @@ describe('an SQLite node', () => {
 
 describe('the name search at central (PostgreSQL): a short prefix stays a range scan of the name indexes', () => {
   const postgres = BACKENDS.find((b) => b.name.startsWith('postgres'))!;
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
 
   it('reads the candidates through both folded-name ranges, not the whole last-name index in order (ORDER BY the folded last name + LIMIT)', async () => {
     // Review: ordering by the indexed expression itself let PostgreSQL
     // walk users_last_name_folded from "a" with the prefix as a mere filter, betting that 25 matches
     // come early. A last-name prefix's matches all come together, after every name before it: here
     // "smi" reads 27,001 of 30,000 customers (122 ms; ~4 s at 1M) where the two ranges read 3,000.
-    const opened = await openEngine(postgres, new ManualClock());
-    close = opened.close;
-    const { engine } = opened;
+    const engine = await engineOn(postgres);
     const vendorId = await withTemplate(engine);
     const template = await engine.db.selectFrom('users').select('id').where('email_key', '=', 'someone@review.test').executeTakeFirstOrThrow();
     const columns = async (table: string) =>
