@@ -211,6 +211,11 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /backoffice/customers/{id}/adjustments': { section: 'Back office', summary: 'Adjust a balance', description: 'A compensating ledger entry with a required reason (never an edit); audited.' },
   'POST /backoffice/customers/{id}/block': { section: 'Back office', summary: 'Block a customer', description: 'With a required reason: refused at check-in and orders (customer_blocked) until unblocked; audited.' },
   'POST /backoffice/customers/{id}/unblock': { section: 'Back office', summary: 'Unblock a customer', description: 'They may check in and order again; audited.' },
+  'PUT /backoffice/customers/{id}/email': {
+    section: 'Back office',
+    summary: 'Add an email to a customer who has none',
+    description: 'A guest the counter registered by phone then claims the app account with a password reset to it. Refused for a customer who has an email, an address another customer holds, and at a paired store; audited.',
+  },
   'GET /backoffice/program': { section: 'Back office', summary: 'The program', description: 'Currencies, earning rules, rewards, tiers, points expiry, offline caps (and where they apply) and content pages.' },
   'POST /backoffice/program/currencies': { section: 'Back office', summary: 'Add a currency', description: 'As POST /currencies, audited.' },
   'PUT /backoffice/program/currencies/{id}': { section: 'Back office', summary: 'Change a currency', description: 'As PUT /currencies/{id}, audited.' },
