@@ -3,7 +3,7 @@ import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, signIn, staffCall } from '../support/backoffice';
-import { registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { phoneOnlyGuestAt, registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi } from '../support/in-store';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -64,14 +64,7 @@ describe('search', () => {
 });
 
 describe('an email for a customer who has none', () => {
-  // A guest the counter registered by phone; the counter's in-store register.
-  async function phoneGuest(number: string): Promise<number> {
-    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { phone_number: { number, code: '1' } } });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', `+1${number}`).executeTakeFirstOrThrow();
-    expect(guest.email).toBeNull();
-    return Number(guest.id);
-  }
+  const phoneGuest = (number: string) => phoneOnlyGuestAt(node, vendor.apiKey, { number, code: '1', e164: `+1${number}` });
   const addEmail = (who: SignedInStaff, id: number, email: unknown) => staffCall(node, who.token, 'PUT', `/backoffice/customers/${id}/email`, { email });
   const userRow = (id: number) => node.engine.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { customerApi, expectLegacyError, FORM, freshEmail, PASSWORD, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
+import { customerApi, expectLegacyError, FORM, freshEmail, PASSWORD, phoneOnlyGuestAt, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { ownerOf, staffCall } from '../support/backoffice';
 import { inStoreApi } from '../support/in-store';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
@@ -186,15 +186,12 @@ describe('the guest claims the account by proving the email', () => {
   it('a guest the counter opened by phone alone: the back office adds an email, and the reset to it claims the account', async () => {
     const v = await ecVendor();
     const phone = freshPhone();
-    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { phone_number: { number: phone.national, code: '593' } } });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', phone.e164).executeTakeFirstOrThrow();
-    expect(guest.email).toBeNull();
-    await credit(v, v.loyaltyCurrencyId, guest.id, 120);
+    const guestId = await phoneOnlyGuestAt(node, v.apiKey, { number: phone.national, code: '593', e164: phone.e164 });
+    await credit(v, v.loyaltyCurrencyId, guestId, 120);
 
     const email = freshEmail('phone-guest');
     const staff = await ownerOf(node, v.vendorId);
-    const added = await staffCall(node, staff.token, 'PUT', `/backoffice/customers/${guest.id}/email`, { email });
+    const added = await staffCall(node, staff.token, 'PUT', `/backoffice/customers/${guestId}/email`, { email });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
 
     const mail = await newMail(email, () => requestReset(email, v.vendorId));
@@ -202,8 +199,8 @@ describe('the guest claims the account by proving the email', () => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     const session = await loginOk(email, OWNER_PASSWORD, v.vendorId);
     expect(session.first_login).toBe(true);
-    expect(session.user_vendor.user.id).toBe(String(guest.id));
-    expect(await balanceOf(v.loyaltyCurrencyId, guest.id)).toBe(120);
+    expect(session.user_vendor.user.id).toBe(String(guestId));
+    expect(await balanceOf(v.loyaltyCurrencyId, guestId)).toBe(120);
   });
 });
 

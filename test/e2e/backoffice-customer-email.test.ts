@@ -4,10 +4,10 @@ import { addOwner } from '../../src/core/staff/add-owner';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { registerOkAt } from '../support/customers';
+import { phoneOnlyGuestAt, registerOkAt } from '../support/customers';
 import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
-import { http, startTestNode, type TestNode } from '../support/test-node';
+import { startTestNode, type TestNode } from '../support/test-node';
 
 // Adding an email to a customer who has none, from the customer's profile in Chromium, against a real
 // node: an owner gives a guest the counter registered by phone an email and the profile shows it (the
@@ -36,16 +36,7 @@ describe('back-office add email to a phone-only guest in Chromium', () => {
   });
 
   /** A guest the counter registered by phone alone (the counter's in-store register): no email. */
-  async function phoneGuest(number: string, firstName: string, lastName: string): Promise<number> {
-    const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, {
-      method: 'POST',
-      body: { phone_number: { number, code: '1' }, first_name: firstName, last_name: lastName },
-    });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', `+1${number}`).executeTakeFirstOrThrow();
-    expect(guest.email).toBeNull();
-    return Number(guest.id);
-  }
+  const phoneGuest = (number: string, firstName: string, lastName: string) => phoneOnlyGuestAt(node, vendor.apiKey, { number, code: '1', e164: `+1${number}` }, { first_name: firstName, last_name: lastName });
 
   const emailOf = async (id: number) => (await staffCall(node, owner.token, 'GET', `/backoffice/customers/${id}`)).body.email as string | null;
 

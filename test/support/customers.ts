@@ -119,6 +119,18 @@ export async function registerOkAt(node: TestNode, vendorId: number, overrides: 
   return { email: body.email_address as string, password: body.password as string, user: reply.body };
 }
 
+/**
+ * A guest the counter registers by phone alone (POST /onscreen/register with the store's key): no
+ * email, so no way into the app until one is added. `e164` is the number as the node stores it.
+ */
+export async function phoneOnlyGuestAt(node: TestNode, apiKey: string, phone: { number: string; code: string; e164: string }, names: { first_name?: string; last_name?: string } = {}): Promise<number> {
+  const opened = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(apiKey)}`, { method: 'POST', body: { phone_number: { number: phone.number, code: phone.code }, ...names } });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  const guest = await node.engine.db.selectFrom('users').select(['id', 'email']).where('phone', '=', phone.e164).executeTakeFirstOrThrow();
+  expect(guest.email).toBeNull();
+  return Number(guest.id);
+}
+
 /** POST /user/authenticate. */
 export function loginAt(node: TestNode, email: string, password: string, vendorId: number | string): Promise<HttpReply> {
   return postAt(node, '/user/authenticate', { email_address: email, password, vendor: vendorId });

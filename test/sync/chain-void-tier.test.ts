@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
@@ -9,7 +9,7 @@ import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // A void takes back the tier its sale got (orders/tier-progress.ts) wherever the void is made. Rows
 // travel, not commands: a store's void moves the member's tier at the store, and central takes the
@@ -18,10 +18,7 @@ import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch }
 // store offline) moves the tier once: the later note is kept as a repeat, like the later void record.
 
 const HOUR = 3_600_000;
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 interface Chain {
   clock: ManualClock;
@@ -33,15 +30,13 @@ interface Chain {
 /** Central with Silver (20) and Gold (50, no window), one store, and a member registered there; tier.changed goes to `hooks`. */
 async function chain(hooks = { url: 'https://hooks.example.com/punchcard', allowPrivate: false }): Promise<Chain> {
   const clock = new ManualClock();
-  const central = await startCentral(clock);
-  open.push(central);
+  const central = keep(await startCentral(clock));
   const vendor = { vendorId: central.vendor.vendorId };
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: 30 });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
   await createWebhookEndpoint(central.engine, vendor, { url: hooks.url, events: ['tier.changed'] }, { allowPrivate: hooks.allowPrivate });
   let link: Switch | null = null;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
-  open.push(store);
+  const store = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential)))));
   await sync(store);
   const { session } = await registerInStore(store.engine, await store.scope(), { email: 'gil@example.com', firstName: 'Gil' });
   clock.advance(HOUR);
@@ -139,8 +134,7 @@ describe('a voided sale’s tier across the chain', () => {
 
 describe('a store’s tier move up that central carries further', () => {
   it('central’s own promotion comes after the store’s move, recorded and delivered: Member → Silver, then Silver → Gold', async () => {
-    const receiver = await startWebhookReceiver();
-    open.push(receiver);
+    const receiver = keep(await startWebhookReceiver());
     const c = await chain({ url: receiver.url, allowPrivate: true });
     await sync(c.store);
     c.store.link.down = true;

@@ -20,6 +20,7 @@ export async function addCustomerEmail(engine: Engine, staff: StaffPrincipal, us
   // The customer's row is the chain's: central's, sent to every store.
   if (!ownsProgramData(engine)) throw new ServiceError('customer_email_managed_by_central');
   const email = cleanEmail(input.email, 'email');
+  const key = emailKey(email);
   // A lost race for the address (two staff, or a sign-up at once) runs again and finds its holder.
   return onceMoreOnClash(engine.dialect, () =>
     transact(engine, async (trx) => {
@@ -28,9 +29,9 @@ export async function addCustomerEmail(engine: Engine, staff: StaffPrincipal, us
       if (user.status === 'deleted') throw new ServiceError('customer_not_found');
       if (user.status !== 'active') throw new ServiceError('account_inactive');
       if (user.email !== null) throw new ServiceError('invalid_status_transition', 'This customer already has an email address: they change it in the app.', 'email');
-      const holder = await findUserByEmail(trx, emailKey(email));
+      const holder = await findUserByEmail(trx, key);
       if (holder) throw new ServiceError('email_taken', 'Another customer already has that email address.', 'email');
-      await trx.updateTable('users').set({ email, email_key: emailKey(email), email_verified_at: null, updated_at: engine.clock.now() }).where('id', '=', userId).execute();
+      await trx.updateTable('users').set({ email, email_key: key, email_verified_at: null, updated_at: engine.clock.now() }).where('id', '=', userId).execute();
       await recordAudit(trx, engine, actorOf(staff), { action: 'customer.email_added', objectType: 'customer', objectId: userId, before: { email: null }, after: { email } });
       await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: staff.vendorId, userId });
       return { email };

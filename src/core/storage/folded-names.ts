@@ -10,7 +10,10 @@ import type { Dialect } from './dialect';
 const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüñçýÿςı';
 const PLAIN = 'aaaaaaeeeeiiiiooooouuuuncyyσi';
 
-const PLAIN_OF = new Map([...ACCENTED].map((letter, i) => [letter, [...PLAIN][i]!]));
+/** [accented, plain] letter by letter. */
+const PLAIN_LETTERS = [...PLAIN];
+const PAIRS = [...ACCENTED].map((letter, i) => [letter, PLAIN_LETTERS[i]!] as const);
+const PLAIN_OF = new Map(PAIRS);
 
 /**
  * Lowercase as PostgreSQL's lower() does, letter by letter: JavaScript's toLowerCase of a whole
@@ -32,21 +35,35 @@ export function foldName(text: string): string {
 
 // Capitals too, after lower(): a connection with SQLite's own lower(), which leaves Á as it is (the
 // sqlite3 shell; the node's own connections lower every letter), still folds these letters alike.
-const FROM = ACCENTED + [...ACCENTED].map((letter) => letter.toUpperCase()).join('');
-const TO = PLAIN + PLAIN;
-if ([...FROM].length !== [...TO].length) throw new Error('the fold table pairs one letter with one letter');
+const SQL_PAIRS = [...PAIRS, ...PAIRS.map(([letter, plain]) => [letter.toUpperCase(), plain] as const)];
+if (SQL_PAIRS.some(([letter]) => [...letter].length !== 1)) throw new Error('the fold table pairs one letter with one letter');
+
+const foldedSql = new Map<string, RawBuilder<string>>();
 
 /**
- * SQL folding `column` as foldName does. Constants are written out, not bound: an index on an
- * expression serves only a query that writes the same expression. SQLite has no translate(): a
- * replace() per letter, only for a name with a letter beyond ASCII (the chain costs ~7 µs a
- * customer written, the check ~1).
+ * SQL folding `column` as foldName does (built once per dialect and column). Constants are written
+ * out, not bound: an index on an expression serves only a query that writes the same expression.
+ * SQLite has no translate(): a replace() per letter, only for a name with a letter beyond ASCII (the
+ * chain costs ~7 µs a customer written, the check ~1).
  */
 export function foldedNameSql(dialect: Dialect, column: string): RawBuilder<string> {
-  if (!/^[a-z_.]+$/.test(column)) throw new Error(`not a column: ${column}`);
-  if (dialect === 'postgres') return sql.raw(`translate(lower(${column}), '${FROM}', '${TO}')`);
-  const plain = [...TO];
-  let replaced = `lower(${column})`;
-  [...FROM].forEach((letter, i) => (replaced = `replace(${replaced}, '${letter}', '${plain[i]}')`));
-  return sql.raw(`(case when ${column} glob '*[^ -~]*' then ${replaced} else lower(${column}) end)`);
+  const key = `${dialect} ${column}`;
+  let folded = foldedSql.get(key);
+  if (!folded) {
+    if (!/^[a-z_.]+$/.test(column)) throw new Error(`not a column: ${column}`);
+    folded = sql.raw(dialect === 'postgres' ? postgresFold(column) : sqliteFold(column));
+    foldedSql.set(key, folded);
+  }
+  return folded;
+}
+
+function postgresFold(column: string): string {
+  const from = SQL_PAIRS.map(([letter]) => letter).join('');
+  const to = SQL_PAIRS.map(([, plain]) => plain).join('');
+  return `translate(lower(${column}), '${from}', '${to}')`;
+}
+
+function sqliteFold(column: string): string {
+  const replaced = SQL_PAIRS.reduce((expression, [letter, plain]) => `replace(${expression}, '${letter}', '${plain}')`, `lower(${column})`);
+  return `(case when ${column} glob '*[^ -~]*' then ${replaced} else lower(${column}) end)`;
 }
