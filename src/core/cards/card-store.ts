@@ -58,19 +58,21 @@ export async function listCardRows(db: Kysely<DB>, vendorId: number, plan: ListP
       return matches.select([...LIST_COLUMNS]).orderBy(sql.ref(sortColumn), plan.direction).orderBy('id', plan.direction).limit(limit).offset(offset);
     }
     // On SQLite only the rowids of the page are sorted (ORDER BY … LIMIT sorts every match, and
-    // small records sort faster), then the page's rows are read by rowid.
+    // small records sort faster), then the page's rows are read by rowid in that order: the sorted
+    // subquery runs as a co-routine driving the outer loop (CROSS JOIN keeps it outermost), so the
+    // aggregate sees the rows in the page's order. A second sort inside the aggregate (ORDER BY in
+    // json_group_array) cost as much again as the first (issue 13).
     const page = matches
       .select(sql<number>`rowid`.as('rowid'))
       .orderBy(sql.ref(sortColumn), plan.direction)
       .orderBy('id', plan.direction)
       .limit(limit)
       .offset(offset);
-    // The aggregate's own ORDER BY puts the rows in the page's order.
-    const direction = sql.raw(plan.direction);
     return q
-      .selectFrom('cards')
-      .select(sql<string>`json_group_array(json_array(${sql.join(LIST_COLUMNS.map((column) => sql.ref(column)))}) order by ${sql.ref(sortColumn)} ${direction}, id ${direction})`.as('page'))
-      .where(sql<number>`rowid`, 'in', page);
+      .selectFrom(page.as('p'))
+      .crossJoin('cards as c')
+      .select(sql<string>`json_group_array(json_array(${sql.join(LIST_COLUMNS.map((column) => sql.ref(`c.${column}`)))}))`.as('page'))
+      .where(sql<number>`c.rowid`, '=', sql<number>`p.rowid`);
   });
   const first = rows[0];
   const listed =
