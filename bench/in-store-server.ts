@@ -93,8 +93,9 @@ function rawDurableCommitsPerSecond(seconds: number): number {
 process.stdout.write(`${JSON.stringify({ nodeUrl, bareUrl, apiKey: vendor.apiKey, customers: CUSTOMERS, seedMs })}\n`);
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (line: string) => {
-  if (line.trim() === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(5) })}\n`);
-  if (line.trim() === 'paired') void restartAsPairedStore().then((url) => process.stdout.write(`${JSON.stringify({ nodeUrl: url })}\n`));
+  const [command, seconds] = line.trim().split(' ');
+  if (command === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(Number(seconds ?? 5)) })}\n`);
+  if (command === 'paired') void restartAsPairedStore().then((url) => process.stdout.write(`${JSON.stringify({ nodeUrl: url })}\n`));
 });
 process.on('SIGTERM', async () => {
   await app.close();

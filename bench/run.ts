@@ -48,19 +48,69 @@ function cpuMicros(pid: number | undefined): number | null {
   }
 }
 
-/**
- * req/s and latency of `url`; with the server's pid, also its CPU time per request, which follows
- * the code more than the machine: req/s moved 2x between runs hours apart, CPU per request far less.
- */
-async function measure(url: string, options: Options, { pipelining = PIPELINING, connections = CONNECTIONS, serverPid }: { pipelining?: number; connections?: number; serverPid: number | undefined }) {
-  const run = (duration: number) => autocannon({ url, connections, pipelining, duration, ...options });
-  await run(2); // warm-up
+interface Load {
+  url: string;
+  options?: Options;
+  pipelining?: number;
+  connections?: number;
+}
+
+interface Slice {
+  requests: number;
+  seconds: number;
+  cpuMicros: number | null;
+  p50: number;
+  p99: number;
+}
+
+/** One timed run of `load`, with the server's CPU time over it (null where /proc is not there). */
+async function slice(load: Load, seconds: number, serverPid: number | undefined): Promise<Slice> {
   const cpuBefore = cpuMicros(serverPid);
-  const result = await run(DURATION);
+  const result = await autocannon({ url: load.url, connections: load.connections ?? CONNECTIONS, pipelining: load.pipelining ?? PIPELINING, duration: seconds, ...load.options });
   const cpuAfter = cpuMicros(serverPid);
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
-  const cpu = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? { server_cpu_us_per_req: Math.round((cpuAfter - cpuBefore) / result.requests.total) } : {};
-  return { req_per_s: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, ...cpu };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.url}: ${result.non2xx} non-2xx replies, ${result.errors} errors`);
+  const cpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+  return { requests: result.requests.total, seconds, cpuMicros: cpu, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * req/s over the slices; p50 is the median of theirs and p99 the worst; with the server's CPU time
+ * per request, which follows the code more than the machine: req/s moved 2x between runs hours
+ * apart, CPU per request far less.
+ */
+function figuresOf(slices: Slice[]) {
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const p50s = slices.map((s) => s.p50).sort((a, b) => a - b);
+  const cpu = slices.every((s) => s.cpuMicros !== null) && requests > 0 ? { server_cpu_us_per_req: Math.round(slices.reduce((sum, s) => sum + s.cpuMicros!, 0) / requests) } : {};
+  return { req_per_s: Math.round(requests / seconds), p50_ms: p50s[Math.floor((p50s.length - 1) / 2)]!, p99_ms: Math.max(...slices.map((s) => s.p99)), ...cpu };
+}
+
+/** req/s and latency of one load: a warm-up, then BENCH_SECONDS. */
+async function measure(load: Load, serverPid: number | undefined) {
+  await slice(load, 2, serverPid);
+  return figuresOf([await slice(load, DURATION, serverPid)]);
+}
+
+// Slices of a path and its reference alternate: this VM's speed drifted ±50 % within minutes, and a
+// reference measured once before every path compared each path with a different machine.
+const ROUNDS = 4;
+
+/**
+ * A path beside its reference: both warmed up, then ROUNDS slices of each in turn (BENCH_SECONDS of
+ * each in all), so a drift of the machine's speed slows both alike and their ratio compares like
+ * with like.
+ */
+async function measureBeside(reference: Load, path: Load, serverPid: number | undefined) {
+  await slice(reference, 2, serverPid);
+  await slice(path, 2, serverPid);
+  const [ofReference, ofPath]: [Slice[], Slice[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    ofReference.push(await slice(reference, DURATION / ROUNDS, serverPid));
+    ofPath.push(await slice(path, DURATION / ROUNDS, serverPid));
+  }
+  const [ref, figures] = [figuresOf(ofReference), figuresOf(ofPath)];
+  return { ...figures, ratio_to_bare: ratio(figures, ref.req_per_s), bare_beside_it: ref };
 }
 
 const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
@@ -69,16 +119,15 @@ async function resourceStyle() {
   const target = await startTarget<{ nodeUrl: string; bareUrl: string; token: string; currencyId: string; cards: number; seedMs: number }>('bench/server.ts');
   try {
     const auth = { headers: { authorization: `Bearer ${target.info.token}` } };
-    const server = { serverPid: target.child.pid };
-    const bare = await measure(`${target.info.bareUrl}/hello`, {}, server);
-    const currency = await measure(`${target.info.nodeUrl}/currencies/${target.info.currencyId}`, auth, server);
+    const serverPid = target.child.pid;
+    const bare: Load = { url: `${target.info.bareUrl}/hello` };
+    const currency = await measureBeside(bare, { url: `${target.info.nodeUrl}/currencies/${target.info.currencyId}`, options: auth }, serverPid);
     // A prefix matching 100 of the vendor's cards: the engine reads, sorts and pages all 100.
-    const cards = await measure(`${target.info.nodeUrl}/cards?query=n:C00500&limit=25`, auth, server);
+    const cards = await measureBeside(bare, { url: `${target.info.nodeUrl}/cards?query=n:C00500&limit=25`, options: auth }, serverPid);
     return {
       settings: { cards_in_db: target.info.cards, seed_ms: target.info.seedMs },
-      bare_fastify_route: bare,
-      get_currency_by_id: { ...currency, ratio_to_bare: ratio(currency, bare.req_per_s) },
-      get_cards_filtered: { query: `n:C00500 (up to 100 of ${target.info.cards / 2} cards match), limit 25`, ...cards, ratio_to_bare: ratio(cards, bare.req_per_s) },
+      get_currency_by_id: currency,
+      get_cards_filtered: { query: `n:C00500 (up to 100 of ${target.info.cards / 2} cards match), limit 25`, ...cards },
     };
   } finally {
     target.child.kill('SIGTERM');
@@ -96,33 +145,40 @@ async function inStore() {
   };
   try {
     // Every in-store figure is at pipelining 1 (a counter waits for each reply): so is its reference.
-    const atCounter = { pipelining: 1, serverPid: target.child.pid };
-    const bare = await measure(`${target.info.bareUrl}/hello`, {}, atCounter);
+    const serverPid = target.child.pid;
+    const atCounter = { pipelining: 1 };
+    const bare: Load = { url: `${target.info.bareUrl}/hello`, ...atCounter };
     // The queue of a store with 10 customers waiting.
     for (let i = 0; i < 10; i++) await checkInOne(`customer${i}@bench.example`);
-    const queue = await measure(`${nodeUrl}/onscreen/queue?api_key=${apiKey}`, {}, atCounter);
+    const queue = await measureBeside(bare, { url: `${nodeUrl}/onscreen/queue?api_key=${apiKey}`, ...atCounter }, serverPid);
     // Retrieve customer alone, over 1,000 open sessions of random customers.
     const hashes: string[] = [];
     for (let i = 0; i < 1000; i++) hashes.push(await checkInOne(email()));
-    const retrieve = await measure(nodeUrl, {
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }],
-    }, atCounter);
+    const retrieve = await measureBeside(bare, {
+      url: nodeUrl,
+      options: { requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }] },
+      ...atCounter,
+    }, serverPid);
     // The bare route slowed by a busy wait to retrieve's cost: what the harness costs a request at a
     // slow path's pace. A client core idling between replies must be woken for each one (on this 2-core
     // VM ~10–20 µs of the server's kernel time a reply); a fast route keeps it busy and never pays that.
-    const spinUs = Math.max(0, (retrieve.server_cpu_us_per_req ?? 0) - (bare.server_cpu_us_per_req ?? 0));
-    const slowBare = await measure(`${target.info.bareUrl}/spin?us=${spinUs}`, {}, atCounter);
+    const spinUs = Math.max(0, (retrieve.server_cpu_us_per_req ?? 0) - (retrieve.bare_beside_it.server_cpu_us_per_req ?? 0));
+    const slowBare = await measure({ url: `${target.info.bareUrl}/spin?us=${spinUs}`, ...atCounter }, serverPid);
     // Check-in alone: a durable write each.
-    const checkIns = await measure(nodeUrl, {
-      requests: [
-        {
-          method: 'POST',
-          path: `/onscreen?api_key=${apiKey}`,
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email() }) }),
-        },
-      ],
-    }, atCounter);
+    const checkIns = await measureBeside(bare, {
+      url: nodeUrl,
+      options: {
+        requests: [
+          {
+            method: 'POST',
+            path: `/onscreen?api_key=${apiKey}`,
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ card_number: email() }) }),
+          },
+        ],
+      },
+      ...atCounter,
+    }, serverPid);
     let receipt = 0;
     const orderRequest = {
       method: 'POST' as const,
@@ -130,29 +186,40 @@ async function inStore() {
       headers: { 'content-type': 'application/json' },
       setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ card_number: email(), receipt_number: `B-${++receipt}`, subtotal: 12.5, items: [{ name: 'Latte', quantity: 1, price: 12.5 }] }) }),
     };
-    const orders = await measure(nodeUrl, { requests: [orderRequest] }, atCounter);
+    // Orders beside raw durable commits of the same disk, in turns as measureBeside takes them (the
+    // probe runs in the server's process while no order arrives).
+    const rawCommitsPerSecond = async (seconds: number) => {
+      target.child.stdin!.write(`raw-commits ${seconds}\n`);
+      return new Promise<number>((resolve) => target.lines.once('line', (line) => resolve((JSON.parse(line) as { rawCommitsPerSecond: number }).rawCommitsPerSecond)));
+    };
+    const ordersLoad: Load = { url: nodeUrl, options: { requests: [orderRequest] }, ...atCounter };
+    await slice(ordersLoad, 2, serverPid);
+    const [orderSlices, rawRates]: [Slice[], number[]] = [[], []];
+    for (let round = 0; round < ROUNDS; round++) {
+      orderSlices.push(await slice(ordersLoad, DURATION / ROUNDS, serverPid));
+      rawRates.push(await rawCommitsPerSecond(DURATION / ROUNDS / 2));
+    }
+    const orders = figuresOf(orderSlices);
+    const raw = Math.round(rawRates.reduce((sum, rate) => sum + rate, 0) / rawRates.length);
     // One client at a time: the latency a single counter sees.
-    const orderAlone = await measure(nodeUrl, { requests: [orderRequest] }, { ...atCounter, connections: 1 });
-    target.child.stdin!.write('raw-commits\n');
-    const raw = await new Promise<{ rawCommitsPerSecond: number }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
+    const orderAlone = await measure({ ...ordersLoad, connections: 1 }, serverPid);
     // The same orders on the node restarted as a paired store (capture and outbox on every command).
     target.child.stdin!.write('paired\n');
     const paired = await new Promise<{ nodeUrl: string }>((resolve) => target.lines.once('line', (line) => resolve(JSON.parse(line))));
-    const pairedOrders = await measure(paired.nodeUrl, { requests: [orderRequest] }, atCounter);
+    const pairedOrders = await measure({ ...ordersLoad, url: paired.nodeUrl }, serverPid);
     return {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
-      bare_fastify_route: bare,
-      retrieve_customer: { ...retrieve, ratio_to_bare: ratio(retrieve, bare.req_per_s) },
+      retrieve_customer: retrieve,
       bare_route_as_slow_as_retrieve: {
         busy_wait_us: spinUs,
         ...slowBare,
         harness_us_per_req: slowBare.server_cpu_us_per_req === undefined ? null : slowBare.server_cpu_us_per_req - spinUs,
       },
-      check_in: { ...checkIns, ratio_to_bare: ratio(checkIns, bare.req_per_s) },
-      queue_10_waiting: { ...queue, ratio_to_bare: ratio(queue, bare.req_per_s) },
-      orders: { ...orders, raw_durable_commits_per_s: raw.rawCommitsPerSecond, ratio_to_raw_commits: Number((orders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
+      check_in: checkIns,
+      queue_10_waiting: queue,
+      orders: { ...orders, raw_durable_commits_per_s: raw, ratio_to_raw_commits: Number((orders.req_per_s / raw).toFixed(3)) },
       orders_one_client: orderAlone,
-      orders_paired_store: { ...pairedOrders, ratio_to_raw_commits: Number((pairedOrders.req_per_s / raw.rawCommitsPerSecond).toFixed(3)) },
+      orders_paired_store: { ...pairedOrders, ratio_to_raw_commits: Number((pairedOrders.req_per_s / raw).toFixed(3)) },
     };
   } finally {
     target.child.kill('SIGTERM');
