@@ -115,6 +115,23 @@ async function measureBeside(reference: Load, path: Load, serverPid: number | un
 
 const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
 
+/**
+ * What the harness costs a request at a path's pace, and the path's own work: the bare route slowed
+ * by a busy wait to the path's CPU a request (`/spin?us=`). A client core idling between replies
+ * must be woken for each one (on this 2-core VM ~10–20 µs of the server's kernel time a reply); a
+ * fast route keeps it busy and never pays that, so a path's ratio to the bare route also counts the
+ * harness. Its own work is its CPU a request beyond the slowed bare route's (HTTP, routing, the
+ * reply and the wake-ups at the same pace).
+ */
+async function ownWork(path: { server_cpu_us_per_req?: number; bare_beside_it?: { server_cpu_us_per_req?: number } }, spinRoute: string, serverPid: number | undefined) {
+  if (path.server_cpu_us_per_req === undefined) return {};
+  const busyWaitUs = Math.max(0, path.server_cpu_us_per_req - (path.bare_beside_it?.server_cpu_us_per_req ?? 0));
+  const slowed = await measure({ url: `${spinRoute}?us=${busyWaitUs}`, pipelining: 1 }, serverPid);
+  if (slowed.server_cpu_us_per_req === undefined) return {};
+  const harness = slowed.server_cpu_us_per_req - busyWaitUs;
+  return { own_work_us_per_req: path.server_cpu_us_per_req - harness, bare_route_as_slow: { busy_wait_us: busyWaitUs, ...slowed, harness_us_per_req: harness } };
+}
+
 async function resourceStyle() {
   const target = await startTarget<{ nodeUrl: string; bareUrl: string; token: string; currencyId: string; cards: number; seedMs: number }>('bench/server.ts');
   try {
@@ -148,24 +165,21 @@ async function inStore() {
     const serverPid = target.child.pid;
     const atCounter = { pipelining: 1 };
     const bare: Load = { url: `${target.info.bareUrl}/hello`, ...atCounter };
+    // Each path's own work is measured right after it, while the machine runs at the same speed.
+    const withOwnWork = async <F extends Awaited<ReturnType<typeof measureBeside>>>(path: F) => ({ ...path, ...(await ownWork(path, `${target.info.bareUrl}/spin`, serverPid)) });
     // The queue of a store with 10 customers waiting.
     for (let i = 0; i < 10; i++) await checkInOne(`customer${i}@bench.example`);
-    const queue = await measureBeside(bare, { url: `${nodeUrl}/onscreen/queue?api_key=${apiKey}`, ...atCounter }, serverPid);
+    const queue = await withOwnWork(await measureBeside(bare, { url: `${nodeUrl}/onscreen/queue?api_key=${apiKey}`, ...atCounter }, serverPid));
     // Retrieve customer alone, over 1,000 open sessions of random customers.
     const hashes: string[] = [];
     for (let i = 0; i < 1000; i++) hashes.push(await checkInOne(email()));
-    const retrieve = await measureBeside(bare, {
+    const retrieve = await withOwnWork(await measureBeside(bare, {
       url: nodeUrl,
       options: { requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }] },
       ...atCounter,
-    }, serverPid);
-    // The bare route slowed by a busy wait to retrieve's cost: what the harness costs a request at a
-    // slow path's pace. A client core idling between replies must be woken for each one (on this 2-core
-    // VM ~10–20 µs of the server's kernel time a reply); a fast route keeps it busy and never pays that.
-    const spinUs = Math.max(0, (retrieve.server_cpu_us_per_req ?? 0) - (retrieve.bare_beside_it.server_cpu_us_per_req ?? 0));
-    const slowBare = await measure({ url: `${target.info.bareUrl}/spin?us=${spinUs}`, ...atCounter }, serverPid);
+    }, serverPid));
     // Check-in alone: a durable write each.
-    const checkIns = await measureBeside(bare, {
+    const checkIns = await withOwnWork(await measureBeside(bare, {
       url: nodeUrl,
       options: {
         requests: [
@@ -178,7 +192,7 @@ async function inStore() {
         ],
       },
       ...atCounter,
-    }, serverPid);
+    }, serverPid));
     let receipt = 0;
     const orderRequest = {
       method: 'POST' as const,
@@ -210,11 +224,6 @@ async function inStore() {
     return {
       settings: { customers, seed_ms: target.info.seedMs, synchronous: 'FULL', pipelining: 1 },
       retrieve_customer: retrieve,
-      bare_route_as_slow_as_retrieve: {
-        busy_wait_us: spinUs,
-        ...slowBare,
-        harness_us_per_req: slowBare.server_cpu_us_per_req === undefined ? null : slowBare.server_cpu_us_per_req - spinUs,
-      },
       check_in: checkIns,
       queue_10_waiting: queue,
       orders: { ...orders, raw_durable_commits_per_s: raw, ratio_to_raw_commits: Number((orders.req_per_s / raw).toFixed(3)) },
