@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardPageQuery } from '../../src/core/cards/card-store';
 import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { nameSearchQuery } from '../../src/core/customer-care/search-customers';
@@ -81,5 +82,17 @@ describe('a customer’s upcoming expirations read their own accounts’ entries
 describe('ending a customer’s sessions deletes their app barcodes by an index', () => {
   it('a password change, reset, deactivation or erasure reads that customer’s barcodes only (migration 0033), not every one ever drawn', async () => {
     expect(await planOf(node.engine().db.deleteFrom('barcode_tokens').where('user_id', '=', 42))).toMatch(/^SEARCH barcode_tokens USING (COVERING )?INDEX barcode_tokens_user \(user_id=\?\)$/);
+  });
+});
+
+describe('a page of cards is sorted once', () => {
+  it('the page’s rowids sorted in a co-routine that drives the outer loop, each row read by its rowid (SQLite)', async () => {
+    // The aggregate meets the rows in the order the co-routine yields them: no ORDER BY of its own
+    // (a second sort of whole rows cost as much as the first), so the co-routine must stay outermost.
+    for (const sortColumn of ['created_at', 'number_key']) {
+      const query = cardPageQuery(withConstantsInline(node.engine().db), { prefix: true, status: false, sortColumn, direction: 'desc' }, 1, 'C0', 'C1', 26, 0);
+      const plan = await planOf(query);
+      expect(plan).toMatch(/^CO-ROUTINE p \| SEARCH cards USING INDEX cards_vendor_number \(vendor_id=\? AND number_key>\? AND number_key<\?\) \| (USE TEMP B-TREE FOR ORDER BY \| )?SCAN p \| SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)$/);
+    }
   });
 });
