@@ -94,7 +94,7 @@ process.stdout.write(`${JSON.stringify({ nodeUrl, bareUrl, apiKey: vendor.apiKey
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (line: string) => {
   const [command, seconds] = line.trim().split(' ');
-  if (command === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(Number(seconds ?? 5)) })}\n`);
+  if (command === 'raw-commits') process.stdout.write(`${JSON.stringify({ rawCommitsPerSecond: rawDurableCommitsPerSecond(Number(seconds)) })}\n`);
   if (command === 'paired') void restartAsPairedStore().then((url) => process.stdout.write(`${JSON.stringify({ nodeUrl: url })}\n`));
 });
 process.on('SIGTERM', async () => {

@@ -92,6 +92,8 @@ async function measure(load: Load, serverPid: number | undefined) {
   return figuresOf([await slice(load, DURATION, serverPid)]);
 }
 
+const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
+
 // Slices of a path and its reference alternate: this VM's speed drifted ±50 % within minutes, and a
 // reference measured once before every path compared each path with a different machine.
 const ROUNDS = 4;
@@ -113,8 +115,6 @@ async function measureBeside(reference: Load, path: Load, serverPid: number | un
   return { ...figures, ratio_to_bare: ratio(figures, ref.req_per_s), bare_beside_it: ref };
 }
 
-const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to).toFixed(3));
-
 /**
  * What the harness costs a request at a path's pace, and the path's own work: the bare route slowed
  * by a busy wait to the path's CPU a request (`/spin?us=`). A client core idling between replies
@@ -123,13 +123,13 @@ const ratio = (x: { req_per_s: number }, to: number) => Number((x.req_per_s / to
  * harness. Its own work is its CPU a request beyond the slowed bare route's (HTTP, routing, the
  * reply and the wake-ups at the same pace).
  */
-async function ownWork(path: { server_cpu_us_per_req?: number; bare_beside_it?: { server_cpu_us_per_req?: number } }, spinRoute: string, serverPid: number | undefined) {
-  if (path.server_cpu_us_per_req === undefined) return {};
-  const busyWaitUs = Math.max(0, path.server_cpu_us_per_req - (path.bare_beside_it?.server_cpu_us_per_req ?? 0));
+async function withOwnWork(path: Awaited<ReturnType<typeof measureBeside>>, spinRoute: string, serverPid: number | undefined) {
+  if (path.server_cpu_us_per_req === undefined) return path;
+  const busyWaitUs = Math.max(0, path.server_cpu_us_per_req - (path.bare_beside_it.server_cpu_us_per_req ?? 0));
   const slowed = await measure({ url: `${spinRoute}?us=${busyWaitUs}`, pipelining: 1 }, serverPid);
-  if (slowed.server_cpu_us_per_req === undefined) return {};
+  if (slowed.server_cpu_us_per_req === undefined) return path;
   const harness = slowed.server_cpu_us_per_req - busyWaitUs;
-  return { own_work_us_per_req: path.server_cpu_us_per_req - harness, bare_route_as_slow: { busy_wait_us: busyWaitUs, ...slowed, harness_us_per_req: harness } };
+  return { ...path, own_work_us_per_req: path.server_cpu_us_per_req - harness, bare_route_as_slow: { busy_wait_us: busyWaitUs, ...slowed, harness_us_per_req: harness } };
 }
 
 async function resourceStyle() {
@@ -166,10 +166,10 @@ async function inStore() {
     const atCounter = { pipelining: 1 };
     const bare: Load = { url: `${target.info.bareUrl}/hello`, ...atCounter };
     // Each path's own work is measured right after it, while the machine runs at the same speed.
-    const withOwnWork = async <F extends Awaited<ReturnType<typeof measureBeside>>>(path: F) => ({ ...path, ...(await ownWork(path, `${target.info.bareUrl}/spin`, serverPid)) });
+    const spin = `${target.info.bareUrl}/spin`;
     // The queue of a store with 10 customers waiting.
     for (let i = 0; i < 10; i++) await checkInOne(`customer${i}@bench.example`);
-    const queue = await withOwnWork(await measureBeside(bare, { url: `${nodeUrl}/onscreen/queue?api_key=${apiKey}`, ...atCounter }, serverPid));
+    const queue = await withOwnWork(await measureBeside(bare, { url: `${nodeUrl}/onscreen/queue?api_key=${apiKey}`, ...atCounter }, serverPid), spin, serverPid);
     // Retrieve customer alone, over 1,000 open sessions of random customers.
     const hashes: string[] = [];
     for (let i = 0; i < 1000; i++) hashes.push(await checkInOne(email()));
@@ -177,7 +177,7 @@ async function inStore() {
       url: nodeUrl,
       options: { requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/onscreen?api_key=${apiKey}&pos_session_hash=${hashes[randomInt(hashes.length)]}` }) }] },
       ...atCounter,
-    }, serverPid));
+    }, serverPid), spin, serverPid);
     // Check-in alone: a durable write each.
     const checkIns = await withOwnWork(await measureBeside(bare, {
       url: nodeUrl,
@@ -192,7 +192,7 @@ async function inStore() {
         ],
       },
       ...atCounter,
-    }, serverPid));
+    }, serverPid), spin, serverPid);
     let receipt = 0;
     const orderRequest = {
       method: 'POST' as const,
