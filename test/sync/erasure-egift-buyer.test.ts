@@ -67,7 +67,31 @@ describe.each(BACKENDS)('an eGift buyer’s name in the recipient’s history ($
     const { central, buyerId } = setup;
     const other = await setUpVendor(central.engine, { name: 'Other', currency: 'USD', country: 'US', store: { name: 'O', address1: '9 Elm', city: 'Ogdenville' } });
     await registerInStore(central.engine, await authenticateApiKey(central.engine, other.apiKey), { email: 'quentavia@r2-gift.test' });
+    await sendEgift(central.engine, {
+      vendorId: other.vendorId,
+      amount: 5,
+      buyer: { name: 'Quentavia Buyer', email: 'quentavia@r2-gift.test' },
+      recipient: { name: 'Otto', email: 'otto@r2-gift.test' },
+      billing: { number: '4242424242424242', expiry: { month: '12', year: '2030' }, cvv: '123' },
+      session: null,
+    });
     await deleteAndExpectNameGone(setup);
     expect((await central.engine.db.selectFrom('users').select('status').where('id', '=', buyerId).executeTakeFirstOrThrow()).status).not.toBe('deleted');
+    // The left program's eGifts keep their amounts without the buyer; the other program's keep who bought them.
+    const gifts = await central.engine.db.selectFrom('egifts').select(['vendor_id', 'amount', 'buyer_name', 'buyer_email', 'recipient_name']).orderBy('id').execute();
+    expect(gifts.map((gift) => ({ ...gift, vendor_id: Number(gift.vendor_id), amount: Number(gift.amount) }))).toEqual([
+      { vendor_id: central.vendor.vendorId, amount: 1000, buyer_name: '', buyer_email: '', recipient_name: 'Rita' },
+      { vendor_id: other.vendorId, amount: 500, buyer_name: 'Quentavia Buyer', buyer_email: 'quentavia@r2-gift.test', recipient_name: 'Otto' },
+    ]);
+  });
+
+  it('a recipient leaving the program is no longer named on the gifts they claimed there', async () => {
+    const { central, recipientId } = await chain();
+    const other = await setUpVendor(central.engine, { name: 'Other', currency: 'USD', country: 'US', store: { name: 'O', address1: '9 Elm', city: 'Ogdenville' } });
+    await registerInStore(central.engine, await authenticateApiKey(central.engine, other.apiKey), { email: 'rita@r2-gift.test' });
+    const code = await issueCode(central.engine.db, central.engine, { userId: recipientId, vendorId: central.vendor.vendorId, purpose: 'account_deletion' });
+    await confirmAccountDeletion(central.engine, { vendorId: central.vendor.vendorId, code });
+    const gift = await central.engine.db.selectFrom('egifts').select(['amount', 'buyer_name', 'recipient_name', 'recipient_email', 'claimed_by_user_id']).executeTakeFirstOrThrow();
+    expect({ ...gift, amount: Number(gift.amount), claimed_by_user_id: Number(gift.claimed_by_user_id) }).toEqual({ amount: 1000, buyer_name: 'Quentavia Buyer', recipient_name: '', recipient_email: '', claimed_by_user_id: recipientId });
   });
 });

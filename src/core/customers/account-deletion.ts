@@ -73,9 +73,9 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     }
     await recordCustomerDeleted(trx, engine, { vendorId, userId });
     const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
-    // Leaving a program takes the name out of its referral and eGift records; an erasure, out of every program's.
+    // Leaving a program takes the name out of its referral records and eGifts; an erasure, out of every program's.
     await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
-    await forgetBuyerInEgiftRecords(trx, engine, userId, remaining ? vendorId : null);
+    await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);
     if (!remaining) await eraseAccount(trx, engine, userId);
     // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
     else await forgetNamesInOrderReplies(trx, engine, userId, vendorId);
@@ -194,23 +194,39 @@ async function forgetFriendInReferrals(db: Kysely<DB>, engine: Engine, userId: n
 }
 
 /**
- * A claimed eGift's history record, the recipient's, says who sent it (`from`, claim-egift.ts):
- * the buyer who leaves that program, or is erased, is not named there any more; the amount stays.
- * The buyer's gifts are found as the erasure finds them (their account, or their email for a
- * guest purchase). At a chain's central the log's older versions follow (rewriteHistoryItems).
+ * eGifts of the programs the person leaves (every program's for an erasure) keep their amounts and
+ * charges (the merchant's books), not who bought or received them; a claimed gift's history record,
+ * the recipient's, says who sent it (`from`, claim-egift.ts) and loses that name too, the amount
+ * staying. The buyer's gifts are found by their account, or their email for a guest purchase. At a
+ * chain's central the log's older versions of the records follow (rewriteHistoryItems); eGifts
+ * themselves never leave central.
  */
-async function forgetBuyerInEgiftRecords(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
+async function forgetPersonInEgifts(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number | null): Promise<void> {
   const { email_key } = await db.selectFrom('users').select('email_key').where('id', '=', userId).executeTakeFirstOrThrow();
+  const boughtBy = (eb: ExpressionBuilder<DB, 'egifts'>) => eb.or([eb('egifts.buyer_user_id', '=', userId), ...(email_key ? [eb(eb.fn('lower', ['egifts.buyer_email']), '=', email_key)] : [])]);
   const records = await db
-    .selectFrom('egifts as g')
-    .innerJoin('transactions as t', 't.id', 'g.claim_transaction_id')
+    .selectFrom('egifts')
+    .innerJoin('transactions as t', 't.id', 'egifts.claim_transaction_id')
     .select(['t.id', 't.receipts'])
-    .where((eb) => eb.or([eb('g.buyer_user_id', '=', userId), ...(email_key ? [eb(eb.fn('lower', ['g.buyer_email']), '=', email_key)] : [])]))
-    .$if(vendorId !== null, (qb) => qb.where('g.vendor_id', '=', vendorId!))
+    .where(boughtBy)
+    .$if(vendorId !== null, (qb) => qb.where('egifts.vendor_id', '=', vendorId!))
     .execute();
   await rewriteHistoryItems<{ object?: string; from?: string }>(db, engine, 'receipts', records.map((record) => ({ id: Number(record.id), items: record.receipts })), (receipt) =>
     receipt.object === 'egift' && receipt.from ? { ...receipt, from: '' } : null,
   );
+  const now = engine.clock.now();
+  await db
+    .updateTable('egifts')
+    .set({ buyer_name: '', buyer_email: '', updated_at: now })
+    .where(boughtBy)
+    .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
+    .execute();
+  await db
+    .updateTable('egifts')
+    .set({ recipient_name: '', recipient_email: '', updated_at: now })
+    .where('claimed_by_user_id', '=', userId)
+    .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
+    .execute();
 }
 
 /**
@@ -259,13 +275,6 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   // A rating's comment is the person's own free text: it may name them in any form, so it goes
   // whole; the rating itself stays (the store's score).
   await db.updateTable('transactions').set({ rating_comment: null }).where('user_id', '=', userId).where('rating_comment', 'is not', null).execute();
-  // eGifts keep their amounts and charges (the merchant's books), not who bought or received them.
-  await db
-    .updateTable('egifts')
-    .set({ buyer_name: '', buyer_email: '', updated_at: now })
-    .where((eb) => eb.or([eb('buyer_user_id', '=', userId), ...(person.email_key ? [eb(eb.fn('lower', ['buyer_email']), '=', person.email_key)] : [])]))
-    .execute();
-  await db.updateTable('egifts').set({ recipient_name: '', recipient_email: '', updated_at: now }).where('claimed_by_user_id', '=', userId).execute();
   // Every saved card of the person, at any vendor: the rows stay for the charges that name them,
   // without anything that identifies the cardholder or could be charged again.
   await db
