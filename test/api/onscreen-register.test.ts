@@ -224,6 +224,52 @@ describe('POST /onscreen/register: an existing customer', () => {
     expect((await queued(v.apiKey, body.pos_session.hash)).user.user_id).toBe(String(c.userId));
   });
 
+  it('a guest found by phone, with an email given too and nobody holding it: the email is added (unverified) and they are checked in', async () => {
+    const v = await ecVendor();
+    const phone = freshPhone();
+    const guest = await registerOk(v.apiKey, { phone_number: { number: phone.national, code: '593' } });
+    const guestId = Number((await queued(v.apiKey, guest.pos_session.hash)).user.user_id);
+    const email = freshEmail('added');
+    const users = await userCount();
+    const body = await registerOk(v.apiKey, { email: `  ${email.toUpperCase()} `, phone_number: { number: phone.e164 } });
+    expect(body.pos_session.hash).toBe(guest.pos_session.hash);
+    expect(await userCount()).toBe(users);
+    const row = await userRow(guestId);
+    expect({ email: row.email, email_key: row.email_key, email_verified_at: row.email_verified_at, phone: row.phone }).toStrictEqual({
+      email: email.toUpperCase(),
+      email_key: email.toLowerCase(),
+      email_verified_at: null,
+      phone: phone.e164,
+    });
+    // The email now finds them too.
+    const again = await registerOk(v.apiKey, { email });
+    expect(again.pos_session.hash).toBe(guest.pos_session.hash);
+  });
+
+  it('a customer found by email without a phone, with a phone given too: the phone is added; a phone they have is never changed', async () => {
+    const v = await ecVendor();
+    const c = await signUp(v.vendorId);
+    const phone = freshPhone();
+    await registerOk(v.apiKey, { email: c.email, phone_number: { number: phone.national, code: '593' } });
+    expect((await userRow(c.userId)).phone).toBe(phone.e164);
+    const other = freshPhone();
+    await registerOk(v.apiKey, { email: c.email, phone_number: { number: other.national, code: '593' } });
+    expect((await userRow(c.userId)).phone).toBe(phone.e164);
+  });
+
+  it('the kiosk may not add a contact to an existing customer: 403 forbidden, nothing changes', async () => {
+    const v = await ecVendor();
+    const phone = freshPhone();
+    const guest = await registerOk(v.apiKey, { phone_number: { number: phone.national, code: '593' } });
+    const guestId = Number((await queued(v.apiKey, guest.pos_session.hash)).user.user_id);
+    const before = await userRow(guestId);
+    const reply = await register(v.kioskApiKey, { email: freshEmail('kiosk-add'), phone_number: { number: phone.e164 } });
+    expectLegacyError(reply, 403, 'forbidden');
+    expect(await userRow(guestId)).toStrictEqual(before);
+    // Either contact alone still checks them in at the kiosk.
+    expect((await register(v.kioskApiKey, { phone_number: { number: phone.e164 } })).status).toBe(201);
+  });
+
   it('a customer already checked in at this store gets the same session back (201, same hash), listed once', async () => {
     const v = await usVendor();
     const c = await signUp(v.vendorId);

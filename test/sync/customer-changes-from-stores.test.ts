@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
@@ -83,4 +84,49 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
     const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject']).execute();
     expect(exceptions).toEqual([{ kind: 'passport_conflict', subject: `user ${ana}` }]);
   });
+
+  it('takes an email and a phone the counter added to a customer who had none, and sends them to the other stores', async () => {
+    const c = await chain(await database());
+    const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550147' } })).session.user_id);
+    const member = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'mia@example.com' })).session.user_id);
+    for (const s of [c.a, c.b]) await s.client.syncOnce();
+
+    await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550147' }, email: 'Gus@Example.com' });
+    await registerInStore(c.b.engine, await c.b.scope(), { email: 'mia@example.com', phone: { number: '+12025550148' } });
+    for (let round = 0; round < 2; round += 1) for (const s of [c.a, c.b]) await s.client.syncOnce();
+
+    for (const node of [c.central, c.a, c.b]) {
+      expect(await contacts(node, guest)).toEqual({ email: 'Gus@Example.com', email_key: 'gus@example.com', phone: '+12025550147' });
+      expect(await contacts(node, member)).toEqual({ email: 'mia@example.com', email_key: 'mia@example.com', phone: '+12025550148' });
+    }
+    expect(await c.central.engine.db.selectFrom('sync_exceptions').select('kind').execute()).toEqual([]);
+  });
+
+  it('keeps an email or phone another customer took at central meanwhile with its holder, and says so', async () => {
+    const c = await chain(await database());
+    const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550157' } })).session.user_id);
+    const member = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'noor@example.com' })).session.user_id);
+    await c.a.client.syncOnce();
+
+    // Offline, the counter adds an email to the guest and a phone to the member; central meanwhile
+    // registers someone else with that email and that phone.
+    await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550157' }, email: 'taken@example.com' });
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'noor@example.com', phone: { number: '+12025550158' } });
+    const centralScope = await authenticateApiKey(c.central.engine, c.central.vendor.apiKey);
+    const holder = Number((await registerInStore(c.central.engine, centralScope, { email: 'taken@example.com', phone: { number: '+12025550158' } })).session.user_id);
+    for (let round = 0; round < 2; round += 1) await c.a.client.syncOnce();
+
+    for (const node of [c.central, c.a]) {
+      expect(await contacts(node, guest)).toEqual({ email: null, email_key: null, phone: '+12025550157' });
+      expect(await contacts(node, member)).toEqual({ email: 'noor@example.com', email_key: 'noor@example.com', phone: null });
+      expect(await contacts(node, holder)).toEqual({ email: 'taken@example.com', email_key: 'taken@example.com', phone: '+12025550158' });
+    }
+    const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject']).orderBy('id').execute();
+    expect(exceptions).toEqual([
+      { kind: 'email_conflict', subject: `user ${guest}` },
+      { kind: 'phone_conflict', subject: `user ${member}` },
+    ]);
+  });
 });
+
+const contacts = (node: { engine: StoreHandle['engine'] }, id: number) => node.engine.db.selectFrom('users').select(['email', 'email_key', 'phone']).where('id', '=', id).executeTakeFirstOrThrow();

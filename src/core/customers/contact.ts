@@ -6,8 +6,13 @@ const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2
 /** A deliverable-looking address, trimmed; uniqueness and lookups ignore letter case. */
 export function cleanEmail(email: string, field = 'email_address'): string {
   const clean = email.trim();
-  if (clean.length > 254 || !EMAIL.test(clean)) throw new ServiceError('invalid_email', undefined, field);
+  if (!isEmail(clean)) throw new ServiceError('invalid_email', undefined, field);
   return clean;
+}
+
+/** Whether `email` is an address as cleanEmail stores it (trimmed, deliverable-looking). */
+export function isEmail(email: string): boolean {
+  return email.length <= 254 && email === email.trim() && EMAIL.test(email);
 }
 
 export function emailKey(email: string): string {

@@ -10,6 +10,7 @@ import { findVendorCard, unlockCard } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
 import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
+import { recordCustomerEvent } from '../webhooks/events';
 import { identifiedAtKiosk } from './kiosk-view';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
 
@@ -30,7 +31,8 @@ export interface InStoreRegistration {
  * POST /onscreen/register: checks in the customer with that phone or email, creating a guest
  * account with just that contact when there is none (first name "Guest" unless given, empty last
  * name, no password: the customer claims it for the app with a password reset, whose token goes to
- * that email; a sign-up with the email is a 409, since knowing an email is not owning it).
+ * that email; a sign-up with the email is a 409, since knowing an email is not owning it). Given
+ * both, a contact the customer found lacks is added (contactsToAdd), at the counter only.
  *
  * With `card_number` (an unlinked card at the counter) the card is linked in the same transaction:
  * to the new customer, or — by a cashier or integration key only — to the existing customer the
@@ -84,8 +86,17 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
         first_vendor_id: vendor.id,
       });
     }
-    if (passport !== undefined && passport !== user.passport_number) {
-      await trx.updateTable('users').set({ passport_number: passport, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+    // A contact the customer found lacks, typed beside the one that found them, is added: the counter
+    // vouches for it as for a guest's. Not at a kiosk: anyone can type a guest's phone there, and
+    // their own email added to it would let them claim the account (and its balance) by a reset.
+    const added = created ? {} : contactsToAdd(user, { email: byEmail ? null : email, phone: byPhone ? null : phone });
+    if (scope.role === 'kiosk' && Object.keys(added).length > 0) {
+      throw new ServiceError('forbidden', 'Only the counter can add a contact to an existing customer.', 'email' in added ? 'email' : 'phone_number');
+    }
+    const changes = { ...added, ...(passport !== undefined && passport !== user.passport_number ? { passport_number: passport } : {}) };
+    if (Object.keys(changes).length > 0) {
+      await trx.updateTable('users').set({ ...changes, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+      if (Object.keys(added).length > 0) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter', byCounter: !created });
     if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
@@ -97,4 +108,16 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
   }));
   publishAll(engine, events);
   return result;
+}
+
+/**
+ * The contacts given at the counter that the customer lacks and nobody holds (`email`, `phone`
+ * null when absent or held: the look-ups found their holder). A contact the customer has is never
+ * changed here: that is theirs to do, in the app.
+ */
+function contactsToAdd(user: UserRow, given: { email: string | null; phone: string | null }): { email?: string; email_key?: string; phone?: string } {
+  return {
+    ...(given.email !== null && user.email === null ? { email: given.email, email_key: emailKey(given.email) } : {}),
+    ...(given.phone !== null && user.phone === null ? { phone: given.phone } : {}),
+  };
 }

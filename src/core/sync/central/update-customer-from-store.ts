@@ -1,45 +1,65 @@
 import type { Kysely } from 'kysely';
+import { emailKey, isEmail } from '../../customers/contact';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
+import { recordCustomerEvent } from '../../webhooks/events';
 import type { PairedNode } from './apply-push';
 import { hasMembership } from './push-scope';
 import { recordSyncException } from './sync-exceptions';
 
 // A customer's row is central's (profile changes, passwords, deletion are forwarded to it), except
-// what a store's counter changes locally: the passport number of an existing customer
-// (POST /onscreen/register, register-in-store.ts). Whatever else a store's copy says is ignored,
-// and the row is touched either way, so central's current version is logged and flows back.
+// what a store's counter changes locally (POST /onscreen/register, register-in-store.ts): the
+// passport number of an existing customer, and a contact (email, phone) the customer had none of.
+// Whatever else a store's copy says is ignored, and the row is touched either way, so central's
+// current version is logged and flows back.
 
 /** Letters and digits, upper case, 5 to 20: what cleanPassportNumber stores. */
 const PASSPORT = /^[0-9A-Z]{5,20}$/;
+/** E.164, what cleanPhone stores. */
+const PHONE = /^\+[1-9][0-9]{6,14}$/;
+
+type Row = Record<string, unknown>;
 
 /**
- * Applies a store's copy of a customer central has. A merged customer's passport goes to the one
- * they were merged into; a deleted account takes nothing back; a passport another account holds
- * stays there (one account per passport) with an exception for staff.
+ * Applies a store's copy of a customer central has. A merged customer's changes go to the one they
+ * were merged into; a deleted account takes nothing back. A passport, email or phone another account
+ * holds stays there (one account each) with an exception for staff; a contact central's copy already
+ * has is the customer's and stays (the store's copy may just be older).
  */
-export async function updateCustomerFromStore(
-  trx: Kysely<DB>,
-  engine: Engine,
-  node: PairedNode,
-  existing: Record<string, unknown>,
-  data: Record<string, unknown>,
-  survivorOf: (userId: number) => Promise<number>,
-): Promise<void> {
+export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row, survivorOf: (userId: number) => Promise<number>): Promise<void> {
   const id = Number(existing['id']);
   const passport = data['passport_number'];
-  const sent = 'passport_number' in data && (passport === null || (typeof passport === 'string' && PASSPORT.test(passport)));
-  if (sent && passport !== existing['passport_number']) {
+  const passportSent = 'passport_number' in data && (passport === null || (typeof passport === 'string' && PASSPORT.test(passport))) && passport !== existing['passport_number'];
+  const email = typeof data['email'] === 'string' && isEmail(data['email']) && existing['email'] == null ? data['email'] : null;
+  const phone = typeof data['phone'] === 'string' && PHONE.test(data['phone']) && existing['phone'] == null ? data['phone'] : null;
+  if (passportSent || email !== null || phone !== null) {
     const targetId = existing['merged_into'] == null ? id : await survivorOf(id);
-    const target = targetId === id ? existing : await trx.selectFrom('users').select(['passport_number', 'status', 'updated_at']).where('id', '=', targetId).executeTakeFirst();
-    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && passport !== target['passport_number'] && (await hasMembership(trx, targetId, node.vendorId))) {
-      const holder = passport === null ? undefined : await trx.selectFrom('users').select('id').where('passport_number', '=', passport).where('status', '!=', 'deleted').where('id', '!=', targetId).executeTakeFirst();
-      if (holder) {
-        await recordSyncException(trx, engine, node, 'passport_conflict', `user ${targetId}`, `passport number ${String(passport)} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
-      } else {
+    const target = targetId === id ? existing : await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
+    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && (await hasMembership(trx, targetId, node.vendorId))) {
+      const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
+      const changes: Row = {};
+      const conflict = (kind: string, what: string, holder: { id: number }) =>
+        recordSyncException(trx, engine, node, kind, `user ${targetId}`, `${what} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
+      if (passportSent && passport !== target['passport_number']) {
+        const holder = passport === null ? undefined : await others.where('passport_number', '=', passport as string).executeTakeFirst();
+        if (holder) await conflict('passport_conflict', `passport number ${String(passport)}`, holder);
+        else changes['passport_number'] = passport;
+      }
+      if (email !== null && target['email'] == null) {
+        const holder = await others.where('email_key', '=', emailKey(email)).executeTakeFirst();
+        if (holder) await conflict('email_conflict', `email ${email}`, holder);
+        else Object.assign(changes, { email, email_key: emailKey(email), email_verified_at: null });
+      }
+      if (phone !== null && target['phone'] == null) {
+        const holder = await others.where('phone', '=', phone).executeTakeFirst();
+        if (holder) await conflict('phone_conflict', `phone ${phone}`, holder);
+        else changes['phone'] = phone;
+      }
+      if (Object.keys(changes).length > 0) {
         // The newer of the two times, so a later change at central is not dated before this one.
         const updatedAt = Math.max(Number(target['updated_at']), Number(data['updated_at']) || 0);
-        await trx.updateTable('users').set({ passport_number: passport, updated_at: updatedAt }).where('id', '=', targetId).execute();
+        await trx.updateTable('users').set({ ...changes, updated_at: updatedAt }).where('id', '=', targetId).execute();
+        if ('email' in changes || 'phone' in changes) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: node.vendorId, userId: targetId });
         if (targetId === id) return;
       }
     }
