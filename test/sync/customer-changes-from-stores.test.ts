@@ -102,6 +102,24 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
     expect(await c.central.engine.db.selectFrom('sync_exceptions').select('kind').execute()).toEqual([]);
   });
 
+  it('takes only what the counter changed: a phone cleared and a passport changed at central meanwhile stay so', async () => {
+    const c = await chain(await database());
+    const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550167' }, passportNumber: 'AA11111' })).session.user_id);
+    await c.a.client.syncOnce();
+
+    // At central the customer clears their phone and gets a new passport; the store, not caught up,
+    // finds them by that phone and adds the email they give.
+    await c.central.engine.db.updateTable('users').set({ phone: null, passport_number: 'BB22222', updated_at: c.central.engine.clock.now() }).where('id', '=', guest).execute();
+    await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550167' }, email: 'ines@example.com' });
+    const [pushed] = (await c.a.engine.db.selectFrom('sync_changes').select('data').where('tbl', '=', 'users').where('row_id', '=', guest).where('event_seq', 'is not', null).orderBy('seq', 'desc').execute()).map((row) => JSON.parse(row.data) as Record<string, unknown>);
+    expect(Object.keys(pushed!).sort()).toEqual(['email', 'email_key', 'id', 'updated_at']);
+    for (let round = 0; round < 2; round += 1) await c.a.client.syncOnce();
+
+    const row = (node: { engine: StoreHandle['engine'] }) => node.engine.db.selectFrom('users').select(['email', 'phone', 'passport_number']).where('id', '=', guest).executeTakeFirstOrThrow();
+    for (const node of [c.central, c.a]) expect(await row(node)).toEqual({ email: 'ines@example.com', phone: null, passport_number: 'BB22222' });
+    expect(await c.central.engine.db.selectFrom('sync_exceptions').select('kind').execute()).toEqual([]);
+  });
+
   it('keeps an email or phone another customer took at central meanwhile with its holder, and says so', async () => {
     const c = await chain(await database());
     const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550157' } })).session.user_id);

@@ -10,6 +10,7 @@ import { findVendorCard, unlockCard } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
 import { lockIdentifiers } from '../storage/identifier-locks';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
+import { narrowLooseChange } from '../sync/outbox/narrow-loose-change';
 import { recordCustomerEvent } from '../webhooks/events';
 import { identifiedAtKiosk } from './kiosk-view';
 import { counterOf, loadCounterInfo, openSession, publishAll } from './pos-session';
@@ -96,6 +97,8 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     const changes = { ...added, ...(passport !== undefined && passport !== user.passport_number ? { passport_number: passport } : {}) };
     if (Object.keys(changes).length > 0) {
       await trx.updateTable('users').set({ ...changes, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+      // Central takes these columns of the change, and only these: not the rest of the store's copy.
+      await narrowLooseChange(trx, engine, 'users', user.id, Object.keys(changes));
       if (Object.keys(added).length > 0) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter', byCounter: !created });
