@@ -240,6 +240,30 @@ describe('cashier screen in Chromium', () => {
     await page.getByTestId('queue-empty').waitFor();
   });
 
+  it('adds the email the counter gives to a guest it registered by phone, so they can claim the app', async () => {
+    const contactsOf = (phone: string) => store.node.engine.db.selectFrom('users').select(['first_name', 'email', 'phone']).where('phone', '=', phone).execute();
+    // A guest registered by phone alone, earlier.
+    await page.getByRole('button', { name: /^Register customer/ }).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Mobile number', { exact: true }).fill('(415) 555-0142');
+    await dialog.getByRole('button', { name: 'Register and check in' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(panel().getByTestId('customer-name'), 'Guest');
+    expect(await contactsOf('+14155550142')).toEqual([{ first_name: 'Guest', email: null, phone: '+14155550142' }]);
+    // Back at the counter: found by that phone, with an email given too.
+    await page.getByRole('button', { name: /^Register customer/ }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Mobile number', { exact: true }).fill('4155550142');
+    await dialog.getByLabel('Email address (optional)').fill('gia.rossi@example.com');
+    await dialog.getByRole('button', { name: 'Register and check in' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(panel().getByTestId('customer-name'), 'Guest');
+    expect(await contactsOf('+14155550142')).toEqual([{ first_name: 'Guest', email: 'gia.rossi@example.com', phone: '+14155550142' }]);
+    expect((await queueNames(store)).map((name) => name.trim())).toEqual(['Guest']);
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
   it('marks a flagged account on the panel (an offline overdraft central flagged)', async () => {
     await store.node.engine.db.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft' }).where('user_id', '=', dev.userId).execute();
     expect(await store.scan(dev.card)).toMatchObject({ ok: true });

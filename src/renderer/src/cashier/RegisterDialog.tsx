@@ -29,8 +29,13 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       setMissing(true);
       return;
     }
-    const registration: InStoreRegistration =
-      by === 'phone' ? { phone_number: { number: contact, ...(callingCode.trim() ? { code: callingCode.trim().replace(/^\+/, '') } : {}) } } : { email: contact };
+    const code = callingCode.trim().replace(/^\+/, '');
+    const phoneNumber = { number: phone.trim(), ...(code ? { code } : {}) };
+    // The other contact is optional (not when linking a card): a customer found by one gets the
+    // other added when they have none, so a guest registered by phone can claim the app by email.
+    const registration: InStoreRegistration = by === 'phone' ? { phone_number: phoneNumber } : { email: contact };
+    if (!linking && by === 'phone' && email.trim()) registration.email = email.trim();
+    if (!linking && by === 'email' && phone.trim()) registration.phone_number = phoneNumber;
     if (firstName.trim() && !linking) registration.first_name = firstName.trim();
     if (lastName.trim() && !linking) registration.last_name = lastName.trim();
     if (card) registration.card_number = card.number;
@@ -39,7 +44,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
     try {
       // Linking to an existing customer: find them first (check-in by that phone or email), so an
       // unknown contact is an error here rather than a new account.
-      if (linking) await cashier.api.checkIn(by === 'phone' ? `${callingCode.trim() ? `+${callingCode.trim().replace(/^\+/, '')}` : ''}${contact}` : contact);
+      if (linking) await cashier.api.checkIn(by === 'phone' ? `${code ? `+${code}` : ''}${contact}` : contact);
       const reply = await cashier.api.register(registration);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, 'registered');
       void cashier.queue.getState().reload();
@@ -50,6 +55,36 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       setBusy(false);
     }
   }
+
+  // The contact chosen above comes first and is required; the other one, optional, follows it.
+  const phoneFields = (
+    <Group align="flex-start" gap="xs" wrap="nowrap">
+      <TextInput size="lg" w={140} label={t.callingCode} description={t.callingCodeHint} inputMode="tel" value={callingCode} onChange={(e) => setCallingCode(e.currentTarget.value)} />
+      <TextInput
+        size="lg"
+        style={{ flex: 1 }}
+        label={by === 'phone' ? t.phoneNumber : t.phoneOptional}
+        inputMode="tel"
+        autoComplete="off"
+        data-autofocus={by === 'phone' || undefined}
+        value={phone}
+        onChange={(e) => setPhone(e.currentTarget.value)}
+        error={by === 'phone' && missing && !phone.trim() ? t.phoneRequired : undefined}
+      />
+    </Group>
+  );
+  const emailField = (
+    <TextInput
+      size="lg"
+      type="email"
+      label={by === 'email' ? t.email : t.emailOptional}
+      autoComplete="off"
+      data-autofocus={by === 'email' || undefined}
+      value={email}
+      onChange={(e) => setEmail(e.currentTarget.value)}
+      error={by === 'email' && missing && !email.trim() ? t.emailRequired : undefined}
+    />
+  );
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
@@ -67,24 +102,8 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
             { value: 'email', label: t.byEmail },
           ]}
         />
-        {by === 'phone' ? (
-          <Group align="flex-start" gap="xs" wrap="nowrap">
-            <TextInput size="lg" w={140} label={t.callingCode} description={t.callingCodeHint} inputMode="tel" value={callingCode} onChange={(e) => setCallingCode(e.currentTarget.value)} />
-            <TextInput
-              size="lg"
-              style={{ flex: 1 }}
-              label={t.phoneNumber}
-              inputMode="tel"
-              autoComplete="off"
-              data-autofocus
-              value={phone}
-              onChange={(e) => setPhone(e.currentTarget.value)}
-              error={missing && !phone.trim() ? t.phoneRequired : undefined}
-            />
-          </Group>
-        ) : (
-          <TextInput size="lg" type="email" label={t.email} autoComplete="off" data-autofocus value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={missing && !email.trim() ? t.emailRequired : undefined} />
-        )}
+        {by === 'phone' ? phoneFields : emailField}
+        {!linking && (by === 'phone' ? emailField : phoneFields)}
         {linking ? (
           <Text size="sm">{t.linkCardHint}</Text>
         ) : (
@@ -109,7 +128,8 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
 }
 
 /**
- * In-store registration by phone or email (N): the new customer is checked in at once. Opened from
+ * In-store registration by phone or email (N), the other contact optional: the customer is checked
+ * in at once (one the contact finds gets the other added when they have none). Opened from
  * an unlinked card, it registers a new customer with the card or links the card to the customer the
  * phone or email finds.
  */
