@@ -99,6 +99,23 @@ describe('customer events', () => {
     await arrived();
   });
 
+  it('customer.updated when the counter adds an email to a guest it registered by phone', async () => {
+    const register = (body: unknown) => http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body });
+    const first = await register({ phone_number: { number: '+12025550171' } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await arrived()).map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual(['customer.registered']);
+    const again = await register({ phone_number: { number: '+12025550171' }, email: 'pia@example.com' });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const added = await arrived();
+    expect(added.map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual(['customer.updated']);
+    expect((await one('customer.updated', added)).user).toMatchObject({ email_address: 'pia@example.com', first_name: 'Guest' });
+    // The same contacts again change nothing and send nothing.
+    expect((await register({ phone_number: { number: '+12025550171' }, email: 'pia@example.com' })).status).toBe(201);
+    expect((await arrived()).map((h) => h.body.type).filter((t) => t.startsWith('customer.'))).toEqual([]);
+    await store.closeOk(v.apiKey, again.body.pos_session.hash);
+    await arrived();
+  });
+
   it('customer.updated follows a profile change', async () => {
     const reply = await http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body: { first_name: 'Anita' } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
@@ -91,9 +92,13 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
     const member = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'mia@example.com' })).session.user_id);
     for (const s of [c.a, c.b]) await s.client.syncOnce();
 
+    await createWebhookEndpoint(c.central.engine, { vendorId: c.central.vendor.vendorId }, { url: 'https://hooks.example.com/punchcard', events: ['customer.updated'] }, { allowPrivate: false });
     await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550147' }, email: 'Gus@Example.com' });
     await registerInStore(c.b.engine, await c.b.scope(), { email: 'mia@example.com', phone: { number: '+12025550148' } });
     for (let round = 0; round < 2; round += 1) for (const s of [c.a, c.b]) await s.client.syncOnce();
+    // The program hears of each customer's new contact once, from central.
+    const updated = await c.central.engine.db.selectFrom('webhook_events').select('data').where('type', '=', 'customer.updated').execute();
+    expect(updated.map((event) => (JSON.parse(event.data) as { user: { user_id: number } }).user.user_id).sort()).toEqual([guest, member].sort());
 
     for (const node of [c.central, c.a, c.b]) {
       expect(await contacts(node, guest)).toEqual({ email: 'Gus@Example.com', email_key: 'gus@example.com', phone: '+12025550147' });
