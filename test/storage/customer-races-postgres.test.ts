@@ -169,6 +169,24 @@ describe.skipIf(!process.env.PG_URL)('customer accounts raced on PostgreSQL (PG_
     expect(await holdersOf('phone', phone)).toHaveLength(1);
   });
 
+  it('two counters adding different new phones to one customer found by email: the first added stays', async () => {
+    const scope = await authenticateApiKey(engine, vendor.apiKey);
+    const { userId } = await newCustomer('two.phones@race.test');
+    // Each waits on the customer's row, after reading it without a phone; the first in line updates first.
+    const holder = await connect();
+    await holder.query('begin');
+    await holder.query(HOLD_USERS, [[userId]]);
+    const observer = await connect();
+    const first = registerInStore(engine, scope, { email: 'two.phones@race.test', phone: { number: '+14155550181' } });
+    await waitForLockWaits(observer, 1);
+    const second = registerInStore(engine, scope, { email: 'two.phones@race.test', phone: { number: '+14155550182' } });
+    await waitForLockWaits(observer, 2);
+    await holder.query('commit');
+    expect((await Promise.allSettled([first, second])).map(reasonOf)).toEqual(['ok', 'ok']);
+    const { phone } = await engine.db.selectFrom('users').select('phone').where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(phone).toBe('+14155550181');
+  });
+
   it('one cedula registered by two accounts at once: one gets it, the other 409 cedula_taken', async () => {
     const ec = await setUpVendor(engine, { name: 'Carrera Quito', currency: 'USD', country: 'EC', store: { name: 'Centro', address1: 'Av. Amazonas', city: 'Quito' } });
     const results = await raceBehindLock(HOLD_ID_COUNTER, [], [registerWith('cedula.a@race.test', { cedula: '1710034065', vendorId: ec.vendorId }), registerWith('cedula.b@race.test', { cedula: '171003406-5', vendorId: ec.vendorId })]);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { refuseBlockedCustomer } from '../customer-care/blocked';
 import type { StoreScope } from '../credentials/authenticate';
@@ -96,7 +97,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     }
     const changes = { ...added, ...(passport !== undefined && passport !== user.passport_number ? { passport_number: passport } : {}) };
     if (Object.keys(changes).length > 0) {
-      await trx.updateTable('users').set({ ...changes, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+      await trx.updateTable('users').set({ ...changes, ...keepingContactsAddedMeanwhile(added), updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
       // Central takes these columns of the change, and only these: not the rest of the store's copy.
       await narrowLooseChange(trx, engine, 'users', user.id, Object.keys(changes));
       if (Object.keys(added).length > 0) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
@@ -122,5 +123,17 @@ function contactsToAdd(user: UserRow, given: { email: string | null; phone: stri
   return {
     ...(given.email !== null && user.email === null ? { email: given.email, email_key: emailKey(given.email) } : {}),
     ...(given.phone !== null && user.phone === null ? { phone: given.phone } : {}),
+  };
+}
+
+/**
+ * The added contacts as SQL that keeps one someone else added since this command read the row:
+ * on PostgreSQL two counters adding different new phones to one customer found by email take
+ * different phone locks, and the later update, which waited on the row, would overwrite the first.
+ */
+function keepingContactsAddedMeanwhile(added: { email?: string; email_key?: string; phone?: string }) {
+  return {
+    ...(added.email !== undefined ? { email: sql<string>`coalesce(email, ${added.email})`, email_key: sql<string>`case when email is null then ${added.email_key} else email_key end` } : {}),
+    ...(added.phone !== undefined ? { phone: sql<string>`coalesce(phone, ${added.phone})` } : {}),
   };
 }
