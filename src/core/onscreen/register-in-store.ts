@@ -114,12 +114,19 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
   return result;
 }
 
+/** Columns of the contacts a registration adds to the customer it found. */
+interface AddedContacts {
+  email?: string;
+  email_key?: string;
+  phone?: string;
+}
+
 /**
  * The contacts given at the counter that the customer lacks and nobody holds (`email`, `phone`
  * null when absent or held: the look-ups found their holder). A contact the customer has is never
  * changed here: that is theirs to do, in the app.
  */
-function contactsToAdd(user: UserRow, given: { email: string | null; phone: string | null }): { email?: string; email_key?: string; phone?: string } {
+function contactsToAdd(user: UserRow, given: { email: string | null; phone: string | null }): AddedContacts {
   return {
     ...(given.email !== null && user.email === null ? { email: given.email, email_key: emailKey(given.email) } : {}),
     ...(given.phone !== null && user.phone === null ? { phone: given.phone } : {}),
@@ -131,7 +138,7 @@ function contactsToAdd(user: UserRow, given: { email: string | null; phone: stri
  * on PostgreSQL two counters adding different new phones to one customer found by email take
  * different phone locks, and the later update, which waited on the row, would overwrite the first.
  */
-function keepingContactsAddedMeanwhile(added: { email?: string; email_key?: string; phone?: string }) {
+function keepingContactsAddedMeanwhile(added: AddedContacts) {
   return {
     ...(added.email !== undefined ? { email: sql<string>`coalesce(email, ${added.email})`, email_key: sql<string>`case when email is null then ${added.email_key} else email_key end` } : {}),
     ...(added.phone !== undefined ? { phone: sql<string>`coalesce(phone, ${added.phone})` } : {}),
