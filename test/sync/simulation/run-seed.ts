@@ -73,6 +73,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: `store ${'ABC'[i]}`, key });
     }
     const emails = Array.from({ length: 8 }, (_, i) => `c${i}@sim.test`);
+    // Fewer phones than emails: counters add them to customers who have none, and meet over them.
+    const phones = Array.from({ length: 4 }, (_, i) => `+1202555017${i}`);
     let receipt = 0;
     for (let step = 0; step < STEPS; step += 1) {
       if (step === Math.floor(STEPS / 4)) {
@@ -127,7 +129,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           sold.push(receiptNumber);
           orders += 1;
         } else if (roll < 0.55) {
-          await registerInStore(store.engine, await scope(), { email: random.pick(emails) });
+          // Half of these give a phone too: added to a customer who has none (central takes it, or
+          // keeps the one another customer took first: docs/sync.md, Conflicts).
+          const email = random.pick(emails);
+          await registerInStore(store.engine, await scope(), random.chance(0.5) ? { email, phone: { number: random.pick(phones) } } : { email });
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
           if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
@@ -209,6 +214,7 @@ async function checkConvergence(central: Engine, stores: SimStore[], problems: s
   const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
   const centralSessions = await sessionStates(central);
+  const centralContacts = await contactsOf(central);
   if ((await findBalanceMismatches(central.db)).length > 0) problems.push('central: a cached balance differs from the sum of its entries');
   // However many nodes voided a sale, each of its entries stays reversed at most once.
   const reversals = await central.db.selectFrom('ledger_entries as r').select('r.reverses_id').where('r.reverses_id', 'is not', null)
@@ -238,7 +244,17 @@ async function checkConvergence(central: Engine, stores: SimStore[], problems: s
     for (const [key, balance] of balances) if (!centralBalances.has(key) && balance !== 0) problems.push(`${store.name}: balance ${key} is ${balance}, unknown at central`);
     const sessions = await sessionStates(store.engine);
     for (const [id, state] of centralSessions) if (sessions.get(id) !== state) problems.push(`${store.name}: check-in ${id} is ${sessions.get(id) ?? 'missing'}, central says ${state}`);
+    const contacts = await contactsOf(store.engine);
+    for (const [id, contact] of centralContacts) {
+      if (contacts.has(id) && contacts.get(id) !== contact) problems.push(`${store.name}: customer ${id} has ${contacts.get(id)}, central says ${contact}`);
+    }
   }
+}
+
+/** Each customer's email and phone, as one string to compare. */
+async function contactsOf(engine: Engine): Promise<Map<number, string>> {
+  const rows = await engine.db.selectFrom('users').select(['id', 'email_key', 'phone']).execute();
+  return new Map(rows.map((row) => [Number(row.id), `${row.email_key ?? '-'} ${row.phone ?? '-'}`]));
 }
 
 async function sessionStates(engine: Engine): Promise<Map<number, string>> {
