@@ -38,6 +38,11 @@ export function toE164(number: string, options: { callingCode?: string | null; c
   return parsed.number;
 }
 
+/** Whether `phone` is a number as cleanPhone stores it (E.164 that reads back as itself). */
+export function isPhone(phone: string): boolean {
+  return toE164(phone, {}) === phone;
+}
+
 export function cleanPhone(number: string, options: { callingCode?: string | null; country?: string | null }, field = 'phone_number'): string {
   const e164 = toE164(number, options);
   if (!e164) throw new ServiceError('invalid_phone', undefined, field);

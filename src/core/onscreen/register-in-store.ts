@@ -92,15 +92,16 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     // vouches for it as for a guest's. Not at a kiosk: anyone can type a guest's phone there, and
     // their own email added to it would let them claim the account (and its balance) by a reset.
     const added = created ? {} : contactsToAdd(user, { email: byEmail ? null : email, phone: byPhone ? null : phone });
-    if (scope.role === 'kiosk' && Object.keys(added).length > 0) {
+    const addsContacts = Object.keys(added).length > 0;
+    if (scope.role === 'kiosk' && addsContacts) {
       throw new ServiceError('forbidden', 'Only the counter can add a contact to an existing customer.', 'email' in added ? 'email' : 'phone_number');
     }
     const changes = { ...added, ...(passport !== undefined && passport !== user.passport_number ? { passport_number: passport } : {}) };
     if (Object.keys(changes).length > 0) {
-      await trx.updateTable('users').set({ ...changes, ...keepingContactsAddedMeanwhile(added), updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
+      await trx.updateTable('users').set({ ...changes, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
       // Central takes these columns of the change, and only these: not the rest of the store's copy.
       await narrowLooseChange(trx, engine, 'users', user.id, Object.keys(changes));
-      if (Object.keys(added).length > 0) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
+      if (addsContacts) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
     }
     await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, via: 'counter', byCounter: !created });
     if (card) await linkCard(trx, engine, { vendorId: vendor.id, userId: user.id, card, storeId: store.id });
@@ -114,33 +115,19 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
   return result;
 }
 
-/** Columns of the contacts a registration adds to the customer it found. */
-interface AddedContacts {
-  email?: string;
-  email_key?: string;
-  phone?: string;
-}
-
 /**
  * The contacts given at the counter that the customer lacks and nobody holds (`email`, `phone`
- * null when absent or held: the look-ups found their holder). A contact the customer has is never
- * changed here: that is theirs to do, in the app.
+ * null when absent or held: the look-ups found their holder), as the columns' new values. A
+ * contact the customer has is never changed here: that is theirs to do, in the app. Each value
+ * keeps one someone else added since this command read the row: on PostgreSQL two counters adding
+ * different new phones to one customer found by email take different phone locks, and the later
+ * update, which waited on the row, would overwrite the first.
  */
-function contactsToAdd(user: UserRow, given: { email: string | null; phone: string | null }): AddedContacts {
+function contactsToAdd(user: UserRow, given: { email: string | null; phone: string | null }) {
   return {
-    ...(given.email !== null && user.email === null ? { email: given.email, email_key: emailKey(given.email) } : {}),
-    ...(given.phone !== null && user.phone === null ? { phone: given.phone } : {}),
-  };
-}
-
-/**
- * The added contacts as SQL that keeps one someone else added since this command read the row:
- * on PostgreSQL two counters adding different new phones to one customer found by email take
- * different phone locks, and the later update, which waited on the row, would overwrite the first.
- */
-function keepingContactsAddedMeanwhile(added: AddedContacts) {
-  return {
-    ...(added.email !== undefined ? { email: sql<string>`coalesce(email, ${added.email})`, email_key: sql<string>`case when email is null then ${added.email_key} else email_key end` } : {}),
-    ...(added.phone !== undefined ? { phone: sql<string>`coalesce(phone, ${added.phone})` } : {}),
+    ...(given.email !== null && user.email === null
+      ? { email: sql<string>`coalesce(email, ${given.email})`, email_key: sql<string>`case when email is null then ${emailKey(given.email)} else email_key end` }
+      : {}),
+    ...(given.phone !== null && user.phone === null ? { phone: sql<string>`coalesce(phone, ${given.phone})` } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { emailKey, isEmail } from '../../customers/contact';
+import { emailKey, isEmail, isPhone } from '../../customers/contact';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import { recordCustomerEvent } from '../../webhooks/events';
@@ -15,8 +15,6 @@ import { recordSyncException } from './sync-exceptions';
 
 /** Letters and digits, upper case, 5 to 20: what cleanPassportNumber stores. */
 const PASSPORT = /^[0-9A-Z]{5,20}$/;
-/** E.164, what cleanPhone stores. */
-const PHONE = /^\+[1-9][0-9]{6,14}$/;
 
 type Row = Record<string, unknown>;
 
@@ -30,8 +28,8 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
   const id = Number(existing['id']);
   const passport = data['passport_number'];
   const passportSent = 'passport_number' in data && (passport === null || (typeof passport === 'string' && PASSPORT.test(passport))) && passport !== existing['passport_number'];
-  const email = typeof data['email'] === 'string' && isEmail(data['email']) && existing['email'] == null ? data['email'] : null;
-  const phone = typeof data['phone'] === 'string' && PHONE.test(data['phone']) && existing['phone'] == null ? data['phone'] : null;
+  const email = existing['email'] == null && typeof data['email'] === 'string' && isEmail(data['email']) ? data['email'] : null;
+  const phone = existing['phone'] == null && typeof data['phone'] === 'string' && isPhone(data['phone']) ? data['phone'] : null;
   if (passportSent || email !== null || phone !== null) {
     const targetId = existing['merged_into'] == null ? id : await survivorOf(id);
     const target = targetId === id ? existing : await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
@@ -46,9 +44,10 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
         else changes['passport_number'] = passport;
       }
       if (email !== null && target['email'] == null) {
-        const holder = await others.where('email_key', '=', emailKey(email)).executeTakeFirst();
+        const key = emailKey(email);
+        const holder = await others.where('email_key', '=', key).executeTakeFirst();
         if (holder) await conflict('email_conflict', `email ${email}`, holder);
-        else Object.assign(changes, { email, email_key: emailKey(email), email_verified_at: null });
+        else Object.assign(changes, { email, email_key: key, email_verified_at: null });
       }
       if (phone !== null && target['phone'] == null) {
         const holder = await others.where('phone', '=', phone).executeTakeFirst();
