@@ -1,8 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
+import { type Compilable, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
-import { nameSearchQuery, searchCustomers } from '../../src/core/customer-care/search-customers';
+import { firstNameWalkQuery, lastNameWalkQuery, nameSearchQuery } from '../../src/core/customer-care/name-search';
+import { searchCustomers } from '../../src/core/customer-care/search-customers';
 import type { Engine } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { foldName } from '../../src/core/storage/folded-names';
@@ -104,7 +105,7 @@ describe('an SQLite node', () => {
   });
 });
 
-describe('the name search at central (PostgreSQL): a short prefix stays a range scan of the name indexes', () => {
+describe('the name search at central (PostgreSQL): a rare prefix reads the name indexes’ ranges, a common one walks the last-name index', () => {
   const postgres = BACKENDS.find((b) => b.name.startsWith('postgres'))!;
 
   it('reads the candidates through both folded-name ranges, not the whole last-name index in order (ORDER BY the folded last name + LIMIT)', async () => {
@@ -134,9 +135,20 @@ describe('the name search at central (PostgreSQL): a short prefix stays a range 
     });
     await copy('user_vendors', `t.user_id = ${template.id}`, { id: `${2 * U} + i`, user_id: `${U} + i`, referral_code: `'rv' || i` });
     await sql`analyze`.execute(engine.db); // central's autovacuum does it
-    const compiled = nameSearchQuery(engine, vendorId, null, 'smi', 25).compile();
+    const compiled = nameSearchQuery({ engine, vendorId, onlyStoreId: null, start: 'smi', limit: 25 }).compile();
     const plan = (await engine.db.executeQuery<{ 'QUERY PLAN': string }>({ ...compiled, sql: `explain (costs off) ${compiled.sql}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(plan).toMatch(/Bitmap Index Scan on users_first_name_folded/);
     expect(plan).toMatch(/Bitmap Index Scan on users_last_name_folded/);
+    // 3,000 Smiths and 30,000 Tems are more than BROAD: those searches walk the last-name index in order.
+    const planOf = async (query: Compilable<unknown>) => {
+      const walk = query.compile();
+      return (await engine.db.executeQuery<{ 'QUERY PLAN': string }>({ ...walk, sql: `explain (costs off) ${walk.sql}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    const lastNames = await planOf(lastNameWalkQuery({ engine, vendorId, onlyStoreId: null, start: 'smi', limit: 25 }));
+    const firstNames = await planOf(firstNameWalkQuery({ engine, vendorId, onlyStoreId: null, start: 'tem', limit: 25 }));
+    for (const walk of [lastNames, firstNames]) {
+      expect(walk).toMatch(/Incremental Sort[\s\S]*Index Scan using users_last_name_folded on users u/);
+      expect(walk).not.toMatch(/Bitmap|Seq Scan/);
+    }
   }, 120_000);
 });
