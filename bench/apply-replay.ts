@@ -1,5 +1,5 @@
 // Replays one recorded store outbox into fresh copies of one central, to compare changes to central's
-// apply old against new (docs/decisions.md, fourteenth pass: the rate swings ±10–15 % between
+// apply old against new (docs/speed.md, fourteenth pass: the rate swings ±10–15 % between
 // processes, so compare several runs of each, alternating; an old tree runs from a `git worktree`).
 //
 //   npx tsx bench/apply-replay.ts record sqlite|postgres   records the outbox (REPLAY_EVENTS, default 100,000)

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
-// Checkpoints of a central node's SQLite file, off its event loop (docs/decisions.md, twelfth pass).
+// Checkpoints of a central node's SQLite file, off its event loop (docs/speed.md, twelfth pass).
 // SQLite's automatic checkpoint runs inside the commit that fills the WAL past its threshold: it
 // copies the WAL's pages into the database file and syncs that file before the commit returns.
 // A store's push writes a page of a thousand events in one transaction, so every push paid that:

@@ -146,7 +146,7 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   // Statement journals in memory: once one outgrows its in-memory buffer it becomes a temp file for
   // the rest of the transaction, and every later statement that can fail midway (a table with
   // triggers: capture, the ledger's guards) then pwrites each page it touches there: 15 writes per
-  // row of a first sync's customers, three times the insert itself (docs/decisions.md, Speed).
+  // row of a first sync's customers, three times the insert itself (docs/speed.md).
   sqlite.pragma('temp_store = MEMORY');
   lowerEveryLetter(sqlite);
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),

@@ -17,7 +17,7 @@ import type { DB } from './schema';
  * its own) takes a transaction by itself, without a savepoint: SQLite keeps a savepoint's journal in
  * memory (temp_store = MEMORY) and walks it from the start at the end of every statement inside it,
  * so a big command inside one pays for everything it already wrote on each statement (a push whose
- * events each take their own path applied 2.2x slower; docs/decisions.md, Speed). Alone, its
+ * events each take their own path applied 2.2x slower; docs/speed.md). Alone, its
  * outermost savepoints are its own small ones, and rolling back the transaction undoes it whole.
  */
 

@@ -5,7 +5,7 @@ import { type PgInsertLogging, sqlString } from '../capture/install-capture';
 import { quoted } from '../bulk-lists';
 
 // Central's bulk insert on PostgreSQL checks its foreign keys once per statement instead of once per
-// row (docs/decisions.md, Speed). PostgreSQL checks a key by a trigger per inserted row: a lookup of
+// row (docs/speed.md). PostgreSQL checks a key by a trigger per inserted row: a lookup of
 // the parent that locks it FOR KEY SHARE, ~3 µs each and nine of them per offline order (its order,
 // history record and ledger entry), a quarter of the apply. Here the statement runs with row
 // triggers off (`session_replication_role = replica`, for that statement only), and one query then
