@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { addOwner } from '../../src/core/staff/add-owner';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { registerOkAt, signUpAt } from '../support/customers';
 import { paymentsApi } from '../support/payments';
-import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -140,6 +142,32 @@ describe('back office in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*40/);
     await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Points\s*adjustment\s*\+40/);
     await saveScreenshot(page, 'backoffice-customer');
+  });
+
+  it('a name many customers share shows the first 25 by last name and says more match', async () => {
+    // Another program, so this file's other figures keep their customers.
+    const family = await node.addVendor('Panadería Quiroz');
+    const familyOwner = await ownerOf(node, family.vendorId);
+    const counter = await authenticateApiKey(node.engine, family.apiKey);
+    const firstNames = 'Abel Berta Carlos Diana Elena Fabio Gloria Hugo Inés Jorge Karina Luis Marta Nicolás Olga Pablo Quique Rosa Sergio Teresa Úrsula Víctor Wendy Ximena Yolanda Zoe'.split(' ');
+    for (const [i, firstName] of firstNames.entries()) await registerInStore(node.engine, counter, { email: `quiroz${i}@family.test`, firstName, lastName: 'Quiroz' });
+    const page = await signedInPage(familyOwner.email);
+    await page.getByRole('tab', { name: 'Customers' }).click();
+    const search = async (text: string) => {
+      await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(text);
+      await page.getByRole('button', { name: 'Search' }).click();
+    };
+    await search('quiroz');
+    const found = page.getByRole('table', { name: 'Customers found' }).getByRole('link');
+    await expectText(page.getByRole('status'), 'More customers match: these are the first 25 by last name. Type more of the name to narrow them down.');
+    await expectCount(found, 25);
+    await expectText(found.first(), 'Abel Quiroz');
+    await expectText(found.last(), 'Yolanda Quiroz');
+    await search('zoe');
+    await expectText(found.first(), 'Zoe Quiroz');
+    await expectCount(found, 1);
+    await expectCount(page.getByRole('status'), 0);
+    await page.context().close();
   });
 
   it('the one-time sign-in link of punchcard init signs the first owner in', async () => {

@@ -8,10 +8,14 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
+/** Customers a search shows; one more is asked for, to tell whether more match. */
+const SEARCH_PAGE = 25;
+
 export function CustomerSearch() {
   const t = useAdminStrings();
   const [q, setQ] = useState('');
   const [hits, setHits] = useState<CustomerHit[] | null>(null);
+  const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
     <Stack>
@@ -22,8 +26,11 @@ export function CustomerSearch() {
           adminStore
             .getState()
             .api()
-            .customers(q)
-            .then((found) => setHits(found.items))
+            .customers(q, SEARCH_PAGE + 1)
+            .then((found) => {
+              setHits(found.items.slice(0, SEARCH_PAGE));
+              setMore(found.items.length > SEARCH_PAGE);
+            })
             .catch((e: unknown) => setError(errorMessage(e)));
         }}
       >
@@ -38,6 +45,7 @@ export function CustomerSearch() {
         </Alert>
       )}
       {hits && hits.length === 0 && <Text>{t.noMatch}</Text>}
+      {hits && more && <Text role="status">{t.moreMatch(hits.length)}</Text>}
       {hits && hits.length > 0 && (
         <Table aria-label={t.customersTable} striped>
           <Table.Tbody>

@@ -40,7 +40,7 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     invite: (body: { email: string; name: string; role: string; store_id: number | null }) => call<Staff>('/backoffice/staff', { method: 'POST', body }),
     /** Disabling ends the member's sessions; enabling one who never chose a password answers `invited`. */
     setStaffStatus: (id: number, status: 'active' | 'disabled') => call<Staff>(`/backoffice/staff/${id}`, { method: 'PUT', body: { status } }),
-    customers: (q: string) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q } }),
+    customers: (q: string, limit: number) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q, limit } }),
     customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     block: (id: number, reason: string) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/block`, { method: 'POST', body: { reason } }),
