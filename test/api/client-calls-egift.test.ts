@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sendScheduledEgifts } from '../../src/core/payments/egifts/send-egift';
+import { sendScheduledEgifts } from '../../src/core/payments/egifts/send-scheduled-egifts';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, freshEmail, legacyErrorCheck, outboxFilesAt, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { expectBalancesAddUp } from '../support/in-store';

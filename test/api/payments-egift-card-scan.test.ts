@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settlePendingEgifts } from '../../src/core/payments/egifts/send-egift';
+import { settlePendingEgifts } from '../../src/core/payments/egifts/settle-pending-egifts';
 import { type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { freshEmail, PASSWORD, registration, ROOMY_RATE_LIMITS, withSessionKey } from '../support/customers';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { settlePendingEgifts } from '../../src/core/payments/egifts/send-egift';
+import { settlePendingEgifts } from '../../src/core/payments/egifts/settle-pending-egifts';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, expectLegacyError, freshEmail, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { expectBalancesAddUp } from '../support/in-store';

@@ -4,7 +4,8 @@ import { purgeExpiredBarcodeTokens } from '../../core/customers/purge-expired-ba
 import { compactChangeLog } from '../../core/sync/central/compact-change-log';
 import { pruneAnsweredEvents } from '../../core/sync/outbox/prune-answered-events';
 import { expirePoints } from '../../core/expiry/expire-points';
-import { sendScheduledEgifts, settlePendingEgifts } from '../../core/payments/egifts/send-egift';
+import { sendScheduledEgifts } from '../../core/payments/egifts/send-scheduled-egifts';
+import { settlePendingEgifts } from '../../core/payments/egifts/settle-pending-egifts';
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
 import { demoteTiers } from '../../core/rules/tiers/demote-tiers';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';

@@ -1,25 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
-import { toMajorUnits, toMinorUnits } from '../../../shared/money';
+import { toMinorUnits } from '../../../shared/money';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
-import { findUserByEmail, findUserVendor, loadUser, loadVendor, messageLocale } from '../../customers/customer-store';
-import { announceEgift } from '../../inbox/announce';
+import { loadUser, loadVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
-import { recordEgiftEvent } from '../../webhooks/events';
-import { queueMessage } from '../../messaging/queue-message';
 import { isUniqueViolation } from '../../storage/errors';
-import { nextObjectId } from '../../storage/ids';
-import type { DB } from '../../storage/schema';
 import { findBillingProfile } from '../billing-profiles/billing-profile';
-import { type ChargeRow, type ChargeSettlement, isFinal, refreshCharge, requestCharge } from '../charges/payment-charges';
-import { refuseRefundedCharge, settleOwnException } from '../exceptions/payout-guard';
+import { type ChargeRow, refreshCharge, requestCharge } from '../charges/payment-charges';
+import { refuseRefundedCharge } from '../exceptions/payout-guard';
 import { declineError, invalidCardError } from '../gateway/payment-errors';
 import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
-import { claimCodeDigest, newClaimCode } from './claim-code';
 import { type EgiftRecord, loadEgift } from './egift';
+import { type EgiftDetails, egiftSettlement, insertGift } from './egift-settlement';
 
 /** How far ahead a buyer may schedule a gift (send_date). */
 export const EGIFT_MAX_SCHEDULE_MS = 366 * 24 * 3_600_000;
@@ -61,21 +55,6 @@ export interface SendEgiftInput {
   sendAt?: number | null | undefined;
 }
 
-interface Details {
-  vendorId: number;
-  currencyId: number;
-  amountMinor: number;
-  buyerUserId: number | null;
-  billingProfileId: number | null;
-  buyer: { name: string; email: string };
-  recipient: { name: string; email: string };
-  message: string | null;
-  imageUrl: string | null;
-  card: { brand: string; last4: string };
-  /** A future send date (epoch ms), else null. */
-  sendAt: number | null;
-}
-
 /**
  * POST /vendor/{vendor_id}/egift: charges the amount (a guest's card, tokenized and charged once,
  * or the logged-in buyer's billing profile), records the gift and emails the recipient a claim code
@@ -100,7 +79,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
     throw new ServiceError('validation_failed', 'Send either billing (card details) or user_billingprofile, not both.', 'billing');
   }
 
-  let charge: { token: string; userId: number | null; billingProfileId: number | null; card: Details['card']; buyer: Details['buyer']; scope: string };
+  let charge: { token: string; userId: number | null; billingProfileId: number | null; card: EgiftDetails['card']; buyer: EgiftDetails['buyer']; scope: string };
   if (input.billingProfileId !== undefined) {
     const session = input.session;
     if (!session) throw new ServiceError('missing_credentials', 'An eGift paid with a billing profile needs the session_key of its owner.');
@@ -141,7 +120,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
     throw new ServiceError('validation_failed', 'Send billing (card details) or, with a session_key, user_billingprofile.', 'billing');
   }
 
-  const details: Details = {
+  const details: EgiftDetails = {
     vendorId: vendor.id,
     currencyId: currency.id,
     amountMinor,
@@ -182,35 +161,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
   return outcomeOf(engine, row, details, charge.billingProfileId === null ? 'billing' : 'user_billingprofile');
 }
 
-/**
- * The job's half of late results: asks the gateway about every eGift still pending and sends or
- * declines the ones it has an answer for (a gift whose charge is already final is settled from it).
- * One gift the gateway cannot answer for does not stop the others: it is counted in `failed` and
- * asked again next time.
- */
-export async function settlePendingEgifts(engine: Engine): Promise<{ settled: number; failed: number }> {
-  const pending = await engine.db.selectFrom('egifts').select(['id', 'charge_id']).where('status', '=', 'pending').orderBy('id').limit(500).execute();
-  const settlement = egiftSettlement(engine, null);
-  let settled = 0;
-  let failed = 0;
-  for (const gift of pending) {
-    try {
-      const charge = await engine.db.selectFrom('payment_charges').selectAll().where('id', '=', gift.charge_id).executeTakeFirstOrThrow();
-      if (isFinal(charge)) {
-        await transact(engine, (trx) => (charge.status === 'succeeded' ? settlement.succeeded!(trx, charge) : settlement.declined!(trx, charge)));
-        settled += 1;
-        continue;
-      }
-      const after = await refreshCharge(engine, charge, null, settlement);
-      if (isFinal(after)) settled += 1;
-    } catch {
-      failed += 1;
-    }
-  }
-  return { settled, failed };
-}
-
-async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field: string): Promise<EgiftRecord> {
+async function outcomeOf(engine: Engine, row: ChargeRow, details: EgiftDetails, field: string): Promise<EgiftRecord> {
   // Paid without a gift and refunded by staff since: no gift comes of it.
   refuseRefundedCharge(row);
   // `failed`: the gateway never saw the charge and the reconciliation job gave up on it.
@@ -228,7 +179,7 @@ async function outcomeOf(engine: Engine, row: ChargeRow, details: Details, field
 }
 
 /** The gift of a paid charge that has none yet (see outcomeOf): recorded and sent, once. */
-async function recordPaidGift(engine: Engine, row: ChargeRow, details: Details): Promise<void> {
+async function recordPaidGift(engine: Engine, row: ChargeRow, details: EgiftDetails): Promise<void> {
   const existing = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
   if (existing) return;
   try {
@@ -239,7 +190,7 @@ async function recordPaidGift(engine: Engine, row: ChargeRow, details: Details):
 }
 
 /** The gift row of a pending charge, when it has none yet (no code, no email until it settles). */
-async function recordPendingGift(engine: Engine, row: ChargeRow, details: Details): Promise<void> {
+async function recordPendingGift(engine: Engine, row: ChargeRow, details: EgiftDetails): Promise<void> {
   const existing = await engine.db.selectFrom('egifts').select('id').where('charge_id', '=', row.id).executeTakeFirst();
   if (existing) return;
   try {
@@ -250,161 +201,6 @@ async function recordPendingGift(engine: Engine, row: ChargeRow, details: Detail
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-}
-
-/**
- * What a charge's state does to its gift, in the transaction that records it: a late result
- * (pending) writes the pending gift row with the charge's new state, so a node that stops right
- * after never leaves a charge the gateway may still complete without its gift (the settle job
- * works from gift rows); success sends the gift, a decline marks it declined.
- */
-function egiftSettlement(engine: Engine, details: Details | null): ChargeSettlement {
-  return {
-    async pending(trx, charge) {
-      if (!details) return;
-      const gift = await trx.selectFrom('egifts').select('id').where('charge_id', '=', charge.id).executeTakeFirst();
-      if (!gift) await insertGift(trx, engine, charge, details);
-    },
-    async succeeded(trx, charge) {
-      // Never while staff refund a charge that was paid without its gift (the buyer's retry).
-      await settleOwnException(trx, engine, charge.id, 'paid_without_gift');
-      const gift = await trx.selectFrom('egifts').select(['id', 'status']).where('charge_id', '=', charge.id).executeTakeFirst();
-      if (gift && gift.status !== 'pending') return;
-      if (!gift && !details) return;
-      const id = gift ? gift.id : await insertGift(trx, engine, charge, details!);
-      await sendGift(trx, engine, id);
-    },
-    async declined(trx, charge) {
-      const now = engine.clock.now();
-      await trx
-        .updateTable('egifts')
-        .set({ status: 'declined', decline_reason: charge.decline_reason, updated_at: now })
-        .where('charge_id', '=', charge.id)
-        .where('status', '=', 'pending')
-        .execute();
-    },
-  };
-}
-
-/**
- * The settlement of an eGift charge as a job sees it (no request details): finishes the gift only
- * if its row exists (sent on success, declined on a decline); a charge without one moves alone.
- */
-export function egiftChargeSettlement(engine: Engine): ChargeSettlement {
-  return egiftSettlement(engine, null);
-}
-
-/** The gift row, pending until its charge succeeds (sendGift). */
-async function insertGift(trx: Kysely<DB>, engine: Engine, charge: ChargeRow, d: Details): Promise<number> {
-  const id = await nextObjectId(trx, engine.nodeId);
-  const now = engine.clock.now();
-  await trx
-    .insertInto('egifts')
-    .values({
-      id,
-      vendor_id: d.vendorId,
-      currency_id: d.currencyId,
-      amount: d.amountMinor,
-      charge_id: charge.id,
-      buyer_user_id: d.buyerUserId,
-      billing_profile_id: d.billingProfileId,
-      buyer_name: d.buyer.name,
-      buyer_email: d.buyer.email,
-      recipient_name: d.recipient.name,
-      recipient_email: d.recipient.email,
-      message: d.message,
-      image_url: d.imageUrl,
-      card_brand: d.card.brand,
-      card_last4: d.card.last4,
-      status: 'pending',
-      decline_reason: null,
-      claim_code_hash: null,
-      sent_at: null,
-      claimed_by_user_id: null,
-      claimed_at: null,
-      claim_transaction_id: null,
-      created_at: now,
-      updated_at: now,
-      send_at: d.sendAt,
-    })
-    .execute();
-  return id;
-}
-
-/**
- * The job's half of scheduled gifts: sends every paid gift whose send date has come (one failure
- * does not stop the others; it is tried again next time).
- */
-export async function sendScheduledEgifts(engine: Engine): Promise<{ sent: number; failed: number }> {
-  const due = await engine.db.selectFrom('egifts').select('id').where('status', '=', 'scheduled').where('send_at', '<=', engine.clock.now()).orderBy('send_at').limit(500).execute();
-  let sent = 0;
-  let failed = 0;
-  for (const gift of due) {
-    try {
-      await transact(engine, (trx) => sendGift(trx, engine, gift.id));
-      sent += 1;
-    } catch {
-      failed += 1;
-    }
-  }
-  return { sent, failed };
-}
-
-/**
- * The paid gift goes out: a fresh claim code (digest stored) and the recipient's email. Only the
- * call whose guarded update moved the gift from pending to sent emails: a gift another call sent
- * first keeps that call's code, and no second email carries a code that does not work.
- */
-async function sendGift(trx: Transaction<DB>, engine: Engine, giftId: number): Promise<void> {
-  const code = newClaimCode();
-  const now = engine.clock.now();
-  // A paid gift with a future send date waits (sendScheduledEgifts sends it then).
-  const scheduled = await trx
-    .updateTable('egifts')
-    .set({ status: 'scheduled', updated_at: now })
-    .where('id', '=', giftId)
-    .where('status', '=', 'pending')
-    .where('send_at', '>', now)
-    .executeTakeFirst();
-  if (Number(scheduled.numUpdatedRows) === 1) return;
-  const moved = await trx
-    .updateTable('egifts')
-    .set({ status: 'sent', claim_code_hash: claimCodeDigest(engine, code)!, sent_at: now, updated_at: now })
-    .where('id', '=', giftId)
-    .where('status', 'in', ['pending', 'scheduled'])
-    .where((eb) => eb.or([eb('send_at', 'is', null), eb('send_at', '<=', now)]))
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return;
-  const gift = await loadEgift(trx, giftId);
-  await recordEgiftEvent(trx, engine, 'egift.sent', { id: giftId, vendorId: gift.vendor.id });
-  const vendor = await loadVendor(trx, gift.vendor.id);
-  // The recipient's language with the vendor when they are a member, else the vendor's.
-  const member = await findUserByEmail(trx, emailKey(gift.recipient.email));
-  const locale = await messageLocale(trx, member && member.status !== 'deleted' ? member.id : null, vendor);
-  const amount = formatMoney(toMajorUnits(gift.amount, gift.currency.digits), gift.currency.code ?? 'USD', gift.currency.digits, locale);
-  // A member of the program also finds it in the app's inbox (the code stays in the email only).
-  if (member && member.status !== 'deleted' && (await findUserVendor(trx, member.id, vendor.id))) {
-    await announceEgift(trx, engine, { vendorId: vendor.id, userId: member.id }, { buyer: gift.buyer.name, amount });
-  }
-  await queueMessage(trx, engine, {
-    vendorId: vendor.id,
-    channel: 'email',
-    to: gift.recipient.email,
-    template: 'egift_received',
-    locale,
-    params: {
-      first_name: gift.recipient.name,
-      buyer_name: gift.buyer.name,
-      amount,
-      vendor_name: vendor.name,
-      code,
-      ...(gift.message ? { message: gift.message } : {}),
-    },
-  });
-}
-
-function formatMoney(amount: number, code: string, digits: number, locale: string): string {
-  return new Intl.NumberFormat(locale.startsWith('es') ? 'es' : 'en-US', { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 function cleanAmount(amount: number, digits: number): number {
@@ -440,7 +236,7 @@ function cleanImageUrl(url: string | null | undefined): string | null {
 }
 
 /** What the request asked for, without anything secret: a key reused for another gift is a 409. */
-function fingerprintOf(d: Details): string {
+function fingerprintOf(d: EgiftDetails): string {
   const what = ['egift', d.amountMinor, emailKey(d.recipient.email), d.recipient.name, emailKey(d.buyer.email), d.billingProfileId ?? `${d.card.brand}:${d.card.last4}`, d.message ?? ''];
   // Appended only when set, so keys of gifts sent at once keep their fingerprint.
   if (d.sendAt !== null) what.push(d.sendAt);

@@ -1,7 +1,7 @@
 import { isServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { type ChargeRow, type ChargeSettlement, gatewayKeyOf, recordResult } from '../charges/payment-charges';
-import { egiftChargeSettlement } from '../egifts/send-egift';
+import { egiftChargeSettlement } from '../egifts/egift-settlement';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
 import { reloadSettlement } from '../reloads/charge-billing-profile';
 import { recordPaymentException } from '../exceptions/payment-exceptions';
