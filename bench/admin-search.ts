@@ -1,7 +1,8 @@
 // Back-office customer search at scale (issue 15): one program with BENCH_CUSTOMERS customers
 // (default 1,000,000), each with an email, a phone and a linked card, on a SQLite file; then
 // GET /backoffice/customers?q=… over real HTTP for random customers by email, phone and card
-// (the counter's exact, indexed lookups), and by the start of a last name for comparison.
+// (the counter's exact, indexed lookups), by a last name as a prefix, and by prefixes many
+// customers share (a name's first letters).
 // Prints one JSON document (`npm run bench` includes it; alone: `npx tsx bench/admin-search.ts`).
 // Seeding is bulk: one real customer is made through the use cases, then copied row by row in SQL.
 import { randomBytes } from 'node:crypto';
@@ -96,7 +97,7 @@ console.log(
       by_phone: byPhone,
       by_card: byCard,
       identifier_p95_under_100_ms: p95s.every((p) => p < 100),
-      // Not an identifier: a prefix of a first or last name, without an index for it.
+      // Not an identifier: a customer's whole last name, as a prefix (Last1234 also finds Last12340–Last123499).
       by_last_name_prefix: byName,
       broad_prefixes: BROAD,
       by_broad_name_prefix: byBroadName,
