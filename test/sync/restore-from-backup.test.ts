@@ -194,6 +194,60 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     expect(await restoredExceptions(central)).toHaveLength(1);
   }, 120_000);
 
+  it('restored twice from one backup: the sale it held unsent, which the lost copy sent renumbered, is not sent again', async () => {
+    // Found by the simulation (seed 4000093 of the restores block): the first restored copy
+    // followed central and sent the backup's unsent sale under later numbers, then it was lost too;
+    // the folder restored from that backup again sent the sale at its first numbers. Central saw
+    // other events there, the store moved the sale's rows and sent it as new, central refused it
+    // (its customer's referral code, its session's hash) and the store's next pull failed on them.
+    const { clock, central, file, paired, start } = await chain();
+    let store = paired;
+    await sell(store, [{ email: 'ana@chain.test', receipt: 'C-1', subtotal: 10, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+    const firstBackup = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, firstBackup);
+
+    // The lost copy: a sale after the first backup, at central.
+    store = await start();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'bo@chain.test', receipt: 'C-2', subtotal: 20, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+
+    // Restored from the first backup, it reaches central (its counter moves past the lost copy's
+    // ids), sells to a new customer, and a second backup is taken before that sale is sent.
+    copyDatabase(firstBackup, file);
+    store = await start();
+    await store.client.pullAll();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'cy@chain.test', receipt: 'C-3', subtotal: 30, register: true }]);
+    await store.close();
+    const secondBackup = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, secondBackup);
+
+    // That copy follows central (its sale renumbered after the lost copy's) and sends the sale; then it is lost too.
+    store = await start();
+    await syncUntilQuiet(store);
+    await store.close();
+
+    // Restored from the second backup: the sale to the new customer is unsent here once more; one more sale.
+    copyDatabase(secondBackup, file);
+    store = await start();
+    open.push(store);
+    clock.advance(60_000);
+    await sell(store, [{ email: 'cy@chain.test', receipt: 'C-4', subtotal: 40 }]);
+    await syncUntilQuiet(store);
+    await store.client.syncOnce();
+
+    const atCentral = await chainState(central.engine.db);
+    expect(atCentral.orders.map((o) => o.split(':').filter((_, i) => i !== 1 && i !== 4).join(':'))).toEqual(['C-1:1000:complete', 'C-2:2000:complete', 'C-3:3000:complete', 'C-4:4000:complete']);
+    expect(await pointsOf(central.engine.db, 'cy@chain.test')).toBe(30 + 40);
+    expect(await central.engine.db.selectFrom('sync_verdicts').select('node_seq').execute()).toEqual([]);
+    expect(await summariseOutbox(store.engine.db)).toMatchObject({ pending: 0, rejected: 0 });
+    expect(await chainState(store.engine.db)).toEqual(atCentral);
+  }, 120_000);
+
   it('a restored store that reaches central before it sells numbers its next sales after central’s', async () => {
     const { clock, central, file, paired, start } = await chain();
     let store = paired;

@@ -14,7 +14,7 @@ import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { answerDivergence, storedVerdicts } from './repeated-events';
-import { firstDivergedEvent, rememberEventIds } from './sync-event-ids';
+import { compareRepeatedEvents, rememberEventIds } from './sync-event-ids';
 import { recordSyncException } from './sync-exceptions';
 import { flagSalesInAnotherCurrency } from './sale-currency';
 import { settleAccounts } from './settle-accounts';
@@ -92,8 +92,8 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const sorted = [...new Map(events.map((e) => [e.node_seq, e])).values()].sort((a, b) => a.node_seq - b.node_seq);
   const repeated = sorted.filter((e) => e.node_seq < firstSeq);
   // A repeated node_seq carrying another event: the store was restored from a backup (repeated-events.ts).
-  const divergedAt = await firstDivergedEvent(trx, node.id, repeated);
-  if (divergedAt !== null) return answerDivergence(trx, engine, node, repeated, divergedAt, firstSeq - 1);
+  const { divergedAt, takenElsewhere } = await compareRepeatedEvents(trx, node.id, repeated, firstSeq - 1);
+  if (divergedAt !== null) return answerDivergence(trx, engine, node, repeated, { divergedAt, takenElsewhere }, firstSeq - 1);
   let fresh = sorted.filter((e) => e.node_seq >= firstSeq);
   let resumeFrom: number | null = null;
   const gap = fresh.findIndex((e, i) => e.node_seq !== firstSeq + i);
@@ -105,7 +105,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const readable = fresh.filter(holdsOnlyWholeNumbers);
   await lockCustomerIdentifiers(trx, engine.dialect, readable);
   const verdicts = new Map<number, EventVerdict>();
-  for (const verdict of await storedVerdicts(trx, node.id, repeated)) verdicts.set(verdict.node_seq, verdict);
+  for (const verdict of await storedVerdicts(trx, node.id, repeated, takenElsewhere)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
   const page = await learnPage(trx, readable, { vendorId: node.vendorId, sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
   let run: PushedEvent[] = [];

@@ -8,23 +8,21 @@ import { recordSyncException } from './sync-exceptions';
 
 /**
  * Verdicts of events central already took, as it gave them: central keeps a row for each refusal
- * (sync_verdicts); one at or below the node's last without a row was applied.
+ * (sync_verdicts); one at or below the node's last without a row was applied. `takenElsewhere`
+ * gives central's node_seq of an event it took at another number (compareRepeatedEvents).
  */
-export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[]): Promise<EventVerdict[]> {
+export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[], takenElsewhere: ReadonlyMap<number, number>): Promise<EventVerdict[]> {
   if (events.length === 0) return [];
+  const centralSeq = (event: PushedEvent) => takenElsewhere.get(event.node_seq) ?? event.node_seq;
   const stored = await trx
     .selectFrom('sync_verdicts')
     .selectAll()
     .where('node_id', '=', nodeId)
-    .where(
-      'node_seq',
-      'in',
-      events.map((e) => e.node_seq),
-    )
+    .where('node_seq', 'in', events.map(centralSeq))
     .execute();
   const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
   return events.map((event) => {
-    const verdict = bySeq.get(event.node_seq);
+    const verdict = bySeq.get(centralSeq(event));
     return {
       node_seq: event.node_seq,
       event_id: event.event_id,
@@ -41,8 +39,15 @@ export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: Pu
  * and the store is told where to renumber from and which ids its rows must move above. Staff see
  * it once among the node's exceptions.
  */
-export async function answerDivergence(trx: Kysely<DB>, engine: Engine, node: PairedNode, repeated: PushedEvent[], divergedAt: number, lastSeq: number): Promise<PushResponse> {
-  const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt));
+export async function answerDivergence(
+  trx: Kysely<DB>,
+  engine: Engine,
+  node: PairedNode,
+  repeated: PushedEvent[],
+  { divergedAt, takenElsewhere }: { divergedAt: number; takenElsewhere: ReadonlyMap<number, number> },
+  lastSeq: number,
+): Promise<PushResponse> {
+  const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt), takenElsewhere);
   const subject = `event ${divergedAt}`;
   const told = await trx.selectFrom('sync_exceptions').select('id').where('node_id', '=', node.id).where('kind', '=', 'node_restored').where('subject', '=', subject).executeTakeFirst();
   if (!told) {

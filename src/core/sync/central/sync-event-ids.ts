@@ -25,18 +25,37 @@ export async function rememberEventIds(trx: Kysely<DB>, engine: Engine, nodeId: 
     .execute();
 }
 
+/** How central took a page's repeated events: where the store's events part from its own, and which it took at other numbers. */
+export interface RepeatedEvents {
+  /** The first repeated event (node_seq order) central took neither at its node_seq nor elsewhere; null when none. */
+  divergedAt: number | null;
+  /** The store's node_seq → central's, for repeated events central took at another node_seq. */
+  takenElsewhere: Map<number, number>;
+}
+
 /**
- * The first of these repeated events (node_seq order) that is not the event central took at its
- * node_seq; null when every one is, or central no longer knows (kept ids only: see KEEP_EVENT_IDS_MS).
+ * Compares repeated events with what central took at their node_seqs (kept ids only: see
+ * KEEP_EVENT_IDS_MS). An event central took at a later number is no divergence: a lost copy of a
+ * store restored from a backup followed central itself and sent it renumbered, and a folder
+ * restored from the same backup sends it again at its first number (docs/sync.md, "A store
+ * restored from a backup"). Central's later numbers are read only once an event differs.
  */
-export async function firstDivergedEvent(trx: Kysely<DB>, nodeId: number, repeated: readonly PushedEvent[]): Promise<number | null> {
-  if (repeated.length === 0) return null;
+export async function compareRepeatedEvents(trx: Kysely<DB>, nodeId: number, repeated: readonly PushedEvent[], lastSeq: number): Promise<RepeatedEvents> {
+  const takenElsewhere = new Map<number, number>();
+  if (repeated.length === 0) return { divergedAt: null, takenElsewhere };
   const idAt = await eventIdsBetween(trx, nodeId, repeated[0]!.node_seq, repeated.at(-1)!.node_seq);
-  for (const event of repeated) {
+  const differs = repeated.findIndex((event) => idAt.has(event.node_seq) && idAt.get(event.node_seq) !== event.event_id);
+  if (differs < 0) return { divergedAt: null, takenElsewhere };
+  const seqOf = new Map<string, number>();
+  for (const [seq, id] of await eventIdsBetween(trx, nodeId, repeated[differs]!.node_seq, lastSeq)) seqOf.set(id, seq);
+  for (const event of repeated.slice(differs)) {
     const id = idAt.get(event.node_seq);
-    if (id !== undefined && id !== event.event_id) return event.node_seq;
+    if (id === undefined || id === event.event_id) continue;
+    const elsewhere = seqOf.get(event.event_id);
+    if (elsewhere === undefined) return { divergedAt: event.node_seq, takenElsewhere };
+    takenElsewhere.set(event.node_seq, elsewhere);
   }
-  return null;
+  return { divergedAt: null, takenElsewhere };
 }
 
 /** The event id central keeps for each node_seq from `from` to `to`: the rows from the one holding `from` on. */
