@@ -78,8 +78,9 @@ interface OneByOne {
 
 /**
  * Applies a page of a store's events at central, in the caller's transaction, in node_seq order.
- * A repeated event gets its stored verdict, unless central took another event at its node_seq (a
- * store restored from a backup: the store is told to renumber); a gap stops the page and names
+ * A repeated event gets its stored verdict (taken at another node_seq: that one's), unless central
+ * took another event at its node_seq and this one nowhere (a store restored from a backup: the
+ * store is told to renumber); a gap stops the page and names
  * where to resume; an event central cannot take is rejected (its changes rolled back to a
  * savepoint) so the queue moves on.
  * A sale that happened is never refused for business reasons: conflicts are resolved (docs/sync.md).
