@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { type Engine, startEngine, transact } from '../../src/core/engine';
@@ -70,4 +71,30 @@ describe.skipIf(!process.env.PG_URL)('hourly jobs run by two central processes a
     expect(changes).toHaveLength(10);
     expect(new Set(changes.map((c) => Number(c.user_id))).size).toBe(10);
   });
+
+  it('reads, and does not wait for, a member who keeps their tier while a counter holds their membership', async () => {
+    const [one] = engines as [Engine, Engine];
+    const silver = await createTier(one, { vendorId: vendor.vendorId }, { name: 'Silver', threshold: 100, windowDays: 30 });
+    const silverId = Number((await one.db.selectFrom('tiers').select('id').where('public_id', '=', silver.publicId).executeTakeFirstOrThrow()).id);
+    const scope = await authenticateApiKey(one, vendor.apiKey);
+    const userId = Number((await registerInStore(one, scope, { email: 'keeps@twice.test' })).session.user_id);
+    const account = await transact(one, (trx) => openAccount(trx, one, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: userId }));
+    await transact(one, (trx) => postEntry(trx, one, account, { amount: 150, kind: 'earn' }));
+    // Reached Silver 31 days ago and earned 150 points in the last 30: keeps it.
+    await one.db.updateTable('user_vendors').set({ tier_id: silverId, tier_since: clock.now() - 31 * DAY }).where('user_id', '=', userId).execute();
+    const link = await one.db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendor.vendorId).executeTakeFirstOrThrow();
+    const counter = openPostgres(database.url!, 1);
+    try {
+      const outcome = await counter.db.transaction().execute(async (trx) => {
+        await sql`select id from user_vendors where id = ${link.id} for update`.execute(trx);
+        // Before: every due member took their row in a transaction of its own, so the run waited for the counter.
+        const timeout = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000));
+        return Promise.race([demoteTiers(one), timeout]);
+      });
+      expect(outcome).toEqual({ demoted: 0 });
+      expect((await one.db.selectFrom('user_vendors').select('tier_id').where('id', '=', link.id).executeTakeFirstOrThrow()).tier_id).toBe(silverId);
+    } finally {
+      await counter.db.destroy();
+    }
+  }, 30_000);
 });

@@ -23,8 +23,12 @@ export async function demoteTiers(engine: Engine): Promise<{ demoted: number }> 
   const now = engine.clock.now();
   let demoted = 0;
   // Tier by tier, the members who reached it a full window ago: a range of the index on (tier_id, tier_since).
-  for (const tier of await engine.db.selectFrom('tiers').select(['id', 'window_days']).where('window_days', 'is not', null).execute()) {
+  for (const tier of await engine.db.selectFrom('tiers').select(['id', 'window_days', 'threshold']).where('window_days', 'is not', null).execute()) {
     for (const member of await dueMembersQuery(engine.db, Number(tier.id), now - Number(tier.window_days) * DAY).execute()) {
+      // Most of them still qualify, every hour: read, not a transaction that takes their row (a
+      // sale at the counter holds it on PostgreSQL). One who looks due is judged again inside one.
+      const points = await tierPoints(engine.db, { vendorId: Number(member.vendor_id), userId: Number(member.user_id) }, Number(tier.window_days), now);
+      if (points >= Number(tier.threshold)) continue;
       if (await demoteOne(engine, { ...member, tier_id: Number(tier.id) }, now)) demoted += 1;
     }
   }
