@@ -72,6 +72,8 @@ function firstNameRangeQuery(search: Search) {
 
 /** The program's current, undeleted customers (a store manager's: those who came to their store). */
 function members({ engine, vendorId, onlyStoreId }: Search) {
+  // CROSS JOIN keeps SQLite's join order: customers first (through a name index, or walked in
+  // last-name order), each one's membership second; never every member of the program first.
   let rows = engine.db
     .selectFrom('users as u')
     .crossJoin('user_vendors as m')
