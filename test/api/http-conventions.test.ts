@@ -309,6 +309,14 @@ describe('.json suffix, OpenAPI and docs', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect((await asset.text()).length).toBeGreaterThan(10_000);
+
+    // Swagger UI is loaded at the first visit and each request handed to it as it came: a HEAD
+    // gets the headers alone, an unknown asset a 404.
+    const head = await fetch(new URL(bundle, `${node.url}/docs/`), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/javascript/);
+    expect(await head.text()).toBe('');
+    expect((await fetch(`${node.url}/docs/static/no-such-file.js`)).status).toBe(404);
   });
 });
 

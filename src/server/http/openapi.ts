@@ -1,6 +1,5 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../../shared/errors';
 import { operationDoc, SECTIONS } from './operation-docs';
 
@@ -34,6 +33,42 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       return { schema: { ...schema, tags: [doc.section], summary: doc.summary, description: doc.description }, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  serveSwaggerUiAtFirstVisit(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Hop-by-hop and length headers: the outer reply sets its own. */
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+
+/**
+ * /docs and its assets. Swagger UI's plugin takes ~0.1 s to load (its own copy of @fastify/static,
+ * and yaml), a tenth of a node's cold start, for a page few nodes ever show: it is loaded at the first
+ * visit, into a Fastify of its own that serves this node's document, and each /docs request is
+ * handed to it as it came (method, path, headers: 304s and HEAD work as before).
+ */
+function serveSwaggerUiAtFirstVisit(app: FastifyInstance): void {
+  let docs: Promise<FastifyInstance> | undefined;
+  const loadDocs = async () => {
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
+    const inner = Fastify({ logger: false });
+    await inner.register(swagger, { mode: 'static', specification: { document: app.swagger() as never } });
+    await inner.register(swaggerUi, { routePrefix: '/docs' });
+    await inner.ready();
+    return inner;
+  };
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    docs ??= loadDocs().catch((error: unknown) => {
+      docs = undefined; // the next visit tries again
+      throw error;
+    });
+    const answer = await (await docs).inject({ method: request.method as 'GET', url: request.url, headers: request.headers });
+    reply.code(answer.statusCode);
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) reply.header(name, value);
+    return reply.send(answer.rawPayload);
+  };
+  app.get('/docs', { schema: { hide: true } }, forward);
+  app.get('/docs/*', { schema: { hide: true } }, forward);
+  app.addHook('onClose', async () => {
+    await (await docs?.catch(() => undefined))?.close();
+  });
 }
