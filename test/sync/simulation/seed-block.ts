@@ -3,13 +3,15 @@ import { runSeed, type SeedOptions } from './run-seed';
 
 // Deterministic simulation of a chain over a lossy network (docs/sync.md, "Proof"). Each test file
 // runs one fixed block of seeds (so blocks run in parallel); SYNC_SIM_SEEDS sets the count per
-// block, SYNC_SIM_SEED replays one seed.
+// block, SYNC_SIM_FIRST where in the block to begin (to explore seeds past those run before),
+// SYNC_SIM_SEED replays one seed.
 export function simulateSeedBlock(block: number, options: SeedOptions & { seeds?: number } = {}): void {
   const perBlock = Number(process.env.SYNC_SIM_SEEDS ?? options.seeds ?? 125);
+  const first = Number(process.env.SYNC_SIM_FIRST ?? 0);
   describe(`sync simulation, seeds block ${block}${options.restores ? ', with stores restored from backups' : ''}`, () => {
     it('every node converges after healing, whatever the network did', async () => {
       const only = process.env.SYNC_SIM_SEED;
-      const seeds = only !== undefined ? [Number(only)] : Array.from({ length: perBlock }, (_, i) => block * 1_000_000 + i);
+      const seeds = only !== undefined ? [Number(only)] : Array.from({ length: perBlock }, (_, i) => block * 1_000_000 + first + i);
       let orders = 0;
       let customersFromCentral = 0;
       let restoresFollowed = 0;
