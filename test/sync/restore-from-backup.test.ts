@@ -248,6 +248,68 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     expect(await chainState(store.engine.db)).toEqual(atCentral);
   }, 120_000);
 
+  it('restored twice from one backup, the lost copy having moved that sale’s rows: the folder restored again moves them alike', async () => {
+    // Found by the simulation (seeds 4001292 and 4001515 of the restores block): as above, but the
+    // first restored copy sells before it reaches central, so its sale's rows take ids the lost
+    // copy's rows hold at central; following central, it moves them and sends the sale with the new
+    // ids. The folder restored again holds them under the first ones: central answers the sale as
+    // a repeat and says where its rows are, and the store moves its copies there. Before, they stayed
+    // where central holds the lost copy's rows: an entry central never had, a balance of its own.
+    const { clock, central, file, paired, start } = await chain();
+    let store = paired;
+    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+    const firstBackup = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, firstBackup);
+
+    // The lost copy: a customer and a sale after the first backup, at central.
+    store = await start();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+
+    // Restored from the first backup, it sells to a new customer before reaching central (the
+    // lost copy's ids again), and a second backup is taken before that sale is sent.
+    copyDatabase(firstBackup, file);
+    store = await start();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
+    await store.close();
+    const secondBackup = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, secondBackup);
+
+    // That copy follows central, moving the sale's rows, and sends it; then it is lost too.
+    store = await start();
+    await syncUntilQuiet(store);
+    const followed = JSON.parse((await getMeta(store.engine.db, RESTORE_FOLLOWED))!) as { moved: number };
+    expect(followed.moved).toBeGreaterThan(0);
+    await store.close();
+    // Central keeps, per event (the registration, the sale), where the rows it made went.
+    const movedAtCentral = (await central.engine.db.selectFrom('sync_moved_rows').select('moved_ids').execute()).flatMap((row) => JSON.parse(row.moved_ids) as unknown[]);
+    const cyAtCentral = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'cy@chain.test').executeTakeFirstOrThrow();
+    expect(movedAtCentral).toContainEqual(['users', expect.any(Number), Number(cyAtCentral.id)]);
+    expect(movedAtCentral).toContainEqual(['orders', expect.any(Number), expect.any(Number)]);
+
+    // Restored from the second backup: the sale is unsent here once more, under its first ids; one more sale.
+    copyDatabase(secondBackup, file);
+    store = await start();
+    open.push(store);
+    clock.advance(60_000);
+    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-4', subtotal: 40 }]);
+    await syncUntilQuiet(store);
+    await store.client.syncOnce();
+
+    const atCentral = await chainState(central.engine.db);
+    expect(atCentral.orders.map((o) => o.split(':').filter((_, i) => i !== 1 && i !== 4).join(':'))).toEqual(['M-1:1000:complete', 'M-2:2000:complete', 'M-3:3000:complete', 'M-4:4000:complete']);
+    expect(await pointsOf(central.engine.db, 'bo@chain.test')).toBe(20);
+    expect(await pointsOf(central.engine.db, 'cy@chain.test')).toBe(30 + 40);
+    expect(await central.engine.db.selectFrom('sync_verdicts').select('node_seq').execute()).toEqual([]);
+    expect(await summariseOutbox(store.engine.db)).toMatchObject({ pending: 0, rejected: 0 });
+    expect(await chainState(store.engine.db)).toEqual(atCentral);
+  }, 120_000);
+
   it('a restored store that reaches central before it sells numbers its next sales after central’s', async () => {
     const { clock, central, file, paired, start } = await chain();
     let store = paired;
@@ -332,6 +394,11 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     // An event without its id cannot be told from another: refused as bad input, not a 500.
     const { event_id: _id, ...anonymous } = next;
     expect(await push([anonymous])).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    // Moved ids are [table, id, id]: anything else is refused the same way, and nothing is kept.
+    for (const moved of [[['users', 1]], [['', 1, 2]], [['users', 1.5, 2]], 'users', [{ table: 'users' }]]) {
+      expect(await push([{ ...next, moved_ids: moved }])).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    }
+    expect(await central.engine.db.selectFrom('sync_moved_rows').select('event_id').execute()).toEqual([]);
   }, 120_000);
 });
 

@@ -659,6 +659,14 @@ export interface SyncVerdictsTable {
 }
 
 /** Central: the events one push of a node took (migration 0028), kept for the node's last 90 days of pushes. */
+export interface SyncMovedRowsTable {
+  node_id: number;
+  event_id: string;
+  /** JSON: [table, an id the row had, its id now] for each moved row the event made. */
+  moved_ids: string;
+  recorded_at: number;
+}
+
 export interface SyncEventIdsTable {
   node_id: number;
   /** The node_seq of the first of them; the others follow it, one number each. */
@@ -886,6 +894,7 @@ export interface DB {
   sync_pairing_codes: SyncPairingCodesTable;
   sync_verdicts: SyncVerdictsTable;
   sync_event_ids: SyncEventIdsTable;
+  sync_moved_rows: SyncMovedRowsTable;
   sync_exceptions: SyncExceptionsTable;
   inbox_messages: InboxMessagesTable;
   promotions: PromotionsTable;

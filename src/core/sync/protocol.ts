@@ -16,6 +16,13 @@ export interface BelievedBalance {
   balance: number;
 }
 
+/**
+ * A row an event made whose id its store changed when it followed central after a restore (the
+ * lost copy's rows held the id): [table, an id the row had, its id now]. Every earlier id of a
+ * row moved twice is listed (docs/sync.md, "Restored twice from one backup").
+ */
+export type MovedRowId = [table: string, from: number, to: number];
+
 /** The changes of one local-first command at a store, numbered gaplessly per node. */
 export interface PushedEvent {
   node_seq: number;
@@ -26,6 +33,8 @@ export interface PushedEvent {
   changes: RowChange[];
   /** For a command that spent: what the store believed each spent-from account held. */
   believed_available?: BelievedBalance[];
+  /** The rows it made that took new ids since it was made (central keeps them, for a copy restored again). */
+  moved_ids?: MovedRowId[];
 }
 
 /** Most events central takes in one push (POST /sync/push refuses more). */
@@ -43,6 +52,12 @@ export interface EventVerdict {
   verdict: Verdict;
   code: string | null;
   message: string | null;
+  /**
+   * An event central took at another node_seq, sent there with some of its rows under new ids (a
+   * lost copy followed central and moved them): the ids they have at central. The store moves its
+   * copies of those rows there before anything else. Absent otherwise, and from earlier centrals.
+   */
+  moved_ids?: MovedRowId[];
 }
 
 export interface PushResponse {

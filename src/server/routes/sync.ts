@@ -23,6 +23,10 @@ const config = { style: 'resource' as const };
 
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Most moved rows one event may list (an event makes a few dozen rows; each move of one adds an entry). */
+const MOVED_IDS_MAX = 10_000;
+const isMovedRowId = (value: unknown): boolean =>
+  Array.isArray(value) && value.length === 3 && typeof value[0] === 'string' && value[0].length > 0 && value[0].length <= 64 && Number.isSafeInteger(value[1]) && Number.isSafeInteger(value[2]);
 
 /** A pushed event's shape, checked before anything reads it (a change or a balance that is not an object failed the push with a 500). */
 function refuseMalformedEvents(events: readonly unknown[]): void {
@@ -39,6 +43,10 @@ function refuseMalformedEvents(events: readonly unknown[]): void {
     const believed = event['believed_available'];
     if (believed != null && !(Array.isArray(believed) && believed.every(isObject))) {
       throw new ServiceError('validation_failed', 'believed_available must be a list of balances.', 'events');
+    }
+    const moved = event['moved_ids'];
+    if (moved != null && !(Array.isArray(moved) && moved.length <= MOVED_IDS_MAX && moved.every(isMovedRowId))) {
+      throw new ServiceError('validation_failed', 'moved_ids must be a list of [table, id, id].', 'events');
     }
   }
 }

@@ -38,6 +38,8 @@ export interface SeedOptions {
 type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backup?: Buffer };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
+/** SYNC_SIM_TRACE=1 prints each step (with SYNC_SIM_SEED, to read how a failing seed got there). */
+const trace = process.env.SYNC_SIM_TRACE === '1' ? (line: string) => void process.stderr.write(`${line}\n`) : () => undefined;
 const HOUR = 3_600_000;
 
 /**
@@ -98,6 +100,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const roll = random.next();
       // Drawn only when restores are on: without them a seed's random stream is what it always was.
       const restoreStep = options.restores === true && random.chance(0.1);
+      const at = `step ${step} at ${store.name} (t=${clock.now()})`;
       try {
         // Asked only by the counter's actions: a store still in its first sync may not have its key
         // yet (a ServiceError like any refusal), and its sync steps must still run.
@@ -107,24 +110,29 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             // This copy's last round (the link may fail it), then its disk dies and the folder is
             // restored from the backup: what it had not sent goes with it.
             await store.client.syncOnce().catch(() => undefined);
-            for (const unsent of await unsentReceipts(store.engine)) mayBeLost.add(unsent);
+            const unsent = await unsentReceipts(store.engine);
+            for (const receiptNumber of unsent) mayBeLost.add(receiptNumber);
+            trace(`${at}: lost, restored from its backup (unsent: ${unsent.join(', ') || 'none'})`);
             await store.close();
             const restored = await startStoreNode(clock, openSqlite(store.backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
             Object.assign(store, { engine: restored.engine, client: restored.client, scope: restored.scope, close: restored.close });
             restores += 1;
           } else {
             store.backup = await backupOf(store.engine, backupDir);
+            trace(`${at}: backed up`);
           }
         } else if (roll < 0.3) {
           const email = random.pick(emails);
           await registerInStore(store.engine, await scope(), { email });
           const receiptNumber = `${store.name}-${(receipt += 1)}`;
+          trace(`${at}: registers ${email}, sells ${receiptNumber}`);
           await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40) });
           sold.push(receiptNumber);
           orders += 1;
         } else if (roll < 0.5) {
           const email = random.pick(emails);
           const receiptNumber = `${store.name}-${(receipt += 1)}`;
+          trace(`${at}: sells ${receiptNumber} to ${email} with a reward`);
           await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 3, redemptions: [reward.publicId] });
           sold.push(receiptNumber);
           orders += 1;
@@ -132,34 +140,46 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           // Half of these give a phone too: added to a customer who has none (central takes it, or
           // keeps the one another customer took first: docs/sync.md, Conflicts).
           const email = random.pick(emails);
+          trace(`${at}: registers ${email}`);
           await registerInStore(store.engine, await scope(), random.chance(0.5) ? { email, phone: { number: random.pick(phones) } } : { email });
         } else if (roll < 0.6) {
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
+          trace(`${at}: closes a session (${open.length} open)`);
           if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
         } else if (roll < 0.83) {
-          await store.client.syncOnce();
+          trace(`${at}: sync round`);
+          const round = await store.client.syncOnce();
+          trace(`${at}: sync round pushed ${round.pushed}, pulled ${round.pulled}`);
         } else if (roll < 0.85) {
           // Central drops superseded versions from its log while stores are anywhere in it.
+          trace(`${at}: central compacts its log`);
           await compactChangeLog(central.engine.db);
         } else if (roll < 0.93) {
           // A partition lasting hours: the store sells on its own meanwhile.
           store.link.partitioned = !store.link.partitioned;
+          trace(`${at}: link ${store.link.partitioned ? 'partitioned' : 'back'}`);
           clock.advance(random.int(3 * HOUR));
         } else if (roll < 0.955) {
           // A void at the till: of a recent sale of this store it holds (another node's too), maybe
           // one central or another till voided meanwhile (recent ones, so that voids meet).
           const sold = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
-          if (sold.length > 0) await voidOrder(store.engine, await scope(), random.pick(sold).receipt_number);
+          const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
+          trace(`${at}: till voids ${voided ?? 'nothing'}`);
+          if (voided) await voidOrder(store.engine, await scope(), voided);
         } else if (roll < 0.97) {
           // A void at central (an integration calling central for a store), of a recent sale it has.
           const key = random.pick(storeKeys);
           const sold = await central.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', key.storeId).orderBy('created_at', 'desc').limit(3).execute();
-          if (sold.length > 0) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), random.pick(sold).receipt_number);
+          const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
+          trace(`${at}: central voids ${voided ?? 'nothing'}`);
+          if (voided) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
         } else {
           // The store process restarts: in-memory sync state is lost, the database stays.
+          trace(`${at}: process restarts`);
           store.client = new SyncClient(store.engine, store.client.transport, store.client.options);
         }
       } catch (error) {
+        trace(`${at}: ${(error as Error).message}`);
         if (isServiceError(error)) continue;
         if ((error as Error).message.startsWith('network:')) {
           faultsSeen += 1;

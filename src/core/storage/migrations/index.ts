@@ -34,6 +34,7 @@ import { barcodeTokensByCustomer } from './0033-barcode-tokens-by-customer';
 import { kioskIdentifiedSessions } from './0034-kiosk-identified-sessions';
 import { barcodeTokensByExpiry } from './0035-barcode-tokens-by-expiry';
 import { namesFoldedForSearch } from './0036-names-folded-for-search';
+import { syncMovedRows } from './0037-sync-moved-rows';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0034-kiosk-identified-sessions': kioskIdentifiedSessions,
   '0035-barcode-tokens-by-expiry': barcodeTokensByExpiry,
   '0036-names-folded-for-search': namesFoldedForSearch,
+  '0037-sync-moved-rows': syncMovedRows,
 };

@@ -12,6 +12,7 @@ import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
+import { rememberMovedRows } from './moved-rows';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { answerDivergence, storedVerdicts } from './repeated-events';
 import { compareRepeatedEvents, rememberEventIds } from './sync-event-ids';
@@ -132,6 +133,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   await flagSalesInAnotherCurrency(trx, engine, node, readable, verdicts);
   await insertVerdicts(trx, engine, node, fresh.map((e) => verdicts.get(e.node_seq)!));
   await rememberEventIds(trx, engine, node.id, fresh);
+  await rememberMovedRows(trx, engine, node.id, fresh);
   await settleAccounts(trx, engine, node, push.accounts, believedBalances(fresh));
   const lastSeq = firstSeq - 1 + fresh.length;
   await trx.updateTable('sync_nodes').set({ last_seq: lastSeq, last_seen_at: engine.clock.now() }).where('id', '=', node.id).execute();

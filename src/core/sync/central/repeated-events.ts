@@ -4,12 +4,14 @@ import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent, PushResponse } from '../protocol';
 import type { PairedNode } from './apply-push';
 import { highestIdOfNode } from './highest-node-id';
+import { movedRowsOf } from './moved-rows';
 import { recordSyncException } from './sync-exceptions';
 
 /**
  * Verdicts of events central already took, as it gave them: central keeps a row for each refusal
  * (sync_verdicts); one at or below the node's last without a row was applied. `takenElsewhere`
- * gives central's node_seq of an event it took at another number (compareRepeatedEvents).
+ * gives central's node_seq of an event it took at another number (compareRepeatedEvents); such an
+ * event's verdict also says where rows it came with under new ids are (moved-rows.ts).
  */
 export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[], takenElsewhere: ReadonlyMap<number, number>): Promise<EventVerdict[]> {
   if (events.length === 0) return [];
@@ -21,14 +23,18 @@ export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: Pu
     .where('node_seq', 'in', events.map(centralSeq))
     .execute();
   const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
+  // An event taken elsewhere may have come with rows its lost copy moved: the store moves its copies too.
+  const moved = await movedRowsOf(trx, nodeId, events.filter((e) => takenElsewhere.has(e.node_seq)).map((e) => e.event_id));
   return events.map((event) => {
     const verdict = bySeq.get(centralSeq(event));
+    const movedIds = moved.get(event.event_id);
     return {
       node_seq: event.node_seq,
       event_id: event.event_id,
       verdict: verdict?.verdict === 'rejected' ? 'rejected' : 'applied',
       code: verdict?.code ?? null,
       message: verdict?.message ?? null,
+      ...(movedIds ? { moved_ids: movedIds } : {}),
     };
   });
 }

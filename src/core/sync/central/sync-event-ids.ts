@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import type { PushedEvent } from '../protocol';
+import { forgetMovedRowsBefore } from './moved-rows';
 
 // Which events central took at which node_seqs of a node (migration 0028). A node_seq at or below
 // the node's last is a repeat only if it carries the same event: a store restored from a backup
@@ -100,6 +101,8 @@ export async function forgetOldEventIds(db: Kysely<DB>, between: () => Promise<b
       .executeTakeFirstOrThrow();
     const result = await db.deleteFrom('sync_event_ids').where('node_id', '=', nodeId).where('first_seq', '<', Number(firstKept.first_seq)).executeTakeFirst();
     removed += Number(result.numDeletedRows);
+    // Moved rows serve only events central still knows by id.
+    await forgetMovedRowsBefore(db, nodeId, Number(newest.answered_at) - KEEP_EVENT_IDS_MS);
     if (!(await between())) break;
   }
   return removed;

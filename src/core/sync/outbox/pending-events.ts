@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
-import type { BelievedBalance, EventVerdict, PushedEvent, RowChange } from '../protocol';
+import type { BelievedBalance, EventVerdict, MovedRowId, PushedEvent, RowChange } from '../protocol';
 import { sealLocalChanges } from './seal-local-changes';
 
 /**
@@ -35,7 +35,7 @@ export async function readPendingEvents(engine: Engine, limit: number): Promise<
     byEvent.set(Number(change.event_seq), list);
   }
   return events.map((e) => {
-    const payload = JSON.parse(e.payload) as { believed_available?: BelievedBalance[] } | null;
+    const payload = JSON.parse(e.payload) as { believed_available?: BelievedBalance[]; moved_ids?: MovedRowId[] } | null;
     return {
       node_seq: Number(e.node_seq),
       event_id: e.event_id,
@@ -44,6 +44,7 @@ export async function readPendingEvents(engine: Engine, limit: number): Promise<
       created_at: Number(e.created_at),
       changes: byEvent.get(Number(e.node_seq)) ?? [],
       ...(payload?.believed_available ? { believed_available: payload.believed_available } : {}),
+      ...(payload?.moved_ids ? { moved_ids: payload.moved_ids } : {}),
     };
   });
 }

@@ -7,6 +7,7 @@ import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
 import { applySnapshotPage } from './apply-snapshot';
 import { followCentralAfterRestore } from './follow-central-after-restore';
+import { takeMovedIds } from './moved-row-ids';
 
 /** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
 export interface SyncTransport {
@@ -116,7 +117,11 @@ export class SyncClient {
       if (events.length === 0) return pushed;
       const reply = await this.transport.push({ events });
       this.engine.centralLink.reachable = true;
-      await this.engine.db.transaction().execute((trx) => recordVerdicts(trx, this.engine, reply.results));
+      await this.engine.db.transaction().execute(async (trx) => {
+        // Events a lost copy sent renumbered, some of their rows moved: this store's copies move alike.
+        await takeMovedIds(trx, this.engine, reply.results);
+        await recordVerdicts(trx, this.engine, reply.results);
+      });
       this.lastPushAt = this.engine.clock.now();
       await setMeta(this.engine.db, 'sync_last_push_at', String(this.lastPushAt));
       pushed += reply.results.length;
