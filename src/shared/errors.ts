@@ -158,6 +158,7 @@ export const ERROR_CODES = {
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
+  node_running: { status: 409, message: 'A Punchcard node is running on this data folder: stop it first, or pair and unpair from its Settings screen.' },
   pairing_unavailable: { status: 409, message: 'This node cannot be paired from its screens: pair it with `punchcard store --central URL --pair CODE`.' },
   unsent_sales: { status: 409, message: 'Sales made here have not reached central yet. Unpairing now would leave them out of the chain.' },
   offline_limit: { status: 422, message: 'The store is offline and this exceeds the offline limit.' },

@@ -90,6 +90,24 @@ describe('punchcard init', () => {
     expect(lines[0]).toContain('XYZ');
     expect(stderr).not.toMatch(/\bat\s+\S+\s+\(|\bat\s+file:|\.ts:\d+|node_modules/);
   });
+
+  it('says in one line when the PostgreSQL database is missing or not answering, no stack trace', async () => {
+    // A database that does not exist on a server that answers (the README's chain example without
+    // its createdb), and an address where nothing listens.
+    const server = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const cases = [
+      { url: server.replace(/\/[^/?]*(\?.*)?$/, '/punchcard_no_such_database'), says: 'does not exist: create it first' },
+      { url: 'postgres://postgres@127.0.0.1:9/chain', says: 'no database answered' },
+    ];
+    for (const { url, says } of cases) {
+      const { code, stderr } = await run(['init', '--data', tempDir(), '--vendor', 'Chain', '--json'], { PUNCHCARD_DATABASE_URL: url });
+      expect(code).toBe(1);
+      const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
+      expect(lines, stderr).toHaveLength(1);
+      expect(lines[0]).toContain(says);
+      expect(stderr).not.toMatch(/\bat\s+\S+\s+\(|\bat\s+file:|\.ts:\d+|node_modules/);
+    }
+  });
 });
 
 describe('punchcard store and token', () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issuePairingCode } from '../../src/core/sync/central/pairing';
@@ -153,6 +153,34 @@ describe('pairing and unpairing a running store node from its screens', () => {
       dir.remove();
     }
   });
+
+  it('`punchcard unpair`, `store --pair` and a second `punchcard store` refuse a folder a store node runs on', async () => {
+    // `unpair` renamed the database under a running node, which went on writing to the renamed file.
+    const dir = makeTempDir('punchcard-running-');
+    const running = await startStoreNode({ dataDir: dir.path, port: 0 });
+    try {
+      expect(readFileSync(join(dir.path, 'node.pid'), 'utf8').trim()).toBe(String(process.pid));
+      for (const args of [
+        ['unpair', '--data', dir.path],
+        ['store', '--data', dir.path, '--central', 'http://127.0.0.1:9', '--pair', 'ABCD-EFGH', '--port', '0'],
+        ['store', '--data', dir.path, '--port', '0'],
+      ]) {
+        const refused = await run(args);
+        expect(refused.code, args[0]).not.toBe(0);
+        expect(refused.stderr, args[0]).toContain(`(process ${process.pid}) is running on ${dir.path}`);
+      }
+      expect(readdirSync(dir.path).filter((name) => name.startsWith('punchcard.db.'))).toEqual([]);
+      expect((await http(`${running.url}/health`)).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+    // Stopped, the mark is gone; a mark left by a node killed without stopping counts for nothing.
+    expect(existsSync(join(dir.path, 'node.pid'))).toBe(false);
+    writeFileSync(join(dir.path, 'node.pid'), '999999999\n');
+    const notPaired = await run(['unpair', '--data', dir.path]);
+    expect(notPaired.stderr).toContain('not paired');
+    dir.remove();
+  }, 120_000);
 
   it('`punchcard unpair` refuses a data folder that is not paired', async () => {
     const result = await run(['unpair', '--data', dirs[2]!.path, '--json']);

@@ -40,8 +40,18 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     // Expected failures print one clear line; anything else is a bug and keeps its stack.
-    if (isServiceError(error)) console.error(`punchcard: ${error.message}`);
+    const problem = isServiceError(error) ? error.message : databaseProblem(error);
+    if (problem) console.error(`punchcard: ${problem}`);
     else console.error(error);
     process.exitCode = 1;
   }
+}
+
+/** A PostgreSQL database that is missing or not answering (PUNCHCARD_DATABASE_URL, --database): the operator's to fix. */
+function databaseProblem(error: unknown): string | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '3D000') return `${String(message)}: create it first (for example \`createdb -h HOST -U USER NAME\`).`;
+  if (code === 'ECONNREFUSED') return `no database answered (${String(message)}): is PostgreSQL running at that address?`;
+  if (code === '28P01' || code === '28000') return `the database refused the credentials: ${String(message)}.`;
+  return null;
 }

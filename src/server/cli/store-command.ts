@@ -60,7 +60,7 @@ export function registerStoreCommand(program: Command): void {
     .option('--mail-from <address>', 'sender of emails', asOption(checkMailFrom), DEFAULT_MAIL_FROM)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
-    .option('--scanner-store <id>', 'store the scanners check customers in at (default: the only store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
+    .option('--scanner-store <id>', 'store the scanners check customers in at (default: the node’s first store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
     .option('--central <url>', 'pair with this central node (with --pair); later starts remember it')
     .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')

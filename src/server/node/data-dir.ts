@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 // A node's data folder holds its SQLite database, its key, its logs and its outbox files: customers'
@@ -9,13 +9,61 @@ export interface DataDir {
   database: string;
   keyFile: string;
   logFile: string;
+  /** The process id of the node running on this folder, while it runs (runningNodeOf). */
+  pidFile: string;
 }
 
 export function openDataDir(dir: string): DataDir {
   const root = resolve(dir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   chmodSync(root, 0o700);
-  return { root, database: join(root, 'punchcard.db'), keyFile: join(root, 'node.key'), logFile: join(root, 'logs', 'node.log') };
+  return { root, database: join(root, 'punchcard.db'), keyFile: join(root, 'node.key'), logFile: join(root, 'logs', 'node.log'), pidFile: join(root, 'node.pid') };
+}
+
+/**
+ * Marks the folder as run by this process until the returned function is called: `punchcard pair`
+ * and `unpair` change its files and must not while a node serves from them (they renamed the
+ * database under a running node, which went on writing to the renamed file).
+ */
+export function markNodeRunning(dataDir: DataDir): () => void {
+  writeFileSync(dataDir.pidFile, `${process.pid}\n`, { mode: 0o600 });
+  return () => {
+    if (runningNodeOf(dataDir, { countSelf: true }) === process.pid) rmSync(dataDir.pidFile, { force: true });
+  };
+}
+
+/**
+ * The process id of another live process running a node on this folder; null when none (no mark,
+ * or the mark of a process that has ended: a node killed without stopping). This process's own
+ * mark counts only with `countSelf` (the screens' pairing restarts the node in-process).
+ */
+export function runningNodeOf(dataDir: DataDir, options: { countSelf?: boolean } = {}): number | null {
+  if (!existsSync(dataDir.pidFile)) return null;
+  const pid = Number(readFileSync(dataDir.pidFile, 'utf8').trim());
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  if (pid === process.pid) return options.countSelf ? pid : null;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive, another user's; ESRCH: gone.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return mayBeANode(pid) ? pid : null;
+}
+
+/**
+ * Whether a live process could be a node (Node.js or the desktop app): a folder restored from a
+ * backup, or a machine restarted, may hold a mark whose number another program now has. Linux
+ * tells by /proc; elsewhere any live process counts.
+ */
+function mayBeANode(pid: number): boolean {
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return /node|punchcard|electron/i.test(commandLine);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DB } from '../../core/storage/schema';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import type { PairResponse } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
-import { type DataDir, openDataDir } from '../node/data-dir';
+import { type DataDir, openDataDir, runningNodeOf } from '../node/data-dir';
 import { CentralError, requestPairing } from './http-transport';
 import { readPairing, removePairing, type StorePairing, writePairing } from './pairing-file';
 
@@ -31,6 +31,7 @@ export interface PairOptions {
  */
 export async function pairStoreWithCentral(options: PairOptions): Promise<StorePairing> {
   const dir = openDataDir(options.dataDir);
+  refuseWhileRunning(dir);
   const central = checkPairable(dir, options.central);
   const hasData = existsSync(dir.database) && (await withDatabase(dir, options.sqliteNativeBinding, hasOwnData));
   if (hasData && !options.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
@@ -101,12 +102,19 @@ export interface UnpairOptions {
  */
 export async function unpairStore(options: UnpairOptions): Promise<{ setAside: string | null }> {
   const dir = openDataDir(options.dataDir);
+  refuseWhileRunning(dir);
   if (!readPairing(dir)) throw new ServiceError('store_not_paired');
   if (!options.discardUnsent && existsSync(dir.database)) {
     const pending = await withDatabase(dir, options.sqliteNativeBinding, async (db) => (await summariseOutbox(db)).pending);
     refuseUnsent(pending);
   }
   return finishUnpairing(dir, options.now?.() ?? Date.now());
+}
+
+/** The folder's files must not change under a store node running on them (another process). */
+function refuseWhileRunning(dir: DataDir): void {
+  const pid = runningNodeOf(dir);
+  if (pid !== null) throw new ServiceError('node_running', `A Punchcard store node (process ${pid}) is running on ${dir.root}: stop it first, or pair and unpair from its Settings screen. (If none is, remove ${dir.pidFile}.)`);
 }
 
 export function refuseUnsent(pending: number): void {
