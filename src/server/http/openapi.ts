@@ -44,7 +44,7 @@ const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 
  * /docs and its assets. Swagger UI's plugin takes ~0.1 s to load (its own copy of @fastify/static,
  * and yaml), a tenth of a node's cold start, for a page few nodes ever show: it is loaded at the first
  * visit, into a Fastify of its own that serves this node's document, and each /docs request is
- * handed to it as it came (method, path, headers: 304s and HEAD work as before).
+ * handed to it as it came (method, path and headers: HEAD answers as before).
  */
 function serveSwaggerUiAtFirstVisit(app: FastifyInstance): void {
   let docs: Promise<FastifyInstance> | undefined;

@@ -21,9 +21,9 @@ export function openDataDir(dir: string): DataDir {
 }
 
 /**
- * Marks the folder as run by this process until the returned function is called: `punchcard pair`
- * and `unpair` change its files and must not while a node serves from them (they renamed the
- * database under a running node, which went on writing to the renamed file).
+ * Marks the folder as run by this process until the returned function is called: `punchcard store
+ * --pair` and `unpair` change its files and must not while a node serves from them (unpair renamed
+ * the database under a running node, which went on writing to the renamed file).
  */
 export function markNodeRunning(dataDir: DataDir): () => void {
   writeFileSync(dataDir.pidFile, `${process.pid}\n`, { mode: 0o600 });
