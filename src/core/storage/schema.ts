@@ -658,7 +658,7 @@ export interface SyncVerdictsTable {
   applied_at: number;
 }
 
-/** Central: the events one push of a node took (migration 0028), kept for the node's last 90 days of pushes. */
+/** Central: where the rows of a store's event went when the store moved them (migration 0037). */
 export interface SyncMovedRowsTable {
   node_id: number;
   event_id: string;
@@ -667,6 +667,7 @@ export interface SyncMovedRowsTable {
   recorded_at: number;
 }
 
+/** Central: the events one push of a node took (migration 0028), kept for the node's last 90 days of pushes. */
 export interface SyncEventIdsTable {
   node_id: number;
   /** The node_seq of the first of them; the others follow it, one number each. */

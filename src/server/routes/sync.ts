@@ -23,8 +23,8 @@ const config = { style: 'resource' as const };
 
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** Most moved rows one event may list (an event makes a few dozen rows; each move of one adds an entry). */
-const MOVED_IDS_MAX = 10_000;
+/** Most earlier ids one event may list per row it carries (each time a store follows central after a restore, one). */
+const MOVED_IDS_PER_CHANGE = 100;
 const isMovedRowId = (value: unknown): boolean =>
   Array.isArray(value) && value.length === 3 && typeof value[0] === 'string' && value[0].length > 0 && value[0].length <= 64 && Number.isSafeInteger(value[1]) && Number.isSafeInteger(value[2]);
 
@@ -45,7 +45,8 @@ function refuseMalformedEvents(events: readonly unknown[]): void {
       throw new ServiceError('validation_failed', 'believed_available must be a list of balances.', 'events');
     }
     const moved = event['moved_ids'];
-    if (moved != null && !(Array.isArray(moved) && moved.length <= MOVED_IDS_MAX && moved.every(isMovedRowId))) {
+    // A row moved k times lists k ids: a cap in proportion to the rows it carries, not a fixed one.
+    if (moved != null && !(Array.isArray(moved) && moved.length <= MOVED_IDS_PER_CHANGE * Math.max(1, event['changes'].length) && moved.every(isMovedRowId))) {
       throw new ServiceError('validation_failed', 'moved_ids must be a list of [table, id, id].', 'events');
     }
   }

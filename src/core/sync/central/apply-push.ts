@@ -12,7 +12,7 @@ import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
-import { rememberMovedRows } from './moved-rows';
+import { movesToTell, rememberMovedRows } from './moved-rows';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
 import { answerDivergence, storedVerdicts } from './repeated-events';
 import { compareRepeatedEvents, rememberEventIds } from './sync-event-ids';
@@ -95,8 +95,14 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const repeated = sorted.filter((e) => e.node_seq < firstSeq);
   // A repeated node_seq carrying another event: the store was restored from a backup (repeated-events.ts).
   const { divergedAt, takenElsewhere } = await compareRepeatedEvents(trx, node.id, repeated, firstSeq - 1);
-  if (divergedAt !== null) return answerDivergence(trx, engine, node, repeated, { divergedAt, takenElsewhere }, firstSeq - 1);
+  // Where the rows of repeats a restored copy holds under other ids are here (moved-rows.ts).
+  const tell = await movesToTell(trx, node.id, repeated, takenElsewhere);
+  if (divergedAt !== null) return answerDivergence(trx, engine, node, repeated, { divergedAt, takenElsewhere, tell }, firstSeq - 1);
   let fresh = sorted.filter((e) => e.node_seq >= firstSeq);
+  if (fresh.length > 0 && [...tell.keys()].some((seq) => !takenElsewhere.has(seq))) {
+    // The store moves its copies of those rows before its later events, which may name them, come.
+    return { results: await storedVerdicts(trx, node.id, repeated, takenElsewhere, tell), resume_from: firstSeq };
+  }
   let resumeFrom: number | null = null;
   const gap = fresh.findIndex((e, i) => e.node_seq !== firstSeq + i);
   if (gap >= 0) {
@@ -107,7 +113,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
   const readable = fresh.filter(holdsOnlyWholeNumbers);
   await lockCustomerIdentifiers(trx, engine.dialect, readable);
   const verdicts = new Map<number, EventVerdict>();
-  for (const verdict of await storedVerdicts(trx, node.id, repeated, takenElsewhere)) verdicts.set(verdict.node_seq, verdict);
+  for (const verdict of await storedVerdicts(trx, node.id, repeated, takenElsewhere, tell)) verdicts.set(verdict.node_seq, verdict);
   const push: PushState = { accounts: new Set(), effects, survivors: new Map() };
   const page = await learnPage(trx, readable, { vendorId: node.vendorId, sessionsInBulk: !effects.wanted.has('check_in.opened') && !effects.wanted.has('check_in.closed') });
   let run: PushedEvent[] = [];

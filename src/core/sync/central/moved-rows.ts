@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
+import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import type { MovedRowId, PushedEvent } from '../protocol';
 
@@ -8,11 +9,18 @@ import type { MovedRowId, PushedEvent } from '../protocol';
 // first ids; central answers it as a repeat (sync-event-ids.ts) and tells it where those rows are
 // (docs/sync.md, "Restored twice from one backup").
 
-/** Keeps the moved ids of the events that carry any: only events sent after their store followed central. */
+/**
+ * Keeps the moved ids of the events that carry any: only events sent after their store followed
+ * central. Only ids of the node's own range count (a store moves only its own rows); an event id
+ * given twice in a page keeps its last list.
+ */
 export async function rememberMovedRows(trx: Kysely<DB>, engine: Engine, nodeId: number, events: readonly PushedEvent[]): Promise<void> {
-  const rows = events
-    .filter((event) => (event.moved_ids?.length ?? 0) > 0)
-    .map((event) => ({ node_id: nodeId, event_id: event.event_id, moved_ids: JSON.stringify(event.moved_ids), recorded_at: engine.clock.now() }));
+  const byEvent = new Map<string, MovedRowId[]>();
+  for (const event of events) {
+    const own = (event.moved_ids ?? []).filter(([, from, to]) => nodeOfId(from) === nodeId && nodeOfId(to) === nodeId);
+    if (own.length > 0) byEvent.set(event.event_id, own);
+  }
+  const rows = [...byEvent].map(([eventId, moved]) => ({ node_id: nodeId, event_id: eventId, moved_ids: JSON.stringify(moved), recorded_at: engine.clock.now() }));
   if (rows.length === 0) return;
   await trx
     .insertInto('sync_moved_rows')
@@ -26,6 +34,25 @@ export async function movedRowsOf(trx: Kysely<DB>, nodeId: number, eventIds: rea
   if (eventIds.length === 0) return new Map();
   const rows = await trx.selectFrom('sync_moved_rows').select(['event_id', 'moved_ids']).where('node_id', '=', nodeId).where('event_id', 'in', eventIds).execute();
   return new Map(rows.map((row) => [row.event_id, JSON.parse(row.moved_ids) as MovedRowId[]]));
+}
+
+/**
+ * What central tells a store about where the rows of its repeated events are (node_seq → moves;
+ * an empty list: every row at the id it was made with). An event central took at another number
+ * is always told; one it took at this number only when the store's own list differs from the one
+ * central kept (two copies of one backup renumbered it alike and moved its rows differently).
+ */
+export async function movesToTell(trx: Kysely<DB>, nodeId: number, repeated: readonly PushedEvent[], takenElsewhere: ReadonlyMap<number, number>): Promise<Map<number, MovedRowId[]>> {
+  const asked = repeated.filter((e) => takenElsewhere.has(e.node_seq) || (e.moved_ids?.length ?? 0) > 0);
+  const tell = new Map<number, MovedRowId[]>();
+  if (asked.length === 0) return tell;
+  const kept = await movedRowsOf(trx, nodeId, asked.map((e) => e.event_id));
+  const same = (a: readonly MovedRowId[], b: readonly MovedRowId[]) => JSON.stringify(a.map((m) => m.join(':')).sort()) === JSON.stringify(b.map((m) => m.join(':')).sort());
+  for (const event of asked) {
+    const moves = kept.get(event.event_id) ?? [];
+    if (takenElsewhere.has(event.node_seq) || !same(moves, event.moved_ids ?? [])) tell.set(event.node_seq, moves);
+  }
+  return tell;
 }
 
 /** Forgets a node's moved rows recorded before `before` (with its event ids: sync-event-ids.ts). */

@@ -1,19 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
-import type { EventVerdict, PushedEvent, PushResponse } from '../protocol';
+import type { EventVerdict, MovedRowId, PushedEvent, PushResponse } from '../protocol';
 import type { PairedNode } from './apply-push';
 import { highestIdOfNode } from './highest-node-id';
-import { movedRowsOf } from './moved-rows';
 import { recordSyncException } from './sync-exceptions';
 
 /**
  * Verdicts of events central already took, as it gave them: central keeps a row for each refusal
  * (sync_verdicts); one at or below the node's last without a row was applied. `takenElsewhere`
- * gives central's node_seq of an event it took at another number (compareRepeatedEvents); such an
- * event's verdict also says where rows it came with under new ids are (moved-rows.ts).
+ * gives central's node_seq of an event it took at another number (compareRepeatedEvents); `tell`,
+ * where the rows of some of them are at central (movesToTell).
  */
-export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: PushedEvent[], takenElsewhere: ReadonlyMap<number, number>): Promise<EventVerdict[]> {
+export async function storedVerdicts(
+  trx: Kysely<DB>,
+  nodeId: number,
+  events: PushedEvent[],
+  takenElsewhere: ReadonlyMap<number, number>,
+  tell: ReadonlyMap<number, MovedRowId[]>,
+): Promise<EventVerdict[]> {
   if (events.length === 0) return [];
   const centralSeq = (event: PushedEvent) => takenElsewhere.get(event.node_seq) ?? event.node_seq;
   const stored = await trx
@@ -23,11 +28,9 @@ export async function storedVerdicts(trx: Kysely<DB>, nodeId: number, events: Pu
     .where('node_seq', 'in', events.map(centralSeq))
     .execute();
   const bySeq = new Map(stored.map((v) => [Number(v.node_seq), v]));
-  // An event taken elsewhere may have come with rows its lost copy moved: the store moves its copies too.
-  const moved = await movedRowsOf(trx, nodeId, events.filter((e) => takenElsewhere.has(e.node_seq)).map((e) => e.event_id));
   return events.map((event) => {
     const verdict = bySeq.get(centralSeq(event));
-    const movedIds = moved.get(event.event_id);
+    const movedIds = tell.get(event.node_seq);
     return {
       node_seq: event.node_seq,
       event_id: event.event_id,
@@ -50,10 +53,10 @@ export async function answerDivergence(
   engine: Engine,
   node: PairedNode,
   repeated: PushedEvent[],
-  { divergedAt, takenElsewhere }: { divergedAt: number; takenElsewhere: ReadonlyMap<number, number> },
+  { divergedAt, takenElsewhere, tell }: { divergedAt: number; takenElsewhere: ReadonlyMap<number, number>; tell: ReadonlyMap<number, MovedRowId[]> },
   lastSeq: number,
 ): Promise<PushResponse> {
-  const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt), takenElsewhere);
+  const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt), takenElsewhere, tell);
   const subject = `event ${divergedAt}`;
   const told = await trx.selectFrom('sync_exceptions').select('id').where('node_id', '=', node.id).where('kind', '=', 'node_restored').where('subject', '=', subject).executeTakeFirst();
   if (!told) {
