@@ -35,12 +35,14 @@ export interface SeedOptions {
   restores?: boolean;
 }
 
-type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backup?: Buffer };
+type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[] };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
 /** SYNC_SIM_TRACE=1 prints each step (with SYNC_SIM_SEED, to read how a failing seed got there). */
 const trace = process.env.SYNC_SIM_TRACE === '1' ? (line: string) => void process.stderr.write(`${line}\n`) : () => undefined;
 const HOUR = 3_600_000;
+/** The backups of each store's folder kept at once (restores pick one). */
+const MAX_BACKUPS = 3;
 
 /**
  * One seeded run: central and three stores sell (and void, at the till and at central) through a
@@ -106,19 +108,21 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         // yet (a ServiceError like any refusal), and its sync steps must still run.
         const scope = () => store.scope();
         if (restoreStep) {
-          if (store.backup && random.chance(0.35)) {
+          if (store.backups && random.chance(0.35)) {
             // This copy's last round (the link may fail it), then its disk dies and the folder is
-            // restored from the backup: what it had not sent goes with it.
+            // restored from one of its last backups (an operator may keep several, and reach for
+            // an older one): what it had not sent goes with it.
+            const backup = random.pick(store.backups);
             await store.client.syncOnce().catch(() => undefined);
             const unsent = await unsentReceipts(store.engine);
             for (const receiptNumber of unsent) mayBeLost.add(receiptNumber);
-            trace(`${at}: lost, restored from its backup (unsent: ${unsent.join(', ') || 'none'})`);
+            trace(`${at}: lost, restored from backup ${store.backups.indexOf(backup) + 1} of ${store.backups.length} (unsent: ${unsent.join(', ') || 'none'})`);
             await store.close();
-            const restored = await startStoreNode(clock, openSqlite(store.backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
+            const restored = await startStoreNode(clock, openSqlite(backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
             Object.assign(store, { engine: restored.engine, client: restored.client, scope: restored.scope, close: restored.close });
             restores += 1;
           } else {
-            store.backup = await backupOf(store.engine, backupDir);
+            store.backups = [...(store.backups ?? []), await backupOf(store.engine, backupDir)].slice(-MAX_BACKUPS);
             trace(`${at}: backed up`);
           }
         } else if (roll < 0.3) {
