@@ -120,6 +120,33 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     return { clock, central, file, paired, start, url };
   }
 
+  /**
+   * The start the moved-row tests share: a first backup; the lost copy's customer and sale after it,
+   * at central; the folder restored from the first backup selling to a new customer before it
+   * reaches central (the lost copy's ids again); a second backup before that sale is sent.
+   */
+  async function restoredCopySellsFirst({ clock, file, paired, start }: Awaited<ReturnType<typeof chain>>): Promise<{ first: string; second: string }> {
+    let store = paired;
+    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+    const first = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, first);
+    store = await start();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
+    await syncUntilQuiet(store);
+    await store.close();
+    copyDatabase(first, file);
+    store = await start();
+    clock.advance(60_000);
+    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
+    await store.close();
+    const second = `${tempDir()}/punchcard.db`;
+    copyDatabase(file, second);
+    return { first, second };
+  }
+
   it('loses no sale made after the restore: central gets every one, and the store and central agree again', async () => {
     const { clock, central, file, paired, start } = await chain();
     let store = paired;
@@ -255,33 +282,12 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     // ids. The folder restored again holds them under the first ones: central answers the sale as
     // a repeat and says where its rows are, and the store moves its copies there. Before, they stayed
     // where central holds the lost copy's rows: an entry central never had, a balance of its own.
-    const { clock, central, file, paired, start } = await chain();
-    let store = paired;
-    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    const firstBackup = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, firstBackup);
-
-    // The lost copy: a customer and a sale after the first backup, at central.
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-
-    // Restored from the first backup, it sells to a new customer before reaching central (the
-    // lost copy's ids again), and a second backup is taken before that sale is sent.
-    copyDatabase(firstBackup, file);
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
-    await store.close();
-    const secondBackup = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, secondBackup);
+    const setUp = await chain();
+    const { clock, central, file, start } = setUp;
+    const { second: secondBackup } = await restoredCopySellsFirst(setUp);
 
     // That copy follows central, moving the sale's rows, and sends it; then it is lost too.
-    store = await start();
+    let store = await start();
     await syncUntilQuiet(store);
     const followed = JSON.parse((await getMeta(store.engine.db, RESTORE_FOLLOWED))!) as { moved: number };
     expect(followed.moved).toBeGreaterThan(0);
@@ -327,30 +333,12 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
   it('restored from a backup taken between its follow and the push it lost, the sale taken from another copy under other ids: it moves its own moved rows there', async () => {
     // From a review of the fix above: the folder restored last holds the sale's rows under ids its
     // own (lost) copy moved them to, and central names them by their first ids.
-    const { clock, central, file, paired, start, url } = await chain();
+    const setUp = await chain();
+    const { clock, central, file, paired, start, url } = setUp;
     const key = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
-    let store = paired;
-    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    const first = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, first);
-    // The lost copy's sale, at central.
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    // Restored from the first backup: a sale before reaching central; backup B.
-    copyDatabase(first, file);
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
-    await store.close();
-    const b = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, b);
+    const { first, second: b } = await restoredCopySellsFirst(setUp);
     // A copy from B follows central (moving the sale's rows) and loses its next push; backup B2.
-    store = await startStoreNode(clock, openSqlite(file), { ...key, vendorId: central.vendor.vendorId, credential: paired.credential }, loseSecondPush(url, paired.credential));
+    let store = await startStoreNode(clock, openSqlite(file), { ...key, vendorId: central.vendor.vendorId, credential: paired.credential }, loseSecondPush(url, paired.credential));
     await store.client.syncOnce().catch(() => undefined);
     expect(JSON.parse((await getMeta(store.engine.db, RESTORE_FOLLOWED))!)).toMatchObject({ moved: expect.any(Number) });
     await store.close();
@@ -383,28 +371,12 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
   }, 120_000);
 
   it('two copies of one backup renumber the sale alike but move its rows to different ids: the later events wait for the store to move', async () => {
-    const { clock, central, file, paired, start, url } = await chain();
+    const setUp = await chain();
+    const { clock, central, file, paired, start, url } = setUp;
     const key = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
-    let store = paired;
-    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    const first = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, first);
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    copyDatabase(first, file);
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
-    await store.close();
-    const b = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, b);
+    const { second: b } = await restoredCopySellsFirst(setUp);
     // A copy from B sells more (its counter moves on), follows central and loses its next push; backup B2.
-    store = await startStoreNode(clock, openSqlite(file), { ...key, vendorId: central.vendor.vendorId, credential: paired.credential }, loseSecondPush(url, paired.credential));
+    let store = await startStoreNode(clock, openSqlite(file), { ...key, vendorId: central.vendor.vendorId, credential: paired.credential }, loseSecondPush(url, paired.credential));
     clock.advance(60_000);
     await sell(store, [
       { email: 'dy@chain.test', receipt: 'M-4', subtotal: 40, register: true },
