@@ -121,26 +121,31 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
   }
 
   /**
-   * The start the moved-row tests share: a first backup; the lost copy's customer and sale after it,
-   * at central; the folder restored from the first backup selling to a new customer before it
-   * reaches central (the lost copy's ids again); a second backup before that sale is sent.
+   * The start the restored-twice tests share: a first backup; the lost copy's customer and sale
+   * after it, at central; the folder restored from the first backup selling to a new customer (at
+   * the lost copy's ids again, unless it `reachesCentralFirst`: then its counter moves past them);
+   * a second backup before that sale is sent. Receipts `<prefix>-1` to `-3`.
    */
-  async function restoredCopySellsFirst({ clock, file, paired, start }: Awaited<ReturnType<typeof chain>>): Promise<{ first: string; second: string }> {
+  async function restoredCopySellsFirst(
+    { clock, file, paired, start }: Awaited<ReturnType<typeof chain>>,
+    { prefix = 'M', reachesCentralFirst = false } = {},
+  ): Promise<{ first: string; second: string }> {
     let store = paired;
-    await sell(store, [{ email: 'ana@chain.test', receipt: 'M-1', subtotal: 10, register: true }]);
+    await sell(store, [{ email: 'ana@chain.test', receipt: `${prefix}-1`, subtotal: 10, register: true }]);
     await syncUntilQuiet(store);
     await store.close();
     const first = `${tempDir()}/punchcard.db`;
     copyDatabase(file, first);
     store = await start();
     clock.advance(60_000);
-    await sell(store, [{ email: 'bo@chain.test', receipt: 'M-2', subtotal: 20, register: true }]);
+    await sell(store, [{ email: 'bo@chain.test', receipt: `${prefix}-2`, subtotal: 20, register: true }]);
     await syncUntilQuiet(store);
     await store.close();
     copyDatabase(first, file);
     store = await start();
+    if (reachesCentralFirst) await store.client.pullAll();
     clock.advance(60_000);
-    await sell(store, [{ email: 'cy@chain.test', receipt: 'M-3', subtotal: 30, register: true }]);
+    await sell(store, [{ email: 'cy@chain.test', receipt: `${prefix}-3`, subtotal: 30, register: true }]);
     await store.close();
     const second = `${tempDir()}/punchcard.db`;
     copyDatabase(file, second);
@@ -227,34 +232,14 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     // the folder restored from that backup again sent the sale at its first numbers. Central saw
     // other events there, the store moved the sale's rows and sent it as new, central refused it
     // (its customer's referral code, its session's hash) and the store's next pull failed on them.
-    const { clock, central, file, paired, start } = await chain();
-    let store = paired;
-    await sell(store, [{ email: 'ana@chain.test', receipt: 'C-1', subtotal: 10, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-    const firstBackup = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, firstBackup);
-
-    // The lost copy: a sale after the first backup, at central.
-    store = await start();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'bo@chain.test', receipt: 'C-2', subtotal: 20, register: true }]);
-    await syncUntilQuiet(store);
-    await store.close();
-
-    // Restored from the first backup, it reaches central (its counter moves past the lost copy's
-    // ids), sells to a new customer, and a second backup is taken before that sale is sent.
-    copyDatabase(firstBackup, file);
-    store = await start();
-    await store.client.pullAll();
-    clock.advance(60_000);
-    await sell(store, [{ email: 'cy@chain.test', receipt: 'C-3', subtotal: 30, register: true }]);
-    await store.close();
-    const secondBackup = `${tempDir()}/punchcard.db`;
-    copyDatabase(file, secondBackup);
+    // The lost copy sells after the first backup; restored from it, the folder reaches central (its
+    // counter moves past the lost copy's ids) and sells to a new customer; a second backup then.
+    const setUp = await chain();
+    const { clock, central, file, start } = setUp;
+    const { second: secondBackup } = await restoredCopySellsFirst(setUp, { prefix: 'C', reachesCentralFirst: true });
 
     // That copy follows central (its sale renumbered after the lost copy's) and sends the sale; then it is lost too.
-    store = await start();
+    let store = await start();
     await syncUntilQuiet(store);
     await store.close();
 

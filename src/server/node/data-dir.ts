@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ServiceError } from '../../shared/errors';
 
 // A node's data folder holds its SQLite database, its key, its logs and its outbox files: customers'
 // personal data, so the folder is its owner's alone (0700), whatever the umask or an older node left.
@@ -21,15 +22,25 @@ export function openDataDir(dir: string): DataDir {
 }
 
 /**
- * Marks the folder as run by this process until the returned function is called: `punchcard store
- * --pair` and `unpair` change its files and must not while a node serves from them (unpair renamed
- * the database under a running node, which went on writing to the renamed file).
+ * Marks the folder as run by this process until the returned function is called, refused while
+ * another node runs on it: `punchcard store --pair` and `unpair` change its files and must not while
+ * a node serves from them (unpair renamed the database under a running node, which went on writing
+ * to the renamed file).
  */
-export function markNodeRunning(dataDir: DataDir): () => void {
+export function claimDataDir(dataDir: DataDir): () => void {
+  refuseWhileNodeRuns(dataDir);
   writeFileSync(dataDir.pidFile, `${process.pid}\n`, { mode: 0o600 });
   return () => {
     if (runningNodeOf(dataDir, { countSelf: true }) === process.pid) rmSync(dataDir.pidFile, { force: true });
   };
+}
+
+/** `node_running` when another process runs a store node on this folder; `instead` says what else the operator can do. */
+export function refuseWhileNodeRuns(dataDir: DataDir, instead = ''): void {
+  const pid = runningNodeOf(dataDir);
+  if (pid !== null) {
+    throw new ServiceError('node_running', `A Punchcard store node (process ${pid}) is running on ${dataDir.root}: stop it first${instead}. (If none is, remove ${dataDir.pidFile}.)`);
+  }
 }
 
 /**
@@ -37,7 +48,7 @@ export function markNodeRunning(dataDir: DataDir): () => void {
  * or the mark of a process that has ended: a node killed without stopping). This process's own
  * mark counts only with `countSelf` (the screens' pairing restarts the node in-process).
  */
-export function runningNodeOf(dataDir: DataDir, options: { countSelf?: boolean } = {}): number | null {
+function runningNodeOf(dataDir: DataDir, options: { countSelf?: boolean } = {}): number | null {
   if (!existsSync(dataDir.pidFile)) return null;
   const pid = Number(readFileSync(dataDir.pidFile, 'utf8').trim());
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;

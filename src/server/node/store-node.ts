@@ -14,8 +14,7 @@ import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
 import { type PaymentGatewayConfig, paymentGatewayConfigFrom } from '../../core/payments/gateway/select-gateway';
 import { startAutoReloadWorker } from '../payments/auto-reload-worker';
-import { loadNodeKey, markNodeRunning, openDataDir, runningNodeOf } from './data-dir';
-import { ServiceError } from '../../shared/errors';
+import { claimDataDir, loadNodeKey, openDataDir } from './data-dir';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
 import { startWebhookWorker } from '../../core/webhooks/worker';
@@ -155,10 +154,7 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
   };
   const control = createPairingControl(node, options);
   // A store's folder is one node's (central processes on one PostgreSQL share theirs: its key).
-  const folder = openDataDir(options.dataDir);
-  const other = (options.role ?? 'store') === 'store' ? runningNodeOf(folder) : null;
-  if (other !== null) throw new ServiceError('node_running', `A Punchcard store node (process ${other}) is running on ${folder.root}: stop it first. (If none is, remove ${folder.pidFile}.)`);
-  const releaseFolder = (options.role ?? 'store') === 'store' ? markNodeRunning(folder) : () => undefined;
+  const releaseFolder = (options.role ?? 'store') === 'store' ? claimDataDir(openDataDir(options.dataDir)) : () => undefined;
   try {
     current = await startNodeInstance(options, control);
   } catch (error) {

@@ -8,7 +8,7 @@ import type { DB } from '../../core/storage/schema';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import type { PairResponse } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
-import { type DataDir, openDataDir, runningNodeOf } from '../node/data-dir';
+import { type DataDir, openDataDir, refuseWhileNodeRuns } from '../node/data-dir';
 import { CentralError, requestPairing } from './http-transport';
 import { readPairing, removePairing, type StorePairing, writePairing } from './pairing-file';
 
@@ -112,10 +112,7 @@ export async function unpairStore(options: UnpairOptions): Promise<{ setAside: s
 }
 
 /** The folder's files must not change under a store node running on them (another process). */
-function refuseWhileRunning(dir: DataDir): void {
-  const pid = runningNodeOf(dir);
-  if (pid !== null) throw new ServiceError('node_running', `A Punchcard store node (process ${pid}) is running on ${dir.root}: stop it first, or pair and unpair from its Settings screen. (If none is, remove ${dir.pidFile}.)`);
-}
+const refuseWhileRunning = (dir: DataDir) => refuseWhileNodeRuns(dir, ', or pair and unpair from its Settings screen');
 
 export function refuseUnsent(pending: number): void {
   if (pending > 0) throw new ServiceError('unsent_sales', `${pending} sale${pending === 1 ? '' : 's'} made here have not reached central yet. Unpairing now would leave them out of the chain.`);

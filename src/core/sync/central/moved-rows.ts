@@ -30,7 +30,7 @@ export async function rememberMovedRows(trx: Kysely<DB>, engine: Engine, nodeId:
 }
 
 /** The moved ids central keeps for these events of a node, by event id. */
-export async function movedRowsOf(trx: Kysely<DB>, nodeId: number, eventIds: readonly string[]): Promise<Map<string, MovedRowId[]>> {
+async function movedRowsOf(trx: Kysely<DB>, nodeId: number, eventIds: readonly string[]): Promise<Map<string, MovedRowId[]>> {
   if (eventIds.length === 0) return new Map();
   const rows = await trx.selectFrom('sync_moved_rows').select(['event_id', 'moved_ids']).where('node_id', '=', nodeId).where('event_id', 'in', eventIds).execute();
   return new Map(rows.map((row) => [row.event_id, JSON.parse(row.moved_ids) as MovedRowId[]]));
@@ -47,10 +47,10 @@ export async function movesToTell(trx: Kysely<DB>, nodeId: number, repeated: rea
   const tell = new Map<number, MovedRowId[]>();
   if (asked.length === 0) return tell;
   const kept = await movedRowsOf(trx, nodeId, asked.map((e) => e.event_id));
-  const same = (a: readonly MovedRowId[], b: readonly MovedRowId[]) => JSON.stringify(a.map((m) => m.join(':')).sort()) === JSON.stringify(b.map((m) => m.join(':')).sort());
+  const key = (moves: readonly MovedRowId[]) => moves.map((move) => move.join(':')).sort().join(',');
   for (const event of asked) {
     const moves = kept.get(event.event_id) ?? [];
-    if (takenElsewhere.has(event.node_seq) || !same(moves, event.moved_ids ?? [])) tell.set(event.node_seq, moves);
+    if (takenElsewhere.has(event.node_seq) || key(moves) !== key(event.moved_ids ?? [])) tell.set(event.node_seq, moves);
   }
   return tell;
 }

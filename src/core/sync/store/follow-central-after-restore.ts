@@ -3,8 +3,8 @@ import { nodeOfId } from '../../storage/ids';
 import { setMeta } from '../../storage/node-meta';
 import type { PushDivergence, PushedEvent } from '../protocol';
 import { moveObjectCounterPast } from './object-counter';
-import { recordMovedIds } from './moved-row-ids';
-import { moveRowIds, newIdsFor, rowsMadeSince } from './reassign-row-ids';
+import { moveUnsentRows } from './moved-row-ids';
+import { newIdsFor, rowsMadeSince } from './reassign-row-ids';
 import { renumberEventsAfter } from './renumber-events';
 
 /** node_meta: the last time this store followed central after a restore (what it renumbered and moved). */
@@ -26,10 +26,8 @@ export async function followCentralAfterRestore(engine: Engine, sent: readonly P
     if (divergence.highest_id !== null) {
       await moveObjectCounterPast(trx, engine, divergence.highest_id);
       const made = await rowsMadeSince(trx, engine, divergence.node_seq, divergence.highest_id);
-      const moves = await newIdsFor(trx, engine, made);
       // Told to central with their events: a folder restored again from an older backup moves its copies alike.
-      await recordMovedIds(trx, moves, divergence.node_seq);
-      await moveRowIds(trx, engine, moves, divergence.node_seq);
+      await moveUnsentRows(trx, engine, await newIdsFor(trx, engine, made), divergence.node_seq);
       moved = made.length;
     }
     const renumbered = await renumberEventsAfter(trx, divergence.node_seq, divergence.last_seq);

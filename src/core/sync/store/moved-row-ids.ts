@@ -5,7 +5,8 @@ import type { DB } from '../../storage/schema';
 import type { EventVerdict, MovedRowId } from '../protocol';
 import { replicatedTable } from '../replicated-tables';
 import { moveObjectCounterPast } from './object-counter';
-import { type IdMoves, moveRowIds, newIdsFor } from './reassign-row-ids';
+import { listIn } from '../bulk-lists';
+import { addMove, type IdMoves, moveRowIds, newIdsFor } from './reassign-row-ids';
 
 // The rows a store moves when it follows central after a restore travel with their events as
 // `moved_ids` (central keeps them: central/moved-rows.ts). A folder restored again from a backup
@@ -21,7 +22,7 @@ type Payload = Record<string, unknown> & { moved_ids?: MovedRowId[] };
  * not in an event yet were never sent under their old ids). A row moved before keeps every id it
  * had: each pointing at its new one.
  */
-export async function recordMovedIds(trx: Kysely<DB>, moves: IdMoves, fromSeq: number): Promise<void> {
+async function recordMovedIds(trx: Kysely<DB>, moves: IdMoves, fromSeq: number): Promise<void> {
   if (moves.size === 0) return;
   const made = await trx
     .selectFrom('sync_changes')
@@ -32,10 +33,7 @@ export async function recordMovedIds(trx: Kysely<DB>, moves: IdMoves, fromSeq: n
   const byEvent = new Map<number, MovedRowId[]>();
   for (const change of made) {
     const to = moves.get(change.tbl)?.get(Number(change.row_id));
-    if (to === undefined) continue;
-    const list = byEvent.get(Number(change.event_seq)) ?? [];
-    list.push([change.tbl, Number(change.row_id), to]);
-    byEvent.set(Number(change.event_seq), list);
+    if (to !== undefined) listIn(byEvent, Number(change.event_seq)).push([change.tbl, Number(change.row_id), to]);
   }
   for (const [seq, added] of byEvent) {
     const event = await trx.selectFrom('sync_events').select('payload').where('node_seq', '=', seq).executeTakeFirstOrThrow();
@@ -58,29 +56,25 @@ export async function takeMovedIds(trx: Kysely<DB>, engine: Engine, verdicts: re
   const told = verdicts.filter((v) => v.moved_ids !== undefined);
   if (told.length === 0) return 0;
   const moves: IdMoves = new Map();
-  const targets: Array<{ table: string; id: number }> = [];
   for (const verdict of told) {
     const event = await trx.selectFrom('sync_events').select(['event_id', 'payload']).where('node_seq', '=', verdict.node_seq).executeTakeFirst();
     if (!event || event.event_id !== verdict.event_id) continue;
-    for (const [table, now, there] of await whereCentralHas(trx, engine, verdict, event.payload)) {
-      if (now === there) continue;
-      const table_ = moves.get(table) ?? new Map<number, number>();
-      table_.set(now, there);
-      moves.set(table, table_);
-      targets.push({ table, id: there });
-    }
+    for (const [table, now, there] of await whereCentralHas(trx, engine, verdict, event.payload)) if (now !== there) addMove(moves, table, now, there);
   }
+  const targets = [...moves].flatMap(([table, ids]) => [...ids.values()].map((id) => ({ table, id })));
   if (targets.length === 0) return 0;
   const fromSeq = Math.min(...told.map((v) => v.node_seq));
-  for (const target of targets) await moveObjectCounterPast(trx, engine, target.id);
+  await moveObjectCounterPast(trx, engine, Math.max(...targets.map((target) => target.id)));
   const squatters = await ownRowsHolding(trx, targets, moves, fromSeq);
-  if (squatters.length > 0) {
-    const aside = await newIdsFor(trx, engine, squatters);
-    await recordMovedIds(trx, aside, fromSeq);
-    await moveRowIds(trx, engine, aside, fromSeq);
-  }
+  if (squatters.length > 0) await moveUnsentRows(trx, engine, await newIdsFor(trx, engine, squatters), fromSeq);
   await moveRowIds(trx, engine, moves, fromSeq);
   return targets.length;
+}
+
+/** Moves rows the store made in events not sent yet, those events telling where (central keeps it). */
+export async function moveUnsentRows(trx: Kysely<DB>, engine: Engine, moves: IdMoves, fromSeq: number): Promise<void> {
+  await recordMovedIds(trx, moves, fromSeq);
+  await moveRowIds(trx, engine, moves, fromSeq);
 }
 
 /**

@@ -34,12 +34,15 @@ export async function rowsMadeSince(trx: Kysely<DB>, engine: Engine, fromSeq: nu
 export async function newIdsFor(trx: Kysely<DB>, engine: Engine, rows: Array<{ table: string; id: number }>): Promise<IdMoves> {
   const ids = await nextObjectIds(trx, engine.nodeId, rows.length);
   const moves: IdMoves = new Map();
-  rows.forEach((row, i) => {
-    const table = moves.get(row.table) ?? new Map<number, number>();
-    table.set(row.id, ids[i]!);
-    moves.set(row.table, table);
-  });
+  rows.forEach((row, i) => addMove(moves, row.table, row.id, ids[i]!));
   return moves;
+}
+
+/** Adds one row's move (`table`'s row `from` to `to`). */
+export function addMove(moves: IdMoves, table: string, from: number, to: number): void {
+  const ids = moves.get(table) ?? new Map<number, number>();
+  ids.set(from, to);
+  moves.set(table, ids);
 }
 
 /**
