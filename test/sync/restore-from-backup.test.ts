@@ -152,6 +152,24 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     return { first, second };
   }
 
+  /** The folder restored from `backup` syncs until nothing is pending, then is lost. */
+  async function restoredCopySyncs({ file, start }: Awaited<ReturnType<typeof chain>>, backup: string): Promise<void> {
+    copyDatabase(backup, file);
+    const store = await start();
+    await syncUntilQuiet(store);
+    await store.close();
+  }
+
+  /** The folder restored from `backup` for good: it syncs until nothing is pending, and one round more. */
+  async function restoredLast({ file, start }: Awaited<ReturnType<typeof chain>>, backup: string): Promise<StoreHandle> {
+    copyDatabase(backup, file);
+    const store = await start();
+    open.push(store);
+    await syncUntilQuiet(store);
+    await store.client.syncOnce();
+    return store;
+  }
+
   it('loses no sale made after the restore: central gets every one, and the store and central agree again', async () => {
     const { clock, central, file, paired, start } = await chain();
     let store = paired;
@@ -337,16 +355,9 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     await syncUntilQuiet(store);
     await store.close();
     // A copy from B sends the sale, its rows moved elsewhere.
-    copyDatabase(b, file);
-    store = await start();
-    await syncUntilQuiet(store);
-    await store.close();
+    await restoredCopySyncs(setUp, b);
     // Restored from B2: the sale unsent, its rows at ids central holds for the new customer's.
-    copyDatabase(b2, file);
-    store = await start();
-    open.push(store);
-    await syncUntilQuiet(store);
-    await store.client.syncOnce();
+    store = await restoredLast(setUp, b2);
 
     const atCentral = await chainState(central.engine.db);
     expect(atCentral.orders.map((o) => o.split(':').filter((_, i) => i !== 1 && i !== 4).join(':'))).toEqual(['M-1:1000:complete', 'M-2:2000:complete', 'M-3:3000:complete', 'M-5:5000:complete']);
@@ -357,7 +368,7 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
 
   it('two copies of one backup renumber the sale alike but move its rows to different ids: the later events wait for the store to move', async () => {
     const setUp = await chain();
-    const { clock, central, file, paired, start, url } = setUp;
+    const { clock, central, file, paired, url } = setUp;
     const key = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
     const { second: b } = await restoredCopySellsFirst(setUp);
     // A copy from B sells more (its counter moves on), follows central and loses its next push; backup B2.
@@ -372,16 +383,9 @@ describe.each(['sqlite', 'postgres'] as const)('a store restored from a backup o
     const b2 = `${tempDir()}/punchcard.db`;
     copyDatabase(file, b2);
     // Another copy from B follows central too: the sale at the same numbers, its rows at other ids.
-    copyDatabase(b, file);
-    store = await start();
-    await syncUntilQuiet(store);
-    await store.close();
+    await restoredCopySyncs(setUp, b);
     // Restored from B2: central tells where the sale's rows are and applies the later sales only after the store moved.
-    copyDatabase(b2, file);
-    store = await start();
-    open.push(store);
-    await syncUntilQuiet(store);
-    await store.client.syncOnce();
+    store = await restoredLast(setUp, b2);
 
     const atCentral = await chainState(central.engine.db);
     expect(atCentral.orders.map((o) => o.split(':').filter((_, i) => i !== 1 && i !== 4).join(':'))).toEqual(['M-1:1000:complete', 'M-2:2000:complete', 'M-3:3000:complete', 'M-4:4000:complete', 'M-5:5000:complete']);
