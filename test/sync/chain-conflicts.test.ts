@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { customerProfile } from '../../src/core/customer-care/customer-profile';
+import { customerHistory } from '../../src/core/history/customer-history';
 import { holderBalance } from '../../src/core/ledger/ledger';
+import { checkIn } from '../../src/core/onscreen/check-in';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
@@ -75,9 +78,38 @@ describe('conflicts between stores that sold offline', () => {
     for (const node of [c.central, c.a, c.b]) {
       const pointer = await node.engine.db.selectFrom('users').select('merged_into').where('id', '=', Number(merged[0]!.id)).executeTakeFirstOrThrow();
       expect(Number(pointer.merged_into)).toBe(survivor);
+      // A till that kept the old id reads the survivor's history (both sales), and so does the back office.
+      const vendorId = c.central.vendor.vendorId;
+      const history = await customerHistory(node.engine, { vendorId, userId: Number(merged[0]!.id) }, {});
+      expect(history.items.map((r) => r.total).sort((x, y) => x - y)).toEqual([7, 10]);
+      expect((await customerProfile(node.engine, vendorId, null, Number(merged[0]!.id))).id).toBe(survivor);
     }
     const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select('kind').execute();
     expect(exceptions.map((e) => e.kind)).toContain('customer_merged');
+  });
+
+  it('the survivor of a merge takes the contact the later registration brought (not from a kiosk)', async () => {
+    const c = await chain();
+    const phone = { number: '4155550199', code: '1' };
+    await offline(c.a, c.b);
+    // Zed: email only at A, email and phone at B. Pat: phone only at A, phone and email at B.
+    const zedAtA = await registerInStore(c.a.engine, await c.a.scope(), { email: 'zed@example.com' });
+    await registerInStore(c.b.engine, await c.b.scope(), { email: 'zed@example.com', phone });
+    const patAtA = await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '4155550142', code: '1' } });
+    await registerInStore(c.b.engine, await c.b.scope(), { phone: { number: '4155550142', code: '1' }, email: 'pat@example.com' });
+    // Kim at a kiosk of B: a stranger's phone typed beside another email never reaches Kim's account.
+    const kimAtA = await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '4155550177', code: '1' } });
+    await registerInStore(c.b.engine, { ...(await c.b.scope()), role: 'kiosk' }, { phone: { number: '4155550177', code: '1' }, email: 'mallory@example.com' });
+    await heal(c);
+    const contacts = (db: typeof c.central.engine.db, id: number) => db.selectFrom('users').select(['email', 'phone', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+    for (const node of [c.central, c.a, c.b]) {
+      expect(await contacts(node.engine.db, zedAtA.session.user_id)).toEqual({ email: 'zed@example.com', phone: '+14155550199', status: 'active' });
+      expect(await contacts(node.engine.db, patAtA.session.user_id)).toEqual({ email: 'pat@example.com', phone: '+14155550142', status: 'active' });
+      expect(await contacts(node.engine.db, kimAtA.session.user_id)).toEqual({ email: null, phone: '+14155550177', status: 'active' });
+    }
+    // B's counter finds Zed by the phone it took, and Pat by the email: no second registration.
+    expect((await checkIn(c.b.engine, await c.b.scope(), { identification: '+14155550199' })).session.user_id).toBe(zedAtA.session.user_id);
+    expect((await checkIn(c.a.engine, await c.a.scope(), { identification: 'pat@example.com' })).session.user_id).toBe(patAtA.session.user_id);
   });
 
   it('a receipt number reused by two nodes of one store keeps both sales, the later one renamed', async () => {
@@ -113,7 +145,7 @@ describe('conflicts between stores that sold offline', () => {
     const open = () => c.central.engine.db.selectFrom('sync_exceptions').select(['resolved_at', 'message']).where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
     expect((await open()).resolved_at).toBeNull();
     // Each spend carried what its store believed was there; staff see it in the exception.
-    expect((await open()).message).toBe('offline spends left a balance of -6 (the store believed 10 was available); settled from the next credits');
+    expect((await open()).message).toBe('offline spends left a balance of -6 Points (the store believed 10 Points was available); settled from the next credits');
     // The next purchase earns 6: the debt is settled and the flag lifts.
     await placeOrder(c.a.engine, await c.a.scope(), { identification: 'cy@example.com', receiptNumber: 'A-3', subtotal: 6 });
     await heal(c);

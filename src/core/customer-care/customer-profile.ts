@@ -1,7 +1,7 @@
 import { holderAccounts, upcomingLots } from '../balances/balance-store';
 import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
-import { loadUser } from '../customers/customer-store';
+import { loadUser, survivingCustomerId } from '../customers/customer-store';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { checkCustomerAccess } from './customer-access';
 
@@ -25,8 +25,13 @@ export interface CustomerProfile {
   entries: Array<{ id: number; currencyId: string; amount: number; kind: string; referenceType: string | null; referenceId: string | null; createdAt: number }>;
 }
 
-/** A customer as the back office shows them: profile, balances per currency with their expiring amounts, cards, masked billing profiles and the latest ledger entries. */
-export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, userId: number): Promise<CustomerProfile> {
+/**
+ * A customer as the back office shows them: profile, balances per currency with their expiring
+ * amounts, cards, masked billing profiles and the latest ledger entries. An id merged into another
+ * customer shows the one it was merged into.
+ */
+export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, requestedId: number): Promise<CustomerProfile> {
+  const userId = await survivingCustomerId(engine.db, requestedId);
   const link = await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const user = await loadUser(engine.db, userId);
   const [currencies, accounts, cards, entries, profiles] = await Promise.all([

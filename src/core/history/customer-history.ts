@@ -1,7 +1,7 @@
 import { ServiceError } from '../../shared/errors';
 import { toMajorUnits } from '../../shared/money';
 import { vendorMoneyDigits } from '../currencies/vendor-money';
-import { findUserVendor } from '../customers/customer-store';
+import { findUserVendor, survivingCustomerId } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import { RATEABLE_KINDS, RATING_WINDOW_MS, secondsLeft, TIP_WINDOW_MS } from '../feedback/feedback-windows';
 import type { HistoryRecord } from './history-record';
@@ -10,14 +10,16 @@ import { type HistoryPage, type HistoryPageRequest, planHistoryPage, toHistoryPa
 /**
  * A customer's transaction history with one vendor, newest first, one page. Both variants of
  * GET /user/transaction/list call this: the session_key one with the logged-in customer, the
- * api_key one (in-store issue) with the `user` a store asks about.
+ * api_key one (in-store issue) with the `user` a store asks about, which may be an id merged into
+ * another customer since the till kept it (then that customer's history).
  */
 export async function customerHistory(
   engine: Engine,
-  customer: { vendorId: number; userId: number },
+  asked: { vendorId: number; userId: number },
   request: HistoryPageRequest,
 ): Promise<HistoryPage<HistoryRecord>> {
   const plan = planHistoryPage(request);
+  const customer = { vendorId: asked.vendorId, userId: await survivingCustomerId(engine.db, asked.userId) };
   if (!(await findUserVendor(engine.db, customer.userId, customer.vendorId))) throw new ServiceError('user_not_found', undefined, 'user');
   const base = engine.db.selectFrom('transactions as t').where('t.vendor_id', '=', customer.vendorId).where('t.user_id', '=', customer.userId);
   const [{ count }, rows, digits] = await Promise.all([

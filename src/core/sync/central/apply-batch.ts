@@ -10,6 +10,7 @@ import { hasOnlyKnownColumns, pickColumns, tableColumns } from '../table-columns
 import { chunks, listIn, setIn } from '../bulk-lists';
 import { insertRowsPostgres, moveBalancesPostgres, updateRowsPostgres } from './bulk-write-postgres';
 import { insertRowsSqlite, moveBalancesSqlite, updateRowsSqlite } from './bulk-write-sqlite';
+import { survivingCustomerId } from '../../customers/customer-store';
 import { isPlainRegistration, learnPageCustomers, type PageCustomers, rememberRegistration } from './page-customers';
 import type { PairedNode } from './apply-push';
 import { outsideNodeByRow } from './push-scope';
@@ -272,7 +273,6 @@ interface BatchContext {
   vendorId: number;
   effects: StoreChangeEffects;
   survivors: Map<number, number>;
-  survivorOf(userId: number): Promise<number>;
   /** Accounts whose balance moved (settled after the push). */
   accounts: Set<number>;
 }
@@ -422,7 +422,7 @@ async function resolveSurvivors(trx: Kysely<DB>, userIds: number[], context: Bat
     const rows = await trx.selectFrom('users').select(['id', 'merged_into']).where(inList(trx, 'id', chunk, 'bigint')).execute();
     const merged = new Map(rows.map((r) => [Number(r.id), r.merged_into]));
     for (const id of chunk) {
-      context.survivors.set(id, merged.get(id) ? await context.survivorOf(id) : id);
+      context.survivors.set(id, merged.get(id) ? await survivingCustomerId(trx, id) : id);
     }
   }
 }

@@ -20,7 +20,8 @@ import { recordSyncException } from './sync-exceptions';
 import { flagSalesInAnotherCurrency } from './sale-currency';
 import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
-import { updateCustomerFromStore } from './update-customer-from-store';
+import { giveSurvivorTheContacts, updateCustomerFromStore } from './update-customer-from-store';
+import { survivingCustomerId } from '../../customers/customer-store';
 
 export interface PairedNode {
   id: number;
@@ -177,7 +178,7 @@ async function insertVerdicts(trx: Kysely<DB>, engine: Engine, node: PairedNode,
 async function applyRun(trx: Kysely<DB>, engine: Engine, node: PairedNode, page: PageKnowledge, run: PushedEvent[], push: PushState): Promise<EventVerdict[]> {
   const accounts = new Set<number>();
   try {
-    await applyPlainSales(trx, page, run, { engine, vendorId: node.vendorId, effects: push.effects, survivors: push.survivors, survivorOf: (id) => survivorOf(trx, id), accounts });
+    await applyPlainSales(trx, page, run, { engine, vendorId: node.vendorId, effects: push.effects, survivors: push.survivors, accounts });
   } catch (error) {
     // A failure of the moment (a deadlock, a timeout) fails the whole push: the store sends it again.
     if (isTransientFailure(error)) throw error;
@@ -262,7 +263,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   if ('user_id' in data && typeof data['user_id'] === 'number') {
     const userId = data['user_id'];
     let survivor = push.survivors.get(userId);
-    if (survivor === undefined) push.survivors.set(userId, (survivor = await survivorOf(trx, userId)));
+    if (survivor === undefined) push.survivors.set(userId, (survivor = await survivingCustomerId(trx, userId)));
     data['user_id'] = survivor;
   }
 
@@ -281,8 +282,8 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       return;
     }
     case 'users':
-      if (existing) await updateCustomerFromStore(trx, engine, node, existing as Record<string, unknown>, data, (userId) => survivorOf(trx, userId));
-      else await insertCustomer(trx, engine, node, data);
+      if (existing) await updateCustomerFromStore(trx, engine, node, existing as Record<string, unknown>, data);
+      else await insertCustomer(trx, engine, node, data, event);
       return;
     default: {
       if (!existing && change.tbl === 'transactions') await markRepeatedVoidRecord(trx, engine, node, data);
@@ -296,17 +297,6 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   }
 }
 
-/** A customer merged into another (registered twice offline) is represented by the survivor. */
-export async function survivorOf(trx: Kysely<DB>, userId: number): Promise<number> {
-  let current = userId;
-  for (let hops = 0; hops < 8; hops += 1) {
-    const row = await trx.selectFrom('users').select('merged_into').where('id', '=', current).executeTakeFirst();
-    if (!row?.merged_into) return current;
-    current = Number(row.merged_into);
-  }
-  return current;
-}
-
 async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<number> {
   const amount = Number(data['amount']);
   if (!Number.isSafeInteger(amount) || amount === 0 || !data['holder_type'] || !Number.isSafeInteger(Number(data['holder_id']))) {
@@ -316,7 +306,7 @@ async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, da
 }
 
 /** One phone or email registered at two stores while offline: the later one merges into the first. */
-async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<void> {
+async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>, event: PushedEvent): Promise<void> {
   const columns = await tableColumns(trx, engine.dialect, 'users');
   const row = pickColumns(data, columns, replicatedTable('users')?.insertDefaults);
   row['first_vendor_id'] = node.vendorId;
@@ -331,7 +321,13 @@ async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode,
   await preparedInsertInto('users')(trx, row);
   if (survivor) {
     await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the email or phone of customer ${survivor}; merged into them`);
+    await giveSurvivorTheContacts(trx, engine, node, survivor, data, registeredAtKiosk(event, Number(data['id'])));
   }
+}
+
+/** Whether the event registering this customer opened their check-in at a kiosk (register-in-store.ts). */
+function registeredAtKiosk(event: PushedEvent, userId: number): boolean {
+  return event.changes.some((change) => change.tbl === 'pos_sessions' && change.data['user_id'] === userId && change.data['opened_by'] === 'kiosk');
 }
 
 async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<string, unknown>): Promise<number | null> {

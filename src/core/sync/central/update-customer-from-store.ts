@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { emailKey, isEmail, isPhone } from '../../customers/contact';
+import { survivingCustomerId } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import { recordCustomerEvent } from '../../webhooks/events';
@@ -24,45 +25,79 @@ type Row = Record<string, unknown>;
  * holds stays there (one account each) with an exception for staff; a contact central's copy already
  * has is the customer's and stays (the store's copy may just be older).
  */
-export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row, survivorOf: (userId: number) => Promise<number>): Promise<void> {
+export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row): Promise<void> {
   const id = Number(existing['id']);
   const passport = data['passport_number'];
   const passportSent = 'passport_number' in data && (passport === null || (typeof passport === 'string' && PASSPORT.test(passport))) && passport !== existing['passport_number'];
   const email = existing['email'] == null && typeof data['email'] === 'string' && isEmail(data['email']) ? data['email'] : null;
   const phone = existing['phone'] == null && typeof data['phone'] === 'string' && isPhone(data['phone']) ? data['phone'] : null;
   if (passportSent || email !== null || phone !== null) {
-    const targetId = existing['merged_into'] == null ? id : await survivorOf(id);
+    const targetId = existing['merged_into'] == null ? id : await survivingCustomerId(trx, id);
     const target = targetId === id ? existing : await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
     if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && (await hasMembership(trx, targetId, node.vendorId))) {
-      const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
-      const changes: Row = {};
-      const conflict = (kind: string, what: string, holder: { id: number }) =>
-        recordSyncException(trx, engine, node, kind, `user ${targetId}`, `${what} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
-      if (passportSent && passport !== target['passport_number']) {
-        const holder = passport === null ? undefined : await others.where('passport_number', '=', passport as string).executeTakeFirst();
-        if (holder) await conflict('passport_conflict', `passport number ${String(passport)}`, holder);
-        else changes['passport_number'] = passport;
-      }
-      if (email !== null && target['email'] == null) {
-        const key = emailKey(email);
-        const holder = await others.where('email_key', '=', key).executeTakeFirst();
-        if (holder) await conflict('email_conflict', `email ${email}`, holder);
-        else Object.assign(changes, { email, email_key: key, email_verified_at: null });
-      }
-      if (phone !== null && target['phone'] == null) {
-        const holder = await others.where('phone', '=', phone).executeTakeFirst();
-        if (holder) await conflict('phone_conflict', `phone ${phone}`, holder);
-        else changes['phone'] = phone;
-      }
-      if (Object.keys(changes).length > 0) {
-        // The newer of the two times, so a later change at central is not dated before this one.
-        const updatedAt = Math.max(Number(target['updated_at']), Number(data['updated_at']) || 0);
-        await trx.updateTable('users').set({ ...changes, updated_at: updatedAt }).where('id', '=', targetId).execute();
-        if ('email' in changes || 'phone' in changes) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: node.vendorId, userId: targetId });
-        if (targetId === id) return;
-      }
+      const taken = await takeStoreContacts(trx, engine, node, target, { ...(passportSent ? { passport: passport as string | null } : {}), email, phone }, Number(data['updated_at']) || 0);
+      if (taken && targetId === id) return;
     }
   }
   // Nothing taken for this row: touch it, so central's version is logged and flows back.
   await trx.updateTable('users').set({ id }).where('id', '=', id).execute();
+}
+
+/**
+ * A customer registered offline at a counter with the email or phone of one central has, now merged
+ * into them (apply-push.ts): the survivor takes the contacts it lacks from that registration, as the
+ * counter adds them online (register-in-store.ts) — but not from a kiosk's, where anyone may type a
+ * stranger's phone beside their own email.
+ */
+export async function giveSurvivorTheContacts(trx: Kysely<DB>, engine: Engine, node: PairedNode, survivorId: number, data: Row, atKiosk: boolean): Promise<void> {
+  if (atKiosk) return;
+  const target = await trx.selectFrom('users').selectAll().where('id', '=', survivorId).executeTakeFirst();
+  if (!target || target.status === 'deleted' || target.status === 'merged') return;
+  const email = target.email == null && typeof data['email'] === 'string' && isEmail(data['email']) ? data['email'] : null;
+  const phone = target.phone == null && typeof data['phone'] === 'string' && isPhone(data['phone']) ? data['phone'] : null;
+  const passport = target.passport_number == null && typeof data['passport_number'] === 'string' && PASSPORT.test(data['passport_number']) ? data['passport_number'] : undefined;
+  if (email === null && phone === null && passport === undefined) return;
+  await takeStoreContacts(trx, engine, node, target, { ...(passport === undefined ? {} : { passport }), email, phone }, Number(data['updated_at']) || 0);
+}
+
+/**
+ * Gives `target` the store's passport (when sent) and the email and phone it lacks, each unless
+ * another account holds it (then an exception for staff). Returns whether anything was taken.
+ */
+async function takeStoreContacts(
+  trx: Kysely<DB>,
+  engine: Engine,
+  node: PairedNode,
+  target: Row,
+  given: { passport?: string | null; email: string | null; phone: string | null },
+  storeUpdatedAt: number,
+): Promise<boolean> {
+  const targetId = Number(target['id']);
+  const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
+  const changes: Row = {};
+  const conflict = (kind: string, what: string, holder: { id: number }) =>
+    recordSyncException(trx, engine, node, kind, `user ${targetId}`, `${what} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
+  const { passport, email, phone } = given;
+  if (passport !== undefined && passport !== target['passport_number']) {
+    const holder = passport === null ? undefined : await others.where('passport_number', '=', passport).executeTakeFirst();
+    if (holder) await conflict('passport_conflict', `passport number ${passport}`, holder);
+    else changes['passport_number'] = passport;
+  }
+  if (email !== null && target['email'] == null) {
+    const key = emailKey(email);
+    const holder = await others.where('email_key', '=', key).executeTakeFirst();
+    if (holder) await conflict('email_conflict', `email ${email}`, holder);
+    else Object.assign(changes, { email, email_key: key, email_verified_at: null });
+  }
+  if (phone !== null && target['phone'] == null) {
+    const holder = await others.where('phone', '=', phone).executeTakeFirst();
+    if (holder) await conflict('phone_conflict', `phone ${phone}`, holder);
+    else changes['phone'] = phone;
+  }
+  if (Object.keys(changes).length === 0) return false;
+  // The newer of the two times, so a later change at central is not dated before this one.
+  const updatedAt = Math.max(Number(target['updated_at']), storeUpdatedAt);
+  await trx.updateTable('users').set({ ...changes, updated_at: updatedAt }).where('id', '=', targetId).execute();
+  if ('email' in changes || 'phone' in changes) await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: node.vendorId, userId: targetId });
+  return true;
 }
