@@ -110,6 +110,23 @@ describe('punchcard init', () => {
   });
 });
 
+describe('punchcard sync status', () => {
+  it('says in one line that a folder holds no paired store node, and makes no database there', async () => {
+    const empty = tempDir();
+    const initialised = tempDir();
+    expect((await run(['init', '--data', initialised, '--vendor', 'Solo', '--json'])).code).toBe(0);
+    for (const dir of [empty, initialised]) {
+      const { code, stdout, stderr } = await run(['sync', 'status', '--data', dir]);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
+      expect(lines, stderr).toHaveLength(1);
+      expect(lines[0]).toContain('holds no store node paired with a central node');
+    }
+    expect(existsSync(join(empty, 'punchcard.db'))).toBe(false);
+  });
+});
+
 describe('punchcard store and token', () => {
   let dir: string;
   let made: Record<string, any>;

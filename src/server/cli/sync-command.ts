@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { ServiceError } from '../../shared/errors';
 import { openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
@@ -18,15 +20,19 @@ export function registerSyncCommand(program: Command): void {
     .action(async (options: { data: string; json?: boolean }) => {
       const dir = openDataDir(options.data);
       const pairing = readPairing(dir);
+      // Nothing syncs there (a central's folder, a standalone or unpaired node): said, and no database made.
+      if (pairing === null || !existsSync(dir.database)) {
+        throw new ServiceError('store_not_paired', `${dir.root} holds no store node paired with a central node: nothing syncs there. Pair one with \`punchcard store --data DIR --central URL --pair CODE\`.`);
+      }
       const database = openDatabaseUrl(dir.database);
       try {
         await migrateToLatest(database.db);
         const outbox = await summariseOutbox(database.db);
         const status = {
-          paired: pairing !== null,
-          central: pairing?.central ?? null,
-          node_id: pairing?.node_id ?? null,
-          store: pairing?.store_id ?? null,
+          paired: true,
+          central: pairing.central,
+          node_id: pairing.node_id,
+          store: pairing.store_id,
           pending: outbox.pending,
           oldest_pending_at: iso(outbox.oldestPendingAt),
           rejected: outbox.rejected,

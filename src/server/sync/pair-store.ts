@@ -106,7 +106,7 @@ export async function unpairStore(options: UnpairOptions): Promise<{ setAside: s
   if (!readPairing(dir)) throw new ServiceError('store_not_paired');
   if (!options.discardUnsent && existsSync(dir.database)) {
     const pending = await withDatabase(dir, options.sqliteNativeBinding, async (db) => (await summariseOutbox(db)).pending);
-    refuseUnsent(pending);
+    refuseUnsent(pending, 'Start the store node so it sends them to central, or unpair with --discard-unsent (they stay in the set-aside database).');
   }
   return finishUnpairing(dir, options.now?.() ?? Date.now());
 }
@@ -114,8 +114,11 @@ export async function unpairStore(options: UnpairOptions): Promise<{ setAside: s
 /** The folder's files must not change under a store node running on them (another process). */
 const refuseWhileRunning = (dir: DataDir) => refuseWhileNodeRuns(dir, ', or pair and unpair from its Settings screen');
 
-export function refuseUnsent(pending: number): void {
-  if (pending > 0) throw new ServiceError('unsent_sales', `${pending} sale${pending === 1 ? '' : 's'} made here have not reached central yet. Unpairing now would leave them out of the chain.`);
+/** Refuses while changes made here (sales, check-ins, registrations…) wait to be sent; `way` says what the caller can do. */
+export function refuseUnsent(pending: number, way: string): void {
+  if (pending === 0) return;
+  const changes = pending === 1 ? '1 change made here (a sale, check-in or registration) has' : `${pending} changes made here (sales, check-ins, registrations) have`;
+  throw new ServiceError('unsent_sales', `${changes} not reached central yet. Unpairing now would leave them out of the chain. ${way}`);
 }
 
 /** The files' part of unpairing, once the node's database is closed. */
