@@ -131,6 +131,28 @@ describe('central acting on the sales stores push', () => {
     expect(await central.engine.db.selectFrom('auto_reloads').select('id').execute()).toHaveLength(1);
   });
 
+  it('tells an offline quick-pay overdraft in the currency, as staff read money', async () => {
+    const { central, store } = await chainOfOne();
+    const { vendorId, quickPayCurrencyId } = central.vendor;
+    await registerInStore(store.engine, await store.scope(), { email: 'di@example.com' });
+    await sync(store);
+    const userId = Number((await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'di@example.com').executeTakeFirstOrThrow()).id);
+    const move = (amount: number, kind: 'reload' | 'adjustment') =>
+      central.engine.db.transaction().execute(async (trx) =>
+        postEntry(trx, central.engine, await openAccount(trx, central.engine, { vendorId, currencyId: quickPayCurrencyId, holderType: 'user', holderId: userId }), { amount, kind }),
+      );
+    await move(5_000, 'reload');
+    await sync(store);
+    // Central takes 49.99 back while the store, offline, still sees 50.00 and spends 30.00.
+    store.link.down = true;
+    await move(-4_999, 'adjustment');
+    await placeOrder(store.engine, await store.scope(), { identification: 'di@example.com', receiptNumber: 'Q-1', subtotal: 30, quickPay: 30 });
+    store.link.down = false;
+    await sync(store);
+    const exception = await central.engine.db.selectFrom('sync_exceptions').select('message').where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
+    expect(exception.message).toBe('offline spends left a balance of -29.99 USD (the store believed 50.00 USD was available); settled from the next credits');
+  });
+
   it('lifts an offline-overdraft flag when a credit made at central settles the debt', async () => {
     const { central, store } = await chainOfOne();
     const { vendorId, loyaltyCurrencyId } = central.vendor;

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../../shared/currency-codes';
+import { toMajorUnits } from '../../../shared/money';
 import type { Engine } from '../../engine';
 import { findUserVendor } from '../../customers/customer-store';
 import { openAccount, postEntry } from '../../ledger/ledger';
@@ -65,7 +67,7 @@ async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     return;
   }
   const storeBelieved = believed.get(`${account.holder_type}:${Number(account.holder_id)}:${Number(account.currency_id)}`);
-  if (membership) await flagOverdraft(trx, engine, node, holderId, balance, membership, storeBelieved);
+  if (membership) await flagOverdraft(trx, engine, node, holderId, Number(account.currency_id), balance, membership, storeBelieved);
 }
 
 async function flagOverdraft(
@@ -73,6 +75,7 @@ async function flagOverdraft(
   engine: Engine,
   node: PairedNode,
   userId: number,
+  currencyId: number,
   balance: number,
   membership: { id: number; flagged_reason: string | null },
   storeBelieved: number | undefined,
@@ -80,8 +83,18 @@ async function flagOverdraft(
   const now = engine.clock.now();
   if (balance < 0 && membership.flagged_reason !== 'offline_overdraft') {
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
-    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${balance}${storeBelieved === undefined ? '' : ` (the store believed ${storeBelieved} was available)`}; settled from the next credits`);
+    const amount = await amountIn(trx, currencyId);
+    const believedText = storeBelieved === undefined ? '' : ` (the store believed ${amount(storeBelieved)} was available)`;
+    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${amount(balance)}${believedText}; settled from the next credits`);
   } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
     await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
   }
+}
+
+/** Staff read amounts as the screens show them: major units and the code (19.99 USD), or points by the currency's name. */
+async function amountIn(trx: Kysely<DB>, currencyId: number): Promise<(minor: number) => string> {
+  const currency = await trx.selectFrom('currencies').select(['name', 'code']).where('id', '=', currencyId).executeTakeFirst();
+  if (!currency?.code) return (minor) => `${minor} ${currency?.name ?? ''}`.trimEnd();
+  const digits = minorUnitDigits(currency.code);
+  return (minor) => `${toMajorUnits(minor, digits).toFixed(digits)} ${currency.code}`;
 }
