@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
 import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
 import { applyHistoryRecord, autoReload, nextExpiring, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
-import { buildOrder, currencyDigits, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber } from '../../src/renderer/src/cashier/order-draft';
+import { buildOrder, currencyDigits, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
 import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
 import { createShortcutGate, resolveShortcut } from '../../src/renderer/src/cashier/shortcuts';
 
@@ -59,12 +59,25 @@ describe('order draft', () => {
     expect(itemsTotal([{ name: 'Tea', quantity: 3, price: 0.1 }])).toBe(0.3);
   });
 
+  it('reads amounts as cashiers type them, and refuses a thousands separator it would have to guess', () => {
+    const read = { '12': 12, '12.5': 12.5, '12,50': 12.5, '0,500': 0.5, '1,000.50': 1000.5, '1.000,50': 1000.5, '1,000,000': 1_000_000, '1 000': 1000, '12,3456': 12.3456, ' 7 ': 7 };
+    for (const [typed, value] of Object.entries(read)) expect(readAmount(typed), typed).toBe(value);
+    for (const typed of ['1,000', '1.000', '12,345']) expect(readAmount(typed), typed).toBe('ambiguous');
+    for (const typed of ['', '1e6', '1,00,000', '4.', '1,,000', 'abc', '$5', '0x10']) expect(readAmount(typed), typed).toBeNull();
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1,000' }, context)).toEqual({ ok: false, problems: { subtotal: 'ambiguousAmount' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1,000.00', quickPay: '1.000' }, { quickPayBalance: 2000, digits: 2 })).toEqual({ ok: false, problems: { quickPay: 'ambiguousAmount' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1,000.00' }, context)).toMatchObject({ ok: true, subtotal: 1000 });
+  });
+
   it('refuses bad amounts before the node does', () => {
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '-1' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'subtotalInvalid' } });
-    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1.234' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'tooManyDecimals' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1.2345' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'tooManyDecimals' } });
+    expect(buildOrder({ ...emptyDraft('R'), subtotal: '1e6' }, context)).toMatchObject({ ok: false, problems: { subtotal: 'subtotalInvalid' } });
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '30', quickPay: '21' }, context)).toMatchObject({ ok: false, problems: { quickPay: 'quickPayOverBalance' } });
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '4', quickPay: '5' }, context)).toMatchObject({ ok: false, problems: { quickPay: 'quickPayOverSubtotal' } });
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '4', items: [{ name: 'Tea', quantity: 0, price: 1 }] }, context)).toMatchObject({ ok: false, problems: { items: 'itemInvalid' } });
+    // A priced line without a name is incomplete, never left out of the sale.
+    expect(buildOrder({ ...emptyDraft('R'), items: [{ name: 'Latte', quantity: 1, price: '4.50' }, { name: ' ', quantity: 2, price: '3' }] }, context)).toMatchObject({ ok: false, problems: { items: 'itemInvalid' } });
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '1000', quickPay: '0.5' }, { quickPayBalance: 10, digits: 0 })).toMatchObject({ ok: false, problems: { quickPay: 'tooManyDecimals' } });
   });
 

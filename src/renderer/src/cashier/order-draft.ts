@@ -19,7 +19,7 @@ export interface OrderDraft {
   receiptNumber: string;
 }
 
-export type DraftProblem = 'subtotalMissing' | 'subtotalInvalid' | 'itemInvalid' | 'quickPayInvalid' | 'quickPayOverBalance' | 'quickPayOverSubtotal' | 'tooManyDecimals';
+export type DraftProblem = 'subtotalMissing' | 'subtotalInvalid' | 'ambiguousAmount' | 'itemInvalid' | 'quickPayInvalid' | 'quickPayOverBalance' | 'quickPayOverSubtotal' | 'tooManyDecimals';
 
 export interface DraftContext {
   /** The customer's quick-pay balance (major units). */
@@ -30,26 +30,55 @@ export interface DraftContext {
 
 export type DraftResult = { ok: true; body: OrderDraftBody; subtotal: number } | { ok: false; problems: Partial<Record<'subtotal' | 'items' | 'quickPay', DraftProblem>> };
 
-const toNumber = (value: number | string): number | null => {
+/**
+ * An amount as a cashier types it: digits, one decimal mark (. or ,), and thousands separators
+ * (, . or spaces in groups of three) only where they cannot be the decimal mark: "1,000.50",
+ * "1.000,50", "1,000,000", "1 000". One mark before exactly three digits ("1,000", "1.234") is
+ * either, and is refused rather than guessed: read as a decimal it made a $1 sale of $1,000.
+ */
+export function readAmount(value: number | string): number | null | 'ambiguous' {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  const text = value.trim().replace(',', '.');
-  if (text === '') return null;
-  const n = Number(text);
+  const text = value.trim();
+  const match = /^(-?)(\d[\d.,\s]*)$/.exec(text);
+  if (!match) return null;
+  const body = match[2]!;
+  const marks = body.replace(/[^.,]/g, '');
+  let decimal: string | null = null;
+  if (marks.includes('.') && marks.includes(',')) decimal = marks[marks.length - 1]!;
+  else if (marks.length === 1) {
+    const [whole, fraction] = body.split(marks);
+    if (fraction!.length === 3 && !/^0+$/.test(whole!.replace(/\s/g, ''))) return 'ambiguous';
+    decimal = marks;
+  }
+  const at = decimal === null ? -1 : body.lastIndexOf(decimal);
+  const whole = at < 0 ? body : body.slice(0, at);
+  const fraction = at < 0 ? '' : body.slice(at + 1);
+  const groups = whole.split(/[.,\s]+/);
+  const grouped = groups.length === 1 || (groups[0]!.length <= 3 && groups.slice(1).every((g) => g.length === 3) && !/[.,\s]{2}/.test(whole));
+  if (!grouped || !/^\d*$/.test(fraction) || (decimal !== null && fraction === '')) return null;
+  const n = Number(`${match[1]}${groups.join('')}${fraction === '' ? '' : `.${fraction}`}`);
   return Number.isFinite(n) ? n : null;
+}
+
+const toNumber = (value: number | string): number | null => {
+  const n = readAmount(value);
+  return n === 'ambiguous' ? null : n;
 };
 const isBlank = (value: number | string) => typeof value === 'string' && value.trim() === '';
 const hasAtMostDecimals = (n: number, digits: number) => Math.abs(Math.round(n * 10 ** digits) - n * 10 ** digits) < 1e-6;
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** The items that count: lines with a name. */
+/** The items that count: every line with a name or a price (a price without a name is incomplete, not dropped). */
 function itemLines(items: DraftItem[]): Array<{ name: string; quantity: number | null; price: number | null }> {
-  return items.filter((i) => i.name.trim() !== '').map((i) => ({ name: i.name.trim(), quantity: isBlank(i.quantity) ? 1 : toNumber(i.quantity), price: toNumber(i.price) }));
+  return items
+    .filter((i) => i.name.trim() !== '' || !isBlank(i.price))
+    .map((i) => ({ name: i.name.trim(), quantity: isBlank(i.quantity) ? 1 : toNumber(i.quantity), price: toNumber(i.price) }));
 }
 
 /** The sum of the item lines (quantity × price), or null when a line is incomplete or there is none. */
 export function itemsTotal(items: DraftItem[], digits = 2): number | null {
   const lines = itemLines(items);
-  if (lines.length === 0 || lines.some((l) => l.quantity === null || l.price === null)) return null;
+  if (lines.length === 0 || lines.some((l) => l.name === '' || l.quantity === null || l.price === null)) return null;
   return round(
     lines.reduce((sum, l) => sum + l.quantity! * l.price!, 0),
     digits,
@@ -60,22 +89,25 @@ export function itemsTotal(items: DraftItem[], digits = 2): number | null {
 export function buildOrder(draft: OrderDraft, context: DraftContext): DraftResult {
   const problems: Partial<Record<'subtotal' | 'items' | 'quickPay', DraftProblem>> = {};
   const lines = itemLines(draft.items);
-  if (lines.some((l) => l.quantity === null || l.quantity <= 0 || l.price === null || l.price < 0)) problems.items = 'itemInvalid';
+  if (lines.some((l) => l.name === '' || l.quantity === null || l.quantity <= 0 || l.price === null || l.price < 0)) problems.items = 'itemInvalid';
 
   let subtotal: number | null;
   if (isBlank(draft.subtotal)) {
     subtotal = problems.items ? null : itemsTotal(draft.items, context.digits);
     if (subtotal === null && !problems.items) problems.subtotal = 'subtotalMissing';
   } else {
-    subtotal = toNumber(draft.subtotal);
-    if (subtotal === null || subtotal < 0) problems.subtotal = 'subtotalInvalid';
+    const typed = readAmount(draft.subtotal);
+    subtotal = typed === 'ambiguous' ? null : typed;
+    if (typed === 'ambiguous') problems.subtotal = 'ambiguousAmount';
+    else if (subtotal === null || subtotal < 0) problems.subtotal = 'subtotalInvalid';
     else if (!hasAtMostDecimals(subtotal, context.digits)) problems.subtotal = 'tooManyDecimals';
   }
 
   let quickPay = 0;
   if (!isBlank(draft.quickPay)) {
-    const value = toNumber(draft.quickPay);
-    if (value === null || value < 0) problems.quickPay = 'quickPayInvalid';
+    const value = readAmount(draft.quickPay);
+    if (value === 'ambiguous') problems.quickPay = 'ambiguousAmount';
+    else if (value === null || value < 0) problems.quickPay = 'quickPayInvalid';
     else if (!hasAtMostDecimals(value, context.digits)) problems.quickPay = 'tooManyDecimals';
     else if (value > context.quickPayBalance + 1e-9) problems.quickPay = 'quickPayOverBalance';
     else if (subtotal !== null && value > subtotal + 1e-9) problems.quickPay = 'quickPayOverSubtotal';

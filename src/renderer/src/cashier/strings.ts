@@ -140,7 +140,8 @@ const en = {
     ({
       subtotalMissing: 'Enter the subtotal or add items.',
       subtotalInvalid: 'Enter an amount of zero or more.',
-      itemInvalid: 'Each item needs a quantity above zero and a price.',
+      ambiguousAmount: 'Type it without a thousands separator: 1000 or 1000.50.',
+      itemInvalid: 'Each item needs a name, a quantity above zero and a price.',
       quickPayInvalid: 'Enter an amount of zero or more.',
       quickPayOverBalance: 'More than the quick-pay balance.',
       quickPayOverSubtotal: 'More than the subtotal.',
@@ -281,7 +282,8 @@ export const useCashierStrings = defineStrings<typeof en>({
       ({
         subtotalMissing: 'Escriba el subtotal o añada artículos.',
         subtotalInvalid: 'Escriba un importe de cero o más.',
-        itemInvalid: 'Cada artículo necesita una cantidad mayor que cero y un precio.',
+        ambiguousAmount: 'Escríbalo sin separador de miles: 1000 o 1000,50.',
+        itemInvalid: 'Cada artículo necesita un nombre, una cantidad mayor que cero y un precio.',
         quickPayInvalid: 'Escriba un importe de cero o más.',
         quickPayOverBalance: 'Más que el saldo de pago rápido.',
         quickPayOverSubtotal: 'Más que el subtotal.',
