@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 /** A cashier over a fresh vendor's key, fed by that store's real event stream. */
-async function counter(): Promise<{ v: VendorCredentials; cashier: Cashier; stream: EventStream }> {
+async function counter(): Promise<{ v: VendorCredentials; cashier: Cashier; stream: EventStream; api: ReturnType<typeof createTerminalApi> }> {
   const v = await node.addVendor();
   const api = createTerminalApi(createRequester({ baseUrl: node.url, credential: null }), v.apiKey);
   const listeners = new Set<(e: StoreEventMessage) => void>();
@@ -54,7 +54,7 @@ async function counter(): Promise<{ v: VendorCredentials; cashier: Cashier; stre
   })();
   stops.push(cashier.start(), () => (pumping = false));
   await vi.waitFor(() => expect(cashier.queue.getState().phase).toBe('ready'));
-  return { v, cashier, stream };
+  return { v, cashier, stream, api };
 }
 
 async function customerWithBalances(v: VendorCredentials, cents: number, points: number): Promise<Customer> {
@@ -84,6 +84,24 @@ describe('cashier stores with a real node', () => {
     expect(cashier.queue.getState().cursor).toBe(session.hash);
     await vi.waitFor(() => expect(cashier.customer.getState().historyPhase).toBe('ready'), { timeout: 5_000 });
     expect(cashier.customer.getState().history).toEqual([]);
+  });
+
+  it('a customer already waiting comes up when a counter identifies them again (a scan), not when a kiosk does', async () => {
+    const { v, cashier, api } = await counter();
+    const shown = await customerWithBalances(v, 0, 0);
+    const waiting = await signUpAt(node, v.vendorId, { first_name: 'Ben', last_name: 'Okafor' });
+    const a = await checkInSessionOk(v.apiKey, shown.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(a.hash));
+    const b = await checkInSessionOk(v.kioskApiKey, waiting.email);
+    await vi.waitFor(() => expect(cashier.queue.getState().entries).toHaveLength(2));
+    expect(await cashier.customer.getState().closeSession()).toBe(true);
+    // The kiosk greets them again: the panel stays free.
+    await checkInSessionOk(v.kioskApiKey, waiting.email);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(cashier.customer.getState().hash).toBeNull();
+    // The cashier screen's scanner reads their card at the counter: the panel shows them.
+    await api.scan(waiting.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(b.hash));
   });
 
   it('a second check-in waits in the queue while a customer is shown', async () => {

@@ -51,18 +51,30 @@ export function createCashier(deps: CashierDeps): Cashier {
   };
   const concernsPanel = (event: StoreEventMessage) => event.pos_session_id != null && event.pos_session_id === customer.getState().sessionId;
 
+  /** A check-in by a cashier screen (typed or a wedge scan), the POS, or a scanner not at the kiosk. */
+  const identifiedAtCounter = (event: StoreEventMessage) => event.by === 'cashier' || event.by === 'integration' || (event.by === 'scanner' && event.station !== 'kiosk');
+
+  /** Shows the session's customer when the panel and the screen are free for them. */
+  async function openWhenFree(event: StoreEventMessage): Promise<void> {
+    const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
+    if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
+  }
+
   async function onEvent(event: StoreEventMessage): Promise<void> {
     if (event.type === 'sync.changed' || event.type === 'scan.rejected') return;
     const reloaded = queue.getState().reload();
     switch (event.type) {
-      case 'session.opened': {
+      case 'session.opened':
         await reloaded;
-        const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
-        if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
+        await openWhenFree(event);
         break;
-      }
       case 'session.updated':
         if (concernsPanel(event)) await customer.getState().refresh();
+        // Someone already waiting (checked in at the kiosk) identified again at a counter: they are here now.
+        else if (identifiedAtCounter(event)) {
+          await reloaded;
+          await openWhenFree(event);
+        }
         break;
       case 'session.closed':
         if (concernsPanel(event)) customer.getState().sessionClosed();
