@@ -127,7 +127,7 @@ describe('balance adjustment', () => {
     await expectBalancesAddUp(node);
   });
 
-  it('refuses a debit below zero, no reason, a zero amount or an unknown currency, and changes nothing', async () => {
+  it('refuses a debit below zero, no reason, a zero or huge amount or an unknown currency, and changes nothing', async () => {
     const before = (await profile(owner)).body.ledger.length;
     const below = await adjust(owner, { currency: pointsId, amount: -51, reason: 'Too much' });
     expect([below.status, below.body.code]).toEqual([422, 'business_rule']);
@@ -135,6 +135,10 @@ describe('balance adjustment', () => {
     expect([noReason.status, noReason.body.field]).toEqual([400, 'reason']);
     const zero = await adjust(owner, { currency: pointsId, amount: 0, reason: 'Nothing' });
     expect([zero.status, zero.body.field]).toEqual([400, 'amount']);
+    for (const amount of [1_000_000_001, -1_000_000_001, Number.MAX_SAFE_INTEGER]) {
+      const huge = await adjust(owner, { currency: pointsId, amount, reason: 'A typo' });
+      expect([huge.status, huge.body.field], String(amount)).toEqual([400, 'amount']);
+    }
     const unknown = await adjust(owner, { currency: 'curr_00000000000000000000', amount: 5, reason: 'Nothing' });
     expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_currency']);
     expect((await profile(owner)).body.ledger).toHaveLength(before);

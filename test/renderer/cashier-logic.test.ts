@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
 import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
 import { applyHistoryRecord, autoReload, nextExpiring, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
-import { buildOrder, currencyDigits, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
+import { currencyDigits } from '../../src/renderer/src/format';
+import { buildOrder, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
 import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
 import { createShortcutGate, resolveShortcut } from '../../src/renderer/src/cashier/shortcuts';
 

@@ -15,6 +15,9 @@ export interface Adjustment {
   reason: string;
 }
 
+/** The most one adjustment moves, in minor units (10,000,000.00 of a currency with cents). */
+export const MAX_ADJUSTMENT = 1_000_000_000;
+
 /**
  * Corrects a balance with a compensating ledger entry (kind `adjustment`), never an edit: the entry
  * and its audit record (who, why, balance before and after) commit together. A debit may not take
@@ -22,6 +25,8 @@ export interface Adjustment {
  */
 export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userId: number, input: Adjustment): Promise<{ entryId: number; balance: number }> {
   if (!Number.isSafeInteger(input.amount) || input.amount === 0) throw new ServiceError('validation_failed', 'amount must be a whole, non-zero number of minor units.', 'amount');
+  // A typo must not mint unbounded value (an order's points are capped alike).
+  if (Math.abs(input.amount) > MAX_ADJUSTMENT) throw new ServiceError('validation_failed', `amount must be at most ${MAX_ADJUSTMENT.toLocaleString('en')} minor units either way.`, 'amount');
   const reason = input.reason.trim();
   if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {

@@ -25,3 +25,13 @@ export function formatMoney(amount: number, currency: string | null, language: s
 export function formatPoints(points: number, language: string): string {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(points);
 }
+
+/** Decimals of a currency (2 when unknown). */
+export function currencyDigits(code: string | null): number {
+  if (!code) return 2;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
-import { formatDate, formatDateTime } from './format';
+import { currencyDigits } from '../format';
+import { formatAmount, formatDate, formatDateTime, formatMovement } from './format';
 import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -95,6 +96,11 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const p = profile.data;
   if (!p) return <Text>{t.loading}</Text>;
   const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
+  const codeOf = (id: string | null) => p.balances.find((b) => b.currency === id)?.code ?? null;
+  // The adjustment is typed in the currency's units (12.50 USD, 300 points) and sent in minor units.
+  const digits = codeOf(currency) ? currencyDigits(codeOf(currency)) : 0;
+  const minor = Math.round(Number(amount) * 10 ** digits);
+  const amountProblem = currency === null ? t.pickCurrency : amount === '' || !Number.isSafeInteger(minor) || minor === 0 || Math.abs(minor - Number(amount) * 10 ** digits) > 1e-6 ? t.amountNeeded(digits) : null;
   return (
     <Stack>
       <Group>
@@ -134,12 +140,15 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           {p.balances.map((b) => (
             <Table.Tr key={b.currency} aria-label={b.name}>
               <Table.Td>{b.name}</Table.Td>
-              <Table.Td>{b.balance}</Table.Td>
-              <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(e.amount, formatDate(e.date))).join(' · ')}</Table.Td>
+              <Table.Td>{formatAmount(b.balance, b.code)}</Table.Td>
+              <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(formatAmount(e.amount, b.code), formatDate(e.date))).join(' · ')}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
+      <Text aria-label={t.loyaltyCards}>
+        <b>{t.loyaltyCards}:</b> {p.cards.length === 0 ? t.noLoyaltyCards : p.cards.map((c) => c.number).join(' · ')}
+      </Text>
       {p.billing_profiles.length === 0 ? (
         <Text c="dimmed">{t.noBillingProfiles}</Text>
       ) : (
@@ -157,23 +166,28 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
       )}
       {role && roleAllows(role, 'customers.write') && (
         <Group align="end">
-          <Select label={t.currency} value={currency} onChange={setCurrency} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />
-          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal={false} />
+          <Select label={t.currency} value={currency} onChange={setCurrency} allowDeselect={false} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />
+          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal={digits > 0} decimalScale={digits} />
           <TextInput label={t.reason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} />
           <Button
-            onClick={() =>
-              adminStore
+            onClick={() => {
+              if (amountProblem) {
+                setMessage({ ok: false, text: amountProblem });
+                return;
+              }
+              const code = codeOf(currency);
+              void adminStore
                 .getState()
                 .api()
-                .adjust(customerId, { currency: currency ?? '', amount: Number(amount), reason })
+                .adjust(customerId, { currency: currency!, amount: minor, reason })
                 .then((made) => {
-                  setMessage({ ok: true, text: t.adjusted(made.balance) });
+                  setMessage({ ok: true, text: t.adjusted(formatAmount(made.balance, code)) });
                   setReason('');
                   setAmount('');
                   profile.reload();
                 })
-                .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }))
-            }
+                .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
+            }}
           >
             {t.adjust}
           </Button>
@@ -215,7 +229,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
               <Table.Td>{formatDateTime(e.date_created)}</Table.Td>
               <Table.Td>{nameOf(e.currency)}</Table.Td>
               <Table.Td>{e.kind}</Table.Td>
-              <Table.Td>{e.amount > 0 ? `+${e.amount}` : e.amount}</Table.Td>
+              <Table.Td>{formatMovement(e.amount, codeOf(e.currency))}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -1,3 +1,4 @@
+import { currencyDigits, formatMoney, formatPoints } from '../format';
 import { languageStore } from '../i18n/language-store';
 
 /** A date and time in the reader's language and time zone. */
@@ -8,4 +9,15 @@ export function formatDateTime(iso: string): string {
 /** A day in the reader's language (expiry dates: the UTC day the engine groups them by). */
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString(languageStore.getState().language === 'es' ? 'es' : 'en', { dateStyle: 'medium', timeZone: 'UTC' });
+}
+
+/** An amount in minor units as the back office shows it: money in its currency (US$45.00), points whole. */
+export function formatAmount(minor: number, code: string | null): string {
+  const language = languageStore.getState().language === 'es' ? 'es' : 'en';
+  return code ? formatMoney(minor / 10 ** currencyDigits(code), code, language) : formatPoints(minor, language);
+}
+
+/** A signed movement (+US$5.00, −500). */
+export function formatMovement(minor: number, code: string | null): string {
+  return `${minor > 0 ? '+' : minor < 0 ? '−' : ''}${formatAmount(Math.abs(minor), code)}`;
 }

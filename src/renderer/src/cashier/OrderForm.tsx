@@ -2,13 +2,13 @@ import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInp
 import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
-import { formatMoney, formatPoints } from '../format';
+import { currencyDigits, formatMoney, formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
 import { rewardOptions } from './balances';
 import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
-import { buildOrder, currencyDigits, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
+import { buildOrder, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
 import { KeyHint } from './KeyHint';
 import { useCashierStrings } from './strings';
 

@@ -140,16 +140,6 @@ export function newReceiptNumber(now = new Date(), random: () => number = Math.r
   return `${stamp}-${tail}`;
 }
 
-/** Decimals of a currency (2 when unknown). */
-export function currencyDigits(code: string | null): number {
-  if (!code) return 2;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
 export function emptyDraft(receiptNumber: string): OrderDraft {
   return { subtotal: '', items: [], quickPay: '', rewards: [], receiptNumber };
 }
