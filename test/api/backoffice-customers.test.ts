@@ -61,6 +61,17 @@ describe('search', () => {
       expect(found.body.items.map((c: { id: number; last_name: string }) => [c.id, c.last_name])).toEqual([[Number(registered.user.id), 'Núñez']]);
     }
   });
+  it('finds a full name in either order, with or without accents, and a name of several words whole', async () => {
+    const jose = Number((await registerOkAt(node, vendor.vendorId, { first_name: 'José', last_name: 'Ibáñez' })).user.id);
+    const maria = Number((await registerOkAt(node, vendor.vendorId, { first_name: 'María José', last_name: 'de la Cruz' })).user.id);
+    // A namesake of one half only is not a match.
+    await registerOkAt(node, vendor.vendorId, { first_name: 'José', last_name: 'Zapata' });
+    const ids = async (q: string) => (await search(manager, q)).body.items.map((c: { id: number }) => c.id);
+    for (const q of ['José Ibáñez', 'jose ibanez', 'Ibanez Jose', 'jos iba', '  JOSÉ   IBÁÑEZ ']) expect(await ids(q), q).toEqual([jose]);
+    for (const q of ['María José de la Cruz', 'maria jose', 'de la cruz', 'de la Cruz María']) expect(await ids(q), q).toEqual([maria]);
+    // Each name matches from its start: "Cruz" is not how "de la Cruz" begins.
+    for (const q of ['José Nobody', 'Cruz María']) expect(await ids(q), q).toEqual([]);
+  });
 });
 
 describe('an email for a customer who has none', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardPageQuery } from '../../src/core/cards/card-store';
 import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
-import { firstNameWalkQuery, lastNameWalkQuery, nameSearchQuery } from '../../src/core/customer-care/name-search';
+import { firstNameWalkQuery, fullNameQuery, lastNameWalkQuery, nameSearchQuery } from '../../src/core/customer-care/name-search';
 import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../../src/core/dashboard/dashboard';
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
 import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/balances/balance-store';
@@ -50,6 +50,16 @@ describe('the back office’s name search finds candidates through the name inde
       expect(plan).toMatch(/SEARCH m USING (COVERING )?INDEX user_vendors_user_\w+ \(user_id=\?/);
       expect(plan).not.toContain('user_vendors_vendor');
     }
+  });
+
+  it('finds a full name through the name indexes, every alternative a range, never a scan of the customers (SQLite)', async () => {
+    const search = { engine: node.engine(), vendorId: 1, onlyStoreId: null, start: 'jose ibanez', limit: 25, words: ['jose', 'ibanez'] };
+    const plan = await planOf(fullNameQuery(search));
+    expect(plan).toContain('MULTI-INDEX OR');
+    expect(plan).toMatch(/INDEX users_first_name_folded \(<expr>>\? AND <expr><\?\)/);
+    expect(plan).toMatch(/INDEX users_last_name_folded \(<expr>>\? AND <expr><\?\)/);
+    expect(plan).not.toMatch(/SCAN u\b/);
+    expect(plan).not.toContain('user_vendors_vendor');
   });
 
   it('walks a common name along the last-name index in the page’s order, stopping at its end (SQLite)', async () => {

@@ -30,6 +30,29 @@ export async function findByNameStart(search: Search): Promise<NameRow[]> {
   return pageOrder(members(search).where('u.id', 'in', ids), search).execute();
 }
 
+/**
+ * A full name typed ("José Núñez", "Nunez Jose", "María José Ruiz"): the customers whose first name
+ * starts with some leading words and last name with the rest, in either order, or one of whose
+ * names starts with all of it (a first or last name of several words). Each pair of ranges is
+ * narrow (a first and a last name together), so the matches are read whole and sorted.
+ */
+export function findByFullName(search: Search & { words: string[] }): Promise<NameRow[]> {
+  return fullNameQuery(search).execute();
+}
+
+/** The query of findByFullName. Exported for the test of its plan: each alternative through a name index. */
+export function fullNameQuery(search: Search & { words: string[] }) {
+  const { engine, words } = search;
+  const whole = words.join(' ');
+  const either: RawBuilder<boolean>[] = [startsWith(engine, 'first_name', whole), startsWith(engine, 'last_name', whole)];
+  for (let i = 1; i < words.length; i += 1) {
+    const [lead, rest] = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
+    either.push(sql<boolean>`(${startsWith(engine, 'first_name', lead)} and ${startsWith(engine, 'last_name', rest)})`);
+    either.push(sql<boolean>`(${startsWith(engine, 'last_name', lead)} and ${startsWith(engine, 'first_name', rest)})`);
+  }
+  return pageOrder(members(search).where(sql<boolean>`(${sql.join(either, sql` or `)})`), search);
+}
+
 /** More than BROAD names in the range of `column` that starts with `start` (a read of at most BROAD + 1 index entries). */
 async function isBroad({ engine, start }: Search, column: NameColumn): Promise<boolean> {
   const range = engine.db

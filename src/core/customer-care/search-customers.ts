@@ -4,7 +4,7 @@ import type { Engine } from '../engine';
 import { foldName } from '../storage/folded-names';
 import { identifyCustomer } from '../onscreen/identify-customer';
 import { checkCustomerAccess } from './customer-access';
-import { findByNameStart } from './name-search';
+import { findByFullName, findByNameStart } from './name-search';
 
 export interface CustomerHit {
   id: number;
@@ -17,7 +17,8 @@ export interface CustomerHit {
 
 /**
  * Finds the program's customers by any identifier the counter accepts (email, phone, card, cédula,
- * passport, app code: one exact, indexed lookup), else by the start of a first or last name.
+ * passport, app code: one exact, indexed lookup), else by the start of a first or last name, or by
+ * a full name (first and last, in either order).
  * `onlyStoreId` limits a store manager to the customers of their store.
  */
 export async function searchCustomers(engine: Engine, vendorId: number, onlyStoreId: number | null, query: string, limit: number): Promise<CustomerHit[]> {
@@ -32,8 +33,9 @@ export async function searchCustomers(engine: Engine, vendorId: number, onlyStor
   } catch (error) {
     if (!isServiceError(error) || error.status >= 500) throw error;
   }
-  const start = foldName(q).replace(/[%_\\]/g, '');
-  if (start === '') return [];
-  const list = await findByNameStart({ engine, vendorId, onlyStoreId, start, limit });
+  const words = foldName(q).replace(/[%_\\]/g, '').split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  const search = { engine, vendorId, onlyStoreId, start: words.join(' '), limit };
+  const list = words.length === 1 ? await findByNameStart(search) : await findByFullName({ ...search, words });
   return list.map((u) => ({ id: u.id, firstName: u.first_name, lastName: u.last_name, email: u.email, phone: u.phone, matchedBy: 'name' }));
 }
