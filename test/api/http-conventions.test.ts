@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { ServiceError } from '../../src/shared/errors';
 import { buildApp } from '../../src/server/app';
 import { createLogger, redactUrl } from '../../src/server/http/logger';
 import { makeTempDir } from '../support/temp-dir';
@@ -495,6 +496,39 @@ describe('logging never leaks secrets', () => {
 
     expect(redactUrl('/currencies')).toBe('/currencies');
     expect(redactUrl('/currencies?page=2')).toContain('page=2');
+  });
+
+  it('logs a deliberate 503 (central unreachable) as a warning without a stack, and an unexpected failure as an error with one', async () => {
+    const dir = makeTempDir();
+    const logFile = `${dir.path}/logs/node.log`;
+    const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), role: 'store' });
+    const logger = createLogger({ file: logFile, level: 'info' });
+    const app = await buildApp({ engine, role: 'store', version: 'test', logger });
+    try {
+      app.get('/test/away', () => {
+        throw new ServiceError('central_unreachable');
+      });
+      app.get('/test/broken', () => {
+        throw new Error('a bug');
+      });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      expect((await http(`${url}/test/away`)).status).toBe(503);
+      expect((await http(`${url}/test/broken`)).status).toBe(500);
+      await app.close();
+      logger.flush();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+      const away = lines.find((l) => l.code === 'central_unreachable');
+      expect(away).toMatchObject({ level: 40, msg: new ServiceError('central_unreachable').message });
+      expect(JSON.stringify(away)).not.toContain('stack');
+      const broken = lines.find((l) => l.msg === 'request failed');
+      expect(broken?.level).toBe(50);
+      expect(broken?.err?.stack).toContain('a bug');
+    } finally {
+      await app.close();
+      await engine.close();
+      dir.remove();
+    }
   });
 
   it('a node logging to a file writes no query secrets and no Authorization header', async () => {

@@ -169,6 +169,9 @@ describe('a chain of real processes', () => {
     const statusA = await statusOf(a.url);
     expect(statusA.pending).toBeGreaterThan(0);
     expect(statusA.oldest_pending_at).not.toBeNull();
+    // What went wrong, said plainly, and the moment the store went offline is in its log.
+    expect(statusA.last_error).toMatch(/^central did not answer at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    await eventually("A's log of the outage", async () => (a.process.stdout().includes('central unreachable: the store sells offline') ? true : undefined));
     // A central-owned call while central is away: a clear 503, nothing done.
     const forwarded = await http(`${b.url}/user/register`, { method: 'POST', headers: json, body: { first_name: 'Bo', email_address: 'bo@example.com', password: 'correct horse 1', terms: true, vendor: program.vendor_id } });
     expect(forwarded.status).toBe(503);
@@ -204,7 +207,15 @@ describe('a chain of real processes', () => {
     expect(receipts).toEqual(['A-1', 'A-2', 'B-1']);
     expect(receiver.events.every((e) => e.signed)).toBe(true);
     receiver.close();
+    expect(a.process.stdout()).toContain('central reachable again');
     const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
     expect(JSON.parse(sync.stdout).paired).toBe(true);
+    // Started again, A has no first sync to show, and says how many rows its first sync took.
+    const rows = (await statusOf(a.url)).first_sync.rows;
+    expect(rows).toBeGreaterThan(0);
+    await stopWith(a.process, 'SIGTERM');
+    const again = await start(['store', '--data', dirA, '--port', '0'], {}, 'store');
+    expect((await statusOf(again.url)).first_sync).toMatchObject({ done: true, rows });
+    expect(again.process.stderr()).not.toContain('first sync');
   }, 240_000);
 });

@@ -3,6 +3,8 @@ import type { StoreSync } from '../sync/store-sync';
 /** Draws the first sync's progress on stderr (a bar on a terminal, lines otherwise) until it is done. */
 export async function showFirstSyncProgress(sync: StoreSync, out: NodeJS.WriteStream = process.stderr): Promise<void> {
   let last = '';
+  // A node whose first sync was done before this start has nothing to show.
+  if (((await sync.status()) as { first_sync: { done: boolean } }).first_sync.done) return;
   for (;;) {
     const status = (await sync.status()) as { first_sync: { done: boolean; ready?: boolean; progress: number; rows: number; eta_seconds: number | null }; link: string };
     const { done, ready, progress, rows, eta_seconds: eta } = status.first_sync;

@@ -14,14 +14,17 @@ declare module 'fastify' {
  * Every failure leaves through here: a ServiceError keeps its code and status; a validation
  * failure becomes 400 validation_failed naming the field (and so does a character of the request
  * the database cannot store); a database failure of the moment (a deadlock that outlived its
- * retries, a timeout, the database busy or unreachable) is 503, to be tried again; anything
- * unexpected is logged with its stack and answered as a bare 500 with a reference id, never the
- * stack.
+ * retries, a timeout, the database busy or unreachable) is 503, to be tried again, logged with its
+ * stack; anything unexpected is logged with its stack and answered as a bare 500 with a reference
+ * id, never the stack.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = toServiceError(error);
-    if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A refusal the engine makes on purpose (central unreachable, a first sync under way) is a
+    // warning without a stack; anything else at 500 and above is a failure to look into.
+    if (serviceError.status >= 500 && isServiceError(error)) request.log.warn({ code: error.code }, error.message);
+    else if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
     else if (isUnstorableText(error)) request.log.warn({ err: error }, 'the database refused a character of the request');
     return sendError(request, reply, serviceError);
   });

@@ -18,7 +18,9 @@ export class CentralError extends Error {
 }
 
 async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<T> {
-  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
+    throw new Error(`central did not answer at ${new URL(url).origin} (${unreachableReason(error)})`, { cause: error });
+  });
   const text = await reply.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!reply.ok) {
@@ -26,6 +28,13 @@ async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): 
     throw new CentralError(reply.status, String(body['code'] ?? `http_${reply.status}`), String(body['message'] ?? `central answered ${reply.status}`));
   }
   return body as T;
+}
+
+/** fetch's "fetch failed" says nothing: the cause's code (ECONNREFUSED, ENOTFOUND…) or a timeout does. */
+function unreachableReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if ((error as Error).name === 'TimeoutError') return 'no reply in time';
+  return typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? (error as Error).message);
 }
 
 /** The store → central link over HTTP, with the node credential as bearer. */

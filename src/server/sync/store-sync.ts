@@ -28,9 +28,16 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
   });
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
+  let lastLink: 'up' | 'down' | null = null;
   const announceStatusChange = async () => {
     const s = await client.status().catch(() => null);
     if (!s) return;
+    // The node's log tells when the store went offline and came back (what staff ask afterwards).
+    if (s.link !== lastLink) {
+      if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
+      else if (lastLink === 'down') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
+      lastLink = s.link;
+    }
     const shown = JSON.stringify([s.link, s.pending, s.rejected, s.firstSync.done, Math.round(s.firstSync.progress * 100)]);
     if (shown === lastAnnounced) return;
     lastAnnounced = shown;

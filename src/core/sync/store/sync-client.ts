@@ -151,7 +151,7 @@ export class SyncClient {
       await this.engine.db.transaction().execute((trx) => applyPulledChanges(trx, this.engine, this.options.vendorId, page.changes, page.cursor));
       this.head = page.head;
       this.firstSyncStartedAt ??= this.engine.clock.now();
-      this.firstSyncRows += page.changes.length;
+      if (!this.engine.centralLink.firstSyncDone) this.firstSyncRows += page.changes.length;
       this.options.onProgress?.({ cursor: page.cursor, head: page.head });
       if (!page.more && (await getMeta(this.engine.db, 'sync_first_sync_done')) === null) {
         await setMeta(this.engine.db, 'sync_first_sync_done', String(this.engine.clock.now()));
@@ -307,6 +307,11 @@ export class SyncClient {
     const done = (await getMeta(this.engine.db, 'sync_first_sync_done')) !== null;
     const ready = done || (await getMeta(this.engine.db, 'sync_first_sync_ready')) !== null;
     const elapsed = this.firstSyncStartedAt === null ? 0 : this.engine.clock.now() - this.firstSyncStartedAt;
+    // A node started after its first sync reads the saved position once: its rows stay what they were.
+    if (done && this.#snapshot === null) {
+      const saved = await getMeta(this.engine.db, 'sync_snapshot');
+      if (saved !== null) this.#snapshot = JSON.parse(saved) as SnapshotPosition;
+    }
     const snapshot = this.#snapshot;
     if (!done && snapshot && !snapshot.done) {
       // Rows written against central's estimate; the ETA from this process's own rate (a resumed snapshot starts part-way).
@@ -320,7 +325,9 @@ export class SyncClient {
     const head = Math.max(this.head, cursor);
     const progress = done ? 1 : head === 0 ? 0 : cursor / head;
     const etaSeconds = done || progress === 0 ? null : Math.round((elapsed * (1 - progress)) / progress / 1000);
-    return { done, ready, progress, rows: snapshot ? snapshot.rows + this.firstSyncRows : this.firstSyncRows, etaSeconds };
+    // Once done, the snapshot's rows (saved with it, the same in every later process), or the log's for a first sync by the log.
+    const rows = snapshot ? snapshot.rows + (done ? 0 : this.firstSyncRows) : this.firstSyncRows;
+    return { done, ready, progress, rows, etaSeconds };
   }
 }
 
