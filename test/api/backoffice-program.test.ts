@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
@@ -282,7 +283,7 @@ describe('who may do what (the node decides, per role and store)', () => {
     ['add an earning rule', async () => ['POST', '/backoffice/program/earning-rules', { name: 'x', currency: 'curr_none', points: 1, per_amount: 1 }], [422, 422, 403, 422, 401]],
     ['add a reward', async () => ['POST', '/backoffice/program/rewards', { name: 'x', cost: 1, currency: 'curr_none' }], [422, 422, 403, 422, 401]],
     ['change a reward', async () => ['PUT', '/backoffice/program/rewards/rwd_none', { cost: 1 }], [404, 404, 403, 404, 401]],
-    ['add a tier', async () => ['POST', '/backoffice/program/tiers', { name: 'T', threshold: Math.floor(Math.random() * 1e6) + 1000 }], [201, 201, 403, 201, 401]],
+    ['add a tier', async () => ['POST', '/backoffice/program/tiers', { name: `T${randomBytes(4).toString('hex')}`, threshold: Math.floor(Math.random() * 1e6) + 1000 }], [201, 201, 403, 201, 401]],
     ['change a tier', async () => ['PUT', '/backoffice/program/tiers/tier_none', { name: 'T' }], [404, 404, 403, 404, 401]],
     ['change a currency', async () => ['PUT', '/backoffice/program/currencies/curr_none', { name: 'T' }], [404, 404, 403, 404, 401]],
     ['set points expiry', async () => ['PUT', '/backoffice/program/settings', { points_expiry_days: 90 }], [200, 200, 403, 200, 401]],

@@ -137,9 +137,21 @@ describe('POST /earning-rules', () => {
   it('gives each rule its own id', async () => {
     const v = await vendor();
     const a = await createOk(v.token, { name: 'A', currency: v.points, points: 1, per_amount: 1 });
-    const b = await createOk(v.token, { name: 'A', currency: v.points, points: 1, per_amount: 1 });
+    const b = await createOk(v.token, { name: 'B', currency: v.points, points: 1, per_amount: 1 });
     expect(a.id).not.toBe(b.id);
     expect(await listAll(v.token)).toHaveLength(3);
+  });
+
+  it('refuses a name another rule of the program has, in any case (409 earning_rule_name_taken), on create and rename; other programs may use it', async () => {
+    const v = await vendor();
+    const other = await vendor();
+    // Every program starts with "1 point per unit spent": a second one would award every sale twice.
+    expectError(await create(v.token, { name: ' 1 POINT per unit  spent ', currency: v.points, points: 1, per_amount: 1 }), 409, 'earning_rule_name_taken', 'name');
+    const bonus = await createOk(v.token, { name: 'Bonus', currency: v.points, points: 10, per_amount: 20 });
+    expectError(await put(v.token, bonus.id, { name: '1 point per unit spent' }), 409, 'earning_rule_name_taken', 'name');
+    expect((await put(v.token, bonus.id, { name: 'bonus' })).status).toBe(200);
+    expect(await listAll(v.token)).toHaveLength(2);
+    expect((await create(other.token, { name: 'Bonus', currency: other.points, points: 10, per_amount: 20 })).status).toBe(201);
   });
 
   it('counts in any loyalty currency of the vendor', async () => {
@@ -224,7 +236,7 @@ describe('POST /earning-rules', () => {
       const v = await vendor();
       const from = await createOk(v.token, { ...base(v), starts_at: '2026-12-01T00:00:00Z', ends_at: null });
       expect(from).toMatchObject({ starts_at: '2026-12-01T00:00:00.000Z', ends_at: null });
-      const until = await createOk(v.token, { ...base(v), starts_at: '', ends_at: '2027-01-01T00:00:00Z' });
+      const until = await createOk(v.token, { ...base(v), name: 'Until the new year', starts_at: '', ends_at: '2027-01-01T00:00:00Z' });
       expect(until).toMatchObject({ starts_at: null, ends_at: '2027-01-01T00:00:00.000Z' });
     });
 

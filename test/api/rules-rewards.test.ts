@@ -83,7 +83,7 @@ describe('POST /rewards', () => {
     const v = await vendor();
     const plain = await createOk(v.token, coffee(v));
     expect(plain).toMatchObject({ summary: '', description: '', starts_at: null, ends_at: null, status: 'ACTIVE' });
-    const nulls = await createOk(v.token, coffee(v, { summary: null, description: null }));
+    const nulls = await createOk(v.token, coffee(v, { name: 'Free tea', summary: null, description: null }));
     expect(nulls).toMatchObject({ summary: '', description: '' });
   });
 
@@ -211,6 +211,17 @@ describe('DELETE /rewards/:id', () => {
     expect((await list(v.token, { query: 'n:free' })).body.items).toEqual([]);
     const row = await storedReward(reward.id);
     expect(row?.deleted_at).toBe(node.clock.now());
+    // Its name is free again.
+    expect((await create(v.token, coffee(v))).status).toBe(201);
+  });
+
+  it('a name another live reward of the program has is refused, in any case (409 reward_name_taken)', async () => {
+    const v = await vendor();
+    await createOk(v.token, coffee(v));
+    expectError(await create(v.token, coffee(v, { name: 'FREE  coffee' })), 409, 'reward_name_taken', 'name');
+    const tea = await createOk(v.token, coffee(v, { name: 'Free tea' }));
+    expectError(await put(v.token, tea.id, { name: 'free coffee' }), 409, 'reward_name_taken', 'name');
+    expect(await listAll(v.token)).toHaveLength(2);
   });
 });
 

@@ -162,6 +162,16 @@ describe('POST /tiers', () => {
     expect((await create(other.token, { name: 'Gold', threshold: 500 })).status).toBe(201);
   });
 
+  it('refuses a name another tier of the vendor has, in any case (409 tier_name_taken)', async () => {
+    const v = await vendor();
+    const gold = await createOk(v.token, { name: 'Gold', threshold: 200 });
+    expectError(await create(v.token, { name: 'GOLD', threshold: 300 }), 409, 'tier_name_taken', 'name');
+    const silver = await createOk(v.token, { name: 'Silver', threshold: 100 });
+    expectError(await put(v.token, silver.id, { name: 'gold' }), 409, 'tier_name_taken', 'name');
+    expect((await put(v.token, gold.id, { name: 'Gold ' })).status).toBe(200);
+    expect(await listAll(v.token)).toHaveLength(3);
+  });
+
   it('gives exactly one winner when the same threshold is created concurrently', async () => {
     const v = await vendor();
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => create(v.token, { name: `Race ${i}`, threshold: 700 })));

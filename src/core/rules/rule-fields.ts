@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { toMinorUnits } from '../../shared/money';
 import type { ObjectStatus } from '../../shared/schemas/common';
@@ -11,6 +11,20 @@ import { newPublicId } from '../storage/ids';
 import type { CurrenciesTable, DB } from '../storage/schema';
 
 // Field rules shared by earning rules, rewards (spending rules) and tiers.
+
+const NAME_TAKEN = { earning_rules: 'earning_rule_name_taken', spending_rules: 'reward_name_taken', tiers: 'tier_name_taken' } as const;
+
+/**
+ * One name per program for earning rules, rewards and tiers, whatever the case: a second "1 point
+ * per unit spent" made by mistake doubled every sale's points, and two "Gold" tiers cannot be told
+ * apart. `exceptId`: the row being renamed.
+ */
+export async function refuseTakenName(trx: Kysely<DB>, table: keyof typeof NAME_TAKEN, vendorId: number, name: string, exceptId: number | null = null): Promise<void> {
+  let same = trx.selectFrom(table).select('id').where('vendor_id', '=', vendorId).where(sql<boolean>`lower(name) = lower(${name})`);
+  if (table === 'spending_rules') same = same.where('deleted_at', 'is', null);
+  if (exceptId !== null) same = same.where('id', '!=', exceptId);
+  if (await same.executeTakeFirst()) throw new ServiceError(NAME_TAKEN[table], undefined, 'name');
+}
 
 /** Surrounding spaces dropped, inner runs of spaces made one; empty is refused. */
 export function cleanName(name: string, field = 'name'): string {

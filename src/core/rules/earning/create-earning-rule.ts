@@ -1,7 +1,7 @@
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { newPublicId, nextObjectId } from '../../storage/ids';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { cleanName, loyaltyCurrency, newWindowAndStatus, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { cleanName, loyaltyCurrency, refuseTakenName, newWindowAndStatus, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
 import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding } from './earning-rule';
 
@@ -22,6 +22,7 @@ export interface NewEarningRule {
 export function createEarningRule(engine: Engine, scope: VendorScope, input: NewEarningRule): Promise<EarningRuleRecord> {
   return transact(engine, async (trx) => {
     const name = cleanName(input.name);
+    await refuseTakenName(trx, 'earning_rules', scope.vendorId, name);
     const currency = await loyaltyCurrency(trx, scope.vendorId, input.currency);
     const moneyDigits = await vendorMoneyDigits(trx, scope.vendorId);
     const perAmount = toWholeMinorUnits(input.perAmount, moneyDigits, 'per_amount');

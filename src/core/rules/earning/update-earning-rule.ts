@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { MAX_AMOUNT } from '../../../shared/schemas/rules';
-import { applyWindowAndStatus, cleanName, loyaltyCurrency, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
+import { applyWindowAndStatus, cleanName, loyaltyCurrency, refuseTakenName, toWholeMinorUnits, wholeOrNull } from '../rule-fields';
 import { vendorMoneyDigits } from '../../currencies/vendor-money';
 import { type EarningRuleRecord, parseRounding, toEarningRuleRecord } from './earning-rule';
 import { findEarningRuleRow } from './earning-rule-store';
@@ -27,7 +27,10 @@ export function updateEarningRule(engine: Engine, scope: VendorScope, publicId: 
     const current = toEarningRuleRecord({ ...row, public_id: row.public_id }, moneyDigits);
     const next = { ...current };
 
-    if (changes.name !== undefined) next.name = cleanName(changes.name);
+    if (changes.name !== undefined) {
+      next.name = cleanName(changes.name);
+      await refuseTakenName(trx, 'earning_rules', scope.vendorId, next.name, current.id);
+    }
     if (changes.currency !== undefined) {
       const currency = await loyaltyCurrency(trx, scope.vendorId, changes.currency);
       next.currencyId = currency.id;

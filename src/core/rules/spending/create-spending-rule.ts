@@ -1,6 +1,6 @@
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { newPublicId, nextObjectId } from '../../storage/ids';
-import { cleanName, cleanText, loyaltyCurrency, newWindowAndStatus } from '../rule-fields';
+import { cleanName, cleanText, loyaltyCurrency, newWindowAndStatus, refuseTakenName } from '../rule-fields';
 import type { SpendingRuleRecord } from './spending-rule';
 
 export interface NewSpendingRule {
@@ -18,6 +18,7 @@ export interface NewSpendingRule {
 export function createSpendingRule(engine: Engine, scope: VendorScope, input: NewSpendingRule): Promise<SpendingRuleRecord> {
   return transact(engine, async (trx) => {
     const name = cleanName(input.name);
+    await refuseTakenName(trx, 'spending_rules', scope.vendorId, name);
     const currency = await loyaltyCurrency(trx, scope.vendorId, input.currency);
     const { startsAt, endsAt, status } = newWindowAndStatus(input);
     const now = engine.clock.now();

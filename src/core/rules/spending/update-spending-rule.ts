@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
-import { applyWindowAndStatus, cleanName, cleanText, loyaltyCurrency } from '../rule-fields';
+import { applyWindowAndStatus, cleanName, cleanText, loyaltyCurrency, refuseTakenName } from '../rule-fields';
 import { type SpendingRuleRecord, toSpendingRuleRecord } from './spending-rule';
 import { findSpendingRuleRow } from './spending-rule-store';
 
@@ -23,7 +23,10 @@ export function updateSpendingRule(engine: Engine, scope: VendorScope, publicId:
     const current = toSpendingRuleRecord(row);
     const next = { ...current };
 
-    if (changes.name !== undefined) next.name = cleanName(changes.name);
+    if (changes.name !== undefined) {
+      next.name = cleanName(changes.name);
+      await refuseTakenName(trx, 'spending_rules', scope.vendorId, next.name, current.id);
+    }
     if (changes.summary !== undefined) next.summary = cleanText(changes.summary);
     if (changes.description !== undefined) next.description = cleanText(changes.description);
     if (changes.cost !== undefined) next.cost = changes.cost;

@@ -2,7 +2,7 @@ import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { newPublicId, nextObjectId } from '../../storage/ids';
 import { MAX_DAYS } from '../../../shared/schemas/rules';
-import { cleanName, cleanText, lockVendor, wholeOrNull } from '../rule-fields';
+import { cleanName, cleanText, lockVendor, refuseTakenName, wholeOrNull } from '../rule-fields';
 import type { TierRecord } from './tier';
 import { tierThresholdTaken } from './tier-store';
 
@@ -20,6 +20,7 @@ export function createTier(engine: Engine, scope: VendorScope, input: NewTier): 
     const name = cleanName(input.name);
     const windowDays = wholeOrNull(input.windowDays ?? null, 'window_days', 1, MAX_DAYS);
     await lockVendor(trx, engine, scope.vendorId);
+    await refuseTakenName(trx, 'tiers', scope.vendorId, name);
     if (await tierThresholdTaken(trx, scope.vendorId, input.threshold)) throw new ServiceError('tier_threshold_taken', undefined, 'threshold');
     const now = engine.clock.now();
     const record: TierRecord = {

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import { MAX_DAYS } from '../../../shared/schemas/rules';
-import { cleanName, cleanText, lockVendor, wholeOrNull } from '../rule-fields';
+import { cleanName, cleanText, lockVendor, refuseTakenName, wholeOrNull } from '../rule-fields';
 import { type TierRecord, toTierRecord } from './tier';
 import { findTierRow, tierThresholdTaken } from './tier-store';
 
@@ -25,7 +25,10 @@ export function updateTier(engine: Engine, scope: VendorScope, publicId: string,
     const current = toTierRecord({ ...row, public_id: row.public_id });
     const next = { ...current };
 
-    if (changes.name !== undefined) next.name = cleanName(changes.name);
+    if (changes.name !== undefined) {
+      next.name = cleanName(changes.name);
+      await refuseTakenName(trx, 'tiers', scope.vendorId, next.name, current.id);
+    }
     if (changes.summary !== undefined) next.summary = cleanText(changes.summary);
     if (changes.description !== undefined) next.description = cleanText(changes.description);
     if (changes.threshold !== undefined && changes.threshold !== current.threshold) {
