@@ -41,7 +41,8 @@ export interface Engine {
    * during a first sync, brings one customer from central now (false when it cannot). `storeId`:
    * the store a paired node serves (keys of the chain's other stores are refused there).
    */
-  centralLink: { reachable: boolean; firstSyncDone: boolean; customerFromCentral?: (identification: string) => Promise<boolean>; storeId?: number };
+  /** A paired store's link: `unpaired` once central has revoked this node (docs/sync.md): it then sells nothing. */
+  centralLink: { reachable: boolean; firstSyncDone: boolean; unpaired?: boolean; customerFromCentral?: (identification: string) => Promise<boolean>; storeId?: number };
   close(): Promise<void>;
 }
 

@@ -161,6 +161,11 @@ export const ERROR_CODES = {
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
+  store_unpaired_at_central: {
+    status: 409,
+    message:
+      'Central has unpaired this store node: what it sold could no longer reach the chain, so it takes no check-ins or sales. Pair it again (Settings, or punchcard store --pair); changes it had not sent stay in its set-aside database.',
+  },
   node_running: { status: 409, message: 'A Punchcard node is running on this data folder: stop it first, or pair and unpair from its Settings screen.' },
   pairing_unavailable: { status: 409, message: 'This node cannot be paired from its screens: pair it with `punchcard store --central URL --pair CODE`.' },
   unsent_sales: { status: 409, message: 'Sales made here have not reached central yet. Unpairing now would leave them out of the chain.' },

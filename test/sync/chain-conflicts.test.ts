@@ -8,6 +8,7 @@ import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { authenticateNode, issuePairingCode, pairNode, revokeSyncNode } from '../../src/core/sync/central/pairing';
 import { setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
+import { loadFirstSyncState } from '../../src/core/sync/store/sync-client';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
 import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
@@ -110,6 +111,26 @@ describe('conflicts between stores that sold offline', () => {
     // B's counter finds Zed by the phone it took, and Pat by the email: no second registration.
     expect((await checkIn(c.b.engine, await c.b.scope(), { identification: '+14155550199' })).session.user_id).toBe(zedAtA.session.user_id);
     expect((await checkIn(c.a.engine, await c.a.scope(), { identification: 'pat@example.com' })).session.user_id).toBe(patAtA.session.user_id);
+  });
+
+  it('a node central revoked takes no more check-ins or sales, also after a restart; another node sells on', async () => {
+    const c = await chain();
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'rev@example.com' });
+    await heal(c);
+    await revokeSyncNode(c.central.engine, c.central.vendor.vendorId, c.a.engine.nodeId);
+    // The revocation is learnt at the next round; a sale made before it waits, never to be sent.
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'rev@example.com', receiptNumber: 'A-1', subtotal: 5 });
+    await expect(c.a.client.syncOnce()).rejects.toMatchObject({ code: 'node_revoked' });
+    const refused = (work: Promise<unknown>) => expect(work).rejects.toMatchObject({ code: 'store_unpaired_at_central', status: 409 });
+    await refused(placeOrder(c.a.engine, await c.a.scope(), { identification: 'rev@example.com', receiptNumber: 'A-2', subtotal: 5 }));
+    await refused(checkIn(c.a.engine, await c.a.scope(), { identification: 'rev@example.com' }));
+    await refused(registerInStore(c.a.engine, await c.a.scope(), { email: 'new@example.com' }));
+    // Started again on its database, it still knows.
+    c.a.engine.centralLink.unpaired = false;
+    await loadFirstSyncState(c.a.engine);
+    await refused(placeOrder(c.a.engine, await c.a.scope(), { identification: 'rev@example.com', receiptNumber: 'A-3', subtotal: 5 }));
+    // B, not revoked, sells on.
+    expect((await placeOrder(c.b.engine, await c.b.scope(), { identification: 'rev@example.com', receiptNumber: 'B-1', subtotal: 5 })).status).toBe('Complete');
   });
 
   it('a receipt number reused by two nodes of one store keeps both sales, the later one renamed', async () => {

@@ -1,12 +1,15 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { issuePairingCode } from '../../src/core/sync/central/pairing';
+import BetterSqlite3 from 'better-sqlite3';
+import { issuePairingCode, revokeSyncNode } from '../../src/core/sync/central/pairing';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
+import { unpairStore } from '../../src/server/sync/pair-store';
 import { createPairingControl } from '../../src/server/sync/pairing-control';
+import { ServiceError } from '../../src/shared/errors';
 import { run } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
@@ -134,6 +137,41 @@ describe('pairing and unpairing a running store node from its screens', () => {
       await expect(restarted).rejects.toMatchObject({ code: 'unsent_sales' });
       expect(setAside(storeDir.path, 'unpaired')).toEqual([]);
       expect(existsSync(join(storeDir.path, 'central.json'))).toBe(true);
+    } finally {
+      await till.close();
+      await hub.close();
+    }
+  }, 120_000);
+
+  it('a node central revoked refuses sales over HTTP, and `unpair` sets its unsendable sale aside without --discard-unsent', async () => {
+    const [centralDir, storeDir] = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
+    dirs.push(centralDir, storeDir);
+    const hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port: 0 });
+    const till = await startStoreNode({ dataDir: storeDir.path, port: 0 });
+    try {
+      const chain = await setUpVendor(hub.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
+      const { code } = await issuePairingCode(hub.engine, chain.vendorId, chain.storeId);
+      const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
+      expect((await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } })).status).toBe(202);
+      await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
+      const sell = (receipt: string) => http(`${till.url}/order?api_key=${chain.apiKey}`, { method: 'POST', body: { card_number: 'rev@example.com', receipt_number: receipt, subtotal: 5 } });
+      await registerInStore(till.engine, await authenticateApiKey(till.engine, chain.apiKey), { email: 'rev@example.com' });
+      await eventually('the registration at central', async () => ((await http(`${till.url}/sync/status`)).body.pending === 0 ? true : undefined));
+
+      await revokeSyncNode(hub.engine, chain.vendorId, till.engine.nodeId);
+      const sold = await sell('R-1');
+      expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+      const reason = (reply: { body: any }) => reply.body.error?.errors?.[0]?.reason;
+      await eventually('the node hears it was revoked', async () => (reason(await sell('R-2')) === 'store_unpaired_at_central' ? true : undefined));
+      const refused = await sell('R-3');
+      expect([refused.status, reason(refused), refused.body.error.errors[0].message]).toEqual([409, 'store_unpaired_at_central', new ServiceError('store_unpaired_at_central').message]);
+      await till.close();
+      await unpairStore({ dataDir: storeDir.path });
+      expect(existsSync(join(storeDir.path, 'central.json'))).toBe(false);
+      const [aside] = setAside(storeDir.path, 'unpaired');
+      const kept = new BetterSqlite3(join(storeDir.path, aside!), { readonly: true });
+      expect(kept.prepare("select receipt_number from orders where receipt_number like 'R-%'").all()).toEqual([{ receipt_number: 'R-1' }]);
+      kept.close();
     } finally {
       await till.close();
       await hub.close();

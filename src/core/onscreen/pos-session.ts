@@ -128,6 +128,8 @@ export function counterInfoIn(program: ProgramData, counter: Counter) {
 
 /** The counter's vendor, store and point of sale; `db` may be the command's transaction. */
 export async function loadCounterInfo(engine: Engine, db: Kysely<DB>, counter: Counter) {
+  // Every check-in, registration and sale starts here: a node central revoked sells nothing it could not deliver.
+  if (engine.centralLink.unpaired) throw new ServiceError('store_unpaired_at_central');
   const program = await programData(engine.db, counter.vendorId, db);
   return { vendor: program.vendor, program, ...counterInfoIn(program, counter) };
 }

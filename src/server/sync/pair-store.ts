@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { migrateToLatest } from '../../core/storage/database';
-import { setMeta } from '../../core/storage/node-meta';
+import { getMeta, setMeta } from '../../core/storage/node-meta';
 import type { DB } from '../../core/storage/schema';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import type { PairResponse } from '../../core/sync/protocol';
@@ -105,8 +105,12 @@ export async function unpairStore(options: UnpairOptions): Promise<{ setAside: s
   refuseWhileRunning(dir);
   if (!readPairing(dir)) throw new ServiceError('store_not_paired');
   if (!options.discardUnsent && existsSync(dir.database)) {
-    const pending = await withDatabase(dir, options.sqliteNativeBinding, async (db) => (await summariseOutbox(db)).pending);
-    refuseUnsent(pending, 'Start the store node so it sends them to central, or unpair with --discard-unsent (they stay in the set-aside database).');
+    // Central revoked this node: what it did not send can never be sent, so nothing is discarded by unpairing.
+    const { pending, unpairedAtCentral } = await withDatabase(dir, options.sqliteNativeBinding, async (db) => ({
+      pending: (await summariseOutbox(db)).pending,
+      unpairedAtCentral: (await getMeta(db, 'sync_unpaired_at_central')) !== null,
+    }));
+    if (!unpairedAtCentral) refuseUnsent(pending, 'Start the store node so it sends them to central, or unpair with --discard-unsent (they stay in the set-aside database).');
   }
   return finishUnpairing(dir, options.now?.() ?? Date.now());
 }

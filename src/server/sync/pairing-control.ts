@@ -46,7 +46,7 @@ export function createPairingControl(
       refuseForeignDatabase();
       if (!readPairing(dir)) throw new ServiceError('store_not_paired');
       const { pending } = await summariseOutbox(node.engine.db);
-      if (!input.discardUnsent) refuseUnsent(pending, 'Wait until the node reaches central, or unpair with discard_unsent=true (they stay in the set-aside database).');
+      if (!input.discardUnsent && !node.engine.centralLink.unpaired) refuseUnsent(pending, 'Wait until the node reaches central, or unpair with discard_unsent=true (they stay in the set-aside database).');
       // Counted again once the node has stopped: a sale that landed meanwhile (a request in flight,
       // a scan) keeps the node paired instead of going aside unsent, as the answer said nothing would.
       afterReply(() => unpairStore({ dataDir: options.dataDir, discardUnsent: input.discardUnsent, sqliteNativeBinding: options.sqliteNativeBinding }));

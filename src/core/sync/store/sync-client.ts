@@ -105,6 +105,10 @@ export class SyncClient {
     } catch (error) {
       this.engine.centralLink.reachable = false;
       this.lastError = (error as Error).message;
+      if ((error as { code?: unknown }).code === 'node_revoked' && !this.engine.centralLink.unpaired) {
+        this.engine.centralLink.unpaired = true;
+        await setMeta(this.engine.db, 'sync_unpaired_at_central', String(this.engine.clock.now()));
+      }
       throw error;
     }
   }
@@ -345,9 +349,13 @@ export interface SyncStatusSnapshot {
   firstSync: { done: boolean; ready: boolean; progress: number; rows: number; etaSeconds: number | null };
 }
 
-/** On a paired store's start: has its first sync finished? Until it has, unknown customers may be on their way. */
+/**
+ * On a paired store's start: has its first sync finished (until it has, unknown customers may be on
+ * their way), and has central revoked it (then it sells nothing)?
+ */
 export async function loadFirstSyncState(engine: Engine): Promise<void> {
   engine.centralLink.firstSyncDone = (await getMeta(engine.db, 'sync_first_sync_done')) !== null || (await getMeta(engine.db, 'sync_first_sync_ready')) !== null;
+  engine.centralLink.unpaired = (await getMeta(engine.db, 'sync_unpaired_at_central')) !== null;
 }
 
 function numberOrNull(value: string | null): number | null {
