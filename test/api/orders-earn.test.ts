@@ -4,7 +4,7 @@ import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { tierPoints } from '../../src/core/orders/tier-points';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { type Customer, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
-import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
+import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf, tierRulesOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP, the earning side: points by the vendor's earning rules on the
@@ -110,6 +110,8 @@ async function expectReply(body: any, v: VendorCredentials, c: Customer, x: Expe
       quick_pay: { currency: quickPayOf(v), amount: x.quickPay ?? 0 },
     },
     transaction_id: record?.id ?? null,
+    tier: await tierRulesOf(node.engine.db, v.vendorId, c.userId),
+    auto_reload_queued: false,
   });
   expect(row).toMatchObject({ vendor_id: v.vendorId, store_id: v.storeId, user_id: c.userId, points_earned: pointsEarned, points_spent: 0, status: 'complete' });
 }

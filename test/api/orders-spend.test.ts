@@ -4,7 +4,7 @@ import { transact } from '../../src/core/engine';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ERROR_CODES } from '../../src/shared/errors';
 import { type Customer, legacyErrorCheck, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
-import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
+import { type Cur, DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf, tierRulesOf } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP, the spending side: quick pay (stored value, never below zero),
@@ -120,6 +120,8 @@ async function expectReply(body: any, v: VendorCredentials, c: Customer, x: Expe
       quick_pay: { currency: x.quickPayCurrency === undefined ? quickPayOf(v) : x.quickPayCurrency, amount: x.quickPay },
     },
     transaction_id: record?.id ?? null,
+    tier: await tierRulesOf(node.engine.db, v.vendorId, c.userId),
+    auto_reload_queued: false,
   });
 }
 

@@ -140,12 +140,13 @@ describe('GET /user/reload/settings and PUT /user/reload/settings', () => {
 describe('auto reload on a spend that crosses the threshold', () => {
   it('reloads once per crossing, again after going back above and crossing again; visible in history', async () => {
     const s = await enabled(20, 10, 25);
-    await spend(s, 5); // 20 -> 15: above the threshold
+    expect((await spend(s, 5)).auto_reload_queued).toBe(false); // 20 -> 15: above the threshold
     await drainAutoReloads(node.engine);
     expect(await autoReloadRows(s.c.userId)).toHaveLength(0);
     expect(await api.quickPay(s.c.key)).toBe(15);
 
-    await spend(s, 6); // 15 -> 9: crosses
+    // The order's reply tells the counter a reload is on its way; the one above did not cross.
+    expect((await spend(s, 6)).auto_reload_queued).toBe(true); // 15 -> 9: crosses
     expect(await autoReloadRows(s.c.userId)).toMatchObject([{ status: 'queued', amount: 2500, threshold: 1000 }]);
     expect(await api.quickPay(s.c.key)).toBe(9); // asynchronous: nothing charged in the order
     await drainAutoReloads(node.engine);

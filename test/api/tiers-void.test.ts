@@ -66,6 +66,18 @@ const membership = (userId: number) =>
   node.engine.db.selectFrom('user_vendors').select(['tier_id', 'tier_since']).where('user_id', '=', userId).where('vendor_id', '=', v.vendorId).executeTakeFirstOrThrow();
 const tierId = async (name: string) => Number((await node.engine.db.selectFrom('tiers').select('id').where('vendor_id', '=', v.vendorId).where('name', '=', name).executeTakeFirstOrThrow()).id);
 
+describe('the order reply tells the tier the sale left', () => {
+  it('a promotion and the next tier up, for the panel to show at once (the session is closed); a void\'s reply tells none', async () => {
+    const { email } = await newCustomer();
+    const number = receipt();
+    const reply = await api.orderOk(v.apiKey, { card_number: email, receipt_number: number, subtotal: 60 });
+    expect(reply.tier).toMatchObject({ object: 'tier_rules', current: { object: 'tier', id: await tierId('Gold'), name: 'Gold', threshold: 50 }, next: { name: 'Platinum', threshold: 100 } });
+    expect(reply.auto_reload_queued).toBe(false);
+    const voided = await api.voidOk(v.apiKey, number);
+    expect(voided.tier).toBeUndefined();
+  });
+});
+
 describe('a void takes back the tier its sale got', () => {
   it('back to the tier held before the sale, since when it was held, with a history note and the panel showing it', async () => {
     const { userId, email } = await newCustomer();

@@ -141,6 +141,22 @@ describe('cashier stores with a real node', () => {
     expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(62);
   });
 
+  it('a sale that promotes the customer shows the new tier and the next one at once', async () => {
+    const { v, cashier } = await counter();
+    for (const tier of [{ name: 'Gold', threshold: 60 }, { name: 'Platinum', threshold: 500 }]) {
+      expect((await http(`${node.url}/tiers`, { method: 'POST', token: v.accessToken, body: tier })).status).toBe(201);
+    }
+    const c = await customerWithBalances(v, 0, 50);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+    expect(cashier.customer.getState().customer?.rules.tier.next?.name).toBe('Gold');
+
+    await cashier.customer.getState().placeOrder({ receipt_number: 'T-G', subtotal: 70 });
+
+    const shown = cashier.customer.getState().customer;
+    expect([shown?.user.tier?.name, shown?.rules.tier.current?.name, shown?.rules.tier.next?.name]).toEqual(['Gold', 'Gold', 'Platinum']);
+  });
+
   it("a refused order keeps the panel and carries the node's message", async () => {
     const { v, cashier } = await counter();
     const c = await customerWithBalances(v, 300, 0);

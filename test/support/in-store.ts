@@ -1,8 +1,10 @@
+import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
+import type { DB } from '../../src/core/storage/schema';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { http, type HttpReply, type TestNode } from './test-node';
 
@@ -43,6 +45,16 @@ export interface Cur {
 export const pointsOf = (v: { loyaltyCurrencyId: number }): Cur => ({ id: v.loyaltyCurrencyId, name: 'Points', code: null });
 /** The vendor's quick-pay currency as an order reply names it. */
 export const quickPayOf = (v: { quickPayCurrencyId: number }): Cur => ({ id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' });
+
+/** An order reply's `tier`, as the database holds the member's tier now: theirs and the next one up. */
+export async function tierRulesOf(db: Kysely<DB>, vendorId: number, userId: number) {
+  const link = await db.selectFrom('user_vendors').select('tier_id').where('vendor_id', '=', vendorId).where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirstOrThrow();
+  const tiers = await db.selectFrom('tiers').select(['id', 'name', 'summary', 'description', 'threshold']).where('vendor_id', '=', vendorId).orderBy('threshold').execute();
+  const current = tiers.find((t) => t.id === link.tier_id) ?? null;
+  const next = tiers.find((t) => t.threshold > (current?.threshold ?? -1)) ?? null;
+  const ref = (t: (typeof tiers)[number] | null) => t && { object: 'tier', ...t };
+  return { object: 'tier_rules', current: ref(current), next: ref(next) };
+}
 
 /** `<prefix>-<n>`: a receipt number no other call of this counter gives. */
 export function receiptCounter(prefix: string): () => string {

@@ -1,5 +1,11 @@
 import type { CurrencyInfo } from '../balances/balance-store';
 import type { BalancesAfter } from './balances-after';
+import type { TierRow } from '../customers/membership';
+
+/** A tier as the counter shows it (kept in the order's stored reply: no more than this). */
+export type TierShown = Pick<TierRow, 'id' | 'name' | 'summary' | 'description' | 'threshold'>;
+
+export const tierShown = (tier: TierRow | null): TierShown | null => tier && { id: tier.id, name: tier.name, summary: tier.summary, description: tier.description, threshold: tier.threshold };
 
 /** What placing (or voiding) an order answers; stored with the order so a resend gets it back. */
 export interface OrderResult {
@@ -25,4 +31,11 @@ export interface OrderResult {
    * absent in replies stored before it was kept.
    */
   tierBefore?: { id: number | null; since: number };
+  /**
+   * The member's tier after the order and the next one up, so the counter shows a promotion at once
+   * (the session is closed: it cannot read the customer again). Absent on voids and older replies.
+   */
+  tierAfter?: { current: TierShown | null; next: TierShown | null };
+  /** The quick-pay spend crossed the customer's threshold: an auto reload is on its way. */
+  autoReloadQueued?: boolean;
 }

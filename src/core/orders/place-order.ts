@@ -24,7 +24,7 @@ import { balancesAfter } from './balances-after';
 import { enforceOfflineCaps } from './offline-caps';
 import { pointsFor, ruleApplies } from './earning';
 import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
-import type { OrderResult } from './order-result';
+import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { promoteTier } from './tier-progress';
 import { announceRewardsReady } from '../inbox/announce';
@@ -132,7 +132,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
-      if (earned.length > 0) await promoteTier(trx, engine, member, program.tiers, await membershipToPromote(trx, engine, link));
+      const promoted = earned.length > 0 ? await promoteTier(trx, engine, member, program.tiers, await membershipToPromote(trx, engine, link)) : null;
+      const tierNow = promoted ?? program.tiers.find((t) => t.id === link.tier_id) ?? null;
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
@@ -165,6 +166,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         digits,
         // What a void of this order may take back to (read above, before any promotion).
         ...(earned.length > 0 ? { tierBefore: { id: link.tier_id, since: link.tier_since } } : {}),
+        tierAfter: { current: tierShown(tierNow), next: tierShown(program.tiers.find((t) => t.threshold > (tierNow?.threshold ?? -1)) ?? null) },
+        ...(autoReloadQueued ? { autoReloadQueued } : {}),
       };
       await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now, offline: engine.programRole === 'replica' && !engine.centralLink.reachable });
       if (result.transactionId !== null) {

@@ -20,7 +20,7 @@ export async function promoteTier(
   vendorTiers?: readonly TierRow[],
   /** The current membership, when the caller read it in this transaction (with vendorTiers). */
   membership?: { id: number; tier_id: number | null },
-): Promise<void> {
+): Promise<TierRow | null> {
   const link =
     membership && vendorTiers
       ? { ...membership, threshold: vendorTiers.find((t) => t.id === membership.tier_id)?.threshold ?? null }
@@ -32,7 +32,7 @@ export async function promoteTier(
           .where('uv.vendor_id', '=', member.vendorId)
           .where('uv.removed_at', 'is', null)
           .executeTakeFirst();
-  if (!link) return;
+  if (!link) return null;
   // Highest first; the vendor's tiers from the program cache when the caller has them.
   const above = (t: TierRow) => t.threshold > (link.threshold ?? -1);
   const tiers = vendorTiers
@@ -47,9 +47,10 @@ export async function promoteTier(
       await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: now, updated_at: now }).where('id', '=', link.id).execute();
       await announceTier(db, engine, member, tier);
       await recordTierChanged(db, engine, { ...member, fromTierId: link.tier_id, toTierId: tier.id });
-      return;
+      return tier;
     }
   }
+  return null;
 }
 
 /** A sale being voided, as takeBackTier needs it. */

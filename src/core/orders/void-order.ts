@@ -32,7 +32,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
     const placed = JSON.parse(order.reply) as OrderResult;
     const now = engine.clock.now();
     if (order.status === 'voided') {
-      const again = order.void_reply ? (JSON.parse(order.void_reply) as OrderResult) : { ...placed, status: 'Voided' as const };
+      const again = order.void_reply ? (JSON.parse(order.void_reply) as OrderResult) : withoutPlacedState({ ...placed, status: 'Voided' as const });
       return { result: again, published: false };
     }
 
@@ -54,7 +54,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
       });
     }
     const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
-    const voided: OrderResult = { ...placed, status: 'Voided', balances };
+    const voided: OrderResult = withoutPlacedState({ ...placed, status: 'Voided', balances });
     await trx.updateTable('orders').set({ status: 'voided', voided_at: now, void_reply: JSON.stringify(voided) }).where('id', '=', order.id).execute();
     await recordOrderEvent(trx, engine, 'order.voided', { id: order.id, vendorId: order.vendor_id });
     if (placed.transactionId !== null) {
@@ -95,4 +95,10 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
   });
   if (published) engine.events.publish({ type: 'order.voided', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, orderId: result.orderId, at: engine.clock.now() });
   return result;
+}
+
+/** A void's reply tells the balances after it; the tier and auto reload the order left are not the void's to repeat. */
+function withoutPlacedState(result: OrderResult): OrderResult {
+  const { tierAfter: _tier, autoReloadQueued: _reload, ...rest } = result;
+  return rest;
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrencyInfo } from '../../core/balances/balance-store';
 import { toMajorUnits } from '../../shared/money';
 import type { Engine } from '../../core/engine';
-import type { OrderResult } from '../../core/orders/order-result';
+import type { OrderResult, TierShown } from '../../core/orders/order-result';
 import { placeOrder } from '../../core/orders/place-order';
 import { voidOrder } from '../../core/orders/void-order';
 import { isServiceError } from '../../shared/errors';
@@ -36,8 +36,13 @@ export function orderWire(r: OrderResult) {
       quick_pay: { currency: r.balances.quickPay.currency && currencyWire(r.balances.quickPay.currency), amount: major(r.balances.quickPay.amount) },
     },
     transaction_id: r.transactionId,
+    // The tier after the order and the next one (absent on voids and replies stored before), and an auto reload on its way.
+    ...(r.tierAfter ? { tier: { object: 'tier_rules' as const, current: tierRef(r.tierAfter.current), next: tierRef(r.tierAfter.next) } } : {}),
+    auto_reload_queued: r.autoReloadQueued ?? false,
   };
 }
+
+const tierRef = (tier: TierShown | null) => tier && { object: 'tier' as const, ...tier };
 
 /**
  * Some POS systems cannot handle an error status on an order. For an API key whose error mode is

@@ -172,6 +172,8 @@ export const OrderReplySchema = Type.Object({
     quick_pay: Type.Object({ currency: Nullable(OrderCurrency), amount: Type.Number() }),
   }),
   transaction_id: Nullable(Type.Integer()),
+  tier: Type.Optional(Type.Object({ object: Type.Literal('tier_rules'), current: Nullable(TierRef), next: Nullable(TierRef) }, { description: "the member's tier after the order, and the next one up" })),
+  auto_reload_queued: Type.Boolean({ description: 'the quick-pay spend crossed the auto-reload threshold: a reload is on its way' }),
 });
 
 /** A business error as POS systems in `success_false` error mode receive it (status 200). */

@@ -15,6 +15,7 @@ export function OrderResult({ order }: { order: OrderReply }) {
     ...order.earned.map((e) => t.pointsEarned(formatPoints(e.points, language), e.currency.name)),
     ...order.redeemed.map((r) => `${t.pointsSpent(formatPoints(r.cost, language), r.currency.name)} (${r.name})`),
     ...(order.quick_pay_used > 0 ? [t.quickPayUsed(formatMoney(order.quick_pay_used, code, language))] : []),
+    ...(order.auto_reload_queued ? [t.autoReloadQueued] : []),
   ];
   return (
     <Alert color="teal" role="status" title={t.orderDone(order.receipt_number)} data-testid="order-result">

@@ -66,8 +66,8 @@ export function rewardOptions(customer: CustomerAtCounter): RewardOption[] {
   return options;
 }
 
-/** The customer with the balances an order reply gives (balances after the order). */
-export function withOrderBalances(customer: CustomerAtCounter, balances: OrderReply['balances']): CustomerAtCounter {
+/** The customer as an order reply leaves them: the balances after it, and the tier it left. */
+export function withOrderBalances(customer: CustomerAtCounter, balances: OrderReply['balances'], tier?: OrderReply['tier']): CustomerAtCounter {
   const loyalty = customer.loyalty_balance.data.map((entry) => {
     const after = balances.loyalty.find((b) => b.currency.id === entry.currency.id);
     return after ? { ...entry, amount: after.amount } : entry;
@@ -79,6 +79,8 @@ export function withOrderBalances(customer: CustomerAtCounter, balances: OrderRe
   }
   return {
     ...customer,
+    // The tier the order left (a promotion shows at once); a node of an earlier version sends none.
+    ...(tier ? { user: { ...customer.user, tier: tier.current }, rules: { ...customer.rules, tier: { ...customer.rules.tier, current: tier.current, next: tier.next } } } : {}),
     loyalty_balance: { data: loyalty },
     quick_pay_balance: { ...customer.quick_pay_balance, amount: balances.quick_pay.amount, currency: customer.quick_pay_balance.currency ?? balances.quick_pay.currency },
   };

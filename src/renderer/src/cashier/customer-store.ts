@@ -148,7 +148,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
             lastOrder: reply,
             // The order closed the session: the panel keeps the customer with the balances after it.
             ended: 'order',
-            customer: s.customer && withOrderBalances(s.customer, reply.balances),
+            customer: s.customer && withOrderBalances(s.customer, reply.balances, reply.tier),
           }));
           void get().reloadHistory();
           return reply;

@@ -113,8 +113,9 @@ const en = {
   offlineActions: 'Offline: actions are paused until the store node is back.',
   // order result
   orderDone: (receipt: string) => `Order ${receipt} complete`,
-  pointsEarned: (points: string, currency: string) => `Earned ${points} ${currency}`,
-  pointsSpent: (points: string, currency: string) => `Redeemed ${points} ${currency}`,
+  pointsEarned: (points: string, currency: string) => `${currency} earned: ${points}`,
+  pointsSpent: (points: string, currency: string) => `${currency} redeemed: ${points}`,
+  autoReloadQueued: 'Quick pay fell below the auto-reload threshold: a reload is on its way.',
   quickPayUsed: (amount: string) => `Paid ${amount} with quick pay`,
   nothingMoved: 'Nothing earned or spent.',
   // order form
@@ -256,8 +257,9 @@ export const useCashierStrings = defineStrings<typeof en>({
     cancel: 'Cancelar',
     offlineActions: 'Sin conexión: las acciones esperan a que vuelva el nodo de la tienda.',
     orderDone: (receipt) => `Pedido ${receipt} completado`,
-    pointsEarned: (points, currency) => `Ganó ${points} ${currency}`,
-    pointsSpent: (points, currency) => `Canjeó ${points} ${currency}`,
+    pointsEarned: (points, currency) => `${currency} ganados: ${points}`,
+    pointsSpent: (points, currency) => `${currency} canjeados: ${points}`,
+    autoReloadQueued: 'El pago rápido bajó del umbral de recarga automática: hay una recarga en camino.',
     quickPayUsed: (amount) => `Pagó ${amount} con pago rápido`,
     nothingMoved: 'No se ganó ni se gastó nada.',
     orderTitle: (name) => `Nuevo pedido de ${name}`,
