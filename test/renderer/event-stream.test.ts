@@ -65,6 +65,20 @@ describe('event stream reconnection', () => {
     expect(resync).toHaveBeenCalledTimes(2);
   });
 
+  it('tells the page each time the node refuses the stream (an HTTP error), never for a dropped connection', () => {
+    vi.useFakeTimers();
+    const stream = createEventStream(FakeEventSource as unknown as typeof EventSource);
+    const refused = vi.fn();
+    stream.connect('http://node/app/events?api_key=k', refused);
+    FakeEventSource.made[0]!.fail(false);
+    expect(refused).not.toHaveBeenCalled();
+    FakeEventSource.made[0]!.fail(true);
+    expect(refused).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(EVENT_STREAM_RETRY_MS);
+    FakeEventSource.made[1]!.fail(true);
+    expect(refused).toHaveBeenCalledTimes(2);
+  });
+
   it('leaves a dropped connection to the browser, and stops retrying once disconnected', () => {
     vi.useFakeTimers();
     const stream = createEventStream(FakeEventSource as unknown as typeof EventSource);

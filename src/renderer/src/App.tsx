@@ -21,7 +21,8 @@ function useStoreEvents() {
   useEffect(() => {
     if (!api) return;
     const stream = eventStream();
-    stream.connect(api.eventsUrl(baseUrl));
+    // A refused stream may mean the node no longer takes this key: the screen says so instead of "retrying" for ever.
+    stream.connect(api.eventsUrl(baseUrl), () => void sessionStore().getState().recheck());
     return () => stream.disconnect();
   }, [api, baseUrl]);
 }

@@ -64,8 +64,11 @@ export function createEventStream(EventSourceImpl: typeof EventSource = EventSou
 
   const stream = {
     state,
-    /** Opens the stream at `url` (closing any previous one). */
-    connect(url: string) {
+    /**
+     * Opens the stream at `url` (closing any previous one). `onRefused`: the node answered the
+     * stream with an HTTP error (a key it no longer takes, a restart behind a proxy), each time.
+     */
+    connect(url: string, onRefused?: () => void) {
       clearTimeout(retryTimer);
       retryTimer = undefined;
       source?.close();
@@ -84,11 +87,12 @@ export function createEventStream(EventSourceImpl: typeof EventSource = EventSou
         // A network drop is retried by the browser; an HTTP error answer (node restarting behind a
         // proxy, 5xx) closes the EventSource for good, so the stream is reopened here, with backoff.
         if (current.readyState !== CLOSED || retryTimer !== undefined) return;
+        onRefused?.();
         const wait = retryMs;
         retryMs = Math.min(retryMs * 2, EVENT_STREAM_RETRY_MAX_MS);
         retryTimer = setTimeout(() => {
           retryTimer = undefined;
-          if (source === current) stream.connect(url);
+          if (source === current) stream.connect(url, onRefused);
         }, wait);
       };
       for (const type of STORE_EVENT_TYPES) current.addEventListener(type, deliver as EventListener);

@@ -22,6 +22,12 @@ export interface SessionState {
   error: string | null;
   /** True inside the desktop app: the key comes from the preload and cannot be changed here. */
   fromDesktop: boolean;
+  /**
+   * Asks the node again whether it takes the key the screens run with (the event stream was
+   * refused): a key it no longer takes (a restart with new keys, revoked) signs out with its
+   * message; anything else (unreachable, busy) leaves the screens as they are.
+   */
+  recheck(): Promise<void>;
   /** Checks the key with the node (GET /app/terminal) and keeps it when the node accepts it. */
   signIn(apiKey: string): Promise<boolean>;
   /** Re-checks the kept key (start-up, or after the node was unreachable). */
@@ -103,6 +109,17 @@ export function createSessionStore(win: Pick<Window, 'punchcard' | 'location'> =
         if (!ok && get().phase === 'signed-out' && !fromDesktop) {
           pendingKey = null;
           writeStoredKey(null);
+        }
+      },
+      async recheck() {
+        const api = get().api;
+        if (get().phase !== 'ready' || !api) return;
+        try {
+          await api.terminal();
+        } catch (error) {
+          if (error instanceof NodeApiError && (error.status === 401 || error.status === 403) && get().api === api) {
+            set({ phase: 'signed-out', terminal: null, api: null, error: errorMessage(error) });
+          }
         }
       },
       signOut() {
