@@ -125,4 +125,22 @@ describe('back-office staff invitations in Chromium', () => {
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     await expectText(personal.getByRole('row').filter({ hasText: email }), /Inés.*Gerente.*Desactivado/s);
   });
+
+  it('a staff member who forgot the password asks for a link on the sign-in screen, and the emailed link sets a new one', async () => {
+    const page = await newPage();
+    await page.getByRole('button', { name: 'Forgot your password? Email me a link' }).click();
+    await expectText(page.getByRole('alert'), 'Type your email above first.');
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.getByRole('button', { name: 'Forgot your password? Email me a link' }).click();
+    await expectText(page.getByRole('status'), `If ${owner.email} has a back-office account, a link to choose a new password is on its way.`);
+    await node.messaging.drain();
+    const mail = await mailbox.waitFor((m) => m.to.includes(owner.email) && m.text.includes('#/reset?token='));
+    const link = /(http\S+#\/reset\?token=\S+)/.exec(mail.text)?.[1];
+    expect(link, mail.text).toBeDefined();
+    await page.goto(link!);
+    await page.locator('input[type="password"]').fill('a brand new secret');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await expectText(page.getByRole('alert'), 'Your password is changed. Sign in with it.');
+    expect(await signInOverHttp(node, owner.email, 'a brand new secret')).toEqual(expect.any(String));
+  });
 });

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { adminStore, useAdmin } from './admin-store';
@@ -19,6 +19,20 @@ function PasswordForm() {
   const busy = useAdmin((s) => s.busy);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [forgot, setForgot] = useState<{ ok: boolean; text: string } | null>(null);
+  const askForReset = () => {
+    const address = email.trim();
+    if (!address) {
+      setForgot({ ok: false, text: t.forgotNeedsEmail });
+      return;
+    }
+    adminStore
+      .getState()
+      .api()
+      .requestPasswordReset(address)
+      .then(() => setForgot({ ok: true, text: t.forgotSent(address) }))
+      .catch((e: unknown) => setForgot({ ok: false, text: errorMessage(e) }));
+  };
   return (
     <form
       onSubmit={(event) => {
@@ -34,6 +48,15 @@ function PasswordForm() {
         <Button type="submit" loading={busy}>
           {t.signIn}
         </Button>
+        {/* After five wrong passwords the node locks the account and says to reset the password: the way is here. */}
+        <Anchor component="button" type="button" size="sm" onClick={askForReset}>
+          {t.forgot}
+        </Anchor>
+        {forgot && (
+          <Alert color={forgot.ok ? 'teal' : 'red'} role={forgot.ok ? 'status' : 'alert'}>
+            {forgot.text}
+          </Alert>
+        )}
       </Stack>
     </form>
   );

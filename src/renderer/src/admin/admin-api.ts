@@ -27,6 +27,8 @@ export function createAdminApi(baseUrl: string, token: string | null) {
     signIn: (email: string, password: string) => call<StaffSession>('/backoffice/sign-in', { method: 'POST', body: { email, password } }),
     signInWithLink: (linkToken: string) => call<StaffSession>('/backoffice/sign-in/link', { method: 'POST', body: { token: linkToken } }),
     acceptInvitation: (inviteToken: string, password: string) => call<StaffSession>('/backoffice/invitations/accept', { method: 'POST', body: { token: inviteToken, password } }),
+    /** Answers the same whether or not the email has an account (202). */
+    requestPasswordReset: (email: string) => call<object>('/backoffice/password-reset', { method: 'POST', body: { email } }),
     resetPassword: (resetToken: string, password: string) => call<object>('/backoffice/password-reset/confirm', { method: 'POST', body: { token: resetToken, password } }),
     me: () => call<Staff>('/backoffice/me'),
     signOut: () => call<object>('/backoffice/sign-out', { method: 'POST' }),
