@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectCount, expectText, openScreen, saveScreenshot, typeAsScanner } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { killLeftovers, launch, type Running, stopWith, waitFor } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
@@ -141,6 +141,18 @@ describe('the demo in Chromium', () => {
     const checkIn = await http(`${url}/onscreen?api_key=${cashierKey}`, { method: 'POST', body: { card_number: 'DEMO0902' } });
     const customer = await http(`${url}/onscreen?api_key=${cashierKey}&pos_session_hash=${checkIn.body.pos_session.hash}`);
     expect(`${customer.body.user.first_name} ${customer.body.user.last_name}`).toBe(phone.name);
+  });
+
+  it('a scanned unlinked card gets the same offer as a typed one, not a dead-end toast', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: 'Queue' }).click();
+    await typeAsScanner(page, 'DEMO0903');
+    const offer = page.getByTestId('unlinked-card');
+    await expectText(offer, 'Card DEMO0903 is not linked to a customer yet');
+    await expectCount(page.getByText('Scan not accepted'), 0);
+    await offer.getByTestId('register-with-card').click();
+    await page.getByRole('dialog', { name: 'Register a customer with card DEMO0903' }).waitFor();
+    await page.keyboard.press('Escape');
   });
 
   it('the kiosk greets a demo customer by name with their balance, and joins a newcomer with a new card', async () => {

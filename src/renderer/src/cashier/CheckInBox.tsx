@@ -5,6 +5,12 @@ import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
 import { useCashierStrings } from './strings';
+import { toastStore } from '../wedge/toast-store';
+import { useWedgeStrings } from '../wedge/strings';
+import { scanFailureMessage, wedgeStore } from '../wedge/wedge-store';
+
+/** A card number as a barcode or a keyboard reader types it (a magnetic track is the node's to decode). */
+const PLAIN_CARD = /^[0-9A-Za-z-]{4,64}$/;
 
 /**
  * Checks a customer in by any identification (card, phone, email, app code) and shows them. A card
@@ -20,6 +26,24 @@ export function CheckInBox() {
   const [error, setError] = useState<string | null>(null);
   const [unlinked, setUnlinked] = useState<string | null>(null);
   const shown = useCustomer((s) => s.hash);
+  // A scanned card nobody has linked is the same normal moment as a typed one: the same offer, not a
+  // dead-end toast. Scans the node refuses otherwise still say why in a toast.
+  useEffect(
+    () =>
+      wedgeStore.getState().claim(async (line) => {
+        try {
+          return await cashier.api.scan(line);
+        } catch (e) {
+          const card = line.trim();
+          if (e instanceof NodeApiError && e.code === 'card_not_linked' && PLAIN_CARD.test(card)) {
+            setError(null);
+            setUnlinked(card.toUpperCase());
+          } else toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message: scanFailureMessage(e), tone: 'error' });
+          throw e;
+        }
+      }),
+    [cashier],
+  );
   // A failed check-in stops mattering once another customer comes up.
   useEffect(() => {
     setError(null);

@@ -7,7 +7,7 @@ import { createQueueStore, type QueueStore } from './queue-store';
 import { createCashierUiStore, type CashierUiStore } from './ui-store';
 
 export interface CashierDeps {
-  api: Pick<TerminalApi, 'queue' | 'retrieve' | 'close' | 'checkIn' | 'register'>;
+  api: Pick<TerminalApi, 'queue' | 'retrieve' | 'close' | 'checkIn' | 'register' | 'scan'>;
   orders: OrdersApi;
   history: HistoryApi;
   events: Pick<EventStream, 'subscribe' | 'onResync'>;
