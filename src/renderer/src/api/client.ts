@@ -1,4 +1,6 @@
 import type { Health } from '../../../shared/schemas/health';
+import { languageStore } from '../i18n/language-store';
+import { spanishOf } from './node-messages-es';
 import { useApiStrings } from './strings';
 
 /** What to show for a failure: its message (the node's own for a NodeApiError). */
@@ -49,13 +51,19 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** The node's refusal, in Spanish on a Spanish screen where its message is the code's own (node-messages-es.ts). */
+function nodeError(status: number, code: string | null, message: string): NodeApiError {
+  const shown = (languageStore.getState().language === 'es' && spanishOf(code, message)) || message;
+  return new NodeApiError(shown, { status, code });
+}
+
 /** Reads a message out of either error envelope (resource: {code, message}; legacy: {error: {errors: […]}}). */
 function errorFrom(status: number, body: unknown): NodeApiError {
   if (body && typeof body === 'object') {
     const resource = body as { code?: unknown; message?: unknown };
-    if (typeof resource.message === 'string') return new NodeApiError(resource.message, { status, code: typeof resource.code === 'string' ? resource.code : null });
+    if (typeof resource.message === 'string') return nodeError(status, typeof resource.code === 'string' ? resource.code : null, resource.message);
     const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown }> } }).error?.errors?.[0];
-    if (legacy && typeof legacy.message === 'string') return new NodeApiError(legacy.message, { status, code: typeof legacy.reason === 'string' ? legacy.reason : null });
+    if (legacy && typeof legacy.message === 'string') return nodeError(status, typeof legacy.reason === 'string' ? legacy.reason : null, legacy.message);
   }
   return new NodeApiError(useApiStrings.now().httpStatus(status), { status });
 }

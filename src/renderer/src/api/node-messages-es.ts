@@ -1,0 +1,35 @@
+import { ERROR_CODES, type ErrorCode } from '../../../shared/errors';
+
+// The node answers in English (its messages are the contract's). A screen read in Spanish shows
+// the Spanish of the refusals a counter and a kiosk meet, when the node sent the code's own
+// message; a message the node wrote for the case (an offline cap with its amount, a field's rule)
+// is shown as it came, since a fixed translation would lose what it says.
+const SPANISH: Partial<Record<ErrorCode, string>> = {
+  invalid_email: 'La dirección de correo no es válida.',
+  invalid_phone: 'El número de teléfono no es válido.',
+  unreadable_scan: 'No se pudo leer el escaneo. Vuelva a escanear, por favor.',
+  invalid_api_key: 'La clave de API no es válida.',
+  invalid_credentials: 'El correo o la contraseña no son correctos.',
+  forbidden: 'Estas credenciales no permiten esta acción.',
+  card_link_at_counter: 'Esta tarjeta solo se puede vincular a una cuenta existente en caja: pida ayuda al personal, por favor.',
+  customer_blocked: 'Este cliente está bloqueado en este programa: no puede registrar su visita ni hacer pedidos. Un gerente puede desbloquearlo en la administración.',
+  customer_not_found: 'Ningún cliente coincide con esa tarjeta, teléfono, correo o código. Revíselo o registre al cliente.',
+  card_not_linked: 'Esta tarjeta aún no está vinculada a ningún cliente.',
+  session_not_found: 'Ninguna visita abierta coincide en esta tienda.',
+  account_inactive: 'Esta cuenta está desactivada. El cliente puede iniciar sesión en la app para reactivarla.',
+  insufficient_balance: 'El saldo de pago rápido no alcanza para este pago.',
+  quick_pay_not_offered: 'Este programa no ofrece pago rápido.',
+  offline_limit: 'La tienda está sin conexión y esto supera el límite sin conexión.',
+  rate_limited: 'Demasiadas solicitudes. Espere un momento y vuelva a intentarlo.',
+  first_sync_in_progress: 'Esta tienda aún está recibiendo los clientes de la cadena desde la central. Inténtelo de nuevo en un momento; los clientes ya recibidos pueden registrar su visita.',
+  central_unreachable: 'Ahora no se puede contactar con la central, así que esto no se puede hacer en la tienda. Las ventas y las visitas siguen funcionando; inténtelo más tarde.',
+  store_unpaired_at_central:
+    'La central desvinculó este nodo de la tienda: lo que vendiera ya no podría llegar a la cadena, así que no registra visitas ni ventas. Vuelva a vincularlo (Ajustes, o punchcard store --pair); los cambios sin enviar quedan en su base de datos apartada.',
+};
+
+/** The Spanish of the node's message for `code`, when the node sent that code's own message and one is known. */
+export function spanishOf(code: string | null, message: string): string | null {
+  if (code === null || !(code in ERROR_CODES)) return null;
+  const known = code as ErrorCode;
+  return ERROR_CODES[known].message === message ? (SPANISH[known] ?? null) : null;
+}
