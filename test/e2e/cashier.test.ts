@@ -221,6 +221,18 @@ describe('cashier screen in Chromium', () => {
     await expectCount(queueEntry(dev.name), 0);
     await page.getByTestId('queue-empty').waitFor();
     expect(await queueNames(store)).toEqual([]);
+
+    // F2, a card typed and Enter: the customer comes up and O opens the order, not an "o" in the box.
+    await page.keyboard.press('F2');
+    await page.keyboard.type(ben.card, { delay: 150 }); // a person's pace: not a scanner's burst
+    await page.keyboard.press('Enter');
+    await expectText(panel().getByTestId('customer-name'), ben.name);
+    await page.keyboard.press('o');
+    await page.getByRole('dialog').waitFor();
+    expect(await page.getByTestId('check-in-input').inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await closeSessionOf(ben);
+    await page.getByTestId('queue-empty').waitFor();
   });
 
   it('registers a new customer by email at the counter: checked in and shown at once', async () => {

@@ -208,6 +208,11 @@ describe('queue store', () => {
     expect(guessMethod('PC8H2K')).toBe('app');
     expect(guessMethod('+1 415 555 0134')).toBe('phone');
     expect(guessMethod('DEMO0001')).toBe('typed');
+    expect(guessMethod('(415) 555-0110')).toBe('phone');
+    expect(guessMethod('415-555-0110')).toBe('phone');
+    // Digits alone may be a card: the panel tells when a card matched.
+    expect(guessMethod('4155550113')).toBe('typed');
+    expect(guessMethod('12-34')).toBe('typed');
   });
 });
 

@@ -104,6 +104,21 @@ describe('cashier stores with a real node', () => {
     await vi.waitFor(() => expect(cashier.customer.getState().hash).toBe(b.hash));
   });
 
+  it('a card typed at the counter shows as "Card" in the queue once the panel tells a card matched', async () => {
+    const { v, cashier, api } = await counter();
+    expect((await http(`${node.url}/cards`, { method: 'POST', token: v.accessToken, body: { number: 'CARD7777' } })).status).toBe(201);
+    const registered = await api.register({ email: 'carded@example.com', card_number: 'CARD7777' });
+    await api.close(registered.pos_session.hash);
+    await vi.waitFor(() => expect(cashier.queue.getState().entries).toEqual([]));
+    // What CheckInBox does with a typed identification: its guessed kind, then the panel.
+    const typed = await api.checkIn('card7777');
+    cashier.queue.getState().noteMethod(typed.pos_session.hash, 'typed');
+    await cashier.openSession(typed.pos_session.hash, typed.pos_session.id);
+    await vi.waitFor(() => expect(cashier.queue.getState().methods[typed.pos_session.hash]).toBe('card'));
+    cashier.queue.getState().noteMethod(typed.pos_session.hash, 'typed');
+    expect(cashier.queue.getState().methods[typed.pos_session.hash]).toBe('card');
+  });
+
   it('a second check-in waits in the queue while a customer is shown', async () => {
     const { v, cashier } = await counter();
     const first = await customerWithBalances(v, 0, 0);

@@ -61,6 +61,8 @@ export function CheckInBox() {
       const reply = await cashier.api.checkIn(identification);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, guessMethod(identification));
       setValue('');
+      // The customer is up: the keys are the panel's again (O for an order, X to close), not the box's.
+      if (document.activeElement instanceof HTMLElement && document.activeElement.id === CHECK_IN_INPUT_ID) document.activeElement.blur();
       void cashier.queue.getState().reload();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {

@@ -101,9 +101,11 @@ export function createCashier(deps: CashierDeps): Cashier {
         void queue.getState().reload();
         void customer.getState().refresh();
       });
-      // A session a card identified shows "Card" in the queue once its panel has been read.
+      // A session a card identified shows "Card" in the queue once its panel has been read (also one
+      // typed at this counter, whose kind was only guessed: "Typed at the counter").
       const stopCards = customer.subscribe((s, prev) => {
-        if (s.hash && s.customer?.pos_session.card && s.customer !== prev.customer && !queue.getState().methods[s.hash]) queue.getState().noteMethod(s.hash, 'card');
+        const shown = s.hash ? queue.getState().methods[s.hash] : undefined;
+        if (s.hash && s.customer?.pos_session.card && s.customer !== prev.customer && (!shown || shown === 'typed')) queue.getState().noteMethod(s.hash, 'card');
       });
       void queue.getState().reload();
       return () => {

@@ -91,7 +91,8 @@ export function createQueueStore(api: Pick<TerminalApi, 'queue'>) {
         set({ cursor: hash });
       },
       noteMethod(hash, method) {
-        set((s) => ({ methods: { ...s.methods, [hash]: method } }));
+        // A guess ("typed") never replaces what the panel told (a card matched), whichever came first.
+        set((s) => (method === 'typed' && s.methods[hash] === 'card' ? s : { methods: { ...s.methods, [hash]: method } }));
       },
       drop(hash) {
         set((s) => {
@@ -111,5 +112,8 @@ export function guessMethod(identification: string): CheckInMethod {
   if (/^PC/i.test(value)) return 'app';
   if (value.includes('@')) return 'email';
   if (/^\+[\d\s().-]{6,}$/.test(value)) return 'phone';
+  // Written as a phone number is ((415) 555-0110, 415-555-0110): digits alone may be a card.
+  const digits = value.replace(/\D/g, '').length;
+  if (/^[\d\s().-]+$/.test(value) && /[\s().-]/.test(value) && digits >= 7 && digits <= 15) return 'phone';
   return 'typed';
 }
