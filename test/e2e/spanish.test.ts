@@ -60,7 +60,7 @@ describe('Spanish strings in Chromium', () => {
       await page.getByRole('region', { name: 'Cliente' }).waitFor();
       await page.getByLabel('Registrar la llegada de un cliente').waitFor();
       await expectText(panel, 'Hacer pedido');
-      await expectText(panel, 'Cerrar sesión');
+      await expectText(panel, 'Cerrar visita');
       await expectText(page.getByRole('banner'), 'Caja');
       await expectText(page.getByRole('banner'), 'Ajustes');
       // Numbers and money in Spanish too: 1.280 points, 25,00 US$.

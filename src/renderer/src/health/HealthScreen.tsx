@@ -17,6 +17,7 @@ export const useHealthStrings = defineStrings({
     lastKnownOk: 'last known: ok',
     nodeId: 'Node id',
     role: 'Role',
+    roleName: (role: string) => ({ store: 'Store node', central: 'Central node' })[role] ?? role,
     database: 'Database',
     version: 'Version',
     uptime: 'Uptime',
@@ -33,6 +34,7 @@ export const useHealthStrings = defineStrings({
     lastKnownOk: 'último conocido: ok',
     nodeId: 'Id del nodo',
     role: 'Función',
+    roleName: (role: string) => ({ store: 'Nodo de tienda', central: 'Nodo central' })[role] ?? role,
     database: 'Base de datos',
     version: 'Versión',
     uptime: 'Tiempo activo',
@@ -99,7 +101,7 @@ export function HealthScreen() {
                 }
               />
               <Row label={t.nodeId} value={health.node_id} />
-              <Row label={t.role} value={health.role} />
+              <Row label={t.role} value={t.roleName(health.role)} />
               <Row label={t.database} value={health.database} />
               <Row label={t.version} value={health.version} />
               <Row label={t.uptime} value={formatDuration(health.uptime_seconds)} />
