@@ -111,6 +111,19 @@ describe('back-office staff disable and enable in Chromium', () => {
     await page.context().close();
   });
 
+  it('a screen whose session the node ended goes back to the sign-in form and says why', async () => {
+    const page = await staffScreen(owner.email);
+    const token = await page.evaluate(() => sessionStorage.getItem('punchcard.admin.token'));
+    expect((await staffCall(node, token, 'POST', '/backoffice/sign-out-everywhere')).status).toBe(200);
+    owner.token = await signInOverHttp(node, owner.email);
+    await page.getByRole('tab', { name: 'Customers' }).click();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expectText(page.getByRole('alert'), 'This session was ended (signed out everywhere, or the account was disabled). Please sign in again.');
+    await expectCount(page.getByText(/Owner$/), 0);
+    await page.context().close();
+  });
+
   it('disables a waiting invitation, whose link dies, and enabled again it is invited', async () => {
     const page = await staffScreen(owner.email);
     const row = rowOf(page, invitee);

@@ -43,7 +43,8 @@ export async function authenticateStaffSession(engine: Engine, token: string): P
     .where('s.token_hash', '=', hashSecret(token))
     .executeTakeFirst();
   if (!row) throw new ServiceError('invalid_session');
-  if (row.ended_at !== null) throw new ServiceError('session_ended');
+  // Staff did not log out themselves here: signed out everywhere (from another tab), or disabled by an owner.
+  if (row.ended_at !== null) throw new ServiceError('session_ended', 'This session was ended (signed out everywhere, or the account was disabled). Please sign in again.');
   const now = engine.clock.now();
   if (row.expires_at <= now || row.last_seen_at + STAFF_IDLE_MINUTES * 60_000 <= now) throw new ServiceError('session_expired');
   if (row.status !== 'active') throw new ServiceError('staff_disabled');

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
-import { createRequester, type RequestOptions } from '../api/client';
+import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
 
 export type Staff = Static<typeof StaffSchema>;
 export type StaffSession = Static<typeof StaffSessionSchema>;
@@ -20,9 +20,14 @@ export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 type Body = Record<string, unknown>;
 
 /** The back office's calls (/backoffice/*), with the staff session token when there is one. */
-export function createAdminApi(baseUrl: string, token: string | null) {
+/** `onSessionEnded`: a call made with the token was refused 401 (the session ended: idle, signed out elsewhere, disabled). */
+export function createAdminApi(baseUrl: string, token: string | null, onSessionEnded?: (message: string) => void) {
   const request = createRequester({ baseUrl, credential: token });
-  const call = <T>(path: string, options: RequestOptions = {}) => request(path, { ...options, auth: token !== null }) as Promise<T>;
+  const call = <T>(path: string, options: RequestOptions = {}) =>
+    (request(path, { ...options, auth: token !== null }) as Promise<T>).catch((error: unknown) => {
+      if (token !== null && error instanceof NodeApiError && error.status === 401) onSessionEnded?.(error.message);
+      throw error;
+    });
   return {
     signIn: (email: string, password: string) => call<StaffSession>('/backoffice/sign-in', { method: 'POST', body: { email, password } }),
     signInWithLink: (linkToken: string) => call<StaffSession>('/backoffice/sign-in/link', { method: 'POST', body: { token: linkToken } }),

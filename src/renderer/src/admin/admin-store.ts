@@ -27,7 +27,12 @@ export const adminStore = createStore<AdminState>()((set, get) => ({
   staff: null,
   error: null,
   busy: false,
-  api: () => createAdminApi(baseUrl(), get().token),
+  // A session the node ended leaves for the sign-in form with the node's words, not a dead screen.
+  api: () =>
+    createAdminApi(baseUrl(), get().token, (message) => {
+      sessionStorage.removeItem(TOKEN_KEY);
+      set({ token: null, staff: null, error: message, busy: false });
+    }),
   async begin(signIn) {
     set({ busy: true, error: null });
     try {
