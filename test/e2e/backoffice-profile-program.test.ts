@@ -86,11 +86,20 @@ describe('back-office profile and program edits in Chromium', () => {
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     await expectText(tiers.getByRole('row', { name: 'Silver' }), /Silver\s*150/);
-
     const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=2')).body.items;
     expect(audit.map((e: { action: string; before: { threshold?: number; cost?: number }; after: { threshold?: number; cost?: number } }) => [e.action, e.before.threshold ?? e.before.cost, e.after.threshold ?? e.after.cost])).toEqual([
       ['tier.update', 100, 150],
       ['reward.update', 80, 60],
     ]);
+
+    // Saved at the foot of a long page (a short window), the message is where the eyes are.
+    await page.setViewportSize({ width: 1280, height: 500 });
+    const days = page.getByRole('textbox', { name: /Days until earned points expire/ });
+    await days.fill('120');
+    await days.locator('xpath=ancestor::*[contains(@class,"mantine-Group-root")][1]').getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const box = await page.getByRole('status').boundingBox();
+    expect(box !== null && box.y >= 0 && box.y + box.height <= 500, JSON.stringify(box)).toBe(true);
   });
 });

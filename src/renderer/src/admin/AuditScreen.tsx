@@ -35,14 +35,15 @@ export function AuditScreen() {
         <Table.Tbody>
           {items.map((entry) => (
             <Table.Tr key={entry.id}>
-              <Table.Td>{formatDateTime(entry.date_created)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
               <Table.Td>{entry.actor}</Table.Td>
               <Table.Td>{entry.action}</Table.Td>
               <Table.Td>
                 {entry.object_type} {entry.object_id}
               </Table.Td>
               <Table.Td>
-                <Code block>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
+                {/* Wrapped: a long change never widens the page past the window. */}
+                <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
               </Table.Td>
             </Table.Tr>
           ))}

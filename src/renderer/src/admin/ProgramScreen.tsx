@@ -43,7 +43,8 @@ export function ProgramScreen() {
     <Stack>
       {!editable && <Text c="dimmed">{t.readOnly}</Text>}
       {message && (
-        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+        // Sticky: a save at the foot of the page (expiry, caps) shows its answer where the eyes are.
+        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'} pos="sticky" top={0} style={{ zIndex: 3 }} withCloseButton onClose={() => setMessage(null)}>
           {message.text}
         </Alert>
       )}
