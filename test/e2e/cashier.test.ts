@@ -246,8 +246,23 @@ describe('cashier screen in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     await expectText(panel().getByTestId('customer-name'), 'Eva Novak');
     await expectAttribute(points(), 'data-amount', '0');
+    await expectCount(page.getByText(/is already a customer/), 0);
     await queueEntry('Eva Novak').waitFor();
     expect(await queueNames(store)).toEqual(['Eva Novak']);
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
+  it('says so when the contact registered belongs to a customer already (checked in as they are)', async () => {
+    await page.getByRole('button', { name: /^Register customer/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('By email', { exact: true }).click();
+    await dialog.getByLabel('Email address').fill(chloe.email);
+    await dialog.getByLabel('First name (optional)').fill('Someone Else');
+    await dialog.getByRole('button', { name: 'Register and check in' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(panel().getByTestId('customer-name'), chloe.name);
+    await expectText(page.getByText(`${chloe.name} is already a customer`), `${chloe.name} is already a customer`);
     await closeAllSessions(store);
     await page.getByTestId('queue-empty').waitFor();
   });

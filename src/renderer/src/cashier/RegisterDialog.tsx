@@ -6,6 +6,8 @@ import { useEventStreamStatus } from '../events/event-stream';
 import { useCashier, useCashierUi } from './context';
 import type { CardToLink } from './ui-store';
 import { useCashierStrings } from './strings';
+import { fullName } from './customer-name';
+import { toastStore } from '../wedge/toast-store';
 
 function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | null }) {
   const linking = card?.mode === 'link';
@@ -45,11 +47,18 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       // Linking to an existing customer: find them first (check-in by that phone or email), so an
       // unknown contact is an error here rather than a new account.
       if (linking) await cashier.api.checkIn(by === 'phone' ? `${code ? `+${code}` : ''}${contact}` : contact);
+      const asked = Date.now();
       const reply = await cashier.api.register(registration);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, 'registered');
       void cashier.queue.getState().reload();
       onDone();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
+      // The contact belonged to a member already: they were checked in as they are (the name typed
+      // is not used). Said, so the cashier does not think a new customer was made.
+      const shown = cashier.customer.getState().customer;
+      if (!linking && shown && shown.user.member_since * 1000 < asked - 60_000) {
+        toastStore.getState().push({ title: t.alreadyMember(fullName(shown.user)), message: t.alreadyMemberHint, tone: 'info' });
+      }
     } catch (e) {
       setError(errorMessage(e));
       setBusy(false);

@@ -110,6 +110,8 @@ const en = {
   confirmCloseTitle: 'Close the session?',
   confirmCloseBody: (name: string) => `${name} leaves the queue. No order is recorded.`,
   cancel: 'Cancel',
+  alreadyMember: (name: string) => `${name} is already a customer`,
+  alreadyMemberHint: 'That phone or email is theirs: they are checked in as they are (a name typed was not used).',
   offlineActions: 'Offline: actions are paused until the store node is back.',
   // order result
   orderDone: (receipt: string) => `Order ${receipt} complete`,
@@ -255,6 +257,8 @@ export const useCashierStrings = defineStrings<typeof en>({
     confirmCloseTitle: '¿Cerrar la visita?',
     confirmCloseBody: (name) => `${name} sale de la cola. No se registra ningún pedido.`,
     cancel: 'Cancelar',
+    alreadyMember: (name) => `${name} ya es cliente`,
+    alreadyMemberHint: 'Ese teléfono o correo es suyo: quedó registrada su visita tal como es (no se usó el nombre escrito).',
     offlineActions: 'Sin conexión: las acciones esperan a que vuelva el nodo de la tienda.',
     orderDone: (receipt) => `Pedido ${receipt} completado`,
     pointsEarned: (points, currency) => `${currency} ganados: ${points}`,
