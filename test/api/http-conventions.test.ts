@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
+import { type Engine, startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ServiceError } from '../../src/shared/errors';
@@ -499,12 +499,7 @@ describe('logging never leaks secrets', () => {
   });
 
   it('logs a deliberate 503 (central unreachable) as a warning without a stack, and an unexpected failure as an error with one', async () => {
-    const dir = makeTempDir();
-    const logFile = `${dir.path}/logs/node.log`;
-    const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), role: 'store' });
-    const logger = createLogger({ file: logFile, level: 'info' });
-    const app = await buildApp({ engine, role: 'store', version: 'test', logger });
-    try {
+    const text = await logOfNode(async (app) => {
       app.get('/test/away', () => {
         throw new ServiceError('central_unreachable');
       });
@@ -514,47 +509,48 @@ describe('logging never leaks secrets', () => {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       expect((await http(`${url}/test/away`)).status).toBe(503);
       expect((await http(`${url}/test/broken`)).status).toBe(500);
-      await app.close();
-      logger.flush();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
-      const away = lines.find((l) => l.code === 'central_unreachable');
-      expect(away).toMatchObject({ level: 40, msg: new ServiceError('central_unreachable').message });
-      expect(JSON.stringify(away)).not.toContain('stack');
-      const broken = lines.find((l) => l.msg === 'request failed');
-      expect(broken?.level).toBe(50);
-      expect(broken?.err?.stack).toContain('a bug');
-    } finally {
-      await app.close();
-      await engine.close();
-      dir.remove();
-    }
+    });
+    const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+    const away = lines.find((l) => l.code === 'central_unreachable');
+    expect(away).toMatchObject({ level: 40, msg: new ServiceError('central_unreachable').message });
+    expect(JSON.stringify(away)).not.toContain('stack');
+    const broken = lines.find((l) => l.msg === 'request failed');
+    expect(broken?.level).toBe(50);
+    expect(broken?.err?.stack).toContain('a bug');
   });
 
   it('a node logging to a file writes no query secrets and no Authorization header', async () => {
-    const dir = makeTempDir();
-    const logFile = `${dir.path}/logs/node.log`;
-    const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), role: 'store' });
-    const logger = createLogger({ file: logFile, level: 'info' });
-    const app = await buildApp({ engine, role: 'store', version: 'test', logger });
-    try {
+    let vendor: Awaited<ReturnType<typeof setUpVendor>> | undefined;
+    const text = await logOfNode(async (app, engine) => {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
-      const vendor = await setUpVendor(engine, { name: 'Logged', currency: 'USD', country: 'US', store: { name: 'S', address1: 'A', city: 'C' } });
+      vendor = await setUpVendor(engine, { name: 'Logged', currency: 'USD', country: 'US', store: { name: 'S', address1: 'A', city: 'C' } });
       await http(`${url}/currencies?page=1`, { token: vendor.accessToken });
       await http(`${url}/onscreen?api_key=${vendor.apiKey}&page=3`);
       await http(`${url}/user/profile?session_key=SESSIONSECRET999`);
       await http(`${url}/oauth/access_token?client_secret=${vendor.clientSecret}`, { method: 'POST', body: 'grant_type=client_credentials', headers: FORM });
-      await app.close();
-      logger.flush();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const text = readFileSync(logFile, 'utf8');
-      expect(text).toContain('/onscreen?');
-      expect(text).toContain('page=3');
-      for (const secret of [vendor.accessToken, vendor.apiKey, 'SESSIONSECRET999', vendor.clientSecret]) expect(text).not.toContain(secret);
-    } finally {
-      await app.close();
-      await engine.close();
-      dir.remove();
-    }
+    });
+    expect(text).toContain('/onscreen?');
+    expect(text).toContain('page=3');
+    for (const secret of [vendor!.accessToken, vendor!.apiKey, 'SESSIONSECRET999', vendor!.clientSecret]) expect(text).not.toContain(secret);
   });
 });
+
+/** A store node logging to a file: `work` runs against its app, then the app closes and the log's text is returned. */
+async function logOfNode(work: (app: Awaited<ReturnType<typeof buildApp>>, engine: Engine) => Promise<void>): Promise<string> {
+  const dir = makeTempDir();
+  const logFile = `${dir.path}/logs/node.log`;
+  const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), role: 'store' });
+  const logger = createLogger({ file: logFile, level: 'info' });
+  const app = await buildApp({ engine, role: 'store', version: 'test', logger });
+  try {
+    await work(app, engine);
+    await app.close();
+    logger.flush();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return readFileSync(logFile, 'utf8');
+  } finally {
+    await app.close();
+    await engine.close();
+    dir.remove();
+  }
+}

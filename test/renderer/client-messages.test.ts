@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNodeApi, createRequester, NodeApiError } from '../../src/renderer/src/api/client';
+import { createNodeApi, createRequester } from '../../src/renderer/src/api/client';
 import { languageStore } from '../../src/renderer/src/i18n/language-store';
+import { nodeApiFailureOf } from '../support/node-api-failure';
 
 // The screens show a failed call's message as is: the node's own words when it sent some, else
 // ours — and ours must follow the screen's language like every other text.
@@ -19,30 +20,21 @@ const answering =
   async () =>
     new Response(text, { status });
 
-async function failureOf(promise: Promise<unknown>): Promise<NodeApiError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(NodeApiError);
-  return error as NodeApiError;
-}
-
 describe('client messages', () => {
   it('are in Spanish on a Spanish screen', async () => {
     languageStore.setState({ language: 'es' });
     const connection = { baseUrl: 'http://node', credential: null };
-    const down = await failureOf(createRequester(connection, refused)('/x'));
+    const down = await nodeApiFailureOf(createRequester(connection, refused)('/x'));
     expect(down).toMatchObject({ unreachable: true, message: 'El nodo de la tienda no respondió (Failed to fetch).' });
-    expect(await failureOf(createRequester(connection, answering(502, ''))('/x'))).toMatchObject({ status: 502, message: 'El nodo respondió HTTP 502.' });
-    expect((await failureOf(createRequester(connection, answering(200, '<html>'))('/x'))).message).toBe('El nodo respondió algo que no es JSON.');
-    expect((await failureOf(createNodeApi(connection, answering(200, '{}')).health())).message).toMatch(/forma inesperada/);
+    expect(await nodeApiFailureOf(createRequester(connection, answering(502, ''))('/x'))).toMatchObject({ status: 502, message: 'El nodo respondió HTTP 502.' });
+    expect((await nodeApiFailureOf(createRequester(connection, answering(200, '<html>'))('/x'))).message).toBe('El nodo respondió algo que no es JSON.');
+    expect((await nodeApiFailureOf(createNodeApi(connection, answering(200, '{}')).health())).message).toMatch(/forma inesperada/);
   });
 
   it('keep the node’s own message', async () => {
     languageStore.setState({ language: 'es' });
     const body = JSON.stringify({ code: 'customer_not_found', message: 'No customer matches.' });
-    const error = await failureOf(createRequester({ baseUrl: 'http://node', credential: null }, answering(404, body))('/x'));
+    const error = await nodeApiFailureOf(createRequester({ baseUrl: 'http://node', credential: null }, answering(404, body))('/x'));
     expect(error).toMatchObject({ status: 404, code: 'customer_not_found', message: 'No customer matches.' });
   });
 });

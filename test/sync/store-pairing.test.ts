@@ -40,6 +40,21 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 
 const setAside = (dir: string, label: string) => readdirSync(dir).filter((name) => name.startsWith(`punchcard.db.${label}-`) && !name.endsWith('-wal') && !name.endsWith('-shm'));
 
+/** A central and a till with a program of its own, paired from the till's screens (its data set aside), first sync done. */
+async function tillPairedFromItsScreens() {
+  const [centralDir, storeDir] = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
+  dirs.push(centralDir, storeDir);
+  const hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port: 0 });
+  const till = await startStoreNode({ dataDir: storeDir.path, port: 0 });
+  const chain = await setUpVendor(hub.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
+  const { code } = await issuePairingCode(hub.engine, chain.vendorId, chain.storeId);
+  const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
+  const paired = await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } });
+  expect(paired.status, JSON.stringify(paired.body)).toBe(202);
+  await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
+  return { storeDir, hub, till, chain };
+}
+
 describe('pairing and unpairing a running store node from its screens', () => {
   it('refuses what it must without changing anything, then pairs, serves the chain, and unpairs', async () => {
     central = await startStoreNode({ dataDir: dirs[0]!.path, role: 'central', port: 0 });
@@ -102,17 +117,8 @@ describe('pairing and unpairing a running store node from its screens', () => {
   }, 120_000);
 
   it('unpairing from the screens does not set aside a sale that lands while the node stops', async () => {
-    const [centralDir, storeDir] = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
-    dirs.push(centralDir, storeDir);
-    const hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port: 0 });
-    const till = await startStoreNode({ dataDir: storeDir.path, port: 0 });
+    const { storeDir, hub, till, chain } = await tillPairedFromItsScreens();
     try {
-      const chain = await setUpVendor(hub.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
-      const { code } = await issuePairingCode(hub.engine, chain.vendorId, chain.storeId);
-      const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
-      const paired = await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } });
-      expect(paired.status, JSON.stringify(paired.body)).toBe(202);
-      await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
 
       // A sale that lands after the unpairing was answered (nothing was waiting then) and before the
       // node stopped (central away, so it stays unsent): the restart's work on the files must not take it away.
@@ -144,16 +150,8 @@ describe('pairing and unpairing a running store node from its screens', () => {
   }, 120_000);
 
   it('a node central revoked refuses sales over HTTP, and `unpair` sets its unsendable sale aside without --discard-unsent', async () => {
-    const [centralDir, storeDir] = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
-    dirs.push(centralDir, storeDir);
-    const hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port: 0 });
-    const till = await startStoreNode({ dataDir: storeDir.path, port: 0 });
+    const { storeDir, hub, till, chain } = await tillPairedFromItsScreens();
     try {
-      const chain = await setUpVendor(hub.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
-      const { code } = await issuePairingCode(hub.engine, chain.vendorId, chain.storeId);
-      const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
-      expect((await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } })).status).toBe(202);
-      await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
       const sell = (receipt: string) => http(`${till.url}/order?api_key=${chain.apiKey}`, { method: 'POST', body: { card_number: 'rev@example.com', receipt_number: receipt, subtotal: 5 } });
       await registerInStore(till.engine, await authenticateApiKey(till.engine, chain.apiKey), { email: 'rev@example.com' });
       await eventually('the registration at central', async () => ((await http(`${till.url}/sync/status`)).body.pending === 0 ? true : undefined));
