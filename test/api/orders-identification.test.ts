@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newPublicId, nextObjectId } from '../../src/core/storage/ids';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { legacyErrorCheck, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
-import { DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf } from '../support/in-store';
+import { DEFAULT_RULE, expectBalancesAddUp, inStoreApi, pointsOf, quickPayOf, tierRulesOf } from '../support/in-store';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // POST /order over real HTTP: who the order is for (an open session's pos_session_hash, or any
@@ -86,6 +86,8 @@ async function expectEarnReply(body: any, store: Store, c: { userId: number; fir
     redeemed: [],
     balances: { loyalty: [{ currency: pointsOf(store), amount: balance }], quick_pay: { currency: quickPayOf(store), amount: 0 } },
     transaction_id: record.id,
+    tier: await tierRulesOf(node.engine.db, store.vendorId, c.userId),
+    auto_reload_queued: false,
   });
 }
 
