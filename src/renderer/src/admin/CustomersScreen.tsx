@@ -98,7 +98,8 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
   const codeOf = (id: string | null) => p.balances.find((b) => b.currency === id)?.code ?? null;
   // The adjustment is typed in the currency's units (12.50 USD, 300 points) and sent in minor units.
-  const digits = codeOf(currency) ? currencyDigits(codeOf(currency)) : 0;
+  const code = codeOf(currency);
+  const digits = code ? currencyDigits(code) : 0;
   const minor = Math.round(Number(amount) * 10 ** digits);
   const amountProblem = currency === null ? t.pickCurrency : amount === '' || !Number.isSafeInteger(minor) || minor === 0 || Math.abs(minor - Number(amount) * 10 ** digits) > 1e-6 ? t.amountNeeded(digits) : null;
   return (
@@ -175,7 +176,6 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
                 setMessage({ ok: false, text: amountProblem });
                 return;
               }
-              const code = codeOf(currency);
               void adminStore
                 .getState()
                 .api()

@@ -5,9 +5,7 @@ import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
 import { useCashierStrings } from './strings';
-import { toastStore } from '../wedge/toast-store';
-import { useWedgeStrings } from '../wedge/strings';
-import { scanFailureMessage, wedgeStore } from '../wedge/wedge-store';
+import { scanFailureMessage, toastScanFailure, wedgeStore } from '../wedge/wedge-store';
 
 /** A card number as a barcode or a keyboard reader types it (a magnetic track is the node's to decode). */
 const PLAIN_CARD = /^[0-9A-Za-z-]{4,64}$/;
@@ -38,7 +36,7 @@ export function CheckInBox() {
           if (e instanceof NodeApiError && e.code === 'card_not_linked' && PLAIN_CARD.test(card)) {
             setError(null);
             setUnlinked(card.toUpperCase());
-          } else toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message: scanFailureMessage(e), tone: 'error' });
+          } else toastScanFailure(scanFailureMessage(e));
           throw e;
         }
       }),

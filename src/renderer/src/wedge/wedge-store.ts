@@ -45,6 +45,11 @@ export function scanFailureMessage(error: unknown): string {
   return errorMessage(error);
 }
 
+/** The toast a refused scan gets where no flow of a screen's own says what happened. */
+export function toastScanFailure(message: string): void {
+  toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message, tone: 'error' });
+}
+
 export function createWedgeStore(now: () => number = Date.now) {
   return createStore<WedgeState>()((set, get) => ({
     enabled: storedEnabled(),
@@ -75,7 +80,7 @@ export function createWedgeStore(now: () => number = Date.now) {
         const message = scanFailureMessage(error);
         set({ lastOutcome: { ok: false, message } });
         // A screen with its own flow shows its own message; elsewhere a toast says what happened.
-        if (!sink) toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message, tone: 'error' });
+        if (!sink) toastScanFailure(message);
       }
     },
   }));
