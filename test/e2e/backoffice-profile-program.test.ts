@@ -4,7 +4,7 @@ import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { signUpAt } from '../support/customers';
-import { expectText, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -30,11 +30,11 @@ describe('back-office profile and program edits in Chromium', () => {
     await node?.close();
   });
 
-  async function signedInPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: VIEWPORT });
+  async function signedInPage(as: SignedInStaff = owner): Promise<Page> {
+    const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(`${node.url}/admin`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.getByRole('textbox', { name: 'Email' }).fill(as.email);
     await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('table', { name: 'Figures' }).waitFor();
@@ -101,5 +101,59 @@ describe('back-office profile and program edits in Chromium', () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     const box = await page.getByRole('status').boundingBox();
     expect(box !== null && box.y >= 0 && box.y + box.height <= 500, JSON.stringify(box)).toBe(true);
+  });
+
+  it('pausing a currency asks first and says what it stops; the rules and rewards in it say they are not in force', async () => {
+    // A program of its own: Points paused here must not touch the other tests' orders.
+    const luna = await node.addVendor('Panadería Luna');
+    const lunaOwner = await ownerOf(node, luna.vendorId);
+    const p = (await staffCall(node, lunaOwner.token, 'GET', '/backoffice/program')).body;
+    const pointsId = p.currencies.find((c: { code: string | null }) => c.code === null).id as string;
+    expect((await staffCall(node, lunaOwner.token, 'POST', '/backoffice/program/rewards', { name: 'Croissant', cost: 10, currency: pointsId })).status).toBe(201);
+    const marta = await signUpAt(node, luna.vendorId, { first_name: 'Marta', last_name: 'Sol' });
+    const order = (receipt: string) => http(`${node.url}/order?api_key=${encodeURIComponent(luna.apiKey)}`, { method: 'POST', body: { card_number: marta.email, receipt_number: receipt, subtotal: 12 } });
+    const pointsStatus = async () => (await staffCall(node, lunaOwner.token, 'GET', '/backoffice/program')).body.currencies.find((c: { id: string }) => c.id === pointsId).status as string;
+
+    const page = await signedInPage(lunaOwner);
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const currencies = page.getByRole('table', { name: 'Currencies' });
+    const rule = page.getByRole('table', { name: 'Earning rules' }).getByRole('row', { name: '1 point per unit spent' });
+    const reward = page.getByRole('table', { name: 'Rewards' }).getByRole('row', { name: 'Croissant' });
+    await expectText(rule, /ACTIVE/);
+    await expectCount(page.getByTestId('not-in-force'), 0);
+
+    // Cancelled: nothing changes.
+    await currencies.getByRole('row').filter({ hasText: /^Points/ }).getByRole('button', { name: 'Pause' }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog, /Pause Points\?.*Orders earn no Points.*Rewards priced in Points cannot be redeemed.*Promotion codes that give Points are refused.*keep their balances/s);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(page.getByRole('dialog'), 0);
+    expect(await pointsStatus()).toBe('ACTIVE');
+
+    // Confirmed: paused, and the rule and reward in Points say they are not in force.
+    await currencies.getByRole('row').filter({ hasText: /^Points/ }).getByRole('button', { name: 'Pause' }).click();
+    await saveScreenshot(page, 'backoffice-pause-currency');
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, pause' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    expect(await pointsStatus()).toBe('INACTIVE');
+    await expectText(rule.getByTestId('not-in-force'), 'Not in force: Points is paused');
+    await expectText(reward.getByTestId('not-in-force'), 'Not in force: Points is paused');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, 'backoffice-currency-paused');
+    const paused = await order('luna-1');
+    expect([paused.status, paused.body.points_earned]).toEqual([200, 0]);
+
+    // The quick-pay currency's pause says what it stops (and is cancelled here).
+    await currencies.getByRole('row').filter({ hasText: 'Quick Pay USD' }).getByRole('button', { name: 'Pause' }).click();
+    await expectText(page.getByRole('dialog'), /Pause Quick Pay USD\?.*Quick pay in Quick Pay USD cannot be spent at the counter.*cannot reload it or claim eGifts/s);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(page.getByRole('dialog'), 0);
+
+    // Activating again asks nothing; the notes go, and orders earn again.
+    await currencies.getByRole('row').filter({ hasText: /^Points/ }).getByRole('button', { name: 'Activate' }).click();
+    await expectCount(page.getByTestId('not-in-force'), 0);
+    expect(await pointsStatus()).toBe('ACTIVE');
+    const active = await order('luna-2');
+    expect([active.status, active.body.points_earned]).toEqual([200, 12]);
   });
 });

@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Select, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Group, List, Modal, NumberInput, Select, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { ProgramOverview } from './admin-api';
 import { adminStore } from './admin-store';
@@ -11,15 +11,66 @@ export interface Say {
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 
-/** Pauses an active rule, reward or currency, or makes a paused one active again. */
-export function StatusToggle({ kind, id, status, editable, say }: { kind: string; id: string; status: string; editable: boolean; say: Say }) {
+/** What pausing asks first: a title, and the lines saying what the pause stops. */
+export interface PauseConfirmation {
+  title: string;
+  lines: string[];
+}
+
+/**
+ * Pauses an active rule, reward or currency, or makes a paused one active again. With `confirm`
+ * (a currency: pausing it stops everything priced or earned in it), pausing asks first and says what
+ * it stops; activating never asks.
+ */
+export function StatusToggle({ kind, id, status, editable, say, confirm }: { kind: string; id: string; status: string; editable: boolean; say: Say; confirm?: PauseConfirmation }) {
   const t = useAdminStrings();
+  const [confirming, setConfirming] = useState(false);
   if (!editable || status === 'ARCHIVED') return null;
   const active = status === 'ACTIVE';
+  const change = () => {
+    setConfirming(false);
+    void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }));
+  };
   return (
-    <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => void say(api().saveProgramItem(kind, id, { status: active ? 'INACTIVE' : 'ACTIVE' }))}>
-      {active ? t.pause : t.activate}
-    </Button>
+    <>
+      <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => (active && confirm ? setConfirming(true) : change())}>
+        {active ? t.pause : t.activate}
+      </Button>
+      {confirm && (
+        <Modal opened={confirming} onClose={() => setConfirming(false)} title={confirm.title}>
+          <List mb="md" spacing="xs">
+            {confirm.lines.map((line) => (
+              <List.Item key={line}>{line}</List.Item>
+            ))}
+          </List>
+          <Text mb="lg">{t.pauseKeepsBalances}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              {t.cancel}
+            </Button>
+            <Button color="orange" data-autofocus onClick={change}>
+              {t.yesPause}
+            </Button>
+          </Group>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+type Currency = ProgramOverview['currencies'][number];
+
+/**
+ * Beside an active earning rule or reward whose currency is paused or archived: the engine then
+ * earns nothing by the rule and redeems nothing of the reward, whatever their own status says.
+ */
+export function NotInForce({ status, currency }: { status: string; currency: Currency | undefined }) {
+  const t = useAdminStrings();
+  if (status !== 'ACTIVE' || !currency || currency.status === 'ACTIVE') return null;
+  return (
+    <Badge color="orange" variant="light" data-testid="not-in-force" style={{ textTransform: 'none' }}>
+      {currency.status === 'ARCHIVED' ? t.notInForceArchived(currency.name) : t.notInForcePaused(currency.name)}
+    </Badge>
   );
 }
 
@@ -27,7 +78,7 @@ type Reward = ProgramOverview['rewards'][number];
 type Tier = ProgramOverview['tiers'][number];
 
 /** A reward: shown as it is, or (Edit) its name, cost and status in place, saved through the node's checks. */
-export function RewardRow({ reward, editable, say }: { reward: Reward; editable: boolean; say: Say }) {
+export function RewardRow({ reward, currency, editable, say }: { reward: Reward; currency: Currency | undefined; editable: boolean; say: Say }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(reward.name);
@@ -66,7 +117,12 @@ export function RewardRow({ reward, editable, say }: { reward: Reward; editable:
     <Table.Tr aria-label={reward.name}>
       <Table.Td>{reward.name}</Table.Td>
       <Table.Td>{reward.cost}</Table.Td>
-      <Table.Td>{reward.status}</Table.Td>
+      <Table.Td>
+        <Group gap="xs">
+          {reward.status}
+          <NotInForce status={reward.status} currency={currency} />
+        </Group>
+      </Table.Td>
       <Table.Td>
         {editable && (
           <Group gap="xs" wrap="nowrap">

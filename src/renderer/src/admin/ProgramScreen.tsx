@@ -4,7 +4,7 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { errorMessage } from '../api/client';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
-import { RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
+import { NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
@@ -59,13 +59,15 @@ export function ProgramScreen() {
   );
 }
 
+type Currency = ProgramOverview['currencies'][number];
+
 interface SectionProps {
   p: ProgramOverview;
   editable: boolean;
   say: Say;
 }
 
-function EarningRuleRow({ rule, editable, say }: { rule: ProgramOverview['earning_rules'][number]; editable: boolean; say: Say }) {
+function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOverview['earning_rules'][number]; currency: Currency | undefined; editable: boolean; say: Say }) {
   const t = useAdminStrings();
   const [points, setPoints] = useState<number | string>(rule.points);
   const [perAmount, setPerAmount] = useState<number | string>(rule.per_amount);
@@ -82,7 +84,12 @@ function EarningRuleRow({ rule, editable, say }: { rule: ProgramOverview['earnin
       <Table.Td>
         <NumberInput aria-label={t.perAmount} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} />
       </Table.Td>
-      <Table.Td>{rule.status}</Table.Td>
+      <Table.Td>
+        <Group gap="xs">
+          {rule.status}
+          <NotInForce status={rule.status} currency={currency} />
+        </Group>
+      </Table.Td>
       <Table.Td>
         {editable && (
           <Group gap="xs" wrap="nowrap">
@@ -118,7 +125,7 @@ function EarningRules({ p, editable, say }: SectionProps) {
         </Table.Thead>
         <Table.Tbody>
           {p.earning_rules.map((rule) => (
-            <EarningRuleRow key={rule.id} rule={rule} editable={editable} say={say} />
+            <EarningRuleRow key={rule.id} rule={rule} currency={p.currencies.find((c) => c.id === rule.currency)} editable={editable} say={say} />
           ))}
         </Table.Tbody>
       </Table>
@@ -151,7 +158,7 @@ function Rewards({ p, editable, say }: SectionProps) {
       <Table aria-label={t.rewardsTable}>
         <Table.Tbody>
           {p.rewards.map((r) => (
-            <RewardRow key={r.id} reward={r} editable={editable} say={say} />
+            <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} />
           ))}
         </Table.Tbody>
       </Table>
@@ -218,7 +225,7 @@ function Currencies({ p, editable, say }: SectionProps) {
               <Table.Td>{c.code ?? '—'}</Table.Td>
               <Table.Td>{c.status}</Table.Td>
               <Table.Td>
-                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} />
+                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.code === null ? t.pauseLoyaltyEffects(c.name) : t.pauseQuickPayEffects(c.name)).split('\n') }} />
               </Table.Td>
             </Table.Tr>
           ))}
