@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isTransientFailure } from '../../core/storage/errors';
 import { isServiceError, ServiceError } from '../../shared/errors';
 import { type ApiStyle, legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
+import { describeValidation } from './validation-message';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,12 +65,7 @@ function isUnstorableText(error: FastifyError): boolean {
 }
 
 function fromValidation(error: FastifyError): ServiceError {
-  const first = error.validation?.[0];
-  if (!first) return new ServiceError('validation_failed');
-  const params = first.params as Record<string, unknown>;
-  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
-  const pathField = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const field = missing ?? (pathField || (error.validationContext ?? 'request'));
-  const message = missing ? `${missing} is required.` : `${field} ${first.message ?? 'is not valid'}.`;
-  return new ServiceError('validation_failed', message, field);
+  const failure = describeValidation(error.validation, error.validationContext);
+  if (!failure) return new ServiceError('validation_failed');
+  return new ServiceError('validation_failed', failure.message, failure.field);
 }
