@@ -65,6 +65,7 @@ export const ERROR_CODES = {
   card_not_linked: { status: 404, message: 'This card is not linked to a customer yet.' },
   session_not_found: { status: 404, message: 'No open session matches that hash at this store.' },
   order_not_found: { status: 404, message: 'No order with that receipt number exists at this store.' },
+  receipt_number_reused: { status: 409, message: 'This receipt number was already recorded at this store for a different sale.' },
   store_not_found: { status: 404, message: 'No such store exists for this program.' },
   earning_rule_not_found: { status: 404, message: 'No earning rule with that id exists.' },
   reward_not_found: { status: 404, message: 'No reward with that id exists.' },

@@ -276,12 +276,43 @@ describe('POST /order: idempotent resend of a receipt', () => {
 
     node.clock.advance(60_000);
     expect(await orderOk(v.apiKey, order)).toStrictEqual(first);
-    // a resend with other figures, another customer or the receipt number padded still answers the first order
-    expect(await orderOk(v.apiKey, { ...order, subtotal: 99, quick_pay: 0 })).toStrictEqual(first);
-    expect(await orderOk(v.apiKey, { card_number: other.email, receipt_number: receipt, subtotal: 1 })).toStrictEqual(first);
-    expect(await orderOk(v.apiKey, { ...order, receipt_number: `  ${receipt} ` })).toStrictEqual(first);
+    // a till's retry may stamp the date, items, taxes, till and payment method afresh, or pad the number: the same sale
+    const restamped = { ...order, date: nowSec(), till: 4, payment_method: 'card', taxes: [{ name: 'VAT', amount: 0.75 }], items: [{ name: 'Tea', quantity: 1, price: 13.5 }] };
+    expect(await orderOk(v.apiKey, restamped)).toStrictEqual(first);
+    expect(await orderOk(v.apiKey, { ...order, receipt_number: `  ${receipt} `, redemptions: [reward] })).toStrictEqual(first);
     expect(await snapshot(c.userId)).toStrictEqual(after);
     expect(await node.engine.db.selectFrom('ledger_accounts').select('id').where('holder_id', '=', other.userId).execute()).toEqual([]);
+  });
+
+  it('the receipt number with a different sale (figures, rewards or customer) is 409 receipt_number_reused, naming what differs; nothing moves', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const other = await signUp(v.vendorId);
+    await credit(v, v.quickPayCurrencyId, c.userId, 2_000);
+    const receipt = newReceipt();
+    const order = { card_number: c.email, receipt_number: receipt, subtotal: 12.75, total: 13.5, quick_pay: 3.5 };
+    const first = await orderOk(v.apiKey, order);
+    const after = await snapshot(c.userId);
+    const reused = async (body: Record<string, unknown>, differs: string) => {
+      const reply = await postOrder(v.apiKey, body);
+      expectLegacyError(reply, 409, 'receipt_number_reused', 'receipt_number');
+      expect(reply.body.error.errors[0].message).toBe(
+        `Receipt ${receipt} was already recorded at this store for a different sale (${differs}). Send a new receipt number; a resend of that sale must carry the same customer and amounts.`,
+      );
+    };
+    await reused({ ...order, subtotal: 99 }, 'subtotal 12.75');
+    await reused({ ...order, total: 12.75 }, 'total 13.50');
+    await reused({ ...order, quick_pay: 0 }, 'quick pay 3.50');
+    await reused({ ...order, redemptions: [newPublicId('rwd')] }, 'no rewards');
+    // the same figures for another customer: a POS whose numbering started again (the sale the
+    // first reply would answer is not theirs, and they would silently earn nothing)
+    await reused({ ...order, card_number: other.email, quick_pay: undefined, total: 13.5 }, 'quick pay 3.50');
+    await reused({ ...order, card_number: other.email }, 'another customer');
+    const session = await checkInOk(v.apiKey, other.email);
+    await reused({ pos_session_hash: session.hash, receipt_number: receipt, subtotal: 12.75, total: 13.5, quick_pay: 3.5 }, 'another customer');
+    expect(await snapshot(c.userId)).toStrictEqual(after);
+    expect(await node.engine.db.selectFrom('orders').select('id').where('user_id', '=', other.userId).execute()).toEqual([]);
+    expect(await orderOk(v.apiKey, order)).toStrictEqual(first);
   });
 
   it('the resend works after the session closed (the first order closed it)', async () => {

@@ -84,7 +84,7 @@ describe('crash test: SIGKILL under load, restart, nothing acknowledged is lost'
         shoppers.push({ email, key, profileId: card.body.id });
       }
 
-      const orders = new Map<string, { id: number; points: number; email: string }>();
+      const orders = new Map<string, { id: number; points: number; email: string; subtotal: number }>();
       const reloads: Array<{ historyId: number; email: string }> = [];
       let receipts = 0;
 
@@ -97,7 +97,7 @@ describe('crash test: SIGKILL under load, restart, nothing acknowledged is lost'
               const receipt = `R-${++receipts}`;
               const subtotal = 1 + Math.floor(random() * 20);
               const reply = await http(`${url}/order?api_key=${encodeURIComponent(apiKey)}`, { method: 'POST', body: { card_number: shopper.email, receipt_number: receipt, subtotal } });
-              if (reply.status === 200) orders.set(receipt, { id: reply.body.id, points: reply.body.points_earned, email: shopper.email });
+              if (reply.status === 200) orders.set(receipt, { id: reply.body.id, points: reply.body.points_earned, email: shopper.email, subtotal });
             } else {
               const reply = await http(`${url}/user/billing-profile/reload?session_key=${encodeURIComponent(shopper.key)}`, { method: 'POST', body: { user_billingprofile: shopper.profileId, amount: 5 } });
               if (reply.status === 200 && reply.body.history_id) reloads.push({ historyId: reply.body.history_id, email: shopper.email });
@@ -123,9 +123,9 @@ describe('crash test: SIGKILL under load, restart, nothing acknowledged is lost'
         store = await startStore(dir.path);
       }
 
-      // Every acknowledged order is there: a resend answers the same order.
+      // Every acknowledged order is there: a resend (the same sale) answers the same order.
       for (const [receipt, order] of orders) {
-        const resent = await http(`${store.url}/order?api_key=${encodeURIComponent(apiKey)}`, { method: 'POST', body: { card_number: order.email, receipt_number: receipt, subtotal: 1 } });
+        const resent = await http(`${store.url}/order?api_key=${encodeURIComponent(apiKey)}`, { method: 'POST', body: { card_number: order.email, receipt_number: receipt, subtotal: order.subtotal } });
         expect(resent.status, receipt).toBe(200);
         expect(resent.body.id, receipt).toBe(order.id);
       }

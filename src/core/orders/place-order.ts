@@ -26,6 +26,7 @@ import { pointsFor, ruleApplies } from './earning';
 import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
 import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
+import { refuseReusedReceipt } from './receipt-reuse';
 import { promoteTier } from './tier-progress';
 import { announceRewardsReady } from '../inbox/announce';
 
@@ -58,7 +59,10 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       // second finds the first's result instead of judging the balance the first just spent.
       await lockReceipt(trx, engine, counter.storeId, order.receiptNumber);
       const previous = await findOrder(trx, counter.storeId, order.receiptNumber);
-      if (previous) return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[], autoReloadQueued: false };
+      if (previous) {
+        await refuseReusedReceipt(trx, engine, previous, order, { input, vendorId: vendor.id, storeId: counter.storeId, country: store.country, digits });
+        return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[], autoReloadQueued: false };
+      }
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
