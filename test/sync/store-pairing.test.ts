@@ -75,7 +75,8 @@ describe('pairing and unpairing a running store node from its screens', () => {
     expect([nobody.status, nobody.body.code]).toEqual([503, 'central_unreachable']);
     const notUrl = await pair(local.apiKey, { central: 'central.example', code, replace_local_data: true });
     expect([notUrl.status, notUrl.body.code]).toEqual([400, 'validation_failed']);
-    expect((await http(`${storeUrl}/sync/status`)).body.paired).toBe(false);
+    // an unpaired node has no link to be down: `none`, not the `down` of a paired store offline
+    expect((await http(`${storeUrl}/sync/status`)).body).toMatchObject({ paired: false, central: null, link: 'none' });
     expect((await http(`${storeUrl}/app/terminal?api_key=${local.apiKey}`)).status).toBe(200);
     expect(setAside(dirs[1]!.path, 'before-pairing')).toEqual([]);
 

@@ -31,7 +31,8 @@ export const syncStatusRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; sync:
     return {
       paired: false,
       central: null,
-      link: 'down',
+      // Nothing to reach: `down` would read as a paired store offline.
+      link: 'none',
       pending: 0,
       oldest_pending_at: null,
       rejected: 0,

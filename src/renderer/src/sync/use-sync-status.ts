@@ -6,7 +6,7 @@ import { useSession } from '../session/session-store';
 export interface SyncStatus {
   paired: boolean;
   central: string | null;
-  link: 'up' | 'down';
+  link: 'up' | 'down' | 'none';
   pending: number;
   oldest_pending_at: string | null;
   rejected: number;
