@@ -50,7 +50,9 @@ export async function issueApiKey(engine: Engine, actor: Actor, input: { storeId
   if (!(API_KEY_ROLES as readonly string[]).includes(input.role)) throw new ServiceError('validation_failed', `role must be one of ${API_KEY_ROLES.join(', ')}.`, 'role');
   const role = input.role as ApiKeyRole;
   const label = input.label.trim();
-  if (label.length === 0 || label.length > 100) throw new ServiceError('validation_failed', 'label must be 1 to 100 characters.', 'label');
+  // The request schema's limits (IssueApiKeyBody), in its words; this also refuses a label of spaces.
+  if (label.length === 0) throw new ServiceError('validation_failed', 'label must not be empty.', 'label');
+  if (label.length > 100) throw new ServiceError('validation_failed', 'label must be at most 100 characters.', 'label');
   const issued = await transact(engine, async (trx) => {
     const store = await trx.selectFrom('stores').select('id').where('vendor_id', '=', actor.vendorId).where('id', '=', input.storeId).executeTakeFirst();
     if (!store) throw new ServiceError('store_not_found');

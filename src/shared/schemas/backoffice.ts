@@ -143,7 +143,7 @@ export const IssuedApiKeySchema = Type.Object({ api_key: Type.String({ descripti
 
 export const IssueApiKeyBody = Type.Object({
   role: Type.String({ maxLength: 20, description: 'cashier, kiosk or integration' }),
-  label: Type.String({ maxLength: 200 }),
+  label: Type.String({ minLength: 1, maxLength: 100, description: '1 to 100 characters' }),
 });
 
 // ---- customers
