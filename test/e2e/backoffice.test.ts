@@ -98,7 +98,17 @@ describe('back office in Chromium', () => {
     expect(await row.textContent()).not.toContain('Never');
     // A standalone store node has no chain: the store page says where chain health is shown.
     await expectText(page.getByTestId('node-health'), 'This is a store node: the chain’s health is shown in the back office of the central node.');
+    // Revoking asks first; cancelled, the key still works.
     await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog, /Revoke the key “Counter 1”\?.*refused from its next call.*cannot be restored/s);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(page.getByRole('dialog'), 0);
+    expect((await counter()).status).toBe(200);
+    await expectCount(row.getByText('Revoked'), 0);
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, revoke' }).click();
     await expectText(row, /Revoked/);
     await saveScreenshot(page, 'backoffice-keys');
 

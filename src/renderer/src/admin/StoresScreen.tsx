@@ -1,9 +1,9 @@
-import { Alert, Anchor, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
-import type { AdminStore } from './admin-api';
+import type { AdminStore, ApiKey } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -101,6 +101,43 @@ function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void
   );
 }
 
+/** A key's Revoke, after a confirmation: the node refuses the key from then on, for good. */
+function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRevoked: () => void; onError: (message: string | null) => void }) {
+  const t = useAdminStrings();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const revoke = () => {
+    setConfirming(false);
+    setBusy(true);
+    onError(null);
+    adminStore
+      .getState()
+      .api()
+      .revokeKey(apiKey.id)
+      .then(onRevoked)
+      .catch((e: unknown) => onError(errorMessage(e)))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <>
+      <Button size="xs" color="red" variant="light" loading={busy} onClick={() => setConfirming(true)}>
+        {t.revoke}
+      </Button>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmRevoke(apiKey.label)}>
+        <Text mb="lg">{t.confirmRevokeBody}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            {t.cancel}
+          </Button>
+          <Button color="red" data-autofocus onClick={revoke}>
+            {t.yesRevoke}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
 export function StoreDetail({ storeId }: { storeId: number }) {
   const t = useAdminStrings();
   const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
@@ -146,21 +183,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
                     {key.revoked ? (
                       <Badge color="gray">{t.revoked}</Badge>
                     ) : (
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        onClick={() =>
-                          adminStore
-                            .getState()
-                            .api()
-                            .revokeKey(key.id)
-                            .then(keys.reload)
-                            .catch((e: unknown) => setError(errorMessage(e)))
-                        }
-                      >
-                        {t.revoke}
-                      </Button>
+                      <RevokeKeyButton apiKey={key} onRevoked={keys.reload} onError={setError} />
                     )}
                   </Table.Td>
                 </Table.Tr>
