@@ -67,6 +67,13 @@ describe('back-office profile and program edits in Chromium', () => {
     const page = await signedInPage();
     await page.getByRole('tab', { name: 'Program' }).click();
     const rewards = page.getByRole('table', { name: 'Rewards' });
+    await rewards.getByRole('row', { name: 'Muffin' }).waitFor();
+    // Every table of the page says what its columns are.
+    const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
+    expect(await headers('Earning rules')).toEqual(['Name', 'Points', 'Per amount spent', 'Status', '']);
+    expect(await headers('Rewards')).toEqual(['Name', 'Cost (points)', 'Status', '']);
+    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (points)', 'Window (days)', '']);
+    expect(await headers('Currencies')).toEqual(['Name', 'ISO code', 'Status', '']);
     await rewards.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Edit' }).click();
     const editing = rewards.getByRole('row', { name: 'Muffin' });
     await editing.getByRole('textbox', { name: 'Name' }).fill('Blueberry muffin');

@@ -156,6 +156,14 @@ function Rewards({ p, editable, say }: SectionProps) {
     <Paper withBorder p="md">
       <Title order={4}>{t.rewardsTable}</Title>
       <Table aria-label={t.rewardsTable}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.cost}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {p.rewards.map((r) => (
             <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} />
@@ -187,6 +195,14 @@ function Tiers({ p, editable, say }: SectionProps) {
     <Paper withBorder p="md">
       <Title order={4}>{t.tiersTable}</Title>
       <Table aria-label={t.tiersTable}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.threshold}</Table.Th>
+            <Table.Th>{t.windowDays}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {p.tiers.map((tier) => (
             <TierRow key={tier.id} tier={tier} editable={editable} say={say} />
@@ -218,6 +234,14 @@ function Currencies({ p, editable, say }: SectionProps) {
     <Paper withBorder p="md">
       <Title order={4}>{t.currenciesTable}</Title>
       <Table aria-label={t.currenciesTable}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.codeColumn}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {p.currencies.map((c) => (
             <Table.Tr key={c.id}>
