@@ -67,6 +67,7 @@ const figures = (f: Partial<Record<string, number>>) => ({
   points_redeemed: 0,
   stored_value_loaded: 0,
   stored_value_spent: 0,
+  stored_value_adjusted: 0,
   reloads: 0,
   reload_amount: 0,
   egifts: 0,
@@ -105,7 +106,7 @@ describe('the dashboard', () => {
     expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
   });
 
-  it('an adjustment of quick pay moves the liability but is not a load', async () => {
+  it('an adjustment of quick pay moves the liability, is not a load, and is shown as adjusted (today, the 30 days, its day)', async () => {
     const d0 = await dashboard(owner);
     const hit = (await staffCall(node, owner.token, 'GET', '/backoffice/customers?q=Beto')).body.items[0];
     const usd = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body.currencies.find((c: { code: string | null }) => c.code === 'USD');
@@ -114,5 +115,15 @@ describe('the dashboard', () => {
     const d = await dashboard(owner);
     expect(d.outstanding_stored_value).toBe(d0.outstanding_stored_value + 125);
     expect(d.last_30_days.stored_value_loaded).toBe(3000);
+    expect([d.today.stored_value_adjusted, d.last_30_days.stored_value_adjusted, d.days[29].stored_value_adjusted]).toEqual([
+      d0.today.stored_value_adjusted + 125,
+      d0.last_30_days.stored_value_adjusted + 125,
+      d0.days[29].stored_value_adjusted + 125,
+    ]);
+    // the liability's move of the day is explained: loaded − spent + adjusted
+    const day = d.days[29];
+    expect(day.outstanding_stored_value - d.days[28].outstanding_stored_value).toBe(day.stored_value_loaded - day.stored_value_spent + day.stored_value_adjusted);
+    // an adjustment is program-wide: no store's figures move
+    expect(d.stores).toEqual(d0.stores);
   });
 });

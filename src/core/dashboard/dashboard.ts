@@ -12,6 +12,8 @@ import { dayLabel, lastDays } from './time-zone-days';
 //   quick pay (orders.points_earned, points_spent, quick_pay_used);
 // - stored value loaded: reload and eGift credits in the ledger (program-wide: they are not made at
 //   a store), with their counts;
+// - stored value adjusted: the net of staff adjustments of quick pay (program-wide), so the
+//   liability's moves are explained, not only loads and spends;
 // - outstanding stored value: the sum of every quick-pay balance, now and at the end of each day
 //   (the program's liability; program-wide only).
 
@@ -24,6 +26,7 @@ export interface Figures {
   pointsRedeemed: number;
   storedValueLoaded: number;
   storedValueSpent: number;
+  storedValueAdjusted: number;
   reloads: number;
   reloadAmount: number;
   egifts: number;
@@ -41,7 +44,7 @@ export interface Dashboard {
   stores: Array<Figures & { id: number; name: string }>;
 }
 
-const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueAdjusted: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
 
 function add(into: Figures, more: Partial<Figures>): void {
   for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
@@ -91,6 +94,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
       netByDay.set(Number(r.day), (netByDay.get(Number(r.day)) ?? 0) + amount);
       if (r.kind === 'reload' && amount > 0) put(r.day, null, { reloads: Number(r.n), reloadAmount: amount, storedValueLoaded: amount });
       if (r.kind === 'egift' && amount > 0) put(r.day, null, { egifts: Number(r.n), egiftAmount: amount, storedValueLoaded: amount });
+      if (r.kind === 'adjustment') put(r.day, null, { storedValueAdjusted: amount });
     }
     const total = await db
       .selectFrom('ledger_accounts')

@@ -51,6 +51,7 @@ const Figures = {
   points_redeemed: Type.Integer(),
   stored_value_loaded: Type.Integer({ description: 'minor units of the quick-pay currency' }),
   stored_value_spent: Type.Integer({ description: 'minor units' }),
+  stored_value_adjusted: Type.Integer({ description: 'net of staff adjustments of quick pay, minor units (program-wide)' }),
   reloads: Type.Integer(),
   reload_amount: Type.Integer({ description: 'minor units' }),
   egifts: Type.Integer(),
