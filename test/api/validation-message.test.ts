@@ -154,6 +154,7 @@ describe('validation messages', () => {
     expect(describeValidation([other], 'body')).toEqual({ field: 'a', message: 'a must be something.' });
     expect(describeValidation([{ ...other, message: undefined }], 'body')).toEqual({ field: 'a', message: 'a is not valid.' });
     expect(describeValidation([{ ...other, instancePath: '' }], undefined)?.field).toBe('request');
+    expect(describeValidation([{ keyword: 'x', instancePath: '/a', schemaPath: '#/x' }], 'body')).toEqual({ field: 'a', message: 'a is not valid.' });
     expect(describeValidation([], 'body')).toBeNull();
     expect(describeValidation(undefined, 'body')).toBeNull();
   });

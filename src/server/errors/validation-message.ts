@@ -12,7 +12,8 @@ export interface SchemaError {
   keyword: string;
   instancePath: string;
   schemaPath: string;
-  params: Record<string, unknown>;
+  /** Ajv always sets them; optional so an error built elsewhere without them still gets a sentence. */
+  params?: Record<string, unknown>;
   message?: string | undefined;
 }
 
@@ -70,7 +71,7 @@ const COMPOSITIONS = new Set(['anyOf', 'oneOf']);
 export function describeValidation(errors: readonly SchemaError[] | undefined, context?: string): ValidationFailure | null {
   const first = errors?.[0];
   if (!first) return null;
-  const missing = typeof first.params.missingProperty === 'string' ? first.params.missingProperty : undefined;
+  const missing = typeof first.params?.missingProperty === 'string' ? first.params.missingProperty : undefined;
   const pathField = fieldOfPath(first.instancePath);
   const field = missing ?? (pathField || (context ?? 'request'));
   return { field, message: describeWithin(first, errors, field, context, undefined) };
@@ -96,7 +97,7 @@ function subjectOf(error: SchemaError, context: string | undefined): string {
 
 /** One error as a sentence. `field` is the name used when the message falls back to Ajv's wording. */
 function sentence(error: SchemaError, field: string, context?: string): string {
-  const p = error.params;
+  const p = error.params ?? {};
   const subject = subjectOf(error, context);
   const limit = typeof p.limit === 'number' ? p.limit : undefined;
   // required (and dependentRequired): the sentence clients have always had.
@@ -187,9 +188,10 @@ function unionMessage(union: SchemaError, errors: readonly SchemaError[], contex
   const values: unknown[] = [];
   const types: string[] = [];
   for (const e of branches) {
-    if (e.keyword === 'const') values.push(e.params.allowedValue);
-    else if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) values.push(...e.params.allowedValues);
-    else if (e.keyword === 'type') types.push(...typesOf(e.params.type));
+    const p = e.params ?? {};
+    if (e.keyword === 'const') values.push(p.allowedValue);
+    else if (e.keyword === 'enum' && Array.isArray(p.allowedValues)) values.push(...p.allowedValues);
+    else if (e.keyword === 'type') types.push(...typesOf(p.type));
   }
   if (values.length > 0) {
     // A Nullable(Union of literals): null is one more accepted value.
