@@ -79,10 +79,10 @@ describe('back-office profile and program edits in Chromium', () => {
     await editing.getByRole('textbox', { name: 'Name' }).fill('Blueberry muffin');
     await editing.getByRole('textbox', { name: 'Cost (points)' }).fill('60');
     await editing.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Inactive' }).click();
+    await page.getByRole('option', { name: 'Paused' }).click();
     await editing.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
-    await expectText(rewards.getByRole('row', { name: 'Blueberry muffin' }), /Blueberry muffin\s*60\s*INACTIVE/);
+    await expectText(rewards.getByRole('row', { name: 'Blueberry muffin' }), /Blueberry muffin\s*60\s*Paused/);
 
     const tiers = page.getByRole('table', { name: 'Tiers' });
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Edit' }).click();
@@ -126,7 +126,7 @@ describe('back-office profile and program edits in Chromium', () => {
     const currencies = page.getByRole('table', { name: 'Currencies' });
     const rule = page.getByRole('table', { name: 'Earning rules' }).getByRole('row', { name: '1 point per unit spent' });
     const reward = page.getByRole('table', { name: 'Rewards' }).getByRole('row', { name: 'Croissant' });
-    await expectText(rule, /ACTIVE/);
+    await expectText(rule, /Active/);
     await expectCount(page.getByTestId('not-in-force'), 0);
 
     // Cancelled: nothing changes.
@@ -143,6 +143,10 @@ describe('back-office profile and program edits in Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, pause' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     expect(await pointsStatus()).toBe('INACTIVE');
+    // Statuses in words, never the node's ACTIVE/INACTIVE/ARCHIVED.
+    await expectText(currencies.getByRole('row').filter({ hasText: /^Points/ }), /Points\s*—\s*Paused/);
+    await expectText(rule, /Active\s*Not in force/);
+    expect(await page.getByRole('tabpanel').textContent()).not.toMatch(/ACTIVE|INACTIVE|ARCHIVED/);
     await expectText(rule.getByTestId('not-in-force'), 'Not in force: Points is paused');
     await expectText(reward.getByTestId('not-in-force'), 'Not in force: Points is paused');
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -238,9 +238,9 @@ describe('back office in Chromium', () => {
     await page.getByRole('textbox', { name: 'Cost (points)' }).fill('50');
     await page.getByRole('button', { name: 'Add' }).nth(1).click();
     const reward = page.getByRole('table', { name: 'Rewards' }).getByRole('row', { name: 'Free coffee' });
-    await expectText(reward, /Free coffee\s*50\s*ACTIVE/);
+    await expectText(reward, /Free coffee\s*50\s*Active/);
     await reward.getByRole('button', { name: 'Pause' }).click();
-    await expectText(reward, /Free coffee\s*50\s*INACTIVE/);
+    await expectText(reward, /Free coffee\s*50\s*Paused/);
 
     // A tier without a name: the node refuses it, and the screen shows the node's own message.
     await page.getByRole('textbox', { name: 'Threshold (points)' }).fill('500');

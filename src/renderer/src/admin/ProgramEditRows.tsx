@@ -60,6 +60,9 @@ export function StatusToggle({ kind, id, status, editable, say, confirm }: { kin
 
 type Currency = ProgramOverview['currencies'][number];
 
+/** The statuses of currencies, earning rules and rewards, as the node writes them (shown in words: t.programStatus_…). */
+export const PROGRAM_STATUSES = ['ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
+
 /**
  * Beside an active earning rule or reward whose currency is paused or archived: the engine then
  * earns nothing by the rule and redeems nothing of the reward, whatever their own status says.
@@ -91,11 +94,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
     setEditing(true);
   };
   const save = () => void say(api().saveProgramItem('rewards', reward.id, { name, cost: Number(cost), status })).then((ok) => ok && setEditing(false));
-  const statuses = [
-    { value: 'ACTIVE', label: t.active },
-    { value: 'INACTIVE', label: t.inactive },
-    { value: 'ARCHIVED', label: t.archived },
-  ];
+  const statuses = PROGRAM_STATUSES.map((value) => ({ value, label: t[`programStatus_${value}`] }));
   if (editing)
     return (
       <Table.Tr aria-label={reward.name}>
@@ -119,7 +118,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
       <Table.Td>{reward.cost}</Table.Td>
       <Table.Td>
         <Group gap="xs">
-          {reward.status}
+          {t[`programStatus_${reward.status}`]}
           <NotInForce status={reward.status} currency={currency} />
         </Group>
       </Table.Td>

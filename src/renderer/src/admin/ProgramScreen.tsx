@@ -86,7 +86,7 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
       </Table.Td>
       <Table.Td>
         <Group gap="xs">
-          {rule.status}
+          {t[`programStatus_${rule.status}`]}
           <NotInForce status={rule.status} currency={currency} />
         </Group>
       </Table.Td>
@@ -247,7 +247,7 @@ function Currencies({ p, editable, say }: SectionProps) {
             <Table.Tr key={c.id}>
               <Table.Td>{c.name}</Table.Td>
               <Table.Td>{c.code ?? '—'}</Table.Td>
-              <Table.Td>{c.status}</Table.Td>
+              <Table.Td>{t[`programStatus_${c.status}`]}</Table.Td>
               <Table.Td>
                 <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.code === null ? t.pauseLoyaltyEffects(c.name) : t.pauseQuickPayEffects(c.name)).split('\n') }} />
               </Table.Td>

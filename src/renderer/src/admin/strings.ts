@@ -139,7 +139,9 @@ export const useAdminStrings = defineStrings({
     allTime: 'All time',
     edit: 'Edit',
     cancel: 'Cancel',
-    archived: 'Archived',
+    programStatus_ACTIVE: 'Active',
+    programStatus_INACTIVE: 'Paused',
+    programStatus_ARCHIVED: 'Archived',
     confirmPauseCurrency: (name: string) => `Pause ${name}?`,
     pauseLoyaltyEffects: (name: string) => [
       `Orders earn no ${name}: its earning rules stop counting while it is paused.`,
@@ -355,7 +357,9 @@ export const useAdminStrings = defineStrings({
     allTime: 'Siempre',
     edit: 'Editar',
     cancel: 'Cancelar',
-    archived: 'Archivada',
+    programStatus_ACTIVE: 'Activa',
+    programStatus_INACTIVE: 'En pausa',
+    programStatus_ARCHIVED: 'Archivada',
     confirmPauseCurrency: (name: string) => `¿Pausar ${name}?`,
     pauseLoyaltyEffects: (name: string) => [
       `Los pedidos no acumulan ${name}: sus reglas de acumulación dejan de contar mientras está en pausa.`,
