@@ -43,7 +43,9 @@ export interface InvitedStaff extends StaffMember {
 export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input: Invitation): Promise<InvitedStaff> {
   const email = cleanEmail(input.email, 'email');
   const name = input.name.trim();
-  if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
+  // In the words the request schema uses for its own limit (validation-message.ts).
+  if (name.length === 0) throw new ServiceError('validation_failed', 'name must not be empty.', 'name');
+  if (name.length > 100) throw new ServiceError('validation_failed', 'name must be at most 100 characters.', 'name');
   const role = checkRole(input.role);
   return transact(engine, async (trx) => {
     // After the program's staff changes (a disable voids the link sent again, or went first).

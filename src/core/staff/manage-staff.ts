@@ -51,7 +51,9 @@ export async function updateStaff(engine: Engine, by: StaffPrincipal, staffId: n
     const role: StaffRole = change.role !== undefined ? checkRole(change.role) : before.role;
     const storeId = await checkRoleStore(trx, by.vendorId, role, change.storeId !== undefined ? change.storeId : role === 'store_manager' ? row.store_id : null);
     const name = change.name !== undefined ? change.name.trim() : row.name;
-    if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'name must be 1 to 100 characters.', 'name');
+    // In the words the request schema uses for its own limit (validation-message.ts).
+    if (name.length === 0) throw new ServiceError('validation_failed', 'name must not be empty.', 'name');
+    if (name.length > 100) throw new ServiceError('validation_failed', 'name must be at most 100 characters.', 'name');
     let status = row.status;
     if (change.status !== undefined && change.status !== row.status) {
       if (row.status === 'invited' && change.status === 'active') throw new ServiceError('invalid_status_transition', 'An invited staff member becomes active by accepting the invitation.', 'status');

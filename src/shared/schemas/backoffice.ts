@@ -46,13 +46,13 @@ export const EmailBody = Type.Object({ email: Type.String({ maxLength: 254 }) })
 
 export const InviteBody = Type.Object({
   email: Type.String({ maxLength: 254 }),
-  name: Type.String({ maxLength: 200 }),
+  name: Type.String({ maxLength: 100 }),
   role: Type.String({ maxLength: 20, description: 'owner, manager or store_manager' }),
   store_id: Type.Optional(NullableId),
 });
 
 export const StaffUpdateBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ maxLength: 100 })),
   role: Type.Optional(Type.String({ maxLength: 20 })),
   store_id: Type.Optional(NullableId),
   status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled')])),
