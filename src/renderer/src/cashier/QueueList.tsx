@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLanguage } from '../i18n/language-store';
 import { useCashier, useCustomer, useQueue } from './context';
 import { fullName } from './customer-name';
@@ -46,7 +47,40 @@ function QueueRow({ entry, highlighted, open }: { entry: QueueSession; highlight
   );
 }
 
-/** The live queue: who is checked in at this store, oldest first. */
+/** Space kept below the queue, and the least height it gets however little room is left. */
+const BOTTOM_GAP = 16;
+const MIN_HEIGHT = 240;
+
+/**
+ * The most the queue may be tall: down to the window's bottom edge from where it starts on the page
+ * (beside the panel), or under half the window when it sits above the panel (a narrow screen), so
+ * the panel stays in view however many customers wait. Measured again when the window or the page
+ * above it changes (an alert above the queue).
+ */
+function useQueueMaxHeight(ref: RefObject<HTMLElement | null>): number | undefined {
+  const besidePanel = useMediaQuery('(min-width: 62em)', true);
+  const [maxHeight, setMaxHeight] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => {
+      const top = element.getBoundingClientRect().top + window.scrollY;
+      const room = besidePanel ? window.innerHeight - top - BOTTOM_GAP : window.innerHeight * 0.45;
+      setMaxHeight(Math.max(MIN_HEIGHT, Math.floor(room)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', measure);
+      observer.disconnect();
+    };
+  }, [ref, besidePanel]);
+  return maxHeight;
+}
+
+/** The live queue: who is checked in at this store, oldest first; a long one scrolls inside itself. */
 export function QueueList() {
   const t = useCashierStrings();
   const cashier = useCashier();
@@ -56,6 +90,8 @@ export function QueueList() {
   const cursor = useQueue((s) => s.cursor);
   const openHash = useCustomer((s) => s.hash);
   const listRef = useRef<HTMLUListElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const maxHeight = useQueueMaxHeight(sectionRef);
 
   // Keyboard moves (J/K, arrows) carry the focus along, unless the cashier is typing elsewhere.
   useEffect(() => {
@@ -67,8 +103,17 @@ export function QueueList() {
   }, [cursor]);
 
   return (
-    <Paper component="section" aria-label={t.queueRegion} data-testid="queue" withBorder p="md" radius="md">
-      <Group justify="space-between" mb="sm">
+    <Paper
+      ref={sectionRef}
+      component="section"
+      aria-label={t.queueRegion}
+      data-testid="queue"
+      withBorder
+      p="md"
+      radius="md"
+      style={{ display: 'flex', flexDirection: 'column', maxHeight }}
+    >
+      <Group justify="space-between" mb="sm" style={{ flexShrink: 0 }}>
         <Title order={2} size="h3">
           {t.queueTitle}
         </Title>
@@ -102,7 +147,12 @@ export function QueueList() {
           </Text>
         </Stack>
       ) : (
-        <ul ref={listRef} aria-label={t.queueRegion} style={{ margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 'var(--mantine-spacing-xs)' }}>
+        <ul
+          ref={listRef}
+          aria-label={t.queueRegion}
+          // Its own scroll area; the padding keeps the highlight's border clear of the edges.
+          style={{ margin: 0, padding: 4, display: 'flex', flexDirection: 'column', gap: 'var(--mantine-spacing-xs)', overflowY: 'auto', minHeight: 0, flex: '1 1 auto' }}
+        >
           {entries.map((entry) => (
             <QueueRow key={entry.hash} entry={entry} highlighted={entry.hash === cursor} open={entry.hash === openHash} />
           ))}

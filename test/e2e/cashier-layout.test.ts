@@ -1,0 +1,71 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { expectAttribute, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { type E2eStore, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
+import { inStoreApi } from '../support/in-store';
+
+// The cashier screen's layout in Chromium with a busy counter: twenty-odd customers waiting (the
+// queue scrolls inside itself and the customer panel stays in view), a small 1024×768 screen (reward
+// badges and a long unbroken name wrap inside their boxes).
+describe('cashier screen layout in Chromium', () => {
+  let store: E2eStore;
+  let browser: Browser;
+  let page: Page;
+  const waiting: SeededCustomer[] = [];
+
+  const queue = () => page.getByTestId('queue');
+  const panel = () => page.getByTestId('customer-panel');
+  const box = async (locator: Locator) => {
+    const b = await locator.boundingBox();
+    expect(b, 'the element is on the page').not.toBeNull();
+    return b!;
+  };
+
+  beforeAll(async () => {
+    store = await startE2eStore();
+    const api = inStoreApi(() => store.node);
+    const firstNames = 'Abel Berta Carlos Diana Elena Fabio Gloria Hugo Inés Jorge Karina Luis Marta Nicolás Olga Pablo Quique Rosa Sergio Teresa Úrsula Víctor'.split(' ');
+    for (const [i, firstName] of firstNames.entries()) {
+      waiting.push(await seedCustomer(store, { firstName, lastName: 'Quiroz', card: `LINE${String(i).padStart(4, '0')}`, points: 450, quickPayCents: 1_000 }));
+    }
+    for (const customer of waiting) await api.checkInOk(store.vendor.apiKey, customer.card);
+    browser = await launchChromium();
+    ({ page } = await openScreen(browser, store.node.url, store.vendor.apiKey));
+    await page.getByTestId('queue-count').getByText(`${waiting.length} waiting`).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await store?.close();
+  });
+
+  it('a long queue scrolls inside itself: the last customer opens by keyboard and the panel stays in view', async () => {
+    const viewport = page.viewportSize()!;
+    // The queue fits the window; its list scrolls.
+    const queueBox = await box(queue());
+    expect(queueBox.y + queueBox.height, JSON.stringify(queueBox)).toBeLessThanOrEqual(viewport.height);
+    const list = queue().getByRole('list');
+    expect(await list.evaluate((ul) => ul.scrollHeight > ul.clientHeight)).toBe(true);
+
+    // Down the whole queue with the keyboard, then open the last one.
+    await queue().getByTestId('queue-entry').first().getByRole('button').focus();
+    for (let i = 1; i < waiting.length; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    const last = waiting[waiting.length - 1]!;
+    await expectAttribute(page.locator(':focus'), 'data-queue-row', await queue().getByRole('listitem', { name: last.name }).getAttribute('data-hash') ?? '');
+    await page.keyboard.press('Enter');
+    await expectText(panel().getByTestId('customer-name'), last.name);
+    await saveScreenshot(page, 'cashier-long-queue');
+
+    // The last row is shown inside the list, and the panel's name is on screen: the page did not scroll it away.
+    const row = await box(queue().getByRole('listitem', { name: last.name }));
+    const listBox = await box(list);
+    expect(row.y + row.height, JSON.stringify({ row, listBox })).toBeLessThanOrEqual(listBox.y + listBox.height + 1);
+    const name = await box(panel().getByTestId('customer-name'));
+    expect(name.y, JSON.stringify(name)).toBeGreaterThanOrEqual(0);
+    expect(name.y + name.height).toBeLessThanOrEqual(viewport.height);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+});
