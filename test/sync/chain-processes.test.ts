@@ -111,6 +111,8 @@ describe('a chain of real processes', () => {
     const dirB = tempDir();
     const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA], {}, 'store');
     const b = await start(['store', '--data', dirB, '--port', '0', '--central', central.url, '--pair', codeB.body.code], {}, 'store');
+    // Each says which store it paired for, by name.
+    expect(a.process.stderr()).toMatch(new RegExp(`paired with ${central.url} as node \\d+ of store ${program.store_id} \\(Main Store\\)`));
     // A used code does not pair a third node.
     const reused = await http(`${central.url}/sync/pair`, { method: 'POST', headers: json, body: { code: pairA } });
     expect(reused.status).toBe(400);
@@ -209,7 +211,7 @@ describe('a chain of real processes', () => {
     receiver.close();
     expect(a.process.stdout()).toContain('central reachable again');
     const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
-    expect(JSON.parse(sync.stdout).paired).toBe(true);
+    expect(JSON.parse(sync.stdout)).toMatchObject({ paired: true, store: program.store_id, store_name: 'Main Store' });
     // Started again, A has no first sync to show, and says how many rows its first sync took.
     const rows = (await statusOf(a.url)).first_sync.rows;
     expect(rows).toBeGreaterThan(0);

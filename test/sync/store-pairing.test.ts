@@ -83,7 +83,7 @@ describe('pairing and unpairing a running store node from its screens', () => {
     // Pairing: 202, the node restarts on the same address, paired, and takes the chain's program.
     const paired = await pair(local.apiKey, { central: `${central.url}/`, code: code.toLowerCase(), replace_local_data: true });
     expect(paired.status, JSON.stringify(paired.body)).toBe(202);
-    expect(paired.body).toMatchObject({ object: 'pairing', status: 'restarting', central: central.url, store_id: chain.storeId });
+    expect(paired.body).toMatchObject({ object: 'pairing', status: 'restarting', central: central.url, store_id: chain.storeId, store_name: 'Harbour' });
     const status = await eventually('the first sync', async () => {
       const s = (await http(`${storeUrl}/sync/status`)).body;
       return s.paired && s.first_sync.done ? s : undefined;

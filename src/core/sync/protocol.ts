@@ -102,6 +102,8 @@ export interface PairResponse {
   node_id: number;
   vendor_id: number;
   store_id: number;
+  /** The store's name, for the messages that say what was paired (absent from centrals before 2026-12-05). */
+  store_name?: string;
   credential: string;
 }
 

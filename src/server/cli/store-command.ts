@@ -6,7 +6,7 @@ import { parseKeyboardDeviceRule } from '../../devices/hid';
 import { startStoreNode } from '../node/store-node';
 import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
-import { pairStoreWithCentral } from '../sync/pair-store';
+import { pairStoreWithCentral, storeNamed } from '../sync/pair-store';
 import { showFirstSyncProgress } from './sync-progress';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
 import type { TrustProxy } from '../http/trust-proxy';
@@ -78,7 +78,7 @@ export function registerStoreCommand(program: Command): void {
       }
       if (options.pair !== undefined && options.central !== undefined) {
         const pairing = await pairStoreWithCentral({ dataDir: options.data, central: options.central, code: options.pair, replaceLocalData: options.replaceLocalData ?? false });
-        console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of store ${pairing.store_id}`);
+        console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of ${storeNamed(pairing)}`);
       }
       const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
       if (smtpUrl !== undefined && options.smtp === undefined) {

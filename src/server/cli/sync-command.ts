@@ -33,6 +33,7 @@ export function registerSyncCommand(program: Command): void {
           central: pairing.central,
           node_id: pairing.node_id,
           store: pairing.store_id,
+          store_name: pairing.store_name ?? null,
           pending: outbox.pending,
           oldest_pending_at: iso(outbox.oldestPendingAt),
           rejected: outbox.rejected,

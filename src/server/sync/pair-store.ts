@@ -62,6 +62,11 @@ export function checkPairable(dir: DataDir, address: string): string {
   return central;
 }
 
+/** "store 3 (Harbour)": the store a pairing is for, by name where central gave one. */
+export function storeNamed(pairing: Pick<StorePairing, 'store_id' | 'store_name'>): string {
+  return pairing.store_name === undefined ? `store ${pairing.store_id}` : `store ${pairing.store_id} (${pairing.store_name})`;
+}
+
 /** After central accepted the code: the store's own data set aside, a fresh database numbered by central, the pairing remembered. */
 export async function installPairing(
   dir: DataDir,
@@ -80,6 +85,7 @@ export async function installPairing(
     node_id: reply.node_id,
     vendor_id: reply.vendor_id,
     store_id: reply.store_id,
+    ...(reply.store_name !== undefined ? { store_name: reply.store_name } : {}),
     credential: reply.credential,
     paired_at: new Date(now).toISOString(),
   };

@@ -9,7 +9,7 @@ import { readPairing } from './pairing-file';
 
 /** Pairing and unpairing a running store node from its screens (POST and DELETE /sync/pairing). */
 export interface PairingControl {
-  pair(input: { central: string; code: string; replaceLocalData: boolean; label?: string | undefined }): Promise<{ central: string; node_id: number; store_id: number }>;
+  pair(input: { central: string; code: string; replaceLocalData: boolean; label?: string | undefined }): Promise<{ central: string; node_id: number; store_id: number; store_name: string | null }>;
   unpair(input: { discardUnsent: boolean }): Promise<{ discarded: number }>;
 }
 
@@ -40,7 +40,7 @@ export function createPairingControl(
       if ((await hasOwnData(node.engine.db)) && !input.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
       const reply = await redeemPairingCode(central, input.code, input.label ?? hostname());
       afterReply(() => installPairing(dir, central, reply, { sqliteNativeBinding: options.sqliteNativeBinding }));
-      return { central, node_id: reply.node_id, store_id: reply.store_id };
+      return { central, node_id: reply.node_id, store_id: reply.store_id, store_name: reply.store_name ?? null };
     },
     async unpair(input) {
       refuseForeignDatabase();

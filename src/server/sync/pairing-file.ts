@@ -8,6 +8,8 @@ export interface StorePairing {
   node_id: number;
   vendor_id: number;
   store_id: number;
+  /** As central named the store when it paired (kept for messages; absent in older files). */
+  store_name?: string;
   credential: string;
   paired_at: string;
 }

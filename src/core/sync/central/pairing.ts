@@ -68,7 +68,8 @@ export async function pairNode(engine: Engine, code: string, label: string): Pro
         revoked_at: null,
       })
       .execute();
-    return { node_id: nodeId, vendor_id: Number(pairing.vendor_id), store_id: Number(pairing.store_id), credential };
+    const store = await trx.selectFrom('stores').select('name').where('id', '=', pairing.store_id).executeTakeFirst();
+    return { node_id: nodeId, vendor_id: Number(pairing.vendor_id), store_id: Number(pairing.store_id), ...(store ? { store_name: store.name } : {}), credential };
   });
 }
 
