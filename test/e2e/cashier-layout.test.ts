@@ -30,6 +30,10 @@ describe('cashier screen layout in Chromium', () => {
       waiting.push(await seedCustomer(store, { firstName, lastName: 'Quiroz', card: `LINE${String(i).padStart(4, '0')}`, points: 450, quickPayCents: 1_000 }));
     }
     for (const customer of waiting) await api.checkInOk(store.vendor.apiKey, customer.card);
+    // Rewards with long names and costs: their badges must show whole at 1024 px.
+    await api.addReward(store.vendor, { name: 'Free coffee', cost: 100 });
+    await api.addReward(store.vendor, { name: 'Breakfast for two with fresh orange juice', cost: 400 });
+    await api.addReward(store.vendor, { name: 'Tote bag', cost: 5_000 });
     browser = await launchChromium();
     ({ page } = await openScreen(browser, store.node.url, store.vendor.apiKey));
     await page.getByTestId('queue-count').getByText(`${waiting.length} waiting`).waitFor();
@@ -67,5 +71,40 @@ describe('cashier screen layout in Chromium', () => {
     expect(name.y, JSON.stringify(name)).toBeGreaterThanOrEqual(0);
     expect(name.y + name.height).toBeLessThanOrEqual(viewport.height);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('at 1024×768 the reward badges and a long unbroken name wrap inside their boxes', async () => {
+    const long = await seedCustomer(store, { firstName: 'Maximiliana', lastName: 'Wolfeschlegelsteinhausenbergerdorffvoralternwaren', card: 'LONG0001', points: 450 });
+    await inStoreApi(() => store.node).checkInOk(store.vendor.apiKey, long.card);
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await queue().getByRole('listitem', { name: long.name }).getByRole('button').click();
+    await expectText(panel().getByTestId('customer-name'), long.name);
+    const rewards = panel().getByRole('list', { name: 'Rewards' });
+    await expectText(rewards.getByRole('listitem', { name: 'Breakfast for two with fresh orange juice' }), /400 Points/);
+    await saveScreenshot(page, 'cashier-1024');
+
+    /** Elements whose content is wider than they are (cut, or spilling out). */
+    const overflowing = (selector: string) =>
+      panel()
+        .locator(selector)
+        .evaluateAll((elements) => elements.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => `${e.textContent} (${e.scrollWidth} > ${e.clientWidth})`));
+    expect(await overflowing('[data-testid="reward"] .mantine-Badge-label')).toEqual([]);
+    expect(await overflowing('[data-testid="customer-name"]')).toEqual([]);
+    const panelBox = await box(panel());
+    const nameBox = await box(panel().getByTestId('customer-name'));
+    expect(nameBox.x + nameBox.width, JSON.stringify({ nameBox, panelBox })).toBeLessThanOrEqual(panelBox.x + panelBox.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+
+    // The order dialog names the customer inside its box too.
+    await panel().getByRole('button', { name: /^Place order/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await saveScreenshot(page, 'cashier-1024-order');
+    expect(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth + 1)).toBe(true);
+    const title = await box(dialog.locator('.mantine-Modal-title'));
+    const dialogBox = await box(dialog);
+    expect(title.x + title.width, JSON.stringify({ title, dialogBox })).toBeLessThanOrEqual(dialogBox.x + dialogBox.width);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 });

@@ -12,6 +12,9 @@ import { OrderResult } from './OrderResult';
 import { RewardsList } from './RewardsList';
 import { formatDate, useCashierStrings } from './strings';
 
+/** A long unbroken name or email breaks where it must rather than spill out of the panel. */
+const BREAK_ANYWHERE = { overflowWrap: 'anywhere', minWidth: 0 } as const;
+
 const maskCard = (number: string) => (number.length > 4 ? `•••• ${number.slice(-4)}` : number);
 
 function Header({ customer }: { customer: CustomerAtCounter }) {
@@ -21,7 +24,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
   return (
     <Stack gap={4}>
       <Group gap="sm" wrap="wrap">
-        <Title order={2} data-testid="customer-name">
+        <Title order={2} data-testid="customer-name" style={BREAK_ANYWHERE}>
           {fullName(user, user.email_address || user.phone_number)}
         </Title>
         <Badge size="lg" variant="light" color={user.tier ? 'grape' : 'gray'} data-testid="customer-tier">
@@ -38,7 +41,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
           </Badge>
         )}
       </Group>
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={BREAK_ANYWHERE}>
         {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language)) : '']
           .filter(Boolean)
           .join(' · ')}

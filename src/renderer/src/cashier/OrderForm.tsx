@@ -175,7 +175,7 @@ export function OrderForm() {
     if (open && !shown) cashier.ui.getState().show(null);
   }, [open, shown, cashier]);
   return (
-    <Modal opened={shown} onClose={close} size="lg" title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
+    <Modal opened={shown} onClose={close} size="lg" styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 } }} title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
       {shown && <OrderFields customer={customer} onDone={close} />}
     </Modal>
   );

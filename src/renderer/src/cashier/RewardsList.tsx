@@ -22,11 +22,12 @@ export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
       ) : (
         <Stack component="ul" gap={6} m={0} p={0} aria-label={t.rewardsList}>
           {rewards.map((reward) => (
-            <Group component="li" key={reward.id} aria-label={reward.name} justify="space-between" wrap="nowrap" style={{ listStyle: 'none' }} data-testid="reward">
-              <Text fw={500} c={reward.affordable ? undefined : 'dimmed'}>
+            // A narrow panel (1024 px) puts the badges under the name rather than cutting them ("400 PO…").
+            <Group component="li" key={reward.id} aria-label={reward.name} justify="space-between" wrap="wrap" gap={6} style={{ listStyle: 'none' }} data-testid="reward">
+              <Text fw={500} c={reward.affordable ? undefined : 'dimmed'} style={{ flex: '1 1 8rem', minWidth: 0, overflowWrap: 'anywhere' }}>
                 {reward.name}
               </Text>
-              <Group gap={6} wrap="nowrap">
+              <Group gap={6} wrap="wrap">
                 <Badge variant="light" color={reward.affordable ? 'teal' : 'gray'}>
                   {t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)}
                 </Badge>
