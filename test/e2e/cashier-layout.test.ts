@@ -1,14 +1,15 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
 import { type E2eStore, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 
-// The cashier screen's layout in Chromium with a busy counter: twenty-odd customers waiting (the
-// queue scrolls inside itself and the customer panel stays in view), a small 1024×768 screen (reward
-// badges and a long unbroken name wrap inside their boxes).
-describe('cashier screen layout in Chromium', () => {
+// The cashier screen in Chromium with a busy counter: twenty-odd customers waiting (the queue
+// scrolls inside itself and the customer panel stays in view), a small 1024×768 screen (reward
+// badges and a long unbroken name wrap inside their boxes), and rewards that cost more together than
+// the customer's points (the order form lets tick only what the points left cover, and says why).
+describe('cashier screen layout and rewards in Chromium', () => {
   let store: E2eStore;
   let browser: Browser;
   let page: Page;
@@ -106,5 +107,42 @@ describe('cashier screen layout in Chromium', () => {
     expect(title.x + title.width, JSON.stringify({ title, dialogBox })).toBeLessThanOrEqual(dialogBox.x + dialogBox.width);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('the order form lets tick only the rewards the points left after the ticked ones cover, and says why', async () => {
+    // Rosa has 450 points: Free coffee (100), Breakfast (400) and Tote bag (5,000) are offered.
+    const rosa = waiting.find((c) => c.firstName === 'Rosa')!;
+    await queue().getByRole('listitem', { name: rosa.name }).getByRole('button').click();
+    await expectText(panel().getByTestId('customer-name'), rosa.name);
+    await panel().getByRole('button', { name: /^Place order/ }).click();
+    const dialog = page.getByRole('dialog');
+    const coffee = dialog.getByRole('checkbox', { name: /^Free coffee/ });
+    const breakfast = dialog.getByRole('checkbox', { name: /^Breakfast for two/ });
+    const bag = dialog.getByRole('checkbox', { name: /^Tote bag/ });
+    await coffee.waitFor();
+    const why = (checkbox: Locator) => checkbox.locator('xpath=ancestor::*[contains(@class,"mantine-Checkbox-root")][1]').locator('.mantine-Checkbox-description');
+    expect([await coffee.isDisabled(), await breakfast.isDisabled(), await bag.isDisabled()]).toEqual([false, false, true]);
+    await expectText(why(bag), 'The customer has 450 Points: not enough for this reward.');
+
+    // Breakfast ticked leaves 50 points: the coffee cannot join it, and says so.
+    await breakfast.check();
+    await expect.poll(() => coffee.isDisabled()).toBe(true);
+    await expectText(why(coffee), 'Only 50 Points left after the rewards ticked: untick one to choose this.');
+    expect(await breakfast.isDisabled()).toBe(false);
+    await saveScreenshot(page, 'cashier-rewards-left');
+
+    // Unticked, the coffee is free again; the coffee ticked leaves 350, short of the breakfast.
+    await breakfast.uncheck();
+    await expect.poll(() => coffee.isDisabled()).toBe(false);
+    await expectCount(why(coffee), 0);
+    await coffee.check();
+    await expect.poll(() => breakfast.isDisabled()).toBe(true);
+    await expectText(why(breakfast), 'Only 350 Points left after the rewards ticked');
+
+    // The coffee alone is what the node takes.
+    await dialog.getByTestId('order-subtotal').fill('4.50');
+    await dialog.getByRole('button', { name: /^Place order/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(panel().getByTestId('order-result'), /Points redeemed: 100 \(Free coffee\)/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
 import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
-import { applyHistoryRecord, autoReload, nextExpiring, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
+import { applyHistoryRecord, autoReload, nextExpiring, rewardChoices, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
 import { currencyDigits } from '../../src/renderer/src/format';
 import { buildOrder, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
 import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
@@ -126,6 +126,36 @@ describe('panel readings', () => {
       ['rwd_b', false],
       ['rwd_c', false],
     ]);
+  });
+
+  it('a reward cannot be ticked beyond what is left of its currency after the rewards already ticked', () => {
+    const stars = { id: 9, name: 'Stars', code: null };
+    const reward = (id: string, cost: number, currency = points) => ({ id, name: id, cost, currency });
+    const c = customer({
+      loyalty_balance: {
+        data: [
+          { amount: 450, currency: points, expiring: expiring() },
+          { amount: 30, currency: stars, expiring: expiring() },
+        ],
+      },
+      rules: {
+        earning: { object: 'earning_rules', data: [] },
+        spending: {
+          object: 'spending_rules',
+          data: [reward('coffee', 100), reward('box', 250), reward('bag', 400), reward('mug', 500), reward('pin', 20, stars), { ...reward('gone', 10), available: false }],
+        },
+        tier: { object: 'tier_rules', current: null, next: null },
+      },
+    });
+    const rewards = rewardOptions(c);
+    const blocked = (ticked: string[]) => Object.fromEntries(rewardChoices(rewards, ticked).map((r) => [r.reward.id, [r.blocked, r.left]]));
+    // Nothing ticked: each is judged alone (the mug costs more than the 450 points; "gone" the node withholds).
+    expect(blocked([])).toEqual({ coffee: [null, 450], box: [null, 450], bag: [null, 450], mug: ['notEnough', 450], pin: [null, 30], gone: ['unavailable', 450] });
+    // The bag ticked leaves 50 points: the coffee and the box cannot join it; the pin is in stars.
+    expect(blocked(['bag'])).toEqual({ coffee: ['notEnoughLeft', 50], box: ['notEnoughLeft', 50], bag: [null, 50], mug: ['notEnough', 50], pin: [null, 30], gone: ['unavailable', 50] });
+    // Coffee and box together leave 100: the bag no longer fits, the ticked ones stay tickable.
+    expect(blocked(['coffee', 'box'])).toMatchObject({ coffee: [null, 100], box: [null, 100], bag: ['notEnoughLeft', 100] });
+    expect(blocked(['pin'])).toMatchObject({ pin: [null, 10], coffee: [null, 450] });
   });
 
   it("an order's balances replace the shown ones; a POS order's history record moves them", () => {

@@ -5,7 +5,7 @@ import { useEventStreamStatus } from '../events/event-stream';
 import { currencyDigits, formatMoney, formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
-import { rewardOptions } from './balances';
+import { rewardChoices, rewardOptions } from './balances';
 import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
 import { buildOrder, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
@@ -128,13 +128,22 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
         {rewards.length > 0 && (
           <Checkbox.Group label={t.rewardsPick} value={draft.rewards} onChange={(rewards) => update({ rewards })}>
             <Stack gap="xs" mt="xs">
-              {rewards.map((reward) => (
+              {rewardChoices(rewards, draft.rewards).map(({ reward, blocked, left }) => (
                 <Checkbox
                   key={reward.id}
                   size="md"
                   value={reward.id}
-                  disabled={!reward.affordable}
+                  disabled={blocked !== null}
                   label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)})`}
+                  description={
+                    blocked === 'notEnough'
+                      ? t.rewardNotEnough(formatPoints(reward.balance, language), reward.currency.name)
+                      : blocked === 'notEnoughLeft'
+                        ? t.rewardNotEnoughLeft(formatPoints(left, language), reward.currency.name)
+                        : blocked === 'unavailable'
+                          ? t.rewardUnavailable
+                          : undefined
+                  }
                 />
               ))}
             </Stack>

@@ -31,6 +31,8 @@ export interface RewardOption {
   summary: string | null;
   /** The customer holds enough of its currency (and the node did not say otherwise). */
   affordable: boolean;
+  /** The customer's balance in its currency. */
+  balance: number;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -61,9 +63,41 @@ export function rewardOptions(customer: CustomerAtCounter): RewardOption[] {
       currency: { id: currencyId, name: currencyName },
       summary: str(r.summary),
       affordable: r.available !== false && balance >= cost,
+      balance,
     });
   }
   return options;
+}
+
+/** A reward in the order form: whether it can be ticked now, and if not why. */
+export interface RewardChoice {
+  reward: RewardOption;
+  /** Not tickable: the node says it is not available, the customer lacks it altogether, or what is left after the rewards ticked. */
+  blocked: null | 'unavailable' | 'notEnough' | 'notEnoughLeft';
+  /** What is left of the reward's currency after the rewards ticked (in that currency). */
+  left: number;
+}
+
+const currencyKey = (reward: RewardOption) => (reward.currency.id !== null ? `id:${reward.currency.id}` : `name:${reward.currency.name}`);
+
+/**
+ * The order form's rewards with the ones ticked (`ticked`, ids): a reward not ticked is blocked when
+ * it costs more than the balance of its currency left after the ticked ones in that currency, so
+ * the cashier cannot tick together what the customer cannot pay (the node would refuse the order).
+ * A ticked reward stays tickable (it can always be unticked).
+ */
+export function rewardChoices(rewards: readonly RewardOption[], ticked: readonly string[]): RewardChoice[] {
+  const spent = new Map<string, number>();
+  for (const id of ticked) {
+    const reward = rewards.find((r) => r.id === id);
+    if (reward) spent.set(currencyKey(reward), (spent.get(currencyKey(reward)) ?? 0) + reward.cost);
+  }
+  return rewards.map((reward) => {
+    const left = reward.balance - (spent.get(currencyKey(reward)) ?? 0);
+    if (ticked.includes(reward.id)) return { reward, blocked: null, left };
+    if (!reward.affordable) return { reward, blocked: reward.balance >= reward.cost ? 'unavailable' : 'notEnough', left };
+    return { reward, blocked: reward.cost > left ? 'notEnoughLeft' : null, left };
+  });
 }
 
 /** The customer as an order reply leaves them: the balances after it, and the tier it left. */
