@@ -72,6 +72,13 @@ describe('cashier screen layout and rewards in Chromium', () => {
     expect(name.y, JSON.stringify(name)).toBeGreaterThanOrEqual(0);
     expect(name.y + name.height).toBeLessThanOrEqual(viewport.height);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    // A narrow screen stacks the queue above the panel: the queue takes under half the window, so the panel shows below it.
+    await page.setViewportSize({ width: 800, height: 1000 });
+    await expect.poll(async () => (await box(queue())).height).toBeLessThanOrEqual(450);
+    const stackedName = await box(panel().getByTestId('customer-name'));
+    expect(stackedName.y + stackedName.height, JSON.stringify(stackedName)).toBeLessThanOrEqual(1000);
+    await page.setViewportSize(viewport);
   });
 
   it('at 1024×768 the reward badges and a long unbroken name wrap inside their boxes', async () => {
