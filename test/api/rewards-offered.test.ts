@@ -27,11 +27,11 @@ describe('offered rewards', () => {
     const cake = await add({ name: 'Cake', cost: 100 });
     await add({ name: 'Hidden', cost: 5, status: 'INACTIVE' });
     await add({ name: 'Next year', cost: 5, starts_at: '2099-01-01T00:00:00Z' });
-    return { v, coffee, cake };
+    return { v, coffee, cake, points };
   }
 
   it('lists active rewards with how many the customer can redeem, in the app and at the counter, and an order redeems one', async () => {
-    const { v, coffee, cake } = await vendorWithRewards();
+    const { v, coffee, cake, points } = await vendorWithRewards();
     const customer = await signUpAt(node, v.vendorId);
     // 65 points: two coffees, no cake yet.
     const checkIn = async () => (await http(`${node.url}/onscreen?api_key=${enc(v.apiKey)}`, { method: 'POST', body: { card_number: customer.email } })).body.pos_session.hash as string;
@@ -57,5 +57,15 @@ describe('offered rewards', () => {
     expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
     const after = await http(`${node.url}/user/reward/list?session_key=${enc(customer.key)}`);
     expect(after.body.data.map((r: any) => r.available)).toEqual([1, 0]);
+
+    // Points paused: its rewards cannot be redeemed (currency_not_active), so neither list offers them
+    // (the balances they are judged on list active currencies only).
+    const paused = await http(`${node.url}/currencies/${points}`, { method: 'PUT', token: v.accessToken, body: { status: 'INACTIVE' } });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect((await http(`${node.url}/user/reward/list?session_key=${enc(customer.key)}`)).body.data).toEqual([]);
+    const pausedHash = await checkIn();
+    expect((await http(`${node.url}/onscreen?api_key=${enc(v.apiKey)}&pos_session_hash=${pausedHash}`)).body.rules.spending.data).toEqual([]);
+    await http(`${node.url}/currencies/${points}`, { method: 'PUT', token: v.accessToken, body: { status: 'ACTIVE' } });
+    expect((await http(`${node.url}/user/reward/list?session_key=${enc(customer.key)}`)).body.data.map((r: any) => r.name)).toEqual(['Free coffee', 'Cake']);
   });
 });
