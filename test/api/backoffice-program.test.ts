@@ -48,6 +48,8 @@ describe('the program', () => {
       ['Points', null],
       ['Quick Pay USD', 'USD'],
     ]);
+    // which one holds quick pay, for the pause dialog to say what pausing it stops
+    expect(p.quick_pay_currency).toBe(p.currencies[1].id);
     expect(p.earning_rules).toHaveLength(1);
     expect(p.earning_rules[0]).toMatchObject({ name: DEFAULT_RULE, points: 1, per_amount: 1, rounding: 'floor', status: 'ACTIVE' });
     expect(p.settings).toEqual({ points_expiry_days: null, referral_points: 0 });

@@ -4,6 +4,7 @@ import { getVendorContent } from '../content/get-content';
 import type { CurrencyRecord } from '../currencies/currency';
 import { listCurrencies } from '../currencies/list-currencies';
 import { type Engine, ownsProgramData } from '../engine';
+import { programData } from '../program-cache/program-data';
 import type { EarningRuleRecord } from '../rules/earning/earning-rule';
 import { listEarningRules } from '../rules/earning/list-earning-rules';
 import { getProgramSettings } from '../rules/settings/get-program-settings';
@@ -26,6 +27,8 @@ export type OfflineCapsApply = 'set_here' | 'from_central' | 'not_applicable';
 export interface ProgramOverview {
   editable: boolean;
   currencies: CurrencyRecord[];
+  /** The currency quick pay is held in (its public id), so the screens can say what pausing it stops. */
+  quickPayCurrency: string | null;
   earningRules: EarningRuleRecord[];
   rewards: SpendingRuleRecord[];
   tiers: TierRecord[];
@@ -41,9 +44,12 @@ export async function programOverview(engine: Engine, vendorId: number, role: 'c
   const content: ContentPage[] = [];
   for (const slug of CONTENT_SLUGS) for (const language of CONTENT_LANGUAGES) content.push(await getVendorContent(engine, { vendorId, slug, language }));
   const apply: OfflineCapsApply = role === 'central' ? 'set_here' : ownsProgramData(engine) ? 'not_applicable' : 'from_central';
+  const currencies = (await listCurrencies(engine, scope, all)).items;
+  const { vendor } = await programData(engine.db, vendorId);
   return {
     editable: ownsProgramData(engine),
-    currencies: (await listCurrencies(engine, scope, all)).items,
+    currencies,
+    quickPayCurrency: currencies.find((c) => c.id === vendor.quick_pay_currency_id)?.publicId ?? null,
     earningRules: (await listEarningRules(engine, scope, all)).items,
     rewards: (await listSpendingRules(engine, scope, all)).items,
     tiers: (await listTiers(engine, scope, all)).items,

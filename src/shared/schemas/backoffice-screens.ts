@@ -27,6 +27,7 @@ export const AdminContentSchema = Type.Object({ slug: Type.String(), language: T
 export const ProgramOverviewSchema = Type.Object({
   editable: Type.Boolean({ description: 'false on a paired store: the program is changed at central' }),
   currencies: Type.Array(CurrencySchema),
+  quick_pay_currency: Nullable(Type.String({ description: 'id of the currency quick pay is held in; null: the program offers none' })),
   earning_rules: Type.Array(EarningRuleSchema),
   rewards: Type.Array(RewardSchema),
   tiers: Type.Array(TierSchema),

@@ -249,7 +249,7 @@ function Currencies({ p, editable, say }: SectionProps) {
               <Table.Td>{c.code ?? '—'}</Table.Td>
               <Table.Td>{t[`programStatus_${c.status}`]}</Table.Td>
               <Table.Td>
-                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.code === null ? t.pauseLoyaltyEffects(c.name) : t.pauseQuickPayEffects(c.name)).split('\n') }} />
+                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }} />
               </Table.Td>
             </Table.Tr>
           ))}
