@@ -5,7 +5,9 @@ import type { Staff } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
 import { StaffAccessButton, type StaffMessage } from './StaffAccessButton';
+import { StaffRoleButton } from './StaffRoleButton';
 import { useAdminStrings } from './strings';
+import { go } from './use-hash-route';
 import { useLoad } from './use-load';
 
 const STATUS_COLOR = { active: 'teal', invited: 'gray', disabled: 'red' } as const;
@@ -16,6 +18,7 @@ const STATUS_COLOR = { active: 'teal', invited: 'gray', disabled: 'red' } as con
  * again from its row: the same call as inviting, with the member's current name, role and store.
  * Each row disables or enables its account (StaffAccessButton); the owner's own row too, as the
  * node allows while another owner stays active, and then this session has ended: signed out.
+ * Each row changes its role and store too (StaffRoleButton), after a confirmation.
  */
 export function StaffScreen() {
   const t = useAdminStrings();
@@ -50,6 +53,19 @@ export function StaffScreen() {
     if (changed && changed.id === me?.id && changed.status === 'disabled') void adminStore.getState().signOut();
     // Refused too: the row may have changed meanwhile (another owner), the list shows it as it is.
     else staff.reload();
+  };
+  const roleChanged = (said: StaffMessage, changed: Staff | null) => {
+    setMessage(said);
+    // An owner who made themselves something else manages staff no more: their session says so from
+    // its next call, and the screen follows (the header's role, the tabs) and leaves for the dashboard.
+    if (changed && me && changed.id === me.id) {
+      adminStore.setState({ staff: { ...me, role: changed.role, store_id: changed.store_id } });
+      if (changed.role !== 'owner') {
+        go('#/dashboard');
+        return;
+      }
+    }
+    staff.reload();
   };
   if (staff.error)
     return (
@@ -92,7 +108,10 @@ export function StaffScreen() {
                 )}
               </Table.Td>
               <Table.Td>
-                <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
+                <Group gap="xs" wrap="nowrap">
+                  <StaffRoleButton member={member} self={member.id === me?.id} stores={stores.data?.items ?? []} onDone={roleChanged} />
+                  <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}
