@@ -94,7 +94,7 @@ describe('back office in Chromium', () => {
     const keys = page.getByRole('table', { name: 'API keys of Main Store' });
     const row = keys.getByRole('row', { name: 'Counter 1' });
     // The counter's call above shows as its last use.
-    await expectText(row, /cashier.*…\S{4}.*\d/s);
+    await expectText(row, /Cashier \(counter\).*…\S{4}.*\d/s);
     expect(await row.textContent()).not.toContain('Never');
     // A standalone store node has no chain: the store page says where chain health is shown.
     await expectText(page.getByTestId('node-health'), 'This is a store node: the chain’s health is shown in the back office of the central node.');
@@ -122,6 +122,30 @@ describe('back office in Chromium', () => {
     // Long changes wrap: the page is never wider than the window (it was 3,048 px at 1366).
     await page.setViewportSize({ width: 1366, height: 768 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+  });
+
+  it('key roles read as words, in the table and the issue picker, in English and Spanish', async () => {
+    const page = await signedInPage(owner.email);
+    await page.goto(`${node.url}/admin#/stores/${secondStoreId}`);
+    const keys = page.getByRole('table', { name: 'API keys of Quito Norte' });
+    await keys.waitFor();
+    await page.getByRole('combobox', { name: 'Role' }).click();
+    await expectText(page.getByRole('listbox'), /Cashier \(counter\).*Kiosk \(self check-in\).*Integration/s);
+    await page.getByRole('option', { name: 'Kiosk (self check-in)' }).click();
+    await page.getByRole('textbox', { name: 'Label' }).fill('Entrance kiosk');
+    await page.getByRole('button', { name: 'Issue a key' }).click();
+    await page.getByTestId('issued-key').waitFor();
+    await expectText(keys.getByRole('row', { name: 'Entrance kiosk' }), /Entrance kiosk.*Kiosk \(self check-in\).*…\S{4}/s);
+    const issued = (await staffCall(node, owner.token, 'GET', `/backoffice/stores/${secondStoreId}/keys`)).body.items.find((k: { label: string }) => k.label === 'Entrance kiosk');
+    expect(issued.role).toBe('kiosk');
+    const key = await page.getByTestId('issued-key').textContent();
+    expect((await authenticateApiKey(node.engine, key ?? '')).role).toBe('kiosk');
+
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(page.getByRole('table', { name: 'Claves API de Quito Norte' }).getByRole('row', { name: 'Entrance kiosk' }), /Quiosco \(autoregistro\)/);
+    await page.getByRole('combobox', { name: 'Rol' }).click();
+    await expectText(page.getByRole('listbox'), /Caja \(mostrador\).*Quiosco \(autoregistro\).*Integración/s);
+    await page.context().close();
   });
 
   it('a store manager sees only their store, and the node refuses them another store’s keys', async () => {

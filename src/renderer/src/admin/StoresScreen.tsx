@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
 import { errorMessage } from '../api/client';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
@@ -7,6 +8,12 @@ import type { AdminStore, ApiKey } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
+
+/** A key's role in words (the node's word for a role this screen does not know). */
+function useKeyRoleName(): (role: string) => string {
+  const t = useAdminStrings();
+  return (role) => ((API_KEY_ROLES as readonly string[]).includes(role) ? t[`keyRole_${role as ApiKeyRole}`] : role);
+}
 
 function OpenBadge({ store }: { store: AdminStore }) {
   const t = useAdminStrings();
@@ -60,6 +67,7 @@ export function StoreList() {
 
 function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void }) {
   const t = useAdminStrings();
+  const keyRoleName = useKeyRoleName();
   const [label, setLabel] = useState('');
   const [role, setRole] = useState<string | null>('cashier');
   const [issued, setIssued] = useState<string | null>(null);
@@ -68,7 +76,7 @@ function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void
     <Stack>
       <Group align="end">
         <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
-        <Select label={t.keyRole} data={['cashier', 'kiosk', 'integration']} value={role} onChange={setRole} allowDeselect={false} />
+        <Select label={t.keyRole} data={API_KEY_ROLES.map((r) => ({ value: r, label: keyRoleName(r) }))} value={role} onChange={setRole} allowDeselect={false} />
         <Button
           onClick={() => {
             setError(null);
@@ -140,6 +148,7 @@ function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRev
 
 export function StoreDetail({ storeId }: { storeId: number }) {
   const t = useAdminStrings();
+  const keyRoleName = useKeyRoleName();
   const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
   const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
   const [error, setError] = useState<string | null>(null);
@@ -175,7 +184,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
               {keys.data.items.map((key) => (
                 <Table.Tr key={key.id} aria-label={key.label}>
                   <Table.Td>{key.label}</Table.Td>
-                  <Table.Td>{key.role}</Table.Td>
+                  <Table.Td>{keyRoleName(key.role)}</Table.Td>
                   <Table.Td>…{key.hint}</Table.Td>
                   <Table.Td>{formatDateTime(key.date_created)}</Table.Td>
                   <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
