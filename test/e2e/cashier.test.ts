@@ -68,6 +68,11 @@ describe('cashier screen in Chromium', () => {
     await expectAttribute(points(), 'data-amount', '128');
     await expectText(points(), /^128$/);
     await expectCount(panel().getByTestId('history-row'), 1);
+    // The row says what it was, where, and what moved, signed.
+    const row = panel().getByTestId('history-row');
+    await expectText(row.getByTestId('history-what'), 'Order R-0990');
+    await expectText(row.getByTestId('history-context'), 'Market Street · 2 × Flat white · Sale $8.40');
+    await expectText(row.getByTestId('history-points'), '+8 Points');
     await expectText(panel().getByTestId('last-visit'), 'Market Street');
     const rewards = panel().getByRole('list', { name: 'Rewards' });
     await expectText(rewards.getByRole('listitem', { name: 'Free coffee' }), /100 Points/);

@@ -1,9 +1,8 @@
 import { Alert, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { formatMoney, formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
-import { itemsLine, pointsMoved } from './balances';
 import { useCustomer } from './context';
+import { historyRowTexts, readHistoryRecord } from './history-lines';
 import { formatDate, formatTime, useCashierStrings } from './strings';
 
 /** The customer's last few transactions (GET /user/transaction/list?user&api_key). */
@@ -14,7 +13,6 @@ export function HistoryTable() {
   const history = useCustomer((s) => s.history);
   const phase = useCustomer((s) => s.historyPhase);
   const error = useCustomer((s) => s.historyError);
-  const money = (amount: number) => formatMoney(amount, code, language);
 
   return (
     <Stack gap="xs">
@@ -38,28 +36,32 @@ export function HistoryTable() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t.colDate}</Table.Th>
-                <Table.Th>{t.colStore}</Table.Th>
-                <Table.Th>{t.colItems}</Table.Th>
+                <Table.Th>{t.colTransaction}</Table.Th>
                 <Table.Th>{t.colPoints}</Table.Th>
                 <Table.Th>{t.colQuickPay}</Table.Th>
-                <Table.Th>{t.colTotal}</Table.Th>
                 <Table.Th>{t.colStatus}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {history.map((record) => {
-                const points = pointsMoved(record);
-                const moved = [points.earned ? `+${formatPoints(points.earned, language)}` : '', points.redeemed ? `−${formatPoints(points.redeemed, language)}` : ''].filter(Boolean).join(' ');
+                const row = historyRowTexts(readHistoryRecord(record), t, language, code);
                 return (
                   <Table.Tr key={record.id} data-testid="history-row">
                     <Table.Td>
                       {formatDate(record.date, language)} {formatTime(record.date, language)}
                     </Table.Td>
-                    <Table.Td>{record.name}</Table.Td>
-                    <Table.Td>{itemsLine(record)}</Table.Td>
-                    <Table.Td>{moved}</Table.Td>
-                    <Table.Td>{record.quickpay.used ? `−${money(record.quickpay.used)}` : record.quickpay.loaded ? `+${money(record.quickpay.loaded)}` : ''}</Table.Td>
-                    <Table.Td>{money(record.total)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={500} data-testid="history-what">
+                        {row.title}
+                      </Text>
+                      {row.context && (
+                        <Text size="xs" c="dimmed" data-testid="history-context">
+                          {row.context}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td data-testid="history-points">{row.points}</Table.Td>
+                    <Table.Td data-testid="history-quick-pay">{row.quickPay}</Table.Td>
                     <Table.Td>{t.status(record.status)}</Table.Td>
                   </Table.Tr>
                 );

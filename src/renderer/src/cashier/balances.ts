@@ -150,15 +150,3 @@ export function itemsLine(record: HistoryRecord): string {
     })
     .join(', ');
 }
-
-/** Points earned and redeemed in a history record (loyalty moves), by kind. */
-export function pointsMoved(record: HistoryRecord): { earned: number; redeemed: number } {
-  let earned = 0;
-  let redeemed = 0;
-  for (const reward of record.rewards) {
-    const amount = num(reward.amount) ?? 0;
-    if (reward.kind === 'earned') earned += amount;
-    else if (reward.kind === 'redeemed') redeemed += amount;
-  }
-  return { earned, redeemed };
-}
