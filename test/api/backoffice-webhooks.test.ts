@@ -150,12 +150,66 @@ describe('webhooks in the back office', () => {
     expect((await call('GET', '/backoffice/webhooks')).body.items).toHaveLength(count);
   });
 
+  it('edits an endpoint’s URL and events, audited with before and after; a bad URL is the node’s refusal and changes nothing', async () => {
+    const made = await addEndpoint();
+    const moved = `${receiver.url}/v2`;
+    const edited = await call('PUT', `/backoffice/webhooks/${made.id}`, { url: moved, events: ['tier.changed'] });
+    expect([edited.status, edited.body.url, edited.body.events, edited.body.status]).toEqual([200, moved, ['tier.changed'], 'enabled']);
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=webhook&limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'webhook.update', object_id: made.id, before: { url: receiver.url, events: ['order.placed', 'customer.registered'] }, after: { url: moved, events: ['tier.changed'] } });
+
+    const refused = await call('PUT', `/backoffice/webhooks/${made.id}`, { url: 'ftp://example.com/hook', events: ['order.placed'] });
+    expect([refused.status, refused.body.code, refused.body.field]).toEqual([400, 'webhook_url_not_allowed', 'url']);
+    expect((await call('GET', '/backoffice/webhooks')).body.items.find((e: { id: string }) => e.id === made.id)).toMatchObject({ url: moved, events: ['tier.changed'] });
+  });
+
+  it('deletes an endpoint: its undelivered events are cancelled and never sent, the audit keeps what it was, and it is gone', async () => {
+    const made = await addEndpoint();
+    receiver.secrets = [made.secret];
+    // Paused, its test event waits; deleting cancels it.
+    await call('PUT', `/backoffice/webhooks/${made.id}`, { status: 'paused' });
+    const test = await call('POST', `/backoffice/webhooks/${made.id}/test`);
+    expect((await call('GET', `/backoffice/webhooks/${made.id}/deliveries`)).body.items[0]).toMatchObject({ event_id: test.body.event_id, status: 'pending' });
+
+    // A store manager may not; another program's staff do not find it.
+    const storeManager = await invitedStaff(node, owner, 'store_manager', vendor.storeId);
+    const forbidden = await staffCall(node, storeManager.token, 'DELETE', `/backoffice/webhooks/${made.id}`);
+    expect([forbidden.status, forbidden.body.code]).toEqual([403, 'forbidden']);
+    const stranger = await ownerOf(node, (await node.addVendor('Otra Marca')).vendorId);
+    expect((await staffCall(node, stranger.token, 'DELETE', `/backoffice/webhooks/${made.id}`)).status).toBe(404);
+
+    const deleted = await call('DELETE', `/backoffice/webhooks/${made.id}`);
+    expect([deleted.status, deleted.body]).toEqual([200, {}]);
+    expect((await call('GET', '/backoffice/webhooks')).body.items.map((e: { id: string }) => e.id)).not.toContain(made.id);
+    const row = await node.engine.db.selectFrom('webhook_deliveries').select(['status', 'finished_at']).where('endpoint_id', '=', made.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('cancelled');
+    expect(row.finished_at).not.toBeNull();
+    const received = receiver.received.length;
+    await pass();
+    expect(receiver.received).toHaveLength(received);
+
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=webhook&limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'webhook.delete', actor: manager.email, object_id: made.id, before: { id: made.id, url: receiver.url, status: 'paused' }, after: null });
+    expect(JSON.stringify(audit.body)).not.toContain(made.secret);
+
+    for (const [method, path] of [
+      ['DELETE', `/backoffice/webhooks/${made.id}`],
+      ['PUT', `/backoffice/webhooks/${made.id}`],
+      ['GET', `/backoffice/webhooks/${made.id}/deliveries`],
+    ] as const) {
+      const gone = await call(method, path, method === 'PUT' ? { status: 'enabled' } : undefined);
+      expect([method, gone.status, gone.body.code]).toEqual([method, 404, 'webhook_not_found']);
+    }
+  });
+
   it('a paired store refuses it all: central delivers the program’s events', async () => {
+    const made = await addEndpoint();
     node.engine.programRole = 'replica';
     try {
       for (const [method, path] of [
         ['GET', '/backoffice/webhooks'],
         ['POST', '/backoffice/webhooks'],
+        ['DELETE', `/backoffice/webhooks/${made.id}`],
       ] as const) {
         const reply = await call(method, path, method === 'POST' ? { url: receiver.url, events: ['order.placed'] } : undefined);
         expect([reply.status, reply.body.code]).toEqual([409, 'webhooks_managed_by_central']);

@@ -7,6 +7,7 @@ import type { StaffPrincipal } from '../staff/staff-sessions';
 import { type DeliveryRecord, listDeliveries, replayEvents, sendTestEvent } from '../webhooks/delivery-log';
 import {
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   type EndpointInput,
   type EndpointPolicy,
   type EndpointRecord,
@@ -53,6 +54,16 @@ export const webhookAdmin = {
       const before = await getWebhookEndpoint(e, scopeOf(staff), id);
       const after = await updateWebhookEndpoint(e, scopeOf(staff), id, input, policy);
       return { result: after, audit: { action: 'webhook.update', objectType: 'webhook', objectId: id, before, after } };
+    }),
+  /**
+   * The endpoint stops receiving for good and what it had not received is cancelled (the bearer
+   * API's DELETE). The audit keeps the endpoint as it was (`before`; `after` is null).
+   */
+  delete: (engine: Engine, staff: StaffPrincipal, id: string) =>
+    change(engine, staff, async (e) => {
+      const before = await getWebhookEndpoint(e, scopeOf(staff), id);
+      await deleteWebhookEndpoint(e, scopeOf(staff), id);
+      return { result: undefined, audit: { action: 'webhook.delete', objectType: 'webhook', objectId: id, before, after: null } };
     }),
   rotateSecret: (engine: Engine, staff: StaffPrincipal, id: string) =>
     change(engine, staff, async (e) => {

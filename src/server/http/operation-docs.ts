@@ -234,6 +234,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/webhooks': { section: 'Back office', summary: 'Webhook endpoints', description: 'Owners and managers: each endpoint (url, events, status, why disabled) and every event kind.' },
   'POST /backoffice/webhooks': { section: 'Back office', summary: 'Add a webhook endpoint', description: 'As POST /webhooks, audited; the signing secret is in this reply only.' },
   'PUT /backoffice/webhooks/{id}': { section: 'Back office', summary: 'Change a webhook endpoint', description: 'As PUT /webhooks/{id} (pause, enable, url, events), audited with before and after.' },
+  'DELETE /backoffice/webhooks/{id}': { section: 'Back office', summary: 'Delete a webhook endpoint', description: 'As DELETE /webhooks/{id}: what it had not received is cancelled; audited (webhook.delete, the endpoint as it was).' },
   'POST /backoffice/webhooks/{id}/rotate-secret': { section: 'Back office', summary: 'Rotate a webhook secret', description: 'As POST /webhooks/{id}/rotate-secret, audited; the new secret is in this reply only.' },
   'POST /backoffice/webhooks/{id}/test': { section: 'Back office', summary: 'Send a test event', description: 'A webhook.test event for this endpoint, delivered like any other; audited.' },
   'GET /backoffice/webhooks/{id}/deliveries': { section: 'Back office', summary: 'An endpoint’s deliveries', description: 'Newest first, paged: status, attempts, last status code or error.' },

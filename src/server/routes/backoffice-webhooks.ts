@@ -4,6 +4,7 @@ import type { Engine } from '../../core/engine';
 import { webhookAdmin } from '../../core/webhooks-admin/change-webhooks';
 import { WEBHOOK_KINDS } from '../../core/webhooks/kinds';
 import { PublicIdParams } from '../../shared/schemas/backoffice-screens';
+import { EmptyObjectSchema } from '../../shared/schemas/common';
 import {
   BackOfficeDeliveriesQuery,
   BackOfficeDeliveriesSchema,
@@ -22,7 +23,7 @@ const config = { style: 'resource' as const };
 
 /**
  * Webhook endpoints in the back office (owners and managers): list, add (the secret shown once),
- * pause / enable, rotate the secret, send a test event, the delivery log and a replay — the bearer
+ * edit (URL, events) and pause / enable, delete, rotate the secret, send a test event, the delivery log and a replay — the bearer
  * API's use cases, each change audited in its own transaction.
  */
 export const backOfficeWebhookRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; allowPrivate: boolean }> = async (app, { engine, allowPrivate }) => {
@@ -42,6 +43,12 @@ export const backOfficeWebhookRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
   app.put('/backoffice/webhooks/:id', { config, preValidation: managers, schema: { tags, params: PublicIdParams, body: UpdateWebhookBody, response: { 200: WebhookEndpointSchema } } }, async (request) =>
     endpointToWire(await webhookAdmin.update(engine, staffOf(request), request.params.id, request.body, policy)),
   );
+
+  // What the endpoint had not received (pending, sending) is cancelled; audited as webhook.delete.
+  app.delete('/backoffice/webhooks/:id', { config, preValidation: managers, schema: { tags, params: PublicIdParams, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await webhookAdmin.delete(engine, staffOf(request), request.params.id);
+    return {};
+  });
 
   app.post('/backoffice/webhooks/:id/rotate-secret', { config, preValidation: managers, schema: { tags, params: PublicIdParams, response: { 200: WebhookEndpointWithSecretSchema } } }, async (request) => {
     const { endpoint, secret } = await webhookAdmin.rotateSecret(engine, staffOf(request), request.params.id);
