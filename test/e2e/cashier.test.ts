@@ -124,6 +124,14 @@ describe('cashier screen in Chromium', () => {
     await expectCount(queueEntry(ana.name), 0);
     expect(await queueNames(store)).toEqual([ben.name, chloe.name]);
     await expectCount(panel().getByTestId('history-row'), 2);
+
+    // The POS voids her earlier sale: the history says so, with the points it took back.
+    await inStoreApi(() => store.node).voidOk(store.vendor.apiKey, 'R-0990');
+    await expectCount(panel().getByTestId('history-row'), 3);
+    const voided = panel().getByTestId('history-row').first();
+    await expectText(voided.getByTestId('history-what'), 'Void of R-0990');
+    await expectText(voided.getByTestId('history-context'), 'Market Street · 2 × Flat white · Sale $8.40');
+    await expectText(voided.getByTestId('history-points'), '−8 Points');
   });
 
   it('a session closed on the screen leaves the queue, on screen and in the node', async () => {
