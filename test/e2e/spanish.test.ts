@@ -28,6 +28,25 @@ describe('Spanish strings in Chromium', () => {
     ['Punchcard', 'EN', 'ES', 'English', 'Español', STORE_NAME, 'Points', 'O', 'X', 'N', '?'].includes(line) ||
     customers.some((c) => line.includes(c.name) || line.includes(c.email) || line === c.firstName);
 
+  /** The keys the shortcuts' help (?) gives for placing an order and opening a customer, and the one the order form's button shows. */
+  const shortcutKeys = async (page: Page, placeOrder: string, helpTitle: string) => {
+    await page.getByRole('region', { name: /^(Queue|Cola)$/ }).getByRole('heading').first().click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: helpTitle });
+    await help.waitFor();
+    const submitOrder = await help.getByTestId('shortcut-submitOrder').getByTestId('shortcut-keys').innerText();
+    const open = await help.getByTestId('shortcut-open').getByTestId('shortcut-keys').innerText();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await page.getByTestId('customer-panel').getByRole('button', { name: new RegExp(`^${placeOrder}`) }).click();
+    const form = page.getByRole('dialog');
+    await form.waitFor();
+    const formHint = await form.getByRole('button', { name: new RegExp(`^${placeOrder}`) }).locator('kbd').innerText();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    return { submitOrder: submitOrder.trim(), open: open.trim(), formHint: formHint.trim() };
+  };
+
   beforeAll(async () => {
     store = await startE2eStore();
     ana = await seedCustomer(store, { firstName: 'Ana', lastName: 'López', card: 'CAFE0001', points: 1_280, quickPayCents: 2_500 });
@@ -53,6 +72,8 @@ describe('Spanish strings in Chromium', () => {
       await expectCount(page.getByTestId('queue-entry'), 3);
       await expectText(page.getByRole('region', { name: 'Queue' }), '3 waiting');
       const english = await screenLines(page);
+      // The shortcuts' help and the order form name the same keys.
+      expect(await shortcutKeys(page, 'Place order', 'Keyboard shortcuts')).toEqual({ submitOrder: 'Ctrl+Enter', open: 'Enter', formHint: 'Ctrl+Enter' });
 
       await page.getByRole('banner').getByText('ES', { exact: true }).click();
       await expectText(page.getByRole('region', { name: 'Cola' }), '3 en espera');
@@ -71,6 +92,8 @@ describe('Spanish strings in Chromium', () => {
       const spanish = await screenLines(page);
       const untranslated = spanish.filter((line) => english.includes(line) && !sameInBothLanguages(line, [ana, ben, chloe]));
       expect(untranslated, 'lines still in English on the Spanish screen').toEqual([]);
+      // In Spanish too: Enter is "Intro" on a Spanish keyboard, in the help as on the order form's button.
+      expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Intro', open: 'Intro', formHint: 'Ctrl+Intro' });
 
       // The node's own messages reach the screen as the node words them; the frame around them is Spanish.
       await page.getByLabel('Registrar la llegada de un cliente').fill('nadie@example.com');

@@ -10,6 +10,7 @@ import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
 import { buildOrder, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
 import { KeyHint } from './KeyHint';
+import { comboLabel, SUBMIT_ORDER_KEYS } from './shortcuts';
 import { useCashierStrings } from './strings';
 
 function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index: number; onChange(item: DraftItem): void; onRemove(): void }) {
@@ -158,7 +159,7 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
           <Text size="xs" c="dimmed" data-testid="order-receipt">
             {t.receipt(draft.receiptNumber)}
           </Text>
-          <Button type="submit" size="lg" loading={busy} disabled={offline} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{t.submitHint}</KeyHint>}>
+          <Button type="submit" size="lg" loading={busy} disabled={offline} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
             {t.submitOrder}
           </Button>
         </Group>

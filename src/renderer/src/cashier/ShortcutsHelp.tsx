@@ -1,6 +1,6 @@
 import { Group, Kbd, Modal, Table } from '@mantine/core';
 import { useCashier, useCashierUi } from './context';
-import { SHORTCUT_LIST } from './shortcuts';
+import { comboLabel, SHORTCUT_LIST } from './shortcuts';
 import { useCashierStrings } from './strings';
 
 /** The list of cashier shortcuts (?). */
@@ -13,12 +13,13 @@ export function ShortcutsHelp() {
       <Table aria-label={t.shortcutsTitle} verticalSpacing="xs">
         <Table.Tbody>
           {SHORTCUT_LIST.map((s) => (
-            <Table.Tr key={s.id}>
-              <Table.Td w={140}>
+            <Table.Tr key={s.id} data-testid={`shortcut-${s.id}`}>
+              <Table.Td w={140} data-testid="shortcut-keys">
                 <Group gap={4} wrap="nowrap">
-                  {s.keys.map((key) => (
-                    <Kbd key={key}>{key}</Kbd>
-                  ))}
+                  {s.keys.map((combo) => {
+                    const label = comboLabel(combo, t.keyName);
+                    return <Kbd key={label}>{label}</Kbd>;
+                  })}
                 </Group>
               </Table.Td>
               <Table.Td>{t.shortcut(s.id)}</Table.Td>

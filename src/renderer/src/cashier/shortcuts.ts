@@ -26,18 +26,35 @@ export interface Shortcut {
   keys: string[];
 }
 
+/** A key as the help and the buttons name it; `keyName` (strings) says it in the screen's language ("Enter" is "Intro" on a Spanish keyboard). */
+export type KeyToken = 'F2' | '/' | '↓' | '↑' | 'J' | 'K' | 'Enter' | 'O' | 'Ctrl' | 'X' | 'N' | 'Esc' | '?';
+
+/** One way to press a shortcut: keys held together ("Ctrl" + "Enter"). */
+export type KeyCombo = readonly KeyToken[];
+
+/**
+ * Places the order in the order form: Ctrl+Enter (⌘+Enter on a Mac) from anywhere in it. The help
+ * and the form's button show it from here, so they name the same keys in every language.
+ */
+export const SUBMIT_ORDER_KEYS: KeyCombo = ['Ctrl', 'Enter'];
+
+/** "Ctrl+Enter" / "Ctrl+Intro": a combination in the screen's words, as the help and the buttons show it. */
+export function comboLabel(combo: KeyCombo, keyName: (key: KeyToken) => string): string {
+  return combo.map(keyName).join('+');
+}
+
 /** The help's list, in order; `keys` are alternatives. Ctrl+Enter (submit the order) and Escape (close) belong to the dialogs. */
-export const SHORTCUT_LIST: Array<{ id: ShortcutAction | 'submitOrder' | 'closeDialog'; keys: string[] }> = [
-  { id: 'focusCheckIn', keys: ['F2', '/'] },
-  { id: 'next', keys: ['↓', 'J'] },
-  { id: 'previous', keys: ['↑', 'K'] },
-  { id: 'open', keys: ['Enter'] },
-  { id: 'order', keys: ['O'] },
-  { id: 'submitOrder', keys: ['Ctrl + Enter'] },
-  { id: 'closeSession', keys: ['X'] },
-  { id: 'register', keys: ['N'] },
-  { id: 'closeDialog', keys: ['Esc'] },
-  { id: 'help', keys: ['?'] },
+export const SHORTCUT_LIST: Array<{ id: ShortcutAction | 'submitOrder' | 'closeDialog'; keys: KeyCombo[] }> = [
+  { id: 'focusCheckIn', keys: [['F2'], ['/']] },
+  { id: 'next', keys: [['↓'], ['J']] },
+  { id: 'previous', keys: [['↑'], ['K']] },
+  { id: 'open', keys: [['Enter']] },
+  { id: 'order', keys: [['O']] },
+  { id: 'submitOrder', keys: [SUBMIT_ORDER_KEYS] },
+  { id: 'closeSession', keys: [['X']] },
+  { id: 'register', keys: [['N']] },
+  { id: 'closeDialog', keys: [['Esc']] },
+  { id: 'help', keys: [['?']] },
 ];
 
 export interface Resolved {

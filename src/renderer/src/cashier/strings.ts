@@ -1,6 +1,7 @@
 import { defineStrings } from '../i18n/define-strings';
 import type { HistoryKind } from './history-lines';
 import type { CheckInMethod } from './queue-store';
+import type { KeyToken } from './shortcuts';
 
 const en = {
   // regions
@@ -52,6 +53,8 @@ const en = {
   // shortcuts
   shortcutsButton: 'Shortcuts',
   shortcutsTitle: 'Keyboard shortcuts',
+  /** A key's name on this language's keyboards (the help and the buttons' key hints). */
+  keyName: (key: KeyToken) => key as string,
   shortcut: (id: string) =>
     ({
       focusCheckIn: 'Go to the check-in box',
@@ -60,7 +63,7 @@ const en = {
       open: 'Open the highlighted customer',
       order: 'New order',
       submitOrder: 'Place the order (in the order form)',
-      closeSession: 'Close the session',
+      closeSession: 'Close the session (Enter confirms)',
       register: 'Register a customer',
       closeDialog: 'Close the dialog; leave a text box',
       help: 'Show these shortcuts',
@@ -156,7 +159,6 @@ const en = {
   rewardsPick: 'Redeem rewards',
   receipt: (number: string) => `Receipt ${number}`,
   submitOrder: 'Place order',
-  submitHint: 'Ctrl+Enter',
   orderFailed: 'The order was refused',
   problem: (code: string) =>
     ({
@@ -218,6 +220,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     linkFailed: 'No se pudo vincular la tarjeta',
     shortcutsButton: 'Atajos',
     shortcutsTitle: 'Atajos de teclado',
+    keyName: (key) => ({ Enter: 'Intro' })[key as string] ?? key,
     shortcut: (id) =>
       ({
         focusCheckIn: 'Ir a la casilla de llegada',
@@ -226,7 +229,7 @@ export const useCashierStrings = defineStrings<typeof en>({
         open: 'Abrir el cliente resaltado',
         order: 'Nuevo pedido',
         submitOrder: 'Hacer el pedido (en el formulario)',
-        closeSession: 'Cerrar la visita',
+        closeSession: 'Cerrar la visita (Intro confirma)',
         register: 'Dar de alta a un cliente',
         closeDialog: 'Cerrar el diálogo; salir de una casilla',
         help: 'Mostrar estos atajos',
@@ -319,7 +322,6 @@ export const useCashierStrings = defineStrings<typeof en>({
     rewardsPick: 'Canjear recompensas',
     receipt: (number) => `Recibo ${number}`,
     submitOrder: 'Hacer pedido',
-    submitHint: 'Ctrl+Intro',
     orderFailed: 'El pedido fue rechazado',
     problem: (code) =>
       ({
