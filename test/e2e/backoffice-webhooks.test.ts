@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import type { PollingWorker } from '../../src/core/workers/polling-worker';
 import { startWebhookWorker } from '../../src/core/webhooks/worker';
-import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { escapeRegExp, expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -19,6 +19,7 @@ describe('back-office webhooks in Chromium', () => {
   let receiver: WebhookReceiver;
   let browser: Browser;
   let vendor: VendorCredentials;
+  let owner: SignedInStaff;
   let manager: SignedInStaff;
   let storeManager: SignedInStaff;
 
@@ -27,7 +28,7 @@ describe('back-office webhooks in Chromium', () => {
     worker = startWebhookWorker(node.engine, { allowPrivate: true, intervalMs: 100 });
     receiver = await startWebhookReceiver();
     vendor = await node.addVendor('Café Andino');
-    const owner = await ownerOf(node, vendor.vendorId);
+    owner = await ownerOf(node, vendor.vendorId);
     manager = await invitedStaff(node, owner, 'manager');
     storeManager = await invitedStaff(node, owner, 'store_manager', vendor.storeId);
     browser = await launchChromium();
@@ -103,7 +104,74 @@ describe('back-office webhooks in Chromium', () => {
 
     // In Spanish too.
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
-    await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos/s);
+    await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos.*Editar.*Eliminar/s);
+  });
+
+  it('a manager edits an endpoint’s URL and events (a refusal shows in the dialog), and deletes it after confirming: its waiting event is cancelled, never sent', async () => {
+    const call = (method: string, path: string, body?: unknown) => staffCall(node, manager.token, method, path, body);
+    const url = `${receiver.url}/orders`;
+    const made = await call('POST', '/backoffice/webhooks', { url, events: ['order.placed'] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.id as string;
+    // Paused, its test event waits for it.
+    await call('PUT', `/backoffice/webhooks/${id}`, { status: 'paused' });
+    await call('POST', `/backoffice/webhooks/${id}/test`);
+
+    const page = await signedInPage(manager.email);
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const table = page.getByRole('table', { name: 'Webhook endpoints' });
+    await table.getByRole('row', { name: url }).getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog, /Edit the endpoint/);
+    // The node refuses an address it does not send to: said in the dialog, which keeps what was typed.
+    await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill('ftp://example.com/hook');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const refusal = await call('PUT', `/backoffice/webhooks/${id}`, { url: 'ftp://example.com/hook' });
+    expect(refusal.body.code).toBe('webhook_url_not_allowed');
+    await expectText(dialog.getByRole('alert'), refusal.body.message as string);
+    expect(await dialog.getByRole('textbox', { name: 'Endpoint URL' }).inputValue()).toBe('ftp://example.com/hook');
+
+    const moved = `${receiver.url}/v2/orders`;
+    await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(moved);
+    await dialog.getByRole('combobox', { name: 'Events' }).click();
+    await page.getByRole('option', { name: 'tier.changed' }).click();
+    await dialog.getByText('Edit the endpoint').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Endpoint saved.');
+    await expectCount(page.getByRole('dialog'), 0);
+    const row = table.getByRole('row', { name: moved });
+    await expectText(row, /order\.placed, tier\.changed\s*Paused/);
+    const listed = (await call('GET', '/backoffice/webhooks')).body.items.find((e: { id: string }) => e.id === id);
+    expect(listed).toMatchObject({ url: moved, events: ['order.placed', 'tier.changed'], status: 'paused' });
+
+    // Deleting asks first and says what it does; cancelled, nothing changes.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expectText(page.getByRole('dialog'), new RegExp(`Delete the endpoint ${escapeRegExp(moved)}\\?.*not received yet are cancelled.*pause it instead`, 's'));
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(page.getByRole('dialog'), 0);
+    await expectText(row, /Paused/);
+    // In Spanish, the confirmation says the same.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: moved }).getByRole('button', { name: 'Eliminar' }).click();
+    await expectText(page.getByRole('dialog'), /¿Eliminar el destino .*\?.*aún no ha recibido se cancelan.*páuselo/s);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+    await expectCount(page.getByRole('dialog'), 0);
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, delete' }).click();
+    await expectText(page.getByRole('status'), 'Endpoint deleted: the events it had not received are cancelled.');
+    await expectCount(row, 0);
+    expect((await call('GET', '/backoffice/webhooks')).body.items.map((e: { id: string }) => e.id)).not.toContain(id);
+    const waiting = await node.engine.db.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', id).execute();
+    expect(waiting.map((d) => d.status)).toEqual(['cancelled']);
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?object_type=webhook&limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'webhook.delete', object_id: id, before: { url: moved }, after: null });
+    // The worker (every 100 ms) sends nothing to it.
+    const received = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received).toHaveLength(received);
+    await page.close();
   });
 
   it('a store manager has no webhooks tab, and the node refuses the screen’s calls', async () => {

@@ -4,6 +4,7 @@ import { errorMessage } from '../api/client';
 import type { WebhookEndpoint } from './admin-api';
 import { adminStore } from './admin-store';
 import { useLoad } from './use-load';
+import { DeleteEndpointButton, EditEndpointButton } from './WebhookEndpointActions';
 import { useWebhookStrings } from './webhooks-strings';
 
 const api = () => adminStore.getState().api();
@@ -14,7 +15,10 @@ interface Act {
 }
 const STATUS_COLOR = { enabled: 'teal', paused: 'orange', disabled: 'red' } as const;
 
-/** A program's webhook endpoints: add one (its secret shown once), pause or enable, rotate the secret, send a test. */
+/**
+ * A program's webhook endpoints: add one (its secret shown once), pause or enable, rotate the
+ * secret, send a test, edit its URL and events, delete it (after a confirmation).
+ */
 export function WebhooksScreen() {
   const t = useWebhookStrings();
   const list = useLoad(() => api().webhooks(), []);
@@ -74,7 +78,7 @@ export function WebhooksScreen() {
           </Table.Thead>
           <Table.Tbody>
             {items.map((endpoint) => (
-              <EndpointRow key={endpoint.id} endpoint={endpoint} act={act} />
+              <EndpointRow key={endpoint.id} endpoint={endpoint} kinds={kinds} act={act} />
             ))}
           </Table.Tbody>
         </Table>
@@ -102,7 +106,7 @@ export function WebhooksScreen() {
   );
 }
 
-function EndpointRow({ endpoint, act }: { endpoint: WebhookEndpoint; act: Act }) {
+function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kinds: string[]; act: Act }) {
   const t = useWebhookStrings();
   const reason = endpoint.disabled_reason === 'failing' ? t.reason_failing : endpoint.disabled_reason === 'gone' ? t.reason_gone : (endpoint.disabled_reason ?? '');
   const running = endpoint.status === 'enabled';
@@ -132,6 +136,8 @@ function EndpointRow({ endpoint, act }: { endpoint: WebhookEndpoint; act: Act })
           <Button size="xs" variant="subtle" component="a" href={`#/webhooks/${endpoint.id}`}>
             {t.deliveries}
           </Button>
+          <EditEndpointButton endpoint={endpoint} kinds={kinds} onSaved={(message) => void act(Promise.resolve({}), message)} />
+          <DeleteEndpointButton endpoint={endpoint} onDelete={() => void act(api().deleteWebhook(endpoint.id), t.deleted)} />
         </Group>
       </Table.Td>
     </Table.Tr>

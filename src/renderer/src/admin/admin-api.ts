@@ -68,6 +68,10 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     webhooks: () => call<Static<typeof BackOfficeWebhooksSchema>>('/backoffice/webhooks'),
     addWebhook: (url: string, events: string[]) => call<Static<typeof WebhookEndpointWithSecretSchema>>('/backoffice/webhooks', { method: 'POST', body: { url, events } }),
     setWebhookStatus: (id: string, status: 'enabled' | 'paused') => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body: { status } }),
+    /** The node's checks as on creation: an address it does not send to, an unknown kind. */
+    editWebhook: (id: string, body: { url: string; events: string[] }) => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body }),
+    /** What the endpoint had not received is cancelled. */
+    deleteWebhook: (id: string) => call<object>(`/backoffice/webhooks/${id}`, { method: 'DELETE' }),
     rotateWebhookSecret: (id: string) => call<Static<typeof WebhookEndpointWithSecretSchema>>(`/backoffice/webhooks/${id}/rotate-secret`, { method: 'POST' }),
     sendWebhookTest: (id: string) => call<{ event_id: string }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
     webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
