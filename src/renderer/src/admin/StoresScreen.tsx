@@ -1,11 +1,13 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
+import { roleAllows } from '../../../shared/staff-roles';
 import { errorMessage } from '../api/client';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
 import type { AdminStore, ApiKey } from './admin-api';
-import { adminStore } from './admin-store';
+import { adminStore, useAdmin } from './admin-store';
+import { StoreFormButton, WEEK_DAYS } from './StoreForm';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
@@ -21,9 +23,23 @@ function OpenBadge({ store }: { store: AdminStore }) {
   return <Badge color={store.open_now ? 'teal' : 'red'}>{store.open_now ? t.open : t.closed}</Badge>;
 }
 
+type AdminStrings = ReturnType<typeof useAdminStrings>;
+/** A message said in the language shown when it is drawn. */
+interface Said {
+  say: (strings: AdminStrings) => string;
+}
+
+/** Owners and managers change stores; a store manager reads their own (the node decides either way). */
+function useCanWriteStores(): boolean {
+  const role = useAdmin((s) => s.staff?.role);
+  return role !== undefined && roleAllows(role, 'stores.write');
+}
+
 export function StoreList() {
   const t = useAdminStrings();
-  const { data, error } = useLoad(() => adminStore.getState().api().stores(), []);
+  const canWrite = useCanWriteStores();
+  const { data, error, reload } = useLoad(() => adminStore.getState().api().stores(), []);
+  const [said, setSaid] = useState<Said | null>(null);
   if (error)
     return (
       <Alert color="red" role="alert">
@@ -32,32 +48,76 @@ export function StoreList() {
     );
   if (!data) return <Text>{t.loading}</Text>;
   return (
-    <Table aria-label={t.storesTable} striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t.name}</Table.Th>
-          <Table.Th>{t.city}</Table.Th>
-          <Table.Th>{t.timeZone}</Table.Th>
-          <Table.Th>{t.openNow}</Table.Th>
-          <Table.Th>{t.status}</Table.Th>
-          <Table.Th />
-        </Table.Tr>
-      </Table.Thead>
+    <Stack>
+      {canWrite && (
+        <Group>
+          <StoreFormButton
+            store={null}
+            onSaved={(saved) => {
+              setSaid({ say: (strings) => strings.storeAdded(saved.name) });
+              reload();
+            }}
+          />
+        </Group>
+      )}
+      {said && (
+        <Alert color="teal" role="status">
+          {said.say(t)}
+        </Alert>
+      )}
+      <Table aria-label={t.storesTable} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.name}</Table.Th>
+            <Table.Th>{t.city}</Table.Th>
+            <Table.Th>{t.timeZone}</Table.Th>
+            <Table.Th>{t.openNow}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.items.map((store) => (
+            <Table.Tr key={store.id}>
+              <Table.Td>{store.name}</Table.Td>
+              <Table.Td>
+                {store.city}, {store.country}
+              </Table.Td>
+              <Table.Td>{store.time_zone}</Table.Td>
+              <Table.Td>
+                <OpenBadge store={store} />
+              </Table.Td>
+              <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
+              <Table.Td>
+                <Anchor href={`#/stores/${store.id}`}>{t.manage}</Anchor>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+/** A store's details as the node holds them (the phone in E.164, hours per day). */
+function StoreDetailsTable({ store }: { store: AdminStore }) {
+  const t = useAdminStrings();
+  const address = [store.address, store.address2, store.city, store.region, store.postal_code, store.country].filter(Boolean).join(', ');
+  const hours = store.hours;
+  const rows: [string, string][] = [
+    [t.address, address],
+    [t.phone, store.phone ?? '—'],
+    [t.timeZone, store.time_zone],
+    [t.status, store.status === 'active' ? t.active : t.inactive],
+    ...(hours ? WEEK_DAYS.map((day): [string, string] => [t[`day_${day}`], hours[day] ?? t.closed]) : [[t.hours, t.noHours] as [string, string]]),
+  ];
+  return (
+    <Table aria-label={t.storeDetails} withRowBorders={false} verticalSpacing={4} maw={720}>
       <Table.Tbody>
-        {data.items.map((store) => (
-          <Table.Tr key={store.id}>
-            <Table.Td>{store.name}</Table.Td>
-            <Table.Td>
-              {store.city}, {store.country}
-            </Table.Td>
-            <Table.Td>{store.time_zone}</Table.Td>
-            <Table.Td>
-              <OpenBadge store={store} />
-            </Table.Td>
-            <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
-            <Table.Td>
-              <Anchor href={`#/stores/${store.id}`}>{t.manage}</Anchor>
-            </Table.Td>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={180}>{label}</Table.Th>
+            <Table.Td>{value === 'closed' ? t.closed : value}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -151,6 +211,8 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const keyRoleName = useKeyRoleName();
   const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
   const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
+  const canWrite = useCanWriteStores();
+  const [said, setSaid] = useState<Said | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refused = store.error ?? keys.error;
   return (
@@ -162,13 +224,34 @@ export function StoreDetail({ storeId }: { storeId: number }) {
         </Alert>
       )}
       {store.data && (
-        <Group>
-          <Title order={3}>{store.data.name}</Title>
-          <OpenBadge store={store.data} />
-        </Group>
+        <>
+          <Group>
+            <Title order={3}>{store.data.name}</Title>
+            <OpenBadge store={store.data} />
+            {canWrite && (
+              <StoreFormButton
+                key={store.data.date_updated}
+                store={store.data}
+                onSaved={() => {
+                  setSaid({ say: (strings) => strings.storeSaved });
+                  store.reload();
+                }}
+              />
+            )}
+          </Group>
+          {said && (
+            <Alert color="teal" role="status">
+              {said.say(t)}
+            </Alert>
+          )}
+          <StoreDetailsTable store={store.data} />
+        </>
       )}
       {keys.data && store.data && (
         <>
+          <Title order={4} mt="md">
+            {t.keysTable(store.data.name)}
+          </Title>
           <Table aria-label={t.keysTable(store.data.name)} striped>
             <Table.Thead>
               <Table.Tr>

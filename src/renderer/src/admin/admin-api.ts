@@ -19,6 +19,21 @@ export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 type Body = Record<string, unknown>;
 
+/** A store's details as the Stores screen sends them (address2 and coordinates are left as they are). */
+export interface StoreDetails {
+  name: string;
+  address: string;
+  city: string;
+  region: string | null;
+  postal_code: string | null;
+  country: string;
+  phone: string | null;
+  time_zone: string;
+  status: 'active' | 'inactive';
+  /** null: no hours known (the list says "No hours"); a day left out is closed. */
+  hours: Record<string, string> | null;
+}
+
 /** The back office's calls (/backoffice/*), with the staff session token when there is one. */
 /** `onSessionEnded`: a call made with the token was refused 401 (the session ended: idle, signed out elsewhere, disabled). */
 export function createAdminApi(baseUrl: string, token: string | null, onSessionEnded?: (message: string) => void) {
@@ -40,6 +55,9 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     signOutEverywhere: () => call<{ sessions_ended: number }>('/backoffice/sign-out-everywhere', { method: 'POST' }),
     stores: () => call<{ items: AdminStore[] }>('/backoffice/stores'),
     store: (id: number) => call<AdminStore>(`/backoffice/stores/${id}`),
+    /** The node checks every field; a paired store refuses (409 `stores_managed_by_central`). */
+    createStore: (body: StoreDetails) => call<AdminStore>('/backoffice/stores', { method: 'POST', body }),
+    updateStore: (id: number, body: StoreDetails) => call<AdminStore>(`/backoffice/stores/${id}`, { method: 'PUT', body }),
     keys: (storeId: number) => call<{ items: ApiKey[] }>(`/backoffice/stores/${storeId}/keys`),
     issueKey: (storeId: number, role: string, label: string) => call<{ api_key: string; key: ApiKey }>(`/backoffice/stores/${storeId}/keys`, { method: 'POST', body: { role, label } }),
     revokeKey: (keyId: number) => call<ApiKey>(`/backoffice/keys/${keyId}`, { method: 'DELETE' }),
