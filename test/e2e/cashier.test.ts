@@ -248,6 +248,51 @@ describe('cashier screen in Chromium', () => {
     await page.getByTestId('queue-empty').waitFor();
   });
 
+  it('asks before placing an unusually large amount: Esc goes back to the form, Enter confirms', async () => {
+    expect(await store.scan(chloe.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), chloe.name);
+    const pointsBefore = (await balancesOf(store, chloe)).points;
+    await page.getByRole('heading', { name: 'Queue' }).click();
+    await page.keyboard.press('o');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const orders = () => requests.filter((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/order').length;
+    const ordersBefore = orders();
+
+    // 1000000 typed for 10.00, and Enter in the box: the form asks instead of placing it.
+    await page.keyboard.type('1000000', { delay: 120 });
+    await page.keyboard.press('Enter');
+    const ask = dialog.getByTestId('order-large-amount');
+    await expectText(ask, 'Is this amount right?');
+    await expectText(ask, 'Subtotal: $1,000,000.00');
+    await expectAttribute(page.locator(':focus'), 'aria-keyshortcuts', 'Enter');
+    expect(await page.locator(':focus').innerText()).toMatch(/^Yes, place the order/);
+    // Ctrl+Enter while it asks places nothing either.
+    await page.keyboard.press('Control+Enter');
+    await page.waitForTimeout(200);
+    expect(orders()).toBe(ordersBefore);
+
+    // Esc goes back to the form (still open), to the amount to fix.
+    await page.keyboard.press('Escape');
+    await expectCount(ask, 0);
+    await expectAttribute(page.locator(':focus'), 'data-testid', 'order-subtotal');
+    expect(await dialog.isVisible()).toBe(true);
+    expect(orders()).toBe(ordersBefore);
+
+    // A large amount meant: Enter on the question places it.
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('12000', { delay: 120 });
+    await page.keyboard.press('Control+Enter');
+    await expectText(ask, 'Subtotal: $12,000.00');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    expect(orders()).toBe(ordersBefore + 1);
+    await expectText(panel().getByTestId('order-result'), /Points earned: 12,000/);
+    expect((await balancesOf(store, chloe)).points).toBe(pointsBefore + 12_000);
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
   it('registers a new customer by email at the counter: checked in and shown at once', async () => {
     await page.getByRole('button', { name: /^Register customer/ }).click();
     const dialog = page.getByRole('dialog');

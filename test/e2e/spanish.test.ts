@@ -95,6 +95,20 @@ describe('Spanish strings in Chromium', () => {
       // In Spanish too: Enter is "Intro" on a Spanish keyboard, in the help as on the order form's button.
       expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Intro', open: 'Intro', formHint: 'Ctrl+Intro' });
 
+      // An unusually large amount is asked about in Spanish: Intro confirms, Esc goes back.
+      await panel.getByRole('button', { name: /^Hacer pedido/ }).click();
+      const form = page.getByRole('dialog');
+      await form.getByTestId('order-subtotal').fill('1000000');
+      await form.getByTestId('order-subtotal').press('Enter');
+      const ask = form.getByRole('alertdialog', { name: '¿Es correcto este importe?' });
+      await expectText(ask, /Subtotal: 1\.000\.000,00\sUS\$/);
+      await expectText(ask.getByRole('button', { name: /^Sí, hacer el pedido/ }).locator('kbd'), 'Intro');
+      await expectText(ask.getByRole('button', { name: /^Volver/ }).locator('kbd'), 'Esc');
+      await page.keyboard.press('Escape');
+      await expectCount(ask, 0);
+      await page.keyboard.press('Escape');
+      await form.waitFor({ state: 'detached' });
+
       // The node's own messages reach the screen as the node words them; the frame around them is Spanish.
       await page.getByLabel('Registrar la llegada de un cliente').fill('nadie@example.com');
       await page.getByRole('form', { name: 'Registrar llegada' }).getByRole('button', { name: 'Registrar', exact: true }).click();

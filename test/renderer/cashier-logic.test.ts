@@ -3,7 +3,7 @@ import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
 import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
 import { applyHistoryRecord, autoReload, nextExpiring, rewardChoices, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
 import { currencyDigits } from '../../src/renderer/src/format';
-import { buildOrder, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
+import { buildOrder, emptyDraft, itemsTotal, largeAmounts, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
 import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
 import { createShortcutGate, resolveShortcut } from '../../src/renderer/src/cashier/shortcuts';
 
@@ -80,6 +80,27 @@ describe('order draft', () => {
     // A priced line without a name is incomplete, never left out of the sale.
     expect(buildOrder({ ...emptyDraft('R'), items: [{ name: 'Latte', quantity: 1, price: '4.50' }, { name: ' ', quantity: 2, price: '3' }] }, context)).toMatchObject({ ok: false, problems: { items: 'itemInvalid' } });
     expect(buildOrder({ ...emptyDraft('R'), subtotal: '1000', quickPay: '0.5' }, { quickPayBalance: 10, digits: 0 })).toMatchObject({ ok: false, problems: { quickPay: 'tooManyDecimals' } });
+  });
+
+  it('finds the unusually large amounts the cashier must confirm: above 10,000.00 (1,000,000 minor units)', () => {
+    const body = (draft: Partial<Parameters<typeof buildOrder>[0]>, quickPayBalance = 50_000, digits = 2) => {
+      const result = buildOrder({ ...emptyDraft('R'), ...draft }, { quickPayBalance, digits });
+      if (!result.ok) throw new Error(JSON.stringify(result.problems));
+      return result.body;
+    };
+    expect(largeAmounts(body({ subtotal: '1000000' }), 2)).toEqual([{ field: 'subtotal', amount: 1_000_000 }]);
+    expect(largeAmounts(body({ subtotal: '10000' }), 2)).toEqual([]);
+    expect(largeAmounts(body({ subtotal: '10000.01' }), 2)).toEqual([{ field: 'subtotal', amount: 10_000.01 }]);
+    // Quick pay too; the items' total when it is not the subtotal typed.
+    expect(largeAmounts(body({ subtotal: '20000', quickPay: '15000' }), 2)).toEqual([
+      { field: 'subtotal', amount: 20_000 },
+      { field: 'quickPay', amount: 15_000 },
+    ]);
+    expect(largeAmounts(body({ items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2)).toEqual([{ field: 'subtotal', amount: 12_000 }]);
+    expect(largeAmounts(body({ subtotal: '12', items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2)).toEqual([{ field: 'items', amount: 12_000 }]);
+    // The same minor units in a currency without decimals: ¥15,000 is an ordinary sale.
+    expect(largeAmounts(body({ subtotal: '15000' }, 0, 0), 0)).toEqual([]);
+    expect(largeAmounts(body({ subtotal: '1000001' }, 0, 0), 0)).toEqual([{ field: 'subtotal', amount: 1_000_001 }]);
   });
 
   it('quick pay at most the balance and the subtotal; currency decimals; receipt numbers', () => {

@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
+import { ActionIcon, Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { currencyDigits, formatMoney, formatPoints } from '../format';
@@ -8,7 +8,7 @@ import { useSession } from '../session/session-store';
 import { rewardChoices, rewardOptions } from './balances';
 import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
-import { buildOrder, type DraftItem, emptyDraft, itemsTotal, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
+import { buildOrder, type DraftItem, emptyDraft, itemsTotal, type LargeAmount, largeAmounts, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
 import { KeyHint } from './KeyHint';
 import { comboLabel, SUBMIT_ORDER_KEYS } from './shortcuts';
 import { useCashierStrings } from './strings';
@@ -27,7 +27,54 @@ function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index:
   );
 }
 
-function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone(): void }) {
+/**
+ * "Is this amount right?" under the order form when an amount is unusually large (largeAmounts):
+ * the order is placed only once the cashier confirms. Its confirm button has the focus, so Enter
+ * confirms; Esc goes back to the form (the order dialog does not close on it meanwhile).
+ */
+function ConfirmLarge({ amounts, money, onConfirm, onBack }: { amounts: LargeAmount[]; money(amount: number): string; onConfirm(): void; onBack(): void }) {
+  const t = useCashierStrings();
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    confirmRef.current?.focus();
+    confirmRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [amounts]);
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      event.preventDefault();
+      onBack();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onBack]);
+  return (
+    <Alert color="orange" role="alertdialog" title={t.largeTitle} data-testid="order-large-amount">
+      <Text size="sm">{t.largeBody}</Text>
+      <List size="sm" mt="xs">
+        {amounts.map((a) => (
+          <List.Item key={a.field}>{t.largeAmount(a.field, money(a.amount))}</List.Item>
+        ))}
+      </List>
+      <Group justify="flex-end" gap="sm" mt="md">
+        <Button size="lg" variant="default" aria-keyshortcuts="Escape" onClick={onBack} rightSection={<KeyHint>{t.keyName('Esc')}</KeyHint>}>
+          {t.largeBack}
+        </Button>
+        <Button ref={confirmRef} size="lg" color="orange" aria-keyshortcuts="Enter" onClick={onConfirm} rightSection={<KeyHint>{t.keyName('Enter')}</KeyHint>}>
+          {t.largeConfirm}
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
+
+interface Asking {
+  /** The large amounts the form is asking about; null: not asking. Held by the dialog, which does not close on Esc meanwhile. */
+  asking: LargeAmount[] | null;
+  setAsking(asking: LargeAmount[] | null): void;
+}
+
+function OrderFields({ customer, onDone, asking, setAsking }: { customer: CustomerAtCounter; onDone(): void } & Asking) {
   const t = useCashierStrings();
   const language = useLanguage();
   const cashier = useCashier();
@@ -49,17 +96,48 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
   const total = itemsTotal(draft.items, digits);
   const subtotalNow = result.ok ? result.subtotal : total;
 
+  // Unusually large amounts wait for the cashier's word; once given for these amounts it stands (a retry does not ask again).
+  const large = result.ok ? largeAmounts(result.body, digits) : [];
+  const largeKey = JSON.stringify(large);
+  const [confirmed, setConfirmed] = useState<string | null>(null);
+  const subtotalRef = useRef<HTMLInputElement>(null);
+  const quickPayRef = useRef<HTMLInputElement>(null);
+
   const update = (change: Partial<OrderDraft>) => {
     setDraft((d) => ({ ...d, ...change }));
+    setAsking(null);
     if (orderError) cashier.customer.getState().clearOrderError();
   };
+
+  async function place() {
+    if (!result.ok) return;
+    const reply = await cashier.customer.getState().placeOrder(result.body);
+    if (reply) onDone();
+  }
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
     setTried(true);
     if (!result.ok || busy || offline) return;
-    const reply = await cashier.customer.getState().placeOrder(result.body);
-    if (reply) onDone();
+    // Already asking: only its own button (Enter, where the focus is) places the order.
+    if (asking) return;
+    if (large.length > 0 && confirmed !== largeKey) {
+      setAsking(large);
+      return;
+    }
+    await place();
+  }
+
+  function confirmLarge() {
+    setConfirmed(largeKey);
+    setAsking(null);
+    if (!busy && !offline) void place();
+  }
+
+  function backFromLarge() {
+    const field = asking?.[0]?.field;
+    setAsking(null);
+    (field === 'quickPay' ? quickPayRef : subtotalRef).current?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -79,6 +157,7 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
           inputMode="decimal"
           data-autofocus
           data-testid="order-subtotal"
+          ref={subtotalRef}
           placeholder={total !== null ? String(total) : undefined}
           value={String(draft.subtotal)}
           onChange={(e) => update({ subtotal: e.currentTarget.value })}
@@ -117,6 +196,7 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
             description={t.quickPayAvailable(money(balance))}
             inputMode="decimal"
             data-testid="order-quick-pay"
+            ref={quickPayRef}
             value={String(draft.quickPay)}
             onChange={(e) => update({ quickPay: e.currentTarget.value })}
             error={problems.quickPay && t.problem(problems.quickPay)}
@@ -155,11 +235,12 @@ function OrderFields({ customer, onDone }: { customer: CustomerAtCounter; onDone
             {orderError}
           </Alert>
         )}
+        {asking && <ConfirmLarge amounts={asking} money={money} onConfirm={confirmLarge} onBack={backFromLarge} />}
         <Group justify="space-between" align="center">
           <Text size="xs" c="dimmed" data-testid="order-receipt">
             {t.receipt(draft.receiptNumber)}
           </Text>
-          <Button type="submit" size="lg" loading={busy} disabled={offline} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
+          <Button type="submit" size="lg" loading={busy} disabled={offline || asking !== null} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
             {t.submitOrder}
           </Button>
         </Group>
@@ -175,18 +256,24 @@ export function OrderForm() {
   const open = useCashierUi((s) => s.dialog === 'order');
   const customer = useCustomer((s) => s.customer);
   const ended = useCustomer((s) => s.ended);
+  // While the form asks about a large amount, Esc goes back to the form instead of closing it.
+  const [asking, setAsking] = useState<LargeAmount[] | null>(null);
   const close = () => {
+    setAsking(null);
     cashier.customer.getState().clearOrderError();
     cashier.ui.getState().show(null);
   };
   const shown = open && customer !== null && !ended;
+  useEffect(() => {
+    if (!shown) setAsking(null);
+  }, [shown]);
   // The session ended under the dialog (an order, or closed elsewhere): nothing left to order for.
   useEffect(() => {
     if (open && !shown) cashier.ui.getState().show(null);
   }, [open, shown, cashier]);
   return (
-    <Modal opened={shown} onClose={close} size="lg" styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 } }} title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
-      {shown && <OrderFields customer={customer} onDone={close} />}
+    <Modal opened={shown} onClose={close} closeOnEscape={asking === null} size="lg" styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 } }} title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
+      {shown && <OrderFields customer={customer} onDone={close} asking={asking} setAsking={setAsking} />}
     </Modal>
   );
 }

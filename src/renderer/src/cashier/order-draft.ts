@@ -122,6 +122,36 @@ export function buildOrder(draft: OrderDraft, context: DraftContext): DraftResul
   return { ok: true, body, subtotal };
 }
 
+/**
+ * An amount above this many minor units is unusual at a counter, and the form asks the cashier to
+ * confirm it before the order is placed (a slip such as 1000000 for 10.00 is caught there): 10,000.00
+ * in a currency of two decimals, ¥1,000,000, 1,000.000 in one of three.
+ */
+export const LARGE_AMOUNT_MINOR = 1_000_000;
+
+export interface LargeAmount {
+  /** subtotal: the order's subtotal; items: the item lines' total when it is not the subtotal; quickPay: the quick pay it spends. */
+  field: 'subtotal' | 'items' | 'quickPay';
+  /** Major units. */
+  amount: number;
+}
+
+/** The amounts of an order that are unusually large (above LARGE_AMOUNT_MINOR), for the cashier to confirm. */
+export function largeAmounts(body: OrderDraftBody, digits: number): LargeAmount[] {
+  const limit = LARGE_AMOUNT_MINOR / 10 ** digits;
+  const found: LargeAmount[] = [];
+  if (body.subtotal > limit) found.push({ field: 'subtotal', amount: body.subtotal });
+  if (body.items && body.items.length > 0) {
+    const items = round(
+      body.items.reduce((sum, i) => sum + i.quantity * i.price, 0),
+      digits,
+    );
+    if (items > limit && Math.abs(items - body.subtotal) > 1e-9) found.push({ field: 'items', amount: items });
+  }
+  if ((body.quick_pay ?? 0) > limit) found.push({ field: 'quickPay', amount: body.quick_pay! });
+  return found;
+}
+
 /** The most quick pay the order can take: the balance, and no more than the subtotal. */
 export function maxQuickPay(balance: number, subtotal: number | null): number {
   return Math.max(0, subtotal === null ? balance : Math.min(balance, subtotal));

@@ -1,5 +1,6 @@
 import { defineStrings } from '../i18n/define-strings';
 import type { HistoryKind } from './history-lines';
+import type { LargeAmount } from './order-draft';
 import type { CheckInMethod } from './queue-store';
 import type { KeyToken } from './shortcuts';
 
@@ -160,6 +161,11 @@ const en = {
   receipt: (number: string) => `Receipt ${number}`,
   submitOrder: 'Place order',
   orderFailed: 'The order was refused',
+  largeTitle: 'Is this amount right?',
+  largeBody: 'This order has an unusually large amount. Check it before the order is placed:',
+  largeAmount: (field: LargeAmount['field'], amount: string) => ({ subtotal: `Subtotal: ${amount}`, items: `Items total: ${amount}`, quickPay: `Paid with quick pay: ${amount}` })[field],
+  largeConfirm: 'Yes, place the order',
+  largeBack: 'Go back',
   problem: (code: string) =>
     ({
       subtotalMissing: 'Enter the subtotal or add items.',
@@ -323,6 +329,11 @@ export const useCashierStrings = defineStrings<typeof en>({
     receipt: (number) => `Recibo ${number}`,
     submitOrder: 'Hacer pedido',
     orderFailed: 'El pedido fue rechazado',
+    largeTitle: '¿Es correcto este importe?',
+    largeBody: 'Este pedido tiene un importe inusualmente alto. Revíselo antes de hacer el pedido:',
+    largeAmount: (field, amount) => ({ subtotal: `Subtotal: ${amount}`, items: `Total de artículos: ${amount}`, quickPay: `Pagado con pago rápido: ${amount}` })[field],
+    largeConfirm: 'Sí, hacer el pedido',
+    largeBack: 'Volver',
     problem: (code) =>
       ({
         subtotalMissing: 'Escriba el subtotal o añada artículos.',
