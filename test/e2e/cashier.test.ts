@@ -194,6 +194,15 @@ describe('cashier screen in Chromium', () => {
     expect(await box.inputValue()).toBe('');
     expect(requests.slice(before).filter((r) => r.method() === 'POST').map((r) => new URL(r.url()).pathname)).toEqual(['/app/scans']);
     await expectCount(page.getByTestId('check-in-error'), 0);
+    // As after a typed check-in, the keys are the panel's again: the box lets go of the focus, and O
+    // opens the order instead of typing "o" in the box.
+    await expectText(panel().getByTestId('customer-name'), dev.name);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)).not.toBe('check-in-input');
+    await page.keyboard.press('o');
+    await page.getByRole('dialog').waitFor();
+    expect(await box.inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await expectCount(page.getByRole('dialog'), 0);
   });
 
   it('works by keyboard alone: move in the queue, open, order with Ctrl+Enter, close with X', async () => {

@@ -10,6 +10,12 @@ import { scanFailureMessage, toastScanFailure, wedgeStore } from '../wedge/wedge
 /** A card number as a barcode or a keyboard reader types it (a magnetic track is the node's to decode). */
 const PLAIN_CARD = /^[0-9A-Za-z-]{4,64}$/;
 
+/** A customer was checked in from the box (typed, or scanned into it): the keys are the panel's again (O for an order, X to close), not the box's. */
+function leaveCheckInBox(): void {
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && focused.id === CHECK_IN_INPUT_ID) focused.blur();
+}
+
 /**
  * Checks a customer in by any identification (card, phone, email, app code) and shows them. A card
  * nobody has linked yet is a normal moment: the box offers to register a new customer with it or to
@@ -30,7 +36,10 @@ export function CheckInBox() {
     () =>
       wedgeStore.getState().claim(async (line) => {
         try {
-          return await cashier.api.scan(line);
+          const reply = await cashier.api.scan(line);
+          // A wedge scan into the focused box checks the customer in as a typed one does: the box lets go.
+          leaveCheckInBox();
+          return reply;
         } catch (e) {
           const card = line.trim();
           if (e instanceof NodeApiError && e.code === 'card_not_linked' && PLAIN_CARD.test(card)) {
@@ -59,8 +68,7 @@ export function CheckInBox() {
       const reply = await cashier.api.checkIn(identification);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, guessMethod(identification));
       setValue('');
-      // The customer is up: the keys are the panel's again (O for an order, X to close), not the box's.
-      if (document.activeElement instanceof HTMLElement && document.activeElement.id === CHECK_IN_INPUT_ID) document.activeElement.blur();
+      leaveCheckInBox();
       void cashier.queue.getState().reload();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {
