@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { adminStore } from './admin-store';
 import { formatDateTime } from './format';
@@ -7,21 +7,44 @@ import { useLoad } from './use-load';
 
 const PAGE = 25;
 
-/** Every back-office change, newest first, paged by the node. */
+/** The kinds of object the back office records changes to (the audit's `object_type`). */
+const OBJECT_TYPES = ['staff', 'store', 'api_key', 'customer', 'webhook', 'program', 'currency', 'earning_rule', 'reward', 'tier', 'content', 'sync_exception'] as const;
+type ObjectType = (typeof OBJECT_TYPES)[number];
+const EVERYTHING = 'all';
+
+/** Every back-office change, newest first, paged by the node; or the changes to one kind of object. */
 export function AuditScreen() {
   const t = useAdminStrings();
   const [offset, setOffset] = useState(0);
-  const page = useLoad(() => adminStore.getState().api().audit(offset, PAGE), [offset]);
+  const [objectType, setObjectType] = useState<string>(EVERYTHING);
+  const page = useLoad(() => adminStore.getState().api().audit(offset, PAGE, objectType === EVERYTHING ? null : objectType), [offset, objectType]);
+  const filter = (
+    <Select
+      label={t.auditFilter}
+      w={260}
+      allowDeselect={false}
+      value={objectType}
+      onChange={(value) => {
+        setObjectType(value ?? EVERYTHING);
+        setOffset(0);
+      }}
+      data={[{ value: EVERYTHING, label: t.auditEverything }, ...OBJECT_TYPES.map((type: ObjectType) => ({ value: type, label: t[`objectType_${type}`] }))]}
+    />
+  );
   if (page.error)
     return (
-      <Alert color="red" role="alert">
-        {page.error}
-      </Alert>
+      <Stack>
+        {filter}
+        <Alert color="red" role="alert">
+          {page.error}
+        </Alert>
+      </Stack>
     );
   if (!page.data) return <Text>{t.loading}</Text>;
   const { items, total } = page.data;
   return (
     <Stack>
+      {filter}
       <Table aria-label={t.auditTable} striped>
         <Table.Thead>
           <Table.Tr>

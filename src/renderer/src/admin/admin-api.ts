@@ -94,7 +94,9 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     sendWebhookTest: (id: string) => call<{ event_id: string }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
     webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
     replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
-    audit: (offset: number, limit: number) => call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit } }),
+    /** `objectType`: only the changes to that kind of object (staff, store, api_key…); null: every change. */
+    audit: (offset: number, limit: number, objectType: string | null = null) =>
+      call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit, ...(objectType === null ? {} : { object_type: objectType }) } }),
   };
 }
 

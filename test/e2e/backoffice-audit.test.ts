@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { expectText, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { startTestNode, type TestNode } from '../support/test-node';
+
+// The audit log in Chromium against a real node: the changes to one kind of object (the node
+// filters them: `object_type`), paged from the first page whenever the kind changes, in Spanish too.
+describe('back-office audit log in Chromium', () => {
+  let node: TestNode;
+  let browser: Browser;
+  let vendor: VendorCredentials;
+  let owner: SignedInStaff;
+
+  beforeAll(async () => {
+    node = await startTestNode({ rendererDir: builtRendererForTests() });
+    vendor = await node.addVendor('Café Andino');
+    owner = await ownerOf(node, vendor.vendorId);
+    // 26 keys issued (more than a page), one invitation, one store change.
+    for (let i = 1; i <= 26; i++) {
+      const issued = await staffCall(node, owner.token, 'POST', `/backoffice/stores/${vendor.storeId}/keys`, { role: 'cashier', label: `Till ${i}` });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    }
+    expect((await staffCall(node, owner.token, 'POST', '/backoffice/staff', { email: 'luis.mena@andino.test', name: 'Luis Mena', role: 'manager', store_id: null })).status).toBe(201);
+    expect((await staffCall(node, owner.token, 'PUT', `/backoffice/stores/${vendor.storeId}`, { city: 'Quito' })).status).toBe(200);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+
+  async function auditPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${node.url}/admin#/audit`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Audit log' }).waitFor();
+    return page;
+  }
+
+  const actionsShown = (page: Page) => page.getByRole('table', { name: 'Audit log' }).getByRole('row').locator('td:nth-child(3)').allTextContents();
+
+  it('shows the changes to one kind of object, from the first page, and every change again', async () => {
+    const page = await auditPage();
+    // The owner's creation, 26 keys, an invitation, a store change.
+    await expectText(page.getByText(/of 29$/), '1–25 of 29');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expectText(page.getByText(/of 29$/), '26–29 of 29');
+
+    // Another kind starts at its first page.
+    await page.getByRole('combobox', { name: 'Show changes to' }).click();
+    await page.getByRole('option', { name: 'Staff', exact: true }).click();
+    await expectText(page.getByText(/ of 2$/), '1–2 of 2');
+    expect(await actionsShown(page)).toEqual(['staff.invite', 'staff.create']);
+
+    await page.getByRole('combobox', { name: 'Show changes to' }).click();
+    await page.getByRole('option', { name: 'Stores', exact: true }).click();
+    await expectText(page.getByText(/ of 1$/), '1–1 of 1');
+    expect(await actionsShown(page)).toEqual(['store.update']);
+    await expectText(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1), /"city":"Springfield".*→.*"city":"Quito"/s);
+
+    await page.getByRole('combobox', { name: 'Show changes to' }).click();
+    await page.getByRole('option', { name: 'API keys', exact: true }).click();
+    await expectText(page.getByText(/of 26$/), '1–25 of 26');
+    expect(new Set(await actionsShown(page))).toEqual(new Set(['api_key.issue']));
+
+    // In Spanish, the same choice reads in Spanish.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    expect(await page.getByRole('combobox', { name: 'Mostrar cambios de' }).inputValue()).toBe('Claves API');
+    await page.getByRole('combobox', { name: 'Mostrar cambios de' }).click();
+    await page.getByRole('option', { name: 'Todo', exact: true }).click();
+    await expectText(page.getByText(/de 29$/), '1–25 de 29');
+    await page.context().close();
+  });
+});
