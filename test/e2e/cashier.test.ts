@@ -360,9 +360,15 @@ describe('cashier screen in Chromium', () => {
 
   it('marks a flagged account on the panel (an offline overdraft central flagged)', async () => {
     await store.node.engine.db.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft' }).where('user_id', '=', dev.userId).execute();
+    // Offline sales spent more points than he had: the balance is below zero.
+    const { points: before } = await balancesOf(store, dev);
+    await inStoreApi(() => store.node).credit(store.vendor, store.vendor.loyaltyCurrencyId, dev.userId, -(before + 6));
     expect(await store.scan(dev.card)).toMatchObject({ ok: true });
     await expectText(panel().getByTestId('customer-name'), dev.name);
     await expectText(panel().getByTestId('customer-flagged'), 'Flagged');
+    // Shown with the minus sign the history uses (−), not Intl's hyphen.
+    await expectAttribute(points(), 'data-amount', '-6');
+    await expectText(points(), /^−6$/);
     await closeAllSessions(store);
     await page.getByTestId('queue-empty').waitFor();
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequester } from '../../src/renderer/src/api/client';
 import { createHistoryApi, type HistoryRecord } from '../../src/renderer/src/api/history-api';
-import { historyRowTexts, readHistoryRecord } from '../../src/renderer/src/cashier/history-lines';
+import { historyRowTexts, readHistoryRecord, signed, withMinusSign } from '../../src/renderer/src/cashier/history-lines';
+import { formatMoney, formatPoints } from '../../src/renderer/src/format';
 import { useCashierStrings } from '../../src/renderer/src/cashier/strings';
 import { transact } from '../../src/core/engine';
 import { recordTransaction } from '../../src/core/orders/record-transaction';
@@ -104,5 +105,17 @@ describe('cashier history rows', () => {
 
     // One minus sign everywhere: no hyphen-minus before a number.
     for (const row of [...en, ...es]) for (const text of [row.points, row.quickPay, row.context]) expect(text).not.toMatch(/-\s?[\d$]/);
+  });
+
+  it('balances and moves use one minus sign (−), in both languages', () => {
+    for (const language of ['en', 'es']) {
+      expect(withMinusSign(-6, (n) => formatPoints(n, language))).toBe('−6');
+      expect(withMinusSign(1280, (n) => formatPoints(n, language))).toBe(formatPoints(1280, language));
+      expect(withMinusSign(-29.99, (n) => formatMoney(n, 'USD', language))).toBe(`−${formatMoney(29.99, 'USD', language)}`);
+      expect(signed(-3.5, (n) => formatMoney(n, 'USD', language))).toMatch(/^−[^-]+$/);
+      expect(signed(3.5, (n) => formatMoney(n, 'USD', language))).toMatch(/^\+[^-]+$/);
+    }
+    // What Intl writes on its own, for the record: a hyphen-minus.
+    expect(formatMoney(-29.99, 'USD', 'en')).toBe('-$29.99');
   });
 });

@@ -4,6 +4,7 @@ import { formatMoney, formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
 import { autoReload, nextExpiring } from './balances';
+import { withMinusSign } from './history-lines';
 import { formatDate, useCashierStrings } from './strings';
 
 /** A test id part from a currency name: "Stars & Co" -> "Stars-&-Co" (spaces only are replaced). */
@@ -32,7 +33,9 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
   const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
   const quickPay = customer.quick_pay_balance;
   const code = quickPay.currency?.code ?? fallbackCode;
-  const money = (amount: number) => formatMoney(amount, code, language);
+  // A balance below zero (points earned, spent, then the sale voided) reads with the history's minus sign.
+  const money = (amount: number) => withMinusSign(amount, (n) => formatMoney(n, code, language));
+  const points = (amount: number) => withMinusSign(amount, (n) => formatPoints(n, language));
   const qpExpiring = nextExpiring(quickPay.expiring, quickPay.amount);
   const reload = autoReload(customer.reload);
 
@@ -53,7 +56,7 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
           <BalanceCard
             key={entry.currency.id}
             label={entry.currency.name}
-            value={formatPoints(entry.amount, language)}
+            value={points(entry.amount)}
             amount={entry.amount}
             testId={`loyalty-balance-${id}`}
             noteTestId={`loyalty-expiring-${id}`}
