@@ -60,6 +60,8 @@ describe('back-office webhooks in Chromium', () => {
     await page.getByRole('option', { name: 'order.placed' }).click();
     await page.getByRole('option', { name: 'customer.registered' }).click();
     await page.keyboard.press('Escape');
+    await page.getByRole('textbox', { name: 'Description (optional)' }).fill('CRM');
+    await page.getByRole('textbox', { name: 'Alert email (optional)' }).fill('ops@andino.test');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await expectText(page.getByRole('status'), /Endpoint added\..*shown only once/s);
     const secret = (await page.getByTestId('webhook-secret').textContent())!.trim();
@@ -67,7 +69,7 @@ describe('back-office webhooks in Chromium', () => {
     receiver.secrets = [secret];
 
     const row = page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row', { name: receiver.url });
-    await expectText(row, /order\.placed, customer\.registered\s*Enabled/);
+    await expectText(row, /CRM\s*Alerts to ops@andino\.test\s*order\.placed, customer\.registered\s*Enabled/);
     await saveScreenshot(page, 'backoffice-webhooks');
     await row.getByRole('button', { name: 'Send test' }).click();
     await expectText(page.getByRole('status'), 'Test event queued: see it in the deliveries.');
@@ -107,7 +109,7 @@ describe('back-office webhooks in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos.*Editar.*Eliminar/s);
   });
 
-  it('a manager edits an endpoint’s URL and events (a refusal shows in the dialog), and deletes it after confirming: its waiting event is cancelled, never sent', async () => {
+  it('a manager edits an endpoint’s URL, events and alert email (a refusal shows in the dialog), and deletes it after confirming: its waiting event is cancelled, never sent', async () => {
     const call = (method: string, path: string, body?: unknown) => staffCall(node, manager.token, method, path, body);
     const url = `${receiver.url}/orders`;
     const made = await call('POST', '/backoffice/webhooks', { url, events: ['order.placed'] });
@@ -131,8 +133,17 @@ describe('back-office webhooks in Chromium', () => {
     await expectText(dialog.getByRole('alert'), refusal.body.message as string);
     expect(await dialog.getByRole('textbox', { name: 'Endpoint URL' }).inputValue()).toBe('ftp://example.com/hook');
 
+    // And an alert email it cannot send to.
+    await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
+    await dialog.getByRole('textbox', { name: 'Alert email (optional)' }).fill('ops@');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const badEmail = await call('PUT', `/backoffice/webhooks/${id}`, { alert_email: 'ops@' });
+    expect([badEmail.body.code, badEmail.body.field]).toEqual(['invalid_email', 'alert_email']);
+    await expectText(dialog.getByRole('alert'), badEmail.body.message as string);
+
     const moved = `${receiver.url}/v2/orders`;
     await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(moved);
+    await dialog.getByRole('textbox', { name: 'Alert email (optional)' }).fill('ops@andino.test');
     await dialog.getByRole('combobox', { name: 'Events' }).click();
     await page.getByRole('option', { name: 'tier.changed' }).click();
     await dialog.getByText('Edit the endpoint').click();
@@ -140,9 +151,9 @@ describe('back-office webhooks in Chromium', () => {
     await expectText(page.getByRole('status'), 'Endpoint saved.');
     await expectCount(page.getByRole('dialog'), 0);
     const row = table.getByRole('row', { name: moved });
-    await expectText(row, /order\.placed, tier\.changed\s*Paused/);
+    await expectText(row, /Alerts to ops@andino\.test\s*order\.placed, tier\.changed\s*Paused/);
     const listed = (await call('GET', '/backoffice/webhooks')).body.items.find((e: { id: string }) => e.id === id);
-    expect(listed).toMatchObject({ url: moved, events: ['order.placed', 'tier.changed'], status: 'paused' });
+    expect(listed).toMatchObject({ url: moved, events: ['order.placed', 'tier.changed'], status: 'paused', alert_email: 'ops@andino.test', description: null });
 
     // Deleting asks first and says what it does; cancelled, nothing changes.
     await row.getByRole('button', { name: 'Delete' }).click();

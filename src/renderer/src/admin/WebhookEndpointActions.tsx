@@ -8,7 +8,7 @@ import { useWebhookStrings } from './webhooks-strings';
 const api = () => adminStore.getState().api();
 
 /**
- * An endpoint's **Edit**: its URL and events in a dialog, saved with `PUT /backoffice/webhooks/:id`
+ * An endpoint's **Edit**: its URL, events, description and alert email in a dialog, saved with `PUT /backoffice/webhooks/:id`
  * (the node's checks: an address it does not send to, an unknown kind). A refusal shows in the
  * dialog with the node's message and keeps what was typed; `onSaved` gets the message when the node
  * took the change.
@@ -18,20 +18,29 @@ export function EditEndpointButton({ endpoint, kinds, onSaved }: { endpoint: Web
   const [editing, setEditing] = useState(false);
   const [url, setUrl] = useState(endpoint.url);
   const [events, setEvents] = useState<string[]>(endpoint.events);
+  const [description, setDescription] = useState(endpoint.description ?? '');
+  const [alertEmail, setAlertEmail] = useState(endpoint.alert_email ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const open = () => {
     setUrl(endpoint.url);
     setEvents(endpoint.events);
+    setDescription(endpoint.description ?? '');
+    setAlertEmail(endpoint.alert_email ?? '');
     setError(null);
     setEditing(true);
   };
-  const unchanged = url === endpoint.url && events.length === endpoint.events.length && events.every((e) => endpoint.events.includes(e));
+  const unchanged =
+    url === endpoint.url &&
+    events.length === endpoint.events.length &&
+    events.every((e) => endpoint.events.includes(e)) &&
+    description === (endpoint.description ?? '') &&
+    alertEmail === (endpoint.alert_email ?? '');
   const save = () => {
     setBusy(true);
     setError(null);
     api()
-      .editWebhook(endpoint.id, { url, events })
+      .editWebhook(endpoint.id, { url, events, description, alert_email: alertEmail })
       .then(() => {
         setEditing(false);
         onSaved(t.edited);
@@ -48,6 +57,8 @@ export function EditEndpointButton({ endpoint, kinds, onSaved }: { endpoint: Web
         <Stack>
           <TextInput label={t.url} value={url} onChange={(e) => setUrl(e.currentTarget.value)} data-autofocus />
           <MultiSelect label={t.events} data={kinds} value={events} onChange={setEvents} searchable />
+          <TextInput label={t.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+          <TextInput label={t.alertEmail} description={t.alertEmailHint} value={alertEmail} onChange={(e) => setAlertEmail(e.currentTarget.value)} />
           {error && (
             <Alert color="red" role="alert">
               {error}

@@ -25,6 +25,8 @@ export function WebhooksScreen() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
+  const [description, setDescription] = useState('');
+  const [alertEmail, setAlertEmail] = useState('');
   const act: Act = (work, done) => {
     setOutcome(null);
     return work
@@ -88,12 +90,16 @@ export function WebhooksScreen() {
         <Group align="end" mt="sm">
           <TextInput label={t.url} value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/punchcard" w={380} />
           <MultiSelect label={t.events} data={kinds} value={events} onChange={setEvents} searchable w={420} />
+          <TextInput label={t.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} w={380} />
+          <TextInput label={t.alertEmail} description={t.alertEmailHint} value={alertEmail} onChange={(e) => setAlertEmail(e.currentTarget.value)} w={420} />
           <Button
             onClick={() =>
-              void act(api().addWebhook(url, events), t.added).then((ok) => {
+              void act(api().addWebhook({ url, events, description, alert_email: alertEmail }), t.added).then((ok) => {
                 if (ok) {
                   setUrl('');
                   setEvents([]);
+                  setDescription('');
+                  setAlertEmail('');
                 }
               })
             }
@@ -114,6 +120,16 @@ function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kind
     <Table.Tr aria-label={endpoint.url}>
       <Table.Td>
         <Anchor href={`#/webhooks/${endpoint.id}`}>{endpoint.url}</Anchor>
+        {endpoint.description && (
+          <Text size="sm" c="dimmed">
+            {endpoint.description}
+          </Text>
+        )}
+        {endpoint.alert_email && (
+          <Text size="sm" c="dimmed">
+            {t.alertsTo(endpoint.alert_email)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>{endpoint.events.join(', ')}</Table.Td>
       <Table.Td>

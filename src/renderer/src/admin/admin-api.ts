@@ -19,6 +19,15 @@ export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 type Body = Record<string, unknown>;
 
+/** An endpoint as the Webhooks screen sends it; the node reads an empty description or alert email as none. */
+export interface WebhookDetails {
+  url: string;
+  events: string[];
+  description: string;
+  /** Told when the node disables the endpoint (410 Gone, or failing for 3 days). */
+  alert_email: string;
+}
+
 /** A store's details as the Stores screen sends them (address2 and coordinates are left as they are). */
 export interface StoreDetails {
   name: string;
@@ -84,10 +93,11 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
     resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
     webhooks: () => call<Static<typeof BackOfficeWebhooksSchema>>('/backoffice/webhooks'),
-    addWebhook: (url: string, events: string[]) => call<Static<typeof WebhookEndpointWithSecretSchema>>('/backoffice/webhooks', { method: 'POST', body: { url, events } }),
+    /** An empty description or alert email is none. */
+    addWebhook: (body: WebhookDetails) => call<Static<typeof WebhookEndpointWithSecretSchema>>('/backoffice/webhooks', { method: 'POST', body }),
     setWebhookStatus: (id: string, status: 'enabled' | 'paused') => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body: { status } }),
     /** The node's checks as on creation: an address it does not send to, an unknown kind. */
-    editWebhook: (id: string, body: { url: string; events: string[] }) => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body }),
+    editWebhook: (id: string, body: WebhookDetails) => call<WebhookEndpoint>(`/backoffice/webhooks/${id}`, { method: 'PUT', body }),
     /** What the endpoint had not received is cancelled. */
     deleteWebhook: (id: string) => call<object>(`/backoffice/webhooks/${id}`, { method: 'DELETE' }),
     rotateWebhookSecret: (id: string) => call<Static<typeof WebhookEndpointWithSecretSchema>>(`/backoffice/webhooks/${id}/rotate-secret`, { method: 'POST' }),
