@@ -35,6 +35,7 @@ describe('Spanish strings in Chromium', () => {
     const help = page.getByRole('dialog', { name: helpTitle });
     await help.waitFor();
     const submitOrder = await help.getByTestId('shortcut-submitOrder').getByTestId('shortcut-keys').innerText();
+    const submitOrderSays = await help.getByTestId('shortcut-submitOrder').innerText();
     const open = await help.getByTestId('shortcut-open').getByTestId('shortcut-keys').innerText();
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
@@ -44,7 +45,8 @@ describe('Spanish strings in Chromium', () => {
     const formHint = await form.getByRole('button', { name: new RegExp(`^${placeOrder}`) }).locator('kbd').innerText();
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'detached' });
-    return { submitOrder: submitOrder.trim(), open: open.trim(), formHint: formHint.trim() };
+    // Enter in a box of the form places the order too (the form's own submit): the help says so, in the same key name.
+    return { submitOrder: submitOrder.trim(), open: open.trim(), formHint: formHint.trim(), enterInABox: submitOrderSays.includes(` ${open.trim()} `) };
   };
 
   beforeAll(async () => {
@@ -73,7 +75,7 @@ describe('Spanish strings in Chromium', () => {
       await expectText(page.getByRole('region', { name: 'Queue' }), '3 waiting');
       const english = await screenLines(page);
       // The shortcuts' help and the order form name the same keys.
-      expect(await shortcutKeys(page, 'Place order', 'Keyboard shortcuts')).toEqual({ submitOrder: 'Ctrl+Enter', open: 'Enter', formHint: 'Ctrl+Enter' });
+      expect(await shortcutKeys(page, 'Place order', 'Keyboard shortcuts')).toEqual({ submitOrder: 'Ctrl+Enter', open: 'Enter', formHint: 'Ctrl+Enter', enterInABox: true });
 
       await page.getByRole('banner').getByText('ES', { exact: true }).click();
       await expectText(page.getByRole('region', { name: 'Cola' }), '3 en espera');
@@ -93,7 +95,7 @@ describe('Spanish strings in Chromium', () => {
       const untranslated = spanish.filter((line) => english.includes(line) && !sameInBothLanguages(line, [ana, ben, chloe]));
       expect(untranslated, 'lines still in English on the Spanish screen').toEqual([]);
       // In Spanish too: Enter is "Intro" on a Spanish keyboard, in the help as on the order form's button.
-      expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Intro', open: 'Intro', formHint: 'Ctrl+Intro' });
+      expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Intro', open: 'Intro', formHint: 'Ctrl+Intro', enterInABox: true });
 
       // An unusually large amount is asked about in Spanish: Intro confirms, Esc goes back.
       await panel.getByRole('button', { name: /^Hacer pedido/ }).click();
