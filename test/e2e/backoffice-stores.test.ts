@@ -104,6 +104,8 @@ describe('back-office stores in Chromium', () => {
 
     await field(page, 'Tuesday').fill('22:00-02:00');
     await field(page, 'Saturday').fill('');
+    // What inactive means is said where it is chosen.
+    await expectText(dialog, /Inactive: left out of the app’s list of stores; its screens and keys keep working\./);
     await dialog.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Inactive' }).click();
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -118,6 +118,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
             <Select label={t.timeZone} searchable allowDeselect={false} data={timeZones(draft.timeZone)} value={draft.timeZone} onChange={(value) => value && set('timeZone', value)} />
             <Select
               label={t.status}
+              description={t.storeStatusHint}
               allowDeselect={false}
               data={[
                 { value: 'active', label: t.active },
