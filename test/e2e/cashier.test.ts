@@ -132,6 +132,8 @@ describe('cashier screen in Chromium', () => {
     await expectText(voided.getByTestId('history-what'), 'Void of R-0990');
     await expectText(voided.getByTestId('history-context'), 'Market Street · 2 × Flat white · Sale $8.40');
     await expectText(voided.getByTestId('history-points'), '−8 Points');
+    // Her balance shown follows it (her visit has ended, so the panel cannot read her again).
+    await expectAttribute(points(), 'data-amount', '32');
   });
 
   it('a session closed on the screen leaves the queue, on screen and in the node', async () => {

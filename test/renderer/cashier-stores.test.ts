@@ -223,6 +223,27 @@ describe('cashier stores with a real node', () => {
     expect(panel.lastOrder).toBeNull();
   });
 
+  it("a void of the panel's order after the session ended moves the balances back and drops the order's result", async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 1000, 50);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+    await cashier.customer.getState().placeOrder({ receipt_number: 'T-9', subtotal: 12.5, quick_pay: 5 });
+    expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(62);
+    expect(cashier.customer.getState().customer?.quick_pay_balance.amount).toBe(5);
+    await vi.waitFor(() => expect(cashier.customer.getState().history).toHaveLength(1));
+
+    // The POS voids it: the panel (its session closed by the order) cannot be read again.
+    const voided = await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'DELETE', body: { receipt_number: 'T-9' } });
+    expect(voided.status).toBe(200);
+    await vi.waitFor(() => expect(cashier.customer.getState().history?.[0]?.object).toBe('void'));
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(50));
+    const panel = cashier.customer.getState();
+    expect(panel.customer?.quick_pay_balance.amount).toBe(10);
+    expect(panel.lastOrder).toBeNull();
+    expect(panel.ended).toBe('order');
+  });
+
   it('a session closed elsewhere ends the panel, and the next check-in comes up', async () => {
     const { v, cashier } = await counter();
     const a = await customerWithBalances(v, 0, 0);

@@ -1,6 +1,7 @@
 import type { HistoryRecord } from '../api/history-api';
 import type { OrderReply } from '../api/orders-api';
 import type { CustomerAtCounter } from '../api/terminal-api';
+import { readHistoryRecord } from './history-lines';
 
 // Pure readings of the retrieve-customer reply for the panel, and the panel's updates after an
 // order (the order closes the session, so the panel cannot read it again).
@@ -121,32 +122,17 @@ export function withOrderBalances(customer: CustomerAtCounter, balances: OrderRe
 }
 
 /**
- * The customer after an order placed elsewhere (the POS), from its history record: the quick-pay
- * balance it states, and loyalty moved by the points earned and redeemed (by currency name).
+ * The customer after a history record the panel did not make: an order placed elsewhere (the POS),
+ * or the void of one. Quick pay takes the balance the record states; loyalty moves by the points
+ * it moved, signed as the history reads them (earned +, redeemed −; a void's reversals the other
+ * way), by currency name.
  */
 export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryRecord): CustomerAtCounter {
   const delta = new Map<string, number>();
-  for (const reward of record.rewards) {
-    const name = str(reward.currency);
-    const amount = num(reward.amount);
-    if (!name || amount === null) continue;
-    const sign = reward.kind === 'earned' ? 1 : reward.kind === 'redeemed' ? -1 : 0;
-    delta.set(name, (delta.get(name) ?? 0) + sign * amount);
-  }
+  for (const move of readHistoryRecord(record).points) delta.set(move.currency, (delta.get(move.currency) ?? 0) + move.amount);
   return {
     ...customer,
     loyalty_balance: { data: customer.loyalty_balance.data.map((e) => ({ ...e, amount: e.amount + (delta.get(e.currency.name) ?? 0) })) },
     quick_pay_balance: { ...customer.quick_pay_balance, amount: record.quickpay.balance },
   };
-}
-
-/** Items of a history record as a short line ("2 × Latte, Muffin"). */
-export function itemsLine(record: HistoryRecord): string {
-  return record.items
-    .map((item) => {
-      const name = str(item.name) ?? '?';
-      const quantity = num(item.quantity) ?? 1;
-      return quantity === 1 ? name : `${quantity} × ${name}`;
-    })
-    .join(', ');
 }

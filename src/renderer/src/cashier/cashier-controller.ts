@@ -84,7 +84,7 @@ export function createCashier(deps: CashierDeps): Cashier {
         break;
       case 'order.voided':
         // A void can concern any earlier order of the customer shown.
-        if (customer.getState().customer) await Promise.all([customer.getState().reloadHistory(), customer.getState().ended ? null : customer.getState().refresh()]);
+        await customer.getState().orderVoided(event.order_id);
         break;
     }
   }

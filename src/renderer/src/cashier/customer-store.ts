@@ -50,6 +50,12 @@ export interface CustomerState {
   sessionClosed(): void;
   /** The node says an order concerning the shown session completed (event): ours, or the POS's. */
   orderCompleted(orderId: number | undefined): Promise<void>;
+  /**
+   * A void at the store (of any customer's order): the shown customer's history follows. A session
+   * still open is read again; one that ended cannot be, so its balances move by the new void records
+   * (and the result of the order voided, if it was this panel's, goes).
+   */
+  orderVoided(orderId: number | undefined): Promise<void>;
 }
 
 
@@ -179,6 +185,24 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         if (newest && !seen.has(newest.id) && newest.object === 'order') {
           set((s) => ({ customer: s.customer && applyHistoryRecord(s.customer, newest) }));
         }
+      },
+      async orderVoided(orderId) {
+        const { hash, customer, ended, history } = get();
+        if (!hash || !customer) return;
+        if (!ended) {
+          await get().refresh();
+          return;
+        }
+        await get().reloadHistory();
+        if (!history || get().hash !== hash) return;
+        const seen = new Set(history.map((r) => r.id));
+        // Oldest first, so the last quick-pay balance applied is the newest.
+        const voids = (get().history ?? []).filter((r) => !seen.has(r.id) && r.object === 'void').reverse();
+        if (voids.length === 0) return;
+        set((s) => ({
+          customer: s.customer && voids.reduce(applyHistoryRecord, s.customer),
+          lastOrder: s.lastOrder && orderId !== undefined && s.lastOrder.id === orderId ? null : s.lastOrder,
+        }));
       },
     };
   });

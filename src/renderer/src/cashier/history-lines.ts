@@ -1,6 +1,5 @@
 import type { HistoryRecord } from '../api/history-api';
 import { formatMoney, formatPoints } from '../format';
-import { itemsLine } from './balances';
 import type { CashierStrings } from './strings';
 
 // The panel's reading of a history record (GET /user/transaction/list?user&api_key): what kind of
@@ -74,7 +73,7 @@ function kindOf(record: HistoryRecord): HistoryKind {
     case 'void':
       return 'void';
     case 'reload':
-      return record.receipts.some((r) => r.type === 'auto_reload') ? 'autoReload' : 'reload';
+      return (record.receipts ?? []).some((r) => r.type === 'auto_reload') ? 'autoReload' : 'reload';
     case 'egift':
       return 'egift';
     case 'tier_change':
@@ -91,8 +90,8 @@ function kindOf(record: HistoryRecord): HistoryKind {
 }
 
 function detailOf(kind: HistoryKind, record: HistoryRecord): string | null {
-  const reward = (k: string) => record.rewards.find((r) => r.kind === k);
-  const receipt = record.receipts[0] ?? {};
+  const reward = (k: string) => (record.rewards ?? []).find((r) => r.kind === k);
+  const receipt = record.receipts?.[0] ?? {};
   switch (kind) {
     case 'tierChange': {
       const tier = reward('tier');
@@ -119,7 +118,8 @@ export function readHistoryRecord(record: HistoryRecord): HistoryLine {
   const back = kind === 'void';
   // Points by currency and direction: two earning rules of one sale are one "+N Points".
   const sums = new Map<string, { currency: string; amount: number }>();
-  for (const reward of record.rewards) {
+  // Read with care: a record is the node's, but an older node or a partial one must not break the panel.
+  for (const reward of record.rewards ?? []) {
     const amount = num(reward.amount);
     if (amount === null || amount === 0) continue;
     const sign = pointsSign(reward.kind);
@@ -134,7 +134,7 @@ export function readHistoryRecord(record: HistoryRecord): HistoryLine {
   const points = [...sums.values()].map(({ currency, amount }) => ({ what: 'points' as const, amount, currency, back: back && amount > 0 }));
   const net = record.quickpay.loaded - record.quickpay.used;
   const declined = record.status === 'Declined' ? Math.abs(record.total) : null;
-  const receiptNumber = str(record.receipts[0]?.receipt_number);
+  const receiptNumber = str(record.receipts?.[0]?.receipt_number);
   return {
     kind,
     object: record.object,
@@ -189,4 +189,15 @@ export function historyRowTexts(line: HistoryLine, t: RowStrings, language: stri
     .filter((part): part is string => part !== null && part !== '')
     .join(' · ');
   return { title: t.historyKind(line.kind, line.receipt, line.detail, line.object), context, points, quickPay };
+}
+
+/** Items of a history record as a short line ("2 × Latte, Muffin"). */
+export function itemsLine(record: HistoryRecord): string {
+  return (record.items ?? [])
+    .map((item) => {
+      const name = str(item.name) ?? '?';
+      const quantity = num(item.quantity) ?? 1;
+      return quantity === 1 ? name : `${quantity} × ${name}`;
+    })
+    .join(', ');
 }
