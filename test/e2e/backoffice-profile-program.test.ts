@@ -167,4 +167,22 @@ describe('back-office profile and program edits in Chromium', () => {
     const active = await order('luna-2');
     expect([active.status, active.body.points_earned]).toEqual([200, 12]);
   });
+  it('an owner renames a currency in place; a name another currency has is the node’s refusal and keeps the row in edit mode', async () => {
+    const page = await signedInPage();
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const currencies = page.getByRole('table', { name: 'Currencies' });
+    await currencies.getByRole('row', { name: 'Points' }).getByRole('button', { name: 'Rename' }).click();
+    const editing = currencies.getByRole('row', { name: 'Points' });
+    await editing.getByRole('textbox', { name: 'Name' }).fill('Quick Pay USD');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('alert'), 'A currency with that name already exists.');
+    await editing.getByRole('textbox', { name: 'Name' }).fill('Stars');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    await expectText(currencies.getByRole('row', { name: 'Stars' }), /Stars\s*—\s*Active\s*Rename\s*Pause/);
+    const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
+    expect(p.currencies.map((c: { name: string }) => c.name).sort()).toEqual(['Quick Pay USD', 'Stars']);
+    const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];
+    expect(audit).toMatchObject({ action: 'currency.update', before: { name: 'Points' }, after: { name: 'Stars' } });
+  });
 });

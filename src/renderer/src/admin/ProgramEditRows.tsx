@@ -184,6 +184,42 @@ export function TierRow({ tier, editable, say }: { tier: Tier; editable: boolean
   );
 }
 
+/**
+ * A currency: shown as it is, or (Rename) its name in place — the name customers read on their
+ * balances. Its ISO code stays (balances are kept in it); pausing asks first (StatusToggle).
+ */
+export function CurrencyRow({ currency, editable, say, confirm }: { currency: Currency; editable: boolean; say: Say; confirm: PauseConfirmation }) {
+  const t = useAdminStrings();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(currency.name);
+  const start = () => {
+    setName(currency.name);
+    setEditing(true);
+  };
+  const save = () => void say(api().saveProgramItem('currencies', currency.id, { name })).then((ok) => ok && setEditing(false));
+  return (
+    <Table.Tr aria-label={currency.name}>
+      <Table.Td>{editing ? <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} /> : currency.name}</Table.Td>
+      <Table.Td>{currency.code ?? '—'}</Table.Td>
+      <Table.Td>{t[`programStatus_${currency.status}`]}</Table.Td>
+      <Table.Td>
+        {editing ? (
+          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+        ) : (
+          editable && (
+            <Group gap="xs" wrap="nowrap">
+              <Button size="xs" variant="subtle" onClick={start}>
+                {t.rename}
+              </Button>
+              <StatusToggle kind="currencies" id={currency.id} status={currency.status} editable={editable} say={say} confirm={confirm} />
+            </Group>
+          )
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 function EditButtons({ onSave, onCancel }: { onSave: () => void; onCancel: () => void }) {
   const t = useAdminStrings();
   return (

@@ -4,7 +4,7 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { errorMessage } from '../api/client';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
-import { NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
+import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
@@ -244,14 +244,13 @@ function Currencies({ p, editable, say }: SectionProps) {
         </Table.Thead>
         <Table.Tbody>
           {p.currencies.map((c) => (
-            <Table.Tr key={c.id}>
-              <Table.Td>{c.name}</Table.Td>
-              <Table.Td>{c.code ?? '—'}</Table.Td>
-              <Table.Td>{t[`programStatus_${c.status}`]}</Table.Td>
-              <Table.Td>
-                <StatusToggle kind="currencies" id={c.id} status={c.status} editable={editable} say={say} confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }} />
-              </Table.Td>
-            </Table.Tr>
+            <CurrencyRow
+              key={c.id}
+              currency={c}
+              editable={editable}
+              say={say}
+              confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }}
+            />
           ))}
         </Table.Tbody>
       </Table>
