@@ -168,7 +168,11 @@ describe('back office in Chromium', () => {
     await page.getByRole('tab', { name: 'Customers' }).click();
     await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('table', { name: 'Customers found' }).getByRole('link', { name: 'Ana Zambrano' }).click();
+    // The list says what each column is and what the search matched.
+    const found = page.getByRole('table', { name: 'Customers found' });
+    await expectText(found.getByRole('row').filter({ hasText: 'Ana Zambrano' }), /Ana Zambrano.*Email$/);
+    expect(await found.getByRole('columnheader').allTextContents()).toEqual(['Name', 'Email', 'Phone', 'Found by']);
+    await found.getByRole('link', { name: 'Ana Zambrano' }).click();
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*0/);
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('option', { name: 'Points' }).click();
@@ -208,6 +212,7 @@ describe('back office in Chromium', () => {
     await expectText(page.getByRole('status'), 'More customers match: these are the first 25 by last name. Type more of the name to narrow them down.');
     await expectCount(found, 25);
     await expectText(found.first(), 'Abel Quiroz');
+    await expectText(page.getByRole('table', { name: 'Customers found' }).getByRole('row').nth(1), /Abel Quiroz.*Name$/);
     await expectText(found.last(), 'Yolanda Quiroz');
     await search('zoe');
     await expectText(found.first(), 'Zoe Quiroz');

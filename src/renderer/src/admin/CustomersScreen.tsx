@@ -9,6 +9,10 @@ import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
+/** What a search matched a customer by: an identifier the counter takes (token: an app code), or a name. */
+const FOUND_BY = ['token', 'email', 'card', 'cedula', 'passport', 'phone', 'name'] as const;
+type FoundBy = (typeof FOUND_BY)[number];
+
 /** Customers a search shows; one more is asked for, to tell whether more match. */
 const SEARCH_PAGE = 25;
 
@@ -49,6 +53,14 @@ export function CustomerSearch() {
       {hits && more && <Text role="status">{t.moreMatch(hits.length)}</Text>}
       {hits && hits.length > 0 && (
         <Table aria-label={t.customersTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.name}</Table.Th>
+              <Table.Th>{t.email}</Table.Th>
+              <Table.Th>{t.phoneColumn}</Table.Th>
+              <Table.Th>{t.foundBy}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
             {hits.map((c) => (
               <Table.Tr key={c.id}>
@@ -59,6 +71,7 @@ export function CustomerSearch() {
                 </Table.Td>
                 <Table.Td>{c.email}</Table.Td>
                 <Table.Td>{c.phone}</Table.Td>
+                <Table.Td>{(FOUND_BY as readonly string[]).includes(c.matched_by) ? t[`foundBy_${c.matched_by as FoundBy}`] : c.matched_by}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
