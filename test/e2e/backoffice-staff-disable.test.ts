@@ -112,16 +112,29 @@ describe('back-office staff disable and enable in Chromium', () => {
   });
 
   it('a screen whose session the node ended goes back to the sign-in form and says why', async () => {
+    const ended = 'This session was ended (signed out everywhere, or the account was disabled). Please sign in again.';
+    const endSession = async (page: Page) => {
+      const token = await page.evaluate(() => sessionStorage.getItem('punchcard.admin.token'));
+      expect((await staffCall(node, token, 'POST', '/backoffice/sign-out-everywhere')).status).toBe(200);
+      owner.token = await signInOverHttp(node, owner.email);
+    };
+    // A call from the screen shown (a search).
     const page = await staffScreen(owner.email);
-    const token = await page.evaluate(() => sessionStorage.getItem('punchcard.admin.token'));
-    expect((await staffCall(node, token, 'POST', '/backoffice/sign-out-everywhere')).status).toBe(200);
-    owner.token = await signInOverHttp(node, owner.email);
     await page.getByRole('tab', { name: 'Customers' }).click();
+    await endSession(page);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await expectText(page.getByRole('alert'), 'This session was ended (signed out everywhere, or the account was disabled). Please sign in again.');
+    await expectText(page.getByRole('alert'), ended);
     await expectCount(page.getByText(/Owner$/), 0);
     await page.context().close();
+
+    // Going to another screen, which asks who is signed in.
+    const other = await staffScreen(owner.email);
+    await endSession(other);
+    await other.getByRole('tab', { name: 'Program' }).click();
+    await other.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expectText(other.getByRole('alert'), ended);
+    await other.context().close();
   });
 
   it('disables a waiting invitation, whose link dies, and enabled again it is invited', async () => {

@@ -138,4 +138,18 @@ describe('back-office staff role changes in Chromium', () => {
     expect(await memberOf(second)).toMatchObject({ role: 'manager', status: 'active' });
     await page.context().close();
   });
+  it('a role another owner changes shows from the next screen on: the tabs and the header follow it', async () => {
+    const third = `owner.three.${process.pid}@staff.test`;
+    const { staff } = await addOwner(node.engine, { vendorId, email: third, name: 'Third Owner', password: STAFF_PASSWORD });
+    const page = await staffScreen(third);
+    await expectText(page.getByRole('banner'), /Third Owner · Owner/);
+    const changed = await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${staff.id}`, { role: 'store_manager', store_id: northStoreId });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await page.getByRole('tab', { name: 'Stores & keys' }).click();
+    await expectText(page.getByRole('banner'), /Third Owner · Store manager/);
+    await expectCount(page.getByRole('tab', { name: 'Staff' }), 0);
+    await expectCount(page.getByRole('tab', { name: 'Audit log' }), 0);
+    await expectText(page.getByRole('table', { name: 'Stores' }), /Quito Norte/);
+    await page.context().close();
+  });
 });

@@ -27,6 +27,13 @@ export function AdminApp() {
   useEffect(() => {
     void adminStore.getState().resume();
   }, []);
+  const signedInAs = staff?.id ?? null;
+  // Each screen asks who the staff member is now (sessions carry no role): a role or store another
+  // owner changed takes effect at the node's next call, and the tabs and header follow it here.
+  const where = route.parts.join('/');
+  useEffect(() => {
+    if (signedInAs !== null) void adminStore.getState().refresh();
+  }, [where, signedInAs]);
   const [asked = 'dashboard', id] = route.parts;
   // Anything else (a sign-in link's route, an old address) opens the dashboard.
   const section = SECTIONS.includes(asked) ? asked : 'dashboard';

@@ -17,6 +17,8 @@ interface AdminState {
   /** Runs a sign-in call (password, link, invitation) and keeps its session. */
   begin(signIn: (api: AdminApi) => Promise<StaffSession>): Promise<void>;
   resume(): Promise<void>;
+  /** Reads the staff member again: a role or store another owner changed shows from the next screen on. */
+  refresh(): Promise<void>;
   signOut(everywhere?: boolean): Promise<void>;
 }
 
@@ -51,6 +53,17 @@ export const adminStore = createStore<AdminState>()((set, get) => ({
       set({ token, staff });
     } catch {
       sessionStorage.removeItem(TOKEN_KEY);
+    }
+  },
+  async refresh() {
+    const token = get().token;
+    if (token === null) return;
+    try {
+      const staff = await get().api().me();
+      // Signed out or another session meanwhile: this answer is not the screen's any more.
+      if (get().token === token) set({ staff });
+    } catch {
+      // A session the node ended is handled by api() (back to the sign-in form); anything else waits for the next screen.
     }
   },
   async signOut(everywhere = false) {
