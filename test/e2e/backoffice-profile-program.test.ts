@@ -185,4 +185,31 @@ describe('back-office profile and program edits in Chromium', () => {
     const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];
     expect(audit).toMatchObject({ action: 'currency.update', before: { name: 'Points' }, after: { name: 'Stars' } });
   });
+  it('an owner renames an earning rule with its points, so its name stays true; a name another rule has is the node’s refusal', async () => {
+    const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
+    const stars = p.currencies.find((c: { code: string | null }) => c.code === null).id;
+    const made = await staffCall(node, owner.token, 'POST', '/backoffice/program/earning-rules', { name: 'Birthday bonus', currency: stars, points: 5, per_amount: 100 });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await staffCall(node, owner.token, 'PUT', `/backoffice/program/earning-rules/${made.body.id}`, { status: 'INACTIVE' });
+
+    const page = await signedInPage();
+    await page.getByRole('tab', { name: 'Program' }).click();
+    const rules = page.getByRole('table', { name: 'Earning rules' });
+    const row = rules.getByRole('row', { name: '1 point per unit spent' });
+    await row.getByRole('button', { name: 'Rename' }).click();
+    await row.getByRole('textbox', { name: 'Name' }).fill('Birthday bonus');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('alert'), 'Another earning rule of the program already has that name');
+    await row.getByRole('textbox', { name: 'Name' }).fill('2 points per unit spent');
+    await row.getByRole('textbox', { name: 'Points' }).fill('2');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    const renamed = rules.getByRole('row', { name: '2 points per unit spent' });
+    await expectText(renamed, /2 points per unit spent.*Rename/s);
+    await expectCount(renamed.getByRole('textbox', { name: 'Name' }), 0);
+    const after = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body.earning_rules.find((r: { name: string }) => r.name === '2 points per unit spent');
+    expect(after).toMatchObject({ points: 2, per_amount: 1 });
+    const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];
+    expect(audit).toMatchObject({ action: 'earning_rule.update', before: { name: '1 point per unit spent', points: 1 }, after: { name: '2 points per unit spent', points: 2 } });
+  });
 });

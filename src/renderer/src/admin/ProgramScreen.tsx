@@ -75,9 +75,13 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
     setPoints(rule.points);
     setPerAmount(rule.per_amount);
   }, [rule.points, rule.per_amount]);
+  // Rename: the name (e.g. "1 point per unit spent") said what the rule gives; changed with it, it stays true.
+  const [name, setName] = useState<string | null>(null);
+  const save = () =>
+    void say(api().saveProgramItem('earning-rules', rule.id, { ...(name === null ? {} : { name }), points: Number(points), per_amount: Number(perAmount) })).then((ok) => ok && setName(null));
   return (
     <Table.Tr aria-label={rule.name}>
-      <Table.Td>{rule.name}</Table.Td>
+      <Table.Td>{name === null ? rule.name : <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
       <Table.Td>
         <NumberInput aria-label={t.points} value={points} onChange={setPoints} allowDecimal={false} disabled={!editable} w={110} />
       </Table.Td>
@@ -93,9 +97,18 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
       <Table.Td>
         {editable && (
           <Group gap="xs" wrap="nowrap">
-            <Button size="xs" onClick={() => void say(api().saveProgramItem('earning-rules', rule.id, { points: Number(points), per_amount: Number(perAmount) }))}>
+            <Button size="xs" onClick={save}>
               {t.save}
             </Button>
+            {name === null ? (
+              <Button size="xs" variant="subtle" onClick={() => setName(rule.name)}>
+                {t.rename}
+              </Button>
+            ) : (
+              <Button size="xs" variant="default" onClick={() => setName(null)}>
+                {t.cancel}
+              </Button>
+            )}
             <StatusToggle kind="earning-rules" id={rule.id} status={rule.status} editable={editable} say={say} />
           </Group>
         )}
