@@ -152,4 +152,26 @@ describe('back-office staff role changes in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Stores' }), /Quito Norte/);
     await page.context().close();
   });
+  it('renames a member in place; an empty name is the node’s refusal; the owner’s own new name shows in the header', async () => {
+    const page = await staffScreen(owner.email);
+    const row = rowOf(page, manager.email);
+    await row.getByRole('button', { name: 'Rename' }).click();
+    await row.getByRole('textbox', { name: 'Name' }).fill('   ');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('alert'), 'name must not be empty.');
+    await row.getByRole('textbox', { name: 'Name' }).fill('Luis Mena');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved: Luis Mena.');
+    await expectText(row, /Luis Mena.*Rename/s);
+    await expectCount(row.getByRole('textbox', { name: 'Name' }), 0);
+    const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1');
+    expect(audit.body.items[0]).toMatchObject({ action: 'staff.update', object_id: String(manager.id), before: { name: 'The manager' }, after: { name: 'Luis Mena' } });
+
+    const own = rowOf(page, owner.email);
+    await own.getByRole('button', { name: 'Rename' }).click();
+    await own.getByRole('textbox', { name: 'Name' }).fill('Ana Torres Vega');
+    await own.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('banner'), /Ana Torres Vega · Owner/);
+    await page.context().close();
+  });
 });

@@ -4,7 +4,7 @@ import { errorMessage } from '../api/client';
 import type { Staff } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
-import { StaffAccessButton, type StaffMessage } from './StaffAccessButton';
+import { refusalOf, StaffAccessButton, type StaffMessage } from './StaffAccessButton';
 import { StaffRoleButton } from './StaffRoleButton';
 import { useAdminStrings } from './strings';
 import { go } from './use-hash-route';
@@ -56,10 +56,10 @@ export function StaffScreen() {
   };
   const roleChanged = (said: StaffMessage, changed: Staff | null) => {
     setMessage(said);
-    // An owner who made themselves something else manages staff no more: their session says so from
+    // Their own row: the header follows (a new name). An owner who made themselves something else manages staff no more: their session says so from
     // its next call, and the screen follows (the header's role, the tabs) and leaves for the dashboard.
     if (changed && me && changed.id === me.id) {
-      adminStore.setState({ staff: { ...me, role: changed.role, store_id: changed.store_id } });
+      adminStore.setState({ staff: { ...me, name: changed.name, role: changed.role, store_id: changed.store_id } });
       if (changed.role !== 'owner') {
         go('#/dashboard');
         return;
@@ -90,7 +90,9 @@ export function StaffScreen() {
         <Table.Tbody>
           {(staff.data?.items ?? []).map((member) => (
             <Table.Tr key={member.id}>
-              <Table.Td>{member.name}</Table.Td>
+              <Table.Td>
+                <StaffName member={member} onDone={roleChanged} />
+              </Table.Td>
               <Table.Td>{member.email}</Table.Td>
               <Table.Td>{roleName(member.role)}</Table.Td>
               <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
@@ -150,5 +152,45 @@ export function StaffScreen() {
         </Alert>
       )}
     </Stack>
+  );
+}
+
+/** A member's name, or (Rename) a box to change it in place: the name their invitation and the header greet them by. */
+function StaffName({ member, onDone }: { member: Staff; onDone: (message: StaffMessage, changed: Staff | null) => void }) {
+  const t = useAdminStrings();
+  const [name, setName] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (name === null)
+    return (
+      <Group gap="xs" wrap="nowrap">
+        <Text size="sm">{member.name}</Text>
+        <Button size="compact-xs" variant="subtle" onClick={() => setName(member.name)}>
+          {t.rename}
+        </Button>
+      </Group>
+    );
+  const save = () => {
+    setBusy(true);
+    adminStore
+      .getState()
+      .api()
+      .renameStaff(member.id, name)
+      .then((after) => {
+        setName(null);
+        onDone({ ok: true, say: (strings) => strings.staffRenamed(after.name) }, after);
+      })
+      .catch((e: unknown) => onDone({ ok: false, say: refusalOf(e) }, null))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <TextInput size="xs" aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Button size="xs" loading={busy} onClick={save}>
+        {t.save}
+      </Button>
+      <Button size="xs" variant="default" onClick={() => setName(null)}>
+        {t.cancel}
+      </Button>
+    </Group>
   );
 }

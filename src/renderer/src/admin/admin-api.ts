@@ -74,6 +74,7 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     invite: (body: { email: string; name: string; role: string; store_id: number | null }) => call<Staff>('/backoffice/staff', { method: 'POST', body }),
     /** Disabling ends the member's sessions; enabling one who never chose a password answers `invited`. */
     setStaffStatus: (id: number, status: 'active' | 'disabled') => call<Staff>(`/backoffice/staff/${id}`, { method: 'PUT', body: { status } }),
+    renameStaff: (id: number, name: string) => call<Staff>(`/backoffice/staff/${id}`, { method: 'PUT', body: { name } }),
     /** A store manager's store comes with the role (null for the others); the last active owner keeps the role (409 `last_owner`). */
     setStaffRole: (id: number, role: string, storeId: number | null) => call<Staff>(`/backoffice/staff/${id}`, { method: 'PUT', body: { role, store_id: storeId } }),
     customers: (q: string, limit: number) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q, limit } }),
