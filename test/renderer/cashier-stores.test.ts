@@ -6,6 +6,8 @@ import type { StoreEventMessage } from '../../src/renderer/src/events/event-stre
 import { type Customer, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { type EventStream, eventStreams } from '../support/event-stream';
 import { inStoreApi } from '../support/in-store';
+import { paymentsApi } from '../support/payments';
+import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 
@@ -241,6 +243,30 @@ describe('cashier stores with a real node', () => {
     const panel = cashier.customer.getState();
     expect(panel.customer?.quick_pay_balance.amount).toBe(10);
     expect(panel.lastOrder).toBeNull();
+    expect(panel.ended).toBe('order');
+  });
+
+  it("an auto reload the panel's order queued moves the quick-pay balance once its history record arrives, and the result says so", async () => {
+    const { v, cashier } = await counter();
+    const c = await customerWithBalances(v, 1000, 0);
+    const payments = paymentsApi(() => node);
+    const profile = await payments.addProfileOk(c.key);
+    await payments.putSettingsOk(c.key, { amount: 25, threshold: 5, user_billingprofile: profile.id });
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+
+    const reply = await cashier.customer.getState().placeOrder({ receipt_number: 'AR-1', subtotal: 9, quick_pay: 9 });
+    expect(reply?.auto_reload_queued).toBe(true);
+    expect(cashier.customer.getState().customer?.quick_pay_balance.amount).toBe(1);
+    expect(cashier.customer.getState().autoReload).toEqual({ status: 'waiting', receipt: 'AR-1' });
+    await vi.waitFor(() => expect(cashier.customer.getState().history?.[0]?.object).toBe('order'));
+
+    // The node charges the card (no event tells the screen): the panel's next look at the history finds it.
+    await drainAutoReloads(node.engine);
+    await vi.waitFor(() => expect(cashier.customer.getState().autoReload).toEqual({ status: 'arrived', receipt: 'AR-1', amount: 25, balance: 26 }), { timeout: 5_000 });
+    const panel = cashier.customer.getState();
+    expect(panel.customer?.quick_pay_balance.amount).toBe(26);
+    expect(panel.history?.[0]?.object).toBe('reload');
     expect(panel.ended).toBe('order');
   });
 

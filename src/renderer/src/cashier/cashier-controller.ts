@@ -11,6 +11,8 @@ export interface CashierDeps {
   orders: OrdersApi;
   history: HistoryApi;
   events: Pick<EventStream, 'subscribe' | 'onResync'>;
+  /** When the panel reads the history again while an auto reload its order queued is on its way (ms); tests shorten it. */
+  autoReloadFollowDelays?: readonly number[];
 }
 
 export interface Cashier {

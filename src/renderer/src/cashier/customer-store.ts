@@ -4,9 +4,35 @@ import type { OrderReply, OrderRequest, OrdersApi } from '../api/orders-api';
 import type { CustomerAtCounter, TerminalApi } from '../api/terminal-api';
 import { applyHistoryRecord, withOrderBalances } from './balances';
 import { errorMessage } from '../api/client';
+import { readHistoryRecord } from './history-lines';
 
 /** How many history records the panel shows. */
 export const HISTORY_LIMIT = 5;
+
+/**
+ * How long the panel waits before each fresh read of the history while an auto reload its order
+ * queued has not arrived (ms; ~50 s in all, 7 reads: the history's per-key limit is 60 a minute).
+ * The node sends no event when a reload completes, so the history is the panel's only way to learn it.
+ */
+export const AUTO_RELOAD_FOLLOW_DELAYS = [1_000, 2_000, 3_000, 5_000, 8_000, 13_000, 20_000];
+
+/**
+ * The auto reload an order placed from the panel queued (`auto_reload_queued`): on its way, or its
+ * history record's word (amount loaded, or asked and declined; the quick-pay balance it states).
+ */
+export type AutoReloadState = { status: 'waiting'; receipt: string } | { status: 'arrived' | 'declined'; receipt: string; amount: number; balance: number };
+
+/** The auto-reload record that followed the order with this receipt number in a history page (newest first), if any. */
+export function autoReloadAfter(history: readonly HistoryRecord[], receipt: string): HistoryRecord | null {
+  const at = history.findIndex((r) => r.object === 'order' && r.receipts?.[0]?.receipt_number === receipt);
+  if (at < 0) return null;
+  // Records newer than the order, nearest it first.
+  for (let i = at - 1; i >= 0; i--) {
+    const record = history[i]!;
+    if (readHistoryRecord(record).kind === 'autoReload') return record;
+  }
+  return null;
+}
 
 /** An order as the form sends it: the store adds the session. */
 export type OrderDraftBody = Omit<OrderRequest, 'pos_session_hash' | 'card_number'>;
@@ -33,6 +59,8 @@ export interface CustomerState {
   orderError: string | null;
   /** The node's message when closing the session failed. */
   closeError: string | null;
+  /** The auto reload the panel's order queued: waiting for it, or what its history record says. */
+  autoReload: AutoReloadState | null;
 
   /** Shows a session (cancels whatever the panel was loading). */
   open(hash: string, sessionId?: number | null): Promise<void>;
@@ -64,9 +92,15 @@ export interface CustomerState {
  * panel's actions (order, close). Later loads win over earlier ones; a load for a session the panel
  * no longer shows is dropped.
  */
-export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 'close'>; orders: OrdersApi; history: HistoryApi }) {
+export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 'close'>; orders: OrdersApi; history: HistoryApi; autoReloadFollowDelays?: readonly number[] }) {
   let loadSeq = 0;
   let historySeq = 0;
+  const followDelays = deps.autoReloadFollowDelays ?? AUTO_RELOAD_FOLLOW_DELAYS;
+  let followTimer: ReturnType<typeof setTimeout> | null = null;
+  const stopFollowing = () => {
+    if (followTimer !== null) clearTimeout(followTimer);
+    followTimer = null;
+  };
 
   return createStore<CustomerState>()((set, get) => {
     const idle = {
@@ -83,7 +117,43 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       busy: null,
       orderError: null,
       closeError: null,
+      autoReload: null,
     };
+
+    /**
+     * The auto reload the panel's order queued, once the history has its record: the quick-pay
+     * balance follows the one the record states (the session ended with the order, so the panel
+     * cannot read the customer again), and the order's result says it arrived or was declined.
+     */
+    function settleAutoReload(): void {
+      const { autoReload, history } = get();
+      if (autoReload?.status !== 'waiting' || !history) return;
+      const record = autoReloadAfter(history, autoReload.receipt);
+      if (!record) return;
+      const declined = record.status === 'Declined';
+      stopFollowing();
+      set((s) => ({
+        customer: s.customer && applyHistoryRecord(s.customer, record),
+        autoReload: { status: declined ? 'declined' : 'arrived', receipt: autoReload.receipt, amount: declined ? Math.abs(record.total) : record.quickpay.loaded, balance: record.quickpay.balance },
+      }));
+    }
+
+    /** Reads the history again now and then until the queued auto reload shows in it (or the panel moves on). */
+    function followAutoReload(hash: string, receipt: string, step = 0): void {
+      stopFollowing();
+      const delay = followDelays[step];
+      if (delay === undefined) return;
+      followTimer = setTimeout(() => {
+        followTimer = null;
+        const still = () => get().hash === hash && get().autoReload?.status === 'waiting' && get().autoReload?.receipt === receipt;
+        if (!still()) return;
+        void get()
+          .reloadHistory()
+          .then(() => {
+            if (still()) followAutoReload(hash, receipt, step + 1);
+          });
+      }, delay);
+    }
 
     async function load(hash: string): Promise<void> {
       const seq = ++loadSeq;
@@ -102,6 +172,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       ...idle,
       async open(hash, sessionId = null) {
         if (get().hash === hash && get().phase !== 'error' && !get().ended) return;
+        stopFollowing();
         set({ ...idle, hash, sessionId, phase: 'loading' });
         await load(hash);
       },
@@ -119,12 +190,14 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
           const page = await deps.history.list(userId, { limit: HISTORY_LIMIT });
           if (seq !== historySeq || get().customer?.user.id !== userId) return;
           set({ history: page.data, historyPhase: 'ready', historyError: null });
+          settleAutoReload();
         } catch (error) {
           if (seq !== historySeq) return;
           set((s) => ({ historyPhase: s.history ? 'ready' : 'error', historyError: errorMessage(error) }));
         }
       },
       dismiss() {
+        stopFollowing();
         loadSeq++;
         historySeq++;
         set(idle);
@@ -155,8 +228,10 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
             // The order closed the session: the panel keeps the customer with the balances after it.
             ended: 'order',
             customer: s.customer && withOrderBalances(s.customer, reply.balances, reply.tier),
+            autoReload: reply.auto_reload_queued ? { status: 'waiting', receipt: reply.receipt_number } : null,
           }));
           void get().reloadHistory();
+          if (reply.auto_reload_queued) followAutoReload(hash, reply.receipt_number);
           return reply;
         } catch (error) {
           if (get().hash === hash) set({ busy: null, orderError: errorMessage(error) });

@@ -141,6 +141,8 @@ const en = {
   pointsEarned: (points: string, currency: string) => `${currency} earned: ${points}`,
   pointsSpent: (points: string, currency: string) => `${currency} redeemed: ${points}`,
   autoReloadQueued: 'Quick pay fell below the auto-reload threshold: a reload is on its way.',
+  autoReloadArrived: (amount: string, balance: string) => `Auto reload of ${amount} arrived: quick pay is now ${balance}.`,
+  autoReloadDeclined: (amount: string) => `The auto reload of ${amount} was declined: nothing was loaded.`,
   quickPayUsed: (amount: string) => `Paid ${amount} with quick pay`,
   nothingMoved: 'Nothing earned or spent.',
   // order form
@@ -310,6 +312,8 @@ export const useCashierStrings = defineStrings<typeof en>({
     pointsEarned: (points, currency) => `${currency} ganados: ${points}`,
     pointsSpent: (points, currency) => `${currency} canjeados: ${points}`,
     autoReloadQueued: 'El pago rápido bajó del umbral de recarga automática: hay una recarga en camino.',
+    autoReloadArrived: (amount, balance) => `Llegó la recarga automática de ${amount}: el pago rápido es ahora ${balance}.`,
+    autoReloadDeclined: (amount) => `La recarga automática de ${amount} fue rechazada: no se cargó nada.`,
     quickPayUsed: (amount) => `Pagó ${amount} con pago rápido`,
     nothingMoved: 'No se ganó ni se gastó nada.',
     orderTitle: (name) => `Nuevo pedido de ${name}`,
