@@ -54,10 +54,11 @@ export function StaffScreen() {
     // Refused too: the row may have changed meanwhile (another owner), the list shows it as it is.
     else staff.reload();
   };
-  const roleChanged = (said: StaffMessage, changed: Staff | null) => {
+  const memberChanged = (said: StaffMessage, changed: Staff | null) => {
     setMessage(said);
-    // Their own row: the header follows (a new name). An owner who made themselves something else manages staff no more: their session says so from
-    // its next call, and the screen follows (the header's role, the tabs) and leaves for the dashboard.
+    // Their own row: the header follows (a new name, a new role). An owner who made themselves
+    // something else manages staff no more (the node says so from their next call): the tabs
+    // follow and the screen leaves for the dashboard.
     if (changed && me && changed.id === me.id) {
       adminStore.setState({ staff: { ...me, name: changed.name, role: changed.role, store_id: changed.store_id } });
       if (changed.role !== 'owner') {
@@ -91,7 +92,7 @@ export function StaffScreen() {
           {(staff.data?.items ?? []).map((member) => (
             <Table.Tr key={member.id}>
               <Table.Td>
-                <StaffName member={member} onDone={roleChanged} />
+                <StaffName member={member} onDone={memberChanged} />
               </Table.Td>
               <Table.Td>{member.email}</Table.Td>
               <Table.Td>{roleName(member.role)}</Table.Td>
@@ -111,7 +112,7 @@ export function StaffScreen() {
               </Table.Td>
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
-                  <StaffRoleButton member={member} self={member.id === me?.id} stores={stores.data?.items ?? []} onDone={roleChanged} />
+                  <StaffRoleButton member={member} self={member.id === me?.id} stores={stores.data?.items ?? []} onDone={memberChanged} />
                   <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
                 </Group>
               </Table.Td>

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { AdminStore, StoreDetails } from './admin-api';
 import { adminStore } from './admin-store';
@@ -77,6 +77,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
   const [draft, setDraft] = useState<Draft>(() => draftOf(store));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const zones = useMemo(() => timeZones(draft.timeZone), [draft.timeZone]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setHours = (day: Day, value: string) => setDraft((d) => ({ ...d, hours: { ...d.hours, [day]: value } }));
   const start = () => {
@@ -115,7 +116,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
             {text('postalCode', t.postalCode)}
             <TextInput label={t.country} description={t.countryHint} required maxLength={2} value={draft.country} onChange={(e) => set('country', e.currentTarget.value.toUpperCase())} />
             <TextInput label={t.phone} description={t.phoneHint} value={draft.phone} onChange={(e) => set('phone', e.currentTarget.value)} />
-            <Select label={t.timeZone} searchable allowDeselect={false} data={timeZones(draft.timeZone)} value={draft.timeZone} onChange={(value) => value && set('timeZone', value)} />
+            <Select label={t.timeZone} searchable allowDeselect={false} data={zones} value={draft.timeZone} onChange={(value) => value && set('timeZone', value)} />
             <Select
               label={t.status}
               description={t.storeStatusHint}

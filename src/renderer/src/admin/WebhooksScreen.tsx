@@ -17,7 +17,8 @@ const STATUS_COLOR = { enabled: 'teal', paused: 'orange', disabled: 'red' } as c
 
 /**
  * A program's webhook endpoints: add one (its secret shown once), pause or enable, rotate the
- * secret, send a test, edit its URL and events, delete it (after a confirmation).
+ * secret, send a test, edit its URL, events, description and alert email, delete it (after a
+ * confirmation).
  */
 export function WebhooksScreen() {
   const t = useWebhookStrings();
@@ -152,6 +153,7 @@ function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kind
           <Button size="xs" variant="subtle" component="a" href={`#/webhooks/${endpoint.id}`}>
             {t.deliveries}
           </Button>
+          {/* The dialog made the change (its refusals stay in it): here its message, and the list again. */}
           <EditEndpointButton endpoint={endpoint} kinds={kinds} onSaved={(message) => void act(Promise.resolve({}), message)} />
           <DeleteEndpointButton endpoint={endpoint} onDelete={() => void act(api().deleteWebhook(endpoint.id), t.deleted)} />
         </Group>
