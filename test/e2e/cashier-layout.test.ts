@@ -81,6 +81,35 @@ describe('cashier screen layout and rewards in Chromium', () => {
     await page.setViewportSize(viewport);
   });
 
+  it('J/K pressed while the focus is elsewhere (the language switch) bring the highlighted row into view with the focus, so Enter opens the row the cashier sees', async () => {
+    const list = queue().getByRole('list');
+    const first = waiting[0]!;
+    await queue().getByRole('listitem', { name: first.name }).getByRole('button').click();
+    await expectText(panel().getByTestId('customer-name'), first.name);
+    // The cashier switches the screen to Spanish: the focus stays on the switch.
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-queue-row]') === null)).toBe(true);
+
+    // J twenty times, as a person types (single letters wait for a quiet moment), one K back.
+    for (let i = 0; i < 21; i++) {
+      await page.keyboard.press('j');
+      await page.waitForTimeout(90);
+    }
+    await page.keyboard.press('k');
+    await page.waitForTimeout(90);
+    const target = waiting[20]!;
+    const hash = (await queue().getByRole('listitem', { name: target.name }).getAttribute('data-hash')) ?? '';
+    await expectAttribute(page.locator(':focus'), 'data-queue-row', hash);
+    // The highlighted row is in the list's visible part.
+    const row = await box(queue().getByRole('listitem', { name: target.name }));
+    const listBox = await box(list);
+    expect(row.y, JSON.stringify({ row, listBox })).toBeGreaterThanOrEqual(listBox.y - 1);
+    expect(row.y + row.height, JSON.stringify({ row, listBox })).toBeLessThanOrEqual(listBox.y + listBox.height + 1);
+    await page.keyboard.press('Enter');
+    await expectText(panel().getByTestId('customer-name'), target.name);
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+  });
+
   it('at 1024×768 the reward badges and a long unbroken name wrap inside their boxes', async () => {
     const long = await seedCustomer(store, { firstName: 'Maximiliana', lastName: 'Wolfeschlegelsteinhausenbergerdorffvoralternwaren', card: 'LONG0001', points: 450 });
     await inStoreApi(() => store.node).checkInOk(store.vendor.apiKey, long.card);

@@ -93,14 +93,23 @@ export function QueueList() {
   const sectionRef = useRef<HTMLElement>(null);
   const maxHeight = useQueueMaxHeight(sectionRef);
 
-  // Keyboard moves (J/K, arrows) carry the focus along, unless the cashier is typing elsewhere.
+  // The highlighted row is always in view inside the list. Keyboard moves (J/K, arrows) carry the
+  // focus along from wherever it was (the language switch, a button: keys typed into a text box are
+  // never moves), so Enter opens the row the cashier sees highlighted; a cursor moved otherwise (a
+  // scan opening a customer) takes the focus only when nothing else has it.
+  const cursorMoves = useQueue((s) => s.cursorMoves);
+  const seenMoves = useRef(cursorMoves);
   useEffect(() => {
     const list = listRef.current;
     if (!list || !cursor) return;
+    const row = list.querySelector<HTMLElement>(`[data-queue-row="${CSS.escape(cursor)}"]`);
+    if (!row) return;
+    const byKeys = cursorMoves !== seenMoves.current;
+    seenMoves.current = cursorMoves;
     const active = document.activeElement;
-    if (active && active !== document.body && !list.contains(active)) return;
-    list.querySelector<HTMLElement>(`[data-queue-row="${CSS.escape(cursor)}"]`)?.focus();
-  }, [cursor]);
+    if (byKeys || !active || active === document.body || list.contains(active)) row.focus({ preventScroll: true });
+    row.scrollIntoView?.({ block: 'nearest' });
+  }, [cursor, cursorMoves]);
 
   return (
     <Paper

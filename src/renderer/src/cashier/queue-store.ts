@@ -17,6 +17,8 @@ export interface QueueState {
   error: string | null;
   /** The highlighted row (keyboard cursor); Enter opens it. */
   cursor: string | null;
+  /** How many times the keys moved the cursor (J/K, arrows): the list brings the row into view and gives it the focus then. */
+  cursorMoves: number;
   /** Check-in method by session hash, for the sessions this screen knows about. */
   methods: Record<string, CheckInMethod>;
   /** Fetches the queue. Calls made while one is in flight are folded into one more fetch after it. */
@@ -64,6 +66,7 @@ export function createQueueStore(api: Pick<TerminalApi, 'queue'>) {
       entries: [],
       error: null,
       cursor: null,
+      cursorMoves: 0,
       methods: {},
       reload() {
         if (running) {
@@ -85,7 +88,7 @@ export function createQueueStore(api: Pick<TerminalApi, 'queue'>) {
         if (entries.length === 0) return;
         const at = cursor ? entries.findIndex((e) => e.hash === cursor) : -1;
         const next = at < 0 ? (delta > 0 ? 0 : entries.length - 1) : Math.min(Math.max(at + delta, 0), entries.length - 1);
-        set({ cursor: entries[next]!.hash });
+        set((s) => ({ cursor: entries[next]!.hash, cursorMoves: s.cursorMoves + 1 }));
       },
       setCursor(hash) {
         set({ cursor: hash });
