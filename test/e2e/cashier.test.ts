@@ -290,7 +290,9 @@ describe('cashier screen in Chromium', () => {
     expect(await dialog.isVisible()).toBe(true);
     expect(orders()).toBe(ordersBefore);
 
-    // A large amount meant: Enter on the question places it.
+    // A large amount meant: Enter on the question places it. A second earning rule gives points too:
+    // the result names each rule with its part of the total.
+    const bonusRule = await inStoreApi(() => store.node).addRule(store.vendor, { name: 'Big spender bonus', points: 1, per_amount: 200, rounding: 'floor' });
     await page.keyboard.press('Control+a');
     await page.keyboard.type('12000', { delay: 120 });
     await page.keyboard.press('Control+Enter');
@@ -298,8 +300,9 @@ describe('cashier screen in Chromium', () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     expect(orders()).toBe(ordersBefore + 1);
-    await expectText(panel().getByTestId('order-result'), /Points earned: 12,000/);
-    expect((await balancesOf(store, chloe)).points).toBe(pointsBefore + 12_000);
+    await expectText(panel().getByTestId('order-result'), 'Points earned: 18,000 (1 point per unit spent: 12,000, Big spender bonus: 6,000)');
+    expect((await balancesOf(store, chloe)).points).toBe(pointsBefore + 18_000);
+    await store.node.engine.db.updateTable('earning_rules').set({ status: 'INACTIVE' }).where('id', '=', bonusRule).execute();
     await closeAllSessions(store);
     await page.getByTestId('queue-empty').waitFor();
   });

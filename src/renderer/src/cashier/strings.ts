@@ -139,6 +139,8 @@ const en = {
   // order result
   orderDone: (receipt: string) => `Order ${receipt} complete`,
   pointsEarned: (points: string, currency: string) => `${currency} earned: ${points}`,
+  /** One earning rule's part of an order's points, listed after the total ("Big spender: 6,000"). */
+  earnedRule: (rule: string, points: string) => `${rule}: ${points}`,
   pointsSpent: (points: string, currency: string) => `${currency} redeemed: ${points}`,
   autoReloadQueued: 'Quick pay fell below the auto-reload threshold: a reload is on its way.',
   autoReloadArrived: (amount: string, balance: string) => `Auto reload of ${amount} arrived: quick pay is now ${balance}.`,
@@ -310,6 +312,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     offlineActions: 'Sin conexión: las acciones esperan a que vuelva el nodo de la tienda.',
     orderDone: (receipt) => `Pedido ${receipt} completado`,
     pointsEarned: (points, currency) => `${currency} ganados: ${points}`,
+    earnedRule: (rule, points) => `${rule}: ${points}`,
     pointsSpent: (points, currency) => `${currency} canjeados: ${points}`,
     autoReloadQueued: 'El pago rápido bajó del umbral de recarga automática: hay una recarga en camino.',
     autoReloadArrived: (amount, balance) => `Llegó la recarga automática de ${amount}: el pago rápido es ahora ${balance}.`,
