@@ -141,6 +141,16 @@ describe('chain health at central', () => {
     expect(audit.body.items[0]).toMatchObject({ action: 'program.update_offline_caps', before: { quickPayPerOrder: null }, after: { quickPayPerOrder: 2000, pointsPerDay: 500 } });
   });
 
+  it('null removes an offline cap, in the back office and the bearer API (it was coerced to a cap of 0, stopping every offline sale)', async () => {
+    const caps = (body: Record<string, unknown>) => staffCall({ url } as TestNode, owner.token, 'PUT', '/backoffice/program/offline-caps', body);
+    expect((await caps({ quick_pay_per_order: null, points_per_order: 0 })).body).toEqual({ apply: 'set_here', quick_pay_per_order: null, quick_pay_per_day: null, points_per_order: 0, points_per_day: 500 });
+    const policy = (body: Record<string, unknown>) => http(`${url}/sync/offline-policy`, { method: 'PUT', token: central.vendor.accessToken, body });
+    expect((await policy({ quick_pay_per_day: 700, points_per_order: null })).body).toEqual({ quick_pay_per_order: null, quick_pay_per_day: 700, points_per_order: null, points_per_day: 500 });
+    expect((await policy({ quick_pay_per_day: null })).body).toEqual({ quick_pay_per_order: null, quick_pay_per_day: null, points_per_order: null, points_per_day: 500 });
+    // as the next test expects
+    expect((await caps({ quick_pay_per_order: 2000 })).body.quick_pay_per_order).toBe(2000);
+  });
+
   it('a paired store shows central’s program read-only, its offline caps as central’s, and refuses program changes', async () => {
     const storeC = await addStore(central, 'C');
     const store = await pairStore(central, clock, storeC, central.transportFor);

@@ -171,6 +171,11 @@ describe('PUT /user/profile', () => {
     expect((await profileOk(c.key)).user.address.region).toStrictEqual({ region_id: 218_260_000, code: 'EC-G', name: 'Guayas' });
     await putOk(c.key, { postal_code: '090150' });
     expect((await profileOk(c.key)).user.address.postal_code).toBe('090150');
+    // null clears them (it was coerced to 0: "No region has id 0.")
+    await putOk(c.key, { region: null });
+    expect((await profileOk(c.key)).user.address.region).toBeNull();
+    await putOk(c.key, { country: null });
+    expect((await profileOk(c.key)).user.address.country).toBeNull();
   });
 
   it('accepts form fields with bracket nesting (phone_number[number], phone_number[code])', async () => {

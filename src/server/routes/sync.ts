@@ -11,6 +11,7 @@ import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import { PUSH_EVENTS_MAX, type PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
 import { toIso } from '../../shared/time';
+import { Nullable } from '../../shared/schemas/common';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
 import { RateLimiter } from '../http/rate-limit';
@@ -176,7 +177,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
         items: (await listSyncExceptions(engine, vendorOf(request).vendorId, { open: request.query.open ?? false })).map(syncExceptionWire),
       }),
     );
-    const Cap = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
+    const Cap = Nullable(Type.Integer({ minimum: 0 }));
     const policyToWire = (p: Awaited<ReturnType<typeof getOfflinePolicy>>) => ({
       quick_pay_per_order: p.quickPayPerOrder,
       quick_pay_per_day: p.quickPayPerDay,

@@ -5,10 +5,8 @@ import { IsoTimestamp, Nullable } from './common';
 
 export const StaffRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('store_manager')]);
 
-/**
- * Null first: with type coercion on, a null tried against the integer branch first would become 0.
- */
-const NullableId = Type.Union([Type.Null(), Type.Integer()]);
+/** A store id or null (Nullable keeps null from being coerced to 0). */
+const NullableId = Nullable(Type.Integer());
 
 export const StaffSchema = Type.Object({
   id: Type.Integer(),

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 // Wire shapes shared by the server (validation, serialisation, OpenAPI) and the renderer (types).
 
@@ -9,7 +9,19 @@ export const ObjectStatusSchema = Type.Union([Type.Literal('ACTIVE'), Type.Liter
   description: 'ACTIVE, INACTIVE (paused) or ARCHIVED (retired); see docs/decisions.md',
 });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const NUMBER_TYPES = new Set(['number', 'integer', 'boolean']);
+
+/**
+ * The schema, or null. A number or boolean is written `{type, nullable: true}` (OpenAPI 3.0's own
+ * form), not an anyOf with null: validation coerces types, and in an anyOf the first branch turns
+ * null into 0 or false — an offline cap "removed" with null became a cap of 0. Strings keep the
+ * anyOf: there a form's empty field ("pin=") that the string branch refuses becomes null.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && NUMBER_TYPES.has(type)) return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+  return Type.Union([schema, Type.Null()]);
+}
 
 export const IsoTimestamp = Type.String({ description: 'ISO 8601 with milliseconds, UTC', format: 'date-time' });
 
