@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { customerProfile } from '../../src/core/customer-care/customer-profile';
 import { customerHistory } from '../../src/core/history/customer-history';
-import { holderBalance } from '../../src/core/ledger/ledger';
+import { transact } from '../../src/core/engine';
+import { holderBalance, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { checkIn } from '../../src/core/onscreen/check-in';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
@@ -172,6 +173,42 @@ describe('conflicts between stores that sold offline', () => {
     await heal(c);
     expect(await membership()).toEqual({ flagged: 0, flagged_reason: null });
     expect((await open()).resolved_at).not.toBeNull();
+  });
+
+  it('an overdraft in quick pay stays flagged while points are earned; a quick-pay credit at central settles it', async () => {
+    const c = await chain();
+    const { vendorId, quickPayCurrencyId, loyaltyCurrencyId } = c.central.vendor;
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'di@example.com' });
+    await heal(c);
+    const user = await c.central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'di@example.com').executeTakeFirstOrThrow();
+    const userId = Number(user.id);
+    const creditAtCentral = (cents: number) =>
+      transact(c.central.engine, async (trx) => {
+        const account = await openAccount(trx, c.central.engine, { vendorId, currencyId: quickPayCurrencyId, holderType: 'user', holderId: userId });
+        await postEntry(trx, c.central.engine, account, { amount: cents, kind: 'adjustment' });
+      });
+    await creditAtCentral(1_000);
+    await heal(c);
+    await offline(c.a, c.b);
+    // Both stores believe 10.00 is there; each spends 8.00.
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'di@example.com', receiptNumber: 'QA-1', subtotal: 8, quickPay: 8 });
+    await placeOrder(c.b.engine, await c.b.scope(), { identification: 'di@example.com', receiptNumber: 'QB-1', subtotal: 8, quickPay: 8 });
+    await heal(c);
+    const flag = async () => (await c.central.engine.db.selectFrom('user_vendors').select('flagged_reason').where('user_id', '=', userId).executeTakeFirstOrThrow()).flagged_reason;
+    const resolved = async () => (await c.central.engine.db.selectFrom('sync_exceptions').select('resolved_at').where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow()).resolved_at;
+    const balance = (currencyId: number) => holderBalance(c.central.engine.db, { holderType: 'user', holderId: userId, currencyId });
+    expect([await flag(), await balance(quickPayCurrencyId), await resolved()]).toEqual(['offline_overdraft', -600, null]);
+    // A sale that earns points (the points account is positive) settles nothing of the quick-pay debt.
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'di@example.com', receiptNumber: 'QA-2', subtotal: 4 });
+    await heal(c);
+    expect(await balance(loyaltyCurrencyId)).toBeGreaterThan(0);
+    expect([await flag(), await balance(quickPayCurrencyId), await resolved()]).toEqual(['offline_overdraft', -600, null]);
+    // A credit that leaves quick pay still below zero settles nothing either; one that clears it does.
+    await creditAtCentral(500);
+    expect([await flag(), await resolved()]).toEqual(['offline_overdraft', null]);
+    await creditAtCentral(100);
+    expect(await flag()).toBeNull();
+    expect(await resolved()).not.toBeNull();
   });
 
   it('offline caps apply only while the store cannot reach central', async () => {

@@ -4,8 +4,10 @@ import type { DB } from '../storage/schema';
 
 /**
  * A customer flagged because offline spends left a negative balance (sync/central/settle-accounts)
- * is unflagged once a credit brings the balance back to zero or more, wherever the credit came
- * from: a store's sale, a reload or adjustment made at central. Its open exception is resolved too.
+ * is unflagged once credits bring every balance of theirs in the program back to zero or more,
+ * wherever the credits came from: a store's sale, a reload or adjustment made at central. Its open
+ * exception is resolved too. The flag is the membership's, so a credit in one currency settles
+ * nothing while another is still below zero (points earned used to clear a quick-pay debt).
  */
 export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }): Promise<void> {
   const now = engine.clock.now();
@@ -15,6 +17,18 @@ export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, memb
     .where('user_id', '=', member.userId)
     .where('vendor_id', '=', member.vendorId)
     .where('flagged_reason', '=', 'offline_overdraft')
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('ledger_accounts')
+            .select('id')
+            .where('holder_type', '=', 'user')
+            .where('holder_id', '=', member.userId)
+            .where('vendor_id', '=', member.vendorId)
+            .where('balance', '<', 0),
+        ),
+      ),
+    )
     .executeTakeFirst();
   if (Number(cleared.numUpdatedRows) === 0) return;
   await db
