@@ -300,19 +300,49 @@ describe('POST /order: idempotent resend of a receipt', () => {
         `Receipt ${receipt} was already recorded at this store for a different sale (${differs}). Send a new receipt number; a resend of that sale must carry the same customer and amounts.`,
       );
     };
-    await reused({ ...order, subtotal: 99 }, 'subtotal 12.75');
-    await reused({ ...order, total: 12.75 }, 'total 13.50');
-    await reused({ ...order, quick_pay: 0 }, 'quick pay 3.50');
-    await reused({ ...order, redemptions: [newPublicId('rwd')] }, 'no rewards');
+    await reused({ ...order, subtotal: 99 }, 'subtotal 12.75 recorded, 99.00 sent');
+    await reused({ ...order, total: 12.75 }, 'total 13.50 recorded, 12.75 sent');
+    await reused({ ...order, quick_pay: 0 }, 'quick pay 3.50 recorded, 0.00 sent');
+    const cookie = newPublicId('rwd');
+    await reused({ ...order, redemptions: [cookie] }, `rewards none recorded, ${cookie} sent`);
     // the same figures for another customer: a POS whose numbering started again (the sale the
     // first reply would answer is not theirs, and they would silently earn nothing)
-    await reused({ ...order, card_number: other.email, quick_pay: undefined, total: 13.5 }, 'quick pay 3.50');
+    await reused({ ...order, card_number: other.email, quick_pay: undefined, total: 13.5 }, 'quick pay 3.50 recorded, 0.00 sent');
     await reused({ ...order, card_number: other.email }, 'another customer');
     const session = await checkInOk(v.apiKey, other.email);
     await reused({ pos_session_hash: session.hash, receipt_number: receipt, subtotal: 12.75, total: 13.5, quick_pay: 3.5 }, 'another customer');
+    // the same customer and figures a day later: a POS numbering afresh each day (retries come within 12 hours)
+    const recordedAt = new Date(node.clock.now()).toISOString();
+    const dayAfter = nowSec() + 86_400;
+    await reused({ ...order, date: dayAfter }, `date ${recordedAt} recorded, ${new Date(dayAfter * 1000).toISOString()} sent`);
+    expect(await orderOk(v.apiKey, { ...order, date: nowSec() + 11 * 3_600 })).toStrictEqual(first);
+    // a resend naming nobody is refused as a new order would be, never answered with someone's sale
+    expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: 'nobody@example.com' }), 404, 'customer_not_found', 'card_number');
+    expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: undefined }), 400, 'validation_failed', 'card_number');
+    expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: undefined, pos_session_hash: 'no-such-session' }), 404, 'session_not_found', 'pos_session_hash');
     expect(await snapshot(c.userId)).toStrictEqual(after);
     expect(await node.engine.db.selectFrom('orders').select('id').where('user_id', '=', other.userId).execute()).toEqual([]);
     expect(await orderOk(v.apiKey, order)).toStrictEqual(first);
+  });
+
+  it('optional fields sent as null are as if left out (POS serialisers write null); blank reward ids are no reward', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = newReceipt();
+    const nulls = { till: null, total: null, quick_pay: null, date: null, items: null, taxes: null, payment_method: null, pos_session_hash: null, redemptions: null };
+    const placed = await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 7, ...nulls });
+    await expectEarnReply(placed, v, c, receipt, 7, 7);
+    expect(await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 7 })).toStrictEqual(placed);
+    const blank = await orderOk(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: 1, redemptions: [''] });
+    expect(blank.redeemed).toEqual([]);
+    const form = await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `card_number=${encodeURIComponent(c.email)}&receipt_number=${newReceipt()}&subtotal=1&redemptions=`,
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+    // a required field sent as null is still refused by name
+    expectLegacyError(await postOrder(v.apiKey, { card_number: c.email, receipt_number: newReceipt(), subtotal: null }), 400, 'validation_failed', 'subtotal');
   });
 
   it('the resend works after the session closed (the first order closed it)', async () => {

@@ -46,6 +46,11 @@ function orderAmount(major: number, digits: number, field: string): number {
   return minor;
 }
 
+/** An order names its customer by an open session or any identification check-in accepts. */
+export function noCustomerNamed(): ServiceError {
+  return new ServiceError('validation_failed', 'Send card_number (any identification) or pos_session_hash.', 'card_number');
+}
+
 export function cleanOrder(input: OrderInput, digits: number, now: number): CleanOrder {
   const receiptNumber = input.receiptNumber.trim();
   if (receiptNumber === '' || receiptNumber.length > 64) throw new ServiceError('validation_failed', 'receipt_number must be 1 to 64 characters.', 'receipt_number');
@@ -70,6 +75,7 @@ export function cleanOrder(input: OrderInput, digits: number, now: number): Clea
     orderedAt: input.date === undefined ? now : input.date * 1000,
     items,
     quickPay,
-    redemptions: input.redemptions ?? [],
+    // A form's empty `redemptions=` (or a blank id) is no reward, not an unknown one.
+    redemptions: (input.redemptions ?? []).filter((id) => id.trim() !== ''),
   };
 }

@@ -23,7 +23,7 @@ import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
 import { enforceOfflineCaps } from './offline-caps';
 import { pointsFor, ruleApplies } from './earning';
-import { type CleanOrder, cleanOrder, type OrderInput } from './order-input';
+import { type CleanOrder, cleanOrder, noCustomerNamed, type OrderInput } from './order-input';
 import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { refuseReusedReceipt } from './receipt-reuse';
@@ -61,7 +61,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       const previous = await findOrder(trx, counter.storeId, order.receiptNumber);
       if (previous) {
         await refuseReusedReceipt(trx, engine, previous, order, { input, vendorId: vendor.id, storeId: counter.storeId, country: store.country, digits });
-        return { result: JSON.parse(previous.reply) as OrderResult, events: [] as StoreEvent[], autoReloadQueued: false };
+        return { result: replyOf(previous), events: [] as StoreEvent[], autoReloadQueued: false };
       }
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
@@ -208,10 +208,15 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
     // Two copies of one receipt sent at once on PostgreSQL: the second finds the first's result.
     if (isUniqueViolation(error)) {
       const previous = await findOrder(engine.db, counter.storeId, input.receiptNumber.trim());
-      if (previous) return JSON.parse(previous.reply) as OrderResult;
+      if (previous) return replyOf(previous);
     }
     throw error;
   }
+}
+
+/** What a resend is answered: the sale's reply, or once voided the void's (status Voided, the balances after it). */
+function replyOf(order: { reply: string; void_reply: string | null }): OrderResult {
+  return JSON.parse(order.void_reply ?? order.reply) as OrderResult;
 }
 
 /** A currency with an ISO code is money (quick pay), never points a rule earns or a reward costs. */
@@ -251,7 +256,7 @@ async function customerOfOrder(
     refuseUnservedAccount(user, 'pos_session_hash');
     return { user, session };
   }
-  if (!input.identification) throw new ServiceError('validation_failed', 'Send card_number (any identification) or pos_session_hash.', 'card_number');
+  if (!input.identification) throw noCustomerNamed();
   const found = await identifyCustomer(db, engine, { vendorId: counter.vendorId, country, identification: input.identification });
   return { user: found.user, session: null };
 }

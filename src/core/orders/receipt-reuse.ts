@@ -5,21 +5,27 @@ import { survivingCustomerId } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import { findIdentifiedCustomer } from '../onscreen/identify-customer';
 import type { DB, OrdersTable } from '../storage/schema';
-import type { CleanOrder, OrderInput } from './order-input';
+import { type CleanOrder, noCustomerNamed, type OrderInput } from './order-input';
+
+/** Dates further apart than this are two sales: a POS's retry re-stamps within minutes, one that numbers afresh each day is a day apart. */
+export const RESEND_DATE_WINDOW_MS = 12 * 3_600_000;
+
+type RecordedSale = Pick<OrdersTable, 'user_id' | 'subtotal' | 'total' | 'quick_pay_used' | 'redemptions' | 'receipt_number' | 'ordered_at'>;
 
 /**
  * A receipt number already recorded at the store came with a sale. A till's retry is the same
  * sale and gets the first reply; a different one (a POS that restarts its numbering each day, a
  * mistyped number) would otherwise be answered with the first sale's reply, and its customer would
  * silently earn nothing. It is judged on what moves balances — the customer, subtotal, total,
- * quick pay and the rewards — never on what a POS may stamp afresh at each try (date, items, taxes,
- * till, payment method). A customer the resend no longer identifies (a card unlinked since) is not
- * judged.
+ * quick pay and the rewards — and on the date within RESEND_DATE_WINDOW_MS, never on what a POS
+ * may stamp afresh at each try (items, taxes, till, payment method). The resend must name its
+ * customer as a new order would: one it does not identify is refused as such, never answered with
+ * someone's sale.
  */
 export async function refuseReusedReceipt(
   db: Kysely<DB>,
   engine: Engine,
-  previous: Pick<OrdersTable, 'user_id' | 'subtotal' | 'total' | 'quick_pay_used' | 'redemptions' | 'receipt_number'>,
+  previous: RecordedSale,
   order: CleanOrder,
   sale: { input: OrderInput; vendorId: number; storeId: number; country: string; digits: number },
 ): Promise<void> {
@@ -32,14 +38,19 @@ export async function refuseReusedReceipt(
   );
 }
 
-function differentFigure(previous: Pick<OrdersTable, 'subtotal' | 'total' | 'quick_pay_used' | 'redemptions'>, order: CleanOrder, digits: number): string | undefined {
+function differentFigure(previous: RecordedSale, order: CleanOrder, digits: number): string | undefined {
   const amount = (minor: number) => toMajorUnits(minor, digits).toFixed(digits);
-  if (previous.subtotal !== order.subtotal) return `subtotal ${amount(previous.subtotal)}`;
-  if (previous.total !== order.total) return `total ${amount(previous.total)}`;
-  if (previous.quick_pay_used !== order.quickPay) return `quick pay ${amount(previous.quick_pay_used)}`;
+  const was = (what: string, recorded: string, sent: string) => `${what} ${recorded} recorded, ${sent} sent`;
+  if (previous.subtotal !== order.subtotal) return was('subtotal', amount(previous.subtotal), amount(order.subtotal));
+  if (previous.total !== order.total) return was('total', amount(previous.total), amount(order.total));
+  if (previous.quick_pay_used !== order.quickPay) return was('quick pay', amount(previous.quick_pay_used), amount(order.quickPay));
   const redeemed = (JSON.parse(previous.redemptions) as Array<{ rewardId: string }>).map((r) => r.rewardId).sort();
   const asked = [...order.redemptions].sort();
-  if (redeemed.join('\n') !== asked.join('\n')) return redeemed.length === 0 ? 'no rewards' : `rewards ${redeemed.join(', ')}`;
+  const list = (ids: string[]) => (ids.length === 0 ? 'none' : ids.join(', '));
+  if (redeemed.join('\n') !== asked.join('\n')) return was('rewards', list(redeemed), list(asked));
+  if (Math.abs(Number(previous.ordered_at) - order.orderedAt) > RESEND_DATE_WINDOW_MS) {
+    return was('date', new Date(Number(previous.ordered_at)).toISOString(), new Date(order.orderedAt).toISOString());
+  }
   return undefined;
 }
 
@@ -50,14 +61,13 @@ async function differentCustomer(
   sale: { input: OrderInput; vendorId: number; storeId: number; country: string },
 ): Promise<string | undefined> {
   const userId = await customerNamed(db, engine, sale);
-  if (userId === undefined) return undefined;
   // A merge since the first sale (chain sync) keeps the survivor: the same person.
   const before = await survivingCustomerId(db, previousUserId);
   return before === (await survivingCustomerId(db, userId)) ? undefined : 'another customer';
 }
 
 /** The customer the resend names: its session (open or since closed by the sale) or its identification. */
-async function customerNamed(db: Kysely<DB>, engine: Engine, sale: { input: OrderInput; vendorId: number; storeId: number; country: string }): Promise<number | undefined> {
+async function customerNamed(db: Kysely<DB>, engine: Engine, sale: { input: OrderInput; vendorId: number; storeId: number; country: string }): Promise<number> {
   const { input } = sale;
   if (input.sessionHash) {
     const session = await db
@@ -67,12 +77,9 @@ async function customerNamed(db: Kysely<DB>, engine: Engine, sale: { input: Orde
       .where('vendor_id', '=', sale.vendorId)
       .where('store_id', '=', sale.storeId)
       .executeTakeFirst();
-    return session?.user_id;
+    if (!session) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
+    return Number(session.user_id);
   }
-  if (!input.identification) return undefined;
-  try {
-    return (await findIdentifiedCustomer(db, engine, { vendorId: sale.vendorId, country: sale.country, identification: input.identification })).user.id;
-  } catch {
-    return undefined;
-  }
+  if (!input.identification) throw noCustomerNamed();
+  return (await findIdentifiedCustomer(db, engine, { vendorId: sale.vendorId, country: sale.country, identification: input.identification })).user.id;
 }

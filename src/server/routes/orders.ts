@@ -62,7 +62,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   const config = { style: 'legacy' as const };
   const response = { 200: Type.Union([OrderReplySchema, SuccessFalseSchema]) };
 
-  app.post('/order', { config, preValidation: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response } }, async (request, reply) => {
+  app.post('/order', { config: { ...config, nullAsAbsent: true }, preValidation: counterKey, schema: { tags, querystring: ApiKeyQuery, body: OrderBody, response } }, async (request, reply) => {
     const b = request.body;
     try {
       const result = await placeOrder(engine, storeOf(request), {
