@@ -307,6 +307,28 @@ describe('cashier screen in Chromium', () => {
     await page.getByTestId('queue-empty').waitFor();
   });
 
+  it('"Add item" hands the focus to the new line\'s name box, and Tab goes on through that line', async () => {
+    expect(await store.scan(ben.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), ben.name);
+    await panel().getByRole('button', { name: /^Place order/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+    await expectAttribute(page.locator(':focus'), 'aria-label', 'Item 1');
+    await page.keyboard.type('Latte', { delay: 120 });
+    await page.keyboard.press('Tab');
+    await expectAttribute(page.locator(':focus'), 'aria-label', 'Qty 1');
+    // A second line: its own name box, the first keeps what was typed.
+    await dialog.getByRole('button', { name: 'Add item' }).click();
+    await expectAttribute(page.locator(':focus'), 'aria-label', 'Item 2');
+    expect(await dialog.getByLabel('Item 1', { exact: true }).inputValue()).toBe('Latte');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
   it('registers a new customer by email at the counter: checked in and shown at once', async () => {
     await page.getByRole('button', { name: /^Register customer/ }).click();
     const dialog = page.getByRole('dialog');

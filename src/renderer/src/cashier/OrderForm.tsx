@@ -17,7 +17,7 @@ function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index:
   const t = useCashierStrings();
   return (
     <Group gap="xs" wrap="nowrap" align="flex-end">
-      <TextInput size="md" style={{ flex: 3 }} label={index === 0 ? t.itemName : undefined} aria-label={`${t.itemName} ${index + 1}`} value={item.name} onChange={(e) => onChange({ ...item, name: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 3 }} label={index === 0 ? t.itemName : undefined} aria-label={`${t.itemName} ${index + 1}`} data-item-name={index} value={item.name} onChange={(e) => onChange({ ...item, name: e.currentTarget.value })} />
       <TextInput size="md" style={{ flex: 1 }} label={index === 0 ? t.itemQuantity : undefined} aria-label={`${t.itemQuantity} ${index + 1}`} inputMode="decimal" value={String(item.quantity)} onChange={(e) => onChange({ ...item, quantity: e.currentTarget.value })} />
       <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} inputMode="decimal" value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
       <ActionIcon size={42} variant="subtle" color="red" aria-label={t.removeItem(index + 1)} onClick={onRemove}>
@@ -102,6 +102,14 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const [confirmed, setConfirmed] = useState<string | null>(null);
   const subtotalRef = useRef<HTMLInputElement>(null);
   const quickPayRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // "Add item" hands the focus to the new line's name box (it stayed on the button, and Tab went on to quick pay).
+  const focusItem = useRef<number | null>(null);
+  useEffect(() => {
+    if (focusItem.current === null) return;
+    formRef.current?.querySelector<HTMLInputElement>(`[data-item-name="${focusItem.current}"]`)?.focus();
+    focusItem.current = null;
+  }, [draft.items.length]);
 
   const update = (change: Partial<OrderDraft>) => {
     setDraft((d) => ({ ...d, ...change }));
@@ -148,7 +156,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} onKeyDown={onKeyDown} aria-label={t.orderTitle(fullName(customer.user))} noValidate>
+    <form ref={formRef} onSubmit={(e) => void submit(e)} onKeyDown={onKeyDown} aria-label={t.orderTitle(fullName(customer.user))} noValidate>
       <Stack gap="md">
         <TextInput
           size="lg"
@@ -182,7 +190,14 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             </Text>
           )}
           <Group justify="space-between">
-            <Button variant="light" size="md" onClick={() => update({ items: [...draft.items, { name: '', quantity: 1, price: '' }] })}>
+            <Button
+              variant="light"
+              size="md"
+              onClick={() => {
+                focusItem.current = draft.items.length;
+                update({ items: [...draft.items, { name: '', quantity: 1, price: '' }] });
+              }}
+            >
               {t.addItem}
             </Button>
             {total !== null && <Text size="sm">{t.itemsTotal(money(total))}</Text>}
