@@ -11,5 +11,20 @@ if (process.env.PUNCHCARD_FROM_SOURCES === '1') {
 } else {
   const { ensureBuiltCli, runBuiltCli } = await import('../scripts/build-cli.js');
   await ensureBuiltCli();
+  // The commands that serve the screens serve them as the sources are: in a checkout whose renderer
+  // changed since the last build, a person at a terminal gets them built again; anything else (tests
+  // starting nodes side by side, services) is told, and served the last build.
+  if (['store', 'demo', 'central'].includes(process.argv[2] ?? '')) {
+    const { fileURLToPath, URL } = await import('node:url');
+    const { buildScreens, screensAreStale } = await import('../scripts/screens.js');
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    if (screensAreStale(root) && process.stderr.isTTY) {
+      process.stderr.write('punchcard: building the screens into out/renderer (their sources changed since the last build)…\n');
+      const problem = buildScreens(root);
+      if (problem) process.stderr.write(`punchcard: warning: the screens could not be built (${problem}); the last build is served.\n`);
+    } else if (screensAreStale(root)) {
+      process.stderr.write('punchcard: warning: out/renderer is older than the screens\' sources: the last build is served (run `npm run build`).\n');
+    }
+  }
   await runBuiltCli(process.argv);
 }

@@ -4,19 +4,20 @@
 //   desktop:  fetches the Electron binary when the install could not (scripts/electron-binary.js),
 //             builds better-sqlite3 for Electron into .native/ once (scripts/electron-native.js), then
 //             electron-vite preview (builds main, preload and renderer into out/, launches Electron)
-//   headless: builds the screens into out/ when they were never built (a fresh clone), so the node
+//   headless: builds the screens into out/ when never built (a fresh clone) or older than their sources, so the node
 //             serves them at `/`, and the command line into out/cli when missing or older than the
 //             sources (scripts/build-cli.js), then node bin/punchcard.js demo --data .data/demo
 //
 // `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
 // other options are passed to the headless node (`npm start -- --port 5000 --data ./shop`).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronBinary, fetchElectronBinary } from './electron-binary.js';
 import { ensureBuiltCli } from './build-cli.js';
+import { buildScreens, builtScreens, screensAreStale } from './screens.js';
 import { buildElectronSqlite } from './electron-native.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,15 +86,15 @@ function run(command, args) {
 }
 
 /**
- * The renderer the headless node serves at `/` lives in out/renderer; a fresh clone has none. Builds
- * it (main, preload and renderer, as the desktop would) and says so. Returns a problem, or null.
+ * The renderer the headless node serves at `/` lives in out/renderer; a fresh clone has none, and a
+ * pull may have changed its sources since the last build. Builds it (main, preload and renderer, as
+ * the desktop would) and says so. Returns a problem, or null.
  */
-function buildScreensIfMissing() {
-  if (existsSync(join(root, 'out', 'renderer', 'index.html'))) return null;
-  console.log('punchcard: the screens are not built yet (out/renderer is missing): building them once with `electron-vite build`…');
-  const build = spawnSync(process.execPath, [electronViteCli(), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (build.status === 0 && existsSync(join(root, 'out', 'renderer', 'index.html'))) return null;
-  return build.error?.message ?? `electron-vite build exited with ${build.status ?? build.signal}`;
+function buildScreensIfNeeded() {
+  if (builtScreens(root) && !screensAreStale(root)) return null;
+  const why = builtScreens(root) ? 'their sources changed since the last build' : 'out/renderer is missing';
+  console.log(`punchcard: building the screens with \`electron-vite build\` (${why})…`);
+  return buildScreens(root);
 }
 
 const forceHeadless = process.argv.includes('--headless') || process.env.PUNCHCARD_HEADLESS === '1';
@@ -126,7 +127,7 @@ if (!forceHeadless && binary && display) {
   }
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
-  const screens = buildScreensIfMissing();
+  const screens = buildScreensIfNeeded();
   if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
   // bin/punchcard.js would build it too; built here, a failure is reported before the node starts.
   await ensureBuiltCli();
