@@ -307,7 +307,7 @@ describe('cashier screen in Chromium', () => {
     await page.getByTestId('queue-empty').waitFor();
   });
 
-  it('"Add item" hands the focus to the new line\'s name box, and Tab goes on through that line', async () => {
+  it('"Add item" hands the focus to the new line\'s name box; a large items total is asked about as the items total', async () => {
     expect(await store.scan(ben.card)).toMatchObject({ ok: true });
     await expectText(panel().getByTestId('customer-name'), ben.name);
     await panel().getByRole('button', { name: /^Place order/ }).click();
@@ -322,7 +322,19 @@ describe('cashier screen in Chromium', () => {
     await dialog.getByRole('button', { name: 'Add item' }).click();
     await expectAttribute(page.locator(':focus'), 'aria-label', 'Item 2');
     expect(await dialog.getByLabel('Item 1', { exact: true }).inputValue()).toBe('Latte');
+
+    // Items alone, the subtotal box empty: a large total is asked about as what it is, the items' total.
+    await dialog.getByRole('button', { name: 'Remove item 2' }).click();
+    await dialog.getByLabel('Qty 1', { exact: true }).fill('2');
+    await dialog.getByLabel('Price 1', { exact: true }).fill('6000');
+    await page.keyboard.press('Control+Enter');
+    const ask = dialog.getByTestId('order-large-amount');
+    await expectText(ask, 'Items total: $12,000.00');
+    await expectCount(ask.getByText(/Subtotal/), 0);
+    // Esc goes back to where that amount is typed: the item's price.
     await page.keyboard.press('Escape');
+    await expectCount(ask, 0);
+    await expectAttribute(page.locator(':focus'), 'aria-label', 'Price 1');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await closeAllSessions(store);

@@ -97,6 +97,10 @@ describe('order draft', () => {
       { field: 'quickPay', amount: 15_000 },
     ]);
     expect(largeAmounts(body({ items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2)).toEqual([{ field: 'subtotal', amount: 12_000 }]);
+    // The subtotal box left empty: the subtotal is the items' total, and is named so.
+    expect(largeAmounts(body({ items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2, { subtotalTyped: false })).toEqual([{ field: 'items', amount: 12_000 }]);
+    expect(largeAmounts(body({ subtotal: '12000', items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2, { subtotalTyped: true })).toEqual([{ field: 'subtotal', amount: 12_000 }]);
+    expect(largeAmounts(body({ subtotal: '20000' }), 2, { subtotalTyped: true })).toEqual([{ field: 'subtotal', amount: 20_000 }]);
     expect(largeAmounts(body({ subtotal: '12', items: [{ name: 'Ring', quantity: 2, price: '6000' }] }), 2)).toEqual([{ field: 'items', amount: 12_000 }]);
     // The same minor units in a currency without decimals: ¥15,000 is an ordinary sale.
     expect(largeAmounts(body({ subtotal: '15000' }, 0, 0), 0)).toEqual([]);

@@ -19,7 +19,7 @@ function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index:
     <Group gap="xs" wrap="nowrap" align="flex-end">
       <TextInput size="md" style={{ flex: 3 }} label={index === 0 ? t.itemName : undefined} aria-label={`${t.itemName} ${index + 1}`} data-item-name={index} value={item.name} onChange={(e) => onChange({ ...item, name: e.currentTarget.value })} />
       <TextInput size="md" style={{ flex: 1 }} label={index === 0 ? t.itemQuantity : undefined} aria-label={`${t.itemQuantity} ${index + 1}`} inputMode="decimal" value={String(item.quantity)} onChange={(e) => onChange({ ...item, quantity: e.currentTarget.value })} />
-      <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} inputMode="decimal" value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} data-item-price={index} inputMode="decimal" value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
       <ActionIcon size={42} variant="subtle" color="red" aria-label={t.removeItem(index + 1)} onClick={onRemove}>
         ×
       </ActionIcon>
@@ -97,7 +97,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const subtotalNow = result.ok ? result.subtotal : total;
 
   // Unusually large amounts wait for the cashier's word; once given for these amounts it stands (a retry does not ask again).
-  const large = result.ok ? largeAmounts(result.body, digits) : [];
+  const large = result.ok ? largeAmounts(result.body, digits, { subtotalTyped: String(draft.subtotal).trim() !== '' }) : [];
   const largeKey = JSON.stringify(large);
   const [confirmed, setConfirmed] = useState<string | null>(null);
   const subtotalRef = useRef<HTMLInputElement>(null);
@@ -145,7 +145,10 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   function backFromLarge() {
     const field = asking?.[0]?.field;
     setAsking(null);
-    (field === 'quickPay' ? quickPayRef : subtotalRef).current?.focus();
+    // Back to the amount asked about: an items total to the first line's price, where it is typed.
+    const firstPrice = formRef.current?.querySelector<HTMLInputElement>('[data-item-price="0"]');
+    if (field === 'items' && firstPrice) firstPrice.focus();
+    else (field === 'quickPay' ? quickPayRef : subtotalRef).current?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent) {

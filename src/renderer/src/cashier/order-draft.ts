@@ -130,17 +130,22 @@ export function buildOrder(draft: OrderDraft, context: DraftContext): DraftResul
 export const LARGE_AMOUNT_MINOR = 1_000_000;
 
 export interface LargeAmount {
-  /** subtotal: the order's subtotal; items: the item lines' total when it is not the subtotal; quickPay: the quick pay it spends. */
+  /** subtotal: the subtotal typed; items: the item lines' total (the subtotal when none was typed, or beside a different one typed); quickPay: the quick pay it spends. */
   field: 'subtotal' | 'items' | 'quickPay';
   /** Major units. */
   amount: number;
 }
 
-/** The amounts of an order that are unusually large (above LARGE_AMOUNT_MINOR), for the cashier to confirm. */
-export function largeAmounts(body: OrderDraftBody, digits: number): LargeAmount[] {
+/**
+ * The amounts of an order that are unusually large (above LARGE_AMOUNT_MINOR), for the cashier to
+ * confirm, each named by what the cashier typed: a subtotal left empty is the items' total, and is
+ * asked about as that ("Items total", not "Subtotal").
+ */
+export function largeAmounts(body: OrderDraftBody, digits: number, options: { subtotalTyped?: boolean } = {}): LargeAmount[] {
   const limit = LARGE_AMOUNT_MINOR / 10 ** digits;
   const found: LargeAmount[] = [];
-  if (body.subtotal > limit) found.push({ field: 'subtotal', amount: body.subtotal });
+  const fromItems = options.subtotalTyped === false && (body.items?.length ?? 0) > 0;
+  if (body.subtotal > limit) found.push({ field: fromItems ? 'items' : 'subtotal', amount: body.subtotal });
   if (body.items && body.items.length > 0) {
     const items = round(
       body.items.reduce((sum, i) => sum + i.quantity * i.price, 0),
