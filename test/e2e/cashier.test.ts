@@ -4,6 +4,9 @@ import { launchChromium } from '../support/browser';
 import { expectAttribute, expectCount, expectText, openScreen, typeAsScanner } from '../support/e2e-browser';
 import { balancesOf, closeAllSessions, type E2eStore, queueNames, SCANNER_ID, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
+import { loginOkAt } from '../support/customers';
+import { paymentsApi } from '../support/payments';
+import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
 import { http } from '../support/test-node';
 
 // The cashier screen in Chromium, served by a real headless store node at `/` and signed in with the
@@ -337,6 +340,35 @@ describe('cashier screen in Chromium', () => {
     await expectAttribute(page.locator(':focus'), 'aria-label', 'Price 1');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    await closeAllSessions(store);
+    await page.getByTestId('queue-empty').waitFor();
+  });
+
+  it("an auto reload the order queued shows on the panel when it arrives: the quick-pay balance follows, 'on its way' goes", async () => {
+    const eva = await seedCustomer(store, { firstName: 'Eva', lastName: 'Ruiz', card: 'CAFE0005', quickPayCents: 1_000 });
+    const session = await loginOkAt(store.node, eva.email, 'e2e password 1', store.vendor.vendorId);
+    const payments = paymentsApi(() => store.node);
+    const profile = await payments.addProfileOk(session.session_identifier);
+    await payments.putSettingsOk(session.session_identifier, { amount: 25, threshold: 5, user_billingprofile: profile.id });
+    expect(await store.scan(eva.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), eva.name);
+    await panel().getByRole('button', { name: /^Place order/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('order-subtotal').fill('9');
+    await dialog.getByTestId('order-quick-pay').fill('9');
+    await dialog.getByRole('button', { name: /^Place order/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const result = panel().getByTestId('order-result');
+    await expectText(result, 'a reload is on its way');
+    await expectAttribute(quickPay(), 'data-amount', '1');
+
+    // The node charges her card (its worker; no event tells the screen): the panel finds it in her history.
+    await drainAutoReloads(store.node.engine);
+    await expectText(panel().getByTestId('history-row').first().getByTestId('history-what'), 'Auto reload');
+    await expectText(result, 'Auto reload of $25.00 arrived: quick pay is now $26.00.');
+    await expectCount(result.getByText(/on its way/), 0);
+    await expectAttribute(quickPay(), 'data-amount', '26');
+    await expectText(quickPay(), '$26.00');
     await closeAllSessions(store);
     await page.getByTestId('queue-empty').waitFor();
   });
