@@ -34,7 +34,7 @@ async function punchcard(args: string[], env: Record<string, string> = {}) {
 }
 
 beforeAll(() => {
-  for (const path of ['bin', 'src', 'scripts/build-cli.js', 'package.json', 'package-lock.json']) cpSync(join(ROOT, path), join(project.path, path), { recursive: true });
+  for (const path of ['bin', 'src', 'scripts/build-cli.js', 'scripts/screens.js', 'package.json', 'package-lock.json']) cpSync(join(ROOT, path), join(project.path, path), { recursive: true });
   mkdirSync(join(project.path, 'out'));
   symlinkSync(join(ROOT, 'node_modules'), join(project.path, 'node_modules'));
 });

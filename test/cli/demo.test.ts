@@ -83,7 +83,7 @@ describe('npm start on a fresh clone without a desktop', () => {
   it('builds the screens once, says why, starts the demo node, and creates the demo data on the first run only', async () => {
     const first = await startDemo({ timeoutMs: FIRST_START_MS });
     expect(first.running.stdout()).toMatch(/the desktop window can't open: .*(Electron binary|no display|headless)/);
-    expect(first.running.stdout()).toContain('the screens are not built yet (out/renderer is missing): building them once');
+    expect(first.running.stdout()).toContain('building the screens with `electron-vite build` (out/renderer is missing)');
     // `/` serves the screens: Chromium shows the sign-in step, and the cashier key opens the counter.
     const html = await fetch(`${first.url}/`);
     expect(html.status).toBe(200);
@@ -114,7 +114,7 @@ describe('npm start on a fresh clone without a desktop', () => {
 
     const second = await startDemo();
     expect(second.running.stdout()).toContain('Demo data reused');
-    expect(second.running.stdout()).not.toContain('screens are not built yet');
+    expect(second.running.stdout()).not.toContain('building the screens');
     expect(second.running.stdout()).not.toMatch(/api_key\s+pcak_/);
     expect(second.token).not.toBe(first.token);
     // Screen keys are fresh at every start: the new pair signs screens in, the old pair is revoked.
