@@ -72,3 +72,42 @@ describe('punchcard init --owner', () => {
     expect(existsSync(join(dir, 'punchcard.db'))).toBe(false);
   });
 });
+
+// `punchcard owner`: init --owner makes the first owner of a vendor it creates only, so a program
+// set up without it (the README's chain example) had no way into the back office.
+describe('punchcard owner', () => {
+  it('gives a program set up without an owner one, with a one-time link; another with a password; refuses a taken email and an unknown vendor', async () => {
+    const dir = tempDir();
+    const init = await run(['init', '--data', dir, '--vendor', 'No Owner Yet', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    const vendorId = (JSON.parse(init.stdout.trim()) as { vendor_id: number }).vendor_id;
+
+    const first = await run(['owner', '--data', dir, '--email', 'late@acme.test', '--name', 'Late Owner', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout.trim()) as Record<string, unknown>;
+    expect(out).toMatchObject({ vendor_id: vendorId, owner_email: 'late@acme.test' });
+    const token = /#\/sign-in-link\?token=(pcsl_\S+)$/.exec(String(out.owner_sign_in_link))?.[1];
+    expect(token, String(out.owner_sign_in_link)).toBeDefined();
+
+    process.env.PUNCHCARD_OWNER_PASSWORD = 'second owner 123';
+    try {
+      const second = await run(['owner', '--data', dir, '--email', 'second@acme.test', '--json']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout.trim()).owner_sign_in_link).toBeUndefined();
+    } finally {
+      delete process.env.PUNCHCARD_OWNER_PASSWORD;
+    }
+    const taken = await run(['owner', '--data', dir, '--email', 'LATE@acme.test']);
+    expect([taken.code, taken.stderr.trim()]).toEqual([1, 'punchcard: A staff account with that email address already exists.']);
+    const unknown = await run(['owner', '--data', dir, '--email', 'x@acme.test', '--vendor', '999']);
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'punchcard: There is no vendor 999 in this data folder.']);
+
+    await withNode(dir, async (url) => {
+      const signedIn = await http(`${url}/backoffice/sign-in/link`, { method: 'POST', body: { token } });
+      expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+      expect(signedIn.body.staff).toMatchObject({ email: 'late@acme.test', name: 'Late Owner', role: 'owner', status: 'active' });
+      const withPassword = await http(`${url}/backoffice/sign-in`, { method: 'POST', body: { email: 'second@acme.test', password: 'second owner 123' } });
+      expect(withPassword.status).toBe(200);
+    });
+  });
+});

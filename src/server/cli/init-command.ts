@@ -3,6 +3,7 @@ import { cleanEmail } from '../../core/customers/contact';
 import { addOwner } from '../../core/staff/add-owner';
 import { setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { openNodeEngine } from '../node/store-node';
+import { signInLink } from './owner-command';
 
 export function registerInitCommand(program: Command): void {
   program
@@ -42,7 +43,7 @@ export function registerInitCommand(program: Command): void {
           client_secret: made.clientSecret,
           access_token: made.accessToken,
           ...(owner ? { owner_email: owner.staff.email } : {}),
-          ...(owner?.signInToken ? { owner_sign_in_link: `${options.adminUrl}#/sign-in-link?token=${owner.signInToken}` } : {}),
+          ...(owner?.signInToken ? { owner_sign_in_link: signInLink(options.adminUrl, owner.signInToken) } : {}),
         };
         if (options.json) {
           process.stdout.write(`${JSON.stringify(summary)}\n`);

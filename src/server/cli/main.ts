@@ -3,6 +3,7 @@ import { isServiceError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import { registerDemoCommand } from './demo-command';
 import { registerInitCommand } from './init-command';
+import { registerOwnerCommand } from './owner-command';
 import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
 import { registerStoresCommand } from './stores-command';
@@ -19,6 +20,7 @@ export function buildCli(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerInitCommand(program);
+  registerOwnerCommand(program);
   registerStoreCommand(program);
   registerStoresCommand(program);
   registerTokenCommand(program);

@@ -83,7 +83,7 @@ function toInput(o: StoreOptions): StoreInput {
 }
 
 /** The vendor a command acts for: the one named, else the node's only vendor. */
-async function vendorOfNode(engine: Awaited<ReturnType<typeof openNodeEngine>>, vendorId: number | undefined): Promise<number> {
+export async function vendorOfNode(engine: Awaited<ReturnType<typeof openNodeEngine>>, vendorId: number | undefined): Promise<number> {
   const vendors = await engine.db.selectFrom('vendors').select('id').orderBy('id').execute();
   if (vendorId !== undefined) {
     if (!vendors.some((v) => v.id === vendorId)) throw new ServiceError('vendor_not_found', `There is no vendor ${vendorId} in this data folder.`);
