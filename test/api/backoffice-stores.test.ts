@@ -90,6 +90,8 @@ describe('stores', () => {
     [{ hours: { mon: '08:00-08:00' } }, 'hours.mon'],
     [{ phone: '12' }, 'phone', 'invalid_phone'],
     [{ country: 'ECU' }, 'country'],
+    // two letters but no country (was taken)
+    [{ country: 'XX' }, 'country'],
     [{ coordinates: { latitude: 91, longitude: 0 } }, 'coordinates.latitude'],
     [{ name: '   ' }, 'name'],
   ])('refuses %j with 400 naming %s, and creates nothing', async (change: object, field: string, code = 'validation_failed') => {
@@ -106,6 +108,8 @@ describe('stores', () => {
     expect([bad.status, bad.body.code, bad.body.field]).toEqual([400, 'validation_failed', 'hours.mon']);
     const zone = await http(`${node.url}/stores/${vendor.storeId}`, { method: 'PUT', token: vendor.accessToken, body: { time_zone: 'Mars/Olympus' } });
     expect([zone.status, zone.body.code, zone.body.field]).toEqual([400, 'validation_failed', 'time_zone']);
+    const nowhere = await http(`${node.url}/stores/${vendor.storeId}`, { method: 'PUT', token: vendor.accessToken, body: { country: 'QQ' } });
+    expect([nowhere.status, nowhere.body.code, nowhere.body.field]).toEqual([400, 'validation_failed', 'country']);
     const missing = await http(`${node.url}/stores/999999`, { method: 'PUT', token: vendor.accessToken, body: { name: 'X' } });
     expect([missing.status, missing.body.code]).toEqual([404, 'store_not_found']);
     expect(await count()).toBe(before);

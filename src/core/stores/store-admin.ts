@@ -3,6 +3,7 @@ import { ServiceError } from '../../shared/errors';
 import { type Actor, recordAudit } from '../audit/record-audit';
 import { cleanPhone } from '../customers/contact';
 import { type Engine, ownsProgramData, transact } from '../engine';
+import { findCountryByCode } from '../geo/countries';
 import { nextObjectId } from '../storage/ids';
 import type { DB, StoresTable } from '../storage/schema';
 import { checkOpeningHours, checkTimeZone, isOpenAt } from './opening-hours';
@@ -86,7 +87,8 @@ function text(value: string | null | undefined, field: string, { required, max }
 function checkFields(input: StoreInput, base: StoreFields | null): StoreFields {
   const pick = <K extends keyof StoreFields>(key: K): StoreFields[K] | undefined => (input[key] !== undefined ? (input[key] as StoreFields[K]) : base?.[key]);
   const country = text(pick('country'), 'country', { required: true, max: 2 })!.toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
+  // A known country only: customers find stores by it, and phones and time zones are read in it ("XX" was taken).
+  if (!findCountryByCode(country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
   const latitude = pick('latitude') ?? null;
   const longitude = pick('longitude') ?? null;
   if ((latitude === null) !== (longitude === null)) throw new ServiceError('validation_failed', 'latitude and longitude go together.', latitude === null ? 'latitude' : 'longitude');
