@@ -198,6 +198,13 @@ describe('PUT /user/profile', () => {
     node.clock.advance(1_000);
     expectLegacyError(await putProfile(c.key, { first_name: 'Changed', city: 'Quito', metadata: { a: 'b' }, country: 999 }), 400, 'validation_failed', 'country');
     expectLegacyError(await putProfile(c.key, { first_name: 'Changed', contact_consent: 3, phone_number: { number: '123', code: '593' } }), 400, 'invalid_phone', 'phone_number');
+    // a name's limits in the words the request schemas use (it read "must be 1 to 100 characters at most")
+    const blank = await putProfile(c.key, { first_name: '   ' });
+    expectLegacyError(blank, 400, 'validation_failed', 'first_name');
+    expect(blank.body.error.errors[0].message).toBe('first_name must not be empty.');
+    const long = await putProfile(c.key, { last_name: 'x'.repeat(101) });
+    expectLegacyError(long, 400, 'validation_failed', 'last_name');
+    expect(long.body.error.errors[0].message).toBe('last_name must be at most 100 characters.');
     expect(await profileOk(c.key)).toStrictEqual(before);
   });
 

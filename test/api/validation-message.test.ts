@@ -22,10 +22,10 @@ function failure(schema: TSchema, data: unknown, context = 'body'): ValidationFa
 const body = (properties: Record<string, TSchema>) => Type.Object(properties);
 
 describe('validation messages', () => {
-  it('required: "x is required." naming the missing property, as before (also inside a list)', () => {
+  it('required: "x is required." naming the missing property; inside a list or object by its whole path', () => {
     expect(failure(body({ name: Type.String() }), {})).toEqual({ field: 'name', message: 'name is required.' });
     const items = body({ items: Type.Array(Type.Object({ name: Type.String(), quantity: Type.Number() })) });
-    expect(failure(items, { items: [{ name: 'Latte' }] })).toEqual({ field: 'quantity', message: 'quantity is required.' });
+    expect(failure(items, { items: [{ name: 'Latte' }] })).toEqual({ field: 'items.0.quantity', message: 'items.0.quantity is required.' });
   });
 
   it('minLength: 1 is "must not be empty", more is "at least n characters"', () => {

@@ -62,8 +62,8 @@ export function phoneFromInput(input: PhoneInput | null, country: string | null,
 export function cleanName(value: string, field: string, options: { allowEmpty?: boolean } = {}): string {
   // Composed (NFC), as the name search folds what is typed: "Nu\u0301n\u0303ez" is stored "Núñez".
   const clean = value.normalize('NFC').trim().replace(/\s+/g, ' ');
-  if ((!options.allowEmpty && clean.length === 0) || clean.length > 100) {
-    throw new ServiceError('validation_failed', `${field} must be ${options.allowEmpty ? '' : '1 to '}100 characters at most.`, field);
-  }
+  // In the words of the request schemas' own limits (server/errors/validation-message.ts).
+  if (!options.allowEmpty && clean.length === 0) throw new ServiceError('validation_failed', `${field} must not be empty.`, field);
+  if (clean.length > 100) throw new ServiceError('validation_failed', `${field} must be at most 100 characters.`, field);
   return clean;
 }

@@ -71,8 +71,10 @@ const COMPOSITIONS = new Set(['anyOf', 'oneOf']);
 export function describeValidation(errors: readonly SchemaError[] | undefined, context?: string): ValidationFailure | null {
   const first = errors?.[0];
   if (!first) return null;
-  const missing = typeof first.params?.missingProperty === 'string' ? first.params.missingProperty : undefined;
   const pathField = fieldOfPath(first.instancePath);
+  // A property missing inside an item or object is named by its whole path (items.0.name), not
+  // its own name alone, which read as a top-level field.
+  const missing = typeof first.params?.missingProperty === 'string' ? (pathField ? `${pathField}.${first.params.missingProperty}` : first.params.missingProperty) : undefined;
   const field = missing ?? (pathField || (context ?? 'request'));
   return { field, message: describeWithin(first, errors, field, context, undefined) };
 }
@@ -101,7 +103,10 @@ function sentence(error: SchemaError, field: string, context?: string): string {
   const subject = subjectOf(error, context);
   const limit = typeof p.limit === 'number' ? p.limit : undefined;
   // required (and dependentRequired): the sentence clients have always had.
-  if (typeof p.missingProperty === 'string') return `${p.missingProperty} is required.`;
+  if (typeof p.missingProperty === 'string') {
+    const path = fieldOfPath(error.instancePath);
+    return `${path ? `${path}.` : ''}${p.missingProperty} is required.`;
+  }
   switch (error.keyword) {
     case 'minLength':
       if (limit === undefined) break;
