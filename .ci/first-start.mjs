@@ -44,7 +44,7 @@ let failure = null;
 let browser = null;
 try {
   const { url, cashierKey } = await banner();
-  if (!/screens are not built yet/.test(out)) throw new Error('npm start did not say it built the screens (is out/ left from an earlier build?)');
+  if (!/building the screens with `electron-vite build` \(out\/renderer is missing\)/.test(out)) throw new Error('npm start did not say it built the screens (is out/ left from an earlier build?)');
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
