@@ -149,7 +149,12 @@ describe('balance adjustment', () => {
     for (const amount of [1_000_000_001, -1_000_000_001, Number.MAX_SAFE_INTEGER]) {
       const huge = await adjust(owner, { currency: pointsId, amount, reason: 'A typo' });
       expect([huge.status, huge.body.field], String(amount)).toEqual([400, 'amount']);
+      expect(huge.body.message).toBe('amount must be at most 1,000,000,000 Points either way.');
     }
+    // told in the currency's units, as staff type them (it said "1,000,000,000 minor units")
+    const usd = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', vendor.quickPayCurrencyId).executeTakeFirstOrThrow();
+    const hugeMoney = await adjust(owner, { currency: usd.public_id, amount: 1_000_000_001, reason: 'A typo' });
+    expect([hugeMoney.status, hugeMoney.body.message]).toEqual([400, 'amount must be at most 10,000,000.00 USD either way.']);
     const unknown = await adjust(owner, { currency: 'curr_00000000000000000000', amount: 5, reason: 'Nothing' });
     expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_currency']);
     expect((await profile(owner)).body.ledger).toHaveLength(before);

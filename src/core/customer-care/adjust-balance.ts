@@ -1,4 +1,6 @@
 import { ServiceError } from '../../shared/errors';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { toMajorUnits } from '../../shared/money';
 import { recordAudit } from '../audit/record-audit';
 import { holdProgramMoney } from '../currencies/program-money';
 import { type Engine, transact } from '../engine';
@@ -18,6 +20,12 @@ export interface Adjustment {
 /** The most one adjustment moves, in minor units (10,000,000.00 of a currency with cents). */
 export const MAX_ADJUSTMENT = 1_000_000_000;
 
+function adjustmentLimitIn(currency: { name: string; code: string | null }): string {
+  if (currency.code === null) return `${MAX_ADJUSTMENT.toLocaleString('en')} ${currency.name}`;
+  const digits = minorUnitDigits(currency.code);
+  return `${toMajorUnits(MAX_ADJUSTMENT, digits).toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency.code}`;
+}
+
 /**
  * Corrects a balance with a compensating ledger entry (kind `adjustment`), never an edit: the entry
  * and its audit record (who, why, balance before and after) commit together. A debit may not take
@@ -25,16 +33,17 @@ export const MAX_ADJUSTMENT = 1_000_000_000;
  */
 export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userId: number, input: Adjustment): Promise<{ entryId: number; balance: number }> {
   if (!Number.isSafeInteger(input.amount) || input.amount === 0) throw new ServiceError('validation_failed', 'amount must be a whole, non-zero number of minor units.', 'amount');
-  // A typo must not mint unbounded value (an order's points are capped alike).
-  if (Math.abs(input.amount) > MAX_ADJUSTMENT) throw new ServiceError('validation_failed', `amount must be at most ${MAX_ADJUSTMENT.toLocaleString('en')} minor units either way.`, 'amount');
   const reason = input.reason.trim();
   if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {
     // A balance in the quick-pay currency fixes its code: none may open beside a change of it (program-money.ts).
     await holdProgramMoney(trx, engine.dialect, staff.vendorId);
     await checkCustomerAccess(trx, staff.vendorId, null, userId);
-    const currency = await trx.selectFrom('currencies').select(['id', 'public_id', 'name']).where('vendor_id', '=', staff.vendorId).where('public_id', '=', input.currency).where('deleted_at', 'is', null).executeTakeFirst();
+    const currency = await trx.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', staff.vendorId).where('public_id', '=', input.currency).where('deleted_at', 'is', null).executeTakeFirst();
     if (!currency) throw new ServiceError('unknown_currency', undefined, 'currency');
+    // A typo must not mint unbounded value (an order's points are capped alike); the limit is told
+    // as staff type amounts: 10,000,000.00 USD, not a count of cents.
+    if (Math.abs(input.amount) > MAX_ADJUSTMENT) throw new ServiceError('validation_failed', `amount must be at most ${adjustmentLimitIn(currency)} either way.`, 'amount');
     const accountId = await openAccount(trx, engine, { vendorId: staff.vendorId, currencyId: currency.id, holderType: 'user', holderId: userId });
     const posted = await postEntry(trx, engine, accountId, { amount: input.amount, kind: 'adjustment', referenceType: 'staff', referenceId: String(staff.staffId) });
     // A credit on a balance already below zero (a voided order's points spent since) settles part of it.
