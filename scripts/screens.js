@@ -2,9 +2,7 @@
 // build`). In a checkout they went stale silently: `npx punchcard demo` after a pull served the
 // screens of the last build while the command line itself was rebuilt from the new sources. Both
 // `npm start` and `bin/punchcard.js` now build them again when a renderer source is newer.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** What the renderer's build reads (src/shared holds the wire types it imports). */
@@ -29,7 +27,9 @@ export function screensAreStale(root) {
   return SOURCES.some((source) => existsSync(join(root, source)) && newer(join(root, source)));
 }
 
-function electronViteCli(root) {
+async function electronViteCli(root) {
+  // Loaded only to build: every start of a node checks freshness, few build.
+  const { createRequire } = await import('node:module');
   const require = createRequire(join(root, 'package.json'));
   const pkgFile = require.resolve('electron-vite/package.json');
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
@@ -38,8 +38,9 @@ function electronViteCli(root) {
 }
 
 /** Builds main, preload and the screens into out/ (as the desktop would). Returns a problem, or null. */
-export function buildScreens(root) {
-  const build = spawnSync(process.execPath, [electronViteCli(root), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+export async function buildScreens(root) {
+  const { spawnSync } = await import('node:child_process');
+  const build = spawnSync(process.execPath, [await electronViteCli(root), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (build.status === 0 && builtScreens(root)) return null;
   return build.error?.message ?? `electron-vite build exited with ${build.status ?? build.signal}`;
 }

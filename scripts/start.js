@@ -90,7 +90,7 @@ function run(command, args) {
  * pull may have changed its sources since the last build. Builds it (main, preload and renderer, as
  * the desktop would) and says so. Returns a problem, or null.
  */
-function buildScreensIfNeeded() {
+async function buildScreensIfNeeded() {
   if (builtScreens(root) && !screensAreStale(root)) return null;
   const why = builtScreens(root) ? 'their sources changed since the last build' : 'out/renderer is missing';
   console.log(`punchcard: building the screens with \`electron-vite build\` (${why})…`);
@@ -127,7 +127,7 @@ if (!forceHeadless && binary && display) {
   }
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
-  const screens = buildScreensIfNeeded();
+  const screens = await buildScreensIfNeeded();
   if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
   // bin/punchcard.js would build it too; built here, a failure is reported before the node starts.
   await ensureBuiltCli();
