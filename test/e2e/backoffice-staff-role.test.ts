@@ -158,7 +158,7 @@ describe('back-office staff role changes in Chromium', () => {
     await row.getByRole('button', { name: 'Rename' }).click();
     await row.getByRole('textbox', { name: 'Name' }).fill('   ');
     await row.getByRole('button', { name: 'Save' }).click();
-    await expectText(page.getByRole('alert'), 'name must not be empty.');
+    await expectText(page.getByRole('alert'), 'Name must not be empty.');
     await row.getByRole('textbox', { name: 'Name' }).fill('Luis Mena');
     await row.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved: Luis Mena.');

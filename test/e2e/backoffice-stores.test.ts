@@ -61,7 +61,7 @@ describe('back-office stores in Chromium', () => {
     await field(page, 'Saturday').fill('09:00-13:00');
     // No city: the node says so, in the dialog, and keeps the rest.
     await dialog.getByRole('button', { name: 'Add a store' }).click();
-    await expectText(dialog.getByRole('alert'), 'city is required.');
+    await expectText(dialog.getByRole('alert'), 'City is required.');
     expect(await field(page, 'Name').inputValue()).toBe('Guayaquil Centro');
     expect(await storeNamed('Guayaquil Centro')).toBeUndefined();
 
@@ -99,7 +99,7 @@ describe('back-office stores in Chromium', () => {
     await field(page, 'Name').fill('Guayaquil Malecón');
     await field(page, 'Tuesday').fill('25:00-26:00');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expectText(dialog.getByRole('alert'), 'hours.tue must be "closed" or ranges like "08:00-12:00,14:00-18:00".');
+    await expectText(dialog.getByRole('alert'), 'Opening hours: Tuesday must be “closed” or ranges like 08:00-12:00,14:00-18:00.');
     expect((await storeNamed('Guayaquil Centro')).hours).toEqual({ mon: '08:00-18:00', sat: '09:00-13:00' });
 
     await field(page, 'Tuesday').fill('22:00-02:00');
@@ -126,6 +126,10 @@ describe('back-office stores in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Datos de la tienda' }), /Inactiva.*Lunes08:00-18:00.*Martes22:00-02:00.*SábadoCerrada/s);
     await page.getByRole('button', { name: 'Editar datos' }).click();
     await expectText(page.getByRole('dialog'), /Datos de Guayaquil Malecón.*Horario/s);
+    // The node's refusal in the form's words and in Spanish.
+    await field(page, 'Martes').fill('25:00-26:00');
+    await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();
+    await expectText(page.getByRole('dialog').getByRole('alert'), '«Horario: Martes» debe ser «closed» o franjas como 08:00-12:00,14:00-18:00.');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
     await page.context().close();
   });

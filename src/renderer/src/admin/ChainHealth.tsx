@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { SyncException } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
@@ -87,7 +87,7 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                           setMessage({ ok: true, text: t.resolvedDone });
                           chain.reload();
                         })
-                        .catch((error: unknown) => setMessage({ ok: false, text: errorMessage(error) }))
+                        .catch((error: unknown) => setMessage({ ok: false, text: refusalText(error) }))
                     }
                   />
                 ))}

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
@@ -36,7 +36,7 @@ export function CustomerSearch() {
               setHits(found.items.slice(0, SEARCH_PAGE));
               setMore(found.items.length > SEARCH_PAGE);
             })
-            .catch((e: unknown) => setError(errorMessage(e)));
+            .catch((e: unknown) => setError(refusalText(e)));
         }}
       >
         <Group align="end">
@@ -99,7 +99,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         setNewEmail('');
         profile.reload();
       })
-      .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
+      .catch((e: unknown) => setMessage({ ok: false, text: refusalText(e) }));
   if (profile.error)
     return (
       <Alert color="red" role="alert">
@@ -199,7 +199,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
                   setAmount('');
                   profile.reload();
                 })
-                .catch((e: unknown) => setMessage({ ok: false, text: errorMessage(e) }));
+                .catch((e: unknown) => setMessage({ ok: false, text: refusalText(e) }));
             }}
           >
             {t.adjust}

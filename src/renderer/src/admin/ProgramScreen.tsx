@@ -1,7 +1,7 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
@@ -35,7 +35,7 @@ export function ProgramScreen() {
         return true;
       })
       .catch((e: unknown) => {
-        setMessage({ ok: false, text: errorMessage(e) });
+        setMessage({ ok: false, text: refusalText(e) });
         return false;
       });
   };

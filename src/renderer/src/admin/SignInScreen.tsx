@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import { adminStore, useAdmin } from './admin-store';
 import { useAdminStrings } from './strings';
 import { go, type HashRoute } from './use-hash-route';
@@ -31,7 +31,7 @@ function PasswordForm() {
       .api()
       .requestPasswordReset(address)
       .then(() => setForgot({ ok: true, text: t.forgotSent(address) }))
-      .catch((e: unknown) => setForgot({ ok: false, text: errorMessage(e) }));
+      .catch((e: unknown) => setForgot({ ok: false, text: refusalText(e) }));
   };
   return (
     <form
@@ -92,7 +92,7 @@ function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: str
           .api()
           .resetPassword(token, password)
           .then(() => setDone(true))
-          .catch((e: unknown) => setError(errorMessage(e)));
+          .catch((e: unknown) => setError(refusalText(e)));
       }}
     >
       <Stack>

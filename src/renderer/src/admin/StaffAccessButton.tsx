@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage, NodeApiError } from '../api/client';
+import { NodeApiError } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { Staff } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
@@ -17,7 +18,7 @@ export interface StaffMessage {
 export function refusalOf(error: unknown): StaffMessage['say'] {
   const code = error instanceof NodeApiError ? error.code : null;
   if (code === 'last_owner' || code === 'invalid_status_transition') return (strings) => strings[`staffRefusal_${code}`];
-  const message = errorMessage(error);
+  const message = refusalText(error);
   return () => message;
 }
 

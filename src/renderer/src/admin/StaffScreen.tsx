@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { Staff } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
@@ -45,7 +45,7 @@ export function StaffScreen() {
         setMessage({ ok: true, say: (strings) => (expiresAt !== undefined ? strings.resent(sent.email, formatDateTime(expiresAt)) : strings.invited) });
         staff.reload();
       })
-      .catch((e: unknown) => setMessage({ ok: false, say: () => errorMessage(e) }))
+      .catch((e: unknown) => setMessage({ ok: false, say: () => refusalText(e) }))
       .finally(() => setResending(null));
   };
   const statusChanged = (said: StaffMessage, changed: Staff | null) => {
@@ -141,7 +141,7 @@ export function StaffScreen() {
                 setMessage({ ok: true, say: (strings) => strings.invited });
                 staff.reload();
               })
-              .catch((e: unknown) => setMessage({ ok: false, say: () => errorMessage(e) }))
+              .catch((e: unknown) => setMessage({ ok: false, say: () => refusalText(e) }))
           }
         >
           {t.invite}

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { AdminStore, StoreDetails } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
@@ -95,7 +95,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
         setOpen(false);
         onSaved(saved);
       })
-      .catch((e: unknown) => setError(errorMessage(e)))
+      .catch((e: unknown) => setError(refusalText(e)))
       .finally(() => setBusy(false));
   };
   const text = (key: 'name' | 'address' | 'city' | 'region' | 'postalCode' | 'phone', label: string, required = false) => (

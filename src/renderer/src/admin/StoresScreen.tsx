@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table,
 import { useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
 import { roleAllows } from '../../../shared/staff-roles';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
 import type { AdminStore, ApiKey } from './admin-api';
@@ -149,7 +149,7 @@ function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void
                 setLabel('');
                 onIssued();
               })
-              .catch((e: unknown) => setError(errorMessage(e)));
+              .catch((e: unknown) => setError(refusalText(e)));
           }}
         >
           {t.issue}
@@ -183,7 +183,7 @@ function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRev
       .api()
       .revokeKey(apiKey.id)
       .then(onRevoked)
-      .catch((e: unknown) => onError(errorMessage(e)))
+      .catch((e: unknown) => onError(refusalText(e)))
       .finally(() => setBusy(false));
   };
   return (

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import { adminStore } from './admin-store';
 import { formatDateTime } from './format';
 import { useLoad } from './use-load';
@@ -42,7 +42,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
         setOutcome({ ok: true, text: t.replayed });
         reload();
       })
-      .catch((e: unknown) => setOutcome({ ok: false, text: errorMessage(e) }));
+      .catch((e: unknown) => setOutcome({ ok: false, text: refusalText(e) }));
   };
   return (
     <Stack>

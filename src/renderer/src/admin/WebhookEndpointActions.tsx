@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { WebhookEndpoint } from './admin-api';
 import { adminStore } from './admin-store';
 import { useWebhookStrings } from './webhooks-strings';
@@ -45,7 +45,7 @@ export function EditEndpointButton({ endpoint, kinds, onSaved }: { endpoint: Web
         setEditing(false);
         onSaved(t.edited);
       })
-      .catch((e: unknown) => setError(errorMessage(e)))
+      .catch((e: unknown) => setError(refusalText(e)))
       .finally(() => setBusy(false));
   };
   return (

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { refusalText } from './node-refusal';
 import type { WebhookEndpoint } from './admin-api';
 import { adminStore } from './admin-store';
 import { useLoad } from './use-load';
@@ -37,7 +37,7 @@ export function WebhooksScreen() {
         return true;
       })
       .catch((e: unknown) => {
-        setOutcome({ ok: false, text: errorMessage(e) });
+        setOutcome({ ok: false, text: refusalText(e) });
         return false;
       });
   };
