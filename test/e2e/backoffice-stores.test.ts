@@ -8,7 +8,7 @@ import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
 // Adding a store and editing its details from the Stores screen in Chromium, against a real node:
-// the node's checks are the only ones (a refusal shows in the dialog, which keeps what was typed),
+// the required fields are marked before sending, the node's other checks show in the dialog (which keeps what was typed),
 // the phone is stored as the node reads it in the store's country, hours are per day; a store
 // manager gets no such buttons; a paired store's refusal is the node's message.
 describe('back-office stores in Chromium', () => {
@@ -46,10 +46,17 @@ describe('back-office stores in Chromium', () => {
   const storeNamed = async (name: string) => (await staffCall(node, owner.token, 'GET', '/backoffice/stores')).body.items.find((s: { name: string }) => s.name === name);
   const field = (page: Page, label: string) => page.getByRole('dialog').getByRole('textbox', { name: label, exact: true });
 
-  it('an owner adds a store: a refusal shows in the dialog, then the store is listed as the node holds it', async () => {
+  it('an owner adds a store: every empty required field is marked before sending, then the store is listed as the node holds it', async () => {
     const page = await storesPage(owner.email);
     await page.getByRole('button', { name: 'Add a store' }).click();
     const dialog = page.getByRole('dialog');
+    // Sent empty, every required field is marked at once, before the node is asked.
+    await dialog.getByRole('button', { name: 'Add a store' }).click();
+    for (const label of ['Name', 'Address', 'City', 'Country']) {
+      await expectText(dialog, new RegExp(`${label} is required\\.`));
+      expect(await field(page, label).getAttribute('aria-invalid')).toBe('true');
+    }
+    await expectCount(dialog.getByRole('alert'), 0);
     await field(page, 'Name').fill('Guayaquil Centro');
     await field(page, 'Address').fill('Av. 9 de Octubre 100');
     await field(page, 'Country').fill('ec');
@@ -59,9 +66,12 @@ describe('back-office stores in Chromium', () => {
     await page.getByRole('option', { name: 'America/Guayaquil' }).click();
     await field(page, 'Monday').fill('08:00-18:00');
     await field(page, 'Saturday').fill('09:00-13:00');
-    // No city: the node says so, in the dialog, and keeps the rest.
+    // Still no city: only it stays marked, and the dialog keeps the rest.
     await dialog.getByRole('button', { name: 'Add a store' }).click();
-    await expectText(dialog.getByRole('alert'), 'City is required.');
+    expect(await field(page, 'City').getAttribute('aria-invalid')).toBe('true');
+    expect(await field(page, 'Name').getAttribute('aria-invalid')).not.toBe('true');
+    await expectText(dialog, /City is required\./);
+    expect(await dialog.textContent()).not.toMatch(/Name is required/);
     expect(await field(page, 'Name').inputValue()).toBe('Guayaquil Centro');
     expect(await storeNamed('Guayaquil Centro')).toBeUndefined();
 
@@ -126,6 +136,11 @@ describe('back-office stores in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Datos de la tienda' }), /Inactiva.*Lunes08:00-18:00.*Martes22:00-02:00.*SábadoCerrada/s);
     await page.getByRole('button', { name: 'Editar datos' }).click();
     await expectText(page.getByRole('dialog'), /Datos de Guayaquil Malecón.*Horario/s);
+    // A required field left empty is marked in Spanish too.
+    await field(page, 'Nombre').fill('');
+    await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();
+    await expectText(page.getByRole('dialog'), /«Nombre» es obligatorio\./);
+    await field(page, 'Nombre').fill('Guayaquil Malecón');
     // The node's refusal in the form's words and in Spanish.
     await field(page, 'Martes').fill('25:00-26:00');
     await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();

@@ -37,6 +37,10 @@ function draftOf(store: AdminStore | null): Draft {
   };
 }
 
+/** What the node refuses a store without: checked before sending, so every missing one is marked at once. */
+const REQUIRED = ['name', 'address', 'city', 'country'] as const;
+type RequiredField = (typeof REQUIRED)[number];
+
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
 /** Empty days are closed; every day empty means no hours at all. */
@@ -68,7 +72,7 @@ function timeZones(current: string): string[] {
  * A store's details in a dialog: **Add a store** (no `store`) or **Edit details** of one. Saved
  * with `POST /backoffice/stores` or `PUT /backoffice/stores/:id`, so the node's checks are the only
  * ones (a required field, a country code, a phone in the store's country, hours per day, a time
- * zone); a refusal shows in the dialog with the node's message and keeps what was typed. A paired
+ * zone), but for the required fields, each marked before sending when empty; a refusal shows in the dialog with the node's message and keeps what was typed. A paired
  * store refuses every change (409 `stores_managed_by_central`: stores are central's).
  */
 export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; onSaved: (saved: AdminStore) => void }) {
@@ -76,18 +80,27 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(() => draftOf(store));
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState<ReadonlySet<RequiredField>>(new Set());
   const [busy, setBusy] = useState(false);
   const zones = useMemo(() => timeZones(draft.timeZone), [draft.timeZone]);
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if ((REQUIRED as readonly string[]).includes(key)) setMissing((m) => new Set([...m].filter((k) => k !== key)));
+  };
+  const requiredError = (key: RequiredField, label: string) => (missing.has(key) ? t.fieldRequired(label) : undefined);
   const setHours = (day: Day, value: string) => setDraft((d) => ({ ...d, hours: { ...d.hours, [day]: value } }));
   const start = () => {
     setDraft(draftOf(store));
     setError(null);
+    setMissing(new Set());
     setOpen(true);
   };
   const save = () => {
-    setBusy(true);
     setError(null);
+    const empty = new Set(REQUIRED.filter((key) => draft[key].trim() === ''));
+    setMissing(empty);
+    if (empty.size > 0) return;
+    setBusy(true);
     const api = adminStore.getState().api();
     const details = detailsOf(draft);
     (store ? api.updateStore(store.id, details) : api.createStore(details))
@@ -99,7 +112,13 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
       .finally(() => setBusy(false));
   };
   const text = (key: 'name' | 'address' | 'city' | 'region' | 'postalCode' | 'phone', label: string, required = false) => (
-    <TextInput label={label} required={required} value={draft[key]} onChange={(e) => set(key, e.currentTarget.value)} />
+    <TextInput
+      label={label}
+      required={required}
+      error={required ? requiredError(key as RequiredField, label) : undefined}
+      value={draft[key]}
+      onChange={(e) => set(key, e.currentTarget.value)}
+    />
   );
   return (
     <>
@@ -114,7 +133,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
             {text('city', t.city, true)}
             {text('region', t.region)}
             {text('postalCode', t.postalCode)}
-            <TextInput label={t.country} description={t.countryHint} required maxLength={2} value={draft.country} onChange={(e) => set('country', e.currentTarget.value.toUpperCase())} />
+            <TextInput label={t.country} description={t.countryHint} required error={requiredError('country', t.country)} maxLength={2} value={draft.country} onChange={(e) => set('country', e.currentTarget.value.toUpperCase())} />
             <TextInput label={t.phone} description={t.phoneHint} value={draft.phone} onChange={(e) => set('phone', e.currentTarget.value)} />
             <Select label={t.timeZone} searchable allowDeselect={false} data={zones} value={draft.timeZone} onChange={(value) => value && set('timeZone', value)} />
             <Select
