@@ -140,6 +140,19 @@ describe('back office in Chromium', () => {
     expect(issued.role).toBe('kiosk');
     const key = await page.getByTestId('issued-key').textContent();
     expect((await authenticateApiKey(node.engine, key ?? '')).role).toBe('kiosk');
+    // Revoked, the key's one-time display goes with it.
+    await keys.getByRole('row', { name: 'Entrance kiosk' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, revoke' }).click();
+    await expectText(keys.getByRole('row', { name: 'Entrance kiosk' }), /Revoked/);
+    await expectCount(page.getByTestId('issued-key'), 0);
+    // A refusal goes at the next action.
+    await page.getByRole('textbox', { name: 'Label' }).fill('x'.repeat(101));
+    await page.getByRole('button', { name: 'Issue a key' }).click();
+    await expectText(page.getByRole('alert'), 'Label must be at most 100 characters.');
+    await page.getByRole('textbox', { name: 'Label' }).fill('Back door kiosk');
+    await page.getByRole('button', { name: 'Issue a key' }).click();
+    await page.getByTestId('issued-key').waitFor();
+    await expectCount(page.getByRole('alert').filter({ hasText: 'Label must be' }), 0);
 
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     await expectText(page.getByRole('table', { name: 'Claves API de Quito Norte' }).getByRole('row', { name: 'Entrance kiosk' }), /Quiosco \(autoregistro\)/);
@@ -271,12 +284,12 @@ describe('back office in Chromium', () => {
     await reward.getByRole('button', { name: 'Pause' }).click();
     await expectText(reward, /Free coffee\s*50\s*Paused/);
 
-    // A tier without a name: the node refuses it, and the screen shows the node's own message.
+    // A tier without a name: the node refuses it, and the screen says so with the form's label.
     await page.getByRole('textbox', { name: 'Threshold (points)' }).fill('500');
     await page.getByRole('button', { name: 'Add' }).nth(2).click();
     const expected = await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: '', threshold: 500 });
-    expect(expected.status).toBe(400);
-    await expectText(page.getByRole('alert'), expected.body.message);
+    expect([expected.status, expected.body.message]).toEqual([400, 'name must not be empty.']);
+    await expectText(page.getByRole('alert'), 'Name must not be empty.');
     await expectText(page.getByLabel('Offline caps'), 'This node is not paired with a central node');
     await saveScreenshot(page, 'backoffice-program');
   });

@@ -125,47 +125,40 @@ function StoreDetailsTable({ store }: { store: AdminStore }) {
   );
 }
 
-function IssueKey({ storeId, onIssued }: { storeId: number; onIssued: () => void }) {
+/** A key just issued: its secret, shown once, until that key is revoked or another action is taken. */
+interface Issued {
+  keyId: number;
+  secret: string;
+}
+
+/** Issue a key; `onIssued` gets it (shown by the page), `onError` the refusal (null when an attempt starts). */
+function IssueKey({ storeId, onIssued, onError }: { storeId: number; onIssued: (issued: Issued | null) => void; onError: (message: string | null) => void }) {
   const t = useAdminStrings();
   const keyRoleName = useKeyRoleName();
   const [label, setLabel] = useState('');
   const [role, setRole] = useState<string | null>('cashier');
-  const [issued, setIssued] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   return (
-    <Stack>
-      <Group align="end">
-        <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
-        <Select label={t.keyRole} data={API_KEY_ROLES.map((r) => ({ value: r, label: keyRoleName(r) }))} value={role} onChange={setRole} allowDeselect={false} />
-        <Button
-          onClick={() => {
-            setError(null);
-            adminStore
-              .getState()
-              .api()
-              .issueKey(storeId, role ?? 'cashier', label)
-              .then((made) => {
-                setIssued(made.api_key);
-                setLabel('');
-                onIssued();
-              })
-              .catch((e: unknown) => setError(refusalText(e)));
-          }}
-        >
-          {t.issue}
-        </Button>
-      </Group>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      {issued && (
-        <Alert color="teal" title={t.issued}>
-          <Code data-testid="issued-key">{issued}</Code>
-        </Alert>
-      )}
-    </Stack>
+    <Group align="end">
+      <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+      <Select label={t.keyRole} data={API_KEY_ROLES.map((r) => ({ value: r, label: keyRoleName(r) }))} value={role} onChange={setRole} allowDeselect={false} />
+      <Button
+        onClick={() => {
+          onError(null);
+          onIssued(null);
+          adminStore
+            .getState()
+            .api()
+            .issueKey(storeId, role ?? 'cashier', label)
+            .then((made) => {
+              setLabel('');
+              onIssued({ keyId: made.key.id, secret: made.api_key });
+            })
+            .catch((e: unknown) => onError(refusalText(e)));
+        }}
+      >
+        {t.issue}
+      </Button>
+    </Group>
   );
 }
 
@@ -214,6 +207,12 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const canWrite = useCanWriteStores();
   const [said, setSaid] = useState<Said | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [issued, setIssued] = useState<Issued | null>(null);
+  // Any other action on the page ends the one-time display of a key (and a stale refusal).
+  const acted = () => {
+    setIssued(null);
+    setError(null);
+  };
   const refused = store.error ?? keys.error;
   return (
     <Stack>
@@ -233,6 +232,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
                 key={store.data.date_updated}
                 store={store.data}
                 onSaved={() => {
+                  acted();
                   setSaid({ say: (strings) => strings.storeSaved });
                   store.reload();
                 }}
@@ -275,7 +275,17 @@ export function StoreDetail({ storeId }: { storeId: number }) {
                     {key.revoked ? (
                       <Badge color="gray">{t.revoked}</Badge>
                     ) : (
-                      <RevokeKeyButton apiKey={key} onRevoked={keys.reload} onError={setError} />
+                      <RevokeKeyButton
+                        apiKey={key}
+                        onRevoked={() => {
+                          acted();
+                          keys.reload();
+                        }}
+                        onError={(message) => {
+                          if (message === null) acted();
+                          else setError(message);
+                        }}
+                      />
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -287,7 +297,19 @@ export function StoreDetail({ storeId }: { storeId: number }) {
               {error}
             </Alert>
           )}
-          <IssueKey storeId={storeId} onIssued={keys.reload} />
+          <IssueKey
+            storeId={storeId}
+            onError={setError}
+            onIssued={(made) => {
+              setIssued(made);
+              if (made) keys.reload();
+            }}
+          />
+          {issued && (
+            <Alert color="teal" title={t.issued}>
+              <Code data-testid="issued-key">{issued.secret}</Code>
+            </Alert>
+          )}
           <ChainHealth storeId={storeId} />
         </>
       )}
