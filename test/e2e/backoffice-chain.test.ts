@@ -69,4 +69,29 @@ describe('chain health in Chromium', () => {
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_exception&limit=1');
     expect(audit.body.items[0]).toMatchObject({ action: 'sync_exception.resolve', actor: owner.email, after: { note: 'Store software updated' } });
   });
+  it('offline caps for quick pay are typed and shown in the currency’s units, sent in minor units', async () => {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${url}/admin`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Figures' }).waitFor();
+    await page.goto(`${url}/admin#/program`);
+    const caps = page.getByLabel('Offline caps');
+    await caps.getByRole('textbox', { name: 'Quick pay per order (USD)' }).fill('12.345');
+    await expectText(caps, /Quick pay per order: at most 2 decimals\./);
+    await caps.getByRole('textbox', { name: 'Quick pay per order (USD)' }).fill('12.50');
+    await caps.getByRole('textbox', { name: 'Quick pay per customer per day (USD)' }).fill('40');
+    await caps.getByRole('textbox', { name: 'Points per order' }).fill('300');
+    await caps.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('status'), 'Saved.');
+    const program = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/program');
+    expect(program.body.offline_caps).toMatchObject({ quick_pay_per_order: 1250, quick_pay_per_day: 4000, points_per_order: 300, points_per_day: null });
+    // Read again, the caps show in units.
+    await page.reload();
+    expect(await page.getByLabel('Offline caps').getByRole('textbox', { name: 'Quick pay per order (USD)' }).inputValue()).toBe('12.5');
+    expect(await page.getByLabel('Offline caps').getByRole('textbox', { name: 'Quick pay per customer per day (USD)' }).inputValue()).toBe('40');
+    await page.close();
+  });
 });

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
+import { currencyDigits } from '../format';
 import { refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
@@ -299,13 +300,34 @@ function Expiry({ p, editable, say }: SectionProps) {
 }
 
 const CAP_FIELDS = ['quick_pay_per_order', 'quick_pay_per_day', 'points_per_order', 'points_per_day'] as const;
+type CapField = (typeof CAP_FIELDS)[number];
 const CAP_LABELS = { quick_pay_per_order: 'quickPayPerOrder', quick_pay_per_day: 'quickPayPerDay', points_per_order: 'pointsPerOrder', points_per_day: 'pointsPerDay' } as const;
 
+/**
+ * Quick pay's caps are typed and shown in the currency's units (12.50 USD), as the balance
+ * adjustment is, and sent in minor units; points' caps are whole points.
+ */
 function OfflineCaps({ p, editable, say }: SectionProps) {
   const t = useAdminStrings();
   const caps = p.offline_caps;
-  const [values, setValues] = useState<Record<string, number | string>>(Object.fromEntries(CAP_FIELDS.map((f) => [f, caps[f] ?? ''])));
+  const code = p.currencies.find((c) => c.id === p.quick_pay_currency)?.code ?? null;
+  const digitsOf = (f: CapField) => (f.startsWith('quick_pay') && code ? currencyDigits(code) : 0);
+  const shownOf = (f: CapField) => {
+    const minor = caps[f];
+    return minor === null || minor === undefined ? '' : minor / 10 ** digitsOf(f);
+  };
+  const [values, setValues] = useState<Record<string, number | string>>(() => Object.fromEntries(CAP_FIELDS.map((f) => [f, shownOf(f)])));
   const canEdit = editable && caps.apply === 'set_here';
+  const labelOf = (f: CapField) => (f.startsWith('quick_pay') && code ? t.capIn(t[CAP_LABELS[f]], code) : t[CAP_LABELS[f]]);
+  const minorOf = (f: CapField): number | null => {
+    const v = values[f] ?? '';
+    return v === '' ? null : Math.round(Number(v) * 10 ** digitsOf(f));
+  };
+  // A value finer than the currency (12.345 USD) would be rounded silently: said instead.
+  const tooFine = CAP_FIELDS.find((f) => {
+    const v = values[f] ?? '';
+    return v !== '' && Math.abs((minorOf(f) ?? 0) - Number(v) * 10 ** digitsOf(f)) > 1e-6;
+  });
   return (
     <Paper withBorder p="md" aria-label={t.capsTitle}>
       <Title order={4}>{t.capsTitle}</Title>
@@ -313,9 +335,24 @@ function OfflineCaps({ p, editable, say }: SectionProps) {
       {caps.apply !== 'not_applicable' && (
         <Group align="end">
           {CAP_FIELDS.map((f) => (
-            <NumberInput key={f} label={t[CAP_LABELS[f]]} placeholder={t.noCap} value={values[f]} onChange={(v) => setValues({ ...values, [f]: v })} allowDecimal={false} disabled={!canEdit} w={230} />
+            <NumberInput
+              key={f}
+              label={labelOf(f)}
+              placeholder={t.noCap}
+              value={values[f]}
+              onChange={(v) => setValues({ ...values, [f]: v })}
+              allowDecimal={digitsOf(f) > 0}
+              allowNegative={false}
+              error={f === tooFine ? t.capDecimals(t[CAP_LABELS[f]], digitsOf(f)) : undefined}
+              disabled={!canEdit}
+              w={230}
+            />
           ))}
-          {canEdit && <Button onClick={() => void say(api().saveOfflineCaps(Object.fromEntries(CAP_FIELDS.map((f) => [f, numberOrNull(values[f] ?? '')]))))}>{t.save}</Button>}
+          {canEdit && (
+            <Button disabled={tooFine !== undefined} onClick={() => void say(api().saveOfflineCaps(Object.fromEntries(CAP_FIELDS.map((f) => [f, minorOf(f)]))))}>
+              {t.save}
+            </Button>
+          )}
         </Group>
       )}
     </Paper>
