@@ -71,13 +71,13 @@ describe('back-office profile and program edits in Chromium', () => {
     // Every table of the page says what its columns are.
     const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
     expect(await headers('Earning rules')).toEqual(['Name', 'Points', 'Per amount spent', 'Status', '']);
-    expect(await headers('Rewards')).toEqual(['Name', 'Cost (points)', 'Status', '']);
-    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (points)', 'Window (days)', '']);
+    expect(await headers('Rewards')).toEqual(['Name', 'Cost (Points)', 'Status', '']);
+    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Points)', 'Window (days)', '']);
     expect(await headers('Currencies')).toEqual(['Name', 'ISO code', 'Status', '']);
     await rewards.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Edit' }).click();
     const editing = rewards.getByRole('row', { name: 'Muffin' });
     await editing.getByRole('textbox', { name: 'Name' }).fill('Blueberry muffin');
-    await editing.getByRole('textbox', { name: 'Cost (points)' }).fill('60');
+    await editing.getByRole('textbox', { name: 'Cost (Points)' }).fill('60');
     await editing.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Paused' }).click();
     await editing.getByRole('button', { name: 'Save' }).click();
@@ -86,10 +86,10 @@ describe('back-office profile and program edits in Chromium', () => {
 
     const tiers = page.getByRole('table', { name: 'Tiers' });
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Edit' }).click();
-    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (points)' }).fill('500');
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (Points)' }).fill('500');
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('alert'), 'Another tier of the program already has that threshold.');
-    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (points)' }).fill('150');
+    await tiers.getByRole('row', { name: 'Silver' }).getByRole('textbox', { name: 'Threshold (Points)' }).fill('150');
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     await expectText(tiers.getByRole('row', { name: 'Silver' }), /Silver\s*150/);
@@ -180,6 +180,10 @@ describe('back-office profile and program edits in Chromium', () => {
     await editing.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     await expectText(currencies.getByRole('row', { name: 'Stars' }), /Stars\s*—\s*Active\s*Rename\s*Pause/);
+    // Costs and thresholds are said in the currency by its new name.
+    const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
+    await expect.poll(() => headers('Rewards')).toEqual(['Name', 'Cost (Stars)', 'Status', '']);
+    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Stars)', 'Window (days)', '']);
     const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
     expect(p.currencies.map((c: { name: string }) => c.name).sort()).toEqual(['Quick Pay USD', 'Stars']);
     const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];

@@ -71,6 +71,8 @@ describe('back-office staff disable and enable in Chromium', () => {
     const page = await staffScreen(owner.email);
     const row = rowOf(page, manager.email);
     await expectText(row, /Manager.*Active/s);
+    // The status reads as a word, as the program's statuses do (not ACTIVE).
+    expect(await row.getByText('Active', { exact: true }).innerText()).toBe('Active');
     expect((await staffCall(node, manager.token, 'GET', '/backoffice/me')).status).toBe(200);
 
     // Cancelling the confirmation changes nothing.

@@ -106,6 +106,7 @@ describe('back-office webhooks in Chromium', () => {
 
     // In Spanish too.
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await page.getByRole('tab', { name: 'Avisos (webhooks)' }).waitFor();
     await expectText(page.getByRole('table', { name: 'Destinos de webhooks' }).getByRole('row', { name: receiver.url }), /En pausa.*Activar.*Enviar prueba.*Cambiar el secreto.*Envíos.*Editar.*Eliminar/s);
   });
 

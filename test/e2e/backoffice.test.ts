@@ -129,6 +129,7 @@ describe('back office in Chromium', () => {
     await page.goto(`${node.url}/admin#/stores/${secondStoreId}`);
     const keys = page.getByRole('table', { name: 'API keys of Quito Norte' });
     await keys.waitFor();
+    expect(await keys.getByRole('columnheader').nth(2).textContent()).toBe('Key ends with');
     await page.getByRole('combobox', { name: 'Role' }).click();
     await expectText(page.getByRole('listbox'), /Cashier \(counter\).*Kiosk \(self check-in\).*Integration/s);
     await page.getByRole('option', { name: 'Kiosk (self check-in)' }).click();

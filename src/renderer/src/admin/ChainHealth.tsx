@@ -51,7 +51,7 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                 <Table.Td>{n.last_event}</Table.Td>
                 <Table.Td>{n.pending_changes_capped ? `${n.pending_changes.toLocaleString()}+` : n.pending_changes}</Table.Td>
                 <Table.Td>
-                  <Badge color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
+                  <Badge tt="none" color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
                 </Table.Td>
                 <Table.Td>{n.rejected_events}</Table.Td>
                 <Table.Td>{n.open_exceptions}</Table.Td>

@@ -121,8 +121,8 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         <Title order={3}>
           {p.first_name} {p.last_name}
         </Title>
-        {p.flagged && <Badge color="red">{t.flagged}</Badge>}
-        {p.blocked && <Badge color="red">{t.blocked}</Badge>}
+        {p.flagged && <Badge tt="none" color="red">{t.flagged}</Badge>}
+        {p.blocked && <Badge tt="none" color="red">{t.blocked}</Badge>}
       </Group>
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>

@@ -102,7 +102,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
           <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
-          <NumberInput aria-label={t.cost} value={cost} onChange={setCost} allowDecimal={false} w={120} />
+          <NumberInput aria-label={t.cost(currency?.name ?? t.pointsUnit)} value={cost} onChange={setCost} allowDecimal={false} w={120} />
         </Table.Td>
         <Table.Td>
           <Select aria-label={t.status} value={status} onChange={(v) => v && setStatus(v)} data={statuses} allowDeselect={false} w={140} />
@@ -137,7 +137,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
 }
 
 /** A tier: shown as it is, or (Edit) its name, threshold and window in place. Tiers have no status in the engine. */
-export function TierRow({ tier, editable, say }: { tier: Tier; editable: boolean; say: Say }) {
+export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: string; editable: boolean; say: Say }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(tier.name);
@@ -158,7 +158,7 @@ export function TierRow({ tier, editable, say }: { tier: Tier; editable: boolean
           <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
-          <NumberInput aria-label={t.threshold} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+          <NumberInput aria-label={t.threshold(unit)} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
         </Table.Td>
         <Table.Td>
           <NumberInput aria-label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} allowDecimal={false} w={130} />

@@ -166,6 +166,8 @@ function Rewards({ p, editable, say }: SectionProps) {
   const [name, setName] = useState('');
   const [cost, setCost] = useState<number | string>('');
   const loyalty = p.currencies.find((c) => c.code === null);
+  // Costs are in the loyalty currency: its own name, as renamed ("Cost (Stars)").
+  const unit = loyalty?.name ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
       <Title order={4}>{t.rewardsTable}</Title>
@@ -173,7 +175,7 @@ function Rewards({ p, editable, say }: SectionProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.cost}</Table.Th>
+            <Table.Th>{t.cost(unit)}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
             <Table.Th />
           </Table.Tr>
@@ -187,7 +189,7 @@ function Rewards({ p, editable, say }: SectionProps) {
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t.cost} value={cost} onChange={setCost} allowDecimal={false} w={130} />
+          <NumberInput label={t.cost(unit)} value={cost} onChange={setCost} allowDecimal={false} w={130} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' })).then((ok) => {
                 if (ok) [setName, setCost].forEach((clear) => clear(''));
@@ -205,6 +207,7 @@ function Tiers({ p, editable, say }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
+  const unit = p.currencies.find((c) => c.code === null)?.name ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
       <Title order={4}>{t.tiersTable}</Title>
@@ -212,21 +215,21 @@ function Tiers({ p, editable, say }: SectionProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.threshold}</Table.Th>
+            <Table.Th>{t.threshold(unit)}</Table.Th>
             <Table.Th>{t.windowDays}</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {p.tiers.map((tier) => (
-            <TierRow key={tier.id} tier={tier} editable={editable} say={say} />
+            <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} />
           ))}
         </Table.Tbody>
       </Table>
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t.threshold} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+          <NumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) })).then((ok) => {
                 if (ok) [setName, setThreshold].forEach((clear) => clear(''));

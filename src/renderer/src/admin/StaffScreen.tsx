@@ -98,12 +98,12 @@ export function StaffScreen() {
               <Table.Td>{roleName(member.role)}</Table.Td>
               <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
               <Table.Td>
-                <Badge color={STATUS_COLOR[member.status]}>{t[`staffStatus_${member.status}`]}</Badge>
+                <Badge tt="none" color={STATUS_COLOR[member.status]}>{t[`staffStatus_${member.status}`]}</Badge>
               </Table.Td>
               <Table.Td>
                 {member.invitation && (
                   <Group gap="xs" wrap="nowrap">
-                    {member.invitation.expired ? <Badge color="red">{t.invitationExpired}</Badge> : <Text size="sm">{t.invitationExpires(formatDateTime(member.invitation.expires_at))}</Text>}
+                    {member.invitation.expired ? <Badge tt="none" color="red">{t.invitationExpired}</Badge> : <Text size="sm">{t.invitationExpires(formatDateTime(member.invitation.expires_at))}</Text>}
                     <Button size="xs" variant="light" loading={resending === member.id} onClick={() => resend(member)}>
                       {t.resendInvitation}
                     </Button>

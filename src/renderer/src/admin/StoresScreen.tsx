@@ -19,8 +19,8 @@ function useKeyRoleName(): (role: string) => string {
 
 function OpenBadge({ store }: { store: AdminStore }) {
   const t = useAdminStrings();
-  if (store.open_now === null) return <Badge color="gray">{t.unknownHours}</Badge>;
-  return <Badge color={store.open_now ? 'teal' : 'red'}>{store.open_now ? t.open : t.closed}</Badge>;
+  if (store.open_now === null) return <Badge tt="none" color="gray">{t.unknownHours}</Badge>;
+  return <Badge tt="none" color={store.open_now ? 'teal' : 'red'}>{store.open_now ? t.open : t.closed}</Badge>;
 }
 
 type AdminStrings = ReturnType<typeof useAdminStrings>;
@@ -273,7 +273,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
                   <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
                   <Table.Td>
                     {key.revoked ? (
-                      <Badge color="gray">{t.revoked}</Badge>
+                      <Badge tt="none" color="gray">{t.revoked}</Badge>
                     ) : (
                       <RevokeKeyButton
                         apiKey={key}

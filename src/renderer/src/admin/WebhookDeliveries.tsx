@@ -80,7 +80,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
                   {d.event_type} <Text span c="dimmed" size="xs">{d.event_id}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLOR[d.status] ?? 'gray'} variant="light">
+                  <Badge tt="none" color={STATUS_COLOR[d.status] ?? 'gray'} variant="light">
                     {t[`delivery_${d.status}` as 'delivery_pending'] ?? d.status}
                   </Badge>
                 </Table.Td>

@@ -134,7 +134,7 @@ function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kind
       </Table.Td>
       <Table.Td>{endpoint.events.join(', ')}</Table.Td>
       <Table.Td>
-        <Badge color={STATUS_COLOR[endpoint.status]} variant="light">
+        <Badge tt="none" color={STATUS_COLOR[endpoint.status]} variant="light">
           {t[`status_${endpoint.status}`]}
         </Badge>
       </Table.Td>

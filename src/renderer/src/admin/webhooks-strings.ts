@@ -63,7 +63,7 @@ export const useWebhookStrings = defineStrings({
     loading: 'Loading…',
   },
   es: {
-    tab: 'Webhooks',
+    tab: 'Avisos (webhooks)',
     endpointsTable: 'Destinos de webhooks',
     none: 'Aún no hay destinos: agregue uno para enviar los eventos del programa a sus sistemas.',
     url: 'URL del destino',
