@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectText, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -34,17 +34,7 @@ describe('back-office audit log in Chromium', () => {
     await node?.close();
   });
 
-  async function auditPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin#/audit`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Audit log' }).waitFor();
-    return page;
-  }
+  const auditPage = () => backOfficePage(browser, node.url, owner.email, 'audit', 'Audit log');
 
   const actionsShown = (page: Page) => page.getByRole('table', { name: 'Audit log' }).getByRole('row').locator('td:nth-child(3)').allTextContents();
 

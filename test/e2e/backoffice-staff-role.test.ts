@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOwner } from '../../src/core/staff/add-owner';
 import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText, saveScreenshot } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -41,17 +41,7 @@ describe('back-office staff role changes in Chromium', () => {
   });
 
   /** A fresh browser signed in as `email`, on the Staff screen. */
-  async function staffScreen(email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin#/staff`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Staff' }).waitFor();
-    return page;
-  }
+  const staffScreen = (email: string) => backOfficePage(browser, node.url, email, 'staff', 'Staff');
 
   const rowOf = (page: Page, email: string, table = 'Staff'): Locator => page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: email });
   const memberOf = async (email: string) => (await staffCall(node, owner.token, 'GET', '/backoffice/staff')).body.items.find((s: { email: string }) => s.email === email) as { role: string; store_id: number | null; status: string };

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText, saveScreenshot } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -31,17 +31,7 @@ describe('back-office stores in Chromium', () => {
     await node?.close();
   });
 
-  async function storesPage(email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin#/stores`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Stores' }).waitFor();
-    return page;
-  }
+  const storesPage = (email: string) => backOfficePage(browser, node.url, email, 'stores', 'Stores');
 
   const storeNamed = async (name: string) => (await staffCall(node, owner.token, 'GET', '/backoffice/stores')).body.items.find((s: { name: string }) => s.name === name);
   const field = (page: Page, label: string) => page.getByRole('dialog').getByRole('textbox', { name: label, exact: true });

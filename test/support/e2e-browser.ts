@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { STAFF_PASSWORD } from './backoffice';
 import { ROOT } from './processes';
 
 // Pages of the end-to-end tests: a screen signed in with a store key at the browser login step, the
@@ -40,6 +41,22 @@ export async function openScreen(browser: Browser, url: string, apiKey: string, 
   await login.waitFor({ state: 'detached', timeout: UI_TIMEOUT });
   await stream;
   return { context, page };
+}
+
+/**
+ * A fresh browser signed in to the back office as `email` (the staff password of the tests) at
+ * `#/<route>`, once the screen's `table` shows.
+ */
+export async function backOfficePage(browser: Browser, nodeUrl: string, email: string, route: string, table: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_TIMEOUT);
+  await page.goto(`${nodeUrl}/admin#/${route}`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('table', { name: table }).waitFor();
+  return page;
 }
 
 /** Waits until the locator's text matches; fails with the text it last had. */
