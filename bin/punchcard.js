@@ -18,11 +18,12 @@ if (process.env.PUNCHCARD_FROM_SOURCES === '1') {
     const { fileURLToPath, URL } = await import('node:url');
     const { buildScreens, screensAreStale } = await import('../scripts/screens.js');
     const root = fileURLToPath(new URL('..', import.meta.url));
-    if (screensAreStale(root) && process.stderr.isTTY) {
+    const stale = screensAreStale(root);
+    if (stale && process.stderr.isTTY) {
       process.stderr.write('punchcard: building the screens into out/renderer (their sources changed since the last build)…\n');
       const problem = await buildScreens(root);
       if (problem) process.stderr.write(`punchcard: warning: the screens could not be built (${problem}); the last build is served.\n`);
-    } else if (screensAreStale(root)) {
+    } else if (stale) {
       process.stderr.write('punchcard: warning: out/renderer is older than the screens\' sources: the last build is served (run `npm run build`).\n');
     }
   }
