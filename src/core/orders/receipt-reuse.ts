@@ -38,7 +38,22 @@ export async function refuseReusedReceipt(
   );
 }
 
-function differentFigure(previous: RecordedSale, order: CleanOrder, digits: number): string | undefined {
+/** What of a sale moves balances, as a till sends it (CleanOrder) or an order row holds it (figuresOfOrder). */
+type SaleFigures = Pick<CleanOrder, 'subtotal' | 'total' | 'quickPay' | 'redemptions' | 'orderedAt'>;
+
+/**
+ * Whether two recorded orders carry the same sale's figures (the customer aside): central's test of
+ * a sale a store recorded under a receipt number another copy of the store holds (sync/central/repeated-sale.ts).
+ */
+export function sameSaleFigures(earlier: RecordedSale, later: RecordedSale): boolean {
+  const redemptions = (JSON.parse(later.redemptions) as Array<{ rewardId: string }>).map((r) => r.rewardId);
+  const figures = { subtotal: Number(later.subtotal), total: Number(later.total), quickPay: Number(later.quick_pay_used), redemptions, orderedAt: Number(later.ordered_at) };
+  // The digits only shape the text of a difference, which is not told here.
+  return differentFigure(earlier, figures, 0) === undefined;
+}
+
+/** The first figure on which `order` differs from the recorded sale, told recorded then sent; none for the same sale. */
+function differentFigure(previous: RecordedSale, order: SaleFigures, digits: number): string | undefined {
   const amount = (minor: number) => toMajorUnits(minor, digits).toFixed(digits);
   const was = (what: string, recorded: string, sent: string) => `${what} ${recorded} recorded, ${sent} sent`;
   if (previous.subtotal !== order.subtotal) return was('subtotal', amount(previous.subtotal), amount(order.subtotal));

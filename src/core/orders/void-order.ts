@@ -1,3 +1,4 @@
+import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { StoreScope } from '../credentials/authenticate';
 import { type Engine, transact } from '../engine';
@@ -6,6 +7,7 @@ import { postEntry } from '../ledger/ledger';
 import { balancesAfter } from './balances-after';
 import type { OrderResult } from './order-result';
 import { lockRow } from '../storage/dialect';
+import type { DB, OrdersTable } from '../storage/schema';
 import { findOrder, lockReceipt } from './place-order';
 import { recordTransaction } from './record-transaction';
 import { takeBackTier } from './tier-progress';
@@ -29,72 +31,81 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
       await lockRow(trx, engine.dialect, 'orders', order.id);
       order = (await findOrder(trx, scope.storeId, receiptNumber.trim()))!;
     }
-    const placed = JSON.parse(order.reply) as OrderResult;
-    const now = engine.clock.now();
-    if (order.status === 'voided') {
-      const again = order.void_reply ? (JSON.parse(order.void_reply) as OrderResult) : withoutPlacedState({ ...placed, status: 'Voided' as const });
-      return { result: again, published: false };
-    }
-
-    const entries = await trx
-      .selectFrom('ledger_entries')
-      .select(['id', 'account_id', 'amount', 'kind'])
-      .where('reference_type', '=', 'order')
-      .where('reference_id', '=', String(order.id))
-      .where('reverses_id', 'is', null)
-      .orderBy('id')
-      .execute();
-    for (const entry of entries) {
-      await postEntry(trx, engine, entry.account_id, {
-        amount: -entry.amount,
-        kind: `${entry.kind}_reversal`,
-        referenceType: 'order',
-        referenceId: String(order.id),
-        reversesId: entry.id,
-      });
-    }
-    const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
-    const voided: OrderResult = withoutPlacedState({ ...placed, status: 'Voided', balances });
-    await trx.updateTable('orders').set({ status: 'voided', voided_at: now, void_reply: JSON.stringify(voided) }).where('id', '=', order.id).execute();
-    await recordOrderEvent(trx, engine, 'order.voided', { id: order.id, vendorId: order.vendor_id });
-    if (placed.transactionId !== null) {
-      await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', '=', placed.transactionId).execute();
-      await recordTransaction(trx, engine, {
-        vendorId: order.vendor_id,
-        userId: order.user_id,
-        storeId: order.store_id,
-        orderId: order.id,
-        kind: 'void',
-        occurredAt: now,
-        total: -order.total,
-        quickPayUsed: 0,
-        quickPayLoaded: order.quick_pay_used,
-        quickPayBalance: balances.quickPay.amount,
-        items: JSON.parse(order.items) as unknown[],
-        taxes: JSON.parse(order.taxes) as unknown[],
-        receipts: [{ receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method, voids: placed.transactionId }],
-        rewards: [
-          ...placed.earned.map((e) => ({ object: 'reward', kind: 'earned_reversed', name: e.ruleName, amount: -e.points, currency: e.currency.name })),
-          ...placed.redeemed.map((r) => ({ object: 'reward', kind: 'redeemed_reversed', id: r.rewardId, name: r.name, amount: r.cost, currency: r.currency.name })),
-        ],
-        status: 'Voided',
-      });
-    }
-    // A tier the order's points got goes with them (an order that earned nothing costs no read).
-    if (placed.pointsEarned > 0) {
-      await takeBackTier(trx, engine, { vendorId: order.vendor_id, userId: order.user_id }, {
-        orderId: order.id,
-        storeId: order.store_id,
-        placedAt: order.created_at,
-        tierBefore: placed.tierBefore,
-        receipt: { receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method },
-        quickPayBalance: balances.quickPay.amount,
-      });
-    }
-    return { result: voided, published: true };
+    return reverseOrder(trx, engine, order);
   });
   if (published) engine.events.publish({ type: 'order.voided', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, orderId: result.orderId, at: engine.clock.now() });
   return result;
+}
+
+/**
+ * Reverses a placed order in the caller's transaction (its row read, and on PostgreSQL locked, by
+ * the caller): the void of DELETE /order, and central's of a sale a store sent again
+ * (sync/central/repeated-sale.ts). An order already voided answers its stored void.
+ */
+export async function reverseOrder(trx: Kysely<DB>, engine: Engine, order: Selectable<OrdersTable>): Promise<{ result: OrderResult; published: boolean }> {
+  const placed = JSON.parse(order.reply) as OrderResult;
+  const now = engine.clock.now();
+  if (order.status === 'voided') {
+    const again = order.void_reply ? (JSON.parse(order.void_reply) as OrderResult) : withoutPlacedState({ ...placed, status: 'Voided' as const });
+    return { result: again, published: false };
+  }
+
+  const entries = await trx
+    .selectFrom('ledger_entries')
+    .select(['id', 'account_id', 'amount', 'kind'])
+    .where('reference_type', '=', 'order')
+    .where('reference_id', '=', String(order.id))
+    .where('reverses_id', 'is', null)
+    .orderBy('id')
+    .execute();
+  for (const entry of entries) {
+    await postEntry(trx, engine, entry.account_id, {
+      amount: -entry.amount,
+      kind: `${entry.kind}_reversal`,
+      referenceType: 'order',
+      referenceId: String(order.id),
+      reversesId: entry.id,
+    });
+  }
+  const balances = await balancesAfter(trx, { vendorId: order.vendor_id, userId: order.user_id }, placed.balances.quickPay.currency?.id ?? null);
+  const voided: OrderResult = withoutPlacedState({ ...placed, status: 'Voided', balances });
+  await trx.updateTable('orders').set({ status: 'voided', voided_at: now, void_reply: JSON.stringify(voided) }).where('id', '=', order.id).execute();
+  await recordOrderEvent(trx, engine, 'order.voided', { id: order.id, vendorId: order.vendor_id });
+  if (placed.transactionId !== null) {
+    await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', '=', placed.transactionId).execute();
+    await recordTransaction(trx, engine, {
+      vendorId: order.vendor_id,
+      userId: order.user_id,
+      storeId: order.store_id,
+      orderId: order.id,
+      kind: 'void',
+      occurredAt: now,
+      total: -order.total,
+      quickPayUsed: 0,
+      quickPayLoaded: order.quick_pay_used,
+      quickPayBalance: balances.quickPay.amount,
+      items: JSON.parse(order.items) as unknown[],
+      taxes: JSON.parse(order.taxes) as unknown[],
+      receipts: [{ receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method, voids: placed.transactionId }],
+      rewards: [
+        ...placed.earned.map((e) => ({ object: 'reward', kind: 'earned_reversed', name: e.ruleName, amount: -e.points, currency: e.currency.name })),
+        ...placed.redeemed.map((r) => ({ object: 'reward', kind: 'redeemed_reversed', id: r.rewardId, name: r.name, amount: r.cost, currency: r.currency.name })),
+      ],
+      status: 'Voided',
+    });
+  }
+  // A tier the order's points got goes with them (an order that earned nothing costs no read).
+  if (placed.pointsEarned > 0) {
+    await takeBackTier(trx, engine, { vendorId: order.vendor_id, userId: order.user_id }, {
+      orderId: order.id,
+      storeId: order.store_id,
+      placedAt: order.created_at,
+      tierBefore: placed.tierBefore,
+      receipt: { receipt_number: order.receipt_number, till: order.till, payment_method: order.payment_method },
+      quickPayBalance: balances.quickPay.amount,
+    });
+  }
+  return { result: voided, published: true };
 }
 
 /** A void's reply tells the balances after it; the tier and auto reload the order left are not the void's to repeat. */

@@ -14,6 +14,7 @@ import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { movesToTell, rememberMovedRows } from './moved-rows';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
+import { renameReusedReceipt, voidRepeatedSale } from './repeated-sale';
 import { answerDivergence, storedVerdicts } from './repeated-events';
 import { compareRepeatedEvents, rememberEventIds } from './sync-event-ids';
 import { recordSyncException } from './sync-exceptions';
@@ -218,8 +219,10 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
   for (let attempt = 1; ; attempt += 1) {
     await sql`savepoint sync_event`.execute(trx);
     const accounts = new Set<number>();
+    const repeats: number[] = [];
     try {
-      for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts });
+      for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts, repeats });
+      for (const orderId of repeats) await voidRepeatedSale(trx, engine, orderId);
       await sql`release savepoint sync_event`.execute(trx);
       for (const id of accounts) push.accounts.add(id);
       return { ...base, verdict: 'applied', code: null, message: null };
@@ -240,7 +243,15 @@ async function rejectEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
   return { node_seq: event.node_seq, event_id: event.event_id, verdict: 'rejected', code: refused.code, message: refused.message };
 }
 
-async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: PushState): Promise<void> {
+/** What one event's changes gather as they are applied. */
+interface EventState extends PushState {
+  /** Accounts the event's entries moved. */
+  accounts: Set<number>;
+  /** Orders repeating a sale central holds, voided once the event's rows are in. */
+  repeats: number[];
+}
+
+async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: EventState): Promise<void> {
   const { accounts, effects } = push;
   const table = replicatedTable(change.tbl);
   if (!table?.push) throw new EventRefused('table_not_accepted', `a store does not write ${change.tbl}`);
@@ -289,7 +300,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       if (!existing && change.tbl === 'transactions') await markRepeatedVoidRecord(trx, engine, node, data);
       const moved = existing
         ? await updateFromStore(trx, engine, change.tbl, existing as Record<string, unknown>, data)
-        : await insertFromStore(trx, engine, node, change.tbl, data);
+        : await insertFromStore(trx, engine, node, change.tbl, data, push.repeats);
       // Check-ins closed as moved (the customer checked in at another store) raise their own close.
       for (const sessionId of moved) await applyStoreChangeEffects(trx, engine, effects, { tbl: 'pos_sessions', id: sessionId, occurredAt: applied.occurredAt }, { status: 'active' });
       await applyStoreChangeEffects(trx, engine, effects, applied, existing as Record<string, unknown> | undefined);
@@ -351,8 +362,11 @@ async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<
   return null;
 }
 
-/** Inserts a store's new row under the conflict rules; returns the check-ins it closed as moved. */
-async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>): Promise<number[]> {
+/**
+ * Inserts a store's new row under the conflict rules; returns the check-ins it closed as moved. An
+ * order repeating the sale another holds its receipt for goes to `repeats` (repeated-sale.ts).
+ */
+async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, table: string, data: Record<string, unknown>, repeats: number[]): Promise<number[]> {
   const columns = await tableColumns(trx, engine.dialect, table);
   // A masked column is central's own: a store's new row starts with the fixed value, whatever it says.
   const replicated = replicatedTable(table);
@@ -388,19 +402,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     }
   }
   const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, row['vendor_id'] as number, now) : [];
-  if (table === 'orders') {
-    const clash = await trx
-      .selectFrom('orders')
-      .select('id')
-      .where('store_id', '=', row['store_id'] as number)
-      .where('receipt_number', '=', row['receipt_number'] as string)
-      .executeTakeFirst();
-    if (clash) {
-      const renamed = `${String(row['receipt_number'])}~${node.id}`;
-      await recordSyncException(trx, engine, node, 'receipt_reused', `order ${String(row['id'])}`, `receipt ${String(row['receipt_number'])} was already used by order ${clash.id}; kept as ${renamed}`);
-      row['receipt_number'] = renamed;
-    }
-  }
+  if (table === 'orders' && (await renameReusedReceipt(trx, engine, node, row))) repeats.push(row['id'] as number);
   await preparedInsertInto(table)(trx, row);
   return moved;
 }
