@@ -6,7 +6,8 @@ import { useWebhookStrings } from './webhooks-strings';
 /**
  * The node's validation sentences (src/server/errors/validation-message.ts and the use cases'
  * checks: "<field> is required.", "<field> must be greater than N." …) said with the form's own
- * label for the field, in the screen's language. A sentence of any other shape, or any other
+ * label for the field, in the screen's language. The field is the one the reply names (`field`);
+ * the sentence only says what is wrong with it. A sentence of any other shape, or any other
  * refusal, is the node's message as it came.
  */
 
@@ -63,15 +64,19 @@ function bare(label: string): string {
 }
 
 /**
- * The node's validation sentence with the form's label and in `language`; null when the sentence
- * does not start with a field name or has no shape known here.
+ * The node's validation sentence about `field` (the reply's) with the form's label and in
+ * `language`; null when the sentence is not about that field ("metadata.x must …" for `metadata`),
+ * the form has no label for it, or its shape is not known here. Without a field (no reply the
+ * node sends today names none for a sentence of this kind: those without one say nothing of a
+ * field) the sentence's first word is taken as the field, as before replies carried it.
  */
-export function describeNodeSentence(message: string, labels: FieldLabels, language: Language): string | null {
-  const match = /^([A-Za-z_][\w]*(?:\.[\w]+)*) (.+)$/.exec(message);
-  if (!match) return null;
-  const [, field, tail] = match as unknown as [string, string, string];
-  const label = labels[field];
+export function describeNodeSentence(message: string, labels: FieldLabels, language: Language, field: string | null = null): string | null {
+  const subject = field ?? /^([A-Za-z_][\w]*(?:\.[\w]+)*) /.exec(message)?.[1];
+  if (subject === undefined || !message.startsWith(`${subject} `)) return null;
+  // Own keys only: a field the node names is never a property every object has ("constructor").
+  const label = Object.hasOwn(labels, subject) ? labels[subject] : undefined;
   if (label === undefined) return null;
+  const tail = message.slice(subject.length + 1);
   for (const shape of SHAPES) {
     const found = shape.tail.exec(tail);
     if (found) return shape[language](bare(label), found[1] ?? '');
@@ -86,7 +91,7 @@ export function describeNodeSentence(message: string, labels: FieldLabels, langu
 export function refusalText(error: unknown, labels: FieldLabels = adminFieldLabels(languageStore.getState().language)): string {
   const message = errorMessage(error);
   if (!(error instanceof NodeApiError) || error.code !== 'validation_failed') return message;
-  return describeNodeSentence(message, labels, languageStore.getState().language) ?? message;
+  return describeNodeSentence(message, labels, languageStore.getState().language, error.field) ?? message;
 }
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;

@@ -15,13 +15,16 @@ export class NodeApiError extends Error {
   readonly status: number | null;
   /** Machine code from the error envelope, when there was one. */
   readonly code: string | null;
+  /** The input the refusal concerns (`per_amount`, `hours.mon`), as the envelope names it; null when it names none. */
+  readonly field: string | null;
   /** The node did not answer at all (down, wrong address, refused by CORS/CSP). */
   readonly unreachable: boolean;
 
-  constructor(message: string, options: { status?: number | null; code?: string | null; unreachable?: boolean } = {}) {
+  constructor(message: string, options: { status?: number | null; code?: string | null; field?: string | null; unreachable?: boolean } = {}) {
     super(message);
     this.status = options.status ?? null;
     this.code = options.code ?? null;
+    this.field = options.field ?? null;
     this.unreachable = options.unreachable ?? false;
   }
 }
@@ -52,18 +55,22 @@ export interface RequestOptions {
 }
 
 /** The node's refusal, in Spanish on a Spanish screen where its message is the code's own (node-messages-es.ts). */
-function nodeError(status: number, code: string | null, message: string): NodeApiError {
-  const shown = (languageStore.getState().language === 'es' && spanishOf(code, message)) || message;
-  return new NodeApiError(shown, { status, code });
+function nodeError(status: number, code: unknown, message: string, field: unknown): NodeApiError {
+  const known = typeof code === 'string' ? code : null;
+  const shown = (languageStore.getState().language === 'es' && spanishOf(known, message)) || message;
+  return new NodeApiError(shown, { status, code: known, field: typeof field === 'string' && field !== '' ? field : null });
 }
 
-/** Reads a message out of either error envelope (resource: {code, message}; legacy: {error: {errors: […]}}). */
+/**
+ * Reads a refusal out of either error envelope (resource: {code, message, field?}; legacy:
+ * {error: {errors: [{reason, message, field?}]}}).
+ */
 function errorFrom(status: number, body: unknown): NodeApiError {
   if (body && typeof body === 'object') {
-    const resource = body as { code?: unknown; message?: unknown };
-    if (typeof resource.message === 'string') return nodeError(status, typeof resource.code === 'string' ? resource.code : null, resource.message);
-    const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown }> } }).error?.errors?.[0];
-    if (legacy && typeof legacy.message === 'string') return nodeError(status, typeof legacy.reason === 'string' ? legacy.reason : null, legacy.message);
+    const resource = body as { code?: unknown; message?: unknown; field?: unknown };
+    if (typeof resource.message === 'string') return nodeError(status, resource.code, resource.message, resource.field);
+    const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown; field?: unknown }> } }).error?.errors?.[0];
+    if (legacy && typeof legacy.message === 'string') return nodeError(status, legacy.reason, legacy.message, legacy.field);
   }
   return new NodeApiError(useApiStrings.now().httpStatus(status), { status });
 }

@@ -19,7 +19,7 @@ export function createOrdersApi(request: Requester, apiKey: string) {
   const key = { api_key: apiKey };
   async function send(method: 'POST' | 'DELETE', body: unknown): Promise<OrderReply> {
     const reply = await request('/order', { method, query: key, body });
-    if (isSuccessFalse(reply)) throw new NodeApiError(reply.error.message, { status: 422, code: reply.error.code });
+    if (isSuccessFalse(reply)) throw new NodeApiError(reply.error.message, { status: 422, code: reply.error.code, field: reply.error.field ?? null });
     return reply as OrderReply;
   }
   return {
