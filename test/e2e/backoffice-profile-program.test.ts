@@ -180,16 +180,17 @@ describe('back-office profile and program edits in Chromium', () => {
     await editing.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     await expectText(currencies.getByRole('row', { name: 'Stars' }), /Stars\s*—\s*Active\s*Rename\s*Pause/);
-    // Costs and thresholds are said in the currency by its new name.
+    // Points earned, costs and thresholds are said in the currency by its new name.
     const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
     await expect.poll(() => headers('Rewards')).toEqual(['Name', 'Cost (Stars)', 'Status', '']);
+    expect(await headers('Earning rules')).toEqual(['Name', 'Stars', 'Per amount spent', 'Status', '']);
     expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Stars)', 'Window (days)', '']);
     const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
     expect(p.currencies.map((c: { name: string }) => c.name).sort()).toEqual(['Quick Pay USD', 'Stars']);
     const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];
     expect(audit).toMatchObject({ action: 'currency.update', before: { name: 'Points' }, after: { name: 'Stars' } });
   });
-  it('an owner renames an earning rule with its points, so its name stays true; a name another rule has is the node’s refusal', async () => {
+  it('an owner renames an earning rule with its points (named by the renamed currency), so its name stays true; a name another rule has and no points are the node’s refusals', async () => {
     const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
     const stars = p.currencies.find((c: { code: string | null }) => c.code === null).id;
     const made = await staffCall(node, owner.token, 'POST', '/backoffice/program/earning-rules', { name: 'Birthday bonus', currency: stars, points: 5, per_amount: 100 });
@@ -205,7 +206,17 @@ describe('back-office profile and program edits in Chromium', () => {
     await row.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('alert'), 'Another earning rule of the program already has that name');
     await row.getByRole('textbox', { name: 'Name' }).fill('2 points per unit spent');
-    await row.getByRole('textbox', { name: 'Points' }).fill('2');
+    // The rule gives Stars now (the currency renamed above): the box and the node's refusal say so,
+    // the refusal labelled by the field the node names (points), in either language.
+    await row.getByRole('textbox', { name: 'Stars' }).fill('0');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expectText(page.getByRole('alert'), 'Stars must be at least 1.');
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    // (The table's own name is in Spanish now: the row is found by the rule's.)
+    await page.getByRole('row', { name: '1 point per unit spent' }).getByRole('button', { name: 'Guardar' }).click();
+    await expectText(page.getByRole('alert'), '«Stars» debe ser al menos 1.');
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+    await row.getByRole('textbox', { name: 'Stars' }).fill('2');
     await row.getByRole('button', { name: 'Save' }).click();
     await expectText(page.getByRole('status'), 'Saved.');
     const renamed = rules.getByRole('row', { name: '2 points per unit spent' });

@@ -2,7 +2,8 @@ import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, T
 import { useEffect, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { currencyDigits } from '../format';
-import { refusalText } from './node-refusal';
+import { useLanguage } from '../i18n/language-store';
+import { adminFieldLabels, type FieldLabels, refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
@@ -12,10 +13,14 @@ import { useLoad } from './use-load';
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 
+/** The loyalty currency's name as it is now ("Stars" once renamed): what points, costs and thresholds are counted in. */
+const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
+
 /** Currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
 export function ProgramScreen() {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
+  const language = useLanguage();
   const program = useLoad(() => api().program(), []);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   if (program.error)
@@ -27,6 +32,9 @@ export function ProgramScreen() {
   const p = program.data;
   if (!p || !role) return <Text>{t.loading}</Text>;
   const editable = p.editable && roleAllows(role, 'program.write');
+  // The node's refusals name its fields; this page labels points, costs and thresholds by the currency.
+  const unit = loyaltyUnit(p);
+  const labels: FieldLabels = { ...adminFieldLabels(language), ...(unit === undefined ? {} : { points: unit, cost: t.cost(unit), threshold: t.threshold(unit) }) };
   const say: Say = (work) => {
     setMessage(null);
     return work
@@ -36,7 +44,7 @@ export function ProgramScreen() {
         return true;
       })
       .catch((e: unknown) => {
-        setMessage({ ok: false, text: refusalText(e) });
+        setMessage({ ok: false, text: refusalText(e, labels) });
         return false;
       });
   };
@@ -84,7 +92,8 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
     <Table.Tr aria-label={rule.name}>
       <Table.Td>{name === null ? rule.name : <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
       <Table.Td>
-        <NumberInput aria-label={t.points} value={points} onChange={setPoints} allowDecimal={false} disabled={!editable} w={110} />
+        {/* Named by the rule's currency as it is now ("Stars"), as the column is. */}
+        <NumberInput aria-label={currency?.name ?? t.points} value={points} onChange={setPoints} allowDecimal={false} disabled={!editable} w={110} />
       </Table.Td>
       <Table.Td>
         <NumberInput aria-label={t.perAmount} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} />
@@ -124,6 +133,8 @@ function EarningRules({ p, editable, say }: SectionProps) {
   const [points, setPoints] = useState<number | string>('');
   const [perAmount, setPerAmount] = useState<number | string>('');
   const loyalty = p.currencies.find((c) => c.code === null);
+  // Rules give points of the loyalty currency: the column says which, by its name as renamed ("Stars").
+  const unit = loyalty?.name ?? t.points;
   return (
     <Paper withBorder p="md">
       <Title order={4}>{t.earningRulesTable}</Title>
@@ -131,7 +142,7 @@ function EarningRules({ p, editable, say }: SectionProps) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.points}</Table.Th>
+            <Table.Th>{unit}</Table.Th>
             <Table.Th>{t.perAmount}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
             <Table.Th />
@@ -146,7 +157,7 @@ function EarningRules({ p, editable, say }: SectionProps) {
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t.points} value={points} onChange={setPoints} allowDecimal={false} w={110} />
+          <NumberInput label={unit} value={points} onChange={setPoints} allowDecimal={false} w={110} />
           <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) })).then((ok) => {
@@ -167,7 +178,7 @@ function Rewards({ p, editable, say }: SectionProps) {
   const [cost, setCost] = useState<number | string>('');
   const loyalty = p.currencies.find((c) => c.code === null);
   // Costs are in the loyalty currency: its own name, as renamed ("Cost (Stars)").
-  const unit = loyalty?.name ?? t.pointsUnit;
+  const unit = loyaltyUnit(p) ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
       <Title order={4}>{t.rewardsTable}</Title>
@@ -207,7 +218,7 @@ function Tiers({ p, editable, say }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
-  const unit = p.currencies.find((c) => c.code === null)?.name ?? t.pointsUnit;
+  const unit = loyaltyUnit(p) ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
       <Title order={4}>{t.tiersTable}</Title>
