@@ -24,7 +24,7 @@ import { Random } from './random';
 export interface SeedOutcome {
   seed: number;
   problems: string[];
-  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number };
+  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number; repeatsVoided: number };
 }
 
 export interface SeedOptions {
@@ -33,6 +33,12 @@ export interface SeedOptions {
    * restored from a backup"). Off, a seed replays exactly as before the option existed.
    */
   restores?: boolean;
+  /**
+   * Store A has a second node, and at random moments a till sends a sale to one of A's nodes and
+   * then the same sale to the other (a failover after a lost reply): central must void one copy
+   * (docs/sync.md, Conflicts: `sale_repeated`). Off, a seed replays as before the option existed.
+   */
+  failover?: boolean;
 }
 
 type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[] };
@@ -61,6 +67,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   let restores = 0;
   // Every sale a counter answered, by receipt; those a restore took away before they were sent may be missing.
   const sold: string[] = [];
+  // Receipts a till sent to both nodes of store A, each answered by both.
+  const sentTwice: string[] = [];
   const mayBeLost = new Set<string>();
   const backupDir = mkdtempSync(join(tmpdir(), 'pc-sim-backup-'));
   try {
@@ -75,6 +83,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       });
       link!.faults = { drop: 0.1, loseReply: 0.1, duplicate: 0.05, replayOld: 0.05 };
       stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: `store ${'ABC'[i]}`, key });
+    }
+    if (options.failover === true) {
+      let link: LossyLink | undefined;
+      const key = storeKeys[0]!;
+      const handle = await pairStore(central, clock, key, (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 })));
+      link!.faults = { drop: 0.1, loseReply: 0.1, duplicate: 0.05, replayOld: 0.05 };
+      stores.push({ ...handle, link: link!, nodeId: handle.engine.nodeId, name: 'store A (second node)', key });
     }
     const emails = Array.from({ length: 8 }, (_, i) => `c${i}@sim.test`);
     // Fewer phones than emails: counters add them to customers who have none, and meet over them.
@@ -102,12 +117,27 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const roll = random.next();
       // Drawn only when restores are on: without them a seed's random stream is what it always was.
       const restoreStep = options.restores === true && random.chance(0.1);
+      const failoverStep = !restoreStep && options.failover === true && random.chance(0.1);
       const at = `step ${step} at ${store.name} (t=${clock.now()})`;
       try {
         // Asked only by the counter's actions: a store still in its first sync may not have its key
         // yet (a ServiceError like any refusal), and its sync steps must still run.
         const scope = () => store.scope();
-        if (restoreStep) {
+        if (failoverStep) {
+          // A till at store A sells at one of its nodes, loses the reply, and sends the same sale
+          // to the other node (which may not know the customer yet: then it refuses, and the pair
+          // is one sale).
+          const [first, second] = random.chance(0.5) ? [stores[0]!, stores[3]!] : [stores[3]!, stores[0]!];
+          const email = random.pick(emails);
+          const receiptNumber = `store A-${(receipt += 1)}`;
+          const sale = { identification: email, receiptNumber, subtotal: 5 + random.int(40), ...(random.chance(0.5) ? { redemptions: [reward.publicId] } : {}) };
+          trace(`${at}: a till sends ${receiptNumber} to ${email} at ${first.name}, then at ${second.name}`);
+          await placeOrder(first.engine, await first.scope(), sale);
+          sold.push(receiptNumber);
+          orders += 1;
+          await placeOrder(second.engine, await second.scope(), sale);
+          sentTwice.push(receiptNumber);
+        } else if (restoreStep) {
           if (store.backups && random.chance(0.35)) {
             // This copy's last round (the link may fail it), then its disk dies and the folder is
             // restored from one of its last backups (an operator may keep several, and reach for
@@ -204,19 +234,42 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     // No sale a counter answered is missing at central, unless a restore took it before it was sent.
     const atCentral = new Set((await central.engine.db.selectFrom('orders').select('receipt_number').execute()).map((o) => o.receipt_number.split('~')[0]));
     for (const receiptNumber of sold) if (!atCentral.has(receiptNumber) && !mayBeLost.has(receiptNumber)) problems.push(`sale ${receiptNumber} never reached central`);
+    const repeatsVoided = await checkSalesSentTwice(central.engine, sentTwice.filter((r) => !mayBeLost.has(r)), problems);
     const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
     const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
     const followed = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'node_restored').execute();
     const customersFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
-    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length } };
+    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length, repeatsVoided } };
   } catch (error) {
     problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
-    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0 } };
+    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0, repeatsVoided: 0 } };
   } finally {
     for (const store of stores) await store.close();
     await central.close();
     rmSync(backupDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Each sale a till sent to both of store A's nodes (and no restore took away) is at central twice, the copy central applied
+ * second renamed and named by one `sale_repeated` exception, and voided (whatever else a till or
+ * central voided). Returns how many copies were voided as repeats.
+ */
+async function checkSalesSentTwice(central: Engine, receipts: string[], problems: string[]): Promise<number> {
+  const repeats = await central.db.selectFrom('sync_exceptions').select('subject').where('kind', '=', 'sale_repeated').execute();
+  const repeatedIds = new Set(repeats.map((r) => Number(r.subject.replace('order ', ''))));
+  for (const receiptNumber of receipts) {
+    const copies = await central.db
+      .selectFrom('orders')
+      .select(['id', 'receipt_number', 'status'])
+      .where((eb) => eb.or([eb('receipt_number', '=', receiptNumber), eb('receipt_number', 'like', `${receiptNumber}~%`)]))
+      .execute();
+    const flagged = copies.filter((c) => repeatedIds.has(Number(c.id)));
+    if (copies.length !== 2 || flagged.length !== 1 || flagged[0]!.receipt_number === receiptNumber || flagged[0]!.status !== 'voided') {
+      problems.push(`sale ${receiptNumber} sent to both nodes of store A: at central ${JSON.stringify(copies)}, flagged as the repeat: ${JSON.stringify(flagged)}`);
+    }
+  }
+  return repeats.length;
 }
 
 /** A copy of a store's database as a backup of its folder holds it. */

@@ -1,0 +1,5 @@
+import { simulateSeedBlock } from './simulation/seed-block';
+
+// The simulation's store A has two nodes, and its till at times sends one sale to both (a failover
+// after a lost reply), through the same faults: central voids one copy (docs/sync.md, Conflicts).
+simulateSeedBlock(5, { failover: true, seeds: 40 });
