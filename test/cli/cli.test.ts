@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
@@ -89,6 +89,19 @@ describe('punchcard init', () => {
     expect(lines, stderr).toHaveLength(1);
     expect(lines[0]).toContain('XYZ');
     expect(stderr).not.toMatch(/\bat\s+\S+\s+\(|\bat\s+file:|\.ts:\d+|node_modules/);
+    // Refused before anything was made: no database, no node key to trip the next init.
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses an unknown country before making anything, and the next init in the folder works', async () => {
+    const dir = tempDir();
+    const bad = await run(['init', '--data', dir, '--vendor', 'Nowhere', '--country', 'XX', '--json']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"XX" is none');
+    expect(readdirSync(dir)).toEqual([]);
+    const good = await run(['init', '--data', dir, '--vendor', 'Somewhere', '--country', 'ec', '--currency', 'usd', '--json']);
+    expect(good.code, good.stderr).toBe(0);
+    expect(parseInit(good.stdout).vendor_id).toBeGreaterThan(0);
   });
 
   it('says in one line when the PostgreSQL database is missing or not answering, no stack trace', async () => {

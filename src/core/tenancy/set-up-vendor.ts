@@ -1,6 +1,8 @@
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
 import { addCurrency } from '../currencies/create-currency';
+import { cleanCurrencyCode } from '../currencies/currency';
+import { findCountryByCode } from '../geo/countries';
 import { addAccessToken } from '../credentials/access-tokens';
 import { addApiKey } from '../credentials/api-keys';
 import { addOauthClient } from '../credentials/oauth-clients';
@@ -34,16 +36,25 @@ export interface VendorCredentials {
 }
 
 /**
+ * Refuses what setUpVendor would refuse, before anything is written: `punchcard init` checks its
+ * options first, so a typo makes no data folder (it used to leave a database and `node.key`).
+ */
+export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null } {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
+  const country = input.country.trim().toUpperCase();
+  if (!findCountryByCode(country)) throw new ServiceError('validation_failed', `country must be an ISO 3166-1 two-letter code ("${input.country}" is none).`, 'country');
+  cleanCurrencyCode(input.currency);
+  return { name, country, countries: countryListColumn(input.countries) };
+}
+
+/**
  * A ready-to-sell program in one transaction: vendor, first store and point of sale, a "Points"
  * loyalty currency earning 1 point per whole unit of subtotal, a quick-pay currency, a cashier and a
  * kiosk API key, an OAuth client and a long-lived admin token. Secrets are returned once.
  */
 export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorCredentials> {
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
-  const country = input.country.trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country)) throw new ServiceError('validation_failed', 'country must be a two-letter ISO 3166-1 code.', 'country');
-  const countries = countryListColumn(input.countries);
+  const { name, country, countries } = checkVendorSetUp(input);
 
   return transact(engine, async (trx) => {
     const now = engine.clock.now();

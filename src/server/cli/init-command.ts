@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { cleanEmail } from '../../core/customers/contact';
 import { addOwner } from '../../core/staff/add-owner';
-import { setUpVendor } from '../../core/tenancy/set-up-vendor';
+import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { openNodeEngine } from '../node/store-node';
 import { signInLink } from './owner-command';
 
@@ -21,17 +21,19 @@ export function registerInitCommand(program: Command): void {
     .option('--admin-url <url>', 'where the back office will be reached, for the sign-in link', 'http://127.0.0.1:4321/admin')
     .option('--json', 'print one JSON object with the ids and secrets')
     .action(async (options: InitOptions) => {
-      // A bad owner email is refused before anything is created.
+      const vendor = {
+        name: options.vendor,
+        currency: options.currency,
+        country: options.country,
+        ...(options.countries ? { countries: options.countries } : {}),
+        store: { name: options.storeName, address1: options.address, city: options.city },
+      };
+      // Bad options are refused before anything is created (a typo left a data folder behind).
+      checkVendorSetUp(vendor);
       if (options.owner) cleanEmail(options.owner, 'owner');
       const engine = await openNodeEngine({ dataDir: options.data });
       try {
-        const made = await setUpVendor(engine, {
-          name: options.vendor,
-          currency: options.currency,
-          country: options.country,
-          ...(options.countries ? { countries: options.countries } : {}),
-          store: { name: options.storeName, address1: options.address, city: options.city },
-        });
+        const made = await setUpVendor(engine, vendor);
         const owner = options.owner ? await addOwner(engine, { vendorId: made.vendorId, email: options.owner, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined }) : null;
         const summary = {
           vendor_id: made.vendorId,
