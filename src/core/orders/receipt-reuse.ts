@@ -10,7 +10,7 @@ import { type CleanOrder, noCustomerNamed, type OrderInput } from './order-input
 /** Dates further apart than this are two sales: a POS's retry re-stamps within minutes, one that numbers afresh each day is a day apart. */
 export const RESEND_DATE_WINDOW_MS = 12 * 3_600_000;
 
-type RecordedSale = Pick<OrdersTable, 'user_id' | 'subtotal' | 'total' | 'quick_pay_used' | 'redemptions' | 'receipt_number' | 'ordered_at'>;
+export type RecordedSale = Pick<OrdersTable, 'user_id' | 'subtotal' | 'total' | 'quick_pay_used' | 'redemptions' | 'receipt_number' | 'ordered_at'>;
 
 /**
  * A receipt number already recorded at the store came with a sale. A till's retry is the same

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { survivingCustomerId } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
-import { sameSaleFigures } from '../../orders/receipt-reuse';
+import { type RecordedSale, sameSaleFigures } from '../../orders/receipt-reuse';
 import { reverseOrder } from '../../orders/void-order';
 import { preparedRowById } from '../../storage/prepared';
-import type { DB } from '../../storage/schema';
+import type { DB, OrdersTable } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
 
@@ -45,9 +45,9 @@ export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node:
   return false;
 }
 
-async function isSameSale(trx: Kysely<DB>, earlier: { user_id: number } & Parameters<typeof sameSaleFigures>[0], row: StoreOrder): Promise<boolean> {
-  const later = row as unknown as Parameters<typeof sameSaleFigures>[1];
-  if (typeof row['redemptions'] !== 'string' || !sameSaleFigures(earlier, later)) return false;
+async function isSameSale(trx: Kysely<DB>, earlier: RecordedSale, row: StoreOrder): Promise<boolean> {
+  // A store's row as it sent it: the columns of an order, checked by the figures' comparison.
+  if (typeof row['redemptions'] !== 'string' || !sameSaleFigures(earlier, row as unknown as RecordedSale)) return false;
   // The row's customer is already the survivor of any merge (apply-push.ts); the earlier one may predate it.
   return (await survivingCustomerId(trx, Number(earlier.user_id))) === Number(row['user_id']);
 }
@@ -55,5 +55,5 @@ async function isSameSale(trx: Kysely<DB>, earlier: { user_id: number } & Parame
 /** Voids at central the repeat of a sale (renameReusedReceipt), once every row of its event is in. */
 export async function voidRepeatedSale(trx: Kysely<DB>, engine: Engine, orderId: number): Promise<void> {
   const [order] = await preparedRowById('orders')(trx, orderId);
-  if (order) await reverseOrder(trx, engine, order as Parameters<typeof reverseOrder>[2]);
+  if (order) await reverseOrder(trx, engine, order as Selectable<OrdersTable>);
 }
