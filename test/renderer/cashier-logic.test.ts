@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/renderer/src/api/history-api';
 import type { CustomerAtCounter, QueueEntry } from '../../src/renderer/src/api/terminal-api';
-import { applyHistoryRecord, autoReload, nextExpiring, rewardChoices, rewardOptions, withOrderBalances } from '../../src/renderer/src/cashier/balances';
+import { applyHistoryRecord, autoReload, nextExpiring, rewardChoices, rewardOptions, withOrderBalances, withTierMove } from '../../src/renderer/src/cashier/balances';
 import { currencyDigits } from '../../src/renderer/src/format';
 import { buildOrder, emptyDraft, itemsTotal, largeAmounts, maxQuickPay, newReceiptNumber, readAmount } from '../../src/renderer/src/cashier/order-draft';
 import { createQueueStore, guessMethod } from '../../src/renderer/src/cashier/queue-store';
@@ -198,6 +198,23 @@ describe('panel readings', () => {
     const moved = applyHistoryRecord(customer(), record);
     expect(moved.loyalty_balance.data[0]?.amount).toBe(62);
     expect(moved.quick_pay_balance.amount).toBe(20);
+  });
+
+  it('a tier change in the history moves the tier shown: described as a reply stated it, else by its name alone', () => {
+    const tier = (id: number, name: string, threshold: number) => ({ object: 'tier' as const, id, name, summary: `${name} summary`, description: '', threshold });
+    const [member, silver, gold, platinum] = [tier(1, 'Member', 0), tier(2, 'Silver', 60), tier(3, 'Gold', 200), tier(4, 'Platinum', 900)];
+    const rules = (current: typeof member | null, next: typeof member | null) => ({ object: 'tier_rules' as const, current, next });
+    const moveTo = (to: string) => ({ object: 'tier_change', quickpay: { object: 'quickpay', used: 0, loaded: 0, balance: 25 }, rewards: [{ object: 'reward', kind: 'tier', name: `Gold → ${to}`, from: 'Gold', to, amount: 0 }] }) as unknown as HistoryRecord;
+    // After an order that promoted Silver → Gold; before it, the retrieve said Silver, next Gold.
+    const promoted = customer({ user: { ...customer().user, tier: gold }, rules: { ...customer().rules, tier: rules(gold, platinum) } });
+    const shown = (c: CustomerAtCounter) => [c.user.tier, c.rules.tier.current, c.rules.tier.next];
+    expect(shown(withTierMove(promoted, moveTo('Silver'), [rules(silver, gold)]))).toEqual([silver, silver, gold]);
+    // A tier no reply stated as held: as described where one was (Silver, as next), else its name alone; the next one up is not known.
+    expect(shown(withTierMove(promoted, moveTo('Silver'), [rules(member, silver)]))).toEqual([silver, silver, null]);
+    expect(shown(withTierMove(promoted, moveTo('Bronze'), [rules(member, silver)]))).toEqual([{ object: 'tier', id: 0, name: 'Bronze', summary: '', description: '', threshold: 0 }, expect.objectContaining({ name: 'Bronze' }), null]);
+    // Any other record, or a move to the tier shown, changes nothing.
+    expect(withTierMove(promoted, moveTo('Gold'), [])).toBe(promoted);
+    expect(withTierMove(promoted, { ...moveTo('Silver'), object: 'void' }, [rules(silver, gold)])).toBe(promoted);
   });
 });
 

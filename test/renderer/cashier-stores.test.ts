@@ -246,6 +246,32 @@ describe('cashier stores with a real node', () => {
     expect(panel.ended).toBe('order');
   });
 
+  it('a void of the panel’s promoting order after the session ended takes the tier shown back, with the next one up as before', async () => {
+    const { v, cashier } = await counter();
+    for (const tier of [{ name: 'Silver', threshold: 60 }, { name: 'Gold', threshold: 200 }]) {
+      expect((await http(`${node.url}/tiers`, { method: 'POST', token: v.accessToken, body: tier })).status).toBe(201);
+    }
+    const c = await customerWithBalances(v, 0, 0);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+    const tierOf = () => {
+      const shown = cashier.customer.getState().customer;
+      return [shown?.user.tier?.name, shown?.rules.tier.current?.name, shown?.rules.tier.next?.name, shown?.rules.tier.next?.threshold];
+    };
+    expect(tierOf()).toEqual(['Member', 'Member', 'Silver', 60]);
+    await cashier.customer.getState().placeOrder({ receipt_number: 'T-S', subtotal: 70 });
+    expect(tierOf()).toEqual(['Silver', 'Silver', 'Gold', 200]);
+    // The promotion is in the history too (a tier change, Member → Silver).
+    await vi.waitFor(() => expect(cashier.customer.getState().history?.map((r) => r.object)).toEqual(['tier_change', 'order']));
+
+    const voided = await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'DELETE', body: { receipt_number: 'T-S' } });
+    expect(voided.status).toBe(200);
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(0));
+    expect(cashier.customer.getState().history?.map((r) => r.object)).toEqual(['tier_change', 'void', 'tier_change', 'order']);
+    expect(tierOf()).toEqual(['Member', 'Member', 'Silver', 60]);
+    expect(cashier.customer.getState().ended).toBe('order');
+  });
+
   it("an auto reload the panel's order queued moves the quick-pay balance once its history record arrives, and the result says so", async () => {
     const { v, cashier } = await counter();
     const c = await customerWithBalances(v, 1000, 0);

@@ -136,3 +136,33 @@ export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryR
     quick_pay_balance: { ...customer.quick_pay_balance, amount: record.quickpay.balance },
   };
 }
+
+type TierRules = CustomerAtCounter['rules']['tier'];
+type TierRef = NonNullable<TierRules['current']>;
+
+/** The tier a history record moved the member to (`tier_change`: its tier entry's `to`); null for any other record. */
+export function tierMovedTo(record: HistoryRecord): string | null {
+  if (record.object !== 'tier_change') return null;
+  const to = (record.rewards ?? []).find((r) => r.kind === 'tier')?.to;
+  return typeof to === 'string' && to !== '' ? to : null;
+}
+
+/**
+ * The customer after a tier move the history tells (a void took back the tier its sale got). The
+ * record names tiers only, so the tier and the next one up are taken from what a reply said of
+ * that tier — `stated`: the retrieve read before the panel's order, whose tier the void goes back
+ * to — and a tier no reply described shows by its name alone, with no next tier (not known here).
+ */
+export function withTierMove(customer: CustomerAtCounter, record: HistoryRecord, stated: readonly TierRules[]): CustomerAtCounter {
+  const to = tierMovedTo(record);
+  if (to === null || customer.user.tier?.name === to) return customer;
+  const known = [customer.rules.tier, ...stated];
+  const said = known.find((rules) => rules.current?.name === to);
+  const described = known.flatMap((rules) => [rules.current, rules.next]).find((tier): tier is TierRef => tier?.name === to);
+  const current: TierRef = said?.current ?? described ?? { object: 'tier', id: 0, name: to, summary: '', description: '', threshold: 0 };
+  return {
+    ...customer,
+    user: { ...customer.user, tier: current },
+    rules: { ...customer.rules, tier: { ...customer.rules.tier, current, next: said ? said.next : null } },
+  };
+}

@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { HistoryApi, HistoryRecord } from '../api/history-api';
 import type { OrderReply, OrderRequest, OrdersApi } from '../api/orders-api';
 import type { CustomerAtCounter, TerminalApi } from '../api/terminal-api';
-import { applyHistoryRecord, withOrderBalances } from './balances';
+import { applyHistoryRecord, tierMovedTo, withOrderBalances, withTierMove } from './balances';
 import { errorMessage } from '../api/client';
 import { readHistoryRecord } from './history-lines';
 
@@ -80,8 +80,9 @@ export interface CustomerState {
   orderCompleted(orderId: number | undefined): Promise<void>;
   /**
    * A void at the store (of any customer's order): the shown customer's history follows. A session
-   * still open is read again; one that ended cannot be, so its balances move by the new void records
-   * (and the result of the order voided, if it was this panel's, goes).
+   * still open is read again; one that ended cannot be, so its balances move by the new void records,
+   * its tier by the newest tier change the void wrote (a tier its sale got, taken back), and the
+   * result of the order voided, if it was this panel's, goes.
    */
   orderVoided(orderId: number | undefined): Promise<void>;
 }
@@ -97,6 +98,9 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
   let historySeq = 0;
   const followDelays = deps.autoReloadFollowDelays ?? AUTO_RELOAD_FOLLOW_DELAYS;
   let followTimer: ReturnType<typeof setTimeout> | null = null;
+  // What the last read of the customer said of their tier: after an order it is the tier before it,
+  // the one a void of that order goes back to (the history's tier change names it only).
+  let tierAtRead: CustomerAtCounter['rules']['tier'] | null = null;
   const stopFollowing = () => {
     if (followTimer !== null) clearTimeout(followTimer);
     followTimer = null;
@@ -160,6 +164,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       try {
         const customer = await deps.api.retrieve(hash);
         if (seq !== loadSeq || get().hash !== hash) return;
+        tierAtRead = customer.rules.tier;
         set({ phase: 'ready', customer, error: null, sessionId: Number(customer.pos_session.pos_session_id) });
         if (get().historyPhase === 'idle') void get().reloadHistory();
       } catch (error) {
@@ -173,6 +178,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       async open(hash, sessionId = null) {
         if (get().hash === hash && get().phase !== 'error' && !get().ended) return;
         stopFollowing();
+        tierAtRead = null;
         set({ ...idle, hash, sessionId, phase: 'loading' });
         await load(hash);
       },
@@ -198,6 +204,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       },
       dismiss() {
         stopFollowing();
+        tierAtRead = null;
         loadSeq++;
         historySeq++;
         set(idle);
@@ -271,13 +278,20 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         await get().reloadHistory();
         if (!history || get().hash !== hash) return;
         const seen = new Set(history.map((r) => r.id));
+        const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
         // Oldest first, so the last quick-pay balance applied is the newest.
-        const voids = (get().history ?? []).filter((r) => !seen.has(r.id) && r.object === 'void').reverse();
+        const voids = fresh.filter((r) => r.object === 'void').reverse();
         if (voids.length === 0) return;
-        set((s) => ({
-          customer: s.customer && voids.reduce(applyHistoryRecord, s.customer),
-          lastOrder: s.lastOrder && orderId !== undefined && s.lastOrder.id === orderId ? null : s.lastOrder,
-        }));
+        // Newest first in the page: the first tier change is the tier the member holds now.
+        const tierMove = fresh.find((r) => tierMovedTo(r) !== null);
+        const stated = tierAtRead ? [tierAtRead] : [];
+        set((s) => {
+          const moved = s.customer && voids.reduce(applyHistoryRecord, s.customer);
+          return {
+            customer: moved && tierMove ? withTierMove(moved, tierMove, stated) : moved,
+            lastOrder: s.lastOrder && orderId !== undefined && s.lastOrder.id === orderId ? null : s.lastOrder,
+          };
+        });
       },
     };
   });
