@@ -22,13 +22,19 @@ export async function enforceOfflineCaps(
   const money = (minor: number) => (minor / 10 ** input.digits).toFixed(input.digits);
   const refuse = (what: string, cap: string) =>
     new ServiceError('offline_limit', `The store is offline: ${what} is limited to ${cap} until the connection returns.`, what.includes('points') ? 'redemptions' : 'quick_pay');
-  if (caps.offline_quick_pay_per_order !== null && input.quickPay > Number(caps.offline_quick_pay_per_order)) {
+  // A cap bounds what an order spends of its own kind: an order that spends no quick pay is not
+  // refused by a quick-pay cap already used up (nor one without points by a points cap).
+  const spendsQuickPay = input.quickPay > 0;
+  const spendsPoints = input.points > 0;
+  if (spendsQuickPay && caps.offline_quick_pay_per_order !== null && input.quickPay > Number(caps.offline_quick_pay_per_order)) {
     throw refuse('quick pay per order', money(Number(caps.offline_quick_pay_per_order)));
   }
-  if (caps.offline_points_per_order !== null && input.points > Number(caps.offline_points_per_order)) {
+  if (spendsPoints && caps.offline_points_per_order !== null && input.points > Number(caps.offline_points_per_order)) {
     throw refuse('points per order', String(caps.offline_points_per_order));
   }
-  if (caps.offline_quick_pay_per_day === null && caps.offline_points_per_day === null) return;
+  const quickPayPerDay = spendsQuickPay ? caps.offline_quick_pay_per_day : null;
+  const pointsPerDay = spendsPoints ? caps.offline_points_per_day : null;
+  if (quickPayPerDay === null && pointsPerDay === null) return;
   const spent = await trx
     .selectFrom('orders')
     .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('quick_pay_used'), eb.lit(0)).as('quick_pay'), eb.fn.coalesce(eb.fn.sum<number>('points_spent'), eb.lit(0)).as('points')])
@@ -38,10 +44,10 @@ export async function enforceOfflineCaps(
     .where('status', '=', 'complete')
     .where('created_at', '>', input.now - DAY_MS)
     .executeTakeFirstOrThrow();
-  if (caps.offline_quick_pay_per_day !== null && Number(spent.quick_pay) + input.quickPay > Number(caps.offline_quick_pay_per_day)) {
-    throw refuse('quick pay per customer per day', money(Number(caps.offline_quick_pay_per_day)));
+  if (quickPayPerDay !== null && Number(spent.quick_pay) + input.quickPay > Number(quickPayPerDay)) {
+    throw refuse('quick pay per customer per day', money(Number(quickPayPerDay)));
   }
-  if (caps.offline_points_per_day !== null && Number(spent.points) + input.points > Number(caps.offline_points_per_day)) {
-    throw refuse('points per customer per day', String(caps.offline_points_per_day));
+  if (pointsPerDay !== null && Number(spent.points) + input.points > Number(pointsPerDay)) {
+    throw refuse('points per customer per day', String(pointsPerDay));
   }
 }
