@@ -130,21 +130,49 @@ describe.each(CENTRALS)('a sale sent to two nodes of one store (central on $name
     expect(await balances(c, c.b.engine)).toEqual({ points: 17, quickPay: 600 });
   });
 
-  it('a copy node B voided itself before central saw it is reversed once', async () => {
+  it('a void of the copy at node B voids the sale: both copies end reversed once, wherever each arrived first', async () => {
+    for (const voidedAfterASynced of [false, true]) {
+      const c = await chain(await database());
+      const first = await placeOrder(c.a.engine, await c.a.scope(), sale(c, 'R-7'));
+      const again = await placeOrder(c.b.engine, await c.b.scope(), sale(c, 'R-7'));
+      // The cashier at node B voids the sale (node B holds only its copy), before or after A's copy reached central.
+      if (voidedAfterASynced) await c.a.client.syncOnce();
+      await voidOrder(c.b.engine, await c.b.scope(), 'R-7');
+      await syncAll([c.a, c.b]);
+
+      await expectEverywhere(c, { points: 20, quickPay: 1000 });
+      for (const node of nodesOf(c)) {
+        expect((await ordersOf(node.engine)).map((o) => o.status), `${node.name} (${voidedAfterASynced ? 'after' : 'before'} A synced)`).toEqual(['voided', 'voided']);
+      }
+      // Each entry of either copy is reversed exactly once (a second reversal is itself undone).
+      for (const orderId of [first.orderId, again.orderId]) {
+        const entries = await c.central.engine.db.selectFrom('ledger_entries').select(['id', 'reverses_id']).where('reference_type', '=', 'order').where('reference_id', '=', String(orderId)).execute();
+        const undone = new Set(entries.map((e) => Number(e.reverses_id)));
+        for (const original of entries.filter((e) => e.reverses_id === null)) {
+          expect(entries.filter((e) => Number(e.reverses_id) === Number(original.id) && !undone.has(Number(e.id))), `standing reversals of entry ${original.id}`).toHaveLength(1);
+        }
+      }
+      expect(await exceptionsOf(c)).toEqual([
+        { kind: 'sale_repeated', subject: `order ${again.orderId}` },
+        { kind: 'void_repeated', subject: `order ${again.orderId}` },
+        { kind: 'sale_repeated', subject: `order ${first.orderId}` },
+      ]);
+      while (open.length > 0) await open.pop()!.close();
+    }
+  });
+
+  it('a renamed receipt that is taken already gets the next free name, and its sale reaches central', async () => {
     const c = await chain(await database());
-    await placeOrder(c.a.engine, await c.a.scope(), sale(c, 'R-7'));
-    const again = await placeOrder(c.b.engine, await c.b.scope(), sale(c, 'R-7'));
-    await voidOrder(c.b.engine, await c.b.scope(), 'R-7');
+    const taken = `R-7~${c.b.engine.nodeId}`;
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'vi@example.com', receiptNumber: 'R-7', subtotal: 5 });
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'vi@example.com', receiptNumber: taken, subtotal: 6 });
+    await c.a.client.syncOnce();
+    await placeOrder(c.b.engine, await c.b.scope(), { identification: 'vi@example.com', receiptNumber: 'R-7', subtotal: 7 });
     await syncAll([c.a, c.b]);
 
-    await expectEverywhere(c, { points: 17, quickPay: 600 });
-    // Each entry of the copy is reversed exactly once (a second reversal is itself undone).
-    const entries = await c.central.engine.db.selectFrom('ledger_entries').select(['id', 'reverses_id']).where('reference_type', '=', 'order').where('reference_id', '=', String(again.orderId)).execute();
-    const undone = new Set(entries.map((e) => Number(e.reverses_id)));
-    for (const original of entries.filter((e) => e.reverses_id === null)) {
-      expect(entries.filter((e) => Number(e.reverses_id) === Number(original.id) && !undone.has(Number(e.id))), `standing reversals of entry ${original.id}`).toHaveLength(1);
-    }
-    expect((await exceptionsOf(c)).map((e) => e.kind).sort()).toEqual(['sale_repeated', 'void_repeated']);
+    await expectEverywhere(c, { points: 38, quickPay: 1000 });
+    const receipts = (await ordersOf(c.central.engine)).map((o) => `${o.receipt_number} ${o.status}`);
+    expect(receipts).toEqual(['R-7 complete', `${taken} complete`, `${taken}.2 complete`]);
   });
 
   it('the same figures a day later, or for another customer, are another sale: kept, renamed, not voided', async () => {

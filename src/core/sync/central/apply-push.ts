@@ -14,7 +14,7 @@ import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { movesToTell, rememberMovedRows } from './moved-rows';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
-import { renameReusedReceipt, voidRepeatedSale } from './repeated-sale';
+import { renameReusedReceipt, voidRepeatedSale, voidSaleOfVoidedRepeat } from './repeated-sale';
 import { answerDivergence, storedVerdicts } from './repeated-events';
 import { compareRepeatedEvents, rememberEventIds } from './sync-event-ids';
 import { recordSyncException } from './sync-exceptions';
@@ -220,9 +220,11 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     await sql`savepoint sync_event`.execute(trx);
     const accounts = new Set<number>();
     const repeats: number[] = [];
+    const voidedOrders = new Set<number>();
     try {
-      for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts, repeats });
+      for (const change of lastVersionOfEachRow(event.changes)) await applyChange(trx, engine, node, event, change, { ...push, accounts, repeats, voidedOrders });
       for (const orderId of repeats) await voidRepeatedSale(trx, engine, orderId);
+      for (const orderId of voidedOrders) await voidSaleOfVoidedRepeat(trx, engine, node, orderId);
       await sql`release savepoint sync_event`.execute(trx);
       for (const id of accounts) push.accounts.add(id);
       return { ...base, verdict: 'applied', code: null, message: null };
@@ -249,6 +251,8 @@ interface EventState extends PushState {
   accounts: Set<number>;
   /** Orders repeating a sale central holds, voided once the event's rows are in. */
   repeats: number[];
+  /** Orders the event's reversal entries void (a repeat's void voids its sale: repeated-sale.ts). */
+  voidedOrders: Set<number>;
 }
 
 async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: EventState): Promise<void> {
@@ -288,7 +292,11 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
       if (existing) return;
       const accountId = await insertEntry(trx, engine, node, data);
       accounts.add(accountId);
-      if (data['reverses_id'] != null) await undoRepeatedReversal(trx, engine, accountId, data);
+      if (data['reverses_id'] != null) {
+        await undoRepeatedReversal(trx, engine, accountId, data);
+        const orderId = Number(data['reference_id']);
+        if (data['reference_type'] === 'order' && Number.isSafeInteger(orderId)) push.voidedOrders.add(orderId);
+      }
       await applyStoreChangeEffects(trx, engine, effects, { ...applied, accountId, kind: String(data['kind']) }, undefined);
       return;
     }

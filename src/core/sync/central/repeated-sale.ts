@@ -3,6 +3,7 @@ import { survivingCustomerId } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
 import { type RecordedSale, sameSaleFigures } from '../../orders/receipt-reuse';
 import { reverseOrder } from '../../orders/void-order';
+import { nodeOfId } from '../../storage/ids';
 import { preparedRowById } from '../../storage/prepared';
 import type { DB, OrdersTable } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
@@ -26,9 +27,10 @@ type StoreOrder = Record<string, unknown>;
  */
 export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node: PairedNode, row: StoreOrder): Promise<boolean> {
   const receipt = String(row['receipt_number']);
-  const earlier = await trx.selectFrom('orders').selectAll().where('store_id', '=', Number(row['store_id'])).where('receipt_number', '=', receipt).executeTakeFirst();
+  const storeId = Number(row['store_id']);
+  const earlier = await orderByReceipt(trx, storeId, receipt);
   if (!earlier) return false;
-  const renamed = `${receipt}~${node.id}`;
+  const renamed = await freeRenamedReceipt(trx, storeId, receipt, node.id);
   row['receipt_number'] = renamed;
   if (await isSameSale(trx, earlier, row)) {
     await recordSyncException(
@@ -37,7 +39,7 @@ export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node:
       node,
       'sale_repeated',
       `order ${String(row['id'])}`,
-      `receipt ${receipt} came again with the sale of order ${earlier.id} (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as ${renamed} and voided, order ${earlier.id} stands`,
+      `receipt ${receipt} came again with the sale of order ${earlier.id} (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as ${renamed} and voided, order ${earlier.id} holds the sale`,
     );
     return true;
   }
@@ -50,6 +52,52 @@ async function isSameSale(trx: Kysely<DB>, earlier: RecordedSale, row: StoreOrde
   if (typeof row['redemptions'] !== 'string' || !sameSaleFigures(earlier, row as unknown as RecordedSale)) return false;
   // The row's customer is already the survivor of any merge (apply-push.ts); the earlier one may predate it.
   return (await survivingCustomerId(trx, Number(earlier.user_id))) === Number(row['user_id']);
+}
+
+const orderByReceipt = (trx: Kysely<DB>, storeId: number, receipt: string) =>
+  trx.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receipt).executeTakeFirst();
+
+/**
+ * `<receipt>~<node>`, or `<receipt>~<node>.2`, `.3`… when that is taken too (a third copy, or a
+ * receipt a till sent with the suffix already): a taken name failed the event on the orders'
+ * unique key, and its sale never reached central.
+ */
+async function freeRenamedReceipt(trx: Kysely<DB>, storeId: number, receipt: string, nodeId: number): Promise<string> {
+  const base = `${receipt}~${nodeId}`;
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? base : `${base}.${n}`;
+    if (!(await orderByReceipt(trx, storeId, name))) return name;
+  }
+}
+
+/** The order a repeat (renameReusedReceipt) was judged against, when `order` is one. */
+async function saleRepeatedBy(trx: Kysely<DB>, order: Selectable<OrdersTable>): Promise<Selectable<OrdersTable> | undefined> {
+  const renamed = /^(.*)~(\d+)(?:\.\d+)?$/s.exec(order.receipt_number);
+  if (!renamed || Number(renamed[2]) !== nodeOfId(Number(order.id))) return undefined;
+  const earlier = await orderByReceipt(trx, Number(order.store_id), renamed[1]!);
+  return earlier && (await isSameSale(trx, earlier, order as unknown as StoreOrder)) ? earlier : undefined;
+}
+
+/**
+ * A store's void of its copy of a sale that central voided as a repeat: the cashier voided the sale,
+ * not the copy (one node would have voided the sale the retry was answered with). So the sale's
+ * standing order is voided too, unless it is already; the store's reversals of the copy are undone
+ * as any repeated void's are (repeated-void.ts), so the copy stays reversed once.
+ */
+export async function voidSaleOfVoidedRepeat(trx: Kysely<DB>, engine: Engine, node: PairedNode, orderId: number): Promise<void> {
+  const [copy] = await preparedRowById('orders')(trx, orderId);
+  if (!copy) return;
+  const standing = await saleRepeatedBy(trx, copy as Selectable<OrdersTable>);
+  if (!standing || standing.status === 'voided') return;
+  await reverseOrder(trx, engine, standing);
+  await recordSyncException(
+    trx,
+    engine,
+    node,
+    'sale_repeated',
+    `order ${standing.id}`,
+    `voided because its repeat, order ${orderId} (${copy.receipt_number as string}), was voided at node ${node.id}: the cashier voided the sale`,
+  );
 }
 
 /** Voids at central the repeat of a sale (renameReusedReceipt), once every row of its event is in. */
