@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   invalid_date_range: { status: 400, message: 'ends_at must be later than starts_at.' },
   unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
   body_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'The request body must be JSON (application/json) or form fields (application/x-www-form-urlencoded).' },
   headers_too_large: { status: 431, message: 'The URL or the headers of the request are too large (16 KB at most).' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.' },
   invalid_email: { status: 400, message: 'The email address is not valid.' },

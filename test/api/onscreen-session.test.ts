@@ -161,7 +161,8 @@ describe('one open session per customer', () => {
     expect(await queueHashes(v.apiKey)).toEqual([stays.pos_session.hash]);
     expect(await queueOk(north.apiKey)).toStrictEqual([queueEntry(moved.pos_session, { storeId: north.storeId, name: 'North Store' }, c)]);
     expectLegacyError(await retrieve(v.apiKey, first.pos_session.hash), 404, 'session_not_found', 'pos_session_hash');
-    expectLegacyError(await close(v.apiKey, { pos_session_hash: first.pos_session.hash }), 404, 'session_not_found', 'pos_session_hash');
+    // Closing it at the first store is a no-op (closing is idempotent); it stays closed as moved.
+    await closeOk(v.apiKey, first.pos_session.hash);
     expect(await sessionRow(first.pos_session.hash)).toMatchObject({ status: 'closed', closed_reason: 'moved', closed_at: node.clock.now() });
     expect(await openSessionsOf(c.userId)).toEqual([{ hash: moved.pos_session.hash, store_id: north.storeId }]);
 
@@ -545,7 +546,7 @@ describe('GET /onscreen: retrieve customer', () => {
 });
 
 describe('DELETE /onscreen', () => {
-  it('closes the session with a JSON body: {} ; it leaves the queue, its hash is 404, a second close is 404', async () => {
+  it('closes the session with a JSON body: {} ; it leaves the queue, its hash is 404 to retrieve', async () => {
     const v = await addVendor();
     const c = await signUp(v.vendorId);
     const stays = await signUp(v.vendorId);
@@ -558,8 +559,42 @@ describe('DELETE /onscreen', () => {
     expect(reply.body).toStrictEqual({});
     expect(await queueHashes(v.apiKey)).toEqual([other.pos_session.hash]);
     expectLegacyError(await retrieve(v.apiKey, session.hash), 404, 'session_not_found', 'pos_session_hash');
-    expectLegacyError(await close(v.apiKey, { pos_session_hash: session.hash }), 404, 'session_not_found', 'pos_session_hash');
     expect(await sessionRow(session.hash)).toMatchObject({ status: 'closed', closed_reason: 'closed', closed_at: node.clock.now(), updated_at: node.clock.now() });
+  });
+
+  it('a repeated close (a POS retrying after a timeout) answers 200 {} again and changes nothing', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const { pos_session: session } = await checkInOk(v.apiKey, c.email);
+    await closeOk(v.apiKey, session.hash);
+    const closedAt = node.clock.now();
+    node.clock.advance(30_000);
+    for (let i = 0; i < 2; i++) await closeOk(v.apiKey, session.hash);
+    expect(await sessionRow(session.hash)).toMatchObject({ status: 'closed', closed_reason: 'closed', closed_at: closedAt, updated_at: closedAt });
+    expectLegacyError(await retrieve(v.apiKey, session.hash), 404, 'session_not_found', 'pos_session_hash');
+  });
+
+  it('closing after the order closed the session (the POS flow of compat-notes) answers 200 {}; it stays closed by the order', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const { pos_session: session } = await checkInOk(v.apiKey, c.email);
+    await inStore.orderOk(v.apiKey, { pos_session_hash: session.hash, receipt_number: 'CLOSE-1', subtotal: 5 });
+    const closedAt = (await sessionRow(session.hash)).closed_at;
+    node.clock.advance(5_000);
+    await closeOk(v.apiKey, session.hash);
+    expect(await sessionRow(session.hash)).toMatchObject({ status: 'closed', closed_reason: 'order', closed_at: closedAt });
+  });
+
+  it("a closed session of another store or vendor, and a hash never issued, are still 404", async () => {
+    const v = await addVendor();
+    const north = await addStore(v, 'North Store');
+    const w = await addVendor();
+    const c = await signUp(v.vendorId);
+    const { pos_session: session } = await checkInOk(v.apiKey, c.email);
+    await closeOk(v.apiKey, session.hash);
+    expectLegacyError(await close(north.apiKey, { pos_session_hash: session.hash }), 404, 'session_not_found', 'pos_session_hash');
+    expectLegacyError(await close(w.apiKey, { pos_session_hash: session.hash }), 404, 'session_not_found', 'pos_session_hash');
+    expectLegacyError(await close(v.apiKey, { pos_session_hash: '0'.repeat(32) }), 404, 'session_not_found', 'pos_session_hash');
   });
 
   it('closes with a form body and at DELETE /onscreen.json', async () => {

@@ -108,7 +108,7 @@ describe('GET /user/reload/settings and PUT /user/reload/settings', () => {
     expectLegacyError(await api.putSettings(c.key, { user_billingprofile: 'x' }), 400, 'validation_failed');
     const other = await signUpAt(node, v.vendorId);
     const theirs = await api.addProfileOk(other.key, CARDS.mastercard);
-    expectLegacyError(await api.putSettings(c.key, { user_billingprofile: theirs.id }), 404, 'billing_profile_not_found', 'user_billingProfile_id');
+    expectLegacyError(await api.putSettings(c.key, { user_billingprofile: theirs.id }), 404, 'billing_profile_not_found', 'user_billingprofile');
     expect(await api.getSettingsOk(c.key)).toEqual(before);
   });
 

@@ -122,7 +122,7 @@ describe('POST /user/billing-profile/reload: refused', () => {
       expectLegacyError(await api.reload(c.key, { user_billingprofile: profile.id, amount }), 400, 'validation_failed', 'amount');
     }
     expectLegacyError(await api.reload(c.key, { user_billingprofile: profile.id }), 400, 'validation_failed', 'amount');
-    expectLegacyError(await api.reload(c.key, { amount: 5 }), 400, 'validation_failed', 'user_billingProfile_id');
+    expectLegacyError(await api.reload(c.key, { amount: 5 }), 400, 'validation_failed', 'user_billingprofile');
     expect(await api.gatewayCharges(profile.id)).toBe(0);
     expect(await api.quickPay(c.key)).toBe(0);
   });

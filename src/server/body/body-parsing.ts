@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../shared/errors';
+import { requireReadableMediaType } from './accepted-media-types';
 import { decodeBody } from './decode-body';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -13,7 +14,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
-      done(null, decodeBody(body as string, { rows: request.url.startsWith('/sync/push') }));
+      done(null, decodeBody(readableText(request, body as string), { rows: request.url.startsWith('/sync/push') }));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -26,10 +27,16 @@ export function registerBodyParsing(app: FastifyInstance): void {
       return;
     }
     if (!hasBody(request)) return;
-    const body = decodeBody(await readRaw(request));
+    const body = decodeBody(readableText(request, await readRaw(request)));
     request.body = body;
     if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };
   });
+}
+
+/** The body's text, once its content type is one the node reads (an empty body of any type reads as {}). */
+function readableText(request: FastifyRequest, text: string): string {
+  if (text.trim() !== '') requireReadableMediaType(request.headers['content-type']);
+  return text;
 }
 
 function hasBody(request: FastifyRequest): boolean {

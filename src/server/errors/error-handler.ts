@@ -52,7 +52,8 @@ function toServiceError(error: FastifyError): ServiceError {
   if (isUnstorableText(error)) return new ServiceError('validation_failed', 'A field of the request holds a character that cannot be stored.');
   if (isTransientFailure(error)) return new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.');
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new ServiceError('invalid_request', status === 415 ? 'The request body could not be read.' : undefined);
+  if (status === 415) return new ServiceError('unsupported_media_type');
+  if (status >= 400 && status < 500) return new ServiceError('invalid_request');
   return new ServiceError('internal_error');
 }
 

@@ -18,7 +18,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         description:
           'Loyalty, stored-value and in-store check-in service. Resource style (/currencies, /cards) uses bearer tokens and ISO 8601 ' +
           'timestamps; legacy style (/onscreen, /user, /vendor, /countries) uses api_key or session_key query parameters and Unix seconds.\n\n' +
-          'Bodies may be JSON or form fields on every method. Errors carry a stable machine code:\n\n| status | code | message |\n|---|---|---|\n' +
+          'Bodies may be JSON or form fields on every method (another content type is 415 `unsupported_media_type`). Fields an operation ' +
+          'does not list are ignored (old clients send extras); a field that takes one value refuses a list. Errors carry a stable machine code:\n\n' +
+          '| status | code | message |\n|---|---|---|\n' +
           errorTable,
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

@@ -99,7 +99,7 @@ function once<T>(cache: WeakMap<Schema, T>, schema: Schema, derive: (schema: Sch
 }
 
 /** The JSON types a schema accepts (through anyOf/oneOf/allOf and `nullable`); null: anything. */
-function typesOf(schema: Schema): Set<string> | null {
+export function typesOf(schema: Schema): Set<string> | null {
   return once(typesCache, schema, deriveTypes);
 }
 
@@ -149,7 +149,7 @@ function unionBranches(schema: Schema): Schema[] | null {
   return Array.isArray(branches) ? branches : null;
 }
 
-function propertySchemas(schema: Schema): Array<[string, Schema]> {
+export function propertySchemas(schema: Schema): Array<[string, Schema]> {
   return once(propertiesCache, schema, deriveProperties);
 }
 
@@ -158,7 +158,7 @@ function deriveProperties(schema: Schema): Array<[string, Schema]> {
   return branches.flatMap((branch) => Object.entries((branch.properties ?? {}) as Record<string, Schema>));
 }
 
-function itemSchemas(schema: Schema): Schema[] {
+export function itemSchemas(schema: Schema): Schema[] {
   return once(itemsCache, schema, deriveItems);
 }
 

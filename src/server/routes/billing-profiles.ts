@@ -1,23 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
 import { addBillingProfile, deleteBillingProfile, listBillingProfiles, setDefaultBillingProfile } from '../../core/payments/billing-profiles/manage-billing-profiles';
-import { ServiceError } from '../../shared/errors';
 import { EmptyObjectSchema } from '../../shared/schemas/common';
 import { AddBillingProfileBody, BillingProfileListSchema, BillingProfileSchema, ProfileIdBody, SessionOnlyQuery } from '../../shared/schemas/payments';
 import { customerOf, requireSession } from '../auth/session';
 import { rateLimited } from '../http/rate-limit';
 import { type RateLimitSettings, rateRule } from '../http/rate-limits';
+import { namingProfileField, profileNumberOf } from './billing-profile-field';
 import { billingProfileWire } from './payments-wire';
 
 const tags = ['Billing profiles'];
 const config = { style: 'legacy' as const };
-
-/** The profile number of a body: `user_billingProfile_id` (the contract's name) or `user_billingprofile`. */
-export function profileIdOf(body: { user_billingProfile_id?: number | undefined; user_billingprofile?: number | undefined }): number {
-  const id = body.user_billingProfile_id ?? body.user_billingprofile;
-  if (id === undefined) throw new ServiceError('validation_failed', 'user_billingProfile_id is required.', 'user_billingProfile_id');
-  return id;
-}
 
 /**
  * A customer's cards (billing profiles): add (tokenized by the payment gateway; the number and
@@ -59,14 +52,18 @@ export const billingProfileRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
   app.post(
     '/user/billing-profile/default',
     { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: BillingProfileSchema } } },
-    async (request) => billingProfileWire(await setDefaultBillingProfile(engine, customerOf(request), profileIdOf(request.body))),
+    async (request) => {
+      const profile = profileNumberOf(request.body, 'user_billingProfile_id');
+      return billingProfileWire(await namingProfileField(profile.field, setDefaultBillingProfile(engine, customerOf(request), profile.id)));
+    },
   );
 
   app.delete(
     '/user/billing-profile',
     { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ProfileIdBody, response: { 200: EmptyObjectSchema } } },
     async (request) => {
-      await deleteBillingProfile(engine, customerOf(request), profileIdOf(request.body));
+      const profile = profileNumberOf(request.body, 'user_billingProfile_id');
+      await namingProfileField(profile.field, deleteBillingProfile(engine, customerOf(request), profile.id));
       return {};
     },
   );

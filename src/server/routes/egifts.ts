@@ -14,6 +14,7 @@ import { customerOf, requireSession } from '../auth/session';
 import { rateLimited } from '../http/rate-limit';
 import { type RateLimitSettings, rateRule } from '../http/rate-limits';
 import { amountWire, currencyRefWire } from './balances';
+import { namingProfileField } from './billing-profile-field';
 
 const tags = ['eGifts'];
 const config = { style: 'legacy' as const };
@@ -118,7 +119,9 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
       }
       const card = b.billing && 'number' in b.billing ? b.billing : undefined;
       const savedCard = b.billing && 'id' in b.billing ? b.billing.id : undefined;
-      const gift = await sendEgift(engine, {
+      // An unknown profile is refused under the name the request gave it.
+      const profileField = b.user_billingprofile !== undefined ? 'user_billingprofile' : b.user_billingProfile_id !== undefined ? 'user_billingProfile_id' : 'billing.id';
+      const gift = await namingProfileField(profileField, sendEgift(engine, {
         vendorId: request.params.vendor_id,
         amount: b.amount,
         buyer: b.buyer,
@@ -130,7 +133,7 @@ export const egiftRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits
         sendAt: sendDateOf(b.send_date),
         session: buyerSession,
         idempotencyKey: idempotencyKeyOf(request),
-      });
+      }));
       return egiftWire(gift);
     },
   );

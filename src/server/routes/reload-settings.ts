@@ -3,6 +3,7 @@ import type { Engine } from '../../core/engine';
 import { getReloadSettings, updateReloadSettings } from '../../core/payments/auto-reload/reload-settings';
 import { ReloadSettingsBody, ReloadSettingsSchema, SessionOnlyQuery } from '../../shared/schemas/payments';
 import { customerOf, requireSession } from '../auth/session';
+import { namingProfileField } from './billing-profile-field';
 import { reloadSettingsWire } from './payments-wire';
 
 const tags = ['Reloads'];
@@ -27,11 +28,14 @@ export const reloadSettingsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }>
     async (request) => {
       const b = request.body;
       const profile = b.user_billingprofile;
-      const settings = await updateReloadSettings(engine, customerOf(request), {
-        amount: b.amount,
-        threshold: b.threshold,
-        profileId: profile === undefined ? undefined : profile === null || profile === '' || profile === 'null' ? null : profile,
-      });
+      const settings = await namingProfileField(
+        'user_billingprofile',
+        updateReloadSettings(engine, customerOf(request), {
+          amount: b.amount,
+          threshold: b.threshold,
+          profileId: profile === undefined ? undefined : profile === null || profile === '' || profile === 'null' ? null : profile,
+        }),
+      );
       return reloadSettingsWire(settings);
     },
   );

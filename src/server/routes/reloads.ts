@@ -4,7 +4,7 @@ import { reloadQuickPay, reloadStatus } from '../../core/payments/reloads/reload
 import { ServiceError } from '../../shared/errors';
 import { ReloadBody, ReloadSchema, ReloadStatusQuery, SessionOnlyQuery } from '../../shared/schemas/payments';
 import { customerOf, requireSession } from '../auth/session';
-import { profileIdOf } from './billing-profiles';
+import { namingProfileField, profileNumberOf } from './billing-profile-field';
 import { reloadWire } from './payments-wire';
 
 const tags = ['Reloads'];
@@ -30,11 +30,16 @@ export const reloadRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
     '/user/billing-profile/reload',
     { config, preValidation: session, schema: { tags, querystring: SessionOnlyQuery, body: ReloadBody, response: { 200: ReloadSchema } } },
     async (request) => {
-      const outcome = await reloadQuickPay(engine, customerOf(request), {
-        profileId: profileIdOf(request.body),
-        amount: request.body.amount,
-        idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key'], request.body.idempotency_key),
-      });
+      // The contract's reload field is user_billingprofile (its text says user_billingProfile_id: both are read).
+      const profile = profileNumberOf(request.body, 'user_billingprofile');
+      const outcome = await namingProfileField(
+        profile.field,
+        reloadQuickPay(engine, customerOf(request), {
+          profileId: profile.id,
+          amount: request.body.amount,
+          idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key'], request.body.idempotency_key),
+        }),
+      );
       return reloadWire(outcome);
     },
   );
