@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
+import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
-import { expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectText, saveScreenshot } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, type TestNode } from '../support/test-node';
 import { type CentralHandle, startCentral } from '../sync/support/chain';
@@ -46,20 +46,14 @@ describe('chain health in Chromium', () => {
   });
 
   it('shows a store node’s health and resolves its exception, audited', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORT });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${url}/admin`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Figures' }).waitFor();
-    await page.goto(`${url}/admin#/stores/${central.vendor.storeId}`);
+    const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Store nodes');
 
     const nodes = page.getByRole('table', { name: 'Store nodes' });
     // last event 1 (it sells: first sync done), changes still to pull, 1 rejected event, 1 open exception
     await expectText(nodes.getByRole('row', { name: 'Counter PC' }), /Counter PC.*\d{4}.*1\s*[1-9]\d*\s*Done\s*1\s*1/s);
     const exception = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row', { name: 'event 1 (local.write)' });
-    await expectText(exception, /event_rejected.*table_not_accepted/s);
+    // The kind in words, then what central said.
+    await expectText(exception, /Change refused.*table_not_accepted/s);
     await saveScreenshot(page, 'backoffice-chain');
 
     await exception.getByRole('textbox', { name: 'How it was resolved' }).fill('Store software updated');
@@ -69,15 +63,9 @@ describe('chain health in Chromium', () => {
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_exception&limit=1');
     expect(audit.body.items[0]).toMatchObject({ action: 'sync_exception.resolve', actor: owner.email, after: { note: 'Store software updated' } });
   });
+
   it('offline caps for quick pay are typed and shown in the currency’s units, sent in minor units', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORT });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${url}/admin`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Figures' }).waitFor();
-    await page.goto(`${url}/admin#/program`);
+    const page = await backOfficePage(browser, url, owner.email, 'program', 'Earning rules');
     const caps = page.getByLabel('Offline caps');
     await caps.getByRole('textbox', { name: 'Quick pay per order (USD)' }).fill('12.345');
     await expectText(caps, /Quick pay per order: at most 2 decimals\./);

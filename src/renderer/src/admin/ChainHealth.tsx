@@ -106,7 +106,7 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
   return (
     <Table.Tr aria-label={exception.subject}>
       <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
-      <Table.Td>{exception.kind}</Table.Td>
+      <Table.Td>{exceptionKindName(t, exception.kind)}</Table.Td>
       <Table.Td>
         {exception.subject}: {exception.message}
       </Table.Td>
@@ -122,4 +122,10 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
       </Table.Td>
     </Table.Tr>
   );
+}
+
+/** A kind in words; a kind this screen does not know yet (a newer central) as the node names it. */
+function exceptionKindName(t: ReturnType<typeof useAdminStrings>, kind: string): string {
+  const key = `exceptionKind_${kind}` as keyof typeof t;
+  return typeof t[key] === 'string' ? (t[key] as string) : kind;
 }
