@@ -12,7 +12,6 @@ import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
 import { registerNullAsAbsent } from './http/null-as-absent';
-import { registerSingleValues } from './http/single-values';
 import { registerStrictNumbers } from './http/strict-numbers';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { accountRoutes } from './routes/account';
@@ -144,7 +143,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBodyParsing(app);
   registerNullAsAbsent(app);
   registerStrictNumbers(app);
-  registerSingleValues(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);
 

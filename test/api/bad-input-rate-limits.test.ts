@@ -7,7 +7,7 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 // string wins over a body field: the limiter read the raw value instead (a decoy body field was
 // counted against the decoy). A one-item array ({"email_address": ["victim@x"]}, ?email[]=victim@x)
 // was unwrapped by validation and escaped the count; it is now refused before the route acts
-// (400 validation_failed, http-single-values), so it neither acts nor counts.
+// (400 validation_failed: http/strict-numbers.ts, test http-single-values), so it neither acts nor counts.
 
 const PER_ACCOUNT = { perClient: 1000, perAccount: 2, windowSeconds: 60 };
 

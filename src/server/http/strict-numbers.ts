@@ -32,7 +32,12 @@ export function registerStrictNumbers(app: FastifyInstance): void {
   });
 }
 
-/** Throws 400 validation_failed at the first number field whose value is not a plain number. */
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * Throws 400 validation_failed at the first number field whose value is not a plain number, or the
+ * first list sent where the schema takes one value.
+ */
 export function checkNumbers(schema: Schema, value: unknown, path: string): void {
   const types = typesOf(schema);
   if (types === null) return;
@@ -40,9 +45,13 @@ export function checkNumbers(schema: Schema, value: unknown, path: string): void
     if (types.has('array')) {
       const items = itemSchemas(schema);
       for (const [index, item] of value.entries()) for (const each of items) checkNumbers(each, item, `${path}.${index}`);
-    } else if (value.length === 1) {
-      // Validation unwraps a one-item array where a single value is expected (?page=1&page=…).
-      checkNumbers(schema, value[0], path);
+    } else if ([...types].every((type) => SCALAR_TYPES.has(type))) {
+      // Validation (`coerceTypes: 'array'`) would unwrap a one-item list where one value is
+      // expected: `{"card_number": ["a"]}` checked in "a". No client sends a list for a single value
+      // (compat-notes), so one is refused by name, whatever its length, in the query or body alike.
+      // (A lone value where a list is expected is still taken: `?ids=4`, a form's single `taxes`.)
+      const field = path || 'request';
+      throw new ServiceError('validation_failed', `${field} must be a single value, not a list.`, field);
     }
     return;
   }
@@ -99,7 +108,7 @@ function once<T>(cache: WeakMap<Schema, T>, schema: Schema, derive: (schema: Sch
 }
 
 /** The JSON types a schema accepts (through anyOf/oneOf/allOf and `nullable`); null: anything. */
-export function typesOf(schema: Schema): Set<string> | null {
+function typesOf(schema: Schema): Set<string> | null {
   return once(typesCache, schema, deriveTypes);
 }
 
@@ -149,7 +158,7 @@ function unionBranches(schema: Schema): Schema[] | null {
   return Array.isArray(branches) ? branches : null;
 }
 
-export function propertySchemas(schema: Schema): Array<[string, Schema]> {
+function propertySchemas(schema: Schema): Array<[string, Schema]> {
   return once(propertiesCache, schema, deriveProperties);
 }
 
@@ -158,7 +167,7 @@ function deriveProperties(schema: Schema): Array<[string, Schema]> {
   return branches.flatMap((branch) => Object.entries((branch.properties ?? {}) as Record<string, Schema>));
 }
 
-export function itemSchemas(schema: Schema): Schema[] {
+function itemSchemas(schema: Schema): Schema[] {
   return once(itemsCache, schema, deriveItems);
 }
 
