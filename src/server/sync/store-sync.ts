@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
-import { SyncClient } from '../../core/sync/store/sync-client';
+import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
 import { httpTransport } from './http-transport';
 import type { StorePairing } from './pairing-file';
@@ -101,6 +101,8 @@ function listenForPokes(pairing: StorePairing, poke: () => void, logger?: Fastif
       try {
         const reply = await fetch(`${pairing.central}/sync/stream`, { headers: { authorization: `Bearer ${pairing.credential}` }, signal: abort.signal });
         if (!reply.ok || !reply.body) throw new Error(`stream answered ${reply.status}`);
+        // Central answers again: a round now, not when the loop's backoff ends (up to 8 s later).
+        if (failures > 0) poke();
         failures = 0;
         const decoder = new TextDecoder();
         for await (const chunk of reply.body) {
@@ -113,8 +115,8 @@ function listenForPokes(pairing: StorePairing, poke: () => void, logger?: Fastif
       // The stream ended: central may be gone. A round now tells (and marks the link down at once).
       poke();
       failures += 1;
-      // Capped, jittered reconnect: stores that lost central together do not return together.
-      const wait = Math.random() * Math.min(30_000, 500 * 2 ** failures);
+      // Capped, jittered reconnect, as the loop's: stores that lost central together do not return together.
+      const wait = reconnectDelay(failures, Math.random);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   })();

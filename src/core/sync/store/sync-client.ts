@@ -83,6 +83,7 @@ export class SyncClient {
   #stopped = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
+  #recordedLink: string | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -101,16 +102,29 @@ export class SyncClient {
       const pulled = await this.pullAll();
       this.engine.centralLink.reachable = true;
       this.lastError = null;
+      await this.#recordLink();
       return { pushed, pulled };
     } catch (error) {
       this.engine.centralLink.reachable = false;
       this.lastError = (error as Error).message;
+      await this.#recordLink().catch(() => undefined);
       if ((error as { code?: unknown }).code === 'node_revoked' && !this.engine.centralLink.unpaired) {
         this.engine.centralLink.unpaired = true;
         await setMeta(this.engine.db, 'sync_unpaired_at_central', String(this.engine.clock.now()));
       }
       throw error;
     }
+  }
+
+  /**
+   * The link and last error as node_meta `sync_link` (`up` or `down`, then the error), written when
+   * they change: `punchcard sync status` reads the data folder, not this process.
+   */
+  async #recordLink(): Promise<void> {
+    const recorded = JSON.stringify([this.engine.centralLink.reachable ? 'up' : 'down', this.lastError]);
+    if (recorded === this.#recordedLink) return;
+    await setMeta(this.engine.db, 'sync_link', recorded);
+    this.#recordedLink = recorded;
   }
 
   async pushAll(): Promise<number> {
@@ -248,11 +262,21 @@ export class SyncClient {
     return true;
   }
 
-  /** Runs rounds until stopped: right away when poked, else on an interval, backing off while down. */
-  start(options: { idleMs?: number; maxBackoffMs?: number; random?: () => number } = {}): void {
+  /**
+   * Runs rounds until stopped: right away when poked, else every `idleMs`, and after a failure at
+   * `reconnectDelay` (docs/sync.md, "Link and status"). `schedule` sets the pause's timer (tests
+   * record the delays instead of waiting them out) and returns what cancels it.
+   */
+  start(options: { idleMs?: number; maxBackoffMs?: number; random?: () => number; schedule?: (resume: () => void, ms: number) => () => void } = {}): void {
     const idle = options.idleMs ?? 5_000;
-    const cap = options.maxBackoffMs ?? 60_000;
+    const cap = options.maxBackoffMs ?? RECONNECT_CAP_MS;
     const random = options.random ?? Math.random;
+    const schedule =
+      options.schedule ??
+      ((resume: () => void, ms: number) => {
+        const timer = setTimeout(resume, ms);
+        return () => clearTimeout(timer);
+      });
     let failures = 0;
     this.#loop = (async () => {
       while (!this.#stopped) {
@@ -264,12 +288,11 @@ export class SyncClient {
         }
         this.options.onRoundEnd?.();
         if (this.#stopped) break;
-        // Capped exponential backoff with full jitter, so stores that lost central together do not return together.
-        const wait = failures === 0 ? idle : Math.max(250, random() * Math.min(cap, 1_000 * 2 ** failures));
+        const wait = failures === 0 ? idle : reconnectDelay(failures, random, cap);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
+          const cancel = schedule(resolve, wait);
           this.#wake = () => {
-            clearTimeout(timer);
+            cancel();
             resolve();
           };
         });
@@ -335,6 +358,24 @@ export class SyncClient {
   }
 }
 
+/**
+ * The longest pause between rounds while central does not answer. A store notices central is back
+ * within it (or at once, when the poke stream reconnects); at one request per store every 4–8 s a
+ * central that is down is not hammered. It was 60 s: stores stayed `link: down`, refusing sales
+ * above the offline caps, for up to a minute after central returned.
+ */
+export const RECONNECT_CAP_MS = 8_000;
+
+/**
+ * The pause after the `failures`-th failed round in a row: doubling from 0.5–1 s up to the cap, each
+ * drawn from the upper half of its step (equal jitter), so stores that lost central together do not
+ * return together, and none retries sooner than half its step.
+ */
+export function reconnectDelay(failures: number, random: () => number, cap = RECONNECT_CAP_MS): number {
+  const step = Math.min(cap, 1_000 * 2 ** Math.max(0, failures - 1));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
 export interface SyncStatusSnapshot {
   link: 'up' | 'down';
   pending: number;
@@ -360,4 +401,12 @@ export async function loadFirstSyncState(engine: Engine): Promise<void> {
 
 function numberOrNull(value: string | null): number | null {
   return value === null ? null : Number(value);
+}
+
+/** The link as the store's sync loop last recorded it (node_meta `sync_link`); null before its first round. */
+export async function readRecordedLink(db: Engine['db']): Promise<{ link: 'up' | 'down'; lastError: string | null } | null> {
+  const saved = await getMeta(db, 'sync_link');
+  if (saved === null) return null;
+  const [link, lastError] = JSON.parse(saved) as ['up' | 'down', string | null];
+  return { link, lastError };
 }
