@@ -72,7 +72,7 @@ describe('tier demotion', () => {
     node.clock.advance(31 * DAY);
     await demoteTiers(node.engine);
     expect(await tierOnPanel(email)).toBe('Member');
-    expect((await history(userId)).filter((r) => r.object === 'tier_change').map((r) => r.rewards[0].name)).toEqual(['Silver → Member', 'Gold → Silver']);
+    expect((await history(userId)).filter((r) => r.object === 'tier_change').map((r) => r.rewards[0].name)).toEqual(['Silver → Member', 'Gold → Silver', 'Member → Gold']);
   });
 
   it('never demotes a member who keeps earning, or where the program is owned elsewhere (replica)', async () => {

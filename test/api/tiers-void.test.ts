@@ -78,6 +78,75 @@ describe('the order reply tells the tier the sale left', () => {
   });
 });
 
+describe('a sale that promotes writes a tier_change history record', () => {
+  it('exactly one, naming the sale (its order, receipt, the quick-pay balance after it), beside it; the void adds the take-back', async () => {
+    const { userId, email } = await newCustomer();
+    await api.credit(v, v.quickPayCurrencyId, userId, 1000);
+    const number = receipt();
+    const sale = await api.orderOk(v.apiKey, { card_number: email, receipt_number: number, till: 7, payment_method: 'card', subtotal: 60, quick_pay: 2.5 });
+    // Dated as the sale, just below it: the sale's own record stays the newest (the panel reads a POS sale there).
+    const [saleRecord, note, ...older] = await history(userId);
+    expect(older).toEqual([]);
+    expect(saleRecord).toMatchObject({ object: 'order', id: sale.transaction_id });
+    expect(note).toMatchObject({
+      object: 'tier_change',
+      status: 'Complete',
+      total: 0,
+      items: [],
+      taxes: [],
+      // 10.00 credited, 2.50 paid with quick pay: what the sale's own record says is left.
+      quickpay: { used: 0, loaded: 0, balance: 7.5 },
+      receipts: [{ receipt_number: number, till: 7, payment_method: 'card' }],
+      rewards: [{ object: 'reward', kind: 'tier', name: 'Member → Gold', from: 'Member', to: 'Gold', amount: 0 }],
+    });
+    expect(note.quickpay.balance).toBe(saleRecord.quickpay.balance);
+    expect(note.receipts).toEqual(saleRecord.receipts);
+    expect(note.date).toBe(saleRecord.date);
+    const row = await node.engine.db.selectFrom('transactions').select(['order_id', 'store_id']).where('id', '=', note.id).executeTakeFirstOrThrow();
+    expect(Number(row.order_id)).toBe(sale.id);
+
+    // A resend of the receipt answers the stored reply and writes nothing.
+    node.clock.advance(HOUR);
+    const again = await api.orderOk(v.apiKey, { card_number: email, receipt_number: number, till: 7, payment_method: 'card', subtotal: 60, quick_pay: 2.5 });
+    expect(again).toEqual(sale);
+    expect((await history(userId)).map((r) => r.id)).toEqual([saleRecord.id, note.id]);
+
+    // Its void takes the tier back with its own note; the promotion's stays as it was.
+    await voidSale(number);
+    const after = await history(userId);
+    expect(after.map((r) => r.object)).toEqual(['tier_change', 'void', 'order', 'tier_change']);
+    expect(after[3]).toEqual(note);
+    expect(await tierNotes(userId)).toEqual(['Gold → Member', 'Member → Gold']);
+  });
+
+  it('a sale that promotes nobody writes none (a small one, or one of a member whose tier already holds)', async () => {
+    const { userId, email } = await newCustomer();
+    await buy(email, 10);
+    expect(await tierNotes(userId)).toEqual([]);
+    await buy(email, 15);
+    expect(await tierNotes(userId)).toEqual(['Member → Silver']);
+    await buy(email, 5);
+    expect(await tierNotes(userId)).toEqual(['Member → Silver']);
+    expect((await history(userId)).map((r) => r.object)).toEqual(['order', 'order', 'tier_change', 'order']);
+  });
+
+  it('one record per promotion, however many tiers it passes: Member → Platinum, not a record per tier', async () => {
+    const { userId, email } = await newCustomer();
+    await buy(email, 150);
+    expect(await tierNotes(userId)).toEqual(['Member → Platinum']);
+  });
+
+  it('a sale its till sends later (dated an hour ago) has its promotion dated with it, not when it arrived', async () => {
+    const { userId, email } = await newCustomer();
+    const date = Math.floor((node.clock.now() - HOUR) / 1000);
+    await api.orderOk(v.apiKey, { card_number: email, receipt_number: receipt(), subtotal: 30, date });
+    expect((await history(userId)).map((r) => [r.object, r.date])).toEqual([
+      ['order', date],
+      ['tier_change', date],
+    ]);
+  });
+});
+
 describe('a void takes back the tier its sale got', () => {
   it('back to the tier held before the sale, since when it was held, with a history note and the panel showing it', async () => {
     const { userId, email } = await newCustomer();
@@ -94,9 +163,9 @@ describe('a void takes back the tier its sale got', () => {
     expect(note.rewards).toEqual([expect.objectContaining({ kind: 'tier', name: 'Gold → Member', from: 'Gold', to: 'Member' })]);
     expect(note.receipts).toEqual([expect.objectContaining({ receipt_number: big })]);
 
-    // Voiding again answers the same and moves nothing more.
+    // Voiding again answers the same and moves nothing more (the sale's own note of the promotion stays).
     await voidSale(big);
-    expect(await tierNotes(userId)).toEqual(['Gold → Member']);
+    expect(await tierNotes(userId)).toEqual(['Gold → Member', 'Member → Gold']);
   });
 
   it('also a tier without a window, which demotion never takes', async () => {
@@ -105,7 +174,7 @@ describe('a void takes back the tier its sale got', () => {
     expect(await tierOnPanel(email)).toBe('Platinum');
     await voidSale(big);
     expect(await tierOnPanel(email)).toBe('Member');
-    expect(await tierNotes(userId)).toEqual(['Platinum → Member']);
+    expect(await tierNotes(userId)).toEqual(['Platinum → Member', 'Member → Platinum']);
   });
 
   it('to the highest tier the points left reach (later sales count), never below the tier held before the sale; nobody moves when the points left hold the tier', async () => {
@@ -115,7 +184,7 @@ describe('a void takes back the tier its sale got', () => {
     await buy(a.email, 55);
     await voidSale(big);
     expect(await tierOnPanel(a.email)).toBe('Gold');
-    expect(await tierNotes(a.userId)).toEqual(['Platinum → Gold']);
+    expect(await tierNotes(a.userId)).toEqual(['Platinum → Gold', 'Member → Platinum']);
 
     // Silver before the sale: Silver after its void, not the entry tier.
     const b = await newCustomer();
@@ -154,7 +223,10 @@ describe('a void takes back the tier its sale got', () => {
     node.clock.advance(25 * DAY);
     await voidSale(early);
     expect(await tierOnPanel(e.email)).toBe('Gold');
-    for (const member of [c, d, e]) expect(await tierNotes(member.userId)).toEqual([]);
+    // No take-back: each history holds only its sales' promotions.
+    expect(await tierNotes(c.userId)).toEqual(['Member → Silver']);
+    expect(await tierNotes(d.userId)).toEqual(['Member → Gold']);
+    expect(await tierNotes(e.userId)).toEqual(['Silver → Gold', 'Member → Silver']);
   });
 
   it('keeps a tier staff set by hand before the sale (never below the tier held before it)', async () => {
@@ -166,7 +238,7 @@ describe('a void takes back the tier its sale got', () => {
     await voidSale(big);
     expect(await tierOnPanel(email)).toBe('Gold');
     expect(await membership(userId)).toEqual(handSet);
-    expect(await tierNotes(userId)).toEqual(['Platinum → Gold']);
+    expect(await tierNotes(userId)).toEqual(['Platinum → Gold', 'Gold → Platinum']);
   });
 
   it('a sale split in two: voiding the part that promoted nobody still takes back the tier its points got', async () => {
@@ -177,7 +249,7 @@ describe('a void takes back the tier its sale got', () => {
     expect(await tierOnPanel(email)).toBe('Gold');
     await voidSale(most);
     expect(await tierOnPanel(email)).toBe('Member');
-    expect(await tierNotes(userId)).toEqual(['Gold → Member']);
+    expect(await tierNotes(userId)).toEqual(['Gold → Member', 'Silver → Gold', 'Member → Silver']);
 
     // Both parts voided, the first first: the second part alone held Silver, and the Silver held
     // before the second part was got by the first, so it is no floor once that is voided.
@@ -189,7 +261,7 @@ describe('a void takes back the tier its sale got', () => {
     expect(await tierOnPanel(other.email)).toBe('Silver');
     await voidSale(second);
     expect(await tierOnPanel(other.email)).toBe('Member');
-    expect(await tierNotes(other.userId)).toEqual(['Silver → Member', 'Gold → Silver']);
+    expect(await tierNotes(other.userId)).toEqual(['Silver → Member', 'Gold → Silver', 'Silver → Gold', 'Member → Silver']);
   });
 });
 

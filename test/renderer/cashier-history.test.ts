@@ -14,9 +14,10 @@ import { inStoreApi } from '../support/in-store';
 import { startTestNode, type TestNode } from '../support/test-node';
 
 // The customer's history as the cashier's panel tells it, from the records the node really writes: a
-// sale, its void (points taken back, a reward's points and the quick pay returned), a tier change,
-// an auto reload done and one declined (no store). Every row says what moved, with its sign, in one
-// minus sign (−, U+2212) whatever Intl writes, and a record with no store has no empty store part.
+// sale, its void (points taken back, a reward's points and the quick pay returned), the tier the
+// sale got and the void took back, an auto reload done and one declined (no store). Every row says
+// what moved, with its sign, in one minus sign (−, U+2212) whatever Intl writes, and a record with
+// no store has no empty store part.
 
 let node: TestNode;
 const api = inStoreApi(() => node);
@@ -76,7 +77,7 @@ describe('cashier history rows', () => {
     const { records, en, es } = await rowsOf(v.apiKey, c.userId);
     const byKind = (kind: string) => records.findIndex((r) => r.object === kind);
     const at = (kind: string, nth = 0) => records.map((r, i) => [r, i] as const).filter(([r]) => r.object === kind)[nth]![1];
-    expect(records.map((r) => r.object).sort()).toEqual(['order', 'reload', 'reload', 'tier_change', 'void'].sort());
+    expect(records.map((r) => r.object).sort()).toEqual(['order', 'reload', 'reload', 'tier_change', 'tier_change', 'void'].sort());
 
     // The sale: 12 points earned, a 100-point reward, 3.50 of quick pay; voided since.
     expect(en[byKind('order')]).toEqual({ title: 'Order R-12', context: 'Main Store · 2 × Latte · Sale $12.50', points: '+12 Points, −100 Points', quickPay: '−$3.50', status: 'Voided' });
@@ -92,6 +93,9 @@ describe('cashier history rows', () => {
     // The void took back the tier the sale got: named, nothing moved.
     expect(en[byKind('tier_change')]).toEqual({ title: 'Tier: Gold → Member', context: 'Main Store · No balance moved', points: '', quickPay: '', status: 'Complete' });
     expect(es[byKind('tier_change')]).toMatchObject({ title: 'Nivel: Gold → Member', context: 'Main Store · Ningún saldo cambió' });
+    // The sale's own record of the promotion, older than the void's.
+    expect(en[at('tier_change', 1)]).toEqual({ title: 'Tier: Member → Gold', context: 'Main Store · No balance moved', points: '', quickPay: '', status: 'Complete' });
+    expect(es[at('tier_change', 1)]).toMatchObject({ title: 'Nivel: Member → Gold' });
 
     // The auto reload: no store, so no store part (and no leading separator).
     const reloads = [at('reload', 0), at('reload', 1)].map((i) => ({ en: en[i]!, es: es[i]!, record: records[i]! }));

@@ -65,7 +65,11 @@ describe.each(BACKENDS)('a void takes back the tier its sale got, on $name', (ba
     expect(await tierOf(userId)).toBe('Member');
     const row = await engine.db.selectFrom('user_vendors').select('tier_since').where('user_id', '=', userId).executeTakeFirstOrThrow();
     expect(Number(row.tier_since)).toBe(Number(since));
-    expect(await notes(userId)).toEqual([{ order: big.orderId, change: 'Gold → Member' }]);
+    // The sale's note of its promotion, then the void's of the take-back, both of the order.
+    expect(await notes(userId)).toEqual([
+      { order: big.orderId, change: 'Member → Gold' },
+      { order: big.orderId, change: 'Gold → Member' },
+    ]);
     expect(await findBalanceMismatches(engine.db)).toEqual([]);
   });
 
@@ -92,7 +96,9 @@ describe.each(BACKENDS)('a void takes back the tier its sale got, on $name', (ba
     expect(await tierOf(userId)).toBe('Gold');
     await Promise.all([voidOrder(engine, scope, 'TV-2'), voidOrder(engine, scope, 'TV-3')]);
     expect(await tierOf(userId)).toBe('Member');
-    const changes = (await notes(userId)).map((n) => n.change);
+    const [promotions, takeBacks] = [(await notes(userId)).slice(0, 2), (await notes(userId)).slice(2)];
+    expect(promotions.map((n) => n.change)).toEqual(['Member → Silver', 'Silver → Gold']);
+    const changes = takeBacks.map((n) => n.change);
     expect(changes.at(-1)).toMatch(/→ Member$/);
     expect(changes[0]).toMatch(/^Gold → /);
     expect(await findBalanceMismatches(engine.db)).toEqual([]);

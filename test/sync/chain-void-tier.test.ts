@@ -56,9 +56,16 @@ async function membership(engine: Engine, userId: number) {
     .executeTakeFirstOrThrow();
 }
 
-/** The member's tier notes at a node: status and change, oldest first. */
+/** The member's tier notes at a node (the sales' promotions and the voids' take-backs): status and change, oldest first. */
 async function notes(engine: Engine, userId: number) {
-  const rows = await engine.db.selectFrom('transactions').select(['status', 'rewards']).where('user_id', '=', userId).where('kind', '=', 'tier_change').orderBy('id').execute();
+  const rows = await engine.db
+    .selectFrom('transactions')
+    .select(['status', 'rewards'])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'tier_change')
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => `${r.status}: ${(JSON.parse(r.rewards) as Array<{ name: string }>)[0]!.name}`);
 }
 
@@ -82,10 +89,12 @@ describe('a voided sale’s tier across the chain', () => {
     expect((await membership(c.central.engine, c.userId)).tier).toBe('Gold');
     await voidOrder(c.store.engine, await c.store.scope(), 'R-big');
     await sync(c.store);
+    // The sale's note of its promotion and the void's of the take-back: neither is the other's repeat.
     for (const engine of [c.store.engine, c.central.engine]) {
       expect(await membership(engine, c.userId)).toEqual(member);
-      expect(await notes(engine, c.userId)).toEqual(['Complete: Gold → Member']);
+      expect(await notes(engine, c.userId)).toEqual(['Complete: Member → Gold', 'Complete: Gold → Member']);
     }
+    // One event per move: the promotion's note raises none of its own.
     expect(await tierEvents(c)).toEqual(['Member → Gold', 'Gold → Member']);
   });
 
@@ -99,7 +108,7 @@ describe('a voided sale’s tier across the chain', () => {
     c.store.link.down = false;
     await sync(c.store);
     expect(await membership(c.central.engine, c.userId)).toEqual(member);
-    expect(await notes(c.central.engine, c.userId)).toEqual(['Complete: Gold → Member']);
+    expect(await notes(c.central.engine, c.userId)).toEqual(['Complete: Member → Gold', 'Complete: Gold → Member']);
   });
 
   it('a store’s sale voided at central: central moves the tier, and the store pulls it', async () => {
@@ -111,7 +120,7 @@ describe('a voided sale’s tier across the chain', () => {
     await sync(c.store);
     for (const engine of [c.central.engine, c.store.engine]) {
       expect(await membership(engine, c.userId)).toEqual(member);
-      expect(await notes(engine, c.userId)).toEqual(['Complete: Gold → Member']);
+      expect(await notes(engine, c.userId)).toEqual(['Complete: Member → Gold', 'Complete: Gold → Member']);
     }
   });
 
@@ -127,7 +136,8 @@ describe('a voided sale’s tier across the chain', () => {
     await sync(c.store);
     for (const engine of [c.central.engine, c.store.engine]) {
       expect(await membership(engine, c.userId)).toEqual(member);
-      expect((await notes(engine, c.userId)).sort()).toEqual(['Complete: Gold → Member', 'Duplicate: Gold → Member']);
+      // The sale's promotion note is no void's: only the later take-back is the repeat.
+      expect((await notes(engine, c.userId)).sort()).toEqual(['Complete: Gold → Member', 'Complete: Member → Gold', 'Duplicate: Gold → Member']);
     }
   });
 });
@@ -151,6 +161,10 @@ describe('a store’s tier move up that central carries further', () => {
     expect((await membership(c.central.engine, c.userId)).tier).toBe('Gold');
     // The store's move bears the time of its sale, central's promotion the time of the push.
     expect(await tierEvents(c)).toEqual(['Member → Silver', 'Silver → Gold']);
+    // Each move has its note: the store's sale's, and central's own (of no one sale), which the store pulls.
+    for (const engine of [c.central.engine, c.store.engine]) expect(await notes(engine, c.userId)).toEqual(['Complete: Member → Silver', 'Complete: Silver → Gold']);
+    const own = await c.central.engine.db.selectFrom('transactions').select(['order_id', 'store_id']).where('user_id', '=', c.userId).where('kind', '=', 'tier_change').orderBy('occurred_at', 'desc').executeTakeFirstOrThrow();
+    expect(own).toEqual({ order_id: null, store_id: null });
     await deliverDueWebhooks(c.central.engine, { allowPrivate: true });
     expect(receiver.ofType('tier.changed').map((r) => `${r.body.data.from?.name ?? '-'} → ${r.body.data.to.name}`)).toEqual(['Member → Silver', 'Silver → Gold']);
   });

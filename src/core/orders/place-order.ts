@@ -27,7 +27,7 @@ import { type CleanOrder, cleanOrder, noCustomerNamed, type OrderInput } from '.
 import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { refuseReusedReceipt } from './receipt-reuse';
-import { promoteTier } from './tier-progress';
+import { promoteTier, recordPromotion } from './tier-progress';
 import { announceRewardsReady } from '../inbox/announce';
 
 const ACTIVE = 'ACTIVE';
@@ -136,8 +136,8 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await announceRewardsReady(trx, engine, member, { currencyId: rule.currency_id, before: balance - points, after: balance });
         earned.push({ ruleName: rule.name, currency: currencyInfo({ id: rule.currency_id, name: rule.currency_name, code: rule.code }), points });
       }
-      const promoted = earned.length > 0 ? await promoteTier(trx, engine, member, program.tiers, await membershipToPromote(trx, engine, link)) : null;
-      const tierNow = promoted ?? program.tiers.find((t) => t.id === link.tier_id) ?? null;
+      const promotion = earned.length > 0 ? await promoteTier(trx, engine, member, program.tiers, await membershipToPromote(trx, engine, link)) : null;
+      const tierNow = promotion?.to ?? program.tiers.find((t) => t.id === link.tier_id) ?? null;
 
       const events: StoreEvent[] = [];
       // The order completes the customer's visit: their open session closes, wherever it was opened.
@@ -196,6 +196,11 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
           ],
           status: 'Complete',
         });
+      }
+      // The promotion's own history record: it names the order, so it is written after it.
+      if (promotion) {
+        const receipt = { receipt_number: order.receiptNumber, till: order.till, payment_method: order.paymentMethod };
+        await recordPromotion(trx, engine, member, promotion, { orderId, storeId: counter.storeId, receipt, quickPayBalance: balances.quickPay.amount, orderedAt: order.orderedAt });
       }
       await recordOrderEvent(trx, engine, 'order.placed', { id: orderId, vendorId: vendor.id });
       events.push({ type: 'order.completed', vendorId: vendor.id, storeId: counter.storeId, sessionId: closing?.id ?? null, orderId, at: now });

@@ -2,16 +2,39 @@ import type { Kysely } from 'kysely';
 import type { TierRow } from '../customers/membership';
 import type { Engine } from '../engine';
 import { announceTier } from '../inbox/announce';
+import { holderBalance } from '../ledger/ledger';
 import { programData } from '../program-cache/program-data';
+import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
 import { recordTierChanged } from '../webhooks/events';
 import { recordTransaction } from './record-transaction';
 import { tierPoints, tierPointsAt } from './tier-points';
 
+/** What the history record of a tier move names of the sale it is about (its order, receipt and the quick-pay balance after it). */
+export interface SaleOfTierMove {
+  orderId: number;
+  storeId: number;
+  receipt: { receipt_number: string; till: number | null; payment_method: string | null };
+  /** Minor units. */
+  quickPayBalance: number;
+}
+
+/** A move up promoteTier made: from the tier's name (null: the member had none, or it was deleted), and its history record's id. */
+export interface TierPromotion {
+  from: string | null;
+  to: TierRow;
+  /**
+   * Taken with the move, before the sale's own record takes its id: at the sale's time the sale's
+   * record is the newest, as the cashier's panel reads a sale from elsewhere (customer-store.ts).
+   */
+  recordId: number;
+}
+
 /**
  * Moves a member up to the highest tier whose threshold the points they earned in its window
- * reach (tierPoints). Called after an order earns; demotion when a window passes is
- * demoteTiers' work (tiers/demote-tiers.ts), and a void of the order takes it back (takeBackTier).
+ * reach (tierPoints). Called after an order earns, which then writes the move's history record
+ * (recordPromotion) once the order is; demotion when a window passes is demoteTiers' work
+ * (tiers/demote-tiers.ts), and a void of the order takes it back (takeBackTier).
  */
 export async function promoteTier(
   db: Kysely<DB>,
@@ -20,14 +43,14 @@ export async function promoteTier(
   vendorTiers?: readonly TierRow[],
   /** The current membership, when the caller read it in this transaction (with vendorTiers). */
   membership?: { id: number; tier_id: number | null },
-): Promise<TierRow | null> {
+): Promise<TierPromotion | null> {
   const link =
     membership && vendorTiers
-      ? { ...membership, threshold: vendorTiers.find((t) => t.id === membership.tier_id)?.threshold ?? null }
+      ? { ...membership, ...tierFacts(vendorTiers.find((t) => t.id === membership.tier_id)) }
       : await db
           .selectFrom('user_vendors as uv')
           .leftJoin('tiers as t', 't.id', 'uv.tier_id')
-          .select(['uv.id', 'uv.tier_id', 't.threshold'])
+          .select(['uv.id', 'uv.tier_id', 't.threshold', 't.name'])
           .where('uv.user_id', '=', member.userId)
           .where('uv.vendor_id', '=', member.vendorId)
           .where('uv.removed_at', 'is', null)
@@ -47,23 +70,81 @@ export async function promoteTier(
       await db.updateTable('user_vendors').set({ tier_id: tier.id, tier_since: now, updated_at: now }).where('id', '=', link.id).execute();
       await announceTier(db, engine, member, tier);
       await recordTierChanged(db, engine, { ...member, fromTierId: link.tier_id, toTierId: tier.id });
-      return tier;
+      return { from: link.name, to: tier, recordId: await nextObjectId(db, engine.nodeId) };
     }
   }
   return null;
 }
 
-/** A sale being voided, as takeBackTier needs it. */
-export interface VoidedSale {
-  orderId: number;
-  storeId: number;
+/**
+ * The history record `tier_change` of a promotion a sale's points got (promoteTier), written in the
+ * sale's transaction once its order is (the record names it), as a void's take-back and a demotion
+ * write theirs: the history tells the "Silver → Gold" a void may later take back. Dated as the sale
+ * (`orderedAt`), so it stays beside it in the history whenever a till sends it.
+ */
+export async function recordPromotion(
+  db: Kysely<DB>,
+  engine: Engine,
+  member: { vendorId: number; userId: number },
+  promotion: TierPromotion,
+  sale: SaleOfTierMove & { orderedAt: number },
+): Promise<void> {
+  await recordTierNote(db, engine, member, saleNamed(sale), sale.orderedAt, { from: promotion.from, to: promotion.to.name }, promotion.recordId);
+}
+
+/** What a tier note says of the sale it is about: none for central's own move (judgeStoreTierMove), as for a demotion. */
+interface NoteSubject {
+  orderId: number | null;
+  storeId: number | null;
+  receipts: unknown[];
+  /** Minor units. */
+  quickPayBalance: number;
+}
+
+const saleNamed = (sale: SaleOfTierMove): NoteSubject => ({ orderId: sale.orderId, storeId: sale.storeId, receipts: [sale.receipt], quickPayBalance: sale.quickPayBalance });
+
+const tierFacts = (tier: TierRow | undefined) => ({ threshold: tier?.threshold ?? null, name: tier?.name ?? null });
+
+/**
+ * The history record of a tier move a sale's points made or its void undid: nothing moved on the
+ * balances (total 0), the tiers in `rewards`. `from` is null for a member who had no tier (or whose
+ * tier was deleted): the record names the tier reached.
+ */
+async function recordTierNote(
+  db: Kysely<DB>,
+  engine: Engine,
+  member: { vendorId: number; userId: number },
+  about: NoteSubject,
+  at: number,
+  move: { from: string | null; to: string },
+  id?: number,
+): Promise<void> {
+  await recordTransaction(db, engine, {
+    id,
+    vendorId: member.vendorId,
+    userId: member.userId,
+    storeId: about.storeId,
+    orderId: about.orderId,
+    kind: 'tier_change',
+    occurredAt: at,
+    total: 0,
+    quickPayUsed: 0,
+    quickPayLoaded: 0,
+    quickPayBalance: about.quickPayBalance,
+    items: [],
+    taxes: [],
+    receipts: about.receipts,
+    rewards: [{ object: 'reward', kind: 'tier', name: move.from === null ? move.to : `${move.from} → ${move.to}`, from: move.from, to: move.to, amount: 0 }],
+    status: 'Complete',
+  });
+}
+
+/** A sale being voided, as takeBackTier needs it; `quickPayBalance` is the balance after the void. */
+export interface VoidedSale extends SaleOfTierMove {
   /** When the order was written (its earn entries' date). */
   placedAt: number;
   /** From the order's stored reply; absent for orders placed before it was kept. */
   tierBefore: { id: number | null; since: number } | undefined;
-  receipt: { receipt_number: string; till: number | null; payment_method: string | null };
-  /** The quick-pay balance after the void, for the history record (minor units). */
-  quickPayBalance: number;
 }
 
 /**
@@ -119,23 +200,7 @@ export async function takeBackTier(db: Kysely<DB>, engine: Engine, member: { ven
   const since = before && next.id === floor.id && floor.id === before.id ? before.since : link.tier_since;
   await db.updateTable('user_vendors').set({ tier_id: next.id, tier_since: since, updated_at: now }).where('id', '=', link.id).execute();
   await recordTierChanged(db, engine, { ...member, fromTierId: current.id, toTierId: next.id });
-  await recordTransaction(db, engine, {
-    vendorId: member.vendorId,
-    userId: member.userId,
-    storeId: sale.storeId,
-    orderId: sale.orderId,
-    kind: 'tier_change',
-    occurredAt: now,
-    total: 0,
-    quickPayUsed: 0,
-    quickPayLoaded: 0,
-    quickPayBalance: sale.quickPayBalance,
-    items: [],
-    taxes: [],
-    receipts: [sale.receipt],
-    rewards: [{ object: 'reward', kind: 'tier', name: `${current.name} → ${next.name}`, from: current.name, to: next.name, amount: 0 }],
-    status: 'Complete',
-  });
+  await recordTierNote(db, engine, member, saleNamed(sale), now, { from: current.name, to: next.name });
   return { from: current, to: next };
 }
 
@@ -166,11 +231,19 @@ export async function judgeStoreTierMove(
   held: { linkId: number; tierId: number; since: number },
   movedTo: number | null,
 ): Promise<StoreTierMoveJudged> {
-  const { tiers } = await programData(engine.db, member.vendorId, db);
+  const { tiers, vendor } = await programData(engine.db, member.vendorId, db);
   const from = tiers.find((t) => t.id === held.tierId);
   const to = tiers.find((t) => t.id === movedTo);
   if (!from || !to || to.threshold >= from.threshold) {
-    await promoteTier(db, engine, member);
+    // Central's points may reach higher (sales made elsewhere): its own move, with its own note,
+    // which names no sale (the points of several did it), as a demotion's names none.
+    const promotion = await promoteTier(db, engine, member);
+    if (promotion) {
+      const currencyId = vendor.quick_pay_currency_id;
+      const quickPayBalance = currencyId === null ? 0 : await holderBalance(db, { holderType: 'user', holderId: member.userId, currencyId });
+      const about = { orderId: null, storeId: null, receipts: [], quickPayBalance };
+      await recordTierNote(db, engine, member, about, engine.clock.now(), { from: promotion.from, to: promotion.to.name }, promotion.recordId);
+    }
     return { kind: 'stands' };
   }
   const holds = async (tier: TierRow) => (await tierPoints(db, member, tier.window_days, held.since)) >= tier.threshold;

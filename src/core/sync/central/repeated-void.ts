@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { postEntry } from '../../ledger/ledger';
 import { lockRow } from '../../storage/dialect';
+import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
@@ -54,6 +55,7 @@ export async function undoRepeatedReversal(trx: Kysely<DB>, engine: Engine, acco
  * A store's void record of an order whose void central already holds: kept as a repeat (not a
  * second refund in the customer's history), with an exception for staff. So is the tier note of
  * such a void (takeBackTier) when the void central holds moved the tier too: the tier moved once.
+ * The sale's own note of the tier its points got (promoteTier) is no void's: it repeats nothing.
  */
 export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<void> {
   if (!(await isRepeatedVoidRecord(trx, data))) return;
@@ -65,16 +67,34 @@ export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, no
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {
   const kind = data['kind'];
   if ((kind !== 'void' && kind !== 'tier_change') || typeof data['order_id'] !== 'number' || typeof data['user_id'] !== 'number') return false;
-  // Through the customer's history (transactions_user): the order's void records are theirs.
-  const earlier = await trx
+  // Through the customer's history (transactions_user): the order's void records are theirs, and
+  // so are its tier notes, the sale's promotion among them (told apart by isTakeBackNote).
+  const records = await trx
     .selectFrom('transactions')
-    .select('id')
+    .select(['id', 'kind', 'status'])
     .where('user_id', '=', data['user_id'])
     .where('vendor_id', '=', Number(data['vendor_id']))
     .where('order_id', '=', data['order_id'])
-    .where('kind', '=', kind)
-    .where('status', '!=', REPEATED_VOID_STATUS)
+    .where('kind', 'in', ['void', 'tier_change'])
     .where('id', '!=', Number(data['id']))
-    .executeTakeFirst();
-  return earlier !== undefined;
+    .execute();
+  const standing = records.filter((r) => r.kind === kind && r.status !== REPEATED_VOID_STATUS);
+  if (kind === 'void') return standing.length > 0;
+  // Its own void record came before it in the same event.
+  const voids = records.filter((r) => r.kind === 'void');
+  return isTakeBackNote({ id: Number(data['id']) }, voids) && standing.some((note) => isTakeBackNote(note, voids));
+}
+
+/**
+ * Whether a `tier_change` record of an order is the note of a void that took its tier back
+ * (takeBackTier), not the note of the promotion the sale's points got (promoteTier): a void record
+ * of the order made by the same node before it. A void writes its void record, then its tier note,
+ * in one transaction; a sale writes its promotion before the order can be voided; and a node's ids
+ * are in the order it made its rows (storage/ids.ts). Neither the record's tier names (display
+ * text: a vendor renames a tier, or deletes it) nor its times (node clocks order nothing,
+ * docs/sync.md; one instant may hold a sale and its void) tell the two apart as surely.
+ */
+export function isTakeBackNote(note: { id: number }, voidsOfOrder: ReadonlyArray<{ id: number }>): boolean {
+  const node = nodeOfId(Number(note.id));
+  return voidsOfOrder.some((v) => nodeOfId(Number(v.id)) === node && Number(v.id) < Number(note.id));
 }

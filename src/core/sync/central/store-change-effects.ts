@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import { judgeStoreTierMove } from '../../orders/tier-progress';
 import { queueAutoReloadOnCrossing } from '../../payments/auto-reload/auto-reloads';
+import { isTakeBackNote } from './repeated-void';
 import type { DB } from '../../storage/schema';
 import { subscribedKinds } from '../../webhooks/record-event';
 import {
@@ -196,25 +197,51 @@ async function ledgerEntryEffects(
  * applies first.
  */
 async function mendTierNotes(trx: Kysely<DB>, vendorId: number, userId: number, movedAt: number, mend: TierNoteMend): Promise<void> {
-  const notes = trx
-    .selectFrom('transactions')
-    .where('user_id', '=', userId)
-    .where('vendor_id', '=', vendorId)
-    .where('occurred_at', '=', movedAt)
-    .where('kind', '=', 'tier_change')
-    .where('order_id', 'is not', null)
-    .where('status', '=', 'Complete');
+  const notes = await voidTierNotesAt(trx, vendorId, userId, movedAt);
+  if (notes.length === 0) return;
   if (mend.kind === 'put_back') {
-    await trx.updateTable('transactions').set({ status: 'Voided' }).where('id', 'in', notes.select('id')).execute();
+    await trx
+      .updateTable('transactions')
+      .set({ status: 'Voided' })
+      .where('id', 'in', notes.map((n) => n.id))
+      .execute();
     return;
   }
-  for (const note of await notes.select(['id', 'rewards']).execute()) {
+  for (const note of notes) {
     const rewards = JSON.parse(note.rewards) as Array<Record<string, unknown>>;
     const told = rewards.map((r) => (r['kind'] === 'tier' ? { ...r, name: `${mend.from} → ${mend.to}`, from: mend.from, to: mend.to } : r));
     const text = JSON.stringify(told);
     // A note already telling it (an event run again) is left as it is: no change to send the stores.
     if (text !== note.rewards) await trx.updateTable('transactions').set({ rewards: text }).where('id', '=', note.id).execute();
   }
+}
+
+/**
+ * The member's standing tier notes of voids (takeBackTier) made at `movedAt`. A sale's note of its
+ * promotion (promoteTier) may bear the same instant (a store's sale and void in one millisecond, or
+ * a clock held still): it is left alone, as central follows every store's move up.
+ */
+async function voidTierNotesAt(trx: Kysely<DB>, vendorId: number, userId: number, movedAt: number): Promise<Array<{ id: number; rewards: string }>> {
+  const notes = await trx
+    .selectFrom('transactions')
+    .select(['id', 'order_id', 'rewards'])
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('occurred_at', '=', movedAt)
+    .where('kind', '=', 'tier_change')
+    .where('order_id', 'is not', null)
+    .where('status', '=', 'Complete')
+    .execute();
+  if (notes.length === 0) return [];
+  const voids = await trx
+    .selectFrom('transactions')
+    .select(['id', 'order_id'])
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .where('kind', '=', 'void')
+    .where('order_id', 'in', notes.map((n) => Number(n.order_id)))
+    .execute();
+  return notes.filter((note) => isTakeBackNote(note, voids.filter((v) => Number(v.order_id) === Number(note.order_id))));
 }
 
 async function readRow(trx: Kysely<DB>, table: 'user_vendors' | 'user_cards' | 'pos_sessions' | 'orders', id: number): Promise<Row | undefined> {
