@@ -19,6 +19,7 @@ import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
 import { startWebhookWorker } from '../../core/webhooks/worker';
 import type { PollingWorker } from '../../core/workers/polling-worker';
+import { drainRequestsOnClose } from './drain-requests';
 
 export interface NodeEngineOptions {
   dataDir: string;
@@ -183,6 +184,8 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     trustProxy: options.trustProxy,
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // A stop lets the requests under way answer before connections are cut and the database closes.
+  drainRequestsOnClose(app);
   let messaging: Messaging;
   try {
     messaging = startMessaging(engine, {

@@ -1,0 +1,29 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/** The longest a stop waits for requests under way (a push at central may take seconds). */
+export const DRAIN_LIMIT_MS = 8_000;
+
+/**
+ * Makes the app's close wait for the requests under way before it cuts connections: the app closes
+ * every connection on close (event streams never end by themselves), which used to cut requests
+ * still reading the database, and the database was closed under them ("driver has already been
+ * destroyed", logged as errors). Fastify answers requests arriving while it closes with 503; this
+ * waits, up to `limitMs`, until every other request has answered. A request counts as answered once
+ * its response headers are out: an event stream's are, from its first moment.
+ */
+export function drainRequestsOnClose(app: FastifyInstance, limitMs = DRAIN_LIMIT_MS): void {
+  const underWay = new Set<ServerResponse>();
+  app.server.on('request', (_request, response: ServerResponse) => {
+    underWay.add(response);
+    const done = () => underWay.delete(response);
+    response.once('finish', done);
+    response.once('close', done);
+  });
+  app.addHook('preClose', async () => {
+    const deadline = Date.now() + limitMs;
+    while ([...underWay].some((response) => !response.headersSent) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+}

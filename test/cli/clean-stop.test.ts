@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
+import { createServerDatabase } from '../support/postgres';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// A clean stop of `punchcard central` (the machine's PostgreSQL at PG_URL; an SQLite file when
+// unset) while stores pull: requests under way finish, then the database closes. It used to close
+// the database under them ("driver has already been destroyed", logged at level 50).
+
+const dirs: Array<{ remove(): void }> = [];
+let dropDatabase: (() => Promise<void>) | null = null;
+
+afterAll(async () => {
+  await killLeftovers();
+  for (const d of dirs) d.remove();
+  await dropDatabase?.();
+});
+
+async function centralDatabase(): Promise<Record<string, string>> {
+  const serverUrl = process.env.PG_URL;
+  if (!serverUrl) return {};
+  const scratch = await createServerDatabase(serverUrl, 'punchcard_stop');
+  dropDatabase = scratch.drop;
+  return { PUNCHCARD_DATABASE_URL: scratch.url };
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('punchcard central stopped while stores pull', () => {
+  it('answers the pulls under way, logs no error, and exits 0', async () => {
+    const env = await centralDatabase();
+    const dir = makeTempDir('punchcard-stop-');
+    dirs.push(dir);
+    const init = await run(['init', '--data', dir.path, '--vendor', 'Chain Coffee', '--json'], env, 120_000);
+    expect(init.code, init.stderr).toBe(0);
+    const program = JSON.parse(init.stdout.trim()) as Record<string, any>;
+    const central: Running = launch(['central', '--data', dir.path, '--port', '0'], undefined, env);
+    const url = await listeningUrl(central, 'central');
+    const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', headers: { authorization: `Bearer ${program.access_token}`, ...json }, body: { store: program.store_id } });
+    const paired = await http(`${url}/sync/pair`, { method: 'POST', headers: json, body: { code: code.body.code } });
+    expect(paired.status, JSON.stringify(paired.body)).toBe(201);
+    const auth = { authorization: `Bearer ${paired.body.credential}` };
+    // A poke stream stays open, as a store's does.
+    const stream = fetch(`${url}/sync/stream`, { headers: auth }).then(async (reply) => {
+      for await (const chunk of reply.body!) void chunk;
+    });
+    stream.catch(() => undefined);
+
+    // Eight stores pulling back to back until central is gone.
+    const statuses: number[] = [];
+    let stopping = false;
+    const puller = async () => {
+      while (!stopping || statuses.length < 400) {
+        try {
+          const reply = await fetch(`${url}/sync/pull?after=0&limit=500`, { headers: auth });
+          await reply.arrayBuffer();
+          statuses.push(reply.status);
+        } catch {
+          return; // central stopped listening
+        }
+      }
+    };
+    const pullers = Array.from({ length: 8 }, puller);
+    while (statuses.length < 40) await new Promise((resolve) => setTimeout(resolve, 10));
+    stopping = true;
+    const stopped = await stopWith(central, 'SIGTERM');
+    await Promise.all(pullers);
+
+    const errors = jsonLines(central.stdout()).filter((line) => Number(line.level) >= 50);
+    expect(errors, central.stdout()).toEqual([]);
+    expect(central.stderr()).toBe('');
+    expect(stopped.code).toBe(0);
+    expect(jsonLines(central.stdout()).map((line) => String(line.msg))).toContain('stopped');
+    // What was answered was answered in full; refused ones are 503s, never a 500.
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+  }, 180_000);
+});
