@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
+import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
 import { freePort } from '../support/free-port';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
@@ -159,6 +159,8 @@ describe('a chain of real processes', () => {
 
     // Central stops: both stores notice, and keep selling within the caps.
     await stopWith(central.process, 'SIGTERM');
+    // A clean stop: the stores' requests under way were answered before the database closed.
+    expect(jsonLines(central.process.stdout()).filter((line) => Number(line.level) >= 50)).toEqual([]);
     await eventually('A offline', async () => ((await statusOf(a.url)).link === 'down' ? true : undefined));
     await eventually('B offline', async () => ((await statusOf(b.url)).link === 'down' ? true : undefined));
     const spentAtB = await order(b.url, 'B-1', { subtotal: 5, redemptions: [reward.body.id] });
@@ -176,6 +178,13 @@ describe('a chain of real processes', () => {
     // on its socket — that socket closing (undici's UND_ERR_SOCKET, or a reset).
     expect(statusA.last_error).toMatch(/^central did not answer at http:\/\/127\.0\.0\.1:\d+ \((ECONNREFUSED|UND_ERR_SOCKET|ECONNRESET)\)/);
     await eventually("A's log of the outage", async () => (a.process.stdout().includes('central unreachable: the store sells offline') ? true : undefined));
+    // `punchcard sync status` says so too, with the endpoint's fields, as JSON and as text.
+    const syncDown = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
+    expect(syncDown.code, syncDown.stderr).toBe(0);
+    expect(JSON.parse(syncDown.stdout)).toMatchObject({ link: 'down', last_error: expect.stringMatching(/^central did not answer at http:\/\/127\.0\.0\.1:\d+ /) });
+    const syncDownText = await run(['sync', 'status', '--data', dirA], {}, 120_000);
+    expect(syncDownText.stdout).toMatch(/^link\s+down$/m);
+    expect(syncDownText.stdout).toMatch(/^last_error\s+central did not answer at /m);
     // A central-owned call while central is away: a clear 503, nothing done.
     const forwarded = await http(`${b.url}/user/register`, { method: 'POST', headers: json, body: { first_name: 'Bo', email_address: 'bo@example.com', password: 'correct horse 1', terms: true, vendor: program.vendor_id } });
     expect(forwarded.status).toBe(503);
@@ -213,11 +222,14 @@ describe('a chain of real processes', () => {
     receiver.close();
     expect(a.process.stdout()).toContain('central reachable again');
     const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
-    expect(JSON.parse(sync.stdout)).toMatchObject({ paired: true, store: program.store_id, store_name: 'Main Store' });
+    expect(JSON.parse(sync.stdout)).toMatchObject({ paired: true, store: program.store_id, store_name: 'Main Store', link: 'up', last_error: null });
     // Started again, A has no first sync to show, and says how many rows its first sync took.
     const rows = (await statusOf(a.url)).first_sync.rows;
     expect(rows).toBeGreaterThan(0);
     await stopWith(a.process, 'SIGTERM');
+    // With no node running on the folder, nothing talks to central.
+    const syncStopped = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
+    expect(JSON.parse(syncStopped.stdout)).toMatchObject({ link: 'down', last_error: 'no store node is running on this folder' });
     const again = await start(['store', '--data', dirA, '--port', '0'], {}, 'store');
     expect((await statusOf(again.url)).first_sync).toMatchObject({ done: true, rows });
     expect(again.process.stderr()).not.toContain('first sync');

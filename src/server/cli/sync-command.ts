@@ -4,7 +4,8 @@ import { ServiceError } from '../../shared/errors';
 import { openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
-import { openDataDir } from '../node/data-dir';
+import { readRecordedLink } from '../../core/sync/store/sync-client';
+import { openDataDir, runningNodeOf } from '../node/data-dir';
 import { readPairing } from '../sync/pairing-file';
 
 const iso = (ms: string | number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -14,7 +15,7 @@ export function registerSyncCommand(program: Command): void {
   const sync = program.command('sync').description("A store node's sync with its central node.");
   sync
     .command('status')
-    .description('Paired or not, pending events and the oldest, last push and pull, first-sync state.')
+    .description('Paired or not, link to central and its last error, pending events and the oldest, last push and pull, first-sync state.')
     .requiredOption('--data <dir>', 'data folder of the store node')
     .option('--json', 'print JSON')
     .action(async (options: { data: string; json?: boolean }) => {
@@ -28,12 +29,16 @@ export function registerSyncCommand(program: Command): void {
       try {
         await migrateToLatest(database.db);
         const outbox = await summariseOutbox(database.db);
+        // The link is the running node's (it records each change); with none running nothing talks to central.
+        const recorded = await readRecordedLink(database.db);
+        const running = runningNodeOf(dir) !== null;
         const status = {
           paired: true,
           central: pairing.central,
           node_id: pairing.node_id,
           store: pairing.store_id,
           store_name: pairing.store_name ?? null,
+          link: running ? (recorded?.link ?? 'down') : 'down',
           pending: outbox.pending,
           oldest_pending_at: iso(outbox.oldestPendingAt),
           rejected: outbox.rejected,
@@ -41,6 +46,7 @@ export function registerSyncCommand(program: Command): void {
           last_pull_at: iso(await getMeta(database.db, 'sync_last_pull_at')),
           cursor: Number((await getMeta(database.db, 'sync_cursor')) ?? 0),
           first_sync: { done: (await getMeta(database.db, 'sync_first_sync_done')) !== null },
+          last_error: running ? (recorded?.lastError ?? null) : 'no store node is running on this folder',
         };
         if (options.json) process.stdout.write(`${JSON.stringify(status)}\n`);
         else {

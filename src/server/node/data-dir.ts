@@ -48,7 +48,7 @@ export function refuseWhileNodeRuns(dataDir: DataDir, instead = ''): void {
  * or the mark of a process that has ended: a node killed without stopping). This process's own
  * mark counts only with `countSelf` (the screens' pairing restarts the node in-process).
  */
-function runningNodeOf(dataDir: DataDir, options: { countSelf?: boolean } = {}): number | null {
+export function runningNodeOf(dataDir: DataDir, options: { countSelf?: boolean } = {}): number | null {
   if (!existsSync(dataDir.pidFile)) return null;
   const pid = Number(readFileSync(dataDir.pidFile, 'utf8').trim());
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
