@@ -10,7 +10,7 @@ import { addOwner } from '../../src/core/staff/add-owner';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
-import { type CentralHandle, freshDatabase, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { type CentralHandle, freshDatabase, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // A till that fails over between two nodes of its store: it sent a sale to node A, lost the reply,
 // and sent it again to node B, which did not know A's copy. Both recorded the sale, both earned and
@@ -38,8 +38,8 @@ const CENTRALS: Array<{ name: string; database(): Promise<Database> }> = process
 interface Chain {
   clock: ManualClock;
   central: CentralHandle;
-  a: StoreHandle;
-  b: StoreHandle;
+  a: StoreHandle & { link: Switch };
+  b: StoreHandle & { link: Switch };
   userId: number;
   rewardId: string;
 }
@@ -51,9 +51,10 @@ async function chain(database: Database): Promise<Chain> {
   open.push(central);
   const { vendorId, storeId, apiKey, loyaltyCurrencyId, quickPayCurrencyId } = central.vendor;
   const pair = async () => {
-    const handle = await pairStore(central, clock, { storeId, apiKey }, (credential) => central.transportFor(credential));
+    let link: Switch | undefined;
+    const handle = await pairStore(central, clock, { storeId, apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
     open.push(handle);
-    return handle;
+    return Object.assign(handle, { link: link! });
   };
   const a = await pair();
   const b = await pair();
@@ -192,5 +193,22 @@ describe.each(CENTRALS)('a sale sent to two nodes of one store (central on $name
     const b = c.b.engine.nodeId;
     expect(statuses).toEqual(['R-1 complete', 'R-7 complete', `R-7~${b} complete`, 'R-8 complete', `R-8~${b} complete`].sort());
     expect((await exceptionsOf(c)).map((e) => e.kind)).toEqual(['receipt_reused', 'receipt_reused']);
+  });
+
+  it('a void at a node cut off from central, of a sale another node made, says where the sale is', async () => {
+    const c = await chain(await database());
+    for (const store of [c.a, c.b]) {
+      store.link.down = true;
+      await store.client.syncOnce().catch(() => undefined);
+    }
+    await placeOrder(c.a.engine, await c.a.scope(), { identification: 'vi@example.com', receiptNumber: 'R-9', subtotal: 5 });
+    const refused = voidOrder(c.b.engine, await c.b.scope(), 'R-9');
+    await expect(refused).rejects.toMatchObject({ code: 'order_not_found', field: 'receipt_number', message: expect.stringMatching(/is at this store node\. The store cannot reach central now/) });
+    // Linked again, the sale arrives and the same void goes through.
+    for (const store of [c.a, c.b]) store.link.down = false;
+    await syncAll([c.a, c.b]);
+    expect((await voidOrder(c.b.engine, await c.b.scope(), 'R-9')).status).toBe('Voided');
+    // A receipt nobody sold, with the link up, is the plain refusal.
+    await expect(voidOrder(c.b.engine, await c.b.scope(), 'R-404')).rejects.toMatchObject({ code: 'order_not_found', message: 'No order with that receipt number exists at this store.' });
   });
 });

@@ -24,7 +24,7 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
     // Two voids of one receipt at once (a retry after a timeout) must not reverse it twice.
     await lockReceipt(trx, engine, scope.storeId, receiptNumber.trim());
     let order = await findOrder(trx, scope.storeId, receiptNumber.trim());
-    if (!order || order.vendor_id !== scope.vendorId) throw new ServiceError('order_not_found', undefined, 'receipt_number');
+    if (!order || order.vendor_id !== scope.vendorId) throw orderNotFound(engine);
     if (engine.dialect === 'postgres') {
       // A store's void of it may be arriving in a push at central: the row's lock orders the two,
       // and it is read again after (a void the push applied first answers its stored reply).
@@ -35,6 +35,20 @@ export async function voidOrder(engine: Engine, scope: StoreScope, receiptNumber
   });
   if (published) engine.events.publish({ type: 'order.voided', vendorId: scope.vendorId, storeId: scope.storeId, sessionId: null, orderId: result.orderId, at: engine.clock.now() });
   return result;
+}
+
+/**
+ * The order is not here. A store node cut off from central holds only the sales its own counters
+ * made since: one sold at another node of the store reaches it with central. Said so, not "no such
+ * order", to a cashier voiding it there (same code: a POS handles both alike).
+ */
+function orderNotFound(engine: Engine): ServiceError {
+  if (engine.programRole !== 'replica' || engine.centralLink.reachable) return new ServiceError('order_not_found', undefined, 'receipt_number');
+  return new ServiceError(
+    'order_not_found',
+    'No order with that receipt number is at this store node. The store cannot reach central now: a sale made at another node of the store arrives when it can; void it there, or again later.',
+    'receipt_number',
+  );
 }
 
 /**
