@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
@@ -109,10 +110,13 @@ describe('a chain of real processes', () => {
     expect(codeB.status, JSON.stringify(codeB.body)).toBe(201);
     const dirA = tempDir();
     const dirB = tempDir();
-    const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA], {}, 'store');
+    const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA, '--label', 'Till by the door'], {}, 'store');
     const b = await start(['store', '--data', dirB, '--port', '0', '--central', central.url, '--pair', codeB.body.code], {}, 'store');
     // Each says which store it paired for, by name.
     expect(a.process.stderr()).toMatch(new RegExp(`paired with ${central.url} as node \\d+ of store ${program.store_id} \\(Main Store\\)`));
+    // Central lists A by the name it was given, B by its machine's name.
+    const nodes = await http(`${central.url}/sync/nodes`, { headers: bearer });
+    expect((nodes.body.items as Array<{ label: string }>).map((n) => n.label)).toEqual(['Till by the door', hostname()]);
     // A used code does not pair a third node.
     const reused = await http(`${central.url}/sync/pair`, { method: 'POST', headers: json, body: { code: pairA } });
     expect(reused.status).toBe(400);

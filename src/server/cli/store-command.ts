@@ -64,11 +64,12 @@ export function registerStoreCommand(program: Command): void {
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
     .option('--central <url>', 'pair with this central node (with --pair); later starts remember it')
     .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')
+    .option('--label <name>', "this node's name at central (with --pair; default: the machine's host name)")
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
+    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; label?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
       const trustProxy = trustProxyOf(options.trustProxy, process.env);
       if (trustProxy === false) return;
       if ((options.pair === undefined) !== (options.central === undefined)) {
@@ -77,7 +78,13 @@ export function registerStoreCommand(program: Command): void {
         return;
       }
       if (options.pair !== undefined && options.central !== undefined) {
-        const pairing = await pairStoreWithCentral({ dataDir: options.data, central: options.central, code: options.pair, replaceLocalData: options.replaceLocalData ?? false });
+        const pairing = await pairStoreWithCentral({
+          dataDir: options.data,
+          central: options.central,
+          code: options.pair,
+          replaceLocalData: options.replaceLocalData ?? false,
+          ...(options.label !== undefined ? { label: options.label } : {}),
+        });
         console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of ${storeNamed(pairing)}`);
       }
       const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
