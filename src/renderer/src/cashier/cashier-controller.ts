@@ -3,6 +3,7 @@ import { createOrdersApi, type OrdersApi } from '../api/orders-api';
 import type { TerminalApi } from '../api/terminal-api';
 import type { EventStream, StoreEventMessage } from '../events/event-stream';
 import { createCustomerStore, type CustomerStore } from './customer-store';
+import { mayOpenPanel, nodeScanSetting } from './node-scan-setting';
 import { createQueueStore, type QueueStore } from './queue-store';
 import { createCashierUiStore, type CashierUiStore } from './ui-store';
 
@@ -13,6 +14,8 @@ export interface CashierDeps {
   events: Pick<EventStream, 'subscribe' | 'onResync'>;
   /** When the panel reads the history again while an auto reload its order queued is on its way (ms); tests shorten it. */
   autoReloadFollowDelays?: readonly number[];
+  /** Whether scans at the node's scanners open their customer here (this screen's setting); default yes. */
+  nodeScansOpenHere?: () => boolean;
 }
 
 export interface Cashier {
@@ -27,14 +30,15 @@ export interface Cashier {
 }
 
 /** The cashier screen's state for a terminal API: builds the feature APIs over the same key. */
-export function cashierFor(api: TerminalApi, events: CashierDeps['events']): Cashier {
-  return createCashier({ api, orders: createOrdersApi(api.request, api.apiKey), history: createHistoryApi(api.request, api.apiKey), events });
+export function cashierFor(api: TerminalApi, events: CashierDeps['events'], nodeScansOpenHere = () => nodeScanSetting.getState().opensPanel): Cashier {
+  return createCashier({ api, orders: createOrdersApi(api.request, api.apiKey), history: createHistoryApi(api.request, api.apiKey), events, nodeScansOpenHere });
 }
 
 /**
  * Wires the queue and the customer panel to the store's event stream: every session or order event
  * reloads the queue; a newly opened session comes up in the panel by itself when the panel is free
- * (a scan at the counter); events about the shown session refresh it; a reconnection reloads both.
+ * (a scan at the counter) — unless a node scanner's scan and this screen leaves those to another
+ * counter (node-scan-setting); events about the shown session refresh it; a reconnection reloads both.
  */
 export function createCashier(deps: CashierDeps): Cashier {
   const queue = createQueueStore(deps.api);
@@ -58,6 +62,7 @@ export function createCashier(deps: CashierDeps): Cashier {
 
   /** Shows the session's customer when the panel and the screen are free for them. */
   async function openWhenFree(event: StoreEventMessage): Promise<void> {
+    if (!mayOpenPanel(event, deps.nodeScansOpenHere?.() ?? true)) return;
     const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
     if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
   }

@@ -7,7 +7,8 @@
  * "settings-language", "settings-scanners", "settings-node", "settings-pairing"; table "Scanners"
  * (data-testid="scanner-row" per scanner, its station select "Station of <name>",
  * data-testid="scanner-station"), switch "Capture keyboard-wedge scans"
- * (data-testid="wedge-status"), table "Node health", buttons "Refresh", "Sign out" then
+ * (data-testid="wedge-status"), on a cashier screen switch "Scans at the node’s scanners open the
+ * customer here" (data-testid="node-scans"), table "Node health", buttons "Refresh", "Sign out" then
  * "Yes, sign out".
  */
 import { Alert, Badge, Box, Button, Card, Group, Loader, NativeSelect, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
@@ -19,6 +20,7 @@ import { LanguageSwitch } from '../app/LanguageSwitch';
 import { viewStore } from '../app/view-store';
 import { HealthScreen } from '../health/HealthScreen';
 import { useLanguage } from '../i18n/language-store';
+import { nodeScanSetting, useNodeScanSetting } from '../cashier/node-scan-setting';
 import { sessionStore, useSession, useTerminalApi } from '../session/session-store';
 import { useWedge, wedgeStore } from '../wedge/wedge-store';
 import { formatScanTime, kindLabel, modeLabel, stationLabel } from './scanner-labels';
@@ -125,6 +127,21 @@ function WedgeStatus() {
   );
 }
 
+/** A cashier screen away from the node's scanners leaves their scans to the queue (node-scan-setting). */
+function NodeScansSwitch() {
+  const t = useSettingsStrings();
+  const opensPanel = useNodeScanSetting((s) => s.opensPanel);
+  return (
+    <Stack gap="xs" data-testid="node-scans">
+      <Text fw={600}>{t.nodeScansTitle}</Text>
+      <Text size="sm" c="dimmed">
+        {t.nodeScansHint}
+      </Text>
+      <Switch size="lg" label={t.nodeScansSwitch} checked={opensPanel} onChange={(e) => nodeScanSetting.getState().setOpensPanel(e.currentTarget.checked)} />
+    </Stack>
+  );
+}
+
 function ScannersCard() {
   const t = useSettingsStrings();
   const language = useLanguage();
@@ -132,6 +149,7 @@ function ScannersCard() {
   const { phase, list, error, assignError, refresh, assign } = useScanners(api);
   // Kiosk keys may not assign stations (the node refuses them): a kiosk shows them only.
   const canAssign = useSession((s) => s.terminal?.role !== 'kiosk');
+  const cashier = useSession((s) => s.terminal?.role === 'cashier');
   const now = Date.now();
   return (
     <Card withBorder radius="md" padding="lg" data-testid="settings-scanners">
@@ -228,6 +246,11 @@ function ScannersCard() {
           <Alert color="red" role="alert">
             {t.stationError(assignError)}
           </Alert>
+        )}
+        {cashier && (
+          <Box pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            <NodeScansSwitch />
+          </Box>
         )}
         <Box pt="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <WedgeStatus />
