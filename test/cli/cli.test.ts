@@ -124,17 +124,19 @@ describe('punchcard init', () => {
 });
 
 describe('punchcard sync status', () => {
-  it('says in one line that a folder holds no paired store node, and makes no database there', async () => {
+  it('answers paired: false and link none for a folder with no paired store node, as GET /sync/status does, and makes no database there', async () => {
     const empty = tempDir();
     const initialised = tempDir();
     expect((await run(['init', '--data', initialised, '--vendor', 'Solo', '--json'])).code).toBe(0);
     for (const dir of [empty, initialised]) {
-      const { code, stdout, stderr } = await run(['sync', 'status', '--data', dir]);
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      const lines = stderr.split('\n').filter((line) => line.trim().length > 0);
-      expect(lines, stderr).toHaveLength(1);
-      expect(lines[0]).toContain('holds no store node paired with a central node');
+      const json = await run(['sync', 'status', '--data', dir, '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.stderr).toBe('');
+      expect(JSON.parse(json.stdout.trim())).toMatchObject({ paired: false, central: null, link: 'none', pending: 0, last_error: null });
+      const text = await run(['sync', 'status', '--data', dir]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toMatch(/^paired\s+false$/m);
+      expect(text.stdout).toMatch(/^link\s+none$/m);
     }
     expect(existsSync(join(empty, 'punchcard.db'))).toBe(false);
   });

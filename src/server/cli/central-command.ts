@@ -1,28 +1,35 @@
 import type { Command } from 'commander';
 import { createLogger } from '../http/logger';
+import { openDataDir } from '../node/data-dir';
+import { databaseKindOf, recordFolder } from '../node/folder-record';
 import { startStoreNode } from '../node/store-node';
 import { parsePort } from './store-command';
 import { runUntilSignal } from './run-until-signal';
+import { CENTRAL_PORT } from './default-ports';
+import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
+import { checkServeSettings } from './serve-settings';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
 import type { TrustProxy } from '../http/trust-proxy';
 
 /** `punchcard central`: the chain's central node — the engine, the program's administration and the sync endpoints. */
 export function registerCentralCommand(program: Command): void {
-  program
+  const central = program
     .command('central')
     .description("Run a chain's central node: stores pair with it and sync through it; vendor administration lives here.")
     .requiredOption('--data <dir>', 'data folder of the node (keys, logs; the SQLite file unless --database)')
-    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 4320)
+    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, CENTRAL_PORT)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--database <url>', 'postgres://… (recommended for a chain; default PUNCHCARD_DATABASE_URL, else the SQLite file)')
-    .option('--smtp <url>', 'send emails through this SMTP server (default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)')
+    .option('--database <url>', 'postgres://… (recommended for a chain; default PUNCHCARD_DATABASE_URL, else the SQLite file)');
+  withMailOptions(central)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
+    .action(async (options: MailOptions & { data: string; port: number; host: string; database?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
       const trustProxy = trustProxyOf(options.trustProxy, process.env);
       if (trustProxy === false) return;
+      const { publicUrl } = checkServeSettings(options, process.env);
+      const smtpUrl = smtpUrlOf(options, process.env);
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -30,12 +37,16 @@ export function registerCentralCommand(program: Command): void {
         port: options.port,
         host: options.host,
         database: options.database,
-        smtpUrl: options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined),
+        smtpUrl,
+        mailFrom: options.mailFrom,
         logger,
         webhooksAllowPrivate: options.webhooksAllowPrivate,
-        publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
+        publicUrl,
         trustProxy,
       });
+      // The folder says it is a central's, and where its database is: the other commands read it
+      // (the sign-in link's port; a PostgreSQL central's folder run without PUNCHCARD_DATABASE_URL).
+      recordFolder(openDataDir(options.data), { role: 'central', database: databaseKindOf(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined)) });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));
     });

@@ -8,6 +8,9 @@ import { createLogger } from '../http/logger';
 import { checkInDemoQueue, demoIdentifications, seedDemoData } from '../node/demo/demo-data';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
+import { STORE_PORT } from './default-ports';
+import { checkNodeSettings } from '../node/node-settings';
+import { checkLogLevel } from './serve-settings';
 import { parsePort } from './store-command';
 
 /** Fresh keys for the demo's browser screens; the previous start's pair stops working. */
@@ -25,11 +28,13 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('Run a store node on a demo data folder, creating the demo program, stores, customers and history on first run.')
     .option('--data <dir>', 'data folder', '.data/demo')
-    .option('--port <port>', 'TCP port', parsePort, 4321)
+    .option('--port <port>', 'TCP port', parsePort, STORE_PORT)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--log-level <level>', 'request logs are off by default to keep the console readable', 'warn')
     .option('--renderer <dir>', 'built renderer to serve at / (default: out/renderer of this checkout)')
     .action(async (options: { data: string; port: number; host: string; logLevel: string; renderer?: string }) => {
+      checkLogLevel(options.logLevel);
+      checkNodeSettings(process.env);
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
       const made = await seedDemoData(node.engine);

@@ -3,7 +3,9 @@ import { cleanEmail } from '../../core/customers/contact';
 import { addOwner } from '../../core/staff/add-owner';
 import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { openNodeEngine } from '../node/store-node';
-import { signInLink } from './owner-command';
+import { dataDirAt } from '../node/data-dir';
+import { databaseKindOf, recordFolder } from '../node/folder-record';
+import { adminUrlOf, signInLink } from './admin-url';
 
 export function registerInitCommand(program: Command): void {
   program
@@ -18,7 +20,7 @@ export function registerInitCommand(program: Command): void {
     .option('--city <city>', 'city of the first store', 'Springfield')
     .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
     .option('--owner <email>', "the back office's first owner: takes the password in PUNCHCARD_OWNER_PASSWORD, else prints a one-time sign-in link")
-    .option('--admin-url <url>', 'where the back office will be reached, for the sign-in link', 'http://127.0.0.1:4321/admin')
+    .option('--admin-url <url>', "where the back office will be reached, for the sign-in link (default: http://127.0.0.1:4321/admin, or :4320 on a central's folder)")
     .option('--json', 'print one JSON object with the ids and secrets')
     .action(async (options: InitOptions) => {
       const vendor = {
@@ -34,6 +36,8 @@ export function registerInitCommand(program: Command): void {
       const engine = await openNodeEngine({ dataDir: options.data });
       try {
         const made = await setUpVendor(engine, vendor);
+        // A folder whose program lives on PostgreSQL says so: later commands without the URL are told.
+        if (databaseKindOf(process.env.PUNCHCARD_DATABASE_URL || undefined) === 'postgresql') recordFolder(dataDirAt(options.data), { database: 'postgresql' });
         const owner = options.owner ? await addOwner(engine, { vendorId: made.vendorId, email: options.owner, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined }) : null;
         const summary = {
           vendor_id: made.vendorId,
@@ -45,7 +49,7 @@ export function registerInitCommand(program: Command): void {
           client_secret: made.clientSecret,
           access_token: made.accessToken,
           ...(owner ? { owner_email: owner.staff.email } : {}),
-          ...(owner?.signInToken ? { owner_sign_in_link: signInLink(options.adminUrl, owner.signInToken) } : {}),
+          ...(owner?.signInToken ? { owner_sign_in_link: signInLink(await adminUrlOf(options.adminUrl, engine, options.data), owner.signInToken) } : {}),
         };
         if (options.json) {
           process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -75,7 +79,7 @@ interface InitOptions {
   city: string;
   countries?: string[];
   owner?: string;
-  adminUrl: string;
+  adminUrl?: string;
   json?: boolean;
 }
 

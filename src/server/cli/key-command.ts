@@ -25,7 +25,7 @@ export function registerKeyCommand(program: Command): void {
     .option('--label <text>', 'what the key is for', 'cli')
     .option('--json', 'print {"api_key", "role", "store_id", "vendor_id"}')
     .action(async (options: { data: string; role: ApiKeyRole; store?: number; label: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const store = await findCounterStore(engine, options.store);
         if (!store) throw new ServiceError('store_not_found', options.store === undefined ? 'This data folder has no store yet: run `punchcard init` first.' : `There is no store ${options.store}.`);

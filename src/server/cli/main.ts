@@ -12,6 +12,7 @@ import { registerCentralCommand } from './central-command';
 import { registerPairCodeCommand } from './pair-code-command';
 import { registerSyncCommand } from './sync-command';
 import { registerUnpairCommand } from './unpair-command';
+import { isSettingError } from '../node/setting-error';
 
 export function buildCli(): Command {
   const program = new Command('punchcard')
@@ -42,7 +43,7 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     // Expected failures print one clear line; anything else is a bug and keeps its stack.
-    const problem = isServiceError(error) ? error.message : databaseProblem(error);
+    const problem = isServiceError(error) || isSettingError(error) ? error.message : (databaseProblem(error) ?? addressProblem(error));
     if (problem) console.error(`punchcard: ${problem}`);
     else console.error(error);
     process.exitCode = 1;
@@ -56,4 +57,11 @@ function databaseProblem(error: unknown): string | null {
   if (code === 'ECONNREFUSED') return `no database answered (${String(message)}): is PostgreSQL running at that address?`;
   if (code === '28P01' || code === '28000') return `the database refused the credentials: ${String(message)}.`;
   return null;
+}
+
+/** The port a serving command was given is taken (another node, another program): the operator's to fix. */
+function addressProblem(error: unknown): string | null {
+  const { code, port, address } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown };
+  if (code !== 'EADDRINUSE') return null;
+  return `port ${String(port)} on ${String(address)} is in use: stop what holds it, or choose another with --port.`;
 }

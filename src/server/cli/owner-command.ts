@@ -3,9 +3,7 @@ import { addOwner } from '../../core/staff/add-owner';
 import { openNodeEngine } from '../node/store-node';
 import { parseStoreId } from './store-command';
 import { vendorOfNode } from './stores-command';
-
-/** The back office's sign-in link for a one-time token (init --owner, owner). */
-export const signInLink = (adminUrl: string, token: string) => `${adminUrl}#/sign-in-link?token=${token}`;
+import { adminUrlOf, signInLink } from './admin-url';
 
 /**
  * `punchcard owner`: an owner for a program that has none yet, or another one — `init --owner` only
@@ -20,14 +18,14 @@ export function registerOwnerCommand(program: Command): void {
     .requiredOption('--email <email>', "the owner's email (their sign-in)")
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .option('--name <name>', 'their name as staff see it (default: the start of the email)')
-    .option('--admin-url <url>', 'where the back office is reached, for the sign-in link', 'http://127.0.0.1:4321/admin')
+    .option('--admin-url <url>', "where the back office is reached, for the sign-in link (default: http://127.0.0.1:4321/admin, or :4320 on a central's folder)")
     .option('--json', 'print {"vendor_id", "owner_email", "owner_sign_in_link"?}')
-    .action(async (options: { data: string; email: string; vendor?: number; name?: string; adminUrl: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+    .action(async (options: { data: string; email: string; vendor?: number; name?: string; adminUrl?: string; json?: boolean }) => {
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         const made = await addOwner(engine, { vendorId, email: options.email, name: options.name, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined });
-        const summary = { vendor_id: vendorId, owner_email: made.staff.email, ...(made.signInToken ? { owner_sign_in_link: signInLink(options.adminUrl, made.signInToken) } : {}) };
+        const summary = { vendor_id: vendorId, owner_email: made.staff.email, ...(made.signInToken ? { owner_sign_in_link: signInLink(await adminUrlOf(options.adminUrl, engine, options.data), made.signInToken) } : {}) };
         if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else process.stdout.write(`${Object.entries(summary).map(([k, v]) => `  ${k.padEnd(18)} ${v}`).join('\n')}\n${made.signInToken ? 'The link signs in once, within 24 hours.\n' : ''}`);
       } finally {

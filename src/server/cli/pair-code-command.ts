@@ -14,7 +14,7 @@ export function registerPairCodeCommand(program: Command): void {
     .option('--database <url>', 'postgres://… when central runs on PostgreSQL (default PUNCHCARD_DATABASE_URL)')
     .option('--json', 'print {"code", "expires_at"}')
     .action(async (options: { data: string; store: number; database?: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, database: options.database, installCapture: false });
+      const engine = await openNodeEngine({ dataDir: options.data, database: options.database, installCapture: false, existing: true });
       try {
         const store = await engine.db.selectFrom('stores').select(['id', 'vendor_id']).where('id', '=', options.store).executeTakeFirst();
         if (!store) throw new ServiceError('store_not_found', `There is no store ${options.store}.`);

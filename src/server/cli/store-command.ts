@@ -1,7 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../http/logger';
-import { parseSmtpUrl } from '../messaging/smtp-transport';
-import { checkMailFrom, DEFAULT_MAIL_FROM } from '../messaging/start-messaging';
 import { parseKeyboardDeviceRule } from '../../devices/hid';
 import { startStoreNode } from '../node/store-node';
 import { scannerOptionsFrom } from './scanner-options';
@@ -10,23 +8,15 @@ import { pairStoreWithCentral, storeNamed } from '../sync/pair-store';
 import { showFirstSyncProgress } from './sync-progress';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
 import type { TrustProxy } from '../http/trust-proxy';
+import { asOption } from './as-option';
+import { STORE_PORT } from './default-ports';
+import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
+import { checkServeSettings } from './serve-settings';
 
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('the port is a whole number from 0 to 65535.');
   return port;
-}
-
-/** Wraps a validator so commander prints its message as a usage error. */
-function asOption(check: (value: string) => unknown): (value: string) => string {
-  return (value) => {
-    try {
-      check(value);
-      return value;
-    } catch (error) {
-      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-    }
-  };
 }
 
 function parseScannerKinds(value: string): void {
@@ -49,15 +39,14 @@ function collectRule(value: string, previous: string[]): string[] {
 }
 
 export function registerStoreCommand(program: Command): void {
-  program
+  const store = program
     .command('store')
     .description('Run the headless store node: the interface at the root path, docs at /docs.')
     .requiredOption('--data <dir>', 'data folder of the node')
-    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 4321)
+    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, STORE_PORT)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--database <url>', 'postgres://… instead of the SQLite file in the data folder')
-    .option('--smtp <url>', 'send emails through this SMTP server (smtp://user:pass@host:587 or smtps://…; default: PUNCHCARD_SMTP_URL, else files in <data>/outbox)', asOption(parseSmtpUrl))
-    .option('--mail-from <address>', 'sender of emails', asOption(checkMailFrom), DEFAULT_MAIL_FROM)
+    .option('--database <url>', 'postgres://… instead of the SQLite file in the data folder');
+  withMailOptions(store)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
     .option('--scanner-store <id>', 'store the scanners check customers in at (default: the node’s first store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
@@ -69,9 +58,11 @@ export function registerStoreCommand(program: Command): void {
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
-    .action(async (options: { data: string; port: number; host: string; database?: string; smtp?: string; mailFrom: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; label?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
+    .action(async (options: MailOptions & { data: string; port: number; host: string; database?: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; label?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
       const trustProxy = trustProxyOf(options.trustProxy, process.env);
       if (trustProxy === false) return;
+      const { publicUrl } = checkServeSettings(options, process.env);
+      const smtpUrl = smtpUrlOf(options, process.env);
       if ((options.pair === undefined) !== (options.central === undefined)) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
@@ -87,16 +78,6 @@ export function registerStoreCommand(program: Command): void {
         });
         console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of ${storeNamed(pairing)}`);
       }
-      const smtpUrl = options.smtp ?? (process.env.PUNCHCARD_SMTP_URL || undefined);
-      if (smtpUrl !== undefined && options.smtp === undefined) {
-        try {
-          parseSmtpUrl(smtpUrl);
-        } catch (error) {
-          console.error(`punchcard: PUNCHCARD_SMTP_URL: ${(error as Error).message}`);
-          process.exitCode = 1;
-          return;
-        }
-      }
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -108,7 +89,7 @@ export function registerStoreCommand(program: Command): void {
         logger,
         scanners: scannerOptionsFrom(options, process.env),
         webhooksAllowPrivate: options.webhooksAllowPrivate,
-        publicUrl: options.publicUrl ?? (process.env.PUNCHCARD_PUBLIC_URL || undefined),
+        publicUrl,
         trustProxy,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);

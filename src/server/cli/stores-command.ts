@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { Actor } from '../../core/audit/record-audit';
 import { createStore, listAdminStores, type StoreInput, updateStore } from '../../core/stores/store-admin';
 import { ServiceError } from '../../shared/errors';
+import { NO_VENDOR_YET } from '../node/node-settings';
 import { openNodeEngine } from '../node/store-node';
 import { adminStoreToWire } from '../routes/store-admin-wire';
 import { parseStoreId } from './store-command';
@@ -89,7 +90,7 @@ export async function vendorOfNode(engine: Awaited<ReturnType<typeof openNodeEng
     if (!vendors.some((v) => v.id === vendorId)) throw new ServiceError('vendor_not_found', `There is no vendor ${vendorId} in this data folder.`);
     return vendorId;
   }
-  if (vendors.length === 0) throw new ServiceError('vendor_not_found', 'This data folder has no vendor yet: run `punchcard init` first.');
+  if (vendors.length === 0) throw new ServiceError('vendor_not_found', NO_VENDOR_YET);
   if (vendors.length > 1) throw new ServiceError('validation_failed', 'This data folder holds several vendors: name one with --vendor <id>.', 'vendor');
   return vendors[0]!.id;
 }
@@ -108,7 +109,7 @@ export function registerStoresCommand(program: Command): void {
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .option('--json', 'print one JSON store per line')
     .action(async (options: { data: string; vendor?: number; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         for (const store of await listAdminStores(engine, vendorId)) print(adminStoreToWire(store), options.json);
@@ -120,7 +121,7 @@ export function registerStoresCommand(program: Command): void {
   withStoreFields(stores.command('add').description('Add a store (name, address, city and country are required).'))
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .action(async (options: StoreOptions & { json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         print(adminStoreToWire(await createStore(engine, cliActor(vendorId), toInput(options))), options.json);
@@ -131,7 +132,7 @@ export function registerStoresCommand(program: Command): void {
 
   withStoreFields(stores.command('update').argument('<id>', 'store id', parseStoreId).description('Change the fields given; the others stay.'))
     .action(async (storeId: number, options: StoreOptions & { json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const row = await engine.db.selectFrom('stores').select('vendor_id').where('id', '=', storeId).executeTakeFirst();
         if (!row) throw new ServiceError('store_not_found', `There is no store ${storeId}.`);

@@ -17,7 +17,7 @@ export function registerTokenCommand(program: Command): void {
     .option('--label <text>', 'what the token is for', 'cli')
     .option('--json', 'print {"access_token": …}')
     .action(async (options: { data: string; vendor: number; label: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
       try {
         const { token } = await issueAdminToken(engine, { vendorId: options.vendor, label: options.label });
         process.stdout.write(options.json ? `${JSON.stringify({ access_token: token })}\n` : `${token}\n`);

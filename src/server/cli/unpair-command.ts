@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { ServiceError } from '../../shared/errors';
+import { dataDirAt } from '../node/data-dir';
+import { readPairing } from '../sync/pairing-file';
 import { unpairStore } from '../sync/pair-store';
 
 /** `punchcard unpair`: a stopped store node leaves its chain; its chain database is set aside (kept). */
@@ -10,6 +13,9 @@ export function registerUnpairCommand(program: Command): void {
     .option('--discard-unsent', 'unpair even though sales made here have not reached central (they stay in the set-aside database)')
     .option('--json', 'print {"unpaired": true, "set_aside"}')
     .action(async (options: { data: string; discardUnsent?: boolean; json?: boolean }) => {
+      // Said before "stop it first": a running node that was never paired has nothing to unpair.
+      const dir = dataDirAt(options.data);
+      if (readPairing(dir) === null) throw new ServiceError('store_not_paired', `${dir.root} is not paired with a central node: nothing to unpair.`);
       const { setAside } = await unpairStore({ dataDir: options.data, discardUnsent: options.discardUnsent ?? false });
       process.stdout.write(options.json ? `${JSON.stringify({ unpaired: true, set_aside: setAside })}\n` : `Unpaired.${setAside ? ` The chain's data is kept in ${setAside}.` : ''}\n`);
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ServiceError } from '../../shared/errors';
+import { SettingError } from './setting-error';
 
 // A node's data folder holds its SQLite database, its key, its logs and its outbox files: customers'
 // personal data, so the folder is its owner's alone (0700), whatever the umask or an older node left.
@@ -15,9 +16,15 @@ export interface DataDir {
 }
 
 export function openDataDir(dir: string): DataDir {
+  const paths = dataDirAt(dir);
+  mkdirSync(paths.root, { recursive: true, mode: 0o700 });
+  chmodSync(paths.root, 0o700);
+  return paths;
+}
+
+/** The folder's paths, without making anything (commands that only read check first). */
+export function dataDirAt(dir: string): DataDir {
   const root = resolve(dir);
-  mkdirSync(root, { recursive: true, mode: 0o700 });
-  chmodSync(root, 0o700);
   return { root, database: join(root, 'punchcard.db'), keyFile: join(root, 'node.key'), logFile: join(root, 'logs', 'node.log'), pidFile: join(root, 'node.pid') };
 }
 
@@ -83,11 +90,8 @@ function mayBeANode(pid: number): boolean {
  * owner-only permissions. Without it sealed values cannot be read: back it up with the database.
  */
 export function loadNodeKey(dataDir: DataDir, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const fromEnv = env.PUNCHCARD_NODE_KEY;
-  if (fromEnv) {
-    if (!/^[0-9a-fA-F]{64}$/.test(fromEnv)) throw new Error('PUNCHCARD_NODE_KEY must be 64 hexadecimal characters (32 bytes).');
-    return Buffer.from(fromEnv, 'hex');
-  }
+  const fromEnv = nodeKeyFromEnv(env);
+  if (fromEnv) return fromEnv;
   if (!existsSync(dataDir.keyFile)) {
     writeFileSync(dataDir.keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(dataDir.keyFile, 0o600);
@@ -95,4 +99,12 @@ export function loadNodeKey(dataDir: DataDir, env: NodeJS.ProcessEnv = process.e
   const text = readFileSync(dataDir.keyFile, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${dataDir.keyFile} is not a valid node key.`);
   return Buffer.from(text, 'hex');
+}
+
+/** PUNCHCARD_NODE_KEY's key; null when unset. A malformed one is the operator's to fix. */
+export function nodeKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | null {
+  const fromEnv = env.PUNCHCARD_NODE_KEY;
+  if (!fromEnv) return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(fromEnv)) throw new SettingError('PUNCHCARD_NODE_KEY must be 64 hexadecimal characters (32 bytes).');
+  return Buffer.from(fromEnv, 'hex');
 }

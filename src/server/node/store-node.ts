@@ -12,9 +12,10 @@ import { builtRendererDir } from '../http/renderer';
 import type { TrustProxy } from '../http/trust-proxy';
 import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
-import { type PaymentGatewayConfig, paymentGatewayConfigFrom } from '../../core/payments/gateway/select-gateway';
+import type { PaymentGatewayConfig } from '../../core/payments/gateway/select-gateway';
 import { startAutoReloadWorker } from '../payments/auto-reload-worker';
-import { claimDataDir, loadNodeKey, openDataDir } from './data-dir';
+import { claimDataDir, dataDirAt, loadNodeKey, nodeKeyFromEnv, openDataDir } from './data-dir';
+import { databaseLocation, paymentGatewayFromEnv } from './node-settings';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
 import { startWebhookWorker } from '../../core/webhooks/worker';
@@ -32,17 +33,26 @@ export interface NodeEngineOptions {
   installCapture?: boolean;
   /** The payment gateway; from PUNCHCARD_PAYMENT_GATEWAY (default: the built-in test gateway) when absent. */
   paymentGateway?: PaymentGatewayConfig | undefined;
+  /**
+   * A command that needs a program already set up (owner, key, token, stores, pair-code): an empty
+   * folder is refused, with no database file made in it.
+   */
+  existing?: boolean;
 }
 
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
+  // Settings first: a bad one stops the command before the folder or a database is made.
+  nodeKeyFromEnv(process.env);
+  const paymentGateway = options.paymentGateway ?? paymentGatewayFromEnv(process.env);
+  const location = databaseLocation(dataDirAt(options.dataDir), options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined), { existing: options.existing ?? false });
   const dir = openDataDir(options.dataDir);
   const role = options.role ?? 'store';
   const paired = role === 'store' && readPairing(dir) !== null;
   const engine = await startEngine({
-    database: openDatabaseUrl(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || dir.database), { nativeBinding: options.sqliteNativeBinding, backgroundCheckpoints: role === 'central' }),
+    database: openDatabaseUrl(location, { nativeBinding: options.sqliteNativeBinding, backgroundCheckpoints: role === 'central' }),
     nodeKey: loadNodeKey(dir),
     role,
-    paymentGateway: options.paymentGateway ?? paymentGatewayConfigFrom(process.env),
+    paymentGateway,
     // A paired store sells local-first; central owns the program and runs its jobs.
     programRole: paired ? 'replica' : 'owner',
   });
