@@ -58,7 +58,7 @@ afterAll(async () => {
 
 async function startDemo(
   options: { data?: string; env?: Record<string, string>; timeoutMs?: number } = {},
-): Promise<{ running: Running; url: string; token: string; cashierKey: string; kioskKey: string }> {
+): Promise<{ running: Running; url: string; token: string; cashierKey: string; kioskKey: string; ownerLink: string }> {
   const running = launch([...HEADLESS, '--data', options.data ?? dir.path, '--port', '0'], START, options.env);
   // A start that never printed its banner is stopped politely: start.js then stops the node it started.
   const banner = await waitFor(
@@ -68,7 +68,8 @@ async function startDemo(
       const token = /admin token\s+(pcat_\S+)/.exec(running.stdout())?.[1];
       const cashierKey = /cashier key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
       const kioskKey = /kiosk key\s+(pcak_\S+)/.exec(running.stdout())?.[1];
-      return url && token && cashierKey && kioskKey ? { url, token, cashierKey, kioskKey } : undefined;
+      const ownerLink = /back office\s+(http\S+)/.exec(running.stdout())?.[1];
+      return url && token && cashierKey && kioskKey && ownerLink ? { url, token, cashierKey, kioskKey, ownerLink } : undefined;
     },
     running,
     options.timeoutMs ?? 60_000, // tsx compiles the node's sources at every start: slow on a busy machine
@@ -121,6 +122,13 @@ describe('npm start on a fresh clone without a desktop', () => {
     expect((await http(`${second.url}/app/terminal?api_key=${second.cashierKey}`)).body).toMatchObject({ role: 'cashier', store: { name: expect.any(String) } });
     expect((await http(`${second.url}/app/terminal?api_key=${second.kioskKey}`)).body.role).toBe('kiosk');
     expect((await http(`${second.url}/app/terminal?api_key=${first.cashierKey}`)).status).toBe(401);
+    // The back office too: this start's link signs the demo's owner in (once); the last start's no longer does.
+    const linkToken = (link: string) => /#\/sign-in-link\?token=(pcsl_\S+)$/.exec(link)?.[1];
+    expect(second.ownerLink.startsWith(`${second.url}/admin#/sign-in-link?token=`), second.ownerLink).toBe(true);
+    expect((await http(`${second.url}/backoffice/sign-in/link`, { method: 'POST', body: { token: linkToken(first.ownerLink) } })).status).not.toBe(200);
+    const owner = await http(`${second.url}/backoffice/sign-in/link`, { method: 'POST', body: { token: linkToken(second.ownerLink) } });
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+    expect((await http(`${second.url}/backoffice/me`, { token: owner.body.token })).body).toMatchObject({ email: 'owner@example.com', role: 'owner' });
     const again = await http(`${second.url}/cards?limit=100`, { token: second.token });
     expect(again.body.items).toHaveLength(cards.body.items.length);
     const currencies = await http(`${second.url}/currencies?sort=name&order=ASC`, { token: second.token });

@@ -6,6 +6,8 @@ import { findCounterStore } from '../../core/stores/find-counter-store';
 import { listVendors } from '../../core/tenancy/find-vendors';
 import { createLogger } from '../http/logger';
 import { checkInDemoQueue, demoIdentifications, seedDemoData } from '../node/demo/demo-data';
+import { DEMO_OWNER_EMAIL, demoOwnerSignIn } from '../node/demo/demo-owner';
+import { signInLink } from './admin-url';
 import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 import { STORE_PORT } from './default-ports';
@@ -43,10 +45,12 @@ export function registerDemoCommand(program: Command): void {
       const [vendor] = await listVendors(node.engine);
       const { token } = await issueTemporaryAdminToken(node.engine, { vendorId: vendor!.id, label: 'demo', ttlSeconds: 24 * 3600 });
       const screens = await demoScreenKeys(node.engine);
+      const ownerLink = signInLink(`${node.url}/admin`, await demoOwnerSignIn(node.engine, vendor!.id));
       const lines = [
         `Punchcard demo store node: ${node.url}  (API docs: ${node.url}/docs)`,
         `  data folder   ${options.data}`,
         `  admin token   ${token}  (valid 24 h; a new one is printed at every start)`,
+        `  back office   ${ownerLink}  (signs ${DEMO_OWNER_EMAIL} in once, within 24 h; a new link at every start)`,
         `  cashier key   ${screens.cashier}  (open ${node.url} in a browser and sign in with it)`,
         `  kiosk key     ${screens.kiosk}  (the same, for the self check-in kiosk; both replaced at every start)`,
         ...(firstRun ? Object.entries(firstRun).map(([k, v]) => `  ${k.padEnd(13)} ${v}`) : []),
