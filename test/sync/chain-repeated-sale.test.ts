@@ -9,8 +9,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { addOwner } from '../../src/core/staff/add-owner';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { type CentralHandle, freshDatabase, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, centralDatabases, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // A till that fails over between two nodes of its store: it sent a sale to node A, lost the reply,
 // and sent it again to node B, which did not know A's copy. Both recorded the sale, both earned and
@@ -24,16 +23,7 @@ afterEach(async () => {
   for (const handle of open.splice(0).reverse()) await handle.close();
 });
 
-const SQLITE = { name: 'sqlite', database: () => freshDatabase() };
-const POSTGRES = {
-  name: 'postgres',
-  async database() {
-    const pg = await openTestPostgres();
-    open.push({ close: () => pg.drop() });
-    return pg.database;
-  },
-};
-const CENTRALS: Array<{ name: string; database(): Promise<Database> }> = process.env.PG_URL ? [SQLITE, POSTGRES] : [SQLITE];
+const CENTRALS = centralDatabases((handle) => open.push(handle));
 
 interface Chain {
   clock: ManualClock;

@@ -4,8 +4,7 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
-import { openTestPostgres } from '../support/postgres';
-import { addStore, type CentralHandle, freshDatabase, pairStore, startCentral, type StoreHandle } from './support/chain';
+import { addStore, type CentralHandle, centralDatabases, pairStore, startCentral, type StoreHandle } from './support/chain';
 
 // A customer central already has, changed at a store's counter (the passport number of an existing
 // customer, POST /onscreen/register) while central changes the same customer: the store's change
@@ -18,16 +17,7 @@ afterEach(async () => {
   for (const handle of open.splice(0).reverse()) await handle.close();
 });
 
-const SQLITE = { name: 'sqlite', database: () => freshDatabase() };
-const POSTGRES = {
-  name: 'postgres',
-  async database() {
-    const pg = await openTestPostgres();
-    open.push({ close: () => pg.drop() });
-    return pg.database;
-  },
-};
-const CENTRALS: Array<{ name: string; database(): Promise<Database> }> = process.env.PG_URL ? [SQLITE, POSTGRES] : [SQLITE];
+const CENTRALS = centralDatabases((handle) => open.push(handle));
 
 interface Chain {
   central: CentralHandle;

@@ -59,6 +59,26 @@ export function closedAfterEach(): <T extends Closable>(handle: T) => T {
   };
 }
 
+/**
+ * The databases a chain test's central runs on: an in-memory SQLite, and PostgreSQL when PG_URL names
+ * a server (PGlite migrates too slowly for a fresh central per test). `onOpen` gets what must be
+ * closed after the test (a PostgreSQL database to drop). For `describe.each(...)('… $name')`.
+ */
+export function centralDatabases(onOpen: (handle: { close(): Promise<void> }) => void): Array<{ name: string; database(): Promise<Database> }> {
+  const sqlite = { name: 'sqlite', database: () => freshDatabase() };
+  const postgres = {
+    name: 'postgres',
+    async database() {
+      // Loaded here: the many chain tests on SQLite alone need not load PostgreSQL's drivers.
+      const { openTestPostgres } = await import('../../support/postgres');
+      const pg = await openTestPostgres();
+      onOpen({ close: () => pg.drop() });
+      return pg.database;
+    },
+  };
+  return process.env.PG_URL ? [sqlite, postgres] : [sqlite];
+}
+
 /** A central on a test backend's database (SQLite or PostgreSQL), both closed after the test. */
 export async function startCentralOn(backend: Backend, clock: ManualClock, keep: ReturnType<typeof closedAfterEach>): Promise<CentralHandle> {
   const opened = keep(await backend.open());
