@@ -6,12 +6,12 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
-import type { PushRequest, RowChange } from '../../src/core/sync/protocol';
 import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
+import { noteFirst, type RowOrder } from './support/note-first';
 
 // A store's void takes back the tier its sale got on the points the store has seen, and writes the
 // note "Gold → Silver". Central judges the move on its own points (judgeStoreTierMove): when a sale
@@ -23,20 +23,6 @@ import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './
 
 const HOUR = 3_600_000;
 const keep = closedAfterEach();
-
-/** The order in which central receives an event's rows: as the store captured them, or the note before the membership. */
-type RowOrder = 'as captured' | 'note first';
-
-/** In an event with a tier note, the membership's rows after the others (a store whose capture ordered them so). */
-function noteFirst(request: PushRequest): PushRequest {
-  const hasNote = (changes: RowChange[]) => changes.some((c) => c.tbl === 'transactions' && c.data['kind'] === 'tier_change');
-  return {
-    ...request,
-    events: request.events.map((event) =>
-      hasNote(event.changes) ? { ...event, changes: [...event.changes.filter((c) => c.tbl !== 'user_vendors'), ...event.changes.filter((c) => c.tbl === 'user_vendors')] } : event,
-    ),
-  };
-}
 
 /** The store's sales (receipt, subtotal), in order: by default Silver (30), then Gold (60 in all). */
 type Sales = ReadonlyArray<readonly [receipt: string, subtotal: number]>;

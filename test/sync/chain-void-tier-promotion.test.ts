@@ -6,12 +6,12 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
-import type { PushRequest, RowChange } from '../../src/core/sync/protocol';
 import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
+import { noteFirst, type RowOrder } from './support/note-first';
 
 // A sale that promotes writes its own `tier_change` note of the order (promoteTier), beside the
 // take-back note its void writes (takeBackTier). At central neither may pass for the other: a void's
@@ -21,19 +21,6 @@ import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './
 
 const HOUR = 3_600_000;
 const keep = closedAfterEach();
-
-/** The order in which central receives an event's rows: as the store captured them, or the notes before the membership. */
-type RowOrder = 'as captured' | 'note first';
-
-function noteFirst(request: PushRequest): PushRequest {
-  const hasNote = (changes: RowChange[]) => changes.some((c) => c.tbl === 'transactions' && c.data['kind'] === 'tier_change');
-  return {
-    ...request,
-    events: request.events.map((event) =>
-      hasNote(event.changes) ? { ...event, changes: [...event.changes.filter((c) => c.tbl !== 'user_vendors'), ...event.changes.filter((c) => c.tbl === 'user_vendors')] } : event,
-    ),
-  };
-}
 
 /** Central with Silver (20) and Gold (50), neither with a window, tier.changed wanted; one store and a member registered there. */
 async function chain(backend: Backend, order: RowOrder) {
