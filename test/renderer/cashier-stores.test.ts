@@ -225,6 +225,25 @@ describe('cashier stores with a real node', () => {
     expect(panel.lastOrder).toBeNull();
   });
 
+  it('an order placed by the POS that promotes the shown customer moves the tier shown', async () => {
+    const { v, cashier } = await counter();
+    for (const tier of [{ name: 'Silver', threshold: 60 }, { name: 'Gold', threshold: 200 }]) {
+      expect((await http(`${node.url}/tiers`, { method: 'POST', token: v.accessToken, body: tier })).status).toBe(201);
+    }
+    const c = await customerWithBalances(v, 0, 0);
+    const session = await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().historyPhase).toBe('ready'));
+    expect(cashier.customer.getState().customer?.user.tier?.name).toBe('Member');
+
+    const pos = await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { pos_session_hash: session.hash, receipt_number: 'POS-S', subtotal: 70 } });
+    expect(pos.status).toBe(200);
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.loyalty_balance.data[0]?.amount).toBe(70));
+    const shown = cashier.customer.getState().customer;
+    // Silver as the last read described it (the next tier up then); what is above it, no reply said.
+    expect([shown?.user.tier?.name, shown?.rules.tier.current?.name, shown?.rules.tier.current?.threshold]).toEqual(['Silver', 'Silver', 60]);
+    expect(cashier.customer.getState().ended).toBe('order');
+  });
+
   it("a void of the panel's order after the session ended moves the balances back and drops the order's result", async () => {
     const { v, cashier } = await counter();
     const c = await customerWithBalances(v, 1000, 50);

@@ -76,7 +76,10 @@ export interface CustomerState {
   clearOrderError(): void;
   /** The node says the shown session closed (event). */
   sessionClosed(): void;
-  /** The node says an order concerning the shown session completed (event): ours, or the POS's. */
+  /**
+   * The node says an order concerning the shown session completed (event): ours (its reply tells
+   * all), or the POS's, whose history records move the balances and, when it promoted, the tier.
+   */
   orderCompleted(orderId: number | undefined): Promise<void>;
   /**
    * A void at the store (of any customer's order): the shown customer's history follows. A session
@@ -263,10 +266,16 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         await get().reloadHistory();
         if (!history || get().hash !== hash || get().lastOrder) return;
         const seen = new Set(history.map((r) => r.id));
-        const newest = get().history?.[0];
-        if (newest && !seen.has(newest.id) && newest.object === 'order') {
-          set((s) => ({ customer: s.customer && applyHistoryRecord(s.customer, newest) }));
-        }
+        const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
+        const newest = fresh[0];
+        if (newest?.object !== 'order') return;
+        // A sale that promoted writes its tier change beside its record (older than it, same moment).
+        const promotion = fresh.find((r) => tierMovedTo(r) !== null);
+        const stated = tierAtRead ? [tierAtRead] : [];
+        set((s) => {
+          const moved = s.customer && applyHistoryRecord(s.customer, newest);
+          return { customer: moved && promotion ? withTierMove(moved, promotion, stated) : moved };
+        });
       },
       async orderVoided(orderId) {
         const { hash, customer, ended, history } = get();
