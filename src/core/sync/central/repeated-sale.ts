@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { survivingCustomerId } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
 import { type RecordedSale, sameSaleFigures } from '../../orders/receipt-reuse';
+import { findOrder } from '../../orders/place-order';
 import { reverseOrder } from '../../orders/void-order';
 import { nodeOfId } from '../../storage/ids';
 import { preparedRowById } from '../../storage/prepared';
@@ -28,7 +29,7 @@ type StoreOrder = Record<string, unknown>;
 export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node: PairedNode, row: StoreOrder): Promise<boolean> {
   const receipt = String(row['receipt_number']);
   const storeId = Number(row['store_id']);
-  const earlier = await orderByReceipt(trx, storeId, receipt);
+  const earlier = await findOrder(trx, storeId, receipt);
   if (!earlier) return false;
   const renamed = await freeRenamedReceipt(trx, storeId, receipt, node.id);
   row['receipt_number'] = renamed;
@@ -54,9 +55,6 @@ async function isSameSale(trx: Kysely<DB>, earlier: RecordedSale, row: StoreOrde
   return (await survivingCustomerId(trx, Number(earlier.user_id))) === Number(row['user_id']);
 }
 
-const orderByReceipt = (trx: Kysely<DB>, storeId: number, receipt: string) =>
-  trx.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('receipt_number', '=', receipt).executeTakeFirst();
-
 /**
  * `<receipt>~<node>`, or `<receipt>~<node>.2`, `.3`… when that is taken too (a third copy, or a
  * receipt a till sent with the suffix already): a taken name failed the event on the orders'
@@ -66,7 +64,7 @@ async function freeRenamedReceipt(trx: Kysely<DB>, storeId: number, receipt: str
   const base = `${receipt}~${nodeId}`;
   for (let n = 1; ; n += 1) {
     const name = n === 1 ? base : `${base}.${n}`;
-    if (!(await orderByReceipt(trx, storeId, name))) return name;
+    if (!(await findOrder(trx, storeId, name))) return name;
   }
 }
 
@@ -74,7 +72,7 @@ async function freeRenamedReceipt(trx: Kysely<DB>, storeId: number, receipt: str
 async function saleRepeatedBy(trx: Kysely<DB>, order: Selectable<OrdersTable>): Promise<Selectable<OrdersTable> | undefined> {
   const renamed = /^(.*)~(\d+)(?:\.\d+)?$/s.exec(order.receipt_number);
   if (!renamed || Number(renamed[2]) !== nodeOfId(Number(order.id))) return undefined;
-  const earlier = await orderByReceipt(trx, Number(order.store_id), renamed[1]!);
+  const earlier = await findOrder(trx, Number(order.store_id), renamed[1]!);
   return earlier && (await isSameSale(trx, earlier, order as unknown as StoreOrder)) ? earlier : undefined;
 }
 
