@@ -6,12 +6,11 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
-import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
-import { noteFirst, type RowOrder } from './support/note-first';
+import { pushingRowsIn, type RowOrder } from './support/note-first';
 
 // A store's void takes back the tier its sale got on the points the store has seen, and writes the
 // note "Gold → Silver". Central judges the move on its own points (judgeStoreTierMove): when a sale
@@ -34,10 +33,7 @@ async function chain(backend: Backend, order: RowOrder, sales: Sales = [['R-1', 
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
   await createWebhookEndpoint(central.engine, vendor, { url: 'https://hooks.example.com/punchcard', events: ['tier.changed'] }, { allowPrivate: false });
-  const transport = (credential: string): SyncTransport => {
-    const direct = central.transportFor(credential);
-    return order === 'note first' ? { ...direct, push: (request) => direct.push(noteFirst(request)) } : direct;
-  };
+  const transport = (credential: string) => pushingRowsIn(order, central.transportFor(credential));
   const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, transport);
   keep(store);
   const sync = async () => {

@@ -6,12 +6,11 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
 import { createTier } from '../../src/core/rules/tiers/create-tier';
-import type { SyncTransport } from '../../src/core/sync/store/sync-client';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { BACKENDS, type Backend } from '../support/backends';
 import { ManualClock } from '../support/clock';
 import { closedAfterEach, pairStore, startCentralOn, type StoreHandle } from './support/chain';
-import { noteFirst, type RowOrder } from './support/note-first';
+import { pushingRowsIn, type RowOrder } from './support/note-first';
 
 // A sale that promotes writes its own `tier_change` note of the order (promoteTier), beside the
 // take-back note its void writes (takeBackTier). At central neither may pass for the other: a void's
@@ -30,10 +29,7 @@ async function chain(backend: Backend, order: RowOrder) {
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: null });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
   await createWebhookEndpoint(central.engine, vendor, { url: 'https://hooks.example.com/punchcard', events: ['tier.changed'] }, { allowPrivate: false });
-  const transport = (credential: string): SyncTransport => {
-    const direct = central.transportFor(credential);
-    return order === 'note first' ? { ...direct, push: (request) => direct.push(noteFirst(request)) } : direct;
-  };
+  const transport = (credential: string) => pushingRowsIn(order, central.transportFor(credential));
   const store: StoreHandle = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, transport));
   const sync = async () => {
     for (let i = 0; i < 3; i += 1) await store.client.syncOnce();

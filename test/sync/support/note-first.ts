@@ -1,4 +1,5 @@
 import type { PushRequest, RowChange } from '../../../src/core/sync/protocol';
+import type { SyncTransport } from '../../../src/core/sync/store/sync-client';
 
 /** The order in which central receives an event's rows: as the store captured them, or a tier note before the membership. */
 export type RowOrder = 'as captured' | 'note first';
@@ -12,4 +13,9 @@ export function noteFirst(request: PushRequest): PushRequest {
       hasNote(event.changes) ? { ...event, changes: [...event.changes.filter((c) => c.tbl !== 'user_vendors'), ...event.changes.filter((c) => c.tbl === 'user_vendors')] } : event,
     ),
   };
+}
+
+/** A store's link to central that pushes each event's rows in `order`. */
+export function pushingRowsIn(order: RowOrder, direct: SyncTransport): SyncTransport {
+  return order === 'note first' ? { ...direct, push: (request) => direct.push(noteFirst(request)) } : direct;
 }
