@@ -107,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.trustProxy ? { trustProxy: fastifyTrustProxy(options.trustProxy) } : {}),
     // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
     forceCloseConnections: true,
+    // Requests arriving during a stop are refused in our envelope (node/drain-requests.ts), not Fastify's.
+    return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.

@@ -49,13 +49,15 @@ describe('punchcard central stopped while stores pull', () => {
 
     // Eight stores pulling back to back until central is gone.
     const statuses: number[] = [];
+    const refusals: unknown[] = [];
     let stopping = false;
     const puller = async () => {
       while (!stopping || statuses.length < 400) {
         try {
           const reply = await fetch(`${url}/sync/pull?after=0&limit=500`, { headers: auth });
-          await reply.arrayBuffer();
+          const body = await reply.text();
           statuses.push(reply.status);
+          if (reply.status === 503) refusals.push(JSON.parse(body));
         } catch {
           return; // central stopped listening
         }
@@ -74,5 +76,8 @@ describe('punchcard central stopped while stores pull', () => {
     expect(jsonLines(central.stdout()).map((line) => String(line.msg))).toContain('stopped');
     // What was answered was answered in full; refused ones are 503s, never a 500.
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    // A pull arriving once the stop began is refused in the resource envelope, as any 503 is.
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const refusal of refusals) expect(refusal).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('stopping') });
   }, 180_000);
 });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../../shared/errors';
 
 /** The longest a stop waits for requests under way (a push at central may take seconds). */
 export const DRAIN_LIMIT_MS = 8_000;
@@ -8,12 +9,17 @@ export const DRAIN_LIMIT_MS = 8_000;
  * Makes the app's close wait for the requests under way before it cuts connections: the app closes
  * every connection on close (event streams never end by themselves), which used to cut requests
  * still reading the database, and the database was closed under them ("driver has already been
- * destroyed", logged as errors). Fastify answers requests arriving while it closes with 503; this
- * waits, up to `limitMs`, until every other request has answered. A request counts as answered once
- * its response headers are out: an event stream's are, from its first moment.
+ * destroyed", logged as errors). A request arriving once the stop began is refused with 503
+ * `service_unavailable` in the path's own envelope (the app is built with Fastify's own plain 503
+ * off); this waits, up to `limitMs`, until every other request has answered. A request counts as
+ * answered once its response headers are out: an event stream's are, from its first moment.
  */
 export function drainRequestsOnClose(app: FastifyInstance, limitMs = DRAIN_LIMIT_MS): void {
   const underWay = new Set<ServerResponse>();
+  let stopping = false;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(stopping ? new ServiceError('service_unavailable', 'This node is stopping. Please try again in a moment.') : undefined);
+  });
   app.server.on('request', (_request, response: ServerResponse) => {
     underWay.add(response);
     const done = () => underWay.delete(response);
@@ -21,6 +27,7 @@ export function drainRequestsOnClose(app: FastifyInstance, limitMs = DRAIN_LIMIT
     response.once('close', done);
   });
   app.addHook('preClose', async () => {
+    stopping = true;
     const deadline = Date.now() + limitMs;
     while ([...underWay].some((response) => !response.headersSent) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
