@@ -1,12 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRequester } from '../../src/renderer/src/api/client';
-import { createTerminalApi } from '../../src/renderer/src/api/terminal-api';
-import { type Cashier, cashierFor } from '../../src/renderer/src/cashier/cashier-controller';
 import { createNodeScanSetting, mayOpenPanel } from '../../src/renderer/src/cashier/node-scan-setting';
 import type { StoreEventMessage } from '../../src/renderer/src/events/event-stream';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ScriptedScanSource } from '../../src/devices/scan-source';
 import type { ScanOutcome } from '../../src/server/node/scanners';
+import { cashierScreen, queued, settle } from '../support/cashier-screen';
 import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { eventStreams } from '../support/event-stream';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -48,30 +46,7 @@ afterEach(() => {
 });
 
 /** A cashier screen of the store, fed by its real event stream, with this screen's setting. */
-async function screen(nodeScansOpenHere: boolean): Promise<{ cashier: Cashier; api: ReturnType<typeof createTerminalApi> }> {
-  const api = createTerminalApi(createRequester({ baseUrl: node.url, credential: null }), v.apiKey);
-  const listeners = new Set<(e: StoreEventMessage) => void>();
-  const events$ = {
-    subscribe: (listener: (e: StoreEventMessage) => void) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    onResync: () => () => undefined,
-  };
-  const cashier = cashierFor(api, events$, () => nodeScansOpenHere);
-  const stream = await events(v.apiKey);
-  let pumping = true;
-  void (async () => {
-    while (pumping) {
-      const message = await stream.next(60_000).catch(() => null);
-      if (!message) break;
-      for (const listener of listeners) listener(message.data as StoreEventMessage);
-    }
-  })();
-  stops.push(cashier.start(), () => (pumping = false));
-  await vi.waitFor(() => expect(cashier.queue.getState().phase).toBe('ready'));
-  return { cashier, api };
-}
+const screen = (nodeScansOpenHere: boolean) => cashierScreen(node, v.apiKey, events, stops, { nodeScansOpenHere });
 
 /** Scans `value` on a node scanner and waits until the node has checked it in. */
 async function scanAtNode(value: string, on: ScriptedScanSource): Promise<number> {
@@ -82,11 +57,6 @@ async function scanAtNode(value: string, on: ScriptedScanSource): Promise<number
   if (!outcome.ok) throw new Error(`the node refused the scan: ${outcome.code}`);
   return outcome.sessionId;
 }
-
-const queued = (cashier: Cashier) => cashier.queue.getState().entries.map((e) => e.id);
-
-/** Long enough for an event the screen should ignore to have (wrongly) opened the panel. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 describe('the node’s scans on a screen that leaves them to another counter', () => {
   it('a counter scan opens the panel on the screen that takes them and only queues on the other', async () => {
@@ -141,10 +111,17 @@ describe('node scan setting', () => {
 
   it('keeps a node scanner’s check-ins (any station) out of the panel when off, and nothing else', () => {
     for (const scan of [event('scanner'), event('scanner', 'counter'), event('scanner', 'kiosk')]) {
-      expect(mayOpenPanel(scan, true)).toBe(true);
-      expect(mayOpenPanel(scan, false)).toBe(false);
+      expect(mayOpenPanel(scan, true, 'here')).toBe(true);
+      expect(mayOpenPanel(scan, false, 'here')).toBe(false);
     }
-    for (const own of [event('cashier'), event('integration'), event('kiosk'), event('app'), event()]) expect(mayOpenPanel(own, false)).toBe(true);
+    for (const own of [event('cashier'), event('integration'), event('kiosk'), event('app'), event()]) expect(mayOpenPanel(own, false, 'here')).toBe(true);
+  });
+
+  it('opens a check-in a counter’s screen made only on that screen, and a kiosk screen’s on any', () => {
+    expect(mayOpenPanel({ by: 'cashier', screen: 'here' }, true, 'here')).toBe(true);
+    expect(mayOpenPanel({ by: 'cashier', screen: 'there' }, true, 'here')).toBe(false);
+    expect(mayOpenPanel({ by: 'integration', screen: 'there' }, true, 'here')).toBe(false);
+    expect(mayOpenPanel({ by: 'kiosk', screen: 'there' }, false, 'here')).toBe(true);
   });
 
   it('is on by default and kept in the browser', () => {

@@ -22,6 +22,11 @@ export interface StoreEvent {
    * a kiosk greets kiosk-station and unassigned scanners' scans, never counter-station ones.
    */
   station?: ScannerStation;
+  /**
+   * The cashier screen whose check-in (typed, a wedge scan, a sign-up) made the event, as it named
+   * itself (`screen` on the request): that screen opens the customer; other screens only queue them.
+   */
+  screen?: string;
   /** scan.rejected: the error code of a scan the node's scanners read but could not check in. */
   reason?: string;
   /** Epoch milliseconds. */

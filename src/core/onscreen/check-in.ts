@@ -21,8 +21,9 @@ export interface CheckInResult {
  * `via: 'scanner'` marks a check-in by a device the node reads (its session events say so), and
  * `station` the station that scanner serves (counter or kiosk), carried by the session events; with
  * the key's role it tells whether a kiosk identified the customer (kiosk-view: what a kiosk key reads).
+ * `screen`: the cashier screen that made the check-in, carried by its session events.
  */
-export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation }): Promise<CheckInResult> {
+export async function checkIn(engine: Engine, scope: StoreScope, input: { identification: string; via?: 'scanner'; station?: ScannerStation; screen?: string | undefined }): Promise<CheckInResult> {
   const counter = counterOf(scope);
   const { result, events } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.identification, () => transact(engine, async (trx) => {
     const { vendor, store, pos } = await loadCounterInfo(engine, trx, counter);
@@ -41,6 +42,6 @@ export async function checkIn(engine: Engine, scope: StoreScope, input: { identi
       events: opened.events,
     };
   })));
-  publishAll(engine, input.station ? events.map((event) => ({ ...event, station: input.station })) : events);
+  publishAll(engine, events, { ...(input.station ? { station: input.station } : {}), ...(input.screen ? { screen: input.screen } : {}) });
   return result;
 }

@@ -82,8 +82,8 @@ export function sessionEvent(type: StoreEvent['type'], session: PosSessionRow, a
   return { type, vendorId: session.vendor_id, storeId: session.store_id, sessionId: session.id, at };
 }
 
-export function publishAll(engine: Engine, events: StoreEvent[]): void {
-  for (const event of events) engine.events.publish(event);
+export function publishAll(engine: Engine, events: StoreEvent[], tags: Pick<StoreEvent, 'station' | 'screen'> = {}): void {
+  for (const event of events) engine.events.publish({ ...event, ...tags });
 }
 
 /** An open session of this store by its hash; anything else (closed, other store or vendor) is 404. */

@@ -27,6 +27,8 @@ export interface InStoreRegistration {
   cardPin?: string | undefined;
   /** Sets (or, for an existing customer at the counter, changes) the customer's passport number. */
   passportNumber?: string | undefined;
+  /** The cashier screen that signs the customer up, carried by the session's events. */
+  screen?: string | undefined;
 }
 
 /**
@@ -111,7 +113,7 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
       events: opened.events,
     };
   }));
-  publishAll(engine, events);
+  publishAll(engine, events, input.screen ? { screen: input.screen } : {});
   return result;
 }
 

@@ -18,16 +18,21 @@ export interface ScanCheckIn {
 
 /**
  * Checks in the customer a decoded scan identifies, at the scope's store. Throws ServiceError.
- * `device`: read by a scanner of the node, at its station (null: not assigned).
+ * `origin`: read by a scanner of the node, at its station (null: not assigned); or captured by the
+ * cashier screen named `screen` (a wedge line it posted).
  */
-export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan, device?: { via: 'scanner'; station: ScannerStation | null }): Promise<ScanCheckIn> {
-  const result = await checkIn(engine, scope, { identification: scan.value, ...(device ? { via: device.via, ...(device.station ? { station: device.station } : {}) } : {}) });
+export async function checkInScan(engine: Engine, scope: StoreScope, scan: DecodedScan, origin: { via: 'scanner'; station: ScannerStation | null } | { screen?: string | undefined } = {}): Promise<ScanCheckIn> {
+  const tags = 'via' in origin ? { via: origin.via, ...(origin.station ? { station: origin.station } : {}) } : { screen: origin.screen };
+  const result = await checkIn(engine, scope, { identification: scan.value, ...tags });
   return { result, scan, masked: maskPan(scan.value) };
 }
 
-/** A keyboard-wedge line or swipe, decoded then checked in; an unreadable one is 400 `unreadable_scan`. */
-export function checkInScanLine(engine: Engine, scope: StoreScope, line: string): Promise<ScanCheckIn> {
+/**
+ * A keyboard-wedge line or swipe a screen captured, decoded then checked in; an unreadable one is
+ * 400 `unreadable_scan`. `screen`: the cashier screen that captured it.
+ */
+export function checkInScanLine(engine: Engine, scope: StoreScope, line: string, screen?: string): Promise<ScanCheckIn> {
   const decoded = scanFromKeyboardLine(line);
   if (!decoded.ok) throw new ServiceError('unreadable_scan', `The scan could not be read (${decoded.reason}). Please scan again.`, 'line');
-  return checkInScan(engine, scope, decoded.scan);
+  return checkInScan(engine, scope, decoded.scan, { screen });
 }

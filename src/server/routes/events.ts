@@ -12,7 +12,7 @@ const HEARTBEAT_MS = 15_000;
  * closed, orders completed and voided, scans the node's scanners could not check in, a paired store's
  * sync status changing (sync.changed) — so the cashier
  * queue and kiosk update without polling. Each event is `event: <type>` with JSON data `{type,
- * vendor_id, store_id, pos_session_id, order_id?, by?, station?, reason?, at}` (Unix ms).
+ * vendor_id, store_id, pos_session_id, order_id?, by?, station?, screen?, reason?, at}` (Unix ms).
  */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get('/app/events', { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['Events'], querystring: ApiKeyQuery } }, (request, reply) => {
@@ -36,6 +36,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         ...(event.orderId !== undefined ? { order_id: event.orderId } : {}),
         ...(event.by !== undefined ? { by: event.by } : {}),
         ...(event.station !== undefined ? { station: event.station } : {}),
+        ...(event.screen !== undefined ? { screen: event.screen } : {}),
         ...(event.reason !== undefined ? { reason: event.reason } : {}),
         at: event.at,
       };

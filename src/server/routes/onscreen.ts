@@ -10,6 +10,7 @@ import { retrieveCustomer } from '../../core/onscreen/retrieve-customer';
 import { EmptyObjectSchema } from '../../shared/schemas/common';
 import {
   ApiKeyQuery,
+  CheckInQuery,
   AppCheckInBody,
   CheckInBody,
   CheckInReplySchema,
@@ -35,9 +36,9 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
   // Closing someone's session is a counter's job, not a kiosk's.
   const counterKey = requireApiKey(engine, ['cashier', 'integration']);
 
-  app.post('/onscreen', { config, preValidation: anyKey, schema: { tags, querystring: ApiKeyQuery, body: CheckInBody, response: { 201: CheckInReplySchema } } }, async (request, reply) => {
+  app.post('/onscreen', { config, preValidation: anyKey, schema: { tags, querystring: CheckInQuery, body: CheckInBody, response: { 201: CheckInReplySchema } } }, async (request, reply) => {
     const scope = storeOf(request);
-    const result = await checkIn(engine, scope, { identification: request.body.card_number });
+    const result = await checkIn(engine, scope, { identification: request.body.card_number, screen: request.query.screen });
     return reply.code(201).send(checkInWire(result, scope));
   });
 
@@ -57,11 +58,11 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
 
   app.post(
     '/onscreen/register',
-    { config, preValidation: anyKey, schema: { tags, querystring: ApiKeyQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
+    { config, preValidation: anyKey, schema: { tags, querystring: CheckInQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
     async (request, reply) => {
       const scope = storeOf(request);
       const b = request.body;
-      const result = await registerInStore(engine, scope, { phone: b.phone_number, email: b.email, firstName: b.first_name, lastName: b.last_name, cardNumber: b.card_number, cardPin: b.card_pin, passportNumber: b.passport_number });
+      const result = await registerInStore(engine, scope, { phone: b.phone_number, email: b.email, firstName: b.first_name, lastName: b.last_name, cardNumber: b.card_number, cardPin: b.card_pin, passportNumber: b.passport_number, screen: request.query.screen });
       return reply.code(201).send(registerWire(result, scope));
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
-import { ApiKeyQuery, ScanBody, ScanReplySchema } from '../../shared/schemas/onscreen';
+import { CheckInQuery, ScanBody, ScanReplySchema } from '../../shared/schemas/onscreen';
 import { requireApiKey, storeOf } from '../auth/api-key';
 import { checkInScanLine } from '../node/scan-check-in';
 import { checkInWire } from './onscreen-wire';
@@ -15,10 +15,10 @@ import { checkInWire } from './onscreen-wire';
 export const scanRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.post(
     '/app/scans',
-    { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: ApiKeyQuery, body: ScanBody, response: { 201: ScanReplySchema } } },
+    { config: { style: 'legacy' }, preValidation: requireApiKey(engine), schema: { tags: ['OnScreen'], querystring: CheckInQuery, body: ScanBody, response: { 201: ScanReplySchema } } },
     async (request, reply) => {
       const scope = storeOf(request);
-      const { result, scan, masked } = await checkInScanLine(engine, scope, request.body.line);
+      const { result, scan, masked } = await checkInScanLine(engine, scope, request.body.line, request.query.screen);
       return reply.code(201).send({
         ...checkInWire(result, scope),
         scan: { kind: scan.kind, symbology: scan.symbology ?? null, masked },

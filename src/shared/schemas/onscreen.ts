@@ -4,6 +4,12 @@ import { Nullable } from './common';
 const Status = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 export const ApiKeyQuery = Type.Object({ api_key: Type.Optional(Type.String({ maxLength: 200 })) });
+/**
+ * A check-in's query: `screen` is the cashier screen making it, as that screen names itself (our
+ * own screens send it; not in the original interface): the store's event stream carries it, so
+ * only that screen opens the customer.
+ */
+export const CheckInQuery = Type.Object({ api_key: Type.Optional(Type.String({ maxLength: 200 })), screen: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })) });
 export const CheckInBody = Type.Object({ card_number: Type.String({ maxLength: 254 }) });
 export const RetrieveQuery = Type.Object({ api_key: Type.Optional(Type.String({ maxLength: 200 })), pos_session_hash: Type.String({ maxLength: 64 }) });
 export const CloseBody = Type.Object({ pos_session_hash: Type.String({ maxLength: 64 }) });

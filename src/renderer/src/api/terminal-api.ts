@@ -19,20 +19,30 @@ export interface InStoreRegistration {
   card_number?: string;
 }
 
+/** A screen's id for its check-ins: random, for this page's life (crypto.randomUUID needs HTTPS; a LAN node is plain HTTP). */
+export function newScreenId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * The in-store calls a screen makes with its store key (the `api_key` query parameter): the same
- * endpoints every POS integration uses. Replies are typed by the node's own schemas.
+ * endpoints every POS integration uses. Replies are typed by the node's own schemas. Its check-ins
+ * (typed, wedge lines, sign-ups) name the screen (`screen`), so the event stream tells the screen
+ * that made one from the store's other screens.
  */
-export function createTerminalApi(request: Requester, apiKey: string) {
+export function createTerminalApi(request: Requester, apiKey: string, screen = newScreenId()) {
   const key = { api_key: apiKey };
+  const checkInQuery = { api_key: apiKey, screen };
   return {
     /** The store key and requester these calls use, for feature APIs over the same key (orders, history). */
     apiKey,
     request,
+    /** This screen's id, sent with its check-ins and carried by their events. */
+    screen,
     /** GET /app/terminal: the key's role, vendor and store. */
     terminal: (signal?: AbortSignal) => request('/app/terminal', { query: key, signal }) as Promise<Terminal>,
     /** POST /onscreen: check a customer in by any identification (card, email, phone, app token…). */
-    checkIn: (identification: string) => request('/onscreen', { method: 'POST', query: key, body: { card_number: identification } }) as Promise<CheckInReply>,
+    checkIn: (identification: string) => request('/onscreen', { method: 'POST', query: checkInQuery, body: { card_number: identification } }) as Promise<CheckInReply>,
     /** GET /onscreen/queue: customers checked in and not yet closed. */
     queue: (signal?: AbortSignal) => request('/onscreen/queue', { query: key, signal }) as Promise<QueueEntry[]>,
     /** GET /onscreen: the customer panel of one session. */
@@ -40,9 +50,9 @@ export function createTerminalApi(request: Requester, apiKey: string) {
     /** DELETE /onscreen: close the session (it leaves the queue). */
     close: (hash: string) => request('/onscreen', { method: 'DELETE', query: key, body: { pos_session_hash: hash } }) as Promise<object>,
     /** POST /onscreen/register: sign a customer up at the counter by phone or email, checked in at once. */
-    register: (registration: InStoreRegistration) => request('/onscreen/register', { method: 'POST', query: key, body: registration }) as Promise<RegisterReply>,
+    register: (registration: InStoreRegistration) => request('/onscreen/register', { method: 'POST', query: checkInQuery, body: registration }) as Promise<RegisterReply>,
     /** POST /app/scans: a keyboard-wedge line captured by the screen; the node decodes it and checks in. */
-    scan: (line: string) => request('/app/scans', { method: 'POST', query: key, body: { line } }) as Promise<ScanReply>,
+    scan: (line: string) => request('/app/scans', { method: 'POST', query: checkInQuery, body: { line } }) as Promise<ScanReply>,
     /** URL of the store's event stream (GET /app/events), for an EventSource. */
     eventsUrl: (baseUrl: string) => `${baseUrl}/app/events?api_key=${encodeURIComponent(apiKey)}`,
   };

@@ -8,7 +8,7 @@ import { createQueueStore, type QueueStore } from './queue-store';
 import { createCashierUiStore, type CashierUiStore } from './ui-store';
 
 export interface CashierDeps {
-  api: Pick<TerminalApi, 'queue' | 'retrieve' | 'close' | 'checkIn' | 'register' | 'scan'>;
+  api: Pick<TerminalApi, 'queue' | 'retrieve' | 'close' | 'checkIn' | 'register' | 'scan' | 'screen'>;
   orders: OrdersApi;
   history: HistoryApi;
   events: Pick<EventStream, 'subscribe' | 'onResync'>;
@@ -62,7 +62,7 @@ export function createCashier(deps: CashierDeps): Cashier {
 
   /** Shows the session's customer when the panel and the screen are free for them. */
   async function openWhenFree(event: StoreEventMessage): Promise<void> {
-    if (!mayOpenPanel(event, deps.nodeScansOpenHere?.() ?? true)) return;
+    if (!mayOpenPanel(event, deps.nodeScansOpenHere?.() ?? true, deps.api.screen)) return;
     const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
     if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
   }

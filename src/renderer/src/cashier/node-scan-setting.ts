@@ -44,9 +44,11 @@ export function useNodeScanSetting<T>(selector: (state: NodeScanSettingState) =>
 
 /**
  * Whether a session event may open its customer in this screen's panel: one from a scanner of the
- * node (any station) only when this screen takes the node's scans; a check-in typed or wedge-scanned
- * at a screen, or made by the POS or an app, always.
+ * node (any station) only when this screen takes the node's scans; a check-in typed, wedge-scanned
+ * or signed up at a counter's screen only on that screen (`screen`, the screen's id); one made at a
+ * kiosk (a customer now waiting for any counter), by the POS or by an app, always.
  */
-export function mayOpenPanel(event: Pick<StoreEventMessage, 'by'>, nodeScansOpenHere: boolean): boolean {
+export function mayOpenPanel(event: Pick<StoreEventMessage, 'by' | 'screen'>, nodeScansOpenHere: boolean, thisScreen: string): boolean {
+  if (event.screen !== undefined && event.by !== 'kiosk') return event.screen === thisScreen;
   return nodeScansOpenHere || event.by !== 'scanner';
 }

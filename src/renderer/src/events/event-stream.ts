@@ -12,6 +12,8 @@ export interface StoreEventMessage {
   by?: string;
   /** by scanner: the station the scanner serves (counter or kiosk); absent when not assigned. */
   station?: 'counter' | 'kiosk';
+  /** The cashier screen whose check-in made the event (its `screen` id): only that screen opens the customer. */
+  screen?: string;
   /** scan.rejected: the node's error code (customer_not_found, unreadable_scan…). */
   reason?: string;
   /** Unix ms. */
