@@ -172,6 +172,7 @@ export const ERROR_CODES = {
   pairing_unavailable: { status: 409, message: 'This node cannot be paired from its screens: pair it with `punchcard store --central URL --pair CODE`.' },
   unsent_sales: { status: 409, message: 'Sales made here have not reached central yet. Unpairing now would leave them out of the chain.' },
   offline_limit: { status: 422, message: 'The store is offline and this exceeds the offline limit.' },
+  balance_limit: { status: 422, message: 'This would take a balance beyond the largest amount it can hold.' },
   first_sync_in_progress: {
     status: 503,
     message: "This store is still receiving the chain's customers from the central office. Try again in a moment; customers already received can check in.",

@@ -286,6 +286,23 @@ describe('POST /order: rounding and maximum of a rule', () => {
     legacyErrorCheck({ noStackTrace: true })(reply, 400, 'validation_failed', 'subtotal');
     expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(0);
   });
+
+  it('an order that would take a balance past 2^53 − 1 (each order within it) is 422 balance_limit, and nothing of it stays', async () => {
+    const v = await addVendor();
+    await pauseDefaultRule(v);
+    await addRule(v, { name: 'Billion per cent', points: 1_000_000_000, per_amount: 1, rounding: 'floor' });
+    const c = await signUp(v.vendorId);
+    // 80,000.00 earns 8 × 10^15 points: a safe integer; a second one would make 1.6 × 10^16.
+    const first = await buy(v, c, 80_000);
+    expect(first.points_earned).toBe(8_000_000_000_000_000);
+    const receipt = newReceipt();
+    const reply = await inStoreApi(() => node).postOrder(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 80_000 });
+    legacyErrorCheck({ noStackTrace: true })(reply, 422, 'balance_limit');
+    expect(await balanceOf(v.loyaltyCurrencyId, c.userId)).toBe(8_000_000_000_000_000);
+    expect(await node.engine.db.selectFrom('orders').select('id').where('receipt_number', '=', receipt).execute()).toEqual([]);
+    // A sale that fits still goes through.
+    expect((await buy(v, c, 1)).points_earned).toBe(100_000_000_000);
+  });
 });
 
 describe('POST /order: which rules apply', () => {

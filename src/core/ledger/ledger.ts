@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { type Engine, isChainCentral } from '../engine';
+import { ServiceError } from '../../shared/errors';
 import { nextObjectId } from '../storage/ids';
 import { prepared, preparedInsert } from '../storage/prepared';
 import { clearSettledOverdraft } from './overdraft-flags';
@@ -89,6 +90,9 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
   const now = engine.clock.now();
   const [account] = await moveBalance(db, entry.amount, now, accountId);
   if (!account) throw new Error(`ledger account ${accountId} is missing`);
+  // A balance is a JSON number in every reply: beyond 2^53 − 1 it would no longer be exact (nor
+  // match its entries' sum). The refusal rolls the command back with its move.
+  if (!Number.isSafeInteger(Number(account.balance))) throw new ServiceError('balance_limit');
   const id = await nextObjectId(db, engine.nodeId);
   await insertEntry(db, {
     id,

@@ -20,6 +20,7 @@ const SPANISH: Partial<Record<ErrorCode, string>> = {
   insufficient_balance: 'El saldo de pago rápido no alcanza para este pago.',
   quick_pay_not_offered: 'Este programa no ofrece pago rápido.',
   offline_limit: 'La tienda está sin conexión y esto supera el límite sin conexión.',
+  balance_limit: 'Esto llevaría un saldo más allá de la cantidad máxima que puede guardar.',
   rate_limited: 'Demasiadas solicitudes. Espere un momento y vuelva a intentarlo.',
   first_sync_in_progress: 'Esta tienda aún está recibiendo los clientes de la cadena desde la central. Inténtelo de nuevo en un momento; los clientes ya recibidos pueden registrar su visita.',
   central_unreachable: 'Ahora no se puede contactar con la central, así que esto no se puede hacer en la tienda. Las ventas y las visitas siguen funcionando; inténtelo más tarde.',
