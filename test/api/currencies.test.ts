@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount } from '../../src/core/ledger/ledger';
+import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { resourceApi } from '../support/resource-api';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
@@ -500,6 +500,28 @@ describe('DELETE /currencies/:id', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({});
     expectError(await get(accessToken, c.id), 404, 'currency_not_found');
+  });
+
+  it("refuses deleting the program's quick-pay currency, or one a customer or card holds a balance in (409 currency_in_use): value is never hidden", async () => {
+    const creds = await vendor();
+    const { accessToken } = creds;
+    const quick = await findByName(accessToken, 'Quick Pay USD');
+    expectError(await del(accessToken, quick.id), 409, 'currency_in_use');
+    expect((await get(accessToken, quick.id)).status).toBe(200);
+
+    const stars = await createOk(accessToken, { name: 'Stars' });
+    const starsId = (await node.engine.db.selectFrom('currencies').select('id').where('public_id', '=', stars.id).executeTakeFirstOrThrow()).id;
+    const account = await openAccount(node.engine.db, node.engine, { vendorId: creds.vendorId, currencyId: starsId, holderType: 'card', holderId: 1 });
+    await postEntry(node.engine.db, node.engine, account, { amount: 5, kind: 'adjustment' });
+    const before = (await get(accessToken, stars.id)).body;
+    const refused = await del(accessToken, stars.id);
+    expectError(refused, 409, 'currency_in_use');
+    expect(refused.body.message).toContain('hold balances');
+    expect((await get(accessToken, stars.id)).body).toEqual(before);
+    // Once nothing is held in it (an account at zero), it can go.
+    await postEntry(node.engine.db, node.engine, account, { amount: -5, kind: 'adjustment' });
+    expect((await del(accessToken, stars.id)).status).toBe(200);
+    expectError(await get(accessToken, stars.id), 404, 'currency_not_found');
   });
 
   it('answers 404 for an unknown id', async () => {

@@ -34,6 +34,12 @@ export async function currencyHasAccounts(db: Kysely<DB>, currencyId: number): P
   return row !== undefined;
 }
 
+/** Some account (a customer's, a card's) holds a balance other than zero in the currency. */
+export async function currencyHoldsBalances(db: Kysely<DB>, currencyId: number): Promise<boolean> {
+  const row = await db.selectFrom('ledger_accounts').select('id').where('currency_id', '=', currencyId).where('balance', '!=', 0).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Earning rules or rewards (any status: a paused one may return) count in the currency. */
 export async function currencyHasRules(db: Kysely<DB>, currencyId: number): Promise<boolean> {
   const [earning, spending] = await Promise.all([
