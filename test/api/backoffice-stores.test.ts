@@ -133,6 +133,48 @@ describe('stores', () => {
   });
 });
 
+describe('GET /stores (bearer): a resource-style list', () => {
+  it('pages newest first with next/prev links, filters by name prefix and status, sorts by name, and refuses bad parameters', async () => {
+    const chain = await node.addVendor('Paged Stores');
+    const get = (query: string) => http(`${node.url}/stores${query}`, { token: chain.accessToken });
+    for (const name of ['Alpha', 'beta', 'Gamma']) {
+      const made = await http(`${node.url}/stores`, { method: 'POST', token: chain.accessToken, body: { ...QUITO_STORE, name } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      node.clock.advance(1_000);
+    }
+    const all = await get('?limit=100');
+    expect(all.body).toMatchObject({ next: null, prev: null });
+    const names = all.body.items.map((s: { name: string }) => s.name);
+    expect(names.slice(0, 3)).toEqual(['Gamma', 'beta', 'Alpha']);
+    expect(names).toHaveLength(4); // and the vendor's first store, made at set-up
+
+    const first = await get('?limit=2');
+    expect(first.body.items.map((s: { name: string }) => s.name)).toEqual(['Gamma', 'beta']);
+    expect(first.body.prev).toBeNull();
+    const second = await http(first.body.next, { token: chain.accessToken });
+    expect(second.body.items.map((s: { name: string }) => s.name)).toEqual(['Alpha', names[3]]);
+    expect(second.body.next).toBeNull();
+    expect(second.body.prev).toContain('page=1');
+
+    expect((await get('?query=n:BE')).body.items.map((s: { name: string }) => s.name)).toEqual(['beta']);
+    expect((await get('?sort=name&order=ASC&query=n:a')).body.items.map((s: { name: string }) => s.name)).toEqual(['Alpha']);
+    const beta = all.body.items.find((s: { name: string }) => s.name === 'beta');
+    expect((await http(`${node.url}/stores/${beta.id}`, { method: 'PUT', token: chain.accessToken, body: { status: 'inactive' } })).status).toBe(200);
+    expect((await get('?query=s:inactive')).body.items.map((s: { name: string }) => s.name)).toEqual(['beta']);
+
+    for (const [query, status, code, field] of [
+      ['?limit=abc', 400, 'validation_failed', 'limit'],
+      ['?limit=101', 400, 'validation_failed', 'limit'],
+      ['?sort=bogus', 400, 'invalid_sort', 'sort'],
+      ['?query=zz', 400, 'invalid_query', 'query'],
+      ['?query=s:closed', 400, 'invalid_query', 'query'],
+    ] as const) {
+      const refused = await get(query);
+      expect([refused.status, refused.body.code, refused.body.field], query).toEqual([status, code, field]);
+    }
+  });
+});
+
 describe('API keys', () => {
   it('issues a named key shown once, notes its last use, and a revoked key is refused at the counter', async () => {
     const issued = await staffCall(node, storeManager.token, 'POST', `/backoffice/stores/${vendor.storeId}/keys`, { role: 'cashier', label: 'Counter 2' });

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { Actor } from '../../core/audit/record-audit';
 import type { Engine } from '../../core/engine';
-import { createStore, listAdminStores, loadAdminStore, updateStore } from '../../core/stores/store-admin';
+import { listStoresPage } from '../../core/stores/stores-page';
+import { createStore, loadAdminStore, updateStore } from '../../core/stores/store-admin';
+import { ListQuerySchema, pageOf } from '../../shared/schemas/common';
 import { AdminStoreSchema, CreateStoreBody, NumericIdParams, UpdateStoreBody } from '../../shared/schemas/backoffice';
 import { requireOnEveryRoute } from '../auth/credential';
 import { requireBearer, vendorOf } from '../auth/bearer';
+import { pageLinks } from '../http/page-links';
 import { adminStoreToWire, storeInputFromWire } from './store-admin-wire';
 
 const tags = ['Stores'];
@@ -19,9 +21,10 @@ const apiActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label:
 export const storeAdminRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   requireOnEveryRoute(app, requireBearer(engine));
 
-  app.get('/stores', { config, schema: { tags, security, response: { 200: Type.Object({ items: Type.Array(AdminStoreSchema) }) } } }, async (request) => ({
-    items: (await listAdminStores(engine, vendorOf(request).vendorId)).map(adminStoreToWire),
-  }));
+  app.get('/stores', { config, schema: { tags, security, querystring: ListQuerySchema, response: { 200: pageOf(AdminStoreSchema) } } }, async (request) => {
+    const page = await listStoresPage(engine, vendorOf(request).vendorId, request.query);
+    return { items: page.items.map(adminStoreToWire), ...pageLinks(request, page) };
+  });
 
   app.get('/stores/:id', { config, schema: { tags, security, params: NumericIdParams, response: { 200: AdminStoreSchema } } }, async (request) =>
     adminStoreToWire(await loadAdminStore(engine.db, engine, vendorOf(request).vendorId, request.params.id)),
