@@ -201,7 +201,15 @@ function ownerOnly(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }
 
-export function openPostgres(url: string, poolSize = 10): Database {
+export interface PostgresOptions {
+  /**
+   * Told when the server ends an idle connection of the pool (a restart, a failover, an idle
+   * timeout, pg_terminate_backend): the pool drops it and the next query connects anew.
+   */
+  onConnectionLost?: ((error: Error) => void) | undefined;
+}
+
+export function openPostgres(url: string, poolSize = 10, options: PostgresOptions = {}): Database {
   // The driver is loaded at the first connection, not with the module: an SQLite node never loads
   // it (pg's first load also loads Node's fetch, ~30 ms of every store's and tiny central's start).
   const pool = async () => {
@@ -216,7 +224,11 @@ export function openPostgres(url: string, poolSize = 10): Database {
     // JIT off: it compiles a query whose estimated cost is high, and a correlated subquery under a
     // LIMIT is estimated high: a first-sync page of customers spent 18 ms of its 132 compiling, to
     // save nothing. The node's queries are short; an `options` in the URL still wins.
-    return new pg.Pool({ connectionString: url, max: poolSize, types: types as CustomTypesConfig, options: '-c jit=off' });
+    const created = new pg.Pool({ connectionString: url, max: poolSize, types: types as CustomTypesConfig, options: '-c jit=off' });
+    // Without a listener, the pool's 'error' for an idle connection the server ended is thrown
+    // from the event loop and stops the process (a central went down with its database's restart).
+    created.on('error', (error) => options.onConnectionLost?.(error));
+    return created;
   };
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
@@ -228,8 +240,8 @@ export function fromKysely(db: Kysely<DB>): Database {
 }
 
 /** Opens an SQLite file path or a postgres:// URL. */
-export function openDatabaseUrl(location: string, sqlite: SqliteOptions = {}): Database {
-  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location) : openSqlite(location, sqlite);
+export function openDatabaseUrl(location: string, options: SqliteOptions & PostgresOptions = {}): Database {
+  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location, undefined, options) : openSqlite(location, options);
 }
 
 export async function migrateToLatest(db: Kysely<DB>): Promise<void> {

@@ -38,6 +38,8 @@ export interface NodeEngineOptions {
    * folder is refused, with no database file made in it.
    */
   existing?: boolean;
+  /** Where a node tells of a PostgreSQL connection its server ended (warn). */
+  logger?: FastifyBaseLogger | undefined;
 }
 
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
@@ -49,7 +51,11 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
   const role = options.role ?? 'store';
   const paired = role === 'store' && readPairing(dir) !== null;
   const engine = await startEngine({
-    database: openDatabaseUrl(location, { nativeBinding: options.sqliteNativeBinding, backgroundCheckpoints: role === 'central' }),
+    database: openDatabaseUrl(location, {
+      nativeBinding: options.sqliteNativeBinding,
+      backgroundCheckpoints: role === 'central',
+      onConnectionLost: (error) => options.logger?.warn({ err: error }, 'the database ended a connection; the next query opens another'),
+    }),
     nodeKey: loadNodeKey(dir),
     role,
     paymentGateway,
@@ -67,7 +73,6 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
 export interface StoreNodeOptions extends NodeEngineOptions {
   port?: number;
   host?: string;
-  logger?: FastifyBaseLogger;
   /** Built renderer to serve at `/`; defaults to the repository's out/renderer when built. */
   rendererDir?: string;
   /** smtp://user:pass@host:port (or smtps://) for emails; without it they are written to `<data>/outbox/`. */
