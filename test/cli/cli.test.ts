@@ -140,6 +140,16 @@ describe('punchcard sync status', () => {
     }
     expect(existsSync(join(empty, 'punchcard.db'))).toBe(false);
   });
+
+  it('gives the endpoint’s fields (cursor_lag, first_sync in full) and refuses a folder that is not there', async () => {
+    const json = await run(['sync', 'status', '--data', tempDir(), '--json']);
+    expect(JSON.parse(json.stdout.trim())).toMatchObject({ cursor: 0, cursor_lag: 0, first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null } });
+    const missing = join(tempDir(), 'misspelled');
+    const refused = await run(['sync', 'status', '--data', missing]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim()).toBe(`punchcard: There is no data folder at ${missing}.`);
+  });
 });
 
 describe('punchcard store and token', () => {

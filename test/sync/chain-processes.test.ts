@@ -227,6 +227,14 @@ describe('a chain of real processes', () => {
     expect(a.process.stdout()).toContain('central reachable again');
     const sync = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
     expect(JSON.parse(sync.stdout)).toMatchObject({ paired: true, store: program.store_id, store_name: 'Main Store', link: 'up', last_error: null });
+    // The folder's cursor, lag and first sync read as the endpoint's (a folder times no ETA).
+    const route = await statusOf(a.url);
+    expect(JSON.parse(sync.stdout)).toMatchObject({ cursor: route.cursor, cursor_lag: route.cursor_lag, first_sync: { ...route.first_sync, eta_seconds: null } });
+    expect(route.first_sync).toMatchObject({ done: true, ready: true, progress: 100 });
+    // Central's own folder is not a store's: said so, not "not paired".
+    const atCentral = await run(['sync', 'status', '--data', centralDir], env, 120_000);
+    expect([atCentral.code, atCentral.stdout]).toEqual([1, '']);
+    expect(atCentral.stderr).toContain("is a central node's folder");
     // Started again, A has no first sync to show, and says how many rows its first sync took.
     const rows = (await statusOf(a.url)).first_sync.rows;
     expect(rows).toBeGreaterThan(0);

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ServiceError } from '../../shared/errors';
-import { openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
+import { type Database, openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
 import { readRecordedLink } from '../../core/sync/store/sync-client';
 import { dataDirAt, runningNodeOf } from '../node/data-dir';
+import { readFolderRecord } from '../node/folder-record';
+import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
 
 const iso = (ms: string | number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -24,7 +26,8 @@ const NOT_PAIRED = {
   last_push_at: null,
   last_pull_at: null,
   cursor: 0,
-  first_sync: { done: false },
+  cursor_lag: 0,
+  first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
   last_error: null,
 };
 
@@ -33,6 +36,26 @@ function printStatus(status: Record<string, unknown>, json: boolean | undefined)
   else {
     for (const [key, value] of Object.entries(status)) process.stdout.write(`${key.padEnd(18)} ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}\n`);
   }
+}
+
+/**
+ * The cursor, how far central's log is ahead of it (as the running node last heard, node_meta
+ * `sync_head`) and the first sync's state, as GET /sync/status shows them; a folder cannot time a
+ * rate, so no ETA.
+ */
+async function cursorAndFirstSync(db: Database['db']) {
+  const cursor = Number((await getMeta(db, 'sync_cursor')) ?? 0);
+  const head = Math.max(cursor, Number((await getMeta(db, 'sync_head')) ?? 0));
+  const done = (await getMeta(db, 'sync_first_sync_done')) !== null;
+  const ready = done || (await getMeta(db, 'sync_first_sync_ready')) !== null;
+  const saved = await getMeta(db, 'sync_snapshot');
+  const snapshot = saved === null ? null : (JSON.parse(saved) as { rows: number; estimate: number; done: boolean });
+  const share = done ? 1 : snapshot && !snapshot.done ? (snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0) : head === 0 ? 0 : cursor / head;
+  return {
+    cursor,
+    cursor_lag: head - cursor,
+    first_sync: { done, ready, progress: Math.round(share * 1000) / 10, rows: snapshot?.rows ?? 0, eta_seconds: null },
+  };
 }
 
 /** `punchcard sync status`: a store's sync state read from its data folder (works while the node runs). */
@@ -45,9 +68,14 @@ export function registerSyncCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { data: string; json?: boolean }) => {
       const dir = dataDirAt(options.data);
+      // A mistyped folder, or central's own, would read as "not paired": say what it is instead.
+      if (!existsSync(dir.root)) throw new SettingError(`There is no data folder at ${dir.root}.`);
+      if (readFolderRecord(dir.root).role === 'central') {
+        throw new SettingError(`${dir.root} is a central node's folder: sync status is a store's. Central lists its stores' nodes at GET /sync/nodes and in the back office.`);
+      }
       const pairing = readPairing(dir);
-      // Nothing syncs there (a central's folder, a standalone or unpaired node): the facts GET
-      // /sync/status gives, and no database made.
+      // Nothing syncs there (a standalone or unpaired node): the facts GET /sync/status gives,
+      // and no database made.
       if (pairing === null) {
         printStatus(NOT_PAIRED, options.json);
         return;
@@ -72,8 +100,7 @@ export function registerSyncCommand(program: Command): void {
           rejected: outbox.rejected,
           last_push_at: iso(await getMeta(database.db, 'sync_last_push_at')),
           last_pull_at: iso(await getMeta(database.db, 'sync_last_pull_at')),
-          cursor: Number((await getMeta(database.db, 'sync_cursor')) ?? 0),
-          first_sync: { done: (await getMeta(database.db, 'sync_first_sync_done')) !== null },
+          ...(await cursorAndFirstSync(database.db)),
           last_error: running ? (recorded?.lastError ?? null) : 'no store node is running on this folder',
         };
         printStatus(status, options.json);

@@ -166,7 +166,11 @@ export class SyncClient {
       const page = await this.transport.pull(cursor, this.options.pullPage ?? 500);
       this.engine.centralLink.reachable = true;
       if (page.cursor < cursor) throw new Error('central answered with a cursor behind this store');
-      await this.engine.db.transaction().execute((trx) => applyPulledChanges(trx, this.engine, this.options.vendorId, page.changes, page.cursor));
+      await this.engine.db.transaction().execute(async (trx) => {
+        await applyPulledChanges(trx, this.engine, this.options.vendorId, page.changes, page.cursor);
+        // Central's head as last heard, for `punchcard sync status` (which reads the folder).
+        await setMeta(trx, 'sync_head', String(page.head));
+      });
       this.head = page.head;
       this.firstSyncStartedAt ??= this.engine.clock.now();
       if (!this.engine.centralLink.firstSyncDone) this.firstSyncRows += page.changes.length;
