@@ -1,6 +1,6 @@
 import type { Health } from '../../../shared/schemas/health';
 import { languageStore } from '../i18n/language-store';
-import { spanishOf } from './node-messages-es';
+import { retryAfterSeconds, spanishOf } from './node-messages-es';
 import { useApiStrings } from './strings';
 
 /** What to show for a failure: its message (the node's own for a NodeApiError). */
@@ -54,10 +54,13 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** The node's refusal, in Spanish on a Spanish screen where its message is the code's own (node-messages-es.ts). */
-function nodeError(status: number, code: unknown, message: string, field: unknown): NodeApiError {
+/**
+ * The node's refusal, in Spanish on a Spanish screen where its message is the code's own, or a
+ * 429's with the wait its Retry-After gives (node-messages-es.ts).
+ */
+function nodeError(status: number, code: unknown, message: string, field: unknown, retryAfter: number | null): NodeApiError {
   const known = typeof code === 'string' ? code : null;
-  const shown = (languageStore.getState().language === 'es' && spanishOf(known, message)) || message;
+  const shown = (languageStore.getState().language === 'es' && spanishOf(known, message, retryAfter)) || message;
   return new NodeApiError(shown, { status, code: known, field: typeof field === 'string' && field !== '' ? field : null });
 }
 
@@ -65,12 +68,12 @@ function nodeError(status: number, code: unknown, message: string, field: unknow
  * Reads a refusal out of either error envelope (resource: {code, message, field?}; legacy:
  * {error: {errors: [{reason, message, field?}]}}).
  */
-function errorFrom(status: number, body: unknown): NodeApiError {
+function errorFrom(status: number, body: unknown, retryAfter: number | null = null): NodeApiError {
   if (body && typeof body === 'object') {
     const resource = body as { code?: unknown; message?: unknown; field?: unknown };
-    if (typeof resource.message === 'string') return nodeError(status, resource.code, resource.message, resource.field);
+    if (typeof resource.message === 'string') return nodeError(status, resource.code, resource.message, resource.field, retryAfter);
     const legacy = (body as { error?: { errors?: Array<{ reason?: unknown; message?: unknown; field?: unknown }> } }).error?.errors?.[0];
-    if (legacy && typeof legacy.message === 'string') return nodeError(status, legacy.reason, legacy.message, legacy.field);
+    if (legacy && typeof legacy.message === 'string') return nodeError(status, legacy.reason, legacy.message, legacy.field, retryAfter);
   }
   return new NodeApiError(useApiStrings.now().httpStatus(status), { status });
 }
@@ -120,7 +123,8 @@ export function createRequester(connection: NodeConnection, fetchImpl: typeof fe
         if (response.ok) throw new NodeApiError(useApiStrings.now().notJson, { status: response.status });
       }
     }
-    if (!response.ok) throw errorFrom(response.status, body);
+    // A 429's wait, read from Retry-After where the browser lets the page see it (same origin).
+    if (!response.ok) throw errorFrom(response.status, body, response.status === 429 ? retryAfterSeconds(response.headers.get('retry-after')) : null);
     return body;
   };
 }

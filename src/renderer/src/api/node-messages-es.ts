@@ -28,9 +28,29 @@ const SPANISH: Partial<Record<ErrorCode, string>> = {
     'La central desvinculó este nodo de la tienda: lo que vendiera ya no podría llegar a la cadena, así que no registra visitas ni ventas. Vuelva a vincularlo (Ajustes, o punchcard store --pair); los cambios sin enviar quedan en su base de datos apartada.',
 };
 
-/** The Spanish of the node's message for `code`, when the node sent that code's own message and one is known. */
-export function spanishOf(code: string | null, message: string): string | null {
+/** "Wait N seconds" in Spanish: the node's 429 says how long, in its Retry-After header (the sentence only repeats it). */
+function rateLimitedFor(seconds: number): string {
+  return `Demasiadas solicitudes. Espere ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'} y vuelva a intentarlo.`;
+}
+
+/**
+ * The Spanish of the node's message for `code`, when the node sent that code's own message and one
+ * is known. A refusal for too many requests (`rate_limited`) is said in Spanish whatever its
+ * sentence: the wait the node wrote into it is the reply's Retry-After (`retryAfterSeconds`), said
+ * here with it; without one (a header the browser does not let a page of another origin read) it
+ * is the code's own Spanish, "wait a moment".
+ */
+export function spanishOf(code: string | null, message: string, retryAfterSeconds: number | null = null): string | null {
   if (code === null || !(code in ERROR_CODES)) return null;
   const known = code as ErrorCode;
+  if (known === 'rate_limited') return retryAfterSeconds !== null && retryAfterSeconds > 0 ? rateLimitedFor(retryAfterSeconds) : (SPANISH.rate_limited ?? null);
   return ERROR_CODES[known].message === message ? (SPANISH[known] ?? null) : null;
+}
+
+/** A Retry-After header's wait in whole seconds (the node sends seconds; an HTTP date is counted from now); null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now: number = Date.now()): number | null {
+  const value = header?.trim() ?? '';
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = value === '' ? Number.NaN : Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
