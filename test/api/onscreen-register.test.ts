@@ -317,14 +317,14 @@ describe('POST /onscreen/register: refusals', () => {
     expect(await queueOk(v.apiKey)).toEqual([]);
   });
 
-  it('answers 400 validation_failed for the email of one customer and the phone of another', async () => {
+  it('answers 409 phone_taken for the email of one customer and the phone of another', async () => {
     const v = await ecVendor();
     const a = await signUp(v.vendorId);
     const b = await signUp(v.vendorId);
     const phone = freshPhone();
     await setPhone(b, phone.national, '593');
     const users = await userCount();
-    expectLegacyError(await register(v.apiKey, { email: a.email, phone_number: { number: phone.national, code: '593' } }), 400, 'validation_failed', 'phone_number');
+    expectLegacyError(await register(v.apiKey, { email: a.email, phone_number: { number: phone.national, code: '593' } }), 409, 'phone_taken', 'phone_number');
     expect(await userCount()).toBe(users);
     expect(await queueOk(v.apiKey)).toEqual([]);
   });

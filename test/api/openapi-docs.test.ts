@@ -47,6 +47,18 @@ async function centralOperations(): Promise<string[]> {
   }
 }
 
+describe('versioning (docs/decisions.md, "Interface versioning")', () => {
+  it('keeps paths unversioned and names the node’s release in the document and /health alike', async () => {
+    const spec = await http(`${node.url}/openapi.json`);
+    const paths = Object.keys(spec.body.paths as Record<string, unknown>);
+    expect(paths.length).toBeGreaterThan(100);
+    expect(paths.filter((path) => /^\/v\d+(\/|$)/i.test(path))).toEqual([]);
+    expect(spec.body.info.version).toBe((await http(`${node.url}/health`)).body.version);
+    // Nothing is deprecated today; a deprecated operation must say what replaces it.
+    for (const { key, op } of await operations()) if (op.deprecated) expect(String(op.description), key).toMatch(/instead/);
+  });
+});
+
 describe('/openapi.json', () => {
   it('gives every operation a summary, a description and one section of the interface', async () => {
     const ops = await operations();

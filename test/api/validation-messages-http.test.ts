@@ -51,6 +51,29 @@ describe('validation messages over HTTP', () => {
     expect(reply.body.error.errors).toEqual([{ reason: 'validation_failed', message: 'language must be one of: en, es.', field: 'language' }]);
   });
 
+  it('a body field sent in the query string instead is said to belong in the body (DELETE /onscreen, /order, /user/card)', async () => {
+    const key = encodeURIComponent(vendor.apiKey);
+    const cases: Array<[string, string]> = [
+      [`/onscreen?api_key=${key}&pos_session_hash=0123456789abcdef0123456789abcdef`, 'pos_session_hash'],
+      [`/order?api_key=${key}&receipt_number=R-1`, 'receipt_number'],
+    ];
+    for (const [path, field] of cases) {
+      const reply = await http(`${node.url}${path}`, { method: 'DELETE' });
+      expect([reply.status, reply.body.error.errors], path).toEqual([400, [{ reason: 'validation_failed', message: `${field} is required in the request body (it was sent in the query string).`, field }]]);
+    }
+    // Missing from both: the plain sentence.
+    const neither = await http(`${node.url}/onscreen?api_key=${key}`, { method: 'DELETE', body: {} });
+    expect(neither.body.error.errors).toEqual([{ reason: 'validation_failed', message: 'pos_session_hash is required.', field: 'pos_session_hash' }]);
+  });
+
+  it('a credential given twice in the query string is 400 naming it, not "missing"', async () => {
+    const key = encodeURIComponent(vendor.apiKey);
+    const twice = await http(`${node.url}/onscreen/queue?api_key=${key}&api_key=${key}`);
+    expect([twice.status, twice.body.error.errors]).toEqual([400, [{ reason: 'validation_failed', message: 'api_key is given more than once.', field: 'api_key' }]]);
+    const sessions = await http(`${node.url}/user/profile?session_key=a&session_key=b`);
+    expect([sessions.status, sessions.body.error.errors]).toEqual([400, [{ reason: 'validation_failed', message: 'session_key is given more than once.', field: 'session_key' }]]);
+  });
+
   it('a back-office union of values lists them', async () => {
     const reply = await staffCall(node, owner.token, 'PUT', `/backoffice/staff/${manager.id}`, { status: 'deleted' });
     expect([reply.status, reply.body]).toEqual([400, { internal_code: null, message: 'status must be one of: active, disabled.', code: 'validation_failed', field: 'status' }]);

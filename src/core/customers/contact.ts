@@ -1,7 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ServiceError } from '../../shared/errors';
 
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/;
+// No dot at either end of the local part, none doubled, and a domain of non-empty labels: a trailing
+// dot (`ana@example.com.`, the same mailbox) would have made a second account beside the first.
+const EMAIL = /^(?!\.)(?!.*\.\.)[^\s@"<>()[\]\\,;:]+(?<!\.)@(?:[^\s@"<>()[\]\\,;:.]+\.)+[^\s@"<>()[\]\\,;:.]{2,}$/;
 
 /** A deliverable-looking address, trimmed; uniqueness and lookups ignore letter case. */
 export function cleanEmail(email: string, field = 'email_address'): string {

@@ -59,7 +59,8 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
     const byEmail = email ? await findUserByEmail(trx, emailKey(email)) : undefined;
     const byPhone = phone ? await findUserByPhone(trx, phone) : undefined;
     if (byEmail && byPhone && byEmail.id !== byPhone.id) {
-      throw new ServiceError('validation_failed', 'That email and that phone belong to two different customers.', 'phone_number');
+      // Nothing is wrong with the request: what is stored says no (409, as a phone taken at sign-up is).
+      throw new ServiceError('phone_taken', 'That email and that phone belong to two different customers.', 'phone_number');
     }
     let user: UserRow | undefined = byEmail?.status === 'deleted' ? undefined : (byEmail ?? byPhone);
     if (user?.status === 'inactive') throw new ServiceError('account_inactive');

@@ -18,11 +18,17 @@ declare module 'fastify' {
 export function requireApiKey(engine: Engine, roles: readonly ApiKeyRole[] = ['cashier', 'kiosk', 'integration']) {
   return tagCredential(async (request: FastifyRequest) => {
     const key = (request.query as { api_key?: unknown }).api_key;
+    if (Array.isArray(key)) throw givenTwice('api_key');
     if (typeof key !== 'string' || key === '') throw new ServiceError('missing_credentials', 'This call needs the api_key of a store.');
     const scope = await authenticateApiKey(engine, key);
     if (!roles.includes(scope.role)) throw new ServiceError('forbidden', `A ${scope.role} key may not make this call.`);
     request.store = scope;
   }, { kind: 'api_key', roles });
+}
+
+/** A credential named twice in the query string: which one to use is not ours to guess. */
+export function givenTwice(name: string): ServiceError {
+  return new ServiceError('validation_failed', `${name} is given more than once.`, name);
 }
 
 export function storeOf(request: FastifyRequest): StoreScope {

@@ -3,6 +3,7 @@ import { authenticateSession, type CustomerSession } from '../../core/customers/
 import type { Engine } from '../../core/engine';
 import { ServiceError } from '../../shared/errors';
 import { tagCredential } from './credential';
+import { givenTwice } from './api-key';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,6 +19,7 @@ export function requireSession(engine: Engine) {
   return tagCredential(async (request: FastifyRequest) => {
     const query = request.query as { session_key?: unknown; session_identifier?: unknown };
     const key = query.session_key ?? query.session_identifier;
+    if (Array.isArray(key)) throw givenTwice(query.session_key === undefined ? 'session_identifier' : 'session_key');
     if (typeof key !== 'string' || key === '') throw new ServiceError('missing_credentials', 'This call needs the session_key of a logged-in customer.');
     request.customer = await authenticateSession(engine, key);
   }, { kind: 'session' });

@@ -21,7 +21,7 @@ declare module 'fastify' {
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const serviceError = toServiceError(error);
+    const serviceError = toServiceError(error, request);
     // A refusal the engine makes on purpose (central unreachable, a first sync under way) is a
     // warning without a stack; anything else at 500 and above is a failure to look into.
     if (serviceError.status >= 500 && isServiceError(error)) request.log.warn({ code: error.code }, error.message);
@@ -45,9 +45,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   return reply.code(error.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
-function toServiceError(error: FastifyError): ServiceError {
+function toServiceError(error: FastifyError, request: FastifyRequest): ServiceError {
   if (isServiceError(error)) return error;
-  if (error.validation) return fromValidation(error);
+  if (error.validation) return fromValidation(error, request);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('body_too_large');
   if (isUnstorableText(error)) return new ServiceError('validation_failed', 'A field of the request holds a character that cannot be stored.');
   if (isTransientFailure(error)) return new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.');
@@ -65,8 +65,13 @@ function isUnstorableText(error: FastifyError): boolean {
   return error.code === '22021' || error.code === '22P05';
 }
 
-function fromValidation(error: FastifyError): ServiceError {
+function fromValidation(error: FastifyError, request: FastifyRequest): ServiceError {
   const failure = describeValidation(error.validation, error.validationContext);
   if (!failure) return new ServiceError('validation_failed');
+  // A body field sent in the query string instead (DELETE /onscreen?pos_session_hash=…): say where it belongs.
+  const missing = error.validation?.[0]?.keyword === 'required' ? error.validation[0].params['missingProperty'] : undefined;
+  if (error.validationContext === 'body' && typeof missing === 'string' && missing === failure.field && Object.hasOwn((request.query as object | undefined) ?? {}, missing)) {
+    return new ServiceError('validation_failed', `${missing} is required in the request body (it was sent in the query string).`, failure.field);
+  }
   return new ServiceError('validation_failed', failure.message, failure.field);
 }
