@@ -184,8 +184,10 @@ describe('panel readings', () => {
   });
 
   it("an order's balances replace the shown ones; a POS order's history record moves them", () => {
-    const after = withOrderBalances(customer(), { loyalty: [{ currency: points, amount: 162 }], quick_pay: { currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, amount: 20 } });
+    const after = withOrderBalances(customer(), { balances: { loyalty: [{ currency: points, amount: 162 }], quick_pay: { currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, amount: 20 } }, earned: [{ rule: 'r', currency: points, points: 12 }] });
     expect(after.loyalty_balance.data[0]?.amount).toBe(162);
+    // Nothing spent: 70 of 150 expiring stay as they were (the 12 earned expire after them).
+    expect(after.loyalty_balance.data[0]?.expiring.data).toEqual([{ date: 2000, amount: 40 }, { date: 1000, amount: 30 }]);
     expect(after.quick_pay_balance.amount).toBe(20);
     const record = {
       object: 'order',
@@ -198,6 +200,25 @@ describe('panel readings', () => {
     const moved = applyHistoryRecord(customer(), record);
     expect(moved.loyalty_balance.data[0]?.amount).toBe(62);
     expect(moved.quick_pay_balance.amount).toBe(20);
+  });
+
+  it('spending uses the soonest-expiring points first, as the node counts them (after an order, and after a POS sale)', () => {
+    const shown = (c: CustomerAtCounter) => [c.loyalty_balance.data[0]?.expiring.data, c.loyalty_balance.data[0]?.expiring.count];
+    const quickPay = { currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, amount: 25 };
+    // 150 held, 70 of them expiring (30 at 1000, 40 at 2000), 80 that never expire. What expires is
+    // capped by what is held, taken from the soonest: down to 80 nothing changes, at 50 the soonest lose 20.
+    const spent = (amount: number, earned = 0) => withOrderBalances(customer(), { balances: { loyalty: [{ currency: points, amount }], quick_pay: quickPay }, earned: earned ? [{ rule: 'r', currency: points, points: earned }] : [] });
+    expect(shown(spent(80))).toEqual([[{ date: 2000, amount: 40 }, { date: 1000, amount: 30 }], 2]);
+    expect(shown(spent(50))).toEqual([[{ date: 1000, amount: 10 }, { date: 2000, amount: 40 }], 2]);
+    expect(shown(spent(60))).toEqual([[{ date: 1000, amount: 20 }, { date: 2000, amount: 40 }], 2]);
+    expect(shown(spent(40))).toEqual([[{ date: 2000, amount: 40 }], 1]);
+    expect(shown(spent(0))).toEqual([[], 0]);
+    // Spent 100 and earned 10 (new points expire last): 60 held, 10 of them new: 50 of the shown stay.
+    expect(shown(spent(60, 10))).toEqual([[{ date: 1000, amount: 10 }, { date: 2000, amount: 40 }], 2]);
+    expect(nextExpiring(spent(60, 10).loyalty_balance.data[0]!.expiring, 60)).toEqual({ date: 1000, amount: 10 });
+    // The same from a POS sale's history record (redeemed 100, earned 10).
+    const sale = { object: 'order', quickpay: { object: 'quickpay', used: 0, loaded: 0, balance: 25 }, rewards: [{ object: 'reward', kind: 'earned', name: 'r', amount: 10, currency: 'Points' }, { object: 'reward', kind: 'redeemed', name: 'Box', amount: 100, currency: 'Points' }] } as unknown as HistoryRecord;
+    expect(shown(applyHistoryRecord(customer(), sale))).toEqual([[{ date: 1000, amount: 10 }, { date: 2000, amount: 40 }], 2]);
   });
 
   it('a tier change in the history moves the tier shown: described as a reply stated it, else by its name alone', () => {

@@ -101,11 +101,33 @@ export function rewardChoices(rewards: readonly RewardOption[], ticked: readonly
   });
 }
 
-/** The customer as an order reply leaves them: the balances after it, and the tier it left. */
-export function withOrderBalances(customer: CustomerAtCounter, balances: OrderReply['balances'], tier?: OrderReply['tier']): CustomerAtCounter {
+/**
+ * What is still to expire once a balance moved to `balance`, with `newLots` points earned by the
+ * move (they expire after everything shown). As the node counts it (core/balances/expirations.ts),
+ * spending uses the soonest-expiring points first: whatever the shown amounts and the new lots hold
+ * beyond the balance is taken from the soonest days. Without it a redemption left the panel saying
+ * points expire that were just spent.
+ */
+export function expiringAfter(expiring: Expiring, balance: number, newLots: number): Expiring {
+  let excess = expiring.data.reduce((sum, e) => sum + e.amount, 0) + newLots - Math.max(balance, 0);
+  if (excess <= 0) return expiring;
+  const data: Expiring['data'] = [];
+  for (const day of [...expiring.data].sort((a, b) => a.date - b.date)) {
+    const used = Math.min(excess, day.amount);
+    excess -= used;
+    if (day.amount > used) data.push({ date: day.date, amount: day.amount - used });
+  }
+  return { ...expiring, data, count: data.length };
+}
+
+/** The customer as an order reply leaves them: the balances after it (what expires next with them), and the tier it left. */
+export function withOrderBalances(customer: CustomerAtCounter, reply: Pick<OrderReply, 'balances' | 'earned'> & { tier?: OrderReply['tier'] }): CustomerAtCounter {
+  const { balances, tier } = reply;
   const loyalty = customer.loyalty_balance.data.map((entry) => {
     const after = balances.loyalty.find((b) => b.currency.id === entry.currency.id);
-    return after ? { ...entry, amount: after.amount } : entry;
+    if (!after) return entry;
+    const earned = reply.earned.filter((e) => e.currency.id === entry.currency.id).reduce((sum, e) => sum + e.points, 0);
+    return { ...entry, amount: after.amount, expiring: expiringAfter(entry.expiring, after.amount, earned) };
   });
   for (const b of balances.loyalty) {
     if (!loyalty.some((e) => e.currency.id === b.currency.id)) {
@@ -129,10 +151,20 @@ export function withOrderBalances(customer: CustomerAtCounter, balances: OrderRe
  */
 export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryRecord): CustomerAtCounter {
   const delta = new Map<string, number>();
-  for (const move of readHistoryRecord(record).points) delta.set(move.currency, (delta.get(move.currency) ?? 0) + move.amount);
+  const earned = new Map<string, number>();
+  const line = readHistoryRecord(record);
+  for (const move of line.points) {
+    delta.set(move.currency, (delta.get(move.currency) ?? 0) + move.amount);
+    if (move.amount > 0) earned.set(move.currency, (earned.get(move.currency) ?? 0) + move.amount);
+  }
+  // A sale's earned points expire after everything shown; what a void puts back is not known to expire.
+  const moved = (e: LoyaltyEntry): LoyaltyEntry => {
+    const amount = e.amount + (delta.get(e.currency.name) ?? 0);
+    return { ...e, amount, expiring: line.kind === 'void' ? e.expiring : expiringAfter(e.expiring, amount, earned.get(e.currency.name) ?? 0) };
+  };
   return {
     ...customer,
-    loyalty_balance: { data: customer.loyalty_balance.data.map((e) => ({ ...e, amount: e.amount + (delta.get(e.currency.name) ?? 0) })) },
+    loyalty_balance: { data: customer.loyalty_balance.data.map(moved) },
     quick_pay_balance: { ...customer.quick_pay_balance, amount: record.quickpay.balance },
   };
 }

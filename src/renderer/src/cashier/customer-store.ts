@@ -237,7 +237,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
             lastOrder: reply,
             // The order closed the session: the panel keeps the customer with the balances after it.
             ended: 'order',
-            customer: s.customer && withOrderBalances(s.customer, reply.balances, reply.tier),
+            customer: s.customer && withOrderBalances(s.customer, reply),
             autoReload: reply.auto_reload_queued ? { status: 'waiting', receipt: reply.receipt_number } : null,
           }));
           void get().reloadHistory();
