@@ -69,7 +69,8 @@ describe('cashier screen: a void takes the tier badge back', () => {
       .where('user_vendors.vendor_id', '=', store.vendor.vendorId)
       .executeTakeFirstOrThrow();
     expect(member.name).toBe('Member');
-    // The order's result goes with the sale it told of.
+    // The order's result goes with the sale it told of, and the panel says the sale was voided.
     await expectCount(panel().getByTestId('order-result'), 0);
+    await expectText(panel().getByTestId('session-ended'), `Sale ${order.receipt_number} was voided: the session is closed.`);
   });
 });

@@ -223,6 +223,12 @@ describe('cashier stores with a real node', () => {
     expect(panel.ended).toBe('order');
     expect(panel.customer?.quick_pay_balance.amount).toBe(12.5);
     expect(panel.lastOrder).toBeNull();
+
+    // The POS voids it: the panel says the sale that ended the session was voided.
+    expect((await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'DELETE', body: { receipt_number: 'POS-1' } })).status).toBe(200);
+    await vi.waitFor(() => expect(cashier.customer.getState().ended).toBe('voided'));
+    expect(cashier.customer.getState().voidedReceipt).toBe('POS-1');
+    expect(cashier.customer.getState().customer?.quick_pay_balance.amount).toBe(20);
   });
 
   it('an order placed by the POS that promotes the shown customer moves the tier shown', async () => {
@@ -262,7 +268,8 @@ describe('cashier stores with a real node', () => {
     const panel = cashier.customer.getState();
     expect(panel.customer?.quick_pay_balance.amount).toBe(10);
     expect(panel.lastOrder).toBeNull();
-    expect(panel.ended).toBe('order');
+    // The panel no longer says "Order complete": the sale that ended the session was voided.
+    expect([panel.ended, panel.voidedReceipt]).toEqual(['voided', 'T-9']);
   });
 
   it('a void of the panel’s promoting order after the session ended takes the tier shown back, with the next one up as before', async () => {
@@ -288,7 +295,7 @@ describe('cashier stores with a real node', () => {
     // The void's tier change (Silver → Member) is the newest record: the panel read the tier from it.
     expect(cashier.customer.getState().history?.slice(0, 2).map((r) => r.object)).toEqual(['tier_change', 'void']);
     expect(tierOf()).toEqual(['Member', 'Member', 'Silver', 60]);
-    expect(cashier.customer.getState().ended).toBe('order');
+    expect(cashier.customer.getState().ended).toBe('voided');
   });
 
   it("an auto reload the panel's order queued moves the quick-pay balance once its history record arrives, and the result says so", async () => {

@@ -127,6 +127,7 @@ export function CustomerPanel() {
   const error = useCustomer((s) => s.error);
   const ended = useCustomer((s) => s.ended);
   const lastOrder = useCustomer((s) => s.lastOrder);
+  const voidedReceipt = useCustomer((s) => s.voidedReceipt);
   const closeError = useCustomer((s) => s.closeError);
 
   let body;
@@ -161,7 +162,7 @@ export function CustomerPanel() {
         {lastOrder && <OrderResult order={lastOrder} />}
         {ended && !lastOrder && (
           <Alert color="gray" role="status" data-testid="session-ended">
-            {ended === 'order' ? t.endedByOrder : t.endedClosed}
+            {ended === 'order' ? t.endedByOrder : ended === 'voided' ? t.endedByVoid(voidedReceipt) : t.endedClosed}
           </Alert>
         )}
         {error && (

@@ -47,8 +47,13 @@ export interface CustomerState {
   customer: CustomerAtCounter | null;
   /** The node's message when the panel could not be loaded. */
   error: string | null;
-  /** The session ended while shown: by an order (ours or the POS's), or closed elsewhere. Actions stop. */
-  ended: 'order' | 'closed' | null;
+  /**
+   * The session ended while shown: by an order (ours or the POS's), by one that was then voided, or
+   * closed elsewhere. Actions stop.
+   */
+  ended: 'order' | 'voided' | 'closed' | null;
+  /** ended `voided`: the receipt of the sale voided, as its void record names it. */
+  voidedReceipt: string | null;
   history: HistoryRecord[] | null;
   historyPhase: 'idle' | 'loading' | 'ready' | 'error';
   historyError: string | null;
@@ -104,6 +109,8 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
   // What the last read of the customer said of their tier: after an order it is the tier before it,
   // the one a void of that order goes back to (the history's tier change names it only).
   let tierAtRead: CustomerAtCounter['rules']['tier'] | null = null;
+  // The order that ended the shown session (the panel's or the POS's), so its void can say so.
+  let endingOrderId: number | null = null;
   const stopFollowing = () => {
     if (followTimer !== null) clearTimeout(followTimer);
     followTimer = null;
@@ -117,6 +124,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       customer: null,
       error: null,
       ended: null,
+      voidedReceipt: null,
       history: null,
       historyPhase: 'idle' as const,
       historyError: null,
@@ -182,6 +190,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         if (get().hash === hash && get().phase !== 'error' && !get().ended) return;
         stopFollowing();
         tierAtRead = null;
+        endingOrderId = null;
         set({ ...idle, hash, sessionId, phase: 'loading' });
         await load(hash);
       },
@@ -232,6 +241,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         try {
           const reply = await deps.orders.place({ ...order, pos_session_hash: hash });
           if (get().hash !== hash) return reply;
+          endingOrderId = reply.id;
           set((s) => ({
             busy: null,
             lastOrder: reply,
@@ -262,6 +272,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         // Our own order: its reply (maybe still on its way) brings the balances after it.
         if (busy === 'ordering' || (lastOrder && lastOrder.id === orderId)) return;
         // An order from the POS (or another screen): its history record carries what moved.
+        endingOrderId = orderId ?? null;
         set({ ended: 'order' });
         await get().reloadHistory();
         if (!history || get().hash !== hash || get().lastOrder) return;
@@ -294,9 +305,12 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         // Newest first in the page: the first tier change is the tier the member holds now.
         const tierMove = fresh.find((r) => tierMovedTo(r) !== null);
         const stated = tierAtRead ? [tierAtRead] : [];
+        // The sale that ended the session, voided: the panel says so instead of "Order complete".
+        const endingVoided = ended === 'order' && orderId !== undefined && orderId === endingOrderId;
         set((s) => {
           const moved = s.customer && voids.reduce(applyHistoryRecord, s.customer);
           return {
+            ...(endingVoided ? { ended: 'voided' as const, voidedReceipt: s.lastOrder?.id === orderId ? s.lastOrder.receipt_number : readHistoryRecord(voids[voids.length - 1]!).receipt } : {}),
             customer: moved && tierMove ? withTierMove(moved, tierMove, stated) : moved,
             lastOrder: s.lastOrder && orderId !== undefined && s.lastOrder.id === orderId ? null : s.lastOrder,
           };
