@@ -126,11 +126,14 @@ if (!forceHeadless && binary && display) {
     );
   }
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
-  console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js demo --data .data/demo).`);
+  // The folder given after `--` wins over the default, and the line says which one runs.
+  const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
+  const givesData = passThrough.some((arg) => arg === '--data' || arg.startsWith('--data='));
+  const args = ['demo', ...(givesData ? [] : ['--data', join('.data', 'demo')]), ...passThrough];
+  console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js ${args.join(' ')}).`);
   const screens = await buildScreensIfNeeded();
   if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
   // bin/punchcard.js would build it too; built here, a failure is reported before the node starts.
   await ensureBuiltCli();
-  const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
-  run(process.execPath, [join(root, 'bin', 'punchcard.js'), 'demo', '--data', join('.data', 'demo'), ...passThrough]);
+  run(process.execPath, [join(root, 'bin', 'punchcard.js'), ...args]);
 }

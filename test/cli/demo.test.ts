@@ -84,6 +84,8 @@ describe('npm start on a fresh clone without a desktop', () => {
   it('builds the screens once, says why, starts the demo node, and creates the demo data on the first run only', async () => {
     const first = await startDemo({ timeoutMs: FIRST_START_MS });
     expect(first.running.stdout()).toMatch(/the desktop window can't open: .*(Electron binary|no display|headless)/);
+    // It names the folder given, not the default one.
+    expect(first.running.stdout()).toContain(`(node bin/punchcard.js demo --data ${dir.path} --port 0)`);
     expect(first.running.stdout()).toContain('building the screens with `electron-vite build` (out/renderer is missing)');
     // `/` serves the screens: Chromium shows the sign-in step, and the cashier key opens the counter.
     const html = await fetch(`${first.url}/`);
