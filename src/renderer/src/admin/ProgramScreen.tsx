@@ -1,5 +1,5 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { currencyDigits } from '../format';
 import { useLanguage } from '../i18n/language-store';
@@ -16,13 +16,53 @@ const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 /** The loyalty currency's name as it is now ("Stars" once renamed): what points, costs and thresholds are counted in. */
 const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
 
+/** The page's sections: each shows the outcome of what was done in it, under its own form. */
+type Section = 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'caps' | 'content';
+
+/** The outcome of the last change made on the page, and the section it was made in. */
+interface Outcome {
+  section: Section;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * A change's outcome in the section where it was made, under its form (as a store's or a webhook's
+ * form shows its refusal): brought into view, clear of the page's fixed header, so a refusal of a
+ * form low on a long page is never out of sight (a banner at the page's top was hidden under the
+ * header, and Add seemed to do nothing).
+ */
+function SectionOutcome({ outcome, section, onClose }: { outcome: Outcome | null; section: Section; onClose(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const shown = outcome?.section === section ? outcome : null;
+  useEffect(() => {
+    if (shown) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [shown]);
+  if (!shown) return null;
+  return (
+    <Alert
+      ref={ref}
+      mt="sm"
+      color={shown.ok ? 'teal' : 'red'}
+      role={shown.ok ? 'status' : 'alert'}
+      data-testid={`program-outcome-${section}`}
+      // The AppShell header (60 px) is fixed over the page's top.
+      style={{ scrollMarginTop: 76, scrollMarginBottom: 16 }}
+      withCloseButton
+      onClose={onClose}
+    >
+      {shown.text}
+    </Alert>
+  );
+}
+
 /** Currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
 export function ProgramScreen() {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
   const language = useLanguage();
   const program = useLoad(() => api().program(), []);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Outcome | null>(null);
   if (program.error)
     return (
       <Alert color="red" role="alert">
@@ -35,35 +75,38 @@ export function ProgramScreen() {
   // The node's refusals name its fields; this page labels points, costs and thresholds by the currency.
   const unit = loyaltyUnit(p);
   const labels: FieldLabels = { ...adminFieldLabels(language), ...(unit === undefined ? {} : { points: unit, cost: t.cost(unit), threshold: t.threshold(unit) }) };
-  const say: Say = (work) => {
-    setMessage(null);
-    return work
-      .then(() => {
-        setMessage({ ok: true, text: t.saved });
-        program.reload();
-        return true;
-      })
-      .catch((e: unknown) => {
-        setMessage({ ok: false, text: refusalText(e, labels) });
-        return false;
-      });
-  };
+  // Each section's changes answer in that section (SectionOutcome); one answer on the page at a time.
+  const sayIn =
+    (section: Section): Say =>
+    (work) => {
+      setMessage(null);
+      return work
+        .then(() => {
+          setMessage({ section, ok: true, text: t.saved });
+          program.reload();
+          return true;
+        })
+        .catch((e: unknown) => {
+          setMessage({ section, ok: false, text: refusalText(e, labels) });
+          return false;
+        });
+    };
+  const props = (section: Section): SectionProps => ({
+    p,
+    editable,
+    say: sayIn(section),
+    outcome: <SectionOutcome outcome={message} section={section} onClose={() => setMessage(null)} />,
+  });
   return (
     <Stack>
       {!editable && <Text c="dimmed">{t.readOnly}</Text>}
-      {message && (
-        // Sticky: a save at the foot of the page (expiry, caps) shows its answer where the eyes are.
-        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'} pos="sticky" top={0} style={{ zIndex: 3 }} withCloseButton onClose={() => setMessage(null)}>
-          {message.text}
-        </Alert>
-      )}
-      <EarningRules p={p} editable={editable} say={say} />
-      <Rewards p={p} editable={editable} say={say} />
-      <Tiers p={p} editable={editable} say={say} />
-      <Currencies p={p} editable={editable} say={say} />
-      <Expiry p={p} editable={editable} say={say} />
-      <OfflineCaps p={p} editable={editable} say={say} />
-      <ContentPages p={p} editable={editable} say={say} />
+      <EarningRules {...props('rules')} />
+      <Rewards {...props('rewards')} />
+      <Tiers {...props('tiers')} />
+      <Currencies {...props('currencies')} />
+      <Expiry {...props('expiry')} />
+      <OfflineCaps {...props('caps')} />
+      <ContentPages {...props('content')} />
     </Stack>
   );
 }
@@ -74,6 +117,8 @@ interface SectionProps {
   p: ProgramOverview;
   editable: boolean;
   say: Say;
+  /** The outcome of a change made in this section, shown at its foot, under its form. */
+  outcome: ReactNode;
 }
 
 function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOverview['earning_rules'][number]; currency: Currency | undefined; editable: boolean; say: Say }) {
@@ -127,7 +172,7 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
   );
 }
 
-function EarningRules({ p, editable, say }: SectionProps) {
+function EarningRules({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [points, setPoints] = useState<number | string>('');
@@ -168,11 +213,12 @@ function EarningRules({ p, editable, say }: SectionProps) {
           </Button>
         </Group>
       )}
+      {outcome}
     </Paper>
   );
 }
 
-function Rewards({ p, editable, say }: SectionProps) {
+function Rewards({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [cost, setCost] = useState<number | string>('');
@@ -210,11 +256,12 @@ function Rewards({ p, editable, say }: SectionProps) {
           </Button>
         </Group>
       )}
+      {outcome}
     </Paper>
   );
 }
 
-function Tiers({ p, editable, say }: SectionProps) {
+function Tiers({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
@@ -250,11 +297,12 @@ function Tiers({ p, editable, say }: SectionProps) {
           </Button>
         </Group>
       )}
+      {outcome}
     </Paper>
   );
 }
 
-function Currencies({ p, editable, say }: SectionProps) {
+function Currencies({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
@@ -295,11 +343,12 @@ function Currencies({ p, editable, say }: SectionProps) {
           </Button>
         </Group>
       )}
+      {outcome}
     </Paper>
   );
 }
 
-function Expiry({ p, editable, say }: SectionProps) {
+function Expiry({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [days, setDays] = useState<number | string>(p.settings.points_expiry_days ?? '');
   return (
@@ -309,6 +358,7 @@ function Expiry({ p, editable, say }: SectionProps) {
         <NumberInput label={t.expiryDays} value={days} onChange={setDays} allowDecimal={false} disabled={!editable} w={360} />
         {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
       </Group>
+      {outcome}
     </Paper>
   );
 }
@@ -321,7 +371,7 @@ const CAP_LABELS = { quick_pay_per_order: 'quickPayPerOrder', quick_pay_per_day:
  * Quick pay's caps are typed and shown in the currency's units (12.50 USD), as the balance
  * adjustment is, and sent in minor units; points' caps are whole points.
  */
-function OfflineCaps({ p, editable, say }: SectionProps) {
+function OfflineCaps({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const caps = p.offline_caps;
   const code = p.currencies.find((c) => c.id === p.quick_pay_currency)?.code ?? null;
@@ -369,11 +419,12 @@ function OfflineCaps({ p, editable, say }: SectionProps) {
           )}
         </Group>
       )}
+      {outcome}
     </Paper>
   );
 }
 
-function ContentPages({ p, editable, say }: SectionProps) {
+function ContentPages({ p, editable, say, outcome }: SectionProps) {
   const t = useAdminStrings();
   const [slug, setSlug] = useState('terms-of-service');
   const [language, setLanguage] = useState('en');
@@ -399,6 +450,7 @@ function ContentPages({ p, editable, say }: SectionProps) {
           {t.save}
         </Button>
       )}
+      {outcome}
     </Paper>
   );
 }
