@@ -3,7 +3,7 @@ import { authenticateApiKey, type StoreScope } from '../../core/credentials/auth
 import type { Engine } from '../../core/engine';
 import { ServiceError } from '../../shared/errors';
 import type { ApiKeyRole } from '../../shared/roles';
-import { tagCredential } from './credential';
+import { givenTwice, tagCredential } from './credential';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,11 +24,6 @@ export function requireApiKey(engine: Engine, roles: readonly ApiKeyRole[] = ['c
     if (!roles.includes(scope.role)) throw new ServiceError('forbidden', `A ${scope.role} key may not make this call.`);
     request.store = scope;
   }, { kind: 'api_key', roles });
-}
-
-/** A credential named twice in the query string: which one to use is not ours to guess. */
-export function givenTwice(name: string): ServiceError {
-  return new ServiceError('validation_failed', `${name} is given more than once.`, name);
 }
 
 export function storeOf(request: FastifyRequest): StoreScope {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ServiceError } from '../../shared/errors';
 import type { ApiKeyRole } from '../../shared/roles';
 
 /**
@@ -62,4 +63,9 @@ export function recordRoutes(app: FastifyInstance): () => CatalogRoute[] {
     routes.flatMap((route) =>
       (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD').map((method) => ({ method, url: route.url, credential: credentialOfRoute(route) })),
     );
+}
+
+/** A credential named twice in the query string: which one to use is not ours to guess. */
+export function givenTwice(name: string): ServiceError {
+  return new ServiceError('validation_failed', `${name} is given more than once.`, name);
 }

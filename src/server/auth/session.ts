@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { authenticateSession, type CustomerSession } from '../../core/customers/sessions';
 import type { Engine } from '../../core/engine';
 import { ServiceError } from '../../shared/errors';
-import { tagCredential } from './credential';
-import { givenTwice } from './api-key';
+import { givenTwice, tagCredential } from './credential';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
@@ -248,20 +248,35 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             </Stack>
           </Checkbox.Group>
         )}
-        {orderError && (
-          <Alert color="red" role="alert" title={t.orderFailed} data-testid="order-error">
-            {orderError}
-          </Alert>
-        )}
-        {asking && <ConfirmLarge amounts={asking} money={money} onConfirm={confirmLarge} onBack={backFromLarge} />}
-        <Group justify="space-between" align="center">
-          <Text size="xs" c="dimmed" data-testid="order-receipt">
-            {t.receipt(draft.receiptNumber)}
-          </Text>
-          <Button type="submit" size="lg" loading={busy} disabled={offline || asking !== null} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
-            {t.submitOrder}
-          </Button>
-        </Group>
+        {/*
+          The actions stay at the foot of the dialog while its fields scroll (a small 1024×768 touch
+          screen with many rewards): Place order, a refusal and the large-amount question are
+          always in sight, never below the fold.
+        */}
+        <Box
+          data-testid="order-actions"
+          pos="sticky"
+          bottom={0}
+          py="sm"
+          style={{ zIndex: 2, background: 'var(--mantine-color-body)', borderTop: '1px solid var(--mantine-color-default-border)' }}
+        >
+          <Stack gap="sm">
+            {orderError && (
+              <Alert color="red" role="alert" title={t.orderFailed} data-testid="order-error">
+                {orderError}
+              </Alert>
+            )}
+            {asking && <ConfirmLarge amounts={asking} money={money} onConfirm={confirmLarge} onBack={backFromLarge} />}
+            <Group justify="space-between" align="center">
+              <Text size="xs" c="dimmed" data-testid="order-receipt">
+                {t.receipt(draft.receiptNumber)}
+              </Text>
+              <Button type="submit" size="lg" loading={busy} disabled={offline || asking !== null} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
+                {t.submitOrder}
+              </Button>
+            </Group>
+          </Stack>
+        </Box>
       </Stack>
     </form>
   );
@@ -290,7 +305,15 @@ export function OrderForm() {
     if (open && !shown) cashier.ui.getState().show(null);
   }, [open, shown, cashier]);
   return (
-    <Modal opened={shown} onClose={close} closeOnEscape={asking === null} size="lg" styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 } }} title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}>
+    <Modal
+      opened={shown}
+      onClose={close}
+      closeOnEscape={asking === null}
+      size="lg"
+      // The form's actions stick to the dialog's foot: a field the focus moves to is scrolled clear of them.
+      styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 }, content: { scrollPaddingBottom: 110 } }}
+      title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}
+    >
       {shown && <OrderFields customer={customer} onDone={close} asking={asking} setAsking={setAsking} />}
     </Modal>
   );
