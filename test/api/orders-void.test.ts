@@ -256,7 +256,21 @@ describe('DELETE /order', () => {
     expectLegacyError(await deleteOrder(v.apiKey, {}), 400, 'validation_failed', 'receipt_number');
     expectLegacyError(await deleteOrder(v.apiKey, { receipt_number: '' }), 400, 'validation_failed', 'receipt_number');
     expectLegacyError(await deleteOrder(v.kioskApiKey, { receipt_number: receipt }), 403, 'forbidden');
+    expectLegacyError(await deleteOrder(v.apiKey, { receipt_number: 'x'.repeat(97) }), 400, 'validation_failed', 'receipt_number');
     expect(await snapshot(c.userId)).toStrictEqual(before);
+  });
+
+  it('voids a sale central renamed past 64 characters (a reused 64-character receipt, `~<node>.<n>`)', async () => {
+    const v = await addVendor();
+    const c = await signUp(v.vendorId);
+    const receipt = 'R'.repeat(64);
+    await orderOk(v.apiKey, { card_number: c.email, receipt_number: receipt, subtotal: 4 });
+    const renamed = `${receipt}~1048575.2`;
+    await node.engine.db.updateTable('orders').set({ receipt_number: renamed }).where('receipt_number', '=', receipt).execute();
+    const voided = await deleteOrder(v.apiKey, { receipt_number: renamed });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    expect(voided.body.status).toBe('Voided');
+    expect((await node.engine.db.selectFrom('orders').select('status').where('receipt_number', '=', renamed).executeTakeFirstOrThrow()).status).toBe('voided');
   });
 });
 

@@ -157,7 +157,9 @@ export const OrderBody = Type.Object({
   redemptions: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50, description: 'reward ids (rwd_…), one per unit' })),
 });
 
-export const VoidOrderBody = Type.Object({ receipt_number: Type.String({ minLength: 1, maxLength: 64 }) });
+// A void names a receipt up to 64 characters plus central's rename of a reused one (`~<node>.<n>`,
+// sync/central/repeated-sale.ts): a sale a POS numbered with 64 characters can still be voided.
+export const VoidOrderBody = Type.Object({ receipt_number: Type.String({ minLength: 1, maxLength: 96 }) });
 
 const OrderCurrency = Type.Object({ id: Type.Integer(), name: Type.String(), code: Nullable(Type.String()) });
 
