@@ -115,6 +115,32 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
     expect(await c.central.engine.db.selectFrom('sync_exceptions').select('kind').execute()).toEqual([]);
   });
 
+  it('keeps the email or phone the customer got at central meanwhile over the one a counter added offline, and says so', async () => {
+    const c = await chain(await database());
+    const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550177' } })).session.user_id);
+    const member = Number((await registerInStore(c.a.engine, await c.a.scope(), { email: 'ola@example.com' })).session.user_id);
+    for (const s of [c.a, c.b]) await s.client.syncOnce();
+
+    // Offline at B, the counter adds an email to the guest and a phone to the member; at A (online)
+    // they give others, which reach central first.
+    await registerInStore(c.b.engine, await c.b.scope(), { phone: { number: '+12025550177' }, email: 'guest.b@example.com' });
+    await registerInStore(c.b.engine, await c.b.scope(), { email: 'ola@example.com', phone: { number: '+12025550178' } });
+    await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550177' }, email: 'guest.a@example.com' });
+    await registerInStore(c.a.engine, await c.a.scope(), { email: 'ola@example.com', phone: { number: '+12025550166' } });
+    await c.a.client.syncOnce();
+    for (let round = 0; round < 2; round += 1) for (const s of [c.b, c.a]) await s.client.syncOnce();
+
+    for (const node of [c.central, c.a, c.b]) {
+      expect(await contacts(node, guest)).toEqual({ email: 'guest.a@example.com', email_key: 'guest.a@example.com', phone: '+12025550177' });
+      expect(await contacts(node, member)).toEqual({ email: 'ola@example.com', email_key: 'ola@example.com', phone: '+12025550166' });
+    }
+    const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject', 'message']).orderBy('id').execute();
+    expect(exceptions).toEqual([
+      { kind: 'contact_kept', subject: `user ${guest}`, message: expect.stringContaining('email guest.b@example.com added at the store is not taken') },
+      { kind: 'contact_kept', subject: `user ${member}`, message: expect.stringContaining('phone +12025550178 added at the store is not taken') },
+    ]);
+  });
+
   it('keeps an email or phone another customer took at central meanwhile with its holder, and says so', async () => {
     const c = await chain(await database());
     const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550157' } })).session.user_id);

@@ -27,6 +27,7 @@ type Row = Record<string, unknown>;
  */
 export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row): Promise<void> {
   const id = Number(existing['id']);
+  await noteContactsKept(trx, engine, node, existing, data);
   const passport = data['passport_number'];
   const passportSent = 'passport_number' in data && (passport === null || (typeof passport === 'string' && PASSPORT.test(passport))) && passport !== existing['passport_number'];
   const email = existing['email'] == null && typeof data['email'] === 'string' && isEmail(data['email']) ? data['email'] : null;
@@ -41,6 +42,25 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
   }
   // Nothing taken for this row: touch it, so central's version is logged and flows back.
   await trx.updateTable('users').set({ id }).where('id', '=', id).execute();
+}
+
+/** The columns of a change a counter narrowed to what it set (outbox/narrow-loose-change.ts). */
+const COUNTER_SET = new Set(['id', 'updated_at', 'email', 'email_key', 'phone', 'passport_number']);
+
+/**
+ * A contact a counter added to a customer who had none, while the customer got another at central:
+ * central's stays (the customer's own), and staff learn of the one not taken (`contact_kept`). Only
+ * from a change narrowed to what the counter set: any other copy of the row may simply be older.
+ */
+async function noteContactsKept(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row): Promise<void> {
+  if (!Object.keys(data).every((column) => COUNTER_SET.has(column))) return;
+  const id = Number(existing['id']);
+  const kept = async (what: string, added: string, held: unknown) =>
+    recordSyncException(trx, engine, node, 'contact_kept', `user ${id}`, `${what} ${added} added at the store is not taken: customer ${id} has ${what} ${String(held)} from central, which stays`);
+  const email = data['email'];
+  if (typeof email === 'string' && isEmail(email) && existing['email'] != null && emailKey(email) !== existing['email_key']) await kept('email', email, existing['email']);
+  const phone = data['phone'];
+  if (typeof phone === 'string' && isPhone(phone) && existing['phone'] != null && phone !== existing['phone']) await kept('phone', phone, existing['phone']);
 }
 
 /**
