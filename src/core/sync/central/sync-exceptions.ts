@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
+import type { SyncExceptionKind } from '../../../shared/sync-exception-kinds';
 
 /** Something offline selling left for staff to look at: an overdraft, a conflict, a rejected event. */
-export async function recordSyncException(trx: Kysely<DB>, engine: Engine, node: PairedNode, kind: string, subject: string, message: string): Promise<void> {
+export async function recordSyncException(trx: Kysely<DB>, engine: Engine, node: PairedNode, kind: SyncExceptionKind, subject: string, message: string): Promise<void> {
   await trx
     .insertInto('sync_exceptions')
     .values({ vendor_id: node.vendorId, store_id: node.storeId, node_id: node.id, kind, subject, message, created_at: engine.clock.now(), resolved_at: null })

@@ -7,6 +7,7 @@ import { recordCustomerEvent } from '../../webhooks/events';
 import type { PairedNode } from './apply-push';
 import { hasMembership } from './push-scope';
 import { recordSyncException } from './sync-exceptions';
+import type { SyncExceptionKind } from '../../../shared/sync-exception-kinds';
 
 // A customer's row is central's (profile changes, passwords, deletion are forwarded to it), except
 // what a store's counter changes locally (POST /onscreen/register, register-in-store.ts): the
@@ -95,7 +96,7 @@ async function takeStoreContacts(
   const targetId = Number(target['id']);
   const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
   const changes: Row = {};
-  const conflict = (kind: string, what: string, holder: { id: number }) =>
+  const conflict = (kind: SyncExceptionKind, what: string, holder: { id: number }) =>
     recordSyncException(trx, engine, node, kind, `user ${targetId}`, `${what} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
   const { passport, email, phone } = given;
   if (passport !== undefined && passport !== target['passport_number']) {
