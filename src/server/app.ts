@@ -136,7 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('staff', null);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   // OPTIONS without Origin is a plain "what can I call" question: 204, not a text/plain 400.
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], maxAge: 600, strictPreflight: false });
+  // Retry-After readable from other origins: a screen says how long a 429 asks to wait (node-messages-es.ts).
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], exposedHeaders: ['Retry-After'], maxAge: 600, strictPreflight: false });
   if (options.sync) {
     markCentralOwnedRoutes(app);
     forwardCentralOwnedCalls(app, options.sync.pairing.central);

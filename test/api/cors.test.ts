@@ -29,5 +29,7 @@ describe('CORS', () => {
     const denied = await http(`${node.url}/currencies`, { headers: { origin: 'http://shop.example' } });
     expect(denied.status).toBe(401);
     expect(denied.headers.get('access-control-allow-origin')).toBe('*');
+    // A 429's Retry-After is readable there too (screens say how long to wait).
+    expect(denied.headers.get('access-control-expose-headers')).toBe('Retry-After');
   });
 });
