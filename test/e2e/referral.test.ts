@@ -76,6 +76,12 @@ describe('referral page in Chromium', () => {
     await page.getByRole('button', { name: 'Unirme' }).click();
     await expectText(page.getByTestId('joined'), '¡Bienvenido, Lía!');
     expect((await history()).filter((r) => r.object === 'referral')).toHaveLength(2);
+    // The language links keep the invitation: English, then back to Spanish, still the same form.
+    await page.goto(referralUrl);
+    await page.getByRole('link', { name: 'English' }).click();
+    await expectText(page.getByRole('heading', { level: 1 }), 'Join Referral Roasters');
+    await page.getByRole('link', { name: 'Español' }).click();
+    await expectText(page.getByRole('heading', { level: 1 }), 'Únase a Referral Roasters');
     const missing = await page.goto(`${node.url}/join?code=nope&lang=es`);
     expect(missing!.status()).toBe(404);
     await expectText(page.getByRole('heading', { level: 1 }), 'Este enlace de invitación no es válido.');

@@ -53,10 +53,12 @@ function languageOf(query: string | undefined, acceptLanguage: string | undefine
   return /^es\b/i.test(acceptLanguage ?? '') ? 'es' : 'en';
 }
 
-function page(lang: Lang, title: string, body: string): string {
+/** The page in `lang`; its language links keep the invitation (`code`), which the page is about. */
+function page(lang: Lang, title: string, body: string, code = ''): string {
+  const link = (to: Lang) => escape(`?${code ? `code=${encodeURIComponent(code)}&` : ''}lang=${to}`);
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}label{display:block;margin:.8rem 0 .2rem}input[type=text],input[type=email],input[type=password]{width:100%;padding:.6rem;font-size:1rem;box-sizing:border-box}button{margin-top:1rem;padding:.7rem 1.6rem;font-size:1rem;background:#0ca678;color:#fff;border:0;border-radius:6px}.error{background:#ffe3e3;padding:.6rem;border-radius:6px}nav a{margin-right:.8rem}</style></head>
-<body><nav><a href="?lang=en" hreflang="en">English</a><a href="?lang=es" hreflang="es">Español</a></nav><main>${body}</main></body></html>`;
+<body><nav><a href="${link('en')}" hreflang="en">English</a><a href="${link('es')}" hreflang="es">Español</a></nav><main>${body}</main></body></html>`;
 }
 
 function form(lang: Lang, code: string, referrer: Referrer, error: string | null, values: Record<string, string> = {}): string {
@@ -72,6 +74,7 @@ ${error ? `<p class="error" role="alert"><strong>${escape(t.failed)}</strong>: $
 ${field('first_name', t.firstName, 'text')}${field('last_name', t.lastName, 'text')}${field('email_address', t.email, 'email')}${field('password', t.password, 'password')}
 <label><input type="checkbox" name="terms" value="true" required> ${escape(t.terms)}</label>
 <button type="submit">${escape(t.submit)}</button></form>`,
+    code,
   );
 }
 
