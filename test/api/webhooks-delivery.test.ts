@@ -137,6 +137,52 @@ describe('a delivery', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it('a hung receiver delays only its own events: another endpoint’s go out meanwhile', async () => {
+    const hung = await createEndpoint();
+    receiver.answers = ['hang'];
+    const other = await startWebhookReceiver();
+    try {
+      const reply = await api('/webhooks', { method: 'POST', body: { url: other.url, events: ['customer.registered'] } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      other.secrets = [reply.body.secret];
+      await sendTest(hung.id);
+      node.clock.advance(1);
+      await sendTest(reply.body.id);
+      const started = performance.now();
+      const passing = pass({ timeoutMs: 3_000 });
+      await other.waitForCount(1, 2_500);
+      expect(performance.now() - started).toBeLessThan(2_500);
+      expect(other.received[0]!.verified).toBe(true);
+      expect(await passing).toEqual({ succeeded: 1, retrying: 1, failed: 0, skipped: 0 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a slow receiver with many events takes one pass’s time budget, and the rest go in later passes, in order', async () => {
+    const endpoint = await createEndpoint();
+    for (let i = 0; i < 5; i += 1) {
+      await sendTest(endpoint.id);
+      node.clock.advance(1);
+    }
+    const sent: string[] = [];
+    // Each answer takes 400 ms: after the pass's budget (1 s) the lane starts no more.
+    const slow: WebhookDeliveryOptions['post'] = async (post) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      sent.push((JSON.parse(post.body) as { id: string }).id);
+      return { status: 200 };
+    };
+    const first = await pass({ post: slow });
+    expect(first.succeeded).toBeGreaterThanOrEqual(2);
+    expect(first.succeeded).toBeLessThan(5);
+    expect(first.skipped).toBe(5 - first.succeeded);
+    let passes = 1;
+    while ((await pass({ post: slow })).succeeded > 0) passes += 1;
+    expect(passes).toBeGreaterThan(1);
+    const order = (await deliveries(endpoint.id)).map((d) => d.event_id as string).reverse();
+    expect(sent).toEqual(order);
+  });
+
   it('holds the rest of an endpoint’s events behind a failure in the same pass', async () => {
     const endpoint = await createEndpoint();
     receiver.answers = [500];

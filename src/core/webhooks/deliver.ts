@@ -50,7 +50,7 @@ export interface WebhookDeliveryReport {
   succeeded: number;
   retrying: number;
   failed: number;
-  /** Due, but claimed by another pass first, or held back behind a failure of the same endpoint. */
+  /** Due, but claimed by another pass first, held back behind a failure of the same endpoint, or left for the next pass by its lane's time budget. */
   skipped: number;
 }
 
@@ -107,26 +107,42 @@ function dueDeliveries(db: Kysely<DB>, now: number, limit: number) {
 
 type DueDelivery = Awaited<ReturnType<typeof dueDeliveries>>[number];
 
+/** A lane starts no further delivery once its pass has run this long: the rest wait for the next pass. */
+export const LANE_BUDGET_MS = 1_000;
+
 /**
- * Sends the deliveries due at the engine clock's now, oldest event first, up to one batch. After a
- * failure, the endpoint's other deliveries wait for the next pass, so a receiver that is down
- * costs one timeout per pass, and events of one endpoint are not sent past an earlier one that
- * just failed. Does nothing on a replica node (the owner of the program's data delivers).
+ * Sends the deliveries due at the engine clock's now, up to one batch: each endpoint's in its own
+ * lane, its events in the order they happened, the lanes side by side — so a slow or hung receiver
+ * delays only its own events (it held every other endpoint's behind its timeout). After a failure,
+ * the endpoint's other deliveries wait for the next pass, so a receiver that is down costs one
+ * timeout per pass, and events of one endpoint are not sent past an earlier one that just failed.
+ * A lane starts nothing more once the pass is `LANE_BUDGET_MS` old, so a slow but working receiver
+ * with many events does not hold the pass (and the next one, with others' new events) for long.
+ * Does nothing on a replica node (the owner of the program's data delivers).
  */
 export async function deliverDueWebhooks(engine: Engine, options: WebhookDeliveryOptions = {}): Promise<WebhookDeliveryReport> {
   const report: WebhookDeliveryReport = { succeeded: 0, retrying: 0, failed: 0, skipped: 0 };
   if (!ownsProgramData(engine)) return report;
   const due = await dueDeliveries(engine.db, engine.clock.now(), options.batchSize ?? 50);
-  const heldBack = new Set<string>();
-  for (const delivery of due) {
-    if (heldBack.has(delivery.endpoint_id)) {
-      report.skipped += 1;
-      continue;
-    }
-    const outcome = await deliverOne(engine, delivery, options);
-    report[outcome] += 1;
-    if (outcome !== 'succeeded') heldBack.add(delivery.endpoint_id);
-  }
+  const lanes = new Map<string, DueDelivery[]>();
+  for (const delivery of due) lanes.set(delivery.endpoint_id, [...(lanes.get(delivery.endpoint_id) ?? []), delivery]);
+  const started = performance.now();
+  await Promise.all(
+    [...lanes.values()].map(async (lane) => {
+      for (const [index, delivery] of lane.entries()) {
+        if (index > 0 && performance.now() - started >= LANE_BUDGET_MS) {
+          report.skipped += lane.length - index;
+          return;
+        }
+        const outcome = await deliverOne(engine, delivery, options);
+        report[outcome] += 1;
+        if (outcome !== 'succeeded') {
+          report.skipped += lane.length - index - 1;
+          return;
+        }
+      }
+    }),
+  );
   return report;
 }
 
