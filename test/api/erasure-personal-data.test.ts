@@ -3,7 +3,7 @@ import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { WEBHOOK_KINDS } from '../../src/core/webhooks/kinds';
 import { ownerOf, staffCall } from '../support/backoffice';
-import { type Customer, freshEmail, newMailAt, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, freshEmail, newMailAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { inStoreApi } from '../support/in-store';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
 import { CARDS } from '../support/payments';
@@ -121,5 +121,28 @@ describe('erasing an account', () => {
     expect(audit).toContain('goodwill');
     expect(audit).not.toContain(c.email.toLowerCase());
     expect(audit).not.toContain(phone);
+  });
+
+  it('also forgets the email and phone the person had before changing them: messages sent to them, eGift events in their name', async () => {
+    const first = freshEmail('Before.Change');
+    const c = await signUpAt(node, v.vendorId, { first_name: 'Zoe', last_name: 'Formerly', email_address: first });
+    const profile = (body: Record<string, unknown>) => http(`${node.url}${withSessionKey('/user/profile', c.key)}`, { method: 'PUT', body });
+    const oldPhone = '+14155550199';
+    expect((await profile({ phone_number: oldPhone })).status).toBe(200);
+    // Messages to the first email and phone (verification codes), and a gift bought in that name.
+    expect((await http(`${node.url}${withSessionKey('/user/activate/email', c.key)}`)).status).toBe(200);
+    expect((await http(`${node.url}${withSessionKey('/user/activate/sms', c.key)}`)).status).toBe(200);
+    await giftBoughtBy(first, elsewhere);
+    const outbox = () => node.engine.db.selectFrom('messages_outbox').select('recipient').execute();
+    expect((await outbox()).map((m) => m.recipient)).toEqual(expect.arrayContaining([first, oldPhone]));
+    // Then new ones, and the account goes.
+    const second = freshEmail('After.Change');
+    expect((await profile({ email_address: second, current_password: PASSWORD, phone_number: '+14155550198' })).status).toBe(200);
+    await deleteAccount({ ...c, email: second });
+
+    const recipients = JSON.stringify((await outbox()).map((m) => m.recipient)).toLowerCase();
+    for (const trace of [first.toLowerCase(), second.toLowerCase(), oldPhone, '+14155550198']) expect(recipients, trace).not.toContain(trace);
+    const events = JSON.stringify((await storedEvents()).map((e) => e.data)).toLowerCase();
+    for (const trace of [first.toLowerCase(), second.toLowerCase(), oldPhone]) expect(events, trace).not.toContain(trace);
   });
 });

@@ -490,6 +490,10 @@ describe('logging never leaks secrets', () => {
     expect(tokenUrl).not.toContain('TOKEN456');
     expect(tokenUrl).toContain('amount=5');
 
+    const person = redactUrl('/user/activate/sms?phone=%2B14155550199&email=zoe%40example.com&card_number=C001&cedula=1710034065&passport_number=AB12345&phone_number=4155550199&email_address=z%40e.com&vendor=3');
+    for (const trace of ['4155550199', 'zoe', 'C001', '1710034065', 'AB12345', 'z%40e']) expect(person, trace).not.toContain(trace);
+    expect(person).toContain('vendor=3');
+
     const many = redactUrl('/x?session_identifier=SI1&client_secret=CS1&password=PW1&pin=4321&keep=yes');
     for (const secret of ['SI1', 'CS1', 'PW1', '4321']) expect(many).not.toContain(secret);
     expect(many).toContain('keep=yes');

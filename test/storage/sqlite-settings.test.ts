@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openSqlite } from '../../src/core/storage/database';
@@ -39,6 +39,22 @@ describe('the SQLite write connection', () => {
     expect(await setting('synchronous')).toBe(2); // FULL: an answered sale survives a power cut
     expect(await setting('foreign_keys')).toBe(1);
     expect(await setting('temp_store')).toBe(2); // MEMORY (below)
+    expect(await setting('secure_delete')).toBe(2); // FAST (below)
+  });
+
+  it('zeroes what a statement deletes: an erased value is not left in the file', async () => {
+    const marker = 'zoe.erased.7f3a@example.com';
+    await sql`create table people (id integer primary key, email text)`.execute(database.db);
+    const some = (prefix: string) => sql`insert into people (email) with recursive n(x) as (select 1 union all select x + 1 from n where x < 50) select printf(${`${prefix}%d@example.com`}, x) from n`;
+    // In the middle of its page: a deleted cell there is left as free space, readable unless zeroed.
+    await some('before').execute(database.db);
+    await sql`insert into people (email) values (${marker})`.execute(database.db);
+    await some('after').execute(database.db);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
+    expect(readFileSync(`${dir.path}/node.db`).includes(marker)).toBe(true);
+    await sql`delete from people where email = ${marker}`.execute(database.db);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(database.db);
+    expect(readFileSync(`${dir.path}/node.db`).includes(marker)).toBe(false);
   });
 
   it.runIf(process.platform === 'linux')('keeps statement journals in memory: a big statement does not turn the rest of its transaction into temp-file writes', async () => {

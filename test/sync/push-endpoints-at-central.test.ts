@@ -167,6 +167,8 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.dropIndex('users_last_name_folded').execute();
       await engine.db.schema.alterTable('pos_sessions').dropColumn('kiosk_identified_at').execute();
       await engine.db.schema.dropTable('sync_moved_rows').execute();
+      await engine.db.schema.dropIndex('messages_outbox_user').execute();
+      await engine.db.schema.alterTable('messages_outbox').dropColumn('user_id').execute();
       await migrateToLatest(engine.db);
     }
     expect(await whatStoresCanRead(central, 'di@tokens.test')).not.toContain('token-');

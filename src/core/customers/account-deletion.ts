@@ -13,6 +13,7 @@ import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import { WIPED_PERSON } from './personal-data';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
+import { emailKey } from './contact';
 
 /**
  * Step 1 (DELETE /vendor/{vendor_id}/customers/{user_id}/submit): emails a deletion code. The path
@@ -28,6 +29,7 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
       vendorId: vendor.id,
       channel: 'email',
       to: user.email,
+      userId: user.id,
       template: 'account_deletion',
       locale: await messageLocale(trx, user.id, vendor),
       params: { first_name: user.first_name, code, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.account_deletion.ttlMinutes) },
@@ -116,13 +118,31 @@ async function closePaymentsAtVendor(db: Kysely<DB>, now: number, userId: number
 }
 
 /**
- * Sent messages keep their recipient; the erased person's address and number go from them, and
+ * Every email and phone the person is known by: today's, and those messages were sent to for them
+ * before they changed it (messages_outbox.user_id, migration 0038). Emails as lookup keys.
+ */
+async function contactsOf(db: Kysely<DB>, userId: number, person: { email_key: string | null; phone: string | null }): Promise<{ emailKeys: string[]; phones: string[] }> {
+  const sent = await db.selectFrom('messages_outbox').select(['channel', 'recipient']).where('user_id', '=', userId).where('recipient', '!=', '').execute();
+  const emailKeys = new Set(person.email_key ? [person.email_key] : []);
+  const phones = new Set(person.phone ? [person.phone] : []);
+  for (const message of sent) {
+    if (message.channel === 'email') emailKeys.add(emailKey(message.recipient));
+    else phones.add(message.recipient);
+  }
+  return { emailKeys: [...emailKeys], phones: [...phones] };
+}
+
+/**
+ * Sent messages keep their recipient; the erased person's addresses and numbers go from them, and
  * what was not sent yet (a gift's email, a code) is not sent to them any more.
  */
-async function forgetMessagesTo(db: Kysely<DB>, person: { email_key: string | null; phone: string | null }): Promise<void> {
-  if (!person.email_key && !person.phone) return;
+async function forgetMessagesTo(db: Kysely<DB>, userId: number, contacts: { emailKeys: string[]; phones: string[] }): Promise<void> {
   const addressedTo = (eb: ExpressionBuilder<DB, 'messages_outbox'>) =>
-    eb.or([...(person.email_key ? [eb(eb.fn('lower', ['recipient']), '=', person.email_key)] : []), ...(person.phone ? [eb('recipient', '=', person.phone)] : [])]);
+    eb.or([
+      eb('user_id', '=', userId),
+      ...(contacts.emailKeys.length > 0 ? [eb(eb.fn('lower', ['recipient']), 'in', contacts.emailKeys)] : []),
+      ...(contacts.phones.length > 0 ? [eb('recipient', 'in', contacts.phones)] : []),
+    ]);
   await db.updateTable('messages_outbox').set({ status: 'failed', last_error: 'recipient erased' }).where(addressedTo).where('status', '=', 'pending').execute();
   await db.updateTable('messages_outbox').set({ recipient: '', params: null }).where(addressedTo).execute();
 }
@@ -269,9 +289,10 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   // The gateway forgets the saved cards too (queued here, sent after the commit and by the jobs).
   await queueCardDetachments(db, engine, userId);
   const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
-  await forgetMessagesTo(db, person);
+  const contacts = await contactsOf(db, userId, person);
+  await forgetMessagesTo(db, userId, contacts);
   await forgetNamesInOrderReplies(db, engine, userId);
-  await forgetPersonInWebhookEvents(db, { userId, emailKey: person.email_key, phone: person.phone });
+  await forgetPersonInWebhookEvents(db, { userId, ...contacts });
   // A rating's comment is the person's own free text: it may name them in any form, so it goes
   // whole; the rating itself stays (the store's score).
   await db.updateTable('transactions').set({ rating_comment: null }).where('user_id', '=', userId).where('rating_comment', 'is not', null).execute();

@@ -21,6 +21,7 @@ export function requestPasswordReset(engine: Engine, input: { email: string; ven
       vendorId: vendor.id,
       channel: 'email',
       to: user.email,
+      userId: user.id,
       template: 'password_reset',
       locale: await messageLocale(trx, user.id, vendor),
       params: { first_name: user.first_name, token, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.password_reset.ttlMinutes) },

@@ -24,6 +24,8 @@ export interface NewMessage {
   template: MessageTemplate;
   /** The customer's language (`en`, `es`, `es-EC`…); anything else is sent in English. */
   locale: string;
+  /** The customer it is for, when it is a customer's (an erasure finds it by them: migration 0038). */
+  userId?: number | null | undefined;
   /** Exactly the parameters the template takes, plus any of its optional ones (see TEMPLATES); kept sealed, and only until delivered. */
   params: Record<string, string>;
 }
@@ -65,6 +67,7 @@ export async function queueMessage(db: Kysely<DB>, engine: Engine, message: NewM
       last_error: null,
       created_at: now,
       sent_at: null,
+      ...(message.userId ? { user_id: message.userId } : {}),
     })
     .execute();
   return id;

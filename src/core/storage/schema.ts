@@ -204,6 +204,8 @@ export interface MessagesOutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** The customer the message was for (migration 0038); null for staff, guests and older messages. */
+  user_id: Generated<number | null>;
 }
 
 export interface TiersTable {

@@ -7,9 +7,10 @@ import type { DB } from '../storage/schema';
 
 export interface ErasedPerson {
   userId: number;
-  /** As stored before erasure (email_key: lower case); null when there was none. */
-  emailKey: string | null;
-  phone: string | null;
+  /** Every email they were known by, as lookup keys (lower case): today's and earlier ones. */
+  emailKeys: readonly string[];
+  /** Every phone they were known by (E.164). */
+  phones: readonly string[];
 }
 
 /** What customerPayload shows of an erased account: the person's fields of a `user` object, blanked. */
@@ -37,15 +38,15 @@ export async function forgetPersonInWebhookEvents(db: Kysely<DB>, person: Erased
 function mentionsPerson(eb: ExpressionBuilder<DB, 'webhook_events'>, person: ErasedPerson) {
   return eb.or([
     eb('data', 'like', `%"user_id":${person.userId}%`),
-    ...(person.emailKey ? [eb(eb.fn('lower', ['data']), 'like', `%${person.emailKey}%`)] : []),
-    ...(person.phone ? [eb('data', 'like', `%${person.phone}%`)] : []),
+    ...person.emailKeys.map((key) => eb(eb.fn('lower', ['data']), 'like', `%${key}%`)),
+    ...person.phones.map((phone) => eb('data', 'like', `%${phone}%`)),
   ]);
 }
 
-/** eGift events of any program carrying the person's email (none without one). */
+/** eGift events of any program carrying one of the person's emails (none without one). */
 function giftsBy(eb: ExpressionBuilder<DB, 'webhook_events'>, person: ErasedPerson) {
-  if (!person.emailKey) return [];
-  return [eb.and([eb('type', 'in', ['egift.sent', 'egift.claimed']), eb(eb.fn('lower', ['data']), 'like', `%${person.emailKey}%`)])];
+  if (person.emailKeys.length === 0) return [];
+  return [eb.and([eb('type', 'in', ['egift.sent', 'egift.claimed']), eb.or(person.emailKeys.map((key) => eb(eb.fn('lower', ['data']), 'like', `%${key}%`)))])];
 }
 
 /**
@@ -66,5 +67,5 @@ export function withoutPerson(value: unknown, person: ErasedPerson): unknown {
 
 function isTheirs(text: string, person: ErasedPerson): boolean {
   const clean = text.trim();
-  return (person.emailKey !== null && clean.toLowerCase() === person.emailKey) || (person.phone !== null && clean === person.phone);
+  return person.emailKeys.includes(clean.toLowerCase()) || person.phones.includes(clean);
 }

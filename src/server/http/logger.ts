@@ -1,7 +1,13 @@
 import pino, { type Logger } from 'pino';
 
-/** Query parameters that carry credentials or customer secrets; their values never reach a log. */
-const SECRET_PARAMS = new Set(['api_key', 'session_key', 'session_identifier', 'token', 'pin', 'client_secret', 'code', 'password', 'number', 'cvv']);
+/**
+ * Query parameters that carry credentials, customer secrets or who a customer is; their values never
+ * reach a log (an erasure cannot reach a log: `?phone=` of an SMS activation stayed there).
+ */
+const SECRET_PARAMS = new Set([
+  'api_key', 'session_key', 'session_identifier', 'token', 'pin', 'client_secret', 'code', 'password', 'number', 'cvv',
+  'email', 'email_address', 'phone', 'phone_number', 'card_number', 'cedula', 'passport_number',
+]);
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');

@@ -30,7 +30,7 @@ export async function remindExpiringBillingProfiles(engine: Engine): Promise<Rem
       .innerJoin('users as u', 'u.id', 'p.user_id')
       .innerJoin('user_vendors as m', (join) => join.onRef('m.user_id', '=', 'p.user_id').onRef('m.vendor_id', '=', 'p.vendor_id'))
       .innerJoin('vendors as v', 'v.id', 'p.vendor_id')
-      .select(['p.id', 'p.vendor_id', 'p.brand', 'p.last4', 'p.expiry_month', 'p.expiry_year', 'u.email', 'u.first_name', 'm.language', 'v.name as vendor_name', 'v.language as vendor_language'])
+      .select(['p.id', 'p.user_id', 'p.vendor_id', 'p.brand', 'p.last4', 'p.expiry_month', 'p.expiry_year', 'u.email', 'u.first_name', 'm.language', 'v.name as vendor_name', 'v.language as vendor_language'])
       .where('p.expiry_year', '=', year)
       .where('p.expiry_month', '=', month)
       .where('p.deleted_at', 'is', null)
@@ -56,6 +56,7 @@ export async function remindExpiringBillingProfiles(engine: Engine): Promise<Rem
           vendorId: profile.vendor_id,
           channel: 'email',
           to: profile.email!,
+          userId: Number(profile.user_id),
           template: 'billing_profile_expiring',
           locale: profile.language ?? profile.vendor_language,
           params: {
