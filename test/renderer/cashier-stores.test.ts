@@ -1,10 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRequester } from '../../src/renderer/src/api/client';
-import { createTerminalApi } from '../../src/renderer/src/api/terminal-api';
-import { type Cashier, cashierFor } from '../../src/renderer/src/cashier/cashier-controller';
-import type { StoreEventMessage } from '../../src/renderer/src/events/event-stream';
+import { cashierScreen } from '../support/cashier-screen';
 import { type Customer, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
-import { type EventStream, eventStreams } from '../support/event-stream';
+import { eventStreams } from '../support/event-stream';
 import { inStoreApi } from '../support/in-store';
 import { paymentsApi } from '../support/payments';
 import { drainAutoReloads } from '../../src/core/payments/auto-reload/auto-reloads';
@@ -34,29 +31,9 @@ afterEach(() => {
 });
 
 /** A cashier over a fresh vendor's key, fed by that store's real event stream. */
-async function counter(): Promise<{ v: VendorCredentials; cashier: Cashier; stream: EventStream; api: ReturnType<typeof createTerminalApi> }> {
+async function counter() {
   const v = await node.addVendor();
-  const api = createTerminalApi(createRequester({ baseUrl: node.url, credential: null }), v.apiKey);
-  const listeners = new Set<(e: StoreEventMessage) => void>();
-  const cashier = cashierFor(api, {
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    onResync: () => () => undefined,
-  });
-  const stream = await events(v.apiKey);
-  let pumping = true;
-  void (async () => {
-    while (pumping) {
-      const message = await stream.next(60_000).catch(() => null);
-      if (!message) break;
-      for (const listener of listeners) listener(message.data as StoreEventMessage);
-    }
-  })();
-  stops.push(cashier.start(), () => (pumping = false));
-  await vi.waitFor(() => expect(cashier.queue.getState().phase).toBe('ready'));
-  return { v, cashier, stream, api };
+  return { v, ...(await cashierScreen(node, v.apiKey, events, stops)) };
 }
 
 async function customerWithBalances(v: VendorCredentials, cents: number, points: number): Promise<Customer> {
