@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   invalid_credentials: { status: 401, message: 'The email address or password is not correct.' },
   invalid_session: { status: 401, message: 'Your session is not valid. Please log in again.' },
   session_expired: { status: 401, message: 'Your session has expired. Please log in again.' },
-  session_ended: { status: 401, message: 'You have logged out. Please log in again.' },
+  session_ended: { status: 401, message: 'This session has ended: logged out, the password changed, or the account closed. Please log in again.' },
   staff_disabled: { status: 401, message: 'This staff account is disabled. Ask an owner of the program.' },
 
   // 403: known, but not allowed

@@ -226,6 +226,8 @@ describe('password reset', () => {
     expect((await getProfile(c.key)).status).toBe(200);
     await applyOk(token, NEW_PASSWORD);
     for (const key of [c.key, second.session_identifier, atB.session_identifier]) expectLegacyError(await getProfile(key), 401, 'session_ended');
+    // The app shows why, in words that fit a reset (not "You have logged out").
+    expect((await getProfile(c.key)).body.error.errors[0].message).toBe('This session has ended: logged out, the password changed, or the account closed. Please log in again.');
   });
 
   it('a token emailed before the account changed its email no longer works (the old mailbox may not be theirs any more)', async () => {
