@@ -112,9 +112,11 @@ describe.skipIf(!process.env.PG_URL)('a PostgreSQL central folder without PUNCHC
     drops.push(database.drop);
     const withUrl = { PUNCHCARD_DATABASE_URL: database.url };
     const dir = tempDir();
-    const init = await run(['init', '--data', dir, '--vendor', 'Chain', '--json'], withUrl);
+    const init = await run(['init', '--data', dir, '--vendor', 'Chain', '--owner', 'first@chain.test', '--json'], { ...withUrl, PUNCHCARD_OWNER_PASSWORD: undefined });
     expect(init.code, init.stderr).toBe(0);
-    const { store_id: storeId, vendor_id: vendorId } = JSON.parse(init.stdout) as { store_id: number; vendor_id: number };
+    const { store_id: storeId, vendor_id: vendorId, owner_sign_in_link: link } = JSON.parse(init.stdout) as { store_id: number; vendor_id: number; owner_sign_in_link: string };
+    // Before central's first start: a PostgreSQL folder is a central's, so the link points at 4320.
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4320\/admin#\/sign-in-link\?token=pcsl_/);
 
     // Set up, never started: the folder knows its database is PostgreSQL.
     const early = await run(['stores', 'list', '--data', dir], NO_DATABASE_URL);

@@ -10,10 +10,13 @@ export const signInLink = (adminUrl: string, token: string) => `${adminUrl}#/sig
 /**
  * Where the back office of the folder's node is reached: --admin-url, else the default port of the
  * node that serves the folder — a central's (4320) when the folder records that `punchcard central`
- * ran on it, or its database carries central's change capture (a folder older than that record).
+ * ran on it or that its database is on PostgreSQL (a chain's central, as the README sets one up;
+ * `init --owner` runs before central's first start), or its database carries central's change
+ * capture (a folder older than that record).
  */
 export async function adminUrlOf(flag: string | undefined, engine: Engine, dataDir: string): Promise<string> {
   if (flag) return flag;
-  const central = readFolderRecord(dataDirAt(dataDir).root).role === 'central' || (await getMeta(engine.db, 'sync_capture')) === 'central';
+  const record = readFolderRecord(dataDirAt(dataDir).root);
+  const central = record.role === 'central' || record.database === 'postgresql' || (await getMeta(engine.db, 'sync_capture')) === 'central';
   return `http://127.0.0.1:${central ? CENTRAL_PORT : STORE_PORT}/admin`;
 }
