@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issuePairingCode } from '../../src/core/sync/central/pairing';
 import { recordVerdicts } from '../../src/core/sync/outbox/pending-events';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
@@ -58,9 +58,17 @@ describe('pairing from Settings in Chromium', () => {
 
     // The node restarted paired; once its first sync is in, the chain's key signs in.
     await expect.poll(async () => (await http(`${storeUrl}/sync/status`).catch(() => ({ body: {} }))).body?.first_sync?.done ?? false, { timeout: UI_TIMEOUT * 4 }).toBe(true);
-    await card.getByRole('button', { name: 'Sign in again' }).click();
+    // The card re-renders while the restarted node reconnects (a loaded machine: for seconds), which
+    // can detach the button under a click: click again until the sign-in step shows.
     const login = page.getByTestId('login');
-    await login.waitFor();
+    await vi.waitFor(
+      async () => {
+        if (await login.isVisible()) return;
+        await card.getByRole('button', { name: 'Sign in again' }).click({ timeout: 3_000 });
+        await login.waitFor({ timeout: 3_000 });
+      },
+      { timeout: UI_TIMEOUT * 3, interval: 200 },
+    );
     await page.getByLabel('Store key').fill(chain.apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await login.waitFor({ state: 'detached' });
