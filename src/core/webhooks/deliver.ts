@@ -125,7 +125,11 @@ export async function deliverDueWebhooks(engine: Engine, options: WebhookDeliver
   if (!ownsProgramData(engine)) return report;
   const due = await dueDeliveries(engine.db, engine.clock.now(), options.batchSize ?? 50);
   const lanes = new Map<string, DueDelivery[]>();
-  for (const delivery of due) lanes.set(delivery.endpoint_id, [...(lanes.get(delivery.endpoint_id) ?? []), delivery]);
+  for (const delivery of due) {
+    const lane = lanes.get(delivery.endpoint_id);
+    if (lane) lane.push(delivery);
+    else lanes.set(delivery.endpoint_id, [delivery]);
+  }
   const started = performance.now();
   await Promise.all(
     [...lanes.values()].map(async (lane) => {

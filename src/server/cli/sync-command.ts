@@ -4,7 +4,7 @@ import { ServiceError } from '../../shared/errors';
 import { type Database, openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
-import { readRecordedLink } from '../../core/sync/store/sync-client';
+import { firstSyncShare, readRecordedLink } from '../../core/sync/store/sync-client';
 import { dataDirAt, runningNodeOf } from '../node/data-dir';
 import { readFolderRecord } from '../node/folder-record';
 import { SettingError } from '../node/setting-error';
@@ -50,7 +50,7 @@ async function cursorAndFirstSync(db: Database['db']) {
   const ready = done || (await getMeta(db, 'sync_first_sync_ready')) !== null;
   const saved = await getMeta(db, 'sync_snapshot');
   const snapshot = saved === null ? null : (JSON.parse(saved) as { rows: number; estimate: number; done: boolean });
-  const share = done ? 1 : snapshot && !snapshot.done ? (snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0) : head === 0 ? 0 : cursor / head;
+  const share = firstSyncShare({ done, snapshot, cursor, head });
   return {
     cursor,
     cursor_lag: head - cursor,

@@ -346,15 +346,14 @@ export class SyncClient {
     const snapshot = this.#snapshot;
     if (!done && snapshot && !snapshot.done) {
       // Rows written against central's estimate; the ETA from this process's own rate (a resumed snapshot starts part-way).
-      const progress = snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0;
+      const progress = firstSyncShare({ done, snapshot, cursor, head: this.head });
       const rate = elapsed > 0 ? (snapshot.rows - (this.#snapshotRowsAtStart ?? 0)) / elapsed : 0;
       // No ETA from the first few rows (the small tables come first): from 1% of the snapshot on.
       const measured = snapshot.rows - (this.#snapshotRowsAtStart ?? 0) >= snapshot.estimate / 100;
       const etaSeconds = rate > 0 && measured ? Math.round(Math.max(0, snapshot.estimate - snapshot.rows) / rate / 1000) : null;
       return { done, ready, progress, rows: snapshot.rows, etaSeconds };
     }
-    const head = Math.max(this.head, cursor);
-    const progress = done ? 1 : head === 0 ? 0 : cursor / head;
+    const progress = firstSyncShare({ done, snapshot: null, cursor, head: Math.max(this.head, cursor) });
     const etaSeconds = done || progress === 0 ? null : Math.round((elapsed * (1 - progress)) / progress / 1000);
     // Once done, the snapshot's rows (saved with it, the same in every later process), or the log's for a first sync by the log.
     const rows = snapshot ? snapshot.rows + (done ? 0 : this.firstSyncRows) : this.firstSyncRows;
@@ -405,6 +404,18 @@ export async function loadFirstSyncState(engine: Engine): Promise<void> {
 
 function numberOrNull(value: string | null): number | null {
   return value === null ? null : Number(value);
+}
+
+/**
+ * How far a store's first sync is, 0 to 1: the snapshot's rows against central's estimate while it
+ * is under way (never 1 before it is done), else the log's cursor against central's head. The
+ * running node's status and `punchcard sync status` (which reads the folder) count it alike.
+ */
+export function firstSyncShare(state: { done: boolean; snapshot: Pick<SnapshotPosition, 'rows' | 'estimate' | 'done'> | null; cursor: number; head: number }): number {
+  const { done, snapshot, cursor, head } = state;
+  if (done) return 1;
+  if (snapshot && !snapshot.done) return snapshot.estimate > 0 ? Math.min(0.99, snapshot.rows / snapshot.estimate) : 0;
+  return head === 0 ? 0 : cursor / head;
 }
 
 /** The link as the store's sync loop last recorded it (node_meta `sync_link`); null before its first round. */
