@@ -6,7 +6,7 @@ import { issuePairingCode, revokeSyncNode } from '../../src/core/sync/central/pa
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
-import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
+import { openNodeEngine, type RunningNode, startStoreNode } from '../../src/server/node/store-node';
 import { unpairStore } from '../../src/server/sync/pair-store';
 import { createPairingControl } from '../../src/server/sync/pairing-control';
 import { ServiceError } from '../../src/shared/errors';
@@ -52,7 +52,7 @@ async function tillPairedFromItsScreens() {
   const paired = await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } });
   expect(paired.status, JSON.stringify(paired.body)).toBe(202);
   await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
-  return { storeDir, hub, till, chain };
+  return { centralDir, storeDir, hub, till, chain };
 }
 
 describe('pairing and unpairing a running store node from its screens', () => {
@@ -151,18 +151,27 @@ describe('pairing and unpairing a running store node from its screens', () => {
   }, 120_000);
 
   it('a node central revoked refuses sales over HTTP, and `unpair` sets its unsendable sale aside without --discard-unsent', async () => {
-    const { storeDir, hub, till, chain } = await tillPairedFromItsScreens();
+    const { centralDir, storeDir, hub: firstHub, till, chain } = await tillPairedFromItsScreens();
+    let hub = firstHub;
     try {
       const sell = (receipt: string) => http(`${till.url}/order?api_key=${chain.apiKey}`, { method: 'POST', body: { card_number: 'rev@example.com', receipt_number: receipt, subtotal: 5 } });
       await registerInStore(till.engine, await authenticateApiKey(till.engine, chain.apiKey), { email: 'rev@example.com' });
       await eventually('the registration at central', async () => ((await http(`${till.url}/sync/status`)).body.pending === 0 ? true : undefined));
 
-      await revokeSyncNode(hub.engine, chain.vendorId, till.engine.nodeId);
+      // Central revokes the node while the link is down: the node sells on (R-1) until it hears.
+      // (Revoking with the link up raced the node's next pull, which could hear before R-1 was sold.)
+      const port = Number(new URL(hub.url).port);
+      await hub.close();
       const sold = await sell('R-1');
       expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+      const centralEngine = await openNodeEngine({ dataDir: centralDir.path, role: 'central' });
+      await revokeSyncNode(centralEngine, chain.vendorId, till.engine.nodeId);
+      await centralEngine.close();
+      hub = await startStoreNode({ dataDir: centralDir.path, role: 'central', port });
+
       const reason = (reply: { body: any }) => reply.body.error?.errors?.[0]?.reason;
-      await eventually('the node hears it was revoked', async () => (reason(await sell('R-2')) === 'store_unpaired_at_central' ? true : undefined));
-      const refused = await sell('R-3');
+      await eventually('the node hears it was revoked', async () => (till.engine.centralLink.unpaired ? true : undefined));
+      const refused = await sell('R-2');
       expect([refused.status, reason(refused), refused.body.error.errors[0].message]).toEqual([409, 'store_unpaired_at_central', new ServiceError('store_unpaired_at_central').message]);
       await till.close();
       await unpairStore({ dataDir: storeDir.path });
