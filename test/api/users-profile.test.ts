@@ -110,6 +110,18 @@ describe('GET /user/profile', () => {
     expect(new URL(other).searchParams.get('ref')).not.toBe(new URL(first).searchParams.get('ref'));
   });
 
+  it('builds the referral URL on the node\'s public URL when it has one, whatever Host the app sent', async () => {
+    const published = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS, publicUrl: 'https://loyalty.example.com/shop/' });
+    try {
+      const api = customerApi(() => published, { vendorName: 'Tienda' });
+      const c = await api.signUp((await api.vendor()).vendorId);
+      const reply = await http(`${published.url}/user/profile?session_identifier=${c.key}`, { headers: { host: 'attacker.example' } });
+      expect(reply.body.referral_url).toMatch(/^https:\/\/loyalty\.example\.com\/shop\/join\?vendor=\d+&ref=/);
+    } finally {
+      await published.close();
+    }
+  });
+
   it('shows the vendor link of the session: another vendor has its own id, consent and language', async () => {
     const a = await vendor();
     const b = await vendor();

@@ -23,7 +23,7 @@ export function registerCentralCommand(program: Command): void {
   withMailOptions(central)
     .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
-    .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
+    .option('--public-url <url>', 'where emailed back-office links and customers\' referral links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
     .action(async (options: MailOptions & { data: string; port: number; host: string; database?: string; logLevel: string; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
       const trustProxy = trustProxyOf(options.trustProxy, process.env);

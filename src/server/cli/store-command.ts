@@ -56,7 +56,7 @@ export function registerStoreCommand(program: Command): void {
     .option('--label <name>', "this node's name at central (with --pair; default: the machine's host name)")
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
-    .option('--public-url <url>', 'where emailed back-office links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
+    .option('--public-url <url>', 'where emailed back-office links and customers\' referral links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
     .action(async (options: MailOptions & { data: string; port: number; host: string; database?: string; logLevel: string; scanners?: string; scannerStore?: number; scannerKeyboard: string[]; central?: string; pair?: string; label?: string; replaceLocalData?: boolean; webhooksAllowPrivate: boolean; publicUrl?: string; trustProxy?: TrustProxy }) => {
       const trustProxy = trustProxyOf(options.trustProxy, process.env);

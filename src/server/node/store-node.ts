@@ -83,7 +83,7 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   scanners?: NodeScannerOptions | undefined;
   /** --webhooks-allow-private: webhook endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean | undefined;
-  /** --public-url: where emailed back-office links point (else the address a request reached). */
+  /** --public-url: where emailed back-office links and customers' referral links point (else the address a request reached). */
   publicUrl?: string | undefined;
   /** --trust-proxy: the reverse proxies whose X-Forwarded-For is believed (none: ignored). */
   trustProxy?: TrustProxy | null | undefined;

@@ -141,7 +141,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
 
   app.get('/user/profile', { config, preValidation: session, schema: { tags, querystring: SessionQuery, response: { 200: ProfileSchema } } }, async (request) => {
     const profile = await getProfile(engine, customerOf(request));
-    return profileWire(profile, requestOrigin(request), await autoReloadBillingProfile(engine.db, profile.link));
+    // A referral link is shared with others: the node's public address when it has one.
+    return profileWire(profile, app.publicUrl ?? requestOrigin(request), await autoReloadBillingProfile(engine.db, profile.link));
   });
 
   app.put('/user/profile', { config, preValidation: session, preHandler: profilePasswordCheck, schema: { tags, querystring: SessionQuery, body: ProfileUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
