@@ -172,14 +172,14 @@ describe('auto reload on a spend that crosses the threshold', () => {
 
   it('a spend that stays below the threshold does not reload again; a declined auto reload shows as Declined', async () => {
     const s = await enabled(20, 10, 25);
-    await api.gateway().setCardScenario(await api.tokenOf(s.profile.id), 'decline:insufficient_funds');
+    await api.gateway().setCardScenario(await api.tokenOf(s.profile.id), 'decline:generic_decline');
     await spend(s, 12); // 20 -> 8: crosses
     await drainAutoReloads(node.engine);
     expect(await api.quickPay(s.c.key)).toBe(8);
     expect(await autoReloadRows(s.c.userId)).toMatchObject([{ status: 'declined' }]);
     const [declined] = await automaticHistory(s);
     expect(declined).toMatchObject({ object: 'reload', total: 25, quickpay: { used: 0, loaded: 0, balance: 8 }, status: 'Declined' });
-    expect(declined.receipts[0].decline_reason).toBe('insufficient_funds');
+    expect(declined.receipts[0].decline_reason).toBe('card_declined'); // the API's code, as the reload reply says it
 
     await spend(s, 3); // 8 -> 5: still below, no crossing
     await drainAutoReloads(node.engine);

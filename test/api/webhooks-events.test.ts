@@ -217,6 +217,7 @@ describe('payment events', () => {
       currency: 'USD',
       status: 'succeeded',
       decline_reason: null,
+      decline_code: null,
       transaction_id: expect.any(Number),
       date_created: expect.any(Number),
     });
@@ -224,7 +225,7 @@ describe('payment events', () => {
 
     const declining = await pay.addProfileOk(c.key, CARDS.chargeDeclined);
     expect((await pay.reload(c.key, { user_billingprofile: declining.id, amount: 5 })).status).toBe(422);
-    expect(await one('reload.failed', await arrived())).toMatchObject({ automatic: false, amount: 5, status: 'declined', decline_reason: expect.any(String) });
+    expect(await one('reload.failed', await arrived())).toMatchObject({ automatic: false, amount: 5, status: 'declined', decline_reason: 'generic_decline', decline_code: 'card_declined' });
   });
 
   it('auto_reload.ran after a spend crosses the threshold', async () => {

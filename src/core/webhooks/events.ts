@@ -5,6 +5,7 @@ import { toUnixSeconds } from '../../shared/time';
 import { currencyInfo, upcomingLots } from '../balances/balance-store';
 import { expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
+import { declineCode } from '../payments/gateway/payment-errors';
 import type { DB } from '../storage/schema';
 import { recordWebhookEvent } from './record-event';
 
@@ -225,7 +226,9 @@ export function recordReloadEvent(db: Db, engine: Engine, type: 'reload.succeede
         amount: toMajorUnits(row.amount, digits),
         currency: row.currency,
         status: row.status,
+        // the gateway's word, as first published; decline_code is the API's code for it
         decline_reason: row.decline_reason,
+        decline_code: row.decline_reason === null ? null : declineCode(row.decline_reason),
         transaction_id: row.transaction_id,
         date_created: toUnixSeconds(row.created_at),
       };

@@ -1,8 +1,7 @@
 import type { BillingProfileRecord } from '../../core/payments/billing-profiles/billing-profile';
 import { maskedCard } from '../../core/payments/billing-profiles/billing-profile';
 import type { ReloadSettings } from '../../core/payments/auto-reload/reload-settings';
-import { DECLINE_ERROR_CODES } from '../../core/payments/gateway/payment-errors';
-import { isDeclineReason } from '../../core/payments/gateway/payment-gateway';
+import { declineCode } from '../../core/payments/gateway/payment-errors';
 import type { ReloadOutcome } from '../../core/payments/reloads/reload-quick-pay';
 import { toMajorUnits } from '../../shared/money';
 import { toUnixSeconds } from '../../shared/time';
@@ -46,7 +45,7 @@ export function reloadWire(r: ReloadOutcome) {
     amount: toMajorUnits(Number(charge.amount), currency.digits),
     currency: currencyRef,
     transaction_status: status,
-    decline_reason: charge.status === 'declined' ? DECLINE_ERROR_CODES[isDeclineReason(charge.decline_reason) ? charge.decline_reason : 'generic_decline'] : null,
+    decline_reason: charge.status === 'declined' ? declineCode(charge.decline_reason) : null,
     history_id: charge.status === 'succeeded' ? charge.transaction_id : null,
     automatic: charge.purpose === 'auto_reload',
     user_billingprofile: r.profile ? billingProfileWire(r.profile) : null,

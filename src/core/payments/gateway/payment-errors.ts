@@ -1,5 +1,5 @@
 import { type ErrorCode, ServiceError } from '../../../shared/errors';
-import type { DeclineReason, InvalidCardReason } from './payment-gateway';
+import { type DeclineReason, type InvalidCardReason, isDeclineReason } from './payment-gateway';
 
 // Gateway outcomes as the service's errors: one stable machine code per decline reason.
 
@@ -18,6 +18,14 @@ const INVALID_CARD_CODES: Readonly<Record<InvalidCardReason, ErrorCode>> = {
   invalid_expiry: 'invalid_card_expiry',
   invalid_cvv: 'invalid_card_cvv',
 };
+
+/**
+ * The machine code clients see for a declined charge's stored reason (`generic_decline` is
+ * `card_declined`): the reload reply, the history's receipts and the reload webhooks say the same.
+ */
+export function declineCode(reason: string | null): ErrorCode {
+  return DECLINE_ERROR_CODES[isDeclineReason(reason) ? reason : 'generic_decline'];
+}
 
 /** A 422 naming why the card was declined (card_declined, insufficient_funds, card_lost…). */
 export function declineError(reason: DeclineReason, field?: string): ServiceError {

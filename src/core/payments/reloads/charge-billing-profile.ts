@@ -7,6 +7,7 @@ import { recordAutoReloadRan, recordReloadEvent } from '../../webhooks/events';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
 import { recordTransaction } from '../../orders/record-transaction';
+import { declineCode } from '../gateway/payment-errors';
 import { settleOwnException } from '../exceptions/payout-guard';
 import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 
@@ -86,7 +87,7 @@ export function reloadSettlement(engine: Engine, owner: ProfileOwner, profile: P
         quickPayBalance: balance,
         items: [],
         taxes: [],
-        receipts: reloadReceipts(charge, profile).map((r) => ({ ...r, decline_reason: charge.decline_reason })),
+        receipts: reloadReceipts(charge, profile).map((r) => ({ ...r, decline_reason: declineCode(charge.decline_reason) })),
         rewards: [],
         status: 'Declined',
       });
