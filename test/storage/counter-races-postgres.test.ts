@@ -141,16 +141,19 @@ describe.skipIf(!process.env.PG_URL)('counter commands racing for one customer, 
       if (event.type === 'session.closed' && event.sessionId === first.session.id) closes.push(event.at);
     });
     try {
-      const order = await whileHeld(
+      // The order waits for the move (every command takes the write lock first), then finds the
+      // session moved away, as it would on SQLite's one writer: no sale on a session another store holds.
+      const order = whileHeld(
         (trx) => openSession(trx, engine, { vendorId: vendor.vendorId, storeId: secondStore, posId: null }, { userId, identifiedBy: 'email', cardNumber: null, openedBy: 'cashier' }),
         () => placeOrder(engine, scope, { sessionHash: first.session.hash, receiptNumber: `MOVED-${count}`, subtotal: 4 }),
       );
-      expect(order).toMatchObject({ status: 'Complete', pointsEarned: 4 });
+      await expect(order).rejects.toMatchObject({ code: 'session_not_found' });
     } finally {
       stop();
     }
     expect(await sessionByHash(first.session.hash)).toEqual({ status: 'closed', closed_reason: 'moved' });
     expect(closes).toEqual([]);
+    expect(await engine.db.selectFrom('orders').select('id').where('receipt_number', '=', `MOVED-${count}`).execute()).toEqual([]);
   });
 
   /** Another store of the vendor (no key: sessions are opened there directly). */

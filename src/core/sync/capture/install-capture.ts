@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../../storage/dialect';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import type { DB } from '../../storage/schema';
+import { PG_WRITE_LOCK as PG_LOCK } from '../../storage/write-lock';
 import { quoted } from '../bulk-lists';
 import { REPLICATED_TABLES, type ReplicatedTable, replicatedTable } from '../replicated-tables';
 
@@ -12,7 +13,6 @@ import { REPLICATED_TABLES, type ReplicatedTable, replicatedTable } from '../rep
 
 export type CaptureRole = 'central' | 'store';
 
-const PG_LOCK = 7_301_001;
 /** Set, for one statement, to the name of a table whose inserted rows that statement logged itself. */
 const PG_LOGGED_SETTING = 'punchcard.capture_logged';
 const PG_INSTALL_LOCK = 7_301_002;
