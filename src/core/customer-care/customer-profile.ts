@@ -1,7 +1,8 @@
 import { holderAccounts, upcomingLots } from '../balances/balance-store';
 import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
-import { loadUser, survivingCustomerId } from '../customers/customer-store';
+import { findUserVendor, loadUser, survivingCustomerId } from '../customers/customer-store';
+import { seenAtCounter } from '../customers/seen-at-counter';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { checkCustomerAccess } from './customer-access';
 
@@ -13,6 +14,11 @@ export interface CustomerProfile {
   phone: string | null;
   cedula: string | null;
   status: string;
+  /**
+   * Enrolled by a counter from another program and not yet confirmed by the customer here: the
+   * program sees the first name and the last name's initial only (seenAtCounter).
+   */
+  counterEnrolled: boolean;
   flagged: boolean;
   /** Blocked in this program (refused at check-in and orders), and why. */
   blocked: boolean;
@@ -28,12 +34,14 @@ export interface CustomerProfile {
 /**
  * A customer as the back office shows them: profile, balances per currency with their expiring
  * amounts, cards, masked billing profiles and the latest ledger entries. An id merged into another
- * customer shows the one it was merged into.
+ * customer shows the one it was merged into. A member the counter enrolled from another program
+ * shows as the counter sees them (seenAtCounter) until they confirm the membership.
  */
 export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, requestedId: number): Promise<CustomerProfile> {
   const userId = await survivingCustomerId(engine.db, requestedId);
   const link = await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
-  const user = await loadUser(engine.db, userId);
+  const [user, membership] = await Promise.all([loadUser(engine.db, userId), findUserVendor(engine.db, userId, vendorId)]);
+  const shown = seenAtCounter(user, membership);
   const [currencies, accounts, cards, entries, profiles] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     holderAccounts(engine.db, vendorId, 'user', userId),
@@ -75,12 +83,13 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
   };
   return {
     id: user.id,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email,
-    phone: user.phone,
-    cedula: user.cedula,
+    firstName: shown.first_name,
+    lastName: shown.last_name,
+    email: shown.email,
+    phone: shown.phone,
+    cedula: shown.cedula,
     status: user.status,
+    counterEnrolled: membership?.counter_enrolled === 1,
     flagged: link.flagged === 1,
     blocked: link.blocked_at !== null,
     blockedReason: link.blocked_reason,

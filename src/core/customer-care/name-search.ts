@@ -10,12 +10,16 @@ import { foldedNameSql } from '../storage/folded-names';
 // range holding more than BROAD names is walked in the order of the page instead, and stops when
 // the page is full: the last names along their own index, the first names along the last-name
 // index, each row checked (docs/decisions.md, Back office: "A search by a common first letter").
+// A member the counter enrolled from another program (counter_enrolled, not yet confirmed here) is
+// shown by the first name and the last name's initial (seenAtCounter), so only those find them: a
+// longer start of their last name would confirm it. That rule is a filter beside each name's
+// condition, never inside it, so the names' indexes still find the candidates.
 
 /** A name range with more names than this (any program's) is walked, not read whole and sorted. */
 export const BROAD = 2_000;
 
 type NameColumn = 'first_name' | 'last_name';
-export type NameRow = { id: number; first_name: string; last_name: string; email: string | null; phone: string | null };
+export type NameRow = { id: number; first_name: string; last_name: string; email: string | null; phone: string | null; counter_enrolled: number };
 type Search = { engine: Engine; vendorId: number; onlyStoreId: number | null; start: string; limit: number };
 
 /** The page of customers whose first or last name starts with `start` (already folded and without LIKE's wildcards). */
@@ -45,12 +49,16 @@ export function fullNameQuery(search: Search & { words: string[] }) {
   const { engine, words } = search;
   const whole = words.join(' ');
   const either: RawBuilder<boolean>[] = [startsWith(engine, 'first_name', whole), startsWith(engine, 'last_name', whole)];
+  // the alternatives that name a counter-enrolled member no further than their initial
+  const shown: RawBuilder<boolean>[] = [startsWith(engine, 'first_name', whole)];
   for (let i = 1; i < words.length; i += 1) {
     const [lead, rest] = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
-    either.push(sql<boolean>`(${startsWith(engine, 'first_name', lead)} and ${startsWith(engine, 'last_name', rest)})`);
-    either.push(sql<boolean>`(${startsWith(engine, 'last_name', lead)} and ${startsWith(engine, 'first_name', rest)})`);
+    const [firstLead, lastLead] = [sql<boolean>`(${startsWith(engine, 'first_name', lead)} and ${startsWith(engine, 'last_name', rest)})`, sql<boolean>`(${startsWith(engine, 'last_name', lead)} and ${startsWith(engine, 'first_name', rest)})`];
+    either.push(firstLead, lastLead);
+    if (initialOnly(rest)) shown.push(firstLead);
+    if (initialOnly(lead)) shown.push(lastLead);
   }
-  return pageOrder(members(search).where(sql<boolean>`(${sql.join(either, sql` or `)})`), search);
+  return pageOrder(members(search).where(sql<boolean>`(${sql.join(either, sql` or `)})`).where(sql<boolean>`(m.counter_enrolled = 0 or ${sql.join(shown, sql` or `)})`), search);
 }
 
 /** More than BROAD names in the range of `column` that starts with `start` (a read of at most BROAD + 1 index entries). */
@@ -72,13 +80,15 @@ async function isBroad({ engine, start }: Search, column: NameColumn): Promise<b
  */
 export function nameSearchQuery(search: Search) {
   const { engine, start } = search;
-  return pageOrder(members(search).where(sql<boolean>`(${startsWith(engine, 'first_name', start)} or ${startsWith(engine, 'last_name', start)})`), search);
+  const rows = members(search).where(sql<boolean>`(${startsWith(engine, 'first_name', start)} or ${startsWith(engine, 'last_name', start)})`);
+  return pageOrder(initialOnly(start) ? rows : rows.where(sql<boolean>`(m.counter_enrolled = 0 or ${startsWith(engine, 'first_name', start)})`), search);
 }
 
 /** The last names that start with `start`, walked along their index in the page's order. Exported for its plan. */
 export function lastNameWalkQuery(search: Search) {
   const { engine, start } = search;
-  return walkOrder(members(search).where(startsWith(engine, 'last_name', start)), search);
+  const rows = members(search).where(startsWith(engine, 'last_name', start));
+  return walkOrder(initialOnly(start) ? rows : rows.where('m.counter_enrolled', '=', 0), search);
 }
 
 /** A common first name's customers in last-name order: the whole last-name index walked, each first name checked. Exported for its plan. */
@@ -101,7 +111,7 @@ function members({ engine, vendorId, onlyStoreId }: Search) {
     .selectFrom('users as u')
     .crossJoin('user_vendors as m')
     .whereRef('m.user_id', '=', 'u.id')
-    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone'])
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'm.counter_enrolled'])
     .where(noIndexOn(engine.dialect, 'm.vendor_id'), '=', vendorId)
     .where('m.removed_at', 'is', null)
     .where('u.status', '!=', 'deleted');
@@ -134,6 +144,9 @@ function walkOrder(rows: Members, { engine, limit }: Search) {
 
 const folded = (engine: Engine, column: NameColumn) => foldedNameSql(engine.dialect, `u.${column}`);
 const unindexed = (engine: Engine, column: NameColumn) => sql`${folded(engine, column)} || ''`;
+
+/** A start of a last name that tells no more of it than its initial, which a counter-enrolled member shows. */
+const initialOnly = (start: string) => [...start].length <= 1;
 
 /** The index range of names starting with `start` (through the folded-name indexes of migration 0036). */
 function inRange(engine: Engine, column: NameColumn, start: string): RawBuilder<boolean> {

@@ -4,6 +4,7 @@ import { toMajorUnits } from '../../shared/money';
 import { toUnixSeconds } from '../../shared/time';
 import { currencyInfo, upcomingLots } from '../balances/balance-store';
 import { expiringByDay } from '../balances/expirations';
+import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import { declineCode } from '../payments/gateway/payment-errors';
 import type { DB } from '../storage/schema';
@@ -22,16 +23,26 @@ export interface EventTime {
   occurredAt?: number;
 }
 
-/** The customer as every customer event shows them (the documented `user` object). */
-export async function customerPayload(db: Db, userId: number) {
-  const user = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'birthdate', 'status']).where('id', '=', userId).executeTakeFirst();
+/**
+ * The customer as every customer event of the vendor shows them (the documented `user` object): as
+ * the program sees them, by name only while a counter enrolled them from another program and they
+ * have not confirmed the membership (seenAtCounter).
+ */
+export async function customerPayload(db: Db, vendorId: number, userId: number) {
+  const user = await db
+    .selectFrom('users as u')
+    .leftJoin('user_vendors as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.vendor_id', '=', vendorId).on('m.removed_at', 'is', null))
+    .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'u.birthdate', 'u.status', 'm.counter_enrolled'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
   if (!user) return { user_id: userId, first_name: null, last_name: null, email_address: null, birthdate: null, status: 'deleted' };
+  const shown = seenAtCounter(user, { counter_enrolled: user.counter_enrolled ?? 0 });
   return {
     user_id: user.id,
-    first_name: user.first_name,
-    last_name: user.last_name,
-    email_address: user.email,
-    birthdate: user.birthdate === null ? null : toUnixSeconds(user.birthdate),
+    first_name: shown.first_name,
+    last_name: shown.last_name,
+    email_address: shown.email,
+    birthdate: shown.birthdate === null ? null : toUnixSeconds(shown.birthdate),
     status: user.status,
   };
 }
@@ -56,7 +67,7 @@ export function recordUserCardCreated(
     ...at(time),
     data: async () => ({
       user_card_id: link.id,
-      user: await customerPayload(db, link.userId),
+      user: await customerPayload(db, link.vendorId, link.userId),
       // Every card of a program is a loyalty card (the documented cardType); the pin is never sent.
       card: { card_id: link.card.id, cardType: 'loyalty', number: link.card.number, pin: null },
       date_created: toUnixSeconds(link.createdAt),
@@ -98,7 +109,7 @@ export function recordBalanceUpdated(
       const lots = await upcomingLots(db, [movement.accountId], engine.clock.now());
       const major = (minor: number) => toMajorUnits(minor, currency.digits);
       return {
-        user: movement.holderType === 'user' ? await customerPayload(db, movement.holderId) : null,
+        user: movement.holderType === 'user' ? await customerPayload(db, movement.vendorId, movement.holderId) : null,
         card: movement.holderType === 'card' ? { card_id: movement.holderId } : null,
         balance: {
           amount: major(movement.amount),
@@ -124,7 +135,7 @@ export function recordCustomerEvent(db: Db, engine: Engine, type: 'customer.regi
     vendorId: member.vendorId,
     type,
     ...at(time),
-    data: async () => ({ user: await customerPayload(db, member.userId), ...(member.via ? { via: member.via } : {}) }),
+    data: async () => ({ user: await customerPayload(db, member.vendorId, member.userId), ...(member.via ? { via: member.via } : {}) }),
   });
 }
 
@@ -161,7 +172,7 @@ export function recordCheckInEvent(
       check_in_id: session.id,
       store_id: session.store_id,
       pos_id: session.pos_id,
-      user: await customerPayload(db, session.user_id),
+      user: await customerPayload(db, session.vendor_id, session.user_id),
       identified_by: session.identified_by,
       opened_by: session.opened_by,
       date_created: toUnixSeconds(session.created_at),
@@ -196,7 +207,7 @@ export function recordOrderEvent(db: Db, engine: Engine, type: 'order.placed' | 
         receipt_number: row.receipt_number,
         store_id: row.store_id,
         pos_id: row.pos_id,
-        user: await customerPayload(db, row.user_id),
+        user: await customerPayload(db, order.vendorId, row.user_id),
         status: row.status,
         subtotal: money(row.subtotal),
         total: money(row.total),
@@ -221,7 +232,7 @@ export function recordReloadEvent(db: Db, engine: Engine, type: 'reload.succeede
       const digits = minorUnitDigits(row.currency);
       return {
         reload_id: row.id,
-        user: row.user_id === null ? null : await customerPayload(db, row.user_id),
+        user: row.user_id === null ? null : await customerPayload(db, charge.vendorId, row.user_id),
         automatic: row.purpose === 'auto_reload',
         amount: toMajorUnits(row.amount, digits),
         currency: row.currency,
@@ -247,7 +258,7 @@ export function recordAutoReloadRan(db: Db, engine: Engine, autoReload: { id: nu
       const digits = await cashDigits(db, row.vendor_id);
       return {
         auto_reload_id: row.id,
-        user: await customerPayload(db, row.user_id),
+        user: await customerPayload(db, autoReload.vendorId, row.user_id),
         amount: toMajorUnits(row.amount, digits),
         threshold: toMajorUnits(row.threshold, digits),
         order_id: row.order_id,
@@ -274,7 +285,7 @@ export function recordEgiftEvent(db: Db, engine: Engine, type: 'egift.sent' | 'e
         currency: { currency_id: currency.id, name: currency.name, code: currency.code },
         buyer_email: row.buyer_email,
         recipient_email: row.recipient_email,
-        claimed_by: row.claimed_by_user_id === null ? null : await customerPayload(db, row.claimed_by_user_id),
+        claimed_by: row.claimed_by_user_id === null ? null : await customerPayload(db, egift.vendorId, row.claimed_by_user_id),
         status: row.status,
         date_created: toUnixSeconds(row.created_at),
       };
@@ -299,7 +310,7 @@ export function recordTierChanged(
         const row = tiers.find((t) => t.id === id);
         return row ? { tier_id: row.public_id, name: row.name, threshold: row.threshold } : null;
       };
-      return { user: await customerPayload(db, change.userId), from: tier(change.fromTierId), to: tier(change.toTierId) };
+      return { user: await customerPayload(db, change.vendorId, change.userId), from: tier(change.fromTierId), to: tier(change.toTierId) };
     },
   });
 }
@@ -318,7 +329,7 @@ export function recordPointsExpired(
     data: async () => {
       const currency = await currencyOf(db, expiry.currencyId);
       return {
-        user: await customerPayload(db, expiry.userId),
+        user: await customerPayload(db, expiry.vendorId, expiry.userId),
         currency: { currency_id: currency.id, name: currency.name, code: currency.code },
         points: expiry.points,
         balance: expiry.balance,

@@ -69,8 +69,8 @@ export function CustomerSearch() {
                     {c.first_name} {c.last_name}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{c.email}</Table.Td>
-                <Table.Td>{c.phone}</Table.Td>
+                <Table.Td>{c.email ?? '—'}</Table.Td>
+                <Table.Td>{c.phone ?? '—'}</Table.Td>
                 <Table.Td>{(FOUND_BY as readonly string[]).includes(c.matched_by) ? t[`foundBy_${c.matched_by as FoundBy}`] : c.matched_by}</Table.Td>
               </Table.Tr>
             ))}
@@ -108,6 +108,10 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
     );
   const p = profile.data;
   if (!p) return <Text>{t.loading}</Text>;
+  // A member a counter enrolled from another program shows by name only until they confirm here:
+  // their email is hidden, not missing, so there is none to add.
+  const byNameOnly = 'counter_enrolled' in p && p.counter_enrolled === true;
+  const contact = [p.email, p.phone, p.cedula].filter(Boolean);
   const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
   const codeOf = (id: string | null) => p.balances.find((b) => b.currency === id)?.code ?? null;
   // The adjustment is typed in the currency's units (12.50 USD, 300 points) and sent in minor units.
@@ -125,8 +129,8 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         {p.blocked && <Badge tt="none" color="red">{t.blocked}</Badge>}
       </Group>
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
-      <Text>{[p.email, p.phone, p.cedula].filter(Boolean).join(' · ')}</Text>
-      {!p.email && role && roleAllows(role, 'customers.write') && (
+      <Text>{contact.length > 0 ? contact.join(' · ') : '—'}</Text>
+      {!p.email && !byNameOnly && role && roleAllows(role, 'customers.write') && (
         <form
           noValidate
           onSubmit={(event) => {
