@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { linkUserToVendor } from '../../src/core/customers/customer-store';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
@@ -139,6 +141,23 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
       { kind: 'contact_kept', subject: `user ${guest}`, message: expect.stringContaining('email guest.b@example.com added at the store is not taken') },
       { kind: 'contact_kept', subject: `user ${member}`, message: expect.stringContaining('phone +12025550178 added at the store is not taken') },
     ]);
+  });
+
+  it('does not take a contact or passport a counter set for a customer who belongs to another program too, and says so', async () => {
+    const c = await chain(await database());
+    const guest = Number((await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550188' } })).session.user_id);
+    await c.a.client.syncOnce();
+    // At central the same account joins another program (the store cannot see that membership).
+    const other = await setUpVendor(c.central.engine, { name: 'Other Program', currency: 'USD', country: 'US', store: { name: 'O', address1: '1 Other', city: 'Springfield' } });
+    await linkUserToVendor(c.central.engine.db, c.central.engine, { userId: guest, vendorId: other.vendorId });
+
+    await registerInStore(c.a.engine, await c.a.scope(), { phone: { number: '+12025550188' }, email: 'stranger@example.com', passportNumber: 'ZZ12345' });
+    for (let round = 0; round < 2; round += 1) await c.a.client.syncOnce();
+
+    const row = (node: { engine: StoreHandle['engine'] }) => node.engine.db.selectFrom('users').select(['email', 'phone', 'passport_number']).where('id', '=', guest).executeTakeFirstOrThrow();
+    for (const node of [c.central, c.a]) expect(await row(node)).toEqual({ email: null, phone: '+12025550188', passport_number: null });
+    const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject', 'message']).execute();
+    expect(exceptions).toEqual([{ kind: 'contact_kept', subject: `user ${guest}`, message: expect.stringContaining('belongs to other programs too') }]);
   });
 
   it('keeps an email or phone another customer took at central meanwhile with its holder, and says so', async () => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { emailKey, isEmail, isPhone } from '../../customers/contact';
 import { survivingCustomerId } from '../../customers/customer-store';
+import { belongsToOtherPrograms } from '../../customers/other-programs';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import { recordCustomerEvent } from '../../webhooks/events';
@@ -36,13 +37,24 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
   if (passportSent || email !== null || phone !== null) {
     const targetId = existing['merged_into'] == null ? id : await survivingCustomerId(trx, id);
     const target = targetId === id ? existing : await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
-    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && (await hasMembership(trx, targetId, node.vendorId))) {
+    if (target && target['status'] !== 'deleted' && target['status'] !== 'merged' && (await hasMembership(trx, targetId, node.vendorId)) && (await theProgramsOwn(trx, engine, node, targetId))) {
       const taken = await takeStoreContacts(trx, engine, node, target, { ...(passportSent ? { passport: passport as string | null } : {}), email, phone }, Number(data['updated_at']) || 0);
       if (taken && targetId === id) return;
     }
   }
   // Nothing taken for this row: touch it, so central's version is logged and flows back.
   await trx.updateTable('users').set({ id }).where('id', '=', id).execute();
+}
+
+/**
+ * Whether the store's program may set a contact or passport number of this customer: not when they
+ * belong to another program too (register-in-store.ts refuses it online; a store that cannot see the
+ * other membership sends it, and staff learn it was not taken).
+ */
+async function theProgramsOwn(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number): Promise<boolean> {
+  if (!(await belongsToOtherPrograms(trx, userId, node.vendorId))) return true;
+  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, `a contact or passport number set at the store is not taken: customer ${userId} belongs to other programs too, and only they change their account's`);
+  return false;
 }
 
 /** The columns of a change a counter narrowed to what it set (outbox/narrow-loose-change.ts). */
@@ -78,6 +90,7 @@ export async function giveSurvivorTheContacts(trx: Kysely<DB>, engine: Engine, n
   const phone = target.phone == null && typeof data['phone'] === 'string' && isPhone(data['phone']) ? data['phone'] : null;
   const passport = target.passport_number == null && typeof data['passport_number'] === 'string' && PASSPORT.test(data['passport_number']) ? data['passport_number'] : undefined;
   if (email === null && phone === null && passport === undefined) return;
+  if (!(await theProgramsOwn(trx, engine, node, survivorId))) return;
   await takeStoreContacts(trx, engine, node, target, { ...(passport === undefined ? {} : { passport }), email, phone }, Number(data['updated_at']) || 0);
 }
 
