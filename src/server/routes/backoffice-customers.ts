@@ -13,15 +13,6 @@ import { toIso } from '../../shared/time';
 import { requireStaff, staffOf } from '../auth/staff';
 
 const tags = ['Back office'];
-
-/** The profile, and whether the program sees the customer by name only (docs/decisions.md, "A customer of another program at this counter"). */
-const CustomerProfileReply = Type.Object({
-  ...CustomerProfileSchema.properties,
-  counter_enrolled: Type.Boolean({
-    description:
-      'enrolled by a counter from another program and not yet confirmed by the customer here: the program sees the first name and the last name’s initial only (email, phone and cédula null) until they log in or sign up with it',
-  }),
-});
 const config = { style: 'resource' as const };
 
 /** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments, blocks, an email for one without. */
@@ -34,7 +25,7 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
     return { items: hits.map((h) => ({ id: h.id, first_name: h.firstName, last_name: h.lastName, email: h.email, phone: h.phone, matched_by: h.matchedBy })) };
   });
 
-  app.get('/backoffice/customers/:id', { config, preValidation: readers, schema: { tags, params: NumericIdParams, response: { 200: CustomerProfileReply } } }, async (request) => {
+  app.get('/backoffice/customers/:id', { config, preValidation: readers, schema: { tags, params: NumericIdParams, response: { 200: CustomerProfileSchema } } }, async (request) => {
     const staff = staffOf(request);
     const p = await customerProfile(engine, staff.vendorId, storeLimit(staff), request.params.id);
     return {

@@ -168,6 +168,10 @@ export const CustomerProfileSchema = Type.Object({
   phone: Nullable(Type.String()),
   cedula: Nullable(Type.String()),
   status: Type.String(),
+  counter_enrolled: Type.Boolean({
+    description:
+      'enrolled by a counter from another program and not yet confirmed by the customer here: the program sees the first name and the last name’s initial only (email, phone and cédula null) until they log in or sign up with it',
+  }),
   flagged: Type.Boolean(),
   blocked: Type.Boolean({ description: 'refused at check-in and orders' }),
   blocked_reason: Nullable(Type.String()),

@@ -110,7 +110,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   if (!p) return <Text>{t.loading}</Text>;
   // A member a counter enrolled from another program shows by name only until they confirm here:
   // their email is hidden, not missing, so there is none to add.
-  const byNameOnly = 'counter_enrolled' in p && p.counter_enrolled === true;
+  const byNameOnly = p.counter_enrolled;
   const contact = [p.email, p.phone, p.cedula].filter(Boolean);
   const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
   const codeOf = (id: string | null) => p.balances.find((b) => b.currency === id)?.code ?? null;
