@@ -160,6 +160,10 @@ export const ERROR_CODES = {
     status: 409,
     message: "This store node already has data of its own. To take the chain's, ask to set that data aside (it is kept): the box in Settings, or --replace-local-data.",
   },
+  pairing_other_programs: {
+    status: 409,
+    message: "This node also holds other programs, whose data pairing would set aside: pair it from the command line (punchcard store --pair … --replace-local-data), as whoever runs the node.",
+  },
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },

@@ -186,6 +186,22 @@ describe('pairing and unpairing a running store node from its screens', () => {
     }
   }, 120_000);
 
+  it("refuses one program's cashier pairing a node that also holds another program, which keeps working", async () => {
+    const dir = makeTempDir('punchcard-two-programs-');
+    const shared = await startStoreNode({ dataDir: dir.path, port: 0 });
+    try {
+      const a = await setUpVendor(shared.engine, { name: 'A', currency: 'USD', country: 'US', store: { name: 'A', address1: '1 Road', city: 'Ogdenville' } });
+      const b = await setUpVendor(shared.engine, { name: 'B', currency: 'USD', country: 'US', store: { name: 'B', address1: '2 Road', city: 'Ogdenville' } });
+      const reply = await http(`${shared.url}/sync/pairing?api_key=${a.apiKey}`, { method: 'POST', body: { central: 'http://127.0.0.1:9', code: 'ABCD-EFGH', replace_local_data: true } });
+      expect([reply.status, reply.body.code]).toEqual([409, 'pairing_other_programs']);
+      expect(setAside(dir.path, 'before-pairing')).toEqual([]);
+      expect((await http(`${shared.url}/app/terminal?api_key=${b.apiKey}`)).status).toBe(200);
+    } finally {
+      await shared.close();
+      dir.remove();
+    }
+  });
+
   it('refuses to pair from the screens a node whose database is not its data folder’s file', async () => {
     const dir = makeTempDir('punchcard-elsewhere-');
     const elsewhere = await startStoreNode({ dataDir: dir.path, database: join(dir.path, 'elsewhere.db'), port: 0 });

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Engine } from '../../core/engine';
 import { ServiceError } from '../../shared/errors';
 import { ApiKeyQuery } from '../../shared/schemas/onscreen';
-import { requireApiKey } from '../auth/api-key';
+import { requireApiKey, storeOf } from '../auth/api-key';
 import type { PairingControl } from '../sync/pairing-control';
 
 const tags = ['Sync'];
@@ -33,7 +33,7 @@ export const storePairingRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; con
 
   app.post('/sync/pairing', { config, preValidation: cashier, schema: { tags, querystring: ApiKeyQuery, body: PairBody } }, async (request, reply) => {
     const { central, code, replace_local_data: replaceLocalData, label } = request.body;
-    const paired = await controlOrRefuse().pair({ central, code, replaceLocalData: replaceLocalData ?? false, label });
+    const paired = await controlOrRefuse().pair({ vendorId: storeOf(request).vendorId, central, code, replaceLocalData: replaceLocalData ?? false, label });
     return reply.code(202).send({ object: 'pairing', status: 'restarting', ...paired });
   });
 

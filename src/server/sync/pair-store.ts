@@ -154,6 +154,11 @@ export async function hasOwnData(db: Kysely<DB>): Promise<boolean> {
   return (await db.selectFrom('vendors').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
+/** Whether the node holds a program other than `vendorId`. */
+export async function holdsOtherPrograms(db: Kysely<DB>, vendorId: number): Promise<boolean> {
+  return (await db.selectFrom('vendors').select('id').where('id', '!=', vendorId).limit(1).executeTakeFirst()) !== undefined;
+}
+
 async function withDatabase<T>(dir: DataDir, nativeBinding: string | undefined, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   const database = openDatabaseUrl(dir.database, { nativeBinding });
   try {

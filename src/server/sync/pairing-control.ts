@@ -4,12 +4,13 @@ import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { ServiceError } from '../../shared/errors';
 import { openDataDir } from '../node/data-dir';
 import type { RunningNode } from '../node/store-node';
-import { checkPairable, hasOwnData, installPairing, redeemPairingCode, refuseUnsent, unpairStore } from './pair-store';
+import { checkPairable, hasOwnData, holdsOtherPrograms, installPairing, redeemPairingCode, refuseUnsent, unpairStore } from './pair-store';
 import { readPairing } from './pairing-file';
 
 /** Pairing and unpairing a running store node from its screens (POST and DELETE /sync/pairing). */
 export interface PairingControl {
-  pair(input: { central: string; code: string; replaceLocalData: boolean; label?: string | undefined }): Promise<{ central: string; node_id: number; store_id: number; store_name: string | null }>;
+  /** `vendorId`: the program of the key that asks. */
+  pair(input: { vendorId: number; central: string; code: string; replaceLocalData: boolean; label?: string | undefined }): Promise<{ central: string; node_id: number; store_id: number; store_name: string | null }>;
   unpair(input: { discardUnsent: boolean }): Promise<{ discarded: number }>;
 }
 
@@ -37,6 +38,8 @@ export function createPairingControl(
     async pair(input) {
       refuseForeignDatabase();
       const central = checkPairable(dir, input.central);
+      // One program's cashier must not set another program's data aside (its keys then stop working).
+      if (await holdsOtherPrograms(node.engine.db, input.vendorId)) throw new ServiceError('pairing_other_programs');
       if ((await hasOwnData(node.engine.db)) && !input.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
       const reply = await redeemPairingCode(central, input.code, input.label ?? hostname());
       afterReply(() => installPairing(dir, central, reply, { sqliteNativeBinding: options.sqliteNativeBinding }));
