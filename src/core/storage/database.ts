@@ -242,9 +242,11 @@ export function fromKysely(db: Kysely<DB>): Database {
   return { db, dialect: dialectOf(db as Kysely<unknown>), close: () => db.destroy() };
 }
 
-/** Opens an SQLite file path or a postgres:// URL. */
+/** Opens an SQLite file path or a postgres:// URL; another URL (mysql://…) is refused, not opened as a file. */
 export function openDatabaseUrl(location: string, options: SqliteOptions & PostgresOptions = {}): Database {
-  return /^postgres(ql)?:\/\//.test(location) ? openPostgres(location, undefined, options) : openSqlite(location, options);
+  if (/^postgres(ql)?:\/\//.test(location)) return openPostgres(location, undefined, options);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location)) throw new Error(`${location.split('://')[0]}:// is not a database Punchcard opens: use postgres:// (or postgresql://), or an SQLite file path.`);
+  return openSqlite(location, options);
 }
 
 export async function migrateToLatest(db: Kysely<DB>): Promise<void> {

@@ -25,12 +25,28 @@ export function paymentGatewayFromEnv(env: NodeJS.ProcessEnv): PaymentGatewayCon
 export const NO_VENDOR_YET = 'This data folder has no vendor yet: run `punchcard init` first (for a central on PostgreSQL, set PUNCHCARD_DATABASE_URL to its database).';
 
 /**
- * Where a command's database is: the URL given, else the folder's SQLite file — refused when the
- * folder records a PostgreSQL database (it would open an empty SQLite file beside it), and, for a
+ * A database URL the operator gave (--database, PUNCHCARD_DATABASE_URL) names a PostgreSQL database:
+ * anything else — another scheme, a file path — is refused in one line (`mysql://…` was an ENOENT
+ * stack trace, a path was quietly opened as a SQLite file). The command line checks its flag and
+ * variable with it; the SQLite file is the folder's own.
+ */
+export function checkDatabaseUrl(url: string | undefined, from: '--database' | 'PUNCHCARD_DATABASE_URL'): void {
+  if (url && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new SettingError(`${from}: ${JSON.stringify(url)} is not a PostgreSQL URL: give postgres://USER@HOST:PORT/NAME, or leave it unset for the SQLite file in the data folder.`);
+  }
+}
+
+/**
+ * Where a command's database is: the URL given (another scheme than PostgreSQL's is refused), else
+ * the folder's SQLite file — refused when the folder records a PostgreSQL database (it would open an empty SQLite file beside it), and, for a
  * command that needs a program already set up (`existing`), when the file is not there yet.
  */
 export function databaseLocation(dir: DataDir, url: string | undefined, options: { existing?: boolean } = {}): string {
-  if (url) return url;
+  if (url) {
+    // Another URL scheme is refused (a file path is a program's own choice, as tests make one).
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) checkDatabaseUrl(url, url === (process.env.PUNCHCARD_DATABASE_URL || undefined) ? 'PUNCHCARD_DATABASE_URL' : '--database');
+    return url;
+  }
   const record = readFolderRecord(dir.root);
   if (record.database === 'postgresql') {
     throw new SettingError(
