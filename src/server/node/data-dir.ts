@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Kysely } from 'kysely';
+import { Sealer } from '../../core/credentials/secrets';
+import { getMeta, setMeta } from '../../core/storage/node-meta';
+import type { DB } from '../../core/storage/schema';
 import { ServiceError } from '../../shared/errors';
+import { readFolderRecord } from './folder-record';
 import { SettingError } from './setting-error';
 
 // A node's data folder holds its SQLite database, its key, its logs and its outbox files: customers'
@@ -42,12 +47,21 @@ export function claimDataDir(dataDir: DataDir): () => void {
   };
 }
 
-/** `node_running` when another process runs a store node on this folder; `instead` says what else the operator can do. */
+/** `node_running` when another process runs a node on this folder; `instead` says what else the operator can do. */
 export function refuseWhileNodeRuns(dataDir: DataDir, instead = ''): void {
   const pid = runningNodeOf(dataDir);
   if (pid !== null) {
-    throw new ServiceError('node_running', `A Punchcard store node (process ${pid}) is running on ${dataDir.root}: stop it first${instead}. (If none is, remove ${dataDir.pidFile}.)`);
+    throw new ServiceError('node_running', `A Punchcard node (process ${pid}) is running on ${dataDir.root}: stop it first${instead}. (If none is, remove ${dataDir.pidFile}.)`);
   }
+}
+
+/**
+ * Refuses a command that is a store's (`store`, `sync status`) on a central node's folder (DIR/node.json
+ * says so, written when `punchcard central` first ran there): a store node there would serve, and
+ * write to, the chain's database.
+ */
+export function refuseCentralsFolder(dataDir: DataDir, what: string, instead: string): void {
+  if (readFolderRecord(dataDir.root).role === 'central') throw new SettingError(`${dataDir.root} is a central node's folder: ${what} is a store's. ${instead}`);
 }
 
 /**
@@ -107,4 +121,68 @@ export function nodeKeyFromEnv(env: NodeJS.ProcessEnv): Buffer | null {
   if (!fromEnv) return null;
   if (!/^[0-9a-fA-F]{64}$/.test(fromEnv)) throw new SettingError('PUNCHCARD_NODE_KEY must be 64 hexadecimal characters (32 bytes).');
   return Buffer.from(fromEnv, 'hex');
+}
+
+/** node_meta: a short text sealed with the node key the first time a node started on the database. */
+const NODE_KEY_CHECK = 'node_key_check';
+const NODE_KEY_CHECK_TEXT = 'punchcard node key';
+
+/**
+ * The key a node on this folder would use, without making one: PUNCHCARD_NODE_KEY, else DIR/node.key;
+ * `key` null when neither is there yet (loadNodeKey would make node.key).
+ */
+export function nodeKeyInUse(dataDir: DataDir, env: NodeJS.ProcessEnv = process.env): { key: Buffer | null; fromEnv: boolean } {
+  const fromEnv = nodeKeyFromEnv(env);
+  if (fromEnv) return { key: fromEnv, fromEnv: true };
+  if (!existsSync(dataDir.keyFile)) return { key: null, fromEnv: false };
+  return { key: loadNodeKey(dataDir, env), fromEnv: false };
+}
+
+/**
+ * Refuses a node key that is not the one the database's sealed values were sealed with (another
+ * PUNCHCARD_NODE_KEY, a node.key from another folder, or a lost node.key about to be made anew):
+ * the node would start, and every card with a PIN, webhook secret and queued message would then
+ * fail to open ("unable to authenticate data"). The proof is a short text sealed at the first start
+ * (node_meta `node_key_check`); a database from before it is checked against one value it already
+ * sealed (a card PIN, a webhook secret, a queued message), then given the text. `key` null: no key
+ * yet, so nothing is written. Takes a migrated database.
+ */
+export async function checkNodeKeyAgainstData(db: Kysely<DB>, dataDir: DataDir, { key, fromEnv }: { key: Buffer | null; fromEnv: boolean }): Promise<void> {
+  const check = await getMeta(db, NODE_KEY_CHECK);
+  const sealed = check ?? (await anySealedValue(db));
+  if (sealed !== null) {
+    if (key === null) {
+      throw new SettingError(
+        `${dataDir.keyFile} is missing, and this folder's database holds values sealed with a node key: restore node.key from the folder's backup, or set PUNCHCARD_NODE_KEY to that key (a new key would not open them).`,
+      );
+    }
+    if (!opens(new Sealer(key), sealed)) {
+      throw new SettingError(
+        fromEnv
+          ? `PUNCHCARD_NODE_KEY is not the key this folder's database was sealed with (card PINs, webhook secrets): set it to that key, or unset it to use ${dataDir.keyFile}.`
+          : `${dataDir.keyFile} is not the key this folder's database was sealed with (card PINs, webhook secrets): restore the node.key of its backup, or set PUNCHCARD_NODE_KEY to that key.`,
+      );
+    }
+  }
+  if (check === null && key !== null) await setMeta(db, NODE_KEY_CHECK, new Sealer(key).seal(NODE_KEY_CHECK_TEXT));
+}
+
+function opens(sealer: Sealer, sealed: string): boolean {
+  try {
+    sealer.open(sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One value the node key sealed, from a database older than its check; null when it sealed none. */
+async function anySealedValue(db: Kysely<DB>): Promise<string | null> {
+  const pin = await db.selectFrom('cards').select('pin_sealed').where('pin_sealed', 'is not', null).limit(1).executeTakeFirst();
+  if (pin?.pin_sealed) return pin.pin_sealed;
+  const secret = await db.selectFrom('webhook_endpoints').select('secret_sealed').limit(1).executeTakeFirst();
+  if (secret) return secret.secret_sealed;
+  // A message queued by a version that did not seal its parameters holds plain JSON.
+  const message = await db.selectFrom('messages_outbox').select('params').where('params', 'is not', null).where('params', 'not like', '{%').limit(1).executeTakeFirst();
+  return message?.params ?? null;
 }
