@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
 import { createLogger } from '../http/logger';
-import { openDataDir } from '../node/data-dir';
 import { databaseKindOf, recordFolder } from '../node/folder-record';
 import { startStoreNode } from '../node/store-node';
 import { parsePort } from './store-command';
 import { runUntilSignal } from './run-until-signal';
 import { CENTRAL_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
-import { checkServeSettings } from './serve-settings';
+import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
+import { checkFolderNodeKey, checkHost } from './folder-checks';
+import { dataDirAt, refuseWhileNodeRuns } from '../node/data-dir';
+import { SettingError } from '../node/setting-error';
+import { readPairing } from '../sync/pairing-file';
+import { sealedOrClosed } from './store-command';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
 import type { TrustProxy } from '../http/trust-proxy';
 
@@ -21,7 +25,7 @@ export function registerCentralCommand(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--database <url>', 'postgres://… (recommended for a chain; default PUNCHCARD_DATABASE_URL, else the SQLite file)');
   withMailOptions(central)
-    .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option('--log-level <level>', LOG_LEVEL_HELP, 'info')
     .option('--webhooks-allow-private', 'accept http:// webhook URLs and loopback/private addresses (tests, on-premises receivers)', false)
     .option('--public-url <url>', 'where emailed back-office links and customers\' referral links point, e.g. https://loyalty.example.com (default: PUNCHCARD_PUBLIC_URL, else the address a request reached)')
     .option('--trust-proxy <addresses|hops>', TRUST_PROXY_HELP, trustProxyOption)
@@ -30,6 +34,13 @@ export function registerCentralCommand(program: Command): void {
       if (trustProxy === false) return;
       const { publicUrl } = checkServeSettings(options, process.env);
       const smtpUrl = smtpUrlOf(options, process.env);
+      // A store's folder is not a central's: a paired store's (its central.json), or one a store node runs on.
+      const dir = dataDirAt(options.data);
+      const pairing = readPairing(dir);
+      if (pairing !== null) throw new SettingError(`${dir.root} is the folder of a store node paired with ${pairing.central}: give central a folder of its own.`);
+      refuseWhileNodeRuns(dir);
+      await checkHost(options.host);
+      await checkFolderNodeKey({ dataDir: options.data, database: options.database });
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
         dataDir: options.data,
@@ -44,9 +55,10 @@ export function registerCentralCommand(program: Command): void {
         publicUrl,
         trustProxy,
       });
+      await sealedOrClosed(node, options.data);
       // The folder says it is a central's, and where its database is: the other commands read it
       // (the sign-in link's port; a PostgreSQL central's folder run without PUNCHCARD_DATABASE_URL).
-      recordFolder(openDataDir(options.data), { role: 'central', database: databaseKindOf(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined)) });
+      recordFolder(dir, { role: 'central', database: databaseKindOf(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined)) });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));
     });

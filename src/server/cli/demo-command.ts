@@ -12,8 +12,9 @@ import { startStoreNode } from '../node/store-node';
 import { runUntilSignal } from './run-until-signal';
 import { STORE_PORT } from './default-ports';
 import { checkNodeSettings } from '../node/node-settings';
-import { checkLogLevel } from './serve-settings';
-import { parsePort } from './store-command';
+import { checkLogLevel, LOG_LEVEL_HELP } from './serve-settings';
+import { checkFolderNodeKey, checkHost } from './folder-checks';
+import { parsePort, sealedOrClosed } from './store-command';
 
 /** Fresh keys for the demo's browser screens; the previous start's pair stops working. */
 async function demoScreenKeys(engine: Engine): Promise<{ cashier: string; kiosk: string }> {
@@ -32,13 +33,16 @@ export function registerDemoCommand(program: Command): void {
     .option('--data <dir>', 'data folder', '.data/demo')
     .option('--port <port>', 'TCP port', parsePort, STORE_PORT)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--log-level <level>', 'request logs are off by default to keep the console readable', 'warn')
+    .option('--log-level <level>', `${LOG_LEVEL_HELP} (warn: request logs are off, to keep the console readable)`, 'warn')
     .option('--renderer <dir>', 'built renderer to serve at / (default: out/renderer of this checkout)')
     .action(async (options: { data: string; port: number; host: string; logLevel: string; renderer?: string }) => {
       checkLogLevel(options.logLevel);
       checkNodeSettings(process.env);
+      await checkHost(options.host);
+      await checkFolderNodeKey({ dataDir: options.data });
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
+      await sealedOrClosed(node, options.data);
       const made = await seedDemoData(node.engine);
       await checkInDemoQueue(node.engine);
       const firstRun = made && { vendor_id: made.vendorId, api_key: made.apiKey, kiosk_api_key: made.kioskApiKey, client_id: made.clientId, client_secret: made.clientSecret };

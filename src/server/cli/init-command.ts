@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { cleanEmail } from '../../core/customers/contact';
 import { addOwner } from '../../core/staff/add-owner';
 import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
-import { openNodeEngine } from '../node/store-node';
+import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { dataDirAt } from '../node/data-dir';
 import { databaseKindOf, recordFolder } from '../node/folder-record';
 import { adminUrlOf, signInLink } from './admin-url';
@@ -11,7 +11,7 @@ export function registerInitCommand(program: Command): void {
   program
     .command('init')
     .description('Create the database in DIR if missing and add a vendor with a store, currencies and credentials.')
-    .requiredOption('--data <dir>', 'data folder of the node')
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .requiredOption('--vendor <name>', 'name of the vendor (the loyalty program)')
     .option('--currency <code>', 'ISO 4217 code of the quick-pay balance', 'USD')
     .option('--country <code>', 'ISO 3166-1 country of the vendor and its store', 'US')
@@ -33,7 +33,7 @@ export function registerInitCommand(program: Command): void {
       // Bad options are refused before anything is created (a typo left a data folder behind).
       checkVendorSetUp(vendor);
       if (options.owner) cleanEmail(options.owner, 'owner');
-      const engine = await openNodeEngine({ dataDir: options.data });
+      const engine = await openFolderEngine({ dataDir: options.data });
       try {
         const made = await setUpVendor(engine, vendor);
         // A folder whose program lives on PostgreSQL says so: later commands without the URL are told.

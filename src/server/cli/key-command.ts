@@ -3,7 +3,7 @@ import { addApiKey } from '../../core/credentials/api-keys';
 import { findCounterStore } from '../../core/stores/find-counter-store';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../shared/roles';
 import { ServiceError } from '../../shared/errors';
-import { openNodeEngine } from '../node/store-node';
+import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { parseStoreId } from './store-command';
 
 function parseRole(value: string): ApiKeyRole {
@@ -19,13 +19,13 @@ export function registerKeyCommand(program: Command): void {
   program
     .command('key')
     .description('Issue an API key for a store: cashier and kiosk keys sign screens in; integration keys are for POS systems.')
-    .requiredOption('--data <dir>', 'data folder of the node')
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .option('--role <role>', `${API_KEY_ROLES.join(', ')}`, parseRole, 'cashier' as ApiKeyRole)
     .option('--store <id>', "store id (default: the node's first store)", parseStoreId)
     .option('--label <text>', 'what the key is for', 'cli')
     .option('--json', 'print {"api_key", "role", "store_id", "vendor_id"}')
     .action(async (options: { data: string; role: ApiKeyRole; store?: number; label: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const store = await findCounterStore(engine, options.store);
         if (!store) throw new ServiceError('store_not_found', options.store === undefined ? 'This data folder has no store yet: run `punchcard init` first.' : `There is no store ${options.store}.`);

@@ -13,6 +13,7 @@ import { registerPairCodeCommand } from './pair-code-command';
 import { registerSyncCommand } from './sync-command';
 import { registerUnpairCommand } from './unpair-command';
 import { isSettingError } from '../node/setting-error';
+import { hostProblem } from './folder-checks';
 
 export function buildCli(): Command {
   const program = new Command('punchcard')
@@ -35,6 +36,8 @@ export function buildCli(): Command {
 }
 
 export async function runCli(argv: string[]): Promise<void> {
+  exitQuietlyOnBrokenPipe(process.stdout);
+  exitQuietlyOnBrokenPipe(process.stderr);
   try {
     await buildCli().parseAsync(argv);
   } catch (error) {
@@ -59,9 +62,29 @@ function databaseProblem(error: unknown): string | null {
   return null;
 }
 
-/** The port a serving command was given is taken (another node, another program): the operator's to fix. */
+/**
+ * The port a serving command was given is taken (another node, another program), or its --host is
+ * not this machine's (checkHost tells before the start; this is for one that changed since): the
+ * operator's to fix.
+ */
 function addressProblem(error: unknown): string | null {
-  const { code, port, address } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown };
-  if (code !== 'EADDRINUSE') return null;
-  return `port ${String(port)} on ${String(address)} is in use: stop what holds it, or choose another with --port.`;
+  const { code, port, address, syscall } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown; syscall?: unknown };
+  if (code === 'EADDRINUSE') return `port ${String(port)} on ${String(address)} is in use: stop what holds it, or choose another with --port.`;
+  if (code === 'EADDRNOTAVAIL' && syscall === 'listen') return hostProblem(String(address), 'this machine has no such address');
+  return null;
+}
+
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * Output read by a program that stops reading (`punchcard sync status | head -3`): the command ends
+ * quietly, as a Unix command does on SIGPIPE, rather than with an unhandled EPIPE stack trace.
+ */
+function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
 }

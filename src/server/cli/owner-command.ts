@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addOwner } from '../../core/staff/add-owner';
-import { openNodeEngine } from '../node/store-node';
+import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { parseStoreId } from './store-command';
 import { vendorOfNode } from './stores-command';
 import { adminUrlOf, signInLink } from './admin-url';
@@ -14,14 +14,14 @@ export function registerOwnerCommand(program: Command): void {
   program
     .command('owner')
     .description("Add an owner to a program's back office (a password from PUNCHCARD_OWNER_PASSWORD, else a one-time sign-in link).")
-    .requiredOption('--data <dir>', 'data folder of the node')
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .requiredOption('--email <email>', "the owner's email (their sign-in)")
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .option('--name <name>', 'their name as staff see it (default: the start of the email)')
     .option('--admin-url <url>', "where the back office is reached, for the sign-in link (default: http://127.0.0.1:4321/admin, or :4320 on a central's folder)")
     .option('--json', 'print {"vendor_id", "owner_email", "owner_sign_in_link"?}')
     .action(async (options: { data: string; email: string; vendor?: number; name?: string; adminUrl?: string; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         const made = await addOwner(engine, { vendorId, email: options.email, name: options.name, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined });

@@ -5,6 +5,9 @@ import { SettingError } from '../node/setting-error';
 /** pino's levels, from the fewest lines (fatal) to the most (trace); "silent" logs nothing. */
 export const LOG_LEVELS = [...Object.keys(pino.levels.values).sort((a, b) => pino.levels.values[b]! - pino.levels.values[a]!), 'silent'];
 
+/** --log-level's help: the levels checkLogLevel accepts. */
+export const LOG_LEVEL_HELP = LOG_LEVELS.join(', ');
+
 /**
  * The settings of a command that serves (store, central), checked before anything starts or is
  * made: a bad one is a SettingError, one line naming what was set. Answers the public URL to use.

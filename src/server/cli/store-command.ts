@@ -11,7 +11,10 @@ import type { TrustProxy } from '../http/trust-proxy';
 import { asOption } from './as-option';
 import { STORE_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
-import { checkServeSettings } from './serve-settings';
+import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
+import { checkFolderNodeKey, checkHost, sealNodeKeyCheck } from './folder-checks';
+import { dataDirAt, refuseCentralsFolder } from '../node/data-dir';
+import type { RunningNode } from '../node/store-node';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -47,7 +50,7 @@ export function registerStoreCommand(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--database <url>', 'postgres://… instead of the SQLite file in the data folder');
   withMailOptions(store)
-    .option('--log-level <level>', 'fatal, error, warn, info, debug', 'info')
+    .option('--log-level <level>', LOG_LEVEL_HELP, 'info')
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
     .option('--scanner-store <id>', 'store the scanners check customers in at (default: the node’s first store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
@@ -68,6 +71,10 @@ export function registerStoreCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
+      // A central's folder (even while central runs on it: it writes no node.pid) is not a store's.
+      refuseCentralsFolder(dataDirAt(options.data), '`punchcard store`', 'Run `punchcard central` on it, or give the store a folder of its own.');
+      await checkHost(options.host);
+      await checkFolderNodeKey({ dataDir: options.data, database: options.database });
       if (options.pair !== undefined && options.central !== undefined) {
         const pairing = await pairStoreWithCentral({
           dataDir: options.data,
@@ -92,8 +99,19 @@ export function registerStoreCommand(program: Command): void {
         publicUrl,
         trustProxy,
       });
+      await sealedOrClosed(node, options.data);
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       if (node.sync) void showFirstSyncProgress(node.sync);
       await runUntilSignal(node, (line) => logger.info(line));
     });
+}
+
+/** A node started on a new database seals its key check; a node that cannot is stopped. */
+export async function sealedOrClosed(node: RunningNode, dataDir: string): Promise<void> {
+  try {
+    await sealNodeKeyCheck(node.engine, dataDir);
+  } catch (error) {
+    await node.close();
+    throw error;
+  }
 }

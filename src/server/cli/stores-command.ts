@@ -3,7 +3,8 @@ import type { Actor } from '../../core/audit/record-audit';
 import { createStore, listAdminStores, type StoreInput, updateStore } from '../../core/stores/store-admin';
 import { ServiceError } from '../../shared/errors';
 import { NO_VENDOR_YET } from '../node/node-settings';
-import { openNodeEngine } from '../node/store-node';
+import type { openNodeEngine } from '../node/store-node';
+import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { adminStoreToWire } from '../routes/store-admin-wire';
 import { parseStoreId } from './store-command';
 
@@ -49,7 +50,7 @@ function parseStatus(value: string): 'active' | 'inactive' {
 
 function withStoreFields(command: Command): Command {
   return command
-    .requiredOption('--data <dir>', 'data folder of the node')
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .option('--name <name>', 'store name')
     .option('--address <line>', 'street address')
     .option('--address2 <line>', 'second address line')
@@ -99,17 +100,18 @@ const cliActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label:
 
 /** `punchcard stores list|add|update`: the stores customers find with GET /vendor/store/list. */
 export function registerStoresCommand(program: Command): void {
-  const stores = program.command('stores').description('List, add and update the stores of a program (address, coordinates, phone, hours, time zone, status).');
+  const stores = program.command('stores').description('List, add and update the stores of a program (address, coordinates, phone, hours, time zone, status). A central on PostgreSQL: set PUNCHCARD_DATABASE_URL to its database.');
   const print = (store: ReturnType<typeof adminStoreToWire>, json?: boolean) =>
     process.stdout.write(json ? `${JSON.stringify(store)}\n` : `${store.id}  ${store.name}  ${store.city}, ${store.country}  ${store.status}${store.open_now === null ? '' : store.open_now ? '  open now' : '  closed now'}\n`);
 
   stores
     .command('list')
-    .requiredOption('--data <dir>', 'data folder of the node')
+    .description("List the program's stores (id, name, city, country, status, open now).")
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .option('--json', 'print one JSON store per line')
     .action(async (options: { data: string; vendor?: number; json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         for (const store of await listAdminStores(engine, vendorId)) print(adminStoreToWire(store), options.json);
@@ -121,7 +123,7 @@ export function registerStoresCommand(program: Command): void {
   withStoreFields(stores.command('add').description('Add a store (name, address, city and country are required).'))
     .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
     .action(async (options: StoreOptions & { json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
         print(adminStoreToWire(await createStore(engine, cliActor(vendorId), toInput(options))), options.json);
@@ -132,7 +134,7 @@ export function registerStoresCommand(program: Command): void {
 
   withStoreFields(stores.command('update').argument('<id>', 'store id', parseStoreId).description('Change the fields given; the others stay.'))
     .action(async (storeId: number, options: StoreOptions & { json?: boolean }) => {
-      const engine = await openNodeEngine({ dataDir: options.data, existing: true });
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const row = await engine.db.selectFrom('stores').select('vendor_id').where('id', '=', storeId).executeTakeFirst();
         if (!row) throw new ServiceError('store_not_found', `There is no store ${storeId}.`);

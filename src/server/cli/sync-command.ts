@@ -5,8 +5,7 @@ import { type Database, openDatabaseUrl, migrateToLatest } from '../../core/stor
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
 import { firstSyncShare, readRecordedLink } from '../../core/sync/store/sync-client';
-import { dataDirAt, runningNodeOf } from '../node/data-dir';
-import { readFolderRecord } from '../node/folder-record';
+import { dataDirAt, refuseCentralsFolder, runningNodeOf } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
 
@@ -70,9 +69,7 @@ export function registerSyncCommand(program: Command): void {
       const dir = dataDirAt(options.data);
       // A mistyped folder, or central's own, would read as "not paired": say what it is instead.
       if (!existsSync(dir.root)) throw new SettingError(`There is no data folder at ${dir.root}.`);
-      if (readFolderRecord(dir.root).role === 'central') {
-        throw new SettingError(`${dir.root} is a central node's folder: sync status is a store's. Central lists its stores' nodes at GET /sync/nodes and in the back office.`);
-      }
+      refuseCentralsFolder(dir, 'sync status', "Central lists its stores' nodes at GET /sync/nodes and in the back office.");
       const pairing = readPairing(dir);
       // Nothing syncs there (a standalone or unpaired node): the facts GET /sync/status gives,
       // and no database made.

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Engine } from '../../core/engine';
+import { migrateToLatest, openDatabaseUrl } from '../../core/storage/database';
+import { checkNodeKeyAgainstData, dataDirAt, nodeKeyInUse } from '../node/data-dir';
+import { checkDatabaseUrl, databaseLocation } from '../node/node-settings';
+import { SettingError } from '../node/setting-error';
+import { type NodeEngineOptions, openNodeEngine } from '../node/store-node';
+
+/**
+ * Before a command opens a folder that has a database: the node key it would use (PUNCHCARD_NODE_KEY,
+ * else DIR/node.key) is the one the database sealed its values with — a different one is refused
+ * in one line before anything starts (the node started, and every card with a PIN was then a 500).
+ * A folder with no database yet has nothing to check: sealNodeKeyCheck marks it once opened.
+ */
+export async function checkFolderNodeKey(options: { dataDir: string; database?: string | undefined; existing?: boolean }): Promise<void> {
+  // The command line's database is PostgreSQL's, named by its URL; nothing else (a path, mysql://).
+  checkDatabaseUrl(options.database, '--database');
+  checkDatabaseUrl(process.env.PUNCHCARD_DATABASE_URL, 'PUNCHCARD_DATABASE_URL');
+  const dir = dataDirAt(options.dataDir);
+  const location = databaseLocation(dir, options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined), { existing: options.existing ?? false });
+  const postgres = location !== dir.database;
+  if (!postgres && !existsSync(location)) return;
+  const database = openDatabaseUrl(location);
+  try {
+    await migrateToLatest(database.db);
+    await checkNodeKeyAgainstData(database.db, dir, nodeKeyInUse(dir));
+  } finally {
+    await database.close();
+  }
+}
+
+/** Once a node's engine is open (its key made if it had none): seals the key check into a new database. */
+export async function sealNodeKeyCheck(engine: Engine, dataDir: string): Promise<void> {
+  const dir = dataDirAt(dataDir);
+  await checkNodeKeyAgainstData(engine.db, dir, nodeKeyInUse(dir));
+}
+
+/** openNodeEngine for a one-shot command (init, owner, key, token, stores, pair-code), its node key checked first. */
+export async function openFolderEngine(options: NodeEngineOptions): Promise<Engine> {
+  await checkFolderNodeKey(options);
+  const engine = await openNodeEngine(options);
+  try {
+    await sealNodeKeyCheck(engine, options.dataDir);
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  return engine;
+}
+
+/**
+ * --host of a serving command, tried before anything is made: a name that does not resolve
+ * (ENOTFOUND) or an address this machine does not have (EADDRNOTAVAIL) was a stack trace.
+ */
+export async function checkHost(host: string): Promise<void> {
+  const problem = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    const server = createServer();
+    server.once('error', (error) => resolve(error));
+    server.listen(0, host, () => server.close(() => resolve(null)));
+  });
+  if (problem === null) return;
+  if (problem.code === 'EADDRNOTAVAIL') throw new SettingError(hostProblem(host, 'this machine has no such address'));
+  if (problem.code === 'ENOTFOUND' || problem.code === 'EAI_AGAIN' || problem.code === 'EAI_NONAME' || problem.code === 'EAI_FAIL') throw new SettingError(hostProblem(host, 'no such host name or address'));
+  // Anything else (EACCES…) is the start's to report, on the port it was given.
+}
+
+export const hostProblem = (host: string, what: string) =>
+  `--host ${host}: ${what}: listen on one of this machine's addresses (127.0.0.1 for this machine only, 0.0.0.0 for every interface, or one of its network addresses).`;
+
+/** --data of the commands that read their database only from PUNCHCARD_DATABASE_URL (init, owner, key, token, stores). */
+export const DATA_FOLDER_HELP = 'data folder of the node (its SQLite file; for a central on PostgreSQL, set PUNCHCARD_DATABASE_URL to its database)';
