@@ -7,7 +7,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { type OfflinePolicy, setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
 
 // The offline caps of docs/sync.md: a cap bounds what an order spends of its own kind. A customer
 // whose offline quick pay is used up can still redeem points (and the other way round).
@@ -92,5 +92,33 @@ describe('offline caps', () => {
     await placeOrder(s.store.engine, scope, { identification: 'di@example.com', receiptNumber: 'PLAIN', subtotal: 4 });
     const overCap = await placeOrder(s.store.engine, scope, { identification: 'di@example.com', receiptNumber: 'PTS-2', subtotal: 0, redemptions: [s.rewardId] }).catch((e: unknown) => e);
     expect(refusal(overCap)).toEqual({ code: 'offline_limit', field: 'redemptions' });
+  });
+
+  it("counts this node's offline spending only: another store's, pulled here, is already in the balance", async () => {
+    const s = await setUp();
+    await setOfflinePolicy(s.central.engine, { vendorId: s.central.vendor.vendorId }, { quickPayPerDay: 1_500 });
+    let otherLink: Switch | null = null;
+    const other = await pairStore(s.central, s.central.engine.clock as ManualClock, await addStore(s.central, 'Other'), (credential) => (otherLink = new Switch(s.central.transportFor(credential))));
+    open.push(other);
+    await other.client.syncOnce();
+    await s.store.client.syncOnce();
+
+    // Offline at the other store, the customer spends 12.00 there; it reaches central, then this store.
+    otherLink!.down = true;
+    await other.client.syncOnce().catch(() => undefined);
+    await placeOrder(other.engine, await other.scope(), { identification: 'di@example.com', receiptNumber: 'ELSEWHERE', subtotal: 12, quickPay: 12 });
+    otherLink!.down = false;
+    await other.client.syncOnce();
+    await s.store.client.syncOnce();
+    expect(await s.store.engine.db.selectFrom('orders').select('offline').where('receipt_number', '=', 'ELSEWHERE').executeTakeFirstOrThrow()).toEqual({ offline: 1 });
+
+    // Offline here: the whole 15.00 a day, then nothing more, and the refusal says what is left.
+    await goOffline(s);
+    const scope = await s.store.scope();
+    await placeOrder(s.store.engine, scope, { identification: 'di@example.com', receiptNumber: 'HERE-1', subtotal: 10, quickPay: 10 });
+    const over = await placeOrder(s.store.engine, scope, { identification: 'di@example.com', receiptNumber: 'HERE-2', subtotal: 6, quickPay: 6 }).catch((e: unknown) => e);
+    expect(refusal(over)).toEqual({ code: 'offline_limit', field: 'quick_pay' });
+    expect((over as Error).message).toContain('(5.00 left)');
+    await placeOrder(s.store.engine, scope, { identification: 'di@example.com', receiptNumber: 'HERE-3', subtotal: 5, quickPay: 5 });
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
+import { SEQUENCE_SPAN } from '../storage/ids';
 import type { DB } from '../storage/schema';
 
 const DAY_MS = 24 * 3600_000;
@@ -7,11 +8,12 @@ const DAY_MS = 24 * 3600_000;
 /**
  * While a paired store cannot reach central, another store may be spending the same balance: the
  * program's offline caps bound what one customer can spend here per order and per rolling 24 hours
- * of offline orders (docs/sync.md). Central accepts whatever was sold; the caps bound the risk.
+ * of this node's offline orders (docs/sync.md). Central accepts whatever was sold; the caps bound the
+ * risk. Other nodes' offline orders pulled here are already in the balance: they do not count.
  */
 export async function enforceOfflineCaps(
   trx: Kysely<DB>,
-  input: { vendorId: number; userId: number; quickPay: number; points: number; now: number; digits: number },
+  input: { nodeId: number; vendorId: number; userId: number; quickPay: number; points: number; now: number; digits: number },
 ): Promise<void> {
   if (input.quickPay === 0 && input.points === 0) return;
   const caps = await trx
@@ -20,8 +22,8 @@ export async function enforceOfflineCaps(
     .where('id', '=', input.vendorId)
     .executeTakeFirstOrThrow();
   const money = (minor: number) => (minor / 10 ** input.digits).toFixed(input.digits);
-  const refuse = (what: string, cap: string) =>
-    new ServiceError('offline_limit', `The store is offline: ${what} is limited to ${cap} until the connection returns.`, what.includes('points') ? 'redemptions' : 'quick_pay');
+  const refuse = (what: string, cap: string, left?: string) =>
+    new ServiceError('offline_limit', `The store is offline: ${what} is limited to ${cap} until the connection returns${left === undefined ? '' : ` (${left} left)`}.`, what.includes('points') ? 'redemptions' : 'quick_pay');
   // A cap bounds what an order spends of its own kind: an order that spends no quick pay is not
   // refused by a quick-pay cap already used up (nor one without points by a points cap).
   const spendsQuickPay = input.quickPay > 0;
@@ -42,12 +44,15 @@ export async function enforceOfflineCaps(
     .where('vendor_id', '=', input.vendorId)
     .where('offline', '=', 1)
     .where('status', '=', 'complete')
+    // this node's own orders (an id carries the node that made it), of the last 24 h by its clock
+    .where('id', '>=', input.nodeId * SEQUENCE_SPAN)
+    .where('id', '<', (input.nodeId + 1) * SEQUENCE_SPAN)
     .where('created_at', '>', input.now - DAY_MS)
     .executeTakeFirstOrThrow();
   if (quickPayPerDay !== null && Number(spent.quick_pay) + input.quickPay > Number(quickPayPerDay)) {
-    throw refuse('quick pay per customer per day', money(Number(quickPayPerDay)));
+    throw refuse('quick pay per customer per day', money(Number(quickPayPerDay)), money(Math.max(0, Number(quickPayPerDay) - Number(spent.quick_pay))));
   }
   if (pointsPerDay !== null && Number(spent.points) + input.points > Number(pointsPerDay)) {
-    throw refuse('points per customer per day', String(pointsPerDay));
+    throw refuse('points per customer per day', String(pointsPerDay), String(Math.max(0, Number(pointsPerDay) - Number(spent.points))));
   }
 }

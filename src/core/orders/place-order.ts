@@ -114,7 +114,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
 
       // A paired store that cannot reach central spends within the program's offline caps.
       if (engine.programRole === 'replica' && !engine.centralLink.reachable) {
-        await enforceOfflineCaps(trx, { vendorId: vendor.id, userId: user.id, quickPay: order.quickPay, points: redeemed.reduce((sum, r) => sum + r.cost, 0), now, digits });
+        await enforceOfflineCaps(trx, { nodeId: engine.nodeId, vendorId: vendor.id, userId: user.id, quickPay: order.quickPay, points: redeemed.reduce((sum, r) => sum + r.cost, 0), now, digits });
       }
 
       // Points earned on the subtotal.
