@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { buildApp } from '../../src/server/app';
 import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
@@ -62,6 +64,20 @@ describe('chain health in Chromium', () => {
     await expectText(page.getByTestId('node-health'), 'No open exceptions.');
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_exception&limit=1');
     expect(audit.body.items[0]).toMatchObject({ action: 'sync_exception.resolve', actor: owner.email, after: { note: 'Store software updated' } });
+  });
+
+  it("an exception about a customer links to the customer's profile", async () => {
+    const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
+    const userId = Number((await registerInStore(central.engine, scope, { email: 'olga.overdraft@example.com', firstName: 'Olga', lastName: 'Ortiz' })).session.user_id);
+    await central.engine.db
+      .insertInto('sync_exceptions')
+      .values({ vendor_id: central.vendor.vendorId, store_id: central.vendor.storeId, node_id: null, kind: 'offline_overdraft', subject: `user ${userId}`, message: 'spends left a balance of -6.00 USD', created_at: clock.now(), resolved_at: null })
+      .execute();
+    const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Store nodes');
+    const row = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row', { name: `user ${userId}` });
+    await row.getByRole('link', { name: `user ${userId}` }).click();
+    await expectText(page.getByRole('main'), /Olga Ortiz.*olga\.overdraft@example\.com/s);
+    await page.close();
   });
 
   it('offline caps for quick pay are typed and shown in the currency’s units, sent in minor units', async () => {

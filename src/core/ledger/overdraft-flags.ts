@@ -3,7 +3,7 @@ import type { Engine } from '../engine';
 import type { DB } from '../storage/schema';
 
 /**
- * A customer flagged because offline spends left a negative balance (sync/central/settle-accounts)
+ * A customer flagged because spends at nodes that had not heard of each other left a negative balance (sync/central/settle-accounts)
  * is unflagged once credits bring every balance of theirs in the program back to zero or more,
  * wherever the credits came from: a store's sale, a reload or adjustment made at central. Its open
  * exception is resolved too. The flag is the membership's, so a credit in one currency settles

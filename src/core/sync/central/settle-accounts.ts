@@ -85,7 +85,7 @@ async function flagOverdraft(
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
     const amount = await amountIn(trx, currencyId);
     const believedText = storeBelieved === undefined ? '' : ` (the store believed ${amount(storeBelieved)} was available)`;
-    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `offline spends left a balance of ${amount(balance)}${believedText}; settled from the next credits`);
+    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `spends made before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits`);
   } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
     await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
   }

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { refusalText } from './node-refusal';
@@ -108,7 +108,7 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
       <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
       <Table.Td>{exceptionKindName(t, exception.kind)}</Table.Td>
       <Table.Td>
-        {exception.subject}: {exception.message}
+        <ExceptionSubject subject={exception.subject} />: {exception.message}
       </Table.Td>
       <Table.Td>
         {canResolve && (
@@ -122,6 +122,12 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
       </Table.Td>
     </Table.Tr>
   );
+}
+
+/** A customer the exception is about links to their profile, where staff act on it (an id alone found nobody in search). */
+function ExceptionSubject({ subject }: { subject: string }) {
+  const customer = /^user (\d+)$/.exec(subject);
+  return customer ? <Anchor href={`#/customers/${customer[1]}`}>{subject}</Anchor> : <>{subject}</>;
 }
 
 /** A kind in words; a kind this screen does not know yet (a newer central) as the node names it. */
