@@ -6,7 +6,7 @@ import { createCard } from '../../src/core/cards/create-card';
 import { Sealer } from '../../src/core/credentials/secrets';
 import { openDatabaseUrl } from '../../src/core/storage/database';
 import { getMeta } from '../../src/core/storage/node-meta';
-import { openNodeEngine } from '../../src/server/node/store-node';
+import { openNodeEngine, startStoreNode } from '../../src/server/node/store-node';
 import { runInProcess } from '../support/cli-in-process';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -81,6 +81,16 @@ describe('a node key that is not the one the database was sealed with', () => {
     expect(oneLine(await runInProcess(['store', '--data', data, '--port', '0']))).toBe(
       `punchcard: ${keyFile} is not the key this folder's database was sealed with (card PINs, webhook secrets): restore the node.key of its backup, or set PUNCHCARD_NODE_KEY to that key.`,
     );
+  });
+
+  it("a node started without the CLI (the desktop app's) refuses another key too, and leaves the folder free", async () => {
+    const data = await initFolder();
+    vi.stubEnv('PUNCHCARD_NODE_KEY', otherKey());
+    await expect(startStoreNode({ dataDir: data, port: 0 })).rejects.toThrow(/^PUNCHCARD_NODE_KEY is not the key this folder's database was sealed with/);
+    expect(existsSync(join(data, 'node.pid'))).toBe(false);
+    vi.stubEnv('PUNCHCARD_NODE_KEY', '');
+    const node = await startStoreNode({ dataDir: data, port: 0 });
+    await node.close();
   });
 
   it('a folder from before the check is checked against a PIN it sealed, then given the check with the key in use', async () => {

@@ -11,7 +11,6 @@ import { checkFolderNodeKey, checkHost } from './folder-checks';
 import { dataDirAt, refuseWhileNodeRuns } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
-import { sealedOrClosed } from './store-command';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
 import type { TrustProxy } from '../http/trust-proxy';
 
@@ -55,7 +54,6 @@ export function registerCentralCommand(program: Command): void {
         publicUrl,
         trustProxy,
       });
-      await sealedOrClosed(node, options.data);
       // The folder says it is a central's, and where its database is: the other commands read it
       // (the sign-in link's port; a PostgreSQL central's folder run without PUNCHCARD_DATABASE_URL).
       recordFolder(dir, { role: 'central', database: databaseKindOf(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined)) });

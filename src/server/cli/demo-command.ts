@@ -14,7 +14,7 @@ import { STORE_PORT } from './default-ports';
 import { checkNodeSettings } from '../node/node-settings';
 import { checkLogLevel, LOG_LEVEL_HELP } from './serve-settings';
 import { checkFolderNodeKey, checkHost } from './folder-checks';
-import { parsePort, sealedOrClosed } from './store-command';
+import { parsePort } from './store-command';
 
 /** Fresh keys for the demo's browser screens; the previous start's pair stops working. */
 async function demoScreenKeys(engine: Engine): Promise<{ cashier: string; kiosk: string }> {
@@ -42,7 +42,6 @@ export function registerDemoCommand(program: Command): void {
       await checkFolderNodeKey({ dataDir: options.data });
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
-      await sealedOrClosed(node, options.data);
       const made = await seedDemoData(node.engine);
       await checkInDemoQueue(node.engine);
       const firstRun = made && { vendor_id: made.vendorId, api_key: made.apiKey, kiosk_api_key: made.kioskApiKey, client_id: made.clientId, client_secret: made.clientSecret };

@@ -11,7 +11,7 @@ import { type NodeEngineOptions, openNodeEngine } from '../node/store-node';
  * Before a command opens a folder that has a database: the node key it would use (PUNCHCARD_NODE_KEY,
  * else DIR/node.key) is the one the database sealed its values with — a different one is refused
  * in one line before anything starts (the node started, and every card with a PIN was then a 500).
- * A folder with no database yet has nothing to check: sealNodeKeyCheck marks it once opened.
+ * A folder with no database yet has nothing to check: openNodeEngine marks it once opened.
  */
 export async function checkFolderNodeKey(options: { dataDir: string; database?: string | undefined; existing?: boolean }): Promise<void> {
   // The command line's database is PostgreSQL's, named by its URL; nothing else (a path, mysql://).
@@ -30,23 +30,10 @@ export async function checkFolderNodeKey(options: { dataDir: string; database?: 
   }
 }
 
-/** Once a node's engine is open (its key made if it had none): seals the key check into a new database. */
-export async function sealNodeKeyCheck(engine: Engine, dataDir: string): Promise<void> {
-  const dir = dataDirAt(dataDir);
-  await checkNodeKeyAgainstData(engine.db, dir, nodeKeyInUse(dir));
-}
-
-/** openNodeEngine for a one-shot command (init, owner, key, token, stores, pair-code), its node key checked first. */
+/** openNodeEngine for a one-shot command (init, owner, key, token, stores, pair-code), its node key checked before the database is opened for it. */
 export async function openFolderEngine(options: NodeEngineOptions): Promise<Engine> {
   await checkFolderNodeKey(options);
-  const engine = await openNodeEngine(options);
-  try {
-    await sealNodeKeyCheck(engine, options.dataDir);
-  } catch (error) {
-    await engine.close();
-    throw error;
-  }
-  return engine;
+  return openNodeEngine(options);
 }
 
 /**

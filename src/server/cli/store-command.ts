@@ -12,9 +12,8 @@ import { asOption } from './as-option';
 import { STORE_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
 import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
-import { checkFolderNodeKey, checkHost, sealNodeKeyCheck } from './folder-checks';
+import { checkFolderNodeKey, checkHost } from './folder-checks';
 import { dataDirAt, refuseCentralsFolder } from '../node/data-dir';
-import type { RunningNode } from '../node/store-node';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -99,19 +98,8 @@ export function registerStoreCommand(program: Command): void {
         publicUrl,
         trustProxy,
       });
-      await sealedOrClosed(node, options.data);
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
       if (node.sync) void showFirstSyncProgress(node.sync);
       await runUntilSignal(node, (line) => logger.info(line));
     });
-}
-
-/** A node started on a new database seals its key check; a node that cannot is stopped. */
-export async function sealedOrClosed(node: RunningNode, dataDir: string): Promise<void> {
-  try {
-    await sealNodeKeyCheck(node.engine, dataDir);
-  } catch (error) {
-    await node.close();
-    throw error;
-  }
 }

@@ -14,7 +14,7 @@ import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
 import type { PaymentGatewayConfig } from '../../core/payments/gateway/select-gateway';
 import { startAutoReloadWorker } from '../payments/auto-reload-worker';
-import { claimDataDir, dataDirAt, loadNodeKey, nodeKeyFromEnv, openDataDir } from './data-dir';
+import { checkNodeKeyAgainstData, claimDataDir, dataDirAt, loadNodeKey, nodeKeyFromEnv, nodeKeyInUse, openDataDir } from './data-dir';
 import { databaseLocation, paymentGatewayFromEnv } from './node-settings';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
@@ -62,6 +62,13 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
     // A paired store sells local-first; central owns the program and runs its jobs.
     programRole: paired ? 'replica' : 'owner',
   });
+  // The key must open what the database sealed (card PINs, webhook secrets): refused before serving.
+  try {
+    await checkNodeKeyAgainstData(engine.db, dir, nodeKeyInUse(dir));
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
   if (paired) await loadFirstSyncState(engine);
   // Central logs its changes for its stores; a paired store logs its own for central.
   if (options.installCapture === false) return engine;
