@@ -16,13 +16,16 @@ if (process.env.PUNCHCARD_FROM_SOURCES === '1') {
   // starting nodes side by side, services) is told, and served the last build.
   if (['store', 'demo', 'central'].includes(process.argv[2] ?? '')) {
     const { fileURLToPath, URL } = await import('node:url');
-    const { buildScreens, screensAreStale } = await import('../scripts/screens.js');
+    const { buildScreens, screensAreMissing, screensAreStale } = await import('../scripts/screens.js');
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const stale = screensAreStale(root);
+    const missing = screensAreMissing(root);
+    const stale = missing || screensAreStale(root);
     if (stale && process.stderr.isTTY) {
-      process.stderr.write('punchcard: building the screens into out/renderer (their sources changed since the last build)…\n');
+      process.stderr.write(`punchcard: building the screens into out/renderer (${missing ? 'none are built yet' : 'their sources changed since the last build'})…\n`);
       const problem = await buildScreens(root);
       if (problem) process.stderr.write(`punchcard: warning: the screens could not be built (${problem}); the last build is served.\n`);
+    } else if (missing) {
+      process.stderr.write('punchcard: warning: no screens are built in out/renderer: / and /admin answer 404 (run `npm run build`).\n');
     } else if (stale) {
       process.stderr.write('punchcard: warning: out/renderer is older than the screens\' sources: the last build is served (run `npm run build`).\n');
     }

@@ -14,6 +14,11 @@ export function builtScreens(root) {
   return existsSync(index) ? index : null;
 }
 
+/** True in a checkout whose screens were never built (a package without the sources ships them). */
+export function screensAreMissing(root) {
+  return !builtScreens(root) && existsSync(join(root, 'src', 'renderer'));
+}
+
 /** True when screens were built and a source of theirs changed since (never for a package without its sources). */
 export function screensAreStale(root) {
   const index = builtScreens(root);

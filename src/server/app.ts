@@ -195,7 +195,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeChainRoutes, { engine, role: options.role });
   await app.register(backOfficeWebhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   await app.register(storeAdminRoutes, { engine });
-  if (options.rendererDir) await registerRenderer(app, options.rendererDir);
+  if (options.rendererDir && !(await registerRenderer(app, options.rendererDir))) {
+    // Said at the start: the screens' addresses would only answer 404 (a checkout never built).
+    app.log.warn({ dir: options.rendererDir }, 'no screens are built here: / and /admin answer 404 until `npm run build` builds them');
+  }
   return app;
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript build script, without types
-import { builtScreens, screensAreStale } from '../../scripts/screens.js';
+import { builtScreens, screensAreMissing, screensAreStale } from '../../scripts/screens.js';
 import { makeTempDir } from '../support/temp-dir';
 
 // `npx punchcard demo` after a pull served the screens of the last build while the command line was
@@ -31,9 +31,9 @@ describe('the screens built in out/renderer', () => {
     const c = checkout();
     c.file('src/renderer/src/App.tsx', 1_000);
     c.file('src/shared/errors.ts', 1_000);
-    expect([builtScreens(c.root), screensAreStale(c.root)]).toEqual([null, false]);
+    expect([builtScreens(c.root), screensAreStale(c.root), screensAreMissing(c.root)]).toEqual([null, false, true]);
     c.file('out/renderer/index.html', 2_000);
-    expect(screensAreStale(c.root)).toBe(false);
+    expect([screensAreStale(c.root), screensAreMissing(c.root)]).toEqual([false, false]);
     c.file('src/renderer/src/cashier/OrderForm.tsx', 3_000);
     expect(screensAreStale(c.root)).toBe(true);
     c.file('out/renderer/index.html', 4_000);
@@ -53,6 +53,6 @@ describe('the screens built in out/renderer', () => {
     const c = checkout();
     c.file('out/renderer/index.html', 1_000);
     c.file('src/shared/errors.ts', 2_000);
-    expect(screensAreStale(c.root)).toBe(false);
+    expect([screensAreStale(c.root), screensAreMissing(c.root)]).toEqual([false, false]);
   });
 });
