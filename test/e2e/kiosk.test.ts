@@ -16,6 +16,7 @@ describe('kiosk screen in Chromium', () => {
   let ana: SeededCustomer;
   let ben: SeededCustomer;
   let dev: SeededCustomer;
+  let eve: SeededCustomer;
 
   const kiosk = () => page.getByTestId('kiosk');
   const idle = () => kiosk().getByTestId('kiosk-idle');
@@ -32,6 +33,8 @@ describe('kiosk screen in Chromium', () => {
     ana = await seedCustomer(store, { firstName: 'Ana', lastName: 'López', card: 'CAFE0001', points: 128, quickPayCents: 2_500 });
     ben = await seedCustomer(store, { firstName: 'Ben', lastName: 'Okafor', card: 'CAFE0002', points: 45, quickPayCents: 1_000 });
     dev = await seedCustomer(store, { firstName: 'Dev', lastName: 'Patel', card: 'CAFE0004', points: 5 });
+    // Overdrawn by spends at two stores before either heard of the other (docs/sync.md).
+    eve = await seedCustomer(store, { firstName: 'Eve', lastName: 'Ng', card: 'CAFE0005', points: 3, quickPayCents: -1_000 });
     browser = await launchChromium();
     ({ page } = await openScreen(browser, store.node.url, store.vendor.kioskApiKey, { fakeClock: true }));
     await idle().waitFor();
@@ -90,6 +93,12 @@ describe('kiosk screen in Chromium', () => {
     await expectText(welcome().getByTestId('kiosk-points'), /5\s*Points/);
     await expectText(welcome().getByTestId('kiosk-quick-pay'), '$0.00');
     expect(await queueNames(store)).toEqual([dev.name]);
+    await timesOutToIdle();
+  });
+
+  it('an overdrawn balance reads with the minus sign the counter uses (−$10.00, not -$10.00)', async () => {
+    expect(await store.scan(eve.card)).toMatchObject({ ok: true });
+    await expectText(welcome().getByTestId('kiosk-quick-pay'), '−$10.00');
     await timesOutToIdle();
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequester } from '../../src/renderer/src/api/client';
 import { createHistoryApi, type HistoryRecord } from '../../src/renderer/src/api/history-api';
-import { historyRowTexts, readHistoryRecord, signed, withMinusSign } from '../../src/renderer/src/cashier/history-lines';
-import { formatMoney, formatPoints } from '../../src/renderer/src/format';
+import { historyRowTexts, readHistoryRecord, signed } from '../../src/renderer/src/cashier/history-lines';
+import { formatMoney, formatPoints, withMinusSign } from '../../src/renderer/src/format';
 import { useCashierStrings } from '../../src/renderer/src/cashier/strings';
 import { transact } from '../../src/core/engine';
 import { recordTransaction } from '../../src/core/orders/record-transaction';

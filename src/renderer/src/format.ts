@@ -35,3 +35,8 @@ export function currencyDigits(code: string | null): number {
     return 2;
   }
 }
+
+/** A balance as the screens show it: "−6" for a negative one (U+2212, the sign the history uses), never Intl's hyphen "-6". */
+export function withMinusSign(amount: number, format: (magnitude: number) => string): string {
+  return amount < 0 ? `−${format(-amount)}` : format(amount);
+}

@@ -1,10 +1,9 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import type { CustomerAtCounter } from '../api/terminal-api';
-import { formatMoney, formatPoints } from '../format';
+import { formatMoney, formatPoints, withMinusSign } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
 import { autoReload, nextExpiring } from './balances';
-import { withMinusSign } from './history-lines';
 import { formatDate, useCashierStrings } from './strings';
 
 /** A test id part from a currency name: "Stars & Co" -> "Stars-&-Co" (spaces only are replaced). */

@@ -149,10 +149,6 @@ export function readHistoryRecord(record: HistoryRecord): HistoryLine {
   };
 }
 
-/** A balance as the panel shows it: "−6" for a negative one (U+2212, the sign the history uses), never Intl's hyphen "-6". */
-export function withMinusSign(amount: number, format: (magnitude: number) => string): string {
-  return amount < 0 ? `−${format(-amount)}` : format(amount);
-}
 
 /** "+12" / "−12" with one minus sign style (U+2212) whatever the formatter writes; `format` gets the magnitude. */
 export function signed(amount: number, format: (magnitude: number) => string): string {

@@ -24,7 +24,7 @@ import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, 
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { eventStream } from '../events/event-stream';
-import { formatMoney, formatPoints } from '../format';
+import { formatMoney, formatPoints, withMinusSign } from '../format';
 import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
@@ -287,7 +287,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
           {welcome.points.map((p) => (
             <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
               <Text fz={48} fw={800} ta="center" lh={1.1}>
-                {formatPoints(p.amount, language)}
+                {withMinusSign(p.amount, (n) => formatPoints(n, language))}
               </Text>
               <Text fz={22} c="dimmed" ta="center">
                 {t.pointsLabel(p.name)}
@@ -296,7 +296,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
           ))}
           <Paper withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-quick-pay">
             <Text fz={48} fw={800} ta="center" lh={1.1}>
-              {formatMoney(welcome.quickPay.amount, welcome.quickPay.currency, language)}
+              {withMinusSign(welcome.quickPay.amount, (n) => formatMoney(n, welcome.quickPay.currency, language))}
             </Text>
             <Text fz={22} c="dimmed" ta="center">
               {t.quickPayLabel}
