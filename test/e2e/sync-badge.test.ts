@@ -11,7 +11,8 @@ import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // The cashier screen of a store paired with a central node: a badge says whether central is
-// reachable and how many sales wait to be sent, and Settings shows the pairing's state.
+// reachable and how many sales wait to be sent, another that the computer's clock is off from
+// central's (by the Date of central's replies), and Settings shows the pairing's state.
 describe('sync badge in Chromium', () => {
   const dirs = [makeTempDir('punchcard-central-'), makeTempDir('punchcard-store-')];
   let central: RunningNode;
@@ -24,7 +25,8 @@ describe('sync badge in Chromium', () => {
     vendor = await setUpVendor(central.engine, { name: 'Chain Café', currency: 'USD', country: 'US', store: { name: 'Harbour', address1: '1 Quay', city: 'Springfield' } });
     const { code } = await issuePairingCode(central.engine, vendor.vendorId, vendor.storeId);
     await pairStoreWithCentral({ dataDir: dirs[1]!.path, central: central.url, code });
-    store = await startStoreNode({ dataDir: dirs[1]!.path, port: 0, rendererDir: builtRendererForTests() });
+    // This computer's clock runs two days ahead of central's: the badge says so.
+    store = await startStoreNode({ dataDir: dirs[1]!.path, port: 0, rendererDir: builtRendererForTests(), clock: { now: () => Date.now() + 2 * 86_400_000 } });
     const deadline = Date.now() + 30_000;
     while (!(await http(`${store.url}/sync/status`)).body.first_sync.done) {
       if (Date.now() > deadline) throw new Error('the first sync never finished');
@@ -45,6 +47,10 @@ describe('sync badge in Chromium', () => {
     const badge = page.getByTestId('sync-badge');
     await badge.waitFor();
     await expect.poll(() => badge.textContent(), { timeout: UI_TIMEOUT }).toBe('Central: online');
+    const clock = page.getByTestId('clock-badge');
+    await expect.poll(() => clock.textContent(), { timeout: UI_TIMEOUT }).toBe('Clock 2 days ahead');
+    expect(await clock.getAttribute('title')).toContain("This computer's clock is off from central's");
+    expect((await http(`${store.url}/sync/status`)).body.clock_offset_seconds).toBeGreaterThan(2 * 86_400 - 5);
     // The badge follows sync.changed events: an idle round of the sync loop (every 5 s) that
     // changes nothing makes the screen ask nothing.
     const asked: string[] = [];

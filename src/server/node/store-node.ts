@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock';
 import { type Engine, ownsProgramData, startEngine } from '../../core/engine';
 import { installChangeCapture } from '../../core/sync/capture/install-capture';
 import { readPairing } from '../sync/pairing-file';
@@ -40,6 +41,8 @@ export interface NodeEngineOptions {
   existing?: boolean;
   /** Where a node tells of a PostgreSQL connection its server ended (warn). */
   logger?: FastifyBaseLogger | undefined;
+  /** The node's clock (tests: a machine whose clock is off); the system's by default. */
+  clock?: Clock | undefined;
 }
 
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
@@ -57,6 +60,7 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
       onConnectionLost: (error) => options.logger?.warn({ err: error }, 'the database ended a connection; the next query opens another'),
     }),
     nodeKey: loadNodeKey(dir),
+    ...(options.clock ? { clock: options.clock } : {}),
     role,
     paymentGateway,
     // A paired store sells local-first; central owns the program and runs its jobs.

@@ -42,6 +42,7 @@ export const syncStatusRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; sync:
       cursor_lag: 0,
       first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
       last_error: null,
+      clock_offset_seconds: null,
     };
   });
 

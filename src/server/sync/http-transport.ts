@@ -1,6 +1,7 @@
 import { type CustomerRows, type PairResponse, type PullResponse, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest } from '../../core/sync/protocol';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../shared/errors';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
+import type { CentralClock } from './central-clock';
 
 const TIMEOUT_MS = 15_000;
 /** A counter waits on this one: past it, the cashier hears the chain is still arriving (503). */
@@ -17,10 +18,12 @@ export class CentralError extends Error {
   }
 }
 
-async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<T> {
+async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, clock?: CentralClock): Promise<T> {
+  const sentAt = clock?.start() ?? 0;
   const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
     throw new Error(`central did not answer at ${new URL(url).origin} (${unreachableReason(error)})`, { cause: error });
   });
+  clock?.observe(sentAt, clock.start(), reply.headers.get('date'));
   const text = await reply.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!reply.ok) {
@@ -37,12 +40,12 @@ function unreachableReason(error: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : String(cause?.message ?? (error as Error).message);
 }
 
-/** The store → central link over HTTP, with the node credential as bearer. */
-export function httpTransport(central: string, credential: string): SyncTransport {
+/** The store → central link over HTTP, with the node credential as bearer; `clock` learns how far central's clock is. */
+export function httpTransport(central: string, credential: string, clock?: CentralClock): SyncTransport {
   const headers = { authorization: `Bearer ${credential}`, 'content-type': 'application/json' };
   return {
-    push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }),
-    pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }),
+    push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }, TIMEOUT_MS, clock),
+    pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }, TIMEOUT_MS, clock),
     snapshot: (r: SnapshotRequest) =>
       call<SnapshotPageOnTheWire>(`${central}/sync/snapshot?table=${encodeURIComponent(r.table)}&after=${r.after}&limit=${r.limit}&format=columns${r.estimate ? '&estimate=true' : ''}`, { headers }),
     customer: async (identification: string) => {

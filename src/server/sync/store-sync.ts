@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
+import { CentralClock, CLOCK_OFF_SECONDS } from './central-clock';
 import { httpTransport } from './http-transport';
 import type { StorePairing } from './pairing-file';
 
@@ -19,7 +20,8 @@ export interface StoreSync {
  * leaves the store at once.
  */
 export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: FastifyBaseLogger): StoreSync {
-  const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential), {
+  const centralClock = new CentralClock(() => engine.clock.now());
+  const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential, centralClock), {
     vendorId: pairing.vendor_id,
     storeId: pairing.store_id,
     onPulledSessions: (ids) => void publishPulledSessions(engine, pairing.store_id, ids),
@@ -29,6 +31,7 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
   let lastLink: 'up' | 'down' | null = null;
+  let clockWasOff = false;
   const announceStatusChange = async () => {
     const s = await client.status().catch(() => null);
     if (!s) return;
@@ -38,7 +41,14 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
       else if (lastLink === 'down') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
       lastLink = s.link;
     }
-    const shown = JSON.stringify([s.link, s.pending, s.rejected, s.firstSync.done, Math.round(s.firstSync.progress * 100)]);
+    const offset = centralClock.offsetSeconds();
+    const clockOff = offset !== null && Math.abs(offset) >= CLOCK_OFF_SECONDS;
+    if (clockOff !== clockWasOff) {
+      if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: what the store sells is dated by it; set the date, time and time zone right");
+      else logger?.info({ clock_offset_seconds: offset }, "this computer's clock agrees with central's again");
+      clockWasOff = clockOff;
+    }
+    const shown = JSON.stringify([s.link, s.pending, s.rejected, s.firstSync.done, Math.round(s.firstSync.progress * 100), clockOff]);
     if (shown === lastAnnounced) return;
     lastAnnounced = shown;
     engine.events.publish({ type: 'sync.changed', vendorId: pairing.vendor_id, storeId: pairing.store_id, sessionId: null, at: engine.clock.now() });
@@ -68,6 +78,7 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
         cursor_lag: Math.max(0, s.head - s.cursor),
         first_sync: { done: s.firstSync.done, ready: s.firstSync.ready, progress: Math.round(s.firstSync.progress * 1000) / 10, rows: s.firstSync.rows, eta_seconds: s.firstSync.etaSeconds },
         last_error: s.lastError,
+        clock_offset_seconds: centralClock.offsetSeconds(),
       };
     },
     async stop() {

@@ -38,6 +38,8 @@ export const useSyncStrings = defineStrings({
     unpairedNow: 'Unpaired. The store restarts empty.',
     signInAgain: 'Sign in again',
     cashierOnly: 'Pairing is done from a cashier screen.',
+    clockOff: (amount: string, ahead: boolean) => `Clock ${amount} ${ahead ? 'ahead' : 'behind'}`,
+    clockOffHint: "This computer's clock is off from central's, and sales and visits are dated by it: set the computer's date, time and time zone right.",
   },
   es: {
     online: 'Central: en línea',
@@ -76,5 +78,7 @@ export const useSyncStrings = defineStrings({
     unpairedNow: 'Desvinculada. La tienda se reinicia vacía.',
     signInAgain: 'Volver a entrar',
     cashierOnly: 'La vinculación se hace desde una pantalla de caja.',
+    clockOff: (amount: string, ahead: boolean) => `Reloj ${ahead ? 'adelantado' : 'atrasado'} ${amount}`,
+    clockOffHint: 'El reloj de este equipo no coincide con el de la central, y las ventas y visitas se fechan con él: corrija la fecha, la hora y la zona horaria del equipo.',
   },
 });

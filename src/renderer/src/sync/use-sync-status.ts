@@ -15,6 +15,8 @@ export interface SyncStatus {
   cursor_lag: number;
   first_sync: { done: boolean; progress: number; rows: number; eta_seconds: number | null };
   last_error: string | null;
+  /** Seconds this node's clock is ahead of central's (negative: behind); null before central answered, absent from older nodes. */
+  clock_offset_seconds?: number | null;
 }
 
 /**
