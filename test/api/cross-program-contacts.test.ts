@@ -8,7 +8,8 @@ import { http, startTestNode, type TestNode } from '../support/test-node';
 // reset goes to its email). Program A's counter and back office found B's phone-only guest by phone
 // and gave it the email of whoever stood there: a reset to that email took the account and its
 // balance at B. A program vouches for a new contact or passport only of a customer who is theirs
-// alone (customers/other-programs.ts); the customer adds their own in the app.
+// alone, or a guest it registered that other programs only enrolled at a counter
+// (customers/other-programs.ts); the customer adds their own in the app.
 
 let node: TestNode;
 let a: VendorCredentials;
@@ -35,7 +36,7 @@ describe("another program's customer at this counter", () => {
     const guest = await phoneOnlyGuestAt(node, b.apiKey, { number: '4155550666', code: '1', e164: '+14155550666' });
     const refused = await register(a.apiKey, { phone_number: { number: '4155550666', code: '1' }, email: 'attacker@evil.example' });
     expect(errorOf(refused)).toEqual([403, 'forbidden', 'email']);
-    expect(JSON.stringify(refused.body)).toContain('belongs to other programs too');
+    expect(JSON.stringify(refused.body)).toContain("account is another program's too");
     expect(await userRow(guest)).toEqual({ email: null, phone: '+14155550666', passport_number: null });
     // Checking them in by the phone alone still works (a counter-enrolled member of A).
     expect((await register(a.apiKey, { phone_number: { number: '4155550666', code: '1' } })).status).toBe(201);
@@ -64,6 +65,20 @@ describe("another program's customer at this counter", () => {
     const refused = await staffCall(node, ownerA.token, 'PUT', `/backoffice/customers/${guest}/email`, { email: 'attacker@evil.example' });
     expect([refused.status, refused.body.code, refused.body.field]).toEqual([403, 'forbidden', 'email']);
     expect((await userRow(guest)).email).toBeNull();
+  });
+
+  it("the program that registered a guest another program's counter then enrolled still gives it an email; the other program does not", async () => {
+    // A's phone-only guest, found by phone at B's counter (counter-enrolled at B): with no email and
+    // no password the guest cannot add one in the app, so A (whose guest it is) may; B may not.
+    const guest = await phoneOnlyGuestAt(node, a.apiKey, { number: '4155550444', code: '1', e164: '+14155550444' });
+    expect((await register(b.apiKey, { phone_number: { number: '4155550444', code: '1' } })).status).toBe(201);
+    const ownerB = await ownerOf(node, b.vendorId);
+    const byB = await staffCall(node, ownerB.token, 'PUT', `/backoffice/customers/${guest}/email`, { email: 'via.b@example.com' });
+    expect([byB.status, byB.body.code]).toEqual([403, 'forbidden']);
+    expect(errorOf(await register(b.apiKey, { phone_number: { number: '4155550444', code: '1' }, email: 'via.b@example.com' }))).toEqual([403, 'forbidden', 'email']);
+    const byA = await staffCall(node, ownerA.token, 'PUT', `/backoffice/customers/${guest}/email`, { email: 'gus.guest@example.com' });
+    expect([byA.status, byA.body]).toEqual([200, { email: 'gus.guest@example.com' }]);
+    expect((await userRow(guest)).email).toBe('gus.guest@example.com');
   });
 
   it("a program's own customer still gets the contacts and passport its counter adds", async () => {

@@ -157,7 +157,7 @@ describe.each(CENTRALS)('a store’s change to a customer central has (central o
     const row = (node: { engine: StoreHandle['engine'] }) => node.engine.db.selectFrom('users').select(['email', 'phone', 'passport_number']).where('id', '=', guest).executeTakeFirstOrThrow();
     for (const node of [c.central, c.a]) expect(await row(node)).toEqual({ email: null, phone: '+12025550188', passport_number: null });
     const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject', 'message']).execute();
-    expect(exceptions).toEqual([{ kind: 'contact_kept', subject: `user ${guest}`, message: expect.stringContaining('belongs to other programs too') }]);
+    expect(exceptions).toEqual([{ kind: 'contact_kept', subject: `user ${guest}`, message: expect.stringContaining("account is another program's too") }]);
   });
 
   it('keeps an email or phone another customer took at central meanwhile with its holder, and says so', async () => {

@@ -2,7 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { recordAudit } from '../audit/record-audit';
 import { cleanEmail, emailKey } from '../customers/contact';
 import { findUserByEmail } from '../customers/customer-store';
-import { belongsToOtherPrograms } from '../customers/other-programs';
+import { mayVouchForContacts } from '../customers/other-programs';
 import { type Engine, ownsProgramData, transact } from '../engine';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
@@ -30,8 +30,8 @@ export async function addCustomerEmail(engine: Engine, staff: StaffPrincipal, us
       if (user.status === 'deleted') throw new ServiceError('customer_not_found');
       if (user.status !== 'active') throw new ServiceError('account_inactive');
       if (user.email !== null) throw new ServiceError('invalid_status_transition', 'This customer already has an email address: they change it in the app.', 'email');
-      if (await belongsToOtherPrograms(trx, userId, staff.vendorId)) {
-        throw new ServiceError('forbidden', 'This customer belongs to other programs too: only they can add an email to their account, in the app.', 'email');
+      if (!(await mayVouchForContacts(trx, userId, staff.vendorId))) {
+        throw new ServiceError('forbidden', "This customer's account is another program's too: only they (in the app) or the program that registered them can add an email to it.", 'email');
       }
       const holder = await findUserByEmail(trx, key);
       if (holder) throw new ServiceError('email_taken', 'Another customer already has that email address.', 'email');

@@ -2,12 +2,17 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../storage/schema';
 
 /**
- * Whether the customer has a membership in a program other than `vendorId` (a former one counts).
- * One account serves every program it belongs to, and a contact on it opens all of them (a password
- * reset goes to its email), so a program's staff vouch for a new contact or passport number only
- * of a customer who is theirs alone; anyone else adds their own, in the app.
+ * Whether a program's staff (a counter, the back office) may give this customer a new contact or
+ * passport number. One account serves every program it belongs to, and a contact on it opens all of
+ * them (a password reset goes to its email), so: yes for a customer of this program alone; for one
+ * another program knows too, only when this program registered them and the others only enrolled
+ * them at a counter (they never acted there: a guest of this program that another program's counter
+ * found by phone). Otherwise the customer adds their own, in the app.
  */
-export async function belongsToOtherPrograms(db: Kysely<DB>, userId: number, vendorId: number): Promise<boolean> {
-  const other = await db.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('vendor_id', '!=', vendorId).limit(1).executeTakeFirst();
-  return other !== undefined;
+export async function mayVouchForContacts(db: Kysely<DB>, userId: number, vendorId: number): Promise<boolean> {
+  const others = await db.selectFrom('user_vendors').select('counter_enrolled').where('user_id', '=', userId).where('vendor_id', '!=', vendorId).execute();
+  if (others.length === 0) return true;
+  if (others.some((membership) => Number(membership.counter_enrolled) === 0)) return false;
+  const user = await db.selectFrom('users').select('first_vendor_id').where('id', '=', userId).executeTakeFirst();
+  return user !== undefined && Number(user.first_vendor_id) === vendorId;
 }

@@ -5,7 +5,7 @@ import type { StoreScope } from '../credentials/authenticate';
 import { cleanEmail, cleanName, cleanPhone, emailKey } from '../customers/contact';
 import { assertPassportFree, cleanPassportNumber } from '../customers/national-id';
 import { findUserByEmail, findUserByPhone, insertUser, linkUserToVendor, type UserRow } from '../customers/customer-store';
-import { belongsToOtherPrograms } from '../customers/other-programs';
+import { mayVouchForContacts } from '../customers/other-programs';
 import { type Engine, transact } from '../engine';
 import type { CheckInResult } from './check-in';
 import { findVendorCard, unlockCard } from '../user-cards/card-access';
@@ -101,9 +101,9 @@ export async function registerInStore(engine: Engine, scope: StoreScope, input: 
       throw new ServiceError('forbidden', 'Only the counter can add a contact to an existing customer.', 'email' in added ? 'email' : 'phone_number');
     }
     const changes = { ...added, ...(passport !== undefined && passport !== user.passport_number ? { passport_number: passport } : {}) };
-    if (!created && Object.keys(changes).length > 0 && (await belongsToOtherPrograms(trx, user.id, vendor.id))) {
+    if (!created && Object.keys(changes).length > 0 && !(await mayVouchForContacts(trx, user.id, vendor.id))) {
       const what = addsContacts ? 'add a contact to their account' : 'change their passport number';
-      throw new ServiceError('forbidden', `This customer belongs to other programs too: only they can ${what}, in the app.`, addsContacts ? ('email' in added ? 'email' : 'phone_number') : 'passport_number');
+      throw new ServiceError('forbidden', `This customer's account is another program's too: only they (in the app) or the program that registered them can ${what}.`, addsContacts ? ('email' in added ? 'email' : 'phone_number') : 'passport_number');
     }
     if (Object.keys(changes).length > 0) {
       await trx.updateTable('users').set({ ...changes, updated_at: engine.clock.now() }).where('id', '=', user.id).execute();

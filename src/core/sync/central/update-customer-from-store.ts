@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { emailKey, isEmail, isPhone } from '../../customers/contact';
 import { survivingCustomerId } from '../../customers/customer-store';
-import { belongsToOtherPrograms } from '../../customers/other-programs';
+import { mayVouchForContacts } from '../../customers/other-programs';
 import type { Engine } from '../../engine';
 import type { DB } from '../../storage/schema';
 import { recordCustomerEvent } from '../../webhooks/events';
@@ -52,8 +52,8 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
  * other membership sends it, and staff learn it was not taken).
  */
 async function theProgramsOwn(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number): Promise<boolean> {
-  if (!(await belongsToOtherPrograms(trx, userId, node.vendorId))) return true;
-  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, `a contact or passport number set at the store is not taken: customer ${userId} belongs to other programs too, and only they change their account's`);
+  if (await mayVouchForContacts(trx, userId, node.vendorId)) return true;
+  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, `a contact or passport number set at the store is not taken: customer ${userId}'s account is another program's too: only they or the program that registered them change its contacts`);
   return false;
 }
 
