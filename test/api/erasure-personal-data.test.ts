@@ -3,10 +3,10 @@ import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { WEBHOOK_KINDS } from '../../src/core/webhooks/kinds';
 import { ownerOf, staffCall } from '../support/backoffice';
-import { type Customer, freshEmail, newMailAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, freshEmail, loginOkAt, newMailAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { inStoreApi } from '../support/in-store';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
-import { CARDS } from '../support/payments';
+import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -22,6 +22,7 @@ let v: VendorCredentials;
 /** A program the person never joined, where they bought an eGift as a guest. */
 let elsewhere: VendorCredentials;
 const store = inStoreApi(() => node);
+const pay = paymentsApi(() => node);
 
 beforeAll(async () => {
   mailbox = await startMailbox();
@@ -56,14 +57,14 @@ async function deleteAccount(c: Customer): Promise<void> {
 }
 
 /** A guest's eGift (no account needed) bought in the name of `email`. */
-async function giftBoughtBy(email: string, program: VendorCredentials): Promise<void> {
+async function giftBoughtBy(email: string, program: VendorCredentials, message = 'Enjoy'): Promise<void> {
   const reply = await http(`${node.url}/vendor/${program.vendorId}/egift`, {
     method: 'POST',
     body: {
       amount: 10,
       buyer: { name: 'Zacarías Quintanilla', email },
       recipient: { name: 'Rita Recipient', email: 'rita.recipient@example.com' },
-      message: 'Enjoy',
+      message,
       image_url: null,
       billing: { name: 'Zacarías Quintanilla', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
     },
@@ -144,5 +145,40 @@ describe('erasing an account', () => {
     for (const trace of [first.toLowerCase(), second.toLowerCase(), oldPhone, '+14155550198']) expect(recipients, trace).not.toContain(trace);
     const events = JSON.stringify((await storedEvents()).map((e) => e.data)).toLowerCase();
     for (const trace of [first.toLowerCase(), second.toLowerCase(), oldPhone]) expect(events, trace).not.toContain(trace);
+  });
+});
+
+describe('leaving one program, staying in another', () => {
+  it("the program left keeps its records without the person: its webhook events, ratings' comments, saved cards, eGift messages; the other program keeps its own", async () => {
+    const c = await signUpAt(node, v.vendorId, { first_name: 'Leandra', last_name: 'Partway', email_address: freshEmail('Leaving.One') });
+    const atElsewhere = await loginOkAt(node, c.email, PASSWORD, elsewhere.vendorId);
+    const keyElsewhere = atElsewhere.session_identifier as string;
+    const here = await store.orderOk(v.apiKey, { card_number: c.email, receipt_number: 'LEAVE-1', subtotal: 12, total: 12 });
+    const there = await store.orderOk(elsewhere.apiKey, { card_number: c.email, receipt_number: 'LEAVE-2', subtotal: 9, total: 9 });
+    for (const [key, order] of [[c.key, here], [keyElsewhere, there]] as const) {
+      const rated = await http(`${node.url}${withSessionKey('/user/transaction/rate', key)}`, { method: 'POST', body: { transaction: order.transaction_id, rating: 4, comment: 'Leandra was here' } });
+      expect(rated.status, JSON.stringify(rated.body)).toBe(200);
+    }
+    const savedHere = await pay.addProfileOk(c.key, CARDS.visa, { name: 'Leandra Partway' });
+    const savedThere = await pay.addProfileOk(keyElsewhere, CARDS.visa, { name: 'Leandra Partway' });
+    await giftBoughtBy(c.email, v, 'From Leandra, call 415-555-0142');
+    await deliverAll();
+
+    await deleteAccount(c);
+    await deliverAll();
+
+    const eventsOf = async (vendorId: number) => JSON.stringify((await storedEvents()).filter((e) => Number(e.vendor_id) === vendorId).map((e) => e.data)).toLowerCase();
+    expect(await eventsOf(v.vendorId)).not.toContain('partway');
+    expect(await eventsOf(v.vendorId)).not.toContain(c.email.toLowerCase());
+    expect(await eventsOf(elsewhere.vendorId)).toContain('partway');
+    const comment = async (id: number) => (await node.engine.db.selectFrom('transactions').select('rating_comment').where('id', '=', id).executeTakeFirstOrThrow()).rating_comment;
+    expect([await comment(here.transaction_id), await comment(there.transaction_id)]).toEqual([null, 'Leandra was here']);
+    const card = async (id: number) => node.engine.db.selectFrom('billing_profiles').select(['name', 'token']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await card(savedHere.id)).toEqual({ name: '', token: '' });
+    expect(await card(savedThere.id)).toMatchObject({ name: 'Leandra Partway', token: expect.stringMatching(/.+/) });
+    const messages = await node.engine.db.selectFrom('egifts').select('message').where('vendor_id', '=', v.vendorId).where('buyer_email', '=', '').execute();
+    expect(messages.map((m) => m.message)).not.toContain('From Leandra, call 415-555-0142');
+    // Still a member of the other program, signed in there.
+    expect((await http(`${node.url}${withSessionKey('/user/profile', keyElsewhere)}`)).body.user.last_name).toBe('Partway');
   });
 });

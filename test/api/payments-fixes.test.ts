@@ -60,8 +60,13 @@ describe('account deletion and billing profiles', () => {
     expect(byId.get(visa.id)!.deleted_at).not.toBeNull();
     expect(byId.get(mastercard.id)!.deleted_at).not.toBeNull();
     expect(byId.get(cardB.id)!.deleted_at).toBeNull();
-    // Not erased (B still holds the account): the rows keep their facts.
-    expect(byId.get(visa.id)!.token).not.toBe('');
+    // Not erased (B still holds the account), but A's cards lose their holder and token (the
+    // gateway forgets them too); they keep brand, last four and expiry for the charges naming them.
+    for (const id of [visa.id, mastercard.id]) expect(byId.get(id)).toMatchObject({ name: '', postal_code: null, description: null, token: '', is_default: 0, last4: expect.stringMatching(/^\d{4}$/) });
+    expect(byId.get(cardB.id)!.token).not.toBe('');
+    expect(await node.engine.db.selectFrom('gateway_detachments').select('billing_profile_id').where('billing_profile_id', 'in', [visa.id, mastercard.id, cardB.id]).orderBy('billing_profile_id').execute()).toEqual(
+      [visa.id, mastercard.id].sort((x, y) => x - y).map((id) => ({ billing_profile_id: id })),
+    );
     expect(await linkOf(c.userId, a.vendorId)).toMatchObject({ reload_amount: 0, reload_threshold: 0, billing_profile_id: null });
     expect((await node.engine.db.selectFrom('auto_reloads').select('status').where('id', '=', queued[0]!.id).executeTakeFirstOrThrow()).status).toBe('cancelled');
     // The worker charges nothing afterwards.

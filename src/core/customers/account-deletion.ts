@@ -80,7 +80,7 @@ export async function confirmAccountDeletion(engine: Engine, input: { vendorId: 
     await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);
     if (!remaining) await eraseAccount(trx, engine, userId);
     // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
-    else await forgetNamesInOrderReplies(trx, engine, userId, vendorId);
+    else await forgetPersonAtVendor(trx, engine, userId, vendorId);
     return open.map((session) => sessionEvent('session.closed', session, now));
   });
   publishAll(engine, closed);
@@ -237,13 +237,14 @@ async function forgetPersonInEgifts(db: Kysely<DB>, engine: Engine, userId: numb
   const now = engine.clock.now();
   await db
     .updateTable('egifts')
-    .set({ buyer_name: '', buyer_email: '', updated_at: now })
+    // The message is the buyer's free text (it may name or reach them, or the recipient): it goes whole.
+    .set({ buyer_name: '', buyer_email: '', message: null, updated_at: now })
     .where(boughtBy)
     .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
     .execute();
   await db
     .updateTable('egifts')
-    .set({ recipient_name: '', recipient_email: '', updated_at: now })
+    .set({ recipient_name: '', recipient_email: '', message: null, updated_at: now })
     .where('claimed_by_user_id', '=', userId)
     .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
     .execute();
@@ -282,6 +283,31 @@ async function referralEntryIds(db: Kysely<DB>, ids: number[]): Promise<Set<numb
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('ledger_entries').select('id').where('id', 'in', ids).where('kind', '=', 'referral').execute();
   return new Set(rows.map((row) => Number(row.id)));
+}
+
+/**
+ * A customer leaves one program and stays in others: that program keeps its records (orders,
+ * ledger, charges) without the person — their name in its order replies, its webhook events, their
+ * ratings' comments there and the cardholder of the cards they saved there (detached at the
+ * gateway too). The account and what other programs hold stay.
+ */
+async function forgetPersonAtVendor(db: Kysely<DB>, engine: Engine, userId: number, vendorId: number): Promise<void> {
+  await forgetNamesInOrderReplies(db, engine, userId, vendorId);
+  const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
+  await forgetPersonInWebhookEvents(db, { userId, ...(await contactsOf(db, userId, person)) }, vendorId);
+  const commented = await db.selectFrom('transactions').select('id').where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('rating_comment', 'is not', null).execute();
+  if (commented.length > 0) {
+    const ids = commented.map((row) => Number(row.id));
+    await db.updateTable('transactions').set({ rating_comment: null }).where('id', 'in', ids).execute();
+    if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', ids);
+  }
+  await queueCardDetachments(db, engine, userId, vendorId);
+  await db
+    .updateTable('billing_profiles')
+    .set({ name: '', postal_code: null, description: null, token: '', is_default: 0, updated_at: engine.clock.now() })
+    .where('user_id', '=', userId)
+    .where('vendor_id', '=', vendorId)
+    .execute();
 }
 
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {

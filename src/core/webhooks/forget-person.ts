@@ -20,13 +20,16 @@ const ERASED_USER_FIELDS: Record<string, string | null> = { first_name: '', last
  * Blanks the person in every stored webhook event that may name them: the events of the programs
  * they belonged to that carry their user id, email or phone, and eGift events of any program that
  * carry their email (a guest buys a gift without joining, as eraseAccount's eGifts). Both read
- * every event they cover (there is no index into payloads): erasure is rare.
+ * every event they cover (there is no index into payloads): erasure is rare. `onlyVendorId`: the
+ * events of the one program the person left.
  */
-export async function forgetPersonInWebhookEvents(db: Kysely<DB>, person: ErasedPerson): Promise<void> {
+export async function forgetPersonInWebhookEvents(db: Kysely<DB>, person: ErasedPerson, onlyVendorId?: number): Promise<void> {
   const candidates = await db
     .selectFrom('webhook_events')
     .select(['id', 'data'])
     .where((eb) => eb.or([eb.and([eb('vendor_id', 'in', eb.selectFrom('user_vendors').select('vendor_id').where('user_id', '=', person.userId)), mentionsPerson(eb, person)]), ...giftsBy(eb, person)]))
+    // A customer who leaves one program: that program's events only.
+    .$if(onlyVendorId !== undefined, (qb) => qb.where('vendor_id', '=', onlyVendorId!))
     .execute();
   for (const event of candidates) {
     const data = JSON.stringify(withoutPerson(JSON.parse(event.data), person));

@@ -13,8 +13,14 @@ const MINUTE = 60_000;
  * for detachment at the gateway, inside the erasure's transaction: the token moves from the profile
  * to the outbox row, which keeps it only until the gateway confirms.
  */
-export async function queueCardDetachments(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
-  const profiles = await db.selectFrom('billing_profiles').select(['id', 'vendor_id', 'gateway', 'token']).where('user_id', '=', userId).where('token', '!=', '').execute();
+export async function queueCardDetachments(db: Kysely<DB>, engine: Engine, userId: number, onlyVendorId?: number): Promise<void> {
+  const profiles = await db
+    .selectFrom('billing_profiles')
+    .select(['id', 'vendor_id', 'gateway', 'token'])
+    .where('user_id', '=', userId)
+    .where('token', '!=', '')
+    .$if(onlyVendorId !== undefined, (qb) => qb.where('vendor_id', '=', onlyVendorId!))
+    .execute();
   const now = engine.clock.now();
   for (const profile of profiles) {
     await db
