@@ -73,6 +73,9 @@ describe.skipIf(!process.env.PG_URL)('punchcard central when PostgreSQL ends its
     expect(now.filter((pid) => before.includes(pid))).toEqual([]);
     const stopped = await stopWith(central, 'SIGTERM');
     expect(stopped.code).toBe(0);
-    expect(jsonLines(central.stdout()).filter((line) => Number(line.level) >= 50)).toEqual([]);
+    // A background pass whose query was under way when its connection ended fails that once (57P01,
+    // logged; the next pass runs on a new connection): nothing else may be an error.
+    const ended = (line: Record<string, any>) => line.err?.code === '57P01';
+    expect(jsonLines(central.stdout()).filter((line) => Number(line.level) >= 50 && !ended(line))).toEqual([]);
   }, 180_000);
 });
