@@ -177,8 +177,9 @@ async function expectVoidedOnce(c: Chain): Promise<void> {
 
 /** Staff at central see the later void as a repeat, and its history record is not a second void. */
 async function expectRepeatReported(c: Chain): Promise<void> {
-  const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select('subject').where('kind', '=', 'void_repeated').execute();
-  expect(exceptions).toEqual([{ subject: `order ${c.orderId}` }]);
+  const exceptions = await c.central.engine.db.selectFrom('sync_exceptions').select(['subject', 'message']).where('kind', '=', 'void_repeated').execute();
+  // The receipt names the sale for staff (an order id alone found nothing in the back office).
+  expect(exceptions).toEqual([{ subject: `order ${c.orderId}`, message: expect.stringMatching(/^receipt R-2 voided here after another node had voided it/) }]);
   const repeats = await c.central.engine.db.selectFrom('transactions').select('id').where('order_id', '=', c.orderId).where('kind', '=', 'void').where('status', '=', 'Duplicate').execute();
   expect(repeats).toHaveLength(1);
 }

@@ -61,7 +61,10 @@ export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, no
   if (!(await isRepeatedVoidRecord(trx, data))) return;
   data['status'] = REPEATED_VOID_STATUS;
   if (data['kind'] !== 'void') return;
-  await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, 'voided here after another node had voided it: the later void was reversed, the order is reversed once');
+  // Staff find a sale by its receipt (the order's id alone found nothing in the back office).
+  const order = await trx.selectFrom('orders').select('receipt_number').where('id', '=', Number(data['order_id'])).executeTakeFirst();
+  const which = order ? `receipt ${order.receipt_number} ` : '';
+  await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, `${which}voided here after another node had voided it: the later void was reversed, the order is reversed once`);
 }
 
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {
