@@ -250,7 +250,17 @@ export function openDatabaseUrl(location: string, options: SqliteOptions & Postg
 }
 
 export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({
+  const { error } = await migratorOf(db).migrateToLatest();
+  if (error) throw error;
+}
+
+/** The migrations this version would still run on the database (none on one already up to date). */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  return (await migratorOf(db).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+function migratorOf(db: Kysely<DB>): Migrator {
+  return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'schema_migrations',
@@ -259,6 +269,4 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<void> {
     // collator at every start (~12 ms of a node's cold start).
     nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
 }

@@ -7,7 +7,7 @@ import { runUntilSignal } from './run-until-signal';
 import { CENTRAL_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
 import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
-import { checkFolderNodeKey, checkHost } from './folder-checks';
+import { checkFolderNodeKey, checkHost, refuseKeyWithoutDatabase } from './folder-checks';
 import { dataDirAt, refuseWhileNodeRuns } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
@@ -38,6 +38,7 @@ export function registerCentralCommand(program: Command): void {
       const pairing = readPairing(dir);
       if (pairing !== null) throw new SettingError(`${dir.root} is the folder of a store node paired with ${pairing.central}: give central a folder of its own.`);
       refuseWhileNodeRuns(dir);
+      refuseKeyWithoutDatabase(dir, options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined));
       await checkHost(options.host);
       await checkFolderNodeKey({ dataDir: options.data, database: options.database });
       const logger = createLogger({ level: options.logLevel });

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Engine } from '../../core/engine';
-import { migrateToLatest, openDatabaseUrl } from '../../core/storage/database';
-import { checkNodeKeyAgainstData, dataDirAt, nodeKeyInUse } from '../node/data-dir';
+import type { Kysely } from 'kysely';
+import { migrateToLatest, openDatabaseUrl, pendingMigrations } from '../../core/storage/database';
+import type { DB } from '../../core/storage/schema';
+import { checkNodeKeyAgainstData, type DataDir, dataDirAt, nodeKeyInUse, runningNodeOf } from '../node/data-dir';
 import { checkDatabaseUrl, databaseLocation } from '../node/node-settings';
+import { readFolderRecord } from '../node/folder-record';
 import { SettingError } from '../node/setting-error';
 import { type NodeEngineOptions, openNodeEngine } from '../node/store-node';
 
@@ -23,11 +26,40 @@ export async function checkFolderNodeKey(options: { dataDir: string; database?: 
   if (!postgres && !existsSync(location)) return;
   const database = openDatabaseUrl(location);
   try {
-    await migrateToLatest(database.db);
+    await migrateUnlessOlderNodeRuns(database.db, dir);
     await checkNodeKeyAgainstData(database.db, dir, nodeKeyInUse(dir));
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A central's folder with its node key and no database file, and no record of where its database
+ * is: a central on PostgreSQL made before folders recorded it (DIR/node.json). Started without
+ * the database's URL it opened an empty SQLite program beside the key, and its stores were
+ * strangers to it (found by an upgrade run). Refused: the URL, or the lost file, is the operator's.
+ */
+export function refuseKeyWithoutDatabase(dir: DataDir, url: string | undefined): void {
+  if (url || readFolderRecord(dir.root).database !== undefined) return;
+  if (existsSync(dir.keyFile) && !existsSync(dir.database)) {
+    throw new SettingError(`${dir.root} holds a node key but no database: for a central on PostgreSQL, set PUNCHCARD_DATABASE_URL (or --database) to its database; if its punchcard.db was lost, restore it from a backup.`);
+  }
+}
+
+/**
+ * Brings the folder's database to this version, unless a node of an older version runs on it: a
+ * command of a newer release would change its schema under it (found by an upgrade run: `key`
+ * migrated a running older store's database, whose later writes missed the new columns).
+ */
+export async function migrateUnlessOlderNodeRuns(db: Kysely<DB>, dir: DataDir): Promise<void> {
+  const pid = runningNodeOf(dir);
+  if (pid !== null) {
+    const pending = await pendingMigrations(db);
+    if (pending.length > 0) {
+      throw new SettingError(`a Punchcard node of an older version (process ${pid}) runs on ${dir.root}: stop it and start this version there first (its database needs ${pending.length} change${pending.length === 1 ? '' : 's'} this version makes).`);
+    }
+  }
+  await migrateToLatest(db);
 }
 
 /** openNodeEngine for a one-shot command (init, owner, key, token, stores, pair-code), its node key checked before the database is opened for it. */

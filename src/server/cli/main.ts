@@ -59,6 +59,9 @@ function databaseProblem(error: unknown): string | null {
   if (code === '3D000') return `${String(message)}: create it first (for example \`createdb -h HOST -U USER NAME\`).`;
   if (code === 'ECONNREFUSED') return `no database answered (${String(message)}): is PostgreSQL running at that address?`;
   if (code === '28P01' || code === '28000') return `the database refused the credentials: ${String(message)}.`;
+  // Kysely's words for a database a newer release migrated: "corrupted" would alarm a merchant.
+  const newer = /previously executed migration (\S+) is missing/.exec(String(message));
+  if (newer) return `this database was written by a newer Punchcard (its change ${newer[1]} is unknown to version ${VERSION}): run that version or a newer one. Nothing was changed.`;
   return null;
 }
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ServiceError } from '../../shared/errors';
-import { type Database, openDatabaseUrl, migrateToLatest } from '../../core/storage/database';
+import { type Database, openDatabaseUrl } from '../../core/storage/database';
+import { migrateUnlessOlderNodeRuns } from './folder-checks';
 import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import { getMeta } from '../../core/storage/node-meta';
 import { firstSyncShare, readRecordedLink } from '../../core/sync/store/sync-client';
@@ -80,7 +81,7 @@ export function registerSyncCommand(program: Command): void {
       if (!existsSync(dir.database)) throw new ServiceError('store_not_paired', `${dir.root} holds a pairing (central.json) but no database: nothing syncs there.`);
       const database = openDatabaseUrl(dir.database);
       try {
-        await migrateToLatest(database.db);
+        await migrateUnlessOlderNodeRuns(database.db, dir);
         const outbox = await summariseOutbox(database.db);
         // The link is the running node's (it records each change); with none running nothing talks to central.
         const recorded = await readRecordedLink(database.db);
