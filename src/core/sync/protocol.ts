@@ -62,7 +62,10 @@ export interface EventVerdict {
 
 export interface PushResponse {
   results: EventVerdict[];
-  /** Set when central is missing earlier events: the node resends from this node_seq. */
+  /**
+   * Set when central is missing earlier events, or took only the first part of the page (too many
+   * events to apply one by one in one transaction): the node sends from this node_seq.
+   */
   resume_from: number | null;
   /**
    * Set when an event sits at a node_seq where central took a different one (a store restored from
