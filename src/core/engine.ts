@@ -11,7 +11,6 @@ import { groupCommit } from './storage/group-commit';
 import type { Dialect } from './storage/dialect';
 import { CENTRAL_NODE_ID, NODE_LIMIT, UNPAIRED_NODE_FLOOR } from './storage/ids';
 import type { DB } from './storage/schema';
-import { takeWriteLock } from './storage/write-lock';
 import { sealLocalChanges } from './sync/outbox/seal-local-changes';
 
 /** Everything a use case needs from the outside world. Built once per node, passed to every call. */
@@ -131,12 +130,8 @@ export function transact<T>(engine: Engine, work: (trx: Transaction<DB>) => Prom
   if (engine.dialect === 'sqlite') return groupCommit(engine.db, command, { alone: options.alone ?? false });
   // Inside another command's transaction (an audited change), that outer command is the one retried.
   if (engine.db.isTransaction) return engine.db.transaction().execute(command);
-  return runAgainOnConflict(() =>
-    engine.db.transaction().execute(async (trx) => {
-      await takeWriteLock(trx);
-      return command(trx);
-    }),
-  );
+  // On PostgreSQL the node's write lock comes before any row lock (storage/write-lock.ts, in the driver).
+  return runAgainOnConflict(() => engine.db.transaction().execute(command));
 }
 
 /** Attempts of a PostgreSQL transaction that a deadlock or serialization conflict aborted. */

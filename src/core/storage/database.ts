@@ -17,6 +17,7 @@ import { migrations } from './migrations/index';
 import { ObjectIdCounter } from './object-id-counter';
 import { startCheckpointer } from './checkpointer';
 import { attachWriteConnection } from './raw-writer';
+import { withLazyWriteLock } from './write-lock';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
 import type { DB } from './schema';
 
@@ -210,6 +211,11 @@ export interface PostgresOptions {
    * timeout, pg_terminate_backend): the pool drops it and the next query connects anew.
    */
   onConnectionLost?: ((error: Error) => void) | undefined;
+  /**
+   * Tables whose writes the change log's triggers capture (taking the write lock): a write to one
+   * outside a transaction runs in one that takes the write lock first (storage/write-lock.ts).
+   */
+  capturedTables?: ReadonlySet<string> | undefined;
 }
 
 export function openPostgres(url: string, poolSize = 10, options: PostgresOptions = {}): Database {
@@ -233,7 +239,7 @@ export function openPostgres(url: string, poolSize = 10, options: PostgresOption
     created.on('error', (error) => options.onConnectionLost?.(error));
     return created;
   };
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: withLazyWriteLock(new PostgresDialect({ pool }), options.capturedTables) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

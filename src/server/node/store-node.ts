@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock';
 import { type Engine, ownsProgramData, startEngine } from '../../core/engine';
 import { installChangeCapture } from '../../core/sync/capture/install-capture';
+import { REPLICATED_TABLES } from '../../core/sync/replicated-tables';
 import { readPairing } from '../sync/pairing-file';
 import { startStoreSync, type StoreSync } from '../sync/store-sync';
 import { createPairingControl, type PairingControl } from '../sync/pairing-control';
@@ -15,7 +17,7 @@ import { type Messaging, startMessaging } from '../messaging/start-messaging';
 import { startJobs } from './jobs';
 import type { PaymentGatewayConfig } from '../../core/payments/gateway/select-gateway';
 import { startAutoReloadWorker } from '../payments/auto-reload-worker';
-import { checkNodeKeyAgainstData, claimDataDir, dataDirAt, loadNodeKey, nodeKeyFromEnv, nodeKeyInUse, openDataDir } from './data-dir';
+import { checkNodeKeyAgainstData, claimDataDir, dataDirAt, nodeKeyFromEnv, nodeKeyInUse, openDataDir, saveNewNodeKey } from './data-dir';
 import { databaseLocation, paymentGatewayFromEnv } from './node-settings';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
 import type { ScannerService } from './scanners';
@@ -45,6 +47,9 @@ export interface NodeEngineOptions {
   clock?: Clock | undefined;
 }
 
+/** The tables whose writes central's and a paired store's change capture logs. */
+const CAPTURED_TABLES: ReadonlySet<string> = new Set(REPLICATED_TABLES.map((table) => table.name));
+
 export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine> {
   // Settings first: a bad one stops the command before the folder or a database is made.
   nodeKeyFromEnv(process.env);
@@ -53,13 +58,18 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
   const dir = openDataDir(options.dataDir);
   const role = options.role ?? 'store';
   const paired = role === 'store' && readPairing(dir) !== null;
+  // The key in use, not made yet: a folder whose node.key was lost must not get a new one over
+  // the data the old one sealed (checked below, once the database is open).
+  const keyInUse = nodeKeyInUse(dir);
+  const nodeKey = keyInUse.key ?? randomBytes(32);
   const engine = await startEngine({
     database: openDatabaseUrl(location, {
       nativeBinding: options.sqliteNativeBinding,
       backgroundCheckpoints: role === 'central',
       onConnectionLost: (error) => options.logger?.warn({ err: error }, 'the database ended a connection; the next query opens another'),
+      capturedTables: CAPTURED_TABLES,
     }),
-    nodeKey: loadNodeKey(dir),
+    nodeKey,
     ...(options.clock ? { clock: options.clock } : {}),
     role,
     paymentGateway,
@@ -68,7 +78,11 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
   });
   // The key must open what the database sealed (card PINs, webhook secrets): refused before serving.
   try {
-    await checkNodeKeyAgainstData(engine.db, dir, nodeKeyInUse(dir));
+    await checkNodeKeyAgainstData(engine.db, dir, keyInUse);
+    if (keyInUse.key === null) {
+      saveNewNodeKey(dir, nodeKey);
+      await checkNodeKeyAgainstData(engine.db, dir, { key: nodeKey, fromEnv: false });
+    }
   } catch (error) {
     await engine.close();
     throw error;
