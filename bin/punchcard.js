@@ -13,7 +13,8 @@ if (process.env.PUNCHCARD_FROM_SOURCES === '1') {
   await ensureBuiltCli();
   // The commands that serve the screens serve them as the sources are: in a checkout whose renderer
   // changed since the last build, a person at a terminal gets them built again; anything else (tests
-  // starting nodes side by side, services) is told, and served the last build.
+  // starting nodes side by side, services) is told, and served the last build; with none built,
+  // the node's own log says so at its start.
   if (['store', 'demo', 'central'].includes(process.argv[2] ?? '')) {
     const { fileURLToPath, URL } = await import('node:url');
     const { buildScreens, screensAreMissing, screensAreStale } = await import('../scripts/screens.js');
@@ -24,9 +25,7 @@ if (process.env.PUNCHCARD_FROM_SOURCES === '1') {
       process.stderr.write(`punchcard: building the screens into out/renderer (${missing ? 'none are built yet' : 'their sources changed since the last build'})…\n`);
       const problem = await buildScreens(root);
       if (problem) process.stderr.write(`punchcard: warning: the screens could not be built (${problem}); the last build is served.\n`);
-    } else if (missing) {
-      process.stderr.write('punchcard: warning: no screens are built in out/renderer: / and /admin answer 404 (run `npm run build`).\n');
-    } else if (stale) {
+    } else if (stale && !missing) {
       process.stderr.write('punchcard: warning: out/renderer is older than the screens\' sources: the last build is served (run `npm run build`).\n');
     }
   }

@@ -81,6 +81,16 @@ describe("another program's customer at this counter", () => {
     expect((await userRow(guest)).email).toBe('gus.guest@example.com');
   });
 
+  it('once the other program holds something of theirs (a sale, points), the program that registered the guest no longer gives it an email', async () => {
+    const guest = await phoneOnlyGuestAt(node, a.apiKey, { number: '4155550333', code: '1', e164: '+14155550333' });
+    expect((await register(b.apiKey, { phone_number: { number: '4155550333', code: '1' } })).status).toBe(201);
+    const sold = await http(`${node.url}/order?api_key=${encodeURIComponent(b.apiKey)}`, { method: 'POST', body: { card_number: '4155550333', receipt_number: 'B-500', subtotal: 500 } });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+    const byA = await staffCall(node, ownerA.token, 'PUT', `/backoffice/customers/${guest}/email`, { email: 'attacker@evil.example' });
+    expect([byA.status, byA.body.code]).toEqual([403, 'forbidden']);
+    expect((await userRow(guest)).email).toBeNull();
+  });
+
   it("a program's own customer still gets the contacts and passport its counter adds", async () => {
     const guest = await phoneOnlyGuestAt(node, a.apiKey, { number: '4155550555', code: '1', e164: '+14155550555' });
     const added = await register(a.apiKey, { phone_number: { number: '4155550555', code: '1' }, email: 'own.guest@example.com', passport_number: 'Y7654321' });

@@ -91,6 +91,11 @@ describe('a node key that is not the one the database was sealed with', () => {
     vi.stubEnv('PUNCHCARD_NODE_KEY', '');
     const node = await startStoreNode({ dataDir: data, port: 0 });
     await node.close();
+    // node.key lost: refused as missing, and no new key is made over the sealed data.
+    const keyFile = join(data, 'node.key');
+    rmSync(keyFile);
+    await expect(startStoreNode({ dataDir: data, port: 0 })).rejects.toThrow(/node\.key is missing, and this folder's database holds values sealed with a node key/);
+    expect(existsSync(keyFile), 'a new node.key was made').toBe(false);
   });
 
   it('a folder from before the check is checked against a PIN it sealed, then given the check with the key in use', async () => {

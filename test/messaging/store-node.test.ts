@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { loadNodeKey, openDataDir } from '../../src/server/node/data-dir';
+import { nodeKeyInUse, openDataDir } from '../../src/server/node/data-dir';
 import { startStoreNode } from '../../src/server/node/store-node';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
 import { jsonLines, killLeftovers, launch, run, waitFor } from '../support/processes';
@@ -106,7 +106,7 @@ async function startStoreProcess(args: string[], env: Record<string, string> = {
 
 /** Queues a message from this process into the database of a running node (with its node key, as the CLI does: the parameters are sealed). */
 async function queueInto(dataDir: string, to: string, token: string): Promise<void> {
-  const engine = await startEngine({ database: openSqlite(join(dataDir, 'punchcard.db')), nodeKey: loadNodeKey(openDataDir(dataDir)), role: 'store' });
+  const engine = await startEngine({ database: openSqlite(join(dataDir, 'punchcard.db')), nodeKey: nodeKeyInUse(openDataDir(dataDir)).key!, role: 'store' });
   try {
     await queue(engine, resetMessage({ to, token }));
   } finally {

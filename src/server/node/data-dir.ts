@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -100,19 +99,20 @@ function mayBeANode(pid: number): boolean {
 
 /**
  * The node key (32 bytes) seals values that must be returned later (card pins). It comes from
- * PUNCHCARD_NODE_KEY (64 hex characters) or the data folder's node.key, created on first use with
- * owner-only permissions. Without it sealed values cannot be read: back it up with the database.
+ * PUNCHCARD_NODE_KEY (64 hex characters) or the data folder's node.key, made at the first start
+ * with owner-only permissions (openNodeEngine, once the database says no other key sealed it).
+ * Without it sealed values cannot be read: back it up with the database.
  */
-export function loadNodeKey(dataDir: DataDir, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const fromEnv = nodeKeyFromEnv(env);
-  if (fromEnv) return fromEnv;
-  if (!existsSync(dataDir.keyFile)) {
-    writeFileSync(dataDir.keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    chmodSync(dataDir.keyFile, 0o600);
-  }
+function readNodeKeyFile(dataDir: DataDir): Buffer {
   const text = readFileSync(dataDir.keyFile, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${dataDir.keyFile} is not a valid node key.`);
   return Buffer.from(text, 'hex');
+}
+
+/** Writes a new node key to DIR/node.key (owner-only); never over one that is there. */
+export function saveNewNodeKey(dataDir: DataDir, key: Buffer): void {
+  writeFileSync(dataDir.keyFile, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(dataDir.keyFile, 0o600);
 }
 
 /** PUNCHCARD_NODE_KEY's key; null when unset. A malformed one is the operator's to fix. */
@@ -129,13 +129,13 @@ const NODE_KEY_CHECK_TEXT = 'punchcard node key';
 
 /**
  * The key a node on this folder would use, without making one: PUNCHCARD_NODE_KEY, else DIR/node.key;
- * `key` null when neither is there yet (loadNodeKey would make node.key).
+ * `key` null when neither is there yet (the first start makes node.key).
  */
 export function nodeKeyInUse(dataDir: DataDir, env: NodeJS.ProcessEnv = process.env): { key: Buffer | null; fromEnv: boolean } {
   const fromEnv = nodeKeyFromEnv(env);
   if (fromEnv) return { key: fromEnv, fromEnv: true };
   if (!existsSync(dataDir.keyFile)) return { key: null, fromEnv: false };
-  return { key: loadNodeKey(dataDir, env), fromEnv: false };
+  return { key: readNodeKeyFile(dataDir), fromEnv: false };
 }
 
 /**
