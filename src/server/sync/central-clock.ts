@@ -20,8 +20,8 @@ export class CentralClock {
     this.#offsetMs = (sentAt + receivedAt) / 2 - (centralAt + 500);
   }
 
-  /** A request about to leave: when, by this node's clock. */
-  start(): number {
+  /** Now, by this node's clock (a request's leaving and its reply's arrival). */
+  localNow(): number {
     return this.now();
   }
 

@@ -19,11 +19,11 @@ export class CentralError extends Error {
 }
 
 async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, clock?: CentralClock): Promise<T> {
-  const sentAt = clock?.start() ?? 0;
+  const sentAt = clock?.localNow() ?? 0;
   const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
     throw new Error(`central did not answer at ${new URL(url).origin} (${unreachableReason(error)})`, { cause: error });
   });
-  clock?.observe(sentAt, clock.start(), reply.headers.get('date'));
+  clock?.observe(sentAt, clock.localNow(), reply.headers.get('date'));
   const text = await reply.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!reply.ok) {
