@@ -148,8 +148,19 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
     for (const [field, value] of metadata) await writeMetadata(trx, engine, { vendorId: vendor.id, userVendorId: link.id, field, value });
     if (userSet.password_hash !== undefined) await endAllSessions(trx, engine, user.id, session.sessionId);
     if (userSet.email_key !== undefined) await withdrawEmailedCodes(trx, engine, user.id);
-    await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: vendor.id, userId: user.id });
+    // The person's own fields (name, email, phone…) are every program's copy: each hears of them;
+    // the membership's (consent, language, metadata) and a new password only this one.
+    const shared = Object.keys(userSet).some((column) => column !== 'password_hash');
+    for (const vendorId of shared ? await programsOf(trx, user.id, vendor.id) : [vendor.id]) {
+      await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId, userId: user.id });
+    }
   });
+}
+
+/** The programs the customer belongs to now: this one first. */
+async function programsOf(db: Kysely<DB>, userId: number, thisVendorId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_vendors').select('vendor_id').where('user_id', '=', userId).where('removed_at', 'is', null).execute();
+  return [thisVendorId, ...rows.map((row) => Number(row.vendor_id)).filter((id) => id !== thisVendorId)];
 }
 
 /**
