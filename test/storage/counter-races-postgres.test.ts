@@ -43,10 +43,16 @@ describe.skipIf(!process.env.PG_URL)('counter commands racing for one customer, 
   async function whileHeld<T>(first: Parameters<typeof transact>[1], second: () => Promise<T>): Promise<T> {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let firstDone!: () => void;
+    const didFirst = new Promise<void>((resolve) => (firstDone = resolve));
     const held = transact(engine, async (trx) => {
       await first(trx);
+      firstDone();
       await gate;
     });
+    // The second command starts once the first holds what it wrote (and the node's write lock,
+    // taken at its first write): under load it could otherwise write first.
+    await Promise.race([didFirst, held]);
     const observer = new pg.Client({ connectionString: database.url });
     await observer.connect();
     try {

@@ -211,11 +211,16 @@ describe.skipIf(!process.env.PG_URL)('customer accounts raced on PostgreSQL (PG_
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     // The push: locks the phone as apply-push does, makes the customer, and commits once the sign-up waits.
+    let made!: () => void;
+    const didMake = new Promise<void>((resolve) => (made = resolve));
     const push = transact(engine, async (trx) => {
       await lockCustomerIdentifiers(trx, 'postgres', [pushed]);
       await insertUser(trx, engine, { email: null, email_key: null, password_hash: null, first_name: 'Offline', last_name: 'Guest', phone, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId });
+      made();
       await gate;
     });
+    // The sign-up starts once the push holds its locks (under load it could otherwise go first).
+    await Promise.race([didMake, push]);
     const signUp = registerWith('after.push@race.test', { phone })().then(
       () => 'ok',
       (error: unknown) => reasonOf({ status: 'rejected', reason: error }),

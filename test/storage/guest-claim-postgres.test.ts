@@ -35,13 +35,18 @@ describe.skipIf(!process.env.PG_URL)('a sign-up racing a counter guest with the 
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let guestId = 0;
+    let made!: () => void;
+    const didMake = new Promise<void>((resolve) => (made = resolve));
     // The counter: makes the guest and holds its transaction open until the sign-up waits on it.
     const counter = transact(engine, async (trx) => {
       const guest = await insertUser(trx, engine, { email, email_key: emailKey(email), password_hash: null, first_name: 'Guest', last_name: '', phone: null, cedula: null, birthdate: null, first_vendor_id: vendor.vendorId });
       await linkUserToVendor(trx, engine, { userId: guest.id, vendorId: vendor.vendorId, via: 'counter' });
       guestId = guest.id;
+      made();
       await gate;
     });
+    // The sign-up starts once the counter holds its locks (under load it could otherwise go first).
+    await Promise.race([didMake, counter]);
     const observer = new pg.Client({ connectionString: database.url });
     await observer.connect();
     try {
