@@ -301,19 +301,27 @@ async function forgetPersonAtVendor(db: Kysely<DB>, engine: Engine, userId: numb
     await db.updateTable('transactions').set({ rating_comment: null }).where('id', 'in', ids).execute();
     if (isChainCentral(engine)) await overwriteOlderVersionsOf(db, 'transactions', ids);
   }
-  await queueCardDetachments(db, engine, userId, vendorId);
+  await forgetSavedCards(db, engine, userId, vendorId);
+}
+
+/**
+ * The person's saved cards (at one program, or at all): the rows stay for the charges that name
+ * them, without anything that identifies the cardholder or could be charged again; the gateway is
+ * asked to forget them too (queued here, sent after the commit and by the jobs).
+ */
+async function forgetSavedCards(db: Kysely<DB>, engine: Engine, userId: number, onlyVendorId?: number): Promise<void> {
+  await queueCardDetachments(db, engine, userId, onlyVendorId);
   await db
     .updateTable('billing_profiles')
     .set({ name: '', postal_code: null, description: null, token: '', is_default: 0, updated_at: engine.clock.now() })
     .where('user_id', '=', userId)
-    .where('vendor_id', '=', vendorId)
+    .$if(onlyVendorId !== undefined, (qb) => qb.where('vendor_id', '=', onlyVendorId!))
     .execute();
 }
 
 async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
   const now = engine.clock.now();
-  // The gateway forgets the saved cards too (queued here, sent after the commit and by the jobs).
-  await queueCardDetachments(db, engine, userId);
+  await forgetSavedCards(db, engine, userId);
   const person = await db.selectFrom('users').select(['email_key', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
   const contacts = await contactsOf(db, userId, person);
   await forgetMessagesTo(db, userId, contacts);
@@ -322,13 +330,6 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   // A rating's comment is the person's own free text: it may name them in any form, so it goes
   // whole; the rating itself stays (the store's score).
   await db.updateTable('transactions').set({ rating_comment: null }).where('user_id', '=', userId).where('rating_comment', 'is not', null).execute();
-  // Every saved card of the person, at any vendor: the rows stay for the charges that name them,
-  // without anything that identifies the cardholder or could be charged again.
-  await db
-    .updateTable('billing_profiles')
-    .set({ name: '', postal_code: null, description: null, token: '', is_default: 0, updated_at: now })
-    .where('user_id', '=', userId)
-    .execute();
   await db.updateTable('billing_profiles').set({ deleted_at: now }).where('user_id', '=', userId).where('deleted_at', 'is', null).execute();
   await db
     .updateTable('users')

@@ -1,6 +1,3 @@
-/** Past this, a store's clock is said to be off (sales, visits and expiries are dated by it). */
-export const CLOCK_OFF_SECONDS = 120;
-
 /**
  * How far this node's clock is from central's, read from the Date header of central's replies
  * (whole seconds, so the figure is good to about a second). A store dates what it sells by its own

@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
-import { CentralClock, CLOCK_OFF_SECONDS } from './central-clock';
+import { clockIsOff } from '../../shared/clock-offset';
+import { CentralClock } from './central-clock';
 import { httpTransport } from './http-transport';
 import type { StorePairing } from './pairing-file';
 
@@ -42,7 +43,7 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
       lastLink = s.link;
     }
     const offset = centralClock.offsetSeconds();
-    const clockOff = offset !== null && Math.abs(offset) >= CLOCK_OFF_SECONDS;
+    const clockOff = clockIsOff(offset);
     if (clockOff !== clockWasOff) {
       if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: what the store sells is dated by it; set the date, time and time zone right");
       else logger?.info({ clock_offset_seconds: offset }, "this computer's clock agrees with central's again");

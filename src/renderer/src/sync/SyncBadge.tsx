@@ -1,11 +1,9 @@
 import { Badge, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { clockIsOff } from '../../../shared/clock-offset';
 import { useLanguage } from '../i18n/language-store';
 import { useSyncStrings } from './strings';
 import { type SyncStatus, useSyncStatus } from './use-sync-status';
-
-/** Past this, the store's clock is said to be off (the node's CLOCK_OFF_SECONDS). */
-const CLOCK_OFF_SECONDS = 120;
 
 /**
  * On a store paired with central: online, syncing (N pending) or offline (N pending), and a warning
@@ -38,7 +36,7 @@ function LinkBadge({ status }: { status: SyncStatus }): ReactNode {
 function ClockBadge({ offset }: { offset: number | null }): ReactNode {
   const t = useSyncStrings();
   const language = useLanguage();
-  if (offset === null || Math.abs(offset) < CLOCK_OFF_SECONDS) return null;
+  if (offset === null || !clockIsOff(offset)) return null;
   return (
     <Badge color="red" variant="filled" data-testid="clock-badge" title={t.clockOffHint}>
       {t.clockOff(howLong(Math.abs(offset), language), offset > 0)}

@@ -1,0 +1,7 @@
+/** Past this, a store's clock is said to be off from central's (sales, visits and expiries are dated by it). */
+export const CLOCK_OFF_SECONDS = 120;
+
+/** Whether a store's offset from central's clock (seconds; null before central answered) is worth a warning. */
+export function clockIsOff(offsetSeconds: number | null): boolean {
+  return offsetSeconds !== null && Math.abs(offsetSeconds) >= CLOCK_OFF_SECONDS;
+}
