@@ -116,7 +116,7 @@ beforeAll(async () => {
   staffIds['/backoffice/program/earning-rules/:id'] = ids['/earning-rules/:id']!;
   staffIds['/backoffice/program/rewards/:id'] = ids['/rewards/:id']!;
   staffIds['/backoffice/program/tiers/:id'] = ids['/tiers/:id']!;
-  for (const url of ['/backoffice/customers/:id', '/backoffice/customers/:id/adjustments', '/backoffice/customers/:id/block', '/backoffice/customers/:id/unblock']) staffIds[url] = String(ana.userId);
+  for (const url of ['/backoffice/customers/:id', '/backoffice/customers/:id/adjustments', '/backoffice/customers/:id/block', '/backoffice/customers/:id/unblock', '/backoffice/customers/:id/email', '/backoffice/customers/:id/remove']) staffIds[url] = String(ana.userId);
   for (const url of ['/backoffice/stores/:id', '/backoffice/stores/:id/keys']) staffIds[url] = String(a.storeId);
   staffIds['/backoffice/staff/:id'] = String(aOwner.id);
   const aKey = await node.engine.db.selectFrom('api_keys').select('id').where('vendor_id', '=', a.vendorId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();

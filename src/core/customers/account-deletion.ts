@@ -51,39 +51,57 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
  * billing profile rows they name (brand, last four digits and expiry only).
  */
 export async function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
-  const closed = await transact(engine, async (trx) => {
+  const left = await transact(engine, async (trx) => {
     const consumed = await consumeCode(trx, engine, 'account_deletion', input.code);
     if (consumed.vendorId !== input.vendorId) throw new ServiceError('invalid_code', undefined, 'code');
-    const now = engine.clock.now();
-    const { userId, vendorId } = consumed;
-    await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
-    await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
-    await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
-    // Inbox messages can carry names (an eGift's buyer): they go with the membership.
-    await trx.deleteFrom('inbox_messages').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
-    await closePaymentsAtVendor(trx, now, userId, vendorId);
-    await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
-    // A customer who leaves also leaves the store's queue.
-    const open = await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active').execute();
-    if (open.length > 0) {
-      await trx
-        .updateTable('pos_sessions')
-        .set({ status: 'closed', closed_at: now, closed_reason: 'deleted', updated_at: now })
-        .where('id', 'in', open.map((session) => session.id))
-        .execute();
-      for (const session of open) await recordCheckInEvent(trx, engine, 'check_in.closed', session, { at: now, reason: 'deleted' });
-    }
-    await recordCustomerDeleted(trx, engine, { vendorId, userId });
-    const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
-    // Leaving a program takes the name out of its referral records and eGifts; an erasure, out of every program's.
-    await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
-    await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);
-    if (!remaining) await eraseAccount(trx, engine, userId);
-    // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
-    else await forgetPersonAtVendor(trx, engine, userId, vendorId);
-    return open.map((session) => sessionEvent('session.closed', session, now));
+    return leaveProgram(trx, engine, consumed.userId, consumed.vendorId);
   });
-  publishAll(engine, closed);
+  afterLeaving(engine, left);
+}
+
+/** What a departure closed (the queue's sessions, published after the commit) and whether the person was erased. */
+export interface Departure {
+  closedSessions: ReturnType<typeof sessionEvent>[];
+  erased: boolean;
+}
+
+/**
+ * The person leaves one program, inside the caller's transaction (the customer's confirmed request,
+ * or staff acting on it: customer-care/remove-member.ts); see confirmAccountDeletion for what goes.
+ */
+export async function leaveProgram(trx: Kysely<DB>, engine: Engine, userId: number, vendorId: number): Promise<Departure> {
+  const now = engine.clock.now();
+  await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
+  await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
+  await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
+  // Inbox messages can carry names (an eGift's buyer): they go with the membership.
+  await trx.deleteFrom('inbox_messages').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();
+  await closePaymentsAtVendor(trx, now, userId, vendorId);
+  await trx.updateTable('user_sessions').set({ ended_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('ended_at', 'is', null).execute();
+  // A customer who leaves also leaves the store's queue.
+  const open = await trx.selectFrom('pos_sessions').selectAll().where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('status', '=', 'active').execute();
+  if (open.length > 0) {
+    await trx
+      .updateTable('pos_sessions')
+      .set({ status: 'closed', closed_at: now, closed_reason: 'deleted', updated_at: now })
+      .where('id', 'in', open.map((session) => session.id))
+      .execute();
+    for (const session of open) await recordCheckInEvent(trx, engine, 'check_in.closed', session, { at: now, reason: 'deleted' });
+  }
+  await recordCustomerDeleted(trx, engine, { vendorId, userId });
+  const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
+  // Leaving a program takes the name out of its referral records and eGifts; an erasure, out of every program's.
+  await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
+  await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);
+  if (!remaining) await eraseAccount(trx, engine, userId);
+  // The program's stores keep its orders without the name (docs/sync.md, "Customers who left a program").
+  else await forgetPersonAtVendor(trx, engine, userId, vendorId);
+  return { closedSessions: open.map((session) => sessionEvent('session.closed', session, now)), erased: !remaining };
+}
+
+/** After the commit: the screens hear of the closed sessions; the gateway forgets the saved cards. */
+export function afterLeaving(engine: Engine, departure: Departure): void {
+  publishAll(engine, departure.closedSessions);
   // Best effort now; the jobs retry what the gateway did not take.
   void detachQueuedCards(engine).catch(() => undefined);
 }
@@ -342,6 +360,14 @@ async function eraseAccount(db: Kysely<DB>, engine: Engine, userId: number): Pro
   await db.deleteFrom('user_metadata').where('user_vendor_id', 'in', db.selectFrom('user_vendors').select('id').where('user_id', '=', userId)).execute();
   await db.deleteFrom('one_time_codes').where('user_id', '=', userId).execute();
   await db.deleteFrom('inbox_messages').where('user_id', '=', userId).execute();
+  // The audit log keeps that staff gave them an email, not which one.
+  await db
+    .updateTable('audit_log')
+    .set({ after: JSON.stringify({ email: '' }) })
+    .where('object_type', '=', 'customer')
+    .where('object_id', '=', String(userId))
+    .where('action', '=', 'customer.email_added')
+    .execute();
   await endAllSessions(db, engine, userId);
   // Central's change log still holds the versions written before (stores read it from its start).
   if (isChainCentral(engine)) for (const table of ['users', 'orders', 'transactions'] as const) await overwriteOlderVersions(db, table, userId);

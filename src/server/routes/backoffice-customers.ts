@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { addCustomerEmail } from '../../core/customer-care/add-customer-email';
 import { adjustBalance } from '../../core/customer-care/adjust-balance';
 import { type BlockState, setCustomerBlocked } from '../../core/customer-care/block-customer';
-import { BlockBody, BlockStateSchema, CustomerEmailBody, CustomerEmailSchema } from '../../shared/schemas/backoffice-screens';
+import { BlockBody, BlockStateSchema, CustomerEmailBody, CustomerEmailSchema, RemovedMemberSchema, RemoveMemberBody } from '../../shared/schemas/backoffice-screens';
 import { customerProfile } from '../../core/customer-care/customer-profile';
+import { removeMemberOnRequest } from '../../core/customer-care/remove-member';
 import { searchCustomers } from '../../core/customer-care/search-customers';
 import type { Engine } from '../../core/engine';
 import { storeLimit } from '../../core/staff/authorize';
@@ -15,7 +16,7 @@ import { requireStaff, staffOf } from '../auth/staff';
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
 
-/** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments, blocks, an email for one without. */
+/** Customers in the back office: search by any identifier, profile with balances and ledger, adjustments, blocks, an email for one without, removal at their request. */
 export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   const readers = requireStaff(engine, 'customers.read');
 
@@ -67,4 +68,8 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
   app.put('/backoffice/customers/:id/email', { config, preValidation: writers, schema: { tags, params: NumericIdParams, body: CustomerEmailBody, response: { 200: CustomerEmailSchema } } }, async (request) =>
     addCustomerEmail(engine, staffOf(request), request.params.id, request.body),
   );
+  app.post('/backoffice/customers/:id/remove', { config, preValidation: writers, schema: { tags, params: NumericIdParams, body: RemoveMemberBody, response: { 200: RemovedMemberSchema } } }, async (request) => {
+    const { erased } = await removeMemberOnRequest(engine, staffOf(request), request.params.id, { reason: request.body.reason, forfeitBalances: request.body.forfeit_balances ?? false });
+    return { removed: true as const, erased };
+  });
 };

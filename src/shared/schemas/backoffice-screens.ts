@@ -43,6 +43,9 @@ export const BlockBody = Type.Object({ reason: Type.String({ maxLength: 1000 }) 
 /** A customer without an email gets one from the back office (their way into the app). */
 export const CustomerEmailBody = Type.Object({ email: Type.String({ maxLength: 1000 }) });
 export const CustomerEmailSchema = Type.Object({ email: Type.String() });
+/** Staff remove a member at their request; a balance they still hold must be forfeited in so many words. */
+export const RemoveMemberBody = Type.Object({ reason: Type.String({ maxLength: 1000 }), forfeit_balances: Type.Optional(Type.Boolean()) });
+export const RemovedMemberSchema = Type.Object({ removed: Type.Literal(true), erased: Type.Boolean({ description: 'no other program held the account: the person was erased' }) });
 export const BlockStateSchema = Type.Object({ blocked: Type.Boolean(), blocked_reason: Nullable(Type.String()), blocked_at: Nullable(IsoTimestamp) });
 
 const Figures = {

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { refusalText } from './node-refusal';
+import { RemoveMemberForm } from './RemoveMemberForm';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
@@ -91,6 +92,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [blockReason, setBlockReason] = useState('');
   const [newEmail, setNewEmail] = useState('');
+  const [removed, setRemoved] = useState<{ erased: boolean } | null>(null);
   const act = (work: Promise<unknown>, done: string) =>
     work
       .then(() => {
@@ -100,6 +102,15 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         profile.reload();
       })
       .catch((e: unknown) => setMessage({ ok: false, text: refusalText(e) }));
+  if (removed)
+    return (
+      <Stack>
+        <Alert color="teal" role="status">
+          {removed.erased ? t.removedErased : t.removedOnlyHere}
+        </Alert>
+        <Anchor href="#/customers">{t.search}</Anchor>
+      </Stack>
+    );
   if (profile.error)
     return (
       <Alert color="red" role="alert">
@@ -230,6 +241,14 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
           {message.text}
         </Alert>
+      )}
+      {role && roleAllows(role, 'customers.write') && (
+        <RemoveMemberForm
+          customerId={customerId}
+          name={`${p.first_name} ${p.last_name}`}
+          balances={p.balances.map((b) => ({ name: b.name, balance: b.balance, code: b.code }))}
+          onRemoved={(erased) => setRemoved({ erased })}
+        />
       )}
       <Table aria-label={t.ledgerTable} striped>
         <Table.Thead>

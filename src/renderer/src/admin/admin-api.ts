@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
-import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
 
@@ -82,6 +82,7 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     block: (id: number, reason: string) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/block`, { method: 'POST', body: { reason } }),
     unblock: (id: number) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/unblock`, { method: 'POST' }),
+    removeCustomer: (id: number, body: Static<typeof RemoveMemberBody>) => call<Static<typeof RemovedMemberSchema>>(`/backoffice/customers/${id}/remove`, { method: 'POST', body }),
     /** Only for a customer who has no email yet (a guest the counter registered by phone): their way to claim an app account. */
     addCustomerEmail: (id: number, email: string) => call<Static<typeof CustomerEmailSchema>>(`/backoffice/customers/${id}/email`, { method: 'PUT', body: { email } }),
     program: () => call<ProgramOverview>('/backoffice/program'),
