@@ -106,12 +106,27 @@ describe('PUT /user/message', () => {
     expectLegacyError(await update(c, { message: welcome.id, read: true }), 404, 'message_not_found');
   });
 
+  it('takes the flags as form fields send them: 1 and 0, "true" and "false"', async () => {
+    const v = await node.addVendor();
+    const c = await signUpAt(node, v.vendorId);
+    const [welcome] = (await inboxOk(c)).data;
+    const form = (fields: string) => http(`${node.url}${withSessionKey('/user/message', c.key)}`, { method: 'PUT', body: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect((await form(`message=${welcome.id}&read=1`)).status).toBe(200);
+    expect((await inboxOk(c)).data[0]).toMatchObject({ id: welcome.id, read: true });
+    expect((await form(`message=${welcome.id}&read=0`)).status).toBe(200);
+    expect((await inboxOk(c)).data[0]).toMatchObject({ id: welcome.id, read: false });
+    expect((await update(c, { message: welcome.id, read: '1' })).status).toBe(200);
+    expect((await inboxOk(c)).unread).toBe(0);
+    expect((await form(`message=${welcome.id}&deleted=true`)).status).toBe(200);
+    expect((await inboxOk(c)).count).toBe(0);
+  });
+
   it("refuses bad input and another customer's message, changing nothing", async () => {
     const v = await node.addVendor();
     const c = await signUpAt(node, v.vendorId);
     const other = await signUpAt(node, v.vendorId);
     const [welcome] = (await inboxOk(c)).data;
-    for (const body of [{ message: welcome.id }, { message: 'x', read: true }, { read: true }, { message: welcome.id, read: 'maybe' }]) {
+    for (const body of [{ message: welcome.id }, { message: 'x', read: true }, { read: true }, { message: welcome.id, read: 'maybe' }, { message: welcome.id, read: 2 }, { message: welcome.id, deleted: 'yes' }]) {
       expectLegacyError(await update(c, body), 400, 'validation_failed');
     }
     expectLegacyError(await update(other, { message: welcome.id, read: true }), 404, 'message_not_found');

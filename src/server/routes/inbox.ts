@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
 import { type InboxMessage, listInbox, updateInboxMessage } from '../../core/inbox/customer-inbox';
 import { sendProgramMessage } from '../../core/inbox/send-program-message';
-import { EmptyObjectSchema } from '../../shared/schemas/common';
+import { EmptyObjectSchema, toFlag } from '../../shared/schemas/common';
 import { InboxListQuery, InboxListSchema, InboxUpdateBody, SendMessageBody, SendMessageSchema } from '../../shared/schemas/inbox';
 import { SessionQuery } from '../../shared/schemas/users';
 import { toIso, toUnixSeconds } from '../../shared/time';
@@ -52,7 +52,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
 
   app.put('/user/message', { config: legacy, preValidation: session, schema: { tags, querystring: SessionQuery, body: InboxUpdateBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
     const { message, read, deleted } = request.body;
-    await updateInboxMessage(engine, customerOf(request), { messageId: typeof message === 'number' ? message : message.id, read, deleted });
+    await updateInboxMessage(engine, customerOf(request), { messageId: typeof message === 'number' ? message : message.id, read: toFlag(read), deleted: toFlag(deleted) });
     return {};
   });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, Nullable } from './common';
+import { DEFAULT_PAGE_LIMIT, FlagSchema, MAX_PAGE_LIMIT, Nullable } from './common';
 
 // The customer inbox (legacy style, Unix seconds) and the program's admin call that fills it
 // (resource style).
@@ -35,8 +35,8 @@ export const InboxListSchema = Type.Object({
 
 export const InboxUpdateBody = Type.Object({
   message: Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], { description: 'the message id (or {id})' }),
-  read: Type.Optional(Type.Boolean({ description: 'true: mark read; false: unread again' })),
-  deleted: Type.Optional(Type.Boolean({ description: 'true: delete it from the inbox' })),
+  read: Type.Optional(Type.Union(FlagSchema.anyOf, { description: 'true (or 1): mark read; false (or 0): unread again' })),
+  deleted: Type.Optional(Type.Union(FlagSchema.anyOf, { description: 'true (or 1): delete it from the inbox' })),
 });
 
 export const SendMessageBody = Type.Object({
