@@ -90,6 +90,43 @@ describe('points expiry job', () => {
     expect(await balance(b)).toBe(-30); // the 30 spent of a voided sale: the merchant's refund stands
   });
 
+  it('gives nothing back when a voided lot had been spent, not expired (another lot expired before it)', async () => {
+    // The bookkeeper's case: an old lot expires, a newer one is earned and spent, then that sale is
+    // voided after its date. What expired was the old lot's; the voided lot's points were spent, so
+    // the customer owes them: nothing comes back.
+    const a = await account();
+    await post(a, 100, 'earn', { expiresAt: node.clock.now() + 30 * DAY });
+    node.clock.advance(31 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+    const newer = await post(a, 100, 'earn', { expiresAt: node.clock.now() + 30 * DAY });
+    await post(a, -100, 'redeem');
+    node.clock.advance(31 * DAY);
+    await expirePoints(node.engine);
+    await post(a, -100, 'earn_reversal', { reversesId: newer.id });
+    await expirePoints(node.engine);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(-100);
+    expect(await node.engine.db.selectFrom('ledger_entries').select('id').where('account_id', '=', a).where('kind', '=', 'expiry_return').execute()).toEqual([]);
+  });
+
+  it('gives back only the part of a voided lot that expired, not the part spent', async () => {
+    const a = await account();
+    const lot = await post(a, 100, 'earn', { expiresAt: node.clock.now() + DAY });
+    await post(a, 50, 'earn', { expiresAt: node.clock.now() + 60 * DAY });
+    await post(a, -40, 'redeem'); // from the first lot, soonest to expire
+    node.clock.advance(2 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(50); // 60 expired
+    await post(a, -100, 'earn_reversal', { reversesId: lot.id });
+    await expirePoints(node.engine);
+    // 60 come back; the 40 spent of the voided lot are taken from the other lot (as if the redeem had used it).
+    expect(await balance(a)).toBe(10);
+    node.clock.advance(60 * DAY);
+    await expirePoints(node.engine);
+    expect(await balance(a)).toBe(0);
+  });
+
   it('gives nothing back when points are spent from a newer lot after an older one expired', async () => {
     const a = await account();
     await post(a, 100, 'earn', { expiresAt: node.clock.now() + DAY });

@@ -1,21 +1,19 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { type Engine, transact } from '../engine';
 import { accountBalance, postEntry } from '../ledger/ledger';
 import { lockRow } from '../storage/dialect';
 import { getMeta, setMeta } from '../storage/node-meta';
 import type { DB } from '../storage/schema';
 import { recordPointsExpired } from '../webhooks/events';
-
-/** Credits that come in lots with a date (points earned by orders, points a promotion awarded). */
-const LOT_KINDS = ['earn', 'promotion'];
-const LOT_REVERSALS = LOT_KINDS.map((kind) => `${kind}_reversal`);
+import { LOT_KINDS, pointsDueToHaveExpired } from './points-due-to-expire';
 
 /**
- * The points-expiry job. Spending uses the soonest-expiring points first (the same rule the
- * "expiring" collections follow), so what is left to expire in an account is: the points of lots
- * whose expiry has passed (net of voids), minus everything spent (net of refunds), minus what
- * already expired — never more than the balance. Each account gets one `expiry` entry per run;
- * a run that finds nothing new writes nothing, so running it twice is harmless.
+ * The points-expiry job. What should have expired of an account by now is found by replaying its
+ * entries (pointsDueToHaveExpired: spending uses the soonest-expiring points first, the rule the
+ * "expiring" collections follow; a voided lot or spend counts as never made); the job posts the
+ * difference from what its runs already took — an `expiry` never beyond the balance, or an
+ * `expiry_return` when a void made less due than was taken. A run that finds nothing new writes
+ * nothing, so running it twice is harmless.
  *
  * What is due in an account grows only when one of its lots reaches its date or an entry lands in
  * it (a refund, a void, a lot that arrived from a store already past its date), and every entry
@@ -34,36 +32,24 @@ export async function expirePoints(engine: Engine): Promise<{ accounts: number; 
       // The account's row first: another central process's run may be expiring it now, and what
       // is due must be read after its expiry, not before (SQLite runs one writer at a time).
       await lockRow(trx, engine.dialect, 'ledger_accounts', accountId);
-      const row = await trx
+      const entries = await trx
         .selectFrom('ledger_entries as e')
-        .leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id')
-        .select((eb) => [
-          // Lots past their expiry, net of their reversals.
-          eb.fn.sum<number>(sql`case when e.kind in (${sql.join(LOT_KINDS)}) and e.expires_at <= ${now} then e.amount
-            when e.kind in (${sql.join(LOT_REVERSALS)}) and lot.expires_at <= ${now} then e.amount else 0 end`).as('expired_lots'),
-          // Everything spent, net of refunds (reversals of spends and redemptions).
-          eb.fn.sum<number>(sql`case when e.amount < 0 and e.kind not in (${sql.join(['expiry', ...LOT_REVERSALS])}) then -e.amount
-            when e.amount > 0 and e.kind in ('spend_reversal', 'redeem_reversal') then -e.amount else 0 end`).as('spent'),
-          eb.fn.sum<number>(sql`case when e.kind = 'expiry' then -e.amount else 0 end`).as('expired'),
-          eb.fn.sum<number>(sql`case when e.kind = 'expiry_return' then e.amount else 0 end`).as('returned'),
-          // Points of lots voided once their date had passed: what expired of them was taken twice.
-          eb.fn.sum<number>(sql`case when e.kind in (${sql.join(LOT_REVERSALS)}) and lot.expires_at <= e.created_at then -e.amount else 0 end`).as('voided_after_date'),
-        ])
+        .select(['e.id', 'e.amount', 'e.kind', 'e.expires_at', 'e.reverses_id', 'e.created_at'])
         .where('e.account_id', '=', accountId)
         .where(standingEntry)
-        .executeTakeFirstOrThrow();
-      const expired = Number(row.expired ?? 0);
-      const returned = Number(row.returned ?? 0);
-      // A lot voided after it expired lost its points twice (to the expiry and to the void's
-      // reversal): what expired comes back, at most once, so only points earned and then spent stay
-      // below zero. Spending from newer lots after older ones expired is not that, and returns nothing.
-      const toReturn = Math.min(Number(row.voided_after_date ?? 0), expired) - returned;
-      if (toReturn > 0) {
-        await postEntry(trx, engine, accountId, { amount: toReturn, kind: 'expiry_return', referenceType: 'expiry', referenceId: String(now) });
+        .execute();
+      const due = pointsDueToHaveExpired(
+        entries.map((e) => ({ id: Number(e.id), amount: Number(e.amount), kind: e.kind, expiresAt: e.expires_at === null ? null : Number(e.expires_at), reversesId: e.reverses_id === null ? null : Number(e.reverses_id), createdAt: Number(e.created_at) })),
+        now,
+      );
+      const recorded = entries.reduce((sum, e) => sum + (e.kind === 'expiry' || e.kind === 'expiry_return' ? -Number(e.amount) : 0), 0);
+      // More expired than is due now (a lot voided after its date lost its points to the expiry and
+      // to the void): the difference comes back.
+      if (recorded > due) {
+        await postEntry(trx, engine, accountId, { amount: recorded - due, kind: 'expiry_return', referenceType: 'expiry', referenceId: String(now) });
         return 0;
       }
-      const due = Number(row.expired_lots ?? 0) - Number(row.spent ?? 0) - (expired - returned);
-      const amount = Math.min(await accountBalance(trx, accountId), due);
+      const amount = Math.min(await accountBalance(trx, accountId), due - recorded);
       if (amount <= 0) return 0;
       const after = await postEntry(trx, engine, accountId, { amount: -amount, kind: 'expiry', referenceType: 'expiry', referenceId: String(now) });
       const account = await trx.selectFrom('ledger_accounts').select(['vendor_id', 'holder_type', 'holder_id', 'currency_id']).where('id', '=', accountId).executeTakeFirstOrThrow();
