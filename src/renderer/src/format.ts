@@ -1,3 +1,5 @@
+import { minorUnitDigits } from '../../shared/currency-codes';
+
 /** 93784 -> "1 d 2 h 3 min 4 s"; leading zero units are left out. */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -15,10 +17,14 @@ export function formatDuration(totalSeconds: number): string {
     .join(' ');
 }
 
-/** 12.5, "USD", "es" -> "12,50 US$"; without a currency code, the number with two decimals. */
+/**
+ * 12.5, "USD", "es" -> "12,50 US$"; without a currency code, the number with two decimals. The
+ * decimals are the ledger's (minorUnitDigits), not the browser's ICU's, which may disagree.
+ */
 export function formatMoney(amount: number, currency: string | null, language: string): string {
-  if (!currency) return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-  return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
+  const digits = currencyDigits(currency);
+  if (!currency) return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  return new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 /** 1200 -> "1,200" (en) / "1200" (es): points are whole numbers. */
@@ -26,14 +32,9 @@ export function formatPoints(points: number, language: string): string {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(points);
 }
 
-/** Decimals of a currency (2 when unknown). */
+/** Decimals of a currency as the ledger counts it (2 when unknown or without a code). */
 export function currencyDigits(code: string | null): number {
-  if (!code) return 2;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+  return code ? minorUnitDigits(code) : 2;
 }
 
 /** A balance as the screens show it: "−6" for a negative one (U+2212, the sign the history uses), never Intl's hyphen "-6". */

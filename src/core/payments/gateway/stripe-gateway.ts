@@ -10,6 +10,7 @@ import {
   type RefundResult,
   type TokenizeResult,
 } from './payment-gateway';
+import { toStripeAmount } from './stripe-amounts';
 
 // A Stripe adapter over its REST API (PaymentMethods attached to a Customer, off-session
 // PaymentIntents). Not exercised by the test suite: it needs a Stripe account whose key may send
@@ -65,7 +66,7 @@ export class StripeGateway implements PaymentGateway {
       'POST',
       '/v1/payment_intents',
       {
-        amount: String(request.amountMinor),
+        amount: String(toStripeAmount(request.amountMinor, request.currency)),
         currency: request.currency.toLowerCase(),
         customer,
         payment_method: method,

@@ -14,7 +14,8 @@ type Figures = Dashboard['today'];
 function money(minor: number, code: string | null): string {
   const locale = languageStore.getState().language === 'es' ? 'es' : 'en';
   if (!code) return minor.toLocaleString(locale);
-  return toMajorUnits(minor, minorUnitDigits(code)).toLocaleString(locale, { style: 'currency', currency: code });
+  const digits = minorUnitDigits(code);
+  return toMajorUnits(minor, digits).toLocaleString(locale, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 /** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */
