@@ -67,6 +67,7 @@ const figures = (f: Partial<Record<string, number>>) => ({
   points_redeemed: 0,
   stored_value_loaded: 0,
   stored_value_spent: 0,
+  stored_value_returned: 0,
   stored_value_adjusted: 0,
   reloads: 0,
   reload_amount: 0,
@@ -120,10 +121,33 @@ describe('the dashboard', () => {
       d0.last_30_days.stored_value_adjusted + 125,
       d0.days[29].stored_value_adjusted + 125,
     ]);
-    // the liability's move of the day is explained: loaded − spent + adjusted
+    // the liability's move of the day is explained: loaded − spent + returned + adjusted
     const day = d.days[29];
-    expect(day.outstanding_stored_value - d.days[28].outstanding_stored_value).toBe(day.stored_value_loaded - day.stored_value_spent + day.stored_value_adjusted);
+    expect(day.outstanding_stored_value - d.days[28].outstanding_stored_value).toBe(day.stored_value_loaded - day.stored_value_spent + day.stored_value_returned + day.stored_value_adjusted);
     // an adjustment is program-wide: no store's figures move
     expect(d.stores).toEqual(d0.stores);
+  });
+
+  it('a sale paid with quick pay and voided days later: spent on its day, returned on the void’s; every day’s liability move adds up', async () => {
+    const today = node.clock.now();
+    const ana = (await staffCall(node, owner.token, 'GET', '/backoffice/customers?q=Ana')).body.items[0];
+    const receipt = newReceipt();
+    node.clock.set(today - 2 * DAY);
+    await store.orderOk(vendor.apiKey, { card_number: ana.email, receipt_number: receipt, subtotal: 8, quick_pay: 3 });
+    node.clock.set(today);
+    const d0 = await dashboard(owner);
+    await store.voidOk(vendor.apiKey, receipt);
+    const d = await dashboard(owner);
+    expect(d.days[27].stored_value_spent).toBe(300);
+    expect(d.days[27].orders).toBe(0); // orders count those not voided
+    expect(d.today.stored_value_returned).toBe(d0.today.stored_value_returned + 300);
+    expect(d.outstanding_stored_value).toBe(d0.outstanding_stored_value + 300);
+    for (let i = 1; i < d.days.length; i += 1) {
+      const day = d.days[i];
+      const move = day.outstanding_stored_value - d.days[i - 1].outstanding_stored_value;
+      expect(move, day.day).toBe(day.stored_value_loaded - day.stored_value_spent + day.stored_value_returned + day.stored_value_adjusted);
+    }
+    // The day of the sale, by store: what left the balances there.
+    expect(d.stores.find((s: { id: number }) => s.id === vendor.storeId).stored_value_spent).toBe(d0.stores.find((s: { id: number }) => s.id === vendor.storeId).stored_value_spent);
   });
 });

@@ -8,12 +8,16 @@ import { dayLabel, lastDays } from './time-zone-days';
 // the check-ins (pos sessions) and the ledger.
 //
 // - check-ins: sessions opened; orders: orders placed and not voided;
-// - points issued / redeemed, stored value spent: what those orders earned, redeemed and paid with
-//   quick pay (orders.points_earned, points_spent, quick_pay_used);
+// - points issued / redeemed: what those orders earned and redeemed (orders.points_earned,
+//   points_spent);
+// - stored value spent: what every sale paid with quick pay on its day (quick_pay_used), voided
+//   later or not — the money left the balances that day;
+// - stored value returned: what voids gave back to quick-pay balances, on the void's day (ledger
+//   spend reversals; program-wide);
 // - stored value loaded: reload and eGift credits in the ledger (program-wide: they are not made at
 //   a store), with their counts;
-// - stored value adjusted: the net of staff adjustments of quick pay (program-wide), so the
-//   liability's moves are explained, not only loads and spends;
+// - stored value adjusted: the net of staff adjustments of quick pay (program-wide), so each day's
+//   move of the liability reads as loaded − spent + returned + adjusted;
 // - outstanding stored value: the sum of every quick-pay balance, now and at the end of each day
 //   (the program's liability; program-wide only).
 
@@ -26,6 +30,7 @@ export interface Figures {
   pointsRedeemed: number;
   storedValueLoaded: number;
   storedValueSpent: number;
+  storedValueReturned: number;
   storedValueAdjusted: number;
   reloads: number;
   reloadAmount: number;
@@ -44,7 +49,7 @@ export interface Dashboard {
   stores: Array<Figures & { id: number; name: string }>;
 }
 
-const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueAdjusted: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
 
 function add(into: Figures, more: Partial<Figures>): void {
   for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
@@ -95,6 +100,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
       if (r.kind === 'reload' && amount > 0) put(r.day, null, { reloads: Number(r.n), reloadAmount: amount, storedValueLoaded: amount });
       if (r.kind === 'egift' && amount > 0) put(r.day, null, { egifts: Number(r.n), egiftAmount: amount, storedValueLoaded: amount });
       if (r.kind === 'adjustment') put(r.day, null, { storedValueAdjusted: amount });
+      if (r.kind === 'spend_reversal') put(r.day, null, { storedValueReturned: amount });
     }
     const total = await db
       .selectFrom('ledger_accounts')
@@ -147,21 +153,24 @@ export function checkInsByDayQuery(engine: Engine, vendorId: number, onlyStoreId
   return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
 }
 
-/** Orders placed and not voided per day and store, with the points and quick pay they moved. */
+/**
+ * Orders per day and store: those not voided, with the points they moved; what every sale paid with
+ * quick pay, voided since or not.
+ */
 export function ordersByDayQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: Window) {
   const query = engine.db
     .selectFrom('orders')
     .select((eb) => [
       dayOf('created_at', window).as('day'),
       'store_id',
-      eb.fn.countAll().as('n'),
-      eb.fn.sum<number>('points_earned').as('earned'),
-      eb.fn.sum<number>('points_spent').as('spent'),
+      eb.fn.sum<number>(sql`case when status = 'complete' then 1 else 0 end`).as('n'),
+      eb.fn.sum<number>(sql`case when status = 'complete' then points_earned else 0 end`).as('earned'),
+      eb.fn.sum<number>(sql`case when status = 'complete' then points_spent else 0 end`).as('spent'),
       eb.fn.sum<number>('quick_pay_used').as('paid'),
     ])
     .where('vendor_id', '=', vendorId)
     .where('created_at', '>=', window.from)
-    .where('status', '=', 'complete')
+    .where('status', 'in', ['complete', 'voided'])
     .groupBy(['day', 'store_id']);
   return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
 }

@@ -15,6 +15,7 @@ const figuresToWire = (f: Figures) => ({
   points_redeemed: f.pointsRedeemed,
   stored_value_loaded: f.storedValueLoaded,
   stored_value_spent: f.storedValueSpent,
+  stored_value_returned: f.storedValueReturned,
   stored_value_adjusted: f.storedValueAdjusted,
   reloads: f.reloads,
   reload_amount: f.reloadAmount,

@@ -41,6 +41,7 @@ export function DashboardScreen() {
     [t.pointsRedeemed, (f) => String(f.points_redeemed)],
     [t.loaded, (f) => money(f.stored_value_loaded, cur)],
     [t.spent, (f) => money(f.stored_value_spent, cur)],
+    [t.returnedByVoids, (f) => money(f.stored_value_returned, cur)],
     [t.adjustedByStaff, (f) => money(f.stored_value_adjusted, cur)],
     [t.reloads, (f) => `${f.reloads} · ${money(f.reload_amount, cur)}`],
     [t.egifts, (f) => `${f.egifts} · ${money(f.egift_amount, cur)}`],
