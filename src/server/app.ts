@@ -11,7 +11,7 @@ import { registerInputChecks } from './http/input-checks';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
-import { registerNullAsAbsent } from './http/null-as-absent';
+import { registerAbsentFields } from './http/absent-fields';
 import { registerStrictNumbers } from './http/strict-numbers';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { accountRoutes } from './routes/account';
@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   registerInputChecks(app);
   registerBodyParsing(app);
-  registerNullAsAbsent(app);
+  registerAbsentFields(app);
   registerStrictNumbers(app);
   registerErrorHandling(app);
   await registerOpenApi(app, options.version);

@@ -203,6 +203,18 @@ describe('PUT /user/profile', () => {
     expect(body.user.address.city).toBe('Quito');
   });
 
+  it('reads a form’s empty region or country as cleared, not as a number to refuse', async () => {
+    const v = await vendor();
+    const c = await signUp(v.vendorId);
+    await putOk(c.key, 'country=218&region=218350000&city=Quito', FORM);
+    await putOk(c.key, 'country=218&region=&city=Quito&contact_consent=', FORM);
+    const body = await profileOk(c.key);
+    expect(body.user.address.region).toBeNull();
+    expect(body.user.address.country).toStrictEqual(ECUADOR);
+    await putOk(c.key, 'country=&region=&city=', FORM);
+    expect((await profileOk(c.key)).user.address).toMatchObject({ country: null, region: null, city: '' });
+  });
+
   it('checks everything before writing anything', async () => {
     const v = await vendor();
     const c = await signUp(v.vendorId);

@@ -124,6 +124,18 @@ describe('POST /user/register', () => {
     expect(session.user_vendor.language).toStrictEqual({ object: 'language', id: 2, name: 'Español', code: 'es' });
   });
 
+  it('reads a form’s empty optional fields as not given (a web form posts every field)', async () => {
+    const { vendorId } = await vendor();
+    const email = freshEmail('blank');
+    const form = new URLSearchParams({ first_name: 'Eva', last_name: 'Ruiz', email_address: email, password: PASSWORD, terms: '1', vendor: String(vendorId), birthdate: '', contact_consent: '', language: '', cedula: '' }).toString();
+    const reply = await post('/user/register', form, FORM);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.birthdate).toBeUndefined();
+    // A required field sent empty is still refused by name.
+    const noVendor = new URLSearchParams({ first_name: 'Eva', last_name: 'Ruiz', email_address: freshEmail('blank'), password: PASSWORD, terms: '1', vendor: '' }).toString();
+    expectLegacyError(await post('/user/register', noVendor, FORM), 400, 'validation_failed', 'vendor');
+  });
+
   it('accepts a JSON text sent with a form content type, and booleans/integers as strings', async () => {
     const { vendorId } = await vendor();
     const body = registration(String(vendorId), { terms: 'true', anonymous: 'false', contact_consent: '1' });
