@@ -8,6 +8,7 @@ import { type CatalogRoute, recordRoutes } from './auth/credential';
 import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerInputChecks } from './http/input-checks';
+import { requestIds } from './http/request-ids';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
@@ -109,6 +110,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // Requests arriving during a stop are refused in our envelope (node/drain-requests.ts), not Fastify's.
     return503OnClosing: false,
+    // An error's reference_id names its log line: unique across restarts and processes (req-13 was
+    // every process's thirteenth request), cheap per request (a counter after a random prefix).
+    genReqId: requestIds(),
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
     // Legacy paths take an optional .json suffix (/user/profile.json); /openapi.json is a real name.

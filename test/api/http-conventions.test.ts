@@ -494,6 +494,15 @@ describe('logging never leaks secrets', () => {
     for (const trace of ['4155550199', 'zoe', 'C001', '1710034065', 'AB12345', 'z%40e']) expect(person, trace).not.toContain(trace);
     expect(person).toContain('vendor=3');
 
+    // Searches, a phone lookup, and credentials under another case or with brackets (the parser reads them alike).
+    const searches = redactUrl('/cards?query=n:C0099887766&limit=5&x=1');
+    expect(searches).not.toContain('C0099887766');
+    expect(redactUrl('/backoffice/customers?q=zoe%40example.com')).not.toContain('zoe');
+    expect(redactUrl('/user/mobile/exists?mobile=0991234567&vendor=3')).not.toContain('0991234567');
+    for (const url of ['/onscreen?api_key[]=pcak_BRACKET', '/onscreen?API_KEY=pcak_UPPER', '/x?refresh_token=RT1', '/x?phone_number[number]=0991112223']) {
+      expect(redactUrl(url), url).not.toMatch(/pcak_|RT1|0991112223/);
+    }
+
     const many = redactUrl('/x?session_identifier=SI1&client_secret=CS1&password=PW1&pin=4321&keep=yes');
     for (const secret of ['SI1', 'CS1', 'PW1', '4321']) expect(many).not.toContain(secret);
     expect(many).toContain('keep=yes');
@@ -536,6 +545,18 @@ describe('logging never leaks secrets', () => {
     expect(text).toContain('/onscreen?');
     expect(text).toContain('page=3');
     for (const secret of [vendor!.accessToken, vendor!.apiKey, 'SESSIONSECRET999', vendor!.clientSecret]) expect(text).not.toContain(secret);
+  });
+
+  it('an error’s reference_id names its log line, and no other process’s', async () => {
+    const references: string[] = [];
+    const text = await logOfNode(async (app) => {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      references.push((await http(`${url}/user/profile`)).body.error.reference_id);
+    });
+    references.push((await http(`${node.url}/user/profile`)).body.error.reference_id);
+    expect(references[0]).toMatch(/^req-[0-9a-f]{8}-[0-9a-z]+$/);
+    expect(references[0]).not.toBe(references[1]);
+    expect(text).toContain(`"reqId":"${references[0]}"`);
   });
 });
 
