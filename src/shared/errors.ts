@@ -114,6 +114,7 @@ export const ERROR_CODES = {
   webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },
   stores_managed_by_central: { status: 409, message: 'This store is paired with a central node: stores and their API keys are central’s, so change them in the back office of central.' },
   blocking_managed_by_central: { status: 409, message: 'This store is paired with a central node: block or unblock customers in the back office of central.' },
+  sync_log_behind: { status: 409, message: 'Central’s change log ends before what this store has read: central was restored from an older backup. Pair this store again.' },
   removal_managed_by_central: { status: 409, message: 'This store is paired with a central node: remove a member in the back office of central.' },
   balance_remaining: { status: 409, message: 'The customer still holds a balance here: confirm that they give it up to remove them.' },
   customer_email_managed_by_central: { status: 409, message: 'This store is paired with a central node: add a customer’s email in the back office of central.' },

@@ -18,10 +18,13 @@ export class CentralError extends Error {
   }
 }
 
+/** How an error of a central out of reach begins (store-sync.ts tells it from central's refusals). */
+export const UNREACHABLE = 'central did not answer';
+
 async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, clock?: CentralClock): Promise<T> {
   const sentAt = clock?.localNow() ?? 0;
   const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }).catch((error: unknown) => {
-    throw new Error(`central did not answer at ${new URL(url).origin} (${unreachableReason(error)})`, { cause: error });
+    throw new Error(`${UNREACHABLE} at ${new URL(url).origin} (${unreachableReason(error)})`, { cause: error });
   });
   clock?.observe(sentAt, clock.localNow(), reply.headers.get('date'));
   const text = await reply.text();

@@ -4,7 +4,7 @@ import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
 import { clockIsOff } from '../../shared/clock-offset';
 import { CentralClock } from './central-clock';
-import { httpTransport } from './http-transport';
+import { httpTransport, UNREACHABLE } from './http-transport';
 import type { StorePairing } from './pairing-file';
 
 export interface StoreSync {
@@ -31,16 +31,22 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
   });
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
-  let lastLink: 'up' | 'down' | null = null;
+  let lastLink: string | null = null;
   let clockWasOff = false;
   const announceStatusChange = async () => {
     const s = await client.status().catch(() => null);
     if (!s) return;
     // The node's log tells when the store went offline and came back (what staff ask afterwards).
-    if (s.link !== lastLink) {
-      if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
-      else if (lastLink === 'down') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
-      lastLink = s.link;
+    // Central out of reach is a warning (it comes back); central refusing this store's sync (a log
+    // behind this store after a restore, a revoked pairing) is an error someone must act on, said
+    // each time what central says changes.
+    const refused = s.link === 'down' && s.lastError !== null && !s.lastError.startsWith(UNREACHABLE);
+    const link = refused ? `refused:${s.lastError}` : s.link;
+    if (link !== lastLink) {
+      if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
+      else if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
+      else if (lastLink !== null && lastLink !== 'up') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
+      lastLink = link;
     }
     const offset = centralClock.offsetSeconds();
     const clockOff = clockIsOff(offset);

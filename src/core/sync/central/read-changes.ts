@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { ServiceError } from '../../../shared/errors';
 import { dialectOf, inList, noIndexOn } from '../../storage/dialect';
 import { chunks } from '../bulk-lists';
 import type { DB } from '../../storage/schema';
@@ -19,6 +20,9 @@ export async function readChangesForNode(db: Kysely<DB>, node: PairedNode, after
   // The head is read first: every seq up to it has committed (the log's order is the commit order),
   // so a page that ends short of it may move the cursor to it without skipping anything.
   const headSeq = await logHead(db);
+  // A cursor past the log's end was given by a log central no longer has: central was restored from
+  // an older backup (its seqs will be given again to other changes, which this store would skip).
+  if (after > headSeq) throw new ServiceError('sync_log_behind', `This store has read central's change log to ${after}, but it ends at ${headSeq}: central was restored from an older backup. Pair this store again (docs: README, Backups).`);
   const rows = await changesQuery(db, node.vendorId, after, limit).execute();
   const entries = rows.map((row) => ({ row, data: JSON.parse(row.data) as Record<string, unknown> }));
   const joined = (row: (typeof rows)[number]) => row.tbl === 'user_vendors' && row.op === 'upsert';

@@ -131,6 +131,9 @@ export class SyncClient {
     let pushed = 0;
     let followed = false;
     for (;;) {
+      // A stop ends the round after the page under way: a backlog of a day offline is sent by the
+      // next start, not by a shutdown that would outlast the service manager's patience.
+      if (this.#stopped) return pushed;
       const events = await readPendingEvents(this.engine, this.options.pushPage ?? PUSH_PAGE);
       if (events.length === 0) return pushed;
       const reply = await this.transport.push({ events });
@@ -162,6 +165,7 @@ export class SyncClient {
   async pullAll(): Promise<number> {
     let pulled = await this.snapshotAll();
     for (;;) {
+      if (this.#stopped) return pulled;
       const cursor = Number((await getMeta(this.engine.db, 'sync_cursor')) ?? '0');
       const page = await this.transport.pull(cursor, this.options.pullPage ?? 500);
       this.engine.centralLink.reachable = true;
@@ -214,6 +218,7 @@ export class SyncClient {
     };
     let ahead: { request: SnapshotRequest; reply: Promise<SnapshotPageOnTheWire> } | null = null;
     for (;;) {
+      if (this.#stopped) return written;
       const table = SNAPSHOT_TABLES[position?.table ?? 0]!;
       const request: SnapshotRequest = { table, after: position?.after ?? 0, limit, estimate: position === null };
       const fetched: Promise<SnapshotPageOnTheWire> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
