@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isServiceError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
+import { registerBackupCommand } from './backup-command';
 import { registerDemoCommand } from './demo-command';
 import { registerInitCommand } from './init-command';
 import { registerOwnerCommand } from './owner-command';
@@ -32,6 +33,7 @@ export function buildCli(): Command {
   registerPairCodeCommand(program);
   registerSyncCommand(program);
   registerUnpairCommand(program);
+  registerBackupCommand(program);
   return program;
 }
 
