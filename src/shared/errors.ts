@@ -200,6 +200,8 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly field: string | undefined;
+  /** Seconds until the refusal lifts (a lockout): sent as Retry-After, as a rate limit's 429 is. */
+  retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message?: string, field?: string) {
     super(message ?? ERROR_CODES[code].message);

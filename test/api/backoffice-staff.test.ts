@@ -57,6 +57,7 @@ describe('sign-in', () => {
     expect([fifth.status, fifth.body.code]).toEqual([429, 'account_locked']);
     const right = await post('/backoffice/sign-in', { email: owner.email, password: STAFF_PASSWORD });
     expect([right.status, right.body.code]).toEqual([429, 'account_locked']);
+    expect(right.headers.get('retry-after')).toBe('900');
     node.clock.advance(15 * MINUTE);
     expect((await post('/backoffice/sign-in', { email: owner.email, password: STAFF_PASSWORD })).status).toBe(200);
   });

@@ -235,6 +235,22 @@ describe('request bodies', () => {
     expect(await currencyNames()).toEqual(before);
   });
 
+  it('refuses a JSON body that is not an object, and bytes that are not UTF-8, changing nothing', async () => {
+    const before = await currencyNames();
+    for (const body of ['"Stars"', 'null', '12', 'true']) {
+      const reply = await raw(`${node.url}/currencies`, { method: 'POST', headers: { ...auth, ...JSON_TYPE }, body });
+      expect([reply.status, reply.json.code], body).toEqual([400, 'invalid_json']);
+    }
+    // "Caf\xe9" in Latin-1: it was stored as "Caf\ufffd".
+    const latin1 = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const notUtf8 = await raw(`${node.url}/currencies`, { method: 'POST', headers: { ...auth, ...JSON_TYPE }, body: latin1 });
+    expect([notUtf8.status, notUtf8.json.code, notUtf8.json.message]).toEqual([400, 'invalid_request', 'The request body is not UTF-8 text.']);
+    expect(await currencyNames()).toEqual(before);
+    // UTF-8 itself, of course, is read.
+    const utf8 = await raw(`${node.url}/currencies`, { method: 'POST', headers: { ...auth, ...JSON_TYPE }, body: Buffer.from('{"name":"Café ☕"}') });
+    expect([utf8.status, utf8.json.name]).toEqual([201, 'Café ☕']);
+  });
+
   it('refuses a body over 1 MiB with 413 body_too_large', async () => {
     const big = JSON.stringify({ number: 'BIG1', data: { blob: 'x'.repeat(1024 * 1024 + 10) } });
     const declared = await raw(`${node.url}/cards`, { method: 'POST', headers: { ...auth, ...JSON_TYPE }, body: big });

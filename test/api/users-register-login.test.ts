@@ -400,6 +400,8 @@ describe('POST /user/authenticate', () => {
       const right = await login(email, PASSWORD, vendorId);
       expectLegacyError(right, 429, 'account_locked');
       expect(right.body.error.errors[0].message).toMatch(/15 more minutes/);
+      // When to try again, as a rate limit's 429 says it.
+      expect([fifth.headers.get('retry-after'), right.headers.get('retry-after')]).toEqual(['900', '900']);
       // Locked for everyone, not per vendor.
       const other = await vendor();
       expectLegacyError(await login(email, PASSWORD, other.vendorId), 429, 'account_locked');

@@ -76,5 +76,7 @@ async function recordFailedLogin(engine: Engine, user: UserRow): Promise<void> {
 
 function lockedError(until: number, now: number): ServiceError {
   const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-  return new ServiceError('account_locked', `Too many failed attempts. Your account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset your password.`);
+  const error = new ServiceError('account_locked', `Too many failed attempts. Your account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset your password.`);
+  error.retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return error;
 }

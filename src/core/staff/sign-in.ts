@@ -61,5 +61,7 @@ async function recordFailedSignIn(engine: Engine, staff: StaffRow): Promise<void
 
 function lockedError(until: number, now: number): ServiceError {
   const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-  return new ServiceError('account_locked', `Too many failed attempts. This account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset the password.`);
+  const error = new ServiceError('account_locked', `Too many failed attempts. This account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset the password.`);
+  error.retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return error;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../shared/errors';
-import { requireReadableMediaType } from './accepted-media-types';
+import { isUtf8 } from 'node:buffer';
+import { isJsonMediaType, requireReadableMediaType } from './accepted-media-types';
 import { decodeBody } from './decode-body';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -12,9 +13,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export function registerBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
-      done(null, decodeBody(readableText(request, body as string), { rows: request.url.startsWith('/sync/push') }));
+      done(null, decodeBody(readableText(request, utf8Text(body as Buffer)), { rows: request.url.startsWith('/sync/push'), json: isJsonMediaType(request.headers['content-type']) }));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -27,7 +28,7 @@ export function registerBodyParsing(app: FastifyInstance): void {
       return;
     }
     if (!hasBody(request)) return;
-    const body = decodeBody(readableText(request, await readRaw(request)));
+    const body = decodeBody(readableText(request, await readRaw(request)), { json: isJsonMediaType(request.headers['content-type']) });
     request.body = body;
     if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };
   });
@@ -53,7 +54,13 @@ async function readRaw(request: FastifyRequest): Promise<string> {
     if (size > BODY_LIMIT_BYTES) throw new ServiceError('body_too_large');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return utf8Text(Buffer.concat(chunks));
+}
+
+/** A body's text; bytes that are not UTF-8 are refused (decoded, they became "�" in the stored names). */
+function utf8Text(bytes: Buffer): string {
+  if (!isUtf8(bytes)) throw new ServiceError('invalid_request', 'The request body is not UTF-8 text.');
+  return bytes.toString('utf8');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

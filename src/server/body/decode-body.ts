@@ -11,21 +11,28 @@ import { checkInput, MAX_BODY_DEPTH } from '../http/input-checks';
  * `rows`: a body of rows a store already holds (a sync push), where a NUL is not refused: it would
  * stall the store's whole queue at this page; the one event that holds it is refused instead.
  */
-export function decodeBody(text: string, options: { rows?: boolean } = {}): unknown {
-  const body = parseBody(text);
+export function decodeBody(text: string, options: { rows?: boolean; json?: boolean } = {}): unknown {
+  const body = parseBody(text, options.json ?? false);
   checkInput(body, MAX_BODY_DEPTH, !options.rows);
   return body;
 }
 
-function parseBody(text: string): unknown {
+/**
+ * `json`: the content type says JSON, so the body is JSON whatever it starts with — `"text"` or
+ * `null` were read as a form field named so, dropped, and the call answered 200 having done nothing.
+ */
+function parseBody(text: string, json: boolean): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return {};
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (json || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let parsed: unknown;
     try {
-      return JSON.parse(trimmed);
+      parsed = JSON.parse(trimmed);
     } catch {
       throw new ServiceError('invalid_json');
     }
+    if (typeof parsed !== 'object' || parsed === null) throw new ServiceError('invalid_json', 'The request body must be a JSON object.');
+    return parsed;
   }
   return decodeForm(trimmed);
 }

@@ -42,6 +42,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   const style = request.routeOptions?.config?.style ?? styleOfPath(request.url);
   const referenceId = String(request.id);
   const body = style === 'resource' ? resourceEnvelope(error, referenceId) : legacyEnvelope(error, referenceId);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(error.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
