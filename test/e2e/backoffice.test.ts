@@ -190,6 +190,12 @@ describe('back office in Chromium', () => {
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*0/);
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('option', { name: 'Points' }).click();
+    // Points are whole: "12.5" typed is refused, never read as 125 (the point key was dropped).
+    await page.getByRole('textbox', { name: /Amount/ }).pressSequentially('12.5');
+    await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Typo check');
+    await page.getByRole('button', { name: 'Adjust balance' }).click();
+    await expectText(page.getByRole('alert'), 'Enter a whole, non-zero amount.');
+    await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*0/);
     await page.getByRole('textbox', { name: /Amount/ }).fill('40');
     await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Missed stamps from last week');
     await page.getByRole('button', { name: 'Adjust balance' }).click();

@@ -196,7 +196,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
       {role && roleAllows(role, 'customers.write') && (
         <Group align="end">
           <Select label={t.currency} value={currency} onChange={setCurrency} allowDeselect={false} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />
-          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal={digits > 0} decimalScale={digits} />
+          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal />
           <TextInput label={t.reason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} />
           <Button
             onClick={() => {

@@ -1,8 +1,9 @@
-import { Badge, Button, Group, List, Modal, NumberInput, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, List, Modal, Select, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { ProgramOverview } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
+import { WholeNumberInput } from './WholeNumberInput';
 
 /** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
 export interface Say {
@@ -102,7 +103,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
           <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
-          <NumberInput aria-label={t.cost(currency?.name ?? t.pointsUnit)} value={cost} onChange={setCost} allowDecimal={false} w={120} />
+          <WholeNumberInput aria-label={t.cost(currency?.name ?? t.pointsUnit)} value={cost} onChange={setCost} w={120} />
         </Table.Td>
         <Table.Td>
           <Select aria-label={t.status} value={status} onChange={(v) => v && setStatus(v)} data={statuses} allowDeselect={false} w={140} />
@@ -158,10 +159,10 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
           <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
-          <NumberInput aria-label={t.threshold(unit)} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+          <WholeNumberInput aria-label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} />
         </Table.Td>
         <Table.Td>
-          <NumberInput aria-label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} allowDecimal={false} w={130} />
+          <WholeNumberInput aria-label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} />
         </Table.Td>
         <Table.Td>
           <EditButtons onSave={save} onCancel={() => setEditing(false)} />

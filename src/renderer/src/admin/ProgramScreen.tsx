@@ -8,6 +8,7 @@ import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
+import { WholeNumberInput } from './WholeNumberInput';
 import { useLoad } from './use-load';
 
 const api = () => adminStore.getState().api();
@@ -138,7 +139,7 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
       <Table.Td>{name === null ? rule.name : <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
       <Table.Td>
         {/* Named by the rule's currency as it is now ("Stars"), as the column is. */}
-        <NumberInput aria-label={currency?.name ?? t.points} value={points} onChange={setPoints} allowDecimal={false} disabled={!editable} w={110} />
+        <WholeNumberInput aria-label={currency?.name ?? t.points} value={points} onChange={setPoints} disabled={!editable} w={110} />
       </Table.Td>
       <Table.Td>
         <NumberInput aria-label={t.perAmount} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} />
@@ -202,7 +203,7 @@ function EarningRules({ p, editable, say, outcome }: SectionProps) {
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={unit} value={points} onChange={setPoints} allowDecimal={false} w={110} />
+          <WholeNumberInput label={unit} value={points} onChange={setPoints} w={110} />
           <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) })).then((ok) => {
@@ -246,7 +247,7 @@ function Rewards({ p, editable, say, outcome }: SectionProps) {
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t.cost(unit)} value={cost} onChange={setCost} allowDecimal={false} w={130} />
+          <WholeNumberInput label={t.cost(unit)} value={cost} onChange={setCost} w={130} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' })).then((ok) => {
                 if (ok) [setName, setCost].forEach((clear) => clear(''));
@@ -287,7 +288,7 @@ function Tiers({ p, editable, say, outcome }: SectionProps) {
       {editable && (
         <Group align="end" mt="sm">
           <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <NumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} allowDecimal={false} w={150} />
+          <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} />
           <Button variant="light" onClick={() =>
               void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) })).then((ok) => {
                 if (ok) [setName, setThreshold].forEach((clear) => clear(''));
@@ -355,7 +356,7 @@ function Expiry({ p, editable, say, outcome }: SectionProps) {
     <Paper withBorder p="md">
       <Title order={4}>{t.expiryTitle}</Title>
       <Group align="end">
-        <NumberInput label={t.expiryDays} value={days} onChange={setDays} allowDecimal={false} disabled={!editable} w={360} />
+        <WholeNumberInput label={t.expiryDays} value={days} onChange={setDays} disabled={!editable} w={360} />
         {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
       </Group>
       {outcome}
@@ -405,7 +406,7 @@ function OfflineCaps({ p, editable, say, outcome }: SectionProps) {
               placeholder={t.noCap}
               value={values[f]}
               onChange={(v) => setValues({ ...values, [f]: v })}
-              allowDecimal={digitsOf(f) > 0}
+              allowDecimal
               allowNegative={false}
               error={f === tooFine ? t.capDecimals(t[CAP_LABELS[f]], digitsOf(f)) : undefined}
               disabled={!canEdit}
