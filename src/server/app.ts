@@ -9,6 +9,7 @@ import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerInputChecks } from './http/input-checks';
 import { requestIds } from './http/request-ids';
+import { limitConnectionsPerClient } from './http/client-address';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
 import { registerRenderer } from './http/renderer';
@@ -91,6 +92,10 @@ export interface AppOptions {
   pairingControl?: PairingControl | null;
   /** --public-url: where emailed links (back-office invitations and resets) point. */
   publicUrl?: string | undefined;
+  /** How long a client may take to send a whole request (default 60 s): slow senders held connections for ever. */
+  requestTimeoutMs?: number;
+  /** Open connections one client (clientKey) may hold (default 1,000; not behind a trusted proxy). */
+  maxConnectionsPerClient?: number;
   /**
    * --trust-proxy: the reverse proxies whose X-Forwarded-For is believed, so `request.ip` (every
    * per-client rate limit) is the client's address. None (the default): the headers are ignored.
@@ -101,6 +106,7 @@ export interface AppOptions {
 /** The HTTP face of a node: the interface at the root path, docs at /docs and /openapi.json. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deferredSchemas = new DeferredSchemas();
+  const requestTimeout = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
@@ -108,6 +114,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.trustProxy ? { trustProxy: fastifyTrustProxy(options.trustProxy) } : {}),
     // Event streams never go idle: close them too on shutdown instead of waiting for the clients.
     forceCloseConnections: true,
+    // A request must arrive whole in this time (Fastify's default is none: a byte every 20 s held a
+    // connection for ever). Event streams are unaffected: their request is complete at once.
+    requestTimeout,
+    // Node looks for such requests every 30 s by default: every 5 s (or sooner for a shorter limit).
+    // Node reads the limit when the server is made, not when Fastify sets it after: given here too.
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(5_000, requestTimeout) },
     // Requests arriving during a stop are refused in our envelope (node/drain-requests.ts), not Fastify's.
     return503OnClosing: false,
     // An error's reference_id names its log line: unique across restarts and processes (req-13 was
@@ -130,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: deferredCompilersFactory(deferredSchemas) },
   }) as unknown as FastifyInstance;
   app.addHook('onListen', () => void deferredSchemas.warmUp());
+  if (!options.trustProxy) limitConnectionsPerClient(app.server, options.maxConnectionsPerClient ?? 1_000);
 
   // Credentials are checked before validation: an unknown caller learns nothing about the body.
   app.decorate('routeCatalog', recordRoutes(app));

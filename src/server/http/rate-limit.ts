@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { countHit, sweepRateWindows } from '../../core/limits/count-hit';
 import { ServiceError } from '../../shared/errors';
+import { clientKey } from './client-address';
 
 /**
  * Fixed-window counters kept in the node's database, so every process of one node (a chain's
@@ -29,7 +30,7 @@ export class RateLimiter {
 }
 
 export interface RateRule {
-  /** Counts per client (IP address). */
+  /** Counts per client (an IPv4 address, an IPv6 /64: clientKey). */
   perClient: RateLimiter;
   /** Counts per account or looked-up value (email, phone, cedula), from the request. */
   perAccount: RateLimiter;
@@ -43,7 +44,7 @@ export interface RateRule {
  */
 export function rateLimited(name: string, rule: RateRule) {
   return async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
-    const waits = [await rule.perClient.hit(`${name}:ip:${request.ip}`)];
+    const waits = [await rule.perClient.hit(`${name}:ip:${clientKey(request.ip)}`)];
     const account = (await rule.accountOf(request))?.trim().toLowerCase();
     if (account) waits.push(await rule.perAccount.hit(`${name}:account:${account}`));
     const wait = Math.max(...waits);

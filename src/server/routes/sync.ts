@@ -18,6 +18,7 @@ import { RateLimiter } from '../http/rate-limit';
 import { watchLogHead } from '../sync/log-head-watcher';
 import { watchRevocation } from '../sync/revocation-watcher';
 import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
+import { clientKey } from '../http/client-address';
 
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
@@ -64,7 +65,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     '/sync/pair',
     { config, schema: { tags, body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }), label: Type.Optional(Type.String({ maxLength: 100 })) }) } },
     async (request, reply) => {
-      const wait = await pairAttempts.hit(`sync-pair:ip:${request.ip}`);
+      const wait = await pairAttempts.hit(`sync-pair:ip:${clientKey(request.ip)}`);
       if (wait > 0) throw new ServiceError('rate_limited');
       return reply.code(201).send(await pairNode(engine, request.body.code, request.body.label ?? ''));
     },
