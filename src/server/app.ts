@@ -175,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   await app.register(userRoutes, { engine, rateLimits });
   await app.register(customerDeletionRoutes, { engine, rateLimits });
-  await app.register(onscreenRoutes, { engine });
+  await app.register(onscreenRoutes, { engine, rateLimits });
   await app.register(eventRoutes, { engine });
   await app.register(orderRoutes, { engine });
   await app.register(scanRoutes, { engine });

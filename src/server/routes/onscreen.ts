@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimited } from '../http/rate-limit';
+import { type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 import { Type } from 'typebox';
 import type { Engine } from '../../core/engine';
 import { checkInFromApp } from '../../core/onscreen/app-check-in';
@@ -31,8 +34,15 @@ const tags = ['OnScreen'];
 const config = { style: 'legacy' as const };
 
 /** The OnScreen section: check-in, queue, retrieve customer, close, in-store register. */
-export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
   const anyKey = requireApiKey(engine);
+  // A card's pin tried at a kiosk or counter, per card as GET /card/balance counts it: a leaked kiosk
+  // key tried 122 pins in 10 s and linked the card, value and all. Per client more loosely (a
+  // counter links cards all day).
+  const pinTries = rateLimited('onscreen-card-pin', rateRule(engine, { ...rateLimits.codeEntry, perClient: rateLimits.codeEntry.perClient * 6 }, validatedField('body', 'card_number')));
+  const cardPinEntry = async (request: FastifyRequest<{ Body: { card_number?: string; card_pin?: string } }>, reply: FastifyReply) => {
+    if (request.body.card_number !== undefined && request.body.card_pin !== undefined) await pinTries(request, reply);
+  };
   // Closing someone's session is a counter's job, not a kiosk's.
   const counterKey = requireApiKey(engine, ['cashier', 'integration']);
 
@@ -58,7 +68,7 @@ export const onscreenRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
 
   app.post(
     '/onscreen/register',
-    { config, preValidation: anyKey, schema: { tags, querystring: CheckInQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
+    { config, preValidation: anyKey, preHandler: cardPinEntry, schema: { tags, querystring: CheckInQuery, body: InStoreRegisterBody, response: { 201: RegisterReplySchema } } },
     async (request, reply) => {
       const scope = storeOf(request);
       const b = request.body;
