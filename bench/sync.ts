@@ -125,7 +125,7 @@ async function appCheckInToQueue(): Promise<Record<string, unknown>> {
     // register and login are not what is measured); the check-in goes over HTTP.
     const email = `app${i}@bench.test`;
     await registerCustomer(central.engine, { vendorId: vendor.vendorId, firstName: 'App', lastName: 'User', email, password: 'correct horse 1', terms: true });
-    const login = await authenticateCustomer(central.engine, { email, password: 'correct horse 1', vendorId: vendor.vendorId });
+    const login = await authenticateCustomer(central.engine, { email, password: 'correct horse 1', vendorId: vendor.vendorId, client: 'bench' });
     const heard = new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`app check-in ${i} never reached the store's queue`)), 30_000);
       const stop = store.engine.events.subscribe(vendor.storeId, (event) => {

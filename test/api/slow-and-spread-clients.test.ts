@@ -3,6 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { openSqlite } from '../../src/core/storage/database';
+import { addOwner } from '../../src/core/staff/add-owner';
+import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { type AppOptions, buildApp } from '../../src/server/app';
 import { clientKey } from '../../src/server/http/client-address';
 import { makeTempDir } from '../support/temp-dir';
@@ -90,5 +92,29 @@ describe('clients as limits count them', () => {
     // Another /64 is another client.
     const elsewhere = await http(`${url}/backoffice/sign-in`, { method: 'POST', headers: { 'x-forwarded-for': 'fd00:70::1' }, body: { email: 'other@example.com', password: 'wrong password' } });
     expect(elsewhere.status).toBe(401);
+  });
+});
+
+describe('lockouts after wrong passwords', () => {
+  it('lock out the client that tried, not the account: the owner signs in from elsewhere', async () => {
+    const dir = makeTempDir('punchcard-lockout-');
+    const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), role: 'store' });
+    const app = await buildApp({ engine, role: 'store', version: 'test', trustProxy: { addresses: ['loopback'] } });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    cleanups.push(async () => {
+      await app.close();
+      await engine.close();
+      dir.remove();
+    });
+    const { vendorId } = await setUpVendor(engine, { name: 'Locked', currency: 'USD', country: 'US', store: { name: 'S', address1: 'A', city: 'C' } });
+    await addOwner(engine, { vendorId, email: 'owner@locked.test', password: 'the owner password 1' });
+    const signIn = (from: string, password: string) =>
+      http(`${url}/backoffice/sign-in`, { method: 'POST', headers: { 'x-forwarded-for': from }, body: { email: 'owner@locked.test', password } });
+    const attacker = '198.51.100.7';
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await signIn(attacker, `guess number ${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    expect((await signIn(attacker, 'the owner password 1')).status).toBe(429);
+    expect((await signIn('203.0.113.20', 'the owner password 1')).status).toBe(200);
   });
 });

@@ -444,10 +444,16 @@ describe('POST /user/authenticate', () => {
       expectLegacyError(await login(email, PASSWORD, vendorId), 429, 'account_locked');
     });
 
-    it('does not lock anyone for wrong passwords on an unknown email', async () => {
+    it('answers an unknown email exactly as a known one: locked out at the 5th wrong password (no telling which exist)', async () => {
       const { vendorId } = await vendor();
+      const { email } = await registerOk(vendorId);
       const ghost = freshEmail('ghost');
-      for (let i = 0; i < 7; i++) expectLegacyError(await login(ghost, 'nope nope', vendorId), 401, 'invalid_credentials');
+      const answers = async (address: string) => {
+        const replies = [];
+        for (let i = 0; i < 6; i++) replies.push(await login(address, 'nope nope', vendorId));
+        return replies.map((reply) => [reply.status, reply.body.error.errors[0].reason, reply.body.error.errors[0].message, reply.headers.get('retry-after')]);
+      };
+      expect(await answers(ghost)).toEqual(await answers(email));
     });
   });
 });

@@ -1,13 +1,9 @@
-import { ServiceError } from '../../shared/errors';
 import { type Engine, transact } from '../engine';
+import { clearFailedSignIns, failedSignIn, refuseWhileLockedOut, type SignInAttempt } from '../limits/failed-sign-ins';
 import { emailKey } from './contact';
 import { confirmMembership, findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { passwordMatches } from './passwords';
 import { createSession } from './sessions';
-
-/** After this many wrong passwords in a row the account is locked for LOCKOUT_MINUTES. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MINUTES = 15;
 
 export interface LoginResult {
   user: UserRow;
@@ -19,64 +15,38 @@ export interface LoginResult {
 
 /**
  * Logs a customer in to a vendor. The first login with a vendor links the account there
- * (`first_login`). Wrong passwords count; the 5th in a row locks the account for 15 minutes. A
- * deactivated account comes back to life by logging in.
+ * (`first_login`). Wrong passwords count per email and client: the 5th in a row locks that client
+ * out for 15 minutes (failed-sign-ins.ts). A deactivated account comes back to life by logging in.
+ * `client`: who is asking, as rate limits count them (an address, an IPv6 /64).
  */
-export async function authenticateCustomer(engine: Engine, input: { email: string; password: string; vendorId: number }): Promise<LoginResult> {
+export async function authenticateCustomer(engine: Engine, input: { email: string; password: string; vendorId: number; client: string }): Promise<LoginResult> {
   const user = await findUserByEmail(engine.db, emailKey(input.email));
   await loadVendor(engine.db, input.vendorId);
   const now = engine.clock.now();
-  if (user?.locked_until && user.locked_until > now) throw lockedError(user.locked_until, now);
-  const matches = await passwordMatches(user && user.status !== 'deleted' ? user.password_hash : null, input.password);
-  const ok = matches && user !== undefined;
-
-  if (!ok || !user) {
-    if (user && user.status !== 'deleted') await recordFailedLogin(engine, user);
-    throw new ServiceError('invalid_credentials');
+  const usable = user && user.status !== 'deleted' ? user : undefined;
+  const attempt: SignInAttempt = { kind: 'customer', email: emailKey(input.email), client: input.client, passwordGeneration: usable?.password_hash?.slice(-16) ?? '' };
+  await refuseWhileLockedOut(engine, attempt);
+  if (!usable || !(await passwordMatches(usable.password_hash, input.password))) {
+    // Unknown emails spend the time of a real check, and count as known ones do.
+    if (!usable) await passwordMatches(null, input.password);
+    return failedSignIn(engine, attempt);
   }
-
+  await clearFailedSignIns(engine, attempt);
+  const account = usable;
   return transact(engine, async (trx) => {
     // A login is not a change of the profile: updated_at moves only when a sleeping account wakes.
-    const wakes = user.status !== 'active' ? { status: 'active', updated_at: now } : {};
-    await trx.updateTable('users').set({ failed_logins: 0, locked_until: null, ...wakes }).where('id', '=', user.id).execute();
-    const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: user.id, vendorId: input.vendorId, via: 'app' }));
+    const wakes = account.status !== 'active';
+    if (wakes) await trx.updateTable('users').set({ status: 'active', updated_at: now }).where('id', '=', account.id).execute();
+    const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: account.id, vendorId: input.vendorId, via: 'app' }));
     const firstLogin = link.first_login_at === null;
     if (firstLogin) await trx.updateTable('user_vendors').set({ first_login_at: now }).where('id', '=', link.id).execute();
-    const session = await createSession(trx, engine, { userId: user.id, vendorId: input.vendorId });
+    const session = await createSession(trx, engine, { userId: account.id, vendorId: input.vendorId });
     return {
-      user: { ...user, failed_logins: 0, locked_until: null, status: 'active', updated_at: user.status !== 'active' ? now : user.updated_at },
+      user: { ...account, status: 'active', updated_at: wakes ? now : account.updated_at },
       link: { ...link, first_login_at: link.first_login_at ?? now },
       firstLogin,
       sessionKey: session.sessionKey,
       onlineOrderToken: session.onlineOrderToken,
     };
   });
-}
-
-/**
- * Counted in its own transaction (the failed login itself must not roll it back) and in SQL, so
- * wrong passwords sent at the same time all count.
- */
-async function recordFailedLogin(engine: Engine, user: UserRow): Promise<void> {
-  const now = engine.clock.now();
-  const lockedUntil = await transact(engine, async (trx) => {
-    const row = await trx
-      .updateTable('users')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-      .where('id', '=', user.id)
-      .returning('failed_logins')
-      .executeTakeFirstOrThrow();
-    if (row.failed_logins < MAX_FAILED_LOGINS) return null;
-    const until = now + LOCKOUT_MINUTES * 60_000;
-    await trx.updateTable('users').set({ failed_logins: 0, locked_until: until }).where('id', '=', user.id).execute();
-    return until;
-  });
-  if (lockedUntil !== null) throw lockedError(lockedUntil, now);
-}
-
-function lockedError(until: number, now: number): ServiceError {
-  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-  const error = new ServiceError('account_locked', `Too many failed attempts. Your account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset your password.`);
-  error.retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return error;
 }

@@ -1,8 +1,8 @@
 import { ServiceError } from '../../shared/errors';
-import { LOCKOUT_MINUTES, MAX_FAILED_LOGINS } from '../customers/authenticate-customer';
+import { clearFailedSignIns, failedSignIn, refuseWhileLockedOut, type SignInAttempt } from '../limits/failed-sign-ins';
 import { passwordMatches } from '../customers/passwords';
 import { type Engine, transact } from '../engine';
-import { findStaffByEmail, type StaffMember, type StaffRow, toStaffMember } from './staff-accounts';
+import { findStaffByEmail, type StaffMember, toStaffMember } from './staff-accounts';
 import { createStaffSession } from './staff-sessions';
 import { consumeStaffToken } from './staff-tokens';
 
@@ -13,21 +13,19 @@ export interface StaffSignIn {
 }
 
 /**
- * Email + password, locked like customers: the 5th wrong password in a row locks the account for
- * 15 minutes (a reset lifts it). Unknown emails spend the time of a real check.
+ * Email + password, locked out like customers (failed-sign-ins.ts): the 5th wrong password in a row
+ * from one client locks that client out of the email for 15 minutes (a reset lifts it), known email
+ * or not. Unknown emails spend the time of a real check. `client`: as rate limits count them.
  */
-export async function signInStaff(engine: Engine, input: { email: string; password: string }): Promise<StaffSignIn> {
+export async function signInStaff(engine: Engine, input: { email: string; password: string; client: string }): Promise<StaffSignIn> {
   const staff = await findStaffByEmail(engine.db, input.email);
-  const now = engine.clock.now();
-  if (staff?.locked_until && staff.locked_until > now) throw lockedError(staff.locked_until, now);
+  const attempt: SignInAttempt = { kind: 'staff', email: input.email, client: input.client, passwordGeneration: staff?.password_hash?.slice(-16) ?? '' };
+  await refuseWhileLockedOut(engine, attempt);
   const matches = await passwordMatches(staff?.password_hash ?? null, input.password);
-  if (!staff || !matches) {
-    if (staff) await recordFailedSignIn(engine, staff);
-    throw new ServiceError('invalid_credentials');
-  }
+  if (!staff || !matches) return failedSignIn(engine, attempt);
+  await clearFailedSignIns(engine, attempt);
   if (staff.status !== 'active') throw new ServiceError('staff_disabled');
   return transact(engine, async (trx) => {
-    await trx.updateTable('staff_accounts').set({ failed_logins: 0, locked_until: null }).where('id', '=', staff.id).execute();
     const session = await createStaffSession(trx, engine, staff);
     return { ...session, staff: toStaffMember(staff) };
   });
@@ -40,28 +38,4 @@ export function signInWithLink(engine: Engine, token: string): Promise<StaffSign
     const session = await createStaffSession(trx, engine, staff);
     return { ...session, staff: toStaffMember(staff) };
   });
-}
-
-async function recordFailedSignIn(engine: Engine, staff: StaffRow): Promise<void> {
-  const now = engine.clock.now();
-  const lockedUntil = await transact(engine, async (trx) => {
-    const row = await trx
-      .updateTable('staff_accounts')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-      .where('id', '=', staff.id)
-      .returning('failed_logins')
-      .executeTakeFirstOrThrow();
-    if (row.failed_logins < MAX_FAILED_LOGINS) return null;
-    const until = now + LOCKOUT_MINUTES * 60_000;
-    await trx.updateTable('staff_accounts').set({ failed_logins: 0, locked_until: until }).where('id', '=', staff.id).execute();
-    return until;
-  });
-  if (lockedUntil !== null) throw lockedError(lockedUntil, now);
-}
-
-function lockedError(until: number, now: number): ServiceError {
-  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
-  const error = new ServiceError('account_locked', `Too many failed attempts. This account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}; try again later or reset the password.`);
-  error.retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return error;
 }

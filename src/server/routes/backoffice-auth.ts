@@ -12,6 +12,7 @@ import { toIso } from '../../shared/time';
 import { backOfficeLinkBase, requireStaff, staffOf } from '../auth/staff';
 import { rateLimited } from '../http/rate-limit';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
+import { clientKey } from '../http/client-address';
 
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
@@ -46,7 +47,7 @@ export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
   const signInLimit = rateLimited('staff-sign-in', rateRule(engine, rateLimits.staffSignIn, validatedField('body', 'email')));
 
   app.post('/backoffice/sign-in', { config, preHandler: signInLimit, schema: { tags, body: SignInBody, response: { 200: StaffSessionSchema } } }, async (request) =>
-    sessionToWire(await signInStaff(engine, request.body)),
+    sessionToWire(await signInStaff(engine, { ...request.body, client: clientKey(request.ip) })),
   );
 
   app.post('/backoffice/sign-in/link', { config, schema: { tags, body: TokenBody, response: { 200: StaffSessionSchema } } }, async (request) =>

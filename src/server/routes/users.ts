@@ -42,6 +42,7 @@ import { requestOrigin } from '../http/request-origin';
 import { rateLimited } from '../http/rate-limit';
 import { type RateLimitSettings, rateRule, validatedField } from '../http/rate-limits';
 import { profileWire, userVendorWire, userWire } from './users-wire';
+import { clientKey } from '../http/client-address';
 
 const tags = ['Users'];
 const config = { style: 'legacy' as const };
@@ -107,7 +108,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     '/user/authenticate',
     { config, preHandler: limit.login, schema: { tags, body: AuthenticateBody, response: { 200: LoginSessionSchema } } },
     async (request) => {
-      const login = await authenticateCustomer(engine, { email: request.body.email_address, password: request.body.password, vendorId: request.body.vendor });
+      const login = await authenticateCustomer(engine, { email: request.body.email_address, password: request.body.password, vendorId: request.body.vendor, client: clientKey(request.ip) });
       const membership = await loadMembership(engine.db, login.user.id, request.body.vendor);
       return {
         object: 'user_session' as const,
