@@ -31,9 +31,17 @@ export async function findReferrer(engine: Engine, code: string): Promise<Referr
 }
 
 /**
+ * Referral credits a member earns at most in REFERRAL_WINDOW_DAYS: sign-ups cost an attacker only an
+ * email each (20 made-up friends earned 1,000 points in a minute), a real member rarely brings more.
+ */
+export const REFERRAL_CREDITS_PER_WINDOW = 10;
+export const REFERRAL_WINDOW_DAYS = 30;
+
+/**
  * The /join page's sign-up: registers the friend with the referrer's program (the same rules as
  * POST /user/register), then credits the referrer the program's referral points in its first
- * loyalty currency, with a history record "referral". A program whose rule is 0 credits nothing.
+ * loyalty currency, with a history record "referral". A program whose rule is 0 credits nothing;
+ * nor does a friend past the referrer's REFERRAL_CREDITS_PER_WINDOW (the friend joins all the same).
  */
 export async function joinByReferral(
   engine: Engine,
@@ -50,7 +58,7 @@ export async function joinByReferral(
     language: input.language,
   });
   if (referrer.referralPoints <= 0 || user.id === referrer.userId) return { referrer, userId: user.id, credited: 0 };
-  await transact(engine, async (trx) => {
+  const credited = await transact(engine, async (trx) => {
     const currency = await trx
       .selectFrom('currencies')
       .select(['id', 'name'])
@@ -61,8 +69,11 @@ export async function joinByReferral(
       .orderBy('created_at')
       .orderBy('id')
       .executeTakeFirst();
-    if (!currency) return;
+    if (!currency) return 0;
     const account = await openAccount(trx, engine, { vendorId: referrer.vendorId, currencyId: currency.id, holderType: 'user', holderId: referrer.userId });
+    const since = engine.clock.now() - REFERRAL_WINDOW_DAYS * 86_400_000;
+    const recent = await trx.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', account).where('kind', '=', 'referral').where('created_at', '>', since).executeTakeFirstOrThrow();
+    if (Number(recent.n) >= REFERRAL_CREDITS_PER_WINDOW) return 0;
     const entry = await postEntry(trx, engine, account, { amount: referrer.referralPoints, kind: 'referral', referenceType: 'user', referenceId: String(user.id) });
     await recordTransaction(trx, engine, {
       // The record names the friend; it takes its entry's id, the entry naming the friend's account,
@@ -84,8 +95,9 @@ export async function joinByReferral(
       rewards: [{ object: 'reward', kind: 'referral', name: `${user.first_name} joined`, amount: referrer.referralPoints, currency: currency.name }],
       status: 'Complete',
     });
+    return referrer.referralPoints;
   });
-  return { referrer, userId: user.id, credited: referrer.referralPoints };
+  return { referrer, userId: user.id, credited };
 }
 
 async function quickPayBalanceOf(db: Kysely<DB>, member: { vendorId: number; userId: number }): Promise<number> {
