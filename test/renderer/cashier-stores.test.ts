@@ -151,6 +151,60 @@ describe('cashier stores with a real node', () => {
     expect([shown?.user.tier?.name, shown?.rules.tier.current?.name, shown?.rules.tier.next?.name]).toEqual(['Gold', 'Gold', 'Platinum']);
   });
 
+  it('an order whose reply is lost after the node recorded it ends the panel as an order, never "closed elsewhere"', async () => {
+    const v = await node.addVendor();
+    let recorded: Promise<unknown> | null = null;
+    // The node records the sale and its events reach the screen; the reply does not.
+    const { cashier } = await cashierScreen(node, v.apiKey, events, stops, {
+      orders: (orders) => ({
+        ...orders,
+        place: async (body) => {
+          recorded = orders.place(body);
+          await recorded;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          throw new Error('The store node did not answer.');
+        },
+      }),
+    });
+    const c = await customerWithBalances(v, 1000, 50);
+    await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+
+    expect(await cashier.customer.getState().placeOrder({ receipt_number: 'LOST-1', subtotal: 12.5, quick_pay: 5 })).toBeNull();
+    await recorded;
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.quick_pay_balance.amount).toBe(5));
+    const panel = cashier.customer.getState();
+    expect([panel.ended, panel.orderError, panel.busy]).toEqual(['order', null, null]);
+    expect(panel.customer?.loyalty_balance.data[0]?.amount).toBe(62);
+  });
+
+  it('a reply lost before the order\'s events arrive: the error shows, then the events end the panel as an order', async () => {
+    const v = await node.addVendor();
+    let release: (() => void) | null = null;
+    const { cashier } = await cashierScreen(node, v.apiKey, events, stops, {
+      orders: (orders) => ({
+        ...orders,
+        place: async () => {
+          // The screen gives up first; the node records the sale once the screen has.
+          await new Promise<void>((resolve) => (release = resolve));
+          throw new Error('The store node did not answer.');
+        },
+      }),
+    });
+    const c = await customerWithBalances(v, 1000, 0);
+    const session = await checkInSessionOk(v.apiKey, c.email);
+    await vi.waitFor(() => expect(cashier.customer.getState().phase).toBe('ready'));
+    const placing = cashier.customer.getState().placeOrder({ receipt_number: 'LOST-2', subtotal: 4, quick_pay: 4 });
+    await vi.waitFor(() => expect(release).not.toBeNull());
+    release!();
+    await placing;
+    expect(cashier.customer.getState().orderError).toBe('The store node did not answer.');
+    expect((await http(`${node.url}/order?api_key=${encodeURIComponent(v.apiKey)}`, { method: 'POST', body: { pos_session_hash: session.hash, receipt_number: 'LOST-2', subtotal: 4, quick_pay: 4 } })).status).toBe(200);
+    await vi.waitFor(() => expect(cashier.customer.getState().ended).toBe('order'));
+    await vi.waitFor(() => expect(cashier.customer.getState().customer?.quick_pay_balance.amount).toBe(6));
+    expect(cashier.customer.getState().orderError).toBeNull();
+  });
+
   it("a refused order keeps the panel and carries the node's message", async () => {
     const { v, cashier } = await counter();
     const c = await customerWithBalances(v, 300, 0);

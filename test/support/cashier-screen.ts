@@ -1,7 +1,9 @@
 import { expect, vi } from 'vitest';
 import { createRequester } from '../../src/renderer/src/api/client';
 import { createTerminalApi, type TerminalApi } from '../../src/renderer/src/api/terminal-api';
-import { type Cashier, cashierFor } from '../../src/renderer/src/cashier/cashier-controller';
+import { createHistoryApi } from '../../src/renderer/src/api/history-api';
+import { createOrdersApi, type OrdersApi } from '../../src/renderer/src/api/orders-api';
+import { type Cashier, createCashier } from '../../src/renderer/src/cashier/cashier-controller';
 import type { StoreEventMessage } from '../../src/renderer/src/events/event-stream';
 import type { EventStream } from './event-stream';
 import type { TestNode } from './test-node';
@@ -23,7 +25,8 @@ export async function cashierScreen(
   apiKey: string,
   openStream: (apiKey: string) => Promise<EventStream>,
   stops: Array<() => void>,
-  options: { nodeScansOpenHere?: boolean } = {},
+  /** `orders`: stands between the screen and POST /order (a reply lost on the way back). */
+  options: { nodeScansOpenHere?: boolean; orders?: (orders: OrdersApi) => OrdersApi } = {},
 ): Promise<CashierScreen> {
   const api = createTerminalApi(createRequester({ baseUrl: node.url, credential: null }), apiKey);
   const listeners = new Set<(e: StoreEventMessage) => void>();
@@ -34,7 +37,8 @@ export async function cashierScreen(
     },
     onResync: () => () => undefined,
   };
-  const cashier = cashierFor(api, events, () => options.nodeScansOpenHere ?? true);
+  const orders = createOrdersApi(api.request, api.apiKey);
+  const cashier = createCashier({ api, orders: options.orders?.(orders) ?? orders, history: createHistoryApi(api.request, api.apiKey), events, nodeScansOpenHere: () => options.nodeScansOpenHere ?? true });
   const stream = await openStream(apiKey);
   let pumping = true;
   void (async () => {

@@ -111,6 +111,9 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
   let tierAtRead: CustomerAtCounter['rules']['tier'] | null = null;
   // The order that ended the shown session (the panel's or the POS's), so its void can say so.
   let endingOrderId: number | null = null;
+  // What the node said of the shown session while the panel's order was on its way: its own events
+  // (session closed, order completed) come before a reply that may never arrive.
+  let duringOrder: { closed: boolean; completed: boolean; orderId: number | null } | null = null;
   const stopFollowing = () => {
     if (followTimer !== null) clearTimeout(followTimer);
     followTimer = null;
@@ -168,6 +171,29 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
             if (still()) followAutoReload(hash, receipt, step + 1);
           });
       }, delay);
+    }
+
+    /**
+     * An order the panel did not place (the POS's, another screen's), or its own whose reply was
+     * lost, ended the shown session: its history record carries what moved.
+     */
+    async function adoptCompletedOrder(hash: string, orderId: number | null): Promise<void> {
+      const { history } = get();
+      endingOrderId = orderId;
+      set({ ended: 'order', orderError: null });
+      await get().reloadHistory();
+      if (!history || get().hash !== hash || get().lastOrder) return;
+      const seen = new Set(history.map((r) => r.id));
+      const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
+      const newest = fresh[0];
+      if (newest?.object !== 'order') return;
+      // A sale that promoted writes its tier change beside its record (older than it, same moment).
+      const promotion = fresh.find((r) => tierMovedTo(r) !== null);
+      const stated = tierAtRead ? [tierAtRead] : [];
+      set((s) => {
+        const moved = s.customer && applyHistoryRecord(s.customer, newest);
+        return { customer: moved && promotion ? withTierMove(moved, promotion, stated) : moved };
+      });
     }
 
     async function load(hash: string): Promise<void> {
@@ -238,8 +264,10 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         const { hash, busy, ended } = get();
         if (!hash || busy || ended) return null;
         set({ busy: 'ordering', orderError: null });
+        duringOrder = { closed: false, completed: false, orderId: null };
         try {
           const reply = await deps.orders.place({ ...order, pos_session_hash: hash });
+          duringOrder = null;
           if (get().hash !== hash) return reply;
           endingOrderId = reply.id;
           set((s) => ({
@@ -254,7 +282,18 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
           if (reply.auto_reload_queued) followAutoReload(hash, reply.receipt_number);
           return reply;
         } catch (error) {
-          if (get().hash === hash) set({ busy: null, orderError: errorMessage(error) });
+          const meanwhile = duringOrder;
+          duringOrder = null;
+          if (get().hash !== hash) return null;
+          // The node completed an order for this session while ours was on its way and our reply was
+          // lost: it was ours. The panel ends as after any order, never "closed elsewhere" (which
+          // had the cashier ring the sale up again).
+          if (meanwhile?.completed) {
+            set({ busy: null });
+            await adoptCompletedOrder(hash, meanwhile.orderId);
+            return null;
+          }
+          set({ busy: null, orderError: errorMessage(error), ...(meanwhile?.closed ? { ended: 'closed' as const } : {}) });
           return null;
         }
       },
@@ -264,29 +303,23 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       sessionClosed() {
         const { hash, ended, busy } = get();
         if (!hash || ended || busy === 'closing') return;
+        // Most likely by our own order: its outcome decides.
+        if (busy === 'ordering' && duringOrder) {
+          duringOrder.closed = true;
+          return;
+        }
         set({ ended: 'closed' });
       },
       async orderCompleted(orderId) {
-        const { hash, lastOrder, customer, busy, history } = get();
+        const { hash, lastOrder, customer, busy } = get();
         if (!hash || !customer) return;
         // Our own order: its reply (maybe still on its way) brings the balances after it.
-        if (busy === 'ordering' || (lastOrder && lastOrder.id === orderId)) return;
-        // An order from the POS (or another screen): its history record carries what moved.
-        endingOrderId = orderId ?? null;
-        set({ ended: 'order' });
-        await get().reloadHistory();
-        if (!history || get().hash !== hash || get().lastOrder) return;
-        const seen = new Set(history.map((r) => r.id));
-        const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
-        const newest = fresh[0];
-        if (newest?.object !== 'order') return;
-        // A sale that promoted writes its tier change beside its record (older than it, same moment).
-        const promotion = fresh.find((r) => tierMovedTo(r) !== null);
-        const stated = tierAtRead ? [tierAtRead] : [];
-        set((s) => {
-          const moved = s.customer && applyHistoryRecord(s.customer, newest);
-          return { customer: moved && promotion ? withTierMove(moved, promotion, stated) : moved };
-        });
+        if (busy === 'ordering') {
+          if (duringOrder) Object.assign(duringOrder, { completed: true, orderId: orderId ?? null });
+          return;
+        }
+        if (lastOrder && lastOrder.id === orderId) return;
+        await adoptCompletedOrder(hash, orderId ?? null);
       },
       async orderVoided(orderId) {
         const { hash, customer, ended, history } = get();
