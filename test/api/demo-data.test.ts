@@ -56,6 +56,11 @@ describe('demo data', () => {
     expect(tiers!.body.items.map((t: { name: string }) => t.name).sort()).toEqual(['Gold', 'Member']);
     expect(settings!.body.points_expiry_days).toBe(90);
     expect(stores!.body.data.map((s: { name: string }) => s.name).sort()).toEqual(['Demo Coffee Downtown', 'Demo Coffee Mission']);
+    // Both in San Francisco: found near it, their days Pacific days.
+    for (const store of stores!.body.data) {
+      expect(store.time_zone, store.name).toBe('America/Los_Angeles');
+      expect(store.coordinates, store.name).toEqual({ latitude: expect.any(Number), longitude: expect.any(Number) });
+    }
   });
 
   it('starts with customers already in the queue', async () => {

@@ -8,7 +8,7 @@ import { listVendors } from '../../../core/tenancy/find-vendors';
 import { setUpVendor, type VendorCredentials } from '../../../core/tenancy/set-up-vendor';
 import { seedDemoCustomers } from './demo-customers';
 import { CHECKED_IN_AT_START, DEMO_PEOPLE, UNLINKED_DEMO_CARDS } from './demo-people';
-import { buildDemoProgram } from './demo-program';
+import { buildDemoProgram, DEMO_TIME_ZONE } from './demo-program';
 
 /**
  * Demo data for a data folder that has no vendor yet: "Demo Coffee" with two stores, its program
@@ -24,6 +24,8 @@ export async function seedDemoData(engine: Engine): Promise<VendorCredentials | 
     country: 'US',
     store: { name: 'Demo Coffee Downtown', address1: '100 Market Street', city: 'San Francisco', region: 'US-CA', postalCode: '94105' },
   });
+  // Where the store is and its day: found by "stores near me", counted in Pacific days.
+  await engine.db.updateTable('stores').set({ latitude: 37.7936, longitude: -122.3966, time_zone: DEMO_TIME_ZONE }).where('id', '=', made.storeId).execute();
   await withoutSyncWrites(engine, async () => {
     const program = await buildDemoProgram(engine, made);
     await seedDemoCustomers(engine, made.vendorId, program);

@@ -6,6 +6,9 @@ import { createTier } from '../../../core/rules/tiers/create-tier';
 import { nextObjectId } from '../../../core/storage/ids';
 import type { VendorCredentials } from '../../../core/tenancy/set-up-vendor';
 
+/** The demo's stores are in San Francisco: their days (dashboard, opening hours) are Pacific days. */
+export const DEMO_TIME_ZONE = 'America/Los_Angeles';
+
 export interface DemoProgram {
   /** Both stores with their point of sale: the first is where the demo's screens sit. */
   stores: Array<{ storeId: number; posId: number }>;
@@ -67,6 +70,7 @@ async function addStore(engine: Engine, vendorId: number): Promise<{ storeId: nu
       phone: null,
       latitude: 37.7577,
       longitude: -122.4187,
+      time_zone: DEMO_TIME_ZONE,
       hours: null,
       created_at: now,
       updated_at: now,
