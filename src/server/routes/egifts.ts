@@ -42,7 +42,7 @@ export function egiftWire(gift: EgiftRecord) {
     image_url: gift.imageUrl,
     billing: { card: maskedCard(gift.card.last4), type: gift.card.brand, user_billingprofile: gift.billingProfileId },
     status: state.status,
-    transaction: String(gift.chargeId),
+    transaction: Number(gift.chargeId),
     transaction_status: state.transaction,
     created: toUnixSeconds(gift.createdAt),
     sent: gift.sentAt === null ? null : toUnixSeconds(gift.sentAt),

@@ -73,7 +73,7 @@ export const EgiftSchema = Type.Object({
     user_billingprofile: Nullable(Type.Integer({ description: 'the profile charged; null for a guest card' })),
   }),
   status: Type.String({ description: 'Pending (the card reports late), Scheduled (paid, sent on send_date), Sent, Claimed or Declined' }),
-  transaction: Type.String({ description: 'the charge of the purchase' }),
+  transaction: Type.Integer({ description: 'the charge of the purchase (a number, as a reload reply’s `transaction`)' }),
   transaction_status: StatusIdName,
   created: Type.Integer(),
   sent: Nullable(Type.Integer()),
