@@ -3,15 +3,19 @@ import { transact } from '../../src/core/engine';
 import { expirePoints } from '../../src/core/expiry/expire-points';
 import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { startTestNode, type TestNode } from '../support/test-node';
 
 const DAY = 24 * 3600_000;
 
 /** Accounts of new holders in `vendor`'s points, entries posted to them, and what they hold. */
 function ledgerOf(node: TestNode, vendor: VendorCredentials) {
-  let holder = 1000;
   return {
-    account: () => transact(node.engine, (trx) => openAccount(trx, node.engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: (holder += 1) })),
+    // A real member each (the job writes the expiry into their history).
+    account: async () => {
+      const { userId } = await signUpAt(node, vendor.vendorId);
+      return transact(node.engine, (trx) => openAccount(trx, node.engine, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: userId }));
+    },
     post: (accountId: number, amount: number, kind: string, extra: { expiresAt?: number; reversesId?: number } = {}) =>
       transact(node.engine, (trx) => postEntry(trx, node.engine, accountId, { amount, kind, ...extra })),
     balance: async (accountId: number) => Number((await node.engine.db.selectFrom('ledger_accounts').select('balance').where('id', '=', accountId).executeTakeFirstOrThrow()).balance),
@@ -24,7 +28,7 @@ describe('points expiry job', () => {
   let ledger: ReturnType<typeof ledgerOf>;
 
   beforeAll(async () => {
-    node = await startTestNode();
+    node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
     ledger = ledgerOf(node, await node.addVendor());
   });
   afterAll(() => node.close());
@@ -157,6 +161,22 @@ describe('points expiry job', () => {
     expect(await expiries(a)).toEqual([{ amount: -50 }]);
   });
 
+  it('lets requests in after each account, and a stop leaves the rest to the next run', async () => {
+    const due = [await account(), await account(), await account()];
+    for (const a of due) await post(a, 10, 'earn', { expiresAt: node.clock.now() + DAY });
+    node.clock.advance(2 * DAY);
+    let calls = 0;
+    const stopped = await expirePoints(node.engine, async () => {
+      calls += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+      return false;
+    });
+    expect([stopped.accounts, calls]).toEqual([1, 1]);
+    const rest = await expirePoints(node.engine, async () => true);
+    expect(rest.accounts).toBe(2);
+    for (const a of due) expect(await balance(a)).toBe(0);
+  });
+
   it('expires points a promotion awarded like points earned', async () => {
     const a = await account();
     await post(a, 25, 'promotion', { expiresAt: node.clock.now() + DAY });
@@ -181,7 +201,7 @@ describe('points expiry job', () => {
 describe('points expiry job, run after run', () => {
   let node: TestNode;
   beforeAll(async () => {
-    node = await startTestNode();
+    node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
   });
   afterAll(() => node.close());
 

@@ -40,8 +40,11 @@ describe.skipIf(!process.env.PG_URL)('hourly jobs run by two central processes a
   it('expires each account once, whichever process gets there first', async () => {
     const [one, two] = engines as [Engine, Engine];
     const accounts: number[] = [];
+    const scope = await authenticateApiKey(one, vendor.apiKey);
     for (let holder = 1; holder <= 20; holder += 1) {
-      const id = await transact(one, (trx) => openAccount(trx, one, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: holder }));
+      // Real members: the expiry goes in their history too.
+      const userId = Number((await registerInStore(one, scope, { email: `expiring${holder}@twice.test` })).session.user_id);
+      const id = await transact(one, (trx) => openAccount(trx, one, { vendorId: vendor.vendorId, currencyId: vendor.loyaltyCurrencyId, holderType: 'user', holderId: userId }));
       await transact(one, (trx) => postEntry(trx, one, id, { amount: 50 + holder, kind: 'earn', expiresAt: clock.now() + DAY }));
       accounts.push(id);
     }

@@ -5,6 +5,9 @@ import { historyRowTexts, readHistoryRecord, signed } from '../../src/renderer/s
 import { formatMoney, formatPoints, withMinusSign } from '../../src/renderer/src/format';
 import { useCashierStrings } from '../../src/renderer/src/cashier/strings';
 import { transact } from '../../src/core/engine';
+import { expirePoints } from '../../src/core/expiry/expire-points';
+import { openAccount, postEntry } from '../../src/core/ledger/ledger';
+import { ownerOf, staffCall } from '../support/backoffice';
 import { recordTransaction } from '../../src/core/orders/record-transaction';
 import { creditQuickPay } from '../../src/core/payments/quick-pay/credit-quick-pay';
 import type { ChargeRow } from '../../src/core/payments/charges/payment-charges';
@@ -109,6 +112,42 @@ describe('cashier history rows', () => {
 
     // One minus sign everywhere: no hyphen-minus before a number.
     for (const row of [...en, ...es]) for (const text of [row.points, row.quickPay, row.context]) expect(text).not.toMatch(/-\s?[\d$]/);
+  });
+
+  it('staff adjustments and points that expired are in the history, so it explains the balance', async () => {
+    const v = await node.addVendor();
+    const c = await signUpAt(node, v.vendorId, { first_name: 'Bea', last_name: 'Ruiz' });
+    const owner = await ownerOf(node, v.vendorId);
+    const program = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body as { currencies: Array<{ id: string; code: string | null }> };
+    const usd = program.currencies.find((x) => x.code === 'USD')!.id;
+    const points = program.currencies.find((x) => x.code === null)!.id;
+    for (const body of [
+      { currency: points, amount: 40, reason: 'Missed stamps' },
+      { currency: usd, amount: 1_250, reason: 'Refund of a spilled latte' },
+      { currency: usd, amount: -200, reason: 'Credited twice by mistake' },
+    ]) {
+      expect((await staffCall(node, owner.token, 'POST', `/backoffice/customers/${c.userId}/adjustments`, body)).status).toBe(201);
+    }
+    await transact(node.engine, async (trx) => {
+      const account = await openAccount(trx, node.engine, { vendorId: v.vendorId, currencyId: v.loyaltyCurrencyId, holderType: 'user', holderId: c.userId });
+      await postEntry(trx, node.engine, account, { amount: 25, kind: 'earn', expiresAt: node.engine.clock.now() + 1_000 });
+    });
+    node.clock.advance(2_000);
+    await expirePoints(node.engine);
+
+    const { records, en, es } = await rowsOf(v.apiKey, c.userId);
+    expect(records.map((r) => r.object)).toEqual(['expiry', 'adjustment', 'adjustment', 'adjustment']);
+    expect(en).toEqual([
+      { title: 'Points expired', context: '', points: '−25 Points', quickPay: '', status: 'Complete' },
+      { title: 'Adjusted by the store', context: '', points: '', quickPay: '−$2.00', status: 'Complete' },
+      { title: 'Adjusted by the store', context: '', points: '', quickPay: '+$12.50', status: 'Complete' },
+      { title: 'Adjusted by the store', context: '', points: '+40 Points', quickPay: '', status: 'Complete' },
+    ]);
+    expect(es[0]).toMatchObject({ title: 'Puntos vencidos', points: '−25 Points' });
+    // Staff's reasons stay in the audit log.
+    expect(JSON.stringify(records)).not.toMatch(/spilled|mistake|stamps/);
+    // The quick-pay running balance after each move.
+    expect(records.slice(1).map((r) => r.quickpay.balance)).toEqual([10.5, 12.5, 0]);
   });
 
   it('balances and moves use one minus sign (−), in both languages', () => {

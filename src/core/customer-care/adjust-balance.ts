@@ -8,6 +8,7 @@ import { openAccount, postEntry } from '../ledger/ledger';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { checkCustomerAccess } from './customer-access';
+import { recordBalanceNote } from '../history/balance-note';
 
 export interface Adjustment {
   /** The currency's public id (curr_…). */
@@ -27,8 +28,9 @@ function adjustmentLimitIn(currency: { name: string; code: string | null }): str
 }
 
 /**
- * Corrects a balance with a compensating ledger entry (kind `adjustment`), never an edit: the entry
- * and its audit record (who, why, balance before and after) commit together. A debit may not take
+ * Corrects a balance with a compensating ledger entry (kind `adjustment`), never an edit: the entry,
+ * its audit record (who, why, balance before and after) and the customer's history record (in
+ * neutral words: the reason stays staff's) commit together. A debit may not take
  * the balance below zero.
  */
 export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userId: number, input: Adjustment): Promise<{ entryId: number; balance: number }> {
@@ -48,6 +50,7 @@ export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userI
     const posted = await postEntry(trx, engine, accountId, { amount: input.amount, kind: 'adjustment', referenceType: 'staff', referenceId: String(staff.staffId) });
     // A credit on a balance already below zero (a voided order's points spent since) settles part of it.
     if (input.amount < 0 && posted.balance < 0) throw new ServiceError('business_rule', 'This adjustment would take the balance below zero.', 'amount');
+    await recordBalanceNote(trx, engine, { kind: 'adjustment', vendorId: staff.vendorId, userId, currency, amount: input.amount });
     await recordAudit(trx, engine, actorOf(staff), {
       action: 'customer.adjust_balance',
       objectType: 'customer',

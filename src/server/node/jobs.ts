@@ -64,7 +64,7 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
   // Each step logs its own failure, so the chain never rejects.
   const programHourly = () =>
     Promise.resolve()
-      .then(() => expirePoints(engine))
+      .then(() => expirePoints(engine, letRequestsIn))
       .then((result) => {
         if (result.accounts > 0) logger?.info(result, 'points expired');
       })

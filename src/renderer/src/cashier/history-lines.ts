@@ -15,11 +15,14 @@ import type { CashierStrings } from './strings';
 //                                                          (nothing loaded) for a refused one
 //   tier_change      tier (from, to; amount 0)             —
 //   promotion, referral, card_link: points in (+amount); card_link may load quick pay too.
+//   adjustment       adjustment (signed amount)           loaded / used (staff's correction)
+//   expiry           expiry (−amount)                      —
+//   expiry_return    expiry_return (+amount)               —
 //
 // Amounts in `rewards` are read by their kind (a reversal of points earned always takes points
 // away, whatever sign it was stored with); a kind this screen does not know moves by its own sign.
 
-export type HistoryKind = 'order' | 'void' | 'reload' | 'autoReload' | 'egift' | 'tierChange' | 'promotion' | 'referral' | 'cardLink' | 'other';
+export type HistoryKind = 'order' | 'void' | 'reload' | 'autoReload' | 'egift' | 'tierChange' | 'promotion' | 'referral' | 'cardLink' | 'adjustment' | 'expiry' | 'expiryReturn' | 'other';
 
 /** One balance move of a record, signed: + to the customer, − from them. */
 export type HistoryMove = { what: 'points'; amount: number; currency: string; back: boolean } | { what: 'quickPay'; amount: number; back: boolean };
@@ -55,9 +58,11 @@ function pointsSign(kind: unknown): 1 | -1 | 0 | null {
     case 'promotion':
     case 'referral':
     case 'card_value':
+    case 'expiry_return':
       return 1;
     case 'redeemed':
     case 'earned_reversed':
+    case 'expiry':
       return -1;
     case 'tier':
       return 0;
@@ -84,6 +89,12 @@ function kindOf(record: HistoryRecord): HistoryKind {
       return 'referral';
     case 'card_link':
       return 'cardLink';
+    case 'adjustment':
+      return 'adjustment';
+    case 'expiry':
+      return 'expiry';
+    case 'expiry_return':
+      return 'expiryReturn';
     default:
       return 'other';
   }
