@@ -7,6 +7,7 @@ import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
 import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/balances/balance-store';
 import { openSessionOfUserQuery } from '../../src/core/onscreen/pos-session';
+import { staleSessionsQuery } from '../../src/core/onscreen/close-stale-sessions';
 import { withConstantsInline } from '../../src/core/storage/prepared';
 import { nodeForPlans } from '../support/query-plan';
 
@@ -74,6 +75,12 @@ describe('the back office’s name search finds candidates through the name inde
       expect(firstNames).toMatch(/ \| USE TEMP B-TREE FOR LAST 2 TERMS OF ORDER BY$/);
       for (const plan of [lastNames, firstNames]) expect(plan).not.toContain('user_vendors_vendor');
     }
+  });
+});
+
+describe('check-ins left open for hours', () => {
+  it('are read through the index of open sessions, never the whole history of check-ins', async () => {
+    expect(await planOf(staleSessionsQuery(node.engine().db, Date.now()))).toMatch(/^SCAN pos_sessions USING INDEX pos_sessions_open_user_vendor$/);
   });
 });
 

@@ -155,7 +155,7 @@ export interface SessionFacts {
   created_at: number;
 }
 
-/** `check_in.opened` and `check_in.closed` (reason: closed, order, moved, deleted). */
+/** `check_in.opened` and `check_in.closed` (reason: closed, order, moved, deleted, expired). */
 export function recordCheckInEvent(
   db: Db,
   engine: Engine,

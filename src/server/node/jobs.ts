@@ -10,6 +10,7 @@ import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-c
 import { demoteTiers } from '../../core/rules/tiers/demote-tiers';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
+import { closeStaleSessions } from '../../core/onscreen/close-stale-sessions';
 
 export const EXPIRY_INTERVAL_MS = 3600_000;
 /** How often eGifts whose charge the gateway reports late are asked about again. */
@@ -84,6 +85,11 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
   const hourly = () => {
     running = running
       .then(() => (owner ? programHourly() : undefined))
+      .then(() => closeStaleSessions(engine, letRequestsIn))
+      .then((closed) => {
+        if (closed > 0) logger?.info({ closed }, 'check-ins left open for 12 hours closed');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'closing stale check-ins failed'))
       .then(() => purgeExpiredBarcodeTokens(engine, letRequestsIn))
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'expired app barcodes removed');
