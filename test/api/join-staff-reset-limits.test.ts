@@ -79,8 +79,13 @@ describe('POST /backoffice/sign-in', () => {
     const node = await start();
     const email = freshEmail('staff');
     expect((await signIn(node, { email: [email], password: 'guess-array-password' })).status).toBe(400);
-    for (let i = 0; i < 10; i++) expect((await signIn(node, { email: i % 2 ? ` ${email.toUpperCase()} ` : email, password: `guess-${i}-password` })).status).toBe(401);
-    expect((await signIn(node, { email, password: 'guess-10-password' })).status).toBe(429);
+    // From one client the lockout answers first (the 5th wrong password), as for any email; the
+    // per-email count goes on underneath and refuses the 11th whatever the client.
+    const codes = [];
+    for (let i = 0; i < 10; i++) codes.push((await signIn(node, { email: i % 2 ? ` ${email.toUpperCase()} ` : email, password: `guess-${i}-password` })).body.code);
+    expect(codes).toEqual([...Array<string>(4).fill('invalid_credentials'), ...Array<string>(6).fill('account_locked')]);
+    const eleventh = await signIn(node, { email, password: 'guess-10-password' });
+    expect([eleventh.status, eleventh.body.code]).toEqual([429, 'rate_limited']);
     expect((await signIn(node, { email: freshEmail('staff'), password: 'guess-11-password' })).status).toBe(401);
   });
 });
