@@ -237,6 +237,10 @@ export function openPostgres(url: string, poolSize = 10, options: PostgresOption
     // Without a listener, the pool's 'error' for an idle connection the server ended is thrown
     // from the event loop and stops the process (a central went down with its database's restart).
     created.on('error', (error) => options.onConnectionLost?.(error));
+    // The pool listens only while a connection is idle in it: one a transaction holds between two
+    // statements, ended by the server, raised its 'error' with no listener and stopped central (a
+    // CI run under load). Its next query fails, and the transaction with it; the process goes on.
+    created.on('connect', (client) => client.on('error', (error) => options.onConnectionLost?.(error)));
     return created;
   };
   const db = new Kysely<DB>({ dialect: withLazyWriteLock(new PostgresDialect({ pool }), options.capturedTables) });
