@@ -72,7 +72,8 @@ describe('pairing from Settings in Chromium', () => {
     await page.getByLabel('Store key').fill(chain.apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await login.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Settings' }).click();
+    // The screen loads the chain's program behind the sign-in: seconds on a loaded machine.
+    await page.getByRole('button', { name: 'Settings' }).click({ timeout: UI_TIMEOUT * 3 });
     await expectText(page.getByTestId('settings-terminal'), /Chain Café/);
     await expectText(card, new RegExp(`Paired with${central.url.replace(/[.]/g, '\\.')}`));
     await expectText(card, /First syncdone/);
