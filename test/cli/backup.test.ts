@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { runInProcess } from '../support/cli-in-process';
+import { runInProcess, withoutPunchcardEnv } from '../support/cli-in-process';
 import { killLeftovers, launch, listeningUrl, stopWith } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
@@ -26,16 +26,13 @@ afterAll(async () => {
   for (const dir of dirs) dir.remove();
 });
 
-function cleanEnv(): void {
-  for (const name of ['PUNCHCARD_NODE_KEY', 'PUNCHCARD_DATABASE_URL', 'PUNCHCARD_PUBLIC_URL', 'PUNCHCARD_PAYMENT_GATEWAY', 'PUNCHCARD_SMTP_URL']) vi.stubEnv(name, '');
-}
 
 const order = (url: string, apiKey: string, receipt: string) =>
   http(`${url}/order?api_key=${encodeURIComponent(apiKey)}`, { method: 'POST', body: { card_number: 'ana@example.com', receipt_number: receipt, subtotal: 10 } });
 
 describe('punchcard backup', () => {
   it('copies a running store’s folder into a folder a node starts on, with every sale made before it', async () => {
-    cleanEnv();
+    withoutPunchcardEnv();
     const data = join(tempDir(), 'node');
     const init = await runInProcess(['init', '--data', data, '--vendor', 'Cafe Uno', '--json']);
     expect(init.code, init.stderr).toBe(0);
@@ -71,7 +68,7 @@ describe('punchcard backup', () => {
   }, 120_000);
 
   it('refuses a central on PostgreSQL (pg_dump is the tool) and a folder with no database, in one line', async () => {
-    cleanEnv();
+    withoutPunchcardEnv();
     const central = tempDir();
     writeFileSync(join(central, 'node.json'), JSON.stringify({ role: 'central', database: 'postgresql' }));
     const refused = await runInProcess(['backup', '--data', central, '--to', join(tempDir(), 'b')]);

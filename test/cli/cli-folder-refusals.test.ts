@@ -6,7 +6,7 @@ import { buildCli } from '../../src/server/cli/main';
 import { LOG_LEVELS } from '../../src/server/cli/serve-settings';
 import { openDataDir } from '../../src/server/node/data-dir';
 import { writePairing } from '../../src/server/sync/pairing-file';
-import { runInProcess } from '../support/cli-in-process';
+import { runInProcess, withoutPunchcardEnv } from '../support/cli-in-process';
 import { killLeftovers, launch, listeningUrl, stopWith } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -41,12 +41,9 @@ function oneLine(result: { code: number | null; stderr: string }): string {
   return lines[0]!;
 }
 
-function cleanEnv(): void {
-  for (const name of ['PUNCHCARD_NODE_KEY', 'PUNCHCARD_DATABASE_URL', 'PUNCHCARD_PUBLIC_URL', 'PUNCHCARD_PAYMENT_GATEWAY', 'PUNCHCARD_SMTP_URL']) vi.stubEnv(name, '');
-}
 
 async function initFolder(): Promise<{ data: string; storeId: number }> {
-  cleanEnv();
+  withoutPunchcardEnv();
   const data = join(tempDir(), 'node');
   const init = await runInProcess(['init', '--data', data, '--vendor', 'Cafe Uno', '--json']);
   expect(init.code, init.stderr).toBe(0);
@@ -57,7 +54,7 @@ const HOST_ADVICE = "listen on one of this machine's addresses (127.0.0.1 for th
 
 describe('--host that is not an address of this machine', () => {
   it.each(['store', 'central', 'demo'])('%s: a name that does not resolve, an address it does not have', async (command) => {
-    cleanEnv();
+    withoutPunchcardEnv();
     const data = join(tempDir(), 'node');
     expect(oneLine(await runInProcess([command, '--data', data, '--port', '0', '--host', '999.1.1.1']))).toBe(`punchcard: --host 999.1.1.1: no such host name or address: ${HOST_ADVICE}`);
     expect(oneLine(await runInProcess([command, '--data', data, '--port', '0', '--host', '10.255.255.1']))).toBe(`punchcard: --host 10.255.255.1: this machine has no such address: ${HOST_ADVICE}`);
@@ -72,7 +69,7 @@ describe('a database URL that is not PostgreSQL', () => {
     { what: 'PUNCHCARD_DATABASE_URL mysql://', args: ['init', '--vendor', 'X'], env: { PUNCHCARD_DATABASE_URL: 'mysql://x' }, says: 'punchcard: PUNCHCARD_DATABASE_URL: "mysql://x" is not a PostgreSQL URL' },
     { what: 'PUNCHCARD_DATABASE_URL, a file path', args: ['stores', 'list'], env: { PUNCHCARD_DATABASE_URL: 'shop.db' }, says: 'punchcard: PUNCHCARD_DATABASE_URL: "shop.db" is not a PostgreSQL URL' },
   ])('$what is refused, nothing made', async ({ args, env, says }) => {
-    cleanEnv();
+    withoutPunchcardEnv();
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     const data = join(tempDir(), 'node');
     expect(oneLine(await runInProcess([...args, '--data', data]))).toBe(

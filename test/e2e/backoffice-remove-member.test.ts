@@ -5,7 +5,7 @@ import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { signUpAt } from '../support/customers';
-import { expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText, saveScreenshot } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { inStoreApi } from '../support/in-store';
 import { startTestNode, type TestNode } from '../support/test-node';
@@ -36,17 +36,7 @@ describe('back-office removal of a member at their request in Chromium', () => {
     await node?.close();
   });
 
-  async function profileOf(email: string, id: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin#/customers/${id}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Balances' }).waitFor();
-    return page;
-  }
+  const profileOf = (email: string, id: number): Promise<Page> => backOfficePage(browser, node.url, email, `customers/${id}`, 'Balances');
 
   it('an owner removes a member who holds points: ticked as given up, confirmed, erased', async () => {
     const marta = await signUpAt(node, vendor.vendorId, { first_name: 'Marta', last_name: 'Ríos' });

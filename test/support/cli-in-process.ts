@@ -21,3 +21,8 @@ export async function runInProcess(args: string[]): Promise<{ code: number; stdo
     process.exitCode = undefined;
   }
 }
+
+/** Leaves out the settings a developer's shell may carry, for this test (vi.unstubAllEnvs restores them). */
+export function withoutPunchcardEnv(): void {
+  for (const name of ['PUNCHCARD_NODE_KEY', 'PUNCHCARD_DATABASE_URL', 'PUNCHCARD_PUBLIC_URL', 'PUNCHCARD_PAYMENT_GATEWAY', 'PUNCHCARD_SMTP_URL']) vi.stubEnv(name, '');
+}
