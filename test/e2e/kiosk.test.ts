@@ -40,9 +40,11 @@ describe('kiosk screen in Chromium', () => {
     await idle().waitFor();
   });
 
+  // The last test stops the node.
+  let nodeStopped = false;
   afterEach(async () => {
     // Each customer starts a new visit: the kiosk welcomes sessions opened, not sessions updated.
-    await closeAllSessions(store);
+    if (!nodeStopped) await closeAllSessions(store);
   });
 
   afterAll(async () => {
@@ -228,5 +230,13 @@ describe('kiosk screen in Chromium', () => {
     // Back to the kiosk for whatever runs next.
     await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
     await idle().waitFor();
+  });
+
+  it('says so in a customer\'s words when the node goes away (no node, no queue)', async () => {
+    nodeStopped = true;
+    await store.node.app.close();
+    const banner = page.getByTestId('offline-banner');
+    await expectText(banner, 'One moment, please: this screen is reconnecting. If it takes long, please ask at the counter.', 15_000);
+    expect(await banner.textContent()).not.toMatch(/node|queue/);
   });
 });

@@ -58,10 +58,12 @@ function Header() {
 function OfflineBanner() {
   const t = useShellStrings();
   const status = useEventStreamStatus();
+  // A kiosk speaks to customers: no node or queue in its words.
+  const kiosk = useSession((s) => s.terminal?.role === 'kiosk');
   if (status !== 'offline') return null;
   return (
-    <Alert color="red" role="alert" mb="md" data-testid="offline-banner">
-      {t.offlineBanner}
+    <Alert color={kiosk ? 'yellow' : 'red'} role="alert" mb="md" data-testid="offline-banner">
+      {kiosk ? t.kioskOfflineBanner : t.offlineBanner}
     </Alert>
   );
 }
