@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
+import type { DB } from '../storage/schema';
 import { recordAudit } from '../audit/record-audit';
 import { holderAccounts } from '../balances/balance-store';
 import { afterLeaving, leaveProgram } from '../customers/account-deletion';
@@ -48,7 +50,7 @@ export async function removeMemberOnRequest(engine: Engine, staff: StaffPrincipa
 }
 
 /** Balances as the audit log keeps them: the currency's public id and the amount in minor units. */
-async function namedBalances(db: Parameters<typeof holderAccounts>[0], held: Array<{ currencyId: number; balance: number }>): Promise<Array<{ currency: string; amount: number }>> {
+async function namedBalances(db: Kysely<DB>, held: Array<{ currencyId: number; balance: number }>): Promise<Array<{ currency: string; amount: number }>> {
   if (held.length === 0) return [];
   const currencies = await db.selectFrom('currencies').select(['id', 'public_id']).where('id', 'in', held.map((account) => account.currencyId)).execute();
   const publicId = new Map(currencies.map((currency) => [currency.id, currency.public_id]));

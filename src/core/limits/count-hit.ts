@@ -29,6 +29,22 @@ export async function countHit(engine: Engine, key: string, windowMs: number): P
   return { hits: Number(row.hits), windowStart: Number(row.window_start) };
 }
 
+/** The window of `key` as it stands, without counting a hit; null when none is open. */
+export async function currentWindow(engine: Engine, key: string, windowMs: number): Promise<WindowCount | null> {
+  const row = await engine.db
+    .selectFrom('rate_limit_windows')
+    .select(['hits', 'window_start'])
+    .where('key_hash', '=', engine.sealer.digest(key))
+    .where('window_start', '>', engine.clock.now() - windowMs)
+    .executeTakeFirst();
+  return row ? { hits: Number(row.hits), windowStart: Number(row.window_start) } : null;
+}
+
+/** Closes the window of `key` (the count starts anew). */
+export async function forgetWindow(engine: Engine, key: string): Promise<void> {
+  await engine.db.deleteFrom('rate_limit_windows').where('key_hash', '=', engine.sealer.digest(key)).execute();
+}
+
 /** Deletes windows that have passed (they would restart at 1 anyway). */
 export async function sweepRateWindows(engine: Engine): Promise<void> {
   await engine.db.deleteFrom('rate_limit_windows').where('expires_at', '<=', engine.clock.now()).execute();

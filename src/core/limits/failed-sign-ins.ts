@@ -1,6 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
-import { countHit } from './count-hit';
+import { countHit, currentWindow, forgetWindow } from './count-hit';
 
 /** After this many wrong passwords in a row from one client, that client is locked out for LOCKOUT_MINUTES. */
 export const MAX_FAILED_SIGN_INS = 5;
@@ -25,14 +25,8 @@ const keyOf = (attempt: SignInAttempt) => `sign-in:${attempt.kind}:${attempt.ema
 
 /** 429 account_locked, with when to try again, while this client is locked out of this email. */
 export async function refuseWhileLockedOut(engine: Engine, attempt: SignInAttempt): Promise<void> {
-  const now = engine.clock.now();
-  const window = await engine.db
-    .selectFrom('rate_limit_windows')
-    .select(['hits', 'window_start'])
-    .where('key_hash', '=', engine.sealer.digest(keyOf(attempt)))
-    .where('window_start', '>', now - WINDOW_MS)
-    .executeTakeFirst();
-  if (window && Number(window.hits) >= MAX_FAILED_SIGN_INS) throw lockedOut(attempt, Number(window.window_start) + WINDOW_MS - now);
+  const window = await currentWindow(engine, keyOf(attempt), WINDOW_MS);
+  if (window && window.hits >= MAX_FAILED_SIGN_INS) throw lockedOut(attempt, window.windowStart + WINDOW_MS - engine.clock.now());
 }
 
 /** Counts a wrong password: invalid_credentials, or account_locked at the MAX_FAILED_SIGN_INS-th. */
@@ -44,7 +38,7 @@ export async function failedSignIn(engine: Engine, attempt: SignInAttempt): Prom
 
 /** A right password: the count starts anew. */
 export async function clearFailedSignIns(engine: Engine, attempt: SignInAttempt): Promise<void> {
-  await engine.db.deleteFrom('rate_limit_windows').where('key_hash', '=', engine.sealer.digest(keyOf(attempt))).execute();
+  await forgetWindow(engine, keyOf(attempt));
 }
 
 function lockedOut(attempt: SignInAttempt, remainingMs: number): ServiceError {
