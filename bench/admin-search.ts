@@ -19,6 +19,7 @@ import { openSqlite } from '../src/core/storage/database';
 import type { DB } from '../src/core/storage/schema';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../src/server/app';
+import { benchLogger } from './request-log';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const SAMPLES = 200;
@@ -59,7 +60,7 @@ await copyRows('user_cards', `t.user_id = ${template.id}`, { id: `${4 * U} + i`,
 const seedMs = Math.round(performance.now() - seedStart);
 
 const { signInToken } = await addOwner(engine, { vendorId: vendor.vendorId, email: 'owner@bench.test', name: 'Owner' });
-const app = await buildApp({ engine, role: 'store', version: 'bench' });
+const app = await buildApp({ engine, role: 'store', version: 'bench', ...benchLogger(dir) });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const signIn = await fetch(`${url}/backoffice/sign-in/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: signInToken }) });
 const token = ((await signIn.json()) as { token: string }).token;

@@ -12,6 +12,7 @@ import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../src/server/app';
 import { installChangeCapture } from '../src/core/sync/capture/install-capture';
 import { makeTempDir } from '../test/support/temp-dir';
+import { benchLogger } from './request-log';
 
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const dir = makeTempDir('punchcard-bench-store-');
@@ -45,7 +46,7 @@ raw.close();
 const seedMs = Date.now() - seedStart;
 
 engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store' });
-let app = await buildApp({ engine, role: 'store', version: 'bench' });
+let app = await buildApp({ engine, role: 'store', version: 'bench', ...benchLogger(dir.path) });
 const nodeUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 
 /**
@@ -58,7 +59,7 @@ async function restartAsPairedStore(): Promise<string> {
   await engine.close();
   engine = await startEngine({ database: openSqlite(file), nodeKey: randomBytes(32), role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
-  app = await buildApp({ engine, role: 'store', version: 'bench' });
+  app = await buildApp({ engine, role: 'store', version: 'bench', ...benchLogger(dir.path) });
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 const bare = Fastify();

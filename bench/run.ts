@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { centralScaleFigures } from './central-scale';
 import { coldStartFigures } from './cold-start';
 import { canPin, onEveryCore } from './cores';
+import { requestLog } from './request-log';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
@@ -255,7 +256,7 @@ const section = <T>(name: string, run: () => Promise<T>) => (only && !only.inclu
 
 const figures = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, pinned: canPin, load_average_at_start: loadavg().map((x) => Number(x.toFixed(2))) },
-  settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING },
+  settings: { duration_s: DURATION, connections: CONNECTIONS, pipelining: PIPELINING, request_log: requestLog },
   resource_style: await section('resource_style', resourceStyle),
   in_store: await section('in_store', inStore),
   // Scripted scan on the node's scanner → the customer's name in the cashier panel in Chromium.

@@ -23,6 +23,7 @@ import { launchChromium } from '../test/support/browser';
 import { ROOMY_RATE_LIMITS } from '../test/support/customers';
 import { builtRendererForTests } from '../test/support/e2e-renderer';
 import { makeTempDir } from '../test/support/temp-dir';
+import { benchLogger } from './request-log';
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 50);
 const WARM_UP = 3;
@@ -85,7 +86,7 @@ const scanner = new ScriptedScanSource('bench-scanner');
 const engine = await startEngine({ database: openSqlite(`${dir.path}/store.db`), nodeKey: randomBytes(32), role: 'store' });
 const scanners = createNodeScanners(engine, { sources: [scanner] })!;
 // Rate limits far above the seeding's registrations, logins and card links from one client.
-const app = await buildApp({ engine, role: 'store', version: 'bench', rendererDir, scanners, rateLimits: ROOMY_RATE_LIMITS });
+const app = await buildApp({ engine, role: 'store', version: 'bench', rendererDir, scanners, rateLimits: ROOMY_RATE_LIMITS, ...benchLogger(dir.path) });
 const node = { url: await app.listen({ port: 0, host: '127.0.0.1' }) };
 await scanners.start();
 const browser = await launchChromium();

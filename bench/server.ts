@@ -9,6 +9,7 @@ import { newPublicId, nextObjectId } from '../src/core/storage/ids';
 import { setUpVendor } from '../src/core/tenancy/set-up-vendor';
 import { buildApp } from '../src/server/app';
 import { makeTempDir } from '../test/support/temp-dir';
+import { benchLogger } from './request-log';
 
 const CARDS = Number(process.env.BENCH_CARDS ?? 100_000);
 
@@ -35,7 +36,7 @@ for (const owner of [vendor.vendorId, other.vendorId]) {
 }
 const seedMs = Date.now() - seedStart;
 
-const app = await buildApp({ engine, role: 'store', version: 'bench' });
+const app = await buildApp({ engine, role: 'store', version: 'bench', ...benchLogger(dir.path) });
 const nodeUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify();
 bare.get('/hello', async () => ({ hello: 'world' }));

@@ -9,6 +9,7 @@ import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { registerInputChecks } from './http/input-checks';
 import { requestIds } from './http/request-ids';
+import { OneLinePerRequest } from './http/access-log';
 import { limitConnectionsPerClient } from './http/client-address';
 import { registerOpenApi } from './http/openapi';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits';
@@ -108,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deferredSchemas = new DeferredSchemas();
   const requestTimeout = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(options.logger ? { loggerInstance: options.logger, logController: new OneLinePerRequest() } : { logger: false }),
     bodyLimit: 1024 * 1024,
     // request.ip, .protocol and .host from X-Forwarded-* only for the configured proxies (trust-proxy.ts).
     ...(options.trustProxy ? { trustProxy: fastifyTrustProxy(options.trustProxy) } : {}),

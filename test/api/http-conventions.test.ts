@@ -523,6 +523,10 @@ describe('logging never leaks secrets', () => {
     for (const secret of ['SI1', 'CS1', 'PW1', '4321']) expect(many).not.toContain(secret);
     expect(many).toContain('keep=yes');
 
+    // Names as the parser decodes them; a malformed escape does not hide one either.
+    for (const url of ['/x?api%5Fkey=SECRET1', '/x?p%69n=SECRET2', '/x?session+key=SECRET3', '/x?api_key%=SECRET4&ok=1']) expect(redactUrl(url), url).not.toMatch(/SECRET/);
+    expect(redactUrl('/x?api_key=SECRET5&note=a%20b+c')).toBe('/x?api_key=[redacted]&note=a%20b+c');
+
     expect(redactUrl('/currencies')).toBe('/currencies');
     expect(redactUrl('/currencies?page=2')).toContain('page=2');
   });
@@ -573,6 +577,24 @@ describe('logging never leaks secrets', () => {
     expect(references[0]).toMatch(/^req-[0-9a-f]{8}-[0-9a-z]+$/);
     expect(references[0]).not.toBe(references[1]);
     expect(text).toContain(`"reqId":"${references[0]}"`);
+  });
+
+  it('writes one line per request, when its reply has gone, with method, redacted URL, status and time', async () => {
+    const text = await logOfNode(async (app) => {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      await http(`${url}/health`);
+      await http(`${url}/user/profile?session_key=SESSIONSECRET999`);
+    });
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    const ofRequests = lines.filter((line) => line.reqId !== undefined);
+    const health = ofRequests.filter((line) => line.req?.url === '/health');
+    expect(health).toHaveLength(1);
+    expect(health[0]).toMatchObject({ msg: 'request completed', level: 30, req: { method: 'GET', remoteAddress: '127.0.0.1' }, res: { statusCode: 200 } });
+    expect(typeof health[0]!.responseTime).toBe('number');
+    const profile = ofRequests.filter((line) => line.req?.url?.startsWith('/user/profile'));
+    expect(profile.map((line) => line.msg)).toEqual(['request completed']);
+    expect(profile[0]).toMatchObject({ req: { url: '/user/profile?session_key=[redacted]' }, res: { statusCode: 401 } });
+    expect(text).not.toContain('incoming request');
   });
 });
 
