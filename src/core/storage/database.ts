@@ -218,6 +218,9 @@ export interface PostgresOptions {
   capturedTables?: ReadonlySet<string> | undefined;
 }
 
+/** How long a query waits for a connection of the pool (a new one, or one another query returns). */
+const CONNECT_TIMEOUT_MS = 15_000;
+
 export function openPostgres(url: string, poolSize = 10, options: PostgresOptions = {}): Database {
   // The driver is loaded at the first connection, not with the module: an SQLite node never loads
   // it (pg's first load also loads Node's fetch, ~30 ms of every store's and tiny central's start).
@@ -233,7 +236,9 @@ export function openPostgres(url: string, poolSize = 10, options: PostgresOption
     // JIT off: it compiles a query whose estimated cost is high, and a correlated subquery under a
     // LIMIT is estimated high: a first-sync page of customers spent 18 ms of its 132 compiling, to
     // save nothing. The node's queries are short; an `options` in the URL still wins.
-    const created = new pg.Pool({ connectionString: url, max: poolSize, types: types as CustomTypesConfig, options: '-c jit=off' });
+    // A connection not had in 15 s (PostgreSQL out of reach without a refusal, every connection held)
+    // fails the request as database_unavailable (storage/unavailable.ts) instead of leaving it hanging.
+    const created = new pg.Pool({ connectionString: url, max: poolSize, types: types as CustomTypesConfig, options: '-c jit=off', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // Without a listener, the pool's 'error' for an idle connection the server ended is thrown
     // from the event loop and stops the process (a central went down with its database's restart).
     created.on('error', (error) => options.onConnectionLost?.(error));

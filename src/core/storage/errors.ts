@@ -1,3 +1,5 @@
+import { unavailabilityOf } from './unavailable';
+
 /** True when the database refused a write because a unique index already holds the value. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = codeOf(error);
@@ -16,10 +18,12 @@ export function isRetryableConflict(error: unknown): boolean {
 /**
  * True when a statement failed for a reason of the moment rather than of the data: a conflict as
  * above, a lock or statement timeout, the database busy, full or unreachable. Asked again later,
- * the same statement can succeed, so such a failure must never become a lasting verdict.
+ * the same statement can succeed, so such a failure must never become a lasting verdict. This
+ * includes a database out of reach or a file that cannot be written (unavailable.ts).
  */
 export function isTransientFailure(error: unknown): boolean {
   const code = codeOf(error);
+  if (unavailabilityOf(error)) return true;
   if (code === undefined) return false;
   if (isRetryableConflict(error) || code === '55P03' || code === '57014' || code === '57P01') return true;
   // Connection exceptions (08…), insufficient resources such as a full disk (53…).

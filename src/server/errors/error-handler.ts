@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isTransientFailure } from '../../core/storage/errors';
 import { isServiceError, ServiceError } from '../../shared/errors';
 import { type ApiStyle, legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
+import { BUSY_RETRY_SECONDS, unavailableDatabaseReply } from './unavailable';
 import { describeValidation } from './validation-message';
 
 declare module 'fastify' {
@@ -14,13 +15,17 @@ declare module 'fastify' {
 /**
  * Every failure leaves through here: a ServiceError keeps its code and status; a validation
  * failure becomes 400 validation_failed naming the field (and so does a character of the request
- * the database cannot store); a database failure of the moment (a deadlock that outlived its
- * retries, a timeout, the database busy or unreachable) is 503, to be tried again, logged with its
- * stack; anything unexpected is logged with its stack and answered as a bare 500 with a reference
- * id, never the stack.
+ * the database cannot store); a database out of reach or a disk that cannot be written is 503
+ * database_unavailable or storage_unavailable with Retry-After (unavailable.ts); another failure
+ * of the moment (a deadlock that outlived its retries, a timeout, the database busy) is 503
+ * service_unavailable, to be tried again, logged with its stack; anything unexpected is logged
+ * with its stack and answered as a bare 500 with a reference id, never the stack.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // The database out of reach or its disk unwritable: 503 to try again, logged once for the operator.
+    const unavailable = isServiceError(error) ? null : unavailableDatabaseReply(error, request.log);
+    if (unavailable) return sendError(request, reply, unavailable);
     const serviceError = toServiceError(error, request);
     // A refusal the engine makes on purpose (central unreachable, a first sync under way) is a
     // warning without a stack; anything else at 500 and above is a failure to look into.
@@ -51,7 +56,7 @@ function toServiceError(error: FastifyError, request: FastifyRequest): ServiceEr
   if (error.validation) return fromValidation(error, request);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('body_too_large');
   if (isUnstorableText(error)) return new ServiceError('validation_failed', 'A field of the request holds a character that cannot be stored.');
-  if (isTransientFailure(error)) return new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.');
+  if (isTransientFailure(error)) return Object.assign(new ServiceError('service_unavailable', 'The service is busy right now. Please try again in a moment.'), { retryAfterSeconds: BUSY_RETRY_SECONDS });
   const status = error.statusCode ?? 500;
   if (status === 415) return new ServiceError('unsupported_media_type');
   if (status >= 400 && status < 500) return new ServiceError('invalid_request');

@@ -31,7 +31,11 @@ async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, c
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!reply.ok) {
     // Sync endpoints answer in the resource style: {code, message}.
-    throw new CentralError(reply.status, String(body['code'] ?? `http_${reply.status}`), String(body['message'] ?? `central answered ${reply.status}`));
+    const code = String(body['code'] ?? `http_${reply.status}`);
+    const message = String(body['message'] ?? `central answered ${reply.status}`);
+    // 503: central cannot serve now (its database lost, a stop): the store waits as for a central
+    // out of reach, and its log says so rather than that central refused its data (store-sync.ts).
+    throw new CentralError(reply.status, code, reply.status === 503 ? `${UNREACHABLE} at ${new URL(url).origin} (503 ${code}: ${message})` : message);
   }
   return body as T;
 }
