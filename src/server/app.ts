@@ -16,6 +16,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './http/rate-limits'
 import { registerRenderer } from './http/renderer';
 import { registerAbsentFields } from './http/absent-fields';
 import { registerStrictNumbers } from './http/strict-numbers';
+import { registerSecurityHeaders } from './http/security-headers';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { accountRoutes } from './routes/account';
 import { billingProfileRoutes } from './routes/billing-profiles';
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAbsentFields(app);
   registerStrictNumbers(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   await registerOpenApi(app, options.version);
 
   const { engine } = options;

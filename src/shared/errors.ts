@@ -52,8 +52,9 @@ export const ERROR_CODES = {
   customer_blocked: { status: 403, message: 'This customer is blocked in this program: they cannot check in or order. A manager can unblock them in the back office.' },
   card_linked_to_account: { status: 403, message: 'This card is linked to an account: its owner sees its balance in the app.' },
 
-  // 404
+  // 404 (and 405: a path that exists, asked with a method it does not take)
   route_not_found: { status: 404, message: 'There is no such endpoint.' },
+  method_not_allowed: { status: 405, message: 'This endpoint does not take that method: the Allow header lists the ones it does.' },
   currency_not_found: { status: 404, message: 'No currency with that id exists.' },
   card_not_found: { status: 404, message: 'No card with that id exists.' },
   vendor_not_found: { status: 404, message: 'No such program (vendor) exists.' },

@@ -4,6 +4,7 @@ import { isServiceError, ServiceError } from '../../shared/errors';
 import { type ApiStyle, legacyEnvelope, resourceEnvelope, styleOfPath } from './envelopes';
 import { BUSY_RETRY_SECONDS, unavailableDatabaseReply } from './unavailable';
 import { describeValidation } from './validation-message';
+import { allowedMethods } from '../http/method-not-allowed';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,7 +35,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (isUnstorableText(error)) request.log.warn({ err: error }, 'the database refused a character of the request');
     return sendError(request, reply, serviceError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`)));
+  app.setNotFoundHandler((request, reply) => {
+    // A path served under other methods is 405 with Allow (method-not-allowed.ts); an unknown one stays 404.
+    const allowed = allowedMethods(app, request);
+    if (allowed.length === 0) return sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`));
+    reply.header('allow', allowed.join(', '));
+    return sendError(request, reply, new ServiceError('method_not_allowed', `${request.url.split('?')[0]} does not take ${request.method}: it takes ${allowed.join(', ')}.`));
+  });
 }
 
 /** Errors the router raises before any route runs (bad percent-encoding, over-long path parts). */
