@@ -52,7 +52,7 @@ describe('the program', () => {
     expect(p.quick_pay_currency).toBe(p.currencies[1].id);
     expect(p.earning_rules).toHaveLength(1);
     expect(p.earning_rules[0]).toMatchObject({ name: DEFAULT_RULE, points: 1, per_amount: 1, rounding: 'floor', status: 'ACTIVE' });
-    expect(p.settings).toEqual({ points_expiry_days: null, referral_points: 0 });
+    expect(p.settings).toMatchObject({ points_expiry_days: null, referral_points: 0, egift_max_amount: null, reload_max_amount: null });
     expect(p.offline_caps).toEqual({ apply: 'not_applicable', quick_pay_per_order: null, quick_pay_per_day: null, points_per_order: null, points_per_day: null });
     expect(p.content.map((c: { slug: string; language: string }) => `${c.slug}/${c.language}`)).toEqual([
       'terms-of-service/en',
@@ -100,7 +100,7 @@ describe('the program', () => {
     const tier = await staffCall(node, owner.token, 'POST', '/backoffice/program/tiers', { name: 'Gold', threshold: 200, window_days: 90 });
     expect(tier.status, JSON.stringify(tier.body)).toBe(201);
     const settings = await staffCall(node, owner.token, 'PUT', '/backoffice/program/settings', { points_expiry_days: 90 });
-    expect(settings.body).toEqual({ points_expiry_days: 90, referral_points: 0 });
+    expect(settings.body).toMatchObject({ points_expiry_days: 90, referral_points: 0, egift_max_amount: null });
     expect(await lastAudit('program')).toMatchObject({ action: 'program.update_settings', before: { pointsExpiryDays: null }, after: { pointsExpiryDays: 90 } });
     const page = await staffCall(node, owner.token, 'PUT', '/backoffice/program/content/faq', { language: 'es', title: 'Preguntas', content: '<p>¿Cómo gano puntos?</p>' });
     expect(page.body).toMatchObject({ slug: 'faq', language: 'es', title: 'Preguntas', version: 1 });

@@ -16,6 +16,8 @@ afterAll(async () => {
   await node?.close();
 });
 
+/** The payment limits of a program that never set them (payment-limits.test.ts covers them). */
+const LIMITS = { egift_max_amount: null, reload_max_amount: null, egift_max_amount_default: 100_000, reload_max_amount_default: 100_000 };
 const settingsUrl = () => `${node.url}/program/settings`;
 const read = (token?: string) => http(settingsUrl(), token ? { token } : {});
 const write = (token: string | undefined, body: unknown, headers?: Record<string, string>) =>
@@ -32,7 +34,7 @@ describe('GET /program/settings', () => {
     const reply = await read(v.accessToken);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type') ?? '').toMatch(/application\/json/);
-    expect(reply.body).toStrictEqual({ points_expiry_days: null, referral_points: 0 });
+    expect(reply.body).toStrictEqual({ points_expiry_days: null, referral_points: 0, ...LIMITS });
   });
 });
 
@@ -41,16 +43,16 @@ describe('PUT /program/settings', () => {
     const v = await node.addVendor();
     const set = await write(v.accessToken, { points_expiry_days: 365 });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    expect(set.body).toStrictEqual({ points_expiry_days: 365, referral_points: 0 });
-    expect((await read(v.accessToken)).body).toStrictEqual({ points_expiry_days: 365, referral_points: 0 });
+    expect(set.body).toStrictEqual({ points_expiry_days: 365, referral_points: 0, ...LIMITS });
+    expect((await read(v.accessToken)).body).toStrictEqual({ points_expiry_days: 365, referral_points: 0, ...LIMITS });
     expect(await storedDays(v.vendorId)).toBe(365);
 
     const kept = await write(v.accessToken, {});
     expect(kept.status).toBe(200);
-    expect(kept.body).toStrictEqual({ points_expiry_days: 365, referral_points: 0 });
+    expect(kept.body).toStrictEqual({ points_expiry_days: 365, referral_points: 0, ...LIMITS });
 
     const cleared = await write(v.accessToken, { points_expiry_days: null });
-    expect(cleared.body).toStrictEqual({ points_expiry_days: null, referral_points: 0 });
+    expect(cleared.body).toStrictEqual({ points_expiry_days: null, referral_points: 0, ...LIMITS });
     expect(await storedDays(v.vendorId)).toBeNull();
   });
 
@@ -69,7 +71,7 @@ describe('PUT /program/settings', () => {
     const v = await node.addVendor();
     const reply = await write(v.accessToken, 'points_expiry_days=90', FORM);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body).toStrictEqual({ points_expiry_days: 90, referral_points: 0 });
+    expect(reply.body).toStrictEqual({ points_expiry_days: 90, referral_points: 0, ...LIMITS });
   });
 
   it.each([[0], [-1], [1.5], ['soon'], [36_501]])('refuses points_expiry_days = %j with 400 validation_failed and keeps the setting', async (value) => {
@@ -81,8 +83,8 @@ describe('PUT /program/settings', () => {
 
   it('accepts the bounds 1 and 36500', async () => {
     const v = await node.addVendor();
-    expect((await write(v.accessToken, { points_expiry_days: 1 })).body).toStrictEqual({ points_expiry_days: 1, referral_points: 0 });
-    expect((await write(v.accessToken, { points_expiry_days: 36_500 })).body).toStrictEqual({ points_expiry_days: 36_500, referral_points: 0 });
+    expect((await write(v.accessToken, { points_expiry_days: 1 })).body).toStrictEqual({ points_expiry_days: 1, referral_points: 0, ...LIMITS });
+    expect((await write(v.accessToken, { points_expiry_days: 36_500 })).body).toStrictEqual({ points_expiry_days: 36_500, referral_points: 0, ...LIMITS });
   });
 });
 
@@ -99,7 +101,7 @@ describe('authentication and vendor isolation', () => {
     const a = await node.addVendor();
     const b = await node.addVendor();
     await write(a.accessToken, { points_expiry_days: 10 });
-    expect((await read(b.accessToken)).body).toStrictEqual({ points_expiry_days: null, referral_points: 0 });
+    expect((await read(b.accessToken)).body).toStrictEqual({ points_expiry_days: null, referral_points: 0, ...LIMITS });
     expect(await storedDays(b.vendorId)).toBeNull();
     expect(await storedDays(a.vendorId)).toBe(10);
   });

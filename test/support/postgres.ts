@@ -62,6 +62,8 @@ export async function createServerDatabase(serverUrl: string, prefix: string): P
 export async function waitForLockWait(observer: pg.Client): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
+    // In a transaction (an observer holding a lock) pg_stat_activity is a snapshot taken at its first read.
+    await observer.query('select pg_stat_clear_snapshot()');
     const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
     if (waiting.rows[0].n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,6 +5,7 @@ import { transact } from '../../src/core/engine';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { migrateToLatest } from '../../src/core/storage/database';
+import { installChangeCapture } from '../../src/core/sync/capture/install-capture';
 import { acceptPushedEvents } from '../../src/core/sync/central/apply-push';
 import { authenticateNode } from '../../src/core/sync/central/pairing';
 import { compactChangeLog } from '../../src/core/sync/central/compact-change-log';
@@ -156,7 +157,7 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
     const logBefore = await storeLog();
     expect(JSON.stringify(await readPendingEvents(b.engine, 100))).toContain('token-unsent');
 
-    for (const engine of [central.engine, b.engine]) {
+    for (const [engine, role] of [[central.engine, 'central'], [b.engine, 'store']] as const) {
       // 0031 runs again; the later ones with it (Kysely runs migrations in order), their indexes and
       // columns dropped first (add those of any later migration here).
       await engine.db.deleteFrom('schema_migrations' as never).where('name' as never, '>=', '0031' as never).execute();
@@ -169,7 +170,12 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.dropTable('sync_moved_rows').execute();
       await engine.db.schema.dropIndex('messages_outbox_user').execute();
       await engine.db.schema.alterTable('messages_outbox').dropColumn('user_id').execute();
+      // SQLite's capture triggers name the vendors' columns: dropped with them, reinstalled after.
+      if (engine.dialect === 'sqlite') for (const op of ['ins', 'upd', 'del']) await sql.raw(`drop trigger if exists sync_capture_vendors_${op}`).execute(engine.db);
+      await engine.db.schema.alterTable('vendors').dropColumn('egift_max_amount').execute();
+      await engine.db.schema.alterTable('vendors').dropColumn('reload_max_amount').execute();
       await migrateToLatest(engine.db);
+      await installChangeCapture(engine.db, engine.dialect, role);
     }
     expect(await whatStoresCanRead(central, 'di@tokens.test')).not.toContain('token-');
     expect(await endpoints(central.engine, membershipId)).toBe(TOKENS('old'));

@@ -31,6 +31,9 @@ export interface VendorsTable {
   offline_points_per_day: Generated<number | null>;
   /** Points credited to a member for each customer who joins through their referral link (0: none). */
   referral_points: Generated<number>;
+  /** Largest eGift and largest single reload, minor units of the quick-pay currency; null: its default. */
+  egift_max_amount: Generated<number | null>;
+  reload_max_amount: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

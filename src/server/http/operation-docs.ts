@@ -155,7 +155,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /tiers/{id}': { section: 'Configuration', summary: 'Update a tier', description: 'Change its name, texts, threshold or window.' },
   'DELETE /tiers/{id}': { section: 'Configuration', summary: 'Delete a tier', description: 'A program keeps at least one tier.' },
   'GET /program/settings': { section: 'Configuration', summary: 'Program settings', description: 'Settings of the whole program, such as how long points last.' },
-  'PUT /program/settings': { section: 'Configuration', summary: 'Update program settings', description: 'Change the points expiry (days, or null for never) and the referral points. Fields not listed here are ignored, as on every call: the reply is the settings as they stand.' },
+  'PUT /program/settings': { section: 'Configuration', summary: 'Update program settings', description: 'Change the points expiry (days, or null for never), the referral points and the payment limits (the largest eGift and the largest reload, whole minor units of the quick-pay currency; null: the default). Fields not listed here are ignored, as on every call: the reply is the settings as they stand.' },
   'GET /vendor/content/{slug}': { section: 'Configuration', summary: 'A content page', description: 'Terms of service, privacy policy or FAQ of the vendor, as HTML.' },
   'PUT /vendor/content/{slug}': { section: 'Configuration', summary: 'Set a content page', description: 'The vendor\'s own HTML for a page (bearer); a new version number each time.' },
   'GET /vendor/store/list': { section: 'Configuration', summary: 'List stores', description: 'The vendor\'s stores with address and coordinates; with a position and radius, the ones nearby, nearest first.' },

@@ -20,12 +20,11 @@ import {
 } from '../../shared/schemas/rules';
 import { requireStaff, staffOf } from '../auth/staff';
 import { currencyToWire } from './currencies';
-import { earningRuleToWire, rewardToWire, tierToWire } from './rules';
+import { earningRuleToWire, rewardToWire, settingsChanges, settingsToWire, tierToWire } from './rules';
 
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
 
-const settingsToWire = (s: { pointsExpiryDays: number | null; referralPoints: number }) => ({ points_expiry_days: s.pointsExpiryDays, referral_points: s.referralPoints });
 const capsToWire = (c: { quickPayPerOrder: number | null; quickPayPerDay: number | null; pointsPerOrder: number | null; pointsPerDay: number | null }) => ({
   quick_pay_per_order: c.quickPayPerOrder,
   quick_pay_per_day: c.quickPayPerDay,
@@ -120,7 +119,7 @@ export const backOfficeProgramRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
   });
 
   app.put('/backoffice/program/settings', { config, preValidation: writers, schema: { tags, body: UpdateProgramSettingsBody, response: { 200: ProgramSettingsSchema } } }, async (request) =>
-    settingsToWire(await programChanges.updateSettings(engine, staffOf(request), { pointsExpiryDays: request.body.points_expiry_days, referralPoints: request.body.referral_points })),
+    settingsToWire(await programChanges.updateSettings(engine, staffOf(request), settingsChanges(request.body))),
   );
 
   app.put('/backoffice/program/offline-caps', { config, preValidation: writers, schema: { tags, body: OfflineCapsBody, response: { 200: OfflineCapsSchema } } }, async (request) => {

@@ -9,7 +9,7 @@ import { listEarningRules } from '../../core/rules/earning/list-earning-rules';
 import { type EarningRuleChanges, updateEarningRule } from '../../core/rules/earning/update-earning-rule';
 import { getProgramSettings } from '../../core/rules/settings/get-program-settings';
 import type { ProgramSettingsRecord } from '../../core/rules/settings/program-settings';
-import { updateProgramSettings } from '../../core/rules/settings/update-program-settings';
+import { type ProgramSettingsChanges, updateProgramSettings } from '../../core/rules/settings/update-program-settings';
 import { createSpendingRule } from '../../core/rules/spending/create-spending-rule';
 import { deleteSpendingRule } from '../../core/rules/spending/delete-spending-rule';
 import { getSpendingRule } from '../../core/rules/spending/get-spending-rule';
@@ -98,8 +98,21 @@ export function tierToWire(tier: TierRecord): Tier {
   };
 }
 
-function settingsToWire(settings: ProgramSettingsRecord): ProgramSettings {
-  return { points_expiry_days: settings.pointsExpiryDays, referral_points: settings.referralPoints };
+export function settingsToWire(settings: ProgramSettingsRecord): ProgramSettings {
+  return {
+    points_expiry_days: settings.pointsExpiryDays,
+    referral_points: settings.referralPoints,
+    egift_max_amount: settings.egiftMaxAmount,
+    reload_max_amount: settings.reloadMaxAmount,
+    egift_max_amount_default: settings.egiftMaxAmountDefault,
+    reload_max_amount_default: settings.reloadMaxAmountDefault,
+  };
+}
+
+/** The wire fields of a settings body as use-case input (absent stays absent). */
+export function settingsChanges(body: Static<typeof UpdateProgramSettingsBody> | undefined): ProgramSettingsChanges {
+  const b = body ?? {};
+  return { pointsExpiryDays: b.points_expiry_days, referralPoints: b.referral_points, egiftMaxAmount: b.egift_max_amount, reloadMaxAmount: b.reload_max_amount };
 }
 
 /** The wire fields of an earning rule body as use-case input (absent stays absent). */
@@ -232,7 +245,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
     );
 
     app.put('/program/settings', { config, schema: { tags, security, body: UpdateProgramSettingsBody, response: { 200: ProgramSettingsSchema } } }, async (request) =>
-      settingsToWire(await updateProgramSettings(engine, vendorOf(request), { pointsExpiryDays: (request.body ?? {}).points_expiry_days, referralPoints: (request.body ?? {}).referral_points })),
+      settingsToWire(await updateProgramSettings(engine, vendorOf(request), settingsChanges(request.body))),
     );
   }
 };

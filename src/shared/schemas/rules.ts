@@ -121,13 +121,27 @@ export const UpdateTierBody = Type.Partial(CreateTierBody);
 
 // ---- program settings
 
+// Payment limits are whole minor units of the quick-pay currency, as the offline caps are (1250: 12.50
+// USD, ¥1,250); a change of the currency's code keeps the number, so the limit keeps its order of value.
+const EGIFT_LIMIT = 'the largest eGift a buyer may send, in minor units of the program’s quick-pay currency (50000: 500.00 USD, ¥50,000)';
+const RELOAD_LIMIT =
+  'the largest single reload of quick pay, and the largest auto reload amount and threshold a customer may set, in minor units of the quick-pay currency';
+
 export const ProgramSettingsSchema = Type.Object({
   points_expiry_days: Nullable(Type.Integer({ description: 'earned points expire this many days after earning; null: never' })),
   referral_points: Type.Integer({ description: 'points a member gets when someone joins through their referral link; 0: none' }),
+  egift_max_amount: Nullable(Type.Integer({ description: `${EGIFT_LIMIT}; null: egift_max_amount_default` })),
+  reload_max_amount: Nullable(Type.Integer({ description: `${RELOAD_LIMIT}; null: reload_max_amount_default` })),
+  egift_max_amount_default: Type.Integer({ description: 'the largest eGift when egift_max_amount is null, minor units (100000: 1,000.00 USD, ¥100,000)' }),
+  reload_max_amount_default: Type.Integer({ description: 'the largest reload when reload_max_amount is null, minor units' }),
 });
 export type ProgramSettings = Static<typeof ProgramSettingsSchema>;
 
 export const UpdateProgramSettingsBody = Type.Object({
   points_expiry_days: Type.Optional(NullableInteger({ minimum: 1, maximum: MAX_DAYS, description: 'null: earned points never expire' })),
   referral_points: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AMOUNT })),
+  egift_max_amount: Type.Optional(
+    NullableInteger({ minimum: 1, maximum: MAX_AMOUNT, description: `${EGIFT_LIMIT}, at least one major unit; null: back to the default` }),
+  ),
+  reload_max_amount: Type.Optional(NullableInteger({ minimum: 1, maximum: MAX_AMOUNT, description: `${RELOAD_LIMIT}; null: back to the default` })),
 });

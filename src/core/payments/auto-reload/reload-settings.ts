@@ -1,12 +1,11 @@
 import { ServiceError } from '../../../shared/errors';
-import { toMinorUnits } from '../../../shared/money';
 import { holdProgramMoney } from '../../currencies/program-money';
 import { findUserVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
+import { minorWithin, paymentLimitsOf } from '../../rules/settings/payment-limits';
 import { autoReloadProfile, type BillingProfileRecord, defaultBillingProfileId, findBillingProfile } from '../billing-profiles/billing-profile';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
-import { MAX_RELOAD_AMOUNT } from '../reloads/reload-quick-pay';
 
 /** A customer's auto reload at one vendor; amounts in minor units of the quick-pay currency. */
 export interface ReloadSettings {
@@ -54,11 +53,12 @@ export async function updateReloadSettings(engine: Engine, session: CustomerSess
     // Amounts in the quick-pay currency, read where its code cannot change until they are written (program-money.ts).
     await holdProgramMoney(trx, engine.dialect, owner.vendorId);
     const currency = await quickPayCurrencyOf(trx, owner.vendorId, { requireActive: false });
+    // Both bounded by the program's largest reload: an auto reload is one.
+    const { reloadMax } = await paymentLimitsOf(engine, owner.vendorId, trx);
     const minor = (value: number | undefined, field: string): number | undefined => {
       if (value === undefined) return undefined;
       if (!Number.isFinite(value) || value < 0) throw new ServiceError('validation_failed', `${field} must be 0 or more.`, field);
-      if (value > MAX_RELOAD_AMOUNT) throw new ServiceError('validation_failed', `${field} must be at most ${MAX_RELOAD_AMOUNT}.`, field);
-      return toMinorUnits(value, currency.digits, field);
+      return minorWithin(value, currency, reloadMax, field);
     };
     const amount = minor(update.amount, 'amount');
     const threshold = minor(update.threshold, 'threshold');

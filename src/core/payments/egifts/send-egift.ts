@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../../../shared/errors';
-import { toMinorUnits } from '../../../shared/money';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
 import { loadUser, loadVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
+import { minorWithin, paymentLimitsOf } from '../../rules/settings/payment-limits';
 import { isUniqueViolation } from '../../storage/errors';
 import { findBillingProfile } from '../billing-profiles/billing-profile';
 import { type ChargeRow, refreshCharge, requestCharge } from '../charges/payment-charges';
@@ -18,9 +18,8 @@ import { type EgiftDetails, egiftSettlement, insertGift } from './egift-settleme
 /** How far ahead a buyer may schedule a gift (send_date). */
 export const EGIFT_MAX_SCHEDULE_MS = 366 * 24 * 3_600_000;
 
-/** Smallest and largest eGift, in major units of the quick-pay currency. */
+/** Smallest eGift, in major units of the quick-pay currency; the largest is the program's (payment-limits.ts). */
 export const EGIFT_MIN_AMOUNT = 1;
-export const EGIFT_MAX_AMOUNT = 1000;
 const MESSAGE_MAX = 500;
 /** The gateway's card fields as this call names them. */
 const BILLING_FIELDS = { number: 'billing.number', expiry_month: 'billing.expiry.month', expiry_year: 'billing.expiry.year', cvv: 'billing.cvv' } as const;
@@ -66,7 +65,7 @@ export interface SendEgiftInput {
 export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<EgiftRecord> {
   const vendor = await loadVendor(engine.db, input.vendorId);
   const currency = await quickPayCurrencyOf(engine.db, vendor.id);
-  const amountMinor = cleanAmount(input.amount, currency.digits);
+  const amountMinor = cleanAmount(input.amount, currency, (await paymentLimitsOf(engine, vendor.id)).egiftMax);
   const recipient = {
     name: cleanName(input.recipient.name ?? '', 'recipient.name'),
     email: cleanEmail(input.recipient.email ?? '', 'recipient.email'),
@@ -203,11 +202,9 @@ async function recordPendingGift(engine: Engine, row: ChargeRow, details: EgiftD
   }
 }
 
-function cleanAmount(amount: number, digits: number): number {
-  if (!Number.isFinite(amount) || amount < EGIFT_MIN_AMOUNT || amount > EGIFT_MAX_AMOUNT) {
-    throw new ServiceError('validation_failed', `amount must be between ${EGIFT_MIN_AMOUNT} and ${EGIFT_MAX_AMOUNT}.`, 'amount');
-  }
-  return toMinorUnits(amount, digits, 'amount');
+function cleanAmount(amount: number, currency: { code: string; digits: number }, maxMinor: number): number {
+  if (!Number.isFinite(amount) || amount < EGIFT_MIN_AMOUNT) throw new ServiceError('validation_failed', `amount must be at least ${EGIFT_MIN_AMOUNT}.`, 'amount');
+  return minorWithin(amount, currency, maxMinor, 'amount');
 }
 
 function cleanSendAt(sendAt: number | null | undefined, now: number): number | null {

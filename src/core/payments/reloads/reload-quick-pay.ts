@@ -1,6 +1,6 @@
 import { ServiceError } from '../../../shared/errors';
-import { toMinorUnits } from '../../../shared/money';
 import { holderBalance } from '../../ledger/ledger';
+import { minorWithin, paymentLimitsOf } from '../../rules/settings/payment-limits';
 import type { CustomerSession } from '../../customers/sessions';
 import type { Engine } from '../../engine';
 import { type BillingProfileRecord, toBillingProfileRecord } from '../billing-profiles/billing-profile';
@@ -10,9 +10,6 @@ import { declineError } from '../gateway/payment-errors';
 import { isDeclineReason } from '../gateway/payment-gateway';
 import { type QuickPayCurrency, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 import { chargeBillingProfile, reloadSettlement } from './charge-billing-profile';
-
-/** Largest reload, in major units of the quick-pay currency (a guard against typos, not a gateway limit). */
-export const MAX_RELOAD_AMOUNT = 100_000;
 
 /** What a client may send as an idempotency key: 1-255 visible ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -41,11 +38,13 @@ export function cleanIdempotencyKey(key: string | null | undefined): string | nu
   return key;
 }
 
-/** A positive amount in the currency's minor units, at most MAX_RELOAD_AMOUNT. */
-export function reloadAmountMinor(amount: number, currency: QuickPayCurrency, field = 'amount'): number {
+/**
+ * A positive amount in the currency's minor units, at most the program's largest reload (a guard
+ * against typos, not a gateway limit: payment-limits.ts).
+ */
+export function reloadAmountMinor(amount: number, currency: QuickPayCurrency, maxMinor: number, field = 'amount'): number {
   if (!Number.isFinite(amount) || amount <= 0) throw new ServiceError('validation_failed', `${field} must be more than 0.`, field);
-  if (amount > MAX_RELOAD_AMOUNT) throw new ServiceError('validation_failed', `${field} must be at most ${MAX_RELOAD_AMOUNT}.`, field);
-  return toMinorUnits(amount, currency.digits, field);
+  return minorWithin(amount, currency, maxMinor, field);
 }
 
 /**
@@ -58,7 +57,7 @@ export async function reloadQuickPay(engine: Engine, session: CustomerSession, i
   const owner = { vendorId: session.vendorId, userId: session.userId };
   const key = cleanIdempotencyKey(input.idempotencyKey);
   const currency = await quickPayCurrencyOf(engine.db, owner.vendorId);
-  const amountMinor = reloadAmountMinor(input.amount, currency);
+  const amountMinor = reloadAmountMinor(input.amount, currency, (await paymentLimitsOf(engine, owner.vendorId)).reloadMax);
   const { charge, profile } = await chargeBillingProfile(engine, owner, {
     profileId: input.profileId,
     amountMinor,

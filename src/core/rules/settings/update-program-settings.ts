@@ -1,16 +1,24 @@
+import type { Kysely } from 'kysely';
+import { minorUnitDigits } from '../../../shared/currency-codes';
 import { MAX_AMOUNT, MAX_DAYS } from '../../../shared/schemas/rules';
 import { type Engine, transact, type VendorScope } from '../../engine';
+import type { DB } from '../../storage/schema';
 import { wholeOrNull } from '../rule-fields';
 import { loadProgramSettings, type ProgramSettingsRecord } from './program-settings';
 
 export interface ProgramSettingsChanges {
   pointsExpiryDays?: number | null | undefined;
   referralPoints?: number | undefined;
+  /** Minor units of the quick-pay currency; null: back to the default. */
+  egiftMaxAmount?: number | null | undefined;
+  reloadMaxAmount?: number | null | undefined;
 }
 
 /**
  * Changes only what was sent. The expiry applies to points earned from now on: each earning entry
- * carries its own expiry date when it is written, so points already earned keep theirs.
+ * carries its own expiry date when it is written, so points already earned keep theirs. The payment
+ * limits apply from the next request on (the program cache sees the write); customers' auto reload
+ * amounts set before stay as they are.
  */
 export function updateProgramSettings(engine: Engine, scope: VendorScope, changes: ProgramSettingsChanges): Promise<ProgramSettingsRecord> {
   return transact(engine, async (trx) => {
@@ -18,12 +26,32 @@ export function updateProgramSettings(engine: Engine, scope: VendorScope, change
     const next = { ...current };
     if (changes.pointsExpiryDays !== undefined) next.pointsExpiryDays = wholeOrNull(changes.pointsExpiryDays, 'points_expiry_days', 1, MAX_DAYS);
     if (changes.referralPoints !== undefined) next.referralPoints = wholeOrNull(changes.referralPoints, 'referral_points', 0, MAX_AMOUNT) ?? 0;
-    if (changes.pointsExpiryDays === undefined && changes.referralPoints === undefined) return current;
+    if (changes.egiftMaxAmount !== undefined) {
+      // At least the smallest eGift (one major unit), or no eGift could be sold.
+      const smallest = 10 ** (await quickPayDigits(trx, scope.vendorId));
+      next.egiftMaxAmount = wholeOrNull(changes.egiftMaxAmount, 'egift_max_amount', smallest, MAX_AMOUNT);
+    }
+    if (changes.reloadMaxAmount !== undefined) next.reloadMaxAmount = wholeOrNull(changes.reloadMaxAmount, 'reload_max_amount', 1, MAX_AMOUNT);
+    const changed = (['pointsExpiryDays', 'referralPoints', 'egiftMaxAmount', 'reloadMaxAmount'] as const).some((k) => changes[k] !== undefined);
+    if (!changed) return current;
     await trx
       .updateTable('vendors')
-      .set({ points_expiry_days: next.pointsExpiryDays, referral_points: next.referralPoints, updated_at: engine.clock.now() })
+      .set({
+        points_expiry_days: next.pointsExpiryDays,
+        referral_points: next.referralPoints,
+        egift_max_amount: next.egiftMaxAmount,
+        reload_max_amount: next.reloadMaxAmount,
+        updated_at: engine.clock.now(),
+      })
       .where('id', '=', scope.vendorId)
       .execute();
     return next;
   });
+}
+
+/** Digits of the program's quick-pay currency; 2 when it offers none yet (the limit waits for one). */
+async function quickPayDigits(db: Kysely<DB>, vendorId: number): Promise<number> {
+  const row = await db.selectFrom('vendors as v').innerJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id').select('c.code').where('v.id', '=', vendorId).executeTakeFirst();
+  if (!row?.code) return 2;
+  return minorUnitDigits(row.code);
 }
