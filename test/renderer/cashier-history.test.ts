@@ -88,9 +88,9 @@ describe('cashier history rows', () => {
     expect(en[byKind('void')]).toEqual({ title: 'Void of R-12', context: 'Main Store · 2 × Latte · Sale $12.50', points: '−12 Points, +100 Points back', quickPay: '+$3.50 back', status: 'Voided' });
     expect(es[byKind('void')]).toEqual({
       title: 'Anulación de R-12',
-      context: 'Main Store · 2 × Latte · Venta de 12,50\u00a0US$',
+      context: 'Main Store · 2 × Latte · Venta de $12.50',
       points: '−12 Points, +100 Points de vuelta',
-      quickPay: '+3,50\u00a0US$ de vuelta',
+      quickPay: '+$3.50 de vuelta',
       status: 'Anulado',
     });
     // The void took back the tier the sale got: named, nothing moved.
@@ -106,7 +106,7 @@ describe('cashier history rows', () => {
     const declined = reloads.find((r) => r.record.status === 'Declined')!;
     expect(done.record.name).toBe('');
     expect(done.en).toEqual({ title: 'Auto reload', context: '', points: '', quickPay: '+$20.00', status: 'Complete' });
-    expect(done.es).toEqual({ title: 'Recarga automática', context: '', points: '', quickPay: '+20,00\u00a0US$', status: 'Completado' });
+    expect(done.es).toEqual({ title: 'Recarga automática', context: '', points: '', quickPay: '+$20.00', status: 'Completado' });
     expect(declined.en).toEqual({ title: 'Auto reload', context: 'Card charge of $20.00 declined: nothing loaded', points: '', quickPay: '', status: 'Declined' });
     expect(declined.es.status).toBe('Rechazado');
 

@@ -18,18 +18,59 @@ export function formatDuration(totalSeconds: number): string {
 }
 
 /**
- * 12.5, "USD", "es" -> "12,50 US$"; without a currency code, the number with two decimals. The
- * decimals are the ledger's (minorUnitDigits), not the browser's ICU's, which may disagree.
+ * The currencies of Spanish-speaking countries, each written as its country writes amounts. The
+ * screens do not know the program's country (GET /app/terminal names none); its currency is the
+ * nearest sign of it. USD is the United States' (es-US: "$12.50", as an American reads prices;
+ * Ecuador, El Salvador and Panama use it too). EUR is Spain's (a Spanish-speaking euro program).
+ */
+const SPANISH_LOCALE_OF_CURRENCY: Record<string, string> = {
+  USD: 'es-US',
+  EUR: 'es-ES',
+  MXN: 'es-MX',
+  GTQ: 'es-GT',
+  HNL: 'es-HN',
+  NIO: 'es-NI',
+  CRC: 'es-CR',
+  PAB: 'es-PA',
+  CUP: 'es-CU',
+  DOP: 'es-DO',
+  COP: 'es-CO',
+  VES: 'es-VE',
+  PEN: 'es-PE',
+  BOB: 'es-BO',
+  CLP: 'es-CL',
+  ARS: 'es-AR',
+  PYG: 'es-PY',
+  UYU: 'es-UY',
+};
+
+/**
+ * The locale numbers are written in: English as it is; Spanish as the program's country writes
+ * them (by its currency, above), else Latin America's (es-419: "1,200"), never Spain's by
+ * default ("12,50 US$" on a screen in Quito or Miami).
+ */
+export function numberLocale(language: string, currency: string | null = null): string {
+  if (language !== 'es') return language;
+  return (currency ? SPANISH_LOCALE_OF_CURRENCY[currency.toUpperCase()] : undefined) ?? 'es-419';
+}
+
+/**
+ * 12.5, "USD", "es" -> "$12.50" (numberLocale); without a currency code, the number with two
+ * decimals. The decimals are the ledger's (minorUnitDigits), not the browser's ICU's, which may disagree.
  */
 export function formatMoney(amount: number, currency: string | null, language: string): string {
   const digits = currencyDigits(currency);
-  if (!currency) return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
-  return new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  const locale = numberLocale(language, currency);
+  if (!currency) return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
-/** 1200 -> "1,200" (en) / "1200" (es): points are whole numbers. */
-export function formatPoints(points: number, language: string): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(points);
+/**
+ * 1200 -> "1,200" (en, es-419), "1.200" (es of a peso or euro program: `currency`, the program's
+ * money, says whose): points are whole numbers, written as the program's amounts are.
+ */
+export function formatPoints(points: number, language: string, currency: string | null = null): string {
+  return new Intl.NumberFormat(numberLocale(language, currency), { maximumFractionDigits: 0 }).format(points);
 }
 
 /** Decimals of a currency as the ledger counts it (2 when unknown or without a code). */

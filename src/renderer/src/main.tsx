@@ -1,20 +1,29 @@
 import '@mantine/core/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
-import { StrictMode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { StrictMode, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AdminApp } from './admin/AdminApp';
 import { App } from './App';
-
-const theme = createTheme({ primaryColor: 'teal', defaultRadius: 'md' });
+import { useShellStrings } from './app/strings';
+import { themeIn } from './theme';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
+/** The theme follows the language: its close buttons are named in it. */
+function Themed() {
+  const close = useShellStrings().close;
+  const theme = useMemo(() => themeIn(close), [close]);
+  return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       {/* The same page serves the counter at / and the back office at /admin. */}
       {window.location.pathname.startsWith('/admin') ? <AdminApp /> : <App />}
     </MantineProvider>
+  );
+}
+
+createRoot(root).render(
+  <StrictMode>
+    <Themed />
   </StrictMode>,
 );

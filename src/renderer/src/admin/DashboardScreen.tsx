@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { minorUnitDigits } from '../../../shared/currency-codes';
 import { toMajorUnits } from '../../../shared/money';
+import { formatMoney, formatPoints } from '../format';
 import { languageStore } from '../i18n/language-store';
 import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
@@ -12,10 +13,9 @@ import { useLoad } from './use-load';
 type Figures = Dashboard['today'];
 
 function money(minor: number, code: string | null): string {
-  const locale = languageStore.getState().language === 'es' ? 'es' : 'en';
-  if (!code) return minor.toLocaleString(locale);
-  const digits = minorUnitDigits(code);
-  return toMajorUnits(minor, digits).toLocaleString(locale, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const language = languageStore.getState().language === 'es' ? 'es' : 'en';
+  if (!code) return formatPoints(minor, language);
+  return formatMoney(toMajorUnits(minor, minorUnitDigits(code)), code, language);
 }
 
 /** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */

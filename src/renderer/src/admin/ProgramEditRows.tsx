@@ -1,5 +1,5 @@
 import { Badge, Button, Group, List, Modal, Select, Table, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProgramOverview } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
@@ -59,6 +59,24 @@ export function StatusToggle({ kind, id, status, editable, say, confirm }: { kin
   );
 }
 
+/**
+ * Focus in a row edited in place: the first field when editing starts, and the row's Edit (or
+ * Rename) button when it ends — Save and Cancel go away with the editing, and the focus went with
+ * them to the page's top. A focus that is somewhere on purpose is left there.
+ */
+export function useEditRowFocus(editing: boolean) {
+  const field = useRef<HTMLInputElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const was = useRef(editing);
+  useEffect(() => {
+    if (was.current === editing) return;
+    was.current = editing;
+    if (editing) field.current?.focus();
+    else if (!document.activeElement || document.activeElement === document.body) button.current?.focus();
+  }, [editing]);
+  return { field, button };
+}
+
 type Currency = ProgramOverview['currencies'][number];
 
 /** The statuses of currencies, earning rules and rewards, as the node writes them (shown in words: t.programStatus_…). */
@@ -88,6 +106,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
   const [name, setName] = useState(reward.name);
   const [cost, setCost] = useState<number | string>(reward.cost);
   const [status, setStatus] = useState<string>(reward.status);
+  const focus = useEditRowFocus(editing);
   const start = () => {
     setName(reward.name);
     setCost(reward.cost);
@@ -100,7 +119,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
     return (
       <Table.Tr aria-label={reward.name}>
         <Table.Td>
-          <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
           <WholeNumberInput aria-label={t.cost(currency?.name ?? t.pointsUnit)} value={cost} onChange={setCost} w={120} />
@@ -126,7 +145,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
       <Table.Td>
         {editable && (
           <Group gap="xs" wrap="nowrap">
-            <Button size="xs" variant="subtle" onClick={start}>
+            <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
               {t.edit}
             </Button>
             <StatusToggle kind="rewards" id={reward.id} status={reward.status} editable={editable} say={say} />
@@ -144,6 +163,7 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
   const [name, setName] = useState(tier.name);
   const [threshold, setThreshold] = useState<number | string>(tier.threshold);
   const [windowDays, setWindowDays] = useState<number | string>(tier.window_days ?? '');
+  const focus = useEditRowFocus(editing);
   const start = () => {
     setName(tier.name);
     setThreshold(tier.threshold);
@@ -156,7 +176,7 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
     return (
       <Table.Tr aria-label={tier.name}>
         <Table.Td>
-          <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
         </Table.Td>
         <Table.Td>
           <WholeNumberInput aria-label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} />
@@ -176,7 +196,7 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
       <Table.Td>{tier.window_days ?? '—'}</Table.Td>
       <Table.Td>
         {editable && (
-          <Button size="xs" variant="subtle" onClick={start}>
+          <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
             {t.edit}
           </Button>
         )}
@@ -193,6 +213,7 @@ export function CurrencyRow({ currency, editable, say, confirm }: { currency: Cu
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(currency.name);
+  const focus = useEditRowFocus(editing);
   const start = () => {
     setName(currency.name);
     setEditing(true);
@@ -200,7 +221,7 @@ export function CurrencyRow({ currency, editable, say, confirm }: { currency: Cu
   const save = () => void say(api().saveProgramItem('currencies', currency.id, { name })).then((ok) => ok && setEditing(false));
   return (
     <Table.Tr aria-label={currency.name}>
-      <Table.Td>{editing ? <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} /> : currency.name}</Table.Td>
+      <Table.Td>{editing ? <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} /> : currency.name}</Table.Td>
       <Table.Td>{currency.code ?? '—'}</Table.Td>
       <Table.Td>{t[`programStatus_${currency.status}`]}</Table.Td>
       <Table.Td>
@@ -209,7 +230,7 @@ export function CurrencyRow({ currency, editable, say, confirm }: { currency: Cu
         ) : (
           editable && (
             <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="subtle" onClick={start}>
+              <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
                 {t.rename}
               </Button>
               <StatusToggle kind="currencies" id={currency.id} status={currency.status} editable={editable} say={say} confirm={confirm} />

@@ -1,12 +1,12 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
-import { currencyDigits } from '../format';
+import { currencyDigits, formatMoney } from '../format';
 import { useLanguage } from '../i18n/language-store';
 import { adminFieldLabels, type FieldLabels, refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
-import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow } from './ProgramEditRows';
+import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow, useEditRowFocus } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
 import { WholeNumberInput } from './WholeNumberInput';
 import { useLoad } from './use-load';
@@ -18,7 +18,7 @@ const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
 
 /** The page's sections: each shows the outcome of what was done in it, under its own form. */
-type Section = 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'caps' | 'content';
+type Section = 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
 
 /** The outcome of the last change made on the page, and the section it was made in. */
 interface Outcome {
@@ -106,6 +106,7 @@ export function ProgramScreen() {
       <Tiers {...props('tiers')} />
       <Currencies {...props('currencies')} />
       <Expiry {...props('expiry')} />
+      <PaymentLimits {...props('limits')} />
       <OfflineCaps {...props('caps')} />
       <ContentPages {...props('content')} />
     </Stack>
@@ -132,11 +133,12 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
   }, [rule.points, rule.per_amount]);
   // Rename: the name (e.g. "1 point per unit spent") said what the rule gives; changed with it, it stays true.
   const [name, setName] = useState<string | null>(null);
+  const focus = useEditRowFocus(name !== null);
   const save = () =>
     void say(api().saveProgramItem('earning-rules', rule.id, { ...(name === null ? {} : { name }), points: Number(points), per_amount: Number(perAmount) })).then((ok) => ok && setName(null));
   return (
     <Table.Tr aria-label={rule.name}>
-      <Table.Td>{name === null ? rule.name : <TextInput aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
+      <Table.Td>{name === null ? rule.name : <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
       <Table.Td>
         {/* Named by the rule's currency as it is now ("Stars"), as the column is. */}
         <WholeNumberInput aria-label={currency?.name ?? t.points} value={points} onChange={setPoints} disabled={!editable} w={110} />
@@ -157,7 +159,7 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
               {t.save}
             </Button>
             {name === null ? (
-              <Button size="xs" variant="subtle" onClick={() => setName(rule.name)}>
+              <Button ref={focus.button} size="xs" variant="subtle" onClick={() => setName(rule.name)}>
                 {t.rename}
               </Button>
             ) : (
@@ -358,6 +360,68 @@ function Expiry({ p, editable, say, outcome }: SectionProps) {
       <Group align="end">
         <WholeNumberInput label={t.expiryDays} value={days} onChange={setDays} disabled={!editable} w={360} />
         {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
+      </Group>
+      {outcome}
+    </Paper>
+  );
+}
+
+const LIMIT_FIELDS = ['egift_max_amount', 'reload_max_amount'] as const;
+type LimitField = (typeof LIMIT_FIELDS)[number];
+const LIMIT_LABELS = { egift_max_amount: 'egiftMax', reload_max_amount: 'reloadMax' } as const;
+
+/**
+ * The largest eGift and the largest reload: typed and shown in the quick-pay currency's units, as the
+ * offline caps are, and sent in minor units; empty sends null (the default, shown as the placeholder).
+ * Without quick pay there is nothing to limit.
+ */
+function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
+  const t = useAdminStrings();
+  const language = useLanguage();
+  const code = p.currencies.find((c) => c.id === p.quick_pay_currency)?.code ?? null;
+  const digits = currencyDigits(code);
+  const shown = (minor: number | null) => (minor === null ? '' : minor / 10 ** digits);
+  const [values, setValues] = useState<Record<LimitField, number | string>>(() => ({
+    egift_max_amount: shown(p.settings.egift_max_amount),
+    reload_max_amount: shown(p.settings.reload_max_amount),
+  }));
+  if (!code) return null;
+  const defaults = { egift_max_amount: p.settings.egift_max_amount_default, reload_max_amount: p.settings.reload_max_amount_default };
+  const minorOf = (f: LimitField): number | null => (values[f] === '' ? null : Math.round(Number(values[f]) * 10 ** digits));
+  // Said here rather than by the node, whose refusal counts minor units: finer than the currency, or
+  // below the smallest eGift (one major unit) or reload (one minor unit).
+  const problemOf = (f: LimitField): string | undefined => {
+    const minor = minorOf(f);
+    if (minor === null) return undefined;
+    if (Math.abs(minor - Number(values[f]) * 10 ** digits) > 1e-6) return t.capDecimals(t[LIMIT_LABELS[f]], digits);
+    const least = f === 'egift_max_amount' ? 10 ** digits : 1;
+    return minor < least ? t.limitAtLeast(t[LIMIT_LABELS[f]], formatMoney(least / 10 ** digits, code, language)) : undefined;
+  };
+  const blocked = LIMIT_FIELDS.some((f) => problemOf(f) !== undefined);
+  return (
+    <Paper withBorder p="md" aria-label={t.limitsTitle}>
+      <Title order={4}>{t.limitsTitle}</Title>
+      <Text mb="sm">{t.limitsHelp}</Text>
+      <Group align="end">
+        {LIMIT_FIELDS.map((f) => (
+          <NumberInput
+            key={f}
+            label={t.capIn(t[LIMIT_LABELS[f]], code)}
+            placeholder={t.limitDefault(formatMoney(defaults[f] / 10 ** digits, code, language))}
+            value={values[f]}
+            onChange={(v) => setValues({ ...values, [f]: v })}
+            allowDecimal={digits > 0}
+            allowNegative={false}
+            error={problemOf(f)}
+            disabled={!editable}
+            w={260}
+          />
+        ))}
+        {editable && (
+          <Button disabled={blocked} onClick={() => void say(api().saveSettings({ egift_max_amount: minorOf('egift_max_amount'), reload_max_amount: minorOf('reload_max_amount') }))}>
+            {t.save}
+          </Button>
+        )}
       </Group>
       {outcome}
     </Paper>

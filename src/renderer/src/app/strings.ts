@@ -14,6 +14,8 @@ export const useShellStrings = defineStrings({
     cashierRole: 'Cashier',
     kioskRole: 'Kiosk',
     integrationKey: 'This key belongs to an integration, not to a screen. Sign in with a cashier or kiosk key.',
+    /** The name of every dialog's and alert's ✕ button. */
+    close: 'Close',
   },
   es: {
     appName: 'Punchcard',
@@ -28,5 +30,6 @@ export const useShellStrings = defineStrings({
     cashierRole: 'Caja',
     kioskRole: 'Quiosco',
     integrationKey: 'Esta clave es de una integración, no de una pantalla. Inicie sesión con una clave de caja o de quiosco.',
+    close: 'Cerrar',
   },
 });

@@ -34,7 +34,7 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
   const code = quickPay.currency?.code ?? fallbackCode;
   // A balance below zero (points earned, spent, then the sale voided) reads with the history's minus sign.
   const money = (amount: number) => withMinusSign(amount, (n) => formatMoney(n, code, language));
-  const points = (amount: number) => withMinusSign(amount, (n) => formatPoints(n, language));
+  const points = (amount: number) => withMinusSign(amount, (n) => formatPoints(n, language, code));
   const qpExpiring = nextExpiring(quickPay.expiring, quickPay.amount);
   const reload = autoReload(customer.reload);
 
@@ -59,7 +59,7 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
             amount={entry.amount}
             testId={`loyalty-balance-${id}`}
             noteTestId={`loyalty-expiring-${id}`}
-            note={expiring ? t.expiresNext(formatPoints(expiring.amount, language), formatDate(expiring.date, language)) : t.nothingExpires}
+            note={expiring ? t.expiresNext(formatPoints(expiring.amount, language, code), formatDate(expiring.date, language)) : t.nothingExpires}
           />
         );
       })}

@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Divider, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
+import { useSession } from '../session/session-store';
 import { BalanceCards } from './BalanceCards';
-import { useCashier, useCustomer } from './context';
+import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
 import { HistoryTable } from './HistoryTable';
 import { KeyHint } from './KeyHint';
@@ -20,11 +22,22 @@ const maskCard = (number: string) => (number.length > 4 ? `•••• ${number
 function Header({ customer }: { customer: CustomerAtCounter }) {
   const t = useCashierStrings();
   const language = useLanguage();
+  const cashier = useCashier();
   const { user, rules } = customer;
+  const hash = useCustomer((s) => s.hash);
+  const focusPanel = useCashierUi((s) => s.focusPanel);
+  const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
+  const code = customer.quick_pay_balance.currency?.code ?? fallbackCode;
+  const nameRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!focusPanel || focusPanel !== hash) return;
+    nameRef.current?.focus();
+    cashier.ui.getState().setFocusPanel(null);
+  }, [focusPanel, hash, cashier]);
   return (
     <Stack gap={4}>
       <Group gap="sm" wrap="wrap">
-        <Title order={2} data-testid="customer-name" style={BREAK_ANYWHERE}>
+        <Title order={2} ref={nameRef} tabIndex={-1} data-testid="customer-name" style={BREAK_ANYWHERE}>
           {fullName(user, user.email_address || user.phone_number)}
         </Title>
         <Badge size="lg" variant="light" color={user.tier ? 'grape' : 'gray'} data-testid="customer-tier">
@@ -42,7 +55,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
         )}
       </Group>
       <Text size="sm" c="dimmed" style={BREAK_ANYWHERE}>
-        {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language)) : '']
+        {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code)) : '']
           .filter(Boolean)
           .join(' · ')}
       </Text>

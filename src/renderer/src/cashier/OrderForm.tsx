@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Box, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { currencyDigits, formatMoney, formatPoints } from '../format';
@@ -80,6 +80,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const cashier = useCashier();
   const terminal = useSession((s) => s.terminal);
   const offline = useEventStreamStatus() === 'offline';
+  const offlineReasonId = useId();
   const busy = useCustomer((s) => s.busy === 'ordering');
   const orderError = useCustomer((s) => s.orderError);
   const code = customer.quick_pay_balance.currency?.code ?? terminal?.quick_pay_currency ?? null;
@@ -233,12 +234,12 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
                   size="md"
                   value={reward.id}
                   disabled={blocked !== null}
-                  label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)})`}
+                  label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language, code), reward.currency.name)})`}
                   description={
                     blocked === 'notEnough'
-                      ? t.rewardNotEnough(formatPoints(reward.balance, language), reward.currency.name)
+                      ? t.rewardNotEnough(formatPoints(reward.balance, language, code), reward.currency.name)
                       : blocked === 'notEnoughLeft'
-                        ? t.rewardNotEnoughLeft(formatPoints(left, language), reward.currency.name)
+                        ? t.rewardNotEnoughLeft(formatPoints(left, language, code), reward.currency.name)
                         : blocked === 'unavailable'
                           ? t.rewardUnavailable
                           : undefined
@@ -267,11 +268,17 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
               </Alert>
             )}
             {asking && <ConfirmLarge amounts={asking} money={money} onConfirm={confirmLarge} onBack={backFromLarge} />}
+            {/* A greyed button alone does not say why: offline, the reason is said beside it. */}
+            {offline && (
+              <Alert color="yellow" id={offlineReasonId} data-testid="order-offline" role="status">
+                {t.orderOffline}
+              </Alert>
+            )}
             <Group justify="space-between" align="center">
               <Text size="xs" c="dimmed" data-testid="order-receipt">
                 {t.receipt(draft.receiptNumber)}
               </Text>
-              <Button type="submit" size="lg" loading={busy} disabled={offline || asking !== null} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
+              <Button type="submit" size="lg" loading={busy} disabled={offline || asking !== null} aria-describedby={offline ? offlineReasonId : undefined} aria-keyshortcuts="Control+Enter" rightSection={<KeyHint>{comboLabel(SUBMIT_ORDER_KEYS, t.keyName)}</KeyHint>}>
                 {t.submitOrder}
               </Button>
             </Group>

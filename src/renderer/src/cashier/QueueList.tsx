@@ -29,7 +29,8 @@ function QueueRow({ entry, highlighted, open }: { entry: QueueSession; highlight
       >
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Stack gap={2} style={{ minWidth: 0 }}>
-            <Text fw={600} size="lg" truncate>
+            {/* Two lines, breaking between words (or inside one too long): a cut name was unreadable at 1024 px. */}
+            <Text fw={600} size="lg" lineClamp={2} title={name} style={{ overflowWrap: 'anywhere' }} data-testid="queue-name">
               {name}
             </Text>
             <Text size="sm" c="dimmed">

@@ -51,6 +51,9 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       const reply = await cashier.api.register(registration);
       cashier.queue.getState().noteMethod(reply.pos_session.hash, 'registered');
       void cashier.queue.getState().reload();
+      // The cashier goes on with the new customer: the panel's name takes the focus (it was lost
+      // with the dialog's form), so Tab reaches Place order next.
+      cashier.ui.getState().setFocusPanel(reply.pos_session.hash);
       onDone();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
       // The contact belonged to a member already: they were checked in as they are (the name typed

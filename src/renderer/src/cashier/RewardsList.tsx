@@ -2,6 +2,7 @@ import { Badge, Group, Stack, Text, Title } from '@mantine/core';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
+import { useSession } from '../session/session-store';
 import { rewardOptions } from './balances';
 import { useCashierStrings } from './strings';
 
@@ -10,6 +11,9 @@ export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
   const t = useCashierStrings();
   const language = useLanguage();
   const rewards = rewardOptions(customer);
+  // Points are written as the program's money is (formatPoints).
+  const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
+  const code = customer.quick_pay_balance.currency?.code ?? fallbackCode;
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
@@ -29,7 +33,7 @@ export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
               </Text>
               <Group gap={6} wrap="wrap">
                 <Badge variant="light" color={reward.affordable ? 'teal' : 'gray'}>
-                  {t.rewardCost(formatPoints(reward.cost, language), reward.currency.name)}
+                  {t.rewardCost(formatPoints(reward.cost, language, code), reward.currency.name)}
                 </Badge>
                 {!reward.affordable && (
                   <Badge variant="outline" color="gray">

@@ -12,7 +12,7 @@ type LineStrings = Pick<CashierStrings, 'pointsEarned' | 'earnedRule' | 'pointsS
  * the order queued (on its way, then what its history record said).
  */
 export function orderResultLines(order: OrderReply, reload: AutoReloadState | null, t: LineStrings, language: string, code: string | null): string[] {
-  const points = (n: number) => formatPoints(n, language);
+  const points = (n: number) => formatPoints(n, language, code);
   const money = (n: number) => formatMoney(n, code, language);
   // By currency, in the reply's order; rules without a name are counted, not named.
   const earned = new Map<string, { currency: string; total: number; rules: Array<{ rule: string; points: number }> }>();

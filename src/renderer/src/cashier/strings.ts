@@ -140,6 +140,7 @@ const en = {
   alreadyMember: (name: string) => `${name} is already a customer`,
   alreadyMemberHint: 'That phone or email is theirs: they are checked in as they are (a name typed was not used).',
   offlineActions: 'Offline: actions are paused until the store node is back.',
+  orderOffline: 'The connection to the store node is lost: the order can be placed once it is back. What you typed stays here.',
   // order result
   orderDone: (receipt: string) => `Order ${receipt} complete`,
   pointsEarned: (points: string, currency: string) => `${currency} earned: ${points}`,
@@ -318,6 +319,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     alreadyMember: (name) => `${name} ya es cliente`,
     alreadyMemberHint: 'Ese teléfono o correo es suyo: quedó registrada su visita tal como es (no se usó el nombre escrito).',
     offlineActions: 'Sin conexión: las acciones esperan a que vuelva el nodo de la tienda.',
+    orderOffline: 'Se perdió la conexión con el nodo de la tienda: el pedido se podrá realizar cuando vuelva. Lo escrito se queda aquí.',
     orderDone: (receipt) => `Pedido ${receipt} completado`,
     pointsEarned: (points, currency) => `${currency} ganados: ${points}`,
     earnedRule: (rule, points) => `${rule}: ${points}`,

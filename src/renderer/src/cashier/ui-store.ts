@@ -13,7 +13,11 @@ export interface CashierUiState {
   dialog: CashierDialog;
   /** The card the register dialog links (opened from an unlinked card); null for a plain registration. */
   card: CardToLink | null;
+  /** A session whose panel takes the focus once it shows (a customer just registered); null: none. */
+  focusPanel: string | null;
   show(dialog: CashierDialog): void;
+  /** The panel of session `hash` takes the focus when it shows; null once it has. */
+  setFocusPanel(hash: string | null): void;
   /** Opens the register dialog for an unlinked card. */
   registerCard(card: CardToLink): void;
 }
@@ -23,7 +27,9 @@ export function createCashierUiStore() {
   return createStore<CashierUiState>()((set) => ({
     dialog: null,
     card: null,
+    focusPanel: null,
     show: (dialog) => set({ dialog, card: null }),
+    setFocusPanel: (focusPanel) => set({ focusPanel }),
     registerCard: (card) => set({ dialog: 'register', card }),
   }));
 }

@@ -118,9 +118,9 @@ function TypeIdentification({ store }: { store: KioskStore }) {
     void store.getState().checkIn();
   };
   return (
-    <Paper component="form" onSubmit={submit} p="lg" radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-type">
-      <Stack gap="md">
-        <Title order={2} fz={30}>
+    <Paper component="form" onSubmit={submit} className={classes.panel} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-type">
+      <Stack className={classes.formStack}>
+        <Title order={2} className={classes.formTitle}>
           {t.typeTitle}
         </Title>
         <TextInput
@@ -134,14 +134,15 @@ function TypeIdentification({ store }: { store: KioskStore }) {
           spellCheck={false}
           inputMode="none"
           error={formError}
-          styles={{ input: { fontSize: 30, height: 72 }, label: { fontSize: 20 } }}
+          classNames={{ input: classes.bigInput }}
+          styles={{ label: { fontSize: 20 } }}
         />
         <OnScreenKeyboard layout="full" onKey={(c) => set(value + c)} onBackspace={() => set(value.slice(0, -1))} onClear={() => set('')} />
         <Group justify="space-between">
-          <Button size="xl" h={64} variant="default" onClick={() => store.getState().backToIdle()}>
+          <Button size="xl" className={classes.formButton} variant="default" onClick={() => store.getState().backToIdle()}>
             {t.cancel}
           </Button>
-          <Button type="submit" size="xl" h={64} px={48} disabled={!value.trim()}>
+          <Button type="submit" size="xl" className={classes.formButton} px={48} disabled={!value.trim()}>
             {t.checkIn}
           </Button>
         </Group>
@@ -180,10 +181,10 @@ function Register({ store }: { store: KioskStore }) {
   };
   const digits = draft.phone.replace(/\D/g, '');
   return (
-    <Paper component="form" onSubmit={submit} p="lg" radius="lg" shadow="md" w="100%" maw={1000} data-testid="kiosk-register">
-      <Stack gap="md">
+    <Paper component="form" onSubmit={submit} className={classes.panel} radius="lg" shadow="md" w="100%" maw={1000} data-testid="kiosk-register">
+      <Stack className={classes.formStack}>
         <div>
-          <Title order={2} fz={30}>
+          <Title order={2} className={classes.formTitle}>
             {t.registerTitle}
           </Title>
           <Text fz={18} c="dimmed">
@@ -208,7 +209,8 @@ function Register({ store }: { store: KioskStore }) {
             allowDeselect={false}
             searchable
             comboboxProps={{ size: 'lg' }}
-            styles={{ label: { fontSize: 18 }, input: { height: 64 } }}
+            classNames={{ input: classes.selectInput }}
+            styles={{ label: { fontSize: 18 } }}
           />
           <TextInput
             label={t.phoneLabel}
@@ -221,7 +223,8 @@ function Register({ store }: { store: KioskStore }) {
             autoComplete="off"
             inputMode="none"
             error={formError}
-            styles={{ input: { fontSize: 28, height: 64 }, label: { fontSize: 18 } }}
+            classNames={{ input: classes.fieldInput }}
+            styles={{ label: { fontSize: 18 } }}
           />
           <TextInput
             label={t.firstNameLabel}
@@ -231,7 +234,8 @@ function Register({ store }: { store: KioskStore }) {
             onFocus={() => setField('firstName')}
             autoComplete="off"
             inputMode="none"
-            styles={{ input: { fontSize: 28, height: 64 }, label: { fontSize: 18 } }}
+            classNames={{ input: classes.fieldInput }}
+            styles={{ label: { fontSize: 18 } }}
           />
         </Group>
         <OnScreenKeyboard
@@ -241,10 +245,10 @@ function Register({ store }: { store: KioskStore }) {
           onClear={() => setCurrent('')}
         />
         <Group justify="space-between">
-          <Button size="xl" h={64} variant="default" onClick={() => store.getState().backToIdle()}>
+          <Button size="xl" className={classes.formButton} variant="default" onClick={() => store.getState().backToIdle()}>
             {t.cancel}
           </Button>
-          <Button type="submit" size="xl" h={64} px={48} disabled={digits.length < 5}>
+          <Button type="submit" size="xl" className={classes.formButton} px={48} disabled={digits.length < 5}>
             {t.joinButton}
           </Button>
         </Group>
@@ -273,9 +277,9 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
   const deadline = useStore(store, (s) => s.deadline);
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   return (
-    <Paper p={48} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-welcome" role="status" aria-live="polite">
-      <Stack align="center" gap="xl">
-        <Title order={1} fz={{ base: 44, sm: 64 }} ta="center" data-testid="kiosk-welcome-name">
+    <Paper className={classes.welcomePanel} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-welcome" role="status" aria-live="polite">
+      <Stack align="center" className={classes.welcomeStack}>
+        <Title order={1} ta="center" className={classes.welcomeTitle} data-testid="kiosk-welcome-name">
           {welcome.firstName ? t.welcome(welcome.firstName) : t.welcomeNoName}
         </Title>
         {welcome.tier && (
@@ -287,7 +291,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
           {welcome.points.map((p) => (
             <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
               <Text fz={48} fw={800} ta="center" lh={1.1}>
-                {withMinusSign(p.amount, (n) => formatPoints(n, language))}
+                {withMinusSign(p.amount, (n) => formatPoints(n, language, welcome.quickPay.currency))}
               </Text>
               <Text fz={22} c="dimmed" ta="center">
                 {t.pointsLabel(p.name)}
@@ -305,7 +309,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
         </Group>
         <Text fz={22}>{t.welcomeFooter}</Text>
         <Countdown deadline={deadline} total={total} />
-        <Button size="xl" h={64} px={64} autoFocus onClick={() => store.getState().backToIdle()}>
+        <Button size="xl" className={classes.formButton} px={64} autoFocus onClick={() => store.getState().backToIdle()}>
           {t.done}
         </Button>
       </Stack>
@@ -437,7 +441,7 @@ export function KioskScreen() {
       onKeyDown={onKeyDown}
       onPointerDown={() => store.getState().touch()}
     >
-      <Group justify="space-between" px="lg" pt="md" wrap="nowrap">
+      <Group justify="space-between" px="lg" className={classes.top} wrap="nowrap">
         <Text fz={20} fw={600} c="dimmed" truncate>
           {terminal?.store.name}
         </Text>

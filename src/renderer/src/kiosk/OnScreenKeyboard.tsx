@@ -1,5 +1,6 @@
 import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
+import classes from './KioskScreen.module.css';
 import { useKioskStrings } from './strings';
 
 const DIGIT_ROWS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']];
@@ -27,7 +28,7 @@ export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScre
     <Button
       key={ariaLabel ?? label}
       size="xl"
-      h={54}
+      className={classes.key}
       px={0}
       variant={extra?.variant ?? 'default'}
       color={extra?.color}
