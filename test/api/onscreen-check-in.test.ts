@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey } from '../../src/core/credentials/api-keys';
 import { transact } from '../../src/core/engine';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { type Customer, deleteAccountAt, FORM, freshEmail, legacyErrorCheck, PASSWORD, ROOMY_RATE_LIMITS, setPhoneAt, signUpAt, withSessionKey } from '../support/customers';
+import { type Customer, deleteAccountAt, FORM, freshEmail, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, setPhoneAt, signUpAt, withSessionKey } from '../support/customers';
 import { ACTIVE, expectBalancesAddUp, HASH, inStoreApi, MODULES } from '../support/in-store';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
@@ -313,6 +313,21 @@ describe('POST /onscreen: identification by app barcode token', () => {
     expectLegacyError(await checkIn(v.apiKey, token), 404, 'customer_not_found', 'card_number');
     node.clock.advance(24 * 3600_000);
     expectLegacyError(await checkIn(v.apiKey, token), 404, 'customer_not_found', 'card_number');
+  });
+
+  it('stops every barcode of the program at logout (another device draws a new one); another program’s stays', async () => {
+    const v = await usVendor();
+    const other = await usVendor();
+    const c = await signUp(v.vendorId);
+    const shown = await barcodeToken(c);
+    const elsewhere = await barcodeToken({ ...c, vendorId: other.vendorId, key: (await loginOkAt(node, c.email, PASSWORD, other.vendorId)).session_identifier });
+    const secondDevice = (await loginOkAt(node, c.email, PASSWORD, v.vendorId)).session_identifier as string;
+
+    expect((await http(`${node.url}${withSessionKey('/user/logout', c.key)}`)).status).toBe(200);
+    expectLegacyError(await checkIn(v.apiKey, shown), 404, 'customer_not_found', 'card_number');
+    const fresh = await barcodeToken({ ...c, key: secondDevice });
+    await expectSessionOf(v.apiKey, (await checkInOk(v.apiKey, fresh)).pos_session.hash, c.userId, 'token');
+    await expectSessionOf(other.apiKey, (await checkInOk(other.apiKey, elsewhere)).pos_session.hash, c.userId, 'token');
   });
 
   it("refuses another vendor's token and a made-up one: 404 customer_not_found", async () => {
