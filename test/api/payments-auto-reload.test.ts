@@ -5,7 +5,7 @@ import { startAutoReloadWorker } from '../../src/server/payments/auto-reload-wor
 import { type Customer, legacyErrorCheck, loginOkAt, PASSWORD, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi, receiptCounter } from '../support/in-store';
 import { CARDS, paymentsApi } from '../support/payments';
-import { startTestNode, type TestNode } from '../support/test-node';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // Auto reload over real HTTP: GET/PUT /user/reload/settings (enabled only with amount, threshold and
 // a profile; disabled by 0, 0 or null), the settings in the profile, login and onscreen replies, and
@@ -168,6 +168,18 @@ describe('auto reload on a spend that crosses the threshold', () => {
     expect(await autoReloadRows(s.c.userId)).toHaveLength(2);
     expect((await automaticHistory(s)).map((h) => h.quickpay.balance)).toEqual([35, 34]);
     expect(await api.gatewayCharges(s.profile.id)).toBe(3); // the funding reload and two auto reloads
+  });
+
+  it('reloads no more than the program’s largest reload, lowered after the customer saved a bigger amount', async () => {
+    const s = await enabled(50, 10, 40);
+    const lowered = await http(`${node.url}/program/settings`, { method: 'PUT', token: s.v.accessToken, body: { reload_max_amount: 2_500 } });
+    expect(lowered.status, JSON.stringify(lowered.body)).toBe(200);
+    expect((await spend(s, 45)).auto_reload_queued).toBe(true); // 50 -> 5: crosses
+    expect(await autoReloadRows(s.c.userId)).toMatchObject([{ status: 'queued', amount: 2500 }]);
+    await drainAutoReloads(node.engine);
+    expect(await api.quickPay(s.c.key)).toBe(30);
+    // The customer's own setting is kept: raised again, the limit lets the full amount through.
+    expect(await api.getSettingsOk(s.c.key)).toMatchObject({ amount: 40 });
   });
 
   it('a spend that stays below the threshold does not reload again; a declined auto reload shows as Declined', async () => {

@@ -4,6 +4,7 @@ import { findUserVendor } from '../../customers/customer-store';
 import type { Engine } from '../../engine';
 import { nextObjectId } from '../../storage/ids';
 import type { AutoReloadsTable, DB } from '../../storage/schema';
+import { paymentLimitsOf } from '../../rules/settings/payment-limits';
 import { liveBillingProfiles } from '../billing-profiles/billing-profile';
 import { loadCharge, refreshCharge } from '../charges/payment-charges';
 import { chargeBillingProfile, reloadSettlement } from '../reloads/charge-billing-profile';
@@ -67,6 +68,10 @@ export async function queueAutoReloadOnCrossing(
     .where('status', 'in', OPEN)
     .executeTakeFirst();
   if (open) return null;
+  // Never above the program's largest reload, lowered since the customer saved their amount: the
+  // merchant's limit holds, the customer is still topped up (their setting comes back in full if
+  // the limit is raised again).
+  const { reloadMax } = await paymentLimitsOf(engine, spend.vendorId, trx);
   const now = engine.clock.now();
   const id = await nextObjectId(trx, engine.nodeId);
   await trx
@@ -76,7 +81,7 @@ export async function queueAutoReloadOnCrossing(
       vendor_id: spend.vendorId,
       user_id: spend.userId,
       billing_profile_id: profile.id,
-      amount: Number(link.reload_amount),
+      amount: Math.min(Number(link.reload_amount), reloadMax),
       threshold,
       order_id: spend.orderId,
       status: 'queued',
