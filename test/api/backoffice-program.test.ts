@@ -50,6 +50,8 @@ describe('the program', () => {
     ]);
     // which one holds quick pay, for the pause dialog to say what pausing it stops
     expect(p.quick_pay_currency).toBe(p.currencies[1].id);
+    // the vendor's country, so Spanish amounts read as it writes them
+    expect(p.country).toBe('US');
     expect(p.earning_rules).toHaveLength(1);
     expect(p.earning_rules[0]).toMatchObject({ name: DEFAULT_RULE, points: 1, per_amount: 1, rounding: 'floor', status: 'ACTIVE' });
     expect(p.settings).toMatchObject({ points_expiry_days: null, referral_points: 0, egift_max_amount: null, reload_max_amount: null });

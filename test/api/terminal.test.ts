@@ -13,10 +13,10 @@ describe('GET /app/terminal', () => {
   });
   afterAll(() => node.close());
 
-  it('describes a cashier key: role, vendor, store, point of sale, money and language', async () => {
+  it('describes a cashier key: role, vendor, store, point of sale, money, language and country', async () => {
     const reply = await http(`${node.url}/app/terminal?api_key=${vendor.apiKey}`);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ object: 'terminal', role: 'cashier', vendor: { id: vendor.vendorId }, store: { id: vendor.storeId }, quick_pay_currency: 'USD', language: 'en' });
+    expect(reply.body).toMatchObject({ object: 'terminal', role: 'cashier', vendor: { id: vendor.vendorId }, store: { id: vendor.storeId }, quick_pay_currency: 'USD', language: 'en', country: 'US' });
     expect(reply.body.point_of_sale).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
   });
 

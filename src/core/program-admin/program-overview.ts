@@ -29,6 +29,8 @@ export interface ProgramOverview {
   currencies: CurrencyRecord[];
   /** The currency quick pay is held in (its public id), so the screens can say what pausing it stops. */
   quickPayCurrency: string | null;
+  /** The vendor's country (ISO 3166-1 alpha-2): amounts are written as it writes them. */
+  country: string;
   earningRules: EarningRuleRecord[];
   rewards: SpendingRuleRecord[];
   tiers: TierRecord[];
@@ -50,6 +52,7 @@ export async function programOverview(engine: Engine, vendorId: number, role: 'c
     editable: ownsProgramData(engine),
     currencies,
     quickPayCurrency: currencies.find((c) => c.id === vendor.quick_pay_currency_id)?.publicId ?? null,
+    country: vendor.country,
     earningRules: (await listEarningRules(engine, scope, all)).items,
     rewards: (await listSpendingRules(engine, scope, all)).items,
     tiers: (await listTiers(engine, scope, all)).items,

@@ -11,6 +11,8 @@ export interface TerminalDescription {
   quickPayCurrencyCode: string | null;
   /** The vendor's language: the screens start in it until the cashier picks another. */
   language: string;
+  /** The vendor's country (ISO 3166-1 alpha-2): the screens write numbers as it does. */
+  country: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function describeTerminal(engine: Engine, scope: StoreScope): Promi
       'stores.city',
       'vendors.name as vendor_name',
       'vendors.language',
+      'vendors.country',
       'currencies.code as quick_pay_code',
       'points_of_sale.id as pos_id',
       'points_of_sale.name as pos_name',
@@ -43,5 +46,6 @@ export async function describeTerminal(engine: Engine, scope: StoreScope): Promi
     pointOfSale: row.pos_id !== null && row.pos_name !== null ? { id: row.pos_id, name: row.pos_name } : null,
     quickPayCurrencyCode: row.quick_pay_code,
     language: row.language,
+    country: row.country,
   };
 }

@@ -18,10 +18,9 @@ export function formatDuration(totalSeconds: number): string {
 }
 
 /**
- * The currencies of Spanish-speaking countries, each written as its country writes amounts. The
- * screens do not know the program's country (GET /app/terminal names none); its currency is the
- * nearest sign of it. USD is the United States' (es-US: "$12.50", as an American reads prices;
- * Ecuador, El Salvador and Panama use it too). EUR is Spain's (a Spanish-speaking euro program).
+ * Fallback when the country has no Spanish locale in ICU (a Spanish screen of a program in Germany):
+ * the currency's country, as the nearest sign of how the program writes amounts. USD is the United
+ * States' (es-US: "$12.50"); EUR is Spain's.
  */
 const SPANISH_LOCALE_OF_CURRENCY: Record<string, string> = {
   USD: 'es-US',
@@ -44,33 +43,52 @@ const SPANISH_LOCALE_OF_CURRENCY: Record<string, string> = {
   UYU: 'es-UY',
 };
 
+const spanishOfCountry = new Map<string, string | null>();
+
 /**
- * The locale numbers are written in: English as it is; Spanish as the program's country writes
- * them (by its currency, above), else Latin America's (es-419: "1,200"), never Spain's by
- * default ("12,50 US$" on a screen in Quito or Miami).
+ * "EC" -> "es-EC" when this runtime's ICU has Spanish as Ecuador writes it, else null. V8's
+ * supportedLocalesOf accepts any es-XX (it falls back to plain es, Spain's "1234,50 US$"), so the
+ * locale must also resolve to itself.
  */
-export function numberLocale(language: string, currency: string | null = null): string {
-  if (language !== 'es') return language;
-  return (currency ? SPANISH_LOCALE_OF_CURRENCY[currency.toUpperCase()] : undefined) ?? 'es-419';
+function spanishLocaleOfCountry(country: string): string | null {
+  const code = country.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(code)) return null;
+  let locale = spanishOfCountry.get(code);
+  if (locale === undefined) {
+    const tag = `es-${code}`;
+    locale = Intl.NumberFormat.supportedLocalesOf(tag).length > 0 && new Intl.NumberFormat(tag).resolvedOptions().locale === tag ? tag : null;
+    spanishOfCountry.set(code, locale);
+  }
+  return locale;
 }
 
 /**
- * 12.5, "USD", "es" -> "$12.50" (numberLocale); without a currency code, the number with two
+ * The locale numbers are written in: English as it is; Spanish as the program's country writes
+ * them (es-EC: "$1.234,50"), else as its currency's country does (the table above), else Latin
+ * America's (es-419: "1,200"), never Spain's by default ("12,50 US$" on a screen in Quito or Miami).
+ */
+export function numberLocale(language: string, currency: string | null = null, country: string | null = null): string {
+  if (language !== 'es') return language;
+  return (country ? spanishLocaleOfCountry(country) : null) ?? (currency ? SPANISH_LOCALE_OF_CURRENCY[currency.toUpperCase()] : undefined) ?? 'es-419';
+}
+
+/**
+ * 12.5, "USD", "es", "EC" -> "$12,50" (numberLocale); without a currency code, the number with two
  * decimals. The decimals are the ledger's (minorUnitDigits), not the browser's ICU's, which may disagree.
  */
-export function formatMoney(amount: number, currency: string | null, language: string): string {
+export function formatMoney(amount: number, currency: string | null, language: string, country: string | null = null): string {
   const digits = currencyDigits(currency);
-  const locale = numberLocale(language, currency);
+  const locale = numberLocale(language, currency, country);
   if (!currency) return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
   return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 /**
- * 1200 -> "1,200" (en, es-419), "1.200" (es of a peso or euro program: `currency`, the program's
- * money, says whose): points are whole numbers, written as the program's amounts are.
+ * 1200 -> "1,200" (en, es-419, es-MX), "1.200" (es-EC, or a peso or euro program's Spanish): points
+ * are whole numbers, written as the program's amounts are (numberLocale).
  */
-export function formatPoints(points: number, language: string, currency: string | null = null): string {
-  return new Intl.NumberFormat(numberLocale(language, currency), { maximumFractionDigits: 0 }).format(points);
+export function formatPoints(points: number, language: string, currency: string | null = null, country: string | null = null): string {
+  return new Intl.NumberFormat(numberLocale(language, currency, country), { maximumFractionDigits: 0 }).format(points);
 }
 
 /** Decimals of a currency as the ledger counts it (2 when unknown or without a code). */

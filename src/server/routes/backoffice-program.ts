@@ -48,6 +48,7 @@ export const backOfficeProgramRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
       editable: p.editable,
       currencies: p.currencies.map(currencyToWire),
       quick_pay_currency: p.quickPayCurrency,
+      country: p.country,
       earning_rules: p.earningRules.map(earningRuleToWire),
       rewards: p.rewards.map(rewardToWire),
       tiers: p.tiers.map(tierToWire),

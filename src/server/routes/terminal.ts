@@ -20,6 +20,7 @@ export const terminalRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asy
         point_of_sale: terminal.pointOfSale,
         quick_pay_currency: terminal.quickPayCurrencyCode,
         language: terminal.language,
+        country: terminal.country,
       };
     },
   );

@@ -28,6 +28,7 @@ export const ProgramOverviewSchema = Type.Object({
   editable: Type.Boolean({ description: 'false on a paired store: the program is changed at central' }),
   currencies: Type.Array(CurrencySchema),
   quick_pay_currency: Nullable(Type.String({ description: 'id of the currency quick pay is held in; null: the program offers none' })),
+  country: Type.String({ description: "the vendor's country (ISO 3166-1 alpha-2); amounts are written as it writes them" }),
   earning_rules: Type.Array(EarningRuleSchema),
   rewards: Type.Array(RewardSchema),
   tiers: Type.Array(TierSchema),

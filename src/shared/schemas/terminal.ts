@@ -10,4 +10,5 @@ export const TerminalSchema = Type.Object({
   point_of_sale: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
   quick_pay_currency: Nullable(Type.String({ description: 'ISO 4217 code of the quick-pay balance' })),
   language: Type.String({ description: "the vendor's language; screens start in it" }),
+  country: Type.String({ description: "the vendor's country (ISO 3166-1 alpha-2); screens write numbers as it does" }),
 });

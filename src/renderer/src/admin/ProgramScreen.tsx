@@ -395,7 +395,7 @@ function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
     if (minor === null) return undefined;
     if (Math.abs(minor - Number(values[f]) * 10 ** digits) > 1e-6) return t.capDecimals(t[LIMIT_LABELS[f]], digits);
     const least = f === 'egift_max_amount' ? 10 ** digits : 1;
-    return minor < least ? t.limitAtLeast(t[LIMIT_LABELS[f]], formatMoney(least / 10 ** digits, code, language)) : undefined;
+    return minor < least ? t.limitAtLeast(t[LIMIT_LABELS[f]], formatMoney(least / 10 ** digits, code, language, p.country)) : undefined;
   };
   const blocked = LIMIT_FIELDS.some((f) => problemOf(f) !== undefined);
   return (
@@ -407,7 +407,7 @@ function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
           <NumberInput
             key={f}
             label={t.capIn(t[LIMIT_LABELS[f]], code)}
-            placeholder={t.limitDefault(formatMoney(defaults[f] / 10 ** digits, code, language))}
+            placeholder={t.limitDefault(formatMoney(defaults[f] / 10 ** digits, code, language, p.country))}
             value={values[f]}
             onChange={(v) => setValues({ ...values, [f]: v })}
             allowDecimal={digits > 0}

@@ -32,9 +32,10 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
   const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
   const quickPay = customer.quick_pay_balance;
   const code = quickPay.currency?.code ?? fallbackCode;
+  const country = useSession((s) => s.terminal?.country ?? null);
   // A balance below zero (points earned, spent, then the sale voided) reads with the history's minus sign.
-  const money = (amount: number) => withMinusSign(amount, (n) => formatMoney(n, code, language));
-  const points = (amount: number) => withMinusSign(amount, (n) => formatPoints(n, language, code));
+  const money = (amount: number) => withMinusSign(amount, (n) => formatMoney(n, code, language, country));
+  const points = (amount: number) => withMinusSign(amount, (n) => formatPoints(n, language, code, country));
   const qpExpiring = nextExpiring(quickPay.expiring, quickPay.amount);
   const reload = autoReload(customer.reload);
 
@@ -59,7 +60,7 @@ export function BalanceCards({ customer }: { customer: CustomerAtCounter }) {
             amount={entry.amount}
             testId={`loyalty-balance-${id}`}
             noteTestId={`loyalty-expiring-${id}`}
-            note={expiring ? t.expiresNext(formatPoints(expiring.amount, language, code), formatDate(expiring.date, language)) : t.nothingExpires}
+            note={expiring ? t.expiresNext(formatPoints(expiring.amount, language, code, country), formatDate(expiring.date, language)) : t.nothingExpires}
           />
         );
       })}

@@ -28,6 +28,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
   const focusPanel = useCashierUi((s) => s.focusPanel);
   const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
   const code = customer.quick_pay_balance.currency?.code ?? fallbackCode;
+  const country = useSession((s) => s.terminal?.country ?? null);
   const nameRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (!focusPanel || focusPanel !== hash) return;
@@ -55,7 +56,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
         )}
       </Group>
       <Text size="sm" c="dimmed" style={BREAK_ANYWHERE}>
-        {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code)) : '']
+        {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code, country)) : '']
           .filter(Boolean)
           .join(' · ')}
       </Text>

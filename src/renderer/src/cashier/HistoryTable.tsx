@@ -10,6 +10,7 @@ export function HistoryTable() {
   const t = useCashierStrings();
   const language = useLanguage();
   const code = useSession((s) => s.terminal?.quick_pay_currency ?? null);
+  const country = useSession((s) => s.terminal?.country ?? null);
   const history = useCustomer((s) => s.history);
   const phase = useCustomer((s) => s.historyPhase);
   const error = useCustomer((s) => s.historyError);
@@ -44,7 +45,7 @@ export function HistoryTable() {
             </Table.Thead>
             <Table.Tbody>
               {history.map((record) => {
-                const row = historyRowTexts(readHistoryRecord(record), t, language, code);
+                const row = historyRowTexts(readHistoryRecord(record), t, language, code, country);
                 return (
                   <Table.Tr key={record.id} data-testid="history-row">
                     <Table.Td>

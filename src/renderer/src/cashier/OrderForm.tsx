@@ -84,8 +84,9 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const busy = useCustomer((s) => s.busy === 'ordering');
   const orderError = useCustomer((s) => s.orderError);
   const code = customer.quick_pay_balance.currency?.code ?? terminal?.quick_pay_currency ?? null;
+  const country = terminal?.country ?? null;
   const digits = currencyDigits(code);
-  const money = (amount: number) => formatMoney(amount, code, language);
+  const money = (amount: number) => formatMoney(amount, code, language, country);
   const balance = customer.quick_pay_balance.amount;
   const rewards = rewardOptions(customer);
 
@@ -234,12 +235,12 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
                   size="md"
                   value={reward.id}
                   disabled={blocked !== null}
-                  label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language, code), reward.currency.name)})`}
+                  label={`${reward.name} (${t.rewardCost(formatPoints(reward.cost, language, code, country), reward.currency.name)})`}
                   description={
                     blocked === 'notEnough'
-                      ? t.rewardNotEnough(formatPoints(reward.balance, language, code), reward.currency.name)
+                      ? t.rewardNotEnough(formatPoints(reward.balance, language, code, country), reward.currency.name)
                       : blocked === 'notEnoughLeft'
-                        ? t.rewardNotEnoughLeft(formatPoints(left, language, code), reward.currency.name)
+                        ? t.rewardNotEnoughLeft(formatPoints(left, language, code, country), reward.currency.name)
                         : blocked === 'unavailable'
                           ? t.rewardUnavailable
                           : undefined

@@ -12,9 +12,10 @@ export function OrderResult({ order }: { order: OrderReply }) {
   const language = useLanguage();
   const fallback = useSession((s) => s.terminal?.quick_pay_currency ?? null);
   const code = order.balances.quick_pay.currency?.code ?? fallback;
+  const country = useSession((s) => s.terminal?.country ?? null);
   // The auto reload the order queued: on its way until the history has its record, then what it says.
   const reload = useCustomer((s) => (s.autoReload?.receipt === order.receipt_number ? s.autoReload : null));
-  const lines = orderResultLines(order, reload, t, language, code);
+  const lines = orderResultLines(order, reload, t, language, code, country);
   return (
     <Alert color="teal" role="status" title={t.orderDone(order.receipt_number)} data-testid="order-result">
       {lines.length === 0 ? (

@@ -14,6 +14,7 @@ export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
   // Points are written as the program's money is (formatPoints).
   const fallbackCode = useSession((s) => s.terminal?.quick_pay_currency ?? null);
   const code = customer.quick_pay_balance.currency?.code ?? fallbackCode;
+  const country = useSession((s) => s.terminal?.country ?? null);
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
@@ -33,7 +34,7 @@ export function RewardsList({ customer }: { customer: CustomerAtCounter }) {
               </Text>
               <Group gap={6} wrap="wrap">
                 <Badge variant="light" color={reward.affordable ? 'teal' : 'gray'}>
-                  {t.rewardCost(formatPoints(reward.cost, language, code), reward.currency.name)}
+                  {t.rewardCost(formatPoints(reward.cost, language, code, country), reward.currency.name)}
                 </Badge>
                 {!reward.affordable && (
                   <Badge variant="outline" color="gray">

@@ -180,10 +180,10 @@ export interface HistoryRowTexts {
 
 type RowStrings = Pick<CashierStrings, 'historyKind' | 'historySale' | 'historyDeclined' | 'historyMoveBack' | 'historyNothingMoved'>;
 
-export function historyRowTexts(line: HistoryLine, t: RowStrings, language: string, quickPayCurrency: string | null): HistoryRowTexts {
-  const money = (amount: number) => formatMoney(amount, quickPayCurrency, language);
+export function historyRowTexts(line: HistoryLine, t: RowStrings, language: string, quickPayCurrency: string | null, country: string | null = null): HistoryRowTexts {
+  const money = (amount: number) => formatMoney(amount, quickPayCurrency, language, country);
   const told = (text: string, back: boolean) => (back ? t.historyMoveBack(text) : text);
-  const points = line.points.map((m) => told(signed(m.amount, (n) => `${formatPoints(n, language, quickPayCurrency)} ${m.currency}`.trim()), m.back)).join(', ');
+  const points = line.points.map((m) => told(signed(m.amount, (n) => `${formatPoints(n, language, quickPayCurrency, country)} ${m.currency}`.trim()), m.back)).join(', ');
   const quickPay = line.quickPay ? told(signed(line.quickPay.amount, money), line.quickPay.back) : '';
   const nothing = !points && !quickPay && line.declined === null;
   const context = [

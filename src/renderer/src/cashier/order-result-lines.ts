@@ -11,9 +11,9 @@ type LineStrings = Pick<CashierStrings, 'pointsEarned' | 'earnedRule' | 'pointsS
  * rule: "Points earned: 12 (1 per dollar)"), rewards redeemed, quick pay used, and the auto reload
  * the order queued (on its way, then what its history record said).
  */
-export function orderResultLines(order: OrderReply, reload: AutoReloadState | null, t: LineStrings, language: string, code: string | null): string[] {
-  const points = (n: number) => formatPoints(n, language, code);
-  const money = (n: number) => formatMoney(n, code, language);
+export function orderResultLines(order: OrderReply, reload: AutoReloadState | null, t: LineStrings, language: string, code: string | null, country: string | null = null): string[] {
+  const points = (n: number) => formatPoints(n, language, code, country);
+  const money = (n: number) => formatMoney(n, code, language, country);
   // By currency, in the reply's order; rules without a name are counted, not named.
   const earned = new Map<string, { currency: string; total: number; rules: Array<{ rule: string; points: number }> }>();
   for (const e of order.earned) {

@@ -274,6 +274,7 @@ function Countdown({ deadline, total }: { deadline: number | null; total: number
 function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome }) {
   const t = useKioskStrings();
   const language = useLanguage();
+  const country = useSession((s) => s.terminal?.country ?? null);
   const deadline = useStore(store, (s) => s.deadline);
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   return (
@@ -291,7 +292,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
           {welcome.points.map((p) => (
             <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
               <Text fz={48} fw={800} ta="center" lh={1.1}>
-                {withMinusSign(p.amount, (n) => formatPoints(n, language, welcome.quickPay.currency))}
+                {withMinusSign(p.amount, (n) => formatPoints(n, language, welcome.quickPay.currency, country))}
               </Text>
               <Text fz={22} c="dimmed" ta="center">
                 {t.pointsLabel(p.name)}
@@ -300,7 +301,7 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
           ))}
           <Paper withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-quick-pay">
             <Text fz={48} fw={800} ta="center" lh={1.1}>
-              {withMinusSign(welcome.quickPay.amount, (n) => formatMoney(n, welcome.quickPay.currency, language))}
+              {withMinusSign(welcome.quickPay.amount, (n) => formatMoney(n, welcome.quickPay.currency, language, country))}
             </Text>
             <Text fz={22} c="dimmed" ta="center">
               {t.quickPayLabel}
