@@ -37,7 +37,7 @@ import { countryRoutes } from './routes/countries';
 import { currencyRoutes } from './routes/currencies';
 import { customerDeletionRoutes } from './routes/customer-deletion';
 import { egiftRoutes } from './routes/egifts';
-import { healthRoutes } from './routes/health';
+import { healthRoutes, watchDatabaseFailures } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { inboxRoutes } from './routes/inbox';
 import { promotionRoutes } from './routes/promotions';
@@ -90,6 +90,10 @@ export interface AppOptions {
   sync?: StoreSync | null;
   /** --webhooks-allow-private: endpoints may be http:// or on loopback/private addresses. */
   webhooksAllowPrivate?: boolean;
+  /** The data folder whose disk GET /health checks (an SQLite node's database folder when absent). */
+  dataDir?: string | null;
+  /** GET /health's low-disk threshold (tests); 1 GiB by default (core/chain-health/node-health.ts). */
+  diskLowBytes?: number;
   /** Pairing and unpairing from the screens (a store node's host restarts it); refused without. */
   pairingControl?: PairingControl | null;
   /** --public-url: where emailed links (back-office invitations and resets) point. */
@@ -170,7 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app, options.version);
 
   const { engine } = options;
-  await app.register(healthRoutes, { engine, role: options.role, version: options.version });
+  watchDatabaseFailures(app, engine);
+  await app.register(healthRoutes, { engine, role: options.role, version: options.version, sync: options.sync ?? null, dataDir: options.dataDir ?? null, ...(options.diskLowBytes === undefined ? {} : { diskLowBytes: options.diskLowBytes }) });
   await app.register(oauthRoutes, { engine });
   await app.register(currencyRoutes, { engine });
   await app.register(cardRoutes, { engine });

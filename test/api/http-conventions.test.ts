@@ -475,6 +475,7 @@ describe('GET /health', () => {
       version: 'test',
       uptime_seconds: expect.any(Number),
       time: new Date(node.clock.now()).toISOString(),
+      checks: expect.any(Object), // test/api/health-checks.test.ts
     });
     expect(Number.isInteger(reply.body.node_id)).toBe(true);
     expect(Number.isInteger(reply.body.uptime_seconds)).toBe(true);

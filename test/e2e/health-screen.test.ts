@@ -57,3 +57,30 @@ describe('health screen in Chromium', () => {
     expect(await page.getByRole('table', { name: 'Node health' }).textContent()).toContain('last known: ok');
   });
 });
+
+describe('health screen of a node that needs attention', () => {
+  it('shows degraded in orange and says what to look at', async () => {
+    // A threshold above any real disk: the node's data folder reads as low on space.
+    const node = await startTestNode({ rendererDir: buildRenderer(), diskLowBytes: Number.MAX_SAFE_INTEGER });
+    const browser = await launchChromium();
+    try {
+      const kioskKey = (await node.addVendor()).kioskApiKey;
+      const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+      await page.goto(node.url);
+      await page.getByLabel('Store key').fill(kioskKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const staff = page.getByRole('dialog', { name: 'Staff only' });
+      await staff.getByLabel('Store key').fill(kioskKey);
+      await staff.getByRole('button', { name: 'Open Settings' }).click();
+      const table = page.getByRole('table', { name: 'Node health' });
+      await table.waitFor();
+      const text = await table.textContent();
+      expect(text).toMatch(/Status\s*degraded/);
+      expect(text).toMatch(/Needs attention\s*the data folder's disk has [\d.]+ GiB free/);
+    } finally {
+      await browser.close();
+      await node.close();
+    }
+  });
+});

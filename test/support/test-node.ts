@@ -43,6 +43,8 @@ export interface TestNodeOptions {
   webhooksAllowPrivate?: boolean;
   /** Where emailed back-office links point, as `punchcard store --public-url` sets it. */
   publicUrl?: string;
+  /** GET /health's low-disk threshold: a huge one makes the node `degraded`. */
+  diskLowBytes?: number;
 }
 
 export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
@@ -52,7 +54,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
   const logger = options.traceLog ? createLogger({ level: 'trace', file: logFile }) : undefined;
   const engine = await startEngine({ database: openSqlite(`${dir.path}/punchcard.db`), nodeKey: randomBytes(32), clock, role: 'store' });
   const scanners = createNodeScanners(engine, options.scanners);
-  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits, scanners, webhooksAllowPrivate: options.webhooksAllowPrivate ?? false, publicUrl: options.publicUrl, ...(logger ? { logger } : {}) });
+  const app = await buildApp({ engine, role: 'store', version: 'test', rendererDir: options.rendererDir, rateLimits: options.rateLimits, scanners, webhooksAllowPrivate: options.webhooksAllowPrivate ?? false, publicUrl: options.publicUrl, ...(options.diskLowBytes === undefined ? {} : { diskLowBytes: options.diskLowBytes }), ...(logger ? { logger } : {}) });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   await scanners?.start();
   const messaging = startMessaging(engine, { dataDir: dir.path, smtpUrl: options.messaging?.smtpUrl, ...(logger ? { logger } : {}) });

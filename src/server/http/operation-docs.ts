@@ -251,7 +251,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /stores/{id}': { section: 'Configuration', summary: 'Update a store', description: 'Change its address, hours, time zone or status.' },
 
   // ---- Node
-  'GET /health': { section: 'Node', summary: 'Node health', description: 'Status, role, version, node number and database of this node.' },
+  'GET /health': { section: 'Node', summary: 'Node health', description: 'Status (`ok`; `degraded`, still 200: the node sells but needs attention — its disk under 1 GiB free, sales unsent or nothing pulled from central for 15 minutes; `unavailable`, 503: its database unreachable, silent for 2 s, or refusing writes), role, version, node number and database of this node, and `checks` of the database, the data folder’s disk and, on a paired store, the sync link. No credential; writes nothing while the node is healthy.' },
   'POST /oauth/access_token': { section: 'Node', summary: 'Get an access token', description: 'The client_credentials grant: a bearer token for the resource-style calls of the client\'s program.' },
 };
 

@@ -218,6 +218,8 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     rendererDir: options.rendererDir ?? builtRendererDir(),
     scanners,
     sync,
+    // /health checks the free space of the folder the node writes (a PostgreSQL central's too).
+    dataDir: options.dataDir,
     ...(role === 'store' ? { pairingControl } : {}),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     publicUrl: options.publicUrl,

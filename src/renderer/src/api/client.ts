@@ -82,7 +82,8 @@ export function isHealth(value: unknown): value is Health {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   return (
-    v.status === 'ok' &&
+    // A node that sells but needs attention answers 200 `degraded`; `unavailable` comes as a 503.
+    (v.status === 'ok' || v.status === 'degraded') &&
     typeof v.node_id === 'number' &&
     (v.role === 'store' || v.role === 'central') &&
     (v.database === 'sqlite' || v.database === 'postgres') &&

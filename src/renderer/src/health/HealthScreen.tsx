@@ -3,6 +3,7 @@ import { type ReactNode, useEffect } from 'react';
 import { formatDuration } from '../format';
 import { defineStrings } from '../i18n/define-strings';
 import { useLanguage } from '../i18n/language-store';
+import type { Health } from '../../../shared/schemas/health';
 import { healthStore, useHealth } from './health-store';
 
 export const useHealthStrings = defineStrings({
@@ -14,7 +15,11 @@ export const useHealthStrings = defineStrings({
     cannotReach: (reason: string) => `cannot reach the node: ${reason}`,
     checking: 'Checking the store node…',
     status: 'Status',
-    lastKnownOk: 'last known: ok',
+    lastKnown: (status: string) => `last known: ${status}`,
+    attention: 'Needs attention',
+    diskLow: (free: string) => `the data folder's disk has ${free} free`,
+    eventsUnsent: (minutes: number) => `sales not sent to central for ${minutes} min`,
+    pullStale: (minutes: number) => `nothing heard from central for ${minutes} min`,
     nodeId: 'Node id',
     role: 'Role',
     roleName: (role: string) => ({ store: 'Store node', central: 'Central node' })[role] ?? role,
@@ -31,7 +36,11 @@ export const useHealthStrings = defineStrings({
     cannotReach: (reason: string) => `no se puede contactar con el nodo: ${reason}`,
     checking: 'Comprobando el nodo de la tienda…',
     status: 'Estado',
-    lastKnownOk: 'último conocido: ok',
+    lastKnown: (status: string) => `último conocido: ${status}`,
+    attention: 'Requiere atención',
+    diskLow: (free: string) => `al disco de la carpeta de datos le quedan ${free}`,
+    eventsUnsent: (minutes: number) => `ventas sin enviar al nodo central desde hace ${minutes} min`,
+    pullStale: (minutes: number) => `sin noticias del nodo central desde hace ${minutes} min`,
     nodeId: 'Id del nodo',
     role: 'Función',
     roleName: (role: string) => ({ store: 'Nodo de tienda', central: 'Nodo central' })[role] ?? role,
@@ -41,6 +50,16 @@ export const useHealthStrings = defineStrings({
     checkedAt: (time: string) => `Comprobado a las ${time}`,
   },
 });
+
+/** What a `degraded` node asks someone to look at, in words (the checks of GET /health). */
+function attentionOf(health: Health, t: ReturnType<typeof useHealthStrings>): string[] {
+  const { disk, sync } = health.checks;
+  const lines: string[] = [];
+  if (disk?.status === 'degraded') lines.push(t.diskLow(`${(disk.free_bytes / 2 ** 30).toFixed(1)} GiB`));
+  if (sync?.problem === 'events_unsent') lines.push(t.eventsUnsent(Math.round((sync.oldest_pending_age_seconds ?? 0) / 60)));
+  if (sync?.problem === 'pull_stale') lines.push(t.pullStale(Math.round((sync.last_pull_age_seconds ?? 0) / 60)));
+  return lines;
+}
 
 function Row({ label, value }: { label: string; value: ReactNode }) {
   return (
@@ -95,11 +114,12 @@ export function HealthScreen() {
               <Row
                 label={t.status}
                 value={
-                  <Badge color={phase === 'error' ? 'gray' : 'green'} variant="light">
-                    {phase === 'error' ? t.lastKnownOk : health.status}
+                  <Badge color={phase === 'error' ? 'gray' : health.status === 'ok' ? 'green' : 'orange'} variant="light">
+                    {phase === 'error' ? t.lastKnown(health.status) : health.status}
                   </Badge>
                 }
               />
+              {attentionOf(health, t).length > 0 && <Row label={t.attention} value={attentionOf(health, t).join('; ')} />}
               <Row label={t.nodeId} value={health.node_id} />
               <Row label={t.role} value={t.roleName(health.role)} />
               <Row label={t.database} value={health.database} />
