@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ServiceError } from '../../shared/errors';
 import { dataDirAt } from '../node/data-dir';
+import { pairingLost } from '../node/lost-pairing';
 import { readPairing } from '../sync/pairing-file';
 import { unpairStore } from '../sync/pair-store';
 
@@ -15,7 +16,7 @@ export function registerUnpairCommand(program: Command): void {
     .action(async (options: { data: string; discardUnsent?: boolean; json?: boolean }) => {
       // Said before "stop it first": a running node that was never paired has nothing to unpair.
       const dir = dataDirAt(options.data);
-      if (readPairing(dir) === null) throw new ServiceError('store_not_paired', `${dir.root} is not paired with a central node: nothing to unpair.`);
+      if (readPairing(dir) === null && !(await pairingLost(dir))) throw new ServiceError('store_not_paired', `${dir.root} is not paired with a central node: nothing to unpair.`);
       const { setAside } = await unpairStore({ dataDir: options.data, discardUnsent: options.discardUnsent ?? false });
       process.stdout.write(options.json ? `${JSON.stringify({ unpaired: true, set_aside: setAside })}\n` : `Unpaired.${setAside ? ` The chain's data is kept in ${setAside}.` : ''}\n`);
     });

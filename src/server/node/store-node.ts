@@ -24,6 +24,7 @@ import type { ScannerService } from './scanners';
 import { startWebhookWorker } from '../../core/webhooks/worker';
 import type { PollingWorker } from '../../core/workers/polling-worker';
 import { drainRequestsOnClose } from './drain-requests';
+import { refuseLostPairing } from './lost-pairing';
 
 export interface NodeEngineOptions {
   dataDir: string;
@@ -77,7 +78,9 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
     programRole: paired ? 'replica' : 'owner',
   });
   // The key must open what the database sealed (card PINs, webhook secrets): refused before serving.
+  // A chain's data without its central.json too, before a new node.key is written beside it.
   try {
+    if (role === 'store' && !paired) refuseLostPairing(dir, engine.nodeId);
     await checkNodeKeyAgainstData(engine.db, dir, keyInUse);
     if (keyInUse.key === null) {
       saveNewNodeKey(dir, nodeKey);

@@ -9,6 +9,7 @@ import { summariseOutbox } from '../../core/sync/outbox/pending-events';
 import type { PairResponse } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
 import { type DataDir, openDataDir, refuseWhileNodeRuns } from '../node/data-dir';
+import { pairingLost } from '../node/lost-pairing';
 import { CentralError, requestPairing } from './http-transport';
 import { readPairing, removePairing, type StorePairing, writePairing } from './pairing-file';
 
@@ -109,14 +110,17 @@ export interface UnpairOptions {
 export async function unpairStore(options: UnpairOptions): Promise<{ setAside: string | null }> {
   const dir = openDataDir(options.dataDir);
   refuseWhileRunning(dir);
-  if (!readPairing(dir)) throw new ServiceError('store_not_paired');
+  // central.json lost over the chain's data (the node refuses to start): leaving the chain is a way out.
+  const lost = await pairingLost(dir, options.sqliteNativeBinding);
+  if (!readPairing(dir) && !lost) throw new ServiceError('store_not_paired');
   if (!options.discardUnsent && existsSync(dir.database)) {
     // Central revoked this node: what it did not send can never be sent, so nothing is discarded by unpairing.
     const { pending, unpairedAtCentral } = await withDatabase(dir, options.sqliteNativeBinding, async (db) => ({
       pending: (await summariseOutbox(db)).pending,
       unpairedAtCentral: (await getMeta(db, 'sync_unpaired_at_central')) !== null,
     }));
-    if (!unpairedAtCentral) refuseUnsent(pending, 'Start the store node so it sends them to central, or unpair with --discard-unsent (they stay in the set-aside database).');
+    const send = lost ? 'Put central.json back and start the store node so it sends them' : 'Start the store node so it sends them to central';
+    if (!unpairedAtCentral) refuseUnsent(pending, `${send}, or unpair with --discard-unsent (they stay in the set-aside database).`);
   }
   return finishUnpairing(dir, options.now?.() ?? Date.now());
 }
