@@ -80,6 +80,8 @@ describe('the demo in Chromium', () => {
     await page.getByRole('button', { name: 'Check in', exact: true }).click();
     await expectText(panel().getByTestId('customer-name'), customers[0]!.name!);
     await expectText(panel().getByTestId('customer-tier'), 'Gold');
+    // Her history loads after the panel: the picture waits for it (it showed a grey placeholder).
+    await expect.poll(() => panel().getByTestId('history-row').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await page.mouse.move(0, 0);
     await saveScreenshot(page, 'cashier');
   });
