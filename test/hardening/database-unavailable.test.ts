@@ -177,6 +177,8 @@ describe("a store's SQLite file that cannot be written", () => {
     let reply = await addCard();
     for (let i = 0; reply.status === 201 && i < 2_000; i += 1) reply = await addCard();
     expectUnavailable(reply, 'storage_unavailable', '30', [node.dataDir]);
+    // Every request of an outage is refused; the log says so once per cause every 10 s.
+    for (let i = 0; i < 5; i++) expectUnavailable(await addCard(), 'storage_unavailable', '30', [node.dataDir]);
     // Reads still work.
     expect((await http(`${node.url}/cards`, { token: accessToken })).status).toBe(200);
     await sql`pragma max_page_count = 1073741823`.execute(node.engine.db);

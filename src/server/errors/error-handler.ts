@@ -25,7 +25,7 @@ declare module 'fastify' {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // The database out of reach or its disk unwritable: 503 to try again, logged once for the operator.
-    const unavailable = isServiceError(error) ? null : unavailableDatabaseReply(error, request.log);
+    const unavailable = isServiceError(error) ? null : unavailableDatabaseReply(error, request);
     if (unavailable) return sendError(request, reply, unavailable);
     const serviceError = toServiceError(error, request);
     // A refusal the engine makes on purpose (central unreachable, a first sync under way) is a

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { checkNodeHealth, noteDatabaseFailure } from '../../core/chain-health/node-health';
+import { checkNodeHealth } from '../../core/chain-health/node-health';
 import type { Engine } from '../../core/engine';
 import { HealthSchema } from '../../shared/schemas/health';
 import { toIso } from '../../shared/time';
@@ -65,8 +64,3 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
     };
   });
 };
-
-/** Every request the database failed (any route) is told to the health check (node-health.ts). */
-export function watchDatabaseFailures(app: FastifyInstance, engine: Engine): void {
-  app.addHook('onError', async (_request, _reply, error) => noteDatabaseFailure(engine, error));
-}
