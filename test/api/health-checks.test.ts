@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
@@ -13,6 +12,7 @@ import { type RunningNode, startStoreNode } from '../../src/server/node/store-no
 import { ManualClock } from '../support/clock';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
+import { relayTo } from '../support/tcp-relay';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // GET /health tells a monitor what it needs: 200 ok; 200 degraded when the node sells but needs
@@ -160,56 +160,6 @@ describe('a paired store whose central is gone', () => {
   }, 180_000);
 });
 
-/** A TCP relay to PostgreSQL the test can cut (refusing) or silence (accepting, never answering). */
-async function relayTo(target: URL) {
-  const sockets = new Set<Socket>();
-  let mode: 'relay' | 'silent' = 'relay';
-  let server: Server;
-  let port = 0;
-  const listen = async () => {
-    server = createServer((client) => {
-      sockets.add(client);
-      client.on('close', () => sockets.delete(client));
-      client.on('error', () => client.destroy());
-      if (mode === 'silent') return;
-      const upstream = createConnection(Number(target.port || 5432), target.hostname);
-      sockets.add(upstream);
-      upstream.on('close', () => {
-        sockets.delete(upstream);
-        client.destroy();
-      });
-      upstream.on('error', () => upstream.destroy());
-      client.on('close', () => upstream.destroy());
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as { port: number }).port;
-  };
-  const cutAll = () => {
-    for (const socket of sockets) socket.destroy();
-  };
-  await listen();
-  return {
-    port: () => port,
-    down: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      cutAll();
-    }),
-    up: () => listen(),
-    silence() {
-      mode = 'silent';
-      cutAll();
-    },
-    relay() {
-      mode = 'relay';
-    },
-    async close() {
-      cutAll();
-      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe.skipIf(!process.env.PG_URL)('a central whose PostgreSQL is gone (PG_URL)', () => {
   it('is 503 unavailable while PostgreSQL refuses or never answers, and ok once it is back', async () => {
     const scratch = await createServerDatabase(process.env.PG_URL!, 'h_health');
@@ -218,7 +168,7 @@ describe.skipIf(!process.env.PG_URL)('a central whose PostgreSQL is gone (PG_URL
     cleanups.push(() => relay.close());
     const viaRelay = new URL(scratch.url);
     viaRelay.hostname = '127.0.0.1';
-    viaRelay.port = String(relay.port());
+    viaRelay.port = String(relay.port);
     const dir = makeTempDir('h-health-pg-');
     cleanups.push(() => dir.remove());
     const central = await startStoreNode({ dataDir: dir.path, role: 'central', port: 0, database: viaRelay.toString() });
@@ -236,7 +186,7 @@ describe.skipIf(!process.env.PG_URL)('a central whose PostgreSQL is gone (PG_URL
     });
     expect(gone.body).toMatchObject({ status: 'unavailable', role: 'central', database: 'postgres' });
     expect(gone.body.checks.database).toMatchObject({ status: 'unavailable', reachable: false, writable: false, problem: 'unreachable' });
-    expect(JSON.stringify(gone.body)).not.toContain(String(relay.port()));
+    expect(JSON.stringify(gone.body)).not.toContain(String(relay.port));
     await relay.up();
     await eventually('central serves again', async () => ((await health()).body.status === 'ok' ? true : undefined));
 
