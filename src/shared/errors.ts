@@ -192,7 +192,7 @@ export const ERROR_CODES = {
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
   service_unavailable: { status: 503, message: 'The service is not available right now.' },
   database_unavailable: { status: 503, message: 'The database is not available right now. Please try again in a few seconds.' },
-  storage_unavailable: { status: 503, message: 'This node cannot save data right now. Please try again later; if it goes on, tell whoever runs the node.' },
+  storage_unavailable: { status: 503, message: 'This node cannot use its data right now. Please try again later; if it goes on, tell whoever runs the node.' },
   payment_gateway_unavailable: { status: 503, message: 'The payment service is not available right now. Please try again in a moment.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

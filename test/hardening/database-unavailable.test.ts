@@ -1,4 +1,6 @@
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -135,7 +137,6 @@ describe("a store's SQLite file that cannot be written", () => {
     expect((await addCard()).status).toBe(201);
 
     await node.log!.flush();
-    const { readFileSync } = await import('node:fs');
     const lines = jsonLines(readFileSync(node.log!.file, 'utf8')).filter((line) => line.code === 'storage_unavailable');
     expect(lines.map((line) => [line.level, line.cause])).toEqual([
       [50, 'SQLITE_FULL'],
@@ -165,6 +166,77 @@ describe('a bug', () => {
       expect(reply.headers['retry-after']).toBeUndefined();
     }
     await app.close();
+  });
+});
+
+describe('a database that is damaged or gone', () => {
+  // Real failures, not look-alikes: SQLite reading a file whose pages were overwritten or that is
+  // not a database at all, PostgreSQL asked for a database that does not exist (dropped under a
+  // running central). Each needs a person, not a code fix: 503 with what to do in the log.
+  async function replyTo(failing: () => unknown): Promise<{ status: number; body: any; retryAfter: unknown }> {
+    const app = Fastify({ logger: false });
+    registerErrorHandling(app);
+    app.get('/v2/read', async () => failing());
+    await app.ready();
+    const reply = await app.inject({ method: 'GET', url: '/v2/read' });
+    await app.close();
+    return { status: reply.statusCode, body: reply.json(), retryAfter: reply.headers['retry-after'] };
+  }
+
+  it('answers 503 storage_unavailable for an SQLite file with damaged pages or no database in it', async () => {
+    const dir = makeTempDir('h-corrupt-');
+    cleanups.push(() => dir.remove());
+    const damaged = `${dir.path}/damaged.db`;
+    const db = new Database(damaged);
+    db.exec('create table t (id integer primary key, b blob)');
+    const insert = db.prepare('insert into t (b) values (randomblob(500))');
+    for (let i = 0; i < 400; i++) insert.run();
+    db.close();
+    // Garbage over every page but the first (the header and schema stay readable).
+    const pageSize = readFileSync(damaged).readUInt16BE(16);
+    const file = openSync(damaged, 'r+');
+    writeSync(file, Buffer.alloc(pageSize * 20, 0xa5), 0, pageSize * 20, pageSize);
+    closeSync(file);
+    const notADatabase = `${dir.path}/not-a-database.db`;
+    writeFileSync(notADatabase, Buffer.alloc(8192, 0x5a));
+
+    for (const [path, cause] of [[damaged, /^SQLITE_CORRUPT/], [notADatabase, /^SQLITE_NOTADB/]] as const) {
+      const reader = new Database(path, { readonly: true });
+      let thrown: unknown;
+      const reply = await replyTo(() => {
+        try {
+          return reader.prepare('select sum(length(b)) as n from t').get();
+        } catch (error) {
+          thrown = error;
+          throw error;
+        }
+      });
+      reader.close();
+      expect((thrown as { code: string }).code).toMatch(cause);
+      expect(reply.status).toBe(503);
+      expect(reply.body.error.errors[0]).toMatchObject({ reason: 'storage_unavailable' });
+      expect(reply.retryAfter).toBe('30');
+      expect(JSON.stringify(reply.body)).not.toMatch(/SQLITE|malformed|\.db/);
+    }
+  });
+
+  it.skipIf(!process.env.PG_URL)('answers 503 database_unavailable for a PostgreSQL database that does not exist (PG_URL)', async () => {
+    const url = new URL(process.env.PG_URL!);
+    url.pathname = '/punchcard_dropped_database_never_created';
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+    cleanups.push(() => pool.end());
+    let thrown: unknown;
+    const reply = await replyTo(() =>
+      pool.query('select 1').catch((error: unknown) => {
+        thrown = error;
+        throw error;
+      }),
+    );
+    expect((thrown as { code: string }).code).toBe('3D000');
+    expect(reply.status).toBe(503);
+    expect(reply.body.error.errors[0]).toMatchObject({ reason: 'database_unavailable' });
+    expect(reply.retryAfter).toBe('5');
+    expect(JSON.stringify(reply.body)).not.toContain('punchcard_dropped_database');
   });
 });
 

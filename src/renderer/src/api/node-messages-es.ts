@@ -25,7 +25,7 @@ const SPANISH: Partial<Record<ErrorCode, string>> = {
   first_sync_in_progress: 'Esta tienda aún está recibiendo los clientes de la cadena desde la central. Inténtelo de nuevo en un momento; los clientes ya recibidos pueden registrar su visita.',
   central_unreachable: 'Ahora no se puede contactar con la central, así que esto no se puede hacer en la tienda. Las ventas y las visitas siguen funcionando; inténtelo más tarde.',
   database_unavailable: 'La base de datos no está disponible en este momento. Vuelva a intentarlo en unos segundos, por favor.',
-  storage_unavailable: 'Este nodo no puede guardar datos en este momento. Inténtelo más tarde; si sigue así, avise a quien administra el nodo.',
+  storage_unavailable: 'Este nodo no puede usar sus datos en este momento. Inténtelo más tarde; si sigue así, avise a quien administra el nodo.',
   store_unpaired_at_central:
     'La central desvinculó este nodo de la tienda: lo que vendiera ya no podría llegar a la cadena, así que no registra visitas ni ventas. Vuelva a vincularlo (Ajustes, o punchcard store --pair); los cambios sin enviar quedan en su base de datos apartada.',
 };
