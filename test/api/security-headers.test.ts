@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/server/http/security-headers';
@@ -65,6 +66,26 @@ describe('security headers', () => {
     const script = await fetch(`${node.url}/assets/app.js`);
     expect(await script.text()).toContain('screens');
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('marks the event stream and replies to unreadable requests nosniff too (they skip the hooks)', async () => {
+    const { apiKey } = await node.addVendor();
+    const abort = new AbortController();
+    const stream = await fetch(`${node.url}/app/events?api_key=${apiKey}`, { signal: abort.signal });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+    abort.abort();
+    // A request line Node's parser refuses: answered on the socket before Fastify sees it.
+    const { port } = new URL(node.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v2/currencies HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
   });
 
   it('keeps CORS as it was: preflights and replies readable from any origin', async () => {

@@ -87,6 +87,7 @@ describe.each(['sqlite', 'postgres'] as const)('a node credential at central (%s
     open.push(async () => abort.abort());
     const stream = await fetch(`${central.url}/sync/stream`, { headers: { authorization: `Bearer ${credential}` }, signal: abort.signal });
     expect(stream.status).toBe(200);
+    expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
     const revoked = await http(`${central.url}/sync/nodes/${nodeId}`, { method: 'DELETE', token: central.vendor.accessToken });
     expect(revoked.status).toBe(200);
     const read = await readStream(stream.body!, 6_000);

@@ -25,6 +25,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
       connection: 'keep-alive',
       'access-control-allow-origin': '*',
       'x-accel-buffering': 'no',
+      // A hijacked reply skips the onSend hooks (http/security-headers.ts): set here what they would.
+      'x-content-type-options': 'nosniff',
     });
     res.write(`retry: 3000\n: connected to store ${scope.storeId}\n\n`);
     const send = (event: StoreEvent) => {

@@ -130,7 +130,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
   // "Pull now": a long-lived event stream that says when central's log grew; stores poll when it is down.
   app.get('/sync/stream', { config, preValidation: node, schema: { tags } }, async (request, reply) => {
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
     const stopPokes = watchLogHead(engine, (head) => reply.raw.write(`event: changes\ndata: {"head":${head}}\n\n`));
     const stop = () => {
       stopPokes();
