@@ -21,17 +21,21 @@ export function registerBodyParsing(app: FastifyInstance): void {
     }
   });
 
-  app.addHook('preValidation', async (request) => {
+  // A callback hook, not an async one: every request passes here, and only a GET with a body waits.
+  app.addHook('preValidation', (request, _reply, done) => {
     // No body at all reads as {}, so validation names the missing field rather than "body".
     if (request.method !== 'GET') {
       request.body ??= {};
-      return;
-    }
-    if (!hasBody(request)) return;
-    const body = decodeBody(readableText(request, await readRaw(request)), { json: isJsonMediaType(request.headers['content-type']) });
-    request.body = body;
-    if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };
+      done();
+    } else if (!hasBody(request)) done();
+    else readGetBody(request).then(() => done(), done);
   });
+}
+
+async function readGetBody(request: FastifyRequest): Promise<void> {
+  const body = decodeBody(readableText(request, await readRaw(request)), { json: isJsonMediaType(request.headers['content-type']) });
+  request.body = body;
+  if (isPlainObject(body)) request.query = { ...body, ...(request.query as Record<string, unknown>) };
 }
 
 /** The body's text, once its content type is one the node reads (an empty body of any type reads as {}). */
