@@ -6,6 +6,7 @@ import { findCounterStore } from '../../core/stores/find-counter-store';
 import { listVendors } from '../../core/tenancy/find-vendors';
 import { createLogger } from '../http/logger';
 import { checkInDemoQueue, demoIdentifications, seedDemoData } from '../node/demo/demo-data';
+import { checkDemoFolder } from '../node/demo/demo-folder';
 import { DEMO_OWNER_EMAIL, demoOwnerSignIn } from '../node/demo/demo-owner';
 import { signInLink } from './admin-url';
 import { startStoreNode } from '../node/store-node';
@@ -40,6 +41,7 @@ export function registerDemoCommand(program: Command): void {
       checkNodeSettings(process.env);
       await checkHost(options.host);
       await checkFolderNodeKey({ dataDir: options.data });
+      await checkDemoFolder(options.data);
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
       const made = await seedDemoData(node.engine);

@@ -8,6 +8,7 @@ import { listVendors } from '../../../core/tenancy/find-vendors';
 import { setUpVendor, type VendorCredentials } from '../../../core/tenancy/set-up-vendor';
 import { seedDemoCustomers } from './demo-customers';
 import { CHECKED_IN_AT_START, DEMO_PEOPLE, UNLINKED_DEMO_CARDS } from './demo-people';
+import { DEMO_PROGRAM_NAME, markDemoProgram } from './demo-folder';
 import { buildDemoProgram, DEMO_TIME_ZONE } from './demo-program';
 
 /**
@@ -19,7 +20,7 @@ import { buildDemoProgram, DEMO_TIME_ZONE } from './demo-program';
 export async function seedDemoData(engine: Engine): Promise<VendorCredentials | null> {
   if ((await listVendors(engine)).length > 0) return null;
   const made = await setUpVendor(engine, {
-    name: 'Demo Coffee',
+    name: DEMO_PROGRAM_NAME,
     currency: 'USD',
     country: 'US',
     store: { name: 'Demo Coffee Downtown', address1: '100 Market Street', city: 'San Francisco', region: 'US-CA', postalCode: '94105' },
@@ -31,6 +32,7 @@ export async function seedDemoData(engine: Engine): Promise<VendorCredentials | 
     await seedDemoCustomers(engine, made.vendorId, program);
     for (const number of UNLINKED_DEMO_CARDS) await createCard(engine, { vendorId: made.vendorId }, { number, data: { program: 'Demo Coffee loyalty card' } });
   });
+  await markDemoProgram(engine.db, made.vendorId);
   return made;
 }
 
