@@ -40,8 +40,9 @@ export function registerStrictNumbers(app: FastifyInstance): void {
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
 /**
- * Throws 400 validation_failed at the first number field whose value is not a plain number, or the
- * first list sent where the schema takes one value.
+ * Throws 400 validation_failed at the first number field whose value is not a plain number, the
+ * first value validation would change by coercing it (refuseCoercion), or the first list sent where
+ * the schema takes one value.
  */
 export function checkNumbers(schema: Schema, value: unknown, path: string): void {
   const types = typesOf(schema);
@@ -68,8 +69,7 @@ export function checkNumbers(schema: Schema, value: unknown, path: string): void
     }
     return;
   }
-  if (!types.has('number') && !types.has('integer')) return;
-  const refusal = refuse(value, types, schema);
+  const refusal = types.has('number') || types.has('integer') ? refuse(value, types, schema) : refuseCoercion(value, types, schema);
   if (refusal) {
     const field = path || 'request';
     throw new ServiceError('validation_failed', `${field} ${refusal}.`, field);
@@ -90,6 +90,31 @@ function refuse(value: unknown, types: Set<string>, schema: Schema): string | nu
   if (typeof value === 'number') return outOfRange(value, integerOnly);
   if (typeof value === 'boolean') return types.has('boolean') ? null : 'must be a number, not true or false';
   if (value === null) return types.has('null') ? null : 'must be a number, not null';
+  return null;
+}
+
+/**
+ * What validation would coerce into a different value on a field that takes no number: a JSON
+ * number past 2^53 (or written with an exponent) for a text field reached it with digits lost —
+ * receipt 90071992547409931 was stored, and voided, as …940 — and 0, false or "" for an object
+ * that may be null became null, erasing it. A whole number in range still passes as text (POS
+ * systems send receipt numbers as numbers), as does true/false where the text takes those words.
+ */
+function refuseCoercion(value: unknown, types: Set<string>, schema: Schema): string | null {
+  if (types.has('string')) {
+    if (typeof value === 'number') {
+      const exact = Number.isInteger(value) ? Number.isSafeInteger(value) : Number.isFinite(value) && !/e/i.test(String(value));
+      return exact ? null : 'must be sent as text (in quotes): as a number it loses digits';
+    }
+    if (typeof value === 'boolean' && !types.has('boolean')) {
+      const literals = stringLiterals(schema);
+      return literals !== null && literals.has(String(value)) ? null : 'must be text, not true or false';
+    }
+    return null;
+  }
+  if (types.has('object') && !types.has('boolean') && value !== null && typeof value !== 'object') {
+    return types.has('null') ? 'must be an object or null' : 'must be an object';
+  }
   return null;
 }
 
