@@ -127,6 +127,17 @@ describe.each(['sqlite', 'postgres'] as const)('a node credential at central (%s
       { changes: [{ tbl: 5, op: 'upsert', data: {} }] },
       { believed_available: 5 },
       { believed_available: [null] },
+      { believed_available: [{ holder_type: 'user', holder_id: 'x', currency_id: 1, balance: 5 }] },
+      { believed_available: [{ holder_type: 'user', holder_id: 1, currency_id: 1, balance: 1.5 }] },
+      // The event's own fields: "applied" was answered while nothing was kept, and the store would drop it.
+      { node_seq: 0 },
+      { node_seq: -5 },
+      { created_at: 'yesterday' },
+      { created_at: 1e300 },
+      { offline: 'maybe' },
+      { type: '' },
+      { type: 'x'.repeat(101) },
+      { type: undefined },
     ]) {
       const reply = await push([event(1, malformed)]);
       expect([reply.status, reply.body?.code], JSON.stringify(malformed)).toEqual([400, 'validation_failed']);

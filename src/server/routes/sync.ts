@@ -31,6 +31,10 @@ const isMovedRowId = (value: unknown): boolean =>
   Array.isArray(value) && value.length === 3 && typeof value[0] === 'string' && value[0].length > 0 && value[0].length <= 64 && Number.isSafeInteger(value[1]) && Number.isSafeInteger(value[2]);
 
 /** A pushed event's shape, checked before anything reads it (a change or a balance that is not an object failed the push with a 500). */
+function isBelievedBalance(value: unknown): boolean {
+  return isObject(value) && typeof value['holder_type'] === 'string' && Number.isSafeInteger(value['holder_id']) && Number.isSafeInteger(value['currency_id']) && Number.isSafeInteger(value['balance']);
+}
+
 function refuseMalformedEvents(events: readonly unknown[]): void {
   for (const event of events) {
     if (!isObject(event)) throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
@@ -39,11 +43,18 @@ function refuseMalformedEvents(events: readonly unknown[]): void {
     if (!Number.isSafeInteger(event['node_seq']) || !Array.isArray(event['changes']) || typeof id !== 'string' || id.length === 0 || id.length > 100) {
       throw new ServiceError('validation_failed', 'Each event needs node_seq, event_id and changes.', 'events');
     }
+    // A store numbers its events from 1 and dates them in Unix ms: anything else answered "applied"
+    // while nothing was kept, and the store would have dropped the event as delivered.
+    const type = event['type'];
+    const createdAt = event['created_at'];
+    if ((event['node_seq'] as number) < 1 || typeof type !== 'string' || type.length === 0 || type.length > 100 || typeof event['offline'] !== 'boolean' || !Number.isSafeInteger(createdAt) || (createdAt as number) < 0) {
+      throw new ServiceError('validation_failed', 'Each event needs node_seq (from 1), type, offline (true or false) and created_at (Unix ms).', 'events');
+    }
     if (!event['changes'].every((c) => isObject(c) && typeof c['tbl'] === 'string' && typeof c['op'] === 'string' && isObject(c['data']))) {
       throw new ServiceError('validation_failed', 'Each change needs tbl, op and data (an object).', 'events');
     }
     const believed = event['believed_available'];
-    if (believed != null && !(Array.isArray(believed) && believed.every(isObject))) {
+    if (believed != null && !(Array.isArray(believed) && believed.every(isBelievedBalance))) {
       throw new ServiceError('validation_failed', 'believed_available must be a list of balances.', 'events');
     }
     const moved = event['moved_ids'];
