@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { createLogger } from '../http/logger';
-import { databaseKindOf, recordFolder } from '../node/folder-record';
+import { databaseKindOf, folderRecordFile, recordFolder } from '../node/folder-record';
+import { recordFolderDatabase } from '../node/folder-database';
 import { startStoreNode } from '../node/store-node';
 import { parsePort } from './store-command';
 import { runUntilSignal } from './run-until-signal';
 import { CENTRAL_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
 import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
-import { checkFolderNodeKey, checkHost, refuseKeyWithoutDatabase } from './folder-checks';
+import { checkFolderNodeKey, checkHost, checkPort, refuseKeyWithoutDatabase } from './folder-checks';
 import { dataDirAt, refuseWhileNodeRuns } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
@@ -40,6 +41,7 @@ export function registerCentralCommand(program: Command): void {
       refuseWhileNodeRuns(dir);
       refuseKeyWithoutDatabase(dir, options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined));
       await checkHost(options.host);
+      await checkPort(options.host, options.port);
       await checkFolderNodeKey({ dataDir: options.data, database: options.database });
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({
@@ -58,6 +60,11 @@ export function registerCentralCommand(program: Command): void {
       // The folder says it is a central's, and where its database is: the other commands read it
       // (the sign-in link's port; a PostgreSQL central's folder run without PUNCHCARD_DATABASE_URL).
       recordFolder(dir, { role: 'central', database: databaseKindOf(options.database ?? (process.env.PUNCHCARD_DATABASE_URL || undefined)) });
+      // On PostgreSQL, which database it is (a folder from before identities gets it now, and is told).
+      if (node.engine.dialect === 'postgres') {
+        const { id, recordedNow } = await recordFolderDatabase(node.engine.db, dir);
+        if (recordedNow) logger.info({ database_id: id }, `${folderRecordFile(dir.root)} now records this folder's database (${id}): commands on this folder refuse any other`);
+      }
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard central node listening on ${node.url}`);
       await runUntilSignal(node, (line) => logger.info(line));
     });

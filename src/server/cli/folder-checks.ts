@@ -7,6 +7,7 @@ import type { DB } from '../../core/storage/schema';
 import { checkNodeKeyAgainstData, type DataDir, dataDirAt, nodeKeyInUse, runningNodeOf } from '../node/data-dir';
 import { checkDatabaseUrl, databaseLocation } from '../node/node-settings';
 import { readFolderRecord } from '../node/folder-record';
+import { checkFolderDatabase } from '../node/folder-database';
 import { SettingError } from '../node/setting-error';
 import { type NodeEngineOptions, openNodeEngine } from '../node/store-node';
 
@@ -14,7 +15,8 @@ import { type NodeEngineOptions, openNodeEngine } from '../node/store-node';
  * Before a command opens a folder that has a database: the node key it would use (PUNCHCARD_NODE_KEY,
  * else DIR/node.key) is the one the database sealed its values with — a different one is refused
  * in one line before anything starts (the node started, and every card with a PIN was then a 500).
- * A folder with no database yet has nothing to check: openNodeEngine marks it once opened.
+ * A folder with no database yet has nothing to check: openNodeEngine marks it once opened. A
+ * PostgreSQL database is checked to be the folder's first (checkFolderDatabase).
  */
 export async function checkFolderNodeKey(options: { dataDir: string; database?: string | undefined; existing?: boolean }): Promise<void> {
   // The command line's database is PostgreSQL's, named by its URL; nothing else (a path, mysql://).
@@ -26,6 +28,8 @@ export async function checkFolderNodeKey(options: { dataDir: string; database?: 
   if (!postgres && !existsSync(location)) return;
   const database = openDatabaseUrl(location);
   try {
+    // The folder's own database, not one a typo named: before anything is written to it.
+    if (postgres) await checkFolderDatabase(database.db, dir, { url: location, from: options.database ? '--database' : 'PUNCHCARD_DATABASE_URL', existing: options.existing ?? false });
     await migrateUnlessOlderNodeRuns(database.db, dir);
     await checkNodeKeyAgainstData(database.db, dir, nodeKeyInUse(dir));
   } finally {
@@ -73,16 +77,33 @@ export async function openFolderEngine(options: NodeEngineOptions): Promise<Engi
  * (ENOTFOUND) or an address this machine does not have (EADDRNOTAVAIL) was a stack trace.
  */
 export async function checkHost(host: string): Promise<void> {
-  const problem = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
-    const server = createServer();
-    server.once('error', (error) => resolve(error));
-    server.listen(0, host, () => server.close(() => resolve(null)));
-  });
+  const problem = await tryListening(host, 0);
   if (problem === null) return;
   if (problem.code === 'EADDRNOTAVAIL') throw new SettingError(hostProblem(host, 'this machine has no such address'));
   if (problem.code === 'ENOTFOUND' || problem.code === 'EAI_AGAIN' || problem.code === 'EAI_NONAME' || problem.code === 'EAI_FAIL') throw new SettingError(hostProblem(host, 'no such host name or address'));
   // Anything else (EACCES…) is the start's to report, on the port it was given.
 }
+
+/**
+ * --port of a serving command, tried before anything is made: a taken one stopped the node only
+ * once it listened, after its database and node.key were made in the folder and its log had begun.
+ * (Another program may still take it in between: the start then says the same.)
+ */
+export async function checkPort(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const problem = await tryListening(host, port);
+  if (problem?.code === 'EADDRINUSE') throw new SettingError(portProblem(port, host));
+}
+
+function tryListening(host: string, port: number): Promise<NodeJS.ErrnoException | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error) => resolve(error));
+    server.listen(port, host, () => server.close(() => resolve(null)));
+  });
+}
+
+export const portProblem = (port: number | string, host: string) => `port ${port} on ${host} is in use: stop what holds it, or choose another with --port.`;
 
 export const hostProblem = (host: string, what: string) =>
   `--host ${host}: ${what}: listen on one of this machine's addresses (127.0.0.1 for this machine only, 0.0.0.0 for every interface, or one of its network addresses).`;

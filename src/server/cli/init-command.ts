@@ -4,7 +4,8 @@ import { addOwner } from '../../core/staff/add-owner';
 import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { dataDirAt } from '../node/data-dir';
-import { databaseKindOf, recordFolder } from '../node/folder-record';
+import { databaseKindOf, folderRecordFile } from '../node/folder-record';
+import { recordFolderDatabase } from '../node/folder-database';
 import { adminUrlOf, signInLink } from './admin-url';
 
 export function registerInitCommand(program: Command): void {
@@ -36,8 +37,13 @@ export function registerInitCommand(program: Command): void {
       const engine = await openFolderEngine({ dataDir: options.data });
       try {
         const made = await setUpVendor(engine, vendor);
-        // A folder whose program lives on PostgreSQL says so: later commands without the URL are told.
-        if (databaseKindOf(process.env.PUNCHCARD_DATABASE_URL || undefined) === 'postgresql') recordFolder(dataDirAt(options.data), { database: 'postgresql' });
+        // A folder whose program lives on PostgreSQL says so, and which database it is: later
+        // commands without the URL, or with another database's, are refused.
+        if (databaseKindOf(process.env.PUNCHCARD_DATABASE_URL || undefined) === 'postgresql') {
+          const dir = dataDirAt(options.data);
+          const { id, recordedNow } = await recordFolderDatabase(engine.db, dir);
+          if (recordedNow) process.stderr.write(`punchcard: ${folderRecordFile(dir.root)} now records this folder's database (${id}): commands on this folder refuse any other.\n`);
+        }
         const owner = options.owner ? await addOwner(engine, { vendorId: made.vendorId, email: options.owner, password: process.env.PUNCHCARD_OWNER_PASSWORD || undefined }) : null;
         const summary = {
           vendor_id: made.vendorId,

@@ -14,7 +14,7 @@ import { registerPairCodeCommand } from './pair-code-command';
 import { registerSyncCommand } from './sync-command';
 import { registerUnpairCommand } from './unpair-command';
 import { isSettingError } from '../node/setting-error';
-import { hostProblem } from './folder-checks';
+import { hostProblem, portProblem } from './folder-checks';
 
 export function buildCli(): Command {
   const program = new Command('punchcard')
@@ -74,7 +74,7 @@ function databaseProblem(error: unknown): string | null {
  */
 function addressProblem(error: unknown): string | null {
   const { code, port, address, syscall } = (error ?? {}) as { code?: unknown; port?: unknown; address?: unknown; syscall?: unknown };
-  if (code === 'EADDRINUSE') return `port ${String(port)} on ${String(address)} is in use: stop what holds it, or choose another with --port.`;
+  if (code === 'EADDRINUSE') return portProblem(String(port), String(address));
   if (code === 'EADDRNOTAVAIL' && syscall === 'listen') return hostProblem(String(address), 'this machine has no such address');
   return null;
 }

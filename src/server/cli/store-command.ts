@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../http/logger';
 import { parseKeyboardDeviceRule } from '../../devices/hid';
-import { startStoreNode } from '../node/store-node';
+import { type RunningNode, startStoreNode } from '../node/store-node';
 import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
 import { pairStoreWithCentral, storeNamed } from '../sync/pair-store';
@@ -12,7 +12,7 @@ import { asOption } from './as-option';
 import { STORE_PORT } from './default-ports';
 import { type MailOptions, smtpUrlOf, withMailOptions } from './mail-options';
 import { LOG_LEVEL_HELP, checkServeSettings } from './serve-settings';
-import { checkFolderNodeKey, checkHost } from './folder-checks';
+import { checkFolderNodeKey, checkHost, checkPort } from './folder-checks';
 import { dataDirAt, refuseCentralsFolder } from '../node/data-dir';
 
 export function parsePort(value: string): number {
@@ -65,6 +65,7 @@ export function registerStoreCommand(program: Command): void {
       if (trustProxy === false) return;
       const { publicUrl } = checkServeSettings(options, process.env);
       const smtpUrl = smtpUrlOf(options, process.env);
+      const scanners = scannerOptionsFrom(options, process.env);
       if ((options.pair === undefined) !== (options.central === undefined)) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
@@ -73,6 +74,7 @@ export function registerStoreCommand(program: Command): void {
       // A central's folder (even while central runs on it: it writes no node.pid) is not a store's.
       refuseCentralsFolder(dataDirAt(options.data), '`punchcard store`', 'Run `punchcard central` on it, or give the store a folder of its own.');
       await checkHost(options.host);
+      await checkPort(options.host, options.port);
       await checkFolderNodeKey({ dataDir: options.data, database: options.database });
       if (options.pair !== undefined && options.central !== undefined) {
         const pairing = await pairStoreWithCentral({
@@ -93,13 +95,30 @@ export function registerStoreCommand(program: Command): void {
         smtpUrl,
         mailFrom: options.mailFrom,
         logger,
-        scanners: scannerOptionsFrom(options, process.env),
+        scanners,
+        refuseBadScannerChoice: true,
         webhooksAllowPrivate: options.webhooksAllowPrivate,
         publicUrl,
         trustProxy,
       });
       logger.info({ url: node.url, node_id: node.engine.nodeId }, `Punchcard store node listening on ${node.url}`);
+      await warnIfNoProgram(node, options.data, logger);
       if (node.sync) void showFirstSyncProgress(node.sync);
       await runUntilSignal(node, (line) => logger.info(line));
     });
+}
+
+/**
+ * A folder never set up (no `init`, no pairing) serves an empty node: started, as a new till that
+ * will be paired from its Settings screen must be, but said once so an operator who forgot `init`
+ * is not left with a node that answers nothing.
+ */
+async function warnIfNoProgram(node: RunningNode, dataDir: string, logger: { warn(object: object, message: string): void }): Promise<void> {
+  if (node.sync !== null) return;
+  const vendor = await node.engine.db.selectFrom('vendors').select('id').limit(1).executeTakeFirst();
+  if (vendor) return;
+  logger.warn(
+    { data: dataDirAt(dataDir).root },
+    `this folder holds no program yet: set one up with \`punchcard init --data ${dataDir} --vendor NAME\`, or pair it with a central node (\`--central URL --pair CODE\`, or from the screens' Settings)`,
+  );
 }

@@ -9,6 +9,7 @@ import { firstSyncShare, readRecordedLink } from '../../core/sync/store/sync-cli
 import { dataDirAt, refuseCentralsFolder, runningNodeOf } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
+import { lostPairingProblem, pairingLost } from '../node/lost-pairing';
 
 const iso = (ms: string | number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -72,9 +73,12 @@ export function registerSyncCommand(program: Command): void {
       if (!existsSync(dir.root)) throw new SettingError(`There is no data folder at ${dir.root}.`);
       refuseCentralsFolder(dir, 'sync status', "Central lists its stores' nodes at GET /sync/nodes and in the back office.");
       const pairing = readPairing(dir);
+      // A chain's data whose central.json was lost is paired, as `store` (which refuses it) and
+      // `unpair` take it: said so, with the ways out, rather than "not paired".
+      const lost = pairing === null && (await pairingLost(dir));
       // Nothing syncs there (a standalone or unpaired node): the facts GET /sync/status gives,
       // and no database made.
-      if (pairing === null) {
+      if (pairing === null && !lost) {
         printStatus(NOT_PAIRED, options.json);
         return;
       }
@@ -86,20 +90,22 @@ export function registerSyncCommand(program: Command): void {
         // The link is the running node's (it records each change); with none running nothing talks to central.
         const recorded = await readRecordedLink(database.db);
         const running = runningNodeOf(dir) !== null;
+        const nodeId = pairing?.node_id ?? Number(await getMeta(database.db, 'node_id'));
         const status = {
           paired: true,
-          central: pairing.central,
-          node_id: pairing.node_id,
-          store: pairing.store_id,
-          store_name: pairing.store_name ?? null,
-          link: running ? (recorded?.link ?? 'down') : 'down',
+          ...(pairing === null ? { pairing_lost: true } : {}),
+          central: pairing?.central ?? null,
+          node_id: nodeId,
+          store: pairing?.store_id ?? null,
+          store_name: pairing?.store_name ?? null,
+          link: running && pairing ? (recorded?.link ?? 'down') : 'down',
           pending: outbox.pending,
           oldest_pending_at: iso(outbox.oldestPendingAt),
           rejected: outbox.rejected,
           last_push_at: iso(await getMeta(database.db, 'sync_last_push_at')),
           last_pull_at: iso(await getMeta(database.db, 'sync_last_pull_at')),
           ...(await cursorAndFirstSync(database.db)),
-          last_error: running ? (recorded?.lastError ?? null) : 'no store node is running on this folder',
+          last_error: pairing === null ? lostPairingProblem(dir, nodeId) : running ? (recorded?.lastError ?? null) : 'no store node is running on this folder',
         };
         printStatus(status, options.json);
       } finally {

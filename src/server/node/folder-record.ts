@@ -11,6 +11,8 @@ import type { DataDir } from './data-dir';
 export interface FolderRecord {
   role?: 'central';
   database?: 'sqlite' | 'postgresql';
+  /** The identity of its PostgreSQL database (node_meta `database_id`; folder-database.ts). */
+  database_id?: string;
 }
 
 export const folderRecordFile = (root: string) => join(root, 'node.json');

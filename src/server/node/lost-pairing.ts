@@ -22,11 +22,16 @@ export function numberedByCentral(nodeId: number): boolean {
  */
 export function refuseLostPairing(dir: DataDir, nodeId: number): void {
   if (!numberedByCentral(nodeId)) return;
-  throw new SettingError(
+  throw new SettingError(lostPairingProblem(dir, nodeId));
+}
+
+/** What `store` says of a folder whose pairing was lost, and the ways out (`sync status` says it too). */
+export function lostPairingProblem(dir: DataDir, nodeId: number): string {
+  return (
     `${dir.root} holds a chain's data (it was paired with a central node as node ${nodeId}) but its pairing file central.json is missing: started so, it would sell on its own and its sales would never reach central. ` +
       `Put central.json back from a backup of this folder (\`punchcard backup\` copies it), ` +
       `or pair again with \`punchcard store --data ${dir.root} --central URL --pair CODE --replace-local-data\`, ` +
-      `or leave the chain with \`punchcard unpair --data ${dir.root}\` (either sets this copy of the chain's data aside, kept).`,
+      `or leave the chain with \`punchcard unpair --data ${dir.root}\` (either sets this copy of the chain's data aside, kept).`
   );
 }
 

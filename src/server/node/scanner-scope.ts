@@ -67,3 +67,27 @@ export function scannerScopeResolver(engine: Engine, choice: ScannerStoreChoice,
     return found;
   };
 }
+
+/**
+ * The scanners' store, as `punchcard store` was given it, checked at the node's start: a store the
+ * program does not have, or a PUNCHCARD_SCANNER_KEY it does not accept, left a node that ran and
+ * never checked a scan in (a warning in the log). A node with no store yet (a till to be set up or
+ * paired from its Settings screen) or still receiving its chain's (first sync) is not checked: its
+ * scanners find their store at the first scan, as before. Null when the choice holds.
+ */
+export async function scannerChoiceProblem(engine: Engine, choice: ScannerStoreChoice): Promise<string | null> {
+  if (choice.apiKey === undefined && choice.storeId === undefined) return null;
+  if (!engine.centralLink.firstSyncDone || (await countStores(engine)) === 0) return null;
+  if (choice.apiKey) {
+    try {
+      await authenticateApiKey(engine, choice.apiKey);
+      return null;
+    } catch {
+      return "PUNCHCARD_SCANNER_KEY is not an API key this node accepts (unknown, revoked, or another store's): issue one with `punchcard key`, or unset it and the node mints its scanners' own.";
+    }
+  }
+  const served = engine.centralLink.storeId;
+  if (served !== undefined && choice.storeId !== served) return `--scanner-store ${choice.storeId}: this node serves store ${served} of its chain: its scanners check in there (leave --scanner-store out).`;
+  if (await findCounterStore(engine, choice.storeId)) return null;
+  return `--scanner-store ${choice.storeId}: this node has no store ${choice.storeId}: choose one \`punchcard stores list\` lists, or leave it out for the node's first store.`;
+}

@@ -20,6 +20,8 @@ import { startAutoReloadWorker } from '../payments/auto-reload-worker';
 import { checkNodeKeyAgainstData, claimDataDir, dataDirAt, nodeKeyFromEnv, nodeKeyInUse, openDataDir, saveNewNodeKey } from './data-dir';
 import { databaseLocation, paymentGatewayFromEnv } from './node-settings';
 import { createNodeScanners, type NodeScannerOptions } from './node-scanners';
+import { scannerChoiceProblem } from './scanner-scope';
+import { SettingError } from './setting-error';
 import type { ScannerService } from './scanners';
 import { startWebhookWorker } from '../../core/webhooks/worker';
 import type { PollingWorker } from '../../core/workers/polling-worker';
@@ -115,6 +117,11 @@ export interface StoreNodeOptions extends NodeEngineOptions {
   publicUrl?: string | undefined;
   /** --trust-proxy: the reverse proxies whose X-Forwarded-For is believed (none: ignored). */
   trustProxy?: TrustProxy | null | undefined;
+  /**
+   * `punchcard store`: a scanners' store or key the program does not have stops the first start
+   * (scannerChoiceProblem) instead of a warning; the desktop app logs it and goes on.
+   */
+  refuseBadScannerChoice?: boolean | undefined;
   /** After an in-process restart (pairing, unpairing) has started the new instance. */
   onRestarted?: ((node: RunningNode) => Promise<void>) | undefined;
 }
@@ -179,7 +186,8 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
         try {
           await between?.();
         } finally {
-          if (!closed) current = await startNodeInstance({ ...options, port }, control);
+          // The chain's stores replace the node's own: the scanners find theirs at the first scan.
+          if (!closed) current = await startNodeInstance({ ...options, port, refuseBadScannerChoice: false }, control);
           restarting = null;
         }
         if (!closed) await options.onRestarted?.(node);
@@ -211,6 +219,11 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
 async function startNodeInstance(options: StoreNodeOptions, pairingControl: PairingControl): Promise<NodeInstance> {
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
+  const scannerProblem = options.refuseBadScannerChoice && options.scanners ? await scannerChoiceProblem(engine, options.scanners) : null;
+  if (scannerProblem !== null) {
+    await engine.close();
+    throw new SettingError(scannerProblem);
+  }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
   const pairing = role === 'store' ? readPairing(openDataDir(options.dataDir)) : null;
   const sync = pairing ? startStoreSync(engine, pairing, options.logger) : null;
