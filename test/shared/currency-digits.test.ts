@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toStripeAmount } from '../../src/core/payments/gateway/stripe-amounts';
+import { cardAmountStep, toStripeAmount } from '../../src/core/payments/gateway/stripe-amounts';
 import { minorUnitDigits } from '../../src/shared/currency-codes';
 import { currencyDigits, formatMoney } from '../../src/renderer/src/format';
 
@@ -38,7 +38,7 @@ describe('amounts sent to Stripe', () => {
   it('in Stripe’s units: hundredths where the ledger counts whole forints, krónur or pesos; others as they are', () => {
     expect(toStripeAmount(1250, 'USD')).toBe(1250);
     expect(toStripeAmount(500, 'jpy')).toBe(500);
-    expect(toStripeAmount(5125, 'KWD')).toBe(5125);
+    expect(toStripeAmount(5120, 'KWD')).toBe(5120);
     expect(toStripeAmount(1990, 'HUF')).toBe(199_000);
     expect(toStripeAmount(1990, 'ISK')).toBe(199_000);
     expect(toStripeAmount(25_000, 'COP')).toBe(2_500_000);
@@ -48,5 +48,15 @@ describe('amounts sent to Stripe', () => {
     // LYD: thousandths in the ledger, hundredths at Stripe.
     expect(toStripeAmount(5120, 'LYD')).toBe(512);
     expect(() => toStripeAmount(5125, 'LYD')).toThrow(/cannot be charged/);
+  });
+
+  it('refuses a three-decimal amount whose last digit is not 0: Stripe asks for steps of ten thousandths', () => {
+    for (const code of ['BHD', 'JOD', 'KWD', 'OMR', 'TND', 'kwd']) {
+      expect(cardAmountStep(code)).toBe(10);
+      expect(toStripeAmount(12_340, code)).toBe(12_340);
+      expect(() => toStripeAmount(12_345, code)).toThrow(/cannot be charged/);
+    }
+    expect([cardAmountStep('LYD'), cardAmountStep('USD'), cardAmountStep('JPY'), cardAmountStep('HUF'), cardAmountStep('ISK'), cardAmountStep('XYZ')]).toEqual([10, 1, 1, 1, 1, 1]);
+    expect(toStripeAmount(12_345, 'USD')).toBe(12_345);
   });
 });

@@ -13,8 +13,8 @@ export interface BlockState {
 
 /**
  * Blocks a customer in the staff member's program (with a required reason) or unblocks them; a
- * blocked customer is refused at check-in and at orders (`customer_blocked`). Their balances and
- * history stay as they are. Each change is audited with the state before and after.
+ * blocked customer is refused at check-in, at orders and at card payments (`customer_blocked`,
+ * payments: refuseBlockedPayer). Their balances and history stay as they are. Each change is audited with the state before and after.
  */
 export async function setCustomerBlocked(engine: Engine, staff: StaffPrincipal, userId: number, change: { blocked: true; reason: string } | { blocked: false }): Promise<BlockState> {
   // The block travels central → store with the membership; central ignores a store's, and its next

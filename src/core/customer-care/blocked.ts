@@ -19,3 +19,20 @@ export async function refuseBlockedCustomer(db: Kysely<DB>, vendorId: number, us
 export function refuseBlockedLink(link: { blocked_at: number | null } | undefined): void {
   if (link && link.blocked_at !== null) throw new ServiceError('customer_blocked');
 }
+
+/** Whether the program blocked the customer (their current membership). */
+export async function isBlockedIn(db: Kysely<DB>, vendorId: number, userId: number): Promise<boolean> {
+  const [link] = await blockedAt(db, userId, vendorId);
+  return link !== undefined && link.blocked_at !== null;
+}
+
+/**
+ * Refuses a card the customer would pay with at a program that blocked them (reload, auto reload,
+ * eGift, adding a card): a fraudster must not turn stolen cards into stored value or gifts. What
+ * they already hold stays readable.
+ */
+export async function refuseBlockedPayer(db: Kysely<DB>, vendorId: number, userId: number): Promise<void> {
+  if (await isBlockedIn(db, vendorId, userId)) {
+    throw new ServiceError('customer_blocked', 'This account is blocked in this program: no card can be charged or added. Please contact the program.');
+  }
+}

@@ -209,13 +209,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/customers': { section: 'Back office', summary: 'Search customers', description: 'By any identifier the counter accepts, else by the start of a name; paged.' },
   'GET /backoffice/customers/{id}': { section: 'Back office', summary: 'A customer', description: 'Profile, balances, cards and recent ledger entries.' },
   'POST /backoffice/customers/{id}/adjustments': { section: 'Back office', summary: 'Adjust a balance', description: 'A compensating ledger entry with a required reason (never an edit); audited.' },
-  'POST /backoffice/customers/{id}/block': { section: 'Back office', summary: 'Block a customer', description: 'With a required reason: refused at check-in and orders (customer_blocked) until unblocked; audited.' },
+  'POST /backoffice/customers/{id}/block': { section: 'Back office', summary: 'Block a customer', description: 'With a required reason: refused at check-in, orders and card payments (reload, auto reload, eGift, adding a card: customer_blocked) until unblocked; audited.' },
   'POST /backoffice/customers/{id}/unblock': { section: 'Back office', summary: 'Unblock a customer', description: 'They may check in and order again; audited.' },
   'POST /backoffice/customers/{id}/remove': {
     section: 'Back office',
     summary: 'Remove a member at their request',
     description:
-      'For a customer who asks to leave and cannot do it in the app: as their own account deletion, the membership and what the program keeps of the person go; erased when no other program holds them. A reason is audited; a balance still held must be forfeited (forfeit_balances), else 409 balance_remaining.',
+      'For a customer who asks to leave and cannot do it in the app: as their own account deletion, the membership and what the program keeps of the person go; erased when no other program holds them. A reason is audited; a balance still held must be forfeited (forfeit_balances), else 409 balance_remaining; what is forfeited goes to zero by `forfeit` ledger entries.',
   },
   'PUT /backoffice/customers/{id}/email': {
     section: 'Back office',

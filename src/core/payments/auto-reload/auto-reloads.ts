@@ -6,6 +6,8 @@ import { nextObjectId } from '../../storage/ids';
 import type { AutoReloadsTable, DB } from '../../storage/schema';
 import { paymentLimitsOf } from '../../rules/settings/payment-limits';
 import { liveBillingProfiles } from '../billing-profiles/billing-profile';
+import { chargeableAtMost } from '../gateway/card-amounts';
+import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 import { loadCharge, refreshCharge } from '../charges/payment-charges';
 import { chargeBillingProfile, reloadSettlement } from '../reloads/charge-billing-profile';
 import { isAutoReloadEnabled } from './reload-settings';
@@ -55,7 +57,8 @@ export async function queueAutoReloadOnCrossing(
   spend: { vendorId: number; userId: number; balanceBefore: number; balanceAfter: number; orderId: number | null },
 ): Promise<number | null> {
   const link = await findUserVendor(trx, spend.userId, spend.vendorId);
-  if (!link || !isAutoReloadEnabled(link)) return null;
+  // A blocked customer is not charged (refuseBlockedPayer): nothing is queued for them.
+  if (!link || !isAutoReloadEnabled(link) || link.blocked_at !== null) return null;
   const threshold = Number(link.reload_threshold);
   if (!(spend.balanceBefore > threshold && spend.balanceAfter <= threshold)) return null;
   const profile = await liveBillingProfiles(trx, spend).select('id').where('id', '=', link.billing_profile_id!).executeTakeFirst();
@@ -72,6 +75,11 @@ export async function queueAutoReloadOnCrossing(
   // merchant's limit holds, the customer is still topped up (their setting comes back in full if
   // the limit is raised again).
   const { reloadMax } = await paymentLimitsOf(engine, spend.vendorId, trx);
+  // …and never an amount the card cannot be charged (KWD 12.345, saved before that was refused, or
+  // a limit of 100.005): the nearest chargeable amount below it.
+  const currency = await quickPayCurrencyOf(trx, spend.vendorId, { requireActive: false });
+  const amount = chargeableAtMost(Math.min(Number(link.reload_amount), reloadMax), currency.code);
+  if (amount <= 0) return null;
   const now = engine.clock.now();
   const id = await nextObjectId(trx, engine.nodeId);
   await trx
@@ -81,7 +89,7 @@ export async function queueAutoReloadOnCrossing(
       vendor_id: spend.vendorId,
       user_id: spend.userId,
       billing_profile_id: profile.id,
-      amount: Math.min(Number(link.reload_amount), reloadMax),
+      amount,
       threshold,
       order_id: spend.orderId,
       status: 'queued',
@@ -167,6 +175,10 @@ async function runOne(engine: Engine, row: AutoReloadRow): Promise<Outcome> {
           await finish(engine, row.id, 'cancelled', link ? 'auto reload disabled' : 'user_not_found');
           return 'cancelled';
         }
+        if (link.blocked_at !== null) {
+          await finish(engine, row.id, 'cancelled', 'customer_blocked');
+          return 'cancelled';
+        }
       }
       await engine.db.updateTable('auto_reloads').set({ attempts: row.attempts + 1, updated_at: now }).where('id', '=', row.id).execute();
       const { charge } = await chargeBillingProfile(engine, owner, {
@@ -198,8 +210,9 @@ async function runOne(engine: Engine, row: AutoReloadRow): Promise<Outcome> {
       .execute();
     return 'pending';
   } catch (error) {
-    // The profile was deleted (or the customer left the program) since the row was queued.
-    if (isServiceError(error) && (error.code === 'billing_profile_not_found' || error.code === 'user_not_found')) {
+    // The profile was deleted (or the customer left the program, or was blocked) since the row was
+    // queued, or its amount cannot be charged (validation_failed: queued before that was checked).
+    if (isServiceError(error) && ['billing_profile_not_found', 'user_not_found', 'customer_blocked', 'validation_failed'].includes(error.code)) {
       await finish(engine, row.id, 'cancelled', error.code);
       return 'cancelled';
     }

@@ -5,6 +5,7 @@ import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
 import { minorWithin, paymentLimitsOf } from '../../rules/settings/payment-limits';
 import { autoReloadProfile, type BillingProfileRecord, defaultBillingProfileId, findBillingProfile } from '../billing-profiles/billing-profile';
+import { refuseUnchargeableAmount } from '../gateway/card-amounts';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
 
 /** A customer's auto reload at one vendor; amounts in minor units of the quick-pay currency. */
@@ -61,6 +62,8 @@ export async function updateReloadSettings(engine: Engine, session: CustomerSess
       return minorWithin(value, currency, reloadMax, field);
     };
     const amount = minor(update.amount, 'amount');
+    // The amount is charged to the card; the threshold is a balance, never charged.
+    if (amount !== undefined && amount > 0) refuseUnchargeableAmount(amount, currency, 'amount');
     const threshold = minor(update.threshold, 'threshold');
     const link = await findUserVendor(trx, owner.userId, owner.vendorId);
     if (!link) throw new ServiceError('user_not_found');

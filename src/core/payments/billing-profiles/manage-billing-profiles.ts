@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
+import { refuseBlockedPayer } from '../../customer-care/blocked';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
 import { nextObjectId } from '../../storage/ids';
@@ -35,6 +36,8 @@ const ownerOf = (session: CustomerSession): ProfileOwner => ({ vendorId: session
  */
 export async function addBillingProfile(engine: Engine, session: CustomerSession, input: NewBillingProfile): Promise<BillingProfileRecord> {
   const owner = ownerOf(session);
+  // Attaching a card asks its issuer about it: a blocked customer could test stolen numbers.
+  await refuseBlockedPayer(engine.db, owner.vendorId, owner.userId);
   const zip = input.zipCode?.trim() ?? '';
   if (zip !== '' && !POSTAL_CODE.test(zip)) throw new ServiceError('invalid_postal_code', 'The postal code of the card is not valid.', 'zip_code');
   const card: CardDetails = { number: input.number, expiryMonth: input.expiryMonth, expiryYear: input.expiryYear, cvv: input.cvv, name: input.name ?? null, postalCode: zip || null };

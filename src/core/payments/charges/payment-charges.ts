@@ -6,6 +6,7 @@ import { nextObjectId } from '../../storage/ids';
 import type { DB, PaymentChargesTable } from '../../storage/schema';
 import { type ChargeResult, PaymentGatewayError } from '../gateway/payment-gateway';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
+import { oneAtATime } from './one-at-a-time';
 
 // Charges through the gateway port, recorded in payment_charges. A charge moves
 // created -> pending -> succeeded | declined (or straight from created to a final state), or
@@ -91,6 +92,12 @@ export function loadCharge(db: Kysely<DB>, chargeId: number): Promise<ChargeRow 
  */
 export async function requestCharge(engine: Engine, input: NewCharge, settlement: ChargeSettlement): Promise<ChargeRow> {
   if (!Number.isSafeInteger(input.amountMinor) || input.amountMinor <= 0) throw new RangeError('a charge is a positive integer of minor units');
+  if (input.idempotencyKey === null) return chargeOnce(engine, input, settlement);
+  // The same key twice at once in this node: the second waits for the first (one-at-a-time.ts).
+  return oneAtATime(engine, `${input.vendorId}:${input.idempotencyKey}`, () => chargeOnce(engine, input, settlement));
+}
+
+async function chargeOnce(engine: Engine, input: NewCharge, settlement: ChargeSettlement): Promise<ChargeRow> {
   const known = input.idempotencyKey === null ? undefined : await findByKey(engine.db, input.vendorId, input.idempotencyKey);
   // The same key twice at once: whichever request inserts first makes the charge, the other finds it.
   const charge = known ?? (await insertOrFindCharge(engine, input));

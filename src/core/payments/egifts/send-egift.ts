@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../../../shared/errors';
 import { cleanEmail, cleanName, emailKey } from '../../customers/contact';
+import { refuseBlockedPayer } from '../../customer-care/blocked';
 import { loadUser, loadVendor } from '../../customers/customer-store';
 import type { CustomerSession } from '../../customers/sessions';
 import { type Engine, transact } from '../../engine';
@@ -9,6 +10,7 @@ import { isUniqueViolation } from '../../storage/errors';
 import { findBillingProfile } from '../billing-profiles/billing-profile';
 import { type ChargeRow, refreshCharge, requestCharge } from '../charges/payment-charges';
 import { refuseRefundedCharge } from '../exceptions/payout-guard';
+import { refuseUnchargeableAmount } from '../gateway/card-amounts';
 import { declineError, invalidCardError } from '../gateway/payment-errors';
 import { isDeclineReason, PaymentGatewayError } from '../gateway/payment-gateway';
 import { quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -66,6 +68,7 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
   const vendor = await loadVendor(engine.db, input.vendorId);
   const currency = await quickPayCurrencyOf(engine.db, vendor.id);
   const amountMinor = cleanAmount(input.amount, currency, (await paymentLimitsOf(engine, vendor.id)).egiftMax);
+  refuseUnchargeableAmount(amountMinor, currency, 'amount');
   const recipient = {
     name: cleanName(input.recipient.name ?? '', 'recipient.name'),
     email: cleanEmail(input.recipient.email ?? '', 'recipient.email'),
@@ -74,6 +77,8 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
   const imageUrl = cleanImageUrl(input.imageUrl);
   const sendAt = cleanSendAt(input.sendAt, engine.clock.now());
   if (input.session && input.session.vendorId !== vendor.id) throw new ServiceError('forbidden', 'This session belongs to another program.');
+  // A logged-in buyer the program blocked pays with no card, saved or typed (a guest has no account to block).
+  if (input.session) await refuseBlockedPayer(engine.db, vendor.id, input.session.userId);
   if (input.billing && input.billingProfileId !== undefined) {
     throw new ServiceError('validation_failed', 'Send either billing (card details) or user_billingprofile, not both.', 'billing');
   }

@@ -14,15 +14,27 @@ function stripeDigits(code: string): number {
 }
 
 /**
+ * The ledger minor units a card charge in `currency` must be a multiple of: 10 where Stripe counts
+ * thousandths but asks for a last digit of 0 (BHD, JOD, KWD, OMR, TND: "round amounts to the
+ * nearest ten", docs.stripe.com/currencies) or counts hundredths where the ledger counts thousandths
+ * (LYD); 1 elsewhere.
+ */
+export function cardAmountStep(currency: string): number {
+  const code = currency.toUpperCase();
+  const chargeable = STRIPE_THOUSANDTHS.has(code) ? 2 : stripeDigits(code);
+  return 10 ** Math.max(0, minorUnitDigits(code) - chargeable);
+}
+
+/**
  * An amount in the ledger's minor units (minorUnitDigits: HUF and COP in whole units, as tills
- * count them) as Stripe's `amount` field takes it (HUF and COP in hundredths). An amount Stripe's
- * units cannot hold exactly is refused, never rounded.
+ * count them) as Stripe's `amount` field takes it (HUF and COP in hundredths). An amount Stripe
+ * would refuse (not a multiple of cardAmountStep) is refused here too, never rounded: the use cases
+ * refuse it first, with a 400.
  */
 export function toStripeAmount(amountMinor: number, currency: string): number {
   const code = currency.toUpperCase();
+  if (amountMinor % cardAmountStep(code) !== 0) throw new PaymentGatewayError(`stripe: ${amountMinor} minor units of ${code} cannot be charged in Stripe's units`, false);
   const shift = stripeDigits(code) - minorUnitDigits(code);
   if (shift >= 0) return amountMinor * 10 ** shift;
-  const divisor = 10 ** -shift;
-  if (amountMinor % divisor !== 0) throw new PaymentGatewayError(`stripe: ${amountMinor} minor units of ${code} cannot be charged in Stripe's units`, false);
-  return amountMinor / divisor;
+  return amountMinor / 10 ** -shift;
 }

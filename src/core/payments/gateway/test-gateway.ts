@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../storage/errors';
 import type { DB, TestGatewayChargesTable } from '../../storage/schema';
 import { checkCard } from './card-input';
+import { cardAmountStep } from './stripe-amounts';
 import {
   type CardDetails,
   type ChargeRequest,
@@ -107,6 +108,10 @@ export class TestGateway implements PaymentGateway {
 
   private async makeCharge(request: ChargeRequest): Promise<ChargeResult> {
     if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0) throw new PaymentGatewayError('amount must be a positive integer of minor units', false);
+    // Stripe's rule, refused as Stripe refuses it (an invalid request): KWD 12.345 is not chargeable.
+    if (request.amountMinor % cardAmountStep(request.currency) !== 0) {
+      throw new PaymentGatewayError(`amount ${request.amountMinor} of ${request.currency.toUpperCase()} must be a multiple of ${cardAmountStep(request.currency)} minor units`, false);
+    }
     const existing = await this.findByKey(request.idempotencyKey);
     if (existing) return this.sameRequest(existing, request);
     const card = await this.db.selectFrom('test_gateway_cards').selectAll().where('token', '=', request.token).executeTakeFirst();

@@ -7,6 +7,8 @@ import { recordAutoReloadRan, recordReloadEvent } from '../../webhooks/events';
 import { type BillingProfileRow, findBillingProfile, maskedCard, type ProfileOwner } from '../billing-profiles/billing-profile';
 import { type ChargeRow, type ChargeSettlement, requestCharge } from '../charges/payment-charges';
 import { recordTransaction } from '../../orders/record-transaction';
+import { refuseBlockedPayer } from '../../customer-care/blocked';
+import { refuseUnchargeableAmount } from '../gateway/card-amounts';
 import { declineCode } from '../gateway/payment-errors';
 import { settleOwnException } from '../exceptions/payout-guard';
 import { creditQuickPay, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -140,13 +142,16 @@ async function quickPayBalanceIn(trx: Transaction<DB>, owner: ProfileOwner): Pro
 /**
  * Charges one of the customer's billing profiles and, when the gateway reports success, credits
  * the same amount to their quick-pay balance exactly once. Another customer's or another vendor's
- * profile is 404 billing_profile_not_found. Returns the charge as it stands: `succeeded` (credited),
+ * profile is 404 billing_profile_not_found; a customer the program blocked 403 customer_blocked. Returns the charge as it stands: `succeeded` (credited),
  * `pending` (poll with refreshReload) or `declined` (nothing moved).
  */
 export async function chargeBillingProfile(engine: Engine, owner: ProfileOwner, input: ProfileCharge): Promise<{ charge: ChargeRow; profile: BillingProfileRow }> {
+  // A blocked customer's card is not charged: neither a reload, nor an auto reload, nor a retry's re-send.
+  await refuseBlockedPayer(engine.db, owner.vendorId, owner.userId);
   const profile = await findBillingProfile(engine.db, owner, input.profileId);
   if (profile.gateway !== engine.payments.name) throw new ServiceError('card_processing_error', 'This saved card belongs to another payment service. Please add it again.', 'user_billingprofile');
   const currency = await quickPayCurrencyOf(engine.db, owner.vendorId);
+  refuseUnchargeableAmount(input.amountMinor, currency, 'amount');
   const charge = await requestCharge(
     engine,
     {

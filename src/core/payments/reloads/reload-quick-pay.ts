@@ -3,9 +3,11 @@ import { holderBalance } from '../../ledger/ledger';
 import { minorWithin, paymentLimitsOf } from '../../rules/settings/payment-limits';
 import type { CustomerSession } from '../../customers/sessions';
 import type { Engine } from '../../engine';
+import { isBlockedIn } from '../../customer-care/blocked';
 import { type BillingProfileRecord, toBillingProfileRecord } from '../billing-profiles/billing-profile';
 import { type ChargeRow, loadCharge, refreshCharge } from '../charges/payment-charges';
 import { refuseRefundedCharge } from '../exceptions/payout-guard';
+import { refuseUnchargeableAmount } from '../gateway/card-amounts';
 import { declineError } from '../gateway/payment-errors';
 import { isDeclineReason } from '../gateway/payment-gateway';
 import { type QuickPayCurrency, quickPayCurrencyOf } from '../quick-pay/credit-quick-pay';
@@ -58,6 +60,7 @@ export async function reloadQuickPay(engine: Engine, session: CustomerSession, i
   const key = cleanIdempotencyKey(input.idempotencyKey);
   const currency = await quickPayCurrencyOf(engine.db, owner.vendorId);
   const amountMinor = reloadAmountMinor(input.amount, currency, (await paymentLimitsOf(engine, owner.vendorId)).reloadMax);
+  refuseUnchargeableAmount(amountMinor, currency, 'amount');
   const { charge, profile } = await chargeBillingProfile(engine, owner, {
     profileId: input.profileId,
     amountMinor,
@@ -86,8 +89,10 @@ export async function reloadStatus(engine: Engine, session: CustomerSession, cha
     charge.billing_profile_id === null ? undefined : await engine.db.selectFrom('billing_profiles').selectAll().where('id', '=', charge.billing_profile_id).executeTakeFirst();
   // Refunded by staff (a late reload the program could not credit): the wire has no such status.
   refuseRefundedCharge(charge);
-  // A charge that never reached the gateway is re-sent only while its profile lives.
-  const token = profileRow && profileRow.deleted_at === null && profileRow.gateway === engine.payments.name ? profileRow.token : null;
+  // A charge that never reached the gateway is re-sent only while its profile lives, and never
+  // for a customer the program blocked since (it is only looked up: what was taken is credited).
+  const resendable = profileRow && profileRow.deleted_at === null && profileRow.gateway === engine.payments.name && !(await isBlockedIn(engine.db, owner.vendorId, owner.userId));
+  const token = resendable ? profileRow.token : null;
   charge = await refreshCharge(engine, charge, token, reloadSettlement(engine, owner, profileRow ?? null));
   // The wire knows Complete, Pending and Declined: a charge given up as `failed` (never taken) is
   // reported declined, with its reason (processing_error).
