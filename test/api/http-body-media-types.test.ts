@@ -71,6 +71,19 @@ describe('a body of a type the node does not read is 415 unsupported_media_type'
     expect(await node.engine.db.selectFrom('pos_sessions').select('id').where('user_id', '=', c.userId).execute()).toEqual([]);
   });
 
+  it('a compressed body (any Content-Encoding but identity) is 415 and nothing is done; identity is read', async () => {
+    const { v, c } = await customerAtStore();
+    const body = JSON.stringify({ card_number: c.email });
+    const checkIn = (encoding: string) => rawRequest(`${node.url}/onscreen?api_key=${enc(v.apiKey)}`, 'POST', { 'content-type': 'application/json', 'content-encoding': encoding }, body);
+    for (const encoding of ['zz', 'gzip', 'br']) {
+      const reply = await checkIn(encoding);
+      expect(reply.status, encoding).toBe(415);
+      expect(reply.body.error.errors[0]).toMatchObject({ reason: 'unsupported_media_type', message: expect.stringContaining('Content-Encoding') });
+    }
+    expect(await node.engine.db.selectFrom('pos_sessions').select('id').where('user_id', '=', c.userId).execute()).toEqual([]);
+    expect((await checkIn('identity')).status).toBe(201);
+  });
+
   it('a GET carrying an XML body is 415; one carrying JSON is read', async () => {
     const { v, c } = await customerAtStore();
     const { pos_session: session } = await inStore.checkInOk(v.apiKey, c.email);

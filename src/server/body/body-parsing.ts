@@ -41,8 +41,17 @@ async function readGetBody(request: FastifyRequest): Promise<void> {
 /** The body's text, once its content type is one the node reads (an empty body of any type reads as {}). */
 function readableText(request: FastifyRequest, text: string): string {
   // A test for any non-space character stops at the first one; trim() copied every body.
-  if (/\S/.test(text)) requireReadableMediaType(request.headers['content-type']);
+  if (/\S/.test(text)) {
+    requireReadableMediaType(request.headers['content-type']);
+    requireIdentityEncoding(request.headers['content-encoding']);
+  }
   return text;
+}
+
+/** The node decodes no compressed body: one marked gzip (or an unknown `zz`) was read as if plain. */
+function requireIdentityEncoding(encoding: string | undefined): void {
+  if (encoding === undefined || encoding.trim() === '' || encoding.trim().toLowerCase() === 'identity') return;
+  throw new ServiceError('unsupported_media_type', 'The request body must not be compressed (Content-Encoding): send it as plain JSON or form fields.');
 }
 
 function hasBody(request: FastifyRequest): boolean {
