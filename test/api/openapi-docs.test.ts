@@ -85,6 +85,18 @@ describe('/openapi.json', () => {
   });
 });
 
+describe('/docs paths it does not have', () => {
+  it("answer 404 route_not_found in the node's envelope, not Swagger UI's Fastify's own", async () => {
+    for (const path of ['/docs/a/a/a', '/docs/..%2f..%2fpackage.json', '/docs/static/nope.js']) {
+      const reply = await http(`${node.url}${path}`);
+      expect(reply.status, path).toBe(404);
+      expect(JSON.stringify(reply.body), path).toContain('route_not_found');
+      expect(reply.body, path).not.toHaveProperty('statusCode');
+    }
+    expect((await http(`${node.url}/docs/json`)).status).toBe(200);
+  });
+});
+
 describe('/docs in Chromium', () => {
   it('groups the operations by section, in the interface’s order, with their summaries', async () => {
     browser = await launchChromium();

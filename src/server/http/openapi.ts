@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ERROR_CODES } from '../../shared/errors';
+import { ERROR_CODES, ServiceError } from '../../shared/errors';
+import { sendError } from '../errors/error-handler';
 import { operationDoc, SECTIONS } from './operation-docs';
 
 const errorTable = Object.entries(ERROR_CODES)
@@ -64,6 +65,8 @@ function serveSwaggerUiAtFirstVisit(app: FastifyInstance): void {
       throw error;
     });
     const answer = await (await docs).inject({ method: request.method as 'GET', url: request.url, headers: request.headers });
+    // The inner Fastify's own 404 has none of the node's envelope (and no code): answer as any unknown path.
+    if (answer.statusCode === 404) return sendError(request, reply, new ServiceError('route_not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`));
     reply.code(answer.statusCode);
     for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) reply.header(name, value);
     return reply.send(answer.rawPayload);
