@@ -70,6 +70,7 @@ describe('POST /webhooks', () => {
       [{ url: 'not a url', events: ['order.placed'] }, 'webhook_url_not_allowed', 'url'],
       [{ url: 'ftp://crm.example.com', events: ['order.placed'] }, 'webhook_url_not_allowed', 'url'],
       [{ url: 'https://user:pass@crm.example.com', events: ['order.placed'] }, 'webhook_url_not_allowed', 'url'],
+      [{ url: 'https://crm.example.com:0/hooks', events: ['order.placed'] }, 'webhook_url_not_allowed', 'url'],
       [{ url: 'https://crm.example.com', events: ['order.placed'], alert_email: 'nobody' }, 'invalid_email', 'alert_email'],
       [{ events: ['order.placed'] }, 'validation_failed', 'url'],
     ];

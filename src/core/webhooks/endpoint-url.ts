@@ -64,6 +64,8 @@ export function checkEndpointUrl(value: string, allowPrivate: boolean): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('Webhook URLs start with https://.');
   if (url.username !== '' || url.password !== '') throw refuse('The URL may not hold a user name or password.');
   if (url.hash !== '') throw refuse('The URL may not have a #fragment.');
+  // Port 0 is no port a receiver can listen on: every delivery would fail to connect.
+  if (url.port === '0') throw refuse('The URL names port 0, which no receiver listens on.');
   if (allowPrivate) return url.toString();
   if (url.protocol !== 'https:') throw refuse('Webhook URLs must use https:// (plain http:// only on nodes started with --webhooks-allow-private).');
   const host = url.hostname.toLowerCase();
