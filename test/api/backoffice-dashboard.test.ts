@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
-import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { type AddedStore, inStoreApi, receiptCounter } from '../support/in-store';
-import { paymentsApi } from '../support/payments';
-import { startTestNode, type TestNode } from '../support/test-node';
+import { CARDS, paymentsApi } from '../support/payments';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // The dashboard over real HTTP, with exact figures from real check-ins, orders, a reload and an
 // adjustment spread over days: today, the last 30 days, per day, per store, the liability.
@@ -69,6 +70,7 @@ const figures = (f: Partial<Record<string, number>>) => ({
   stored_value_spent: 0,
   stored_value_returned: 0,
   stored_value_adjusted: 0,
+  stored_value_forfeited: 0,
   reloads: 0,
   reload_amount: 0,
   egifts: 0,
@@ -149,5 +151,65 @@ describe('the dashboard', () => {
     }
     // The day of the sale, by store: what left the balances there.
     expect(d.stores.find((s: { id: number }) => s.id === vendor.storeId).stored_value_spent).toBe(d0.stores.find((s: { id: number }) => s.id === vendor.storeId).stored_value_spent);
+  });
+});
+
+describe('eGifts sold and not yet claimed on the dashboard', () => {
+  // A gift paid for and not claimed is owed by the program but in no balance yet: shown beside the
+  // balances (unclaimed_egifts) and in the liability (outstanding_liability), now and per day.
+  const buy = async (vendorId: number, amount: number, recipient: string, extra: Record<string, unknown> = {}) => {
+    const card = (extra.card as string | undefined) ?? CARDS.visa;
+    const reply = await http(`${node.url}/vendor/${vendorId}/egift`, {
+      method: 'POST',
+      body: {
+        amount,
+        buyer: { name: 'Mateo Ruiz', email: 'mateo@example.com' },
+        recipient: { name: 'Bea', email: recipient },
+        billing: { name: 'Mateo Ruiz', number: card, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+        ...(extra.send_date === undefined ? {} : { send_date: extra.send_date }),
+      },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    return reply.body as { id: number; status: string };
+  };
+
+  it('counts sent and scheduled gifts until claimed, never pending or declined ones; the liability is balances plus unclaimed gifts', async () => {
+    const today = node.clock.now();
+    const v = await node.addVendor('Regalos');
+    const boss = await ownerOf(node, v.vendorId);
+    const bea = await signUpAt(node, v.vendorId, { first_name: 'Bea' });
+
+    node.clock.set(today - 2 * DAY);
+    await buy(v.vendorId, 10, bea.email);
+    node.clock.set(today - DAY);
+    await buy(v.vendorId, 4, 'someone@example.com');
+    node.clock.set(today);
+    const scheduled = await buy(v.vendorId, 6, 'later@example.com', { send_date: Math.floor(today / 1000) + 3 * 86_400 });
+    expect(scheduled.status).toBe('Scheduled');
+    // A card that reports late (and then declines, whenever the node's job asks): not paid, not owed.
+    expect((await buy(v.vendorId, 7, 'late@example.com', { card: CARDS.lateDeclined })).status).toBe('Pending');
+
+    const before = await dashboard(boss);
+    expect(before.outstanding_stored_value).toBe(0);
+    expect(before.unclaimed_egifts).toEqual({ count: 3, amount: 2000 });
+    expect(before.outstanding_liability).toBe(2000);
+    expect(before.days.slice(26).map((d: { unclaimed_egift_amount: number }) => d.unclaimed_egift_amount)).toEqual([0, 1000, 1400, 2000]);
+
+    // Bea claims the 10.00 gift today: it moves from the gifts into the balances; the liability stays.
+    const row = await node.engine.db.selectFrom('messages_outbox').select('params').where('template', '=', 'egift_received').where('recipient', '=', bea.email).executeTakeFirstOrThrow();
+    const code = (openParams(node.engine, row.params) as { code: string }).code;
+    const claimed = await http(`${node.url}${withSessionKey('/user/egift/claim', bea.key)}`, { method: 'POST', body: { code } });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    const after = await dashboard(boss);
+    expect(after.outstanding_stored_value).toBe(1000);
+    expect(after.unclaimed_egifts).toEqual({ count: 2, amount: 1000 });
+    expect(after.outstanding_liability).toBe(2000);
+    expect(after.today).toMatchObject({ egifts: 1, egift_amount: 1000 });
+    // Past days are as they were: the gift was unclaimed at their end.
+    expect(after.days.slice(26).map((d: { unclaimed_egift_amount: number }) => d.unclaimed_egift_amount)).toEqual([0, 1000, 1400, 1000]);
+
+    // A store's view has no program-wide liability.
+    const one = await dashboard(boss, `?store=${v.storeId}`);
+    expect([one.unclaimed_egifts, one.outstanding_liability, one.days[29].unclaimed_egift_amount]).toEqual([null, null, null]);
   });
 });

@@ -128,6 +128,7 @@ describe('the program', () => {
     const stars = await staffCall(node, boss.token, 'POST', '/backoffice/program/earning-rules', { name: 'Stars', currency: (await own()).currencies.find((c: { code: string | null }) => c.code === null).id, points: 1, per_amount: 3 });
     expect(stars.status, JSON.stringify(stars.body)).toBe(201);
     await setOfflinePolicy(node.engine, { vendorId: other.vendorId }, { quickPayPerOrder: 5_000, quickPayPerDay: 20_000 });
+    expect((await staffCall(node, boss.token, 'PUT', '/backoffice/program/settings', { egift_max_amount: 2_500 })).status).toBe(200);
     const cash = (await own()).currencies.find((c: { code: string | null }) => c.code === 'USD');
     const defaultRule = (await own()).earning_rules.find((r: { name: string }) => r.name === DEFAULT_RULE);
     const audited = async () => (await staffCall(node, boss.token, 'GET', '/backoffice/audit?object_type=currency&limit=1')).body.items[0];
@@ -144,6 +145,8 @@ describe('the program', () => {
         ],
         offline_quick_pay_per_order: 5_000,
         offline_quick_pay_per_day: 20_000,
+        egift_max_amount: 2_500,
+        reload_max_amount: null,
       },
       {
         earning_rules: [
@@ -152,6 +155,8 @@ describe('the program', () => {
         ],
         offline_quick_pay_per_order: 50,
         offline_quick_pay_per_day: 200,
+        egift_max_amount: 25,
+        reload_max_amount: null,
       },
     ]);
 

@@ -173,6 +173,40 @@ describe('POST /order by pos_session_hash for an account that changed after the 
   });
 });
 
+describe('POST /order with both card_number and pos_session_hash', () => {
+  it('naming different customers: 400 identification_conflict (card_number); nobody is charged and the session stays open', async () => {
+    const v = await addVendor();
+    const ana = await signUp(v.vendorId);
+    const ben = await signUp(v.vendorId, { first_name: 'Ben', last_name: 'Ortiz' });
+    await credit(v, v.quickPayCurrencyId, ana.userId, 2_000);
+    await credit(v, v.quickPayCurrencyId, ben.userId, 2_000);
+    const session = await checkInOk(v.apiKey, ben.email);
+    const [anaBefore, benBefore] = [await snapshot(ana.userId), await snapshot(ben.userId)];
+    const order = { card_number: ana.email, pos_session_hash: session.hash, receipt_number: newReceipt(), subtotal: 8, quick_pay: 5 };
+    const refused = await postOrder(v.apiKey, order);
+    expectLegacyError(refused, 400, 'identification_conflict', 'card_number');
+    expect(refused.body.error.errors[0].message).toContain('card_number and pos_session_hash name different customers');
+    // A card_number naming nobody beside a session is refused as it is alone.
+    expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: 'nobody@example.com' }), 404, 'customer_not_found', 'card_number');
+    expect([await snapshot(ana.userId), await snapshot(ben.userId)]).toStrictEqual([anaBefore, benBefore]);
+    expect((await sessionRow(session.hash)).status).toBe('active');
+    expect(await node.engine.db.selectFrom('orders').select('id').where('vendor_id', '=', v.vendorId).execute()).toEqual([]);
+
+    // Naming the same customer: the order is Ben's, as before.
+    const placed = await orderOk(v.apiKey, { ...order, card_number: ben.email });
+    expect(placed).toMatchObject({ user: { user_id: String(ben.userId) }, quick_pay_used: 5 });
+    expect((await sessionRow(session.hash)).status).toBe('closed');
+    expect((await orderRow(v.storeId, order.receipt_number)).user_id).toBe(ben.userId);
+    // Its resend: the same with Ben's card, refused with Ana's (never answered with Ben's sale).
+    expect(await orderOk(v.apiKey, { ...order, card_number: ben.email })).toStrictEqual(placed);
+    expectLegacyError(await postOrder(v.apiKey, order), 400, 'identification_conflict', 'card_number');
+    // A blank card_number is as if absent.
+    const blank = await checkInOk(v.apiKey, ben.email);
+    expect(await orderOk(v.apiKey, { ...order, card_number: '  ', pos_session_hash: blank.hash, receipt_number: newReceipt() })).toMatchObject({ user: { user_id: String(ben.userId) } });
+    expect((await snapshot(ana.userId)).balances).toStrictEqual(anaBefore.balances);
+  });
+});
+
 describe('POST /order by card_number (any identification)', () => {
   it('finds the customer by email, linked card, phone, app barcode token, cedula and passport', async () => {
     const v = await addVendor();

@@ -70,6 +70,49 @@ describe('changing the quick-pay currency’s code', () => {
     expect(Number(points.sum)).toBe(9);
   });
 
+  it('restates the payment limits the program set (same major units, rounded down); limits left at their default stay so', async () => {
+    const v = await vendorWithCurrencies(node);
+    const settings = (body?: unknown) => http(`${node.url}/program/settings`, body === undefined ? { token: v.token } : { method: 'PUT', token: v.token, body });
+    const limits = async () => {
+      const row = await node.engine.db.selectFrom('vendors').select(['egift_max_amount', 'reload_max_amount']).where('id', '=', v.vendorId).executeTakeFirstOrThrow();
+      return [row.egift_max_amount, row.reload_max_amount].map((x) => (x === null ? null : Number(x)));
+    };
+    expect((await setCode(v, 'BHD')).status).toBe(200);
+    // 1.000 BHD for an eGift, 0.001 BHD for a reload (the smallest each may be).
+    expect((await settings({ egift_max_amount: 1_000, reload_max_amount: 1 })).status).toBe(200);
+
+    const usd = await setCode(v, 'USD');
+    expect(usd.status, JSON.stringify(usd.body)).toBe(200);
+    // 1.00 USD, not 10.00; the fils rounds down to nothing, so the smallest reload limit, 0.01.
+    expect(await limits()).toEqual([100, 1]);
+    expect((await settings()).body).toMatchObject({ egift_max_amount: 100, reload_max_amount: 1 });
+
+    expect((await settings({ egift_max_amount: 2_550, reload_max_amount: null })).status).toBe(200);
+    expect((await setCode(v, 'KWD')).status).toBe(200);
+    expect(await limits()).toEqual([25_500, null]);
+    // 25.500 KWD in yen: 25 (rounded down, not refused as a rule's 2.50 is).
+    expect((await setCode(v, 'JPY')).status).toBe(200);
+    expect(await limits()).toEqual([25, null]);
+    expect((await setCode(v, 'USD')).status).toBe(200);
+    expect(await limits()).toEqual([2_500, null]);
+
+    // In force: an eGift of 26 is above 25.00 USD; 25 is sold.
+    const gift = (amount: number) =>
+      http(`${node.url}/vendor/${v.vendorId}/egift`, {
+        method: 'POST',
+        body: {
+          amount,
+          buyer: { name: 'Mateo Ruiz', email: 'mateo@example.com' },
+          recipient: { name: 'Bea', email: 'bea@example.com' },
+          billing: { name: 'Mateo Ruiz', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+        },
+      });
+    const above = await gift(26);
+    expect(above.status).toBe(400);
+    expect(JSON.stringify(above.body)).toContain('at most 25.00 USD');
+    expect((await gift(25)).status).toBe(200);
+  });
+
   it('is refused once the program recorded money in it, even where no customer holds a balance in it yet', async () => {
     const noBalanceYet = async (v: { quickPayCurrencyId: number }) => expect(await currencyHasAccounts(node.engine.db, v.quickPayCurrencyId)).toBe(false);
     const refusedAndKept = async (v: { token: string; cash: string }, what: string) => {

@@ -3,7 +3,7 @@ import { cardPageQuery } from '../../src/core/cards/card-store';
 import { changedAccountsQuery, expiredEarningsQuery } from '../../src/core/expiry/expire-points';
 import { dueMembersQuery } from '../../src/core/rules/tiers/demote-tiers';
 import { firstNameWalkQuery, fullNameQuery, lastNameWalkQuery, nameSearchQuery } from '../../src/core/customer-care/name-search';
-import { checkInsByDayQuery, ordersByDayQuery, storedValueByDayQuery } from '../../src/core/dashboard/dashboard';
+import { checkInsByDayQuery, egiftsSoldByDayQuery, ordersByDayQuery, storedValueByDayQuery, unclaimedEgiftsQuery } from '../../src/core/dashboard/dashboard';
 import { lastDays } from '../../src/core/dashboard/time-zone-days';
 import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/balances/balance-store';
 import { openSessionOfUserQuery } from '../../src/core/onscreen/pos-session';
@@ -98,6 +98,11 @@ describe('the dashboard reads its 30 days, not the program’s history', () => {
 
   it('stored value moved: the window’s ledger entries, each entry’s account by its key (not every quick-pay account’s whole history)', async () => {
     expect(await planOf(storedValueByDayQuery(node.engine(), 1, 2, window))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+  });
+
+  it('eGifts sold and not claimed: the open gifts and the window’s gifts by (status, updated_at), each one’s charge by its key (never every charge)', async () => {
+    expect(await planOf(unclaimedEgiftsQuery(node.engine(), 1, 2))).toMatch(/^SEARCH g USING INDEX egifts_status \(status=\?\) \| SEARCH c USING INDEX sqlite_autoindex_payment_charges_1 \(id=\?\)$/);
+    expect(await planOf(egiftsSoldByDayQuery(node.engine(), 1, 2, window))).toMatch(/^SEARCH g USING INDEX egifts_status \(status=\? AND updated_at>\?\) \| SEARCH c USING INDEX sqlite_autoindex_payment_charges_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
   });
 });
 

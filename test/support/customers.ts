@@ -204,17 +204,22 @@ export async function setPhoneAt(node: TestNode, c: Customer, number: string, co
   return row.phone!;
 }
 
-/** The two-step account deletion over HTTP: submit, read the emailed code from the outbox, confirm (and, with `expectDeleted`, check the row). */
-export async function deleteAccountAt(node: TestNode, c: Customer, options: { expectDeleted?: boolean } = {}): Promise<void> {
+/**
+ * The two-step account deletion over HTTP: submit, read the emailed code from the outbox, confirm
+ * (and, with `expectDeleted`, check the row). `forfeitBalances`: the customer gives up money still
+ * held at the program (else both steps refuse it).
+ */
+export async function deleteAccountAt(node: TestNode, c: Customer, options: { expectDeleted?: boolean; forfeitBalances?: boolean } = {}): Promise<void> {
   const before = new Set(outboxFilesAt(node, '.eml').map((f) => f.file));
-  const submit = await http(`${node.url}${withSessionKey(`/vendor/${c.vendorId}/customers/${c.userId}/submit`, c.key)}`, { method: 'DELETE' });
+  const forfeit = options.forfeitBalances ? { forfeit_balances: true } : {};
+  const submit = await http(`${node.url}${withSessionKey(`/vendor/${c.vendorId}/customers/${c.userId}/submit`, c.key)}`, { method: 'DELETE', body: forfeit });
   expect(submit.status, JSON.stringify(submit.body)).toBe(200);
   await node.messaging.drain();
   const fresh = outboxFilesAt(node, '.eml').filter((f) => !before.has(f.file));
   const texts = await Promise.all(fresh.map(async (f) => (await PostalMime.parse(f.text)).text ?? ''));
   const code = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/.exec(texts.find((t) => t.includes('delete')) ?? '')?.[0];
   expect(code, 'deletion code in the outbox').toBeDefined();
-  const confirm = await http(`${node.url}/vendor/${c.vendorId}/customers`, { method: 'DELETE', body: { code } });
+  const confirm = await http(`${node.url}/vendor/${c.vendorId}/customers`, { method: 'DELETE', body: { code, ...forfeit } });
   expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
   if (options.expectDeleted) {
     const row = await node.engine.db.selectFrom('users').select('status').where('id', '=', c.userId).executeTakeFirstOrThrow();

@@ -10,6 +10,7 @@ import type { DB } from '../storage/schema';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
 import { loadUser, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
+import { describeForfeit, forfeitHeldBalances, heldAtProgram, refuseWhileHoldingMoney } from './departure-balances';
 import { WIPED_PERSON } from './personal-data';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
@@ -17,22 +18,28 @@ import { emailKey } from './contact';
 
 /**
  * Step 1 (DELETE /vendor/{vendor_id}/customers/{user_id}/submit): emails a deletion code. The path
- * must name the session's own vendor and account; any other is reported as not found.
+ * must name the session's own vendor and account; any other is reported as not found. Money held
+ * at the program refuses it unless `forfeitBalances` (409 stored_value_remaining); the email says
+ * what the deletion gives up (money, points).
  */
-export function requestAccountDeletion(engine: Engine, session: CustomerSession, target: { vendorId: number; userId: number }): Promise<void> {
+export function requestAccountDeletion(engine: Engine, session: CustomerSession, target: { vendorId: number; userId: number }, forfeitBalances = false): Promise<void> {
   if (target.vendorId !== session.vendorId || target.userId !== session.userId) return Promise.reject(new ServiceError('user_not_found'));
   return transact(engine, async (trx) => {
     const [user, vendor] = await Promise.all([loadUser(trx, session.userId), loadVendor(trx, session.vendorId)]);
     if (!user.email) throw new ServiceError('validation_failed', 'The account has no email address to send the code to.', 'email_address');
+    const held = await heldAtProgram(trx, vendor.id, user.id);
+    refuseWhileHoldingMoney(held, forfeitBalances);
     const code = await issueCode(trx, engine, { userId: user.id, vendorId: vendor.id, purpose: 'account_deletion' });
+    const locale = await messageLocale(trx, user.id, vendor);
+    const forfeits = describeForfeit(held, locale);
     await queueMessage(trx, engine, {
       vendorId: vendor.id,
       channel: 'email',
       to: user.email,
       userId: user.id,
       template: 'account_deletion',
-      locale: await messageLocale(trx, user.id, vendor),
-      params: { first_name: user.first_name, code, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.account_deletion.ttlMinutes) },
+      locale,
+      params: { first_name: user.first_name, code, vendor_name: vendor.name, expires_minutes: String(CODE_POLICY.account_deletion.ttlMinutes), ...(forfeits ? { forfeits } : {}) },
     });
   });
 }
@@ -48,12 +55,17 @@ export function requestAccountDeletion(engine: Engine, session: CustomerSession,
  * webhook events (delivered or not) and rating comments lose them too, and the account can never
  * log in again. Ledger entries and
  * charges stay (they are the merchant's books) but point at an anonymous account, and so do the
- * billing profile rows they name (brand, last four digits and expiry only).
+ * billing profile rows they name (brand, last four digits and expiry only). Money still held at
+ * the program refuses it unless `forfeitBalances` (asked again here: it may have come since the
+ * code); what is held then goes to zero by `forfeit` entries, points included.
  */
-export async function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string }): Promise<void> {
+export async function confirmAccountDeletion(engine: Engine, input: { vendorId: number; code: string; forfeitBalances?: boolean }): Promise<void> {
   const left = await transact(engine, async (trx) => {
     const consumed = await consumeCode(trx, engine, 'account_deletion', input.code);
     if (consumed.vendorId !== input.vendorId) throw new ServiceError('invalid_code', undefined, 'code');
+    // Money may have come since the code was sent (a reload, an eGift): asked again. A refusal
+    // rolls back, the code with it, so the same code confirms once the customer gives it up.
+    refuseWhileHoldingMoney(await heldAtProgram(trx, consumed.vendorId, consumed.userId), input.forfeitBalances ?? false);
     return leaveProgram(trx, engine, consumed.userId, consumed.vendorId);
   });
   afterLeaving(engine, left);
@@ -68,9 +80,11 @@ export interface Departure {
 /**
  * The person leaves one program, inside the caller's transaction (the customer's confirmed request,
  * or staff acting on it: customer-care/remove-member.ts); see confirmAccountDeletion for what goes.
+ * The callers decided that what is still held may go: it goes as breakage (forfeitHeldBalances).
  */
 export async function leaveProgram(trx: Kysely<DB>, engine: Engine, userId: number, vendorId: number): Promise<Departure> {
   const now = engine.clock.now();
+  await forfeitHeldBalances(trx, engine, userId, vendorId);
   await trx.updateTable('user_vendors').set({ removed_at: now, updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
   await trx.updateTable('user_cards').set({ removed_at: now, status: 'REMOVED', updated_at: now }).where('user_id', '=', userId).where('vendor_id', '=', vendorId).where('removed_at', 'is', null).execute();
   await trx.deleteFrom('barcode_tokens').where('user_id', '=', userId).where('vendor_id', '=', vendorId).execute();

@@ -16,10 +16,15 @@ import { dayLabel, lastDays } from './time-zone-days';
 //   spend reversals; program-wide);
 // - stored value loaded: reload and eGift credits in the ledger (program-wide: they are not made at
 //   a store), with their counts;
-// - stored value adjusted: the net of staff adjustments of quick pay (program-wide), so each day's
-//   move of the liability reads as loaded − spent + returned + adjusted;
+// - stored value adjusted: the net of staff adjustments of quick pay (program-wide);
+// - stored value forfeited: what customers who left gave up (breakage: `forfeit` entries, negative;
+//   program-wide), so each day's move of the liability reads as loaded − spent + returned +
+//   adjusted + forfeited;
 // - outstanding stored value: the sum of every quick-pay balance, now and at the end of each day
-//   (the program's liability; program-wide only).
+//   (program-wide only);
+// - eGifts sold, not yet claimed: gifts paid for (scheduled or sent, their charge succeeded) in the
+//   quick-pay currency and not claimed, now and at the end of each day — money the program owes
+//   that is in no balance yet; with the balances, the program's liability (program-wide only).
 
 export const DASHBOARD_DAYS = 30;
 
@@ -32,6 +37,7 @@ export interface Figures {
   storedValueSpent: number;
   storedValueReturned: number;
   storedValueAdjusted: number;
+  storedValueForfeited: number;
   reloads: number;
   reloadAmount: number;
   egifts: number;
@@ -45,11 +51,15 @@ export interface Dashboard {
   today: Figures;
   last30Days: Figures;
   outstandingStoredValue: number | null;
-  days: Array<Figures & { day: string; outstandingStoredValue: number | null }>;
+  /** eGifts sold and not yet claimed, now: their count and amount (null for one store). */
+  unclaimedEgifts: { count: number; amount: number } | null;
+  /** The program's liability now: the balances and the unclaimed gifts (null for one store). */
+  outstandingLiability: number | null;
+  days: Array<Figures & { day: string; outstandingStoredValue: number | null; unclaimedEgiftAmount: number | null }>;
   stores: Array<Figures & { id: number; name: string }>;
 }
 
-const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, storedValueForfeited: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
 
 function add(into: Figures, more: Partial<Figures>): void {
   for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
@@ -91,15 +101,23 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
 
   let outstanding: number | null = null;
+  let unclaimed: { count: number; amount: number } | null = null;
   const netByDay = new Map<number, number>();
+  // Unclaimed gifts' move per day: + sold that day, − claimed that day.
+  const giftNetByDay = new Map<number, number>();
+  const giftMove = (day: number, amount: number) => giftNetByDay.set(Number(day), (giftNetByDay.get(Number(day)) ?? 0) + amount);
   if (quickPay !== null && onlyStoreId === null) {
     const credits = await storedValueByDayQuery(engine, vendorId, quickPay, window).execute();
     for (const r of credits) {
       const amount = Number(r.amount);
       netByDay.set(Number(r.day), (netByDay.get(Number(r.day)) ?? 0) + amount);
       if (r.kind === 'reload' && amount > 0) put(r.day, null, { reloads: Number(r.n), reloadAmount: amount, storedValueLoaded: amount });
-      if (r.kind === 'egift' && amount > 0) put(r.day, null, { egifts: Number(r.n), egiftAmount: amount, storedValueLoaded: amount });
+      if (r.kind === 'egift' && amount > 0) {
+        put(r.day, null, { egifts: Number(r.n), egiftAmount: amount, storedValueLoaded: amount });
+        giftMove(r.day, -amount);
+      }
       if (r.kind === 'adjustment') put(r.day, null, { storedValueAdjusted: amount });
+      if (r.kind === 'forfeit') put(r.day, null, { storedValueForfeited: amount });
       if (r.kind === 'spend_reversal') put(r.day, null, { storedValueReturned: amount });
     }
     const total = await db
@@ -109,6 +127,9 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
       .where('currency_id', '=', quickPay)
       .executeTakeFirst();
     outstanding = Number(total?.total ?? 0);
+    const open = await unclaimedEgiftsQuery(engine, vendorId, quickPay).executeTakeFirst();
+    unclaimed = { count: Number(open?.n ?? 0), amount: Number(open?.amount ?? 0) };
+    for (const r of await egiftsSoldByDayQuery(engine, vendorId, quickPay, window).execute()) giftMove(r.day, Number(r.amount));
   }
 
   // The liability at the end of each day: today's, less what moved on the days after.
@@ -118,6 +139,14 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     for (const d of [...window.dayNumbers].reverse()) {
       endOfDay.set(d, running);
       running -= netByDay.get(d) ?? 0;
+    }
+  }
+  const giftsEndOfDay = new Map<number, number>();
+  if (unclaimed !== null) {
+    let running = unclaimed.amount;
+    for (const d of [...window.dayNumbers].reverse()) {
+      giftsEndOfDay.set(d, running);
+      running -= giftNetByDay.get(d) ?? 0;
     }
   }
 
@@ -131,7 +160,14 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     today: { ...(byDay.get(todayNumber) ?? zero()) },
     last30Days,
     outstandingStoredValue: outstanding,
-    days: window.dayNumbers.map((d) => ({ day: dayLabel(d), ...(byDay.get(d) ?? zero()), outstandingStoredValue: endOfDay.get(d) ?? null })),
+    unclaimedEgifts: unclaimed,
+    outstandingLiability: outstanding === null || unclaimed === null ? null : outstanding + unclaimed.amount,
+    days: window.dayNumbers.map((d) => ({
+      day: dayLabel(d),
+      ...(byDay.get(d) ?? zero()),
+      outstandingStoredValue: endOfDay.get(d) ?? null,
+      unclaimedEgiftAmount: giftsEndOfDay.get(d) ?? null,
+    })),
     stores: stores.map((s) => ({ id: Number(s.id), name: s.name, ...(byStore.get(Number(s.id)) ?? zero()) })),
   };
 }
@@ -185,4 +221,40 @@ export function storedValueByDayQuery(engine: Engine, vendorId: number, quickPay
     .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
     .where('e.created_at', '>=', window.from)
     .groupBy(['day', 'e.kind']);
+}
+
+/**
+ * The gifts sold and not claimed now, in the quick-pay currency: scheduled or sent (a pending gift is
+ * not paid yet; a declined one never was), their charge succeeded (never one refunded). Through the
+ * status index: only the open gifts of every program are read.
+ */
+export function unclaimedEgiftsQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number) {
+  return engine.db
+    .selectFrom('egifts as g')
+    .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('g.amount').as('amount')])
+    .where('g.status', 'in', ['scheduled', 'sent'])
+    .where('g.vendor_id', '=', vendorId)
+    .where('g.currency_id', '=', quickPayCurrencyId)
+    // Each gift's charge by its key: never a walk of every program's succeeded charges.
+    .where(noIndexOn(engine.dialect, 'c.status'), '=', 'succeeded');
+}
+
+/**
+ * Gifts sold per day of the window (their charge's success), in the quick-pay currency, claimed
+ * since or not: what the unclaimed amount grew by that day. Through the gifts' (status, updated_at)
+ * index — a gift sold in the window was last updated in it — and each gift's charge by its key.
+ */
+export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window) {
+  return engine.db
+    .selectFrom('egifts as g')
+    .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
+    .select((eb) => [dayOf('c.completed_at', window).as('day'), eb.fn.sum<number>('g.amount').as('amount')])
+    .where('g.status', 'in', ['scheduled', 'sent', 'claimed'])
+    .where('g.updated_at', '>=', window.from)
+    .where('g.vendor_id', '=', vendorId)
+    .where('g.currency_id', '=', quickPayCurrencyId)
+    .where(noIndexOn(engine.dialect, 'c.status'), '=', 'succeeded')
+    .where('c.completed_at', '>=', window.from)
+    .groupBy('day');
 }

@@ -19,7 +19,8 @@ export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; param
   password_reset: { channel: 'email', params: ['first_name', 'token', 'vendor_name', 'expires_minutes'] },
   email_verification: { channel: 'email', params: ['first_name', 'token', 'vendor_name'] },
   sms_verification: { channel: 'sms', params: ['token', 'vendor_name'] },
-  account_deletion: { channel: 'email', params: ['first_name', 'code', 'vendor_name', 'expires_minutes'] },
+  // `forfeits`: what the deletion gives up at the program ("KWD 5.000 and 120 Points"), when anything.
+  account_deletion: { channel: 'email', params: ['first_name', 'code', 'vendor_name', 'expires_minutes'], optional: ['forfeits'] },
   // To the recipient of an eGift: who sent how much, and the claim code (first_name is the recipient's).
   egift_received: { channel: 'email', params: ['first_name', 'buyer_name', 'amount', 'vendor_name', 'code'], optional: ['message'] },
   // A saved card (billing profile) in its last month of validity.
@@ -117,6 +118,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
         `We received a request to delete your ${p.vendor_name} account. To confirm it, use this code:`,
         { label: 'Code', code: p.code! },
         `The code expires in ${p.expires_minutes} minutes. Once deleted, your account can't be recovered. If you didn't ask for this, ignore this email and your account stays as it is.`,
+        ...(p.forfeits ? [`Deleting your account gives up what you still hold with ${p.vendor_name}: ${p.forfeits}. It can't be refunded afterwards.`] : []),
         `— The ${p.vendor_name} team`,
       ],
     }),
@@ -127,6 +129,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
         `Recibimos una solicitud para eliminar tu cuenta de ${p.vendor_name}. Para confirmarla, usa este código:`,
         { label: 'Código', code: p.code! },
         `El código vence en ${p.expires_minutes} minutos. Una vez eliminada, tu cuenta no se puede recuperar. Si no lo pediste, ignora este correo y tu cuenta seguirá igual.`,
+        ...(p.forfeits ? [`Al eliminar tu cuenta renuncias a lo que aún tienes en ${p.vendor_name}: ${p.forfeits}. Después no se podrá devolver.`] : []),
         `— El equipo de ${p.vendor_name}`,
       ],
     }),

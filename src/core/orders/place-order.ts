@@ -28,6 +28,7 @@ import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { refuseReusedReceipt } from './receipt-reuse';
 import { promoteTier, recordPromotion } from './tier-progress';
+import { refuseConflictingIdentification } from './identification-conflict';
 import { announceRewardsReady } from '../inbox/announce';
 
 const ACTIVE = 'ACTIVE';
@@ -44,7 +45,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
   const counter = counterOf(scope);
   try {
     // A customer new to the program buying at two tills at once: both make the membership (PostgreSQL).
-    const { result, events, autoReloadQueued } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.sessionHash ? undefined : input.identification, () => transact(engine, async (trx) => {
+    const { result, events, autoReloadQueued } = await onceMoreOnClash(engine.dialect, () => withCustomerFromCentral(engine, input.identification, () => transact(engine, async (trx) => {
       // A sale is money in the quick-pay currency: its code cannot change until this commits, and a
       // change that committed first is read below (PostgreSQL; program-money.ts).
       await holdProgramMoney(trx, engine.dialect, counter.vendorId);
@@ -246,7 +247,7 @@ export async function findOrder(db: Kysely<DB>, storeId: number, receiptNumber: 
   return (await orderByReceipt(db, storeId, receiptNumber))[0];
 }
 
-/** The order's customer: the open session named by its hash, or anyone check-in would identify. */
+/** The order's customer: the open session named by its hash (a card_number beside it must name the same one), or anyone check-in would identify. */
 async function customerOfOrder(
   db: Kysely<DB>,
   engine: Engine,
@@ -259,6 +260,7 @@ async function customerOfOrder(
     const user = await db.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirstOrThrow();
     // The session may predate a deactivation or deletion: the hash must not serve what identifying refuses.
     refuseUnservedAccount(user, 'pos_session_hash');
+    await refuseConflictingIdentification(db, engine, { vendorId: counter.vendorId, country, identification: input.identification }, user.id);
     return { user, session };
   }
   if (!input.identification) throw noCustomerNamed();

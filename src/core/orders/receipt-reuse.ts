@@ -5,6 +5,7 @@ import { survivingCustomerId } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import { findIdentifiedCustomer } from '../onscreen/identify-customer';
 import type { DB, OrdersTable } from '../storage/schema';
+import { refuseConflictingIdentification } from './identification-conflict';
 import { type CleanOrder, noCustomerNamed, type OrderInput } from './order-input';
 
 /** Dates further apart than this are two sales: a POS's retry re-stamps within minutes, one that numbers afresh each day is a day apart. */
@@ -81,7 +82,7 @@ async function differentCustomer(
   return before === (await survivingCustomerId(db, userId)) ? undefined : 'another customer';
 }
 
-/** The customer the resend names: its session (open or since closed by the sale) or its identification. */
+/** The customer the resend names: its session (open or since closed by the sale; a card_number beside it must agree) or its identification. */
 async function customerNamed(db: Kysely<DB>, engine: Engine, sale: { input: OrderInput; vendorId: number; storeId: number; country: string }): Promise<number> {
   const { input } = sale;
   if (input.sessionHash) {
@@ -93,6 +94,7 @@ async function customerNamed(db: Kysely<DB>, engine: Engine, sale: { input: Orde
       .where('store_id', '=', sale.storeId)
       .executeTakeFirst();
     if (!session) throw new ServiceError('session_not_found', undefined, 'pos_session_hash');
+    await refuseConflictingIdentification(db, engine, { vendorId: sale.vendorId, country: sale.country, identification: input.identification }, Number(session.user_id));
     return Number(session.user_id);
   }
   if (!input.identification) throw noCustomerNamed();

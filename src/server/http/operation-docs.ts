@@ -90,8 +90,18 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /user/token/request': { section: 'Users', summary: 'Request a barcode token', description: 'A short-lived token and its barcode (data-URI PNG) the app shows at the counter to check in.' },
   'PUT /user/password': { section: 'Users', summary: 'Change the password', description: 'With `current_password`. Answers `{}`.' },
   'POST /user/account/deactivate': { section: 'Users', summary: 'Deactivate the account', description: 'With the password: the account is deactivated until the customer logs in to the app again.' },
-  'DELETE /vendor/{vendor_id}/customers/{user_id}/submit': { section: 'Users', summary: 'Ask to delete the account', description: 'Emails a deletion code to the logged-in customer. Answers `{}`.' },
-  'DELETE /vendor/{vendor_id}/customers': { section: 'Users', summary: 'Delete the account', description: 'With the emailed code: the account is deleted. Answers `{}`.' },
+  'DELETE /vendor/{vendor_id}/customers/{user_id}/submit': {
+    section: 'Users',
+    summary: 'Ask to delete the account',
+    description:
+      'Emails a deletion code to the logged-in customer; the email says what the deletion gives up (money, points). Answers `{}`. While the customer holds money (stored value) at the program: 409 `stored_value_remaining`, no code sent, unless `forfeit_balances=true` (extension; query or body). Points alone never refuse it.',
+  },
+  'DELETE /vendor/{vendor_id}/customers': {
+    section: 'Users',
+    summary: 'Delete the account',
+    description:
+      'With the emailed code: the account is deleted. Answers `{}`. Money held at the program is checked again: 409 `stored_value_remaining` (the code stays good) unless `forfeit_balances: true` (extension; body or query). What is given up, money and points, goes to zero by `forfeit` ledger entries.',
+  },
 
   // ---- Billing profiles, reloads and eGifts
   'POST /user/billing-profile/add': { section: 'Billing profiles, reloads and eGifts', summary: 'Save a card', description: 'Tokenizes a credit card with the payment gateway into a billing profile. The card number and CVV are never stored.' },
@@ -121,7 +131,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /user/transaction/tip': { section: 'Transaction History', summary: 'Tip for a purchase', description: 'Once per purchase, within 24 hours, at most its total. The tip is recorded for the store and shown in the history; no money moves.' },
 
   // ---- Order
-  'POST /order': { section: 'Order', summary: 'Place an order', description: 'From the point of sale: identifies the customer like check-in, spends quick pay and redeems rewards, earns points on the subtotal, records the history and closes the customer\'s session.' },
+  'POST /order': { section: 'Order', summary: 'Place an order', description: 'From the point of sale: identifies the customer like check-in (or by `pos_session_hash`; a `card_number` sent beside it must name the same customer, else 400 `identification_conflict`), spends quick pay and redeems rewards, earns points on the subtotal, records the history and closes the customer\'s session.' },
   'DELETE /order': { section: 'Order', summary: 'Void an order', description: 'Reverses everything the order with that receipt number moved, as a void record in the history.' },
 
   // ---- Inbox
@@ -234,7 +244,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /backoffice/program/settings': { section: 'Back office', summary: 'Points expiry and referrals', description: 'As PUT /program/settings, audited.' },
   'PUT /backoffice/program/offline-caps': { section: 'Back office', summary: 'Offline caps', description: 'Central only (409 offline_caps_at_central elsewhere): what a paired store may spend per order and per customer per day while offline.' },
   'PUT /backoffice/program/content/{slug}': { section: 'Back office', summary: 'A content page', description: 'Terms of service, privacy policy or FAQ in one language, audited.' },
-  'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts, outstanding stored value.' },
+  'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts claimed, outstanding stored value, eGifts sold and not yet claimed, and the total liability.' },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },
   'GET /backoffice/webhooks': { section: 'Back office', summary: 'Webhook endpoints', description: 'Owners and managers: each endpoint (url, events, status, why disabled) and every event kind.' },

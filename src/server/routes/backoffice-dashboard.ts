@@ -17,6 +17,7 @@ const figuresToWire = (f: Figures) => ({
   stored_value_spent: f.storedValueSpent,
   stored_value_returned: f.storedValueReturned,
   stored_value_adjusted: f.storedValueAdjusted,
+  stored_value_forfeited: f.storedValueForfeited,
   reloads: f.reloads,
   reload_amount: f.reloadAmount,
   egifts: f.egifts,
@@ -37,7 +38,9 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
       today: figuresToWire(d.today),
       last_30_days: figuresToWire(d.last30Days),
       outstanding_stored_value: d.outstandingStoredValue,
-      days: d.days.map((day) => ({ day: day.day, ...figuresToWire(day), outstanding_stored_value: day.outstandingStoredValue })),
+      unclaimed_egifts: d.unclaimedEgifts,
+      outstanding_liability: d.outstandingLiability,
+      days: d.days.map((day) => ({ day: day.day, ...figuresToWire(day), outstanding_stored_value: day.outstandingStoredValue, unclaimed_egift_amount: day.unclaimedEgiftAmount })),
       stores: d.stores.map((s) => ({ id: s.id, name: s.name, ...figuresToWire(s) })),
     };
   });

@@ -58,10 +58,11 @@ const Figures = {
   stored_value_spent: Type.Integer({ description: 'what sales paid with quick pay on their day, voided since or not; minor units' }),
   stored_value_returned: Type.Integer({ description: 'what voids gave back to quick-pay balances on their day, minor units (program-wide)' }),
   stored_value_adjusted: Type.Integer({ description: 'net of staff adjustments of quick pay, minor units (program-wide)' }),
+  stored_value_forfeited: Type.Integer({ description: 'quick pay given up by customers who left the program (breakage; zero or negative), minor units (program-wide)' }),
   reloads: Type.Integer(),
   reload_amount: Type.Integer({ description: 'minor units' }),
-  egifts: Type.Integer(),
-  egift_amount: Type.Integer({ description: 'minor units' }),
+  egifts: Type.Integer({ description: 'eGifts claimed (credited to a balance); sold and unclaimed ones are unclaimed_egifts' }),
+  egift_amount: Type.Integer({ description: 'what those claims credited, minor units' }),
 };
 export const DashboardFiguresSchema = Type.Object(Figures);
 
@@ -71,8 +72,22 @@ export const DashboardSchema = Type.Object({
   quick_pay_currency: Nullable(Type.String({ description: 'ISO code of the stored value' })),
   today: DashboardFiguresSchema,
   last_30_days: DashboardFiguresSchema,
-  outstanding_stored_value: Nullable(Type.Integer({ description: 'the program’s liability now, minor units; null for one store' })),
-  days: Type.Array(Type.Object({ day: Type.String({ description: 'YYYY-MM-DD' }), ...Figures, outstanding_stored_value: Nullable(Type.Integer()) })),
+  outstanding_stored_value: Nullable(Type.Integer({ description: 'every quick-pay balance now, minor units; null for one store' })),
+  unclaimed_egifts: Nullable(
+    Type.Object(
+      { count: Type.Integer(), amount: Type.Integer({ description: 'minor units' }) },
+      { description: 'eGifts sold (paid, scheduled or sent) and not yet claimed, now: owed, in no balance yet; null for one store' },
+    ),
+  ),
+  outstanding_liability: Nullable(Type.Integer({ description: 'the program’s liability now: outstanding stored value + unclaimed eGifts, minor units; null for one store' })),
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ description: 'YYYY-MM-DD' }),
+      ...Figures,
+      outstanding_stored_value: Nullable(Type.Integer()),
+      unclaimed_egift_amount: Nullable(Type.Integer({ description: 'eGifts sold and not claimed at the end of the day, minor units' })),
+    }),
+  ),
   stores: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), ...Figures })),
 });
 

@@ -141,8 +141,8 @@ export const RetrieveReplySchema = Type.Object({
 const Amount = Type.Number({ minimum: 0, description: 'major units, e.g. 12.50' });
 
 export const OrderBody = Type.Object({
-  card_number: Type.Optional(Type.String({ maxLength: 254, description: 'any identification check-in accepts' })),
-  pos_session_hash: Type.Optional(Type.String({ maxLength: 64 })),
+  card_number: Type.Optional(Type.String({ maxLength: 254, description: 'any identification check-in accepts; beside pos_session_hash it must name the same customer (400 identification_conflict)' })),
+  pos_session_hash: Type.Optional(Type.String({ maxLength: 64, description: 'an open session at this store (from the check-in)' })),
   till: Type.Optional(Type.Integer()),
   receipt_number: Type.String({ minLength: 1, maxLength: 64 }),
   subtotal: Amount,

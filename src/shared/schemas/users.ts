@@ -211,4 +211,9 @@ export const CedulaExistsQuery = Type.Object({ cedula: Type.String({ maxLength: 
 export const TokenRequestBody = Type.Object({ token_type: Type.Integer() });
 export const DeletionSubmitParams = Type.Object({ vendor_id: Type.Integer(), user_id: Type.Integer() });
 export const DeletionConfirmParams = Type.Object({ vendor_id: Type.Integer() });
-export const DeletionConfirmBody = Type.Object({ code: Type.String({ maxLength: 100 }) });
+/** Extension: the customer gives up money still held at the program (else 409 stored_value_remaining); accepted in the query or the body of both steps. */
+const ForfeitBalances = Type.Optional(Type.Boolean({ description: 'extension: give up money still held at the program (else 409 stored_value_remaining); query or body, both steps' }));
+export const DeletionSubmitQuery = Type.Object({ session_key: Type.Optional(Type.String({ maxLength: 200 })), forfeit_balances: ForfeitBalances });
+export const DeletionForfeitBody = Type.Object({ forfeit_balances: ForfeitBalances });
+export const DeletionConfirmQuery = Type.Object({ forfeit_balances: ForfeitBalances });
+export const DeletionConfirmBody = Type.Object({ code: Type.String({ maxLength: 100 }), forfeit_balances: ForfeitBalances });
