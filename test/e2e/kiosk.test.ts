@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { expectAttribute, expectCount, expectText, openScreen, typeAsScanner, UI_TIMEOUT } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, queueNames, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
+import { textContrasts } from './screens-contrast';
+import { insideSideways, sidewaysOverflow } from './screens-reflow';
 
 // The kiosk screen in Chromium, signed in with the store's kiosk key on a real headless store node:
 // idle, a scan on the node's scanner or an identification typed on the kiosk shows the welcome with
@@ -127,7 +129,9 @@ describe('kiosk screen in Chromium', () => {
     await expectAttribute(retry, 'data-kiosk-reason', 'not-found');
     await expectText(retry, "We couldn't find you");
     await expectText(retry, 'Check the number and try again');
-    expect(await retry.getAttribute('role')).toBe('alert');
+    // The alert is its message; the countdown ticking below it is outside (an alert is read whole at every change).
+    await expectText(retry.getByRole('alert'), "We couldn't find you");
+    expect(await retry.getByTestId('kiosk-countdown').evaluate((el) => el.closest('[role="alert"], [role="status"], [aria-live="polite"], [aria-live="assertive"]'))).toBeNull();
     // Nothing technical on a customer's screen.
     expect(await retry.textContent()).not.toMatch(/customer_not_found|404|error/i);
     expect(await queueNames(store)).toEqual([]);
@@ -230,6 +234,79 @@ describe('kiosk screen in Chromium', () => {
     // Back to the kiosk for whatever runs next.
     await page.getByRole('banner').getByRole('button', { name: 'Back' }).click();
     await idle().waitFor();
+  });
+
+  /** The focused element is inside the open dialog. */
+  const focusInDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null);
+
+  it('a scan while the "Staff only" dialog is open is ignored and said in the dialog: nobody checked in behind it, the focus stays in it', async () => {
+    const staff = () => page.getByRole('dialog', { name: 'Staff only' });
+    await kiosk().getByRole('button', { name: 'Settings' }).click();
+    await staff().getByLabel('Store key').waitFor();
+    await expect.poll(focusInDialog).toBe(true);
+    await typeAsScanner(page, ana.card);
+    await expectText(staff().getByTestId('kiosk-staff-scan-ignored'), 'A card was scanned while this window was open: it was not checked in.');
+    expect(await staff().getByTestId('kiosk-staff-scan-ignored').getAttribute('role')).toBe('status');
+    await page.clock.fastForward(1_000);
+    expect(await focusInDialog()).toBe(true);
+    // The scanned text did not stay in the key field.
+    expect(await staff().getByLabel('Store key').inputValue()).toBe('');
+    await expectCount(welcome(), 0);
+    expect(await queueNames(store)).toEqual([]);
+
+    // Closed, the same scan checks the customer in as usual.
+    await staff().getByRole('button', { name: 'Cancel' }).click();
+    await expectCount(staff(), 0);
+    await typeAsScanner(page, ana.card);
+    await expectText(welcome().getByTestId('kiosk-welcome-name'), 'Welcome, Ana!');
+    await timesOutToIdle();
+  });
+
+  it('the welcome is read once: its status holds the greeting, balances and when it goes; the ticking countdown is outside; dimmed text at 4.5:1', async () => {
+    expect(await store.scan(ben.card)).toMatchObject({ ok: true });
+    const status = welcome().getByRole('status');
+    await expectText(status, 'Welcome, Ben!');
+    await expectText(status, /Back to the start in \d+ s/);
+    const countdown = welcome().getByTestId('kiosk-countdown');
+    await expectText(countdown, /Back to the start in \d+ s/);
+    expect(await countdown.evaluate((el) => el.closest('[role="status"], [role="alert"], [aria-live="polite"], [aria-live="assertive"]'))).toBeNull();
+    // Seconds later the status says the same words: nothing in it ticks.
+    const said = await status.textContent();
+    await page.clock.fastForward(2_000);
+    await expectText(countdown, /Back to the start in [1-6] s/);
+    expect(await status.textContent()).toBe(said);
+    const faint = (await textContrasts(welcome(), '[data-testid="kiosk-points"] > p, [data-testid="kiosk-quick-pay"] > p')).filter((c) => c.ratio < 4.5);
+    expect(faint).toEqual([]);
+    await timesOutToIdle();
+  });
+
+  it('Join says why it is greyed until the mobile number has 5 digits', async () => {
+    await idle().getByRole('button', { name: 'New here? Join with your phone' }).click();
+    const form = kiosk().getByTestId('kiosk-register');
+    const join = form.getByRole('button', { name: 'Join', exact: true });
+    expect(await join.isDisabled()).toBe(true);
+    const why = () => join.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby') ?? '')?.innerText ?? null);
+    expect(await why()).toBe('Enter your mobile number (at least 5 digits) to join.');
+    await form.getByLabel('Mobile number').fill('20155');
+    expect(await join.isEnabled()).toBe(true);
+    expect(await join.getAttribute('aria-describedby')).toBeNull();
+    await expectCount(form.getByTestId('kiosk-join-why'), 0);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await idle().waitFor();
+  });
+
+  it('at 320 px wide (400% zoom) the idle screen reflows: its heading and buttons wrap inside the window, no sideways scroll', async () => {
+    await page.setViewportSize({ width: 320, height: 200 });
+    try {
+      await idle().waitFor();
+      expect(await sidewaysOverflow(page)).toEqual([]);
+      expect(await insideSideways(idle().getByRole('heading', { level: 1 }))).toBe(true);
+      expect(await insideSideways(idle().getByRole('button', { name: 'New here? Join with your phone' }))).toBe(true);
+      expect(await insideSideways(kiosk().getByRole('button', { name: 'Settings' }))).toBe(true);
+      await page.screenshot({ path: 'test-results/screenshots/kiosk-idle-320.png', fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('says so in a customer\'s words when the node goes away (no node, no queue)', async () => {

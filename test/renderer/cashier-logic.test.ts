@@ -325,6 +325,12 @@ describe('shortcuts', () => {
     expect(resolveShortcut(key('?'), body)).toEqual({ action: 'help', guarded: true });
   });
 
+  it('Enter on the customer panel (its name, an order just placed) is not the queue\'s: it opens no one; O still orders there', () => {
+    expect(resolveShortcut(key('Enter'), body)).toEqual({ action: 'open', guarded: true });
+    expect(resolveShortcut(key('Enter'), { ...body, inPanel: true })).toBeNull();
+    expect(resolveShortcut(key('o'), { ...body, inPanel: true })).toEqual({ action: 'order', guarded: true });
+  });
+
   it('a lone key fires after a quiet moment; a scanner burst fires nothing', () => {
     let now = 0;
     const timers: Array<{ at: number; run: () => void; cancelled: boolean }> = [];

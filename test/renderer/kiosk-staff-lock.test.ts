@@ -29,6 +29,21 @@ describe('kiosk staff lock', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  it('ignores scans while the dialog is open and remembers one came until it closes; a closed lock lets scans through', () => {
+    const lock = createStaffLock(fakeNode(), OWN);
+    expect(lock.getState().ignoresScan()).toBe(false);
+    expect(lock.getState().scanIgnored).toBe(false);
+    lock.getState().show();
+    expect(lock.getState().ignoresScan()).toBe(true);
+    expect(lock.getState().scanIgnored).toBe(true);
+    lock.getState().close();
+    expect(lock.getState().scanIgnored).toBe(false);
+    expect(lock.getState().ignoresScan()).toBe(false);
+    // Opened again: nothing said until another scan comes.
+    lock.getState().show();
+    expect(lock.getState().scanIgnored).toBe(false);
+  });
+
   it("opens for a cashier or kiosk key of the kiosk's own store, asking the node once per key", async () => {
     const node = fakeNode();
     const lock = createStaffLock(node, OWN);

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { accessiblePalette, contrastRatio, theme } from '../../src/renderer/src/theme';
+import { accessiblePalette, contrastRatio, cssVariablesResolver, DIMMED_BACKGROUNDS, DIMMED_TEXT, theme } from '../../src/renderer/src/theme';
 
 // The screens' palettes carry button text at WCAG AA (4.5:1): Mantine's default teal 6 under
 // white text is 2.55:1. The e2e (screens-cashier) measures the buttons themselves in Chromium.
@@ -26,6 +26,15 @@ describe('screens theme contrast', () => {
     }
     expect(short).toEqual([]);
     expect(Object.keys(theme.colors!).sort()).toEqual(Object.keys(DEFAULT_THEME.colors).sort());
+  });
+
+  it("dims text at 4.5:1 on white, gray 0, the kiosk's teal 0 and the open queue row's teal 1 (Mantine's gray 6 was 3.3:1 and 2.9:1)", () => {
+    expect(contrastRatio(DEFAULT_THEME.colors.gray[6], DEFAULT_THEME.colors.teal[1])).toBeLessThan(3);
+    expect(DIMMED_BACKGROUNDS).toContain(DEFAULT_THEME.colors.teal[1]);
+    for (const background of DIMMED_BACKGROUNDS) expect(contrastRatio(DIMMED_TEXT, background)).toBeGreaterThanOrEqual(4.5);
+    // Still dimmed: lighter than Mantine's gray 7.
+    expect(contrastRatio(DIMMED_TEXT, '#ffffff')).toBeLessThan(contrastRatio(DEFAULT_THEME.colors.gray[7], '#ffffff'));
+    expect(cssVariablesResolver(theme as never).light['--mantine-color-dimmed']).toBe(DIMMED_TEXT);
   });
 
   it('keeps shades 0–7 as Mantine has them, and a palette already dark enough as it is', () => {

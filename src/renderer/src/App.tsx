@@ -1,4 +1,5 @@
-import { Alert, AppShell, Button, Center, Group, Text, Title } from '@mantine/core';
+import { Alert, AppShell, Box, Button, Center, Group, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { ConnectionBadge } from './app/ConnectionBadge';
 import { SyncBadge } from './sync/SyncBadge';
@@ -27,21 +28,25 @@ function useStoreEvents() {
   }, [api, baseUrl]);
 }
 
-function Header() {
+/** Below this width (a 1280 px screen at 200% zoom and more) the header wraps in the page's flow instead of a fixed 60 px bar. */
+const NARROW = '(max-width: 40em)';
+
+function Header({ narrow }: { narrow: boolean }) {
   const t = useShellStrings();
   const terminal = useSession((s) => s.terminal);
   const view = useView();
+  const wrap = narrow ? 'wrap' : 'nowrap';
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-      <Group gap="sm" wrap="nowrap">
+    <Group h={narrow ? undefined : '100%'} px={narrow ? 0 : 'md'} justify="space-between" wrap={wrap} gap="sm">
+      <Group gap="sm" wrap={wrap} style={{ minWidth: 0 }}>
         <Title order={3}>{t.appName}</Title>
         {terminal && (
-          <Text size="sm" c="dimmed" truncate>
+          <Text size="sm" c="dimmed" truncate={!narrow} style={narrow ? { overflowWrap: 'anywhere' } : undefined}>
             {terminal.store.name} · {terminal.role === 'kiosk' ? t.kioskRole : t.cashierRole}
           </Text>
         )}
       </Group>
-      <Group gap="sm" wrap="nowrap">
+      <Group gap="sm" wrap={wrap}>
         {terminal && <ConnectionBadge />}
         {terminal && <SyncBadge />}
         <LanguageSwitch />
@@ -97,9 +102,18 @@ export function App() {
   const view = useView();
   // The kiosk owns the whole screen; its settings stay reachable through the kiosk's own control.
   const bare = role === 'kiosk' && view === 'main';
+  // Zoomed in (400%: 320 px), a fixed bar cut Settings off and covered the queue: the header wraps and scrolls with the page.
+  const narrow = useMediaQuery(NARROW, false, { getInitialValueInEffect: false });
+  const fixedHeader = !bare && !narrow;
   return (
-    <AppShell header={bare ? undefined : { height: 60 }} padding={bare ? 0 : 'md'}>
-      {!bare && <AppShell.Header>{<Header />}</AppShell.Header>}
+    <AppShell header={fixedHeader ? { height: 60 } : undefined} padding={bare ? 0 : 'md'}>
+      {fixedHeader && <AppShell.Header>{<Header narrow={false} />}</AppShell.Header>}
+      {/* Outside <main>, so it stays the page's banner landmark. */}
+      {!bare && narrow && (
+        <Box component="header" p="md" pb="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+          <Header narrow />
+        </Box>
+      )}
       <AppShell.Main>
         <OfflineBanner />
         <MainView />

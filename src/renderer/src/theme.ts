@@ -1,4 +1,4 @@
-import { Alert, createTheme, DEFAULT_THEME, Drawer, type MantineColorsTuple, Modal } from '@mantine/core';
+import { Alert, type CSSVariablesResolver, createTheme, DEFAULT_THEME, Drawer, type MantineColorsTuple, Modal } from '@mantine/core';
 
 // The screens' theme. Mantine's default shades put white button text on teal 6 at 2.55:1 (red 6
 // 3.3:1, orange 2.6:1), under the 4.5:1 WCAG AA asks of text. Buttons fill with shade 8 here
@@ -50,6 +50,24 @@ export function accessiblePalette(palette: MantineColorsTuple): MantineColorsTup
   const shade9 = darkenUntil(contrastRatio(palette[9], '#ffffff') >= contrastRatio(shade8, '#ffffff') ? palette[9] : shade8, palette[2], LIGHT_CONTRAST);
   return [...palette.slice(0, 8), shade8, shade9] as unknown as MantineColorsTuple;
 }
+
+/** Dimmed text (hints, times, "checked in at") against the palest backgrounds it sits on. */
+export const DIMMED_CONTRAST = 4.6;
+
+/**
+ * The backgrounds dimmed text sits on: white, gray 0 (queue rows), teal 0 (the kiosk's page) and
+ * teal 1 (the light variant: the open queue row).
+ */
+export const DIMMED_BACKGROUNDS = ['#ffffff', DEFAULT_THEME.colors.gray[0], DEFAULT_THEME.colors.teal[0], DEFAULT_THEME.colors.teal[1]] as const;
+
+/**
+ * Mantine dims text with gray 6 (#868e96): 3.3:1 on white, 2.9:1 on the open queue row. Here it is
+ * gray 6 darkened until it reads at 4.5:1 on every background of DIMMED_BACKGROUNDS.
+ */
+export const DIMMED_TEXT = DIMMED_BACKGROUNDS.reduce((color, background) => darkenUntil(color, background, DIMMED_CONTRAST), DEFAULT_THEME.colors.gray[6]);
+
+/** The screens' CSS variables: Mantine's, with the darker dimmed text (light scheme; dark is unused). */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': DIMMED_TEXT }, dark: {} });
 
 const colors = Object.fromEntries(Object.entries(DEFAULT_THEME.colors).map(([name, palette]) => [name, accessiblePalette(palette)]));
 

@@ -3,7 +3,7 @@
 // Names for end-to-end tests (English; Spanish in parentheses):
 // - region "Queue" (Cola), data-testid="queue"; inside, list "Queue" whose items are named after the
 //   customer ("Ana López"; a guest without names by their email), data-testid="queue-entry" with
-//   data-hash; the open one has aria-current="true". Empty: data-testid="queue-empty";
+//   data-hash; the open one has aria-current="true" (on its button too). Empty: data-testid="queue-empty";
 //   count badge data-testid="queue-count".
 // - region "Customer" (Cliente), data-testid="customer-panel"; nothing selected: "customer-none";
 //   loading: "customer-loading"; heading data-testid="customer-name"; "customer-tier".
@@ -19,13 +19,16 @@
 //   ("order-quick-pay"), "Add item", reward checkboxes, button "Place order"; refused: role="alert"
 //   data-testid="order-error"; placed: role="status" data-testid="order-result".
 // - close dialog: button "Close session" (focused; Enter confirms). Register dialog: "By phone" /
-//   "By email", textbox "Mobile number" or "Email address", button "Register and check in".
+//   "By email" (radiogroup "Register by"), textbox "Mobile number" or "Email address", button
+//   "Register and check in". The page's h1 (visually hidden): "Cashier: <store>".
+// Focus: a typed check-in or a registration puts it on the customer's name in the panel; a placed
+// order on its result ("order-result"). Enter on the panel opens no queue row.
 // Keys: F2 or / check-in box, ↓/J ↑/K move, Enter open, O order, Ctrl+Enter place it, X close
 // session, N register, ? shortcuts, Esc close a dialog or leave a text box.
-import { Alert, Button, Grid, Group, Stack } from '@mantine/core';
+import { Alert, Button, Grid, Group, Stack, VisuallyHidden } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 import { eventStream, useEventStreamStatus } from '../events/event-stream';
-import { useTerminalApi } from '../session/session-store';
+import { useSession, useTerminalApi } from '../session/session-store';
 import { cashierFor } from './cashier-controller';
 import { CheckInBox } from './CheckInBox';
 import { ConfirmClose } from './ConfirmClose';
@@ -44,12 +47,15 @@ export function CashierScreen() {
   const api = useTerminalApi();
   const cashier = useMemo(() => cashierFor(api, eventStream()), [api]);
   const offline = useEventStreamStatus() === 'offline';
+  const store = useSession((s) => s.terminal?.store.name ?? '');
   useEffect(() => cashier.start(), [cashier]);
   useCashierShortcuts(cashier);
 
   return (
     <CashierContext.Provider value={cashier}>
       <Stack gap="md">
+        {/* The page's h1 for screen readers' heading list; the header shows the app, store and role. */}
+        <VisuallyHidden component="h1">{t.screenHeading(store)}</VisuallyHidden>
         <Group align="flex-start" gap="sm" wrap="wrap">
           <CheckInBox />
           <Group gap="sm" mt={{ base: 0, sm: 29 }}>

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
 import { errorMessage, NodeApiError } from '../api/client';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useFieldError } from '../a11y/field-error';
 import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
@@ -30,6 +31,10 @@ export function CheckInBox() {
   const [error, setError] = useState<string | null>(null);
   const [unlinked, setUnlinked] = useState<string | null>(null);
   const shown = useCustomer((s) => s.hash);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  // "No customer matches…" is the box's own error: the box says it is invalid and points at it.
+  useFieldError(inputRef, error ? errorId : null);
   // A scanned card nobody has linked is the same normal moment as a typed one: the same offer, not a
   // dead-end toast. Scans the node refuses otherwise still say why in a toast.
   useEffect(
@@ -69,6 +74,8 @@ export function CheckInBox() {
       cashier.queue.getState().noteMethod(reply.pos_session.hash, guessMethod(identification));
       setValue('');
       leaveCheckInBox();
+      // The focus left the box: it goes to the customer's name in the panel, which says who came up.
+      cashier.ui.getState().setFocusPanel(reply.pos_session.hash);
       void cashier.queue.getState().reload();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
     } catch (e) {
@@ -86,6 +93,7 @@ export function CheckInBox() {
       <Group align="flex-end" gap="sm" wrap="nowrap">
         <TextInput
           id={CHECK_IN_INPUT_ID}
+          ref={inputRef}
           label={t.checkInLabel}
           placeholder={t.checkInPlaceholder}
           size="lg"
@@ -105,7 +113,7 @@ export function CheckInBox() {
         </Button>
       </Group>
       {error && (
-        <Alert color="red" role="alert" title={t.checkInFailed} mt="sm" data-testid="check-in-error">
+        <Alert color="red" role="alert" id={errorId} title={t.checkInFailed} mt="sm" data-testid="check-in-error">
           {error}
         </Alert>
       )}

@@ -12,6 +12,7 @@ import { HistoryTable } from './HistoryTable';
 import { KeyHint } from './KeyHint';
 import { OrderResult } from './OrderResult';
 import { RewardsList } from './RewardsList';
+import { CUSTOMER_PANEL_ATTRIBUTE } from './shortcuts';
 import { formatDate, useCashierStrings } from './strings';
 
 /** A long unbroken name or email breaks where it must rather than spill out of the panel. */
@@ -202,7 +203,7 @@ export function CustomerPanel() {
   }
 
   return (
-    <Paper component="section" aria-label={t.customerRegion} data-testid="customer-panel" aria-busy={phase === 'loading'} withBorder p="md" radius="md" mih={320}>
+    <Paper component="section" aria-label={t.customerRegion} data-testid="customer-panel" {...{ [CUSTOMER_PANEL_ATTRIBUTE]: true }} aria-busy={phase === 'loading'} withBorder p="md" radius="md" mih={320}>
       {body}
     </Paper>
   );

@@ -13,6 +13,9 @@ import { KeyHint } from './KeyHint';
 import { comboLabel, SUBMIT_ORDER_KEYS } from './shortcuts';
 import { useCashierStrings } from './strings';
 
+/** A field's error appears when the order is tried: said at once, not only when the field is reached. */
+const ANNOUNCED = { role: 'alert' } as const;
+
 function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index: number; onChange(item: DraftItem): void; onRemove(): void }) {
   const t = useCashierStrings();
   return (
@@ -175,6 +178,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
           value={String(draft.subtotal)}
           onChange={(e) => update({ subtotal: e.currentTarget.value })}
           error={problems.subtotal && t.problem(problems.subtotal)}
+          errorProps={ANNOUNCED}
         />
         <Stack gap="xs">
           <Text fw={500} size="sm">
@@ -190,7 +194,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             />
           ))}
           {problems.items && (
-            <Text size="sm" c="red">
+            <Text size="sm" c="red" role="alert">
               {t.problem(problems.items)}
             </Text>
           )}
@@ -220,6 +224,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             value={String(draft.quickPay)}
             onChange={(e) => update({ quickPay: e.currentTarget.value })}
             error={problems.quickPay && t.problem(problems.quickPay)}
+            errorProps={ANNOUNCED}
             disabled={balance <= 0}
           />
           <Button size="lg" variant="light" disabled={balance <= 0} onClick={() => update({ quickPay: String(maxQuickPay(balance, subtotalNow)) })}>
@@ -322,7 +327,17 @@ export function OrderForm() {
       styles={{ title: { overflowWrap: 'anywhere', minWidth: 0 }, content: { scrollPaddingBottom: 110 } }}
       title={customer ? t.orderTitle(fullName(customer.user, customer.user.email_address)) : ''}
     >
-      {shown && <OrderFields customer={customer} onDone={close} asking={asking} setAsking={setAsking} />}
+      {shown && (
+        <OrderFields
+          customer={customer}
+          onDone={() => {
+            cashier.ui.getState().setFocusOrderResult(true);
+            close();
+          }}
+          asking={asking}
+          setAsking={setAsking}
+        />
+      )}
     </Modal>
   );
 }

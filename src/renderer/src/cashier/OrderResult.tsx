@@ -1,8 +1,9 @@
 import { Alert, List } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import type { OrderReply } from '../api/orders-api';
 import { useLanguage } from '../i18n/language-store';
 import { useSession } from '../session/session-store';
-import { useCustomer } from './context';
+import { useCashier, useCashierUi, useCustomer } from './context';
 import { orderResultLines } from './order-result-lines';
 import { useCashierStrings } from './strings';
 
@@ -16,8 +17,18 @@ export function OrderResult({ order }: { order: OrderReply }) {
   // The auto reload the order queued: on its way until the history has its record, then what it says.
   const reload = useCustomer((s) => (s.autoReload?.receipt === order.receipt_number ? s.autoReload : null));
   const lines = orderResultLines(order, reload, t, language, code, country);
+  // Just placed (Ctrl+Enter): the result takes the focus from the closed dialog, so it is read and
+  // the focus does not fall to the next customer's queue row (where Enter would open them).
+  const cashier = useCashier();
+  const ref = useRef<HTMLDivElement>(null);
+  const focus = useCashierUi((s) => s.focusOrderResult && s.dialog === null);
+  useEffect(() => {
+    if (!focus) return;
+    ref.current?.focus();
+    cashier.ui.getState().setFocusOrderResult(false);
+  }, [focus, cashier]);
   return (
-    <Alert color="teal" role="status" title={t.orderDone(order.receipt_number)} data-testid="order-result">
+    <Alert ref={ref} tabIndex={-1} color="teal" role="status" title={t.orderDone(order.receipt_number)} data-testid="order-result">
       {lines.length === 0 ? (
         t.nothingMoved
       ) : (

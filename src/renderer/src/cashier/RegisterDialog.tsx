@@ -9,6 +9,9 @@ import { useCashierStrings } from './strings';
 import { fullName } from './customer-name';
 import { toastStore } from '../wedge/toast-store';
 
+/** A missing contact is said when Register is pressed, not only when the field is reached. */
+const ANNOUNCED = { role: 'alert' } as const;
+
 function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | null }) {
   const linking = card?.mode === 'link';
   const t = useCashierStrings();
@@ -82,6 +85,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
         value={phone}
         onChange={(e) => setPhone(e.currentTarget.value)}
         error={by === 'phone' && missing && !phone.trim() ? t.phoneRequired : undefined}
+        errorProps={ANNOUNCED}
       />
     </Group>
   );
@@ -95,6 +99,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       value={email}
       onChange={(e) => setEmail(e.currentTarget.value)}
       error={by === 'email' && missing && !email.trim() ? t.emailRequired : undefined}
+      errorProps={ANNOUNCED}
     />
   );
 
@@ -102,6 +107,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
     <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="md">
         <SegmentedControl
+          aria-label={t.registerBy}
           size="md"
           fullWidth
           value={by}

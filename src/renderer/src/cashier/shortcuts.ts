@@ -18,6 +18,8 @@ export interface KeyTarget {
   activatable: boolean;
   /** A dialog is open: only its own keys apply. */
   dialogOpen: boolean;
+  /** Inside the customer panel (its name, an order's result): Enter there is not the queue's. */
+  inPanel?: boolean;
 }
 
 export interface Shortcut {
@@ -73,7 +75,7 @@ export function resolveShortcut(e: KeyInput, target: KeyTarget): Resolved | null
   if (target.editable) return e.key === 'Escape' ? { action: 'leaveField', guarded: false } : null;
   if (e.key === 'ArrowDown') return { action: 'next', guarded: false };
   if (e.key === 'ArrowUp') return { action: 'previous', guarded: false };
-  if (e.key === 'Enter') return target.activatable ? null : { action: 'open', guarded: true };
+  if (e.key === 'Enter') return target.activatable || target.inPanel ? null : { action: 'open', guarded: true };
   const action = LETTERS[e.key.length === 1 ? e.key.toLowerCase() : ''];
   return action ? { action, guarded: true } : null;
 }
@@ -126,6 +128,9 @@ export function createShortcutGate(quietMs = 50, clock: GateClock = realClock) {
   };
 }
 
+/** Marks the customer panel's element (CustomerPanel), for `describeTarget`. */
+export const CUSTOMER_PANEL_ATTRIBUTE = 'data-customer-panel';
+
 /** Inputs that take no typed text: letters on them are still shortcuts. */
 const NON_TEXT_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
 
@@ -136,5 +141,6 @@ export function describeTarget(target: EventTarget | null, dialogOpen: boolean):
   const textInput = el instanceof HTMLInputElement && !NON_TEXT_INPUTS.has(el.type);
   const editable = Boolean(el && (el.isContentEditable || textInput || tag === 'TEXTAREA' || tag === 'SELECT'));
   const activatable = Boolean(el && (tag === 'BUTTON' || tag === 'A' || el.getAttribute('role') === 'button'));
-  return { editable, activatable, dialogOpen };
+  const inPanel = Boolean(el?.closest(`[${CUSTOMER_PANEL_ATTRIBUTE}]`));
+  return { editable, activatable, dialogOpen, inPanel };
 }

@@ -6,6 +6,7 @@ import type { KeyToken } from './shortcuts';
 
 const en = {
   // regions
+  screenHeading: (store: string) => `Cashier: ${store}`,
   queueRegion: 'Queue',
   customerRegion: 'Customer',
   checkInRegion: 'Check in',
@@ -29,6 +30,7 @@ const en = {
   registerTitle: 'Register a customer',
   byPhone: 'By phone',
   byEmail: 'By email',
+  registerBy: 'Register by',
   phoneNumber: 'Mobile number',
   callingCode: 'Country calling code',
   callingCodeHint: "For example 1 or 34. Empty: this store's country.",
@@ -191,6 +193,7 @@ const en = {
 export const useCashierStrings = defineStrings<typeof en>({
   en,
   es: {
+    screenHeading: (store) => `Caja: ${store}`,
     queueRegion: 'Cola',
     customerRegion: 'Cliente',
     checkInRegion: 'Registrar llegada',
@@ -212,6 +215,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     registerTitle: 'Dar de alta a un cliente',
     byPhone: 'Por teléfono',
     byEmail: 'Por correo',
+    registerBy: 'Dar de alta por',
     phoneNumber: 'Número de móvil',
     callingCode: 'Prefijo internacional',
     callingCodeHint: 'Por ejemplo 1 o 34. Vacío: el país de esta tienda.',

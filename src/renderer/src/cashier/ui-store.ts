@@ -15,7 +15,10 @@ export interface CashierUiState {
   card: CardToLink | null;
   /** A session whose panel takes the focus once it shows (a customer just registered); null: none. */
   focusPanel: string | null;
+  /** The order result in the panel takes the focus once the order dialog has closed (an order was just placed). */
+  focusOrderResult: boolean;
   show(dialog: CashierDialog): void;
+  setFocusOrderResult(on: boolean): void;
   /** The panel of session `hash` takes the focus when it shows; null once it has. */
   setFocusPanel(hash: string | null): void;
   /** Opens the register dialog for an unlinked card. */
@@ -28,6 +31,8 @@ export function createCashierUiStore() {
     dialog: null,
     card: null,
     focusPanel: null,
+    focusOrderResult: false,
+    setFocusOrderResult: (focusOrderResult) => set({ focusOrderResult }),
     show: (dialog) => set({ dialog, card: null }),
     setFocusPanel: (focusPanel) => set({ focusPanel }),
     registerCard: (card) => set({ dialog: 'register', card }),

@@ -6,7 +6,9 @@
  *   views      data-testid="kiosk-idle" | "kiosk-type" | "kiosk-register" | "kiosk-working"
  *              | "kiosk-welcome" | "kiosk-retry" | "kiosk-error"
  *   welcome    data-testid="kiosk-welcome-name" (the greeting), "kiosk-points" (one per loyalty
- *              currency), "kiosk-quick-pay", "kiosk-countdown"
+ *              currency), "kiosk-quick-pay", "kiosk-countdown" (outside the welcome's role="status",
+ *              which says it once); retry: the message is role="alert", its countdown outside it
+ *   join       data-testid="kiosk-join-why" (why Join is greyed; the button's aria-describedby)
  *   retry      data-kiosk-reason="not-found" | "unreadable" on the kiosk-retry element
  *   unlinked   data-testid="kiosk-unlinked" (a card nobody has linked), button "New here? Join with
  *              this card"; the join form then shows data-testid="kiosk-joining-card"
@@ -16,12 +18,14 @@
  *   fields     "Card number, phone or email", "Mobile number", "Country code", "First name (optional)"
  *   keyboard   group "On-screen keyboard" (data-testid="kiosk-keyboard"); keys named by their character
  *
+ * While the staff dialog is open, scans are ignored (the dialog says so): see the wedge claim below.
+ *
  * A customer is welcomed after: a keyboard-wedge scan on this screen (the wedge capture hands the line
  * to this screen), a scan read by one of the node's kiosk-station (or unassigned) HID scanners (a
  * session.opened event on the store's stream, kiosk-events.ts), a typed identification, or an in-store registration by phone.
  */
-import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { eventStream } from '../events/event-stream';
 import { formatMoney, formatPoints, withMinusSign } from '../format';
@@ -37,6 +41,9 @@ import { kioskSettingsAccess, type StaffLock } from './staff-lock';
 import { StaffLockDialog, useStaffLock } from './StaffLock';
 import { useKioskStrings } from './strings';
 import { useSecondsLeft } from './use-seconds-left';
+
+/** A form field's error (a refused phone number…) is said when it appears. */
+const ANNOUNCED = { role: 'alert' } as const;
 
 /** The small gear: asks for a store key ("Staff only") before Settings open. */
 function GearButton({ lock }: { lock: StaffLock }) {
@@ -82,24 +89,25 @@ function KioskLanguage() {
 function Idle({ store }: { store: KioskStore }) {
   const t = useKioskStrings();
   return (
-    <Stack align="center" gap={36} data-testid="kiosk-idle" maw={760}>
+    <Stack align="center" gap={36} data-testid="kiosk-idle" maw={760} w="100%">
       <div className={classes.hint} aria-hidden="true">
         <div className={classes.bars} />
         <div className={classes.beam} />
       </div>
       <Stack align="center" gap="sm">
-        <Title order={1} ta="center" fz={{ base: 40, sm: 56 }} lh={1.1}>
+        <Title order={1} ta="center" fz={{ base: 40, sm: 56 }} lh={1.1} className={classes.wraps}>
           {t.scanTitle}
         </Title>
-        <Text ta="center" fz={24} c="dimmed">
+        <Text ta="center" fz={24} c="dimmed" className={classes.wraps}>
           {t.scanHint}
         </Text>
       </Stack>
-      <Group justify="center" gap="lg">
-        <Button size="xl" h={72} px={36} fz={24} variant="light" onClick={() => store.getState().startTyping()}>
+      {/* The buttons' words wrap on a narrow screen (400% zoom: 320 px) instead of running off both sides. */}
+      <Group justify="center" gap="lg" maw="100%">
+        <Button size="xl" px={36} fz={24} variant="light" classNames={{ root: classes.idleButton, label: classes.idleLabel }} onClick={() => store.getState().startTyping()}>
           {t.typeInstead}
         </Button>
-        <Button size="xl" h={72} px={36} fz={24} variant="outline" onClick={() => store.getState().startRegister()}>
+        <Button size="xl" px={36} fz={24} variant="outline" classNames={{ root: classes.idleButton, label: classes.idleLabel }} onClick={() => store.getState().startRegister()}>
           {t.join}
         </Button>
       </Group>
@@ -134,6 +142,7 @@ function TypeIdentification({ store }: { store: KioskStore }) {
           spellCheck={false}
           inputMode="none"
           error={formError}
+          errorProps={ANNOUNCED}
           classNames={{ input: classes.bigInput }}
           styles={{ label: { fontSize: 20 } }}
         />
@@ -180,6 +189,8 @@ function Register({ store }: { store: KioskStore }) {
     void store.getState().register();
   };
   const digits = draft.phone.replace(/\D/g, '');
+  const tooShort = digits.length < 5;
+  const whyDisabled = useId();
   return (
     <Paper component="form" onSubmit={submit} className={classes.panel} radius="lg" shadow="md" w="100%" maw={1000} data-testid="kiosk-register">
       <Stack className={classes.formStack}>
@@ -223,6 +234,7 @@ function Register({ store }: { store: KioskStore }) {
             autoComplete="off"
             inputMode="none"
             error={formError}
+            errorProps={ANNOUNCED}
             classNames={{ input: classes.fieldInput }}
             styles={{ label: { fontSize: 18 } }}
           />
@@ -244,11 +256,17 @@ function Register({ store }: { store: KioskStore }) {
           onBackspace={() => setCurrent(current.slice(0, -1))}
           onClear={() => setCurrent('')}
         />
-        <Group justify="space-between">
+        <Group justify="space-between" wrap="nowrap">
           <Button size="xl" className={classes.formButton} variant="default" onClick={() => store.getState().backToIdle()}>
             {t.cancel}
           </Button>
-          <Button type="submit" size="xl" className={classes.formButton} px={48} disabled={digits.length < 5}>
+          {/* A greyed Join alone does not say why: said beside it (in the row, so the form grows no taller). */}
+          {tooShort && (
+            <Text id={whyDisabled} fz={18} ta="right" style={{ flex: 1 }} data-testid="kiosk-join-why">
+              {t.joinNeedsPhone}
+            </Text>
+          )}
+          <Button type="submit" size="xl" className={classes.formButton} px={48} disabled={tooShort} aria-describedby={tooShort ? whyDisabled : undefined}>
             {t.joinButton}
           </Button>
         </Group>
@@ -257,12 +275,16 @@ function Register({ store }: { store: KioskStore }) {
   );
 }
 
+/**
+ * "Back to the start in N s", ticking every second: kept outside the views' live regions (a screen
+ * reader would read it every second); the welcome says it once in its own status.
+ */
 function Countdown({ deadline, total }: { deadline: number | null; total: number }) {
   const t = useKioskStrings();
   const seconds = useSecondsLeft(deadline);
   if (seconds === null) return null;
   return (
-    <Stack gap={6} w="100%" data-testid="kiosk-countdown">
+    <Stack gap={6} w="100%" data-testid="kiosk-countdown" aria-live="off">
       <Progress value={Math.min(100, (seconds * 1000 * 100) / total)} size="sm" transitionDuration={250} aria-hidden="true" />
       <Text size="lg" c="dimmed" ta="center">
         {t.backIn(seconds)}
@@ -278,37 +300,43 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
   const deadline = useStore(store, (s) => s.deadline);
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   return (
-    <Paper className={classes.welcomePanel} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-welcome" role="status" aria-live="polite">
+    <Paper className={classes.welcomePanel} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-welcome">
       <Stack align="center" className={classes.welcomeStack}>
-        <Title order={1} ta="center" className={classes.welcomeTitle} data-testid="kiosk-welcome-name">
-          {welcome.firstName ? t.welcome(welcome.firstName) : t.welcomeNoName}
-        </Title>
-        {welcome.tier && (
-          <Badge size="xl" variant="light" aria-label={t.tier(welcome.tier)} data-testid="kiosk-tier">
-            {welcome.tier}
-          </Badge>
-        )}
-        <Group justify="center" gap="lg">
-          {welcome.points.map((p) => (
-            <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
+        <Stack align="center" className={classes.welcomeStack} w="100%" role="status" aria-live="polite" data-testid="kiosk-welcome-status">
+          <Title order={1} ta="center" className={classes.welcomeTitle} data-testid="kiosk-welcome-name">
+            {welcome.firstName ? t.welcome(welcome.firstName) : t.welcomeNoName}
+          </Title>
+          {welcome.tier && (
+            <Badge size="xl" variant="light" aria-label={t.tier(welcome.tier)} data-testid="kiosk-tier">
+              {welcome.tier}
+            </Badge>
+          )}
+          <Group justify="center" gap="lg">
+            {welcome.points.map((p) => (
+              <Paper key={p.currencyId} withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-points">
+                <Text fz={48} fw={800} ta="center" lh={1.1}>
+                  {withMinusSign(p.amount, (n) => formatPoints(n, language, welcome.quickPay.currency, country))}
+                </Text>
+                <Text fz={22} c="dimmed" ta="center">
+                  {t.pointsLabel(p.name)}
+                </Text>
+              </Paper>
+            ))}
+            <Paper withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-quick-pay">
               <Text fz={48} fw={800} ta="center" lh={1.1}>
-                {withMinusSign(p.amount, (n) => formatPoints(n, language, welcome.quickPay.currency, country))}
+                {withMinusSign(welcome.quickPay.amount, (n) => formatMoney(n, welcome.quickPay.currency, language, country))}
               </Text>
               <Text fz={22} c="dimmed" ta="center">
-                {t.pointsLabel(p.name)}
+                {t.quickPayLabel}
               </Text>
             </Paper>
-          ))}
-          <Paper withBorder p="lg" radius="md" className={classes.balance} data-testid="kiosk-quick-pay">
-            <Text fz={48} fw={800} ta="center" lh={1.1}>
-              {withMinusSign(welcome.quickPay.amount, (n) => formatMoney(n, welcome.quickPay.currency, language, country))}
-            </Text>
-            <Text fz={22} c="dimmed" ta="center">
-              {t.quickPayLabel}
-            </Text>
-          </Paper>
-        </Group>
-        <Text fz={22}>{t.welcomeFooter}</Text>
+          </Group>
+          <Text fz={22} ta="center">
+            {t.welcomeFooter}
+          </Text>
+          {/* The countdown once, when the welcome is read; the ticking one below is outside this status. */}
+          {deadline !== null && <VisuallyHidden>{t.backIn(Math.round(total / 1000))}</VisuallyHidden>}
+        </Stack>
         <Countdown deadline={deadline} total={total} />
         <Button size="xl" className={classes.formButton} px={64} autoFocus onClick={() => store.getState().backToIdle()}>
           {t.done}
@@ -324,14 +352,17 @@ function Retry({ store, reason }: { store: KioskStore; reason: 'not-found' | 'un
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   const notFound = reason === 'not-found';
   return (
-    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-retry" data-kiosk-reason={reason} role="alert">
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-retry" data-kiosk-reason={reason}>
       <Stack align="center" gap="xl">
-        <Title order={1} fz={48} ta="center">
-          {notFound ? t.notFoundTitle : t.unreadableTitle}
-        </Title>
-        <Text fz={26} ta="center">
-          {notFound ? t.notFoundText : t.unreadableText}
-        </Text>
+        {/* The alert is the message only: the countdown below ticks outside it. */}
+        <Stack align="center" gap="xl" role="alert" data-testid="kiosk-retry-message">
+          <Title order={1} fz={48} ta="center">
+            {notFound ? t.notFoundTitle : t.unreadableTitle}
+          </Title>
+          <Text fz={26} ta="center">
+            {notFound ? t.notFoundText : t.unreadableText}
+          </Text>
+        </Stack>
         <Group justify="center" gap="lg">
           <Button size="xl" h={72} px={40} autoFocus onClick={() => (notFound ? store.getState().startTyping() : store.getState().backToIdle())}>
             {t.tryAgain}
@@ -353,14 +384,16 @@ function Unlinked({ store, card }: { store: KioskStore; card: string }) {
   const deadline = useStore(store, (s) => s.deadline);
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   return (
-    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-unlinked" role="status">
+    <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-unlinked">
       <Stack align="center" gap="xl">
-        <Title order={1} fz={48} ta="center">
-          {t.unlinkedTitle}
-        </Title>
-        <Text fz={26} ta="center">
-          {t.unlinkedText}
-        </Text>
+        <Stack align="center" gap="xl" role="status">
+          <Title order={1} fz={48} ta="center">
+            {t.unlinkedTitle}
+          </Title>
+          <Text fz={26} ta="center">
+            {t.unlinkedText}
+          </Text>
+        </Stack>
         <Group justify="center" gap="lg">
           <Button size="xl" h={72} px={40} autoFocus onClick={() => store.getState().startRegister(card)}>
             {t.joinWithCard}
@@ -414,15 +447,22 @@ export function KioskScreen() {
 
   useEffect(() => () => store.getState().dispose(), [store]);
   // Wedge scans on this screen run the kiosk's own flow (working → welcome or retry), not a toast.
-  useEffect(() => wedgeStore.getState().claim((line) => store.getState().scanLine(line)), [store]);
+  // While the "Staff only" dialog is open, staff are at the kiosk: a scan is not checked in behind
+  // the dialog (its welcome took the focus from it); the dialog says it was ignored.
+  useEffect(
+    () => wedgeStore.getState().claim((line) => (lock.getState().ignoresScan() ? Promise.reject(new Error(useKioskStrings.now().staffScanIgnored)) : store.getState().scanLine(line))),
+    [store, lock],
+  );
   // Scans of the node's kiosk-station (or unassigned) scanners are greeted; see kiosk-events.ts.
+  // The node checked them in already: behind the staff dialog the kiosk just does not greet them.
   useEffect(
     () =>
       eventStream().subscribe((event) => {
+        if (lock.getState().open) return;
         if (kioskGreets(event)) void store.getState().sessionOpened(event.pos_session_id);
         if (kioskRetries(event)) store.getState().scanRejected(event.reason ?? '');
       }),
-    [store],
+    [store, lock],
   );
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -442,8 +482,8 @@ export function KioskScreen() {
       onKeyDown={onKeyDown}
       onPointerDown={() => store.getState().touch()}
     >
-      <Group justify="space-between" px="lg" className={classes.top} wrap="nowrap">
-        <Text fz={20} fw={600} c="dimmed" truncate>
+      <Group justify="space-between" px="lg" className={classes.top} wrap="wrap" gap="sm">
+        <Text fz={20} fw={600} c="dimmed" className={classes.wraps}>
           {terminal?.store.name}
         </Text>
         <Group gap="md" wrap="nowrap">

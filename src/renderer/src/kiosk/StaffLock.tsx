@@ -6,7 +6,7 @@
  * Hooks for end-to-end tests: dialog "Staff only" ("Solo personal"), field "Store key", buttons
  * "Open Settings", "Cancel" and "Close" (the ×); data-testid="kiosk-staff-lock" (the form),
  * "kiosk-staff-message" (the refusal, role alert) with data-staff-error="wrong" | "locked" |
- * "unreachable" | "failed".
+ * "unreachable" | "failed"; "kiosk-staff-scan-ignored" (role status: a scan came while it was open).
  */
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -58,6 +58,21 @@ function Message({ lock }: { lock: StaffLock }) {
   );
 }
 
+/** Said in the dialog (focus stays in it) when a scan was ignored while it is open. */
+function ScanIgnored({ lock }: { lock: StaffLock }) {
+  const t = useKioskStrings();
+  const ignored = useStore(lock, (s) => s.scanIgnored);
+  return (
+    <div role="status" data-testid="kiosk-staff-scan-ignored">
+      {ignored && (
+        <Text fz={18} c="orange.9">
+          {t.staffScanIgnored}
+        </Text>
+      )}
+    </div>
+  );
+}
+
 export function StaffLockDialog({ lock }: { lock: StaffLock }) {
   const t = useKioskStrings();
   const open = useStore(lock, (s) => s.open);
@@ -106,6 +121,7 @@ export function StaffLockDialog({ lock }: { lock: StaffLock }) {
             styles={{ label: { fontSize: 20 } }}
           />
           <Message lock={lock} />
+          <ScanIgnored lock={lock} />
           <Group justify="space-between">
             <Button size="xl" h={64} variant="default" onClick={() => lock.getState().close()}>
               {t.cancel}

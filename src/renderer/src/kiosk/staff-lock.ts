@@ -26,12 +26,19 @@ export interface StaffLockState {
   failures: number;
   /** Date.now() until which every try is refused; null when not locked. */
   lockedUntil: number | null;
+  /** A scan came while the dialog was open and was ignored (the dialog says so until it closes). */
+  scanIgnored: boolean;
   /** Shows the dialog (the gear). */
   show(): void;
   /** Closes the dialog (Cancel, Escape, idle); a check under way is dropped, its reply ignored. */
   close(): void;
   /** Someone is typing in the dialog: restarts its idle timer. */
   touch(): void;
+  /**
+   * A scan reached the kiosk while the dialog is open: staff are at the kiosk, so it is not checked
+   * in behind the dialog. True when the dialog is open (the scan is to be ignored).
+   */
+  ignoresScan(): boolean;
   /**
    * Checks a typed key; true when it is a key of this kiosk's own store (the dialog then closes and
    * the caller opens Settings). The key is passed on to `terminalOf` and forgotten: never kept.
@@ -111,9 +118,10 @@ export function createStaffLock(terminalOf: TerminalOf, own: Pick<Terminal, 'ven
       error: null,
       failures: 0,
       lockedUntil: null,
+      scanIgnored: false,
       show() {
         locked(); // a refusal period that is over is forgotten
-        set({ open: true, checking: false, error: null });
+        set({ open: true, checking: false, error: null, scanIgnored: false });
         armIdle();
       },
       close() {
@@ -121,10 +129,15 @@ export function createStaffLock(terminalOf: TerminalOf, own: Pick<Terminal, 'ven
         clearTimeout(idleTimer);
         idleTimer = undefined;
         // The wrong-key count and a refusal period stay: Cancel buys no new tries.
-        set({ open: false, checking: false, error: null });
+        set({ open: false, checking: false, error: null, scanIgnored: false });
       },
       touch() {
         if (get().open) armIdle();
+      },
+      ignoresScan() {
+        if (!get().open) return false;
+        set({ scanIgnored: true });
+        return true;
       },
       async submit(typed) {
         const key = typed.trim();
@@ -145,7 +158,7 @@ export function createStaffLock(terminalOf: TerminalOf, own: Pick<Terminal, 'ven
         if (verdict === 'ok') {
           clearTimeout(idleTimer);
           idleTimer = undefined;
-          set({ open: false, error: null, failures: 0 });
+          set({ open: false, error: null, failures: 0, scanIgnored: false });
           return true;
         }
         if (verdict === 'wrong') wrong();

@@ -18,6 +18,7 @@ export const useKioskStrings = defineStrings({
     phoneLabel: 'Mobile number',
     firstNameLabel: 'First name (optional)',
     joinButton: 'Join',
+    joinNeedsPhone: 'Enter your mobile number (at least 5 digits) to join.',
     working: 'One moment…',
     welcome: (name: string) => `Welcome, ${name}!`,
     welcomeNoName: 'Welcome!',
@@ -58,6 +59,7 @@ export const useKioskStrings = defineStrings({
     staffLocked: (seconds: number) => `Too many wrong keys. Try again in ${seconds} s.`,
     staffUnreachable: "We can't reach the store system to check the key. Try again in a moment.",
     staffFailed: 'The key could not be checked. Try again.',
+    staffScanIgnored: 'A card was scanned while this window was open: it was not checked in. Close this window, then scan it again.',
   },
   es: {
     region: 'Quiosco',
@@ -76,6 +78,7 @@ export const useKioskStrings = defineStrings({
     phoneLabel: 'Número de móvil',
     firstNameLabel: 'Nombre (opcional)',
     joinButton: 'Unirme',
+    joinNeedsPhone: 'Escriba su número de móvil (al menos 5 dígitos) para unirse.',
     working: 'Un momento…',
     welcome: (name: string) => `¡Bienvenido, ${name}!`,
     welcomeNoName: '¡Bienvenido!',
@@ -115,5 +118,6 @@ export const useKioskStrings = defineStrings({
     staffLocked: (seconds: number) => `Demasiadas claves incorrectas. Vuelva a intentarlo en ${seconds} s.`,
     staffUnreachable: 'No podemos contactar con el sistema de la tienda para comprobar la clave. Inténtelo de nuevo en un momento.',
     staffFailed: 'No se pudo comprobar la clave. Inténtelo de nuevo.',
+    staffScanIgnored: 'Se escaneó una tarjeta con esta ventana abierta: no se registró. Cierre esta ventana y vuelva a escanearla.',
   },
 });

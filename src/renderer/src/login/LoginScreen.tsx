@@ -7,7 +7,8 @@
  * "Sign in" ("Iniciar sesión") and "Retry" ("Reintentar"); errors in role="alert".
  */
 import { Alert, Button, Card, Center, Code, Group, List, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { type FormEvent, Fragment, useState } from 'react';
+import { type FormEvent, Fragment, useId, useRef, useState } from 'react';
+import { useFieldError } from '../a11y/field-error';
 import { sessionStore, useSession } from '../session/session-store';
 import { useLoginStrings } from './strings';
 
@@ -84,6 +85,11 @@ export function LoginScreen() {
   const fromDesktop = useSession((s) => s.fromDesktop);
   const [key, setKey] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const keyRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
+  const refused = phase === 'signed-out' && error !== null;
+  // A refused key is the field's error: it says it is invalid and points at why.
+  useFieldError(keyRef, refused ? errorId : null);
 
   if (fromDesktop) return <DesktopStatus />;
   // A key kept from an earlier visit is being checked: no form to flash.
@@ -93,11 +99,14 @@ export function LoginScreen() {
     event.preventDefault();
     if (!key.trim()) return;
     setSubmitting(true);
+    let ok = false;
     try {
-      await sessionStore().getState().signIn(key);
+      ok = await sessionStore().getState().signIn(key);
     } finally {
       setSubmitting(false);
     }
+    // Refused: the focus stays in the key field (to fix the key), with the error announced.
+    if (!ok) keyRef.current?.focus();
   };
   const checking = phase === 'checking';
 
@@ -112,8 +121,8 @@ export function LoginScreen() {
         </div>
 
         {phase === 'unreachable' && <Unreachable />}
-        {phase === 'signed-out' && error && (
-          <Alert color="red" title={t.refused} role="alert" data-testid="login-error">
+        {refused && (
+          <Alert color="red" title={t.refused} role="alert" id={errorId} data-testid="login-error">
             {error}
           </Alert>
         )}
@@ -125,11 +134,13 @@ export function LoginScreen() {
               placeholder={t.keyPlaceholder}
               size="lg"
               value={key}
+              ref={keyRef}
               onChange={(e) => setKey(e.currentTarget.value)}
               autoFocus
               autoComplete="off"
               spellCheck={false}
-              disabled={checking}
+              // Read-only, not disabled, while the key is checked: a disabled field drops the focus to the page.
+              readOnly={checking}
             />
             <Button type="submit" size="lg" loading={checking} disabled={!key.trim()}>
               {t.signIn}
