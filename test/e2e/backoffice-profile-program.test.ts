@@ -70,10 +70,10 @@ describe('back-office profile and program edits in Chromium', () => {
     await rewards.getByRole('row', { name: 'Muffin' }).waitFor();
     // Every table of the page says what its columns are.
     const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
-    expect(await headers('Earning rules')).toEqual(['Name', 'Points', 'Per amount spent', 'Status', '']);
-    expect(await headers('Rewards')).toEqual(['Name', 'Cost (Points)', 'Status', '']);
-    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Points)', 'Window (days)', '']);
-    expect(await headers('Currencies')).toEqual(['Name', 'ISO code', 'Status', '']);
+    expect(await headers('Earning rules')).toEqual(['Name', 'Points', 'Per amount spent', 'Status', 'Actions']);
+    expect(await headers('Rewards')).toEqual(['Name', 'Cost (Points)', 'Status', 'Actions']);
+    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Points)', 'Window (days)', 'Actions']);
+    expect(await headers('Currencies')).toEqual(['Name', 'ISO code', 'Status', 'Actions']);
     await rewards.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Edit' }).click();
     const editing = rewards.getByRole('row', { name: 'Muffin' });
     await editing.getByRole('textbox', { name: 'Name' }).fill('Blueberry muffin');
@@ -182,9 +182,9 @@ describe('back-office profile and program edits in Chromium', () => {
     await expectText(currencies.getByRole('row', { name: 'Stars' }), /Stars\s*—\s*Active\s*Rename\s*Pause/);
     // Points earned, costs and thresholds are said in the currency by its new name.
     const headers = (table: string) => page.getByRole('table', { name: table }).getByRole('columnheader').allTextContents();
-    await expect.poll(() => headers('Rewards')).toEqual(['Name', 'Cost (Stars)', 'Status', '']);
-    expect(await headers('Earning rules')).toEqual(['Name', 'Stars', 'Per amount spent', 'Status', '']);
-    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Stars)', 'Window (days)', '']);
+    await expect.poll(() => headers('Rewards')).toEqual(['Name', 'Cost (Stars)', 'Status', 'Actions']);
+    expect(await headers('Earning rules')).toEqual(['Name', 'Stars', 'Per amount spent', 'Status', 'Actions']);
+    expect(await headers('Tiers')).toEqual(['Name', 'Threshold (Stars)', 'Window (days)', 'Actions']);
     const p = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
     expect(p.currencies.map((c: { name: string }) => c.name).sort()).toEqual(['Quick Pay USD', 'Stars']);
     const audit = (await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1')).body.items[0];

@@ -192,12 +192,12 @@ describe('back office in Chromium', () => {
     await page.getByRole('option', { name: 'Points' }).click();
     // Points are whole: "12.5" typed is refused, never read as 125 (the point key was dropped).
     await page.getByRole('textbox', { name: /Amount/ }).pressSequentially('12.5');
-    await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Typo check');
+    await page.getByRole('textbox', { name: 'Reason for the adjustment (required)', exact: true }).fill('Typo check');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('alert'), 'Enter a whole, non-zero amount.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*0/);
     await page.getByRole('textbox', { name: /Amount/ }).fill('40');
-    await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Missed stamps from last week');
+    await page.getByRole('textbox', { name: 'Reason for the adjustment (required)', exact: true }).fill('Missed stamps from last week');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('status'), 'Adjusted: the balance is now 40.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*40/);
@@ -206,7 +206,7 @@ describe('back office in Chromium', () => {
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('option', { name: 'Quick Pay USD' }).click();
     await page.getByRole('textbox', { name: /Amount/ }).fill('12.50');
-    await page.getByRole('textbox', { name: 'Reason (required)', exact: true }).fill('Refund of a spilled latte');
+    await page.getByRole('textbox', { name: 'Reason for the adjustment (required)', exact: true }).fill('Refund of a spilled latte');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('status'), 'Adjusted: the balance is now $12.50.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Quick Pay USD' }), /Quick Pay USD\s*\$12\.50/);
@@ -237,7 +237,8 @@ describe('back office in Chromium', () => {
     await search('zoe');
     await expectText(found.first(), 'Zoe Quiroz');
     await expectCount(found, 1);
-    await expectCount(page.getByRole('status'), 0);
+    // The search's live region says only how many were found now.
+    await expectText(page.getByRole('status'), /^1 customer found\.$/);
     await page.context().close();
   });
 
@@ -312,6 +313,7 @@ describe('back office in Chromium', () => {
     await page.getByRole('table', { name: 'Customers found' }).getByRole('link', { name: 'Bruno Paz' }).click();
     await page.getByRole('textbox', { name: 'Reason to block (required)' }).fill('Repeated chargebacks');
     await page.getByRole('button', { name: 'Block', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Block Bruno Paz?' }).getByRole('button', { name: 'Yes, block' }).click();
     await expectText(page.getByRole('status'), 'Blocked: check-ins and orders are refused.');
     await expectText(page.getByText(/^Blocked: Repeated chargebacks/), 'Blocked: Repeated chargebacks. Check-ins and orders are refused.');
     await saveScreenshot(page, 'backoffice-customer-blocked');
@@ -352,7 +354,8 @@ describe('back office in Chromium', () => {
     const d = (await staffCall(node, owner.token, 'GET', '/backoffice/dashboard')).body;
     expect(d.today.orders).toBeGreaterThan(0);
     await expectText(figures.getByRole('row', { name: 'Orders' }), new RegExp(`Orders\\s*${d.today.orders}\\s*${d.last_30_days.orders}`));
-    await expectText(page.getByRole('heading', { name: 'Outstanding stored value (liability)' }), `$${(d.outstanding_stored_value / 100).toFixed(2)}`);
+    await expectText(page.getByRole('heading', { name: 'Outstanding stored value (balances)' }), `$${(d.outstanding_stored_value / 100).toFixed(2)}`);
+    await expectText(page.getByRole('heading', { name: 'Total liability' }), `$${(d.outstanding_liability / 100).toFixed(2)}`);
     expect(d.last_30_days.reloads).toBe(8);
     await expect(page.locator('.recharts-wrapper').count()).resolves.toBe(2);
     await expectText(page.getByRole('table', { name: 'Per store, last 30 days' }).getByRole('row', { name: 'Main Store' }), new RegExp(`Main Store\\s*\\d+\\s*${d.stores[0].orders}`));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { backOfficePage, expectText } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 import { lowContrastButtons } from './screens-contrast';
@@ -45,40 +45,59 @@ describe('back office program rows keep the focus in Chromium', () => {
   it('a reward: Edit focuses its name; Cancel and Save give the focus back to its Edit button', async () => {
     const rewards = page.getByRole('table', { name: 'Rewards' });
     await rewards.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Edit' }).click();
-    await expect.poll(focused).toEqual({ name: 'Name', row: 'Muffin' });
+    await expect.poll(focused).toEqual({ name: 'Name (Muffin)', row: 'Muffin' });
     await page.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(focused).toEqual({ name: 'Edit', row: 'Muffin' });
+    await expect.poll(focused).toEqual({ name: 'Edit Muffin', row: 'Muffin' });
 
     await page.keyboard.press('Enter');
-    await expect.poll(focused).toEqual({ name: 'Name', row: 'Muffin' });
+    await expect.poll(focused).toEqual({ name: 'Name (Muffin)', row: 'Muffin' });
     await page.keyboard.type(' XL');
     await page.getByRole('row', { name: 'Muffin' }).getByRole('button', { name: 'Save' }).click();
     await expectText(rewards.getByRole('row', { name: 'Muffin XL' }), 'Muffin XL');
-    await expect.poll(focused).toEqual({ name: 'Edit', row: 'Muffin XL' });
+    await expect.poll(focused).toEqual({ name: 'Edit Muffin XL', row: 'Muffin XL' });
   });
 
   it("a tier and a currency: the focus comes back to the row's Edit or Rename after Save and Cancel", async () => {
     const tiers = page.getByRole('table', { name: 'Tiers' });
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Edit' }).click();
-    await expect.poll(focused).toEqual({ name: 'Name', row: 'Silver' });
+    await expect.poll(focused).toEqual({ name: 'Name (Silver)', row: 'Silver' });
     await tiers.getByRole('row', { name: 'Silver' }).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(focused).toEqual({ name: 'Edit', row: 'Silver' });
+    await expect.poll(focused).toEqual({ name: 'Edit Silver', row: 'Silver' });
 
     const currencies = page.getByRole('table', { name: 'Currencies' });
     const row = currencies.getByRole('row', { name: 'Points' });
     await row.getByRole('button', { name: 'Rename' }).click();
-    await expect.poll(focused).toEqual({ name: 'Name', row: 'Points' });
+    await expect.poll(focused).toEqual({ name: 'Name (Points)', row: 'Points' });
     await row.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(focused).toEqual({ name: 'Rename', row: 'Points' });
+    await expect.poll(focused).toEqual({ name: 'Rename Points', row: 'Points' });
   });
 
   it("an earning rule's Rename: Cancel gives the focus back to Rename", async () => {
     const row = page.getByRole('table', { name: 'Earning rules' }).getByRole('row').nth(1);
     const rule = await row.getAttribute('aria-label');
     await row.getByRole('button', { name: 'Rename' }).click();
-    await expect.poll(focused).toEqual({ name: 'Name', row: rule });
+    await expect.poll(focused).toEqual({ name: `Name (${rule})`, row: rule });
     await row.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(focused).toEqual({ name: 'Rename', row: rule });
+    await expect.poll(focused).toEqual({ name: `Rename ${rule}`, row: rule });
+  });
+
+  it('Esc cancels a Rename or an Edit in place, and the focus goes back to its button', async () => {
+    const row = page.getByRole('table', { name: 'Earning rules' }).getByRole('row').nth(1);
+    const rule = (await row.getAttribute('aria-label')) ?? '';
+    await row.getByRole('button', { name: `Rename ${rule}`, exact: true }).click();
+    await expect.poll(focused).toEqual({ name: `Name (${rule})`, row: rule });
+    await page.keyboard.type(' changed');
+    await page.keyboard.press('Escape');
+    await expectCount(row.getByRole('textbox', { name: `Name (${rule})` }), 0);
+    await expect.poll(focused).toEqual({ name: `Rename ${rule}`, row: rule });
+    expect(await row.getAttribute('aria-label')).toBe(rule);
+
+    const rewards = page.getByRole('table', { name: 'Rewards' });
+    const reward = (await rewards.getByRole('row').nth(1).getAttribute('aria-label')) ?? '';
+    await rewards.getByRole('button', { name: `Edit ${reward}`, exact: true }).click();
+    await expect.poll(focused).toEqual({ name: `Name (${reward})`, row: reward });
+    await page.keyboard.press('Escape');
+    await expect.poll(focused).toEqual({ name: `Edit ${reward}`, row: reward });
   });
 
   it("the back office's buttons have 4.5:1 text contrast too", async () => {

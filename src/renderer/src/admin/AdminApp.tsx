@@ -1,4 +1,4 @@
-import { AppShell, Button, Group, Tabs, Text, Title } from '@mantine/core';
+import { AppShell, Box, Button, Group, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useEffect } from 'react';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { roleAllows } from '../../../shared/staff-roles';
@@ -39,12 +39,17 @@ export function AdminApp() {
   const section = SECTIONS.includes(asked) ? asked : 'dashboard';
   const signedIn = staff !== null;
   const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
+  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
+  // The header is in the page's flow and wraps: fixed at 60 px it cut "Sign out" at 200% zoom and
+  // covered a quarter of the window at 400%.
   return (
-    <AppShell header={{ height: 60 }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Title order={3}>{t.title}</Title>
-          <Group gap="sm" wrap="nowrap">
+    <AppShell padding="md">
+      <Box component="header" px="md" py="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Group justify="space-between" gap="xs">
+          <Text fw={700} size="xl">
+            {t.title}
+          </Text>
+          <Group gap="sm">
             {staff && <Text size="sm">{t.signedInAs(staff.name, roleName)}</Text>}
             <LanguageSwitch />
             {signedIn && (
@@ -59,12 +64,16 @@ export function AdminApp() {
             )}
           </Group>
         </Group>
-      </AppShell.Header>
+      </Box>
       <AppShell.Main>
         {!signedIn ? (
           <SignInScreen route={route} />
         ) : (
           <Tabs value={section} onChange={(value) => value && go(`#/${value}`)}>
+            {/* The screen's name, for screen readers: the selected tab shows it on screen. */}
+            <VisuallyHidden>
+              <Title order={1}>{sectionName}</Title>
+            </VisuallyHidden>
             <Tabs.List aria-label={t.navigation} mb="md">
               <Tabs.Tab value="dashboard">{t.dashboard}</Tabs.Tab>
               <Tabs.Tab value="program">{t.program}</Tabs.Tab>

@@ -1,4 +1,5 @@
 import { Alert, Button, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { adminStore } from './admin-store';
 import { formatDateTime } from './format';
@@ -22,6 +23,7 @@ export function AuditScreen() {
     <Select
       label={t.auditFilter}
       w={260}
+      maw="100%"
       allowDeselect={false}
       value={objectType}
       onChange={(value) => {
@@ -45,33 +47,35 @@ export function AuditScreen() {
   return (
     <Stack>
       {filter}
-      <Table aria-label={t.auditTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.when}</Table.Th>
-            <Table.Th>{t.who}</Table.Th>
-            <Table.Th>{t.what}</Table.Th>
-            <Table.Th>{t.object}</Table.Th>
-            <Table.Th>{t.change}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((entry) => (
-            <Table.Tr key={entry.id}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
-              <Table.Td>{entry.actor}</Table.Td>
-              <Table.Td>{entry.action}</Table.Td>
-              <Table.Td>
-                {entry.object_type} {entry.object_id}
-              </Table.Td>
-              <Table.Td>
-                {/* Wrapped: a long change never widens the page past the window. */}
-                <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
-              </Table.Td>
+      <TableScroll>
+        <Table aria-label={t.auditTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.when}</Table.Th>
+              <Table.Th>{t.who}</Table.Th>
+              <Table.Th>{t.what}</Table.Th>
+              <Table.Th>{t.object}</Table.Th>
+              <Table.Th>{t.change}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((entry) => (
+              <Table.Tr key={entry.id}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
+                <Table.Td>{entry.actor}</Table.Td>
+                <Table.Td>{entry.action}</Table.Td>
+                <Table.Td>
+                  {entry.object_type} {entry.object_id}
+                </Table.Td>
+                <Table.Td>
+                  {/* Wrapped: a long change never widens the page past the window. */}
+                  <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
       <Group>
         <Button variant="light" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           {t.previous}

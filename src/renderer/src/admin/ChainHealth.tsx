@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { refusalText } from './node-refusal';
@@ -25,44 +26,46 @@ export function ChainHealth({ storeId }: { storeId: number }) {
   const canResolve = role !== undefined && roleAllows(role, 'customers.write');
   return (
     <Paper withBorder p="md" data-testid="node-health">
-      <Title order={4}>{t.chainTitle}</Title>
+      <Title order={3} size="h4">{t.chainTitle}</Title>
       {c.role === 'store' ? (
         <Text c="dimmed">{t.notCentral}</Text>
       ) : c.nodes.length === 0 ? (
         <Text c="dimmed">{t.notPaired}</Text>
       ) : (
-        <Table aria-label={t.chainTitle}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.label}</Table.Th>
-              <Table.Th>{t.lastSeen}</Table.Th>
-              <Table.Th>{t.lastEvent}</Table.Th>
-              <Table.Th>{t.pendingChanges}</Table.Th>
-              <Table.Th>{t.firstSync}</Table.Th>
-              <Table.Th>{t.rejected}</Table.Th>
-              <Table.Th>{t.openExceptions}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {c.nodes.map((n) => (
-              <Table.Tr key={n.id} aria-label={n.label}>
-                <Table.Td>{n.label}</Table.Td>
-                <Table.Td>{n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}</Table.Td>
-                <Table.Td>{n.last_event}</Table.Td>
-                <Table.Td>{n.pending_changes_capped ? `${n.pending_changes.toLocaleString()}+` : n.pending_changes}</Table.Td>
-                <Table.Td>
-                  <Badge tt="none" color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
-                </Table.Td>
-                <Table.Td>{n.rejected_events}</Table.Td>
-                <Table.Td>{n.open_exceptions}</Table.Td>
+        <TableScroll>
+          <Table aria-label={t.chainTitle}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.label}</Table.Th>
+                <Table.Th>{t.lastSeen}</Table.Th>
+                <Table.Th>{t.lastEvent}</Table.Th>
+                <Table.Th>{t.pendingChanges}</Table.Th>
+                <Table.Th>{t.firstSync}</Table.Th>
+                <Table.Th>{t.rejected}</Table.Th>
+                <Table.Th>{t.openExceptions}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {c.nodes.map((n) => (
+                <Table.Tr key={n.id} aria-label={n.label}>
+                  <Table.Td>{n.label}</Table.Td>
+                  <Table.Td>{n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}</Table.Td>
+                  <Table.Td>{n.last_event}</Table.Td>
+                  <Table.Td>{n.pending_changes_capped ? `${n.pending_changes.toLocaleString()}+` : n.pending_changes}</Table.Td>
+                  <Table.Td>
+                    <Badge tt="none" color={n.first_sync === 'done' ? 'teal' : 'yellow'}>{t[`firstSync_${n.first_sync}`]}</Badge>
+                  </Table.Td>
+                  <Table.Td>{n.rejected_events}</Table.Td>
+                  <Table.Td>{n.open_exceptions}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
       )}
       {c.role === 'central' && (
         <Stack mt="md">
-          <Title order={5}>{t.exceptionsTable}</Title>
+          <Title order={4} size="h5">{t.exceptionsTable}</Title>
           {message && (
             <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
               {message.text}
@@ -71,28 +74,30 @@ export function ChainHealth({ storeId }: { storeId: number }) {
           {c.exceptions.length === 0 ? (
             <Text c="dimmed">{t.noExceptions}</Text>
           ) : (
-            <Table aria-label={t.exceptionsTable}>
-              <Table.Tbody>
-                {c.exceptions.map((e) => (
-                  <ExceptionRow
-                    key={e.id}
-                    exception={e}
-                    canResolve={canResolve}
-                    onResolve={(note) =>
-                      adminStore
-                        .getState()
-                        .api()
-                        .resolveException(e.id, note)
-                        .then(() => {
-                          setMessage({ ok: true, text: t.resolvedDone });
-                          chain.reload();
-                        })
-                        .catch((error: unknown) => setMessage({ ok: false, text: refusalText(error) }))
-                    }
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
+            <TableScroll>
+              <Table aria-label={t.exceptionsTable}>
+                <Table.Tbody>
+                  {c.exceptions.map((e) => (
+                    <ExceptionRow
+                      key={e.id}
+                      exception={e}
+                      canResolve={canResolve}
+                      onResolve={(note) =>
+                        adminStore
+                          .getState()
+                          .api()
+                          .resolveException(e.id, note)
+                          .then(() => {
+                            setMessage({ ok: true, text: t.resolvedDone });
+                            chain.reload();
+                          })
+                          .catch((error: unknown) => setMessage({ ok: false, text: refusalText(error) }))
+                      }
+                    />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </TableScroll>
           )}
         </Stack>
       )}

@@ -1,5 +1,7 @@
-import { Alert, Anchor, Badge, Button, Group, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Anchor, Badge, Box, Button, Fieldset, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { NodeApiError } from '../api/client';
+import { type FieldProblem, invalidProps, TableScroll } from './a11y';
 import { refusalText } from './node-refusal';
 import { RemoveMemberForm } from './RemoveMemberForm';
 import type { CustomerHit } from './admin-api';
@@ -29,6 +31,8 @@ export function CustomerSearch() {
         onSubmit={(event) => {
           event.preventDefault();
           setError(null);
+          // Emptied first, so the same count found again is said again.
+          setHits(null);
           adminStore
             .getState()
             .api()
@@ -41,7 +45,7 @@ export function CustomerSearch() {
         }}
       >
         <Group align="end">
-          <TextInput label={t.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={360} />
+          <TextInput label={t.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={360} maw="100%" />
           <Button type="submit">{t.find}</Button>
         </Group>
       </form>
@@ -50,37 +54,45 @@ export function CustomerSearch() {
           {error}
         </Alert>
       )}
-      {hits && hits.length === 0 && <Text>{t.noMatch}</Text>}
-      {hits && more && <Text role="status">{t.moreMatch(hits.length)}</Text>}
+      {/* Always on the page, so screen readers hear what a search found (a region added with its text is often not read). */}
+      <Box role="status">
+        {hits && <Text>{hits.length === 0 ? t.noMatch : t.customersFound(hits.length)}</Text>}
+        {hits && more && <Text>{t.moreMatch(hits.length)}</Text>}
+      </Box>
       {hits && hits.length > 0 && (
-        <Table aria-label={t.customersTable} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.name}</Table.Th>
-              <Table.Th>{t.email}</Table.Th>
-              <Table.Th>{t.phoneColumn}</Table.Th>
-              <Table.Th>{t.foundBy}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {hits.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td>
-                  <Anchor href={`#/customers/${c.id}`}>
-                    {c.first_name} {c.last_name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{c.email ?? '—'}</Table.Td>
-                <Table.Td>{c.phone ?? '—'}</Table.Td>
-                <Table.Td>{(FOUND_BY as readonly string[]).includes(c.matched_by) ? t[`foundBy_${c.matched_by as FoundBy}`] : c.matched_by}</Table.Td>
+        <TableScroll>
+          <Table aria-label={t.customersTable} striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.name}</Table.Th>
+                <Table.Th>{t.email}</Table.Th>
+                <Table.Th>{t.phoneColumn}</Table.Th>
+                <Table.Th>{t.foundBy}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {hits.map((c) => (
+                <Table.Tr key={c.id}>
+                  <Table.Td>
+                    <Anchor href={`#/customers/${c.id}`}>
+                      {c.first_name} {c.last_name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{c.email ?? '—'}</Table.Td>
+                  <Table.Td>{c.phone ?? '—'}</Table.Td>
+                  <Table.Td>{(FOUND_BY as readonly string[]).includes(c.matched_by) ? t[`foundBy_${c.matched_by as FoundBy}`] : c.matched_by}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
       )}
     </Stack>
   );
 }
+
+/** Which form a message on the customer's page answers, and the field the node (or this page) named. */
+type Form = 'adjust' | 'block' | 'email';
 
 export function CustomerDetail({ customerId }: { customerId: number }) {
   const t = useAdminStrings();
@@ -89,19 +101,34 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   const [currency, setCurrency] = useState<string | null>(null);
   const [amount, setAmount] = useState<number | string>('');
   const [reason, setReason] = useState('');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string; form?: Form; field?: string | null } | null>(null);
   const [blockReason, setBlockReason] = useState('');
+  const [confirmingBlock, setConfirmingBlock] = useState(false);
   const [newEmail, setNewEmail] = useState('');
   const [removed, setRemoved] = useState<{ erased: boolean } | null>(null);
-  const act = (work: Promise<unknown>, done: string) =>
+  // Block and Unblock replace each other: the focus goes to the one shown next, not to the page's top.
+  const blockField = useRef<HTMLInputElement>(null);
+  const unblockButton = useRef<HTMLButtonElement>(null);
+  // After Block or Unblock: the blocked state whose button (or field) then takes the focus.
+  const [focusWhen, setFocusWhen] = useState<boolean | null>(null);
+  const blocked = profile.data?.blocked;
+  useEffect(() => {
+    if (focusWhen === null || blocked !== focusWhen) return;
+    setFocusWhen(null);
+    (blocked ? unblockButton : blockField).current?.focus();
+  }, [blocked, focusWhen]);
+  const failed = (form: Form) => (e: unknown) => setMessage({ ok: false, text: refusalText(e), form, field: e instanceof NodeApiError ? e.field : null });
+  const act = (work: Promise<unknown>, done: string, form: Form) =>
     work
       .then(() => {
         setMessage({ ok: true, text: done });
         setBlockReason('');
         setNewEmail('');
+        if (form === 'block') setFocusWhen(!profile.data?.blocked);
         profile.reload();
       })
-      .catch((e: unknown) => setMessage({ ok: false, text: refusalText(e) }));
+      .catch(failed(form));
+  const problemIn = (form: Form): FieldProblem | null => (message && !message.ok && message.form === form ? { text: message.text, field: message.field ?? null } : null);
   if (removed)
     return (
       <Stack>
@@ -133,7 +160,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   return (
     <Stack>
       <Group>
-        <Title order={3}>
+        <Title order={2} size="h3">
           {p.first_name} {p.last_name}
         </Title>
         {p.flagged && <Badge tt="none" color="red">{t.flagged}</Badge>}
@@ -146,99 +173,163 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            act(adminStore.getState().api().addCustomerEmail(customerId, newEmail), t.addEmailDone);
+            act(adminStore.getState().api().addCustomerEmail(customerId, newEmail), t.addEmailDone, 'email');
           }}
         >
           <Group align="end">
-            <TextInput label={t.addEmailLabel} description={t.addEmailHint} type="email" autoComplete="off" value={newEmail} onChange={(e) => setNewEmail(e.currentTarget.value)} w={560} />
+            <TextInput
+              label={t.addEmailLabel}
+              description={t.addEmailHint}
+              type="email"
+              autoComplete="off"
+              value={newEmail}
+              onChange={(e) => setNewEmail(e.currentTarget.value)}
+              w={560}
+              maw="100%"
+              {...invalidProps(problemIn('email'), 'email')}
+            />
             <Button type="submit" variant="light">
               {t.addEmail}
             </Button>
           </Group>
         </form>
       )}
-      <Table aria-label={t.balancesTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.currency}</Table.Th>
-            <Table.Th>{t.balance}</Table.Th>
-            <Table.Th>{t.expiring}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.balances.map((b) => (
-            <Table.Tr key={b.currency} aria-label={b.name}>
-              <Table.Td>{b.name}</Table.Td>
-              <Table.Td>{formatAmount(b.balance, b.code)}</Table.Td>
-              <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(formatAmount(e.amount, b.code), formatDate(e.date))).join(' · ')}</Table.Td>
+      <TableScroll>
+        <Table aria-label={t.balancesTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.currency}</Table.Th>
+              <Table.Th>{t.balance}</Table.Th>
+              <Table.Th>{t.expiring}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {p.balances.map((b) => (
+              <Table.Tr key={b.currency} aria-label={b.name}>
+                <Table.Td>{b.name}</Table.Td>
+                <Table.Td>{formatAmount(b.balance, b.code)}</Table.Td>
+                <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(formatAmount(e.amount, b.code), formatDate(e.date))).join(' · ')}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
       <Text aria-label={t.loyaltyCards}>
         <b>{t.loyaltyCards}:</b> {p.cards.length === 0 ? t.noLoyaltyCards : p.cards.map((c) => c.number).join(' · ')}
       </Text>
       {p.billing_profiles.length === 0 ? (
         <Text c="dimmed">{t.noBillingProfiles}</Text>
       ) : (
-        <Table aria-label={t.billingTable} striped>
-          <Table.Tbody>
-            {p.billing_profiles.map((b) => (
-              <Table.Tr key={`${b.brand}-${b.last4}-${b.expiry_month}-${b.expiry_year}`}>
-                <Table.Td>{t.cardEnding(b.brand, b.last4)}</Table.Td>
-                <Table.Td>{t.cardExpiry(b.expiry_month, b.expiry_year)}</Table.Td>
-                <Table.Td>{b.default && <Badge variant="light">{t.defaultCard}</Badge>}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <TableScroll>
+          <Table aria-label={t.billingTable} striped>
+            <Table.Tbody>
+              {p.billing_profiles.map((b) => (
+                <Table.Tr key={`${b.brand}-${b.last4}-${b.expiry_month}-${b.expiry_year}`}>
+                  <Table.Td>{t.cardEnding(b.brand, b.last4)}</Table.Td>
+                  <Table.Td>{t.cardExpiry(b.expiry_month, b.expiry_year)}</Table.Td>
+                  <Table.Td>{b.default && <Badge variant="light">{t.defaultCard}</Badge>}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
       )}
       {role && roleAllows(role, 'customers.write') && (
-        <Group align="end">
-          <Select label={t.currency} value={currency} onChange={setCurrency} allowDeselect={false} data={p.balances.map((b) => ({ value: b.currency, label: b.name }))} />
-          <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal />
-          <TextInput label={t.reason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} />
-          <Button
-            onClick={() => {
-              if (amountProblem) {
-                setMessage({ ok: false, text: amountProblem });
-                return;
-              }
-              void adminStore
-                .getState()
-                .api()
-                .adjust(customerId, { currency: currency!, amount: minor, reason })
-                .then((made) => {
-                  setMessage({ ok: true, text: t.adjusted(formatAmount(made.balance, code)) });
-                  setReason('');
-                  setAmount('');
-                  profile.reload();
-                })
-                .catch((e: unknown) => setMessage({ ok: false, text: refusalText(e) }));
-            }}
-          >
-            {t.adjust}
-          </Button>
-        </Group>
+        <Fieldset legend={t.adjustTitle} variant="unstyled">
+          <Group align="end">
+            <Select
+              label={t.currency}
+              value={currency}
+              onChange={setCurrency}
+              allowDeselect={false}
+              data={p.balances.map((b) => ({ value: b.currency, label: b.name }))}
+              {...invalidProps(problemIn('adjust'), 'currency')}
+            />
+            <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal {...invalidProps(problemIn('adjust'), 'amount')} />
+            <TextInput label={t.adjustReason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} maw="100%" {...invalidProps(problemIn('adjust'), 'reason')} />
+            <Button
+              onClick={() => {
+                if (amountProblem) {
+                  setMessage({ ok: false, text: amountProblem, form: 'adjust', field: currency === null ? 'currency' : 'amount' });
+                  return;
+                }
+                void adminStore
+                  .getState()
+                  .api()
+                  .adjust(customerId, { currency: currency!, amount: minor, reason })
+                  .then((made) => {
+                    setMessage({ ok: true, text: t.adjusted(formatAmount(made.balance, code)) });
+                    setReason('');
+                    setAmount('');
+                    profile.reload();
+                  })
+                  .catch(failed('adjust'));
+              }}
+            >
+              {t.adjust}
+            </Button>
+          </Group>
+        </Fieldset>
       )}
       {role && roleAllows(role, 'customers.write') && (
         <Group align="end">
           {p.blocked ? (
-            <Button color="teal" variant="light" onClick={() => act(adminStore.getState().api().unblock(customerId), t.unblockDone)}>
+            <Button ref={unblockButton} color="teal" variant="light" onClick={() => act(adminStore.getState().api().unblock(customerId), t.unblockDone, 'block')}>
               {t.unblock}
             </Button>
           ) : (
             <>
-              <TextInput label={t.blockReason} value={blockReason} onChange={(e) => setBlockReason(e.currentTarget.value)} w={320} />
-              <Button color="red" variant="light" onClick={() => act(adminStore.getState().api().block(customerId, blockReason), t.blockDone)}>
+              <TextInput
+                ref={blockField}
+                label={t.blockReason}
+                value={blockReason}
+                onChange={(e) => setBlockReason(e.currentTarget.value)}
+                w={320}
+                maw="100%"
+                {...invalidProps(problemIn('block'), 'reason')}
+              />
+              {/* Blocking refuses the customer at every store: asked first (unblocking is not). A missing reason is said without asking. */}
+              <Button
+                color="red"
+                variant="light"
+                onClick={() =>
+                  blockReason.trim() === '' ? setMessage({ ok: false, text: t.fieldRequired(t.blockReason), form: 'block', field: 'reason' }) : setConfirmingBlock(true)
+                }
+              >
                 {t.block}
               </Button>
+              <Modal opened={confirmingBlock} onClose={() => setConfirmingBlock(false)} title={t.confirmBlock(`${p.first_name} ${p.last_name}`)}>
+                <Text mb="lg">{t.confirmBlockBody}</Text>
+                <Group justify="flex-end">
+                  {/* The safe answer has the focus: Enter on the dialog does not block. */}
+                  <Button variant="default" data-autofocus onClick={() => setConfirmingBlock(false)}>
+                    {t.cancel}
+                  </Button>
+                  <Button
+                    color="red"
+                    onClick={() => {
+                      setConfirmingBlock(false);
+                      act(adminStore.getState().api().block(customerId, blockReason), t.blockDone, 'block');
+                    }}
+                  >
+                    {t.yesBlock}
+                  </Button>
+                </Group>
+              </Modal>
             </>
           )}
         </Group>
       )}
-      {message && (
-        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
+      {/* Always on the page, so what an action did is read out when it happens; a refusal is an alert. */}
+      <Box role="status">
+        {message?.ok && (
+          <Alert color="teal">
+            {message.text}
+          </Alert>
+        )}
+      </Box>
+      {message && !message.ok && (
+        <Alert color="red" role="alert">
           {message.text}
         </Alert>
       )}
@@ -250,26 +341,28 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           onRemoved={(erased) => setRemoved({ erased })}
         />
       )}
-      <Table aria-label={t.ledgerTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.when}</Table.Th>
-            <Table.Th>{t.currency}</Table.Th>
-            <Table.Th>{t.kind}</Table.Th>
-            <Table.Th>{t.entryAmount}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.ledger.map((e) => (
-            <Table.Tr key={e.id}>
-              <Table.Td>{formatDateTime(e.date_created)}</Table.Td>
-              <Table.Td>{nameOf(e.currency)}</Table.Td>
-              <Table.Td>{e.kind}</Table.Td>
-              <Table.Td>{formatMovement(e.amount, codeOf(e.currency))}</Table.Td>
+      <TableScroll>
+        <Table aria-label={t.ledgerTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.when}</Table.Th>
+              <Table.Th>{t.currency}</Table.Th>
+              <Table.Th>{t.kind}</Table.Th>
+              <Table.Th>{t.entryAmount}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {p.ledger.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td>{formatDateTime(e.date_created)}</Table.Td>
+                <Table.Td>{nameOf(e.currency)}</Table.Td>
+                <Table.Td>{e.kind}</Table.Td>
+                <Table.Td>{formatMovement(e.amount, codeOf(e.currency))}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
     </Stack>
   );
 }

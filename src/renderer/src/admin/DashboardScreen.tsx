@@ -7,6 +7,7 @@ import { formatMoney, formatPoints } from '../format';
 import { languageStore } from '../i18n/language-store';
 import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
+import { ChartFrame, TableScroll } from './a11y';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
@@ -43,6 +44,7 @@ export function DashboardScreen() {
     [t.spent, (f) => money(f.stored_value_spent, cur)],
     [t.returnedByVoids, (f) => money(f.stored_value_returned, cur)],
     [t.adjustedByStaff, (f) => money(f.stored_value_adjusted, cur)],
+    [t.forfeitedOnLeaving, (f) => money(f.stored_value_forfeited, cur)],
     [t.reloads, (f) => `${f.reloads} · ${money(f.reload_amount, cur)}`],
     [t.egifts, (f) => `${f.egifts} · ${money(f.egift_amount, cur)}`],
   ];
@@ -54,6 +56,7 @@ export function DashboardScreen() {
     [t.loaded]: toMajorUnits(day.stored_value_loaded, digits),
     [t.spent]: toMajorUnits(day.stored_value_spent, digits),
     [t.outstanding]: day.outstanding_stored_value === null ? null : toMajorUnits(day.outstanding_stored_value, digits),
+    [t.liability]: day.outstanding_stored_value === null ? null : toMajorUnits(day.outstanding_stored_value + (day.unclaimed_egift_amount ?? 0), digits),
   }));
   return (
     <Stack>
@@ -71,20 +74,46 @@ export function DashboardScreen() {
         <Text c="dimmed">{t.daysIn(d.time_zone)}</Text>
       </Group>
       {d.outstanding_stored_value !== null && (
-        <Paper withBorder p="md">
-          <Text c="dimmed">{t.outstanding}</Text>
-          <Title order={2} aria-label={t.outstanding}>
-            {money(d.outstanding_stored_value, cur)}
-          </Title>
-        </Paper>
+        // The liability as an accountant reads it: the balances, the gifts sold and not claimed, their total.
+        <SimpleGrid cols={{ base: 1, md: 3 }}>
+          <Paper withBorder p="md">
+            <Text c="dimmed">{t.outstanding}</Text>
+            <Title order={2} aria-label={t.outstanding}>
+              {money(d.outstanding_stored_value, cur)}
+            </Title>
+          </Paper>
+          {d.unclaimed_egifts !== null && (
+            <Paper withBorder p="md">
+              <Text c="dimmed">{t.unclaimedEgifts}</Text>
+              <Title order={2} aria-label={t.unclaimedEgifts}>
+                {money(d.unclaimed_egifts.amount, cur)}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t.unclaimedEgiftCount(d.unclaimed_egifts.count)}
+              </Text>
+            </Paper>
+          )}
+          {d.outstanding_liability !== null && (
+            <Paper withBorder p="md">
+              <Text c="dimmed">{t.liability}</Text>
+              <Title order={2} aria-label={t.liability}>
+                {money(d.outstanding_liability, cur)}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t.liabilityHelp}
+              </Text>
+            </Paper>
+          )}
+        </SimpleGrid>
       )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Paper withBorder p="md">
-          <Title order={5} mb="sm">
+          <Title order={2} size="h5" mb="sm">
             {t.visitsChart}
           </Title>
+          <ChartFrame label={t.chartSummary(t.visitsChart, d.days[0]?.day ?? '', d.days.at(-1)?.day ?? '', t.figuresTable)}>
           <ResponsiveContainer width="100%" height={240}>
-            <BarChart data={chartDays}>
+            <BarChart data={chartDays} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="day" fontSize={11} />
               <YAxis allowDecimals={false} fontSize={11} />
@@ -94,13 +123,15 @@ export function DashboardScreen() {
               <Bar dataKey={t.orders} fill="#12b886" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
+          </ChartFrame>
         </Paper>
         <Paper withBorder p="md">
-          <Title order={5} mb="sm">
+          <Title order={2} size="h5" mb="sm">
             {t.valueChart}
           </Title>
+          <ChartFrame label={t.chartSummary(t.valueChart, d.days[0]?.day ?? '', d.days.at(-1)?.day ?? '', t.figuresTable)}>
           <ResponsiveContainer width="100%" height={240}>
-            <LineChart data={chartDays}>
+            <LineChart data={chartDays} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="day" fontSize={11} />
               <YAxis fontSize={11} />
@@ -109,53 +140,61 @@ export function DashboardScreen() {
               <Line dataKey={t.loaded} stroke="#12b886" dot={false} isAnimationActive={false} />
               <Line dataKey={t.spent} stroke="#fa5252" dot={false} isAnimationActive={false} />
               {d.outstanding_stored_value !== null && <Line dataKey={t.outstanding} stroke="#7950f2" dot={false} isAnimationActive={false} />}
+              {d.outstanding_liability !== null && <Line dataKey={t.liability} stroke="#fd7e14" dot={false} isAnimationActive={false} />}
             </LineChart>
           </ResponsiveContainer>
+          </ChartFrame>
         </Paper>
       </SimpleGrid>
-      <Table aria-label={t.figuresTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th />
-            <Table.Th>{t.today}</Table.Th>
-            <Table.Th>{t.last30}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map(([label, show]) => (
-            <Table.Tr key={label} aria-label={label}>
-              <Table.Td>{label}</Table.Td>
-              <Table.Td>{show(d.today)}</Table.Td>
-              <Table.Td>{show(d.last_30_days)}</Table.Td>
+      <TableScroll>
+        <Table aria-label={t.figuresTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.figure}</Table.Th>
+              <Table.Th>{t.today}</Table.Th>
+              <Table.Th>{t.last30}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Title order={4}>{t.perStore}</Title>
-      <Table aria-label={t.perStore} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.store}</Table.Th>
-            <Table.Th>{t.checkIns}</Table.Th>
-            <Table.Th>{t.orders}</Table.Th>
-            <Table.Th>{t.pointsIssued}</Table.Th>
-            <Table.Th>{t.pointsRedeemed}</Table.Th>
-            <Table.Th>{t.spent}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {d.stores.map((s) => (
-            <Table.Tr key={s.id} aria-label={s.name}>
-              <Table.Td>{s.name}</Table.Td>
-              <Table.Td>{s.check_ins}</Table.Td>
-              <Table.Td>{s.orders}</Table.Td>
-              <Table.Td>{s.points_issued}</Table.Td>
-              <Table.Td>{s.points_redeemed}</Table.Td>
-              <Table.Td>{money(s.stored_value_spent, cur)}</Table.Td>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map(([label, show]) => (
+              <Table.Tr key={label} aria-label={label}>
+                <Table.Td>{label}</Table.Td>
+                <Table.Td>{show(d.today)}</Table.Td>
+                <Table.Td>{show(d.last_30_days)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
+      <Title order={2} size="h4">
+        {t.perStore}
+      </Title>
+      <TableScroll>
+        <Table aria-label={t.perStore} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.store}</Table.Th>
+              <Table.Th>{t.checkIns}</Table.Th>
+              <Table.Th>{t.orders}</Table.Th>
+              <Table.Th>{t.pointsIssued}</Table.Th>
+              <Table.Th>{t.pointsRedeemed}</Table.Th>
+              <Table.Th>{t.spent}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {d.stores.map((s) => (
+              <Table.Tr key={s.id} aria-label={s.name}>
+                <Table.Td>{s.name}</Table.Td>
+                <Table.Td>{s.check_ins}</Table.Td>
+                <Table.Td>{s.orders}</Table.Td>
+                <Table.Td>{s.points_issued}</Table.Td>
+                <Table.Td>{s.points_redeemed}</Table.Td>
+                <Table.Td>{money(s.stored_value_spent, cur)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
     </Stack>
   );
 }

@@ -1,13 +1,17 @@
 import { Badge, Button, Group, List, Modal, Select, Table, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { escapeCancels, type FieldProblem, invalidProps } from './a11y';
 import type { ProgramOverview } from './admin-api';
 import { adminStore } from './admin-store';
 import { useAdminStrings } from './strings';
 import { WholeNumberInput } from './WholeNumberInput';
 
-/** Runs a change, shows its outcome and reloads; resolves true when the node took it. */
+/**
+ * Runs a change, shows its outcome and reloads; resolves true when the node took it. `item` (a row's
+ * id, or 'new' for the section's add form) is where a refusal's field is marked invalid.
+ */
 export interface Say {
-  (work: Promise<unknown>): Promise<boolean>;
+  (work: Promise<unknown>, item?: string): Promise<boolean>;
 }
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
@@ -23,7 +27,7 @@ export interface PauseConfirmation {
  * (a currency: pausing it stops everything priced or earned in it), pausing asks first and says what
  * it stops; activating never asks.
  */
-export function StatusToggle({ kind, id, status, editable, say, confirm }: { kind: string; id: string; status: string; editable: boolean; say: Say; confirm?: PauseConfirmation }) {
+export function StatusToggle({ kind, id, name, status, editable, say, confirm }: { kind: string; id: string; name: string; status: string; editable: boolean; say: Say; confirm?: PauseConfirmation }) {
   const t = useAdminStrings();
   const [confirming, setConfirming] = useState(false);
   if (!editable || status === 'ARCHIVED') return null;
@@ -34,7 +38,7 @@ export function StatusToggle({ kind, id, status, editable, say, confirm }: { kin
   };
   return (
     <>
-      <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} onClick={() => (active && confirm ? setConfirming(true) : change())}>
+      <Button size="xs" variant="light" color={active ? 'orange' : 'teal'} aria-label={t.rowAction(active ? t.pause : t.activate, name)} onClick={() => (active && confirm ? setConfirming(true) : change())}>
         {active ? t.pause : t.activate}
       </Button>
       {confirm && (
@@ -46,10 +50,11 @@ export function StatusToggle({ kind, id, status, editable, say, confirm }: { kin
           </List>
           <Text mb="lg">{t.pauseKeepsBalances}</Text>
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
+            {/* Every confirmation opens on Cancel: Enter on it changes nothing. */}
+            <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
               {t.cancel}
             </Button>
-            <Button color="orange" data-autofocus onClick={change}>
+            <Button color="orange" onClick={change}>
               {t.yesPause}
             </Button>
           </Group>
@@ -100,7 +105,7 @@ type Reward = ProgramOverview['rewards'][number];
 type Tier = ProgramOverview['tiers'][number];
 
 /** A reward: shown as it is, or (Edit) its name, cost and status in place, saved through the node's checks. */
-export function RewardRow({ reward, currency, editable, say }: { reward: Reward; currency: Currency | undefined; editable: boolean; say: Say }) {
+export function RewardRow({ reward, currency, editable, say, problem }: { reward: Reward; currency: Currency | undefined; editable: boolean; say: Say; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(reward.name);
@@ -113,30 +118,31 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
     setStatus(reward.status);
     setEditing(true);
   };
-  const save = () => void say(api().saveProgramItem('rewards', reward.id, { name, cost: Number(cost), status })).then((ok) => ok && setEditing(false));
+  const save = () => void say(api().saveProgramItem('rewards', reward.id, { name, cost: Number(cost), status }), reward.id).then((ok) => ok && setEditing(false));
   const statuses = PROGRAM_STATUSES.map((value) => ({ value, label: t[`programStatus_${value}`] }));
+  const costLabel = t.cost(currency?.name ?? t.pointsUnit);
   if (editing)
     return (
-      <Table.Tr aria-label={reward.name}>
-        <Table.Td>
-          <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Table.Tr aria-label={reward.name} onKeyDown={escapeCancels(() => setEditing(false))}>
+        <Table.Td data-label={t.name}>
+          <TextInput ref={focus.field} aria-label={t.rowField(t.name, reward.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />
+        </Table.Td>
+        <Table.Td data-label={costLabel}>
+          <WholeNumberInput aria-label={t.rowField(costLabel, reward.name)} value={cost} onChange={setCost} w={120} {...invalidProps(problem, 'cost')} />
+        </Table.Td>
+        <Table.Td data-label={t.status}>
+          <Select aria-label={t.rowField(t.status, reward.name)} value={status} onChange={(v) => v && setStatus(v)} data={statuses} allowDeselect={false} w={140} />
         </Table.Td>
         <Table.Td>
-          <WholeNumberInput aria-label={t.cost(currency?.name ?? t.pointsUnit)} value={cost} onChange={setCost} w={120} />
-        </Table.Td>
-        <Table.Td>
-          <Select aria-label={t.status} value={status} onChange={(v) => v && setStatus(v)} data={statuses} allowDeselect={false} w={140} />
-        </Table.Td>
-        <Table.Td>
-          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+          <EditButtons row={reward.name} onSave={save} onCancel={() => setEditing(false)} />
         </Table.Td>
       </Table.Tr>
     );
   return (
     <Table.Tr aria-label={reward.name}>
-      <Table.Td>{reward.name}</Table.Td>
-      <Table.Td>{reward.cost}</Table.Td>
-      <Table.Td>
+      <Table.Td data-label={t.name}>{reward.name}</Table.Td>
+      <Table.Td data-label={costLabel}>{reward.cost}</Table.Td>
+      <Table.Td data-label={t.status}>
         <Group gap="xs">
           {t[`programStatus_${reward.status}`]}
           <NotInForce status={reward.status} currency={currency} />
@@ -144,11 +150,11 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
       </Table.Td>
       <Table.Td>
         {editable && (
-          <Group gap="xs" wrap="nowrap">
-            <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
+          <Group gap="xs">
+            <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(t.edit, reward.name)} onClick={start}>
               {t.edit}
             </Button>
-            <StatusToggle kind="rewards" id={reward.id} status={reward.status} editable={editable} say={say} />
+            <StatusToggle kind="rewards" id={reward.id} name={reward.name} status={reward.status} editable={editable} say={say} />
           </Group>
         )}
       </Table.Td>
@@ -157,7 +163,7 @@ export function RewardRow({ reward, currency, editable, say }: { reward: Reward;
 }
 
 /** A tier: shown as it is, or (Edit) its name, threshold and window in place. Tiers have no status in the engine. */
-export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: string; editable: boolean; say: Say }) {
+export function TierRow({ tier, unit, editable, say, problem }: { tier: Tier; unit: string; editable: boolean; say: Say; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(tier.name);
@@ -171,32 +177,32 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
     setEditing(true);
   };
   const save = () =>
-    void say(api().saveProgramItem('tiers', tier.id, { name, threshold: Number(threshold), window_days: numberOrNull(windowDays) })).then((ok) => ok && setEditing(false));
+    void say(api().saveProgramItem('tiers', tier.id, { name, threshold: Number(threshold), window_days: numberOrNull(windowDays) }), tier.id).then((ok) => ok && setEditing(false));
   if (editing)
     return (
-      <Table.Tr aria-label={tier.name}>
-        <Table.Td>
-          <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Table.Tr aria-label={tier.name} onKeyDown={escapeCancels(() => setEditing(false))}>
+        <Table.Td data-label={t.name}>
+          <TextInput ref={focus.field} aria-label={t.rowField(t.name, tier.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />
+        </Table.Td>
+        <Table.Td data-label={t.threshold(unit)}>
+          <WholeNumberInput aria-label={t.rowField(t.threshold(unit), tier.name)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problem, 'threshold')} />
+        </Table.Td>
+        <Table.Td data-label={t.windowDays}>
+          <WholeNumberInput aria-label={t.rowField(t.windowDays, tier.name)} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} {...invalidProps(problem, 'window_days')} />
         </Table.Td>
         <Table.Td>
-          <WholeNumberInput aria-label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} />
-        </Table.Td>
-        <Table.Td>
-          <WholeNumberInput aria-label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} />
-        </Table.Td>
-        <Table.Td>
-          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+          <EditButtons row={tier.name} onSave={save} onCancel={() => setEditing(false)} />
         </Table.Td>
       </Table.Tr>
     );
   return (
     <Table.Tr aria-label={tier.name}>
-      <Table.Td>{tier.name}</Table.Td>
-      <Table.Td>{tier.threshold}</Table.Td>
-      <Table.Td>{tier.window_days ?? '—'}</Table.Td>
+      <Table.Td data-label={t.name}>{tier.name}</Table.Td>
+      <Table.Td data-label={t.threshold(unit)}>{tier.threshold}</Table.Td>
+      <Table.Td data-label={t.windowDays}>{tier.window_days ?? '—'}</Table.Td>
       <Table.Td>
         {editable && (
-          <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
+          <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(t.edit, tier.name)} onClick={start}>
             {t.edit}
           </Button>
         )}
@@ -209,7 +215,7 @@ export function TierRow({ tier, unit, editable, say }: { tier: Tier; unit: strin
  * A currency: shown as it is, or (Rename) its name in place — the name customers read on their
  * balances. Its ISO code stays (balances are kept in it); pausing asks first (StatusToggle).
  */
-export function CurrencyRow({ currency, editable, say, confirm }: { currency: Currency; editable: boolean; say: Say; confirm: PauseConfirmation }) {
+export function CurrencyRow({ currency, editable, say, confirm, problem }: { currency: Currency; editable: boolean; say: Say; confirm: PauseConfirmation; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(currency.name);
@@ -218,22 +224,24 @@ export function CurrencyRow({ currency, editable, say, confirm }: { currency: Cu
     setName(currency.name);
     setEditing(true);
   };
-  const save = () => void say(api().saveProgramItem('currencies', currency.id, { name })).then((ok) => ok && setEditing(false));
+  const save = () => void say(api().saveProgramItem('currencies', currency.id, { name }), currency.id).then((ok) => ok && setEditing(false));
   return (
-    <Table.Tr aria-label={currency.name}>
-      <Table.Td>{editing ? <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} /> : currency.name}</Table.Td>
-      <Table.Td>{currency.code ?? '—'}</Table.Td>
-      <Table.Td>{t[`programStatus_${currency.status}`]}</Table.Td>
+    <Table.Tr aria-label={currency.name} onKeyDown={editing ? escapeCancels(() => setEditing(false)) : undefined}>
+      <Table.Td data-label={t.name}>
+        {editing ? <TextInput ref={focus.field} aria-label={t.rowField(t.name, currency.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} /> : currency.name}
+      </Table.Td>
+      <Table.Td data-label={t.codeColumn}>{currency.code ?? '—'}</Table.Td>
+      <Table.Td data-label={t.status}>{t[`programStatus_${currency.status}`]}</Table.Td>
       <Table.Td>
         {editing ? (
-          <EditButtons onSave={save} onCancel={() => setEditing(false)} />
+          <EditButtons row={currency.name} onSave={save} onCancel={() => setEditing(false)} />
         ) : (
           editable && (
-            <Group gap="xs" wrap="nowrap">
-              <Button ref={focus.button} size="xs" variant="subtle" onClick={start}>
+            <Group gap="xs">
+              <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(t.rename, currency.name)} onClick={start}>
                 {t.rename}
               </Button>
-              <StatusToggle kind="currencies" id={currency.id} status={currency.status} editable={editable} say={say} confirm={confirm} />
+              <StatusToggle kind="currencies" id={currency.id} name={currency.name} status={currency.status} editable={editable} say={say} confirm={confirm} />
             </Group>
           )
         )}
@@ -242,14 +250,15 @@ export function CurrencyRow({ currency, editable, say, confirm }: { currency: Cu
   );
 }
 
-function EditButtons({ onSave, onCancel }: { onSave: () => void; onCancel: () => void }) {
+/** Save and Cancel of the row named `row` (their names say which row: every row has them). */
+function EditButtons({ row, onSave, onCancel }: { row: string; onSave: () => void; onCancel: () => void }) {
   const t = useAdminStrings();
   return (
-    <Group gap="xs" wrap="nowrap">
-      <Button size="xs" onClick={onSave}>
+    <Group gap="xs">
+      <Button size="xs" aria-label={t.rowAction(t.save, row)} onClick={onSave}>
         {t.save}
       </Button>
-      <Button size="xs" variant="default" onClick={onCancel}>
+      <Button size="xs" variant="default" aria-label={t.rowAction(t.cancel, row)} onClick={onCancel}>
         {t.cancel}
       </Button>
     </Group>

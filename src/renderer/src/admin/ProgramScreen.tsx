@@ -1,12 +1,15 @@
-import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { currencyDigits, formatMoney } from '../format';
+import { NodeApiError } from '../api/client';
 import { useLanguage } from '../i18n/language-store';
+import { ActionsHeader, type FieldProblem, invalidProps, stackedTable } from './a11y';
 import { adminFieldLabels, type FieldLabels, refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow, useEditRowFocus } from './ProgramEditRows';
+import { escapeCancels } from './a11y';
 import { useAdminStrings } from './strings';
 import { WholeNumberInput } from './WholeNumberInput';
 import { useLoad } from './use-load';
@@ -25,6 +28,9 @@ interface Outcome {
   section: Section;
   ok: boolean;
   text: string;
+  /** A refusal's row (its id, or 'new': the add form) and the field the node named, marked invalid there. */
+  item?: string;
+  field?: string | null;
 }
 
 /**
@@ -79,7 +85,7 @@ export function ProgramScreen() {
   // Each section's changes answer in that section (SectionOutcome); one answer on the page at a time.
   const sayIn =
     (section: Section): Say =>
-    (work) => {
+    (work, item) => {
       setMessage(null);
       return work
         .then(() => {
@@ -88,7 +94,7 @@ export function ProgramScreen() {
           return true;
         })
         .catch((e: unknown) => {
-          setMessage({ section, ok: false, text: refusalText(e, labels) });
+          setMessage({ section, ok: false, text: refusalText(e, labels), item, field: e instanceof NodeApiError ? e.field : null });
           return false;
         });
     };
@@ -97,6 +103,7 @@ export function ProgramScreen() {
     editable,
     say: sayIn(section),
     outcome: <SectionOutcome outcome={message} section={section} onClose={() => setMessage(null)} />,
+    problemFor: (item) => (message && !message.ok && message.section === section && message.item === item ? { text: message.text, field: message.field ?? null } : null),
   });
   return (
     <Stack>
@@ -121,9 +128,11 @@ interface SectionProps {
   say: Say;
   /** The outcome of a change made in this section, shown at its foot, under its form. */
   outcome: ReactNode;
+  /** The refusal shown of a change to `item` (a row's id, or 'new'), to mark its field invalid. */
+  problemFor(item: string): FieldProblem | null;
 }
 
-function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOverview['earning_rules'][number]; currency: Currency | undefined; editable: boolean; say: Say }) {
+function EarningRuleRow({ rule, currency, editable, say, problem }: { rule: ProgramOverview['earning_rules'][number]; currency: Currency | undefined; editable: boolean; say: Say; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [points, setPoints] = useState<number | string>(rule.points);
   const [perAmount, setPerAmount] = useState<number | string>(rule.per_amount);
@@ -135,18 +144,21 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
   const [name, setName] = useState<string | null>(null);
   const focus = useEditRowFocus(name !== null);
   const save = () =>
-    void say(api().saveProgramItem('earning-rules', rule.id, { ...(name === null ? {} : { name }), points: Number(points), per_amount: Number(perAmount) })).then((ok) => ok && setName(null));
+    void say(api().saveProgramItem('earning-rules', rule.id, { ...(name === null ? {} : { name }), points: Number(points), per_amount: Number(perAmount) }), rule.id).then((ok) => ok && setName(null));
+  // Named by the rule's currency as it is now ("Stars"), as the column is.
+  const unit = currency?.name ?? t.points;
   return (
-    <Table.Tr aria-label={rule.name}>
-      <Table.Td>{name === null ? rule.name : <TextInput ref={focus.field} aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />}</Table.Td>
-      <Table.Td>
-        {/* Named by the rule's currency as it is now ("Stars"), as the column is. */}
-        <WholeNumberInput aria-label={currency?.name ?? t.points} value={points} onChange={setPoints} disabled={!editable} w={110} />
+    <Table.Tr aria-label={rule.name} onKeyDown={name === null ? undefined : escapeCancels(() => setName(null))}>
+      <Table.Td data-label={t.name}>
+        {name === null ? rule.name : <TextInput ref={focus.field} aria-label={t.rowField(t.name, rule.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />}
       </Table.Td>
-      <Table.Td>
-        <NumberInput aria-label={t.perAmount} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} />
+      <Table.Td data-label={unit}>
+        <WholeNumberInput aria-label={t.rowField(unit, rule.name)} value={points} onChange={setPoints} disabled={!editable} w={110} {...invalidProps(problem, 'points')} />
       </Table.Td>
-      <Table.Td>
+      <Table.Td data-label={t.perAmount}>
+        <NumberInput aria-label={t.rowField(t.perAmount, rule.name)} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} {...invalidProps(problem, 'per_amount')} />
+      </Table.Td>
+      <Table.Td data-label={t.status}>
         <Group gap="xs">
           {t[`programStatus_${rule.status}`]}
           <NotInForce status={rule.status} currency={currency} />
@@ -154,20 +166,20 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
       </Table.Td>
       <Table.Td>
         {editable && (
-          <Group gap="xs" wrap="nowrap">
-            <Button size="xs" onClick={save}>
+          <Group gap="xs">
+            <Button size="xs" aria-label={t.rowAction(t.save, rule.name)} onClick={save}>
               {t.save}
             </Button>
             {name === null ? (
-              <Button ref={focus.button} size="xs" variant="subtle" onClick={() => setName(rule.name)}>
+              <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(t.rename, rule.name)} onClick={() => setName(rule.name)}>
                 {t.rename}
               </Button>
             ) : (
-              <Button size="xs" variant="default" onClick={() => setName(null)}>
+              <Button size="xs" variant="default" aria-label={t.rowAction(t.cancel, rule.name)} onClick={() => setName(null)}>
                 {t.cancel}
               </Button>
             )}
-            <StatusToggle kind="earning-rules" id={rule.id} status={rule.status} editable={editable} say={say} />
+            <StatusToggle kind="earning-rules" id={rule.id} name={rule.name} status={rule.status} editable={editable} say={say} />
           </Group>
         )}
       </Table.Td>
@@ -175,7 +187,7 @@ function EarningRuleRow({ rule, currency, editable, say }: { rule: ProgramOvervi
   );
 }
 
-function EarningRules({ p, editable, say, outcome }: SectionProps) {
+function EarningRules({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [points, setPoints] = useState<number | string>('');
@@ -185,43 +197,45 @@ function EarningRules({ p, editable, say, outcome }: SectionProps) {
   const unit = loyalty?.name ?? t.points;
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.earningRulesTable}</Title>
-      <Table aria-label={t.earningRulesTable}>
+      <Title order={2} size="h4">{t.earningRulesTable}</Title>
+      <Table aria-label={t.earningRulesTable} className={stackedTable}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
             <Table.Th>{unit}</Table.Th>
             <Table.Th>{t.perAmount}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
-            <Table.Th />
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {p.earning_rules.map((rule) => (
-            <EarningRuleRow key={rule.id} rule={rule} currency={p.currencies.find((c) => c.id === rule.currency)} editable={editable} say={say} />
+            <EarningRuleRow key={rule.id} rule={rule} currency={p.currencies.find((c) => c.id === rule.currency)} editable={editable} say={say} problem={problemFor(rule.id)} />
           ))}
         </Table.Tbody>
       </Table>
       {editable && (
-        <Group align="end" mt="sm">
-          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <WholeNumberInput label={unit} value={points} onChange={setPoints} w={110} />
-          <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} />
-          <Button variant="light" onClick={() =>
-              void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) })).then((ok) => {
-                if (ok) [setName, setPoints, setPerAmount].forEach((clear) => clear(''));
-              })
-            }>
-            {t.add}
-          </Button>
-        </Group>
+        <Fieldset legend={t.newRule} variant="unstyled" mt="sm">
+          <Group align="end">
+            <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
+            <WholeNumberInput label={unit} value={points} onChange={setPoints} w={110} {...invalidProps(problemFor('new'), 'points')} />
+            <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} {...invalidProps(problemFor('new'), 'per_amount')} />
+            <Button variant="light" onClick={() =>
+                void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) }), 'new').then((ok) => {
+                  if (ok) [setName, setPoints, setPerAmount].forEach((clear) => clear(''));
+                })
+              }>
+              {t.add}
+            </Button>
+          </Group>
+        </Fieldset>
       )}
       {outcome}
     </Paper>
   );
 }
 
-function Rewards({ p, editable, say, outcome }: SectionProps) {
+function Rewards({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [cost, setCost] = useState<number | string>('');
@@ -230,95 +244,99 @@ function Rewards({ p, editable, say, outcome }: SectionProps) {
   const unit = loyaltyUnit(p) ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.rewardsTable}</Title>
-      <Table aria-label={t.rewardsTable}>
+      <Title order={2} size="h4">{t.rewardsTable}</Title>
+      <Table aria-label={t.rewardsTable} className={stackedTable}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
             <Table.Th>{t.cost(unit)}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
-            <Table.Th />
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {p.rewards.map((r) => (
-            <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} />
+            <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} problem={problemFor(r.id)} />
           ))}
         </Table.Tbody>
       </Table>
       {editable && (
-        <Group align="end" mt="sm">
-          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <WholeNumberInput label={t.cost(unit)} value={cost} onChange={setCost} w={130} />
-          <Button variant="light" onClick={() =>
-              void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' })).then((ok) => {
-                if (ok) [setName, setCost].forEach((clear) => clear(''));
-              })
-            }>
-            {t.add}
-          </Button>
-        </Group>
+        <Fieldset legend={t.newReward} variant="unstyled" mt="sm">
+          <Group align="end">
+            <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
+            <WholeNumberInput label={t.cost(unit)} value={cost} onChange={setCost} w={130} {...invalidProps(problemFor('new'), 'cost')} />
+            <Button variant="light" onClick={() =>
+                void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' }), 'new').then((ok) => {
+                  if (ok) [setName, setCost].forEach((clear) => clear(''));
+                })
+              }>
+              {t.add}
+            </Button>
+          </Group>
+        </Fieldset>
       )}
       {outcome}
     </Paper>
   );
 }
 
-function Tiers({ p, editable, say, outcome }: SectionProps) {
+function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
   const unit = loyaltyUnit(p) ?? t.pointsUnit;
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.tiersTable}</Title>
-      <Table aria-label={t.tiersTable}>
+      <Title order={2} size="h4">{t.tiersTable}</Title>
+      <Table aria-label={t.tiersTable} className={stackedTable}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
             <Table.Th>{t.threshold(unit)}</Table.Th>
             <Table.Th>{t.windowDays}</Table.Th>
-            <Table.Th />
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {p.tiers.map((tier) => (
-            <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} />
+            <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} problem={problemFor(tier.id)} />
           ))}
         </Table.Tbody>
       </Table>
       {editable && (
-        <Group align="end" mt="sm">
-          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} />
-          <Button variant="light" onClick={() =>
-              void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) })).then((ok) => {
-                if (ok) [setName, setThreshold].forEach((clear) => clear(''));
-              })
-            }>
-            {t.add}
-          </Button>
-        </Group>
+        <Fieldset legend={t.newTier} variant="unstyled" mt="sm">
+          <Group align="end">
+            <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
+            <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problemFor('new'), 'threshold')} />
+            <Button variant="light" onClick={() =>
+                void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) }), 'new').then((ok) => {
+                  if (ok) [setName, setThreshold].forEach((clear) => clear(''));
+                })
+              }>
+              {t.add}
+            </Button>
+          </Group>
+        </Fieldset>
       )}
       {outcome}
     </Paper>
   );
 }
 
-function Currencies({ p, editable, say, outcome }: SectionProps) {
+function Currencies({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.currenciesTable}</Title>
-      <Table aria-label={t.currenciesTable}>
+      <Title order={2} size="h4">{t.currenciesTable}</Title>
+      <Table aria-label={t.currenciesTable} className={stackedTable}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.name}</Table.Th>
             <Table.Th>{t.codeColumn}</Table.Th>
             <Table.Th>{t.status}</Table.Th>
-            <Table.Th />
+            <ActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -328,23 +346,26 @@ function Currencies({ p, editable, say, outcome }: SectionProps) {
               currency={c}
               editable={editable}
               say={say}
+              problem={problemFor(c.id)}
               confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }}
             />
           ))}
         </Table.Tbody>
       </Table>
       {editable && (
-        <Group align="end" mt="sm">
-          <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <TextInput label={t.code} value={code} onChange={(e) => setCode(e.currentTarget.value)} w={200} />
-          <Button variant="light" onClick={() =>
-              void say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code })).then((ok) => {
-                if (ok) [setName, setCode].forEach((clear) => clear(''));
-              })
-            }>
-            {t.add}
-          </Button>
-        </Group>
+        <Fieldset legend={t.newCurrency} variant="unstyled" mt="sm">
+          <Group align="end">
+            <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
+            <TextInput label={t.code} value={code} onChange={(e) => setCode(e.currentTarget.value)} w={200} maw="100%" {...invalidProps(problemFor('new'), 'code')} />
+            <Button variant="light" onClick={() =>
+                void say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code }), 'new').then((ok) => {
+                  if (ok) [setName, setCode].forEach((clear) => clear(''));
+                })
+              }>
+              {t.add}
+            </Button>
+          </Group>
+        </Fieldset>
       )}
       {outcome}
     </Paper>
@@ -356,9 +377,9 @@ function Expiry({ p, editable, say, outcome }: SectionProps) {
   const [days, setDays] = useState<number | string>(p.settings.points_expiry_days ?? '');
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.expiryTitle}</Title>
+      <Title order={2} size="h4">{t.expiryTitle}</Title>
       <Group align="end">
-        <WholeNumberInput label={t.expiryDays} value={days} onChange={setDays} disabled={!editable} w={360} />
+        <WholeNumberInput label={t.expiryDays} value={days} onChange={setDays} disabled={!editable} w={360} maw="100%" />
         {editable && <Button onClick={() => void say(api().saveSettings({ points_expiry_days: numberOrNull(days) }))}>{t.save}</Button>}
       </Group>
       {outcome}
@@ -400,7 +421,7 @@ function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
   const blocked = LIMIT_FIELDS.some((f) => problemOf(f) !== undefined);
   return (
     <Paper withBorder p="md" aria-label={t.limitsTitle}>
-      <Title order={4}>{t.limitsTitle}</Title>
+      <Title order={2} size="h4">{t.limitsTitle}</Title>
       <Text mb="sm">{t.limitsHelp}</Text>
       <Group align="end">
         {LIMIT_FIELDS.map((f) => (
@@ -415,6 +436,7 @@ function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
             error={problemOf(f)}
             disabled={!editable}
             w={260}
+            maw="100%"
           />
         ))}
         {editable && (
@@ -459,7 +481,7 @@ function OfflineCaps({ p, editable, say, outcome }: SectionProps) {
   });
   return (
     <Paper withBorder p="md" aria-label={t.capsTitle}>
-      <Title order={4}>{t.capsTitle}</Title>
+      <Title order={2} size="h4">{t.capsTitle}</Title>
       <Text mb="sm">{t[`caps_${caps.apply}`]}</Text>
       {caps.apply !== 'not_applicable' && (
         <Group align="end">
@@ -475,6 +497,7 @@ function OfflineCaps({ p, editable, say, outcome }: SectionProps) {
               error={f === tooFine ? t.capDecimals(t[CAP_LABELS[f]], digitsOf(f)) : undefined}
               disabled={!canEdit}
               w={230}
+              maw="100%"
             />
           ))}
           {canEdit && (
@@ -503,11 +526,11 @@ function ContentPages({ p, editable, say, outcome }: SectionProps) {
   const slugLabel = { 'terms-of-service': t.slug_terms_of_service, 'privacy-policy': t.slug_privacy_policy, faq: t.slug_faq } as Record<string, string>;
   return (
     <Paper withBorder p="md">
-      <Title order={4}>{t.contentTitle}</Title>
+      <Title order={2} size="h4">{t.contentTitle}</Title>
       <Group align="end">
         <Select label={t.page} value={slug} onChange={(v) => v && setSlug(v)} data={Object.entries(slugLabel).map(([value, label]) => ({ value, label }))} allowDeselect={false} />
         <Select label={t.language} value={language} onChange={(v) => v && setLanguage(v)} data={['en', 'es']} allowDeselect={false} w={100} />
-        <TextInput label={t.pageTitle} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!editable} w={320} />
+        <TextInput label={t.pageTitle} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!editable} w={320} maw="100%" />
       </Group>
       <Textarea label={t.pageContent} value={content} onChange={(e) => setContent(e.currentTarget.value)} disabled={!editable} autosize minRows={3} maxRows={8} mt="sm" />
       {editable && (

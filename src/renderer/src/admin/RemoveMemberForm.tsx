@@ -34,11 +34,11 @@ export function RemoveMemberForm({ customerId, name, balances, onRemoved }: Prop
   };
   return (
     <Stack gap="xs" aria-label={t.removeTitle} role="group">
-      <Title order={4}>{t.removeTitle}</Title>
+      <Title order={3} size="h4">{t.removeTitle}</Title>
       <Text size="sm" c="dimmed">
         {t.removeHint}
       </Text>
-      <TextInput label={t.removeReason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={420} />
+      <TextInput label={t.removeReason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={420} maw="100%" />
       {held.length > 0 && (
         <Checkbox label={t.forfeitBalances(held.map((b) => `${formatAmount(b.balance, b.code)} ${b.name}`).join(', '))} checked={forfeit} onChange={(e) => setForfeit(e.currentTarget.checked)} />
       )}
@@ -55,10 +55,11 @@ export function RemoveMemberForm({ customerId, name, balances, onRemoved }: Prop
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.removeConfirm(name)}>
         <Text mb="lg">{t.removeHint}</Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)}>
+          {/* Confirmations open on the safe answer: Enter does not do what cannot be taken back. */}
+          <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
             {t.cancel}
           </Button>
-          <Button color="red" data-autofocus onClick={remove}>
+          <Button color="red" onClick={remove}>
             {t.remove}
           </Button>
         </Group>

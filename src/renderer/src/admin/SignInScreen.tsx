@@ -41,7 +41,7 @@ function PasswordForm() {
       }}
     >
       <Stack>
-        <Title order={2}>{t.signInTitle}</Title>
+        <Title order={1} size="h2">{t.signInTitle}</Title>
         <TextInput label={t.email} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} required />
         <PasswordInput label={t.password} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required />
         <Failure />
@@ -96,7 +96,7 @@ function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: str
       }}
     >
       <Stack>
-        <Title order={2}>{kind === 'accept' ? t.acceptTitle : t.resetTitle}</Title>
+        <Title order={1} size="h2">{kind === 'accept' ? t.acceptTitle : t.resetTitle}</Title>
         <PasswordInput label={t.newPassword} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required />
         <Failure />
         {error && (

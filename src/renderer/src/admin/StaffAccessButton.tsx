@@ -46,22 +46,23 @@ export function StaffAccessButton({ member, self, onDone }: { member: Staff; sel
   };
   if (disabled)
     return (
-      <Button size="xs" variant="light" color="teal" loading={busy} onClick={() => change('active')}>
+      <Button size="xs" variant="light" color="teal" loading={busy} aria-label={t.rowAction(t.enableStaff, member.name)} onClick={() => change('active')}>
         {t.enableStaff}
       </Button>
     );
   return (
     <>
-      <Button size="xs" variant="light" color="red" loading={busy} onClick={() => setConfirming(true)}>
+      <Button size="xs" variant="light" color="red" loading={busy} aria-label={t.rowAction(t.disableStaff, member.name)} onClick={() => setConfirming(true)}>
         {t.disableStaff}
       </Button>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmDisableStaff(member.name)}>
         <Text mb="lg">{self ? t.confirmDisableSelf : member.status === 'invited' ? t.confirmDisableInvited : t.confirmDisableActive(member.name)}</Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)}>
+          {/* Confirmations open on the safe answer: Enter does not do what cannot be taken back. */}
+          <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
             {t.cancel}
           </Button>
-          <Button color="red" data-autofocus onClick={() => change('disabled')}>
+          <Button color="red" onClick={() => change('disabled')}>
             {t.yesDisableStaff}
           </Button>
         </Group>

@@ -53,7 +53,7 @@ export function StaffRoleButton({ member, self, stores, onDone }: { member: Staf
   };
   return (
     <>
-      <Button size="xs" variant="light" loading={busy} onClick={open}>
+      <Button size="xs" variant="light" loading={busy} aria-label={t.rowAction(t.changeRole, member.name)} onClick={open}>
         {t.changeRole}
       </Button>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmChangeRole(member.name)}>

@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionsHeader, escapeCancels, TableScroll } from './a11y';
 import { useState } from 'react';
 import { refusalText } from './node-refusal';
 import type { Staff } from './admin-api';
@@ -76,50 +77,52 @@ export function StaffScreen() {
     );
   return (
     <Stack>
-      <Table aria-label={t.staffTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.email}</Table.Th>
-            <Table.Th>{t.keyRole}</Table.Th>
-            <Table.Th>{t.store}</Table.Th>
-            <Table.Th>{t.status}</Table.Th>
-            <Table.Th>{t.invitation}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(staff.data?.items ?? []).map((member) => (
-            <Table.Tr key={member.id}>
-              <Table.Td>
-                <StaffName member={member} onDone={memberChanged} />
-              </Table.Td>
-              <Table.Td>{member.email}</Table.Td>
-              <Table.Td>{roleName(member.role)}</Table.Td>
-              <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
-              <Table.Td>
-                <Badge tt="none" color={STATUS_COLOR[member.status]}>{t[`staffStatus_${member.status}`]}</Badge>
-              </Table.Td>
-              <Table.Td>
-                {member.invitation && (
-                  <Group gap="xs" wrap="nowrap">
-                    {member.invitation.expired ? <Badge tt="none" color="red">{t.invitationExpired}</Badge> : <Text size="sm">{t.invitationExpires(formatDateTime(member.invitation.expires_at))}</Text>}
-                    <Button size="xs" variant="light" loading={resending === member.id} onClick={() => resend(member)}>
-                      {t.resendInvitation}
-                    </Button>
-                  </Group>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <StaffRoleButton member={member} self={member.id === me?.id} stores={stores.data?.items ?? []} onDone={memberChanged} />
-                  <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
-                </Group>
-              </Table.Td>
+      <TableScroll>
+        <Table aria-label={t.staffTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.name}</Table.Th>
+              <Table.Th>{t.email}</Table.Th>
+              <Table.Th>{t.keyRole}</Table.Th>
+              <Table.Th>{t.store}</Table.Th>
+              <Table.Th>{t.status}</Table.Th>
+              <Table.Th>{t.invitation}</Table.Th>
+              <ActionsHeader />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {(staff.data?.items ?? []).map((member) => (
+              <Table.Tr key={member.id}>
+                <Table.Td>
+                  <StaffName member={member} onDone={memberChanged} />
+                </Table.Td>
+                <Table.Td>{member.email}</Table.Td>
+                <Table.Td>{roleName(member.role)}</Table.Td>
+                <Table.Td>{stores.data?.items.find((s) => s.id === member.store_id)?.name ?? ''}</Table.Td>
+                <Table.Td>
+                  <Badge tt="none" color={STATUS_COLOR[member.status]}>{t[`staffStatus_${member.status}`]}</Badge>
+                </Table.Td>
+                <Table.Td>
+                  {member.invitation && (
+                    <Group gap="xs" wrap="nowrap">
+                      {member.invitation.expired ? <Badge tt="none" color="red">{t.invitationExpired}</Badge> : <Text size="sm">{t.invitationExpires(formatDateTime(member.invitation.expires_at))}</Text>}
+                      <Button size="xs" variant="light" loading={resending === member.id} aria-label={t.rowAction(t.resendInvitation, member.name)} onClick={() => resend(member)}>
+                        {t.resendInvitation}
+                      </Button>
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <StaffRoleButton member={member} self={member.id === me?.id} stores={stores.data?.items ?? []} onDone={memberChanged} />
+                    <StaffAccessButton member={member} self={member.id === me?.id} onDone={statusChanged} />
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
       <Group align="end">
         <TextInput label={t.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
         <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
@@ -165,7 +168,7 @@ function StaffName({ member, onDone }: { member: Staff; onDone: (message: StaffM
     return (
       <Group gap="xs" wrap="nowrap">
         <Text size="sm">{member.name}</Text>
-        <Button size="compact-xs" variant="subtle" onClick={() => setName(member.name)}>
+        <Button size="compact-xs" variant="subtle" aria-label={t.rowAction(t.rename, member.name)} onClick={() => setName(member.name)}>
           {t.rename}
         </Button>
       </Group>
@@ -184,12 +187,12 @@ function StaffName({ member, onDone }: { member: Staff; onDone: (message: StaffM
       .finally(() => setBusy(false));
   };
   return (
-    <Group gap="xs" wrap="nowrap">
-      <TextInput size="xs" aria-label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <Button size="xs" loading={busy} onClick={save}>
+    <Group gap="xs" wrap="nowrap" onKeyDown={escapeCancels(() => setName(null))}>
+      <TextInput size="xs" aria-label={t.rowField(t.name, member.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Button size="xs" loading={busy} aria-label={t.rowAction(t.save, member.name)} onClick={save}>
         {t.save}
       </Button>
-      <Button size="xs" variant="default" onClick={() => setName(null)}>
+      <Button size="xs" variant="default" aria-label={t.rowAction(t.cancel, member.name)} onClick={() => setName(null)}>
         {t.cancel}
       </Button>
     </Group>

@@ -2,6 +2,8 @@ import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table,
 import { useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
 import { roleAllows } from '../../../shared/staff-roles';
+import { NodeApiError } from '../api/client';
+import { ActionsHeader, type FieldProblem, invalidProps, TableScroll } from './a11y';
 import { refusalText } from './node-refusal';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
@@ -65,36 +67,40 @@ export function StoreList() {
           {said.say(t)}
         </Alert>
       )}
-      <Table aria-label={t.storesTable} striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.city}</Table.Th>
-            <Table.Th>{t.timeZone}</Table.Th>
-            <Table.Th>{t.openNow}</Table.Th>
-            <Table.Th>{t.status}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.items.map((store) => (
-            <Table.Tr key={store.id}>
-              <Table.Td>{store.name}</Table.Td>
-              <Table.Td>
-                {store.city}, {store.country}
-              </Table.Td>
-              <Table.Td>{store.time_zone}</Table.Td>
-              <Table.Td>
-                <OpenBadge store={store} />
-              </Table.Td>
-              <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
-              <Table.Td>
-                <Anchor href={`#/stores/${store.id}`}>{t.manage}</Anchor>
-              </Table.Td>
+      <TableScroll>
+        <Table aria-label={t.storesTable} striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.name}</Table.Th>
+              <Table.Th>{t.city}</Table.Th>
+              <Table.Th>{t.timeZone}</Table.Th>
+              <Table.Th>{t.openNow}</Table.Th>
+              <Table.Th>{t.status}</Table.Th>
+              <ActionsHeader />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.items.map((store) => (
+              <Table.Tr key={store.id}>
+                <Table.Td>{store.name}</Table.Td>
+                <Table.Td>
+                  {store.city}, {store.country}
+                </Table.Td>
+                <Table.Td>{store.time_zone}</Table.Td>
+                <Table.Td>
+                  <OpenBadge store={store} />
+                </Table.Td>
+                <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
+                <Table.Td>
+                  <Anchor href={`#/stores/${store.id}`} aria-label={t.keysOf(store.name)}>
+                    {t.manage}
+                  </Anchor>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
     </Stack>
   );
 }
@@ -112,16 +118,18 @@ function StoreDetailsTable({ store }: { store: AdminStore }) {
     ...(hours ? WEEK_DAYS.map((day): [string, string] => [t[`day_${day}`], hours[day] ?? t.closed]) : [[t.hours, t.noHours] as [string, string]]),
   ];
   return (
-    <Table aria-label={t.storeDetails} withRowBorders={false} verticalSpacing={4} maw={720}>
-      <Table.Tbody>
-        {rows.map(([label, value]) => (
-          <Table.Tr key={label}>
-            <Table.Th w={180}>{label}</Table.Th>
-            <Table.Td>{value === 'closed' ? t.closed : value}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <TableScroll>
+      <Table aria-label={t.storeDetails} withRowBorders={false} verticalSpacing={4} maw={720}>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={180}>{label}</Table.Th>
+              <Table.Td>{value === 'closed' ? t.closed : value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </TableScroll>
   );
 }
 
@@ -132,15 +140,15 @@ interface Issued {
 }
 
 /** Issue a key; `onIssued` gets it (shown by the page), `onError` the refusal (null when an attempt starts). */
-function IssueKey({ storeId, onIssued, onError }: { storeId: number; onIssued: (issued: Issued | null) => void; onError: (message: string | null) => void }) {
+function IssueKey({ storeId, problem, onIssued, onError }: { storeId: number; problem: FieldProblem | null; onIssued: (issued: Issued | null) => void; onError: (refusal: Refusal | null) => void }) {
   const t = useAdminStrings();
   const keyRoleName = useKeyRoleName();
   const [label, setLabel] = useState('');
   const [role, setRole] = useState<string | null>('cashier');
   return (
     <Group align="end">
-      <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
-      <Select label={t.keyRole} data={API_KEY_ROLES.map((r) => ({ value: r, label: keyRoleName(r) }))} value={role} onChange={setRole} allowDeselect={false} />
+      <TextInput label={t.label} value={label} onChange={(e) => setLabel(e.currentTarget.value)} {...invalidProps(problem, 'label')} />
+      <Select label={t.keyRole} data={API_KEY_ROLES.map((r) => ({ value: r, label: keyRoleName(r) }))} value={role} onChange={setRole} allowDeselect={false} {...invalidProps(problem, 'role')} />
       <Button
         onClick={() => {
           onError(null);
@@ -153,7 +161,7 @@ function IssueKey({ storeId, onIssued, onError }: { storeId: number; onIssued: (
               setLabel('');
               onIssued({ keyId: made.key.id, secret: made.api_key });
             })
-            .catch((e: unknown) => onError(refusalText(e)));
+            .catch((e: unknown) => onError(refusalOf(e, 'issue')));
         }}
       >
         {t.issue}
@@ -162,8 +170,16 @@ function IssueKey({ storeId, onIssued, onError }: { storeId: number; onIssued: (
   );
 }
 
+/** A refusal shown under the keys: its text, the form it answers and the field the node named. */
+interface Refusal {
+  text: string;
+  form: 'issue' | 'revoke';
+  field: string | null;
+}
+const refusalOf = (e: unknown, form: Refusal['form']): Refusal => ({ text: refusalText(e), form, field: e instanceof NodeApiError ? e.field : null });
+
 /** A key's Revoke, after a confirmation: the node refuses the key from then on, for good. */
-function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRevoked: () => void; onError: (message: string | null) => void }) {
+function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRevoked: () => void; onError: (refusal: Refusal | null) => void }) {
   const t = useAdminStrings();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -176,21 +192,22 @@ function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRev
       .api()
       .revokeKey(apiKey.id)
       .then(onRevoked)
-      .catch((e: unknown) => onError(refusalText(e)))
+      .catch((e: unknown) => onError(refusalOf(e, 'revoke')))
       .finally(() => setBusy(false));
   };
   return (
     <>
-      <Button size="xs" color="red" variant="light" loading={busy} onClick={() => setConfirming(true)}>
+      <Button size="xs" color="red" variant="light" loading={busy} aria-label={t.rowAction(t.revoke, apiKey.label)} onClick={() => setConfirming(true)}>
         {t.revoke}
       </Button>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmRevoke(apiKey.label)}>
         <Text mb="lg">{t.confirmRevokeBody}</Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)}>
+          {/* Revoking cannot be undone: the focus is on the safe answer. */}
+          <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
             {t.cancel}
           </Button>
-          <Button color="red" data-autofocus onClick={revoke}>
+          <Button color="red" onClick={revoke}>
             {t.yesRevoke}
           </Button>
         </Group>
@@ -206,7 +223,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
   const canWrite = useCanWriteStores();
   const [said, setSaid] = useState<Said | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const [issued, setIssued] = useState<Issued | null>(null);
   // Any other action on the page ends the one-time display of a key (and a stale refusal).
   const acted = () => {
@@ -225,7 +242,9 @@ export function StoreDetail({ storeId }: { storeId: number }) {
       {store.data && (
         <>
           <Group>
-            <Title order={3}>{store.data.name}</Title>
+            <Title order={2} size="h3">
+              {store.data.name}
+            </Title>
             <OpenBadge store={store.data} />
             {canWrite && (
               <StoreFormButton
@@ -249,56 +268,59 @@ export function StoreDetail({ storeId }: { storeId: number }) {
       )}
       {keys.data && store.data && (
         <>
-          <Title order={4} mt="md">
+          <Title order={3} size="h4" mt="md">
             {t.keysTable(store.data.name)}
           </Title>
-          <Table aria-label={t.keysTable(store.data.name)} striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t.label}</Table.Th>
-                <Table.Th>{t.keyRole}</Table.Th>
-                <Table.Th>{t.hint}</Table.Th>
-                <Table.Th>{t.created}</Table.Th>
-                <Table.Th>{t.lastUsed}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.items.map((key) => (
-                <Table.Tr key={key.id} aria-label={key.label}>
-                  <Table.Td>{key.label}</Table.Td>
-                  <Table.Td>{keyRoleName(key.role)}</Table.Td>
-                  <Table.Td>…{key.hint}</Table.Td>
-                  <Table.Td>{formatDateTime(key.date_created)}</Table.Td>
-                  <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
-                  <Table.Td>
-                    {key.revoked ? (
-                      <Badge tt="none" color="gray">{t.revoked}</Badge>
-                    ) : (
-                      <RevokeKeyButton
-                        apiKey={key}
-                        onRevoked={() => {
-                          acted();
-                          keys.reload();
-                        }}
-                        onError={(message) => {
-                          if (message === null) acted();
-                          else setError(message);
-                        }}
-                      />
-                    )}
-                  </Table.Td>
+          <TableScroll>
+            <Table aria-label={t.keysTable(store.data.name)} striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t.label}</Table.Th>
+                  <Table.Th>{t.keyRole}</Table.Th>
+                  <Table.Th>{t.hint}</Table.Th>
+                  <Table.Th>{t.created}</Table.Th>
+                  <Table.Th>{t.lastUsed}</Table.Th>
+                  <ActionsHeader />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.items.map((key) => (
+                  <Table.Tr key={key.id} aria-label={key.label}>
+                    <Table.Td>{key.label}</Table.Td>
+                    <Table.Td>{keyRoleName(key.role)}</Table.Td>
+                    <Table.Td>…{key.hint}</Table.Td>
+                    <Table.Td>{formatDateTime(key.date_created)}</Table.Td>
+                    <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
+                    <Table.Td>
+                      {key.revoked ? (
+                        <Badge tt="none" color="gray">{t.revoked}</Badge>
+                      ) : (
+                        <RevokeKeyButton
+                          apiKey={key}
+                          onRevoked={() => {
+                            acted();
+                            keys.reload();
+                          }}
+                          onError={(refusal) => {
+                            if (refusal === null) acted();
+                            else setError(refusal);
+                          }}
+                        />
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
           {error && (
             <Alert color="red" role="alert">
-              {error}
+              {error.text}
             </Alert>
           )}
           <IssueKey
             storeId={storeId}
+            problem={error?.form === 'issue' ? { text: error.text, field: error.field } : null}
             onError={setError}
             onIssued={(made) => {
               setIssued(made);

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { ActionsHeader, TableScroll } from './a11y';
 import { useEffect, useState } from 'react';
 import { refusalText } from './node-refusal';
 import { adminStore } from './admin-store';
@@ -60,42 +61,44 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
       {log.data.items.length === 0 && page === 1 ? (
         <Text>{t.noDeliveries}</Text>
       ) : (
-        <Table aria-label={t.deliveriesTable(url)} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.when}</Table.Th>
-              <Table.Th>{t.event}</Table.Th>
-              <Table.Th>{t.status}</Table.Th>
-              <Table.Th>{t.attempts}</Table.Th>
-              <Table.Th>{t.lastCode}</Table.Th>
-              <Table.Th>{t.lastError}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {log.data.items.map((d) => (
-              <Table.Tr key={d.id} aria-label={d.event_id}>
-                <Table.Td>{formatDateTime(d.date_created)}</Table.Td>
-                <Table.Td>
-                  {d.event_type} <Text span c="dimmed" size="xs">{d.event_id}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge tt="none" color={STATUS_COLOR[d.status] ?? 'gray'} variant="light">
-                    {t[`delivery_${d.status}` as 'delivery_pending'] ?? d.status}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{d.attempts}</Table.Td>
-                <Table.Td>{d.last_status_code ?? '—'}</Table.Td>
-                <Table.Td>{d.last_error ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="light" onClick={() => replay(d.event_id)}>
-                    {t.replay}
-                  </Button>
-                </Table.Td>
+        <TableScroll>
+          <Table aria-label={t.deliveriesTable(url)} striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.when}</Table.Th>
+                <Table.Th>{t.event}</Table.Th>
+                <Table.Th>{t.status}</Table.Th>
+                <Table.Th>{t.attempts}</Table.Th>
+                <Table.Th>{t.lastCode}</Table.Th>
+                <Table.Th>{t.lastError}</Table.Th>
+                <ActionsHeader />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {log.data.items.map((d) => (
+                <Table.Tr key={d.id} aria-label={d.event_id}>
+                  <Table.Td>{formatDateTime(d.date_created)}</Table.Td>
+                  <Table.Td>
+                    {d.event_type} <Text span c="dimmed" size="xs">{d.event_id}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge tt="none" color={STATUS_COLOR[d.status] ?? 'gray'} variant="light">
+                      {t[`delivery_${d.status}` as 'delivery_pending'] ?? d.status}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{d.attempts}</Table.Td>
+                  <Table.Td>{d.last_status_code ?? '—'}</Table.Td>
+                  <Table.Td>{d.last_error ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="light" onClick={() => replay(d.event_id)}>
+                      {t.replay}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
       )}
       <Group>
         <Button variant="light" disabled={page === 1} onClick={() => setPage(page - 1)}>

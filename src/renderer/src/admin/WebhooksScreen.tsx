@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Code, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionsHeader, TableScroll } from './a11y';
 import { useState } from 'react';
 import { refusalText } from './node-refusal';
 import type { WebhookEndpoint } from './admin-api';
@@ -69,30 +70,32 @@ export function WebhooksScreen() {
       {items.length === 0 ? (
         <Text>{t.none}</Text>
       ) : (
-        <Table aria-label={t.endpointsTable} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.url}</Table.Th>
-              <Table.Th>{t.events}</Table.Th>
-              <Table.Th>{t.status}</Table.Th>
-              <Table.Th>{t.disabledReason}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((endpoint) => (
-              <EndpointRow key={endpoint.id} endpoint={endpoint} kinds={kinds} act={act} />
-            ))}
-          </Table.Tbody>
-        </Table>
+        <TableScroll>
+          <Table aria-label={t.endpointsTable} striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.url}</Table.Th>
+                <Table.Th>{t.events}</Table.Th>
+                <Table.Th>{t.status}</Table.Th>
+                <Table.Th>{t.disabledReason}</Table.Th>
+                <ActionsHeader />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((endpoint) => (
+                <EndpointRow key={endpoint.id} endpoint={endpoint} kinds={kinds} act={act} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
       )}
       <Paper withBorder p="md">
-        <Title order={4}>{t.add}</Title>
+        <Title order={2} size="h4">{t.add}</Title>
         <Group align="end" mt="sm">
-          <TextInput label={t.url} value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/punchcard" w={380} />
-          <MultiSelect label={t.events} data={kinds} value={events} onChange={setEvents} searchable w={420} />
-          <TextInput label={t.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} w={380} />
-          <TextInput label={t.alertEmail} description={t.alertEmailHint} value={alertEmail} onChange={(e) => setAlertEmail(e.currentTarget.value)} w={420} />
+          <TextInput label={t.url} value={url} onChange={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/punchcard" w={380} maw="100%" />
+          <MultiSelect label={t.events} data={kinds} value={events} onChange={setEvents} searchable w={420} maw="100%" />
+          <TextInput label={t.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} w={380} maw="100%" />
+          <TextInput label={t.alertEmail} description={t.alertEmailHint} value={alertEmail} onChange={(e) => setAlertEmail(e.currentTarget.value)} w={420} maw="100%" />
           <Button
             onClick={() =>
               void act(api().addWebhook({ url, events, description, alert_email: alertEmail }), t.added).then((ok) => {
