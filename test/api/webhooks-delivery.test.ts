@@ -50,7 +50,17 @@ async function createEndpoint(body: Record<string, unknown> = {}): Promise<{ id:
   return reply.body;
 }
 
-const pass = (options: WebhookDeliveryOptions = {}) => deliverDueWebhooks(node.engine, { allowPrivate: true, ...options });
+/**
+ * Delivers what is due. A lane's pass stops starting deliveries after LANE_BUDGET_MS (1 s) and leaves
+ * the rest for the next pass; on a loaded machine three local deliveries outran it and the test saw
+ * two, so passes go on while only the budget held deliveries back (tests of the budget pass `post`).
+ */
+const pass = async (options: WebhookDeliveryOptions = {}) => {
+  for (;;) {
+    const report = await deliverDueWebhooks(node.engine, { allowPrivate: true, ...options });
+    if (options.post !== undefined || report.skipped === 0 || report.retrying + report.failed > 0) return report;
+  }
+};
 
 async function sendTest(id: string): Promise<string> {
   const reply = await api(`/webhooks/${id}/test`, { method: 'POST' });
