@@ -259,7 +259,8 @@ describe('cashier screen: names, focus, contrast and the offline order in Chromi
       expect(await banner.evaluate((el) => getComputedStyle(el).position)).not.toBe('fixed');
       const heading = queue().getByRole('heading', { name: 'Queue' });
       await heading.scrollIntoViewIfNeeded();
-      expect(await heading.evaluate((el) => { const b = el.getBoundingClientRect(); return document.elementFromPoint(b.left + 5, b.top + b.height / 2) === el || el.contains(document.elementFromPoint(b.left + 5, b.top + b.height / 2)); })).toBe(true);
+      // Polled: the page may still be scrolling when scrollIntoViewIfNeeded returns.
+      await expect.poll(() => heading.evaluate((el) => { const b = el.getBoundingClientRect(); return document.elementFromPoint(b.left + 5, b.top + b.height / 2) === el || el.contains(document.elementFromPoint(b.left + 5, b.top + b.height / 2)); }), { timeout: 5_000 }).toBe(true);
       await page.screenshot({ path: 'test-results/screenshots/screens-cashier-320.png', fullPage: true });
       await settings.click();
       await page.getByRole('region', { name: 'Settings' }).waitFor();
