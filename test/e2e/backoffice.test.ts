@@ -354,8 +354,11 @@ describe('back office in Chromium', () => {
     const d = (await staffCall(node, owner.token, 'GET', '/backoffice/dashboard')).body;
     expect(d.today.orders).toBeGreaterThan(0);
     await expectText(figures.getByRole('row', { name: 'Orders' }), new RegExp(`Orders\\s*${d.today.orders}\\s*${d.last_30_days.orders}`));
-    await expectText(page.getByRole('heading', { name: 'Outstanding stored value (balances)' }), `$${(d.outstanding_stored_value / 100).toFixed(2)}`);
-    await expectText(page.getByRole('heading', { name: 'Total liability' }), `$${(d.outstanding_liability / 100).toFixed(2)}`);
+    // Each figure's heading is named with its label and its amount (a screen reader hears both).
+    const outstanding = `$${(d.outstanding_stored_value / 100).toFixed(2)}`;
+    const liability = `$${(d.outstanding_liability / 100).toFixed(2)}`;
+    await expectText(page.getByRole('heading', { name: `Outstanding stored value (balances): ${outstanding}`, exact: true }), outstanding);
+    await expectText(page.getByRole('heading', { name: `Total liability: ${liability}`, exact: true }), liability);
     expect(d.last_30_days.reloads).toBe(8);
     await expect(page.locator('.recharts-wrapper').count()).resolves.toBe(2);
     await expectText(page.getByRole('table', { name: 'Per store, last 30 days' }).getByRole('row', { name: 'Main Store' }), new RegExp(`Main Store\\s*\\d+\\s*${d.stores[0].orders}`));

@@ -76,34 +76,9 @@ export function DashboardScreen() {
       {d.outstanding_stored_value !== null && (
         // The liability as an accountant reads it: the balances, the gifts sold and not claimed, their total.
         <SimpleGrid cols={{ base: 1, md: 3 }}>
-          <Paper withBorder p="md">
-            <Text c="dimmed">{t.outstanding}</Text>
-            <Title order={2} aria-label={t.outstanding}>
-              {money(d.outstanding_stored_value, cur)}
-            </Title>
-          </Paper>
-          {d.unclaimed_egifts !== null && (
-            <Paper withBorder p="md">
-              <Text c="dimmed">{t.unclaimedEgifts}</Text>
-              <Title order={2} aria-label={t.unclaimedEgifts}>
-                {money(d.unclaimed_egifts.amount, cur)}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t.unclaimedEgiftCount(d.unclaimed_egifts.count)}
-              </Text>
-            </Paper>
-          )}
-          {d.outstanding_liability !== null && (
-            <Paper withBorder p="md">
-              <Text c="dimmed">{t.liability}</Text>
-              <Title order={2} aria-label={t.liability}>
-                {money(d.outstanding_liability, cur)}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t.liabilityHelp}
-              </Text>
-            </Paper>
-          )}
+          <LiabilityFigure label={t.outstanding} amount={money(d.outstanding_stored_value, cur)} />
+          {d.unclaimed_egifts !== null && <LiabilityFigure label={t.unclaimedEgifts} amount={money(d.unclaimed_egifts.amount, cur)} note={t.unclaimedEgiftCount(d.unclaimed_egifts.count)} />}
+          {d.outstanding_liability !== null && <LiabilityFigure label={t.liability} amount={money(d.outstanding_liability, cur)} note={t.liabilityHelp} />}
         </SimpleGrid>
       )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -196,5 +171,27 @@ export function DashboardScreen() {
         </Table>
       </TableScroll>
     </Stack>
+  );
+}
+
+/**
+ * One figure of the liability: its label, the amount as a heading named with both (a label alone as
+ * the heading's name hid the amount from screen readers; the visible label is then not read twice).
+ */
+function LiabilityFigure({ label, amount, note }: { label: string; amount: string; note?: string }) {
+  return (
+    <Paper withBorder p="md">
+      <Text c="dimmed" aria-hidden>
+        {label}
+      </Text>
+      <Title order={2} aria-label={`${label}: ${amount}`}>
+        {amount}
+      </Title>
+      {note !== undefined && (
+        <Text size="sm" c="dimmed">
+          {note}
+        </Text>
+      )}
+    </Paper>
   );
 }
