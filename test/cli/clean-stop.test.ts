@@ -81,3 +81,19 @@ describe('punchcard central stopped while stores pull', () => {
     for (const refusal of refusals) expect(refusal).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('stopping') });
   }, 180_000);
 });
+
+describe('a stop whose close waits on something that does not hold the process', () => {
+  it('still ends with "stopped" (the process exited mid-close, code 0, without it)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    // A close that waits on an unref'd timer: nothing else keeps the loop alive once SIGTERM came.
+    const script = `import { runUntilSignal } from ${JSON.stringify(new URL('../../src/server/cli/run-until-signal.ts', import.meta.url).pathname)};
+      const node = { close: () => new Promise((resolve) => setTimeout(resolve, 300).unref()) };
+      // The server's socket holds a real node until its close: here an interval, let go at the signal.
+      const serving = setInterval(() => undefined, 1000);
+      void runUntilSignal(node, (line) => { clearInterval(serving); console.log(line); });
+      setTimeout(() => process.kill(process.pid, 'SIGTERM'), 50);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stdout.trim().split('\n')).toEqual(['SIGTERM received, shutting down', 'stopped']);
+  }, 60_000);
+});

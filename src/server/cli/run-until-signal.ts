@@ -10,10 +10,16 @@ export function runUntilSignal(node: RunningNode, log: (line: string) => void): 
     const stop = (signal: NodeJS.Signals) => {
       log(`${signal} received, shutting down`);
       for (const name of SIGNALS) process.off(name, stop);
-      void node.close().then(() => {
-        log('stopped');
-        resolve();
-      });
+      // Holds the process until the close ends: a step of it waiting on a timer or a socket that
+      // does not keep Node's loop alive let the process exit mid-close, with code 0 and no 'stopped'.
+      const keepAlive = setInterval(() => undefined, 1_000);
+      void node
+        .close()
+        .then(() => {
+          log('stopped');
+          resolve();
+        })
+        .finally(() => clearInterval(keepAlive));
     };
     for (const name of SIGNALS) process.on(name, stop);
   });
