@@ -76,9 +76,14 @@ describe('tokens in the messages outbox', () => {
     expect((await postAt(node, '/user/password-reset/apply', { token: tokens.customerReset, password: `${PASSWORD}-new` })).status).toBe(200);
     expect((await http(`${node.url}/user/activate?session_key=${encodeURIComponent(verifier.key)}&token=${tokens.verification}`)).status).toBe(200);
     expect((await http(`${node.url}${withSessionKey('/user/egift/claim', verifier.key)}`, { method: 'POST', body: { code: tokens.claimCode } })).status).toBe(200);
-    await node.log!.flush();
-
-    const log = readFileSync(node.log!.file, 'utf8');
+    // A request's line is written once its reply has gone, which may be just after the client read
+    // it: wait for the last request's line.
+    let log = '';
+    for (let waited = 0; !log.includes('/user/egift/claim') && waited < 10_000; waited += 50) {
+      await node.log!.flush();
+      log = readFileSync(node.log!.file, 'utf8');
+      if (!log.includes('/user/egift/claim')) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(log).toContain('/backoffice/password-reset/confirm');
     expect(log).toMatch(/token=%5Bredacted%5D|token=\[redacted\]/);
     // The scan sees what is written: a probe in the database is found.
