@@ -9,6 +9,7 @@ import { answerClientError } from './errors/client-error';
 import { handleFrameworkError, registerErrorHandling } from './errors/error-handler';
 import { watchDatabaseFailures } from './errors/unavailable';
 import { registerInputChecks } from './http/input-checks';
+import { registerRequestPreconditions } from './http/request-preconditions';
 import { requestIds } from './http/request-ids';
 import { OneLinePerRequest } from './http/access-log';
 import { limitConnectionsPerClient } from './http/client-address';
@@ -126,7 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout,
     // Node looks for such requests every 30 s by default: every 5 s (or sooner for a shorter limit).
     // Node reads the limit when the server is made, not when Fastify sets it after: given here too.
-    http: { requestTimeout, connectionsCheckingInterval: Math.min(5_000, requestTimeout) },
+    // A missing Host is refused in our envelope (request-preconditions.ts), not by Node's empty 400.
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(5_000, requestTimeout), requireHostHeader: false },
     // Requests arriving during a stop are refused in our envelope (node/drain-requests.ts), not Fastify's.
     return503OnClosing: false,
     // An error's reference_id names its log line: unique across restarts and processes (req-13 was
@@ -158,6 +160,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('customer', null);
   app.decorateRequest('store', null);
   app.decorateRequest('staff', null);
+  // First of the hooks: a request Node would have refused itself goes no further (not even CORS).
+  registerRequestPreconditions(app);
   // Token credentials, no cookies: any origin may call (web shops, the desktop renderer, tablets).
   // OPTIONS without Origin is a plain "what can I call" question: 204, not a text/plain 400.
   // Retry-After readable from other origins: a screen says how long a 429 asks to wait (node-messages-es.ts).

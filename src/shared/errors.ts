@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (application/json) or form fields (application/x-www-form-urlencoded).' },
   headers_too_large: { status: 431, message: 'The URL or the headers of the request are too large (16 KB at most).' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.' },
+  host_required: { status: 400, message: 'An HTTP/1.1 request must name the host it is for in a Host header.' },
+  expectation_failed: { status: 417, message: 'This node meets no Expect header but Expect: 100-continue.' },
   invalid_email: { status: 400, message: 'The email address is not valid.' },
   invalid_phone: { status: 400, message: 'The phone number is not valid.' },
   weak_password: { status: 400, message: 'The password must be 8 to 128 characters long.' },

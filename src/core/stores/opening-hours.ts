@@ -26,16 +26,49 @@ function parseDay(value: unknown): Range[] | null {
   return ranges;
 }
 
-/** Refuses hours the node could not read (an unknown day, a badly written range). */
+/**
+ * Refuses hours the node could not read (an unknown day, a badly written range) or that contradict
+ * themselves: an empty day (write "closed" or leave it out), ranges of a day that overlap, and a
+ * range running past midnight into the next day's first hours (Sunday's runs into Monday's, as
+ * isOpenAt reads yesterday's late ranges). Ranges that only touch ("08:00-12:00,12:00-14:00") are
+ * accepted: a range includes its start and not its end. Only these checks refuse: isOpenAt still
+ * reads hours stored before them (a row from an older node is never refused when it is read).
+ */
 export function checkOpeningHours(hours: Record<string, unknown>, field = 'hours'): Record<string, string> {
   const out: Record<string, string> = {};
+  const parsed = new Map<Weekday, Range[]>();
   for (const [day, value] of Object.entries(hours)) {
     if (!(WEEKDAYS as readonly string[]).includes(day)) throw new ServiceError('validation_failed', `${field} takes the days ${WEEKDAYS.join(', ')}; "${day}" is not one.`, `${field}.${day}`);
-    if (parseDay(value) === null) throw new ServiceError('validation_failed', `${field}.${day} must be "closed" or ranges like "08:00-12:00,14:00-18:00".`, `${field}.${day}`);
+    const ranges = parseDay(value);
+    if (ranges === null) throw new ServiceError('validation_failed', `${field}.${day} must be "closed" or ranges like "08:00-12:00,14:00-18:00".`, `${field}.${day}`);
+    if (String(value).trim() === '') throw new ServiceError('validation_failed', `${field}.${day} is empty: write "closed", or leave the day out.`, `${field}.${day}`);
+    const clash = overlapWithin(ranges);
+    if (clash) throw new ServiceError('validation_failed', `${field}.${day}: ${clash[0]} and ${clash[1]} overlap. Write them as one range, or fix the times.`, `${field}.${day}`);
+    parsed.set(day as Weekday, ranges);
     out[day] = String(value).trim();
+  }
+  for (const [index, day] of WEEKDAYS.entries()) {
+    const next = WEEKDAYS[(index + 1) % 7]!;
+    const late = (parsed.get(day) ?? []).find((r) => r.to <= r.from);
+    const early = late && (parsed.get(next) ?? []).find((r) => r.from < late.to);
+    if (late && early) {
+      throw new ServiceError('validation_failed', `${field}.${day}: ${written(late)} runs past midnight into ${next}'s ${written(early)}. End it by ${clock(early.from)}, or fix the times.`, `${field}.${day}`);
+    }
   }
   return out;
 }
+
+/** The first two ranges of one day that share a minute (a late range counts up to midnight), or null. */
+function overlapWithin(ranges: Range[]): [string, string] | null {
+  const spans = ranges.map((r) => ({ range: r, from: r.from, to: r.to > r.from ? r.to : 24 * 60 })).sort((a, b) => a.from - b.from);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]!.from < spans[i - 1]!.to) return [written(spans[i - 1]!.range), written(spans[i]!.range)];
+  }
+  return null;
+}
+
+const clock = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+const written = (range: Range) => `${clock(range.from)}-${clock(range.to)}`;
 
 /** Refuses a time zone the node's clock cannot read in (IANA names, e.g. America/Guayaquil). */
 export function checkTimeZone(timeZone: string, field = 'time_zone'): string {

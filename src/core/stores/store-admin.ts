@@ -97,7 +97,9 @@ function checkFields(input: StoreInput, base: StoreFields | null): StoreFields {
   const status = pick('status') ?? 'active';
   if (!STORE_STATUSES.includes(status)) throw new ServiceError('validation_failed', 'status must be active or inactive.', 'status');
   const phone = text(pick('phone'), 'phone', { required: false, max: 40 });
-  const hours = pick('hours') ?? null;
+  // Hours are checked when they are sent: a change of another field keeps the stored ones as they are
+  // (hours written before a check was added must not stop a rename).
+  const hours = input.hours !== undefined ? (input.hours === null ? null : checkOpeningHours(input.hours)) : (base?.hours ?? null);
   return {
     name: text(pick('name'), 'name', { required: true, max: 100 })!,
     address1: text(pick('address1'), 'address', { required: true, max: 200 })!,
@@ -109,7 +111,7 @@ function checkFields(input: StoreInput, base: StoreFields | null): StoreFields {
     phone: phone === null ? null : cleanPhone(phone, { country }, 'phone'),
     latitude,
     longitude,
-    hours: hours === null ? null : checkOpeningHours(hours),
+    hours,
     timeZone: checkTimeZone(pick('timeZone') ?? 'UTC'),
     status,
   };

@@ -68,26 +68,42 @@ export function scannerScopeResolver(engine: Engine, choice: ScannerStoreChoice,
   };
 }
 
+/** What every API key looks like (api-keys.ts: `pcak_` and 32 random bytes in base64url). */
+const API_KEY_SHAPE = /^pcak_[A-Za-z0-9_-]{43}$/;
+
 /**
  * The scanners' store, as `punchcard store` was given it, checked at the node's start: a store the
  * program does not have, or a PUNCHCARD_SCANNER_KEY it does not accept, left a node that ran and
- * never checked a scan in (a warning in the log). A node with no store yet (a till to be set up or
- * paired from its Settings screen) or still receiving its chain's (first sync) is not checked: its
- * scanners find their store at the first scan, as before. Null when the choice holds.
+ * never checked a scan in (a warning in the log). Null when the choice holds.
+ *
+ * What can be known on any node is checked on every node, a folder never set up included: a key
+ * not shaped like an API key (no node ever accepts it: a token, a cut paste), and a paired node's
+ * `--scanner-store` other than the store it serves (`servedStoreId`, from central.json, known before
+ * the first sync brings any store). The rest needs the program's stores and keys, so a node with no
+ * store yet (a till to be set up or paired from its Settings screen) or still receiving its
+ * chain's (first sync) is not checked further: a well-shaped key may come from central with the
+ * first sync, a store id with `punchcard init`; its scanners find their store at the first scan.
  */
-export async function scannerChoiceProblem(engine: Engine, choice: ScannerStoreChoice): Promise<string | null> {
+export async function scannerChoiceProblem(engine: Engine, choice: ScannerStoreChoice, servedStoreId = engine.centralLink.storeId): Promise<string | null> {
   if (choice.apiKey === undefined && choice.storeId === undefined) return null;
+  const refusedKey =
+    "PUNCHCARD_SCANNER_KEY is not an API key this node accepts (unknown, revoked, or another store's): issue one with `punchcard key`, or unset it and the node mints its scanners' own.";
+  if (choice.apiKey !== undefined && !API_KEY_SHAPE.test(choice.apiKey)) {
+    return "PUNCHCARD_SCANNER_KEY is not an API key this node accepts: API keys are pcak_ followed by 43 letters, digits, - or _ (check it was copied whole). Issue one with `punchcard key`, or unset it and the node mints its scanners' own.";
+  }
+  // The key wins over --scanner-store (scannerScopeResolver): the store is checked only without one.
+  if (choice.apiKey === undefined && servedStoreId !== undefined && choice.storeId !== servedStoreId) {
+    return `--scanner-store ${choice.storeId}: this node serves store ${servedStoreId} of its chain: its scanners check in there (leave --scanner-store out).`;
+  }
   if (!engine.centralLink.firstSyncDone || (await countStores(engine)) === 0) return null;
   if (choice.apiKey) {
     try {
       await authenticateApiKey(engine, choice.apiKey);
       return null;
     } catch {
-      return "PUNCHCARD_SCANNER_KEY is not an API key this node accepts (unknown, revoked, or another store's): issue one with `punchcard key`, or unset it and the node mints its scanners' own.";
+      return refusedKey;
     }
   }
-  const served = engine.centralLink.storeId;
-  if (served !== undefined && choice.storeId !== served) return `--scanner-store ${choice.storeId}: this node serves store ${served} of its chain: its scanners check in there (leave --scanner-store out).`;
   if (await findCounterStore(engine, choice.storeId)) return null;
   return `--scanner-store ${choice.storeId}: this node has no store ${choice.storeId}: choose one \`punchcard stores list\` lists, or leave it out for the node's first store.`;
 }

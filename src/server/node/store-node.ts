@@ -219,13 +219,14 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
 async function startNodeInstance(options: StoreNodeOptions, pairingControl: PairingControl): Promise<NodeInstance> {
   const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
-  const scannerProblem = options.refuseBadScannerChoice && options.scanners ? await scannerChoiceProblem(engine, options.scanners) : null;
+  const pairing = role === 'store' ? readPairing(openDataDir(options.dataDir)) : null;
+  // The store a paired node serves is known from central.json before its first sync brings any store.
+  const scannerProblem = options.refuseBadScannerChoice && options.scanners ? await scannerChoiceProblem(engine, options.scanners, pairing?.store_id) : null;
   if (scannerProblem !== null) {
     await engine.close();
     throw new SettingError(scannerProblem);
   }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
-  const pairing = role === 'store' ? readPairing(openDataDir(options.dataDir)) : null;
   const sync = pairing ? startStoreSync(engine, pairing, options.logger) : null;
   const app = await buildApp({
     engine,

@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../../shared/errors';
+
+/**
+ * Two refusals Node makes by itself, with an empty body and no log line, are made here instead,
+ * in the node's envelope (and logged like any reply):
+ * - an HTTP/1.1 request without Host: 400 `host_required` (RFC 9112 §3.2 still asks for the 400).
+ *   The server is built with `requireHostHeader: false` (app.ts) so the request reaches Fastify;
+ *   HTTP/1.0 needs no Host and is served as before (request-origin.ts falls back to the address).
+ * - an `Expect` other than 100-continue: 417 `expectation_failed`. Node hands such a request to a
+ *   'checkExpectation' listener when there is one; it is passed on as a request, marked here.
+ *   `Expect: 100-continue` never gets here: Node answers 100 Continue and serves it as before.
+ * Both close the connection: a body the client may send after them is never read.
+ */
+export function registerRequestPreconditions(app: FastifyInstance): void {
+  const unmetExpectations = new WeakSet<IncomingMessage>();
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    unmetExpectations.add(request);
+    app.server.emit('request', request, response);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    const raw = request.raw;
+    const refusal = unmetExpectations.has(raw)
+      ? new ServiceError('expectation_failed', `This node cannot meet "Expect: ${clip(raw.headers.expect ?? '')}": it meets only Expect: 100-continue.`)
+      : raw.httpVersion === '1.1' && raw.headers.host === undefined
+        ? new ServiceError('host_required')
+        : null;
+    if (!refusal) return done();
+    reply.header('connection', 'close');
+    done(refusal);
+  });
+}
+
+/** The header as it came, cut short (it is echoed back in the message). */
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
