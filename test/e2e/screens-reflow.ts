@@ -43,3 +43,30 @@ export async function insideSideways(target: Locator): Promise<boolean> {
     return box.width > 0 && box.left >= -1 && box.right <= window.innerWidth + 1;
   });
 }
+
+/**
+ * Text cut inside the window: a word or label that runs past the edge of a box that hides what
+ * overflows (a button's label, a badge, a field's label squeezed by its row), not a box that scrolls.
+ * Boxes of a pixel or two are visually hidden text, meant for screen readers.
+ */
+export function cutText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const box = el.getBoundingClientRect();
+      if (el.children.length > 0 || !el.innerText?.trim() || box.width === 0 || box.height === 0) continue;
+      if (el.closest('[aria-hidden="true"]') || getComputedStyle(el).visibility === 'hidden') continue;
+      const name = `${el.tagName.toLowerCase()} "${el.innerText.trim().slice(0, 40)}"`;
+      for (let up: HTMLElement | null = el; up && up !== document.body; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (style.overflowX === 'auto' || style.overflowX === 'scroll') break;
+        if (style.overflowX !== 'hidden' && style.overflowX !== 'clip') continue;
+        const clip = up.getBoundingClientRect();
+        if (clip.width <= 2) break;
+        if (up.scrollWidth > up.clientWidth + 1 || box.left < clip.left - 1 || box.right > clip.right + 1) out.push(`${name} [${Math.round(box.width)} in ${Math.round(clip.width)}]`);
+        break;
+      }
+    }
+    return out;
+  });
+}

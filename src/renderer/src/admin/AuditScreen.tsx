@@ -68,8 +68,8 @@ export function AuditScreen() {
                   {entry.object_type} {entry.object_id}
                 </Table.Td>
                 <Table.Td>
-                  {/* Wrapped: a long change never widens the page past the window. */}
-                  <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
+                  {/* Wrapped: a long change never widens the page past the window; at least 15em wide (the table scrolls in its box), not squeezed into a column of a few letters at 320 px. */}
+                  <Code block miw="15em" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
                 </Table.Td>
               </Table.Tr>
             ))}

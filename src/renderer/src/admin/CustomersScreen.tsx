@@ -1,8 +1,8 @@
 import { Alert, Anchor, Badge, Box, Button, Fieldset, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { NodeApiError } from '../api/client';
 import { type FieldProblem, invalidProps, TableScroll } from './a11y';
-import { refusalText } from './node-refusal';
+import { formLabels, refusalText, withoutHint } from './node-refusal';
 import { RemoveMemberForm } from './RemoveMemberForm';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
@@ -11,6 +11,7 @@ import { formatAmount, formatDate, formatDateTime, formatMovement } from './form
 import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
+import { useProgramCountry } from './program-country';
 
 /** What a search matched a customer by: an identifier the counter takes (token: an app code), or a name. */
 const FOUND_BY = ['token', 'email', 'card', 'cedula', 'passport', 'phone', 'name'] as const;
@@ -97,6 +98,8 @@ type Form = 'adjust' | 'block' | 'email';
 export function CustomerDetail({ customerId }: { customerId: number }) {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
+  // Amounts (formatAmount) in Spanish as the program's country writes them.
+  useProgramCountry();
   const profile = useLoad(() => adminStore.getState().api().customer(customerId), [customerId]);
   const [currency, setCurrency] = useState<string | null>(null);
   const [amount, setAmount] = useState<number | string>('');
@@ -117,7 +120,10 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
     setFocusWhen(null);
     (blocked ? unblockButton : blockField).current?.focus();
   }, [blocked, focusWhen]);
-  const failed = (form: Form) => (e: unknown) => setMessage({ ok: false, text: refusalText(e), form, field: e instanceof NodeApiError ? e.field : null });
+  // A refusal names the field as its form does: the adjustment's and the block's reasons differ.
+  const labelsOf = (form: Form) => formLabels(form === 'adjust' ? { reason: t.adjustReason } : form === 'block' ? { reason: t.blockReason } : {});
+  const failed = (form: Form) => (e: unknown) => setMessage({ ok: false, text: refusalText(e, labelsOf(form)), form, field: e instanceof NodeApiError ? e.field : null });
+  const refusalId = useId();
   const act = (work: Promise<unknown>, done: string, form: Form) =>
     work
       .then(() => {
@@ -128,7 +134,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         profile.reload();
       })
       .catch(failed(form));
-  const problemIn = (form: Form): FieldProblem | null => (message && !message.ok && message.form === form ? { text: message.text, field: message.field ?? null } : null);
+  const problemIn = (form: Form): FieldProblem | null => (message && !message.ok && message.form === form ? { messageId: refusalId, field: message.field ?? null } : null);
   if (removed)
     return (
       <Stack>
@@ -280,20 +286,19 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           ) : (
             <>
               <TextInput
-                ref={blockField}
                 label={t.blockReason}
                 value={blockReason}
                 onChange={(e) => setBlockReason(e.currentTarget.value)}
                 w={320}
                 maw="100%"
-                {...invalidProps(problemIn('block'), 'reason')}
+                {...invalidProps(problemIn('block'), 'reason', blockField)}
               />
               {/* Blocking refuses the customer at every store: asked first (unblocking is not). A missing reason is said without asking. */}
               <Button
                 color="red"
                 variant="light"
                 onClick={() =>
-                  blockReason.trim() === '' ? setMessage({ ok: false, text: t.fieldRequired(t.blockReason), form: 'block', field: 'reason' }) : setConfirmingBlock(true)
+                  blockReason.trim() === '' ? setMessage({ ok: false, text: t.fieldRequired(withoutHint(t.blockReason)), form: 'block', field: 'reason' }) : setConfirmingBlock(true)
                 }
               >
                 {t.block}
@@ -329,7 +334,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         )}
       </Box>
       {message && !message.ok && (
-        <Alert color="red" role="alert">
+        <Alert color="red" role="alert" id={refusalId}>
           {message.text}
         </Alert>
       )}

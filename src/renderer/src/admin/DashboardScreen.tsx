@@ -8,21 +8,25 @@ import { languageStore } from '../i18n/language-store';
 import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { ChartFrame, TableScroll } from './a11y';
+import { programCountry, useProgramCountry } from './program-country';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
 type Figures = Dashboard['today'];
 
+/** In Spanish as the program's country writes amounts (the screen calls useProgramCountry). */
 function money(minor: number, code: string | null): string {
   const language = languageStore.getState().language === 'es' ? 'es' : 'en';
-  if (!code) return formatPoints(minor, language);
-  return formatMoney(toMajorUnits(minor, minorUnitDigits(code)), code, language);
+  const country = programCountry();
+  if (!code) return formatPoints(minor, language, null, country);
+  return formatMoney(toMajorUnits(minor, minorUnitDigits(code)), code, language, country);
 }
 
 /** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */
 export function DashboardScreen() {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
+  useProgramCountry();
   const [store, setStore] = useState<string | null>(null);
   const stores = useLoad(() => adminStore.getState().api().stores(), []);
   const dashboard = useLoad(() => adminStore.getState().api().dashboard(store === null ? null : Number(store)), [store]);

@@ -125,7 +125,7 @@ export function RewardRow({ reward, currency, editable, say, problem }: { reward
     return (
       <Table.Tr aria-label={reward.name} onKeyDown={escapeCancels(() => setEditing(false))}>
         <Table.Td data-label={t.name}>
-          <TextInput ref={focus.field} aria-label={t.rowField(t.name, reward.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />
+          <TextInput aria-label={t.rowField(t.name, reward.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name', focus.field)} />
         </Table.Td>
         <Table.Td data-label={costLabel}>
           <WholeNumberInput aria-label={t.rowField(costLabel, reward.name)} value={cost} onChange={setCost} w={120} {...invalidProps(problem, 'cost')} />
@@ -182,7 +182,7 @@ export function TierRow({ tier, unit, editable, say, problem }: { tier: Tier; un
     return (
       <Table.Tr aria-label={tier.name} onKeyDown={escapeCancels(() => setEditing(false))}>
         <Table.Td data-label={t.name}>
-          <TextInput ref={focus.field} aria-label={t.rowField(t.name, tier.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />
+          <TextInput aria-label={t.rowField(t.name, tier.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name', focus.field)} />
         </Table.Td>
         <Table.Td data-label={t.threshold(unit)}>
           <WholeNumberInput aria-label={t.rowField(t.threshold(unit), tier.name)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problem, 'threshold')} />
@@ -228,7 +228,7 @@ export function CurrencyRow({ currency, editable, say, confirm, problem }: { cur
   return (
     <Table.Tr aria-label={currency.name} onKeyDown={editing ? escapeCancels(() => setEditing(false)) : undefined}>
       <Table.Td data-label={t.name}>
-        {editing ? <TextInput ref={focus.field} aria-label={t.rowField(t.name, currency.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} /> : currency.name}
+        {editing ? <TextInput aria-label={t.rowField(t.name, currency.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name', focus.field)} /> : currency.name}
       </Table.Td>
       <Table.Td data-label={t.codeColumn}>{currency.code ?? '—'}</Table.Td>
       <Table.Td data-label={t.status}>{t[`programStatus_${currency.status}`]}</Table.Td>

@@ -1,5 +1,5 @@
 import { Alert, Button, Fieldset, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { currencyDigits, formatMoney } from '../format';
 import { NodeApiError } from '../api/client';
@@ -39,7 +39,7 @@ interface Outcome {
  * form low on a long page is never out of sight (a banner at the page's top was hidden under the
  * header, and Add seemed to do nothing).
  */
-function SectionOutcome({ outcome, section, onClose }: { outcome: Outcome | null; section: Section; onClose(): void }) {
+function SectionOutcome({ id, outcome, section, onClose }: { id: string; outcome: Outcome | null; section: Section; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   const shown = outcome?.section === section ? outcome : null;
   useEffect(() => {
@@ -49,6 +49,7 @@ function SectionOutcome({ outcome, section, onClose }: { outcome: Outcome | null
   return (
     <Alert
       ref={ref}
+      id={id}
       mt="sm"
       color={shown.ok ? 'teal' : 'red'}
       role={shown.ok ? 'status' : 'alert'}
@@ -70,6 +71,8 @@ export function ProgramScreen() {
   const language = useLanguage();
   const program = useLoad(() => api().program(), []);
   const [message, setMessage] = useState<Outcome | null>(null);
+  // The one outcome on the page: the field a refusal is about points at it.
+  const outcomeId = useId();
   if (program.error)
     return (
       <Alert color="red" role="alert">
@@ -102,8 +105,8 @@ export function ProgramScreen() {
     p,
     editable,
     say: sayIn(section),
-    outcome: <SectionOutcome outcome={message} section={section} onClose={() => setMessage(null)} />,
-    problemFor: (item) => (message && !message.ok && message.section === section && message.item === item ? { text: message.text, field: message.field ?? null } : null),
+    outcome: <SectionOutcome id={outcomeId} outcome={message} section={section} onClose={() => setMessage(null)} />,
+    problemFor: (item) => (message && !message.ok && message.section === section && message.item === item ? { messageId: outcomeId, field: message.field ?? null } : null),
   });
   return (
     <Stack>
@@ -150,7 +153,7 @@ function EarningRuleRow({ rule, currency, editable, say, problem }: { rule: Prog
   return (
     <Table.Tr aria-label={rule.name} onKeyDown={name === null ? undefined : escapeCancels(() => setName(null))}>
       <Table.Td data-label={t.name}>
-        {name === null ? rule.name : <TextInput ref={focus.field} aria-label={t.rowField(t.name, rule.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name')} />}
+        {name === null ? rule.name : <TextInput aria-label={t.rowField(t.name, rule.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name', focus.field)} />}
       </Table.Td>
       <Table.Td data-label={unit}>
         <WholeNumberInput aria-label={t.rowField(unit, rule.name)} value={points} onChange={setPoints} disabled={!editable} w={110} {...invalidProps(problem, 'points')} />

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { refusalText } from './node-refusal';
+import { formLabels, refusalText } from './node-refusal';
 import { adminStore } from './admin-store';
 import { formatAmount } from './format';
 import { useAdminStrings } from './strings';
@@ -30,7 +30,7 @@ export function RemoveMemberForm({ customerId, name, balances, onRemoved }: Prop
       .api()
       .removeCustomer(customerId, { reason, forfeit_balances: forfeit })
       .then((done) => onRemoved(done.erased))
-      .catch((e: unknown) => setError(refusalText(e)));
+      .catch((e: unknown) => setError(refusalText(e, formLabels({ reason: t.removeReason }))));
   };
   return (
     <Stack gap="xs" aria-label={t.removeTitle} role="group">

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
 import { roleAllows } from '../../../shared/staff-roles';
 import { NodeApiError } from '../api/client';
@@ -224,6 +224,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const canWrite = useCanWriteStores();
   const [said, setSaid] = useState<Said | null>(null);
   const [error, setError] = useState<Refusal | null>(null);
+  const errorId = useId();
   const [issued, setIssued] = useState<Issued | null>(null);
   // Any other action on the page ends the one-time display of a key (and a stale refusal).
   const acted = () => {
@@ -314,13 +315,13 @@ export function StoreDetail({ storeId }: { storeId: number }) {
             </Table>
           </TableScroll>
           {error && (
-            <Alert color="red" role="alert">
+            <Alert color="red" role="alert" id={errorId}>
               {error.text}
             </Alert>
           )}
           <IssueKey
             storeId={storeId}
-            problem={error?.form === 'issue' ? { text: error.text, field: error.field } : null}
+            problem={error?.form === 'issue' ? { messageId: errorId, field: error.field } : null}
             onError={setError}
             onIssued={(made) => {
               setIssued(made);

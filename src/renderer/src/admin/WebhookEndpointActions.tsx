@@ -94,12 +94,12 @@ export function DeleteEndpointButton({ endpoint, onDelete }: { endpoint: Webhook
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmDelete(endpoint.url)}>
         <Text mb="lg">{t.confirmDeleteBody}</Text>
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirming(false)}>
+          {/* Opens on Cancel, as every confirmation does: an Enter pressed at once deletes nothing. */}
+          <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
             {t.cancel}
           </Button>
           <Button
             color="red"
-            data-autofocus
             onClick={() => {
               setConfirming(false);
               onDelete();

@@ -1,5 +1,6 @@
 import { Box, Table, VisuallyHidden } from '@mantine/core';
-import type { KeyboardEvent, ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode, Ref, RefCallback } from 'react';
+import { fieldErrorRef } from '../a11y/field-error';
 import classes from './admin-layout.module.css';
 import { useAdminStrings } from './strings';
 
@@ -21,19 +22,21 @@ export function ActionsHeader() {
   );
 }
 
-/** A refusal shown on the page (its text) and the field it is about (the node's name for it). */
+/** A refusal shown on the page (the id of the alert that says it) and the field it is about (the node's name for it). */
 export interface FieldProblem {
-  text: string;
+  messageId: string;
   field: string | null;
 }
 
 /**
- * The field a shown refusal is about, marked invalid and described by the refusal: Mantine sets
- * aria-invalid and aria-describedby only from its own `error`, so the text is given there too,
- * hidden on screen (the page already shows it once, in its alert).
+ * The field a shown refusal is about, red (Mantine's error look, without its text: the page's
+ * alert says it once) and marked invalid and described by that alert (fieldErrorRef, as on the
+ * cashier's screens). `own` is the field's own ref, if it has one.
  */
-export function invalidProps(problem: FieldProblem | null | undefined, field: string): { error?: string; errorProps?: { className: string } } {
-  return problem && problem.field === field ? { error: problem.text, errorProps: { className: classes.offScreen! } } : {};
+export function invalidProps(problem: FieldProblem | null | undefined, field: string, own?: Ref<HTMLElement | null>): { error?: true; ref: RefCallback<HTMLElement> } {
+  const about = problem && problem.field === field ? problem : null;
+  // No `error: false`: a field's own error (WholeNumberInput's "whole numbers only") stays its own.
+  return { ...(about ? { error: true as const } : {}), ref: fieldErrorRef(about?.messageId ?? null, own) };
 }
 
 /**

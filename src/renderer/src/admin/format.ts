@@ -1,5 +1,6 @@
 import { currencyDigits, formatMoney, formatPoints } from '../format';
 import { languageStore } from '../i18n/language-store';
+import { programCountry } from './program-country';
 
 /** A date and time in the reader's language and time zone. */
 export function formatDateTime(iso: string): string {
@@ -11,10 +12,15 @@ export function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString(languageStore.getState().language === 'es' ? 'es' : 'en', { dateStyle: 'medium', timeZone: 'UTC' });
 }
 
-/** An amount in minor units as the back office shows it: money in its currency (US$45.00), points whole. */
+/**
+ * An amount in minor units as the back office shows it: money in its currency (US$45.00), points
+ * whole; in Spanish as the program's country writes them (a screen showing amounts calls
+ * useProgramCountry, so it renders again once the country is known).
+ */
 export function formatAmount(minor: number, code: string | null): string {
   const language = languageStore.getState().language === 'es' ? 'es' : 'en';
-  return code ? formatMoney(minor / 10 ** currencyDigits(code), code, language) : formatPoints(minor, language);
+  const country = programCountry();
+  return code ? formatMoney(minor / 10 ** currencyDigits(code), code, language, country) : formatPoints(minor, language, null, country);
 }
 
 /** A signed movement (+US$5.00, −500). */

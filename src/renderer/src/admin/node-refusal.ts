@@ -58,8 +58,8 @@ function esAmount(text: string): string {
   return text.replace(/-?\d[\d,.]*/, esNumber);
 }
 
-/** A form label without its hint in brackets: "Reason (required)" → "Reason". */
-function bare(label: string): string {
+/** A form label without its hint in brackets: "Reason to block (required)" → "Reason to block". */
+export function withoutHint(label: string): string {
   return label.replace(/\s*\([^)]*\)\s*$/, '');
 }
 
@@ -79,7 +79,7 @@ export function describeNodeSentence(message: string, labels: FieldLabels, langu
   const tail = message.slice(subject.length + 1);
   for (const shape of SHAPES) {
     const found = shape.tail.exec(tail);
-    if (found) return shape[language](bare(label), found[1] ?? '');
+    if (found) return shape[language](withoutHint(label), found[1] ?? '');
   }
   return null;
 }
@@ -92,6 +92,15 @@ export function refusalText(error: unknown, labels: FieldLabels = adminFieldLabe
   const message = errorMessage(error);
   if (!(error instanceof NodeApiError) || error.code !== 'validation_failed') return message;
   return describeNodeSentence(message, labels, languageStore.getState().language, error.field) ?? message;
+}
+
+/**
+ * The back office's labels with a form's own for the fields it names otherwise: three forms have a
+ * `reason` ("Reason for the adjustment", "Reason to block", "Who asked, and how"), and a refusal
+ * names the field as the form in front of the reader does.
+ */
+export function formLabels(own: FieldLabels): FieldLabels {
+  return { ...adminFieldLabels(languageStore.getState().language), ...own };
 }
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;

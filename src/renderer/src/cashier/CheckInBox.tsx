@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
 import { errorMessage, NodeApiError } from '../api/client';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useFieldError } from '../a11y/field-error';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { fieldErrorRef } from '../a11y/field-error';
 import { useEventStreamStatus } from '../events/event-stream';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
@@ -31,10 +31,7 @@ export function CheckInBox() {
   const [error, setError] = useState<string | null>(null);
   const [unlinked, setUnlinked] = useState<string | null>(null);
   const shown = useCustomer((s) => s.hash);
-  const inputRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
-  // "No customer matches…" is the box's own error: the box says it is invalid and points at it.
-  useFieldError(inputRef, error ? errorId : null);
   // A scanned card nobody has linked is the same normal moment as a typed one: the same offer, not a
   // dead-end toast. Scans the node refuses otherwise still say why in a toast.
   useEffect(
@@ -93,7 +90,8 @@ export function CheckInBox() {
       <Group align="flex-end" gap="sm" wrap="nowrap">
         <TextInput
           id={CHECK_IN_INPUT_ID}
-          ref={inputRef}
+          // "No customer matches…" is the box's own error: the box says it is invalid and points at it.
+          ref={fieldErrorRef(error ? errorId : null)}
           label={t.checkInLabel}
           placeholder={t.checkInPlaceholder}
           size="lg"

@@ -207,7 +207,7 @@ function Register({ store }: { store: KioskStore }) {
             </Badge>
           )}
         </div>
-        <Group align="flex-start" grow preventGrowOverflow={false} wrap="nowrap" gap="md">
+        <div className={classes.fields}>
           <Select
             label={t.callingCodeLabel}
             size="xl"
@@ -249,27 +249,27 @@ function Register({ store }: { store: KioskStore }) {
             classNames={{ input: classes.fieldInput }}
             styles={{ label: { fontSize: 18 } }}
           />
-        </Group>
+        </div>
         <OnScreenKeyboard
           layout={field === 'phone' ? 'digits' : 'full'}
           onKey={(c) => setCurrent(current + c)}
           onBackspace={() => setCurrent(current.slice(0, -1))}
           onClear={() => setCurrent('')}
         />
-        <Group justify="space-between" wrap="nowrap">
+        <div className={classes.actions}>
           <Button size="xl" className={classes.formButton} variant="default" onClick={() => store.getState().backToIdle()}>
             {t.cancel}
           </Button>
-          {/* A greyed Join alone does not say why: said beside it (in the row, so the form grows no taller). */}
+          {/* A greyed Join alone does not say why: said beside it (in the row, so the form grows no taller; under the buttons on a narrow screen). */}
           {tooShort && (
-            <Text id={whyDisabled} fz={18} ta="right" style={{ flex: 1 }} data-testid="kiosk-join-why">
+            <Text id={whyDisabled} fz={18} className={classes.actionsNote} data-testid="kiosk-join-why">
               {t.joinNeedsPhone}
             </Text>
           )}
           <Button type="submit" size="xl" className={classes.formButton} px={48} disabled={tooShort} aria-describedby={tooShort ? whyDisabled : undefined}>
             {t.joinButton}
           </Button>
-        </Group>
+        </div>
       </Stack>
     </Paper>
   );

@@ -36,7 +36,7 @@ export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScre
       aria-label={ariaLabel ?? label}
       onMouseDown={keepFocus}
       onClick={onPress}
-      styles={{ label: { fontSize: 26 } }}
+      classNames={{ label: classes.keyLabel }}
     >
       {label}
     </Button>
@@ -69,7 +69,8 @@ export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScre
           })}
         </SimpleGrid>
       ))}
-      <SimpleGrid cols={6} spacing={6}>
+      {/* Two rows of three on a narrow screen (400% zoom: 320 px), where six cut "Clear" and ".com". */}
+      <SimpleGrid cols={{ base: 3, xs: 6 }} spacing={6}>
         {key(upper ? 'abc' : 'ABC', () => setUpper((u) => !u), upper ? 'abc' : 'ABC', { variant: upper ? 'filled' : 'light', color: 'gray' })}
         {key('+', () => onKey('+'))}
         {key('␣', () => onKey(' '), t.space)}

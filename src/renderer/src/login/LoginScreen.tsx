@@ -8,7 +8,7 @@
  */
 import { Alert, Button, Card, Center, Code, Group, List, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, Fragment, useId, useRef, useState } from 'react';
-import { useFieldError } from '../a11y/field-error';
+import { fieldErrorRef } from '../a11y/field-error';
 import { sessionStore, useSession } from '../session/session-store';
 import { useLoginStrings } from './strings';
 
@@ -88,8 +88,6 @@ export function LoginScreen() {
   const keyRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
   const refused = phase === 'signed-out' && error !== null;
-  // A refused key is the field's error: it says it is invalid and points at why.
-  useFieldError(keyRef, refused ? errorId : null);
 
   if (fromDesktop) return <DesktopStatus />;
   // A key kept from an earlier visit is being checked: no form to flash.
@@ -134,7 +132,8 @@ export function LoginScreen() {
               placeholder={t.keyPlaceholder}
               size="lg"
               value={key}
-              ref={keyRef}
+              // A refused key is the field's error: it says it is invalid and points at why.
+              ref={fieldErrorRef(refused ? errorId : null, keyRef)}
               onChange={(e) => setKey(e.currentTarget.value)}
               autoFocus
               autoComplete="off"
