@@ -27,6 +27,7 @@ import { reloadSettingsRoutes } from './routes/reload-settings';
 import { backOfficeAuthRoutes } from './routes/backoffice-auth';
 import { backOfficeChainRoutes } from './routes/backoffice-chain';
 import { backOfficeDashboardRoutes } from './routes/backoffice-dashboard';
+import { backOfficePaymentExceptionRoutes } from './routes/backoffice-payment-exceptions';
 import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
@@ -223,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });
   await app.register(backOfficeDashboardRoutes, { engine });
   await app.register(backOfficeChainRoutes, { engine, role: options.role });
+  await app.register(backOfficePaymentExceptionRoutes, { engine });
   await app.register(backOfficeWebhookRoutes, { engine, allowPrivate: options.webhooksAllowPrivate ?? false });
   await app.register(storeAdminRoutes, { engine });
   if (options.rendererDir && !(await registerRenderer(app, options.rendererDir))) {

@@ -16,16 +16,18 @@ export const STAFF_PERMISSIONS = [
   'keys.manage',
   'dashboard.read',
   'webhooks.manage',
+  'payments.manage',
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 /**
- * owner: everything. manager: program, customers, stores, webhooks (not staff). store manager: their own
- * store only (its keys, its customers' check-ins and orders, its dashboard), the program read-only.
+ * owner: everything. manager: program, customers, stores, webhooks, payment exceptions (not staff).
+ * store manager: their own store only (its keys, its customers' check-ins and orders, its
+ * dashboard), the program read-only; not payment exceptions, which belong to no store.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read', 'webhooks.manage'],
+  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read', 'webhooks.manage', 'payments.manage'],
   store_manager: ['program.read', 'customers.read', 'stores.read', 'keys.manage', 'dashboard.read'],
 };
 

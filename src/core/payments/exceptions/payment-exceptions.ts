@@ -106,6 +106,11 @@ export async function listPaymentExceptions(engine: Engine, scope: VendorScope, 
   return (await query.orderBy('x.created_at', 'desc').orderBy('x.id', 'desc').execute()).map(toRecord);
 }
 
+export interface ResolveOptions {
+  /** Runs in the transaction that resolves the exception (the back office's audit entry), not when it is refused. */
+  onResolved?: (trx: Kysely<DB>) => Promise<void>;
+}
+
 /**
  * POST /payment-exceptions/:id/resolve: `refund` gives the money back through the gateway (the
  * charge becomes `refunded`, so nothing reconciles it again); `credit` adds the amount to the
@@ -113,7 +118,7 @@ export async function listPaymentExceptions(engine: Engine, scope: VendorScope, 
  * becomes `succeeded` and credited). A resolved exception is 409; a credit with no customer to
  * credit, or a refund the gateway refuses, 422.
  */
-export async function resolvePaymentException(engine: Engine, scope: VendorScope, id: number, action: 'refund' | 'credit'): Promise<PaymentExceptionRecord> {
+export async function resolvePaymentException(engine: Engine, scope: VendorScope, id: number, action: 'refund' | 'credit', options: ResolveOptions = {}): Promise<PaymentExceptionRecord> {
   const row = await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirst();
   if (!row) throw new ServiceError('payment_exception_not_found');
   // A refund left half-way (the gateway unreachable after the claim) may be asked again.
@@ -139,11 +144,15 @@ export async function resolvePaymentException(engine: Engine, scope: VendorScope
     await transact(engine, async (trx) => {
       // The charge's row first, as everywhere a charge and its exception change together.
       await trx.updateTable('payment_charges').set({ status: 'refunded', updated_at: now, completed_at: now }).where('id', '=', row.charge_id).execute();
-      await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'refunding').execute();
+      const moved = await trx.updateTable('payment_exceptions').set({ status: 'refunded', resolution: 'refund', refund_id: refund.refundId, resolved_at: now }).where('id', '=', row.id).where('status', '=', 'refunding').executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 1) await options.onResolved?.(trx);
     });
   } else {
     if (row.user_id === null) throw new ServiceError('business_rule', 'No customer account is behind this charge: refund it instead.');
-    await takeException(engine, scope, row, (trx) => creditException(trx, engine, scope, row));
+    await takeException(engine, scope, row, async (trx) => {
+      await creditException(trx, engine, scope, row);
+      await options.onResolved?.(trx);
+    });
   }
   return toRecord((await exceptionsOf(engine.db, scope.vendorId).where('x.id', '=', id).executeTakeFirstOrThrow())!);
 }

@@ -6,6 +6,8 @@ import { adminStore, useAdmin } from './admin-store';
 import { AuditScreen } from './AuditScreen';
 import { CustomerDetail, CustomerSearch } from './CustomersScreen';
 import { DashboardScreen } from './DashboardScreen';
+import { PaymentExceptionsScreen, PaymentExceptionsTab } from './PaymentExceptionsScreen';
+import { usePaymentExceptionStrings } from './payment-exceptions-strings';
 import { ProgramScreen } from './ProgramScreen';
 import { SignInScreen } from './SignInScreen';
 import { StaffScreen } from './StaffScreen';
@@ -16,12 +18,13 @@ import { useWebhookStrings } from './webhooks-strings';
 import { WebhooksScreen } from './WebhooksScreen';
 import { go, useHashRoute } from './use-hash-route';
 
-const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'webhooks', 'staff', 'audit'];
+const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'payments', 'webhooks', 'staff', 'audit'];
 
 /** The merchant's back office at /admin: sign-in, dashboard, program, stores and keys, customers, webhooks, staff, audit log. */
 export function AdminApp() {
   const t = useAdminStrings();
   const w = useWebhookStrings();
+  const p = usePaymentExceptionStrings();
   const route = useHashRoute();
   const staff = useAdmin((s) => s.staff);
   useEffect(() => {
@@ -39,7 +42,7 @@ export function AdminApp() {
   const section = SECTIONS.includes(asked) ? asked : 'dashboard';
   const signedIn = staff !== null;
   const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
-  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
+  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, payments: p.tab, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
   // The header is in the page's flow and wraps: fixed at 60 px it cut "Sign out" at 200% zoom and
   // covered a quarter of the window at 400%.
   return (
@@ -79,6 +82,7 @@ export function AdminApp() {
               <Tabs.Tab value="program">{t.program}</Tabs.Tab>
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
               <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
+              {roleAllows(staff.role, 'payments.manage') && <PaymentExceptionsTab value="payments" />}
               {roleAllows(staff.role, 'webhooks.manage') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
               {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
@@ -87,6 +91,7 @@ export function AdminApp() {
             <Tabs.Panel value="program">{section === 'program' && <ProgramScreen />}</Tabs.Panel>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
+            <Tabs.Panel value="payments">{section === 'payments' && <PaymentExceptionsScreen />}</Tabs.Panel>
             <Tabs.Panel value="webhooks">{section === 'webhooks' && (id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />)}</Tabs.Panel>
             <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>
             <Tabs.Panel value="audit">{section === 'audit' && <AuditScreen />}</Tabs.Panel>

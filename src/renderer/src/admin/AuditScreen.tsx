@@ -9,7 +9,7 @@ import { useLoad } from './use-load';
 const PAGE = 25;
 
 /** The kinds of object the back office records changes to (the audit's `object_type`). */
-const OBJECT_TYPES = ['staff', 'store', 'api_key', 'customer', 'webhook', 'program', 'currency', 'earning_rule', 'reward', 'tier', 'content', 'sync_exception'] as const;
+const OBJECT_TYPES = ['staff', 'store', 'api_key', 'customer', 'webhook', 'program', 'currency', 'earning_rule', 'reward', 'tier', 'content', 'sync_exception', 'payment_exception'] as const;
 type ObjectType = (typeof OBJECT_TYPES)[number];
 const EVERYTHING = 'all';
 

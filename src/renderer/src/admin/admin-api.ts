@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { StaffPaymentExceptionSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
 
@@ -17,6 +18,7 @@ export type ChainHealth = Static<typeof ChainHealthSchema>;
 export type SyncException = Static<typeof SyncExceptionSchema>;
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
+export type StaffPaymentException = Static<typeof StaffPaymentExceptionSchema>;
 type Body = Record<string, unknown>;
 
 /** An endpoint as the Webhooks screen sends it; the node reads an empty description or alert email as none. */
@@ -106,6 +108,9 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     sendWebhookTest: (id: string) => call<{ event_id: string }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
     webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
     replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
+    /** `status`: open (with refunds whose answer was lost), refunding, refunded, credited, settled or all. */
+    paymentExceptions: (status: string) => call<{ items: StaffPaymentException[] }>('/backoffice/payment-exceptions', { query: { status } }),
+    resolvePaymentException: (id: number, action: 'refund' | 'credit') => call<StaffPaymentException>(`/backoffice/payment-exceptions/${id}/resolve`, { method: 'POST', body: { action } }),
     /** `objectType`: only the changes to that kind of object (staff, store, api_key…); null: every change. */
     audit: (offset: number, limit: number, objectType: string | null = null) =>
       call<{ items: AuditEntry[]; total: number }>('/backoffice/audit', { query: { offset, limit, ...(objectType === null ? {} : { object_type: objectType }) } }),

@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { IsoTimestamp, Nullable } from './common';
+
+// The back office's payment exceptions (the staff face of GET /payment-exceptions and its resolve):
+// money the gateway took that the ledger could not settle, for owners and managers to act on.
+
+export const PAYMENT_EXCEPTION_STATUSES = ['open', 'refunding', 'refunded', 'credited', 'settled'] as const;
+
+export const PaymentExceptionsQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('refunding'), Type.Literal('refunded'), Type.Literal('credited'), Type.Literal('settled'), Type.Literal('all')], { description: 'open (the default: with refunds whose answer was lost) | refunding | refunded | credited | settled | all' })),
+});
+
+export const ResolvePaymentExceptionBody = Type.Object({ action: Type.Union([Type.Literal('refund'), Type.Literal('credit')]) });
+
+export const PaymentExceptionCustomerSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+});
+
+export const StaffPaymentExceptionSchema = Type.Object({
+  id: Type.Integer(),
+  kind: Type.String({ description: 'paid_without_gift | reload_refused' }),
+  status: Type.String({ description: 'open | refunding | refunded | credited | settled' }),
+  charge_id: Type.Integer(),
+  purpose: Type.String(),
+  amount: Type.Integer({ description: 'minor units of currency (as every back-office amount)' }),
+  currency: Type.String(),
+  currency_digits: Type.Integer({ description: 'the currency’s minor-unit digits (2 for USD, 3 for KWD)' }),
+  /** The account behind the charge; null for a guest's eGift. */
+  customer: Nullable(PaymentExceptionCustomerSchema),
+  resolution: Nullable(Type.String()),
+  date_created: IsoTimestamp,
+  date_resolved: Nullable(IsoTimestamp),
+});
