@@ -30,6 +30,7 @@ import { backOfficeDashboardRoutes } from './routes/backoffice-dashboard';
 import { backOfficePaymentExceptionRoutes } from './routes/backoffice-payment-exceptions';
 import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
+import { backOfficePayBackRoutes } from './routes/backoffice-pay-back';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { backOfficeStoreRoutes } from './routes/backoffice-stores';
 import { backOfficeWebhookRoutes } from './routes/backoffice-webhooks';
@@ -221,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeStaffRoutes, { engine });
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });
+  await app.register(backOfficePayBackRoutes, { engine });
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });
   await app.register(backOfficeDashboardRoutes, { engine });
   await app.register(backOfficeChainRoutes, { engine, role: options.role });

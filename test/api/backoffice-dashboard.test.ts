@@ -71,6 +71,7 @@ const figures = (f: Partial<Record<string, number>>) => ({
   stored_value_returned: 0,
   stored_value_adjusted: 0,
   stored_value_forfeited: 0,
+  stored_value_paid_back: 0,
   reloads: 0,
   reload_amount: 0,
   egifts: 0,

@@ -18,8 +18,10 @@ import { dayLabel, lastDays } from './time-zone-days';
 //   a store), with their counts;
 // - stored value adjusted: the net of staff adjustments of quick pay (program-wide);
 // - stored value forfeited: what customers who left gave up (breakage: `forfeit` entries, negative;
-//   program-wide), so each day's move of the liability reads as loaded − spent + returned +
-//   adjusted + forfeited;
+//   program-wide);
+// - stored value paid back: what staff paid out to customers, in cash or to their cards (`payback`
+//   entries net of a refused card refund's return; shown positive; program-wide), so each day's
+//   move of the liability reads as loaded − spent + returned + adjusted + forfeited − paid back;
 // - outstanding stored value: the sum of every quick-pay balance, now and at the end of each day
 //   (program-wide only);
 // - eGifts sold, not yet claimed: gifts paid for (scheduled or sent, their charge succeeded) in the
@@ -38,6 +40,8 @@ export interface Figures {
   storedValueReturned: number;
   storedValueAdjusted: number;
   storedValueForfeited: number;
+  /** Stored value paid back to customers (cash or card), positive. */
+  storedValuePaidBack: number;
   reloads: number;
   reloadAmount: number;
   egifts: number;
@@ -59,7 +63,7 @@ export interface Dashboard {
   stores: Array<Figures & { id: number; name: string }>;
 }
 
-const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, storedValueForfeited: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, storedValueForfeited: 0, storedValuePaidBack: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
 
 function add(into: Figures, more: Partial<Figures>): void {
   for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
@@ -118,6 +122,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
       }
       if (r.kind === 'adjustment') put(r.day, null, { storedValueAdjusted: amount });
       if (r.kind === 'forfeit') put(r.day, null, { storedValueForfeited: amount });
+      if (r.kind === 'payback') put(r.day, null, { storedValuePaidBack: -amount });
       if (r.kind === 'spend_reversal') put(r.day, null, { storedValueReturned: amount });
     }
     const total = await db

@@ -4,13 +4,14 @@ import { holderBalance } from '../ledger/ledger';
 import { recordTransaction } from '../orders/record-transaction';
 import type { DB } from '../storage/schema';
 
-/** What moved a balance outside a sale: staff's correction, points expiring, or expired points given back. */
-export type BalanceNoteKind = 'adjustment' | 'expiry' | 'expiry_return';
+/** What moved a balance outside a sale: staff's correction, points expiring, expired points given back, or stored value paid back (and a refused card refund's return). */
+export type BalanceNoteKind = 'adjustment' | 'expiry' | 'expiry_return' | 'payback';
 
 const NAMES: Record<BalanceNoteKind, string> = {
   adjustment: 'Balance adjusted by the store',
   expiry: 'Points expired',
   expiry_return: 'Expired points given back',
+  payback: 'Balance paid back by the store',
 };
 
 /**

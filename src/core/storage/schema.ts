@@ -833,6 +833,55 @@ export interface PaymentExceptionsTable {
   resolved_at: number | null;
 }
 
+/** Stored value staff paid back to a customer (migration 0040), in cash or to the cards it was loaded from. */
+export interface StoredValuePaybacksTable {
+  id: number;
+  vendor_id: number;
+  user_id: number;
+  /** The quick-pay currency (currencies.id) paid back. */
+  currency_id: number;
+  /** 'cash' | 'card'. */
+  method: string;
+  /** Minor units asked for. */
+  amount: number;
+  /** Minor units that left the balance for good (a card refund the gateway refused came back). */
+  amount_paid: number;
+  /** 'paid' | 'refunding' (card refunds sent, outcome not all known) | 'partial' | 'refused'. */
+  status: string;
+  idempotency_key: string;
+  fingerprint: string;
+  staff_id: number;
+  note: string | null;
+  /** The `payback` ledger entry that took the amount out of the balance. */
+  ledger_entry_id: number;
+  created_at: number;
+  completed_at: number | null;
+}
+
+/** One card refund of a pay-back (migration 0040): part of it sent back to one reload charge. */
+export interface StoredValuePaybackRefundsTable {
+  id: number;
+  vendor_id: number;
+  payback_id: number;
+  charge_id: number;
+  amount: number;
+  /** 'pending' (sent or to send; outcome unknown) | 'succeeded' | 'failed'. */
+  status: string;
+  gateway_refund_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The test gateway's refunds (migration 0040), partial ones too. */
+export interface TestGatewayRefundsTable {
+  id: string;
+  charge_id: string;
+  amount: number;
+  idempotency_key: string;
+  status: string;
+  created_at: number;
+}
+
 /** One fixed window of a rate limit (migration 0011): its hits so far. */
 export interface RateLimitWindowsTable {
   /** HMAC (node key) of "<rule>:<dimension>:<value>". */
@@ -914,6 +963,9 @@ export interface DB {
   audit_log: AuditLogTable;
   gateway_detachments: GatewayDetachmentsTable;
   payment_exceptions: PaymentExceptionsTable;
+  stored_value_paybacks: StoredValuePaybacksTable;
+  stored_value_payback_refunds: StoredValuePaybackRefundsTable;
+  test_gateway_refunds: TestGatewayRefundsTable;
   rate_limit_windows: RateLimitWindowsTable;
   scanner_stations: ScannerStationsTable;
   vendor_versions: VendorVersionsTable;

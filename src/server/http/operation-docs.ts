@@ -219,6 +219,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/customers': { section: 'Back office', summary: 'Search customers', description: 'By any identifier the counter accepts, else by the start of a name; paged.' },
   'GET /backoffice/customers/{id}': { section: 'Back office', summary: 'A customer', description: 'Profile, balances, cards and recent ledger entries.' },
   'POST /backoffice/customers/{id}/adjustments': { section: 'Back office', summary: 'Adjust a balance', description: 'A compensating ledger entry with a required reason (never an edit); audited.' },
+  'GET /backoffice/customers/{id}/pay-back': { section: 'Back office', summary: 'What can be paid back', description: 'The customer’s quick-pay balance and how much of it can go back to the cards its reloads were paid with (extension).' },
+  'POST /backoffice/customers/{id}/pay-backs': {
+    section: 'Back office',
+    summary: 'Pay back stored value',
+    description:
+      'Owners and managers pay out all or part of a positive quick-pay balance, in cash or refunded to the cards of its reloads (newest first), as a `payback` ledger entry; audited; the same idempotency_key answers the same pay-back. More than the balance: 422 payback_exceeds_balance; more than the cards can take: 422 payback_exceeds_card_refunds; the gateway refused: 422 payback_refused, balance unchanged; central’s at a paired store (409 payback_managed_by_central). Extension.',
+  },
   'POST /backoffice/customers/{id}/block': { section: 'Back office', summary: 'Block a customer', description: 'With a required reason: refused at check-in, orders and card payments (reload, auto reload, eGift, adding a card: customer_blocked) until unblocked; audited.' },
   'POST /backoffice/customers/{id}/unblock': { section: 'Back office', summary: 'Unblock a customer', description: 'They may check in and order again; audited.' },
   'POST /backoffice/customers/{id}/remove': {

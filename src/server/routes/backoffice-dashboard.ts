@@ -18,6 +18,7 @@ const figuresToWire = (f: Figures) => ({
   stored_value_returned: f.storedValueReturned,
   stored_value_adjusted: f.storedValueAdjusted,
   stored_value_forfeited: f.storedValueForfeited,
+  stored_value_paid_back: f.storedValuePaidBack,
   reloads: f.reloads,
   reload_amount: f.reloadAmount,
   egifts: f.egifts,

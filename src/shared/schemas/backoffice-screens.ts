@@ -59,6 +59,7 @@ const Figures = {
   stored_value_returned: Type.Integer({ description: 'what voids gave back to quick-pay balances on their day, minor units (program-wide)' }),
   stored_value_adjusted: Type.Integer({ description: 'net of staff adjustments of quick pay, minor units (program-wide)' }),
   stored_value_forfeited: Type.Integer({ description: 'quick pay given up by customers who left the program (breakage; zero or negative), minor units (program-wide)' }),
+  stored_value_paid_back: Type.Integer({ description: 'extension: quick pay staff paid back to customers, in cash or to their cards (zero or positive; the day’s liability moves by loaded − spent + returned + adjusted + forfeited − paid back), minor units (program-wide)' }),
   reloads: Type.Integer(),
   reload_amount: Type.Integer({ description: 'minor units' }),
   egifts: Type.Integer({ description: 'eGifts claimed (credited to a balance); sold and unclaimed ones are unclaimed_egifts' }),

@@ -72,6 +72,12 @@ export interface ChargeResult {
   declineReason?: DeclineReason;
 }
 
+/** Part of a charge to give back: minor units of the charge's currency (a multiple of cardAmountStep). */
+export interface RefundPart {
+  amountMinor: number;
+  currency: string;
+}
+
 export interface RefundResult {
   refundId: string;
   status: 'succeeded' | 'pending' | 'failed';
@@ -102,7 +108,12 @@ export interface PaymentGateway {
    * the processor's charge id) is reconciled without charging again.
    */
   findCharge(idempotencyKey: string): Promise<ChargeResult | null>;
-  refund(chargeId: string, idempotencyKey: string): Promise<RefundResult>;
+  /**
+   * Gives the charge's money back to its card: all of it, or `part` of it (several partial refunds
+   * of one charge add up to at most its amount). The same key twice is the same refund. 'failed':
+   * the processor refused (nothing was given back); a PaymentGatewayError: the outcome is unknown.
+   */
+  refund(chargeId: string, idempotencyKey: string, part?: RefundPart): Promise<RefundResult>;
   /**
    * Removes a saved card (a token from tokenize) at the processor, so it can never be charged
    * again: when the customer is erased. A token the processor no longer knows counts as detached;

@@ -7,6 +7,7 @@ import {
   isDeclineReason,
   type PaymentGateway,
   PaymentGatewayError,
+  type RefundPart,
   type RefundResult,
   type TokenizeResult,
 } from './payment-gateway';
@@ -107,8 +108,10 @@ export class StripeGateway implements PaymentGateway {
     return intent ? resultOf(intent) : null;
   }
 
-  async refund(chargeId: string, idempotencyKey: string): Promise<RefundResult> {
-    const refund = await this.call('POST', '/v1/refunds', { payment_intent: chargeId }, idempotencyKey);
+  async refund(chargeId: string, idempotencyKey: string, part?: RefundPart): Promise<RefundResult> {
+    const form: Record<string, string> = { payment_intent: chargeId };
+    if (part) form.amount = String(toStripeAmount(part.amountMinor, part.currency));
+    const refund = await this.call('POST', '/v1/refunds', form, idempotencyKey);
     if (refund.error) return { refundId: '', status: 'failed' };
     return { refundId: String(refund.id), status: refund.status === 'succeeded' ? 'succeeded' : refund.status === 'pending' ? 'pending' : 'failed' };
   }

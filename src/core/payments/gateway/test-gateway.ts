@@ -13,6 +13,7 @@ import {
   isDeclineReason,
   type PaymentGateway,
   PaymentGatewayError,
+  type RefundPart,
   type RefundResult,
   type TokenizeResult,
 } from './payment-gateway';
@@ -71,6 +72,7 @@ export class TestGateway implements PaymentGateway {
   /** Test hooks: how many coming `charge` calls lose their answer / never reach the processor. */
   private answersToLose = 0;
   private requestsToRefuse = 0;
+  private refundsToDecline = 0;
 
   constructor(options: TestGatewayOptions) {
     this.db = options.db;
@@ -182,21 +184,54 @@ export class TestGateway implements PaymentGateway {
     return row ? this.getCharge(row.id) : null;
   }
 
-  /** A charge is refunded once however often it is asked (the idempotency key is the charge's). */
-  async refund(chargeId: string, _idempotencyKey: string): Promise<RefundResult> {
+  /**
+   * A whole refund (no `part`) is made once however often it is asked (the idempotency key is the
+   * charge's). A partial one is made once per key, and refused when the charge has less left to
+   * give back than it asks (as Stripe refuses it), or when a test declines it (declineNextRefunds).
+   */
+  async refund(chargeId: string, idempotencyKey: string, part?: RefundPart): Promise<RefundResult> {
     if (this.requestsToRefuse > 0) {
       this.requestsToRefuse -= 1;
       throw new PaymentGatewayError('test gateway: connection refused (simulated)');
     }
     const row = await this.db.selectFrom('test_gateway_charges').selectAll().where('id', '=', chargeId).executeTakeFirst();
     if (!row) throw new PaymentGatewayError(`no such charge ${chargeId}`, false);
-    if (row.status !== 'succeeded') return { refundId: `tre_${chargeId.slice(4)}`, status: 'failed' };
-    await this.db.updateTable('test_gateway_charges').set({ refunded_at: this.clock.now() }).where('id', '=', chargeId).where('refunded_at', 'is', null).execute();
+    const result = part ? await this.refundPart(row, idempotencyKey, part) : await this.refundWhole(row);
     if (this.answersToLose > 0) {
       this.answersToLose -= 1;
       throw new PaymentGatewayError('test gateway: connection reset after the refund was made (simulated)');
     }
-    return { refundId: `tre_${chargeId.slice(4)}`, status: 'succeeded' };
+    return result;
+  }
+
+  private async refundWhole(row: Selectable<TestGatewayChargesTable>): Promise<RefundResult> {
+    if (row.status !== 'succeeded') return { refundId: `tre_${row.id.slice(4)}`, status: 'failed' };
+    await this.db.updateTable('test_gateway_charges').set({ refunded_at: this.clock.now() }).where('id', '=', row.id).where('refunded_at', 'is', null).execute();
+    return { refundId: `tre_${row.id.slice(4)}`, status: 'succeeded' };
+  }
+
+  private async refundPart(row: Selectable<TestGatewayChargesTable>, key: string, part: RefundPart): Promise<RefundResult> {
+    const seen = await this.db.selectFrom('test_gateway_refunds').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+    if (seen) {
+      if (seen.charge_id !== row.id || Number(seen.amount) !== part.amountMinor) throw new PaymentGatewayError('idempotency key reused with other parameters', false);
+      return { refundId: seen.id, status: seen.status === 'succeeded' ? 'succeeded' : 'failed' };
+    }
+    if (!Number.isSafeInteger(part.amountMinor) || part.amountMinor <= 0 || part.currency.toUpperCase() !== row.currency) throw new PaymentGatewayError('refund amount must be a positive integer of the charge\'s currency', false);
+    const given = await this.db.selectFrom('test_gateway_refunds').select((eb) => eb.fn.sum<number>('amount').as('total')).where('charge_id', '=', row.id).where('status', '=', 'succeeded').executeTakeFirst();
+    const left = row.refunded_at !== null ? 0 : Number(row.amount) - Number(given?.total ?? 0);
+    let status: 'succeeded' | 'failed' = row.status === 'succeeded' && part.amountMinor <= left ? 'succeeded' : 'failed';
+    if (status === 'succeeded' && this.refundsToDecline > 0) {
+      this.refundsToDecline -= 1;
+      status = 'failed';
+    }
+    const id = `tre_${randomBytes(12).toString('hex')}`;
+    await this.db.insertInto('test_gateway_refunds').values({ id, charge_id: row.id, amount: part.amountMinor, idempotency_key: key, status, created_at: this.clock.now() }).execute();
+    return { refundId: id, status };
+  }
+
+  /** Test hook: the next `count` partial refunds are refused by the processor (nothing is given back). */
+  declineNextRefunds(count = 1): void {
+    this.refundsToDecline = count;
   }
 
   /** Forgets the card behind the token: charging it afterwards fails like an unknown token. */

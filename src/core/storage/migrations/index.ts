@@ -37,6 +37,7 @@ import { namesFoldedForSearch } from './0036-names-folded-for-search';
 import { syncMovedRows } from './0037-sync-moved-rows';
 import { messagesByCustomer } from './0038-messages-by-customer';
 import { paymentLimits } from './0039-payment-limits';
+import { storedValuePaybacks } from './0040-stored-value-paybacks';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0037-sync-moved-rows': syncMovedRows,
   '0038-messages-by-customer': messagesByCustomer,
   '0039-payment-limits': paymentLimits,
+  '0040-stored-value-paybacks': storedValuePaybacks,
 };

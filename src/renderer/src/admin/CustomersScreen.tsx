@@ -4,6 +4,7 @@ import { NodeApiError } from '../api/client';
 import { type FieldProblem, invalidProps, TableScroll } from './a11y';
 import { formLabels, refusalText, withoutHint } from './node-refusal';
 import { RemoveMemberForm } from './RemoveMemberForm';
+import { PayBackForm } from './PayBackForm';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
@@ -338,6 +339,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           {message.text}
         </Alert>
       )}
+      {role && roleAllows(role, 'customers.write') && <PayBackForm customerId={customerId} name={`${p.first_name} ${p.last_name}`} onPaid={profile.reload} />}
       {role && roleAllows(role, 'customers.write') && (
         <RemoveMemberForm
           customerId={customerId}

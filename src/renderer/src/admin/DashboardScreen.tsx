@@ -49,6 +49,7 @@ export function DashboardScreen() {
     [t.returnedByVoids, (f) => money(f.stored_value_returned, cur)],
     [t.adjustedByStaff, (f) => money(f.stored_value_adjusted, cur)],
     [t.forfeitedOnLeaving, (f) => money(f.stored_value_forfeited, cur)],
+    [t.paidBackToCustomers, (f) => money(f.stored_value_paid_back, cur)],
     [t.reloads, (f) => `${f.reloads} · ${money(f.reload_amount, cur)}`],
     [t.egifts, (f) => `${f.egifts} · ${money(f.egift_amount, cur)}`],
   ];

@@ -3,6 +3,7 @@ import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchem
 import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import type { StaffPaymentExceptionSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
+import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
 import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
 
 export type Staff = Static<typeof StaffSchema>;
@@ -82,6 +83,9 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     customers: (q: string, limit: number) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q, limit } }),
     customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
+    payBackOptions: (id: number) => call<Static<typeof PayBackOptionsSchema>>(`/backoffice/customers/${id}/pay-back`),
+    /** The same idempotency_key answers the same pay-back: a retry after a lost answer never pays twice. */
+    payBack: (id: number, body: { amount: number; method: 'cash' | 'card'; idempotency_key: string }) => call<Static<typeof PayBackSchema>>(`/backoffice/customers/${id}/pay-backs`, { method: 'POST', body }),
     block: (id: number, reason: string) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/block`, { method: 'POST', body: { reason } }),
     unblock: (id: number) => call<Static<typeof BlockStateSchema>>(`/backoffice/customers/${id}/unblock`, { method: 'POST' }),
     removeCustomer: (id: number, body: Static<typeof RemoveMemberBody>) => call<Static<typeof RemovedMemberSchema>>(`/backoffice/customers/${id}/remove`, { method: 'POST', body }),
