@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
-import { openPostgres } from '../../src/core/storage/database';
-import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { buildApp } from '../../src/server/app';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
-import { ManualClock } from '../support/clock';
 import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { giftPaidWithoutGift, reloadRefused } from '../support/payment-exceptions';
 import { paymentsApi } from '../support/payments';
-import { createServerDatabase, openTestPostgres } from '../support/postgres';
 import { expectResourceError } from '../support/resource-api';
+import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
 import { startTestNode, type TestNode } from '../support/test-node';
 
 // Payment exceptions in the back office over real HTTP, on SQLite and PostgreSQL: owners and
@@ -19,41 +13,13 @@ import { startTestNode, type TestNode } from '../support/test-node';
 // manager is refused (they belong to no store), another program's exception is unknown, bad input
 // is a 400 that changes nothing.
 
-type Served = Pick<TestNode, 'url' | 'engine' | 'clock' | 'addVendor'> & { close(): Promise<void> };
-
-async function servedOnPostgres(): Promise<Served> {
-  // This file's own database on the server at PG_URL (prefix h1_), else an embedded PGlite.
-  const scratch = process.env.PG_URL ? await createServerDatabase(process.env.PG_URL, 'h1_payexc') : null;
-  const pglite = scratch ? null : await openTestPostgres();
-  const database = scratch ? openPostgres(scratch.url, 4) : pglite!.database;
-  const clock = new ManualClock();
-  const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'central' });
-  const app = await buildApp({ engine, role: 'central', version: 'test', rateLimits: ROOMY_RATE_LIMITS });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  let count = 0;
-  return {
-    url,
-    engine,
-    clock,
-    addVendor: (name) => setUpVendor(engine, { name: name ?? `Vendor ${++count}`, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } }),
-    close: async () => {
-      await app.close();
-      await engine.close();
-      if (scratch) {
-        await database.close();
-        await scratch.drop();
-      } else await pglite!.drop();
-    },
-  };
-}
-
-const NODES: Array<{ name: string; start(): Promise<Served> }> = [
+const NODES: Array<{ name: string; start(): Promise<ServedNode> }> = [
   { name: 'SQLite', start: () => startTestNode({ rateLimits: ROOMY_RATE_LIMITS }) },
-  { name: 'PostgreSQL', start: servedOnPostgres },
+  { name: 'PostgreSQL', start: () => startPostgresCentral({ rateLimits: ROOMY_RATE_LIMITS }) },
 ];
 
 describe.each(NODES)('back-office payment exceptions on $name', ({ start }) => {
-  let node: Served;
+  let node: ServedNode;
   const asNode = () => node as unknown as TestNode;
   const pay = paymentsApi(asNode);
   let vendorId: number;

@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
-import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
-import { buildApp } from '../../src/server/app';
-import { ManualClock } from '../support/clock';
 import { type Customer, freshEmail, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { CARDS, paymentsApi } from '../support/payments';
-import { openTestPostgres } from '../support/postgres';
+import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
 import { http, type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
 // A double-clicked eGift: five requests with one Idempotency-Key at once, over real HTTP. A guest's
@@ -15,36 +10,13 @@ import { http, type HttpReply, startTestNode, type TestNode } from '../support/t
 // payment_gateway_unavailable although the gift was bought. Now a duplicate waits for the first and
 // answers the same gift: one charge, one gift, one email. On SQLite and on PostgreSQL.
 
-/** What the calls below need of a node: its URL and engine (the PostgreSQL one is built here). */
-type Served = Pick<TestNode, 'url' | 'engine' | 'clock' | 'addVendor'> & { close(): Promise<void> };
-
-async function servedOnPostgres(): Promise<Served> {
-  const pg = await openTestPostgres();
-  const clock = new ManualClock();
-  const engine = await startEngine({ database: pg.database, nodeKey: randomBytes(32), clock, role: 'central' });
-  const app = await buildApp({ engine, role: 'central', version: 'test', rateLimits: ROOMY_RATE_LIMITS });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  let count = 0;
-  return {
-    url,
-    engine,
-    clock,
-    addVendor: (name) => setUpVendor(engine, { name: name ?? `Vendor ${++count}`, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } }),
-    close: async () => {
-      await app.close();
-      await engine.close();
-      await pg.drop();
-    },
-  };
-}
-
-const NODES: Array<{ name: string; start(): Promise<Served> }> = [
+const NODES: Array<{ name: string; start(): Promise<ServedNode> }> = [
   { name: 'SQLite', start: () => startTestNode({ rateLimits: ROOMY_RATE_LIMITS }) },
-  { name: 'PostgreSQL', start: servedOnPostgres },
+  { name: 'PostgreSQL', start: () => startPostgresCentral({ rateLimits: ROOMY_RATE_LIMITS }) },
 ];
 
 describe.each(NODES)('a double-clicked eGift on $name', ({ start }) => {
-  let node: Served;
+  let node: ServedNode;
   // The helpers take a TestNode and use only its url and engine.
   const asNode = () => node as unknown as TestNode;
   const api = paymentsApi(asNode);
@@ -65,10 +37,12 @@ describe.each(NODES)('a double-clicked eGift on $name', ({ start }) => {
     return Promise.all(Array.from({ length: 5 }, () => http(url, { method: 'POST', body, headers: { 'idempotency-key': key } })));
   }
 
-  function expectOneGift(replies: HttpReply[], status: 'Sent' | 'Pending') {
+  /** Five 200s answering one gift, each with the status given (or one of those given). */
+  function expectOneGift(replies: HttpReply[], status: 'Sent' | 'Pending' | Array<'Sent' | 'Pending'>) {
     expect(replies.map((r) => [r.status, r.body.error?.errors?.[0]?.reason ?? null])).toEqual(Array.from({ length: 5 }, () => [200, null]));
     expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
-    expect(replies.map((r) => r.body.status)).toEqual(Array.from({ length: 5 }, () => status));
+    const allowed = Array.isArray(status) ? status : [status];
+    for (const reply of replies) expect(allowed).toContain(reply.body.status);
   }
 
   it('with a guest card: every request answers the one gift; one charge, one gift, one email', async () => {
@@ -91,7 +65,11 @@ describe.each(NODES)('a double-clicked eGift on $name', ({ start }) => {
 
     const late = await api.addProfileOk(c.key, CARDS.late);
     const replies = await fiveAtOnce(v.vendorId, { user_billingprofile: late.id }, c.key, 'double-click-late');
-    expectOneGift(replies, 'Pending');
+    // The card answers pending, and completes at its second status poll: a duplicate answered after
+    // the gift's card result arrived says Sent, truthfully (on embedded PGlite, whose one connection
+    // serialises the five, some do). Never another gift, never a refusal.
+    expectOneGift(replies, ['Pending', 'Sent']);
+    expect(replies.map((r) => r.body.status)).toContain('Pending');
     expect(await api.gatewayCharges(late.id)).toBe(1);
     expect(await count('egifts', v.vendorId)).toBe(2);
   });
