@@ -7,7 +7,7 @@ import type { DB } from '../storage/schema';
 export interface Actor {
   vendorId: number;
   staffId: number | null;
-  /** As the audit log shows it: the staff member's email, or "cli". */
+  /** As the audit log shows it: the staff member's email, "cli", or "system" (the node's jobs). */
   label: string;
 }
 

@@ -9,6 +9,7 @@ import { settlePendingEgifts } from '../../core/payments/egifts/settle-pending-e
 import { detachQueuedCards } from '../../core/payments/billing-profiles/detach-cards';
 import { demoteTiers } from '../../core/rules/tiers/demote-tiers';
 import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/reconcile/reconcile-charges';
+import { finishLostPaybacks } from '../../core/payments/pay-back/finish-lost-paybacks';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
 import { closeStaleSessions } from '../../core/onscreen/close-stale-sessions';
 
@@ -28,7 +29,8 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
  * central answered long ago from its outbox); where the program's data is owned, every
  * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
  * still to detach at the gateway; every 5 minutes (and at start), the
- * reconciliation of charges whose gateway answer was lost or is still pending. A paired store
+ * reconciliation of charges whose gateway answer was lost or is still pending, then the card
+ * pay-backs whose refund's answer was lost. A paired store
  * runs only the purge and its outbox's pruning. Returns the function that stops them.
  */
 export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Promise<void> {
@@ -61,7 +63,14 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (result.paidWithoutGift.length > 0) logger?.warn({ chargeIds: result.paidWithoutGift }, 'paid eGift charges without a gift (the buyer got a 503): a retry with the same key sends it; else staff must refund');
         if (result.errors > 0) logger?.warn(result, 'some payment charges could not be reconciled; will retry');
       })
-      .catch((error: unknown) => logger?.error({ err: error }, 'payment charge reconciliation failed'));
+      .catch((error: unknown) => logger?.error({ err: error }, 'payment charge reconciliation failed'))
+      .then(() => finishLostPaybacks(engine))
+      .then((result) => {
+        if (result.paid + result.returned > 0) logger?.info(result, 'card pay-backs whose refund answer was lost finished');
+        if (result.stuck.length > 0) logger?.warn({ paybackIds: result.stuck }, 'card pay-backs unfinished for over a day (the gateway still cannot be reached): staff can finish them from the customer\'s page');
+        else if (result.waiting + result.errors > 0) logger?.warn(result, 'some card pay-backs could not be finished; will retry');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'finishing card pay-backs failed'));
   // Each step logs its own failure, so the chain never rejects.
   const programHourly = () =>
     Promise.resolve()

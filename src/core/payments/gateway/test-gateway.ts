@@ -225,7 +225,13 @@ export class TestGateway implements PaymentGateway {
       status = 'failed';
     }
     const id = `tre_${randomBytes(12).toString('hex')}`;
-    await this.db.insertInto('test_gateway_refunds').values({ id, charge_id: row.id, amount: part.amountMinor, idempotency_key: key, status, created_at: this.clock.now() }).execute();
+    try {
+      await this.db.insertInto('test_gateway_refunds').values({ id, charge_id: row.id, amount: part.amountMinor, idempotency_key: key, status, created_at: this.clock.now() }).execute();
+    } catch (error) {
+      // The same key sent twice at once (two processes finishing one pay-back): the first one made it.
+      if (!isUniqueViolation(error)) throw error;
+      return this.refundPart(row, key, part);
+    }
     return { refundId: id, status };
   }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { toMajorUnits } from '../../../shared/money';
-import { recordAudit } from '../../audit/record-audit';
+import { type Actor, recordAudit } from '../../audit/record-audit';
 import { holdProgramMoney } from '../../currencies/program-money';
 import { checkCustomerAccess } from '../../customer-care/customer-access';
 import { survivingCustomerId } from '../../customers/customer-store';
@@ -25,7 +25,8 @@ import { type PaybackRecord, readPayback } from './payback-record';
 // before any gateway is asked, so no sale can spend what is on its way to a card. A card refund the
 // gateway refuses comes back as a compensating `payback` entry (the balance ends as it was); one
 // whose answer was lost stays `refunding`, and the same request (its idempotency key) asks again
-// under the same gateway keys, so the money goes back once.
+// under the same gateway keys, so the money goes back once; so does the node's job
+// (finish-lost-paybacks.ts) through sendRefunds, for a pay-back nobody finished.
 
 export interface PayBackRequest {
   /** Minor units of the quick-pay currency, > 0, at most the balance. */
@@ -46,7 +47,7 @@ export async function payBackStoredValue(engine: Engine, staff: StaffPrincipal, 
   if (!ownsProgramData(engine)) throw new ServiceError('payback_managed_by_central');
   const input = checkRequest(request);
   let payback = await startPayback(engine, staff, requestedId, input);
-  if (payback.status === 'refunding') payback = await sendRefunds(engine, staff, payback.id);
+  if (payback.status === 'refunding') payback = (await sendRefunds(engine, actorOf(staff), payback.id)).payback;
   if (payback.status === 'refused') throw new ServiceError('payback_refused');
   return payback;
 }
@@ -144,12 +145,17 @@ async function publicIdOf(db: Kysely<DB>, currencyId: number): Promise<string> {
   return (await db.selectFrom('currencies').select('public_id').where('id', '=', currencyId).executeTakeFirstOrThrow()).public_id;
 }
 
+export interface SendRefundsOptions {
+  /** Audit the close itself (`customer.pay_back_finished`): the job finishing what a request left. */
+  auditFinish?: boolean;
+}
+
 /**
  * Asks the gateway for each card refund still pending (never inside a transaction), under the
  * refund row's own key, then finishes the pay-back. An unknown outcome leaves it `refunding`: 503,
- * and the same request asks again.
+ * and the same request (or the job) asks again. `closed`: this call closed it (not another).
  */
-async function sendRefunds(engine: Engine, staff: StaffPrincipal, paybackId: number): Promise<PaybackRecord> {
+export async function sendRefunds(engine: Engine, actor: Actor, paybackId: number, options: SendRefundsOptions = {}): Promise<{ payback: PaybackRecord; closed: boolean }> {
   const pending = await engine.db
     .selectFrom('stored_value_payback_refunds as r')
     .innerJoin('payment_charges as c', 'c.id', 'r.charge_id')
@@ -174,19 +180,19 @@ async function sendRefunds(engine: Engine, staff: StaffPrincipal, paybackId: num
     }
     await engine.db.updateTable('stored_value_payback_refunds').set({ status, gateway_refund_id: refundId, updated_at: engine.clock.now() }).where('id', '=', refund.id).where('status', '=', 'pending').execute();
   }
-  await finishPayback(engine, staff, paybackId);
-  return readPayback(engine.db, paybackId);
+  const closed = await finishPayback(engine, actor, paybackId, options);
+  return { payback: await readPayback(engine.db, paybackId), closed };
 }
 
 /**
  * Closes a pay-back whose refunds all have an outcome: what the gateway refused comes back to the
  * balance as one compensating entry. Guarded by the status, so two finishing at once return it once.
  */
-async function finishPayback(engine: Engine, staff: StaffPrincipal, paybackId: number): Promise<void> {
-  await transact(engine, async (trx) => {
+async function finishPayback(engine: Engine, actor: Actor, paybackId: number, options: SendRefundsOptions): Promise<boolean> {
+  return transact(engine, async (trx) => {
     const payback = await trx.selectFrom('stored_value_paybacks').selectAll().where('id', '=', paybackId).executeTakeFirstOrThrow();
     const refunds = await trx.selectFrom('stored_value_payback_refunds').select(['amount', 'status']).where('payback_id', '=', paybackId).execute();
-    if (refunds.some((refund) => refund.status === 'pending')) return;
+    if (refunds.some((refund) => refund.status === 'pending')) return false;
     const refused = refunds.filter((refund) => refund.status === 'failed').reduce((sum, refund) => sum + Number(refund.amount), 0);
     const amount = Number(payback.amount);
     const status = refused === 0 ? 'paid' : refused === amount ? 'refused' : 'partial';
@@ -196,19 +202,31 @@ async function finishPayback(engine: Engine, staff: StaffPrincipal, paybackId: n
       .where('id', '=', paybackId)
       .where('status', '=', 'refunding')
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1 || refused === 0) return;
+    if (Number(moved.numUpdatedRows) !== 1) return false;
     const userId = Number(payback.user_id);
+    if (options.auditFinish) {
+      await recordAudit(trx, engine, actor, {
+        action: 'customer.pay_back_finished',
+        objectType: 'customer',
+        objectId: userId,
+        before: { payback: paybackId, status: 'refunding' },
+        after: { payback: paybackId, status, amount_paid: amount - refused, returned: refused },
+      });
+    }
+    if (refused === 0) return true;
     const currencyId = Number(payback.currency_id);
-    const accountId = await openAccount(trx, engine, { vendorId: staff.vendorId, currencyId, holderType: 'user', holderId: userId });
+    const vendorId = Number(payback.vendor_id);
+    const accountId = await openAccount(trx, engine, { vendorId, currencyId, holderType: 'user', holderId: userId });
     const back = await postEntry(trx, engine, accountId, { amount: refused, kind: 'payback', referenceType: 'payback', referenceId: String(paybackId), reversesId: Number(payback.ledger_entry_id) });
     const currency = await trx.selectFrom('currencies').select(['id', 'name', 'public_id']).where('id', '=', currencyId).executeTakeFirstOrThrow();
-    await recordBalanceNote(trx, engine, { kind: 'payback', vendorId: staff.vendorId, userId, currency: { id: Number(currency.id), name: currency.name }, amount: refused });
-    await recordAudit(trx, engine, actorOf(staff), {
+    await recordBalanceNote(trx, engine, { kind: 'payback', vendorId, userId, currency: { id: Number(currency.id), name: currency.name }, amount: refused });
+    await recordAudit(trx, engine, actor, {
       action: 'customer.pay_back_refused',
       objectType: 'customer',
       objectId: userId,
       before: { currency: currency.public_id, balance: back.balance - refused },
       after: { balance: back.balance, returned: refused, payback: paybackId, ledger_entry: back.id },
     });
+    return true;
   });
 }
