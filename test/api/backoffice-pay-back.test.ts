@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
 import { findBalanceMismatches } from '../../src/core/ledger/ledger';
-import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { openPostgres } from '../../src/core/storage/database';
-import { buildApp } from '../../src/server/app';
+import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
-import { ManualClock } from '../support/clock';
 import { type Customer, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { paymentsApi } from '../support/payments';
-import { createServerDatabase } from '../support/postgres';
+import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
 import { expectResourceError } from '../support/resource-api';
 import { type HttpReply, startTestNode, type TestNode } from '../support/test-node';
 
@@ -18,37 +13,13 @@ import { type HttpReply, startTestNode, type TestNode } from '../support/test-no
 // customer's reloads, newest first; a `payback` ledger entry, audited, once per idempotency key; a
 // refusal of the gateway leaves the balance as it was; bad input changes nothing.
 
-type Served = Pick<TestNode, 'url' | 'engine' | 'clock' | 'addVendor'> & { close(): Promise<void> };
-
-/** A central node on a fresh database of the PostgreSQL server at PG_URL (this file's `h4_` prefix). */
-async function servedOnPostgres(): Promise<Served> {
-  const scratch = await createServerDatabase(process.env.PG_URL!, 'h4_pay_back');
-  const database = openPostgres(scratch.url, 4);
-  const clock = new ManualClock();
-  const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'central' });
-  const app = await buildApp({ engine, role: 'central', version: 'test', rateLimits: ROOMY_RATE_LIMITS });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  let count = 0;
-  return {
-    url,
-    engine,
-    clock,
-    addVendor: (name) => setUpVendor(engine, { name: name ?? `Vendor ${++count}`, currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } }),
-    close: async () => {
-      await app.close();
-      await engine.close();
-      await scratch.drop();
-    },
-  };
-}
-
-const NODES: Array<{ name: string; start(): Promise<Served> }> = [
+const NODES: Array<{ name: string; start(): Promise<ServedNode> }> = [
   { name: 'SQLite', start: () => startTestNode({ rateLimits: ROOMY_RATE_LIMITS }) },
-  ...(process.env.PG_URL ? [{ name: 'PostgreSQL', start: servedOnPostgres }] : []),
+  { name: 'PostgreSQL', start: () => startPostgresCentral({ rateLimits: ROOMY_RATE_LIMITS }) },
 ];
 
 describe.each(NODES)('paying stored value back on $name', ({ start }) => {
-  let node: Served;
+  let node: ServedNode;
   const asNode = () => node as unknown as TestNode;
   const pay = paymentsApi(asNode);
   let vendor: VendorCredentials;
