@@ -60,7 +60,9 @@ export function markCentralOwnedRoutes(app: FastifyInstance): void {
   });
 }
 
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade']);
+// `expect` was this hop's (the node answered its 100 Continue and read the body); fetch refuses it,
+// which read as central unreachable.
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
 /** Forwards central-owned calls; central unreachable → 503 central_unreachable, nothing done locally. */
 export function forwardCentralOwnedCalls(app: FastifyInstance, central: string): void {
