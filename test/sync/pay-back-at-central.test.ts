@@ -3,6 +3,7 @@ import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { transact } from '../../src/core/engine';
 import { findBalanceMismatches, openAccount, postEntry } from '../../src/core/ledger/ledger';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../src/core/orders/place-order';
 import { payBackStoredValue } from '../../src/core/payments/pay-back/pay-back-stored-value';
 import { addOwner } from '../../src/core/staff/add-owner';
 import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
@@ -76,5 +77,26 @@ describe.each(DATABASES)('stored value paid back at central, at the stores ($nam
     // At the store: central's to do, nothing moves there.
     await expect(payBackStoredValue(a.engine, owner, userId, { amount: 500, method: 'cash', idempotencyKey: 'sync-2' })).rejects.toMatchObject({ code: 'payback_managed_by_central', status: 409 });
     expect(await quickPay(a)).toBe(1500);
+  });
+  it('a store that had not heard of a pay-back sells the same money: the overdraft says central paid it back', async () => {
+    const clock = new ManualClock();
+    const central = keep(await startCentral(clock, await open()));
+    const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
+    const joined = await registerInStore(central.engine, scope, { email: 'both@chain.test', firstName: 'Bo' });
+    const userId = Number(joined.session.user_id);
+    await transact(central.engine, async (trx) => {
+      const account = await openAccount(trx, central.engine, { vendorId: central.vendor.vendorId, currencyId: central.vendor.quickPayCurrencyId, holderType: 'user', holderId: userId });
+      await postEntry(trx, central.engine, account, { amount: 2500, kind: 'reload' });
+    });
+    const a: StoreHandle = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor));
+    const { staff } = await addOwner(central.engine, { vendorId: central.vendor.vendorId, email: 'owner2@chain.test', password: 'correct horse battery' });
+    const owner: StaffPrincipal = { sessionId: 0, staffId: staff.id, vendorId: central.vendor.vendorId, email: 'owner2@chain.test', name: 'Owner', role: 'owner', storeId: null };
+    // All of it paid out in cash at central; the store, not synced since, sells 25.00 of it.
+    await payBackStoredValue(central.engine, owner, userId, { amount: 2500, method: 'cash', idempotencyKey: 'both-1' });
+    await placeOrder(a.engine, await a.scope(), { identification: 'both@chain.test', receiptNumber: 'PB-1', subtotal: 25, quickPay: 25 });
+    clock.advance(1000);
+    await a.client.syncOnce();
+    const exception = await central.engine.db.selectFrom('sync_exceptions').select('message').where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
+    expect(exception.message).toMatch(/left a balance of -25\.00 USD .*; central paid 25\.00 USD back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both$/);
   });
 });

@@ -22,7 +22,9 @@ import { type PaybackRecord, readPayback } from './payback-record';
 // Staff pay a customer's quick-pay money back (docs/decisions.md, "Ninth round: stored value paid
 // back"): in cash over the counter, or refunded to the cards whose reloads loaded it. The money
 // leaves the balance as a `payback` ledger entry in the same transaction that records the pay-back,
-// before any gateway is asked, so no sale can spend what is on its way to a card. A card refund the
+// before any gateway is asked, so no sale here can spend what is on its way to a card (a chain's
+// store that has not pulled it yet still can: central's overdraft exception names the pay-back,
+// sync/central/settle-accounts.ts). A card refund the
 // gateway refuses comes back as a compensating `payback` entry (the balance ends as it was); one
 // whose answer was lost stays `refunding`, and the same request (its idempotency key) asks again
 // under the same gateway keys, so the money goes back once; so does the node's job

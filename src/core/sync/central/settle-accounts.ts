@@ -56,9 +56,11 @@ async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
   let holderId = Number(account.holder_id);
   let balance = Number(account.balance);
   let membership = account.membership_id === null ? null : { id: Number(account.membership_id), flagged_reason: account.flagged_reason };
+  let survivorAccountId: number | null = null;
   if (account.merged_into && balance !== 0) {
     holderId = Number(account.merged_into);
     const survivorAccount = await openAccount(trx, engine, { vendorId: node.vendorId, currencyId: Number(account.currency_id), holderType: 'user', holderId });
+    survivorAccountId = survivorAccount;
     await postEntry(trx, engine, Number(account.id), { amount: -balance, kind: 'merge_out', referenceType: 'user', referenceId: String(holderId) });
     balance = (await postEntry(trx, engine, survivorAccount, { amount: balance, kind: 'merge_in', referenceType: 'user', referenceId: String(account.holder_id) })).balance;
     const survivor = await findUserVendor(trx, holderId, node.vendorId);
@@ -67,15 +69,14 @@ async function settleAccount(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
     return;
   }
   const storeBelieved = believed.get(`${account.holder_type}:${Number(account.holder_id)}:${Number(account.currency_id)}`);
-  if (membership) await flagOverdraft(trx, engine, node, holderId, Number(account.currency_id), balance, membership, storeBelieved);
+  if (membership) await flagOverdraft(trx, engine, node, { userId: holderId, accountId: survivorAccountId ?? Number(account.id), currencyId: Number(account.currency_id) }, balance, membership, storeBelieved);
 }
 
 async function flagOverdraft(
   trx: Kysely<DB>,
   engine: Engine,
   node: PairedNode,
-  userId: number,
-  currencyId: number,
+  { userId, accountId, currencyId }: { userId: number; accountId: number; currencyId: number },
   balance: number,
   membership: { id: number; flagged_reason: string | null },
   storeBelieved: number | undefined,
@@ -85,10 +86,27 @@ async function flagOverdraft(
     await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
     const amount = await amountIn(trx, currencyId);
     const believedText = storeBelieved === undefined ? '' : ` (the store believed ${amount(storeBelieved)} was available)`;
-    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `spends made before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits`);
+    const paidBack = await recentlyPaidBack(trx, accountId, now);
+    const paidBackText = paidBack > 0 ? `; central paid ${amount(paidBack)} back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both` : '';
+    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `spends made before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits${paidBackText}`);
   } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
     await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
   }
+}
+
+/**
+ * Stored value paid back to the customer at central lately (net of refused parts): a store that had
+ * not pulled it yet sold against the money paid out, so staff are told (ninth round, pay-backs).
+ */
+async function recentlyPaidBack(trx: Kysely<DB>, accountId: number, now: number): Promise<number> {
+  const row = await trx
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.sum<number | string | null>('amount').as('total'))
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'payback')
+    .where('created_at', '>=', now - 7 * 24 * 3_600_000)
+    .executeTakeFirst();
+  return -Number(row?.total ?? 0);
 }
 
 /** Staff read amounts as the screens show them: major units and the code (19.99 USD), or points by the currency's name. */
