@@ -55,7 +55,7 @@ export const usePaymentExceptionStrings = defineStrings({
   },
   es: {
     tab: 'Excepciones de pago',
-    openCount: (n: number) => `${n} abiertas`,
+    openCount: (n: number) => (n === 1 ? '1 abierta' : `${n} abiertas`),
     intro: 'Dinero que pagó una tarjeta y que el programa no pudo convertir en lo comprado: devuélvalo a la tarjeta o abónelo al saldo de pago rápido del cliente.',
     show: 'Mostrar',
     filter_open: 'Abiertas',
