@@ -97,6 +97,14 @@ describe('an HTTP/1.1 request without Host', () => {
     expect(unknown.body.error.errors[0].reason).toBe('host_required');
   });
 
+  it('two Host headers: 400 host_required, whichever the version', async () => {
+    for (const version of ['1.1', '1.0']) {
+      const reply = await rawExchange([`GET /health HTTP/${version}\r\nHost: shop.example\r\nHost: other.example\r\n\r\n`]);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ code: 'host_required', message: 'A request must name the host it is for in one Host header, not several.' });
+    }
+  });
+
   it('an HTTP/1.0 request needs none, and an HTTP/1.1 one with Host is served as before', async () => {
     const old = await rawExchange([`GET /health HTTP/1.0\r\n\r\n`]);
     expect(old.status).toBe(200);

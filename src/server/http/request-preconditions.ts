@@ -5,7 +5,8 @@ import { ServiceError } from '../../shared/errors';
 /**
  * Two refusals Node makes by itself, with an empty body and no log line, are made here instead,
  * in the node's envelope (and logged like any reply):
- * - an HTTP/1.1 request without Host: 400 `host_required` (RFC 9112 §3.2 still asks for the 400).
+ * - an HTTP/1.1 request without Host, or any with more than one: 400 `host_required` (RFC 9112
+ *   §3.2 asks for the 400; Node refuses the first itself, and takes the first of several).
  *   The server is built with `requireHostHeader: false` (app.ts) so the request reaches Fastify;
  *   HTTP/1.0 needs no Host and is served as before (request-origin.ts falls back to the address).
  * - an `Expect` other than 100-continue: 417 `expectation_failed`. Node hands such a request to a
@@ -25,11 +26,26 @@ export function registerRequestPreconditions(app: FastifyInstance): void {
       ? new ServiceError('expectation_failed', `This node cannot meet "Expect: ${clip(raw.headers.expect ?? '')}": it meets only Expect: 100-continue.`)
       : raw.httpVersion === '1.1' && raw.headers.host === undefined
         ? new ServiceError('host_required')
-        : null;
+        : hostHeaders(raw.rawHeaders) > 1
+          ? new ServiceError('host_required', 'A request must name the host it is for in one Host header, not several.')
+          : null;
     if (!refusal) return done();
     reply.header('connection', 'close');
     done(refusal);
   });
+}
+
+/**
+ * How many Host headers came (Node keeps the first and drops the rest, and RFC 9112 §3.2 asks for a
+ * 400: proxies before the node may have read another one). A pass over the raw names, no copies.
+ */
+function hostHeaders(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
 }
 
 /** The header as it came, cut short (it is echoed back in the message). */
