@@ -36,19 +36,29 @@ const DATABASES: Array<{ name: string; open(): Promise<Database> }> = [
     : []),
 ];
 
+/**
+ * Central with a customer holding 25.00 of quick pay (credited there, as a reload is), a store paired
+ * after it (its first sync holds the balance), and an owner to pay back as.
+ */
+async function chainWithMoney(open: () => Promise<Database>, email: string) {
+  const clock = new ManualClock();
+  const central = keep(await startCentral(clock, await open()));
+  const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
+  const joined = await registerInStore(central.engine, scope, { email, firstName: 'Pia' });
+  const userId = Number(joined.session.user_id);
+  await transact(central.engine, async (trx) => {
+    const account = await openAccount(trx, central.engine, { vendorId: central.vendor.vendorId, currencyId: central.vendor.quickPayCurrencyId, holderType: 'user', holderId: userId });
+    await postEntry(trx, central.engine, account, { amount: 2500, kind: 'reload' });
+  });
+  const store: StoreHandle = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor));
+  const { staff } = await addOwner(central.engine, { vendorId: central.vendor.vendorId, email: 'owner@chain.test', password: 'correct horse battery' });
+  const owner: StaffPrincipal = { sessionId: 0, staffId: staff.id, vendorId: central.vendor.vendorId, email: 'owner@chain.test', name: 'Owner', role: 'owner', storeId: null };
+  return { clock, central, store, userId, owner };
+}
+
 describe.each(DATABASES)('stored value paid back at central, at the stores ($name)', ({ open }) => {
   it('the payback entry reaches the store: its balance falls, equal to its entries; the store itself refuses to pay back', async () => {
-    const clock = new ManualClock();
-    const central = keep(await startCentral(clock, await open()));
-    const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
-    const joined = await registerInStore(central.engine, scope, { email: 'payback@chain.test', firstName: 'Pia' });
-    const userId = Number(joined.session.user_id);
-    // 25.00 of quick pay, credited at central (as a reload is).
-    await transact(central.engine, async (trx) => {
-      const account = await openAccount(trx, central.engine, { vendorId: central.vendor.vendorId, currencyId: central.vendor.quickPayCurrencyId, holderType: 'user', holderId: userId });
-      await postEntry(trx, central.engine, account, { amount: 2500, kind: 'reload' });
-    });
-    const a: StoreHandle = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor));
+    const { clock, central, store: a, userId, owner } = await chainWithMoney(open, 'payback@chain.test');
     const quickPay = (node: { engine: typeof central.engine }) =>
       node.engine.db
         .selectFrom('ledger_accounts')
@@ -60,8 +70,6 @@ describe.each(DATABASES)('stored value paid back at central, at the stores ($nam
         .then((row) => Number(row.balance));
     expect(await quickPay(a)).toBe(2500);
 
-    const { staff } = await addOwner(central.engine, { vendorId: central.vendor.vendorId, email: 'owner@chain.test', password: 'correct horse battery' });
-    const owner: StaffPrincipal = { sessionId: 0, staffId: staff.id, vendorId: central.vendor.vendorId, email: 'owner@chain.test', name: 'Owner', role: 'owner', storeId: null };
     const paid = await payBackStoredValue(central.engine, owner, userId, { amount: 1000, method: 'cash', idempotencyKey: 'sync-1' });
     expect([paid.status, paid.balance]).toEqual(['paid', 1500]);
     clock.advance(1000);
@@ -78,19 +86,9 @@ describe.each(DATABASES)('stored value paid back at central, at the stores ($nam
     await expect(payBackStoredValue(a.engine, owner, userId, { amount: 500, method: 'cash', idempotencyKey: 'sync-2' })).rejects.toMatchObject({ code: 'payback_managed_by_central', status: 409 });
     expect(await quickPay(a)).toBe(1500);
   });
+
   it('a store that had not heard of a pay-back sells the same money: the overdraft says central paid it back', async () => {
-    const clock = new ManualClock();
-    const central = keep(await startCentral(clock, await open()));
-    const scope = await authenticateApiKey(central.engine, central.vendor.apiKey);
-    const joined = await registerInStore(central.engine, scope, { email: 'both@chain.test', firstName: 'Bo' });
-    const userId = Number(joined.session.user_id);
-    await transact(central.engine, async (trx) => {
-      const account = await openAccount(trx, central.engine, { vendorId: central.vendor.vendorId, currencyId: central.vendor.quickPayCurrencyId, holderType: 'user', holderId: userId });
-      await postEntry(trx, central.engine, account, { amount: 2500, kind: 'reload' });
-    });
-    const a: StoreHandle = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, central.transportFor));
-    const { staff } = await addOwner(central.engine, { vendorId: central.vendor.vendorId, email: 'owner2@chain.test', password: 'correct horse battery' });
-    const owner: StaffPrincipal = { sessionId: 0, staffId: staff.id, vendorId: central.vendor.vendorId, email: 'owner2@chain.test', name: 'Owner', role: 'owner', storeId: null };
+    const { clock, central, store: a, userId, owner } = await chainWithMoney(open, 'both@chain.test');
     // All of it paid out in cash at central; the store, not synced since, sells 25.00 of it.
     await payBackStoredValue(central.engine, owner, userId, { amount: 2500, method: 'cash', idempotencyKey: 'both-1' });
     await placeOrder(a.engine, await a.scope(), { identification: 'both@chain.test', receiptNumber: 'PB-1', subtotal: 25, quickPay: 25 });
