@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mainViewAfterSignOut } from '../../src/renderer/src/app/main-view-after-sign-out';
+import { viewStore } from '../../src/renderer/src/app/view-store';
 import { createSessionStore } from '../../src/renderer/src/session/session-store';
 import { ServiceError } from '../../src/shared/errors';
 import { startTestNode, type TestNode } from '../support/test-node';
@@ -32,5 +34,21 @@ describe('the screen asks again when its event stream is refused', () => {
     await node.engine.db.updateTable('api_keys').set({ revoked_at: node.clock.now() }).where('vendor_id', '=', v.vendorId).where('role', '=', 'cashier').execute();
     await session.getState().recheck();
     expect(session.getState()).toMatchObject({ phase: 'signed-out', terminal: null, api: null, error: new ServiceError('invalid_api_key').message });
+  });
+
+  it('a screen the node signs out while on Settings starts on its own screen at the next sign-in', async () => {
+    const v = await node.addVendor();
+    const session = createSessionStore({ punchcard: { nodeUrl: node.url, role: 'cashier', credential: v.apiKey }, location: { origin: node.url } } as never, fetch);
+    const stop = mainViewAfterSignOut(session);
+    await session.getState().resume();
+    viewStore.getState().show('settings');
+    await session.getState().recheck();
+    expect(viewStore.getState().view).toBe('settings');
+
+    await node.engine.db.updateTable('api_keys').set({ revoked_at: node.clock.now() }).where('vendor_id', '=', v.vendorId).where('role', '=', 'cashier').execute();
+    await session.getState().recheck();
+    expect(session.getState().phase).toBe('signed-out');
+    expect(viewStore.getState().view).toBe('main');
+    stop();
   });
 });

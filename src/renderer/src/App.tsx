@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { ConnectionBadge } from './app/ConnectionBadge';
 import { SyncBadge } from './sync/SyncBadge';
 import { LanguageSwitch } from './app/LanguageSwitch';
+import { mainViewAfterSignOut } from './app/main-view-after-sign-out';
 import { useShellStrings } from './app/strings';
 import { useView, viewStore } from './app/view-store';
 import { CashierScreen } from './cashier/CashierScreen';
@@ -98,6 +99,7 @@ export function App() {
   useEffect(() => {
     void sessionStore().getState().resume();
   }, []);
+  useEffect(() => mainViewAfterSignOut(), []);
   const role = useSession((s) => s.terminal?.role);
   const view = useView();
   // The kiosk owns the whole screen; its settings stay reachable through the kiosk's own control.

@@ -30,9 +30,8 @@ import { useScanners } from './use-scanners';
 /** A kiosk left on Settings goes back to the kiosk after this long without a touch or key. */
 export const KIOSK_SETTINGS_IDLE_MS = 60_000;
 
-/** Forgets the key; whoever signs in next starts on their role's own screen, not on Settings. */
+/** Forgets the key; whoever signs in next starts on their role's own screen (main-view-after-sign-out.ts). */
 function signOut() {
-  viewStore.getState().show('main');
   sessionStore().getState().signOut();
 }
 
