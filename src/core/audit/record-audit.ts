@@ -3,13 +3,16 @@ import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import type { DB } from '../storage/schema';
 
-/** Who made a back-office change: a signed-in staff member, or the CLI on the node's machine. */
+/** Who made a back-office change: a signed-in staff member, the CLI on the node's machine, or the node's jobs. */
 export interface Actor {
   vendorId: number;
   staffId: number | null;
   /** As the audit log shows it: the staff member's email, "cli", or "system" (the node's jobs). */
   label: string;
 }
+
+/** A change no staff member made: from the command line (`cli`) or by the node's own jobs (`system`). */
+export const actorWithoutStaff = (vendorId: number, label: 'cli' | 'system'): Actor => ({ vendorId, staffId: null, label });
 
 export interface AuditEntry {
   action: string;

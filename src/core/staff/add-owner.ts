@@ -1,5 +1,5 @@
 import { ServiceError } from '../../shared/errors';
-import { recordAudit } from '../audit/record-audit';
+import { actorWithoutStaff, recordAudit } from '../audit/record-audit';
 import { cleanEmail } from '../customers/contact';
 import { loadVendor } from '../customers/customer-store';
 import { hashPassword } from '../customers/passwords';
@@ -44,7 +44,7 @@ export async function addOwner(engine: Engine, input: NewOwner): Promise<{ staff
     };
     await insertStaffAccount(trx, row);
     const staff = toStaffMember(row);
-    await recordAudit(trx, engine, { vendorId: input.vendorId, staffId: null, label: 'cli' }, { action: 'staff.create', objectType: 'staff', objectId: row.id, before: null, after: staffAudit(staff) });
+    await recordAudit(trx, engine, actorWithoutStaff(input.vendorId, 'cli'), { action: 'staff.create', objectType: 'staff', objectId: row.id, before: null, after: staffAudit(staff) });
     const signInToken = passwordHash === null ? (await issueStaffToken(trx, engine, row, 'sign_in_link')).token : null;
     return { staff, signInToken };
   });

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { Actor } from '../../core/audit/record-audit';
+import { actorWithoutStaff } from '../../core/audit/record-audit';
 import { createStore, listAdminStores, type StoreInput, updateStore } from '../../core/stores/store-admin';
 import { ServiceError } from '../../shared/errors';
 import { NO_VENDOR_YET } from '../node/node-settings';
@@ -96,8 +96,6 @@ export async function vendorOfNode(engine: Awaited<ReturnType<typeof openNodeEng
   return vendors[0]!.id;
 }
 
-const cliActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label: 'cli' });
-
 /** `punchcard stores list|add|update`: the stores customers find with GET /vendor/store/list. */
 export function registerStoresCommand(program: Command): void {
   const stores = program.command('stores').description('List, add and update the stores of a program (address, coordinates, phone, hours, time zone, status). A central on PostgreSQL: set PUNCHCARD_DATABASE_URL to its database.');
@@ -126,7 +124,7 @@ export function registerStoresCommand(program: Command): void {
       const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);
-        print(adminStoreToWire(await createStore(engine, cliActor(vendorId), toInput(options))), options.json);
+        print(adminStoreToWire(await createStore(engine, actorWithoutStaff(vendorId, 'cli'), toInput(options))), options.json);
       } finally {
         await engine.close();
       }
@@ -138,7 +136,7 @@ export function registerStoresCommand(program: Command): void {
       try {
         const row = await engine.db.selectFrom('stores').select('vendor_id').where('id', '=', storeId).executeTakeFirst();
         if (!row) throw new ServiceError('store_not_found', `There is no store ${storeId}.`);
-        print(adminStoreToWire(await updateStore(engine, cliActor(row.vendor_id), storeId, toInput(options))), options.json);
+        print(adminStoreToWire(await updateStore(engine, actorWithoutStaff(row.vendor_id, 'cli'), storeId, toInput(options))), options.json);
       } finally {
         await engine.close();
       }

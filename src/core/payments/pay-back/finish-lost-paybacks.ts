@@ -1,5 +1,5 @@
 import { isServiceError } from '../../../shared/errors';
-import type { Actor } from '../../audit/record-audit';
+import { actorWithoutStaff } from '../../audit/record-audit';
 import { type Engine, ownsProgramData } from '../../engine';
 import { sendRefunds } from './pay-back-stored-value';
 
@@ -14,9 +14,6 @@ import { sendRefunds } from './pay-back-stored-value';
 export const PAYBACK_FINISH_GRACE_MS = 5 * 60_000;
 /** Still unfinished this long after it was made: reported as stuck (logged) every pass. */
 export const PAYBACK_STUCK_MS = 24 * 3600_000;
-
-/** The audit log's actor for what the node's jobs do on their own (no staff member). */
-export const systemActor = (vendorId: number): Actor => ({ vendorId, staffId: null, label: 'system' });
 
 export interface FinishPaybacksReport {
   /** Pay-backs looked at in this pass. */
@@ -56,7 +53,7 @@ export async function finishLostPaybacks(engine: Engine, options: { batchSize?: 
     const id = Number(row.id);
     let unfinished = true;
     try {
-      const { payback, closed } = await sendRefunds(engine, systemActor(Number(row.vendor_id)), id, { auditFinish: true });
+      const { payback, closed } = await sendRefunds(engine, actorWithoutStaff(Number(row.vendor_id), 'system'), id, { auditFinish: true });
       unfinished = payback.status === 'refunding';
       if (closed && payback.status === 'paid') report.paid += 1;
       else if (closed) report.returned += 1;

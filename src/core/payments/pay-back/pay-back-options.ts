@@ -28,13 +28,12 @@ export async function payBackOptions(engine: Engine, vendorId: number, onlyStore
   const userId = await survivingCustomerId(db, requestedId);
   await checkCustomerAccess(db, vendorId, onlyStoreId, userId);
   const currency = await quickPayCurrencyOf(db, vendorId, { requireActive: false });
-  const { public_id: publicId } = await db.selectFrom('currencies').select('public_id').where('id', '=', currency.id).executeTakeFirstOrThrow();
   const balance = await holderBalance(db, { holderType: 'user', holderId: userId, currencyId: currency.id });
   const reloads = await refundableReloads(db, engine.payments.name, { vendorId, userId, currencyId: currency.id });
   const step = cardAmountStep(currency.code);
   const most = Math.max(0, Math.min(balance, totalRefundable(reloads)));
   return {
-    currency: { publicId, code: currency.code, digits: currency.digits },
+    currency: { publicId: currency.publicId, code: currency.code, digits: currency.digits },
     balance,
     cardRefundable: most - (most % step),
     cards: reloads.map((reload) => ({ brand: reload.brand, last4: reload.last4, refundable: reload.left })),

@@ -126,7 +126,7 @@ async function startPayback(engine: Engine, staff: StaffPrincipal, requestedId: 
       action: 'customer.pay_back',
       objectType: 'customer',
       objectId: userId,
-      before: { currency: await publicIdOf(trx, currency.id), balance: posted.balance + input.amount },
+      before: { currency: currency.publicId, balance: posted.balance + input.amount },
       after: { balance: posted.balance, amount: input.amount, method: input.method, note: input.note, payback: paybackId, ledger_entry: posted.id },
     });
     return paybackId;
@@ -143,9 +143,6 @@ async function cardParts(trx: Kysely<DB>, engine: Engine, vendorId: number, user
   throw new ServiceError('payback_exceeds_card_refunds', `At most ${most} ${currency.code} can go back to the customer's cards (what their card reloads paid, less what was refunded): pay the rest in cash.`, 'amount');
 }
 
-async function publicIdOf(db: Kysely<DB>, currencyId: number): Promise<string> {
-  return (await db.selectFrom('currencies').select('public_id').where('id', '=', currencyId).executeTakeFirstOrThrow()).public_id;
-}
 
 export interface SendRefundsOptions {
   /** Audit the close itself (`customer.pay_back_finished`): the job finishing what a request left. */

@@ -9,6 +9,8 @@ import type { DB } from '../../storage/schema';
 /** The vendor's quick-pay (stored value) currency: what reloads and eGifts are charged and credited in. */
 export interface QuickPayCurrency {
   id: number;
+  /** As the API names it (cur_…). */
+  publicId: string;
   name: string;
   /** ISO 4217: the currency the gateway charges. */
   code: string;
@@ -21,13 +23,13 @@ export async function quickPayCurrencyOf(db: Kysely<DB>, vendorId: number, optio
   const row = await db
     .selectFrom('vendors as v')
     .innerJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
-    .select(['c.id', 'c.name', 'c.code', 'c.status'])
+    .select(['c.id', 'c.public_id', 'c.name', 'c.code', 'c.status'])
     .where('v.id', '=', vendorId)
     .where('c.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row || !row.code) throw new ServiceError('quick_pay_not_offered');
   if ((options.requireActive ?? true) && row.status !== 'ACTIVE') throw new ServiceError('currency_not_active');
-  return { id: row.id, name: row.name, code: row.code, digits: minorUnitDigits(row.code), status: row.status };
+  return { id: row.id, publicId: row.public_id, name: row.name, code: row.code, digits: minorUnitDigits(row.code), status: row.status };
 }
 
 export interface QuickPayCredit {

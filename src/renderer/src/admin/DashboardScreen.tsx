@@ -3,24 +3,15 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { minorUnitDigits } from '../../../shared/currency-codes';
 import { toMajorUnits } from '../../../shared/money';
-import { formatMoney, formatPoints } from '../format';
-import { languageStore } from '../i18n/language-store';
 import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { ChartFrame, TableScroll } from './a11y';
-import { programCountry, useProgramCountry } from './program-country';
+import { formatAmount } from './format';
+import { useProgramCountry } from './program-country';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
 type Figures = Dashboard['today'];
-
-/** In Spanish as the program's country writes amounts (the screen calls useProgramCountry). */
-function money(minor: number, code: string | null): string {
-  const language = languageStore.getState().language === 'es' ? 'es' : 'en';
-  const country = programCountry();
-  if (!code) return formatPoints(minor, language, null, country);
-  return formatMoney(toMajorUnits(minor, minorUnitDigits(code)), code, language, country);
-}
 
 /** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */
 export function DashboardScreen() {
@@ -44,14 +35,14 @@ export function DashboardScreen() {
     [t.orders, (f) => String(f.orders)],
     [t.pointsIssued, (f) => String(f.points_issued)],
     [t.pointsRedeemed, (f) => String(f.points_redeemed)],
-    [t.loaded, (f) => money(f.stored_value_loaded, cur)],
-    [t.spent, (f) => money(f.stored_value_spent, cur)],
-    [t.returnedByVoids, (f) => money(f.stored_value_returned, cur)],
-    [t.adjustedByStaff, (f) => money(f.stored_value_adjusted, cur)],
-    [t.forfeitedOnLeaving, (f) => money(f.stored_value_forfeited, cur)],
-    [t.paidBackToCustomers, (f) => money(f.stored_value_paid_back, cur)],
-    [t.reloads, (f) => `${f.reloads} · ${money(f.reload_amount, cur)}`],
-    [t.egifts, (f) => `${f.egifts} · ${money(f.egift_amount, cur)}`],
+    [t.loaded, (f) => formatAmount(f.stored_value_loaded, cur)],
+    [t.spent, (f) => formatAmount(f.stored_value_spent, cur)],
+    [t.returnedByVoids, (f) => formatAmount(f.stored_value_returned, cur)],
+    [t.adjustedByStaff, (f) => formatAmount(f.stored_value_adjusted, cur)],
+    [t.forfeitedOnLeaving, (f) => formatAmount(f.stored_value_forfeited, cur)],
+    [t.paidBackToCustomers, (f) => formatAmount(f.stored_value_paid_back, cur)],
+    [t.reloads, (f) => `${f.reloads} · ${formatAmount(f.reload_amount, cur)}`],
+    [t.egifts, (f) => `${f.egifts} · ${formatAmount(f.egift_amount, cur)}`],
   ];
   const digits = cur ? minorUnitDigits(cur) : 0;
   const chartDays = d.days.map((day) => ({
@@ -81,9 +72,9 @@ export function DashboardScreen() {
       {d.outstanding_stored_value !== null && (
         // The liability as an accountant reads it: the balances, the gifts sold and not claimed, their total.
         <SimpleGrid cols={{ base: 1, md: 3 }}>
-          <LiabilityFigure label={t.outstanding} amount={money(d.outstanding_stored_value, cur)} />
-          {d.unclaimed_egifts !== null && <LiabilityFigure label={t.unclaimedEgifts} amount={money(d.unclaimed_egifts.amount, cur)} note={t.unclaimedEgiftCount(d.unclaimed_egifts.count)} />}
-          {d.outstanding_liability !== null && <LiabilityFigure label={t.liability} amount={money(d.outstanding_liability, cur)} note={t.liabilityHelp} />}
+          <LiabilityFigure label={t.outstanding} amount={formatAmount(d.outstanding_stored_value, cur)} />
+          {d.unclaimed_egifts !== null && <LiabilityFigure label={t.unclaimedEgifts} amount={formatAmount(d.unclaimed_egifts.amount, cur)} note={t.unclaimedEgiftCount(d.unclaimed_egifts.count)} />}
+          {d.outstanding_liability !== null && <LiabilityFigure label={t.liability} amount={formatAmount(d.outstanding_liability, cur)} note={t.liabilityHelp} />}
         </SimpleGrid>
       )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -169,7 +160,7 @@ export function DashboardScreen() {
                 <Table.Td>{s.orders}</Table.Td>
                 <Table.Td>{s.points_issued}</Table.Td>
                 <Table.Td>{s.points_redeemed}</Table.Td>
-                <Table.Td>{money(s.stored_value_spent, cur)}</Table.Td>
+                <Table.Td>{formatAmount(s.stored_value_spent, cur)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
