@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCurrency } from '../../src/core/currencies/create-currency';
 import { RECONCILE_GRACE_MS, reconcileCharges } from '../../src/core/payments/reconcile/reconcile-charges';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { buyGuestGift } from '../support/payment-exceptions';
 import { expectResourceError } from '../support/resource-api';
 import { expectLegacyError, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { CARDS, paymentsApi } from '../support/payments';
@@ -25,19 +26,7 @@ const list = (token = v.accessToken, query = '') => http(`${node.url}/payment-ex
 const resolve = (id: string, body: unknown, token = v.accessToken) => http(`${node.url}/payment-exceptions/${id}/resolve`, { method: 'POST', token, body });
 
 /** A guest's eGift of `amount` dollars paid by a test Visa (with an Idempotency-Key when given). */
-const buyGift = (amount: number, buyer: { name: string; email: string }, key?: string) =>
-  http(`${node.url}/vendor/${v.vendorId}/egift`, {
-    method: 'POST',
-    body: {
-      amount,
-      buyer,
-      recipient: { name: 'Rae', email: 'rae@example.com' },
-      message: 'Hi',
-      image_url: null,
-      billing: { name: buyer.name, number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
-    },
-    ...(key ? { headers: { 'idempotency-key': key } } : {}),
-  });
+const buyGift = (amount: number, buyer: { name: string; email: string }, key?: string) => buyGuestGift(node, v.vendorId, amount, buyer, key);
 
 describe('payment exceptions', () => {
   it('an eGift charge paid without a gift is listed and refunded through the gateway, once', async () => {

@@ -8,13 +8,9 @@ import { http, type TestNode } from './test-node';
 // Real payment exceptions, made the way they happen: through the test gateway's failure scenarios
 // and the reconciliation job (for the back office's payment-exception tests).
 
-/**
- * A guest's eGift of `amount` dollars whose charge went through while the gateway's answer was
- * lost (the buyer got a 503 and never retried): the job records `paid_without_gift`.
- */
-export async function giftPaidWithoutGift(node: TestNode, vendorId: number, amount: number, buyer: { name: string; email: string }): Promise<void> {
-  paymentsApi(() => node).gateway().loseNextAnswers(1);
-  const gift = await http(`${node.url}/vendor/${vendorId}/egift`, {
+/** A guest's eGift of `amount` dollars paid by a test Visa (with an Idempotency-Key when given). */
+export function buyGuestGift(node: TestNode, vendorId: number, amount: number, buyer: { name: string; email: string }, key?: string) {
+  return http(`${node.url}/vendor/${vendorId}/egift`, {
     method: 'POST',
     body: {
       amount,
@@ -24,7 +20,17 @@ export async function giftPaidWithoutGift(node: TestNode, vendorId: number, amou
       image_url: null,
       billing: { name: buyer.name, number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
     },
+    ...(key ? { headers: { 'idempotency-key': key } } : {}),
   });
+}
+
+/**
+ * A guest's eGift of `amount` dollars whose charge went through while the gateway's answer was
+ * lost (the buyer got a 503 and never retried): the job records `paid_without_gift`.
+ */
+export async function giftPaidWithoutGift(node: TestNode, vendorId: number, amount: number, buyer: { name: string; email: string }): Promise<void> {
+  paymentsApi(() => node).gateway().loseNextAnswers(1);
+  const gift = await buyGuestGift(node, vendorId, amount, buyer);
   expect(gift.status, JSON.stringify(gift.body)).toBe(503);
   node.clock.advance(RECONCILE_GRACE_MS + 1000);
   expect((await reconcileCharges(node.engine)).paidWithoutGift).toHaveLength(1);
