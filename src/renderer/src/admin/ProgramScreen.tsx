@@ -135,6 +135,43 @@ interface SectionProps {
   problemFor(item: string): FieldProblem | null;
 }
 
+/** A section's table of program items, and under it (for editors) the form that adds one. */
+function ItemTable({ title, columns, rows, addForm, outcome }: { title: string; columns: string[]; rows: ReactNode; addForm: ReactNode; outcome: ReactNode }) {
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4">{title}</Title>
+      <Table aria-label={title} className={stackedTable}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column, i) => (
+              <Table.Th key={i}>{column}</Table.Th>
+            ))}
+            <ActionsHeader />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{rows}</Table.Tbody>
+      </Table>
+      {addForm}
+      {outcome}
+    </Paper>
+  );
+}
+
+/** The form that adds an item: its fields are emptied once the node took it (a refusal keeps them to mend). */
+function AddItemForm({ legend, add, clear, children }: { legend: string; add(): Promise<boolean>; clear: Array<(value: '') => void>; children: ReactNode }) {
+  const t = useAdminStrings();
+  return (
+    <Fieldset legend={legend} variant="unstyled" mt="sm">
+      <Group align="end">
+        {children}
+        <Button variant="light" onClick={() => void add().then((ok) => ok && clear.forEach((empty) => empty('')))}>
+          {t.add}
+        </Button>
+      </Group>
+    </Fieldset>
+  );
+}
+
 function EarningRuleRow({ rule, currency, editable, say, problem }: { rule: ProgramOverview['earning_rules'][number]; currency: Currency | undefined; editable: boolean; say: Say; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [points, setPoints] = useState<number | string>(rule.points);
@@ -198,43 +235,25 @@ function EarningRules({ p, editable, say, outcome, problemFor }: SectionProps) {
   const loyalty = p.currencies.find((c) => c.code === null);
   // Rules give points of the loyalty currency: the column says which, by its name as renamed ("Stars").
   const unit = loyalty?.name ?? t.points;
+  const add = () => say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) }), 'new');
   return (
-    <Paper withBorder p="md">
-      <Title order={2} size="h4">{t.earningRulesTable}</Title>
-      <Table aria-label={t.earningRulesTable} className={stackedTable}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{unit}</Table.Th>
-            <Table.Th>{t.perAmount}</Table.Th>
-            <Table.Th>{t.status}</Table.Th>
-            <ActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.earning_rules.map((rule) => (
-            <EarningRuleRow key={rule.id} rule={rule} currency={p.currencies.find((c) => c.id === rule.currency)} editable={editable} say={say} problem={problemFor(rule.id)} />
-          ))}
-        </Table.Tbody>
-      </Table>
-      {editable && (
-        <Fieldset legend={t.newRule} variant="unstyled" mt="sm">
-          <Group align="end">
+    <ItemTable
+      title={t.earningRulesTable}
+      columns={[t.name, unit, t.perAmount, t.status]}
+      rows={p.earning_rules.map((rule) => (
+        <EarningRuleRow key={rule.id} rule={rule} currency={p.currencies.find((c) => c.id === rule.currency)} editable={editable} say={say} problem={problemFor(rule.id)} />
+      ))}
+      addForm={
+        editable && (
+          <AddItemForm legend={t.newRule} add={add} clear={[setName, setPoints, setPerAmount]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <WholeNumberInput label={unit} value={points} onChange={setPoints} w={110} {...invalidProps(problemFor('new'), 'points')} />
             <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} {...invalidProps(problemFor('new'), 'per_amount')} />
-            <Button variant="light" onClick={() =>
-                void say(api().saveProgramItem('earning-rules', null, { name, currency: loyalty?.id ?? '', points: Number(points), per_amount: Number(perAmount) }), 'new').then((ok) => {
-                  if (ok) [setName, setPoints, setPerAmount].forEach((clear) => clear(''));
-                })
-              }>
-              {t.add}
-            </Button>
-          </Group>
-        </Fieldset>
-      )}
-      {outcome}
-    </Paper>
+          </AddItemForm>
+        )
+      }
+      outcome={outcome}
+    />
   );
 }
 
@@ -245,41 +264,24 @@ function Rewards({ p, editable, say, outcome, problemFor }: SectionProps) {
   const loyalty = p.currencies.find((c) => c.code === null);
   // Costs are in the loyalty currency: its own name, as renamed ("Cost (Stars)").
   const unit = loyaltyUnit(p) ?? t.pointsUnit;
+  const add = () => say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' }), 'new');
   return (
-    <Paper withBorder p="md">
-      <Title order={2} size="h4">{t.rewardsTable}</Title>
-      <Table aria-label={t.rewardsTable} className={stackedTable}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.cost(unit)}</Table.Th>
-            <Table.Th>{t.status}</Table.Th>
-            <ActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.rewards.map((r) => (
-            <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} problem={problemFor(r.id)} />
-          ))}
-        </Table.Tbody>
-      </Table>
-      {editable && (
-        <Fieldset legend={t.newReward} variant="unstyled" mt="sm">
-          <Group align="end">
+    <ItemTable
+      title={t.rewardsTable}
+      columns={[t.name, t.cost(unit), t.status]}
+      rows={p.rewards.map((r) => (
+        <RewardRow key={r.id} reward={r} currency={p.currencies.find((c) => c.id === r.currency)} editable={editable} say={say} problem={problemFor(r.id)} />
+      ))}
+      addForm={
+        editable && (
+          <AddItemForm legend={t.newReward} add={add} clear={[setName, setCost]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <WholeNumberInput label={t.cost(unit)} value={cost} onChange={setCost} w={130} {...invalidProps(problemFor('new'), 'cost')} />
-            <Button variant="light" onClick={() =>
-                void say(api().saveProgramItem('rewards', null, { name, cost: Number(cost), currency: loyalty?.id ?? '' }), 'new').then((ok) => {
-                  if (ok) [setName, setCost].forEach((clear) => clear(''));
-                })
-              }>
-              {t.add}
-            </Button>
-          </Group>
-        </Fieldset>
-      )}
-      {outcome}
-    </Paper>
+          </AddItemForm>
+        )
+      }
+      outcome={outcome}
+    />
   );
 }
 
@@ -288,41 +290,24 @@ function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
   const unit = loyaltyUnit(p) ?? t.pointsUnit;
+  const add = () => say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) }), 'new');
   return (
-    <Paper withBorder p="md">
-      <Title order={2} size="h4">{t.tiersTable}</Title>
-      <Table aria-label={t.tiersTable} className={stackedTable}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.threshold(unit)}</Table.Th>
-            <Table.Th>{t.windowDays}</Table.Th>
-            <ActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.tiers.map((tier) => (
-            <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} problem={problemFor(tier.id)} />
-          ))}
-        </Table.Tbody>
-      </Table>
-      {editable && (
-        <Fieldset legend={t.newTier} variant="unstyled" mt="sm">
-          <Group align="end">
+    <ItemTable
+      title={t.tiersTable}
+      columns={[t.name, t.threshold(unit), t.windowDays]}
+      rows={p.tiers.map((tier) => (
+        <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} problem={problemFor(tier.id)} />
+      ))}
+      addForm={
+        editable && (
+          <AddItemForm legend={t.newTier} add={add} clear={[setName, setThreshold]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problemFor('new'), 'threshold')} />
-            <Button variant="light" onClick={() =>
-                void say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) }), 'new').then((ok) => {
-                  if (ok) [setName, setThreshold].forEach((clear) => clear(''));
-                })
-              }>
-              {t.add}
-            </Button>
-          </Group>
-        </Fieldset>
-      )}
-      {outcome}
-    </Paper>
+          </AddItemForm>
+        )
+      }
+      outcome={outcome}
+    />
   );
 }
 
@@ -330,48 +315,31 @@ function Currencies({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
+  const add = () => say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code }), 'new');
   return (
-    <Paper withBorder p="md">
-      <Title order={2} size="h4">{t.currenciesTable}</Title>
-      <Table aria-label={t.currenciesTable} className={stackedTable}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t.name}</Table.Th>
-            <Table.Th>{t.codeColumn}</Table.Th>
-            <Table.Th>{t.status}</Table.Th>
-            <ActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.currencies.map((c) => (
-            <CurrencyRow
-              key={c.id}
-              currency={c}
-              editable={editable}
-              say={say}
-              problem={problemFor(c.id)}
-              confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }}
-            />
-          ))}
-        </Table.Tbody>
-      </Table>
-      {editable && (
-        <Fieldset legend={t.newCurrency} variant="unstyled" mt="sm">
-          <Group align="end">
+    <ItemTable
+      title={t.currenciesTable}
+      columns={[t.name, t.codeColumn, t.status]}
+      rows={p.currencies.map((c) => (
+        <CurrencyRow
+          key={c.id}
+          currency={c}
+          editable={editable}
+          say={say}
+          problem={problemFor(c.id)}
+          confirm={{ title: t.confirmPauseCurrency(c.name), lines: (c.id === p.quick_pay_currency ? t.pauseQuickPayEffects(c.name) : t.pauseLoyaltyEffects(c.name)).split('\n') }}
+        />
+      ))}
+      addForm={
+        editable && (
+          <AddItemForm legend={t.newCurrency} add={add} clear={[setName, setCode]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <TextInput label={t.code} value={code} onChange={(e) => setCode(e.currentTarget.value)} w={200} maw="100%" {...invalidProps(problemFor('new'), 'code')} />
-            <Button variant="light" onClick={() =>
-                void say(api().saveProgramItem('currencies', null, { name, code: code.trim() === '' ? null : code }), 'new').then((ok) => {
-                  if (ok) [setName, setCode].forEach((clear) => clear(''));
-                })
-              }>
-              {t.add}
-            </Button>
-          </Group>
-        </Fieldset>
-      )}
-      {outcome}
-    </Paper>
+          </AddItemForm>
+        )
+      }
+      outcome={outcome}
+    />
   );
 }
 
