@@ -9,6 +9,7 @@ import { registerKeyCommand } from './key-command';
 import { registerStoreCommand } from './store-command';
 import { registerStoresCommand } from './stores-command';
 import { registerTokenCommand } from './token-command';
+import { registerTokensCommand } from './tokens-command';
 import { registerCentralCommand } from './central-command';
 import { registerPairCodeCommand } from './pair-code-command';
 import { registerSyncCommand } from './sync-command';
@@ -27,6 +28,7 @@ export function buildCli(): Command {
   registerStoreCommand(program);
   registerStoresCommand(program);
   registerTokenCommand(program);
+  registerTokensCommand(program);
   registerKeyCommand(program);
   registerDemoCommand(program);
   registerCentralCommand(program);

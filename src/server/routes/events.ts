@@ -3,6 +3,7 @@ import type { Engine } from '../../core/engine';
 import type { StoreEvent } from '../../core/events/store-events';
 import { ApiKeyQuery } from '../../shared/schemas/onscreen';
 import { requireApiKey, storeOf } from '../auth/api-key';
+import { watchApiKeyRevocation } from '../auth/api-key-revocation';
 
 /** Keeps idle connections (and proxies in between) from timing out. */
 const HEARTBEAT_MS = 15_000;
@@ -50,7 +51,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
     const stop = () => {
       clearInterval(heartbeat);
       unsubscribe();
+      stopWatching();
     };
+    // A key revoked while its stream is open is cut off (its reconnection then hears invalid_api_key).
+    const stopWatching = watchApiKeyRevocation(engine, scope.apiKeyId, () => {
+      stop();
+      res.end();
+    });
     request.raw.on('close', stop);
     res.on('error', stop);
   });
