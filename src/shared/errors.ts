@@ -115,6 +115,7 @@ export const ERROR_CODES = {
   promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
   staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
   program_managed_by_central: { status: 409, message: 'This store is paired with a central node: change the program in the back office of central.' },
+  webhook_endpoint_limit: { status: 409, message: 'The program has as many webhook endpoints as it may have (20): delete one it no longer uses first.' },
   webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },
   stores_managed_by_central: { status: 409, message: 'This store is paired with a central node: stores and their API keys are central’s, so change them in the back office of central.' },
   blocking_managed_by_central: { status: 409, message: 'This store is paired with a central node: block or unblock customers in the back office of central.' },

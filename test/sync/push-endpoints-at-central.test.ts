@@ -174,6 +174,8 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       if (engine.dialect === 'sqlite') for (const op of ['ins', 'upd', 'del']) await sql.raw(`drop trigger if exists sync_capture_vendors_${op}`).execute(engine.db);
       await engine.db.schema.alterTable('vendors').dropColumn('egift_max_amount').execute();
       await engine.db.schema.alterTable('vendors').dropColumn('reload_max_amount').execute();
+      // 0043's column.
+      await engine.db.schema.alterTable('webhook_deliveries').dropColumn('retry_from').execute();
       // 0040's tables (their indexes go with them).
       for (const table of ['stored_value_payback_refunds', 'stored_value_paybacks', 'test_gateway_refunds'] as const) await engine.db.schema.dropTable(table).execute();
       await migrateToLatest(engine.db);

@@ -743,6 +743,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: number;
   finished_at: number | null;
+  /** When its 3 days of retries began (migration 0043): enabling its held endpoint restarts them; null: created_at. */
+  retry_from: number | null;
 }
 
 export interface StaffAccountsTable {

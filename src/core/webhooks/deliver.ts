@@ -44,7 +44,16 @@ export interface WebhookDeliveryOptions {
   logger?: MessagingLogger;
   /** The HTTP client; postWebhook by default. */
   post?: (post: WebhookPost) => Promise<WebhookAnswer>;
+  /**
+   * The worker's lanes still running from earlier passes, by endpoint id. Given, a pass skips those
+   * endpoints and returns once its own lanes are done or its time budget is spent, leaving a lane
+   * that waits on a slow or hung receiver running here; without it, a pass waits for every lane.
+   */
+  lanesInFlight?: LanesInFlight;
 }
+
+/** Lanes left running past the pass that started them (each settles, never rejects), by endpoint id. */
+export type LanesInFlight = Map<string, Promise<void>>;
 
 export interface WebhookDeliveryReport {
   succeeded: number;
@@ -72,8 +81,8 @@ export function eventBody(event: { id: string; type: string; api_version: string
   });
 }
 
-function dueDeliveries(db: Kysely<DB>, now: number, limit: number) {
-  return db
+function dueDeliveries(db: Kysely<DB>, now: number, limit: number, busyEndpoints: string[]) {
+  let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
@@ -82,6 +91,7 @@ function dueDeliveries(db: Kysely<DB>, now: number, limit: number) {
       'd.status',
       'd.attempts',
       'd.created_at as delivery_created_at',
+      'd.retry_from',
       'd.endpoint_id',
       'e.url',
       'e.secret_sealed',
@@ -97,12 +107,11 @@ function dueDeliveries(db: Kysely<DB>, now: number, limit: number) {
     .where('d.status', 'in', ['pending', 'sending'])
     .where('d.next_attempt_at', '<=', now)
     .where('e.status', '=', 'enabled')
-    .where('e.deleted_at', 'is', null)
-    // In the order things happened, per endpoint where it can be (see the pass below).
-    .orderBy('v.created_at')
-    .orderBy('d.id')
-    .limit(limit)
-    .execute();
+    .where('e.deleted_at', 'is', null);
+  // An endpoint whose lane is still sending keeps its order: its next events wait for that lane.
+  if (busyEndpoints.length > 0) query = query.where('d.endpoint_id', 'not in', busyEndpoints);
+  // In the order things happened, per endpoint where it can be (see the pass below).
+  return query.orderBy('v.created_at').orderBy('d.id').limit(limit).execute();
 }
 
 type DueDelivery = Awaited<ReturnType<typeof dueDeliveries>>[number];
@@ -123,7 +132,8 @@ export const LANE_BUDGET_MS = 1_000;
 export async function deliverDueWebhooks(engine: Engine, options: WebhookDeliveryOptions = {}): Promise<WebhookDeliveryReport> {
   const report: WebhookDeliveryReport = { succeeded: 0, retrying: 0, failed: 0, skipped: 0 };
   if (!ownsProgramData(engine)) return report;
-  const due = await dueDeliveries(engine.db, engine.clock.now(), options.batchSize ?? 50);
+  const inFlight = options.lanesInFlight;
+  const due = await dueDeliveries(engine.db, engine.clock.now(), options.batchSize ?? 50, inFlight ? [...inFlight.keys()] : []);
   const lanes = new Map<string, DueDelivery[]>();
   for (const delivery of due) {
     const lane = lanes.get(delivery.endpoint_id);
@@ -131,22 +141,37 @@ export async function deliverDueWebhooks(engine: Engine, options: WebhookDeliver
     else lanes.set(delivery.endpoint_id, [delivery]);
   }
   const started = performance.now();
-  await Promise.all(
-    [...lanes.values()].map(async (lane) => {
-      for (const [index, delivery] of lane.entries()) {
-        if (index > 0 && performance.now() - started >= LANE_BUDGET_MS) {
-          report.skipped += lane.length - index;
-          return;
-        }
-        const outcome = await deliverOne(engine, delivery, options);
-        report[outcome] += 1;
-        if (outcome !== 'succeeded') {
-          report.skipped += lane.length - index - 1;
-          return;
-        }
+  const runLane = async (lane: DueDelivery[]) => {
+    for (const [index, delivery] of lane.entries()) {
+      if (index > 0 && performance.now() - started >= LANE_BUDGET_MS) {
+        report.skipped += lane.length - index;
+        return;
       }
-    }),
-  );
+      const outcome = await deliverOne(engine, delivery, options);
+      report[outcome] += 1;
+      if (outcome !== 'succeeded') {
+        report.skipped += lane.length - index - 1;
+        return;
+      }
+    }
+  };
+  if (!inFlight) {
+    await Promise.all([...lanes.values()].map(runLane));
+    return report;
+  }
+  // The worker's pass: lanes outlive it when they must, so a hung receiver (up to the 10 s timeout)
+  // no longer holds back the next pass, and with it every other endpoint's new events.
+  const logger = options.logger ?? silentLogger;
+  const running = [...lanes].map(([endpointId, lane]) => {
+    const run = runLane(lane)
+      .catch((error: unknown) => logger.error({ err: error, endpoint_id: endpointId }, 'webhook delivery lane failed'))
+      .finally(() => inFlight.delete(endpointId));
+    inFlight.set(endpointId, run);
+    return run;
+  });
+  let budget: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(running), new Promise<void>((resolve) => (budget = setTimeout(resolve, LANE_BUDGET_MS)))]);
+  clearTimeout(budget);
   return report;
 }
 
@@ -206,7 +231,8 @@ async function deliverOne(engine: Engine, row: DueDelivery, options: WebhookDeli
     const failingSince = endpoint.failing_since ?? now;
     await trx.updateTable('webhook_endpoints').set({ failing_since: failingSince }).where('id', '=', row.endpoint_id).execute();
     const gone = status === 410;
-    const expired = now - row.delivery_created_at >= GIVE_UP_AFTER_MS;
+    // 3 days from when it was queued, or from when its endpoint was last enabled after holding it.
+    const expired = now - (row.retry_from ?? row.delivery_created_at) >= GIVE_UP_AFTER_MS;
     if (gone || expired) {
       await finish(trx).set({ status: 'failed', last_status_code: status, last_error: failure, finished_at: now }).execute();
     } else {

@@ -5,13 +5,20 @@ import { type Engine, transact, type VendorScope } from '../engine';
 import { newPublicId } from '../storage/ids';
 import type { DB, WebhookEndpointsTable } from '../storage/schema';
 import { checkEndpointUrl } from './endpoint-url';
-import { isWebhookKind, type WebhookKind } from './kinds';
+import { isWebhookKind, WEBHOOK_KINDS, type WebhookKind } from './kinds';
 
 // A program's webhook endpoints, managed with the vendor's bearer. The signing secret is shown
 // once (on creation and on rotation) and stored sealed with the node key.
 
 /** How long the old secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 3600_000;
+
+/**
+ * Most endpoints a program has (not counting deleted ones). Every event is written once per
+ * subscribed endpoint inside the sale (or other change) that causes it, so endpoints without end
+ * would slow every sale of the program; the message in errors.ts names this number.
+ */
+export const MAX_ENDPOINTS_PER_PROGRAM = 20;
 
 export type EndpointStatus = 'enabled' | 'paused' | 'disabled';
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -62,7 +69,7 @@ export function toEndpointRecord(row: EndpointRow, now: number): EndpointRecord 
 
 function checkEvents(events: string[]): WebhookKind[] {
   const unknown = events.filter((kind) => !isWebhookKind(kind));
-  if (unknown.length > 0) throw new ServiceError('validation_failed', `Unknown event kinds: ${unknown.join(', ')}. GET /openapi.json lists them.`, 'events');
+  if (unknown.length > 0) throw new ServiceError('validation_failed', `Unknown event kinds: ${unknown.join(', ')}. The kinds are: ${WEBHOOK_KINDS.join(', ')}.`, 'events');
   if (events.length === 0) throw new ServiceError('validation_failed', 'Subscribe to at least one event kind.', 'events');
   return [...new Set(events)] as WebhookKind[];
 }
@@ -100,6 +107,13 @@ export async function createWebhookEndpoint(engine: Engine, scope: VendorScope, 
   const events = checkEvents(input.events);
   const description = checkDescription(input.description);
   const alertEmail = checkAlertEmail(input.alert_email);
+  const held = await engine.db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('vendor_id', '=', scope.vendorId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(held.count) >= MAX_ENDPOINTS_PER_PROGRAM) throw new ServiceError('webhook_endpoint_limit');
   const secret = newSecret('whsec');
   const now = engine.clock.now();
   const row: EndpointRow = {
@@ -162,10 +176,12 @@ export async function updateWebhookEndpoint(engine: Engine, scope: VendorScope, 
     }
     await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', row.id).execute();
     if (changes.status === 'enabled' && row.status !== 'enabled') {
-      // Held deliveries go out at once, not at the end of a backoff that ran while it was off.
+      // Held deliveries go out at once, not at the end of a backoff that ran while it was off, and
+      // get their 3 days of retries from now: held longer, they were given up at their first failure.
+      const now = engine.clock.now();
       await trx
         .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: engine.clock.now() })
+        .set({ next_attempt_at: now, retry_from: now })
         .where('endpoint_id', '=', row.id)
         .where('status', '=', 'pending')
         .execute();

@@ -8,7 +8,7 @@ export interface WebhookPost {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** The whole exchange (connect, send, first byte of the answer), in ms. */
+  /** The whole exchange (connect, send, the answer's status; its body is cut off then too), in ms. */
   timeoutMs: number;
   /** Connect to loopback and private addresses (--webhooks-allow-private). */
   allowPrivate: boolean;
@@ -67,19 +67,22 @@ export function postWebhook(post: WebhookPost): Promise<WebhookAnswer> {
       lookup: guardedLookup(post.allowPrivate, post.resolve ?? dnsLookup),
       agent: false,
     });
+    // One deadline for the whole exchange. Before the answer it fails the attempt; after it, it
+    // closes a connection whose body has not ended (a receiver trickling bytes held a socket of
+    // the node open for as long as it liked, one more per delivery).
     const timer = setTimeout(() => request.destroy(Object.assign(new Error(`no answer within ${post.timeoutMs} ms`), { code: 'ETIMEDOUT' })), post.timeoutMs);
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
     request.on('response', (response) => {
-      clearTimeout(timer);
       let read = 0;
       response.on('data', (chunk: Buffer) => {
         read += chunk.length;
         if (read > MAX_ANSWER_BYTES) response.destroy();
       });
       response.on('error', () => undefined);
+      response.on('close', () => clearTimeout(timer));
       response.resume();
       resolve({ status: response.statusCode ?? 0 });
     });

@@ -1,27 +1,13 @@
-// The events a program's integrations can subscribe to. Dotted names; the first two are the ones
-// the original service documents. Payload shapes are in payloads.ts and docs/decisions.md; a
+import { WEBHOOK_KINDS } from '../../shared/webhook-kinds';
+
+// The events a program's integrations can subscribe to (the list: src/shared/webhook-kinds.ts, so
+// the wire schemas can name them too). Dotted names; user_card.created and balance.updated are the
+// ones the original service documents. Payload shapes are in events.ts and docs/decisions.md; a
 // change that is not additive gets a new WEBHOOK_API_VERSION.
 
-export const WEBHOOK_API_VERSION = '2026-11-25';
+export { WEBHOOK_KINDS };
 
-export const WEBHOOK_KINDS = [
-  'user_card.created',
-  'balance.updated',
-  'customer.registered',
-  'customer.updated',
-  'customer.deleted',
-  'check_in.opened',
-  'check_in.closed',
-  'order.placed',
-  'order.voided',
-  'reload.succeeded',
-  'reload.failed',
-  'auto_reload.ran',
-  'egift.sent',
-  'egift.claimed',
-  'tier.changed',
-  'points.expired',
-] as const;
+export const WEBHOOK_API_VERSION = '2026-11-25';
 
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 

@@ -78,6 +78,7 @@ export async function queueDelivery(db: Kysely<DB>, engine: Engine, delivery: { 
       last_error: null,
       created_at: now,
       finished_at: null,
+      retry_from: null,
     })
     .execute();
   return id;

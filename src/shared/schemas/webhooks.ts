@@ -1,7 +1,8 @@
 import { type Static, Type } from 'typebox';
+import { WEBHOOK_KINDS } from '../webhook-kinds';
 import { IsoTimestamp, Nullable } from './common';
 
-// Wire shapes of /webhooks (resource style, the vendor's bearer). Event kinds: src/core/webhooks/kinds.ts.
+// Wire shapes of /webhooks (resource style, the vendor's bearer). Event kinds: src/shared/webhook-kinds.ts.
 
 export const WebhookEndpointSchema = Type.Object({
   id: Type.String({ description: 'wh_…' }),
@@ -22,16 +23,19 @@ export const WebhookEndpointWithSecretSchema = Type.Intersect([
   Type.Object({ secret: Type.String({ description: 'whsec_…: signs deliveries; shown only on creation and rotation' }) }),
 ]);
 
+// The kinds are named here, not as an enum, so an unknown one gets the engine's message (which names it).
+const SUBSCRIBED_KINDS = { minItems: 1, maxItems: 50, description: `event kinds the endpoint receives: ${WEBHOOK_KINDS.join(', ')}` };
+
 export const CreateWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2000 }),
-  events: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 }),
+  events: Type.Array(Type.String({ maxLength: 64 }), SUBSCRIBED_KINDS),
   description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   alert_email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
 });
 
 export const UpdateWebhookBody = Type.Object({
   url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-  events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 })),
+  events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), SUBSCRIBED_KINDS)),
   description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   alert_email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
   status: Type.Optional(Type.String({ description: '"enabled" or "paused"' })),

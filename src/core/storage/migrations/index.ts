@@ -38,6 +38,7 @@ import { syncMovedRows } from './0037-sync-moved-rows';
 import { messagesByCustomer } from './0038-messages-by-customer';
 import { paymentLimits } from './0039-payment-limits';
 import { storedValuePaybacks } from './0040-stored-value-paybacks';
+import { webhookRetryWindow } from './0043-webhook-retry-window';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0038-messages-by-customer': messagesByCustomer,
   '0039-payment-limits': paymentLimits,
   '0040-stored-value-paybacks': storedValuePaybacks,
+  '0043-webhook-retry-window': webhookRetryWindow,
 };
