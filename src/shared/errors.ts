@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   billing_profile_not_found: { status: 404, message: 'No such billing profile (saved card) exists on your account.' },
   referral_not_found: { status: 404, message: 'This invitation link is not valid.' },
   payment_exception_not_found: { status: 404, message: 'No payment exception with that id exists.' },
+  payback_not_found: { status: 404, message: 'No pay-back with that id exists in this program.' },
   reload_not_found: { status: 404, message: 'No reload with that transaction id exists on your account.' },
   transaction_not_found: { status: 404, message: 'No such transaction exists in your history.' },
   message_not_found: { status: 404, message: 'No such message exists in your inbox.' },

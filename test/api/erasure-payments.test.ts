@@ -65,6 +65,15 @@ describe('erasure and payments', () => {
     const gifts = await node.engine.db.selectFrom('egifts').select(['id', 'buyer_name', 'buyer_email', 'amount']).where('id', 'in', [gift, stranger]).execute();
     expect(gifts.find((g) => g.id === gift)).toMatchObject({ buyer_name: '', buyer_email: '', amount: 1000 });
     expect(gifts.find((g) => g.id === stranger)).toMatchObject({ buyer_name: 'Erin Erased', buyer_email: 'SOMEONE.ELSE@EXAMPLE.COM' });
+    // The guest purchase's charge kept the buyer's contact for staff (migration 0041): it goes too.
+    const charges = await node.engine.db
+      .selectFrom('egifts as g')
+      .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
+      .select(['g.id', 'c.buyer_name', 'c.buyer_email'])
+      .where('g.id', 'in', [gift, stranger])
+      .execute();
+    expect(charges.find((c) => c.id === gift)).toMatchObject({ buyer_name: null, buyer_email: null });
+    expect(charges.find((c) => c.id === stranger)).toMatchObject({ buyer_name: 'Erin Erased', buyer_email: 'SOMEONE.ELSE@EXAMPLE.COM' });
   });
 
   it('retries a detachment the gateway could not take, later', async () => {

@@ -54,7 +54,8 @@ describe('back-office payment exceptions in Chromium', () => {
     await expectText(page.getByRole('tab', { name: /Payment exceptions/ }), 'Payment exceptions2 open');
     const guest = rowOf(page, 'Guest (no account)');
     const reload = rowOf(page, 'Carla Crédito');
-    await expectText(guest, /eGift paid, never sent.*Guest \(no account\).*\$12\.00.*Open/s);
+    // A guest's row names the buyer as the purchase took them (the charge keeps it since migration 0041).
+    await expectText(guest, /eGift paid, never sent.*Gus Guest.*Guest \(no account\) · gus@example\.com.*\$12\.00.*Open/s);
     await expectText(reload, /Reload refused after the charge.*Carla Crédito.*carla\.credito@example\.com.*\$30\.00.*Open/s);
     await expectText(page.getByRole('status'), '2 payment exceptions.');
     // A guest's charge has no account to credit: the row offers only a refund.
@@ -62,7 +63,7 @@ describe('back-office payment exceptions in Chromium', () => {
     await saveScreenshot(page, 'backoffice-payment-exceptions');
 
     // By keyboard: the dialog opens on Cancel, so a second Enter changes nothing.
-    const refund = guest.getByRole('button', { name: 'Refund $12.00, Guest (no account)' });
+    const refund = guest.getByRole('button', { name: 'Refund $12.00, Gus Guest' });
     await refund.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');

@@ -174,6 +174,9 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       if (engine.dialect === 'sqlite') for (const op of ['ins', 'upd', 'del']) await sql.raw(`drop trigger if exists sync_capture_vendors_${op}`).execute(engine.db);
       await engine.db.schema.alterTable('vendors').dropColumn('egift_max_amount').execute();
       await engine.db.schema.alterTable('vendors').dropColumn('reload_max_amount').execute();
+      // 0041's columns (its index goes with 0040's table).
+      await engine.db.schema.alterTable('payment_charges').dropColumn('buyer_name').execute();
+      await engine.db.schema.alterTable('payment_charges').dropColumn('buyer_email').execute();
       // 0043's column.
       await engine.db.schema.alterTable('webhook_deliveries').dropColumn('retry_from').execute();
       // 0040's tables (their indexes go with them).

@@ -274,6 +274,15 @@ async function forgetPersonInEgifts(db: Kysely<DB>, engine: Engine, userId: numb
     .where(boughtBy)
     .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
     .execute();
+  // A guest purchase's charge keeps the buyer's contact for staff (migration 0041): it goes too.
+  if (email_key) {
+    await db
+      .updateTable('payment_charges')
+      .set({ buyer_name: null, buyer_email: null })
+      .where((eb) => eb(eb.fn('lower', ['buyer_email']), '=', email_key))
+      .$if(vendorId !== null, (qb) => qb.where('vendor_id', '=', vendorId!))
+      .execute();
+  }
   await db
     .updateTable('egifts')
     .set({ recipient_name: '', recipient_email: '', message: null, updated_at: now })

@@ -539,6 +539,9 @@ export interface PaymentChargesTable {
   created_at: number;
   updated_at: number;
   completed_at: number | null;
+  /** A guest eGift buyer's contact as the purchase took it (migration 0041), for staff to reach them; null otherwise. Never card data. */
+  buyer_name: string | null;
+  buyer_email: string | null;
 }
 
 export interface AutoReloadsTable {

@@ -254,8 +254,19 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts claimed, outstanding stored value, eGifts sold and not yet claimed, and the total liability.' },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },
-  'GET /backoffice/payment-exceptions': { section: 'Back office', summary: 'Payment exceptions', description: 'Owners and managers: as GET /payment-exceptions (open by default, newest first), with the customer behind each charge (null for a guest) and amounts in minor units.' },
+  'GET /backoffice/payment-exceptions': {
+    section: 'Back office',
+    summary: 'Payment exceptions',
+    description:
+      'Owners and managers: as GET /payment-exceptions (open by default, newest first), paged by offset and limit (default 25, at most 100) with the total, the customer behind each charge (null for a guest, whose contact as the purchase took it is `guest_buyer`) and amounts in minor units.',
+  },
   'POST /backoffice/payment-exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a payment exception', description: 'Owners and managers: as POST /payment-exceptions/{id}/resolve (`refund` or `credit`, the same state rules and refusals); audited (payment_exception.refund or .credit).' },
+  'GET /backoffice/unfinished-paybacks': { section: 'Back office', summary: 'Unfinished card pay-backs', description: 'Owners and managers: card pay-backs across customers whose refund outcome is unknown (older than 5 minutes), oldest first, with the customer to contact; `stuck` after a day. Paged by offset and limit. Extension.' },
+  'POST /backoffice/unfinished-paybacks/{id}/finish': {
+    section: 'Back office',
+    summary: 'Finish a card pay-back',
+    description: 'Owners and managers: asks the gateway again under the same refund keys (the money goes back once) and closes the pay-back; audited (customer.pay_back_finished). Finished already: 409 invalid_status_transition; another program’s: 404 payback_not_found; no answer yet: 503, left unfinished. Extension.',
+  },
   'GET /backoffice/webhooks': { section: 'Back office', summary: 'Webhook endpoints', description: 'Owners and managers: each endpoint (url, events, status, why disabled) and every event kind.' },
   'POST /backoffice/webhooks': { section: 'Back office', summary: 'Add a webhook endpoint', description: 'As POST /webhooks, audited; the signing secret is in this reply only.' },
   'PUT /backoffice/webhooks/{id}': { section: 'Back office', summary: 'Change a webhook endpoint', description: 'As PUT /webhooks/{id} (pause, enable, url, events), audited with before and after.' },

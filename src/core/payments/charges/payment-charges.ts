@@ -41,6 +41,8 @@ export interface NewCharge {
   idempotencyKey: string | null;
   /** What was asked (e.g. `reload:<profile>:<amount>`): the same key with another fingerprint is a 409. */
   fingerprint: string;
+  /** A guest buyer's contact as the purchase took it (an eGift bought with card details), for staff to reach them; never card data. */
+  guestBuyer?: { name: string; email: string } | null;
 }
 
 /**
@@ -238,6 +240,8 @@ async function insertOrFindCharge(engine: Engine, input: NewCharge): Promise<Cha
       created_at: now,
       updated_at: now,
       completed_at: null,
+      buyer_name: input.guestBuyer?.name ?? null,
+      buyer_email: input.guestBuyer?.email ?? null,
     };
     await trx.insertInto('payment_charges').values(row).execute();
     return row;

@@ -157,6 +157,8 @@ export async function sendEgift(engine: Engine, input: SendEgiftInput): Promise<
       currencyId: currency.id,
       idempotencyKey: scopedKey,
       fingerprint: fingerprintOf(details),
+      // A guest has no account to reach them by: staff find the buyer here if the gift never comes of it.
+      guestBuyer: charge.userId === null ? charge.buyer : null,
     },
     settlement,
   );

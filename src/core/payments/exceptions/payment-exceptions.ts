@@ -28,6 +28,8 @@ export interface PaymentExceptionRecord {
   amount: number;
   currency: string;
   userId: number | null;
+  /** A guest eGift buyer's contact as the purchase took it (no account behind the charge); null otherwise or before migration 0041. */
+  guestBuyer: { name: string; email: string } | null;
   resolution: string | null;
   createdAt: number;
   resolvedAt: number | null;
@@ -71,7 +73,7 @@ function exceptionsOf(db: Kysely<DB>, vendorId: number) {
   return db
     .selectFrom('payment_exceptions as x')
     .innerJoin('payment_charges as c', 'c.id', 'x.charge_id')
-    .select(['x.id', 'x.kind', 'x.status', 'x.charge_id', 'x.resolution', 'x.created_at', 'x.resolved_at', 'c.purpose', 'c.amount', 'c.currency', 'c.user_id', 'c.gateway_charge_id', 'c.status as charge_status', 'c.credited_at'])
+    .select(['x.id', 'x.kind', 'x.status', 'x.charge_id', 'x.resolution', 'x.created_at', 'x.resolved_at', 'c.purpose', 'c.amount', 'c.currency', 'c.user_id', 'c.gateway_charge_id', 'c.status as charge_status', 'c.credited_at', 'c.buyer_name', 'c.buyer_email'])
     .select((eb) => eb.exists(eb.selectFrom('egifts as g').select('g.id').whereRef('g.charge_id', '=', 'x.charge_id')).as('has_gift'))
     .where('x.vendor_id', '=', vendorId);
 }
@@ -92,18 +94,47 @@ const toRecord = (row: Row): PaymentExceptionRecord => ({
   amount: Number(row.amount),
   currency: row.currency,
   userId: row.user_id,
+  guestBuyer: row.user_id === null && row.buyer_email ? { name: row.buyer_name ?? '', email: row.buyer_email } : null,
   resolution: row.resolution,
   createdAt: row.created_at,
   resolvedAt: row.resolved_at,
 });
 
-/** GET /payment-exceptions: the vendor's exceptions, open ones (or all), newest first. */
-export async function listPaymentExceptions(engine: Engine, scope: VendorScope, options: { status?: string | undefined } = {}): Promise<PaymentExceptionRecord[]> {
-  let query = exceptionsOf(engine.db, scope.vendorId);
-  // A refund whose outcome the gateway left unknown is still staff's to finish: listed as open.
-  if (options.status === 'open') query = query.where('x.status', 'in', ['open', 'refunding']);
-  else if (options.status && options.status !== 'all') query = query.where('x.status', '=', options.status);
-  return (await query.orderBy('x.created_at', 'desc').orderBy('x.id', 'desc').execute()).map(toRecord);
+export interface ListExceptionsOptions {
+  /** open (with refunds whose answer was lost) | one status | all (or absent). */
+  status?: string | undefined;
+  /** A page of the list (the back office's); absent: the whole list (the admin token's). */
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** The statuses a filter lists (null: all). A refund whose outcome the gateway left unknown is still staff's to finish, so listed as open. */
+function statusesOf(status: string | undefined): string[] | null {
+  if (status === 'open') return ['open', 'refunding'];
+  return status && status !== 'all' ? [status] : null;
+}
+
+/** GET /payment-exceptions: the vendor's exceptions, open ones (or all), newest first (ties by id, so pages never overlap). */
+export async function listPaymentExceptions(engine: Engine, scope: VendorScope, options: ListExceptionsOptions = {}): Promise<PaymentExceptionRecord[]> {
+  const statuses = statusesOf(options.status);
+  let query = exceptionsOf(engine.db, scope.vendorId)
+    .$if(statuses !== null, (qb) => qb.where('x.status', 'in', statuses!))
+    .orderBy('x.created_at', 'desc')
+    .orderBy('x.id', 'desc');
+  if (options.limit !== undefined) query = query.limit(options.limit).offset(options.offset ?? 0);
+  return (await query.execute()).map(toRecord);
+}
+
+/** How many exceptions the same filter lists (a page's `total`). */
+export async function countPaymentExceptions(engine: Engine, scope: VendorScope, status: string | undefined): Promise<number> {
+  const statuses = statusesOf(status);
+  const row = await engine.db
+    .selectFrom('payment_exceptions as x')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('x.vendor_id', '=', scope.vendorId)
+    .$if(statuses !== null, (qb) => qb.where('x.status', 'in', statuses!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface ResolveOptions {

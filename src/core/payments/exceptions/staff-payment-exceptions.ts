@@ -3,7 +3,7 @@ import { nameOnly, seenAtCounter } from '../../customers/seen-at-counter';
 import type { Engine } from '../../engine';
 import { actorOf, requirePermission } from '../../staff/authorize';
 import type { StaffPrincipal } from '../../staff/staff-sessions';
-import { listPaymentExceptions, type PaymentExceptionRecord, resolvePaymentException } from './payment-exceptions';
+import { countPaymentExceptions, listPaymentExceptions, type PaymentExceptionRecord, resolvePaymentException } from './payment-exceptions';
 
 // The back office's face of payment exceptions: the same list and resolutions as the admin
 // token's (payment-exceptions.ts, which keeps every state rule), for a staff member whose role
@@ -18,16 +18,26 @@ export interface PaymentExceptionCustomer {
 }
 
 export interface StaffPaymentException extends PaymentExceptionRecord {
-  /** The account behind the charge as this program sees it; null for a guest's eGift. */
+  /** The account behind the charge as this program sees it; null for a guest's eGift (whose contact is `guestBuyer`). */
   customer: PaymentExceptionCustomer | null;
 }
 
-/** The program's payment exceptions (open ones by default, or of one status, or all), newest first, with their customers. */
-export async function listPaymentExceptionsForStaff(engine: Engine, staff: StaffPrincipal, options: { status?: string | undefined } = {}): Promise<StaffPaymentException[]> {
+export interface PaymentExceptionsPage {
+  items: StaffPaymentException[];
+  /** How many the filter lists in all. */
+  total: number;
+}
+
+/**
+ * A page of the program's payment exceptions (open ones by default, or of one status, or all),
+ * newest first, with their customers; `offset`/`limit` as the back office's other lists page.
+ */
+export async function listPaymentExceptionsForStaff(engine: Engine, staff: StaffPrincipal, options: { status?: string | undefined; limit: number; offset: number }): Promise<PaymentExceptionsPage> {
   requirePermission(staff, 'payments.manage');
-  const records = await listPaymentExceptions(engine, { vendorId: staff.vendorId }, options);
+  const scope = { vendorId: staff.vendorId };
+  const [records, total] = await Promise.all([listPaymentExceptions(engine, scope, options), countPaymentExceptions(engine, scope, options.status)]);
   const customers = await customersOf(engine, staff.vendorId, records);
-  return records.map((record) => ({ ...record, customer: record.userId === null ? null : (customers.get(record.userId) ?? null) }));
+  return { items: records.map((record) => ({ ...record, customer: record.userId === null ? null : (customers.get(record.userId) ?? null) })), total };
 }
 
 /**
@@ -65,7 +75,7 @@ export async function resolvePaymentExceptionAsStaff(engine: Engine, staff: Staf
  * the counter enrolled from another program by name only (seenAtCounter), and one no longer a
  * member (removed at their request) by name only too.
  */
-async function customersOf(engine: Engine, vendorId: number, records: readonly PaymentExceptionRecord[]): Promise<Map<number, PaymentExceptionCustomer>> {
+export async function customersOf(engine: Engine, vendorId: number, records: ReadonlyArray<{ userId: number | null }>): Promise<Map<number, PaymentExceptionCustomer>> {
   const ids = [...new Set(records.map((r) => r.userId).filter((id): id is number => id !== null))];
   const found = new Map<number, PaymentExceptionCustomer>();
   if (ids.length === 0) return found;

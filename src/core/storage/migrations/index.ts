@@ -38,6 +38,7 @@ import { syncMovedRows } from './0037-sync-moved-rows';
 import { messagesByCustomer } from './0038-messages-by-customer';
 import { paymentLimits } from './0039-payment-limits';
 import { storedValuePaybacks } from './0040-stored-value-paybacks';
+import { guestBuyersAndStuckPaybacks } from './0041-guest-buyers-and-stuck-paybacks';
 import { webhookRetryWindow } from './0043-webhook-retry-window';
 import { hardening } from './0011-hardening';
 
@@ -83,5 +84,6 @@ export const migrations: Record<string, Migration> = {
   '0038-messages-by-customer': messagesByCustomer,
   '0039-payment-limits': paymentLimits,
   '0040-stored-value-paybacks': storedValuePaybacks,
+  '0041-guest-buyers-and-stuck-paybacks': guestBuyersAndStuckPaybacks,
   '0043-webhook-retry-window': webhookRetryWindow,
 };

@@ -8,7 +8,9 @@ import type { StaffPaymentException } from './admin-api';
 import { adminStore } from './admin-store';
 import { formatAmount, formatDateTime } from './format';
 import { refusalText } from './node-refusal';
+import { ListPager } from './ListPager';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
+import { UnfinishedPaybacks } from './UnfinishedPaybacks';
 
 type Strings = ReturnType<typeof usePaymentExceptionStrings>;
 type Action = 'refund' | 'credit';
@@ -18,13 +20,16 @@ type Filter = (typeof FILTERS)[number];
 
 const api = () => adminStore.getState().api();
 
+/** Exceptions a page, as the audit log pages. */
+const PAGE = 25;
+
 /** How many exceptions wait for staff (open, or a refund whose answer was lost), for the nav tab; null until known. */
 const openCount = createStore<{ count: number | null }>()(() => ({ count: null }));
 
 const refreshOpenCount = () =>
   api()
-    .paymentExceptions('open')
-    .then((found) => openCount.setState({ count: found.items.length }))
+    .paymentExceptions('open', 0, 1)
+    .then((found) => openCount.setState({ count: found.total }))
     .catch(() => openCount.setState({ count: null }));
 
 /** The nav's tab, with how many exceptions wait for staff (a badge only when some do). */
@@ -61,7 +66,7 @@ function refusalOf(error: unknown, x: StaffPaymentException, action: Action): Ou
   return () => message;
 }
 
-const customerName = (x: StaffPaymentException) => (x.customer ? `${x.customer.first_name} ${x.customer.last_name}`.trim() : null);
+const customerName = (x: StaffPaymentException) => (x.customer ? `${x.customer.first_name} ${x.customer.last_name}`.trim() : x.guest_buyer?.name.trim() || null);
 
 /**
  * Payment exceptions (owners and managers): charges the gateway took that the program could not
@@ -72,7 +77,9 @@ const customerName = (x: StaffPaymentException) => (x.customer ? `${x.customer.f
 export function PaymentExceptionsScreen() {
   const t = usePaymentExceptionStrings();
   const [filter, setFilter] = useState<Filter>('open');
-  const [items, setItems] = useState<StaffPaymentException[] | null>(null);
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ items: StaffPaymentException[]; total: number } | null>(null);
+  const items = page?.items ?? null;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [asking, setAsking] = useState<{ x: StaffPaymentException; action: Action } | null>(null);
@@ -82,20 +89,22 @@ export function PaymentExceptionsScreen() {
   const load = useCallback(
     () =>
       api()
-        .paymentExceptions(filter)
+        .paymentExceptions(filter, offset, PAGE)
         .then((found) => {
-          setItems(found.items);
+          // The last one of a later page resolved: show the page before it.
+          if (found.items.length === 0 && offset > 0) return setOffset(Math.max(0, offset - PAGE));
+          setPage({ items: found.items, total: found.total });
           setLoadError(null);
-          if (filter === 'open') openCount.setState({ count: found.items.length });
+          if (filter === 'open') openCount.setState({ count: found.total });
         })
         .catch((e: unknown) => {
-          setItems(null);
+          setPage(null);
           setLoadError(refusalText(e));
         }),
-    [filter],
+    [filter, offset],
   );
   useEffect(() => {
-    setItems(null);
+    setPage(null);
     void load();
   }, [load]);
 
@@ -129,6 +138,7 @@ export function PaymentExceptionsScreen() {
         value={filter}
         onChange={(value) => {
           setFilter((value ?? 'open') as Filter);
+          setOffset(0);
           setOutcome(null);
         }}
         data={FILTERS.map((f) => ({ value: f, label: t[`filter_${f}`] }))}
@@ -139,7 +149,7 @@ export function PaymentExceptionsScreen() {
       {/* Always on the page, so what an action did (or how many the list holds) is read out when it changes; a refusal is an alert. */}
       <Box role="status">
         {outcome?.ok && <Alert color="teal">{outcome.say(t)}</Alert>}
-        {items && !outcome && <Text size="sm">{items.length === 0 ? t.none : t.found(items.length)}</Text>}
+        {page && !outcome && <Text size="sm">{page.total === 0 ? t.none : t.found(page.total)}</Text>}
       </Box>
       {outcome && !outcome.ok && (
         <Alert color="red" role="alert">
@@ -172,6 +182,20 @@ export function PaymentExceptionsScreen() {
           </Table>
         </TableScroll>
       )}
+      {page && (
+        <ListPager
+          offset={offset}
+          shown={page.items.length}
+          total={page.total}
+          pageSize={PAGE}
+          onOffset={(next) => {
+            setOutcome(null);
+            setOffset(next);
+          }}
+          words={t}
+        />
+      )}
+      <UnfinishedPaybacks />
       <ConfirmResolution asking={asking} onCancel={() => setAsking(null)} onConfirm={resolve} />
     </Stack>
   );
@@ -181,7 +205,8 @@ function ExceptionRow({ x, busy, onAsk }: { x: StaffPaymentException; busy: bool
   const t = usePaymentExceptionStrings();
   const amount = formatAmount(x.amount, x.currency);
   const name = customerName(x);
-  const contact = x.customer ? [x.customer.email, x.customer.phone].filter(Boolean).join(' · ') : '';
+  // A guest's contact is as their purchase took it (the eGift's buyer), said as a guest's.
+  const contact = x.customer ? [x.customer.email, x.customer.phone].filter(Boolean).join(' · ') : x.guest_buyer ? t.guestContact(x.guest_buyer.email) : '';
   // Buttons repeated on rows say which row: "Refund US$12.00, Guest (no account)".
   const row = t.rowName(amount, name ?? t.guest);
   return (

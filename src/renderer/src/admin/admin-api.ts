@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
-import type { StaffPaymentExceptionSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
+import type { StaffPaymentExceptionSchema, UnfinishedPaybackSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
 import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
@@ -20,6 +20,14 @@ export type SyncException = Static<typeof SyncExceptionSchema>;
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 export type StaffPaymentException = Static<typeof StaffPaymentExceptionSchema>;
+export type UnfinishedPayback = Static<typeof UnfinishedPaybackSchema>;
+/** A page of a back-office list, as the node pages them (offset, limit, the filter's total). */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
 type Body = Record<string, unknown>;
 
 /** An endpoint as the Webhooks screen sends it; the node reads an empty description or alert email as none. */
@@ -113,7 +121,10 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
     replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
     /** `status`: open (with refunds whose answer was lost), refunding, refunded, credited, settled or all. */
-    paymentExceptions: (status: string) => call<{ items: StaffPaymentException[] }>('/backoffice/payment-exceptions', { query: { status } }),
+    paymentExceptions: (status: string, offset = 0, limit = 25) => call<ListPage<StaffPaymentException>>('/backoffice/payment-exceptions', { query: { status, offset, limit } }),
+    /** Card pay-backs across customers whose refund outcome is unknown (oldest first). */
+    unfinishedPaybacks: (offset = 0, limit = 25) => call<ListPage<UnfinishedPayback>>('/backoffice/unfinished-paybacks', { query: { offset, limit } }),
+    finishPayback: (id: number) => call<UnfinishedPayback>(`/backoffice/unfinished-paybacks/${id}/finish`, { method: 'POST' }),
     resolvePaymentException: (id: number, action: 'refund' | 'credit') => call<StaffPaymentException>(`/backoffice/payment-exceptions/${id}/resolve`, { method: 'POST', body: { action } }),
     /** `objectType`: only the changes to that kind of object (staff, store, api_key…); null: every change. */
     audit: (offset: number, limit: number, objectType: string | null = null) =>
