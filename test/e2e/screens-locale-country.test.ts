@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { expectAttribute, expectText, openScreen } from '../support/e2e-browser';
-import { type E2eStore, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
+import { closeAllSessions, type E2eStore, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 
 // A Spanish screen writes numbers as the program's country does (GET /app/terminal says which), not
 // as its currency's country: a dollar program in Ecuador reads "$1.234,50", not the United States' "$1,234.50".
@@ -36,6 +36,25 @@ describe('screens write numbers as the program country does (Chromium)', () => {
       await expectAttribute(page.locator('html'), 'lang', 'es');
       await expectText(panel.getByTestId('quick-pay-balance'), /^\$1\.234,50$/);
       await expectText(panel.getByTestId('loyalty-balance-Points'), /^1\.280$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Chromium's ICU writes es-PA's dollar "USD 1,234.50"; Panama's shops write "$1,234.50" (format.ts).
+  it("a Panama program's cashier screen in Spanish writes its dollars \"$1,234.50\"", async () => {
+    await closeAllSessions(store);
+    await store.node.engine.db.updateTable('vendors').set({ country: 'PA' }).where('id', '=', store.vendor.vendorId).execute();
+    await store.node.engine.db.updateTable('stores').set({ country: 'PA' }).where('vendor_id', '=', store.vendor.vendorId).execute();
+    const { page, context } = await openScreen(browser, store.node.url, store.vendor.apiKey);
+    try {
+      await page.getByTestId('queue-empty').waitFor();
+      expect(await store.scan(ana.card)).toMatchObject({ ok: true });
+      const panel = page.getByTestId('customer-panel');
+      await expectText(panel.getByTestId('customer-name'), ana.name);
+      await expectAttribute(page.locator('html'), 'lang', 'es');
+      await expectText(panel.getByTestId('quick-pay-balance'), /^\$1,234\.50$/);
+      await expectText(panel.getByTestId('loyalty-balance-Points'), /^1,280$/);
     } finally {
       await context.close();
     }

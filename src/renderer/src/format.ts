@@ -73,6 +73,20 @@ export function numberLocale(language: string, currency: string | null = null, c
 }
 
 /**
+ * A country's own money that its ICU locale writes by the code, not by the sign its shops use:
+ * Panama's dollar, legal tender beside the balboa, priced "$1,234.50" there (es-PA writes
+ * "USD 1,234.50"; its balboa is "B/. 1,234.50" as it should be). Such an amount takes the
+ * currency's narrow symbol. A foreign dollar elsewhere keeps its code (es-MX "USD 1,234.50": "$"
+ * is the peso in Mexico); Ecuador, El Salvador and Puerto Rico already write "$".
+ */
+const WRITTEN_BY_SIGN_IN_COUNTRY: Record<string, readonly string[]> = { PA: ['USD'] };
+
+function currencyDisplay(locale: string, currency: string): 'symbol' | 'narrowSymbol' {
+  const country = locale.split('-')[1] ?? '';
+  return WRITTEN_BY_SIGN_IN_COUNTRY[country]?.includes(currency.toUpperCase()) ? 'narrowSymbol' : 'symbol';
+}
+
+/**
  * 12.5, "USD", "es", "EC" -> "$12,50" (numberLocale); without a currency code, the number with two
  * decimals. The decimals are the ledger's (minorUnitDigits), not the browser's ICU's, which may disagree.
  */
@@ -80,7 +94,7 @@ export function formatMoney(amount: number, currency: string | null, language: s
   const digits = currencyDigits(currency);
   const locale = numberLocale(language, currency, country);
   if (!currency) return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: currencyDisplay(locale, currency), minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
 }
 
 /**

@@ -66,8 +66,12 @@ export const DIMMED_BACKGROUNDS = ['#ffffff', DEFAULT_THEME.colors.gray[0], DEFA
  */
 export const DIMMED_TEXT = DIMMED_BACKGROUNDS.reduce((color, background) => darkenUntil(color, background, DIMMED_CONTRAST), DEFAULT_THEME.colors.gray[6]);
 
-/** The screens' CSS variables: Mantine's, with the darker dimmed text (light scheme; dark is unused). */
-export const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': DIMMED_TEXT }, dark: {} });
+/**
+ * The screens' CSS variables: Mantine's, with the darker dimmed text, and errors (a field's message,
+ * the required asterisk) in red 8 (5:1 on white) where Mantine's red 6 was 3.3:1 (light scheme; dark
+ * is unused).
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': DIMMED_TEXT, '--mantine-color-error': 'var(--mantine-color-red-8)' }, dark: {} });
 
 const colors = Object.fromEntries(Object.entries(DEFAULT_THEME.colors).map(([name, palette]) => [name, accessiblePalette(palette)]));
 

@@ -174,7 +174,8 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         {p.blocked && <Badge tt="none" color="red">{t.blocked}</Badge>}
       </Group>
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
-      <Text>{contact.length > 0 ? contact.join(' · ') : '—'}</Text>
+      {/* A long email breaks rather than widen the page (at 320 px it scrolled sideways). */}
+      <Text style={{ overflowWrap: 'anywhere' }}>{contact.length > 0 ? contact.join(' · ') : '—'}</Text>
       {!p.email && !byNameOnly && role && roleAllows(role, 'customers.write') && (
         <form
           noValidate

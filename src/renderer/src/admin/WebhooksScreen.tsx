@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { ActionsHeader, TableScroll } from './a11y';
+import { BreakableUrl, urlCell } from './BreakableUrl';
 import { useState } from 'react';
 import { refusalText } from './node-refusal';
 import type { WebhookEndpoint } from './admin-api';
@@ -122,8 +123,10 @@ function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kind
   const running = endpoint.status === 'enabled';
   return (
     <Table.Tr aria-label={endpoint.url}>
-      <Table.Td>
-        <Anchor href={`#/webhooks/${endpoint.id}`}>{endpoint.url}</Anchor>
+      <Table.Td className={urlCell}>
+        <Anchor href={`#/webhooks/${endpoint.id}`}>
+          <BreakableUrl url={endpoint.url} />
+        </Anchor>
         {endpoint.description && (
           <Text size="sm" c="dimmed">
             {endpoint.description}

@@ -212,10 +212,11 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             {total !== null && <Text size="sm">{t.itemsTotal(money(total))}</Text>}
           </Group>
         </Stack>
-        <Group align="flex-end" gap="xs" wrap="nowrap">
+        {/* "Use the most" goes under the field when both do not fit (320 px squeezed the field to a few digits). */}
+        <Group align="flex-end" gap="xs">
           <TextInput
             size="lg"
-            style={{ flex: 1 }}
+            style={{ flex: '1 1 12rem' }}
             label={t.quickPayAmount}
             description={t.quickPayAvailable(money(balance))}
             inputMode="decimal"

@@ -61,8 +61,9 @@ export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScre
 
   return (
     <Stack gap={6} role="group" aria-label={t.keyboard} data-testid="kiosk-keyboard">
+      {/* 4 px apart on a narrow screen (320 px), so each of ten keys is 24 px wide or more (KioskScreen.module.css). */}
       {LETTER_ROWS.map((row) => (
-        <SimpleGrid cols={10} spacing={6} key={row}>
+        <SimpleGrid cols={10} spacing={{ base: 4, xs: 6 }} key={row}>
           {[...row].map((c) => {
             const char = upper ? c.toUpperCase() : c;
             return key(char, () => onKey(char));

@@ -110,7 +110,8 @@ function WedgeStatus() {
     <Stack gap="xs" data-testid="wedge-status">
       <Group justify="space-between" wrap="nowrap">
         <Text fw={600}>{t.wedgeTitle}</Text>
-        <Badge color={enabled ? 'green' : 'gray'} variant="light">
+        {/* Whole beside a title that wraps (at 320 px it was squeezed to "O."). */}
+        <Badge color={enabled ? 'green' : 'gray'} variant="light" style={{ flexShrink: 0 }}>
           {enabled ? t.wedgeOn : t.wedgeOff}
         </Badge>
       </Group>
