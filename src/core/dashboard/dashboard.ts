@@ -79,9 +79,8 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   if (onlyStoreId !== null) storesQuery = storesQuery.where('id', '=', onlyStoreId);
   const stores = await storesQuery.execute();
   if (onlyStoreId !== null && stores.length === 0) throw new ServiceError('store_not_found');
-  const timeZone = stores[0]?.time_zone ?? 'UTC';
   const now = engine.clock.now();
-  const window = lastDays(timeZone, now, DASHBOARD_DAYS);
+  const window = lastDays(stores[0]?.time_zone ?? 'UTC', now, DASHBOARD_DAYS);
 
   const byDay = new Map(window.dayNumbers.map((d) => [d, zero()]));
   const byStore = new Map(stores.map((s) => [Number(s.id), zero()]));
@@ -159,7 +158,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   for (const figures of byDay.values()) add(last30Days, figures);
   const todayNumber = window.dayNumbers[window.dayNumbers.length - 1] ?? 0;
   return {
-    timeZone,
+    timeZone: window.timeZone,
     storeId: onlyStoreId,
     quickPayCurrency: vendor.code ?? null,
     today: { ...(byDay.get(todayNumber) ?? zero()) },
@@ -178,7 +177,15 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
 }
 
 type Window = ReturnType<typeof lastDays>;
-const dayOf = (column: string, window: Window) => sql<number>`cast((${sql.ref(column)} + ${window.offset}) / 86400000 as integer)`;
+/**
+ * The window's day a time falls on, each day between its own bounds. A row dated after today (a
+ * store whose clock ran ahead, synced here) is today's: it is in the database, so it was made by now.
+ */
+const dayOf = (column: string, window: Window) => {
+  const earlier = window.dayNumbers.slice(0, -1).map((d, i) => sql`when ${sql.ref(column)} < ${sql.lit(window.bounds[i + 1]!)} then ${sql.lit(d)}`);
+  const today = sql.lit(window.dayNumbers.at(-1)!);
+  return earlier.length === 0 ? sql<number>`${today}` : sql<number>`case ${sql.join(earlier, sql` `)} else ${today} end`;
+};
 
 // The window's rows through the (vendor_id, created_at) indexes (migration 0025), never the
 // program's whole history. Exported for the test of their plans (test/storage/query-plans).

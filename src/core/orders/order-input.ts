@@ -46,6 +46,24 @@ function orderAmount(major: number, digits: number, field: string): number {
   return minor;
 }
 
+/**
+ * How far a sale's `date` may run ahead of the node's clock: a till's clock a little fast. More is a
+ * till whose clock is wrong, or local time sent as UTC (Madrid's 10:00 as 10:00 UTC is an hour
+ * ahead): such a sale would sit atop the history for years, keep its rating and tip windows open
+ * that long, and be judged by rules and rewards not yet started.
+ */
+export const ORDER_DATE_AHEAD_MS = 5 * 60_000;
+
+/** Refuses a new sale dated later than the node's clock allows (a resend is judged as the sale it repeats). */
+export function refuseDateAhead(order: CleanOrder, now: number): void {
+  if (order.orderedAt - now <= ORDER_DATE_AHEAD_MS) return;
+  throw new ServiceError(
+    'validation_failed',
+    `date is ${new Date(order.orderedAt).toISOString()}, later than this node's clock (${new Date(now).toISOString()}): send the sale's time as Unix seconds (UTC), or check the till's clock.`,
+    'date',
+  );
+}
+
 /** An order names its customer by an open session or any identification check-in accepts. */
 export function noCustomerNamed(): ServiceError {
   return new ServiceError('validation_failed', 'Send card_number (any identification) or pos_session_hash.', 'card_number');

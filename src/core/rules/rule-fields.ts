@@ -78,7 +78,7 @@ export function parseInstant(value: string | null | undefined, field: string): n
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s ?? '0');
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const daysInMonth = new Date(utcTime(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) throw refuse();
   let offsetMinutes = 0;
   if (!zulu) {
@@ -88,7 +88,15 @@ export function parseInstant(value: string | null | undefined, field: string): n
     offsetMinutes = (sign === '-' ? -1 : 1) * (hours * 60 + minutes);
   }
   const ms = Number((fraction ?? '').padEnd(3, '0').slice(0, 3));
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
+  return utcTime(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
+}
+
+/** 400 Gregorian years, in ms: the calendar repeats after them. */
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
+/** Date.UTC, also for the years 0 to 99 (Date.UTC reads them as 1900 to 1999: "0001-01-01" was 1901). */
+function utcTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  return year < 100 ? Date.UTC(year + 400, month, day, hour, minute, second, ms) - FOUR_CENTURIES_MS : Date.UTC(year, month, day, hour, minute, second, ms);
 }
 
 /** A nullable whole number in [min, max] (the wire schema checks only that it is an integer). */

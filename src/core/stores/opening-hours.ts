@@ -70,13 +70,22 @@ function overlapWithin(ranges: Range[]): [string, string] | null {
 const clock = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 const written = (range: Range) => `${clock(range.from)}-${clock(range.to)}`;
 
-/** Refuses a time zone the node's clock cannot read in (IANA names, e.g. America/Guayaquil). */
+/**
+ * Refuses a time zone the node's clock cannot read in (IANA names, e.g. America/Guayaquil). The
+ * name is kept as written: Node's ICU answers older names for some (Asia/Kolkata as Asia/Calcutta,
+ * Europe/Kyiv as Europe/Kiev, America/Nuuk as America/Godthab), which the owner did not choose and
+ * a newer node would not give. ICU's spelling is taken only for a name written without its
+ * capitals (america/new_york).
+ */
 export function checkTimeZone(timeZone: string, field = 'time_zone'): string {
+  const written = timeZone.trim();
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: timeZone.trim() }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: written }).resolvedOptions().timeZone;
   } catch {
     throw new ServiceError('validation_failed', `${field} must be an IANA time zone such as America/Guayaquil.`, field);
   }
+  return written.split('/').every((part) => /^[A-Z]/.test(part)) ? written : resolved;
 }
 
 /** Day of week and minute of day at `at` in `timeZone`. */

@@ -6,6 +6,7 @@ import { maskedCard } from '../../core/payments/billing-profiles/billing-profile
 import { claimEgift, type ClaimedEgift } from '../../core/payments/egifts/claim-egift';
 import type { EgiftRecord } from '../../core/payments/egifts/egift';
 import { sendEgift } from '../../core/payments/egifts/send-egift';
+import { parseInstant } from '../../core/rules/rule-fields';
 import { ServiceError } from '../../shared/errors';
 import { EgiftBody, EgiftClaimBody, EgiftClaimSchema, EgiftParams, EgiftQuery, EgiftSchema } from '../../shared/schemas/egifts';
 import { SessionQuery } from '../../shared/schemas/users';
@@ -51,14 +52,28 @@ export function egiftWire(gift: EgiftRecord) {
   };
 }
 
-/** `send_date` as clients send it (Unix seconds, digits, ISO 8601 date or time; empty = now) in epoch ms, or null. */
+const SEND_DATE = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * `send_date` as clients send it (Unix seconds, digits, ISO 8601 date or time; empty = now) in epoch
+ * ms, or null. A date or time without a zone is UTC, like every time of the interface (Date.parse
+ * read a zoneless time in the host's zone, so a node in Madrid sent the gift an hour before one in
+ * UTC); an impossible date (30 February) is refused, not moved to March.
+ */
 function sendDateOf(value: number | string | null | undefined): number | null {
   if (value === undefined || value === null) return null;
   const text = String(value).trim();
   if (text === '') return null;
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new ServiceError('validation_failed', 'send_date must be Unix seconds or an ISO 8601 date.', 'send_date');
-  return ms;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const refuse = () => new ServiceError('validation_failed', 'send_date must be Unix seconds or an ISO 8601 date.', 'send_date');
+  const parts = SEND_DATE.exec(text);
+  if (!parts) throw refuse();
+  const [, day, time = '00:00', zone = 'Z'] = parts;
+  try {
+    return parseInstant(`${day}T${time}${zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`, 'send_date') ?? null;
+  } catch {
+    throw refuse();
+  }
 }
 
 export function egiftClaimWire(claim: ClaimedEgift) {

@@ -48,7 +48,7 @@ export const EgiftBody = Type.Object({
   send_date: Type.Optional(
     Nullable(
       Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 40 })], {
-        description: 'when to email the gift: Unix seconds, or an ISO 8601 date or time (a date alone is midnight UTC); empty, absent or past: now. The card is charged now',
+        description: 'when to email the gift: Unix seconds, or an ISO 8601 date or time (a date alone is midnight UTC, a time without a zone is UTC); empty, absent or past: now. The card is charged now',
       }),
     ),
   ),

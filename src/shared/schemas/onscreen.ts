@@ -149,7 +149,7 @@ export const OrderBody = Type.Object({
   taxes: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 50 })),
   total: Type.Optional(Type.Number()),
   payment_method: Type.Optional(Type.String({ maxLength: 50 })),
-  date: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_102_444_800, description: 'Unix seconds (up to 2100)' })),
+  date: Type.Optional(Type.Integer({ minimum: 0, maximum: 4_102_444_800, description: 'Unix seconds of the sale (default now); earlier is accepted (a till sending late), more than 5 minutes after the node’s clock is refused' })),
   items: Type.Optional(
     Type.Array(Type.Object({ name: Type.String({ maxLength: 200 }), quantity: Type.Number(), price: Type.Number(), sku: Type.Optional(Type.String({ maxLength: 64 })) }), { maxItems: 500 }),
   ),
