@@ -47,21 +47,18 @@ function orderAmount(major: number, digits: number, field: string): number {
 }
 
 /**
- * How far a sale's `date` may run ahead of the node's clock: a till's clock a little fast. More is a
- * till whose clock is wrong, or local time sent as UTC (Madrid's 10:00 as 10:00 UTC is an hour
- * ahead): such a sale would sit atop the history for years, keep its rating and tip windows open
- * that long, and be judged by rules and rewards not yet started.
+ * How far a sale's `date` may run ahead of the node's clock and be kept: a till's clock a little
+ * fast. Beyond it the till's clock is wrong, or it sends local time as UTC (Madrid's 10:00 as 10:00
+ * UTC is an hour ahead): the sale is happening now, so it is dated by the node's clock. Kept as
+ * sent, it sat atop the history for years, kept its rating and tip windows open that long and was
+ * judged by rules not yet started; refused, a counter with a fast till could not sell at all.
  */
 export const ORDER_DATE_AHEAD_MS = 5 * 60_000;
 
-/** Refuses a new sale dated later than the node's clock allows (a resend is judged as the sale it repeats). */
-export function refuseDateAhead(order: CleanOrder, now: number): void {
-  if (order.orderedAt - now <= ORDER_DATE_AHEAD_MS) return;
-  throw new ServiceError(
-    'validation_failed',
-    `date is ${new Date(order.orderedAt).toISOString()}, later than this node's clock (${new Date(now).toISOString()}): send the sale's time as Unix seconds (UTC), or check the till's clock.`,
-    'date',
-  );
+/** The sale's moment: the till's `date` (Unix seconds) unless it runs too far ahead of the node's clock; none sent is now. */
+function saleMoment(date: number | undefined, now: number): number {
+  if (date === undefined) return now;
+  return date * 1000 - now > ORDER_DATE_AHEAD_MS ? now : date * 1000;
 }
 
 /** An order names its customer by an open session or any identification check-in accepts. */
@@ -90,7 +87,7 @@ export function cleanOrder(input: OrderInput, digits: number, now: number): Clea
     total,
     taxes: input.taxes ?? [],
     paymentMethod: input.paymentMethod?.trim() || null,
-    orderedAt: input.date === undefined ? now : input.date * 1000,
+    orderedAt: saleMoment(input.date, now),
     items,
     quickPay,
     // A form's empty `redemptions=` (or a blank id) is no reward, not an unknown one.

@@ -23,7 +23,7 @@ import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
 import { enforceOfflineCaps } from './offline-caps';
 import { pointsFor, ruleApplies } from './earning';
-import { type CleanOrder, cleanOrder, noCustomerNamed, type OrderInput, refuseDateAhead } from './order-input';
+import { type CleanOrder, cleanOrder, noCustomerNamed, type OrderInput } from './order-input';
 import { type OrderResult, tierShown } from './order-result';
 import { recordTransaction } from './record-transaction';
 import { refuseReusedReceipt } from './receipt-reuse';
@@ -64,7 +64,6 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         await refuseReusedReceipt(trx, engine, previous, order, { input, vendorId: vendor.id, storeId: counter.storeId, country: store.country, digits });
         return { result: replyOf(previous), events: [] as StoreEvent[], autoReloadQueued: false };
       }
-      refuseDateAhead(order, now);
 
       const { user, session } = await customerOfOrder(trx, engine, counter, store.country, input);
       const link = await linkUserToVendor(trx, engine, { userId: user.id, vendorId: vendor.id, byCounter: true, via: 'counter' });
