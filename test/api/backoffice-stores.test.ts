@@ -219,7 +219,15 @@ describe('who may do what (the node decides, per role and store)', () => {
 
   // No worker runs on this node: the test events and replays below are queued, never sent.
   const HOOK_URL = 'https://hooks.example.com/punchcard';
-  const endpointId = async () => (await staffCall(node, owner.token, 'POST', '/backoffice/webhooks', { url: HOOK_URL, events: ['order.placed'] })).body.id as string;
+  // A program holds at most 20 endpoints and every call below makes its own: the ones made before go first.
+  const endpointsMade: string[] = [];
+  const endpointId = async () => {
+    for (const id of endpointsMade.splice(0)) await staffCall(node, owner.token, 'DELETE', `/backoffice/webhooks/${id}`);
+    const made = await staffCall(node, owner.token, 'POST', '/backoffice/webhooks', { url: HOOK_URL, events: ['order.placed'] });
+    expect(made.status).toBe(201);
+    endpointsMade.push(made.body.id as string);
+    return made.body.id as string;
+  };
 
   // [call, expected status for owner, manager, store manager, another vendor's owner, no token].
   // Another vendor's staff get 404, as for any object of another vendor: they learn nothing of it.
