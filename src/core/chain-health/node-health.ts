@@ -49,7 +49,7 @@ export interface DiskCheck {
 
 export interface SyncCheck {
   status: 'ok' | 'degraded';
-  problem: 'events_unsent' | 'pull_stale' | null;
+  problem: 'unpaired_at_central' | 'central_refused' | 'events_unsent' | 'pull_stale' | null;
   link: 'up' | 'down';
   pending: number;
   oldestPendingAt: number | null;
@@ -179,7 +179,10 @@ async function checkSync(engine: Engine, sources: NodeHealthSources): Promise<Sy
   const now = engine.clock.now();
   const unsent = s.oldestPendingAt !== null && now - s.oldestPendingAt > SYNC_BEHIND_MS;
   const stale = now - (s.lastPullAt ?? sources.startedAt) > SYNC_BEHIND_MS;
-  const problem = unsent ? 'events_unsent' : stale ? 'pull_stale' : null;
+  // A store central revoked refuses every sale, and one central refuses (a wrong address, a
+  // credential it does not know) never catches up: both are told at once, not after 15 minutes.
+  const refused = s.link === 'down' && s.refused;
+  const problem = s.unpaired ? 'unpaired_at_central' : refused ? 'central_refused' : unsent ? 'events_unsent' : stale ? 'pull_stale' : null;
   return {
     status: problem === null ? 'ok' : 'degraded',
     problem,

@@ -241,11 +241,19 @@ export function openPostgres(url: string, poolSize = 10, options: PostgresOption
     const created = new pg.Pool({ connectionString: url, max: poolSize, types: types as CustomTypesConfig, options: '-c jit=off', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // Without a listener, the pool's 'error' for an idle connection the server ended is thrown
     // from the event loop and stops the process (a central went down with its database's restart).
-    created.on('error', (error) => options.onConnectionLost?.(error));
+    // A connection's end reaches both listeners (the client's, then the pool's for an idle one),
+    // and a client may raise a second error as its socket closes: told once per connection.
+    const told = new WeakSet<object>();
+    const lost = (error: Error, client: object) => {
+      if (told.has(client)) return;
+      told.add(client);
+      options.onConnectionLost?.(error);
+    };
+    created.on('error', (error, client) => lost(error, client));
     // The pool listens only while a connection is idle in it: one a transaction holds between two
     // statements, ended by the server, raised its 'error' with no listener and stopped central (a
     // CI run under load). Its next query fails, and the transaction with it; the process goes on.
-    created.on('connect', (client) => client.on('error', (error) => options.onConnectionLost?.(error)));
+    created.on('connect', (client) => client.on('error', (error) => lost(error, client)));
     return created;
   };
   const db = new Kysely<DB>({ dialect: withLazyWriteLock(new PostgresDialect({ pool }), options.capturedTables) });

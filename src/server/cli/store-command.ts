@@ -4,6 +4,7 @@ import { parseKeyboardDeviceRule } from '../../devices/hid';
 import { type RunningNode, startStoreNode } from '../node/store-node';
 import { scannerOptionsFrom } from './scanner-options';
 import { runUntilSignal } from './run-until-signal';
+import { moveCentralAddress } from '../sync/move-central-address';
 import { pairStoreWithCentral, storeNamed } from '../sync/pair-store';
 import { showFirstSyncProgress } from './sync-progress';
 import { TRUST_PROXY_HELP, trustProxyOf, trustProxyOption } from './trust-proxy-option';
@@ -53,7 +54,7 @@ export function registerStoreCommand(program: Command): void {
     .option('--scanners <kinds>', 'read scanners attached to this machine: "hid" (HID POS scanners and card readers through node-hid)', asOption(parseScannerKinds))
     .option('--scanner-store <id>', 'store the scanners check customers in at (default: the node’s first store; the API key in PUNCHCARD_SCANNER_KEY wins)', parseStoreId)
     .option('--scanner-keyboard <vendor:product:kind>', 'also read this keyboard-emulation device over hidraw, e.g. 05e0:1200:barcode (repeatable)', collectRule, [])
-    .option('--central <url>', 'pair with this central node (with --pair); later starts remember it')
+    .option('--central <url>', "pair with this central node (with --pair; later starts remember it); without --pair, a paired store's new central address")
     .option('--pair <code>', 'the pairing code central issued for this store (punchcard pair-code)')
     .option('--label <name>', "this node's name at central (with --pair; default: the machine's host name)")
     .option('--replace-local-data', 'when pairing a store that has data of its own, set that data aside (renamed, kept) instead of refusing')
@@ -66,7 +67,7 @@ export function registerStoreCommand(program: Command): void {
       const { publicUrl } = checkServeSettings(options, process.env);
       const smtpUrl = smtpUrlOf(options, process.env);
       const scanners = scannerOptionsFrom(options, process.env);
-      if ((options.pair === undefined) !== (options.central === undefined)) {
+      if (options.pair !== undefined && options.central === undefined) {
         console.error('punchcard: pairing needs both --central URL and --pair CODE.');
         process.exitCode = 1;
         return;
@@ -85,6 +86,10 @@ export function registerStoreCommand(program: Command): void {
           ...(options.label !== undefined ? { label: options.label } : {}),
         });
         console.error(`punchcard: paired with ${pairing.central} as node ${pairing.node_id} of ${storeNamed(pairing)}`);
+      } else if (options.central !== undefined) {
+        // Without --pair, a paired store's central moved: only its address changes (move-central-address.ts).
+        const moved = await moveCentralAddress(options.data, options.central);
+        if (moved) console.error(`punchcard: central's address changed from ${moved.from} to ${moved.to}`);
       }
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({

@@ -91,9 +91,13 @@ export function registerSyncCommand(program: Command): void {
         const recorded = await readRecordedLink(database.db);
         const running = runningNodeOf(dir) !== null;
         const nodeId = pairing?.node_id ?? Number(await getMeta(database.db, 'node_id'));
+        // Central revoked the node (it heard 401 node_revoked): it sells nothing until paired again, stopped or not.
+        const revokedAt = await getMeta(database.db, 'sync_unpaired_at_central');
+        const revoked = revokedAt === null ? null : `central unpaired this store node (${iso(revokedAt)}): it takes no check-ins or sales; stop it, run \`punchcard unpair --data ${dir.root}\`, then pair it with a new code`;
         const status = {
           paired: true,
           ...(pairing === null ? { pairing_lost: true } : {}),
+          ...(revokedAt === null ? {} : { unpaired_at_central: iso(revokedAt) }),
           central: pairing?.central ?? null,
           node_id: nodeId,
           store: pairing?.store_id ?? null,
@@ -105,7 +109,7 @@ export function registerSyncCommand(program: Command): void {
           last_push_at: iso(await getMeta(database.db, 'sync_last_push_at')),
           last_pull_at: iso(await getMeta(database.db, 'sync_last_pull_at')),
           ...(await cursorAndFirstSync(database.db)),
-          last_error: pairing === null ? lostPairingProblem(dir, nodeId) : running ? (recorded?.lastError ?? null) : 'no store node is running on this folder',
+          last_error: pairing === null ? lostPairingProblem(dir, nodeId) : revoked ?? (running ? (recorded?.lastError ?? null) : 'no store node is running on this folder'),
         };
         printStatus(status, options.json);
       } finally {

@@ -69,7 +69,8 @@ export async function openNodeEngine(options: NodeEngineOptions): Promise<Engine
     database: openDatabaseUrl(location, {
       nativeBinding: options.sqliteNativeBinding,
       backgroundCheckpoints: role === 'central',
-      onConnectionLost: (error) => options.logger?.warn({ err: error }, 'the database ended a connection; the next query opens another'),
+      // What the server said, not the driver's stack and client object (a known event, not a fault here).
+      onConnectionLost: (error) => options.logger?.warn({ code: (error as { code?: unknown }).code ?? null, detail: error.message }, 'the database ended a connection; the next query opens another'),
       capturedTables: CAPTURED_TABLES,
     }),
     nodeKey,

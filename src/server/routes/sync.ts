@@ -88,7 +88,17 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     async (request) => {
       const events = request.body.events as PushedEvent[];
       refuseMalformedEvents(events);
-      return acceptPushedEvents(engine, nodeOf(request), events);
+      const paired = nodeOf(request);
+      const reply = await acceptPushedEvents(engine, paired, events);
+      // Also in central's exceptions; in the log, the operator watching central hears it too. Told
+      // again and again for one node, it is two machines running as that node.
+      if (reply.diverged) {
+        request.log.warn(
+          { node_id: paired.id, store: paired.storeId, diverged_at: reply.diverged.node_seq },
+          `store node ${paired.id} sent other events than central took at event ${reply.diverged.node_seq}: its folder was restored from a backup (it follows), or two machines run as this node (stop one)`,
+        );
+      }
+      return reply;
     },
   );
 

@@ -28,7 +28,13 @@ async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, c
   });
   clock?.observe(sentAt, clock.localNow(), reply.headers.get('date'));
   const text = await reply.text();
-  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  const body = parseReply(text);
+  // A web server, proxy page or Punchcard store at the address: no sync route, or no JSON at all.
+  // Said as such (the store's central.json names the wrong address), not as the page's own text
+  // ("There is no GET /sync/pull endpoint.", "Unexpected token '<'") nor as central refusing the store.
+  if (body === null || (reply.status === 404 && (body['code'] === 'route_not_found' || body['code'] === undefined))) {
+    throw new CentralError(reply.status, 'not_a_central', notACentral(url, reply.status));
+  }
   if (!reply.ok) {
     // Sync endpoints answer in the resource style: {code, message}.
     const code = String(body['code'] ?? `http_${reply.status}`);
@@ -38,6 +44,23 @@ async function call<T>(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS, c
     throw new CentralError(reply.status, code, reply.status === 503 ? `${UNREACHABLE} at ${new URL(url).origin} (503 ${code}: ${message})` : message);
   }
   return body as T;
+}
+
+/** The reply's JSON object; null when it is not one (an HTML page, text). An empty reply is an empty object. */
+function parseReply(text: string): Record<string, unknown> | null {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What an address that answers, but not as a central node, is told as. */
+export function notACentral(url: string, status: number): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin} is not a Punchcard central node (it answered ${status} to ${pathname}): check the central address this store was paired with (central.json in its data folder)`;
 }
 
 /** fetch's "fetch failed" says nothing: the cause's code (ECONNREFUSED, ENOTFOUND…) or a timeout does. */

@@ -28,6 +28,13 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
     onPulledSessions: (ids) => void publishPulledSessions(engine, pairing.store_id, ids),
     onProgress: () => void announceStatusChange(),
     onRoundEnd: () => void announceStatusChange(),
+    // Nothing is lost (its sales are renumbered and sent), but a second machine running as this
+    // node would go on doing it: the operator must hear of it (docs/sync.md, "A store restored from a backup").
+    onFollowedCentral: (diverged) =>
+      logger?.warn(
+        { diverged_at: diverged.node_seq, central_last: diverged.last_seq },
+        `central holds other sales of this node from event ${diverged.node_seq}: this folder was restored from a backup, or another machine runs as this node (stop one); this store's unsent sales are renumbered after ${diverged.last_seq} and sent`,
+      ),
   });
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
@@ -41,9 +48,11 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
     // behind this store after a restore, a revoked pairing) is an error someone must act on, said
     // each time what central says changes.
     const refused = s.link === 'down' && s.lastError !== null && !s.lastError.startsWith(UNREACHABLE);
-    const link = refused ? `refused:${s.lastError}` : s.link;
+    const link = s.unpaired ? 'unpaired' : refused ? `refused:${s.lastError}` : s.link;
     if (link !== lastLink) {
-      if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
+      // Revoked, the store does not sell offline: every check-in and sale is refused (409).
+      if (s.unpaired) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central unpaired this store node: it takes no check-ins or sales until it is paired again (stop it, `punchcard unpair`, then pair with a new code)');
+      else if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
       else if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
       else if (lastLink !== null && lastLink !== 'up') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
       lastLink = link;

@@ -20,7 +20,7 @@ const DiskCheckSchema = Type.Object({
 
 const SyncCheckSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
-  problem: Nullable(Type.Union([Type.Literal('events_unsent'), Type.Literal('pull_stale')])),
+  problem: Nullable(Type.Union([Type.Literal('unpaired_at_central'), Type.Literal('central_refused'), Type.Literal('events_unsent'), Type.Literal('pull_stale')])),
   link: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   pending: Type.Integer({ description: 'Events waiting to be sent to central' }),
   oldest_pending_at: Time,

@@ -57,6 +57,8 @@ export interface SyncClientOptions {
   onProgress?: (progress: { cursor: number; head: number }) => void;
   /** After every round of the loop, successful or not (status watchers compare and publish). */
   onRoundEnd?: () => void;
+  /** After the store followed central past events central took from another copy of it (restored from a backup, or a second machine). */
+  onFollowedCentral?: (diverged: { node_seq: number; last_seq: number }) => void;
 }
 
 export interface SyncRoundResult {
@@ -73,6 +75,8 @@ export class SyncClient {
   lastPushAt: number | null = null;
   lastPullAt: number | null = null;
   lastError: string | null = null;
+  /** The last round failed on central's answer about this store (4xx: revoked, not a central…), not on central being away. */
+  refused = false;
   head = 0;
   /** First sync: rows received so far and when it began (for the ETA). */
   firstSyncRows = 0;
@@ -102,11 +106,13 @@ export class SyncClient {
       const pulled = await this.pullAll();
       this.engine.centralLink.reachable = true;
       this.lastError = null;
+      this.refused = false;
       await this.#recordLink();
       return { pushed, pulled };
     } catch (error) {
       this.engine.centralLink.reachable = false;
       this.lastError = (error as Error).message;
+      this.refused = isRefusal(error);
       await this.#recordLink().catch(() => undefined);
       if ((error as { code?: unknown }).code === 'node_revoked' && !this.engine.centralLink.unpaired) {
         this.engine.centralLink.unpaired = true;
@@ -151,6 +157,7 @@ export class SyncClient {
         // report it again at once, the next round starts from what it says then.
         if (followed) throw new Error(`central again took other events than this store's from event ${reply.diverged.node_seq}`);
         await followCentralAfterRestore(this.engine, events, reply.diverged);
+        this.options.onFollowedCentral?.(reply.diverged);
         followed = true;
         continue;
       }
@@ -335,6 +342,8 @@ export class SyncClient {
       cursor,
       head: Math.max(this.head, cursor),
       lastError: this.lastError,
+      refused: this.refused,
+      unpaired: this.engine.centralLink.unpaired === true,
       firstSync: await this.firstSyncState(cursor),
     };
   }
@@ -384,6 +393,16 @@ export function reconnectDelay(failures: number, random: () => number, cap = REC
   return Math.round(step / 2 + random() * (step / 2));
 }
 
+/**
+ * A failure that waiting will not end: central (or whatever answers at its address) refused the
+ * request with a 4xx — a revoked credential, an address that is no central. Central out of reach,
+ * a 5xx (503 while its database is away), a timeout (408) or a rate limit (429) pass by themselves.
+ */
+function isRefusal(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 export interface SyncStatusSnapshot {
   link: 'up' | 'down';
   pending: number;
@@ -394,6 +413,10 @@ export interface SyncStatusSnapshot {
   cursor: number;
   head: number;
   lastError: string | null;
+  /** The last round failed on central's refusal of this store (it will not pass by waiting), not on central being away. */
+  refused: boolean;
+  /** Central revoked this node: it takes no check-ins or sales until paired again. */
+  unpaired: boolean;
   /** `ready`: the customers and balances are in, check-in works (the snapshot is past the ledger). */
   firstSync: { done: boolean; ready: boolean; progress: number; rows: number; etaSeconds: number | null };
 }

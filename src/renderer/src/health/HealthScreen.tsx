@@ -20,6 +20,8 @@ export const useHealthStrings = defineStrings({
     diskLow: (free: string) => `the data folder's disk has ${free} free`,
     eventsUnsent: (minutes: number) => `sales not sent to central for ${minutes} min`,
     pullStale: (minutes: number) => `nothing heard from central for ${minutes} min`,
+    unpairedAtCentral: 'central unpaired this store node: it takes no check-ins or sales until it is paired again',
+    centralRefused: 'central refuses this store node (see the sync state’s last error)',
     nodeId: 'Node id',
     role: 'Role',
     roleName: (role: string) => ({ store: 'Store node', central: 'Central node' })[role] ?? role,
@@ -41,6 +43,8 @@ export const useHealthStrings = defineStrings({
     diskLow: (free: string) => `al disco de la carpeta de datos le quedan ${free}`,
     eventsUnsent: (minutes: number) => `ventas sin enviar al nodo central desde hace ${minutes} min`,
     pullStale: (minutes: number) => `sin noticias del nodo central desde hace ${minutes} min`,
+    unpairedAtCentral: 'el nodo central desvinculó este nodo de tienda: no acepta registros de entrada ni ventas hasta volver a vincularlo',
+    centralRefused: 'el nodo central rechaza este nodo de tienda (vea el último error del estado de sincronización)',
     nodeId: 'Id del nodo',
     role: 'Función',
     roleName: (role: string) => ({ store: 'Nodo de tienda', central: 'Nodo central' })[role] ?? role,
@@ -58,6 +62,8 @@ function attentionOf(health: Health, t: ReturnType<typeof useHealthStrings>): st
   if (disk?.status === 'degraded') lines.push(t.diskLow(`${(disk.free_bytes / 2 ** 30).toFixed(1)} GiB`));
   if (sync?.problem === 'events_unsent') lines.push(t.eventsUnsent(Math.round((sync.oldest_pending_age_seconds ?? 0) / 60)));
   if (sync?.problem === 'pull_stale') lines.push(t.pullStale(Math.round((sync.last_pull_age_seconds ?? 0) / 60)));
+  if (sync?.problem === 'unpaired_at_central') lines.push(t.unpairedAtCentral);
+  if (sync?.problem === 'central_refused') lines.push(t.centralRefused);
   return lines;
 }
 
