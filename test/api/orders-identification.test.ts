@@ -345,11 +345,12 @@ describe('POST /order: idempotent resend of a receipt', () => {
     await reused({ ...order, card_number: other.email }, 'another customer');
     const session = await checkInOk(v.apiKey, other.email);
     await reused({ pos_session_hash: session.hash, receipt_number: receipt, subtotal: 12.75, total: 13.5, quick_pay: 3.5 }, 'another customer');
-    // the same customer and figures a day later: a POS numbering afresh each day (retries come within 12 hours)
+    // the same customer and figures a day apart: a POS numbering afresh each day (retries come within
+    // 12 hours). Dated back from the recorded sale: a date ahead of the node's clock is dated now.
     const recordedAt = new Date(node.clock.now()).toISOString();
-    const dayAfter = nowSec() + 86_400;
-    await reused({ ...order, date: dayAfter }, `date ${recordedAt} recorded, ${new Date(dayAfter * 1000).toISOString()} sent`);
-    expect(await orderOk(v.apiKey, { ...order, date: nowSec() + 11 * 3_600 })).toStrictEqual(first);
+    const dayBefore = nowSec() - 86_400;
+    await reused({ ...order, date: dayBefore }, `date ${recordedAt} recorded, ${new Date(dayBefore * 1000).toISOString()} sent`);
+    expect(await orderOk(v.apiKey, { ...order, date: nowSec() - 11 * 3_600 })).toStrictEqual(first);
     // a resend naming nobody is refused as a new order would be, never answered with someone's sale
     expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: 'nobody@example.com' }), 404, 'customer_not_found', 'card_number');
     expectLegacyError(await postOrder(v.apiKey, { ...order, card_number: undefined }), 400, 'validation_failed', 'card_number');
