@@ -1,4 +1,4 @@
-/** Past this, a store's clock is said to be off from central's (sales, visits and expiries are dated by it). */
+/** Past this, a store's clock is said to be off from central's, and a paired store dates by central's time (CentralAlignedClock). */
 export const CLOCK_OFF_SECONDS = 120;
 
 /** Whether a store's offset from central's clock (seconds; null before central answered) is worth a warning. */

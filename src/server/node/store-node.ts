@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Clock } from '../../core/clock';
+import { type Clock, systemClock } from '../../core/clock';
 import { type Engine, ownsProgramData, startEngine } from '../../core/engine';
 import { installChangeCapture } from '../../core/sync/capture/install-capture';
 import { REPLICATED_TABLES } from '../../core/sync/replicated-tables';
 import { readPairing } from '../sync/pairing-file';
 import { startStoreSync, type StoreSync } from '../sync/store-sync';
+import { CentralAlignedClock } from '../sync/central-aligned-clock';
 import { createPairingControl, type PairingControl } from '../sync/pairing-control';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { loadFirstSyncState } from '../../core/sync/store/sync-client';
@@ -46,7 +47,10 @@ export interface NodeEngineOptions {
   existing?: boolean;
   /** Where a node tells of a PostgreSQL connection its server ended (warn). */
   logger?: FastifyBaseLogger | undefined;
-  /** The node's clock (tests: a machine whose clock is off); the system's by default. */
+  /**
+   * The machine's clock (tests: a machine whose clock is off); the system's by default. A store node
+   * wraps it: paired, it dates by central's time while this one is off (CentralAlignedClock).
+   */
   clock?: Clock | undefined;
 }
 
@@ -218,8 +222,11 @@ export async function startStoreNode(options: StoreNodeOptions): Promise<Running
 }
 
 async function startNodeInstance(options: StoreNodeOptions, pairingControl: PairingControl): Promise<NodeInstance> {
-  const engine = await openNodeEngine(options);
   const role = options.role ?? 'store';
+  // A store dates by central's time once central's replies show its machine's clock off (a paired
+  // store's sync tells it; an unpaired one's never does, so it keeps the machine's).
+  const clock = role === 'store' ? new CentralAlignedClock(options.clock ?? systemClock) : undefined;
+  const engine = await openNodeEngine(clock ? { ...options, clock } : options);
   const pairing = role === 'store' ? readPairing(openDataDir(options.dataDir)) : null;
   // The store a paired node serves is known from central.json before its first sync brings any store.
   const scannerProblem = options.refuseBadScannerChoice && options.scanners ? await scannerChoiceProblem(engine, options.scanners, pairing?.store_id) : null;
@@ -228,7 +235,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     throw new SettingError(scannerProblem);
   }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
-  const sync = pairing ? startStoreSync(engine, pairing, options.logger) : null;
+  const sync = pairing ? startStoreSync(engine, pairing, options.logger, clock) : null;
   const app = await buildApp({
     engine,
     role,

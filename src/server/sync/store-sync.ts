@@ -3,6 +3,7 @@ import type { Engine } from '../../core/engine';
 import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
 import { clockIsOff } from '../../shared/clock-offset';
+import type { CentralAlignedClock } from './central-aligned-clock';
 import { CentralClock } from './central-clock';
 import { httpTransport, UNREACHABLE } from './http-transport';
 import type { StorePairing } from './pairing-file';
@@ -20,8 +21,9 @@ export interface StoreSync {
  * a long-lived stream from central that says "pull now", and a poke after every local sale so it
  * leaves the store at once.
  */
-export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: FastifyBaseLogger): StoreSync {
-  const centralClock = new CentralClock(() => engine.clock.now());
+export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: FastifyBaseLogger, aligned?: CentralAlignedClock): StoreSync {
+  // Measured on the machine's clock: the engine's may already be following central's.
+  const centralClock = aligned ? new CentralClock(() => aligned.machine.now(), (offsetMs) => aligned.observe(offsetMs)) : new CentralClock(() => engine.clock.now());
   const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential, centralClock), {
     vendorId: pairing.vendor_id,
     storeId: pairing.store_id,
@@ -60,8 +62,8 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: F
     const offset = centralClock.offsetSeconds();
     const clockOff = clockIsOff(offset);
     if (clockOff !== clockWasOff) {
-      if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: what the store sells is dated by it; set the date, time and time zone right");
-      else logger?.info({ clock_offset_seconds: offset }, "this computer's clock agrees with central's again");
+      if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: the store dates what it sells by central's time (as last heard, offline too; after a restart without central, by this computer's until central answers); set the date, time and time zone right");
+      else logger?.info({ clock_offset_seconds: offset }, "this computer's clock agrees with central's again: the store dates what it sells by it");
       clockWasOff = clockOff;
     }
     const shown = JSON.stringify([s.link, s.pending, s.rejected, s.firstSync.done, Math.round(s.firstSync.progress * 100), clockOff]);

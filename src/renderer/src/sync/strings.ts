@@ -39,7 +39,7 @@ export const useSyncStrings = defineStrings({
     signInAgain: 'Sign in again',
     cashierOnly: 'Pairing is done from a cashier screen.',
     clockOff: (amount: string, ahead: boolean) => `Clock ${amount} ${ahead ? 'ahead' : 'behind'}`,
-    clockOffHint: "This computer's clock is off from central's, and sales and visits are dated by it: set the computer's date, time and time zone right.",
+    clockOffHint: "This computer's clock is off from central's. Sales and visits are dated by central's time (after a restart, once central answers). Set the computer's date, time and time zone right.",
   },
   es: {
     online: 'Central: en línea',
@@ -79,6 +79,6 @@ export const useSyncStrings = defineStrings({
     signInAgain: 'Volver a entrar',
     cashierOnly: 'La vinculación se hace desde una pantalla de caja.',
     clockOff: (amount: string, ahead: boolean) => `Reloj ${ahead ? 'adelantado' : 'atrasado'} ${amount}`,
-    clockOffHint: 'El reloj de este equipo no coincide con el de la central, y las ventas y visitas se fechan con él: corrija la fecha, la hora y la zona horaria del equipo.',
+    clockOffHint: 'El reloj de este equipo no coincide con el de la central. Las ventas y visitas se fechan con la hora de la central (tras un reinicio, en cuanto la central responda). Corrija la fecha, la hora y la zona horaria del equipo.',
   },
 });
