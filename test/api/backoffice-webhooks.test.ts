@@ -83,7 +83,7 @@ describe('webhooks in the back office', () => {
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500, last_error: 'HTTP 500' });
 
     const replay = await call('POST', `/backoffice/webhooks/${made.id}/replay`, { event_id: test.body.event_id });
-    expect([replay.status, replay.body]).toEqual([202, { queued: 1 }]);
+    expect([replay.status, replay.body]).toEqual([202, { queued: 1, endpoint_status: 'enabled' }]);
     expect(await pass()).toMatchObject({ succeeded: 1 });
     const log = (await call('GET', `/backoffice/webhooks/${made.id}/deliveries`)).body.items;
     expect(log.map((d: { status: string; attempts: number; last_status_code: number }) => [d.status, d.attempts, d.last_status_code])).toEqual([

@@ -34,8 +34,11 @@ export async function createStaffSession(db: Kysely<DB>, engine: Engine, staff: 
   return { token, expiresAt };
 }
 
-/** Resolves a back-office session token; ended, expired, idle and disabled each say so. */
-export async function authenticateStaffSession(engine: Engine, token: string): Promise<StaffPrincipal> {
+/**
+ * Resolves a back-office session token; ended, expired, idle and disabled each say so.
+ * `activity: false` (a screen's background refresh) checks the session without moving its idle end.
+ */
+export async function authenticateStaffSession(engine: Engine, token: string, options: { activity?: boolean } = {}): Promise<StaffPrincipal> {
   const row = await engine.db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_accounts as a', 'a.id', 's.staff_id')
@@ -48,7 +51,7 @@ export async function authenticateStaffSession(engine: Engine, token: string): P
   const now = engine.clock.now();
   if (row.expires_at <= now || row.last_seen_at + STAFF_IDLE_MINUTES * 60_000 <= now) throw new ServiceError('session_expired');
   if (row.status !== 'active') throw new ServiceError('staff_disabled');
-  if (now - row.last_seen_at >= SEEN_GRANULARITY_MS) {
+  if (options.activity !== false && now - row.last_seen_at >= SEEN_GRANULARITY_MS) {
     await engine.db.updateTable('staff_sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   }
   return { sessionId: row.id, staffId: row.staff_id, vendorId: row.vendor_id, email: row.email, name: row.name, role: row.role as StaffRole, storeId: row.store_id };

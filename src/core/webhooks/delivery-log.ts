@@ -5,7 +5,7 @@ import type { ListPage } from '../listing/list-plan';
 import { planList, type ListRequest } from '../listing/list-plan';
 import { newPublicId } from '../storage/ids';
 import { WEBHOOK_API_VERSION, TEST_EVENT_KIND } from './kinds';
-import { findEndpoint } from './endpoints';
+import { type EndpointStatus, findEndpoint } from './endpoints';
 import { queueDelivery } from './record-event';
 
 // The delivery log of an endpoint, replays, and the test event.
@@ -79,7 +79,7 @@ export interface ReplayInput {
  * subscribed event of a time range, in the order they happened. Events are kept as long as the
  * node keeps them; an event exists only if some endpoint wanted its kind when it happened.
  */
-export async function replayEvents(engine: Engine, scope: VendorScope, endpointId: string, input: ReplayInput): Promise<{ queued: number }> {
+export async function replayEvents(engine: Engine, scope: VendorScope, endpointId: string, input: ReplayInput): Promise<{ queued: number; endpointStatus: EndpointStatus }> {
   const byId = input.eventId !== undefined;
   const byRange = input.from !== undefined || input.to !== undefined;
   if (byId === byRange) throw new ServiceError('validation_failed', 'Send either event_id, or from and to (a time range).', byId ? 'event_id' : 'from');
@@ -104,12 +104,13 @@ export async function replayEvents(engine: Engine, scope: VendorScope, endpointI
       throw new ServiceError('validation_failed', `The range holds more than ${MAX_REPLAY_EVENTS} events: replay it in shorter ranges.`, 'from');
     }
     for (const event of events) await queueDelivery(trx, engine, { vendorId: scope.vendorId, endpointId: endpoint.id, eventId: event.id });
-    return { queued: events.length };
+    // A paused or disabled endpoint holds them until enabled: the reply says so (else it reads as sent).
+    return { queued: events.length, endpointStatus: endpoint.status as EndpointStatus };
   });
 }
 
 /** POST /webhooks/:id/test: a `webhook.test` event for this endpoint alone, delivered like any other. */
-export async function sendTestEvent(engine: Engine, scope: VendorScope, endpointId: string): Promise<{ eventId: string }> {
+export async function sendTestEvent(engine: Engine, scope: VendorScope, endpointId: string): Promise<{ eventId: string; endpointStatus: EndpointStatus }> {
   return transact(engine, async (trx) => {
     const endpoint = await findEndpoint(trx, scope, endpointId);
     const now = engine.clock.now();
@@ -127,6 +128,6 @@ export async function sendTestEvent(engine: Engine, scope: VendorScope, endpoint
       })
       .execute();
     await queueDelivery(trx, engine, { vendorId: scope.vendorId, endpointId: endpoint.id, eventId });
-    return { eventId };
+    return { eventId, endpointStatus: endpoint.status as EndpointStatus };
   });
 }

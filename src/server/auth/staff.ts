@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { requirePermission } from '../../core/staff/authorize';
 import { authenticateStaffSession, type StaffPrincipal } from '../../core/staff/staff-sessions';
+import { BACKGROUND_REQUEST_HEADER, BACKGROUND_REQUEST_VALUE } from '../../shared/background-request';
 import { ServiceError } from '../../shared/errors';
 import type { StaffPermission } from '../../shared/staff-roles';
 import { reachedOrigin } from '../http/request-origin';
@@ -15,14 +16,15 @@ declare module 'fastify' {
 
 /**
  * preHandler for the back office: `Authorization: Bearer <staff session token>`, then the role's
- * permission for the call (the node enforces roles; the screens only follow).
+ * permission for the call (the node enforces roles; the screens only follow). A call marked
+ * `Punchcard-Activity: background` (a screen refreshing by itself) does not move the idle end.
  */
 export function requireStaff(engine: Engine, permission?: StaffPermission) {
   return tagCredential(
     async (request: FastifyRequest) => {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
       if (!match?.[1]) throw new ServiceError('missing_credentials', 'Sign in to the back office first (Authorization: Bearer <session token>).');
-      const staff = await authenticateStaffSession(engine, match[1]);
+      const staff = await authenticateStaffSession(engine, match[1], { activity: request.headers[BACKGROUND_REQUEST_HEADER] !== BACKGROUND_REQUEST_VALUE });
       if (permission) requirePermission(staff, permission);
       request.staff = staff;
     },

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { Engine } from '../../core/engine';
 import { webhookAdmin } from '../../core/webhooks-admin/change-webhooks';
 import { WEBHOOK_KINDS } from '../../core/webhooks/kinds';
@@ -11,6 +10,8 @@ import {
   BackOfficeReplayBody,
   BackOfficeWebhooksSchema,
   CreateWebhookBody,
+  ReplayQueuedSchema,
+  TestEventQueuedSchema,
   UpdateWebhookBody,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
@@ -55,9 +56,9 @@ export const backOfficeWebhookRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
     return { ...endpointToWire(endpoint), secret };
   });
 
-  app.post('/backoffice/webhooks/:id/test', { config, preValidation: managers, schema: { tags, params: PublicIdParams, response: { 202: Type.Object({ event_id: Type.String() }) } } }, async (request, reply) => {
-    const { eventId } = await webhookAdmin.sendTest(engine, staffOf(request), request.params.id);
-    return reply.code(202).send({ event_id: eventId });
+  app.post('/backoffice/webhooks/:id/test', { config, preValidation: managers, schema: { tags, params: PublicIdParams, response: { 202: TestEventQueuedSchema } } }, async (request, reply) => {
+    const { eventId, endpointStatus } = await webhookAdmin.sendTest(engine, staffOf(request), request.params.id);
+    return reply.code(202).send({ event_id: eventId, endpoint_status: endpointStatus });
   });
 
   app.get(
@@ -71,7 +72,10 @@ export const backOfficeWebhookRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
 
   app.post(
     '/backoffice/webhooks/:id/replay',
-    { config, preValidation: managers, schema: { tags, params: PublicIdParams, body: BackOfficeReplayBody, response: { 202: Type.Object({ queued: Type.Integer() }) } } },
-    async (request, reply) => reply.code(202).send(await webhookAdmin.replay(engine, staffOf(request), request.params.id, request.body.event_id)),
+    { config, preValidation: managers, schema: { tags, params: PublicIdParams, body: BackOfficeReplayBody, response: { 202: ReplayQueuedSchema } } },
+    async (request, reply) => {
+      const { queued, endpointStatus } = await webhookAdmin.replay(engine, staffOf(request), request.params.id, request.body.event_id);
+      return reply.code(202).send({ queued, endpoint_status: endpointStatus });
+    },
   );
 };

@@ -14,7 +14,9 @@ import { ServiceError } from '../../shared/errors';
 import { EmptyObjectSchema, IdParamsSchema, ListQuerySchema, pageOf } from '../../shared/schemas/common';
 import {
   CreateWebhookBody,
+  ReplayQueuedSchema,
   ReplayWebhookBody,
+  TestEventQueuedSchema,
   UpdateWebhookBody,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
@@ -82,10 +84,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
 
   app.post(
     '/webhooks/:id/test',
-    { config, schema: { tags, security, params: IdParamsSchema, response: { 202: Type.Object({ event_id: Type.String() }) } } },
+    { config, schema: { tags, security, params: IdParamsSchema, response: { 202: TestEventQueuedSchema } } },
     async (request, reply) => {
-      const { eventId } = await sendTestEvent(engine, vendorOf(request), request.params.id);
-      return reply.code(202).send({ event_id: eventId });
+      const { eventId, endpointStatus } = await sendTestEvent(engine, vendorOf(request), request.params.id);
+      return reply.code(202).send({ event_id: eventId, endpoint_status: endpointStatus });
     },
   );
 
@@ -100,7 +102,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
 
   app.post(
     '/webhooks/:id/replay',
-    { config, schema: { tags, security, params: IdParamsSchema, body: ReplayWebhookBody, response: { 202: Type.Object({ queued: Type.Integer() }) } } },
+    { config, schema: { tags, security, params: IdParamsSchema, body: ReplayWebhookBody, response: { 202: ReplayQueuedSchema } } },
     async (request, reply) => {
       const body = request.body ?? {};
       const result = await replayEvents(engine, vendorOf(request), request.params.id, {
@@ -108,7 +110,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
         from: timeOf(body.from, 'from'),
         to: timeOf(body.to, 'to'),
       });
-      return reply.code(202).send(result);
+      return reply.code(202).send({ queued: result.queued, endpoint_status: result.endpointStatus });
     },
   );
 };

@@ -57,10 +57,10 @@ function parseReply(text: string): Record<string, unknown> | null {
   }
 }
 
-/** What an address that answers, but not as a central node, is told as. */
-export function notACentral(url: string, status: number): string {
+/** What an address that answers, but not as a central node, is told as (`advice`: what to check, where the caller is). */
+export function notACentral(url: string, status: number, advice = 'check the central address this store was paired with (central.json in its data folder)'): string {
   const { origin, pathname } = new URL(url);
-  return `${origin} is not a Punchcard central node (it answered ${status} to ${pathname}): check the central address this store was paired with (central.json in its data folder)`;
+  return `${origin} is not a Punchcard central node (it answered ${status} to ${pathname}): ${advice}`;
 }
 
 /** fetch's "fetch failed" says nothing: the cause's code (ECONNREFUSED, ENOTFOUND…) or a timeout does. */

@@ -10,7 +10,7 @@ import type { PairResponse } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
 import { type DataDir, openDataDir, refuseWhileNodeRuns } from '../node/data-dir';
 import { pairingLost } from '../node/lost-pairing';
-import { CentralError, requestPairing } from './http-transport';
+import { CentralError, notACentral, requestPairing } from './http-transport';
 import { readPairing, removePairing, type StorePairing, writePairing } from './pairing-file';
 
 export interface PairOptions {
@@ -33,6 +33,12 @@ export interface PairOptions {
 export async function pairStoreWithCentral(options: PairOptions): Promise<StorePairing> {
   const dir = openDataDir(options.dataDir);
   refuseWhileRunning(dir);
+  // The CLI names the way out (a store revoked at central keeps its central.json, so this is its case too).
+  const paired = readPairing(dir);
+  if (paired) {
+    const unpair = `punchcard unpair --data ${shellWord(options.dataDir)}`;
+    throw new ServiceError('store_already_paired', `This store node is already paired with ${paired.central} (also when central has revoked it). Unpair it first: \`${unpair}\`, then pair with the new code.`);
+  }
   const central = checkPairable(dir, options.central);
   const hasData = existsSync(dir.database) && (await withDatabase(dir, options.sqliteNativeBinding, hasOwnData));
   if (hasData && !options.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
@@ -51,8 +57,17 @@ export async function redeemPairingCode(central: string, code: string, label: st
     if (error instanceof CentralError && (error.code === 'pairing_code_invalid' || error.code === 'rate_limited' || error.code === 'validation_failed')) {
       throw new ServiceError(error.code === 'validation_failed' ? 'pairing_code_invalid' : error.code);
     }
+    // Something answered, but not as a central (a store, a web page): said so, not "no central node answered".
+    if (error instanceof CentralError && error.code === 'not_a_central') {
+      throw new ServiceError('validation_failed', notACentral(`${central}/sync/pair`, error.status, 'check the central address.'), 'central');
+    }
     throw new ServiceError('central_unreachable', `No central node answered at ${central}. Check the address and the network.`);
   }
+}
+
+/** A folder as a shell reads it back (quoted when it has spaces or quotes). */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Refuses a folder already paired and an address that is not http(s); returns the address without trailing slashes. */

@@ -18,6 +18,16 @@ export const WebhookEndpointSchema = Type.Object({
 });
 export type WebhookEndpointWire = Static<typeof WebhookEndpointSchema>;
 
+/** Said with a test event or a replay: a paused or disabled endpoint holds it until it is enabled. */
+const QueuedForStatus = Type.Union([Type.Literal('enabled'), Type.Literal('paused'), Type.Literal('disabled')], {
+  description: "the endpoint's status: `paused` or `disabled` hold what was queued until the endpoint is enabled again (nothing is sent before)",
+});
+
+/** 202 of POST /webhooks/:id/test. */
+export const TestEventQueuedSchema = Type.Object({ event_id: Type.String({ description: 'evt_…' }), endpoint_status: QueuedForStatus });
+/** 202 of POST /webhooks/:id/replay. */
+export const ReplayQueuedSchema = Type.Object({ queued: Type.Integer(), endpoint_status: QueuedForStatus });
+
 export const WebhookEndpointWithSecretSchema = Type.Intersect([
   WebhookEndpointSchema,
   Type.Object({ secret: Type.String({ description: 'whsec_…: signs deliveries; shown only on creation and rotation' }) }),

@@ -1,7 +1,6 @@
 import { Alert, Badge, Box, Button, Group, Modal, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { createStore } from 'zustand/vanilla';
 import { NodeApiError } from '../api/client';
 import { ActionsHeader, TableScroll } from './a11y';
 import type { StaffPaymentException } from './admin-api';
@@ -11,6 +10,7 @@ import { refusalText } from './node-refusal';
 import { ListPager } from './ListPager';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
 import { UnfinishedPaybacks } from './UnfinishedPaybacks';
+import { refreshOpenCount, refreshPaybackCount, waitingCounts } from './waiting-counts';
 
 type Strings = ReturnType<typeof usePaymentExceptionStrings>;
 type Action = 'refund' | 'credit';
@@ -23,24 +23,18 @@ const api = () => adminStore.getState().api();
 /** Exceptions a page, as the audit log pages. */
 const PAGE = 25;
 
-/** How many exceptions wait for staff (open, or a refund whose answer was lost), for the nav tab; null until known. */
-const openCount = createStore<{ count: number | null }>()(() => ({ count: null }));
-
-const refreshOpenCount = () =>
-  api()
-    .paymentExceptions('open', 0, 1)
-    .then((found) => openCount.setState({ count: found.total }))
-    .catch(() => openCount.setState({ count: null }));
-
-/** The nav's tab, with how many exceptions wait for staff (a badge only when some do). */
+/** The nav's tab, with how many exceptions and card pay-backs wait for staff (a badge only when some do). */
 export function PaymentExceptionsTab({ value }: { value: string }) {
   const t = usePaymentExceptionStrings();
-  const count = useStore(openCount, (s) => s.count);
+  const count = useStore(waitingCounts, (s) => s.count);
+  const paybacks = useStore(waitingCounts, (s) => s.paybacks);
   useEffect(() => {
     void refreshOpenCount();
+    void refreshPaybackCount();
   }, []);
+  const waiting = [count ? t.openCount(count) : null, paybacks ? t.paybackCount(paybacks) : null].filter(Boolean).join(' · ');
   return (
-    <Tabs.Tab value={value} rightSection={count ? <Badge color="red" variant="light">{t.openCount(count)}</Badge> : null}>
+    <Tabs.Tab value={value} rightSection={waiting ? <Badge color="red" variant="light">{waiting}</Badge> : null}>
       {t.tab}
     </Tabs.Tab>
   );
@@ -95,7 +89,7 @@ export function PaymentExceptionsScreen() {
           if (found.items.length === 0 && offset > 0) return setOffset(Math.max(0, offset - PAGE));
           setPage({ items: found.items, total: found.total });
           setLoadError(null);
-          if (filter === 'open') openCount.setState({ count: found.total });
+          if (filter === 'open') waitingCounts.setState({ count: found.total });
         })
         .catch((e: unknown) => {
           setPage(null);
@@ -127,8 +121,11 @@ export function PaymentExceptionsScreen() {
   };
 
   const filterLabel = t[`filter_${filter}`];
+  // Card pay-backs not finished come first when there are any: few, and a customer's money is out
+  // of their balance and not known to be on their card; under a page of exceptions no one saw them.
   return (
     <Stack>
+      <UnfinishedPaybacks />
       <Text>{t.intro}</Text>
       <Select
         label={t.show}
@@ -195,7 +192,6 @@ export function PaymentExceptionsScreen() {
           words={t}
         />
       )}
-      <UnfinishedPaybacks />
       <ConfirmResolution asking={asking} onCancel={() => setAsking(null)} onConfirm={resolve} />
     </Stack>
   );

@@ -8,6 +8,7 @@ import { formatAmount, formatDateTime } from './format';
 import { ListPager } from './ListPager';
 import { refusalText } from './node-refusal';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
+import { waitingCounts } from './waiting-counts';
 
 type Strings = ReturnType<typeof usePaymentExceptionStrings>;
 
@@ -43,7 +44,8 @@ function refusalOf(error: unknown): Outcome['say'] {
  * Card pay-backs across customers whose refund outcome is unknown (docs/decisions.md, "Tenth
  * round"), on the payment exceptions screen: the customer to contact, and "Finish the refund",
  * which asks the gateway again under the same keys (the money goes back once; no confirmation:
- * nothing new is paid). Shown only when there are some, or to say what a finish did.
+ * nothing new is paid). Shown only when there are some, or to say what a finish did, above the
+ * exceptions (a full page of them hid it); their number is on the tab too.
  */
 export function UnfinishedPaybacks() {
   const t = usePaymentExceptionStrings();
@@ -62,6 +64,7 @@ export function UnfinishedPaybacks() {
           if (found.items.length === 0 && offset > 0) return setOffset(Math.max(0, offset - PAGE));
           setPage({ items: found.items, total: found.total });
           setLoadError(null);
+          waitingCounts.setState({ paybacks: found.total });
         })
         .catch((e: unknown) => setLoadError(refusalText(e))),
     [offset],
@@ -87,7 +90,7 @@ export function UnfinishedPaybacks() {
 
   if (!loadError && !outcome && (!page || page.total === 0)) return null;
   return (
-    <Stack mt="lg">
+    <Stack mb="lg">
       <Title order={2} size="h4" ref={heading} tabIndex={-1}>
         {t.paybacksHeading}
       </Title>

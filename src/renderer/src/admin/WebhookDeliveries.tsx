@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { ActionsHeader, TableScroll } from './a11y';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { refusalText } from './node-refusal';
 import { adminStore } from './admin-store';
 import { formatDateTime } from './format';
@@ -17,13 +17,22 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
   const t = useWebhookStrings();
   const [page, setPage] = useState(1);
   const endpoints = useLoad(() => api().webhooks(), []);
-  const log = useLoad(() => api().webhookDeliveries(endpointId, page), [endpointId, page]);
+  // The timer's reloads are marked as background: an open log must not keep an unattended session alive.
+  const polling = useRef(false);
+  const log = useLoad(() => {
+    const background = polling.current;
+    polling.current = false;
+    return api().webhookDeliveries(endpointId, page, { background });
+  }, [endpointId, page]);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const waiting = log.data?.items.some((d) => d.status === 'pending' || d.status === 'sending') ?? false;
   const { reload } = log;
   useEffect(() => {
     if (!waiting) return;
-    const timer = setTimeout(reload, REFRESH_MS);
+    const timer = setTimeout(() => {
+      polling.current = true;
+      reload();
+    }, REFRESH_MS);
     return () => clearTimeout(timer);
   });
   const error = log.error ?? endpoints.error;
@@ -39,8 +48,9 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
     setOutcome(null);
     api()
       .replayWebhookEvent(endpointId, eventId)
-      .then(() => {
-        setOutcome({ ok: true, text: t.replayed });
+      .then((queued) => {
+        // A paused or disabled endpoint holds it: said, or the staff member waits for a delivery that is not coming.
+        setOutcome({ ok: true, text: queued.endpoint_status === 'enabled' ? t.replayed : t.replayHeld(queued.endpoint_status) });
         reload();
       })
       .catch((e: unknown) => setOutcome({ ok: false, text: refusalText(e) }));

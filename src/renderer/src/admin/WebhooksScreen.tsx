@@ -11,9 +11,9 @@ import { useWebhookStrings } from './webhooks-strings';
 
 const api = () => adminStore.getState().api();
 type Outcome = { ok: boolean; text: string; secret?: string };
-/** Runs a change, shows its outcome (and a secret once) and reloads; resolves true when the node took it. */
+/** Runs a change, shows its outcome (and a secret once) and reloads; resolves true when the node took it. `done` may read the reply. */
 interface Act {
-  (work: Promise<object>, done: string): Promise<boolean>;
+  <T extends object>(work: Promise<T>, done: string | ((reply: T) => string)): Promise<boolean>;
 }
 const STATUS_COLOR = { enabled: 'teal', paused: 'orange', disabled: 'red' } as const;
 
@@ -34,7 +34,7 @@ export function WebhooksScreen() {
     setOutcome(null);
     return work
       .then((reply) => {
-        setOutcome({ ok: true, text: done, ...('secret' in reply && typeof reply.secret === 'string' ? { secret: reply.secret } : {}) });
+        setOutcome({ ok: true, text: typeof done === 'string' ? done : done(reply), ...('secret' in reply && typeof reply.secret === 'string' ? { secret: reply.secret } : {}) });
         list.reload();
         return true;
       })
@@ -150,7 +150,7 @@ function EndpointRow({ endpoint, kinds, act }: { endpoint: WebhookEndpoint; kind
           <Button size="xs" variant="light" color={running ? 'orange' : 'teal'} onClick={() => void act(api().setWebhookStatus(endpoint.id, running ? 'paused' : 'enabled'), running ? t.paused : t.enabled)}>
             {running ? t.pause : t.enable}
           </Button>
-          <Button size="xs" variant="light" onClick={() => void act(api().sendWebhookTest(endpoint.id), t.testSent)}>
+          <Button size="xs" variant="light" onClick={() => void act(api().sendWebhookTest(endpoint.id), (sent) => (sent.endpoint_status === 'enabled' ? t.testSent : t.testHeld(sent.endpoint_status)))}>
             {t.sendTest}
           </Button>
           <Button size="xs" variant="light" color="gray" onClick={() => void act(api().rotateWebhookSecret(endpoint.id), t.rotated)}>

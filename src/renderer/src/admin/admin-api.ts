@@ -5,6 +5,7 @@ import type { StaffPaymentExceptionSchema, UnfinishedPaybackSchema } from '../..
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
 import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
+import { BACKGROUND_REQUEST_HEADER, BACKGROUND_REQUEST_VALUE } from '../../../shared/background-request';
 
 export type Staff = Static<typeof StaffSchema>;
 export type StaffSession = Static<typeof StaffSessionSchema>;
@@ -29,6 +30,7 @@ export interface ListPage<T> {
   offset: number;
 }
 type Body = Record<string, unknown>;
+const BACKGROUND_HEADERS = { [BACKGROUND_REQUEST_HEADER]: BACKGROUND_REQUEST_VALUE };
 
 /** An endpoint as the Webhooks screen sends it; the node reads an empty description or alert email as none. */
 export interface WebhookDetails {
@@ -117,9 +119,12 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     /** What the endpoint had not received is cancelled. */
     deleteWebhook: (id: string) => call<object>(`/backoffice/webhooks/${id}`, { method: 'DELETE' }),
     rotateWebhookSecret: (id: string) => call<Static<typeof WebhookEndpointWithSecretSchema>>(`/backoffice/webhooks/${id}/rotate-secret`, { method: 'POST' }),
-    sendWebhookTest: (id: string) => call<{ event_id: string }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
-    webhookDeliveries: (id: string, page: number) => call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 } }),
-    replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
+    /** `endpoint_status` paused or disabled: the event waits until the endpoint is enabled. */
+    sendWebhookTest: (id: string) => call<{ event_id: string; endpoint_status: WebhookEndpoint['status'] }>(`/backoffice/webhooks/${id}/test`, { method: 'POST' }),
+    /** `background`: the screen refreshing by itself, which the node does not count as the staff member's activity. */
+    webhookDeliveries: (id: string, page: number, options: { background?: boolean } = {}) =>
+      call<WebhookDeliveries>(`/backoffice/webhooks/${id}/deliveries`, { query: { page, limit: 20 }, ...(options.background ? { headers: BACKGROUND_HEADERS } : {}) }),
+    replayWebhookEvent: (id: string, eventId: string) => call<{ queued: number; endpoint_status: WebhookEndpoint['status'] }>(`/backoffice/webhooks/${id}/replay`, { method: 'POST', body: { event_id: eventId } }),
     /** `status`: open (with refunds whose answer was lost), refunding, refunded, credited, settled or all. */
     paymentExceptions: (status: string, offset = 0, limit = 25) => call<ListPage<StaffPaymentException>>('/backoffice/payment-exceptions', { query: { status, offset, limit } }),
     /** Card pay-backs across customers whose refund outcome is unknown (oldest first). */

@@ -6,6 +6,8 @@ export const usePaymentExceptionStrings = defineStrings({
   en: {
     tab: 'Payment exceptions',
     openCount: (n: number) => `${n} open`,
+    /** Beside the open count on the tab: card pay-backs waiting to be finished are a manager's too. */
+    paybackCount: (n: number) => (n === 1 ? '1 pay-back' : `${n} pay-backs`),
     intro: 'Money a card paid that the program could not turn into what was bought: refund it to the card, or credit it to the customer’s quick pay.',
     show: 'Show',
     filter_open: 'Open',
@@ -76,6 +78,7 @@ export const usePaymentExceptionStrings = defineStrings({
   es: {
     tab: 'Excepciones de pago',
     openCount: (n: number) => (n === 1 ? '1 abierta' : `${n} abiertas`),
+    paybackCount: (n: number) => (n === 1 ? '1 devolución' : `${n} devoluciones`),
     intro: 'Dinero que pagó una tarjeta y que el programa no pudo convertir en lo comprado: devuélvalo a la tarjeta o abónelo al saldo de pago rápido del cliente.',
     show: 'Mostrar',
     filter_open: 'Abiertas',

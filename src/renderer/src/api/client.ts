@@ -52,6 +52,8 @@ export interface RequestOptions {
   /** Send the credential as a bearer token (avoid on public calls: it makes the browser send a CORS preflight). */
   auth?: boolean;
   signal?: AbortSignal | undefined;
+  /** Extra request headers (the back office marks its background refreshes). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -98,7 +100,7 @@ export type Requester = (path: string, options?: RequestOptions) => Promise<unkn
 /** One call to the node: builds the URL, sends JSON, and turns every failure into a NodeApiError. */
 export function createRequester(connection: NodeConnection, fetchImpl: typeof fetch = (...args) => fetch(...args)): Requester {
   return async function request(path, options = {}) {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
     if (options.auth && connection.credential) headers.Authorization = `Bearer ${connection.credential}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const url = new URL(`${connection.baseUrl}${path}`);
