@@ -14,6 +14,7 @@ import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { relayTo } from '../support/tcp-relay';
 import { http, startTestNode, type TestNode } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 // GET /health tells a monitor what it needs: 200 ok; 200 degraded when the node sells but needs
 // attention (data folder's disk low, a paired store's sync behind); 503 unavailable when it cannot
@@ -23,16 +24,6 @@ const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const totalChanges = async (node: TestNode) => Number((await sql<{ n: number }>`select total_changes() as n`.execute(node.engine.db)).rows[0]!.n);
 
@@ -127,7 +118,7 @@ describe('a paired store whose central is gone', () => {
     const local = await setUpVendor(till.engine, { name: 'Corner Shop', currency: 'USD', country: 'US', store: { name: 'Corner', address1: '2 Lane', city: 'Shelbyville' } });
     const paired = await http(`${till.url}/sync/pairing?api_key=${local.apiKey}`, { method: 'POST', body: { central: hub.url, code, replace_local_data: true } });
     expect(paired.status, JSON.stringify(paired.body)).toBe(202);
-    await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined));
+    await eventually('the first sync', async () => ((await http(`${till.url}/sync/status`)).body.first_sync?.done ? true : undefined), 60_000);
     const health = () => http(`${till.url}/health`);
 
     const linked = await health();
@@ -155,7 +146,7 @@ describe('a paired store whose central is gone', () => {
     const back = await eventually('the store caught up', async () => {
       const reply = await health();
       return reply.body.status === 'ok' ? reply : undefined;
-    });
+    }, 60_000);
     expect(back.body.checks.sync).toMatchObject({ status: 'ok', link: 'up', pending: 0 });
   }, 180_000);
 });
@@ -183,21 +174,21 @@ describe.skipIf(!process.env.PG_URL)('a central whose PostgreSQL is gone (PG_URL
     const gone = await eventually('central sees PostgreSQL gone', async () => {
       const reply = await health();
       return reply.status === 503 ? reply : undefined;
-    });
+    }, 60_000);
     expect(gone.body).toMatchObject({ status: 'unavailable', role: 'central', database: 'postgres' });
     expect(gone.body.checks.database).toMatchObject({ status: 'unavailable', reachable: false, writable: false, problem: 'unreachable' });
     expect(JSON.stringify(gone.body)).not.toContain(String(relay.port));
     await relay.up();
-    await eventually('central serves again', async () => ((await health()).body.status === 'ok' ? true : undefined));
+    await eventually('central serves again', async () => ((await health()).body.status === 'ok' ? true : undefined), 60_000);
 
     // PostgreSQL accepts but never answers: /health says so in about 2 s, not after the pool's 15.
     relay.silence();
     const silent = await eventually('central sees PostgreSQL silent', async () => {
       const reply = await health();
       return reply.status === 503 ? reply : undefined;
-    });
+    }, 60_000);
     expect(silent.body.checks.database).toMatchObject({ reachable: false, problem: expect.stringMatching(/^(no_answer|unreachable)$/) });
     relay.relay();
-    await eventually('central serves again', async () => ((await health()).body.status === 'ok' ? true : undefined));
+    await eventually('central serves again', async () => ((await health()).body.status === 'ok' ? true : undefined), 60_000);
   }, 180_000);
 });

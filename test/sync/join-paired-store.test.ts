@@ -7,6 +7,7 @@ import { FORM, freshEmail } from '../support/customers';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 // The referral page (POST /join) on a store node paired with a central node. Joining registers a
 // customer account, and accounts are central's (docs/sync.md, "What runs where"): registered
@@ -24,16 +25,6 @@ afterAll(async () => {
   await dropDatabase?.();
   for (const dir of dirs) dir.remove();
 });
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('POST /join on a paired store', () => {
   it('registers the friend once, at central, who can sign in; the referrer is credited once, everywhere', async () => {

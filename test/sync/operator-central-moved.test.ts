@@ -7,6 +7,7 @@ import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 /** A node command's stderr without bin/punchcard.js's note that out/renderer is older than its sources (a checkout whose screens changed since `npm run build`). */
 const withoutScreensWarning = (stderr: string) => stderr.replace(/^punchcard: warning: out\/renderer is older than the screens' sources.*\n/m, '');
@@ -33,16 +34,6 @@ function tempDir(prefix: string): string {
   const dir = makeTempDir(prefix);
   dirs.push(dir);
   return dir.path;
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {

@@ -12,6 +12,7 @@ import { pairStoreWithCentral } from '../../src/server/sync/pair-store';
 import { run } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 // What an operator is told when central will not take a store's sync, and waiting will not mend it:
 // central revoked the node, the store's central.json names an address that is no central, or two
@@ -26,16 +27,6 @@ function tempDir(prefix: string): string {
   const dir = makeTempDir(prefix);
   cleanups.push(() => dir.remove());
   return dir.path;
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A pino logger whose lines land in `lines`, parsed. */

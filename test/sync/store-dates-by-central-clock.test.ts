@@ -11,6 +11,7 @@ import { type RunningNode, startStoreNode } from '../../src/server/node/store-no
 import { pairStoreWithCentral } from '../../src/server/sync/pair-store';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 // A central node and a store node paired over HTTP, the store's computer 3 years behind (a PC
 // whose CMOS battery died). Found in the tenth round: the store dated its sale and its points'
@@ -35,16 +36,6 @@ const logger = pino(
     },
   }),
 );
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function orderDates(engine: Engine, receipt: string) {
   const order = await engine.db.selectFrom('orders').select(['ordered_at', 'created_at', 'user_id']).where('receipt_number', '=', receipt).executeTakeFirstOrThrow();

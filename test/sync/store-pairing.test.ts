@@ -13,6 +13,7 @@ import { ServiceError } from '../../src/shared/errors';
 import { run } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { eventually } from '../support/eventually';
 
 // Pairing a running store node from its Settings screen (POST /sync/pairing) and unpairing it
 // (DELETE /sync/pairing): refusals change nothing; success restarts the node in-process on the
@@ -27,16 +28,6 @@ afterAll(async () => {
   await central?.close();
   for (const dir of dirs) dir.remove();
 });
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const setAside = (dir: string, label: string) => readdirSync(dir).filter((name) => name.startsWith(`punchcard.db.${label}-`) && !name.endsWith('-wal') && !name.endsWith('-shm'));
 

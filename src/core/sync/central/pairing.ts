@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { type Engine, transact } from '../../engine';
 import { hashSecret, newSecret } from '../../credentials/secrets';
 import { nextSequence, UNPAIRED_NODE_FLOOR } from '../../storage/ids';
 import { ServiceError } from '../../../shared/errors';
+import type { DB } from '../../storage/schema';
 import type { PairResponse } from '../protocol';
 import type { PairedNode } from './apply-push';
 
@@ -116,4 +118,10 @@ export async function revokeSyncNode(engine: Engine, vendorId: number, nodeId: n
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new ServiceError('sync_node_not_found');
+}
+
+/** Which of these nodes are still paired (not revoked, not gone), read from the database itself. */
+export async function livePairedNodeIds(db: Kysely<DB>, ids: number[]): Promise<Set<number>> {
+  const live = await db.selectFrom('sync_nodes').select('id').where('id', 'in', ids).where('revoked_at', 'is', null).execute();
+  return new Set(live.map((row) => Number(row.id)));
 }
