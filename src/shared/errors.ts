@@ -180,6 +180,10 @@ export const ERROR_CODES = {
   },
   sync_node_not_found: { status: 404, message: 'No such paired store node.' },
   store_already_paired: { status: 409, message: 'This store node is already paired with a central node. Unpair it first.' },
+  store_newer_than_central: {
+    status: 409,
+    message: 'This store runs a newer Punchcard than central and sent what central cannot keep. Upgrade central to the store\'s version or later; the store keeps its sales until then.',
+  },
   store_not_paired: { status: 409, message: 'This store node is not paired with a central node.' },
   store_unpaired_at_central: {
     status: 409,

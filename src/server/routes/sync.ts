@@ -7,6 +7,9 @@ import { issuePairingCode, listSyncNodes, pairNode, revokeSyncNode } from '../..
 import { readChangesForNode } from '../../core/sync/central/read-changes';
 import { readCustomerRows } from '../../core/sync/central/read-customer-rows';
 import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
+import { newerStore, refuseWhatOnlyANewerStoreWrites } from '../../core/sync/central/refuse-newer-store';
+import { replicatedTable } from '../../core/sync/replicated-tables';
+import { isNewerLevel, SCHEMA_LEVEL_HEADER } from '../../core/sync/schema-level';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import { PUSH_EVENTS_MAX, type PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
@@ -23,6 +26,12 @@ import { clientKey } from '../http/client-address';
 const tags = ['Sync'];
 const config = { style: 'resource' as const };
 
+
+/** The schema level a store's request says it runs (absent from stores of earlier versions). */
+function storeLevelOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers[SCHEMA_LEVEL_HEADER];
+  return typeof value === 'string' ? value : undefined;
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Most earlier ids one event may list per row it carries (each time a store follows central after a restore, one). */
@@ -88,6 +97,8 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     async (request) => {
       const events = request.body.events as PushedEvent[];
       refuseMalformedEvents(events);
+      // A store upgraded before central (docs/sync.md, "Mixed versions"): held at the store, not lost here.
+      await refuseWhatOnlyANewerStoreWrites(engine.db, engine.dialect, events, storeLevelOf(request.headers));
       const paired = nodeOf(request);
       const reply = await acceptPushedEvents(engine, paired, events);
       // Also in central's exceptions; in the log, the operator watching central hears it too. Told
@@ -134,6 +145,9 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     async (request, reply) => {
       const paired = nodeOf(request);
       const { table, after, limit, estimate, format } = request.query;
+      // A table only a later version has: its first sync waits for central's upgrade, said so (not a 400 it retries).
+      const level = storeLevelOf(request.headers);
+      if (!replicatedTable(table) && isNewerLevel(level)) throw newerStore(level, `a first sync asking for table ${table}`);
       const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false }, format ?? 'objects');
       // Seen once per snapshot (its first page), not a write per page.
       if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();

@@ -1,4 +1,5 @@
 import { type CustomerRows, type PairResponse, type PullResponse, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest } from '../../core/sync/protocol';
+import { SCHEMA_LEVEL, SCHEMA_LEVEL_HEADER } from '../../core/sync/schema-level';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../shared/errors';
 import type { SyncTransport } from '../../core/sync/store/sync-client';
 import type { CentralClock } from './central-clock';
@@ -72,7 +73,8 @@ function unreachableReason(error: unknown): string {
 
 /** The store → central link over HTTP, with the node credential as bearer; `clock` learns how far central's clock is. */
 export function httpTransport(central: string, credential: string, clock?: CentralClock): SyncTransport {
-  const headers = { authorization: `Bearer ${credential}`, 'content-type': 'application/json' };
+  // The schema level tells central which version this store runs (docs/sync.md, "Mixed versions").
+  const headers = { authorization: `Bearer ${credential}`, 'content-type': 'application/json', [SCHEMA_LEVEL_HEADER]: SCHEMA_LEVEL };
   return {
     push: (request: PushRequest) => call<PushResponse>(`${central}/sync/push`, { method: 'POST', headers, body: JSON.stringify(request) }, TIMEOUT_MS, clock),
     pull: (after: number, limit: number) => call<PullResponse>(`${central}/sync/pull?after=${after}&limit=${limit}`, { headers }, TIMEOUT_MS, clock),
