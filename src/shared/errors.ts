@@ -136,6 +136,8 @@ export const ERROR_CODES = {
   business_rule: { status: 422, message: 'The request breaks a rule of the program.' },
   verification_method_disabled: { status: 422, message: 'This program does not verify accounts that way.' },
   no_phone_number: { status: 422, message: 'Add a phone number to your account first.' },
+  payment_card_scanned: { status: 422, message: 'This is a payment card, not a loyalty card: it was not read or kept. Check in with the loyalty card, the app code, a phone number or an email.' },
+  id_document_scanned: { status: 422, message: "Driver's licences and ID cards are not read here. Check in with the loyalty card, the app code, a phone number or an email." },
   account_inactive: { status: 422, message: 'This account is deactivated. The customer can log in to the app to reactivate it.' },
   insufficient_balance: { status: 422, message: 'The quick-pay balance is too low for this payment.' },
   insufficient_points: { status: 422, message: 'The customer does not have enough points for this reward.' },

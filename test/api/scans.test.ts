@@ -43,10 +43,11 @@ describe('POST /app/scans', () => {
   });
 
   it('refuses an unreadable swipe with 400 unreadable_scan, without echoing the track', async () => {
-    const reply = await scan('%B4242424242424241^DOE/JANE^2512101?');
+    // A loyalty number (a payment card's is refused as one: test/hardening/card-data-never-stored).
+    const reply = await scan('%B6274010000000121^DOE/JANE^4912101?');
     expect(reply.status).toBe(400);
     expect(reply.body.error.errors[0]).toMatchObject({ reason: 'unreadable_scan', field: 'line' });
-    expect(JSON.stringify(reply.body)).not.toMatch(/4242424242424241|DOE|JANE/);
+    expect(JSON.stringify(reply.body)).not.toMatch(/6274010000000121|DOE|JANE/);
   });
 
   it('answers 404 customer_not_found for a readable scan nobody owns, and 401 without a key', async () => {

@@ -1,6 +1,8 @@
 import type { ScanEvent } from '../scan-source';
 import { type AimRejectCode, parseAim } from './aim';
-import { type CardRejectCode, type SwipeOptions, looksLikeSwipe, maskPan, parseSwipe } from './magstripe';
+import { type CardRejectCode, PAYMENT_CARD, type SwipeOptions, looksLikeSwipe, maskPan, parseSwipe } from './magstripe';
+import { isAamvaIdDocument } from './id-document';
+import { holdsPaymentCardNumber } from './payment-card';
 import { type Reject, reject } from './result';
 
 // Pure decoders for scanner input: no I/O, no clocks of their own, no exceptions. Sources (node-hid,
@@ -64,7 +66,7 @@ export { type ReportBytes, type Reject, bytesToText } from './result';
 /** A decoded scan, ready to become a ScanEvent once the source adds its id and the time. */
 export type DecodedScan = Pick<ScanEvent, 'kind' | 'value' | 'symbology'>;
 
-export type LineRejectCode = 'empty_line' | 'empty_barcode' | AimRejectCode | CardRejectCode;
+export type LineRejectCode = 'empty_line' | 'empty_barcode' | 'id_document' | AimRejectCode | CardRejectCode;
 
 export type LineResult =
   | {
@@ -76,20 +78,27 @@ export type LineResult =
   | Reject<LineRejectCode>;
 
 /**
- * A completed keyboard-wedge line (Enter already stripped; a trailing CR/LF is tolerated) to a scan:
+ * A completed keyboard-wedge line (Enter already stripped; control characters a reader adds at
+ * either end — CR/LF, STX/ETX — are dropped) to a scan:
  * - starts with `%` or `;`: a magnetic stripe swipe, a `card` scan whose value is the card number;
  * - otherwise a barcode, with its AIM symbology identifier split off when the scanner sent one.
+ * A payment card is refused (`payment_card`), also when its swipe is unreadable (another keyboard
+ * layout, a reader's prefix): its number is never passed on as a barcode to look up. A driver's
+ * licence (AAMVA PDF417) is refused too (`id_document`).
  * Rejects, never throws: an empty line, a bad swipe (see `parseSwipe`), a malformed AIM prefix, or an
  * AIM prefix with no data after it.
  */
 export function scanFromKeyboardLine(line: string, options: SwipeOptions = {}): LineResult {
-  const text = line.replace(/[\r\n]+$/, '');
+  // eslint-disable-next-line no-control-regex -- the point is to drop control characters
+  const text = line.replace(/^[\x00-\x1f\x7f]+|[\x00-\x1f\x7f]+$/g, '');
   if (text.length === 0) return reject('empty_line', 'scan line is empty');
   if (looksLikeSwipe(text)) {
-    const card = parseSwipe(text, options);
-    if (!card.ok) return card;
-    return { ok: true, scan: { kind: 'card', value: card.pan }, masked: card.masked };
+    const card = parseSwipe(text, { ...options, refusePaymentCards: true });
+    if (card.ok) return { ok: true, scan: { kind: 'card', value: card.pan }, masked: card.masked };
+    return holdsPaymentCardNumber(text) ? PAYMENT_CARD : card;
   }
+  if (holdsPaymentCardNumber(text)) return PAYMENT_CARD;
+  if (isAamvaIdDocument(text)) return reject('id_document', "a driver's licence or ID card, not an identification here: it is not read");
   const aim = parseAim(text);
   if (!aim.ok) return aim;
   if (aim.data.length === 0) return reject('empty_barcode', 'barcode has a symbology identifier but no data');

@@ -1,4 +1,8 @@
+import { luhnValid } from './luhn';
+import { isPaymentNetworkNumber } from './payment-card';
 import { type Reject, reject } from './result';
+
+export { luhnValid };
 
 // Magnetic stripe swipes, ISO/IEC 7813, as a keyboard-emulation reader types them (MagTek and most
 // others: `%track1?;track2?+track3?`, then Enter; an unreadable track comes out as `%E?`, `;E?`, `+E?`).
@@ -21,7 +25,8 @@ export type CardRejectCode =
   | 'pan_too_short'
   | 'bad_luhn'
   | 'track_mismatch'
-  | 'no_readable_track';
+  | 'no_readable_track'
+  | 'payment_card';
 
 export interface CardExpiry {
   year: number;
@@ -48,28 +53,16 @@ export interface SwipeOptions {
    * encoded without check digits: it removes the only integrity check a keyboard-emulation swipe has.
    */
   requireLuhn?: boolean;
+  /**
+   * Refuse a payment card as `payment_card` (default false: the parser reads any ISO 7813 card).
+   * Check-in sets it (`scanFromKeyboardLine`): a bank card swiped by mistake is never looked up.
+   */
+  refusePaymentCards?: boolean;
 }
 
 /** ISO/IEC 7812-1: a primary account number has 8 to 19 digits. */
 export const MIN_PAN_LENGTH = 8;
 export const MAX_PAN_LENGTH = 19;
-
-/** Luhn (mod 10) check over a string of digits; false for anything else, or for an empty string. */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * The only form of a card number fit for logs, screens and error messages: every character but the
@@ -87,12 +80,16 @@ export function looksLikeSwipe(text: string): boolean {
   return text.startsWith('%') || text.startsWith(';');
 }
 
+/** A payment card swiped instead of a loyalty card (the reason, like every reason, never holds input). */
+export const PAYMENT_CARD: Reject<'payment_card'> = reject('payment_card', 'a payment card, not a loyalty card: its number is not read');
+
 type Track = { kind: 1 | 2 | 3; body: string };
 
 type TrackRead =
   | { state: 'unreadable' }
   | { state: 'unsupported' }
-  | { state: 'read'; pan: string; expiry: CardExpiry | null }
+  // `financial`: the track has a payment card's layout (format B, or track 2 with an expiry).
+  | { state: 'read'; pan: string; expiry: CardExpiry | null; financial: boolean }
   | { state: 'malformed'; rejection: Reject<CardRejectCode> };
 
 const TRACK1 = /^B(\d{1,19})\^([^^]{2,26})\^(\d{4}|\^)(\d{3}|\^)([^^]*)$/;
@@ -111,6 +108,10 @@ const TRACK2_NUMBER_ONLY = /^(\d{1,19})$/;
  *   damaged or interleaved swipe is better re-swiped than half-trusted.
  * - Track 1 in a format other than B (not a financial card): skipped when track 2 is readable,
  *   otherwise `unsupported_format`.
+ * - With `refusePaymentCards`, a payment card (a network's number range on a format B track 1 or a
+ *   track 2 with an expiry, see payment-card.ts) is refused as `payment_card`, before any other
+ *   check of its number. Loyalty stock with only the number on track 2 (`;<number>?`) is read
+ *   whatever its range.
  * - The number must have 8–19 digits and, unless `requireLuhn: false`, a valid Luhn check digit. The
  *   rule is the same for payment and loyalty cards: loyalty numbers are issued Luhn-valid.
  */
@@ -149,6 +150,7 @@ export function parseSwipe(swipe: string, options: SwipeOptions = {}): CardResul
   }
 
   const found = reads.flatMap(({ kind, read }) => (read.state === 'read' ? [{ kind, ...read }] : []));
+  if (options.refusePaymentCards && found.some((f) => f.financial && isPaymentNetworkNumber(f.pan))) return PAYMENT_CARD;
   if (found.length === 0) {
     return reads.some(({ read }) => read.state === 'unsupported')
       ? reject('unsupported_format', 'track 1 is not ISO 7813 format B and no other track is readable')
@@ -184,15 +186,15 @@ function readTrack1(body: string): TrackRead {
   if (!body.startsWith('B')) return { state: 'unsupported' };
   const match = TRACK1.exec(body);
   if (!match) return { state: 'malformed', rejection: reject('malformed_track1', 'track 1 does not follow ISO 7813 format B') };
-  return { state: 'read', pan: match[1] ?? '', expiry: parseExpiry(match[3] ?? '') };
+  return { state: 'read', pan: match[1] ?? '', expiry: parseExpiry(match[3] ?? ''), financial: true };
 }
 
 function readTrack2(body: string): TrackRead {
   if (body === '' || body === 'E') return { state: 'unreadable' };
   const match = TRACK2.exec(body);
-  if (match) return { state: 'read', pan: match[1] ?? '', expiry: parseExpiry(match[2] ?? '') };
+  if (match) return { state: 'read', pan: match[1] ?? '', expiry: parseExpiry(match[2] ?? ''), financial: /^\d{4}$/.test(match[2] ?? '') };
   const numberOnly = TRACK2_NUMBER_ONLY.exec(body);
-  if (numberOnly) return { state: 'read', pan: numberOnly[1] ?? '', expiry: null };
+  if (numberOnly) return { state: 'read', pan: numberOnly[1] ?? '', expiry: null, financial: false };
   return { state: 'malformed', rejection: reject('malformed_track2', 'track 2 does not follow ISO 7813') };
 }
 

@@ -29,10 +29,14 @@ export async function checkInScan(engine: Engine, scope: StoreScope, scan: Decod
 
 /**
  * A keyboard-wedge line or swipe a screen captured, decoded then checked in; an unreadable one is
- * 400 `unreadable_scan`. `screen`: the cashier screen that captured it.
+ * 400 `unreadable_scan`, a payment card 422 `payment_card_scanned` (its number never looked up), a driver's licence 422
+ * `id_document_scanned`. `screen`: the cashier screen that captured it.
  */
 export function checkInScanLine(engine: Engine, scope: StoreScope, line: string, screen?: string): Promise<ScanCheckIn> {
   const decoded = scanFromKeyboardLine(line);
+  // A bank card swiped by mistake is told apart: "scan again" would only bring the same card back.
+  if (!decoded.ok && decoded.code === 'payment_card') throw new ServiceError('payment_card_scanned', undefined, 'line');
+  if (!decoded.ok && decoded.code === 'id_document') throw new ServiceError('id_document_scanned', undefined, 'line');
   if (!decoded.ok) throw new ServiceError('unreadable_scan', `The scan could not be read (${decoded.reason}). Please scan again.`, 'line');
   return checkInScan(engine, scope, decoded.scan, { screen });
 }

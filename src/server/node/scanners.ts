@@ -44,6 +44,8 @@ export type ScanOutcome =
  * Rejects that are a device talking, not a person scanning (status reports, idle keyboard reports,
  * framing the decoder does not know): logged by the source, not announced to the store's screens.
  */
+/** Decoder rejects the screens are told by name (a kiosk shows the node's message); the rest are unreadable. */
+const REJECT_EVENT_CODES: Readonly<Record<string, string>> = { payment_card: 'payment_card_scanned', id_document: 'id_document_scanned' };
 const DEVICE_NOISE = new Set(['empty', 'empty_line', 'wrong_report_id', 'not_bytes', 'unknown_key', 'rollover_error', 'truncated', 'oversized', 'decoder_error']);
 
 interface Entry {
@@ -172,7 +174,7 @@ export class ScannerService extends EventEmitter implements ScannerDirectory {
     // screens hear of it like a code that finds nobody, so a kiosk asks to scan again.
     const onReject = (rejected: ScanReject) => {
       if (DEVICE_NOISE.has(rejected.code)) return;
-      this.#track(this.#scope().then(async (scope) => scope && this.#publishRejected(scope, 'unreadable_scan', await scannerStationOf(this.#engine, scope, description.device))));
+      this.#track(this.#scope().then(async (scope) => scope && this.#publishRejected(scope, REJECT_EVENT_CODES[rejected.code] ?? 'unreadable_scan', await scannerStationOf(this.#engine, scope, description.device))));
     };
     source.on('scan', onScan);
     source.on('reject', onReject);

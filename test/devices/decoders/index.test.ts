@@ -8,9 +8,9 @@ describe('scanFromKeyboardLine', () => {
   it.each([
     [
       'a two-track swipe → card, the value is the card number',
-      '%B4242424242424242^DOE/JANE^2512101000000?;4242424242424242=2512101000000?',
-      { kind: 'card', value: '4242424242424242' },
-      '************4242',
+      '%B6274010000000120^DOE/JANE^4912101000000?;6274010000000120=4912101000000?',
+      { kind: 'card', value: '6274010000000120' },
+      '************0120',
     ],
     ['a track 2 swipe → card', ';6274010000000120=4912101?', { kind: 'card', value: '6274010000000120' }, '************0120'],
     ['a swipe with a CR left on → card', ';6274010000000120?\r', { kind: 'card', value: '6274010000000120' }, '************0120'],
@@ -32,8 +32,8 @@ describe('scanFromKeyboardLine', () => {
   it.each([
     ['an empty line', '', 'empty_line'],
     ['a bare CR', '\r', 'empty_line'],
-    ['a swipe with a bad check digit', ';4242424242424241=2512101?', 'bad_luhn'],
-    ['a partial swipe', ';4242424242424242=2512', 'no_end_sentinel'],
+    ['a swipe with a bad check digit', ';6274010000000121=4912101?', 'bad_luhn'],
+    ['a partial swipe', ';6274010000000120=4912', 'no_end_sentinel'],
     ['an unreadable swipe', '%E?;E?', 'no_readable_track'],
     ['a cut AIM prefix', ']C', 'aim_truncated'],
     ['a malformed AIM prefix', ']#0DEMO', 'aim_malformed'],

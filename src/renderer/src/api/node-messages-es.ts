@@ -8,6 +8,8 @@ const SPANISH: Partial<Record<ErrorCode, string>> = {
   invalid_email: 'La dirección de correo no es válida.',
   invalid_phone: 'El número de teléfono no es válido.',
   unreadable_scan: 'No se pudo leer el escaneo. Vuelva a escanear, por favor.',
+  id_document_scanned: 'Aquí no se leen licencias de conducir ni documentos de identidad. Registre su visita con la tarjeta de fidelidad, el código de la app, un teléfono o un correo.',
+  payment_card_scanned: 'Esta es una tarjeta de pago, no de fidelidad: no se leyó ni se guardó. Registre su visita con la tarjeta de fidelidad, el código de la app, un teléfono o un correo.',
   invalid_api_key: 'La clave de API no es válida.',
   invalid_credentials: 'El correo o la contraseña no son correctos.',
   forbidden: 'Estas credenciales no permiten esta acción.',

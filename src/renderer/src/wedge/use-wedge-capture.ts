@@ -111,8 +111,11 @@ export function useWedgeCapture(): void {
 
       if (step.pending) {
         clearTimeout(settle);
+        // This timer is the wait: every new track restarts it, so when it fires the held swipe has
+        // settled. Not flush(performance.now()): a key's timeStamp may run ahead of that clock (a
+        // burst dispatched faster than its stamps say), and the swipe would be dropped unposted.
         settle = setTimeout(() => {
-          const line = detector.flush(performance.now());
+          const line = detector.flush(Number.POSITIVE_INFINITY);
           if (line !== null) deliver(line);
         }, WEDGE_DEFAULTS.trackSettleMs + 20);
       }
