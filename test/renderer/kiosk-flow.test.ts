@@ -94,6 +94,17 @@ describe('kiosk flow', () => {
     expect(kiosk.getState().view).toEqual({ name: 'retry', reason: 'unreadable' });
   });
 
+  it('says a bank card or an ID is no identification here, whether the screen or the node’s own reader read it', async () => {
+    for (const code of ['payment_card_scanned', 'id_document_scanned']) {
+      const kiosk = createKioskStore(fakeApi({ scan: vi.fn(async () => Promise.reject(new NodeApiError('This is a payment card, not a loyalty card.', { status: 422, code }))) }), { retryMs: 1000 });
+      await kiosk.getState().scanLine('%B4111111111111111^DOE/JOHN^2512?').catch(() => undefined);
+      expect(kiosk.getState().view).toEqual({ name: 'retry', reason: 'wrong-card' });
+      vi.advanceTimersByTime(1000);
+      kiosk.getState().scanRejected(code);
+      expect(kiosk.getState().view).toEqual({ name: 'retry', reason: 'wrong-card' });
+    }
+  });
+
   it('says the store system is unreachable in its own words', async () => {
     const kiosk = createKioskStore(fakeApi({ checkIn: vi.fn(async () => Promise.reject(new NodeApiError('Failed to fetch', { unreachable: true }))) }));
     kiosk.getState().edit({ identification: 'DEMO0001' });

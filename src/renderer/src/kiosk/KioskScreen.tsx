@@ -33,7 +33,7 @@ import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
 import { type CallingCountry, loadCallingCountries } from './countries';
-import { createKioskStore, type KioskStore, type KioskWelcome } from './kiosk-store';
+import { createKioskStore, type KioskStore, type KioskWelcome, type RetryReason } from './kiosk-store';
 import { kioskGreets, kioskRetries } from './kiosk-events';
 import classes from './KioskScreen.module.css';
 import { OnScreenKeyboard } from './OnScreenKeyboard';
@@ -346,25 +346,28 @@ function Welcome({ store, welcome }: { store: KioskStore; welcome: KioskWelcome 
   );
 }
 
-function Retry({ store, reason }: { store: KioskStore; reason: 'not-found' | 'unreadable' }) {
+function Retry({ store, reason }: { store: KioskStore; reason: RetryReason }) {
   const t = useKioskStrings();
   const deadline = useStore(store, (s) => s.deadline);
   const [total] = useState(() => (deadline === null ? 1 : Math.max(1, deadline - Date.now())));
   const notFound = reason === 'not-found';
+  const said = { 'not-found': [t.notFoundTitle, t.notFoundText], unreadable: [t.unreadableTitle, t.unreadableText], 'wrong-card': [t.wrongCardTitle, t.wrongCardText] }[reason];
+  // Someone who was not found, or showed a card that is no identification here, may type instead.
+  const typeInstead = reason !== 'unreadable';
   return (
     <Paper p={48} radius="lg" shadow="md" w="100%" maw={820} data-testid="kiosk-retry" data-kiosk-reason={reason}>
       <Stack align="center" gap="xl">
         {/* The alert is the message only: the countdown below ticks outside it. */}
         <Stack align="center" gap="xl" role="alert" data-testid="kiosk-retry-message">
           <Title order={1} fz={48} ta="center">
-            {notFound ? t.notFoundTitle : t.unreadableTitle}
+            {said[0]}
           </Title>
           <Text fz={26} ta="center">
-            {notFound ? t.notFoundText : t.unreadableText}
+            {said[1]}
           </Text>
         </Stack>
         <Group justify="center" gap="lg">
-          <Button size="xl" h={72} px={40} autoFocus onClick={() => (notFound ? store.getState().startTyping() : store.getState().backToIdle())}>
+          <Button size="xl" h={72} px={40} autoFocus onClick={() => (typeInstead ? store.getState().startTyping() : store.getState().backToIdle())}>
             {t.tryAgain}
           </Button>
           {notFound && (

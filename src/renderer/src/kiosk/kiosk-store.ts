@@ -4,6 +4,17 @@ import type { CustomerAtCounter, ScanReply, TerminalApi } from '../api/terminal-
 import { useKioskStrings } from './strings';
 
 /** How long the welcome stays up before the kiosk is ready for the next customer. */
+
+/** Why a kiosk asks to try again: nobody has that identification, the scan was unreadable, or it was a card that is no identification here (a bank card, a driver's licence). */
+export type RetryReason = 'not-found' | 'unreadable' | 'wrong-card';
+
+/** The node's refusal of a scan, as the kiosk's retry screen tells it. */
+function retryReasonOf(code: string | null): RetryReason {
+  if (code === 'unreadable_scan') return 'unreadable';
+  if (code === 'payment_card_scanned' || code === 'id_document_scanned') return 'wrong-card';
+  return 'not-found';
+}
+
 export const KIOSK_WELCOME_MS = 8_000;
 /** How long "we couldn't find you" and error screens stay up. */
 export const KIOSK_RETRY_MS = 10_000;
@@ -26,7 +37,7 @@ export type KioskView =
   | { name: 'register' }
   | { name: 'working' }
   | { name: 'welcome'; welcome: KioskWelcome }
-  | { name: 'retry'; reason: 'not-found' | 'unreadable' }
+  | { name: 'retry'; reason: RetryReason }
   /** A card of the program nobody has linked: the customer may join with it. */
   | { name: 'unlinked'; card: string }
   | { name: 'error'; message: string };
@@ -166,7 +177,7 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
       const card = unlinkedCard(error, input);
       if (card) return show({ name: 'unlinked', card }, retryMs);
       if (isNotFound(error)) return show({ name: 'retry', reason: 'not-found' }, retryMs);
-      if (error instanceof NodeApiError && error.code === 'unreadable_scan') return show({ name: 'retry', reason: 'unreadable' }, retryMs);
+      if (error instanceof NodeApiError && retryReasonOf(error.code) !== 'not-found') return show({ name: 'retry', reason: retryReasonOf(error.code) }, retryMs);
       // A refused phone or identification: back to the form with the node's message, nothing retyped.
       if (form && error instanceof NodeApiError && (error.status === 400 || error.status === 422)) {
         show({ name: form }, inputIdleMs);
@@ -266,7 +277,7 @@ export function createKioskStore(api: KioskApi, options: KioskOptions = {}) {
         // Only an idle kiosk answers: someone typing or being welcomed is not interrupted.
         if (get().view.name !== 'idle') return;
         run += 1;
-        show({ name: 'retry', reason: reason === 'unreadable_scan' ? 'unreadable' : 'not-found' }, retryMs);
+        show({ name: 'retry', reason: retryReasonOf(reason) }, retryMs);
       },
       dispose() {
         run += 1;
