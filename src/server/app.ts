@@ -143,9 +143,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rewriteUrl: (req) => {
       const url = req.url ?? '/';
       const mark = url.indexOf('?');
-      const path = mark < 0 ? url : url.slice(0, mark);
-      if (!path.endsWith('.json') || path === '/openapi.json') return url;
-      return path.slice(0, -'.json'.length) + (mark < 0 ? '' : url.slice(mark));
+      let path = mark < 0 ? url : url.slice(0, mark);
+      if (path.includes('//') || (path.length > 1 && path.endsWith('/'))) path = tidySlashes(path);
+      if (path.endsWith('.json') && path !== '/openapi.json') path = path.slice(0, -'.json'.length);
+      return path.length === (mark < 0 ? url.length : mark) ? url : path + (mark < 0 ? '' : url.slice(mark));
     },
     routerOptions: { querystringParser: parseQueryString },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
@@ -234,6 +235,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.log.warn({ dir: options.rendererDir }, 'no screens are built here: / and /admin answer 404 until `npm run build` builds them');
   }
   return app;
+}
+
+/**
+ * Apps join a base URL and a path: `https://host/` + `/user/profile` and `…/user/profile/` are the
+ * same call to them, not a 404. Rewritten before routing, so `request.url` (page links, the error
+ * envelope's style, forwarding to central) never sees `//`: `new URL('//user/…', origin)` is
+ * another host.
+ */
+function tidySlashes(path: string): string {
+  const single = path.replace(/\/{2,}/g, '/');
+  return single.length > 1 && single.endsWith('/') ? single.slice(0, -1) : single;
 }
 
 /** --public-url as an origin without a trailing slash; anything but an http(s) URL stops the start. */

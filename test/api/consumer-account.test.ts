@@ -241,7 +241,7 @@ describe('GET /user/transaction/list (session_key)', () => {
 });
 
 describe('history envelope paging (shared by both variants)', () => {
-  const request = (url: string) => ({ url, protocol: 'https', host: 'shop.example:8443' }) as unknown as FastifyRequest;
+  const request = (url: string) => ({ url, protocol: 'https', host: 'shop.example:8443', server: { publicUrl: null } }) as unknown as FastifyRequest;
   const record = (id: number): HistoryRecord => ({
     kind: 'order',
     id,

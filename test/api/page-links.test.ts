@@ -21,7 +21,7 @@ describe('pageLinks', () => {
     '/c%61rds/./x/../?q=1#fragment',
     '/currencies?query=n:"gold card"',
   ])('%s', (url) => {
-    const request = { url, protocol: 'http', host: 'node.example:8080' } as FastifyRequest;
+    const request = { url, protocol: 'http', host: 'node.example:8080', server: { publicUrl: null } } as unknown as FastifyRequest;
     const links = pageLinks(request, { items: [], page: 2, limit: 5, hasMore: true });
     expect(links).toEqual({ next: reference(url, 3, 5), prev: reference(url, 1, 5) });
   });

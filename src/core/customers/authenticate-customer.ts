@@ -1,7 +1,7 @@
 import { type Engine, transact } from '../engine';
 import { clearFailedSignIns, failedSignIn, refuseWhileLockedOut, type SignInAttempt } from '../limits/failed-sign-ins';
 import { emailKey } from './contact';
-import { confirmMembership, findUserByEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
+import { confirmMembership, findUserByTypedEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { passwordMatches } from './passwords';
 import { createSession } from './sessions';
 
@@ -20,7 +20,7 @@ export interface LoginResult {
  * `client`: who is asking, as rate limits count them (an address, an IPv6 /64).
  */
 export async function authenticateCustomer(engine: Engine, input: { email: string; password: string; vendorId: number; client: string }): Promise<LoginResult> {
-  const user = await findUserByEmail(engine.db, emailKey(input.email));
+  const user = await findUserByTypedEmail(engine.db, input.email);
   await loadVendor(engine.db, input.vendorId);
   const now = engine.clock.now();
   const usable = user && user.status !== 'deleted' ? user : undefined;

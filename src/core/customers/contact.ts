@@ -5,9 +5,14 @@ import { ServiceError } from '../../shared/errors';
 // dot (`ana@example.com.`, the same mailbox) would have made a second account beside the first.
 const EMAIL = /^(?!\.)(?!.*\.\.)[^\s@"<>()[\]\\,;:]+(?<!\.)@(?:[^\s@"<>()[\]\\,;:.]+\.)+[^\s@"<>()[\]\\,;:.]{2,}$/;
 
-/** A deliverable-looking address, trimmed; uniqueness and lookups ignore letter case. */
+/**
+ * A deliverable-looking address, trimmed and composed (NFC); uniqueness and lookups ignore letter
+ * case. Composed because one address reaches us in two forms: `é` typed is U+00E9, pasted from a
+ * Mac file name it is `e` + U+0301. Kept as sent, each made an account of its own and neither
+ * logged in with the other.
+ */
 export function cleanEmail(email: string, field = 'email_address'): string {
-  const clean = email.trim();
+  const clean = email.trim().normalize('NFC');
   if (!isEmail(clean)) throw new ServiceError('invalid_email', undefined, field);
   return clean;
 }
@@ -18,7 +23,7 @@ export function isEmail(email: string): boolean {
 }
 
 export function emailKey(email: string): string {
-  return email.trim().toLowerCase();
+  return email.trim().normalize('NFC').toLowerCase();
 }
 
 export function looksLikeEmail(value: string): boolean {
@@ -36,8 +41,12 @@ export function toE164(number: string, options: { callingCode?: string | null; c
   const code = options.callingCode?.replace(/[^\d]/g, '');
   const candidate = code && !digits.startsWith('+') ? `+${code}${digits.replace(/^0+/, '')}` : digits;
   const parsed = parsePhoneNumberFromString(candidate, (options.country ?? undefined) as never);
-  if (!parsed?.isValid()) return null;
-  return parsed.number;
+  if (parsed?.isValid()) return parsed.number;
+  // Dropping the leading 0 is the trunk prefix almost everywhere, but not in Italy (a Rome landline
+  // is +39 06…): read as a national number of the calling code's country when that fails.
+  if (!code || digits.startsWith('+')) return null;
+  const national = parsePhoneNumberFromString(digits, { defaultCallingCode: code });
+  return national?.isValid() ? national.number : null;
 }
 
 /** Whether `phone` is a number as cleanPhone stores it (E.164 that reads back as itself). */

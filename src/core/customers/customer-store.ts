@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../shared/errors';
+import { emailKey } from './contact';
 import type { Engine } from '../engine';
 import { nextObjectId } from '../storage/ids';
 import { prepared } from '../storage/prepared';
@@ -82,6 +83,17 @@ const userByEmail = prepared((db, key: string) => db.selectFrom('users').selectA
 
 export async function findUserByEmail(db: Kysely<DB>, key: string): Promise<UserRow | undefined> {
   return (await userByEmail(db, key))[0];
+}
+
+/**
+ * The account of an email as a customer typed it at login or reset: by its key (composed, NFC),
+ * else, for text that was not composed, by the key as typed — an account keyed before emails were
+ * composed (2026-12-06) still opens with the address its owner always typed.
+ */
+export async function findUserByTypedEmail(db: Kysely<DB>, email: string): Promise<UserRow | undefined> {
+  const key = emailKey(email);
+  const asTyped = email.trim().toLowerCase();
+  return (await findUserByEmail(db, key)) ?? (asTyped === key ? undefined : await findUserByEmail(db, asTyped));
 }
 
 export function findUserByPhone(db: Kysely<DB>, e164: string) {

@@ -81,6 +81,20 @@ export async function withdrawEmailedCodes(db: Kysely<DB>, engine: Engine, userI
     .execute();
 }
 
+/**
+ * A password the customer chose (changed with the current one) ends the resets asked for before it:
+ * the emailed token would otherwise undo the change for an hour, for whoever reads that mailbox.
+ */
+export async function withdrawPasswordResets(db: Kysely<DB>, engine: Engine, userId: number): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set({ used_at: engine.clock.now() })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'password_reset')
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 export interface ConsumedCode {
   userId: number;
   vendorId: number;

@@ -1,8 +1,7 @@
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import { recordCustomerEvent } from '../webhooks/events';
-import { emailKey } from './contact';
-import { findUserByEmail, findUserVendor, loadVendor, messageLocale } from './customer-store';
+import { findUserByTypedEmail, findUserVendor, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
 import { hashPassword } from './passwords';
 import { endAllSessions } from './sessions';
@@ -14,7 +13,7 @@ import { endAllSessions } from './sessions';
 export function requestPasswordReset(engine: Engine, input: { email: string; vendorId: number }): Promise<void> {
   return transact(engine, async (trx) => {
     const vendor = await loadVendor(trx, input.vendorId);
-    const user = await findUserByEmail(trx, emailKey(input.email));
+    const user = await findUserByTypedEmail(trx, input.email);
     if (!user?.email || user.status === 'deleted') return;
     const token = await issueCode(trx, engine, { userId: user.id, vendorId: vendor.id, purpose: 'password_reset' });
     await queueMessage(trx, engine, {

@@ -4,10 +4,14 @@ import { ServiceError } from '../../shared/errors';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** argon2id (the library's default: 19 MiB, 2 passes), PHC string. */
+/**
+ * argon2id (the library's default: 19 MiB, 2 passes), PHC string, of the password composed (NFC):
+ * `é` comes as U+00E9 from one keyboard and as `e` + U+0301 from another, and a customer signs up
+ * on one phone and logs in on the other.
+ */
 export async function hashPassword(password: string, field = 'password'): Promise<string> {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new ServiceError('weak_password', undefined, field);
-  return hash(password);
+  return hash(password.normalize('NFC'));
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -22,6 +26,13 @@ export async function passwordMatches(passwordHash: string | null, password: str
     await verify(await dummyHash, password).catch(() => false);
     return false;
   }
+  const composed = password.normalize('NFC');
+  if (await verifies(passwordHash, composed)) return true;
+  // A hash made before passwords were composed holds the text as it was typed then.
+  return composed !== password && verifies(passwordHash, password);
+}
+
+async function verifies(passwordHash: string, password: string): Promise<boolean> {
   try {
     return await verify(passwordHash, password);
   } catch {

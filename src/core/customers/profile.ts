@@ -16,7 +16,7 @@ import { hashPassword, passwordMatches } from './passwords';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
 import { type VerificationStatus, verificationStatus } from './verification';
-import { withdrawEmailedCodes } from './one-time-codes';
+import { withdrawEmailedCodes, withdrawPasswordResets } from './one-time-codes';
 
 export interface MetadataValue {
   id: number;
@@ -146,7 +146,10 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
     if (Object.keys(userSet).length > 0) await trx.updateTable('users').set({ ...userSet, updated_at: now }).where('id', '=', user.id).execute();
     if (Object.keys(linkSet).length > 0) await trx.updateTable('user_vendors').set({ ...linkSet, updated_at: now }).where('id', '=', link.id).execute();
     for (const [field, value] of metadata) await writeMetadata(trx, engine, { vendorId: vendor.id, userVendorId: link.id, field, value });
-    if (userSet.password_hash !== undefined) await endAllSessions(trx, engine, user.id, session.sessionId);
+    if (userSet.password_hash !== undefined) {
+      await endAllSessions(trx, engine, user.id, session.sessionId);
+      await withdrawPasswordResets(trx, engine, user.id);
+    }
     if (userSet.email_key !== undefined) await withdrawEmailedCodes(trx, engine, user.id);
     // The person's own fields (name, email, phone…) are every program's copy: each hears of them;
     // the membership's (consent, language, metadata) and a new password only this one.

@@ -40,7 +40,8 @@ export async function loadStaff(db: Kysely<DB>, vendorId: number, staffId: numbe
 }
 
 export function findStaffByEmail(db: Kysely<DB>, email: string) {
-  return db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().toLowerCase()).executeTakeFirst();
+  // Composed (NFC) as cleanEmail stores it: the same address typed or pasted finds the account.
+  return db.selectFrom('staff_accounts').selectAll().where('email_key', '=', email.trim().normalize('NFC').toLowerCase()).executeTakeFirst();
 }
 
 /**

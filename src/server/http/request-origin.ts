@@ -20,6 +20,20 @@ export function requestOrigin(request: FastifyRequest): string {
 }
 
 /**
+ * Where the caller reached the node, for links only the caller follows (list pages, flags): its
+ * origin, plus the path of --public-url when the caller came by that origin. A proxy that serves
+ * the node under a path (`https://shop.example/pc/…`, the prefix stripped) forwards its host, not
+ * the prefix: `next_page_url` without `/pc` was the proxy's 404.
+ */
+export function callerBase(request: FastifyRequest): string {
+  const origin = requestOrigin(request);
+  const publicUrl = request.server.publicUrl;
+  // The origin part is compared without case (a Host header may be written in capitals).
+  if (!publicUrl || publicUrl[origin.length] !== '/' || publicUrl.slice(0, origin.length).toLowerCase() !== origin.toLowerCase()) return origin;
+  return origin + publicUrl.slice(origin.length);
+}
+
+/**
  * http or https, nothing else: behind a trusted proxy (--trust-proxy) `request.protocol` is the
  * X-Forwarded-Proto a client may have written, and emailed links (a reset token) are built on it.
  */

@@ -5,7 +5,7 @@ import { flagSvg } from '../../core/geo/flags';
 import { listCountries, listRegions } from '../../core/geo/vendor-countries';
 import { ServiceError } from '../../shared/errors';
 import { type Country, CountryListQuery, CountryParams, CountrySchema, FlagParams, RegionSchema } from '../../shared/schemas/countries';
-import { requestOrigin } from '../http/request-origin';
+import { callerBase } from '../http/request-origin';
 
 const tags = ['Countries'];
 
@@ -26,7 +26,7 @@ export const countryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
     async (request): Promise<Country[]> => {
       const { vendor, api_key: apiKey, language } = request.query;
       const listing = await listCountries(engine, { vendorId: vendor, apiKey, language });
-      const origin = requestOrigin(request);
+      const origin = callerBase(request);
       return listing.countries.map(({ country, name }) => ({
         country_id: country.id,
         code: country.code,
