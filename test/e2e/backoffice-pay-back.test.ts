@@ -71,7 +71,7 @@ describe('back-office pay-back of stored value in Chromium', () => {
     expect(await pay.quickPay(marta.key)).toBe(17.5);
     // The page's balances and ledger follow.
     await expectText(page.getByRole('row', { name: 'USD' }), '$17.50');
-    await expectText(page.getByRole('table', { name: 'Ledger' }), 'payback');
+    await expectText(page.getByRole('table', { name: 'Ledger' }), 'Paid back');
     await page.context().close();
   });
 

@@ -201,7 +201,7 @@ describe('back office in Chromium', () => {
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('status'), 'Adjusted: the balance is now 40.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Points' }), /Points\s*40/);
-    await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Points\s*adjustment\s*\+40/);
+    await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Points\s*Adjusted by staff\s*\+40/);
     // Money is typed and shown in dollars, never in cents.
     await page.getByRole('combobox', { name: 'Currency' }).click();
     await page.getByRole('option', { name: 'Quick Pay USD' }).click();
@@ -210,7 +210,7 @@ describe('back office in Chromium', () => {
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await expectText(page.getByRole('status'), 'Adjusted: the balance is now $12.50.');
     await expectText(page.getByRole('table', { name: 'Balances' }).getByRole('row', { name: 'Quick Pay USD' }), /Quick Pay USD\s*\$12\.50/);
-    await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Quick Pay USD\s*adjustment\s*\+\$12\.50/);
+    await expectText(page.getByRole('table', { name: 'Ledger' }).getByRole('row').nth(1), /Quick Pay USD\s*Adjusted by staff\s*\+\$12\.50/);
     await saveScreenshot(page, 'backoffice-customer');
   });
 

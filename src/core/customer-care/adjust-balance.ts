@@ -36,7 +36,7 @@ function adjustmentLimitIn(currency: { name: string; code: string | null }): str
 export async function adjustBalance(engine: Engine, staff: StaffPrincipal, userId: number, input: Adjustment): Promise<{ entryId: number; balance: number }> {
   if (!Number.isSafeInteger(input.amount) || input.amount === 0) throw new ServiceError('validation_failed', 'amount must be a whole, non-zero number of minor units.', 'amount');
   const reason = input.reason.trim();
-  if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
+  if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'reason must be 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {
     // A balance in the quick-pay currency fixes its code: none may open beside a change of it (program-money.ts).
     await holdProgramMoney(trx, engine.dialect, staff.vendorId);

@@ -21,7 +21,7 @@ export async function setCustomerBlocked(engine: Engine, staff: StaffPrincipal, 
   // pull would quietly undo it.
   if (!ownsProgramData(engine)) throw new ServiceError('blocking_managed_by_central');
   const reason = change.blocked ? change.reason.trim() : null;
-  if (change.blocked && (reason === null || reason.length < 3 || reason.length > 500)) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
+  if (change.blocked && (reason === null || reason.length < 3 || reason.length > 500)) throw new ServiceError('validation_failed', 'reason must be 3 to 500 characters.', 'reason');
   return transact(engine, async (trx) => {
     const link = await checkCustomerAccess(trx, staff.vendorId, null, userId);
     const before: BlockState = { blocked: link.blocked_at !== null, reason: link.blocked_reason, blockedAt: link.blocked_at === null ? null : Number(link.blocked_at) };

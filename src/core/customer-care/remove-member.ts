@@ -28,7 +28,7 @@ export async function removeMemberOnRequest(engine: Engine, staff: StaffPrincipa
   // Memberships travel central → store; a store's removal would come back with the next pull.
   if (!ownsProgramData(engine)) throw new ServiceError('removal_managed_by_central');
   const reason = request.reason.trim();
-  if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'Give a reason of 3 to 500 characters.', 'reason');
+  if (reason.length < 3 || reason.length > 500) throw new ServiceError('validation_failed', 'reason must be 3 to 500 characters.', 'reason');
   const departure = await transact(engine, async (trx) => {
     const userId = await survivingCustomerId(trx, requestedId);
     await checkCustomerAccess(trx, staff.vendorId, null, userId);

@@ -364,7 +364,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
               <Table.Tr key={e.id}>
                 <Table.Td>{formatDateTime(e.date_created)}</Table.Td>
                 <Table.Td>{nameOf(e.currency)}</Table.Td>
-                <Table.Td>{e.kind}</Table.Td>
+                <Table.Td>{t.ledgerKind(e.kind)}</Table.Td>
                 <Table.Td>{formatMovement(e.amount, codeOf(e.currency))}</Table.Td>
               </Table.Tr>
             ))}

@@ -38,13 +38,18 @@ export function DashboardScreen() {
   const d = dashboard.data;
   if (!d) return <Text>{t.loading}</Text>;
   const cur = d.quick_pay_currency;
-  const rows: Array<[string, (f: Figures) => string]> = [
+  // One store's dashboard has no loads, returns, adjustments, pay-backs or gifts: the node counts
+  // them for the program only (they are made at no store), so their rows would read $0.00 there.
+  const oneStore = d.store !== null;
+  const storeRows: Array<[string, (f: Figures) => string]> = [
     [t.checkIns, (f) => String(f.check_ins)],
     [t.orders, (f) => String(f.orders)],
     [t.pointsIssued, (f) => String(f.points_issued)],
     [t.pointsRedeemed, (f) => String(f.points_redeemed)],
-    [t.loaded, (f) => formatAmount(f.stored_value_loaded, cur)],
     [t.spent, (f) => formatAmount(f.stored_value_spent, cur)],
+  ];
+  const programRows: Array<[string, (f: Figures) => string]> = [
+    [t.loaded, (f) => formatAmount(f.stored_value_loaded, cur)],
     [t.returnedByVoids, (f) => formatAmount(f.stored_value_returned, cur)],
     [t.adjustedByStaff, (f) => formatAmount(f.stored_value_adjusted, cur)],
     [t.forfeitedOnLeaving, (f) => formatAmount(f.stored_value_forfeited, cur)],
@@ -52,6 +57,7 @@ export function DashboardScreen() {
     [t.reloads, (f) => `${f.reloads} · ${formatAmount(f.reload_amount, cur)}`],
     [t.egifts, (f) => `${f.egifts} · ${formatAmount(f.egift_amount, cur)}`],
   ];
+  const rows = oneStore ? storeRows : [...storeRows.slice(0, 4), programRows[0]!, storeRows[4]!, ...programRows.slice(1)];
   const digits = cur ? minorUnitDigits(cur) : 0;
   const chartDays = d.days.map((day) => ({
     day: day.day.slice(5),
@@ -116,7 +122,7 @@ export function DashboardScreen() {
               <YAxis fontSize={11} />
               <Tooltip />
               <Legend />
-              <Line dataKey={t.loaded} stroke={SERIES.teal} dot={false} isAnimationActive={false} />
+              {!oneStore && <Line dataKey={t.loaded} stroke={SERIES.teal} dot={false} isAnimationActive={false} />}
               <Line dataKey={t.spent} stroke={SERIES.red} dot={false} isAnimationActive={false} />
               {d.outstanding_stored_value !== null && <Line dataKey={t.outstanding} stroke={SERIES.violet} dot={false} isAnimationActive={false} />}
               {d.outstanding_liability !== null && <Line dataKey={t.liability} stroke={SERIES.orange} dot={false} isAnimationActive={false} />}
@@ -145,6 +151,7 @@ export function DashboardScreen() {
           </Table.Tbody>
         </Table>
       </TableScroll>
+      {oneStore && <Text c="dimmed">{t.programWideOnly}</Text>}
       <Title order={2} size="h4">
         {t.perStore}
       </Title>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { NodeApiError } from '../api/client';
 import { refusalText } from './node-refusal';
 import { adminStore, useAdmin } from './admin-store';
 import { useAdminStrings } from './strings';
@@ -62,12 +63,18 @@ function PasswordForm() {
   );
 }
 
+/** The node's answer to a link's token that was used already or voided (an expired one is `code_expired`). */
+const isDeadLink = (e: unknown) => e instanceof NodeApiError && e.code === 'invalid_code';
+
 /** An invitation or a reset: a new password with the emailed token. */
 function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: string }) {
   const t = useAdminStrings();
   const busy = useAdmin((s) => s.busy);
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
+  // The link was used already (or voided): the node's "Check it" fits a typed code, not
+  // a link; the person most likely chose the password with it and only has to sign in.
+  const [dead, setDead] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (done)
     return (
@@ -76,15 +83,37 @@ function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: str
         <PasswordForm />
       </Stack>
     );
+  if (dead)
+    return (
+      <Stack>
+        <Alert color="red" role="alert">
+          {kind === 'accept' ? t.invitationLinkDead : t.resetLinkDead}
+        </Alert>
+        <PasswordForm />
+      </Stack>
+    );
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
         if (kind === 'accept') {
+          let deadLink = false;
           void adminStore
             .getState()
-            .begin((api) => api.acceptInvitation(token, password))
-            .then(() => adminStore.getState().token && go('#/dashboard'));
+            .begin((api) =>
+              api.acceptInvitation(token, password).catch((e: unknown) => {
+                deadLink = isDeadLink(e);
+                throw e;
+              }),
+            )
+            .then(() => {
+              if (adminStore.getState().token) go('#/dashboard');
+              else if (deadLink) {
+                // Said once, by this form: not also as the sign-in form's failure below it.
+                adminStore.setState({ error: null });
+                setDead(true);
+              }
+            });
           return;
         }
         adminStore
@@ -92,7 +121,7 @@ function NewPasswordForm({ kind, token }: { kind: 'accept' | 'reset'; token: str
           .api()
           .resetPassword(token, password)
           .then(() => setDone(true))
-          .catch((e: unknown) => setError(refusalText(e)));
+          .catch((e: unknown) => (isDeadLink(e) ? setDead(true) : setError(refusalText(e))));
       }}
     >
       <Stack>

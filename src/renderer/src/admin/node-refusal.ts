@@ -26,6 +26,7 @@ const SHAPES: readonly Shape[] = [
   { tail: /^is required\.$/, en: (l) => `${l} is required.`, es: (l) => `«${l}» es obligatorio.` },
   { tail: /^must not be empty\.$/, en: (l) => `${l} must not be empty.`, es: (l) => `«${l}» no puede estar vacío.` },
   { tail: /^must be at most (\d[\d,]*) characters?\.$/, en: (l, n) => `${l} must be at most ${n} characters.`, es: (l, n) => `«${l}» debe tener como máximo ${esNumber(n)} caracteres.` },
+  { tail: /^must be (\d[\d,]* to \d[\d,]*) characters\.$/, en: (l, r) => `${l} must be ${r} characters.`, es: (l, r) => `«${l}» debe tener de ${esNumber(r).replace(' to ', ' a ')} caracteres.` },
   { tail: /^must be at least (\d[\d,]*) characters?\.$/, en: (l, n) => `${l} must be at least ${n} characters.`, es: (l, n) => `«${l}» debe tener al menos ${esNumber(n)} caracteres.` },
   { tail: /^must be at least (-?\d[\d,.]*)\.$/, en: (l, n) => `${l} must be at least ${n}.`, es: (l, n) => `«${l}» debe ser al menos ${esNumber(n)}.` },
   { tail: /^must be at most (-?\d[\d,.]*)\.$/, en: (l, n) => `${l} must be at most ${n}.`, es: (l, n) => `«${l}» debe ser como máximo ${esNumber(n)}.` },

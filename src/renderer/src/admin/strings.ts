@@ -1,4 +1,5 @@
 import { defineStrings } from '../i18n/define-strings';
+import { LEDGER_KINDS, ledgerKindWords } from './ledger-kind-words';
 
 export const useAdminStrings = defineStrings({
   en: {
@@ -13,6 +14,8 @@ export const useAdminStrings = defineStrings({
     resetTitle: 'Choose a new password',
     reset: 'Save the new password',
     resetDone: 'Your password is changed. Sign in with it.',
+    invitationLinkDead: 'This invitation link has already been used or is no longer valid. If you chose your password with it, sign in here; if not, ask an owner to send the invitation again.',
+    resetLinkDead: 'This link has already been used or is no longer valid. If you chose your new password with it, sign in here; if not, ask for a new link below.',
     forgot: 'Forgot your password? Email me a link',
     forgotNeedsEmail: 'Type your email above first.',
     forgotSent: (email: string) => `If ${email} has a back-office account, a link to choose a new password is on its way.`,
@@ -161,6 +164,7 @@ export const useAdminStrings = defineStrings({
     balance: 'Balance',
     amount: 'Amount (negative to debit)',
     kind: 'Kind',
+    ledgerKind: (kind: string) => ledgerKindWords(LEDGER_KINDS.en, kind),
     entryAmount: 'Amount',
     reason: 'Reason (required)',
     adjust: 'Adjust balance',
@@ -288,6 +292,7 @@ export const useAdminStrings = defineStrings({
     visitsChart: 'Check-ins and orders per day',
     valueChart: 'Stored value per day',
     daysIn: (tz: string) => `Days counted in ${tz}.`,
+    programWideOnly: 'Stored value loaded, returned by voids, adjusted, given up and paid back, reloads and eGifts are counted for the whole program, not per store: they are on the dashboard of all stores.',
     chainTitle: 'Store nodes',
     lastSeen: 'Last seen',
     pendingChanges: 'Changes to pull',
@@ -348,6 +353,8 @@ export const useAdminStrings = defineStrings({
     resetTitle: 'Elija una contraseña nueva',
     reset: 'Guardar la contraseña nueva',
     resetDone: 'Su contraseña cambió. Inicie sesión con ella.',
+    invitationLinkDead: 'Este enlace de invitación ya se usó o ya no es válido. Si eligió su contraseña con él, inicie sesión aquí; si no, pida a un propietario que le envíe la invitación de nuevo.',
+    resetLinkDead: 'Este enlace ya se usó o ya no es válido. Si eligió su contraseña nueva con él, inicie sesión aquí; si no, pida un enlace nuevo abajo.',
     forgot: '¿Olvidó su contraseña? Envíenme un enlace',
     forgotNeedsEmail: 'Escriba primero su correo arriba.',
     forgotSent: (email) => `Si ${email} tiene una cuenta de la administración, le enviamos un enlace para elegir una contraseña nueva.`,
@@ -496,6 +503,7 @@ export const useAdminStrings = defineStrings({
     balance: 'Saldo',
     amount: 'Monto (negativo para debitar)',
     kind: 'Tipo',
+    ledgerKind: (kind: string) => ledgerKindWords(LEDGER_KINDS.es, kind),
     entryAmount: 'Monto',
     reason: 'Motivo (obligatorio)',
     adjust: 'Ajustar saldo',
@@ -623,6 +631,7 @@ export const useAdminStrings = defineStrings({
     visitsChart: 'Registros y pedidos por día',
     valueChart: 'Saldo por día',
     daysIn: (tz: string) => `Días contados en ${tz}.`,
+    programWideOnly: 'El saldo cargado, devuelto por anulaciones, ajustado, al que se renunció y devuelto, las recargas y los eGifts se cuentan para todo el programa, no por tienda: están en el panel de todas las tiendas.',
     chainTitle: 'Nodos de tienda',
     lastSeen: 'Última conexión',
     pendingChanges: 'Cambios por recibir',

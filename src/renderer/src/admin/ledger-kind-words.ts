@@ -1,0 +1,56 @@
+// A customer's ledger entries by kind (the node's word, `ledger_entries.kind`) as the back office
+// says them: the raw words (adjustment, spend_reversal) read as English on a Spanish screen.
+
+export const LEDGER_KINDS: Record<'en' | 'es', Readonly<Record<string, string>>> = {
+  en: {
+    earn: 'Points earned',
+    earn_reversal: 'Points earned, voided',
+    redeem: 'Points redeemed',
+    redeem_reversal: 'Points redeemed, voided',
+    spend: 'Paid with stored value',
+    spend_reversal: 'Payment voided, returned',
+    promotion: 'Promotion',
+    promotion_reversal: 'Promotion, voided',
+    referral: 'Referral',
+    expiry: 'Expired',
+    expiry_return: 'Expiry undone',
+    adjustment: 'Adjusted by staff',
+    forfeit: 'Given up on leaving',
+    payback: 'Paid back',
+    reload: 'Reload',
+    egift: 'eGift claimed',
+    merge_in: 'Moved in from a merged account',
+    merge_out: 'Moved to a merged account',
+    card_value_in: 'From a linked card',
+    card_value_out: 'Moved to an account',
+    void_repeated: 'Repeated void undone',
+  },
+  es: {
+    earn: 'Puntos ganados',
+    earn_reversal: 'Puntos ganados, anulados',
+    redeem: 'Puntos canjeados',
+    redeem_reversal: 'Puntos canjeados, anulados',
+    spend: 'Pago con saldo',
+    spend_reversal: 'Pago anulado, devuelto',
+    promotion: 'Promoción',
+    promotion_reversal: 'Promoción, anulada',
+    referral: 'Referido',
+    expiry: 'Vencido',
+    expiry_return: 'Vencimiento deshecho',
+    adjustment: 'Ajustado por el personal',
+    forfeit: 'Renuncia al irse',
+    payback: 'Devuelto al cliente',
+    reload: 'Recarga',
+    egift: 'eGift canjeado',
+    merge_in: 'Traído de una cuenta unida',
+    merge_out: 'Pasado a una cuenta unida',
+    card_value_in: 'De una tarjeta vinculada',
+    card_value_out: 'Pasado a una cuenta',
+    void_repeated: 'Anulación repetida deshecha',
+  },
+};
+
+/** The words for `kind`; a kind this screen does not know (a newer node's) as the node wrote it. */
+export function ledgerKindWords(words: Readonly<Record<string, string>>, kind: string): string {
+  return Object.hasOwn(words, kind) ? words[kind]! : kind;
+}
