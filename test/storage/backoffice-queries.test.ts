@@ -85,7 +85,7 @@ describe('back-office queries on PostgreSQL', () => {
     const { endpoint } = await webhookAdmin.create(engine, staff, { url: 'https://hooks.example.com/pg', events: ['order.placed'] }, policy);
     await webhookAdmin.update(engine, staff, endpoint.id, { status: 'paused' }, policy);
     const { eventId } = await webhookAdmin.sendTest(engine, staff, endpoint.id);
-    expect(await webhookAdmin.replay(engine, staff, endpoint.id, eventId)).toEqual({ queued: 1 });
+    expect(await webhookAdmin.replay(engine, staff, endpoint.id, eventId)).toEqual({ queued: 1, endpointStatus: 'paused' });
     expect(await audits()).toEqual(['webhook.create', 'webhook.update', 'webhook.test', 'webhook.replay']);
     expect((await webhookAdmin.deliveries(engine, staff, endpoint.id, {})).items.map((d) => d.status)).toEqual(['pending', 'pending']);
 
