@@ -86,11 +86,13 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const offlineReasonId = useId();
   const busy = useCustomer((s) => s.busy === 'ordering');
   const orderError = useCustomer((s) => s.orderError);
+  const quickPayRefused = useCustomer((s) => s.orderError !== null && s.orderErrorField === 'quick_pay');
   const code = customer.quick_pay_balance.currency?.code ?? terminal?.quick_pay_currency ?? null;
   const country = terminal?.country ?? null;
   const digits = currencyDigits(code);
   const money = (amount: number) => formatMoney(amount, code, language, country);
   const balance = customer.quick_pay_balance.amount;
+  const [hadQuickPay] = useState(() => balance > 0);
   const rewards = rewardOptions(customer);
 
   // The receipt number is fixed for this form: a retry after a lost reply cannot charge twice.
@@ -115,6 +117,11 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
     formRef.current?.querySelector<HTMLInputElement>(`[data-item-name="${focusItem.current}"]`)?.focus();
     focusItem.current = null;
   }, [draft.items.length]);
+
+  // The node refused the quick pay (balance spent elsewhere meanwhile, an offline cap): the focus goes where it is fixed.
+  useEffect(() => {
+    if (quickPayRefused) quickPayRef.current?.focus();
+  }, [quickPayRefused]);
 
   const update = (change: Partial<OrderDraft>) => {
     setDraft((d) => ({ ...d, ...change }));
@@ -226,7 +233,9 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             onChange={(e) => update({ quickPay: e.currentTarget.value })}
             error={problems.quickPay && t.problem(problems.quickPay)}
             errorProps={ANNOUNCED}
-            disabled={balance <= 0}
+            // Greyed only for a customer who had nothing to spend when the form opened: a balance read
+            // again at nothing (a refusal) leaves the amount typed editable, and the focus in it.
+            disabled={balance <= 0 && !hadQuickPay}
           />
           <Button size="lg" variant="light" disabled={balance <= 0} onClick={() => update({ quickPay: String(maxQuickPay(balance, subtotalNow)) })}>
             {t.useMax}

@@ -3,7 +3,7 @@ import type { HistoryApi, HistoryRecord } from '../api/history-api';
 import type { OrderReply, OrderRequest, OrdersApi } from '../api/orders-api';
 import type { CustomerAtCounter, TerminalApi } from '../api/terminal-api';
 import { applyHistoryRecord, tierMovedTo, withOrderBalances, withTierMove } from './balances';
-import { errorMessage } from '../api/client';
+import { errorMessage, NodeApiError } from '../api/client';
 import { readHistoryRecord } from './history-lines';
 
 /** How many history records the panel shows. */
@@ -62,6 +62,8 @@ export interface CustomerState {
   busy: 'ordering' | 'closing' | null;
   /** The node's message when the last order was refused. */
   orderError: string | null;
+  /** The input that refusal names (`quick_pay`, `redemptions`…), when it names one. */
+  orderErrorField: string | null;
   /** The node's message when closing the session failed. */
   closeError: string | null;
   /** The auto reload the panel's order queued: waiting for it, or what its history record says. */
@@ -134,6 +136,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       lastOrder: null,
       busy: null,
       orderError: null,
+      orderErrorField: null,
       closeError: null,
       autoReload: null,
     };
@@ -174,6 +177,25 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
     }
 
     /**
+     * Moves the panel by the order the history gained since `before` (its newest new record, when
+     * that is an order); whether there was one.
+     */
+    function applyFreshOrder(before: readonly HistoryRecord[]): boolean {
+      const seen = new Set(before.map((r) => r.id));
+      const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
+      const newest = fresh[0];
+      if (newest?.object !== 'order') return false;
+      // A sale that promoted writes its tier change beside its record (older than it, same moment).
+      const promotion = fresh.find((r) => tierMovedTo(r) !== null);
+      const stated = tierAtRead ? [tierAtRead] : [];
+      set((s) => {
+        const moved = s.customer && applyHistoryRecord(s.customer, newest);
+        return { customer: moved && promotion ? withTierMove(moved, promotion, stated) : moved };
+      });
+      return true;
+    }
+
+    /**
      * An order the panel did not place (the POS's, another screen's), or its own whose reply was
      * lost, ended the shown session: its history record carries what moved.
      */
@@ -183,20 +205,24 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       set({ ended: 'order', orderError: null });
       await get().reloadHistory();
       if (!history || get().hash !== hash || get().lastOrder) return;
-      const seen = new Set(history.map((r) => r.id));
-      const fresh = (get().history ?? []).filter((r) => !seen.has(r.id));
-      const newest = fresh[0];
-      if (newest?.object !== 'order') return;
-      // A sale that promoted writes its tier change beside its record (older than it, same moment).
-      const promotion = fresh.find((r) => tierMovedTo(r) !== null);
-      const stated = tierAtRead ? [tierAtRead] : [];
-      set((s) => {
-        const moved = s.customer && applyHistoryRecord(s.customer, newest);
-        return { customer: moved && promotion ? withTierMove(moved, promotion, stated) : moved };
-      });
+      applyFreshOrder(history);
     }
 
-    async function load(hash: string): Promise<void> {
+    /**
+     * The node no longer has the shown session open, and no event said so: it ended while this
+     * screen heard nothing (offline, the node restarting). The panel ends as the events would have
+     * ended it — by the order its history gained since `before` (balances moved by it), else as
+     * closed elsewhere — instead of offering actions on a session that is gone, with old balances.
+     */
+    async function sessionGone(hash: string, before: readonly HistoryRecord[] | null): Promise<void> {
+      await get().reloadHistory();
+      if (get().hash !== hash || get().ended) return;
+      const byOrder = before !== null && applyFreshOrder(before);
+      set({ ended: byOrder ? 'order' : 'closed', error: null, orderError: null });
+    }
+
+    /** Reads the session; `before`: the history shown before a refresh, for a session found gone (sessionGone). */
+    async function load(hash: string, before: readonly HistoryRecord[] | null = null): Promise<void> {
       const seq = ++loadSeq;
       try {
         const customer = await deps.api.retrieve(hash);
@@ -206,6 +232,10 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         if (get().historyPhase === 'idle') void get().reloadHistory();
       } catch (error) {
         if (seq !== loadSeq || get().hash !== hash) return;
+        if (get().customer && error instanceof NodeApiError && error.code === 'session_not_found') {
+          await sessionGone(hash, before);
+          return;
+        }
         set((s) => (s.customer ? { error: errorMessage(error) } : { phase: 'error', error: errorMessage(error) }));
       }
     }
@@ -223,7 +253,8 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       async refresh() {
         const { hash, ended } = get();
         if (!hash || ended) return;
-        await Promise.all([load(hash), get().reloadHistory()]);
+        const before = get().history;
+        await Promise.all([load(hash, before), get().reloadHistory()]);
       },
       async reloadHistory() {
         const userId = get().customer?.user.id;
@@ -263,7 +294,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       async placeOrder(order) {
         const { hash, busy, ended } = get();
         if (!hash || busy || ended) return null;
-        set({ busy: 'ordering', orderError: null });
+        set({ busy: 'ordering', orderError: null, orderErrorField: null });
         duringOrder = { closed: false, completed: false, orderId: null };
         try {
           const reply = await deps.orders.place({ ...order, pos_session_hash: hash });
@@ -293,12 +324,22 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
             await adoptCompletedOrder(hash, meanwhile.orderId);
             return null;
           }
-          set({ busy: null, orderError: errorMessage(error), ...(meanwhile?.closed ? { ended: 'closed' as const } : {}) });
+          const refused = error instanceof NodeApiError && error.status !== null ? error : null;
+          // The session is gone and no event said so (missed while the screen was away): end as they would have.
+          if (refused?.code === 'session_not_found' && !meanwhile?.closed) {
+            set({ busy: null });
+            await sessionGone(hash, get().history);
+            return null;
+          }
+          set({ busy: null, orderError: errorMessage(error), orderErrorField: refused?.field ?? null, ...(meanwhile?.closed ? { ended: 'closed' as const } : {}) });
+          // The node refused with the balances it holds, which may have moved since the panel read them
+          // (spent at another store, in the app): read them again, so the form checks what is there.
+          if (refused && !meanwhile?.closed) void load(hash);
           return null;
         }
       },
       clearOrderError() {
-        set({ orderError: null });
+        set({ orderError: null, orderErrorField: null });
       },
       sessionClosed() {
         const { hash, ended, busy } = get();
