@@ -57,7 +57,8 @@ afterAll(async () => {
 });
 
 describe('crash test: SIGKILL under load, restart, nothing acknowledged is lost', () => {
-  it(`${ROUNDS} kills under concurrent orders and reloads`, { timeout: 180_000 }, async () => {
+  // A round is a few seconds (a kill and a cold start): more rounds, more time.
+  it(`${ROUNDS} kills under concurrent orders and reloads`, { timeout: Math.max(180_000, ROUNDS * 15_000) }, async () => {
     const dir = makeTempDir('punchcard-crash-');
     try {
       // What `punchcard init` does, in this process (one cold start less).

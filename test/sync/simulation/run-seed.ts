@@ -14,7 +14,6 @@ import { openSqlite } from '../../../src/core/storage/database';
 import { nodeOfId } from '../../../src/core/storage/ids';
 import { compactChangeLog } from '../../../src/core/sync/central/compact-change-log';
 import { summariseOutbox } from '../../../src/core/sync/outbox/pending-events';
-import { SyncClient } from '../../../src/core/sync/store/sync-client';
 import type { Engine } from '../../../src/core/engine';
 import { ManualClock } from '../../support/clock';
 import { addStore, pairStore, startCentral, startStoreNode, type StoreHandle } from '../support/chain';
@@ -24,7 +23,7 @@ import { Random } from './random';
 export interface SeedOutcome {
   seed: number;
   problems: string[];
-  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number; repeatsVoided: number };
+  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number; repeatsVoided: number; salesDuringRounds: number };
 }
 
 export interface SeedOptions {
@@ -39,6 +38,12 @@ export interface SeedOptions {
    * (docs/sync.md, Conflicts: `sale_repeated`). Off, a seed replays as before the option existed.
    */
   failover?: boolean;
+  /**
+   * Some sync rounds run while the counter sells (or voids) at the same store: the sale commits
+   * between the round's reads and writes, as a real store's does between its loop's awaits. Off,
+   * a seed replays as before the option existed.
+   */
+  overlap?: boolean;
 }
 
 type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[] };
@@ -65,6 +70,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   let faultsSeen = 0;
   let orders = 0;
   let restores = 0;
+  // Sales (and voids) the counter made while a round of its store went through.
+  let salesDuringRounds = 0;
   // Every sale a counter answered, by receipt; those a restore took away before they were sent may be missing.
   const sold: string[] = [];
   // Receipts a till sent to both nodes of store A, each answered by both.
@@ -180,6 +187,27 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const open = await store.engine.db.selectFrom('pos_sessions').select('hash').where('store_id', '=', store.storeId).where('status', '=', 'active').execute();
           trace(`${at}: closes a session (${open.length} open)`);
           if (open.length > 0) await closeSession(store.engine, await scope(), random.pick(open).hash);
+        } else if (roll < 0.83 && options.overlap === true && random.chance(0.5)) {
+          // A round under way when the counter sells to (or voids a sale of) the store: both run,
+          // each at its own awaits, and each may fail on its own.
+          const email = random.pick(emails);
+          const receiptNumber = `${store.name}-${(receipt += 1)}`;
+          const recent = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
+          const voided = random.chance(0.3) && recent.length > 0 ? random.pick(recent).receipt_number : null;
+          const counter = voided
+            ? async () => void (await voidOrder(store.engine, await scope(), voided))
+            : async () => {
+                await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40), ...(random.chance(0.3) ? { redemptions: [reward.publicId] } : {}) });
+                sold.push(receiptNumber);
+                orders += 1;
+              };
+          trace(`${at}: sync round while the counter ${voided ? `voids ${voided}` : `sells ${receiptNumber} to ${email}`}`);
+          const [round, sale] = await Promise.allSettled([store.client.syncOnce(), counter()]);
+          trace(`${at}: the round ${round.status === 'fulfilled' ? `pushed ${round.value.pushed}, pulled ${round.value.pulled}` : (round.reason as Error).message}; the counter ${sale.status === 'fulfilled' ? 'done' : (sale.reason as Error).message}`);
+          // The counter's refusal (a ServiceError) is as in any step; a round's network fault too.
+          if (sale.status === 'rejected' && !isServiceError(sale.reason)) throw sale.reason;
+          if (round.status === 'rejected') throw round.reason;
+          if (sale.status === 'fulfilled') salesDuringRounds += 1;
         } else if (roll < 0.83) {
           trace(`${at}: sync round`);
           const round = await store.client.syncOnce();
@@ -208,9 +236,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           trace(`${at}: central voids ${voided ?? 'nothing'}`);
           if (voided) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
         } else {
-          // The store process restarts: in-memory sync state is lost, the database stays.
+          // The store process restarts: all it held in memory is lost (the engine's too: whether
+          // central answered, its caches), its database stays as committed.
           trace(`${at}: process restarts`);
-          store.client = new SyncClient(store.engine, store.client.transport, store.client.options);
+          const committed = await backupOf(store.engine, backupDir);
+          await store.close();
+          const restarted = await startStoreNode(clock, openSqlite(committed), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
+          Object.assign(store, { engine: restarted.engine, client: restarted.client, scope: restarted.scope, close: restarted.close });
         }
       } catch (error) {
         trace(`${at}: ${(error as Error).message}`);
@@ -239,10 +271,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
     const followed = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'node_restored').execute();
     const customersFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
-    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length, repeatsVoided } };
+    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length, repeatsVoided, salesDuringRounds } };
   } catch (error) {
     problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
-    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0, repeatsVoided: 0 } };
+    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0, repeatsVoided: 0, salesDuringRounds } };
   } finally {
     for (const store of stores) await store.close();
     await central.close();
@@ -253,19 +285,26 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 /**
  * Each sale a till sent to both of store A's nodes (and no restore took away) is at central twice, the copy central applied
  * second renamed and named by one `sale_repeated` exception, and voided (whatever else a till or
- * central voided). Returns how many copies were voided as repeats.
+ * central voided). The standing copy is named by one too only when a till voided its node's copy
+ * of the sale after central took that copy as the repeat ("the cashier voided the sale"): then it
+ * is voided as well. Returns how many `sale_repeated` exceptions central recorded.
  */
 async function checkSalesSentTwice(central: Engine, receipts: string[], problems: string[]): Promise<number> {
-  const repeats = await central.db.selectFrom('sync_exceptions').select('subject').where('kind', '=', 'sale_repeated').execute();
-  const repeatedIds = new Set(repeats.map((r) => Number(r.subject.replace('order ', ''))));
+  const repeats = await central.db.selectFrom('sync_exceptions').select(['subject', 'message']).where('kind', '=', 'sale_repeated').execute();
+  const namings = (id: number) => repeats.filter((r) => r.subject === `order ${id}`);
   for (const receiptNumber of receipts) {
     const copies = await central.db
       .selectFrom('orders')
       .select(['id', 'receipt_number', 'status'])
       .where((eb) => eb.or([eb('receipt_number', '=', receiptNumber), eb('receipt_number', 'like', `${receiptNumber}~%`)]))
       .execute();
-    const flagged = copies.filter((c) => repeatedIds.has(Number(c.id)));
-    if (copies.length !== 2 || flagged.length !== 1 || flagged[0]!.receipt_number === receiptNumber || flagged[0]!.status !== 'voided') {
+    const flagged = copies.filter((c) => namings(Number(c.id)).length > 0);
+    const repeat = copies.find((c) => c.receipt_number !== receiptNumber);
+    const standing = copies.find((c) => c.receipt_number === receiptNumber);
+    // The standing copy named only as voided because a node voided this repeat.
+    const standingNamed = standing ? namings(Number(standing.id)) : [];
+    const standingRight = standingNamed.length === 0 || (standingNamed.length === 1 && standing!.status === 'voided' && repeat !== undefined && standingNamed[0]!.message.includes(`its repeat, order ${repeat.id} `));
+    if (copies.length !== 2 || !repeat || !standing || namings(Number(repeat.id)).length !== 1 || repeat.status !== 'voided' || !standingRight) {
       problems.push(`sale ${receiptNumber} sent to both nodes of store A: at central ${JSON.stringify(copies)}, flagged as the repeat: ${JSON.stringify(flagged)}`);
     }
   }
