@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, Group, Modal, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { NodeApiError } from '../api/client';
@@ -11,6 +11,7 @@ import { ListPager } from './ListPager';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
 import { UnfinishedPaybacks } from './UnfinishedPaybacks';
 import { refreshOpenCount, refreshPaybackCount, waitingCounts } from './waiting-counts';
+import { ListAnnouncements } from './ListAnnouncements';
 
 type Strings = ReturnType<typeof usePaymentExceptionStrings>;
 type Action = 'refund' | 'credit';
@@ -143,21 +144,12 @@ export function PaymentExceptionsScreen() {
       <Title order={2} size="h4" ref={heading} tabIndex={-1}>
         {t.listHeading(filterLabel)}
       </Title>
-      {/* Always on the page, so what an action did (or how many the list holds) is read out when it changes; a refusal is an alert. */}
-      <Box role="status">
-        {outcome?.ok && <Alert color="teal">{outcome.say(t)}</Alert>}
-        {page && !outcome && <Text size="sm">{page.total === 0 ? t.none : t.found(page.total)}</Text>}
-      </Box>
-      {outcome && !outcome.ok && (
-        <Alert color="red" role="alert">
-          {outcome.say(t)}
-        </Alert>
-      )}
-      {loadError && (
-        <Alert color="red" role="alert">
-          {loadError}
-        </Alert>
-      )}
+      <ListAnnouncements
+        done={outcome?.ok ? outcome.say(t) : null}
+        count={page ? (page.total === 0 ? t.none : t.found(page.total)) : null}
+        refusal={outcome && !outcome.ok ? outcome.say(t) : null}
+        loadError={loadError}
+      />
       {items && items.length > 0 && (
         <TableScroll>
           <Table aria-label={t.table} striped>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Box, Button, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Table, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NodeApiError } from '../api/client';
 import { ActionsHeader, TableScroll } from './a11y';
@@ -9,6 +9,7 @@ import { ListPager } from './ListPager';
 import { refusalText } from './node-refusal';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
 import { waitingCounts } from './waiting-counts';
+import { ListAnnouncements } from './ListAnnouncements';
 
 type Strings = ReturnType<typeof usePaymentExceptionStrings>;
 
@@ -95,20 +96,12 @@ export function UnfinishedPaybacks() {
         {t.paybacksHeading}
       </Title>
       <Text size="sm">{t.paybacksIntro}</Text>
-      <Box role="status">
-        {outcome?.ok && <Alert color="teal">{outcome.say(t)}</Alert>}
-        {page && !outcome && page.total > 0 && <Text size="sm">{t.paybacksFound(page.total)}</Text>}
-      </Box>
-      {outcome && !outcome.ok && (
-        <Alert color="red" role="alert">
-          {outcome.say(t)}
-        </Alert>
-      )}
-      {loadError && (
-        <Alert color="red" role="alert">
-          {loadError}
-        </Alert>
-      )}
+      <ListAnnouncements
+        done={outcome?.ok ? outcome.say(t) : null}
+        count={page && page.total > 0 ? t.paybacksFound(page.total) : null}
+        refusal={outcome && !outcome.ok ? outcome.say(t) : null}
+        loadError={loadError}
+      />
       {page && page.items.length > 0 && (
         <TableScroll>
           <Table aria-label={t.paybacksTable} striped>
