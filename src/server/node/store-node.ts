@@ -235,7 +235,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     throw new SettingError(scannerProblem);
   }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
-  const sync = pairing ? startStoreSync(engine, pairing, options.logger, clock) : null;
+  const sync = pairing && clock ? startStoreSync(engine, pairing, options.logger, clock) : null;
   const app = await buildApp({
     engine,
     role,

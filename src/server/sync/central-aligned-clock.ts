@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock';
 import { clockIsOff } from '../../shared/clock-offset';
 
 /** Milliseconds from an arbitrary origin on a clock nobody sets: it only runs forward. */
-export const monotonicMs = (): number => performance.now();
+const monotonicMs = (): number => performance.now();
 
 /**
  * Central's measures carry the Date header's whole second and half a round trip: a new measure this

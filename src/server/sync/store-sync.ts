@@ -21,9 +21,9 @@ export interface StoreSync {
  * a long-lived stream from central that says "pull now", and a poke after every local sale so it
  * leaves the store at once.
  */
-export function startStoreSync(engine: Engine, pairing: StorePairing, logger?: FastifyBaseLogger, aligned?: CentralAlignedClock): StoreSync {
+export function startStoreSync(engine: Engine, pairing: StorePairing, logger: FastifyBaseLogger | undefined, aligned: CentralAlignedClock): StoreSync {
   // Measured on the machine's clock: the engine's may already be following central's.
-  const centralClock = aligned ? new CentralClock(() => aligned.machine.now(), (offsetMs) => aligned.observe(offsetMs)) : new CentralClock(() => engine.clock.now());
+  const centralClock = new CentralClock(() => aligned.machine.now(), (offsetMs) => aligned.observe(offsetMs));
   const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential, centralClock), {
     vendorId: pairing.vendor_id,
     storeId: pairing.store_id,
