@@ -27,6 +27,44 @@ describe('the log file', () => {
     }
   });
 
+  it('calls a flush back only once every line is in the file, however long the write', async () => {
+    const dir = makeTempDir();
+    try {
+      const file = `${dir.path}/node.log`;
+      const logger = createLogger({ file });
+      const padding = 'x'.repeat(200);
+      // ~4 MB: the sink writes it in 16 KB steps through libuv's pool, long after this turn.
+      for (let i = 0; i < 20_000; i++) logger.info({ padding }, `line ${i}`);
+      await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+      const lines = readLines(file);
+      expect(lines).toHaveLength(20_000);
+      expect(lines.at(-1)!.msg).toBe('line 19999');
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('keeps a large last batch of a process whose loop ends, on standard output and in a file', () => {
+    const dir = makeTempDir();
+    try {
+      const file = `${dir.path}/node.log`;
+      // No process.exit: the loop simply ends with the lines still gathered (as a stopped node's do).
+      const script = `import { createLogger } from ${JSON.stringify(new URL('../../src/server/http/logger.ts', import.meta.url).pathname)};
+        const toFile = createLogger({ file: ${JSON.stringify(file)} });
+        const toStdout = createLogger();
+        const padding = 'x'.repeat(200);
+        setTimeout(() => { for (let i = 0; i < 20000; i++) { toFile.info({ padding }, 'line ' + i); toStdout.info({ padding }, 'line ' + i); } }, 100);`;
+      const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(run.status, run.stderr).toBe(0);
+      const expected = Array.from({ length: 20_000 }, (_, i) => `line ${i}`);
+      expect(readLines(file).map((line) => line.msg)).toEqual(expected);
+      const printed = run.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(printed).toEqual(expected);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('keeps the lines of a process that exits in the same turn', () => {
     const dir = makeTempDir();
     try {

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import pino from 'pino';
 
 type Sink = ReturnType<typeof pino.destination>;
@@ -10,6 +11,8 @@ process.on('exit', () => {
 
 /** How long a line may wait for others to share its write. */
 const GATHER_MS = 10;
+/** How long an exiting process keeps retrying a pipe whose reader is not reading (EAGAIN). */
+const EXIT_WRITE_PATIENCE_MS = 2_000;
 
 /**
  * Log lines of 10 ms handed to the file in one write. Each write to pino's destination is a system
@@ -20,8 +23,17 @@ const GATHER_MS = 10;
 export class BatchedDestination {
   private pending = '';
   private readonly self = new WeakRef(this);
+  /** Bytes handed to the sink and bytes it reports written: a flush is done when they meet. */
+  private handed = 0;
+  private written = 0;
+  private readonly flushes: Array<(error?: Error) => void> = [];
 
-  constructor(private readonly sink: Sink) {}
+  constructor(private readonly sink: Sink) {
+    sink.on('write', (bytes: number) => {
+      this.written += bytes;
+      if (this.written >= this.handed) this.settleFlushes();
+    });
+  }
 
   write(line: string): boolean {
     if (this.pending === '') {
@@ -32,19 +44,38 @@ export class BatchedDestination {
     return true;
   }
 
-  /** pino's `logger.flush(cb)`: everything written so far reaches the file, then `cb`. */
+  /**
+   * pino's `logger.flush(cb)`: everything written so far reaches the file, then `cb`. Not the
+   * sink's own flush: with no minimum length it calls back at once, while its write is still in
+   * libuv's pool (a test reading the file then missed the last lines).
+   */
   flush(callback?: (error?: Error) => void): void {
     this.release();
-    this.sink.flush(callback);
+    if (!callback) return;
+    if (this.written >= this.handed) {
+      callback();
+      return;
+    }
+    if (this.flushes.length === 0) this.sink.once('error', this.failFlushes);
+    this.flushes.push(callback);
   }
 
+  /**
+   * At exit: what the sink still queues, then the lines gathered here, written by this thread. Not
+   * handed to the sink: it would start an asynchronous write that an exiting process does not wait
+   * for (the node's `stopped` line was lost that way under load).
+   */
   releaseSync(): void {
-    this.release();
+    const lines = this.pending;
+    this.pending = '';
+    unreleased.delete(this.self);
     try {
       this.sink.flushSync();
     } catch {
       // The file was never opened (or is gone): nothing to save the lines to.
+      return;
     }
+    if (lines !== '') writeAllSync((this.sink as unknown as { fd: number }).fd, Buffer.from(lines));
   }
 
   private release(): void {
@@ -52,6 +83,31 @@ export class BatchedDestination {
     const lines = this.pending;
     this.pending = '';
     unreleased.delete(this.self);
+    this.handed += Buffer.byteLength(lines);
     this.sink.write(lines);
+  }
+
+  private settleFlushes(): void {
+    if (this.flushes.length === 0) return;
+    this.sink.off('error', this.failFlushes);
+    for (const callback of this.flushes.splice(0)) callback();
+  }
+
+  private readonly failFlushes = (error: Error): void => {
+    for (const callback of this.flushes.splice(0)) callback(error);
+  };
+}
+
+/** Writes all of `bytes` to `fd`, waiting out a full pipe (EAGAIN) for a while; gives up on any other error. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  const giveUpAt = Date.now() + EXIT_WRITE_PATIENCE_MS;
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
   }
 }
