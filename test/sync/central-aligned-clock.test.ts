@@ -97,6 +97,31 @@ describe('a store’s clock that follows central’s', () => {
     expect(aligned.now()).toBe(central + 15_500);
   });
 
+  it('resumes, before central answers, from the last sync’s time when the machine says earlier, until central answers', () => {
+    const { machine, aligned, reply, pass } = clocks(central - 3 * YEAR);
+    const lastSync = central - 3_600_000;
+    expect(aligned.resumeFrom(lastSync)).toBe(lastSync - machine.now());
+    expect(aligned.now()).toBe(lastSync);
+    pass(60_000);
+    expect(aligned.now()).toBe(lastSync + 60_000);
+    // Central answers: its own time from then on.
+    reply(central);
+    expect(aligned.now()).toBe(central + 500);
+  });
+
+  it('does not resume from a last sync the machine has passed, nor from one within the threshold, nor once central answered', () => {
+    const right = clocks(central);
+    expect(right.aligned.resumeFrom(central - 60_000)).toBeNull();
+    expect(right.aligned.now()).toBe(central);
+    const justBehind = clocks(central - (CLOCK_OFF_SECONDS - 1) * 1000);
+    expect(justBehind.aligned.resumeFrom(central)).toBeNull();
+    expect(justBehind.aligned.now()).toBe(justBehind.machine.now());
+    const answered = clocks(central - 3 * YEAR);
+    answered.reply(central);
+    expect(answered.aligned.resumeFrom(central - 3_600_000)).toBeNull();
+    expect(answered.aligned.now()).toBe(central + 500);
+  });
+
   it('answers whole milliseconds, as the machine’s clock does (central refuses an event dated 1.25 ms)', () => {
     const machine = new ManualClock(central - 3 * YEAR);
     let elapsed = 0.125;

@@ -103,4 +103,22 @@ describe('a paired store whose computer is 3 years behind', () => {
     const account = await central.engine.db.selectFrom('ledger_accounts').select('balance').where('holder_type', '=', 'user').where('holder_id', '=', userId).executeTakeFirstOrThrow();
     expect(Number(account.balance)).toBe(30);
   }, 90_000);
+
+  it('restarted while central is out of reach, dates a sale from its last sync’s time on, not 3 years back, and says why', async () => {
+    const lastPull = Date.parse(String((await http(`${store.url}/sync/status`)).body.last_pull_at));
+    expect(Number.isFinite(lastPull)).toBe(true);
+    await central.close();
+    await store.close();
+    logged.length = 0;
+    store = await startStoreNode({ dataDir: dirs[1]!.path, port: 0, clock: { now: () => Date.now() - BEHIND }, logger });
+    const warning = logged.find((line) => line.msg.startsWith("this computer's clock is behind the store's last sync"));
+    expect(warning, JSON.stringify(logged)).toBeDefined();
+
+    const sold = await http(`${store.url}/order?api_key=${chain.apiKey}`, { method: 'POST', body: { card_number: 'cmos@example.com', receipt_number: 'R-2', subtotal: 10 } });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+    const dates = await orderDates(store.engine, 'R-2');
+    // From the last sync on (the store was down a moment): not the computer's 3 years back.
+    expect(dates.orderedAt).toBeGreaterThanOrEqual(lastPull);
+    expect(dates.orderedAt).toBeLessThanOrEqual(Date.now());
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { REPLICATED_TABLES } from '../../core/sync/replicated-tables';
 import { readPairing } from '../sync/pairing-file';
 import { startStoreSync, type StoreSync } from '../sync/store-sync';
 import { CentralAlignedClock } from '../sync/central-aligned-clock';
+import { resumeFromLastSync } from '../sync/resume-central-time';
 import { createPairingControl, type PairingControl } from '../sync/pairing-control';
 import { openDatabaseUrl } from '../../core/storage/database';
 import { loadFirstSyncState } from '../../core/sync/store/sync-client';
@@ -235,6 +236,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
     throw new SettingError(scannerProblem);
   }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
+  if (pairing && clock) await resumeFromLastSync(engine, clock, options.logger);
   const sync = pairing && clock ? startStoreSync(engine, pairing, options.logger, clock) : null;
   const app = await buildApp({
     engine,

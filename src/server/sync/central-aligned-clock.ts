@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock';
-import { clockIsOff } from '../../shared/clock-offset';
+import { CLOCK_OFF_SECONDS, clockIsOff } from '../../shared/clock-offset';
 
 /** Milliseconds from an arbitrary origin on a clock nobody sets: it only runs forward. */
 const monotonicMs = (): number => performance.now();
@@ -15,8 +15,8 @@ const SAME_TIME_MS = 2_000;
  * off by CLOCK_OFF_SECONDS or more; then central's time, as central's moment last measured plus
  * the monotonic time elapsed since. So a store whose computer is years behind dates its sales,
  * their points' expiry and its caps' windows as central does, and goes on doing so offline, even
- * if someone sets the computer's clock meanwhile. Kept in memory only: a store restarted without
- * central dates by its machine until central answers.
+ * if someone sets the computer's clock meanwhile. Kept in memory; a store restarted without central
+ * resumes from the last time central told it (`resumeFrom`) when its machine says earlier.
  */
 export class CentralAlignedClock implements Clock {
   #central: { at: number; elapsedAt: number } | null = null;
@@ -36,6 +36,20 @@ export class CentralAlignedClock implements Clock {
   /** Whether it answers central's time rather than the machine's. */
   followsCentral(): boolean {
     return this.#central !== null;
+  }
+
+  /**
+   * At start, before central answers: `seenMs` is a moment central's time already reached (the
+   * store's last sync, dated by this clock). A machine that says it is earlier by
+   * CLOCK_OFF_SECONDS or more is behind for sure: the store dates from that moment on (monotonic
+   * time added) until central answers — off by the time the store was down rather than by the
+   * machine's years. Returns the machine's lag in milliseconds when it resumes, else null.
+   */
+  resumeFrom(seenMs: number): number | null {
+    const lagMs = seenMs - this.machine.now();
+    if (this.#central !== null || lagMs < CLOCK_OFF_SECONDS * 1000) return null;
+    this.#central = { at: seenMs, elapsedAt: this.elapsed() };
+    return lagMs;
   }
 
   /** The machine's clock is `offsetMs` ahead of central's (negative: behind), measured just now. */

@@ -62,7 +62,7 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
     const offset = centralClock.offsetSeconds();
     const clockOff = clockIsOff(offset);
     if (clockOff !== clockWasOff) {
-      if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: the store dates what it sells by central's time (as last heard, offline too; after a restart without central, by this computer's until central answers); set the date, time and time zone right");
+      if (clockOff) logger?.warn({ clock_offset_seconds: offset }, "this computer's clock is off from central's: the store dates what it sells by central's time (as last heard, offline too; after a restart without central, from the last sync's time on until central answers); set the date, time and time zone right");
       else logger?.info({ clock_offset_seconds: offset }, "this computer's clock agrees with central's again: the store dates what it sells by it");
       clockWasOff = clockOff;
     }
