@@ -1,4 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -107,7 +109,8 @@ describe('a store central will not take', () => {
     const other = await started({ dataDir: tempDir('punchcard-op-other-'), port: 0 });
     const file = join(storeDir, 'central.json');
     writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), central: other.url }));
-    const till = await started({ dataDir: storeDir, port: 0 });
+    const { logger, lines } = capturedLogger();
+    const till = await started({ dataDir: storeDir, port: 0, logger });
 
     const status = await eventually('the store gives up on the address', async () => {
       const s = await statusOf(till);
@@ -117,9 +120,33 @@ describe('a store central will not take', () => {
     expect(status.last_error).toBe(`${other.url} is not a Punchcard central node (it answered 404 to /sync/pull): check the central address this store was paired with (central.json in its data folder)`);
     const health = await http(`${till.url}/health`);
     expect([health.status, health.body.status, health.body.checks.sync.problem]).toEqual([200, 'degraded', 'central_refused']);
+    // The log calls it what /health calls it.
+    await eventually('the log line', async () => (lines.some((line) => line.msg.startsWith("central refused this store's sync")) ? true : undefined));
+    expect(lines.find((line) => line.msg.startsWith("central refused this store's sync"))).toMatchObject({ level: 50, last_error: status.last_error });
     // The store still sells (offline, within the caps): nothing about it was refused.
     const sale = await http(`${till.url}/onscreen/register?api_key=${chain.apiKey}`, { method: 'POST', body: { email: 'walk.in@example.com' } });
     expect([200, 201]).toContain(sale.status);
+  }, 60_000);
+
+  it('whose central fails with its own error (500): an error in the log, but no refusal, in the log as in /health', async () => {
+    const { storeDir } = await chainWithPairedFolder();
+    // Central's bug, not a refusal of this store: every sync call answers 500 in central's own shape.
+    const failing = createServer((_request, response) => {
+      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'internal_error', message: 'Something went wrong on our side.' }));
+    });
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => failing.close(resolve)));
+    const file = join(storeDir, 'central.json');
+    writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), central: `http://127.0.0.1:${(failing.address() as AddressInfo).port}` }));
+    const { logger, lines } = capturedLogger();
+    const till = await started({ dataDir: storeDir, port: 0, logger });
+
+    const told = await eventually('the log line', async () => lines.find((line) => line.msg.startsWith("this store's sync with central fails")));
+    expect(told).toMatchObject({ level: 50, last_error: 'Something went wrong on our side.' });
+    expect(lines.some((line) => line.msg.startsWith("central refused this store's sync"))).toBe(false);
+    const health = await http(`${till.url}/health`);
+    expect(health.body.checks.sync).toMatchObject({ link: 'down' });
+    expect(health.body.checks.sync.problem).not.toBe('central_refused');
   }, 60_000);
 
   it('two copies of one node selling: both central and the copy that follows say so in their logs', async () => {

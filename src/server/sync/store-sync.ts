@@ -46,15 +46,19 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
     const s = await client.status().catch(() => null);
     if (!s) return;
     // The node's log tells when the store went offline and came back (what staff ask afterwards).
-    // Central out of reach is a warning (it comes back); central refusing this store's sync (a log
-    // behind this store after a restore, a revoked pairing) is an error someone must act on, said
-    // each time what central says changes.
-    const refused = s.link === 'down' && s.lastError !== null && !s.lastError.startsWith(UNREACHABLE);
-    const link = s.unpaired ? 'unpaired' : refused ? `refused:${s.lastError}` : s.link;
+    // Central out of reach is a warning (it comes back). Central refusing this store's sync (the
+    // client's `refused`, as /health's central_refused: an address that is no central, a log behind
+    // this store after a restore) and any other failure of a round (central's own error, this
+    // store's) are errors someone must act on, said each time the error changes.
+    const down = s.link === 'down' && s.lastError !== null;
+    const refused = down && s.refused;
+    const failing = down && !s.refused && !s.lastError!.startsWith(UNREACHABLE);
+    const link = s.unpaired ? 'unpaired' : refused ? `refused:${s.lastError}` : failing ? `failing:${s.lastError}` : s.link;
     if (link !== lastLink) {
       // Revoked, the store does not sell offline: every check-in and sale is refused (409).
       if (s.unpaired) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central unpaired this store node: it takes no check-ins or sales until it is paired again (stop it, `punchcard unpair`, then pair with a new code)');
       else if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
+      else if (failing) logger?.error({ last_error: s.lastError, pending: s.pending }, 'this store\'s sync with central fails: it tries again; the store sells offline meanwhile (see last_error)');
       else if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
       else if (lastLink !== null && lastLink !== 'up') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
       lastLink = link;
