@@ -9,6 +9,7 @@ import { rewardChoices, rewardOptions } from './balances';
 import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
 import { buildOrder, type DraftItem, emptyDraft, itemsTotal, type LargeAmount, largeAmounts, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
+import { forgetDraft, keepDraft, keptDraft } from './draft-keeper';
 import { KeyHint } from './KeyHint';
 import { comboLabel, SUBMIT_ORDER_KEYS } from './shortcuts';
 import { useCashierStrings } from './strings';
@@ -96,7 +97,13 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const rewards = rewardOptions(customer);
 
   // The receipt number is fixed for this form: a retry after a lost reply cannot charge twice.
-  const [draft, setDraft] = useState<OrderDraft>(() => emptyDraft(newReceiptNumber()));
+  // What was typed for this session before (Esc, a reload) comes back, its receipt number with it.
+  const hash = useCustomer((s) => s.hash);
+  const [restored, setRestored] = useState(() => (hash === null ? null : keptDraft(hash)));
+  const [draft, setDraft] = useState<OrderDraft>(() => restored ?? emptyDraft(newReceiptNumber()));
+  useEffect(() => {
+    if (hash !== null) keepDraft(hash, draft);
+  }, [hash, draft]);
   const [tried, setTried] = useState(false);
   const result = buildOrder(draft, { quickPayBalance: balance, digits });
   const problems = tried && !result.ok ? result.problems : {};
@@ -132,7 +139,9 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   async function place() {
     if (!result.ok) return;
     const reply = await cashier.customer.getState().placeOrder(result.body);
-    if (reply) onDone();
+    if (!reply) return;
+    if (hash !== null) forgetDraft(hash);
+    onDone();
   }
 
   async function submit(event?: FormEvent) {
@@ -173,6 +182,25 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   return (
     <form ref={formRef} onSubmit={(e) => void submit(e)} onKeyDown={onKeyDown} aria-label={t.orderTitle(fullName(customer.user))} noValidate>
       <Stack gap="md">
+        {restored && (
+          <Alert color="blue" role="status" data-testid="order-draft-restored">
+            <Group justify="space-between" gap="xs">
+              <Text size="sm">{t.draftRestored}</Text>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => {
+                  // The same receipt number: nothing was placed under it.
+                  setRestored(null);
+                  update(emptyDraft(draft.receiptNumber));
+                  subtotalRef.current?.focus();
+                }}
+              >
+                {t.draftStartOver}
+              </Button>
+            </Group>
+          </Alert>
+        )}
         <TextInput
           size="lg"
           label={t.subtotal}
@@ -312,6 +340,11 @@ export function OrderForm() {
   const open = useCashierUi((s) => s.dialog === 'order');
   const customer = useCustomer((s) => s.customer);
   const ended = useCustomer((s) => s.ended);
+  const hash = useCustomer((s) => s.hash);
+  // A session that ended (an order at another screen, closed) leaves no draft to come back to.
+  useEffect(() => {
+    if (ended !== null && hash !== null) forgetDraft(hash);
+  }, [ended, hash]);
   // While the form asks about a large amount, Esc goes back to the form instead of closing it.
   const [asking, setAsking] = useState<LargeAmount[] | null>(null);
   const close = () => {
