@@ -1,5 +1,5 @@
 import { Alert, AppShell, Box, Button, Group, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { roleAllows } from '../../../shared/staff-roles';
 import { adminStore, useAdmin } from './admin-store';
@@ -94,23 +94,32 @@ export function AdminApp() {
             <Tabs.Panel value="program">{section === 'program' && <ProgramScreen />}</Tabs.Panel>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
+            {/* A section typed by someone whose role may not (a store manager): one clear answer, not the screen with a refusal. */}
             <Tabs.Panel value="payment-exceptions">
-              {/* Typed by someone whose role may not (a store manager): one clear answer, not the screen with a refusal. */}
-              {section === 'payment-exceptions' &&
-                (roleAllows(staff.role, 'payments.manage') ? (
-                  <PaymentExceptionsScreen />
-                ) : (
-                  <Alert color="yellow" role="alert">
-                    {p.notAllowed}
-                  </Alert>
-                ))}
+              {section === 'payment-exceptions' && <OnlyIf allowed={roleAllows(staff.role, 'payments.manage')} otherwise={p.notAllowed}><PaymentExceptionsScreen /></OnlyIf>}
             </Tabs.Panel>
-            <Tabs.Panel value="webhooks">{section === 'webhooks' && (id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />)}</Tabs.Panel>
-            <Tabs.Panel value="staff">{section === 'staff' && <StaffScreen />}</Tabs.Panel>
-            <Tabs.Panel value="audit">{section === 'audit' && <AuditScreen />}</Tabs.Panel>
+            <Tabs.Panel value="webhooks">
+              {section === 'webhooks' && <OnlyIf allowed={roleAllows(staff.role, 'webhooks.manage')} otherwise={t.notAllowedWebhooks}>{id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />}</OnlyIf>}
+            </Tabs.Panel>
+            <Tabs.Panel value="staff">
+              {section === 'staff' && <OnlyIf allowed={roleAllows(staff.role, 'staff.manage')} otherwise={t.notAllowedStaff}><StaffScreen /></OnlyIf>}
+            </Tabs.Panel>
+            <Tabs.Panel value="audit">
+              {section === 'audit' && <OnlyIf allowed={roleAllows(staff.role, 'audit.read')} otherwise={t.notAllowedAudit}><AuditScreen /></OnlyIf>}
+            </Tabs.Panel>
           </Tabs>
         )}
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** A section's screen for a role that may use it; for one that may not, what it is for and whom to ask. */
+function OnlyIf({ allowed, otherwise, children }: { allowed: boolean; otherwise: string; children: ReactNode }) {
+  if (allowed) return children;
+  return (
+    <Alert color="yellow" role="alert" data-testid="section-not-allowed">
+      {otherwise}
+    </Alert>
   );
 }
