@@ -4,8 +4,6 @@ import { IsoTimestamp, Nullable } from './common';
 // The back office's payment exceptions (the staff face of GET /payment-exceptions and its resolve):
 // money the gateway took that the ledger could not settle, for owners and managers to act on.
 
-export const PAYMENT_EXCEPTION_STATUSES = ['open', 'refunding', 'refunded', 'credited', 'settled'] as const;
-
 // Paged as the audit log is: offset/limit, and the filter's total.
 const paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1-100, default 25' })),

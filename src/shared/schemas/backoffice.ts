@@ -77,8 +77,6 @@ const paging = {
   offset: Type.Optional(Type.Integer({ minimum: 0, description: 'items to skip, default 0' })),
 };
 
-export const OffsetPageQuery = Type.Object(paging);
-
 export const AuditQuery = Type.Object({ ...paging, object_type: Type.Optional(Type.String({ maxLength: 40 })) });
 
 export const offsetPageOf = <T extends TSchema>(item: T) =>

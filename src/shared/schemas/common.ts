@@ -48,25 +48,6 @@ export const IdParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) }
 
 export const EmptyObjectSchema = Type.Object({}, { additionalProperties: false, description: 'empty reply {}' });
 
-/** Error reply of the resource style (/currencies, /cards, /oauth). */
-export const ResourceErrorSchema = Type.Object({
-  internal_code: Type.Union([Type.String(), Type.Null()], { description: 'set on 5xx only, for support' }),
-  message: Type.String({ description: 'safe to show a person' }),
-  code: Type.String({ description: 'stable machine code' }),
-  field: Type.Optional(Type.String({ description: 'the input field at fault, when there is one' })),
-});
-
-/** Error reply of the legacy style (/onscreen, /user, /vendor, /countries). */
-export const LegacyErrorSchema = Type.Object({
-  error: Type.Object({
-    code: Type.Integer({ description: 'the HTTP status' }),
-    reference_id: Type.Union([Type.String(), Type.Null()]),
-    more_info: Type.Union([Type.String(), Type.Null()]),
-    errors: Type.Array(Type.Object({ reason: Type.String(), message: Type.String(), field: Type.Optional(Type.String()) })),
-  }),
-  object: Type.Literal('error'),
-});
-
 /** A boolean as legacy clients send it: true, "true", 1 or "1" (and their false forms). Read with toFlag. */
 export const FlagSchema = Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 }), Type.String({ pattern: '^(true|false|1|0)$' })]);
 

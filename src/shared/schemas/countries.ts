@@ -28,7 +28,6 @@ export const RegionSchema = Type.Object({
   code: Type.String({ description: 'ISO 3166-2 subdivision code, e.g. EC-P' }),
   name: Type.String({ description: 'name as ISO 3166-2 gives it (local language)' }),
 });
-export type Region = Static<typeof RegionSchema>;
 
 export const CountryListQuery = Type.Object({
   vendor: Type.Optional(Type.Integer({ minimum: 1, description: 'vendor number: only the countries it serves' })),

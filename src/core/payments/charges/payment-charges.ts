@@ -58,8 +58,6 @@ export interface ChargeSettlement {
   declined?(trx: Transaction<DB>, charge: ChargeRow): Promise<void>;
 }
 
-export const FINAL_CHARGE_STATUSES = ['succeeded', 'declined', 'failed'] as const;
-
 /**
  * Final: `succeeded`, `declined`, or `failed` (the gateway never saw the charge and the
  * reconciliation job gave up on it after its deadline: nothing was taken, nothing is credited).

@@ -72,5 +72,3 @@ export function createScannersApi(api: Pick<TerminalApi, 'request' | 'apiKey'>) 
     },
   };
 }
-
-export type ScannersApi = ReturnType<typeof createScannersApi>;

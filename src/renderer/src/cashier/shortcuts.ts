@@ -22,12 +22,6 @@ export interface KeyTarget {
   inPanel?: boolean;
 }
 
-export interface Shortcut {
-  action: ShortcutAction;
-  /** Keys as the help lists them. */
-  keys: string[];
-}
-
 /** A key as the help and the buttons name it; `keyName` (strings) says it in the screen's language ("Enter" is "Intro" on a Spanish keyboard). */
 export type KeyToken = 'F2' | '/' | '↓' | '↑' | 'J' | 'K' | 'Enter' | 'O' | 'Ctrl' | 'X' | 'N' | 'Esc' | '?';
 
