@@ -4,6 +4,7 @@ import { DEFAULT_KEYBOARD_DEVICES } from '../devices/hid';
 import { createLogger } from '../server/http/logger';
 import { type DataDir, openDataDir } from '../server/node/data-dir';
 import { checkInDemoQueue, seedDemoData } from '../server/node/demo/demo-data';
+import { setAsideInterruptedDemo } from '../server/node/demo/demo-folder';
 import { type RunningNode, startStoreNode } from '../server/node/store-node';
 import { readPairing } from '../server/sync/pairing-file';
 import type { DesktopConfig } from './desktop-config';
@@ -38,6 +39,9 @@ export async function startDesktopNode(options: DesktopNodeOptions): Promise<Des
   const dataDir = openDataDir(join(options.userDataDir, 'data'));
   const logger = createLogger({ file: dataDir.logFile });
   const { config } = options;
+  // An app closed while its first run created the demo data: not reused half made (see demo-folder.ts).
+  const restarted = await setAsideInterruptedDemo(dataDir.root, { nativeBinding: options.sqliteNativeBinding });
+  if (restarted) logger.warn(restarted);
   const listeners: Array<(keys: DesktopKeys) => void> = [];
   let keys: DesktopKeys | null = null;
   const node = await startStoreNode({

@@ -41,7 +41,8 @@ export function registerDemoCommand(program: Command): void {
       checkNodeSettings(process.env);
       await checkHost(options.host);
       await checkFolderNodeKey({ dataDir: options.data });
-      await checkDemoFolder(options.data);
+      const restarted = await checkDemoFolder(options.data);
+      if (restarted) process.stderr.write(`punchcard: ${restarted}\n`);
       const logger = createLogger({ level: options.logLevel });
       const node = await startStoreNode({ dataDir: options.data, port: options.port, host: options.host, logger, ...(options.renderer ? { rendererDir: options.renderer } : {}) });
       const made = await seedDemoData(node.engine);

@@ -8,7 +8,7 @@ import { listVendors } from '../../../core/tenancy/find-vendors';
 import { setUpVendor, type VendorCredentials } from '../../../core/tenancy/set-up-vendor';
 import { seedDemoCustomers } from './demo-customers';
 import { CHECKED_IN_AT_START, DEMO_PEOPLE, UNLINKED_DEMO_CARDS } from './demo-people';
-import { DEMO_PROGRAM_NAME, markDemoProgram } from './demo-folder';
+import { DEMO_PROGRAM_NAME, markDemoProgram, startDemoSeed } from './demo-folder';
 import { buildDemoProgram, DEMO_TIME_ZONE } from './demo-program';
 
 /**
@@ -19,6 +19,7 @@ import { buildDemoProgram, DEMO_TIME_ZONE } from './demo-program';
  */
 export async function seedDemoData(engine: Engine): Promise<VendorCredentials | null> {
   if ((await listVendors(engine)).length > 0) return null;
+  await startDemoSeed(engine.db);
   const made = await setUpVendor(engine, {
     name: DEMO_PROGRAM_NAME,
     currency: 'USD',
