@@ -36,7 +36,8 @@ describe('back-office audit log in Chromium', () => {
 
   const auditPage = () => backOfficePage(browser, node.url, owner.email, 'audit', 'Audit log');
 
-  const actionsShown = (page: Page) => page.getByRole('table', { name: 'Audit log' }).getByRole('row').locator('td:nth-child(3)').allTextContents();
+  const actionsShown = (page: Page) => page.getByRole('table', { name: 'Audit log' }).getByRole('row').locator('td:nth-child(3) [data-audit-words]').allTextContents();
+  const codesShown = (page: Page) => page.getByRole('table', { name: 'Audit log' }).getByRole('row').locator('td:nth-child(3)').allTextContents();
 
   it('shows the changes to one kind of object, from the first page, and every change again', async () => {
     const page = await auditPage();
@@ -49,18 +50,23 @@ describe('back-office audit log in Chromium', () => {
     await page.getByRole('combobox', { name: 'Show changes to' }).click();
     await page.getByRole('option', { name: 'Staff', exact: true }).click();
     await expectText(page.getByText(/ of 2$/), '1–2 of 2');
-    expect(await actionsShown(page)).toEqual(['staff.invite', 'staff.create']);
+    // In words, the action's code under them.
+    expect(await actionsShown(page)).toEqual(['Invited', 'Created']);
+    expect(await codesShown(page)).toEqual(['Invitedstaff.invite', 'Createdstaff.create']);
 
     await page.getByRole('combobox', { name: 'Show changes to' }).click();
     await page.getByRole('option', { name: 'Stores', exact: true }).click();
     await expectText(page.getByText(/ of 1$/), '1–1 of 1');
-    expect(await actionsShown(page)).toEqual(['store.update']);
-    await expectText(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1), /"city":"Springfield".*→.*"city":"Quito"/s);
+    expect(await actionsShown(page)).toEqual(['Changed']);
+    // Field by field: only what moved, no JSON.
+    const storeRow = page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1);
+    await expectText(storeRow.locator('td').nth(3), /^Store \d+$/);
+    await expectText(storeRow.locator('td').nth(4), 'city: Springfield → Quito');
 
     await page.getByRole('combobox', { name: 'Show changes to' }).click();
     await page.getByRole('option', { name: 'API keys', exact: true }).click();
     await expectText(page.getByText(/of 26$/), '1–25 of 26');
-    expect(new Set(await actionsShown(page))).toEqual(new Set(['api_key.issue']));
+    expect(new Set(await actionsShown(page))).toEqual(new Set(['Issued']));
 
     // In Spanish, the same choice reads in Spanish.
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
@@ -68,6 +74,9 @@ describe('back-office audit log in Chromium', () => {
     await page.getByRole('combobox', { name: 'Mostrar cambios de' }).click();
     await page.getByRole('option', { name: 'Todo', exact: true }).click();
     await expectText(page.getByText(/de 29$/), '1–25 de 29');
+    // Newest first: the store's change, in Spanish words.
+    await expectText(page.locator('[data-audit-words]').first(), 'Cambio');
+    await expectText(page.locator('tbody tr').first().locator('td').nth(3), /^Tienda \d+$/);
     await page.context().close();
   });
 });

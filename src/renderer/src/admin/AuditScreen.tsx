@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, Select, Stack, Table, Text } from '@mantine
 import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { adminStore } from './admin-store';
+import { auditChanges, auditVerb } from './audit-lines';
 import { formatDateTime } from './format';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -12,6 +13,29 @@ const PAGE = 25;
 const OBJECT_TYPES = ['staff', 'store', 'api_key', 'customer', 'webhook', 'program', 'currency', 'earning_rule', 'reward', 'tier', 'content', 'sync_exception', 'payment_exception'] as const;
 type ObjectType = (typeof OBJECT_TYPES)[number];
 const EVERYTHING = 'all';
+
+/**
+ * A change field by field, "city: Springfield → Quito"; a field a creation set (or a removal took)
+ * without an arrow. Wrapped: a long value never widens the page past the window; at least 15em wide
+ * (the table scrolls in its box), not squeezed into a column of a few letters at 320 px.
+ */
+function ChangeLines({ before, after }: { before: unknown; after: unknown }) {
+  const t = useAdminStrings();
+  const changes = auditChanges(before, after);
+  if (changes.length === 0) return <Text size="sm">{t.auditNothingChanged}</Text>;
+  return (
+    <Code block miw="15em" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {changes
+        .map(({ field, before: from, after: to }) => {
+          const label = field === '' ? '' : `${field}: `;
+          if (before === null || from === null) return `${label}${to ?? '—'}`;
+          if (after === null) return `${label}${from}`;
+          return `${label}${from} → ${to ?? '—'}`;
+        })
+        .join('\n')}
+    </Code>
+  );
+}
 
 /** Every back-office change, newest first, paged by the node; or the changes to one kind of object. */
 export function AuditScreen() {
@@ -63,13 +87,20 @@ export function AuditScreen() {
               <Table.Tr key={entry.id}>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
                 <Table.Td>{entry.actor}</Table.Td>
-                <Table.Td>{entry.action}</Table.Td>
                 <Table.Td>
-                  {entry.object_type} {entry.object_id}
+                  {/* In words; the action's code under it, for support and for an action without words yet. */}
+                  <Text size="sm" data-audit-words>
+                    {t.auditAction(auditVerb(entry.action), entry.action)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {entry.action}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
-                  {/* Wrapped: a long change never widens the page past the window; at least 15em wide (the table scrolls in its box), not squeezed into a column of a few letters at 320 px. */}
-                  <Code block miw="15em" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{`${JSON.stringify(entry.before)}\n→ ${JSON.stringify(entry.after)}`}</Code>
+                  {t.auditObject(entry.object_type)} {entry.object_id}
+                </Table.Td>
+                <Table.Td>
+                  <ChangeLines before={entry.before} after={entry.after} />
                 </Table.Td>
               </Table.Tr>
             ))}

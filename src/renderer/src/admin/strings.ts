@@ -1,6 +1,33 @@
 import { defineStrings } from '../i18n/define-strings';
 import { LEDGER_KINDS, ledgerKindWords } from './ledger-kind-words';
 
+/** Audit actions' verbs in words (AuditScreen). */
+const ACTIONS_EN: Record<string, string> = {
+  create: 'Created', update: 'Changed', delete: 'Deleted', remove: 'Removed', issue: 'Issued', revoke: 'Revoked',
+  invite: 'Invited', reinvite: 'Invited again', block: 'Blocked', unblock: 'Unblocked', adjust_balance: 'Balance adjusted',
+  email_added: 'Email added', pay_back: 'Paid back', pay_back_finished: 'Pay-back finished', pay_back_refused: 'Pay-back refused',
+  update_offline_caps: 'Offline limits changed', update_settings: 'Settings changed', resolve: 'Resolved', replay: 'Sent again',
+  rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited',
+};
+const ACTIONS_ES: Record<string, string> = {
+  create: 'Alta', update: 'Cambio', delete: 'Eliminación', remove: 'Baja', issue: 'Emisión', revoke: 'Revocación',
+  invite: 'Invitación', reinvite: 'Nueva invitación', block: 'Bloqueo', unblock: 'Desbloqueo', adjust_balance: 'Ajuste de saldo',
+  email_added: 'Correo añadido', pay_back: 'Devolución', pay_back_finished: 'Devolución terminada', pay_back_refused: 'Devolución rechazada',
+  update_offline_caps: 'Cambio de límites sin conexión', update_settings: 'Cambio de ajustes', resolve: 'Resolución', replay: 'Reenvío',
+  rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono',
+};
+/** The object an audit entry changed, one of it (the filter names the kinds in the plural). */
+const OBJECTS_EN: Record<string, string> = {
+  staff: 'Staff member', store: 'Store', api_key: 'API key', customer: 'Customer', webhook: 'Webhook', program: 'Program',
+  currency: 'Currency', earning_rule: 'Earning rule', reward: 'Reward', tier: 'Tier', content: 'Content page',
+  sync_exception: 'Sync exception', payment_exception: 'Payment exception', access_token: 'Access token', oauth_client: 'OAuth client',
+};
+const OBJECTS_ES: Record<string, string> = {
+  staff: 'Miembro del personal', store: 'Tienda', api_key: 'Clave API', customer: 'Cliente', webhook: 'Webhook', program: 'Programa',
+  currency: 'Moneda', earning_rule: 'Regla de puntos', reward: 'Recompensa', tier: 'Nivel', content: 'Página de contenido',
+  sync_exception: 'Excepción de sincronización', payment_exception: 'Excepción de pago', access_token: 'Token de acceso', oauth_client: 'Cliente OAuth',
+};
+
 export const useAdminStrings = defineStrings({
   en: {
     title: 'Back office',
@@ -142,6 +169,10 @@ export const useAdminStrings = defineStrings({
     what: 'What',
     object: 'Object',
     change: 'Before → after',
+    auditNothingChanged: 'Nothing changed',
+    /** An audit entry's action in words (its verb: `store.update` → `update`); the code itself for one without words yet. */
+    auditAction: (verb: string, code: string) => ACTIONS_EN[verb] ?? code,
+    auditObject: (type: string) => OBJECTS_EN[type] ?? type,
     previous: 'Previous',
     next: 'Next',
     pageOf: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
@@ -484,6 +515,9 @@ export const useAdminStrings = defineStrings({
     what: 'Qué',
     object: 'Objeto',
     change: 'Antes → después',
+    auditNothingChanged: 'Sin cambios',
+    auditAction: (verb: string, code: string) => ACTIONS_ES[verb] ?? code,
+    auditObject: (type: string) => OBJECTS_ES[type] ?? type,
     previous: 'Anterior',
     next: 'Siguiente',
     pageOf: (from: number, to: number, total: number) => `${from}–${to} de ${total}`,

@@ -1,0 +1,38 @@
+// An audit entry as a person reads it: the change's verb (the part of its action code after the
+// object, `store.update` → `update`) and, field by field, what the change moved. The node records
+// each object's fields before and after as JSON; the screen once showed those two JSON texts.
+
+/** One field a change touched; null where the field was absent (a creation, a removal) or null. */
+export interface FieldChange {
+  field: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** The verb of an action code: `store.update` → `update`, `payment_exception.refund` → `refund`. */
+export function auditVerb(action: string): string {
+  return action.slice(action.lastIndexOf('.') + 1);
+}
+
+function shown(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The fields whose value differs between `before` and `after`, in the order the node wrote them. */
+export function auditChanges(before: unknown, after: unknown): FieldChange[] {
+  if (!isRecord(before) && !isRecord(after)) {
+    const [from, to] = [shown(before), shown(after)];
+    return from === to ? [] : [{ field: '', before: from, after: to }];
+  }
+  const from = isRecord(before) ? before : {};
+  const to = isRecord(after) ? after : {};
+  const fields = [...new Set([...Object.keys(from), ...Object.keys(to)])];
+  return fields
+    .map((field) => ({ field, before: shown(from[field]), after: shown(to[field]) }))
+    .filter((change) => change.before !== change.after);
+}
