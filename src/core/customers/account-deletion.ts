@@ -7,6 +7,7 @@ import { forgetPersonInWebhookEvents } from '../webhooks/forget-person';
 import { detachQueuedCards, queueCardDetachments } from '../payments/billing-profiles/detach-cards';
 import { queueMessage } from '../messaging/queue-message';
 import type { DB } from '../storage/schema';
+import { forgetOldPages } from '../storage/forget-old-pages';
 import { publishAll, sessionEvent } from '../onscreen/pos-session';
 import { loadUser, loadVendor, messageLocale } from './customer-store';
 import { CODE_POLICY, consumeCode, issueCode } from './one-time-codes';
@@ -113,11 +114,15 @@ export async function leaveProgram(trx: Kysely<DB>, engine: Engine, userId: numb
   return { closedSessions: open.map((session) => sessionEvent('session.closed', session, now)), erased: !remaining };
 }
 
-/** After the commit: the screens hear of the closed sessions; the gateway forgets the saved cards. */
+/**
+ * After the commit: the screens hear of the closed sessions; the gateway forgets the saved cards;
+ * an SQLite node's WAL forgets the pages as they were before (forgetOldPages).
+ */
 export function afterLeaving(engine: Engine, departure: Departure): void {
   publishAll(engine, departure.closedSessions);
   // Best effort now; the jobs retry what the gateway did not take.
   void detachQueuedCards(engine).catch(() => undefined);
+  void forgetOldPages(engine);
 }
 
 /**

@@ -2,6 +2,7 @@ import { isServiceError } from '../../../shared/errors';
 import type { Engine } from '../../engine';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
 import { type CustomerRows, type PullResponse, PUSH_EVENTS_MAX, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest, rowTableOf } from '../protocol';
+import { forgetOldPages } from '../../storage/forget-old-pages';
 import { getMeta, setMeta } from '../../storage/node-meta';
 import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
@@ -66,6 +67,12 @@ export interface SyncRoundResult {
   pulled: number;
 }
 
+/** A pulled change that wipes who a person is: their erasure, or their leaving the program. */
+function wipesPerson(change: PullResponse['changes'][number]): boolean {
+  if (change.tbl === 'users') return change.data['status'] === 'deleted';
+  return change.tbl === 'user_vendors' && change.data['removed_at'] !== null && change.data['removed_at'] !== undefined;
+}
+
 /**
  * A paired store's side of sync: push the outbox in node_seq order, then pull central's log after
  * the cursor, until both are drained. Each step is idempotent, so a lost reply or a crash anywhere
@@ -85,6 +92,8 @@ export class SyncClient {
   #snapshot: SnapshotPosition | null = null;
   #snapshotRowsAtStart: number | null = null;
   #stopped = false;
+  /** A pulled page wiped a person (an erasure, a departure): the WAL is emptied when the pull ends. */
+  #wiped = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #recordedLink: string | null = null;
@@ -195,7 +204,16 @@ export class SyncClient {
       pulled += page.changes.length;
       const sessions = page.changes.filter((c) => c.tbl === 'pos_sessions' && c.data['store_id'] === this.options.storeId).map((c) => Number(c.data['id']));
       if (sessions.length > 0) this.options.onPulledSessions?.(sessions);
-      if (!page.more) return pulled;
+      // An erasure (or a departure from the program) applied here wiped the person's rows: the WAL
+      // still holds their pages as they were; emptied once the pull is done (forget-old-pages.ts).
+      if (page.changes.some(wipesPerson)) this.#wiped = true;
+      if (!page.more) {
+        if (this.#wiped) {
+          this.#wiped = false;
+          await forgetOldPages(this.engine);
+        }
+        return pulled;
+      }
     }
   }
 
