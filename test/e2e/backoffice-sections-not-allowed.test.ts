@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { invitedStaff, ownerOf, type SignedInStaff } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, UI_TIMEOUT } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -30,17 +30,7 @@ describe('sections a role may not use, typed into the address bar', () => {
     await node?.close();
   });
 
-  async function signedIn(route: string, email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin#/${route}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
-    return page;
-  }
+  const signedIn = (route: string, email: string) => backOfficePage(browser, node.url, email, route, null);
 
   it('a store manager at #/staff, #/audit and #/webhooks is told what each is for and whom to ask, with no refusal beside it', async () => {
     const told: Record<string, string> = {

@@ -45,9 +45,9 @@ export async function openScreen(browser: Browser, url: string, apiKey: string, 
 
 /**
  * A fresh browser signed in to the back office as `email` (the staff password of the tests) at
- * `#/<route>`, once the screen's `table` shows.
+ * `#/<route>`, once the screen's `table` shows (null: once signed in, whatever the screen shows).
  */
-export async function backOfficePage(browser: Browser, nodeUrl: string, email: string, route: string, table: string): Promise<Page> {
+export async function backOfficePage(browser: Browser, nodeUrl: string, email: string, route: string, table: string | null): Promise<Page> {
   const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.setDefaultTimeout(UI_TIMEOUT);
@@ -55,7 +55,8 @@ export async function backOfficePage(browser: Browser, nodeUrl: string, email: s
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('table', { name: table }).waitFor();
+  if (table === null) await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+  else await page.getByRole('table', { name: table }).waitFor();
   return page;
 }
 
