@@ -84,6 +84,16 @@ describe('a payment card swiped at check-in', () => {
     expect(JSON.stringify(reply.body)).not.toMatch(/D1234562|DOE|1980/);
   });
 
+  it('a licence typed by a wedge, one line per element: the header and every line after it refused, none looked up', async () => {
+    const lines = [`ANSI 636014080102DL00410278ZC03190024DLDAQ${LICENCE}`, 'DCSDOE', 'DACJOHN', 'DBB19800101', 'DAG1 MAIN ST'];
+    for (const line of lines) {
+      const reply = await http(`${node.url}/app/scans?api_key=${vendor.apiKey}&screen=till-1`, { method: 'POST', body: { line } });
+      expect(reply.status, line).toBe(422);
+      expect(reply.body.error.errors[0]).toMatchObject({ reason: 'id_document_scanned', field: 'line' });
+      expect(JSON.stringify(reply.body)).not.toMatch(/D1234562|DOE|JOHN|1980|MAIN/);
+    }
+  });
+
   it('read by the node\'s card reader is refused too, and the screens told why without the number', async () => {
     await node.scanners!.hidManager?.rescan();
     backend.opened.get('/dev/hidraw4')!.replay(typedOnUsKeyboard(`%B${VISA}^${NAME}^${EXPIRY_AND_SERVICE}000000000?;${VISA}=${EXPIRY_AND_SERVICE}0000000000000?\n`));
@@ -102,7 +112,7 @@ describe('a payment card swiped at check-in', () => {
     expect(files.some((f) => f.endsWith('.db'))).toBe(true);
     // The log is real: it holds the refused scans' requests.
     expect(readFileSync(logFile, 'utf8')).toContain('/app/scans');
-    const needles = [VISA, MASTERCARD, NAME, 'DOE&JOHN', `${EXPIRY_AND_SERVICE}000`, LICENCE];
+    const needles = [VISA, MASTERCARD, NAME, 'DOE&JOHN', `${EXPIRY_AND_SERVICE}000`, LICENCE, 'DCSDOE', 'DAG1 MAIN'];
     for (const file of files) {
       const bytes = readFileSync(file);
       for (const text of [bytes.toString('latin1'), bytes.toString('utf16le')]) {

@@ -52,6 +52,40 @@ describe('wedge store', () => {
     expect(toastStore.getState().toasts).toEqual([]);
   });
 
+  it('sends lines in the order they were read, each after the last one’s reply (a licence’s header first)', async () => {
+    const store = createWedgeStore();
+    const arrived: string[] = [];
+    const answers: Array<() => void> = [];
+    const scan = vi.fn((line: string) => {
+      arrived.push(line);
+      return new Promise<ScanReply>((resolve) => answers.push(() => resolve(reply(line))));
+    });
+    const first = store.getState().deliver({ scan }, 'ANSI 636014080102DL');
+    const second = store.getState().deliver({ scan }, 'DCSDOE');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(arrived).toEqual(['ANSI 636014080102DL']);
+    answers[0]!();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(arrived).toEqual(['ANSI 636014080102DL', 'DCSDOE']);
+    answers[1]!();
+    await second;
+  });
+
+  it('toasts the same refusal once for lines refused one after the other, again once 3 s have passed', async () => {
+    let clock = 1_000;
+    const store = createWedgeStore(() => clock);
+    const scan = vi.fn(async () => {
+      throw new NodeApiError("Driver's licences and ID cards are not read here.", { status: 422, code: 'id_document_scanned' });
+    });
+    for (const line of ['ANSI 636014080102DL', 'DCSDOE', 'DACJOHN']) await store.getState().deliver({ scan }, line);
+    expect(scan).toHaveBeenCalledTimes(3);
+    expect(toastStore.getState().toasts).toHaveLength(1);
+    clock += 3_001;
+    await store.getState().deliver({ scan }, 'ANSI 636014080102DL');
+    expect(toastStore.getState().toasts).toHaveLength(2);
+  });
+
   it('says the node is unreachable in its own words when nothing answered', async () => {
     const store = createWedgeStore();
     const scan = vi.fn(async () => {

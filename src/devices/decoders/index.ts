@@ -1,7 +1,7 @@
 import type { ScanEvent } from '../scan-source';
 import { type AimRejectCode, parseAim } from './aim';
 import { type CardRejectCode, PAYMENT_CARD, type SwipeOptions, looksLikeSwipe, maskPan, parseSwipe } from './magstripe';
-import { isAamvaIdDocument } from './id-document';
+import { IdDocumentRest, isAamvaIdDocument } from './id-document';
 import { holdsPaymentCardNumber } from './payment-card';
 import { type Reject, reject } from './result';
 
@@ -62,11 +62,12 @@ export {
   parseSwipe,
 } from './magstripe';
 export { type ReportBytes, type Reject, bytesToText } from './result';
+export { ID_DOCUMENT_REST_MS, IdDocumentRest } from './id-document';
 
 /** A decoded scan, ready to become a ScanEvent once the source adds its id and the time. */
 export type DecodedScan = Pick<ScanEvent, 'kind' | 'value' | 'symbology'>;
 
-export type LineRejectCode = 'empty_line' | 'empty_barcode' | 'id_document' | AimRejectCode | CardRejectCode;
+export type LineRejectCode = 'empty_line' | 'empty_barcode' | 'id_document' | 'id_document_rest' | AimRejectCode | CardRejectCode;
 
 export type LineResult =
   | {
@@ -97,8 +98,8 @@ export function scanFromKeyboardLine(line: string, options: SwipeOptions = {}): 
     if (card.ok) return { ok: true, scan: { kind: 'card', value: card.pan }, masked: card.masked };
     return holdsPaymentCardNumber(text) ? PAYMENT_CARD : card;
   }
-  if (holdsPaymentCardNumber(text)) return PAYMENT_CARD;
-  if (isAamvaIdDocument(text)) return reject('id_document', "a driver's licence or ID card, not an identification here: it is not read");
+  const refused = refusedBarcode(text);
+  if (refused) return refused;
   const aim = parseAim(text);
   if (!aim.ok) return aim;
   if (aim.data.length === 0) return reject('empty_barcode', 'barcode has a symbology identifier but no data');
@@ -107,4 +108,28 @@ export function scanFromKeyboardLine(line: string, options: SwipeOptions = {}): 
     scan: { kind: 'barcode', value: aim.data, ...(aim.symbology ? { symbology: aim.symbology } : {}) },
     masked: maskPan(aim.data),
   };
+}
+
+const ID_DOCUMENT = reject('id_document', "a driver's licence or ID card, not an identification here: it is not read");
+
+/**
+ * What no barcode may be looked up as, however it was read (a wedge line, a HID POS scanner's
+ * report): a payment card number (`payment_card`) or a driver's licence (`id_document`).
+ */
+export function refusedBarcode(text: string): Reject<'payment_card' | 'id_document'> | null {
+  if (holdsPaymentCardNumber(text)) return PAYMENT_CARD;
+  if (isAamvaIdDocument(text)) return ID_DOCUMENT;
+  return null;
+}
+
+/**
+ * scanFromKeyboardLine for one source's lines in turn: a licence's body lines right after its
+ * refused header (IdDocumentRest) are refused as `id_document_rest`, never looked up.
+ */
+export function scanFromSourceLine(line: string, at: number, rest: IdDocumentRest, options: SwipeOptions = {}): LineResult {
+  // eslint-disable-next-line no-control-regex -- as scanFromKeyboardLine trims
+  if (rest.holds(line.replace(/^[\x00-\x1f\x7f]+|[\x00-\x1f\x7f]+$/g, ''), at)) return reject('id_document_rest', "the rest of a driver's licence or ID card: it is not read");
+  const result = scanFromKeyboardLine(line, options);
+  if (!result.ok && result.code === 'id_document') rest.opened(at);
+  return result;
 }

@@ -2,12 +2,14 @@ import {
   type DecodedScan,
   HID_POS_DEFAULT_GAP_TIMEOUT_MS,
   HidPosAssembler,
+  IdDocumentRest,
   KEYBOARD_DEFAULT_GAP_TIMEOUT_MS,
   KEYBOARD_REPORT_SIZE,
   KeyboardScanAssembler,
   maskPan,
   type Reject,
-  scanFromKeyboardLine,
+  refusedBarcode,
+  scanFromSourceLine,
   type SwipeOptions,
 } from '../decoders';
 
@@ -43,7 +45,8 @@ export class HidPosReportDecoder implements ReportDecoder {
     return this.#assembler.push(report, at).map((outcome) => {
       if (!outcome.ok) return outcome;
       const { value, symbology } = outcome.barcode;
-      return { ok: true, scan: { kind: 'barcode', value, ...(symbology ? { symbology } : {}) }, masked: maskPan(value) };
+      // A licence or a card number a 2D scanner read whole is refused as through a wedge.
+      return refusedBarcode(value) ?? { ok: true, scan: { kind: 'barcode', value, ...(symbology ? { symbology } : {}) }, masked: maskPan(value) };
     });
   }
 
@@ -59,6 +62,8 @@ export class HidPosReportDecoder implements ReportDecoder {
  */
 export class KeyboardReportDecoder implements ReportDecoder {
   readonly #assembler: KeyboardScanAssembler;
+  /** A licence comes as one line per data element: its lines after the refused header are refused too. */
+  readonly #idDocumentRest = new IdDocumentRest();
 
   constructor(
     readonly gapTimeoutMs = KEYBOARD_DEFAULT_GAP_TIMEOUT_MS,
@@ -75,7 +80,7 @@ export class KeyboardReportDecoder implements ReportDecoder {
     const bytes = report.length === KEYBOARD_REPORT_SIZE + 1 ? report.subarray(1) : report;
     return this.#assembler.push(bytes, at).map((outcome) => {
       if (!outcome.ok) return outcome;
-      return scanFromKeyboardLine(outcome.line, this.swipe);
+      return scanFromSourceLine(outcome.line, at, this.#idDocumentRest, this.swipe);
     });
   }
 

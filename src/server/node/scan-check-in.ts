@@ -1,7 +1,7 @@
 import type { StoreScope } from '../../core/credentials/authenticate';
 import type { Engine } from '../../core/engine';
 import { type CheckInResult, checkIn } from '../../core/onscreen/check-in';
-import { type DecodedScan, maskPan, scanFromKeyboardLine } from '../../devices/decoders';
+import { type DecodedScan, IdDocumentRest, maskPan, scanFromSourceLine } from '../../devices/decoders';
 import { ServiceError } from '../../shared/errors';
 import type { ScannerStation } from '../../shared/schemas/scanners';
 
@@ -33,10 +33,29 @@ export async function checkInScan(engine: Engine, scope: StoreScope, scan: Decod
  * `id_document_scanned`. `screen`: the cashier screen that captured it.
  */
 export function checkInScanLine(engine: Engine, scope: StoreScope, line: string, screen?: string): Promise<ScanCheckIn> {
-  const decoded = scanFromKeyboardLine(line);
+  const decoded = scanFromSourceLine(line, engine.clock.now(), idDocumentRestOf(engine, scope, screen));
+  // A licence's lines after its header (a wedge posts one per element): refused as the header was.
+  if (!decoded.ok && decoded.code === 'id_document_rest') throw new ServiceError('id_document_scanned', undefined, 'line');
   // A bank card swiped by mistake is told apart: "scan again" would only bring the same card back.
   if (!decoded.ok && decoded.code === 'payment_card') throw new ServiceError('payment_card_scanned', undefined, 'line');
   if (!decoded.ok && decoded.code === 'id_document') throw new ServiceError('id_document_scanned', undefined, 'line');
   if (!decoded.ok) throw new ServiceError('unreadable_scan', `The scan could not be read (${decoded.reason}). Please scan again.`, 'line');
   return checkInScan(engine, scope, decoded.scan, { screen });
+}
+
+/** Each screen's wedge lines in turn (per engine: tests run several nodes in a process). */
+const wedgeRests = new WeakMap<Engine, Map<string, IdDocumentRest>>();
+
+function idDocumentRestOf(engine: Engine, scope: StoreScope, screen: string | undefined): IdDocumentRest {
+  let rests = wedgeRests.get(engine);
+  if (!rests) wedgeRests.set(engine, (rests = new Map()));
+  // A screen that names itself is its own source; unnamed ones of a store share one.
+  const key = `${scope.vendorId}:${scope.storeId}:${screen ?? ''}`;
+  let rest = rests.get(key);
+  if (!rest) {
+    // Screen names are the client's: a node never holds more than a few hundred windows of a second.
+    if (rests.size >= 500) rests.clear();
+    rests.set(key, (rest = new IdDocumentRest()));
+  }
+  return rest;
 }

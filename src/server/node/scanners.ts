@@ -46,7 +46,8 @@ export type ScanOutcome =
  */
 /** Decoder rejects the screens are told by name (a kiosk shows the node's message); the rest are unreadable. */
 const REJECT_EVENT_CODES: Readonly<Record<string, string>> = { payment_card: 'payment_card_scanned', id_document: 'id_document_scanned' };
-const DEVICE_NOISE = new Set(['empty', 'empty_line', 'wrong_report_id', 'not_bytes', 'unknown_key', 'rollover_error', 'truncated', 'oversized', 'decoder_error']);
+// A licence's lines after its header: the header's rejection already told the screens.
+const DEVICE_NOISE = new Set(['empty', 'empty_line', 'wrong_report_id', 'not_bytes', 'unknown_key', 'rollover_error', 'truncated', 'oversized', 'decoder_error', 'id_document_rest']);
 
 interface Entry {
   source: ScanSource;

@@ -98,6 +98,8 @@ describe('public API', () => {
         'HID_POS_REPORT_ID',
         'HID_POS_REPORT_SIZE',
         'HidPosAssembler',
+        'ID_DOCUMENT_REST_MS',
+        'IdDocumentRest',
         'KEYBOARD_DEFAULT_GAP_TIMEOUT_MS',
         'KEYBOARD_DEFAULT_MAX_LENGTH',
         'KEYBOARD_REPORT_SIZE',
@@ -117,7 +119,9 @@ describe('public API', () => {
         'maskPan',
         'parseAim',
         'parseSwipe',
+        'refusedBarcode',
         'scanFromKeyboardLine',
+        'scanFromSourceLine',
         'symbologyName',
       ].sort(),
     );

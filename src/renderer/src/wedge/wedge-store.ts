@@ -50,7 +50,14 @@ export function toastScanFailure(message: string): void {
   toastStore.getState().push({ title: useWedgeStrings.now().scanFailed, message, tone: 'error' });
 }
 
+/** The same failure told again this soon (a licence's lines, refused one by one) is not toasted again. */
+const SAME_TOAST_MS = 3_000;
+
 export function createWedgeStore(now: () => number = Date.now) {
+  // Lines reach the node in the order they were read: a licence's header before its other lines
+  // (which the node refuses as its rest only after it), one scan's reply before the next is sent.
+  let delivering: Promise<void> = Promise.resolve();
+  let lastToast: { message: string; at: number } | null = null;
   return createStore<WedgeState>()((set, get) => ({
     enabled: storedEnabled(),
     lastScanAt: null,
@@ -70,18 +77,24 @@ export function createWedgeStore(now: () => number = Date.now) {
         if (get().sink === sink) set({ sink: null });
       };
     },
-    async deliver(api, line) {
+    deliver(api, line) {
       set({ lastScanAt: now() });
-      const sink = get().sink;
-      try {
-        const reply = sink ? await sink(line) : await api.scan(line);
-        set({ lastOutcome: { ok: true, masked: reply.scan.masked } });
-      } catch (error) {
-        const message = scanFailureMessage(error);
-        set({ lastOutcome: { ok: false, message } });
-        // A screen with its own flow shows its own message; elsewhere a toast says what happened.
-        if (!sink) toastScanFailure(message);
-      }
+      const sent = delivering.then(async () => {
+        const sink = get().sink;
+        try {
+          const reply = sink ? await sink(line) : await api.scan(line);
+          set({ lastOutcome: { ok: true, masked: reply.scan.masked } });
+        } catch (error) {
+          const message = scanFailureMessage(error);
+          set({ lastOutcome: { ok: false, message } });
+          // A screen with its own flow shows its own message; elsewhere a toast says what happened, once.
+          const repeated = lastToast !== null && lastToast.message === message && now() - lastToast.at < SAME_TOAST_MS;
+          if (!sink && !repeated) toastScanFailure(message);
+          if (!sink) lastToast = { message, at: now() };
+        }
+      });
+      delivering = sent;
+      return sent;
     },
   }));
 }
