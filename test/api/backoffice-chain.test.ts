@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { pendingChangesQuery } from '../../src/core/chain-health/chain-health';
 import { queryPlan } from '../support/query-plan';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
+import { SCHEMA_LEVEL, SCHEMA_LEVEL_HEADER } from '../../src/core/sync/schema-level';
 
 // The chain's health in central's back office over real HTTP: store nodes pair, push (one event
 // central rejects) and pull through central's own sync endpoints; the back office shows each
@@ -94,6 +95,29 @@ describe('chain health at central', () => {
     const b = (await chain(owner)).nodes.find((n: { label: string }) => n.label === 'store B');
     expect(b).toMatchObject({ first_sync: 'in_progress', last_event: 0 });
     expect(b.last_seen_at).toBe(new Date(clock.now()).toISOString());
+  });
+
+  it('lists each store’s version as its last pull said it, beside central’s (an upgrade store by store)', async () => {
+    const versionOfA = async () => (await chain(owner)).nodes.find((n: { label: string }) => n.label === 'store A');
+    // Store A pulled above without the header (a store before it): not known.
+    expect(await versionOfA()).toMatchObject({ schema_level: null, version: null });
+    const pullAs = async (level: string) => {
+      const page = await http(`${url}/sync/pull?after=0&limit=1`, { token: credentials['A'], headers: { [SCHEMA_LEVEL_HEADER]: level } });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+    };
+    await pullAs(SCHEMA_LEVEL);
+    expect(await versionOfA()).toMatchObject({ schema_level: SCHEMA_LEVEL, version: 'same' });
+    await pullAs('0040-stored-value-paybacks');
+    expect(await versionOfA()).toMatchObject({ schema_level: '0040-stored-value-paybacks', version: 'older' });
+    await pullAs('9999-from-the-future');
+    expect(await versionOfA()).toMatchObject({ schema_level: '9999-from-the-future', version: 'newer' });
+    // Not a level: kept as not known, never echoed.
+    await pullAs('<script>');
+    expect(await versionOfA()).toMatchObject({ schema_level: null, version: null });
+    // The bearer API's node list says it too.
+    await pullAs(SCHEMA_LEVEL);
+    const nodes = await http(`${url}/sync/nodes`, { token: central.vendor.accessToken });
+    expect(nodes.body.items.find((n: { label: string }) => n.label === 'store A')).toMatchObject({ schema_level: SCHEMA_LEVEL });
   });
 
   it('a store manager sees their own store’s node only, and may not resolve', async () => {

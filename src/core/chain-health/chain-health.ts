@@ -6,6 +6,7 @@ import { actorOf } from '../staff/authorize';
 import type { DB } from '../storage/schema';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { listSyncNodes } from '../sync/central/pairing';
+import { levelBeside } from '../sync/schema-level';
 import { listSyncExceptions, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
 
 // Each paired store node's health as central sees it, and the exceptions offline selling left, for
@@ -29,6 +30,9 @@ export interface StoreNodeHealth {
   rejectedEvents: number;
   openExceptions: number;
   revokedAt: number | null;
+  /** The store's version as its last sync said it (schema level), and how it stands to central's. */
+  schemaLevel: string | null;
+  version: 'older' | 'same' | 'newer' | null;
 }
 
 /**
@@ -65,6 +69,8 @@ export async function listStoreNodeHealth(engine: Engine, vendorId: number, only
       rejectedEvents: Number(rejected?.n ?? 0),
       openExceptions: open.filter((e) => e.nodeId === node.id).length,
       revokedAt: node.revokedAt,
+      schemaLevel: node.schemaLevel,
+      version: levelBeside(node.schemaLevel),
     });
   }
   return health;

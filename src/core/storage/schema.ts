@@ -645,6 +645,8 @@ export interface SyncNodesTable {
   cursor: Generated<number>;
   paired_at: number;
   revoked_at: number | null;
+  /** The schema level the store last synced with (migration 0044); null before it, or unknown. */
+  schema_level: string | null;
 }
 
 export interface SyncPairingCodesTable {

@@ -23,3 +23,15 @@ export function isNewerLevel(level: string | undefined): level is string {
   return number !== null && number > levelNumber(SCHEMA_LEVEL)!;
 }
 
+/** A level as a store sent it, when it has a level's shape (kept by central per store: sync_nodes.schema_level); else null. */
+export function wellFormedLevel(level: string | undefined): string | null {
+  return level !== undefined && levelNumber(level) !== null ? level : null;
+}
+
+/** How a store's level stands to this node's own: older, the same, newer; null when unknown (no header, or none since migration 0044). */
+export function levelBeside(level: string | null): 'older' | 'same' | 'newer' | null {
+  const number = level === null ? null : levelNumber(level);
+  if (number === null) return null;
+  const own = levelNumber(SCHEMA_LEVEL)!;
+  return number < own ? 'older' : number > own ? 'newer' : 'same';
+}

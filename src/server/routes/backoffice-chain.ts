@@ -40,6 +40,8 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         rejected_events: n.rejectedEvents,
         open_exceptions: n.openExceptions,
         revoked_at: isoOrNull(n.revokedAt),
+        schema_level: n.schemaLevel,
+        version: n.version,
       })),
       exceptions: exceptions.map(syncExceptionWire),
     };

@@ -9,7 +9,7 @@ import { readCustomerRows } from '../../core/sync/central/read-customer-rows';
 import { readSnapshotPageJson, SNAPSHOT_PAGE_MAX } from '../../core/sync/central/read-snapshot';
 import { newerStore, refuseWhatOnlyANewerStoreWrites } from '../../core/sync/central/refuse-newer-store';
 import { replicatedTable } from '../../core/sync/replicated-tables';
-import { isNewerLevel, SCHEMA_LEVEL_HEADER } from '../../core/sync/schema-level';
+import { isNewerLevel, SCHEMA_LEVEL_HEADER, wellFormedLevel } from '../../core/sync/schema-level';
 import { listSyncExceptions } from '../../core/sync/central/sync-exceptions';
 import { PUSH_EVENTS_MAX, type PushedEvent } from '../../core/sync/protocol';
 import { ServiceError } from '../../shared/errors';
@@ -119,7 +119,8 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
     async (request) => {
       const paired = nodeOf(request);
       const page = await readChangesForNode(engine.db, paired, request.query.after, request.query.limit ?? 500);
-      await engine.db.updateTable('sync_nodes').set({ cursor: page.cursor, last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
+      // Every round pulls: the store's version is known as of its last round (the chain page lists it).
+      await engine.db.updateTable('sync_nodes').set({ cursor: page.cursor, last_seen_at: engine.clock.now(), schema_level: wellFormedLevel(storeLevelOf(request.headers)) }).where('id', '=', paired.id).execute();
       return page;
     },
   );
@@ -150,7 +151,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
       if (!replicatedTable(table) && isNewerLevel(level)) throw newerStore(level, `a first sync asking for table ${table}`);
       const page = await readSnapshotPageJson(engine.db, engine.dialect, paired, { table, after: after ?? 0, limit: limit ?? 5_000, estimate: estimate ?? false }, format ?? 'objects');
       // Seen once per snapshot (its first page), not a write per page.
-      if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now() }).where('id', '=', paired.id).execute();
+      if (estimate) await engine.db.updateTable('sync_nodes').set({ last_seen_at: engine.clock.now(), schema_level: wellFormedLevel(level) }).where('id', '=', paired.id).execute();
       return reply.type('application/json; charset=utf-8').send(page);
     },
   );
@@ -200,6 +201,7 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
         last_seen_at: isoOrNull(n.lastSeenAt),
         paired_at: toIso(n.pairedAt),
         revoked_at: isoOrNull(n.revokedAt),
+        schema_level: n.schemaLevel,
       })),
     }));
     app.delete('/sync/nodes/:id', { config, preValidation: bearer, schema: { tags, security, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }) } }, async (request) => {

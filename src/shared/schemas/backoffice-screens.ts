@@ -108,6 +108,8 @@ export const StoreNodeHealthSchema = Type.Object({
   rejected_events: Type.Integer(),
   open_exceptions: Type.Integer(),
   revoked_at: Nullable(IsoTimestamp),
+  schema_level: Nullable(Type.String({ description: 'the version (schema level: its last migration) the store last synced with; null: not known' })),
+  version: Nullable(Type.Union([Type.Literal('older'), Type.Literal('same'), Type.Literal('newer')], { description: "the store's version beside central's" })),
 });
 
 export const SyncExceptionSchema = Type.Object({

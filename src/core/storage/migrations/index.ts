@@ -40,6 +40,7 @@ import { paymentLimits } from './0039-payment-limits';
 import { storedValuePaybacks } from './0040-stored-value-paybacks';
 import { guestBuyersAndStuckPaybacks } from './0041-guest-buyers-and-stuck-paybacks';
 import { webhookRetryWindow } from './0043-webhook-retry-window';
+import { storeSchemaLevels } from './0044-store-schema-levels';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '0040-stored-value-paybacks': storedValuePaybacks,
   '0041-guest-buyers-and-stuck-paybacks': guestBuyersAndStuckPaybacks,
   '0043-webhook-retry-window': webhookRetryWindow,
+  '0044-store-schema-levels': storeSchemaLevels,
 };

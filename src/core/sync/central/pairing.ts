@@ -93,6 +93,8 @@ export interface SyncNodeRecord {
   lastSeenAt: number | null;
   pairedAt: number;
   revokedAt: number | null;
+  /** The schema level the store last synced with (its version); null: unknown. */
+  schemaLevel: string | null;
 }
 
 export async function listSyncNodes(engine: Engine, vendorId: number): Promise<SyncNodeRecord[]> {
@@ -106,6 +108,7 @@ export async function listSyncNodes(engine: Engine, vendorId: number): Promise<S
     lastSeenAt: r.last_seen_at === null ? null : Number(r.last_seen_at),
     pairedAt: Number(r.paired_at),
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+    schemaLevel: r.schema_level,
   }));
 }
 

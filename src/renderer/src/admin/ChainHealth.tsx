@@ -43,6 +43,7 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                 <Table.Th>{t.firstSync}</Table.Th>
                 <Table.Th>{t.rejected}</Table.Th>
                 <Table.Th>{t.openExceptions}</Table.Th>
+                <Table.Th>{t.nodeVersion}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -57,6 +58,21 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                   </Table.Td>
                   <Table.Td>{n.rejected_events}</Table.Td>
                   <Table.Td>{n.open_exceptions}</Table.Td>
+                  <Table.Td>
+                    {/* The level's number (its last migration) and what it means during an upgrade store by store. */}
+                    {n.version === null || n.schema_level === null ? (
+                      <Text size="sm" c="dimmed">
+                        {t.nodeVersionUnknown}
+                      </Text>
+                    ) : (
+                      <Group gap={6} wrap="nowrap">
+                        <Text size="sm">{n.schema_level.slice(0, 4)}</Text>
+                        <Badge tt="none" color={n.version === 'same' ? 'teal' : 'orange'}>
+                          {t[`version_${n.version}`]}
+                        </Badge>
+                      </Group>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
