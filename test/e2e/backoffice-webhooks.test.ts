@@ -188,11 +188,14 @@ describe('back-office webhooks in Chromium', () => {
     await page.close();
   });
 
-  it('a store manager has no webhooks tab, and the node refuses the screen’s calls', async () => {
+  it('a store manager has no webhooks tab; its address says whom to ask, and the node refuses the screen’s calls', async () => {
     const page = await signedInPage(storeManager.email);
     await expect(page.getByRole('tab', { name: 'Webhooks' }).count()).resolves.toBe(0);
     await page.goto(`${node.url}/admin#/webhooks`);
-    await expectText(page.getByRole('alert'), 'A store manager may not do this.');
+    await expectText(page.getByRole('alert'), 'Webhooks are set up by owners and managers of the program: they carry every store’s events. Ask one of them.');
     await expect(page.getByRole('table', { name: 'Webhook endpoints' }).count()).resolves.toBe(0);
+    // The screen is not what keeps them out: the node refuses its calls.
+    const refused = await staffCall(node, storeManager.token, 'GET', '/backoffice/webhooks');
+    expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
   });
 });
