@@ -34,11 +34,10 @@ export async function checkInScan(engine: Engine, scope: StoreScope, scan: Decod
  */
 export function checkInScanLine(engine: Engine, scope: StoreScope, line: string, screen?: string): Promise<ScanCheckIn> {
   const decoded = scanFromSourceLine(line, engine.clock.now(), idDocumentRestOf(engine, scope, screen));
-  // A licence's lines after its header (a wedge posts one per element): refused as the header was.
-  if (!decoded.ok && decoded.code === 'id_document_rest') throw new ServiceError('id_document_scanned', undefined, 'line');
   // A bank card swiped by mistake is told apart: "scan again" would only bring the same card back.
   if (!decoded.ok && decoded.code === 'payment_card') throw new ServiceError('payment_card_scanned', undefined, 'line');
-  if (!decoded.ok && decoded.code === 'id_document') throw new ServiceError('id_document_scanned', undefined, 'line');
+  // A licence, and its lines after the header (a wedge posts one per element).
+  if (!decoded.ok && (decoded.code === 'id_document' || decoded.code === 'id_document_rest')) throw new ServiceError('id_document_scanned', undefined, 'line');
   if (!decoded.ok) throw new ServiceError('unreadable_scan', `The scan could not be read (${decoded.reason}). Please scan again.`, 'line');
   return checkInScan(engine, scope, decoded.scan, { screen });
 }
