@@ -249,8 +249,11 @@ export class SyncClient {
       const fetched: Promise<SnapshotPageOnTheWire> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
       const page = await fetched;
       this.engine.centralLink.reachable = true;
-      // The next page travels while this one is written (central reads and the store writes at once).
-      ahead = page.more && page.rows.length > 0 ? { request: { table, after: page.last, limit }, reply: fetchPage({ table, after: page.last, limit }) } : null;
+      // The next page travels while this one is written (central reads and the store writes at once),
+      // the next table's first page too: a small program's tables are a round trip each, mostly empty.
+      const following = SNAPSHOT_TABLES[(position?.table ?? 0) + 1];
+      const nextRequest: SnapshotRequest | null = page.more && page.rows.length > 0 ? { table, after: page.last, limit } : !page.more && following ? { table: following, after: 0, limit } : null;
+      ahead = nextRequest ? { request: nextRequest, reply: fetchPage(nextRequest) } : null;
       if (page.table !== table || (page.rows.length > 0 && page.last <= (position?.after ?? 0))) throw new Error('central answered a snapshot page that was not asked for');
       const current: SnapshotPosition = position ?? { cursor: page.head, table: 0, after: 0, rows: 0, estimate: page.estimate ?? 0, done: false };
       const next: SnapshotPosition = page.more
@@ -379,18 +382,34 @@ export class SyncClient {
     if (!done && snapshot && !snapshot.done) {
       // Rows written against central's estimate; the ETA from this process's own rate (a resumed snapshot starts part-way).
       const progress = firstSyncShare({ done, snapshot, cursor, head: this.head });
-      const rate = elapsed > 0 ? (snapshot.rows - (this.#snapshotRowsAtStart ?? 0)) / elapsed : 0;
-      // No ETA from the first few rows (the small tables come first): from 1% of the snapshot on.
-      const measured = snapshot.rows - (this.#snapshotRowsAtStart ?? 0) >= snapshot.estimate / 100;
-      const etaSeconds = rate > 0 && measured ? Math.round(Math.max(0, snapshot.estimate - snapshot.rows) / rate / 1000) : null;
+      const etaSeconds = firstSyncEtaSeconds({ elapsedMs: elapsed, rows: snapshot.rows - (this.#snapshotRowsAtStart ?? 0), remaining: snapshot.estimate - snapshot.rows, total: snapshot.estimate });
       return { done, ready, progress, rows: snapshot.rows, etaSeconds };
     }
     const progress = firstSyncShare({ done, snapshot: null, cursor, head: Math.max(this.head, cursor) });
-    const etaSeconds = done || progress === 0 ? null : Math.round((elapsed * (1 - progress)) / progress / 1000);
+    // By the log: the changes passed against those still ahead of the cursor.
+    const head = Math.max(this.head, cursor);
+    const etaSeconds = done || progress === 0 ? null : firstSyncEtaSeconds({ elapsedMs: elapsed, rows: cursor, remaining: head - cursor, total: head });
     // Once done, the snapshot's rows (saved with it, the same in every later process), or the log's for a first sync by the log.
     const rows = snapshot ? snapshot.rows + (done ? 0 : this.firstSyncRows) : this.firstSyncRows;
     return { done, ready, progress, rows, etaSeconds };
   }
+}
+
+/** Rows a first sync must have received (in this process) before it tells how long it has left. */
+export const ETA_MIN_ROWS = 5_000;
+/** And time it must have taken: the first requests' cost (a new connection, the estimate) is no rate. */
+export const ETA_MIN_MS = 2_000;
+
+/**
+ * Seconds a first sync has left, from this process's rate so far; null until there is a rate to
+ * tell it from: some seconds and thousands of rows (and 1% of the snapshot) in. A small program's
+ * first sync is a round trip per table, mostly empty ones, whatever its rows: a rate from its first
+ * rows said "about 10s left" for 9 rows; it says nothing, and is done in about a second.
+ */
+export function firstSyncEtaSeconds(measured: { elapsedMs: number; rows: number; remaining: number; total: number }): number | null {
+  const { elapsedMs, rows, remaining, total } = measured;
+  if (elapsedMs < ETA_MIN_MS || rows < ETA_MIN_ROWS || rows < total / 100) return null;
+  return Math.round(Math.max(0, remaining) / (rows / elapsedMs) / 1000);
 }
 
 /**
