@@ -19,8 +19,7 @@ function levelNumber(level: string): number | null {
 
 /** Whether `level` (a header as sent: absent, or of another shape, is not) is later than this node's own. */
 export function isNewerLevel(level: string | undefined): level is string {
-  const number = level === undefined ? null : levelNumber(level);
-  return number !== null && number > levelNumber(SCHEMA_LEVEL)!;
+  return levelBeside(level ?? null) === 'newer';
 }
 
 /** A level as a store sent it, when it has a level's shape (kept by central per store: sync_nodes.schema_level); else null. */

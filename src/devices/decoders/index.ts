@@ -78,6 +78,12 @@ export type LineResult =
     }
   | Reject<LineRejectCode>;
 
+/** A line without the control characters a reader adds at either end (CR/LF, STX/ETX). */
+function withoutControlEnds(line: string): string {
+  // eslint-disable-next-line no-control-regex -- the point is to drop control characters
+  return line.replace(/^[\x00-\x1f\x7f]+|[\x00-\x1f\x7f]+$/g, '');
+}
+
 /**
  * A completed keyboard-wedge line (Enter already stripped; control characters a reader adds at
  * either end — CR/LF, STX/ETX — are dropped) to a scan:
@@ -90,8 +96,7 @@ export type LineResult =
  * AIM prefix with no data after it.
  */
 export function scanFromKeyboardLine(line: string, options: SwipeOptions = {}): LineResult {
-  // eslint-disable-next-line no-control-regex -- the point is to drop control characters
-  const text = line.replace(/^[\x00-\x1f\x7f]+|[\x00-\x1f\x7f]+$/g, '');
+  const text = withoutControlEnds(line);
   if (text.length === 0) return reject('empty_line', 'scan line is empty');
   if (looksLikeSwipe(text)) {
     const card = parseSwipe(text, { ...options, refusePaymentCards: true });
@@ -127,8 +132,7 @@ export function refusedBarcode(text: string): Reject<'payment_card' | 'id_docume
  * refused header (IdDocumentRest) are refused as `id_document_rest`, never looked up.
  */
 export function scanFromSourceLine(line: string, at: number, rest: IdDocumentRest, options: SwipeOptions = {}): LineResult {
-  // eslint-disable-next-line no-control-regex -- as scanFromKeyboardLine trims
-  if (rest.holds(line.replace(/^[\x00-\x1f\x7f]+|[\x00-\x1f\x7f]+$/g, ''), at)) return reject('id_document_rest', "the rest of a driver's licence or ID card: it is not read");
+  if (rest.holds(withoutControlEnds(line), at)) return reject('id_document_rest', "the rest of a driver's licence or ID card: it is not read");
   const result = scanFromKeyboardLine(line, options);
   if (!result.ok && result.code === 'id_document') rest.opened(at);
   return result;

@@ -34,7 +34,7 @@ function writeAll(all: Record<string, Kept>, now: number): void {
 }
 
 /** Whether a draft holds anything the cashier typed (the receipt number alone is not typing). */
-export function isTyped(draft: OrderDraft): boolean {
+function isTyped(draft: OrderDraft): boolean {
   return String(draft.subtotal).trim() !== '' || String(draft.quickPay).trim() !== '' || draft.items.length > 0 || draft.rewards.length > 0;
 }
 
