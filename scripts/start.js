@@ -8,8 +8,10 @@
 //             serves them at `/`, and the command line into out/cli when missing or older than the
 //             sources (scripts/build-cli.js), then node bin/punchcard.js demo --data .data/demo
 //
-// `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open;
-// other options are passed to the headless node (`npm start -- --port 5000 --data ./shop`).
+// `npm start -- --headless` (or PUNCHCARD_HEADLESS=1) skips the desktop even when it could open.
+// The desktop app's switches (`--kiosk`, `--no-kiosk`, `--kiosk-display=N`, `--store=ID`,
+// `--no-scanners`) are passed to Electron; other options to the headless node (`npm start -- --port
+// 5000 --data ./shop`). Each path says what it does not use (scripts/start-args.js).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +21,7 @@ import { electronBinary, fetchElectronBinary } from './electron-binary.js';
 import { ensureBuiltCli } from './build-cli.js';
 import { buildScreens, builtScreens, screensAreStale } from './screens.js';
 import { buildElectronSqlite } from './electron-native.js';
+import { desktopIgnoredNote, headlessNotes, splitStartArgs } from './start-args.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -63,9 +66,9 @@ function electronViteCli() {
  * on POSIX the child gets its own process group, so a Ctrl+C in the terminal reaches only this
  * process and not the child twice (a second SIGINT would cut the node's graceful shutdown short).
  */
-function run(command, args) {
+function run(command, args, env = process.env) {
   const detached = process.platform !== 'win32';
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached });
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached, env });
   const forward = (signal) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
@@ -97,7 +100,12 @@ async function buildScreensIfNeeded() {
   return buildScreens(root);
 }
 
-const forceHeadless = process.argv.includes('--headless') || process.env.PUNCHCARD_HEADLESS === '1';
+const startArgs = splitStartArgs(process.argv.slice(2));
+if (startArgs.problems.length > 0) {
+  for (const problem of startArgs.problems) console.error(`punchcard: ${problem}.`);
+  process.exit(2);
+}
+const forceHeadless = startArgs.headless || process.env.PUNCHCARD_HEADLESS === '1';
 const display = hasDisplay();
 let binary = electronBinary();
 let downloadProblem = null;
@@ -114,7 +122,11 @@ if (!forceHeadless && binary && display) {
     console.warn(`punchcard: warning: better-sqlite3 for Electron is not usable (${problem}).`);
     console.warn('punchcard: retry with `node scripts/electron-native.js` once online, or run `npm start -- --headless`.');
   }
-  run(process.execPath, [electronViteCli(), 'preview']);
+  const ignored = desktopIgnoredNote(startArgs.node);
+  if (ignored) console.warn(`punchcard: ${ignored}`);
+  // electron-vite finds Electron from its own real path, not this checkout's: name the binary probed above.
+  const switches = startArgs.desktop.length > 0 ? ['--', ...startArgs.desktop] : [];
+  run(process.execPath, [electronViteCli(), 'preview', ...switches], { ...process.env, ELECTRON_EXEC_PATH: binary });
 } else {
   const reasons = [];
   if (forceHeadless) reasons.push('headless mode was asked for');
@@ -127,10 +139,11 @@ if (!forceHeadless && binary && display) {
   }
   if (!display) reasons.push('no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   // The folder given after `--` wins over the default, and the line says which one runs.
-  const passThrough = process.argv.slice(2).filter((arg) => arg !== '--headless');
+  const passThrough = startArgs.node;
   const givesData = passThrough.some((arg) => arg === '--data' || arg.startsWith('--data='));
   const args = ['demo', ...(givesData ? [] : ['--data', join('.data', 'demo')]), ...passThrough];
   console.log(`punchcard: the desktop window can't open: ${reasons.join('; ')}. Starting the headless store node instead (node bin/punchcard.js ${args.join(' ')}).`);
+  for (const note of headlessNotes(startArgs.desktop)) console.log(`punchcard: ${note}`);
   const screens = await buildScreensIfNeeded();
   if (screens) console.warn(`punchcard: warning: the screens could not be built (${screens}); the node serves the API only. Retry with \`npm run build\`.`);
   // bin/punchcard.js would build it too; built here, a failure is reported before the node starts.
