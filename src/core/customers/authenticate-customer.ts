@@ -1,8 +1,10 @@
 import { type Engine, transact } from '../engine';
 import { clearFailedSignIns, failedSignIn, refuseWhileLockedOut, type SignInAttempt } from '../limits/failed-sign-ins';
+import { recordCustomerEvent } from '../webhooks/events';
 import { emailKey } from './contact';
 import { confirmMembership, findUserByTypedEmail, linkUserToVendor, loadVendor, type UserRow, type UserVendorRow } from './customer-store';
 import { passwordMatches } from './passwords';
+import { programsOfPerson } from './programs-of-person';
 import { createSession } from './sessions';
 
 export interface LoginResult {
@@ -40,6 +42,12 @@ export async function authenticateCustomer(engine: Engine, input: { email: strin
     const link = await confirmMembership(trx, await linkUserToVendor(trx, engine, { userId: account.id, vendorId: input.vendorId, via: 'app' }));
     const firstLogin = link.first_login_at === null;
     if (firstLogin) await trx.updateTable('user_vendors').set({ first_login_at: now }).where('id', '=', link.id).execute();
+    // Waking is the undoing of a deactivation, which every program heard of: they hear of this too.
+    if (wakes) {
+      for (const vendorId of await programsOfPerson(trx, account.id, input.vendorId)) {
+        await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId, userId: account.id });
+      }
+    }
     const session = await createSession(trx, engine, { userId: account.id, vendorId: input.vendorId });
     return {
       user: { ...account, status: 'active', updated_at: wakes ? now : account.updated_at },

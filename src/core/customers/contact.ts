@@ -46,7 +46,20 @@ export function toE164(number: string, options: { callingCode?: string | null; c
   // is +39 06…): read as a national number of the calling code's country when that fails.
   if (!code || digits.startsWith('+')) return null;
   const national = parsePhoneNumberFromString(digits, { defaultCallingCode: code });
-  return national?.isValid() ? national.number : null;
+  if (national?.isValid()) return national.number;
+  return withInternationalPrefix(digits, code);
+}
+
+/**
+ * A number typed as most of the world dials abroad, the prefix 00 before the calling code it also
+ * names ("0033 6 12 34 56 78" beside code 33): the same number as "+33 6 12 34 56 78". Tried last,
+ * so a number that read before reads the same.
+ */
+function withInternationalPrefix(typed: string, code: string): string | null {
+  const digits = typed.replace(/[^\d]/g, '');
+  if (!digits.startsWith(`00${code}`)) return null;
+  const parsed = parsePhoneNumberFromString(`+${digits.slice(2)}`);
+  return parsed?.isValid() && parsed.countryCallingCode === code ? parsed.number : null;
 }
 
 /** Whether `phone` is a number as cleanPhone stores it (E.164 that reads back as itself). */

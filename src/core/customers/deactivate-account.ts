@@ -3,6 +3,7 @@ import { type Engine, transact } from '../engine';
 import { recordCustomerEvent } from '../webhooks/events';
 import { loadUser } from './customer-store';
 import { passwordMatches } from './passwords';
+import { programsOfPerson } from './programs-of-person';
 import { type CustomerSession, endAllSessions } from './sessions';
 
 /**
@@ -15,6 +16,9 @@ export async function deactivateAccount(engine: Engine, session: CustomerSession
   await transact(engine, async (trx) => {
     await trx.updateTable('users').set({ status: 'inactive', updated_at: engine.clock.now() }).where('id', '=', user.id).execute();
     await endAllSessions(trx, engine, user.id);
-    await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId: session.vendorId, userId: user.id });
+    // The account's status is the person's, so every program they belong to hears of it.
+    for (const vendorId of await programsOfPerson(trx, user.id, session.vendorId)) {
+      await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId, userId: user.id });
+    }
   });
 }

@@ -12,6 +12,7 @@ import { assertPhoneFree, findUserByEmail } from './customer-store';
 import { assertPassportFree, cleanPassportNumber } from './national-id';
 import { loadMembership, type Membership } from './membership';
 import { onceMoreOnClash } from '../storage/once-more-on-clash';
+import { programsOfPerson } from './programs-of-person';
 import { hashPassword, passwordMatches } from './passwords';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
@@ -154,16 +155,10 @@ async function applyProfileChanges(engine: Engine, session: CustomerSession, cha
     // The person's own fields (name, email, phone…) are every program's copy: each hears of them;
     // the membership's (consent, language, metadata) and a new password only this one.
     const shared = Object.keys(userSet).some((column) => column !== 'password_hash');
-    for (const vendorId of shared ? await programsOf(trx, user.id, vendor.id) : [vendor.id]) {
+    for (const vendorId of shared ? await programsOfPerson(trx, user.id, vendor.id) : [vendor.id]) {
       await recordCustomerEvent(trx, engine, 'customer.updated', { vendorId, userId: user.id });
     }
   });
-}
-
-/** The programs the customer belongs to now: this one first. */
-async function programsOf(db: Kysely<DB>, userId: number, thisVendorId: number): Promise<number[]> {
-  const rows = await db.selectFrom('user_vendors').select('vendor_id').where('user_id', '=', userId).where('removed_at', 'is', null).execute();
-  return [thisVendorId, ...rows.map((row) => Number(row.vendor_id)).filter((id) => id !== thisVendorId)];
 }
 
 /**
