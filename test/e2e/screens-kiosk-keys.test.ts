@@ -67,7 +67,8 @@ describe('kiosk keys at 320 px are 24×24 px or more', () => {
     await form.getByLabel('First name (optional)').click();
     try {
       const keyboard = form.getByTestId('kiosk-keyboard');
-      await keyboard.getByRole('button', { name: 'q', exact: true }).waitFor();
+      // "Q" at an empty name: a name's first letter comes as a capital.
+      await keyboard.getByRole('button', { name: /^q$/i }).waitFor();
       expect(await smallKeys(keyboard)).toEqual([]);
     } finally {
       await form.getByRole('button', { name: 'Cancel' }).click();

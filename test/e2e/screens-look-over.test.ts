@@ -97,7 +97,7 @@ describe('a look over the screens at 320, 768 and 1280 px', () => {
         await page.getByRole('button', { name: 'New here? Join with your phone' }).click();
         const form = page.getByTestId('kiosk-register');
         const country = form.getByLabel('Country code', { exact: true });
-        await expect.poll(() => country.inputValue()).toBe("This store's country");
+        await expect.poll(() => country.inputValue()).toBe("This store's country (+1)");
         const fit = await country.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
         expect(fit.scroll, JSON.stringify(fit)).toBeLessThanOrEqual(fit.client + 1);
         expect(await cutText(page)).toEqual([]);

@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Box, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FocusEvent, type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { currencyDigits, formatMoney, formatPoints } from '../format';
@@ -8,7 +8,7 @@ import { useSession } from '../session/session-store';
 import { rewardChoices, rewardOptions } from './balances';
 import { useCashier, useCashierUi, useCustomer } from './context';
 import { fullName } from './customer-name';
-import { buildOrder, type DraftItem, emptyDraft, itemsTotal, type LargeAmount, largeAmounts, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
+import { buildOrder, type DraftItem, draftSubtotal, emptyDraft, itemsTotal, type LargeAmount, largeAmounts, maxQuickPay, newReceiptNumber, type OrderDraft } from './order-draft';
 import { forgetDraft, keepDraft, keptDraft } from './draft-keeper';
 import { KeyHint } from './KeyHint';
 import { comboLabel, SUBMIT_ORDER_KEYS } from './shortcuts';
@@ -17,13 +17,19 @@ import { useCashierStrings } from './strings';
 /** A field's error appears when the order is tried: said at once, not only when the field is reached. */
 const ANNOUNCED = { role: 'alert' } as const;
 
+/**
+ * An amount reached by Tab (or handed the focus) is selected, so what the cashier types replaces it:
+ * the quantity's 1 became "12" for a typed 2, and a draft brought back appended to its subtotal.
+ */
+const selectAll = (event: FocusEvent<HTMLInputElement>) => event.currentTarget.select();
+
 function ItemLine({ item, index, onChange, onRemove }: { item: DraftItem; index: number; onChange(item: DraftItem): void; onRemove(): void }) {
   const t = useCashierStrings();
   return (
     <Group gap="xs" wrap="nowrap" align="flex-end">
       <TextInput size="md" style={{ flex: 3 }} label={index === 0 ? t.itemName : undefined} aria-label={`${t.itemName} ${index + 1}`} data-item-name={index} value={item.name} onChange={(e) => onChange({ ...item, name: e.currentTarget.value })} />
-      <TextInput size="md" style={{ flex: 1 }} label={index === 0 ? t.itemQuantity : undefined} aria-label={`${t.itemQuantity} ${index + 1}`} inputMode="decimal" value={String(item.quantity)} onChange={(e) => onChange({ ...item, quantity: e.currentTarget.value })} />
-      <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} data-item-price={index} inputMode="decimal" value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 1 }} label={index === 0 ? t.itemQuantity : undefined} aria-label={`${t.itemQuantity} ${index + 1}`} inputMode="decimal" onFocus={selectAll} value={String(item.quantity)} onChange={(e) => onChange({ ...item, quantity: e.currentTarget.value })} />
+      <TextInput size="md" style={{ flex: 1.5 }} label={index === 0 ? t.itemPrice : undefined} aria-label={`${t.itemPrice} ${index + 1}`} data-item-price={index} inputMode="decimal" onFocus={selectAll} value={String(item.price)} onChange={(e) => onChange({ ...item, price: e.currentTarget.value })} />
       <ActionIcon size={42} variant="subtle" color="red" aria-label={t.removeItem(index + 1)} onClick={onRemove}>
         ×
       </ActionIcon>
@@ -108,7 +114,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
   const result = buildOrder(draft, { quickPayBalance: balance, digits });
   const problems = tried && !result.ok ? result.problems : {};
   const total = itemsTotal(draft.items, digits);
-  const subtotalNow = result.ok ? result.subtotal : total;
+  const subtotalNow = draftSubtotal(draft, { quickPayBalance: balance, digits });
 
   // Unusually large amounts wait for the cashier's word; once given for these amounts it stands (a retry does not ask again).
   const large = result.ok ? largeAmounts(result.body, digits, { subtotalTyped: String(draft.subtotal).trim() !== '' }) : [];
@@ -209,6 +215,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
           data-autofocus
           data-testid="order-subtotal"
           ref={subtotalRef}
+          onFocus={selectAll}
           placeholder={total !== null ? String(total) : undefined}
           value={String(draft.subtotal)}
           onChange={(e) => update({ subtotal: e.currentTarget.value })}
@@ -257,6 +264,7 @@ function OrderFields({ customer, onDone, asking, setAsking }: { customer: Custom
             inputMode="decimal"
             data-testid="order-quick-pay"
             ref={quickPayRef}
+            onFocus={selectAll}
             value={String(draft.quickPay)}
             onChange={(e) => update({ quickPay: e.currentTarget.value })}
             error={problems.quickPay && t.problem(problems.quickPay)}

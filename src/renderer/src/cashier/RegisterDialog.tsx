@@ -1,13 +1,36 @@
 import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { errorMessage } from '../api/client';
-import { type FormEvent, useState } from 'react';
-import type { InStoreRegistration } from '../api/terminal-api';
+import { type FormEvent, useId, useState } from 'react';
+import type { CustomerAtCounter, InStoreRegistration } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { useCashier, useCashierUi } from './context';
+import type { CustomerStore } from './customer-store';
 import type { CardToLink } from './ui-store';
 import { useCashierStrings } from './strings';
 import { fullName } from './customer-name';
 import { toastStore } from '../wedge/toast-store';
+
+/**
+ * The customer the panel shows for `hash` once it has been read. A member already waiting in the
+ * queue has their session's own event refresh the panel as it opens, and that read wins over the
+ * opening one: the panel is still loading when openSession returns.
+ */
+function readPanel(customer: CustomerStore, hash: string, timeoutMs = 10_000): Promise<CustomerAtCounter | null> {
+  const settled = (s: ReturnType<CustomerStore['getState']>) => s.hash !== hash || s.phase !== 'loading';
+  const now = customer.getState();
+  if (settled(now)) return Promise.resolve(now.hash === hash ? now.customer : null);
+  return new Promise((resolve) => {
+    const done = (value: CustomerAtCounter | null) => {
+      stop();
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const stop = customer.subscribe((s) => {
+      if (settled(s)) done(s.hash === hash ? s.customer : null);
+    });
+    const timer = setTimeout(() => done(null), timeoutMs);
+  });
+}
 
 /** A missing contact is said when Register is pressed, not only when the field is reached. */
 const ANNOUNCED = { role: 'alert' } as const;
@@ -17,6 +40,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
   const t = useCashierStrings();
   const cashier = useCashier();
   const offline = useEventStreamStatus() === 'offline';
+  const offlineReasonId = useId();
   const [by, setBy] = useState<'phone' | 'email'>('phone');
   const [phone, setPhone] = useState('');
   const [callingCode, setCallingCode] = useState('');
@@ -60,9 +84,10 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
       onDone();
       await cashier.openSession(reply.pos_session.hash, reply.pos_session.id);
       // The contact belonged to a member already: they were checked in as they are (the name typed
-      // is not used). Said, so the cashier does not think a new customer was made.
-      const shown = cashier.customer.getState().customer;
+      // is not used, a card given is now theirs). Said, so the cashier does not think a new customer was made.
+      const shown = await readPanel(cashier.customer, reply.pos_session.hash);
       if (!linking && shown && shown.user.member_since * 1000 < asked - 60_000) {
+        cashier.queue.getState().noteMethod(reply.pos_session.hash, by);
         toastStore.getState().push({ title: t.alreadyMember(fullName(shown.user)), message: t.alreadyMemberHint, tone: 'info' });
       }
     } catch (e) {
@@ -135,8 +160,14 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
             {error}
           </Alert>
         )}
+        {/* A greyed button alone does not say why (the dialog dims the page's own offline note). */}
+        {offline && (
+          <Alert color="yellow" id={offlineReasonId} data-testid="register-offline" role="status">
+            {t.registerOffline}
+          </Alert>
+        )}
         <Group justify="flex-end">
-          <Button type="submit" size="lg" loading={busy} disabled={offline}>
+          <Button type="submit" size="lg" loading={busy} disabled={offline} aria-describedby={offline ? offlineReasonId : undefined}>
             {linking ? t.linkSubmit : t.registerSubmit}
           </Button>
         </Group>

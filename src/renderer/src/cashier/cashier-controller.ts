@@ -5,6 +5,7 @@ import type { EventStream, StoreEventMessage } from '../events/event-stream';
 import { createCustomerStore, type CustomerStore } from './customer-store';
 import { mayOpenPanel, nodeScanSetting } from './node-scan-setting';
 import { createQueueStore, type QueueStore } from './queue-store';
+import { keepShownSession, keptShownSession } from './shown-session-keeper';
 import { createCashierUiStore, type CashierUiStore } from './ui-store';
 
 export interface CashierDeps {
@@ -114,11 +115,22 @@ export function createCashier(deps: CashierDeps): Cashier {
         const shown = s.hash ? queue.getState().methods[s.hash] : undefined;
         if (s.hash && s.customer?.pos_session.card && s.customer !== prev.customer && (!shown || shown === 'typed')) queue.getState().noteMethod(s.hash, 'card');
       });
-      void queue.getState().reload();
+      const stopKeeping = customer.subscribe((s, prev) => {
+        if (s.hash !== prev.hash) keepShownSession(s.hash);
+      });
+      // After a reload the highlight goes back to the customer the panel showed (still waiting), not the first row.
+      void queue
+        .getState()
+        .reload()
+        .then(() => {
+          const shown = keptShownSession();
+          if (shown && customer.getState().hash === null && queue.getState().entries.some((e) => e.hash === shown)) queue.getState().setCursor(shown);
+        });
       return () => {
         stopEvents();
         stopResync();
         stopCards();
+        stopKeeping();
       };
     },
   };

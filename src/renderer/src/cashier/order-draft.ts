@@ -157,6 +157,15 @@ export function largeAmounts(body: OrderDraftBody, digits: number, options: { su
   return found;
 }
 
+/**
+ * The order's subtotal as typed (or its items' total), whatever quick-pay amount is typed: "Use the
+ * most" fixes an amount above the subtotal, so that amount must not hide the subtotal it is held to.
+ */
+export function draftSubtotal(draft: OrderDraft, context: DraftContext): number | null {
+  const withoutQuickPay = buildOrder({ ...draft, quickPay: '' }, context);
+  return withoutQuickPay.ok ? withoutQuickPay.subtotal : itemsTotal(draft.items, context.digits);
+}
+
 /** The most quick pay the order can take: the balance, and no more than the subtotal. */
 export function maxQuickPay(balance: number, subtotal: number | null): number {
   return Math.max(0, subtotal === null ? balance : Math.min(balance, subtotal));

@@ -143,6 +143,7 @@ const en = {
   alreadyMemberHint: 'That phone or email is theirs: they are checked in as they are (a name typed was not used).',
   offlineActions: 'Offline: actions are paused until the store node is back.',
   orderOffline: 'The connection to the store node is lost: the order can be placed once it is back. What you typed stays here.',
+  registerOffline: 'The connection to the store node is lost: the customer can be registered once it is back. What you typed stays here.',
   draftRestored: 'The order typed before for this customer is back.',
   draftStartOver: 'Start over',
   // order result
@@ -326,6 +327,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     alreadyMemberHint: 'Ese teléfono o correo es suyo: quedó registrada su visita tal como es (no se usó el nombre escrito).',
     offlineActions: 'Sin conexión: las acciones esperan a que vuelva el nodo de la tienda.',
     orderOffline: 'Se perdió la conexión con el nodo de la tienda: el pedido se podrá realizar cuando vuelva. Lo escrito se queda aquí.',
+    registerOffline: 'Se perdió la conexión con el nodo de la tienda: el cliente se podrá dar de alta cuando vuelva. Lo escrito se queda aquí.',
     draftRestored: 'Volvió el pedido que se había escrito para este cliente.',
     draftStartOver: 'Empezar de nuevo',
     orderDone: (receipt) => `Pedido ${receipt} completado`,

@@ -32,7 +32,7 @@ import { formatMoney, formatPoints, withMinusSign } from '../format';
 import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
-import { type CallingCountry, loadCallingCountries } from './countries';
+import { type CallingCountry, loadCallingCountries, storeCountryLabel } from './countries';
 import { createKioskStore, type KioskStore, type KioskWelcome, type RetryReason } from './kiosk-store';
 import { kioskGreets, kioskRetries } from './kiosk-events';
 import classes from './KioskScreen.module.css';
@@ -167,6 +167,7 @@ function Register({ store }: { store: KioskStore }) {
   const formError = useStore(store, (s) => s.formError);
   const [field, setField] = useState<'phone' | 'firstName'>('phone');
   const [countries, setCountries] = useState<CallingCountry[]>([]);
+  const storeCountry = useSession((s) => s.terminal?.country ?? null);
   useEffect(() => {
     let live = true;
     loadCallingCountries(api.request).then(
@@ -178,8 +179,8 @@ function Register({ store }: { store: KioskStore }) {
     };
   }, [api]);
   const options = useMemo(
-    () => [{ value: '', label: t.callingCodeStore }, ...countries.map((c) => ({ value: c.code, label: `${c.name} (+${c.phoneCode})` }))],
-    [countries, t.callingCodeStore],
+    () => [{ value: '', label: storeCountryLabel(t.callingCodeStore, countries, storeCountry) }, ...countries.map((c) => ({ value: c.code, label: `${c.name} (+${c.phoneCode})` }))],
+    [countries, t.callingCodeStore, storeCountry],
   );
   const edit = store.getState().edit;
   const current = field === 'phone' ? draft.phone : draft.firstName;
@@ -252,6 +253,7 @@ function Register({ store }: { store: KioskStore }) {
         </div>
         <OnScreenKeyboard
           layout={field === 'phone' ? 'digits' : 'full'}
+          capitalize={field === 'firstName' ? { text: current } : undefined}
           onKey={(c) => setCurrent(current + c)}
           onBackspace={() => setCurrent(current.slice(0, -1))}
           onClear={() => setCurrent('')}

@@ -11,7 +11,12 @@ export interface OnScreenKeyboardProps {
   onKey(char: string): void;
   onBackspace(): void;
   onClear(): void;
+  /** The text typed so far, with 'words': a letter starting a word comes as a capital (names: "Mia", not "mia"). */
+  capitalize?: { text: string };
 }
+
+/** A letter typed now starts a word: the field is empty, or ends in a space or a hyphen. */
+export const startsWord = (text: string) => text === '' || /[\s-]$/.test(text);
 
 /** Keeps the focus (and the caret) in the field being typed into when a key is touched or clicked. */
 const keepFocus = (event: MouseEvent) => event.preventDefault();
@@ -21,9 +26,12 @@ const keepFocus = (event: MouseEvent) => event.preventDefault();
  * own keyboard does not cover the screen). Keys are big (≥ 56 px) and out of the Tab order: a keyboard
  * user types into the field directly.
  */
-export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScreenKeyboardProps) {
+export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear, capitalize }: OnScreenKeyboardProps) {
   const t = useKioskStrings();
-  const [upper, setUpper] = useState(false);
+  // ABC/abc, once touched, wins; until then a name's words start with a capital by themselves: a
+  // customer typing their name on a touch screen does not look for a shift key (phones capitalise for them).
+  const [shift, setShift] = useState<boolean | null>(null);
+  const upper = shift ?? (capitalize !== undefined && startsWord(capitalize.text));
   const key = (label: string, onPress: () => void, ariaLabel?: string, extra?: { color?: string; variant?: string }) => (
     <Button
       key={ariaLabel ?? label}
@@ -72,7 +80,7 @@ export function OnScreenKeyboard({ layout, onKey, onBackspace, onClear }: OnScre
       ))}
       {/* Two rows of three on a narrow screen (400% zoom: 320 px), where six cut "Clear" and ".com". */}
       <SimpleGrid cols={{ base: 3, xs: 6 }} spacing={6}>
-        {key(upper ? 'abc' : 'ABC', () => setUpper((u) => !u), upper ? 'abc' : 'ABC', { variant: upper ? 'filled' : 'light', color: 'gray' })}
+        {key(upper ? 'abc' : 'ABC', () => setShift(!upper), upper ? 'abc' : 'ABC', { variant: upper ? 'filled' : 'light', color: 'gray' })}
         {key('+', () => onKey('+'))}
         {key('␣', () => onKey(' '), t.space)}
         {key('.com', () => onKey('.com'))}

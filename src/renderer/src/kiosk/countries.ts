@@ -24,3 +24,9 @@ export function loadCallingCountries(request: Requester): Promise<CallingCountry
   });
   return cached;
 }
+
+/** "This store's country (+1)": the default the customer cannot see otherwise; the words alone when the list lacks it. */
+export function storeCountryLabel(words: string, countries: CallingCountry[], storeCountry: string | null): string {
+  const own = countries.find((c) => c.code === storeCountry);
+  return own ? `${words} (+${own.phoneCode})` : words;
+}
