@@ -17,7 +17,12 @@ export interface CashierDeps {
   autoReloadFollowDelays?: readonly number[];
   /** Whether scans at the node's scanners open their customer here (this screen's setting); default yes. */
   nodeScansOpenHere?: () => boolean;
+  /** How long an order's result holds the panel against a check-in from away from the counter (ms); tests shorten it. */
+  resultHoldMs?: number;
 }
+
+/** Long enough to read an order's result (points earned, an auto reload) before a kiosk or app check-in takes the panel. */
+export const RESULT_HOLD_MS = 8_000;
 
 export interface Cashier {
   api: CashierDeps['api'];
@@ -61,9 +66,22 @@ export function createCashier(deps: CashierDeps): Cashier {
   /** A check-in by a cashier screen (typed or a wedge scan), the POS, or a scanner not at the kiosk. */
   const identifiedAtCounter = (event: StoreEventMessage) => event.by === 'cashier' || event.by === 'integration' || (event.by === 'scanner' && event.station !== 'kiosk');
 
+  // An order's result holds the panel a while: a customer checked in away from the counter (kiosk, app)
+  // opens when it ends, the first of them; one identified at the counter opens at once (the cashier asked).
+  let resultHeldUntil = 0;
+  let openAfterHold: ReturnType<typeof setTimeout> | null = null;
+
   /** Shows the session's customer when the panel and the screen are free for them. */
   async function openWhenFree(event: StoreEventMessage): Promise<void> {
     if (!mayOpenPanel(event, deps.nodeScansOpenHere?.() ?? true, deps.api.screen)) return;
+    const held = resultHeldUntil - Date.now();
+    if (held > 0 && !identifiedAtCounter(event)) {
+      openAfterHold ??= setTimeout(() => {
+        openAfterHold = null;
+        void openWhenFree(event);
+      }, held);
+      return;
+    }
     const entry = queue.getState().entries.find((e) => e.id === event.pos_session_id);
     if (entry && panelFree() && ui.getState().dialog === null) await openSession(entry.hash, entry.id);
   }
@@ -118,6 +136,10 @@ export function createCashier(deps: CashierDeps): Cashier {
       const stopKeeping = customer.subscribe((s, prev) => {
         if (s.hash !== prev.hash) keepShownSession(s.hash);
       });
+      const stopHolding = customer.subscribe((s, prev) => {
+        if (s.hash !== prev.hash) resultHeldUntil = 0;
+        else if (s.ended === 'order' && prev.ended !== 'order') resultHeldUntil = Date.now() + (deps.resultHoldMs ?? RESULT_HOLD_MS);
+      });
       // After a reload the highlight goes back to the customer the panel showed (still waiting), not the first row.
       void queue
         .getState()
@@ -131,6 +153,8 @@ export function createCashier(deps: CashierDeps): Cashier {
         stopResync();
         stopCards();
         stopKeeping();
+        stopHolding();
+        if (openAfterHold) clearTimeout(openAfterHold);
       };
     },
   };
