@@ -254,6 +254,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts claimed, outstanding stored value, eGifts sold and not yet claimed, and the total liability.' },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },
+  'DELETE /backoffice/chain/nodes/{id}': { section: 'Back office', summary: 'Unpair a store node', description: 'A till replaced or gone for good (owners and managers): central refuses its syncs from its next request, and the node takes no check-ins or sales until paired again; audited. 404 `sync_node_not_found` for a node already unpaired.' },
   'GET /backoffice/payment-exceptions': {
     section: 'Back office',
     summary: 'Payment exceptions',

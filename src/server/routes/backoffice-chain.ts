@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listChainExceptions, listStoreNodeHealth, resolveChainException } from '../../core/chain-health/chain-health';
+import { unpairStoreNode } from '../../core/chain-health/unpair-store-node';
 import type { Engine } from '../../core/engine';
 import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
 import { ChainHealthQuery, ChainHealthSchema, ResolveBody, SyncExceptionSchema } from '../../shared/schemas/backoffice-screens';
@@ -14,7 +15,8 @@ const config = { style: 'resource' as const };
 /**
  * The chain's health in the back office (central): each paired store node's last contact, pending
  * changes, first sync and rejected events, and the exceptions to resolve. A store node answers
- * with role "store" and no nodes. A store manager sees their own store's.
+ * with role "store" and no nodes. A store manager sees their own store's. Owners and managers unpair a
+ * node (a till replaced or gone), audited.
  */
 export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; role: 'central' | 'store' }> = async (app, { engine, role }) => {
   app.get('/backoffice/chain', { config, preValidation: requireStaff(engine, 'stores.read'), schema: { tags, querystring: ChainHealthQuery, response: { 200: ChainHealthSchema } } }, async (request) => {
@@ -51,5 +53,18 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
     '/backoffice/chain/exceptions/:id/resolve',
     { config, preValidation: requireStaff(engine, 'customers.write'), schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: ResolveBody, response: { 200: SyncExceptionSchema } } },
     async (request) => syncExceptionWire(await resolveChainException(engine, staffOf(request), request.params.id, request.body.note)),
+  );
+
+  app.delete(
+    '/backoffice/chain/nodes/:id',
+    {
+      config,
+      preValidation: requireStaff(engine, 'stores.write'),
+      schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), response: { 200: Type.Object({ id: Type.Integer(), revoked_at: Type.String() }) } },
+    },
+    async (request) => {
+      const unpaired = await unpairStoreNode(engine, staffOf(request), request.params.id);
+      return { id: unpaired.id, revoked_at: toIso(unpaired.revokedAt) };
+    },
   );
 };

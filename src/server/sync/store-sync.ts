@@ -41,6 +41,11 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
   let lastLink: string | null = null;
+  // An outage as the log tells it when central returns: since when (this process's first sight of
+  // it), and how many changes waited at most meanwhile (the round that announces the return has
+  // already sent them, so its own pending count says nothing of the outage).
+  let offlineSince: number | null = null;
+  let waited = 0;
   let clockWasOff = false;
   const announceStatusChange = async () => {
     const s = await client.status().catch(() => null);
@@ -60,8 +65,13 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
       else if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
       else if (failing) logger?.error({ last_error: s.lastError, pending: s.pending }, 'this store\'s sync with central fails: it tries again; the store sells offline meanwhile (see last_error)');
       else if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
-      else if (lastLink !== null && lastLink !== 'up') logger?.info({ pending: s.pending }, 'central reachable again: sending what waited');
+      else if (lastLink !== null && lastLink !== 'up') logger?.info(...reconnected(s.pending));
       lastLink = link;
+    }
+    if (s.link === 'up') offlineSince = null;
+    else {
+      offlineSince ??= aligned.machine.now();
+      waited = Math.max(waited, s.pending);
     }
     const offset = centralClock.offsetSeconds();
     const clockOff = clockIsOff(offset);
@@ -74,6 +84,17 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
     if (shown === lastAnnounced) return;
     lastAnnounced = shown;
     engine.events.publish({ type: 'sync.changed', vendorId: pairing.vendor_id, storeId: pairing.store_id, sessionId: null, at: engine.clock.now() });
+  };
+  const reconnected = (pending: number): [Record<string, number | null>, string] => {
+    const offlineSeconds = offlineSince === null ? null : Math.round((aligned.machine.now() - offlineSince) / 1000);
+    const sent = Math.max(0, waited - pending);
+    waited = 0;
+    const after = offlineSeconds === null ? '' : ` after ${durationWords(offlineSeconds)} offline`;
+    const still = pending > 0 ? `; ${pending} still to send` : '';
+    return [
+      { offline_seconds: offlineSeconds, waited: sent + pending, sent, pending },
+      `central reachable again${after}: ${sent} ${sent === 1 ? 'change' : 'changes'} that waited sent${still}`,
+    ];
   };
   client.start();
   const unsubscribe = engine.events.subscribe(pairing.store_id, (event) => {
@@ -109,6 +130,14 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
       await client.stop();
     },
   };
+}
+
+/** "45 s", "12 min", "3 h 5 min": an outage's length as an operator reads it in the log. */
+function durationWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** Sessions pulled for this store (a customer's app check-in at central) reach the store's queue. */

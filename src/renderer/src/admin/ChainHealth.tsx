@@ -1,11 +1,13 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { UnpairNodeButton } from './UnpairNodeButton';
 import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { refusalText } from './node-refusal';
-import type { SyncException } from './admin-api';
+import type { ChainHealth as ChainHealthData, SyncException } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
+import { durationWords, nodeSilentMs } from './node-silence';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 
@@ -24,9 +26,15 @@ export function ChainHealth({ storeId }: { storeId: number }) {
   const c = chain.data;
   if (!c) return <Text>{t.loading}</Text>;
   const canResolve = role !== undefined && roleAllows(role, 'customers.write');
+  const canUnpair = role !== undefined && roleAllows(role, 'stores.write');
   return (
     <Paper withBorder p="md" data-testid="node-health">
       <Title order={3} size="h4">{t.chainTitle}</Title>
+      {message && (
+        <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'} my="sm">
+          {message.text}
+        </Alert>
+      )}
       {c.role === 'store' ? (
         <Text c="dimmed">{t.notCentral}</Text>
       ) : c.nodes.length === 0 ? (
@@ -44,13 +52,23 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                 <Table.Th>{t.rejected}</Table.Th>
                 <Table.Th>{t.openExceptions}</Table.Th>
                 <Table.Th>{t.nodeVersion}</Table.Th>
+                {canUnpair && <Table.Th>{t.nodeActions}</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {c.nodes.map((n) => (
                 <Table.Tr key={n.id} aria-label={n.label}>
-                  <Table.Td>{n.label}</Table.Td>
-                  <Table.Td>{n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}</Table.Td>
+                  <Table.Td>
+                    {n.label}
+                    {/* A replaced till often pairs under the same name (the machine's): when each was paired tells them apart. */}
+                    <Text size="xs" c="dimmed">
+                      {t.nodePairedAt(formatDateTime(n.paired_at))}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {n.last_seen_at ? formatDateTime(n.last_seen_at) : t.never}
+                    <NodeContact node={n} />
+                  </Table.Td>
                   <Table.Td>{n.last_event}</Table.Td>
                   <Table.Td>{n.pending_changes_capped ? `${n.pending_changes.toLocaleString()}+` : n.pending_changes}</Table.Td>
                   <Table.Td>
@@ -73,6 +91,20 @@ export function ChainHealth({ storeId }: { storeId: number }) {
                       </Group>
                     )}
                   </Table.Td>
+                  {canUnpair && (
+                    <Table.Td>
+                      {n.revoked_at === null && (
+                        <UnpairNodeButton
+                          nodeId={n.id}
+                          label={n.label}
+                          onDone={(result) => {
+                            setMessage(result.ok ? { ok: true, text: t.nodeUnpaired(n.label) } : { ok: false, text: result.error });
+                            if (result.ok) chain.reload();
+                          }}
+                        />
+                      )}
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -82,11 +114,6 @@ export function ChainHealth({ storeId }: { storeId: number }) {
       {c.role === 'central' && (
         <Stack mt="md">
           <Title order={4} size="h5">{t.exceptionsTable}</Title>
-          {message && (
-            <Alert color={message.ok ? 'teal' : 'red'} role={message.ok ? 'status' : 'alert'}>
-              {message.text}
-            </Alert>
-          )}
           {c.exceptions.length === 0 ? (
             <Text c="dimmed">{t.noExceptions}</Text>
           ) : (
@@ -118,6 +145,24 @@ export function ChainHealth({ storeId }: { storeId: number }) {
         </Stack>
       )}
     </Paper>
+  );
+}
+
+/** Beside the last contact: an unpaired node says so (kept in the list, its history with it); one central has not heard from lately, for how long. */
+function NodeContact({ node }: { node: ChainHealthData['nodes'][number] }) {
+  const t = useAdminStrings();
+  if (node.revoked_at !== null)
+    return (
+      <Badge display="block" mt={4} tt="none" color="gray">
+        {t.nodeUnpairedAt(formatDateTime(node.revoked_at))}
+      </Badge>
+    );
+  const silentMs = nodeSilentMs(node);
+  if (silentMs === null) return null;
+  return (
+    <Badge display="block" mt={4} tt="none" color="orange">
+      {t.nodeSilent(durationWords(t, silentMs))}
+    </Badge>
   );
 }
 

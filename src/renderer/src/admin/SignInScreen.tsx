@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextI
 import { useEffect, useRef, useState } from 'react';
 import { NodeApiError } from '../api/client';
 import { refusalText } from './node-refusal';
+import { PairedStoreNote } from './PairedStoreNote';
 import { adminStore, useAdmin } from './admin-store';
 import { useAdminStrings } from './strings';
 import { go, type HashRoute } from './use-hash-route';
@@ -43,6 +44,7 @@ function PasswordForm() {
     >
       <Stack>
         <Title order={1} size="h2">{t.signInTitle}</Title>
+        <PairedStoreNote />
         <TextInput label={t.email} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} required />
         <PasswordInput label={t.password} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required />
         <Failure />

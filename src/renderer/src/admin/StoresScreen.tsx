@@ -7,7 +7,8 @@ import { ActionsHeader, type FieldProblem, invalidProps, TableScroll } from './a
 import { refusalText } from './node-refusal';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
-import type { AdminStore, ApiKey } from './admin-api';
+import type { AdminStore, ApiKey, ChainHealth as ChainHealthData } from './admin-api';
+import { nodeSilentMs } from './node-silence';
 import { adminStore, useAdmin } from './admin-store';
 import { StoreFormButton, WEEK_DAYS } from './StoreForm';
 import { useAdminStrings } from './strings';
@@ -41,6 +42,9 @@ export function StoreList() {
   const t = useAdminStrings();
   const canWrite = useCanWriteStores();
   const { data, error, reload } = useLoad(() => adminStore.getState().api().stores(), []);
+  // At central, each store's nodes at a glance: a till gone quiet shows without opening every store.
+  const chain = useLoad(() => adminStore.getState().api().chain(null), []);
+  const nodes = chain.data?.role === 'central' ? chain.data.nodes : null;
   const [said, setSaid] = useState<Said | null>(null);
   if (error)
     return (
@@ -76,6 +80,7 @@ export function StoreList() {
               <Table.Th>{t.timeZone}</Table.Th>
               <Table.Th>{t.openNow}</Table.Th>
               <Table.Th>{t.status}</Table.Th>
+              {nodes && <Table.Th>{t.chainTitle}</Table.Th>}
               <ActionsHeader />
             </Table.Tr>
           </Table.Thead>
@@ -91,6 +96,11 @@ export function StoreList() {
                   <OpenBadge store={store} />
                 </Table.Td>
                 <Table.Td>{store.status === 'active' ? t.active : t.inactive}</Table.Td>
+                {nodes && (
+                  <Table.Td>
+                    <StoreNodesSummary nodes={nodes.filter((n) => n.store === store.id)} />
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <Anchor href={`#/stores/${store.id}`} aria-label={t.keysOf(store.name)}>
                     {t.manage}
@@ -102,6 +112,24 @@ export function StoreList() {
         </Table>
       </TableScroll>
     </Stack>
+  );
+}
+
+/** A store's paired nodes in a few words: how many, and how many central has not heard from lately (the store's page says which). */
+function StoreNodesSummary({ nodes }: { nodes: ChainHealthData['nodes'] }) {
+  const t = useAdminStrings();
+  const live = nodes.filter((n) => n.revoked_at === null);
+  if (live.length === 0) return <Text c="dimmed">{t.noNodesPaired}</Text>;
+  const silent = live.filter((n) => nodeSilentMs(n) !== null).length;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text>{t.nodesPaired(live.length)}</Text>
+      {silent > 0 && (
+        <Badge tt="none" color="orange">
+          {t.nodesSilent(silent)}
+        </Badge>
+      )}
+    </Group>
   );
 }
 

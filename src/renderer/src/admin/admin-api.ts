@@ -73,6 +73,10 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     requestPasswordReset: (email: string) => call<object>('/backoffice/password-reset', { method: 'POST', body: { email } }),
     resetPassword: (resetToken: string, password: string) => call<object>('/backoffice/password-reset/confirm', { method: 'POST', body: { token: resetToken, password } }),
     me: () => call<Staff>('/backoffice/me'),
+    /** Public: the node's role, and on a paired store its sync (null elsewhere). */
+    health: () => call<{ role: 'store' | 'central'; checks: { sync: object | null } }>('/health'),
+    /** Public, as /health, on store nodes only: a paired store names its central (whose back office holds the chain's staff). */
+    syncStatus: () => call<{ paired: boolean; central: string | null }>('/sync/status'),
     signOut: () => call<object>('/backoffice/sign-out', { method: 'POST' }),
     signOutEverywhere: () => call<{ sessions_ended: number }>('/backoffice/sign-out-everywhere', { method: 'POST' }),
     stores: () => call<{ items: AdminStore[] }>('/backoffice/stores'),
@@ -110,6 +114,8 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     dashboard: (store: number | null) => call<Dashboard>('/backoffice/dashboard', store === null ? {} : { query: { store } }),
     chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
     resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
+    /** A till replaced or gone: central refuses its syncs from then on (it sells nothing until paired again). */
+    unpairNode: (id: number) => call<{ id: number; revoked_at: string }>(`/backoffice/chain/nodes/${id}`, { method: 'DELETE' }),
     webhooks: () => call<Static<typeof BackOfficeWebhooksSchema>>('/backoffice/webhooks'),
     /** An empty description or alert email is none. */
     addWebhook: (body: WebhookDetails) => call<Static<typeof WebhookEndpointWithSecretSchema>>('/backoffice/webhooks', { method: 'POST', body }),

@@ -7,31 +7,33 @@ const ACTIONS_EN: Record<string, string> = {
   invite: 'Invited', reinvite: 'Invited again', block: 'Blocked', unblock: 'Unblocked', adjust_balance: 'Balance adjusted',
   email_added: 'Email added', pay_back: 'Paid back', pay_back_finished: 'Pay-back finished', pay_back_refused: 'Pay-back refused',
   update_offline_caps: 'Offline limits changed', update_settings: 'Settings changed', resolve: 'Resolved', replay: 'Sent again',
-  rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited',
+  rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited', unpair: 'Unpaired',
 };
 const ACTIONS_ES: Record<string, string> = {
   create: 'Alta', update: 'Cambio', delete: 'Eliminación', remove: 'Baja', issue: 'Emisión', revoke: 'Revocación',
   invite: 'Invitación', reinvite: 'Nueva invitación', block: 'Bloqueo', unblock: 'Desbloqueo', adjust_balance: 'Ajuste de saldo',
   email_added: 'Correo añadido', pay_back: 'Devolución', pay_back_finished: 'Devolución terminada', pay_back_refused: 'Devolución rechazada',
   update_offline_caps: 'Cambio de límites sin conexión', update_settings: 'Cambio de ajustes', resolve: 'Resolución', replay: 'Reenvío',
-  rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono',
+  rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono', unpair: 'Desemparejado',
 };
 /** The object an audit entry changed, one of it (the filter names the kinds in the plural). */
 const OBJECTS_EN: Record<string, string> = {
   staff: 'Staff member', store: 'Store', api_key: 'API key', customer: 'Customer', webhook: 'Webhook', program: 'Program',
   currency: 'Currency', earning_rule: 'Earning rule', reward: 'Reward', tier: 'Tier', content: 'Content page',
-  sync_exception: 'Sync exception', payment_exception: 'Payment exception', access_token: 'Access token', oauth_client: 'OAuth client',
+  sync_exception: 'Sync exception', payment_exception: 'Payment exception', access_token: 'Access token', oauth_client: 'OAuth client', sync_node: 'Store node',
 };
 const OBJECTS_ES: Record<string, string> = {
   staff: 'Miembro del personal', store: 'Tienda', api_key: 'Clave API', customer: 'Cliente', webhook: 'Webhook', program: 'Programa',
   currency: 'Moneda', earning_rule: 'Regla de puntos', reward: 'Recompensa', tier: 'Nivel', content: 'Página de contenido',
-  sync_exception: 'Excepción de sincronización', payment_exception: 'Excepción de pago', access_token: 'Token de acceso', oauth_client: 'Cliente OAuth',
+  sync_exception: 'Excepción de sincronización', payment_exception: 'Excepción de pago', access_token: 'Token de acceso', oauth_client: 'Cliente OAuth', sync_node: 'Nodo de tienda',
 };
 
 export const useAdminStrings = defineStrings({
   en: {
     title: 'Back office',
     signInTitle: 'Sign in to the back office',
+    pairedStoreBefore: 'This store node is part of a chain: staff accounts live at the central node. Sign in to the chain’s back office at ',
+    pairedStoreAfter: '. Here, only an account added on this node itself signs in.',
     email: 'Email',
     password: 'Password',
     newPassword: 'New password (8 characters or more)',
@@ -342,6 +344,22 @@ export const useAdminStrings = defineStrings({
     version_older: 'Older than central: upgrade it',
     version_same: 'Same as central',
     version_newer: 'Newer than central: upgrade central',
+    nodeActions: 'Actions',
+    noNodesPaired: 'None paired',
+    nodesPaired: (n: number) => (n === 1 ? '1 node' : `${n} nodes`),
+    nodesSilent: (n: number) => `${n} not heard from`,
+    nodePairedAt: (when: string) => `Paired ${when}`,
+    nodeSilent: (duration: string) => `Not heard from for ${duration}`,
+    nodeUnpairedAt: (when: string) => `Unpaired ${when}`,
+    unpairNode: 'Unpair',
+    confirmUnpairNode: (label: string) => `Unpair the store node “${label}”?`,
+    confirmUnpairNodeBody:
+      'For a till replaced or gone for good. Central refuses its syncs from its next request: that node takes no check-ins or sales until it is paired again, and sales it has not sent yet do not reach the chain (they stay in its database). This cannot be undone: pair the machine again with a new code.',
+    yesUnpair: 'Yes, unpair',
+    nodeUnpaired: (label: string) => `“${label}” is unpaired.`,
+    durationMinutes: (n: number) => `${n} min`,
+    durationHours: (n: number) => `${n} h`,
+    durationDays: (n: number) => (n === 1 ? '1 day' : `${n} days`),
     notPaired: 'No store node of this store is paired with the central node yet.',
     notCentral: 'This is a store node: the chain’s health is shown in the back office of the central node.',
     exceptionsTable: 'Sync exceptions to resolve',
@@ -383,6 +401,8 @@ export const useAdminStrings = defineStrings({
   es: {
     title: 'Administración',
     signInTitle: 'Inicie sesión en la administración',
+    pairedStoreBefore: 'Este nodo de tienda forma parte de una cadena: las cuentas del personal están en el nodo central. Inicie sesión en la administración de la cadena en ',
+    pairedStoreAfter: '. Aquí solo entra una cuenta creada en este mismo nodo.',
     email: 'Correo electrónico',
     password: 'Contraseña',
     newPassword: 'Contraseña nueva (8 caracteres o más)',
@@ -692,6 +712,22 @@ export const useAdminStrings = defineStrings({
     version_older: 'Anterior a la central: actualícelo',
     version_same: 'La misma que la central',
     version_newer: 'Posterior a la central: actualice la central',
+    nodeActions: 'Acciones',
+    noNodesPaired: 'Ninguno emparejado',
+    nodesPaired: (n: number) => (n === 1 ? '1 nodo' : `${n} nodos`),
+    nodesSilent: (n: number) => (n === 1 ? '1 sin noticias' : `${n} sin noticias`),
+    nodePairedAt: (when: string) => `Emparejado el ${when}`,
+    nodeSilent: (duration: string) => `Sin noticias desde hace ${duration}`,
+    nodeUnpairedAt: (when: string) => `Desemparejado el ${when}`,
+    unpairNode: 'Desemparejar',
+    confirmUnpairNode: (label: string) => `¿Desemparejar el nodo de tienda «${label}»?`,
+    confirmUnpairNodeBody:
+      'Para una caja sustituida o retirada para siempre. La central rechaza su sincronización desde su próxima petición: ese nodo no admite registros ni ventas hasta que se empareje de nuevo, y las ventas que aún no envió no llegan a la cadena (quedan en su base de datos). No se puede deshacer: empareje la máquina de nuevo con un código nuevo.',
+    yesUnpair: 'Sí, desemparejar',
+    nodeUnpaired: (label: string) => `«${label}» está desemparejado.`,
+    durationMinutes: (n: number) => `${n} min`,
+    durationHours: (n: number) => `${n} h`,
+    durationDays: (n: number) => (n === 1 ? '1 día' : `${n} días`),
     notPaired: 'Ningún nodo de esta tienda está emparejado con el nodo central todavía.',
     notCentral: 'Este es un nodo de tienda: el estado de la cadena se muestra en la administración del nodo central.',
     exceptionsTable: 'Excepciones de sincronización por resolver',

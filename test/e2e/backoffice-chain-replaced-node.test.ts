@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { ManualClock } from '../support/clock';
+import { backOfficePage, expectText } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import { http, type TestNode } from '../support/test-node';
+import { type CentralHandle, startCentral } from '../sync/support/chain';
+
+// A chain operator's bad day: a store's till was replaced and the new machine paired with a new code.
+// The old node stayed in central's list looking as live as the new one, and the back office had no
+// way to unpair it (only DELETE /sync/nodes/:id with an admin bearer token, unaudited). Now the page
+// says how long central has not heard from a node, unpairs it after a confirmation (audited), and
+// marks it unpaired.
+describe('a replaced till in the back office', () => {
+  const clock = new ManualClock(Date.now());
+  let central: CentralHandle;
+  let app: FastifyInstance;
+  let url: string;
+  let owner: SignedInStaff;
+  let browser: Browser;
+  const credentials: Record<string, string> = {};
+
+  const pair = async (label: string) => {
+    const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', token: central.vendor.accessToken, body: { store: central.vendor.storeId } });
+    const paired = await http(`${url}/sync/pair`, { method: 'POST', body: { code: code.body.code, label } });
+    credentials[label] = paired.body.credential as string;
+    return paired.body.node_id as number;
+  };
+  const pull = (label: string) => http(`${url}/sync/pull?after=0&limit=5`, { token: credentials[label] });
+
+  beforeAll(async () => {
+    central = await startCentral(clock);
+    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    const oldNode = await pair('old-till');
+    expect((await pull('old-till')).status).toBe(200);
+    // The old machine died three hours ago: central last heard from it then.
+    await central.engine.db
+      .updateTable('sync_nodes')
+      .set({ last_seen_at: Date.now() - 3 * 3_600_000 })
+      .where('id', '=', oldNode)
+      .execute();
+    await pair('new-till');
+    expect((await pull('new-till')).status).toBe(200);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await central?.close();
+  });
+
+  it('says which node central has not heard from, and unpairs it after a confirmation, audited', async () => {
+    // The list of stores says it at a glance, before any store is opened.
+    const list = await backOfficePage(browser, url, owner.email, 'stores', 'Stores');
+    await expectText(list.getByRole('table', { name: 'Stores' }).getByRole('row').filter({ hasText: 'Springfield' }), /2 nodes\s*1 not heard from/);
+    await list.context().close();
+
+    const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Store nodes');
+    const nodes = page.getByRole('table', { name: 'Store nodes' });
+    await expectText(nodes.getByRole('row', { name: 'old-till' }), /old-tillPaired \w{3} \d+, \d{4}.*Not heard from for 3 h/);
+    expect(await nodes.getByRole('row', { name: 'new-till' }).textContent()).not.toMatch(/Not heard from/);
+
+    await nodes.getByRole('button', { name: 'Unpair old-till' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unpair the store node “old-till”?' });
+    await expectText(dialog, /sales it has not sent yet do not reach the chain/);
+    // The confirmation opens on the safe answer.
+    await expect.poll(() => dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await dialog.getByRole('button', { name: 'Yes, unpair' }).click();
+
+    await expectText(page.getByRole('status'), '“old-till” is unpaired.');
+    await expectText(nodes.getByRole('row', { name: 'old-till' }), /Unpaired /);
+    expect(await nodes.getByRole('row', { name: 'old-till' }).getByRole('button', { name: 'Unpair old-till' }).count()).toBe(0);
+    await nodes.getByRole('button', { name: 'Unpair new-till' }).waitFor();
+
+    // Central refuses the old machine from its next request; the new one syncs on.
+    const refused = await pull('old-till');
+    expect([refused.status, refused.body.code]).toEqual([401, 'node_revoked']);
+    expect((await pull('new-till')).status).toBe(200);
+
+    const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_node&limit=5');
+    expect(audit.body.items).toHaveLength(1);
+    expect(audit.body.items[0]).toMatchObject({ action: 'sync_node.unpair', actor: owner.email, before: { label: 'old-till', paired: true }, after: { paired: false } });
+  });
+
+  it('refuses a node already unpaired (404, nothing recorded again) and a store manager (403)', async () => {
+    const again = await staffCall({ url } as TestNode, owner.token, 'DELETE', `/backoffice/chain/nodes/${(await central.engine.db.selectFrom('sync_nodes').select('id').where('label', '=', 'old-till').executeTakeFirstOrThrow()).id}`);
+    expect([again.status, again.body.code]).toEqual([404, 'sync_node_not_found']);
+    const storeManager = await invitedStaff({ url, engine: central.engine } as TestNode, owner, 'store_manager', central.vendor.storeId);
+    const newTill = (await central.engine.db.selectFrom('sync_nodes').select('id').where('label', '=', 'new-till').executeTakeFirstOrThrow()).id;
+    const refused = await staffCall({ url } as TestNode, storeManager.token, 'DELETE', `/backoffice/chain/nodes/${newTill}`);
+    expect(refused.status).toBe(403);
+    expect((await pull('new-till')).status).toBe(200);
+    const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_node&limit=5');
+    expect(audit.body.items).toHaveLength(1);
+  });
+});
