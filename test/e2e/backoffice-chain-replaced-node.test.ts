@@ -8,7 +8,7 @@ import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, type TestNode } from '../support/test-node';
-import { type CentralHandle, startCentral } from '../sync/support/chain';
+import { addStore, type CentralHandle, startCentral } from '../sync/support/chain';
 
 // A chain operator's bad day: a store's till was replaced and the new machine paired with a new code.
 // The old node stayed in central's list looking as live as the new one, and the back office had no
@@ -87,6 +87,22 @@ describe('a replaced till in the back office', () => {
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_node&limit=5');
     expect(audit.body.items).toHaveLength(1);
     expect(audit.body.items[0]).toMatchObject({ action: 'sync_node.unpair', actor: owner.email, before: { label: 'old-till', paired: true }, after: { paired: false } });
+  });
+
+  it("says a paired store's keys are used at its node, out of central's sight ('Not at central', not 'Never')", async () => {
+    const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Store nodes');
+    const keys = page.getByRole('table', { name: /^API keys of / });
+    await expectText(keys, /Not at central/);
+    expect(await keys.textContent()).not.toMatch(/Never/);
+    await expectText(page.getByTestId('keys-used-at-node'), /central does not see that use/);
+    await page.context().close();
+
+    // A store without a node: its keys are used at central, whose record is the whole story.
+    const alone = await addStore(central, 'Shelbyville');
+    const other = await backOfficePage(browser, url, owner.email, `stores/${alone.storeId}`, 'API keys of Shelbyville');
+    await expectText(other.getByRole('table', { name: 'API keys of Shelbyville' }), /Never/);
+    expect(await other.getByTestId('keys-used-at-node').count()).toBe(0);
+    await other.context().close();
   });
 
   it('refuses a node already unpaired (404, nothing recorded again) and a store manager (403)', async () => {

@@ -249,6 +249,9 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const keyRoleName = useKeyRoleName();
   const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
   const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
+  // At central, a store with a paired node uses its keys there, out of central's sight.
+  const chain = useLoad(() => adminStore.getState().api().chain(null), []);
+  const usedAtNode = chain.data?.role === 'central' && chain.data.nodes.some((n) => n.store === storeId && n.revoked_at === null);
   const canWrite = useCanWriteStores();
   const [said, setSaid] = useState<Said | null>(null);
   const [error, setError] = useState<Refusal | null>(null);
@@ -319,7 +322,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
                     <Table.Td>{keyRoleName(key.role)}</Table.Td>
                     <Table.Td>…{key.hint}</Table.Td>
                     <Table.Td>{formatDateTime(key.date_created)}</Table.Td>
-                    <Table.Td>{key.last_used ? formatDateTime(key.last_used) : t.never}</Table.Td>
+                    <Table.Td>{key.last_used ? formatDateTime(key.last_used) : usedAtNode ? t.notSeenAtCentral : t.never}</Table.Td>
                     <Table.Td>
                       {key.revoked ? (
                         <Badge tt="none" color="gray">{t.revoked}</Badge>
@@ -342,6 +345,11 @@ export function StoreDetail({ storeId }: { storeId: number }) {
               </Table.Tbody>
             </Table>
           </TableScroll>
+          {usedAtNode && (
+            <Text size="sm" c="dimmed" data-testid="keys-used-at-node">
+              {t.keysUsedAtNode}
+            </Text>
+          )}
           {error && (
             <Alert color="red" role="alert" id={errorId}>
               {error.text}
