@@ -122,6 +122,11 @@ export interface SnapshotPage {
   head: number;
   /** Asked for with `estimate`: about how many rows the whole snapshot holds (for progress). */
   estimate?: number;
+  /**
+   * With `estimate`: each table's count of it, read after `head`. A store skips the tables counted
+   * 0 (rows they get later come by the log); absent from centrals before the twelfth round.
+   */
+  counts?: Record<string, number>;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface SeedOptions {
 type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[] };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
+/** Customers central has when the fourth store joins (from a quarter of the way in). */
+const JOINER_FINDS_MEMBERS = 3;
 /** SYNC_SIM_TRACE=1 prints each step (with SYNC_SIM_SEED, to read how a failing seed got there). */
 const trace = process.env.SYNC_SIM_TRACE === '1' ? (line: string) => void process.stderr.write(`${line}\n`) : () => undefined;
 const HOUR = 3_600_000;
@@ -102,11 +104,17 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     // Fewer phones than emails: counters add them to customers who have none, and meet over them.
     const phones = Array.from({ length: 4 }, (_, i) => `+1202555017${i}`);
     let receipt = 0;
+    let joined = false;
     for (let step = 0; step < STEPS; step += 1) {
-      if (step === Math.floor(STEPS / 4)) {
+      if (!joined && step >= Math.floor(STEPS / 4) && (await membersAt(central.engine)) >= JOINER_FINDS_MEMBERS) {
+        joined = true;
         // A fourth store joins mid-run over a lossy link (faults half as often, or its first sync
         // would seldom reach the customers in a run): its first sync advances only in its sync
-        // steps, and its counter serves customers it has not received yet by asking central.
+        // steps, and its counter serves customers it has not received yet by asking central. It
+        // joins once central has customers, in pages of 2 rows, so its snapshot has customers to
+        // stop among: joining at a fixed step, central often had none yet, and since a first sync
+        // skips the tables counted empty it went from the program's tables to done (its counter
+        // asking central in 1 seed of 125 before, none after).
         let link: LossyLink | undefined;
         const key = await addStore(central, 'D');
         const joiner = await pairStore(
@@ -115,7 +123,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           key,
           (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0.05, loseReply: 0.05, duplicate: 0.05, replayOld: 0.05 })),
           undefined,
-          { firstSync: false },
+          { firstSync: false, snapshotPage: 2 },
         );
         stores.push({ ...joiner, link: link!, nodeId: joiner.engine.nodeId, name: 'store D (joined mid-run)', key });
       }
@@ -381,4 +389,10 @@ async function sessionStates(engine: Engine): Promise<Map<number, string>> {
 async function balancesOf(engine: Engine): Promise<Map<string, number>> {
   const rows = await engine.db.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).execute();
   return new Map(rows.filter((r) => Number(r.balance) !== 0).map((r) => [`${r.holder_type}:${r.holder_id}:${r.currency_id}`, Number(r.balance)]));
+}
+
+/** The program's customers at central (a store joining finds them in its snapshot). */
+async function membersAt(engine: Engine): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from user_vendors`.execute(engine.db);
+  return Number(rows[0]!.n);
 }

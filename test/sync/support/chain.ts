@@ -157,14 +157,14 @@ export async function pairStore(
   store: { storeId: number; apiKey: string },
   transport: (credential: string) => SyncTransport,
   given?: Database,
-  options: { firstSync?: boolean; pushPage?: number } = {},
+  options: { firstSync?: boolean; pushPage?: number; snapshotPage?: number } = {},
 ): Promise<StoreHandle> {
   const database = given ?? (await freshDatabase());
   const { code } = await issuePairingCode(central.engine, central.vendor.vendorId, store.storeId);
   const paired = await pairNode(central.engine, code, `store ${store.storeId}`);
   await migrateToLatest(database.db);
   await setMeta(database.db, 'node_id', String(paired.node_id));
-  const handle = await startStoreNode(clock, database, { ...store, vendorId: paired.vendor_id, credential: paired.credential }, transport(paired.credential), options.pushPage);
+  const handle = await startStoreNode(clock, database, { ...store, vendorId: paired.vendor_id, credential: paired.credential }, transport(paired.credential), options.pushPage, options.snapshotPage);
   if (options.firstSync !== false) await handle.client.syncOnce();
   return handle;
 }
@@ -180,11 +180,13 @@ export async function startStoreNode(
   transport: SyncTransport,
   /** Events a push sends at most (small by default: tests see several pages). */
   pushPage = 20,
+  /** Rows per snapshot page (small: tests see several pages). */
+  snapshotPage = 50,
 ): Promise<StoreHandle> {
   const engine = await startEngine({ database, nodeKey: randomBytes(32), clock, role: 'store', programRole: 'replica' });
   await installChangeCapture(engine.db, engine.dialect, 'store');
   await loadFirstSyncState(engine);
-  const client = new SyncClient(engine, transport, { vendorId: store.vendorId, storeId: store.storeId, pullPage: 50, pushPage, snapshotPage: 50 });
+  const client = new SyncClient(engine, transport, { vendorId: store.vendorId, storeId: store.storeId, pullPage: 50, pushPage, snapshotPage });
   return {
     engine,
     client,

@@ -6,6 +6,7 @@ import { pgRowJson, rowArrayOf, sqliteColumns, sqliteRowJson } from '../capture/
 import type { SnapshotPage, SnapshotRequest } from '../protocol';
 import { REPLICATED_TABLES, type ReplicatedTable } from '../replicated-tables';
 import type { PairedNode } from './apply-push';
+import { countSnapshot } from './count-snapshot';
 import { formerMembersOf, withoutPerson } from './former-members';
 import { SELF_REFERENCES, targetsAheadOf } from './snapshot-targets-ahead';
 
@@ -63,7 +64,11 @@ async function readSnapshotRows(db: Kysely<DB>, dialect: Dialect, node: PairedNo
   let rows = [...ahead, ...found];
   if (table.name === 'users') rows = await withoutFormerMembers(db, node.vendorId, rows, columns);
   const page: SnapshotPage = { table: table.name, rows: [], last, more, head };
-  if (request.estimate) page.estimate = await estimateSnapshot(db, node.vendorId);
+  if (request.estimate) {
+    // Counted after the head (the cursor, when this is the first page): a store skips the tables counted empty.
+    page.counts = await countSnapshot(db, node.vendorId);
+    page.estimate = Object.values(page.counts).reduce((sum, n) => sum + n, 0);
+  }
   return { page, rows: rows.map((row) => row.data), columns };
 }
 
@@ -126,16 +131,4 @@ function vendorFilter(table: ReplicatedTable, vendorId: number, dialect: Dialect
   const r = (column: string) => sql.ref(`${alias}.${column}`);
   return sql`(exists (select 1 from user_vendors uv where uv.user_id = ${r('id')} and uv.vendor_id = ${vendorId})
     or (${r('merged_into')} is not null and exists (select 1 from user_vendors uv where uv.user_id = ${r('merged_into')} and uv.vendor_id = ${vendorId})))`;
-}
-
-/** About how many rows the snapshot holds: each table's vendor rows, customers counted by memberships. */
-async function estimateSnapshot(db: Kysely<DB>, vendorId: number): Promise<number> {
-  let total = 0;
-  for (const table of REPLICATED_TABLES.filter((t) => t.pull)) {
-    const counted = table.vendorColumn === null ? 'user_vendors' : table.name;
-    const column = table.vendorColumn === 'id' ? 'id' : 'vendor_id';
-    const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(counted)} where ${sql.ref(column)} = ${vendorId}`.execute(db);
-    total += Number(row.rows[0]?.n ?? 0);
-  }
-  return total;
 }

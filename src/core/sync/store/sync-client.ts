@@ -4,11 +4,11 @@ import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pe
 import { type CustomerRows, type PullResponse, PUSH_EVENTS_MAX, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest, rowTableOf } from '../protocol';
 import { forgetOldPages } from '../../storage/forget-old-pages';
 import { getMeta, setMeta } from '../../storage/node-meta';
-import { REPLICATED_TABLES } from '../replicated-tables';
 import { applyPulledChanges } from './apply-pulled-changes';
 import { applySnapshotPage } from './apply-snapshot';
 import { followCentralAfterRestore } from './follow-central-after-restore';
 import { takeMovedIds } from './moved-row-ids';
+import { nextTableToAsk, SNAPSHOT_TABLES, tablesCountedEmpty } from './snapshot-tables';
 
 /** How a store reaches central: HTTP in production, a lossy in-memory network in the simulation. */
 export interface SyncTransport {
@@ -23,10 +23,8 @@ export interface SyncTransport {
 /** Rows per snapshot page: one bulk-insert transaction each. */
 export const SNAPSHOT_PAGE = 10_000;
 
-/** The tables of a snapshot, in order: identifiers and balances (up to the ledger) before history. */
-const SNAPSHOT_TABLES = REPLICATED_TABLES.filter((t) => t.pull).map((t) => t.name);
-/** Once this table is in, the chain's customers and balances are here: check-in opens. */
-const ESSENTIALS_END = 'ledger_entries';
+/** Once this table is in (or passed, counted empty), the chain's customers and balances are here: check-in opens. */
+const ESSENTIALS_END = SNAPSHOT_TABLES.indexOf('ledger_entries');
 
 /** Where a first sync's snapshot stands (node_meta sync_snapshot), saved with each page it wrote. */
 interface SnapshotPosition {
@@ -36,6 +34,8 @@ interface SnapshotPosition {
   after: number;
   rows: number;
   estimate: number;
+  /** Tables central counted empty at the cursor, not asked (absent: a central that sends no counts, or a position saved before them). */
+  empty?: string[];
   done: boolean;
 }
 
@@ -249,17 +249,22 @@ export class SyncClient {
       const fetched: Promise<SnapshotPageOnTheWire> = ahead && ahead.request.table === table && ahead.request.after === request.after ? ahead.reply : fetchPage(request);
       const page = await fetched;
       this.engine.centralLink.reachable = true;
+      if (page.table !== table || (page.rows.length > 0 && page.last <= (position?.after ?? 0))) throw new Error('central answered a snapshot page that was not asked for');
+      // The first page's counts, saved with the position: the tables empty at the cursor are never
+      // asked (docs/sync.md, "Tables empty at the cursor"); a central that sends none has every table asked.
+      const current: SnapshotPosition = position ?? { cursor: page.head, table: 0, after: 0, rows: 0, estimate: page.estimate ?? 0, empty: tablesCountedEmpty(page.counts), done: false };
+      const nextTable = nextTableToAsk(current.table, current.empty);
       // The next page travels while this one is written (central reads and the store writes at once),
-      // the next table's first page too: a small program's tables are a round trip each, mostly empty.
-      const following = SNAPSHOT_TABLES[(position?.table ?? 0) + 1];
+      // the next table's first page too.
+      const following = SNAPSHOT_TABLES[nextTable];
       const nextRequest: SnapshotRequest | null = page.more && page.rows.length > 0 ? { table, after: page.last, limit } : !page.more && following ? { table: following, after: 0, limit } : null;
       ahead = nextRequest ? { request: nextRequest, reply: fetchPage(nextRequest) } : null;
-      if (page.table !== table || (page.rows.length > 0 && page.last <= (position?.after ?? 0))) throw new Error('central answered a snapshot page that was not asked for');
-      const current: SnapshotPosition = position ?? { cursor: page.head, table: 0, after: 0, rows: 0, estimate: page.estimate ?? 0, done: false };
+      // Each answered page moves the saved position on (past the tables counted empty too), so a
+      // link failing after every request still advances: no empty page is left to ask again.
       const next: SnapshotPosition = page.more
         ? { ...current, after: page.last, rows: current.rows + page.rows.length }
-        : { ...current, table: current.table + 1, after: 0, rows: current.rows + page.rows.length, done: current.table + 1 >= SNAPSHOT_TABLES.length };
-      const essentialsIn = !page.more && table === ESSENTIALS_END;
+        : { ...current, table: nextTable, after: 0, rows: current.rows + page.rows.length, done: nextTable >= SNAPSHOT_TABLES.length };
+      const essentialsIn = !page.more && current.table <= ESSENTIALS_END && nextTable > ESSENTIALS_END;
       await db.transaction().execute(async (trx) => {
         await applySnapshotPage(trx, this.engine, this.options.vendorId, table, rowTableOf(page));
         await setMeta(trx, 'sync_snapshot', JSON.stringify(next));
