@@ -27,16 +27,24 @@ export interface DeliveryRecord {
   finishedAt: number | null;
 }
 
-/** GET /webhooks/:id/deliveries: newest first, paged. */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed', 'cancelled'] as const;
+
+/** GET /webhooks/:id/deliveries: newest first, paged. Filter: `s:` status (any case), as the other lists' `s:`. */
 export async function listDeliveries(engine: Engine, scope: VendorScope, endpointId: string, request: ListRequest): Promise<ListPage<DeliveryRecord>> {
   const endpoint = await findEndpoint(engine.db, scope, endpointId);
-  const plan = planList(request, { filterKeys: [], sortFields: ['date_created'], defaultSort: 'date_created' });
-  const rows = await engine.db
+  const plan = planList(request, { filterKeys: ['s'], sortFields: ['date_created'], defaultSort: 'date_created' });
+  const status = plan.filters.s?.toLowerCase();
+  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+    throw new ServiceError('invalid_query', `The filter "s:" is one of ${DELIVERY_STATUSES.join(', ')}.`, 'query');
+  }
+  let query = engine.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as v', 'v.id', 'd.event_id')
     .select(['d.id', 'd.event_id', 'v.type', 'v.created_at as event_created_at', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.last_attempt_at', 'd.next_attempt_at', 'd.created_at', 'd.finished_at'])
     .where('d.endpoint_id', '=', endpoint.id)
-    .where('d.vendor_id', '=', scope.vendorId)
+    .where('d.vendor_id', '=', scope.vendorId);
+  if (status !== undefined) query = query.where('d.status', '=', status);
+  const rows = await query
     .orderBy('d.created_at', plan.direction)
     .orderBy('d.id', plan.direction)
     .limit(plan.limit + 1)

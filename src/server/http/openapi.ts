@@ -2,7 +2,11 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../../shared/errors';
 import { sendError } from '../errors/error-handler';
+import { styleOfPath } from '../errors/envelopes';
+import { ERROR_SCHEMAS, errorResponses, type ErrorFacts } from './openapi-errors';
+import { routeSecurity, SECURITY_SCHEMES } from './openapi-security';
 import { operationDoc, SECTIONS } from './operation-docs';
+import { isRateLimitedRoute } from './rate-limit';
 
 const errorTable = Object.entries(ERROR_CODES)
   .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`)
@@ -24,20 +28,46 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           '| status | code | message |\n|---|---|---|\n' +
           errorTable,
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: SECURITY_SCHEMES, schemas: ERROR_SCHEMAS },
       // /docs shows the groups in this order: the interface's sections first.
       tags: SECTIONS.map((section) => ({ name: section.name, description: section.description })),
     },
-    // Every operation's section, summary and description come from one table (operation-docs.ts).
+    // Every operation's section, summary and description come from one table (operation-docs.ts);
+    // its credentials and error replies from the checks the route runs (openapi-security.ts, openapi-errors.ts).
     transform: ({ schema, url, route }) => {
       const methods = typeof route.method === 'string' ? [route.method] : route.method;
       const doc = methods.map((method) => operationDoc(method, url)).find(Boolean);
-      if (!schema || !doc) return { schema, url };
-      return { schema: { ...schema, tags: [doc.section], summary: doc.summary, description: doc.description }, url };
+      if (!schema) return { schema, url };
+      const security = routeSecurity(route);
+      const facts: ErrorFacts = {
+        style: route.config?.style ?? styleOfPath(url),
+        hasInput: Boolean(schema.querystring ?? schema.params ?? schema.body ?? schema.headers),
+        hasPathId: Boolean(schema.params),
+        authenticates: security.security.length > 0,
+        rateLimited: isRateLimitedRoute(route),
+      };
+      const words = doc ? { tags: [doc.section], summary: doc.summary, description: doc.description } : {};
+      return { schema: { ...schema, ...security, [ERROR_FACTS]: facts, ...words }, url };
     },
+    // The error replies go in after the route schemas are converted: they reference a component schema.
+    transformObject: (document) => ('openapiObject' in document ? addErrorResponses(document.openapiObject) : document.swaggerObject),
   });
   serveSwaggerUiAtFirstVisit(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Carries an operation's error facts from transform to transformObject (swagger copies `x-` keys to the operation). */
+const ERROR_FACTS = 'x-error-facts';
+
+function addErrorResponses<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((ops) => Object.values(ops))) {
+    const facts = operation[ERROR_FACTS] as ErrorFacts | undefined;
+    if (!facts) continue;
+    delete operation[ERROR_FACTS];
+    operation.responses = { ...(operation.responses as object), ...errorResponses(facts) };
+  }
+  return document;
 }
 
 /** Hop-by-hop and length headers: the outer reply sets its own. */

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { countHit, sweepRateWindows } from '../../core/limits/count-hit';
 import { ServiceError } from '../../shared/errors';
@@ -43,7 +43,7 @@ export interface RateRule {
  * `name` keys the counters in the database: one name per call site, so two calls never share one.
  */
 export function rateLimited(name: string, rule: RateRule) {
-  return async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
+  return markRateLimited(async (request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
     const waits = [await rule.perClient.hit(`${name}:ip:${clientKey(request.ip)}`)];
     const account = (await rule.accountOf(request))?.trim().toLowerCase();
     if (account) waits.push(await rule.perAccount.hit(`${name}:account:${account}`));
@@ -52,5 +52,19 @@ export function rateLimited(name: string, rule: RateRule) {
       reply.header('retry-after', String(wait));
       throw new ServiceError('rate_limited', `Too many requests. Please wait ${wait} seconds and try again.`);
     }
-  };
+  });
+}
+
+const RATE_LIMITED = Symbol('rate limited');
+
+/** Tags a route check that may answer 429 rate_limited, so /openapi.json documents it (openapi-errors.ts). */
+export function markRateLimited<F extends (...args: never[]) => unknown>(check: F): F {
+  (check as { [RATE_LIMITED]?: true })[RATE_LIMITED] = true;
+  return check;
+}
+
+/** Whether any check the route runs is tagged rate limited. */
+export function isRateLimitedRoute(route: Pick<RouteOptions, 'onRequest' | 'preValidation' | 'preHandler'>): boolean {
+  const hooks = [route.onRequest, route.preValidation, route.preHandler].flatMap((hook) => (Array.isArray(hook) ? hook : hook ? [hook] : []));
+  return hooks.some((hook) => (hook as { [RATE_LIMITED]?: true })[RATE_LIMITED] === true);
 }

@@ -15,7 +15,7 @@ import { requireApiKey, storeOf } from '../auth/api-key';
 import { tagCredential } from '../auth/credential';
 import { customerOf, requireSession } from '../auth/session';
 import { pageLinks } from '../http/page-links';
-import { rateLimited } from '../http/rate-limit';
+import { markRateLimited, rateLimited } from '../http/rate-limit';
 import { type RateLimitSettings, rateRule } from '../http/rate-limits';
 
 const tags = ['History'];
@@ -70,7 +70,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimi
   const store = requireApiKey(engine, ['cashier', 'integration']);
   // Per key as well as per client, so a leaked key cannot step through customer ids at speed.
   const storeLimit = rateLimited('store-history', rateRule(engine, rateLimits.storeHistory, (request) => (request.store ? `key:${request.store.apiKeyId}` : undefined)));
-  const credential = tagCredential(async (request: FastifyRequest, reply: FastifyReply) => {
+  const credential = markRateLimited(tagCredential(async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as { session_key?: unknown; api_key?: unknown };
     const hasSession = typeof query.session_key === 'string' && query.session_key !== '';
     if (!hasSession && typeof query.api_key === 'string' && query.api_key !== '') {
@@ -78,7 +78,7 @@ export const historyRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimi
       return storeLimit(request, reply);
     }
     await session(request);
-  }, { kind: 'session_or_api_key', roles: ['cashier', 'integration'] });
+  }, { kind: 'session_or_api_key', roles: ['cashier', 'integration'] }));
 
   app.get(
     '/user/transaction/list',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Engine } from '../../core/engine';
 import { acceptPushedEvents } from '../../core/sync/central/apply-push';
 import { getOfflinePolicy, setOfflinePolicy } from '../../core/sync/central/offline-policy';
@@ -17,7 +18,7 @@ import { toIso } from '../../shared/time';
 import { Nullable } from '../../shared/schemas/common';
 import { requireBearer, vendorOf } from '../auth/bearer';
 import { nodeOf, requireNodeCredential } from '../auth/node-credential';
-import { RateLimiter } from '../http/rate-limit';
+import { markRateLimited, RateLimiter } from '../http/rate-limit';
 import { watchLogHead } from '../sync/log-head-watcher';
 import { watchRevocation } from '../sync/revocation-watcher';
 import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
@@ -80,15 +81,16 @@ export const centralSyncRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = 
   app.decorateRequest('syncNode', null);
   const node = requireNodeCredential(engine);
   const pairAttempts = new RateLimiter(engine, 10, 60_000);
+  // After validation, as before: only well-formed tries count.
+  const pairLimit = markRateLimited(async (request: FastifyRequest) => {
+    const wait = await pairAttempts.hit(`sync-pair:ip:${clientKey(request.ip)}`);
+    if (wait > 0) throw new ServiceError('rate_limited');
+  });
 
   app.post(
     '/sync/pair',
-    { config, schema: { tags, body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }), label: Type.Optional(Type.String({ maxLength: 100 })) }) } },
-    async (request, reply) => {
-      const wait = await pairAttempts.hit(`sync-pair:ip:${clientKey(request.ip)}`);
-      if (wait > 0) throw new ServiceError('rate_limited');
-      return reply.code(201).send(await pairNode(engine, request.body.code, request.body.label ?? ''));
-    },
+    { config, preHandler: pairLimit, schema: { tags, body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }), label: Type.Optional(Type.String({ maxLength: 100 })) }) } },
+    async (request, reply) => reply.code(201).send(await pairNode(engine, request.body.code, request.body.label ?? '')),
   );
 
   app.post(

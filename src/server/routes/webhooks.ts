@@ -11,9 +11,10 @@ import {
   updateWebhookEndpoint,
 } from '../../core/webhooks/endpoints';
 import { ServiceError } from '../../shared/errors';
-import { EmptyObjectSchema, IdParamsSchema, ListQuerySchema, pageOf } from '../../shared/schemas/common';
+import { EmptyObjectSchema, IdParamsSchema, pageOf } from '../../shared/schemas/common';
 import {
   CreateWebhookBody,
+  DeliveryListQuery,
   ReplayQueuedSchema,
   ReplayWebhookBody,
   TestEventQueuedSchema,
@@ -93,7 +94,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteOptions> = asy
 
   app.get(
     '/webhooks/:id/deliveries',
-    { config, schema: { tags, security, params: IdParamsSchema, querystring: ListQuerySchema, response: { 200: pageOf(WebhookDeliverySchema) } } },
+    { config, schema: { tags, security, params: IdParamsSchema, querystring: DeliveryListQuery, response: { 200: pageOf(WebhookDeliverySchema) } } },
     async (request) => {
       const page = await listDeliveries(engine, vendorOf(request), request.params.id, request.query);
       return { items: page.items.map(deliveryToWire), ...pageLinks(request, page) };

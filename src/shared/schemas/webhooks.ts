@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { WEBHOOK_KINDS } from '../webhook-kinds';
-import { IsoTimestamp, Nullable } from './common';
+import { IsoTimestamp, ListQuerySchema, Nullable } from './common';
 
 // Wire shapes of /webhooks (resource style, the vendor's bearer). Event kinds: src/shared/webhook-kinds.ts.
 
@@ -64,6 +64,15 @@ export const WebhookDeliverySchema = Type.Object({
   next_attempt_at: Nullable(IsoTimestamp),
   date_created: IsoTimestamp,
   date_finished: Nullable(IsoTimestamp),
+});
+
+/** GET /webhooks/:id/deliveries: the list parameters it takes (one filter, one sort field). */
+export const DeliveryListQuery = Type.Object({
+  limit: ListQuerySchema.properties.limit,
+  page: ListQuerySchema.properties.page,
+  query: Type.Optional(Type.String({ maxLength: 500, description: 's:<status>: pending, sending, succeeded, failed or cancelled (any case)' })),
+  sort: Type.Optional(Type.String({ description: 'date_created (the only one, the default)' })),
+  order: ListQuerySchema.properties.order,
 });
 
 export const ReplayWebhookBody = Type.Object({
