@@ -76,7 +76,8 @@ describe('chain health in Chromium', () => {
       .execute();
     const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Store nodes');
     const row = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row', { name: `user ${userId}` });
-    await row.getByRole('link', { name: `user ${userId}` }).click();
+    // Named, not by id (twelfth round).
+    await row.getByRole('link', { name: 'Olga Ortiz' }).click();
     await expectText(page.getByRole('main'), /Olga Ortiz.*olga\.overdraft@example\.com/s);
     await page.close();
   });

@@ -8,6 +8,7 @@ import type { StaffPrincipal } from '../staff/staff-sessions';
 import { listSyncNodes } from '../sync/central/pairing';
 import { levelBeside } from '../sync/schema-level';
 import { listSyncExceptions, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
+import { type ChainException, withCustomersNamed } from './exception-customers';
 
 // Each paired store node's health as central sees it, and the exceptions offline selling left, for
 // the back office. Reads the sync tables through sync's own use cases; only resolving writes
@@ -103,10 +104,14 @@ function firstSyncOf(node: { lastSeq: number; cursor: number; pairedAt: number; 
   return 'waiting';
 }
 
-/** Open (or, with `resolved`, every) exception of the program, a store manager's store only. */
-export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<SyncExceptionRecord[]> {
+/** Open (or, with `resolved`, every) exception of the program, a store manager's store only, with the customers they mention named. */
+export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<ChainException[]> {
   const all = await listSyncExceptions(engine, vendorId, { open: !options.resolved });
-  return all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId);
+  return withCustomersNamed(
+    engine,
+    vendorId,
+    all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId),
+  );
 }
 
 /** Marks an open exception resolved, with the staff member's note in the audit log. */

@@ -5,6 +5,7 @@ import { findUserVendor, loadUser, survivingCustomerId } from '../customers/cust
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { checkCustomerAccess } from './customer-access';
+import { type CustomerLedgerEntry, customerLedger } from './customer-ledger';
 
 export interface CustomerProfile {
   id: number;
@@ -28,13 +29,13 @@ export interface CustomerProfile {
   /** Saved cards, masked: brand, last four digits and expiry only (never the token, name or postal code). */
   billingProfiles: Array<{ brand: string; last4: string; expiryMonth: number; expiryYear: number; isDefault: boolean }>;
   cards: Array<{ number: string; status: string }>;
-  entries: Array<{ id: number; currencyId: string; amount: number; kind: string; referenceType: string | null; referenceId: string | null; createdAt: number }>;
+  entries: CustomerLedgerEntry[];
 }
 
 /**
  * A customer as the back office shows them: profile, balances per currency with their expiring
- * amounts, cards, masked billing profiles and the latest ledger entries. An id merged into another
- * customer shows the one it was merged into. A member the counter enrolled from another program
+ * amounts, cards, masked billing profiles and the latest ledger entries (with their order's store
+ * and receipt). An id merged into another customer shows the one it was merged into. A member the counter enrolled from another program
  * shows as the counter sees them (seenAtCounter) until they confirm the membership.
  */
 export async function customerProfile(engine: Engine, vendorId: number, onlyStoreId: number | null, requestedId: number): Promise<CustomerProfile> {
@@ -53,18 +54,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
       .where('l.vendor_id', '=', vendorId)
       .where('l.removed_at', 'is', null)
       .execute(),
-    engine.db
-      .selectFrom('ledger_entries as e')
-      .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-      .innerJoin('currencies as c', 'c.id', 'a.currency_id')
-      .select(['e.id', 'c.public_id', 'e.amount', 'e.kind', 'e.reference_type', 'e.reference_id', 'e.created_at'])
-      .where('a.vendor_id', '=', vendorId)
-      .where('a.holder_type', '=', 'user')
-      .where('a.holder_id', '=', userId)
-      .orderBy('e.created_at', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(50)
-      .execute(),
+    customerLedger(engine.db, vendorId, userId),
     liveBillingProfiles(engine.db, { vendorId, userId })
       .select(['brand', 'last4', 'expiry_month', 'expiry_year', 'is_default'])
       .orderBy('created_at', 'desc')
@@ -96,6 +86,6 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
     balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, ...balanceIn(c.id) })),
     billingProfiles: profiles.map((b) => ({ brand: b.brand, last4: b.last4, expiryMonth: b.expiry_month, expiryYear: b.expiry_year, isDefault: b.is_default === 1 })),
     cards: cards.map((c) => ({ number: c.number, status: c.status })),
-    entries: entries.map((e) => ({ id: e.id, currencyId: e.public_id, amount: Number(e.amount), kind: e.kind, referenceType: e.reference_type, referenceId: e.reference_id, createdAt: e.created_at })),
+    entries,
   };
 }

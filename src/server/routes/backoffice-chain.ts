@@ -45,7 +45,7 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         schema_level: n.schemaLevel,
         version: n.version,
       })),
-      exceptions: exceptions.map(syncExceptionWire),
+      exceptions: exceptions.map((e) => ({ ...syncExceptionWire(e), customers: e.customers })),
     };
   });
 

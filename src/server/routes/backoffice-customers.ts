@@ -44,7 +44,19 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
       balances: p.balances.map((b) => ({ currency: b.currencyId, name: b.currencyName, code: b.code, balance: b.balance, expiring: b.expiring.map((e) => ({ date: toIso(e.at), amount: e.amount })) })),
       cards: p.cards,
       billing_profiles: p.billingProfiles.map((b) => ({ brand: b.brand, last4: b.last4, expiry_month: b.expiryMonth, expiry_year: b.expiryYear, default: b.isDefault })),
-      ledger: p.entries.map((e) => ({ id: e.id, currency: e.currencyId, amount: e.amount, kind: e.kind, reference_type: e.referenceType, reference_id: e.referenceId, date_created: toIso(e.createdAt) })),
+      ledger: p.entries.map((e) => ({
+        id: e.id,
+        currency: e.currencyId,
+        amount: e.amount,
+        kind: e.kind,
+        reference_type: e.referenceType,
+        reference_id: e.referenceId,
+        date_created: toIso(e.createdAt),
+        store: e.storeId,
+        store_name: e.storeName,
+        receipt_number: e.receiptNumber,
+        reverses: e.reversesId,
+      })),
     };
   });
 

@@ -123,10 +123,18 @@ export const SyncExceptionSchema = Type.Object({
   resolved_at: Nullable(IsoTimestamp),
 });
 
+/** A sync exception on the chain page: the customers its text mentions by id, named (members of the program only). */
+export const ChainExceptionSchema = Type.Object({
+  ...SyncExceptionSchema.properties,
+  customers: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String({ description: 'their name, or their email when they have no name' }) }), {
+    description: 'the program’s customers the subject and message name by id ("user 123", "customer 123"), in the order they appear',
+  }),
+});
+
 export const ChainHealthSchema = Type.Object({
   role: Type.Union([Type.Literal('central'), Type.Literal('store')]),
   nodes: Type.Array(StoreNodeHealthSchema),
-  exceptions: Type.Array(SyncExceptionSchema),
+  exceptions: Type.Array(ChainExceptionSchema),
 });
 
 export const ChainHealthQuery = Type.Object({ store: Type.Optional(Type.Integer({ minimum: 1 })), resolved: Type.Optional(Type.Boolean()) });

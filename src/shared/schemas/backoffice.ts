@@ -187,7 +187,19 @@ export const CustomerProfileSchema = Type.Object({
     Type.Object({ brand: Type.String(), last4: Type.String(), expiry_month: Type.Integer(), expiry_year: Type.Integer(), default: Type.Boolean() }, { description: 'a saved card, masked' }),
   ),
   ledger: Type.Array(
-    Type.Object({ id: Type.Integer(), currency: Type.String(), amount: Type.Integer(), kind: Type.String(), reference_type: Nullable(Type.String()), reference_id: Nullable(Type.String()), date_created: IsoTimestamp }),
+    Type.Object({
+      id: Type.Integer(),
+      currency: Type.String(),
+      amount: Type.Integer(),
+      kind: Type.String(),
+      reference_type: Nullable(Type.String()),
+      reference_id: Nullable(Type.String()),
+      date_created: IsoTimestamp,
+      store: Nullable(Type.Integer({ description: 'the store of the order the entry came from (a void’s reversal: the voided order’s); null for an entry of no order (reload, adjustment, expiry…)' })),
+      store_name: Nullable(Type.String()),
+      receipt_number: Nullable(Type.String({ description: 'the order’s receipt number; on a reversal (kind …_reversal), the receipt it reverses' })),
+      reverses: Nullable(Type.Integer({ description: 'the ledger entry this one reverses, when it is a reversal' })),
+    }),
   ),
 });
 

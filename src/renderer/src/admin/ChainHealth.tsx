@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { UnpairNodeButton } from './UnpairNodeButton';
 import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { refusalText } from './node-refusal';
-import type { ChainHealth as ChainHealthData, SyncException } from './admin-api';
+import type { ChainException, ChainHealth as ChainHealthData } from './admin-api';
+import { ExceptionText } from './ExceptionText';
 import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
 import { durationWords, nodeSilentMs } from './node-silence';
@@ -166,7 +167,7 @@ function NodeContact({ node }: { node: ChainHealthData['nodes'][number] }) {
   );
 }
 
-function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncException; canResolve: boolean; onResolve: (note: string) => void }) {
+function ExceptionRow({ exception, canResolve, onResolve }: { exception: ChainException; canResolve: boolean; onResolve: (note: string) => void }) {
   const t = useAdminStrings();
   const [note, setNote] = useState('');
   return (
@@ -174,7 +175,7 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
       <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
       <Table.Td>{exceptionKindName(t, exception.kind)}</Table.Td>
       <Table.Td>
-        <ExceptionSubject subject={exception.subject} />: {exception.message}
+        <ExceptionText exception={exception} />
       </Table.Td>
       <Table.Td>
         {canResolve && (
@@ -188,12 +189,6 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: SyncExc
       </Table.Td>
     </Table.Tr>
   );
-}
-
-/** A customer the exception is about links to their profile, where staff act on it (an id alone found nobody in search). */
-function ExceptionSubject({ subject }: { subject: string }) {
-  const customer = /^user (\d+)$/.exec(subject);
-  return customer ? <Anchor href={`#/customers/${customer[1]}`}>{subject}</Anchor> : <>{subject}</>;
 }
 
 /** A kind in words; a kind this screen does not know yet (a newer central) as the node names it. */

@@ -357,6 +357,8 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
               <Table.Th>{t.currency}</Table.Th>
               <Table.Th>{t.kind}</Table.Th>
               <Table.Th>{t.entryAmount}</Table.Th>
+              <Table.Th>{t.entryStore}</Table.Th>
+              <Table.Th>{t.entryReceipt}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -366,6 +368,9 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
                 <Table.Td>{nameOf(e.currency)}</Table.Td>
                 <Table.Td>{t.ledgerKind(e.kind)}</Table.Td>
                 <Table.Td>{formatMovement(e.amount, codeOf(e.currency))}</Table.Td>
+                {/* At central an owner sees where points were earned or spent across the chain. */}
+                <Table.Td>{e.store_name ?? '—'}</Table.Td>
+                <Table.Td>{e.receipt_number === null ? '—' : e.reverses === null ? e.receipt_number : t.receiptVoided(e.receipt_number)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

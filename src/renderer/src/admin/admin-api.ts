@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
-import type { BlockStateSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { BlockStateSchema, ChainExceptionSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
 import type { StaffPaymentExceptionSchema, UnfinishedPaybackSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
@@ -18,6 +18,7 @@ export type ProgramOverview = Static<typeof ProgramOverviewSchema>;
 export type Dashboard = Static<typeof DashboardSchema>;
 export type ChainHealth = Static<typeof ChainHealthSchema>;
 export type SyncException = Static<typeof SyncExceptionSchema>;
+export type ChainException = Static<typeof ChainExceptionSchema>;
 export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 export type StaffPaymentException = Static<typeof StaffPaymentExceptionSchema>;

@@ -1,0 +1,56 @@
+import type { Engine } from '../engine';
+import { seenAtCounter } from '../customers/seen-at-counter';
+import type { SyncExceptionRecord } from '../sync/central/sync-exceptions';
+
+/** A customer a sync exception mentions, as the program's back office may name them. */
+export interface ExceptionCustomer {
+  id: number;
+  /** Their name, or their email when the name is empty (as the program sees them: seenAtCounter). */
+  name: string;
+}
+
+export type ChainException = SyncExceptionRecord & { customers: ExceptionCustomer[] };
+
+// The stored text names customers by id ("user 8589934607", "… of customer 4294967302"): staff
+// found nobody by an id, so the chain page shows their names. Read when shown, so exceptions
+// recorded before keep their text and are named too.
+const SUBJECT_CUSTOMER = /^user (\d+)$/;
+const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
+
+/** The customer ids an exception's subject and message mention, in the order they appear, once each. */
+export function customerIdsIn(exception: Pick<SyncExceptionRecord, 'subject' | 'message'>): number[] {
+  const ids = [SUBJECT_CUSTOMER.exec(exception.subject)?.[1], ...[...exception.message.matchAll(MESSAGE_CUSTOMER)].map((m) => m[1])];
+  return [...new Set(ids.filter((id): id is string => id !== undefined).map(Number).filter(Number.isSafeInteger))];
+}
+
+/**
+ * Each exception with the customers it mentions who are members of the program, named (one read
+ * for the whole page). A customer of another program only (a contact held by them) stays an id:
+ * this program may not see who they are.
+ */
+export async function withCustomersNamed(engine: Engine, vendorId: number, exceptions: SyncExceptionRecord[]): Promise<ChainException[]> {
+  const ids = [...new Set(exceptions.flatMap(customerIdsIn))];
+  const members =
+    ids.length === 0
+      ? []
+      : await engine.db
+          .selectFrom('users as u')
+          .innerJoin('user_vendors as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.vendor_id', '=', vendorId))
+          .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'm.counter_enrolled'])
+          .where('u.id', 'in', ids)
+          .execute();
+  const names = new Map(
+    members.map((m) => {
+      const shown = seenAtCounter(m, m);
+      const name = `${shown.first_name} ${shown.last_name}`.trim();
+      return [Number(m.id), name !== '' ? name : (shown.email ?? '')] as const;
+    }),
+  );
+  return exceptions.map((e) => ({
+    ...e,
+    customers: customerIdsIn(e).flatMap((id) => {
+      const name = names.get(id);
+      return name ? [{ id, name }] : [];
+    }),
+  }));
+}
