@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../../shared/roles';
 import { roleAllows } from '../../../shared/staff-roles';
 import { NodeApiError } from '../api/client';
 import { ActionsHeader, type FieldProblem, invalidProps, TableScroll } from './a11y';
+import { ConfirmedActionButton } from './ConfirmedActionButton';
 import { refusalText } from './node-refusal';
 import { ChainHealth } from './ChainHealth';
 import { formatDateTime } from './format';
@@ -209,39 +210,16 @@ const refusalOf = (e: unknown, form: Refusal['form']): Refusal => ({ text: refus
 /** A key's Revoke, after a confirmation: the node refuses the key from then on, for good. */
 function RevokeKeyButton({ apiKey, onRevoked, onError }: { apiKey: ApiKey; onRevoked: () => void; onError: (refusal: Refusal | null) => void }) {
   const t = useAdminStrings();
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const revoke = () => {
-    setConfirming(false);
-    setBusy(true);
     onError(null);
-    adminStore
+    return adminStore
       .getState()
       .api()
       .revokeKey(apiKey.id)
       .then(onRevoked)
-      .catch((e: unknown) => onError(refusalOf(e, 'revoke')))
-      .finally(() => setBusy(false));
+      .catch((e: unknown) => onError(refusalOf(e, 'revoke')));
   };
-  return (
-    <>
-      <Button size="xs" color="red" variant="light" loading={busy} aria-label={t.rowAction(t.revoke, apiKey.label)} onClick={() => setConfirming(true)}>
-        {t.revoke}
-      </Button>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmRevoke(apiKey.label)}>
-        <Text mb="lg">{t.confirmRevokeBody}</Text>
-        <Group justify="flex-end">
-          {/* Revoking cannot be undone: the focus is on the safe answer. */}
-          <Button variant="default" data-autofocus onClick={() => setConfirming(false)}>
-            {t.cancel}
-          </Button>
-          <Button color="red" onClick={revoke}>
-            {t.yesRevoke}
-          </Button>
-        </Group>
-      </Modal>
-    </>
-  );
+  return <ConfirmedActionButton action={t.revoke} row={apiKey.label} title={t.confirmRevoke(apiKey.label)} body={t.confirmRevokeBody} yes={t.yesRevoke} act={revoke} />;
 }
 
 export function StoreDetail({ storeId }: { storeId: number }) {
