@@ -11,7 +11,7 @@ export interface OnScreenKeyboardProps {
   onKey(char: string): void;
   onBackspace(): void;
   onClear(): void;
-  /** The text typed so far, with 'words': a letter starting a word comes as a capital (names: "Mia", not "mia"). */
+  /** For a name: the text typed so far; a letter starting a word comes as a capital ("Mia", not "mia"). */
   capitalize?: { text: string };
 }
 
