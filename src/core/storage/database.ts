@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -7,8 +8,10 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDatabase,
   type SqliteDialectConfig,
   SqliteDriver,
+  sql,
 } from 'kysely';
 import type { CustomTypesConfig } from 'pg';
 import { type Dialect, dialectOf } from './dialect';
@@ -16,6 +19,7 @@ import { lowerAsPostgres } from './folded-names';
 import { migrations } from './migrations/index';
 import { ObjectIdCounter } from './object-id-counter';
 import { startCheckpointer } from './checkpointer';
+import { asideFileOf, isNewSqliteFile, moveIntoPlace, removeLeftoverBuilds } from './fresh-file';
 import { attachWriteConnection } from './raw-writer';
 import { withLazyWriteLock } from './write-lock';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
@@ -136,12 +140,77 @@ export interface SqliteOptions {
 
 /** Opens (creating if needed) an SQLite file tuned for a till: WAL, durable commits, enforced keys. */
 /** `file` may also be a serialized database image (in memory; the sync simulation starts from one). */
+/**
+ * A file not there yet is built aside at the first query (buildAside): the migrations' ~270
+ * commits then cost no fsync, and a crash mid-build leaves no half-made database under the name.
+ */
 export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): Database {
+  return openSqliteAs(file, options, typeof file === 'string' && isNewSqliteFile(file) ? 'built aside' : 'node');
+}
+
+/** 'building': the aside copy under construction (no fsyncs, no reader, no checkpointer). */
+type SqliteUse = 'node' | 'built aside' | 'building';
+
+interface SqliteConnections {
+  sqlite: BetterSqlite3.Database;
+  reader: BetterSqlite3.Database | null;
+  statements: ReturnType<typeof withStatementCache>;
+  checkpointer: ReturnType<typeof startCheckpointer> | null;
+}
+
+function openSqliteAs(file: string | Buffer, options: SqliteOptions, use: SqliteUse): Database {
+  let connections: SqliteConnections | null = null;
+  let endReadSnapshot = () => {};
+  const ids = new ObjectIdCounter();
+  const connect = () => {
+    connections = connectSqlite(file, options, use, () => endReadSnapshot());
+    const { sqlite, reader, statements } = connections;
+    if (reader) endReadSnapshot = attachReader(db, reader);
+    // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
+    const runStatement = (text: string, parameters: readonly unknown[]) => {
+      const statement = statements.prepare(text);
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    };
+    attachWriteConnection(db, sqlite, runStatement, ids);
+    return statements;
+  };
+  const hooks: WriteConnectionHooks = {
+    inTransaction: () => connections?.sqlite.inTransaction ?? false,
+    ids,
+    committed: () => connections?.checkpointer?.committed(),
+  };
+  // Kysely takes its connection at the first query: a new file is built then, asynchronously.
+  let openedNow: SqliteDatabase | undefined;
+  const database = use === 'built aside' ? async () => (await buildAside(file as string, options), connect()) : async () => openedNow!;
+  const db: Kysely<DB> = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }, hooks) });
+  // An existing file is opened now, as before: an error opening it is thrown here.
+  if (use !== 'built aside') openedNow = connect();
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await connections?.checkpointer?.stop();
+      await db.destroy();
+      connections?.reader?.close();
+    },
+  };
+}
+
+function connectSqlite(file: string | Buffer, options: SqliteOptions, use: SqliteUse, beforeEachStatement: () => void): SqliteConnections {
   if (typeof file === 'string') ownerOnly(file);
   const sqlite = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a sale that was answered survives a power cut.
-  sqlite.pragma('synchronous = FULL');
+  if (use === 'building') {
+    // Nothing to make durable until the finished file is synced and moved into place; a journal
+    // in memory still lets a failed statement roll back.
+    sqlite.pragma('journal_mode = MEMORY');
+    sqlite.pragma('synchronous = OFF');
+  } else {
+    sqlite.pragma('journal_mode = WAL');
+    // FULL: a sale that was answered survives a power cut.
+    sqlite.pragma('synchronous = FULL');
+  }
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Statement journals in memory: once one outgrows its in-memory buffer it becomes a temp file for
@@ -155,32 +224,44 @@ export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): 
   lowerEveryLetter(sqlite);
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
-  const onDisk = typeof file === 'string' && file !== ':memory:' && file !== '' ? file : null;
+  const onDisk = typeof file === 'string' && file !== ':memory:' && file !== '' && use !== 'building' ? file : null;
   const reader = onDisk ? new BetterSqlite3(onDisk, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
   if (reader) lowerEveryLetter(reader);
-  let endReadSnapshot = () => {};
-  const statements = withStatementCache(sqlite, () => endReadSnapshot());
-  const ids = new ObjectIdCounter();
+  const statements = withStatementCache(sqlite, beforeEachStatement);
   const checkpointer = onDisk && options.backgroundCheckpoints ? startCheckpointer(sqlite, onDisk, options.nativeBinding) : null;
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: statements }, { inTransaction: () => sqlite.inTransaction, ids, committed: () => checkpointer?.committed() }) });
-  if (reader) endReadSnapshot = attachReader(db, reader);
-  // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
-  const runStatement = (text: string, parameters: readonly unknown[]) => {
-    const statement = statements.prepare(text);
-    if (statement.reader) return statement.all(...parameters);
-    statement.run(...parameters);
-    return [];
-  };
-  attachWriteConnection(db, sqlite, runStatement, ids);
-  return {
-    db,
-    dialect: 'sqlite',
-    close: async () => {
-      await checkpointer?.stop();
-      await db.destroy();
-      reader?.close();
-    },
-  };
+  return { sqlite, reader, statements, checkpointer };
+}
+
+/** Builds in progress in this process, by file: a second open of the same new file waits for the first's. */
+const building = new Map<string, Promise<void>>();
+
+/**
+ * Runs every migration on `<file>.building-<pid>` through the same code as any open (hooks,
+ * migrator), switches it to WAL, then syncs it and moves it into place (fresh-file.ts).
+ */
+function buildAside(file: string, options: SqliteOptions): Promise<void> {
+  // One build per file, however the path names it (`./punchcard.db` and its absolute path).
+  const key = resolve(file);
+  const running = building.get(key);
+  if (running) return running;
+  const build = (async () => {
+    const aside = asideFileOf(file);
+    removeLeftoverBuilds(file, new Set());
+    if (existsSync(file)) return;
+    const made = openSqliteAs(aside, { nativeBinding: options.nativeBinding }, 'building');
+    try {
+      await migrateToLatest(made.db);
+      await sql`pragma journal_mode = WAL`.execute(made.db);
+    } catch (error) {
+      await made.close();
+      removeLeftoverBuilds(file, new Set());
+      throw error;
+    }
+    await made.close();
+    moveIntoPlace(aside, file);
+  })();
+  building.set(key, build);
+  return build.finally(() => building.delete(key));
 }
 
 /**
