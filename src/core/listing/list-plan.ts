@@ -64,7 +64,7 @@ export function parseFilters<Key extends string>(query: string | undefined, keys
     const key = match[1] as Key;
     const value = (match[2] ?? match[3] ?? '').trim();
     if (!keys.includes(key)) {
-      // A list with no filter keys (the webhook delivery log) has none to suggest.
+      // A list with no filter keys has none to suggest.
       const use = keys.length > 0 ? `use ${keys.map((k) => `${k}:`).join(' or ')}` : 'this list takes no filters';
       throw new ServiceError('invalid_query', `Unknown filter key "${key}"; ${use}.`, 'query');
     }

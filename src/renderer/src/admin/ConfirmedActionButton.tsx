@@ -6,7 +6,16 @@ import { useAdminStrings } from './strings';
  * A row's action that cannot be undone (revoke a key, unpair a node), behind a confirmation whose
  * focus opens on Cancel, the safe answer. `act` runs after Yes; the button is busy until it settles.
  */
-export function ConfirmedActionButton(props: { action: string; row: string; title: string; body: string; yes: string; act: () => Promise<void> }) {
+interface ConfirmedActionProps {
+  action: string;
+  row: string;
+  title: string;
+  body: string;
+  yes: string;
+  act(): Promise<void>;
+}
+
+export function ConfirmedActionButton(props: ConfirmedActionProps) {
   const t = useAdminStrings();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
