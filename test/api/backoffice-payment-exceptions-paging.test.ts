@@ -53,7 +53,9 @@ describe.each(NODES)('payment exceptions paged, guests and unfinished pay-backs 
     expect(JSON.stringify(reply.body)).not.toMatch(/4242|last4|brand|cvv|2030/);
     const charge = await node.engine.db.selectFrom('payment_charges').selectAll().where('id', '=', gift.charge_id).executeTakeFirstOrThrow();
     expect(charge).toMatchObject({ user_id: null, buyer_name: 'Gus Guest', buyer_email: gift.guest_buyer.email });
-    expect(JSON.stringify(charge)).not.toMatch(/4242|2030/);
+    // The gateway's charge id is random hex, which may hold "2030" or "4242" by chance: left out.
+    const { gateway_charge_id: _randomId, ...stored } = charge;
+    expect(JSON.stringify(stored)).not.toMatch(/4242|2030/);
   });
 
   it('a customer’s charge names the customer, not a guest buyer', async () => {
