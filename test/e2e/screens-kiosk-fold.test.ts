@@ -51,6 +51,8 @@ describe('kiosk buttons above the fold in Chromium', () => {
     browser = await launchChromium();
     ({ page } = await openScreen(browser, store.node.url, store.vendor.kioskApiKey, { fakeClock: true }));
     await idle().waitFor();
+    // The kiosk's first screen fits at once: the shell's padding (the sign-in screen's) is gone, not easing away.
+    expect(await page.locator('main').evaluate((main) => getComputedStyle(main).paddingTop)).toBe('0px');
   });
 
   afterEach(async () => {

@@ -108,7 +108,9 @@ export function App() {
   const narrow = useMediaQuery(NARROW, false, { getInitialValueInEffect: false });
   const fixedHeader = !bare && !narrow;
   return (
-    <AppShell header={fixedHeader ? { height: 60 } : undefined} padding={bare ? 0 : 'md'}>
+    // No padding transition: after a kiosk's sign-in the shell's padding eased to 0 over 200 ms, and the
+    // kiosk's first screen scrolled (its buttons under the fold) until it had.
+    <AppShell header={fixedHeader ? { height: 60 } : undefined} padding={bare ? 0 : 'md'} transitionDuration={0}>
       {fixedHeader && <AppShell.Header>{<Header narrow={false} />}</AppShell.Header>}
       {/* Outside <main>, so it stays the page's banner landmark. */}
       {!bare && narrow && (
