@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // The direction of imports is the architecture (docs/architecture.md):
-//   renderer, preload -> shared;  server, devices -> core -> shared;  main -> server, devices, core, shared.
+//   renderer, preload -> shared;  server -> devices -> core -> shared (server -> core too);  main -> server, devices, core, shared.
 // Nothing imports main or renderer. This rule keeps that picture true.
 const layers = ['shared', 'core', 'server', 'devices', 'main', 'preload', 'renderer'];
 const allowed = {

@@ -64,4 +64,10 @@ describe('punchcard stores', () => {
     const listed = await run(['stores', 'list', '--data', data, '--json']);
     expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).name)).toEqual(['Main Store', 'Quito Norte']);
   });
+
+  it('names every flag a new store is missing, as the flags they are', async () => {
+    const missing = await run(['stores', 'add', '--data', data, '--name', 'Cuenca', '--address', ' ']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('punchcard: A new store needs --name, --address, --city and --country; missing: --address, --city, --country.');
+  });
 });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addOwner } from '../../core/staff/add-owner';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
-import { parseStoreId } from './store-command';
+import { parseVendorId } from './store-command';
 import { vendorOfNode } from './stores-command';
 import { adminUrlOf, signInLink } from './admin-url';
 
@@ -16,7 +16,7 @@ export function registerOwnerCommand(program: Command): void {
     .description("Add an owner to a program's back office (a password from PUNCHCARD_OWNER_PASSWORD, else a one-time sign-in link).")
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
     .requiredOption('--email <email>', "the owner's email (their sign-in)")
-    .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--name <name>', 'their name as staff see it (default: the start of the email)')
     .option('--admin-url <url>', "where the back office is reached, for the sign-in link (default: http://127.0.0.1:4321/admin, or :4320 on a central's folder)")
     .option('--json', 'print {"vendor_id", "owner_email", "owner_sign_in_link"?}')

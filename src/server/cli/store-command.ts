@@ -32,6 +32,12 @@ export function parseStoreId(value: string): number {
   return id;
 }
 
+export function parseVendorId(value: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidArgumentError('the vendor id is a whole number (see `punchcard init`).');
+  return id;
+}
+
 function collectRule(value: string, previous: string[]): string[] {
   try {
     parseKeyboardDeviceRule(value);

@@ -6,7 +6,7 @@ import { NO_VENDOR_YET } from '../node/node-settings';
 import type { openNodeEngine } from '../node/store-node';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { adminStoreToWire } from '../routes/store-admin-wire';
-import { parseStoreId } from './store-command';
+import { parseStoreId, parseVendorId } from './store-command';
 
 interface StoreOptions {
   data: string;
@@ -66,6 +66,12 @@ function withStoreFields(command: Command): Command {
     .option('--json', 'print the store as JSON');
 }
 
+/** `add`'s required fields named as the flags they are, all at once (the engine names one, by its field). */
+function requireStoreFlags(o: StoreOptions): void {
+  const missing = (['name', 'address', 'city', 'country'] as const).filter((field) => !o[field]?.trim()).map((field) => `--${field}`);
+  if (missing.length > 0) throw new ServiceError('validation_failed', `A new store needs --name, --address, --city and --country; missing: ${missing.join(', ')}.`, missing[0]!.slice(2));
+}
+
 function toInput(o: StoreOptions): StoreInput {
   return {
     name: o.name,
@@ -86,13 +92,14 @@ function toInput(o: StoreOptions): StoreInput {
 
 /** The vendor a command acts for: the one named, else the node's only vendor. */
 export async function vendorOfNode(engine: Awaited<ReturnType<typeof openNodeEngine>>, vendorId: number | undefined): Promise<number> {
-  const vendors = await engine.db.selectFrom('vendors').select('id').orderBy('id').execute();
+  const vendors = await engine.db.selectFrom('vendors').select(['id', 'name']).orderBy('id').execute();
+  if (vendors.length === 0) throw new ServiceError('vendor_not_found', NO_VENDOR_YET);
   if (vendorId !== undefined) {
     if (!vendors.some((v) => v.id === vendorId)) throw new ServiceError('vendor_not_found', `There is no vendor ${vendorId} in this data folder.`);
     return vendorId;
   }
-  if (vendors.length === 0) throw new ServiceError('vendor_not_found', NO_VENDOR_YET);
-  if (vendors.length > 1) throw new ServiceError('validation_failed', 'This data folder holds several vendors: name one with --vendor <id>.', 'vendor');
+  // No command lists a folder's vendors, so the refusal names them.
+  if (vendors.length > 1) throw new ServiceError('validation_failed', `This data folder holds several vendors: name one with --vendor <id> (${vendors.map((v) => `${v.id} ${v.name}`).join(', ')}).`, 'vendor');
   return vendors[0]!.id;
 }
 
@@ -106,7 +113,7 @@ export function registerStoresCommand(program: Command): void {
     .command('list')
     .description("List the program's stores (id, name, city, country, status, open now).")
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
-    .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--json', 'print one JSON store per line')
     .action(async (options: { data: string; vendor?: number; json?: boolean }) => {
       const engine = await openFolderEngine({ dataDir: options.data, existing: true });
@@ -119,8 +126,9 @@ export function registerStoresCommand(program: Command): void {
     });
 
   withStoreFields(stores.command('add').description('Add a store (name, address, city and country are required).'))
-    .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .action(async (options: StoreOptions & { json?: boolean }) => {
+      requireStoreFlags(options);
       const engine = await openFolderEngine({ dataDir: options.data, existing: true });
       try {
         const vendorId = await vendorOfNode(engine, options.vendor);

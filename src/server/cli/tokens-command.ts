@@ -4,7 +4,7 @@ import { type BearerRevocation, listBearerCredentials, revokeBearerCredentials }
 import { ServiceError } from '../../shared/errors';
 import { toIso } from '../../shared/time';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
-import { parseStoreId } from './store-command';
+import { parseVendorId } from './store-command';
 import { vendorOfNode } from './stores-command';
 
 function parseTokenId(value: string): number {
@@ -42,7 +42,7 @@ export function registerTokensCommand(program: Command): void {
     .command('list')
     .description('List the live tokens (id, label, client, created, expires; never the token itself) and OAuth clients.')
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
-    .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--json', 'print {"tokens": […], "clients": […]}')
     .action(async (options: { data: string; vendor?: number; json?: boolean }) => {
       const engine = await openFolderEngine({ dataDir: options.data, existing: true });
@@ -67,7 +67,7 @@ export function registerTokensCommand(program: Command): void {
     .command('revoke')
     .description('Revoke one token (--id), every token with a label (--label), or an OAuth client and the tokens it issued (--client). Refused at once by every node process.')
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
-    .option('--vendor <id>', 'vendor id (default: the only one)', parseStoreId)
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--id <id>', 'token id (see `punchcard tokens list`)', parseTokenId)
     .option('--label <text>', 'every live token with this label')
     .option('--client <client id>', 'an OAuth client (pcci_…): its secret mints no more tokens')
