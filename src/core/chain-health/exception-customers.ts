@@ -26,7 +26,10 @@ export function customerIdsIn(exception: Pick<SyncExceptionRecord, 'subject' | '
 /**
  * Each exception with the customers it mentions who are members of the program, named (one read
  * for the whole page). A customer of another program only (a contact held by them) stays an id:
- * this program may not see who they are.
+ * this program may not see who they are. A copy merged into a member (a customer this program's
+ * counter registered offline with a contact someone already had) is named as it was registered:
+ * its membership moved to the survivor, and without this the chain page said "user 4294967317 …
+ * merged into Carla Ruiz", never who had been registered.
  */
 export async function withCustomersNamed(engine: Engine, vendorId: number, exceptions: SyncExceptionRecord[]): Promise<ChainException[]> {
   const ids = [...new Set(exceptions.flatMap(customerIdsIn))];
@@ -35,7 +38,7 @@ export async function withCustomersNamed(engine: Engine, vendorId: number, excep
       ? []
       : await engine.db
           .selectFrom('users as u')
-          .innerJoin('user_vendors as m', (join) => join.onRef('m.user_id', '=', 'u.id').on('m.vendor_id', '=', vendorId))
+          .innerJoin('user_vendors as m', (join) => join.on((eb) => eb.or([eb('m.user_id', '=', eb.ref('u.id')), eb('m.user_id', '=', eb.ref('u.merged_into'))])).on('m.vendor_id', '=', vendorId))
           .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'm.counter_enrolled'])
           .where('u.id', 'in', ids)
           .execute();

@@ -173,10 +173,20 @@ function holdsOnlyWholeNumbers(event: PushedEvent): boolean {
   return event.changes.every((change) => Object.values(change.data).every((value) => typeof value !== 'number' || Number.isSafeInteger(value)));
 }
 
-/** What the store believed each account held before its last spend from it in this page. */
+/**
+ * What the store believed each account held before its first spend from it in this page: what it
+ * knew before its own spends. A later event's belief already has the store's earlier spends (or a
+ * void's take-back of earned points) taken off, so it made a store that saw the whole balance look
+ * behind ("believed 18 Points" when it had seen 120 and spent 100 of them).
+ */
 function believedBalances(events: PushedEvent[]): Map<string, number> {
   const believed = new Map<string, number>();
-  for (const event of events) for (const b of event.believed_available ?? []) believed.set(`${b.holder_type}:${b.holder_id}:${b.currency_id}`, b.balance);
+  for (const event of events) {
+    for (const b of event.believed_available ?? []) {
+      const key = `${b.holder_type}:${b.holder_id}:${b.currency_id}`;
+      if (!believed.has(key)) believed.set(key, b.balance);
+    }
+  }
   return believed;
 }
 
@@ -344,18 +354,20 @@ async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode,
   const columns = await tableColumns(trx, engine.dialect, 'users');
   const row = pickColumns(data, columns, replicatedTable('users')?.insertDefaults);
   row['first_vendor_id'] = node.vendorId;
-  const survivor = await findSameCustomer(trx, node.vendorId, data);
-  if (survivor) {
+  const same = await findSameCustomer(trx, node.vendorId, data);
+  if (same) {
     // The survivor keeps the identifiers; this id stays as a pointer so old references resolve.
     row['email_key'] = null;
     row['phone'] = null;
-    row['merged_into'] = survivor;
+    row['merged_into'] = same.id;
     row['status'] = 'merged';
   }
   await preparedInsertInto('users')(trx, row);
-  if (survivor) {
-    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the email or phone of customer ${survivor}; merged into them`);
-    await giveSurvivorTheContacts(trx, engine, node, survivor, data, registeredAtKiosk(event, Number(data['id'])));
+  if (same) {
+    // Which contact met: staff tell one person registered twice from two sharing a phone or an email.
+    const contact = same.by === 'email' ? 'email address' : 'phone number';
+    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the ${contact} of customer ${same.id}; merged into them (one customer now, with the points and visits of both)`);
+    await giveSurvivorTheContacts(trx, engine, node, same.id, data, registeredAtKiosk(event, Number(data['id'])));
   }
 }
 
@@ -364,10 +376,10 @@ function registeredAtKiosk(event: PushedEvent, userId: number): boolean {
   return event.changes.some((change) => change.tbl === 'pos_sessions' && change.data['user_id'] === userId && change.data['opened_by'] === 'kiosk');
 }
 
-async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<string, unknown>): Promise<number | null> {
+async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<string, unknown>): Promise<{ id: number; by: 'email' | 'phone' } | null> {
   if (typeof data['email_key'] === 'string') {
     const byEmail = await trx.selectFrom('users').select('id').where('email_key', '=', data['email_key']).executeTakeFirst();
-    if (byEmail) return Number(byEmail.id);
+    if (byEmail) return { id: Number(byEmail.id), by: 'email' };
   }
   if (typeof data['phone'] === 'string' && data['phone']) {
     const byPhone = await trx
@@ -380,7 +392,7 @@ async function findSameCustomer(trx: Kysely<DB>, vendorId: number, data: Record<
       .where('uv.removed_at', 'is', null)
       .orderBy('u.id')
       .executeTakeFirst();
-    if (byPhone) return Number(byPhone.id);
+    if (byPhone) return { id: Number(byPhone.id), by: 'phone' };
   }
   return null;
 }

@@ -170,18 +170,25 @@ function NodeContact({ node }: { node: ChainHealthData['nodes'][number] }) {
 function ExceptionRow({ exception, canResolve, onResolve }: { exception: ChainException; canResolve: boolean; onResolve: (note: string) => void }) {
   const t = useAdminStrings();
   const [note, setNote] = useState('');
+  const advice = exceptionAdvice(t, exception.kind);
   return (
     <Table.Tr aria-label={exception.subject}>
       <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
       <Table.Td>{exceptionKindName(t, exception.kind)}</Table.Td>
       <Table.Td>
         <ExceptionText exception={exception} />
+        {advice !== null && (
+          <Text size="sm" c="dimmed" mt={4}>
+            {advice}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td>
         {canResolve && (
           <Group wrap="nowrap">
             <TextInput aria-label={t.resolveNote} placeholder={t.resolveNote} value={note} onChange={(e) => setNote(e.currentTarget.value)} />
-            <Button size="xs" onClick={() => onResolve(note)}>
+            {/* Not squeezed by a long text beside it: it read "Reso". */}
+            <Button size="xs" style={{ flexShrink: 0 }} onClick={() => onResolve(note)}>
               {t.resolve}
             </Button>
           </Group>
@@ -189,6 +196,12 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: ChainEx
       </Table.Td>
     </Table.Tr>
   );
+}
+
+/** What staff do about a kind (or leave alone); null for a kind this screen does not know yet. */
+function exceptionAdvice(t: ReturnType<typeof useAdminStrings>, kind: string): string | null {
+  const key = `exceptionAdvice_${kind}` as keyof typeof t;
+  return typeof t[key] === 'string' ? (t[key] as string) : null;
 }
 
 /** A kind in words; a kind this screen does not know yet (a newer central) as the node names it. */

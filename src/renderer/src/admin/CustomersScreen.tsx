@@ -173,6 +173,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         {p.flagged && <Badge tt="none" color="red">{t.flagged}</Badge>}
         {p.blocked && <Badge tt="none" color="red">{t.blocked}</Badge>}
       </Group>
+      {p.flagged && <Text c="red">{t.flaggedBecause}</Text>}
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       {/* A long email breaks rather than widen the page (at 320 px it scrolled sideways). */}
       <Text style={{ overflowWrap: 'anywhere' }}>{contact.length > 0 ? contact.join(' · ') : '—'}</Text>

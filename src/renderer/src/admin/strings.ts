@@ -212,6 +212,9 @@ export const useAdminStrings = defineStrings({
     adjust: 'Adjust balance',
     adjusted: (balance: string) => `Adjusted: the balance is now ${balance}.`,
     flagged: 'Flagged',
+    // The only flag central sets (sync/central/settle-accounts.ts): said on the profile, with what to do.
+    flaggedBecause:
+      'Flagged: sales at stores that could not reach each other spent more than this customer had, so a balance is below zero. Their next points or reloads pay it back and lift the flag by themselves; to write the debt off, adjust the balance up to zero below.',
     expiring: 'Expiring',
     expiresOn: (amount: string, date: string) => `${amount} on ${date}`,
     nothingExpiring: 'Nothing expires',
@@ -383,6 +386,23 @@ export const useAdminStrings = defineStrings({
     exceptionKind_email_conflict: 'Email held by another customer',
     exceptionKind_phone_conflict: 'Phone held by another customer',
     exceptionKind_contact_kept: 'Contact added at a store not taken',
+    // What to do about each kind, in a merchant's words (docs/sync.md, Conflicts, says what central did).
+    exceptionAdvice_card_conflict: 'The card stays with the customer it was linked to first. If it belongs to the other customer, give them another card at the counter.',
+    exceptionAdvice_customer_merged:
+      'Nothing to do if it is one person: one customer now holds the points and visits of both. If two people share that email or phone, register the second at the counter with a contact of their own and move their points with an adjustment on each customer’s page.',
+    exceptionAdvice_event_rejected: 'Central did not take this change from the store, so the chain does not have it. Read the reason; if a sale is missing, enter it again or adjust the customer’s balance on their page.',
+    exceptionAdvice_offline_overdraft:
+      'Stores that could not reach each other both spent this balance. The customer is flagged; their next points or reloads pay the debt back and lift the flag by themselves. To write the debt off instead, adjust the balance up to zero on their page.',
+    exceptionAdvice_receipt_reused: 'Both sales are kept; the later one was renamed. Nothing to do, unless the store’s tills keep giving out the same receipt numbers: check how they number receipts.',
+    exceptionAdvice_sale_repeated: 'The same sale reached central twice (a till that tried again at another node). Central voided the copy, so the sale counts once. Nothing to do.',
+    exceptionAdvice_void_repeated: 'The same sale was voided at two places before they heard of each other. Central undid the second void, so the sale is voided once. Nothing to do.',
+    exceptionAdvice_node_restored:
+      'The store’s node was started from a backup of its data folder; its sales since the backup were sent again and nothing was lost. If nobody restored it, two machines may be running as this node: stop one.',
+    exceptionAdvice_sale_in_other_currency: 'This offline sale used the quick-pay currency from before the switch; its amounts were kept as recorded, not converted. If they must be converted, adjust the customer’s balance on their page.',
+    exceptionAdvice_passport_conflict: 'Nothing was changed: the number stays with the customer who had it. Check it with the customer at their next visit.',
+    exceptionAdvice_email_conflict: 'Nothing was changed: the email stays with the customer who had it. Check it with the customer at their next visit.',
+    exceptionAdvice_phone_conflict: 'Nothing was changed: the phone stays with the customer who had it. Check it with the customer at their next visit.',
+    exceptionAdvice_contact_kept: 'The customer had already given another contact at central, which stays. Nothing to do unless the customer says the one added at the store is right: they can change it in the app.',
     resolveNote: 'How it was resolved',
     resolve: 'Resolve',
     resolvedDone: 'Resolved.',
@@ -585,6 +605,8 @@ export const useAdminStrings = defineStrings({
     adjust: 'Ajustar saldo',
     adjusted: (balance: string) => `Ajustado: el saldo ahora es ${balance}.`,
     flagged: 'Marcado',
+    flaggedBecause:
+      'Marcado: ventas en tiendas que no podían comunicarse gastaron más de lo que tenía este cliente, así que un saldo está bajo cero. Sus próximos puntos o recargas lo pagan y quitan la marca por sí solos; para condonar la deuda, ajuste el saldo hasta cero abajo.',
     expiring: 'Por vencer',
     expiresOn: (amount: string, date: string) => `${amount} el ${date}`,
     nothingExpiring: 'Nada vence',
@@ -756,6 +778,22 @@ export const useAdminStrings = defineStrings({
     exceptionKind_email_conflict: 'Correo de otro cliente',
     exceptionKind_phone_conflict: 'Teléfono de otro cliente',
     exceptionKind_contact_kept: 'Contacto añadido en tienda no aceptado',
+    exceptionAdvice_card_conflict: 'La tarjeta sigue con el cliente al que se vinculó primero. Si es del otro cliente, entréguele otra tarjeta en el mostrador.',
+    exceptionAdvice_customer_merged:
+      'Nada que hacer si es una sola persona: un solo cliente tiene ahora los puntos y las visitas de ambos. Si dos personas comparten ese correo o teléfono, registre a la segunda en el mostrador con un contacto propio y pásele sus puntos con un ajuste en la página de cada cliente.',
+    exceptionAdvice_event_rejected: 'La central no aceptó este cambio de la tienda, así que la cadena no lo tiene. Lea el motivo; si falta una venta, regístrela de nuevo o ajuste el saldo del cliente en su página.',
+    exceptionAdvice_offline_overdraft:
+      'Tiendas que no podían comunicarse gastaron ambas este saldo. El cliente queda marcado; sus próximos puntos o recargas pagan la deuda y quitan la marca por sí solos. Para condonar la deuda, ajuste el saldo hasta cero en su página.',
+    exceptionAdvice_receipt_reused: 'Se conservan ambas ventas; la posterior se renombró. Nada que hacer, salvo que las cajas de la tienda repitan números de recibo: revise cómo los numeran.',
+    exceptionAdvice_sale_repeated: 'La misma venta llegó dos veces a la central (una caja que reintentó en otro nodo). La central anuló la copia, así que la venta cuenta una vez. Nada que hacer.',
+    exceptionAdvice_void_repeated: 'La misma venta se anuló en dos lugares antes de que se enteraran el uno del otro. La central deshizo la segunda anulación: la venta queda anulada una vez. Nada que hacer.',
+    exceptionAdvice_node_restored:
+      'El nodo de la tienda se inició desde una copia de su carpeta de datos; sus ventas desde la copia se enviaron de nuevo y no se perdió nada. Si nadie lo restauró, puede que dos máquinas funcionen como este nodo: detenga una.',
+    exceptionAdvice_sale_in_other_currency: 'Esta venta sin conexión usó la moneda de pago rápido anterior al cambio; sus importes se conservaron tal cual, sin convertir. Si deben convertirse, ajuste el saldo del cliente en su página.',
+    exceptionAdvice_passport_conflict: 'No se cambió nada: el número sigue con el cliente que lo tenía. Compruébelo con el cliente en su próxima visita.',
+    exceptionAdvice_email_conflict: 'No se cambió nada: el correo sigue con el cliente que lo tenía. Compruébelo con el cliente en su próxima visita.',
+    exceptionAdvice_phone_conflict: 'No se cambió nada: el teléfono sigue con el cliente que lo tenía. Compruébelo con el cliente en su próxima visita.',
+    exceptionAdvice_contact_kept: 'El cliente ya había dado otro contacto en la central, que se mantiene. Nada que hacer salvo que el cliente diga que el añadido en la tienda es el correcto: puede cambiarlo en la app.',
     resolveNote: 'Cómo se resolvió',
     resolve: 'Resolver',
     resolvedDone: 'Resuelta.',
