@@ -76,6 +76,25 @@ describe('punchcard init --owner', () => {
 // `punchcard owner`: init --owner makes the first owner of a vendor it creates only, so a program
 // set up without it (the README's chain example) had no way into the back office.
 describe('punchcard owner', () => {
+  it('says, set up without an owner, how to add one: the printed command works as printed', async () => {
+    const dir = tempDir();
+    const init = await run(['init', '--data', dir, '--vendor', 'Lupe’s Bakery']);
+    expect(init.code, init.stderr).toBe(0);
+    const said = /^The back office \(\/admin\) has no owner yet: `(punchcard owner --data \S+ --email EMAIL)` adds one and prints a sign-in link\.$/m.exec(init.stdout);
+    expect(said, init.stdout).not.toBeNull();
+    const args = said![1]!.replace('EMAIL', 'lupe@bakery.test').split(' ').slice(1);
+    expect(args).toEqual(['owner', '--data', dir, '--email', 'lupe@bakery.test']);
+    const owner = await run(args);
+    expect(owner.code, owner.stderr).toBe(0);
+    expect(owner.stdout).toMatch(/owner_sign_in_link +http:\/\/127\.0\.0\.1:4321\/admin#\/sign-in-link\?token=pcsl_/);
+
+    // With --owner, the link is there and the hint is not.
+    const withOwner = await run(['init', '--data', tempDir(), '--vendor', 'Acme', '--owner', 'boss@acme.test']);
+    expect(withOwner.code, withOwner.stderr).toBe(0);
+    expect(withOwner.stdout).toMatch(/owner_sign_in_link/);
+    expect(withOwner.stdout).not.toMatch(/no owner yet/);
+  });
+
   it('gives a program set up without an owner one, with a one-time link; another with a password; refuses a taken email and an unknown vendor', async () => {
     const dir = tempDir();
     const init = await run(['init', '--data', dir, '--vendor', 'No Owner Yet', '--json']);

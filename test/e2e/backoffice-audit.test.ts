@@ -79,4 +79,21 @@ describe('back-office audit log in Chromium', () => {
     await expectText(page.locator('tbody tr').first().locator('td').nth(3), /^Tienda \d+$/);
     await page.context().close();
   });
+
+  it('says what a change set or moved, not the row’s ids and millisecond times', async () => {
+    const program = await staffCall(node, owner.token, 'GET', '/backoffice/program');
+    const points = program.body.currencies.find((c: { code: string | null }) => c.code === null).id as string;
+    const made = await staffCall(node, owner.token, 'POST', '/backoffice/program/rewards', { name: 'Free coffee', cost: 50, currency: points });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await staffCall(node, owner.token, 'PUT', `/backoffice/program/rewards/${made.body.id}`, { cost: 60 })).status).toBe(200);
+    const page = await auditPage();
+    const rows = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
+    // Newest first: the change is its one field (it also read `updatedAt: 1796598563798 → 1796598572305`) …
+    await expectText(rows.nth(0).locator('td').nth(4), /^cost: 50 → 60$/);
+    // … and the creation what it set (it began with `id:`, `publicId:` and `vendorId:`, and ended with two times in milliseconds).
+    const created = await expectText(rows.nth(1).locator('td').nth(4), /name: Free coffee/);
+    expect(created).toMatch(/^cost: 50$/m);
+    expect(created).not.toMatch(/^(id|publicId|vendorId|createdAt|updatedAt):/m);
+    await page.context().close();
+  });
 });

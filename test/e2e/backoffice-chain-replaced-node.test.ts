@@ -24,8 +24,8 @@ describe('a replaced till in the back office', () => {
   let browser: Browser;
   const credentials: Record<string, string> = {};
 
-  const pair = async (label: string) => {
-    const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', token: central.vendor.accessToken, body: { store: central.vendor.storeId } });
+  const pair = async (label: string, store = central.vendor.storeId) => {
+    const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', token: central.vendor.accessToken, body: { store } });
     const paired = await http(`${url}/sync/pair`, { method: 'POST', body: { code: code.body.code, label } });
     credentials[label] = paired.body.credential as string;
     return paired.body.node_id as number;
@@ -115,5 +115,32 @@ describe('a replaced till in the back office', () => {
     expect((await pull('new-till')).status).toBe(200);
     const audit = await staffCall({ url } as TestNode, owner.token, 'GET', '/backoffice/audit?object_type=sync_node&limit=5');
     expect(audit.body.items).toHaveLength(1);
+  });
+
+  it("asks central for the store's chain once, and its keys' words follow an unpair at once", async () => {
+    // A store whose only till is paired: its keys are used there, out of central's sight.
+    const ogdenville = await addStore(central, 'Ogdenville');
+    await pair('ogdenville-till', ogdenville.storeId);
+    expect((await pull('ogdenville-till')).status).toBe(200);
+    const page = await backOfficePage(browser, url, owner.email, `stores/${ogdenville.storeId}`, 'Store nodes');
+    const chainLoads: string[] = [];
+    page.context().on('request', (request) => {
+      if (new URL(request.url()).pathname === '/backoffice/chain') chainLoads.push(new URL(request.url()).search);
+    });
+    await page.reload();
+    const keys = page.getByRole('table', { name: 'API keys of Ogdenville' });
+    await expectText(keys, /Not at central/);
+    await page.getByRole('table', { name: 'Store nodes' }).getByRole('row', { name: 'ogdenville-till' }).waitFor();
+    // StoreDetail and the node's health used to load it each (the whole chain, then this store's).
+    expect(chainLoads).toEqual([`?store=${ogdenville.storeId}`]);
+
+    await page.getByRole('button', { name: 'Unpair ogdenville-till' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, unpair' }).click();
+    await expectText(page.getByRole('status'), '“ogdenville-till” is unpaired.');
+    // No node uses the keys any more: central's record is the whole story, without a reload.
+    await expectText(keys, /Never/);
+    expect(await keys.textContent()).not.toMatch(/Not at central/);
+    expect(await page.getByTestId('keys-used-at-node').count()).toBe(0);
+    await page.context().close();
   });
 });

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { backOfficePage, expectCount, expectText, saveScreenshot } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -40,9 +40,10 @@ describe('back-office stores in Chromium', () => {
     const page = await storesPage(owner.email);
     await page.getByRole('button', { name: 'Add a store' }).click();
     const dialog = page.getByRole('dialog');
-    // Sent empty, every required field is marked at once, before the node is asked.
+    // The country starts as the program's; sent otherwise empty, every required field is marked at once, before the node is asked.
+    await expect.poll(() => field(page, 'Country').inputValue()).toBe('US');
     await dialog.getByRole('button', { name: 'Add a store' }).click();
-    for (const label of ['Name', 'Address', 'City', 'Country']) {
+    for (const label of ['Name', 'Address', 'City']) {
       await expectText(dialog, new RegExp(`${label} is required\\.`));
       expect(await field(page, label).getAttribute('aria-invalid')).toBe('true');
     }
@@ -83,6 +84,29 @@ describe('back-office stores in Chromium', () => {
     const audit = await staffCall(node, owner.token, 'GET', '/backoffice/audit?limit=1');
     expect(audit.body.items[0]).toMatchObject({ action: 'store.create', actor: owner.email });
     await page.context().close();
+  });
+
+  it('a new store starts in the program’s country and the time zone of the browser it is added from', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'America/Los_Angeles', locale: 'en-US', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${node.url}/admin#/stores`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Stores' }).waitFor();
+    await page.getByRole('button', { name: 'Add a store' }).click();
+    const dialog = page.getByRole('dialog');
+    // They were empty and UTC: a merchant in San Francisco got a store whose hours read in London's winter time.
+    await expect.poll(() => field(page, 'Country').inputValue()).toBe('US');
+    expect(await dialog.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Los_Angeles');
+    await field(page, 'Name').fill('Castro');
+    await field(page, 'Address').fill('400 Castro St');
+    await field(page, 'City').fill('San Francisco');
+    await dialog.getByRole('button', { name: 'Add a store' }).click();
+    await expectText(page.getByRole('table', { name: 'Stores' }).getByRole('row').filter({ hasText: 'Castro' }), /San Francisco, US.*America\/Los_Angeles/s);
+    expect(await storeNamed('Castro')).toMatchObject({ country: 'US', time_zone: 'America/Los_Angeles' });
+    await context.close();
   });
 
   it('an owner edits a store’s details: a bad day’s hours are the node’s refusal; saved, the page shows them', async () => {

@@ -25,6 +25,17 @@ describe('audit entries in words', () => {
     ]);
   });
 
+  it('leaves out the row’s bookkeeping the entry already says: ids, the program, when it was made and changed', () => {
+    const reward = { id: 4795064698011671, publicId: 'rwd_py14', vendorId: 4795064698011649, currencyPublicId: 'curr_2fpp', name: 'Pastry box', cost: 120, createdAt: 1796598575595, updatedAt: 1796598575595 };
+    expect(auditChanges(null, reward)).toEqual([
+      { field: 'currencyPublicId', before: null, after: 'curr_2fpp' },
+      { field: 'name', before: null, after: 'Pastry box' },
+      { field: 'cost', before: null, after: '120' },
+    ]);
+    expect(auditChanges({ status: 'ACTIVE', updatedAt: 1796598563798 }, { status: 'INACTIVE', updatedAt: 1796598572305 })).toEqual([{ field: 'status', before: 'ACTIVE', after: 'INACTIVE' }]);
+    expect(auditChanges({ id: 7, created_at: 1, updated_at: 1, vendor_id: 2, store_id: 9 }, { id: 7, created_at: 1, updated_at: 5, vendor_id: 2, store_id: 10 })).toEqual([{ field: 'store_id', before: '9', after: '10' }]);
+  });
+
   it('a change that moved nothing lists nothing; values that are not objects are one line', () => {
     expect(auditChanges({ a: 1 }, { a: 1 })).toEqual([]);
     expect(auditChanges(null, null)).toEqual([]);

@@ -66,6 +66,8 @@ export function registerInitCommand(program: Command): void {
             `Created vendor "${options.vendor}" in ${options.data}`,
             ...Object.entries(summary).map(([k, v]) => `  ${k.padEnd(14)} ${v}`),
             'Secrets are shown only now: keep them somewhere safe.',
+            // Without --owner nobody can sign in to the back office, and nothing else says how to get in.
+            ...(owner ? [] : [`The back office (/admin) has no owner yet: \`punchcard owner --data ${options.data} --email EMAIL\` adds one and prints a sign-in link.`]),
             '',
           ].join('\n'),
         );

@@ -10,13 +10,15 @@ import { adminStore, useAdmin } from './admin-store';
 import { formatDateTime } from './format';
 import { durationWords, nodeSilentMs } from './node-silence';
 import { useAdminStrings } from './strings';
-import { useLoad } from './use-load';
+import type { Loaded } from './use-load';
 
-/** A store's node as central sees it (last seen, changes to pull, first sync, rejected events) and the exceptions to resolve. */
-export function ChainHealth({ storeId }: { storeId: number }) {
+/**
+ * A store's node as central sees it (last seen, changes to pull, first sync, rejected events) and
+ * the exceptions to resolve, from the store page's load of `GET /backoffice/chain?store=`.
+ */
+export function ChainHealth({ chain }: { chain: Loaded<ChainHealthData> }) {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
-  const chain = useLoad(() => adminStore.getState().api().chain(storeId), [storeId]);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   if (chain.error)
     return (

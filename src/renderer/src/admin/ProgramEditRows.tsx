@@ -212,25 +212,38 @@ export function TierRow({ tier, unit, editable, say, problem }: { tier: Tier; un
 }
 
 /**
- * A currency: shown as it is, or (Rename) its name in place — the name customers read on their
- * balances. Its ISO code stays (balances are kept in it); pausing asks first (StatusToggle).
+ * A currency: shown as it is, or edited in place — its name (Rename), the name customers read on
+ * their balances, and for a money currency (Edit) its ISO code too: `init` makes quick pay in USD
+ * unless told otherwise, and the node lets the code change until money exists in it (409
+ * `currency_in_use` says why after that). The code is sent only when changed, so a rename never
+ * meets that refusal. A loyalty currency gets no code here. Pausing asks first (StatusToggle).
  */
 export function CurrencyRow({ currency, editable, say, confirm, problem }: { currency: Currency; editable: boolean; say: Say; confirm: PauseConfirmation; problem: FieldProblem | null }) {
   const t = useAdminStrings();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(currency.name);
+  const [code, setCode] = useState(currency.code ?? '');
   const focus = useEditRowFocus(editing);
+  const money = currency.code !== null;
   const start = () => {
     setName(currency.name);
+    setCode(currency.code ?? '');
     setEditing(true);
   };
-  const save = () => void say(api().saveProgramItem('currencies', currency.id, { name }), currency.id).then((ok) => ok && setEditing(false));
+  const changes = money && code.trim() !== currency.code ? { name, code: code.trim() } : { name };
+  const save = () => void say(api().saveProgramItem('currencies', currency.id, changes), currency.id).then((ok) => ok && setEditing(false));
   return (
     <Table.Tr aria-label={currency.name} onKeyDown={editing ? escapeCancels(() => setEditing(false)) : undefined}>
       <Table.Td data-label={t.name}>
         {editing ? <TextInput aria-label={t.rowField(t.name, currency.name)} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problem, 'name', focus.field)} /> : currency.name}
       </Table.Td>
-      <Table.Td data-label={t.codeColumn}>{currency.code ?? '—'}</Table.Td>
+      <Table.Td data-label={t.codeColumn}>
+        {editing && money ? (
+          <TextInput aria-label={t.rowField(t.codeColumn, currency.name)} maxLength={3} w={90} value={code} onChange={(e) => setCode(e.currentTarget.value.toUpperCase())} {...invalidProps(problem, 'code')} />
+        ) : (
+          (currency.code ?? '—')
+        )}
+      </Table.Td>
       <Table.Td data-label={t.status}>{t[`programStatus_${currency.status}`]}</Table.Td>
       <Table.Td>
         {editing ? (
@@ -238,8 +251,8 @@ export function CurrencyRow({ currency, editable, say, confirm, problem }: { cur
         ) : (
           editable && (
             <Group gap="xs">
-              <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(t.rename, currency.name)} onClick={start}>
-                {t.rename}
+              <Button ref={focus.button} size="xs" variant="subtle" aria-label={t.rowAction(money ? t.edit : t.rename, currency.name)} onClick={start}>
+                {money ? t.edit : t.rename}
               </Button>
               <StatusToggle kind="currencies" id={currency.id} name={currency.name} status={currency.status} editable={editable} say={say} confirm={confirm} />
             </Group>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { refusalText } from './node-refusal';
 import type { AdminStore, StoreDetails } from './admin-api';
 import { adminStore } from './admin-store';
+import { useProgramCountry } from './program-country';
 import { useAdminStrings } from './strings';
 
 export const WEEK_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -21,16 +22,25 @@ interface Draft {
   hours: Record<Day, string>;
 }
 
-function draftOf(store: AdminStore | null): Draft {
+/**
+ * A new store starts in the program's country and the browser's time zone (the merchant usually
+ * sets a store up from where it is): UTC made its hours and "open now" read hours off.
+ */
+function newStoreDefaults(country: string | null): Pick<Draft, 'country' | 'timeZone'> {
+  return { country: country ?? '', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' };
+}
+
+function draftOf(store: AdminStore | null, country: string | null): Draft {
+  const fresh = newStoreDefaults(country);
   return {
     name: store?.name ?? '',
     address: store?.address ?? '',
     city: store?.city ?? '',
     region: store?.region ?? '',
     postalCode: store?.postal_code ?? '',
-    country: store?.country ?? '',
+    country: store?.country ?? fresh.country,
     phone: store?.phone ?? '',
-    timeZone: store?.time_zone ?? 'UTC',
+    timeZone: store?.time_zone ?? fresh.timeZone,
     status: store?.status ?? 'active',
     // A day a store with hours leaves out is closed; a store with no hours has every day empty.
     hours: Object.fromEntries(WEEK_DAYS.map((day) => [day, store?.hours ? (store.hours[day] ?? 'closed') : ''])) as Record<Day, string>,
@@ -78,7 +88,8 @@ function timeZones(current: string): string[] {
 export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; onSaved: (saved: AdminStore) => void }) {
   const t = useAdminStrings();
   const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState<Draft>(() => draftOf(store));
+  const country = useProgramCountry();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(store, country));
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState<ReadonlySet<RequiredField>>(new Set());
   const [busy, setBusy] = useState(false);
@@ -90,7 +101,7 @@ export function StoreFormButton({ store, onSaved }: { store: AdminStore | null; 
   const requiredError = (key: RequiredField, label: string) => (missing.has(key) ? t.fieldRequired(label) : undefined);
   const setHours = (day: Day, value: string) => setDraft((d) => ({ ...d, hours: { ...d.hours, [day]: value } }));
   const start = () => {
-    setDraft(draftOf(store));
+    setDraft(draftOf(store, country));
     setError(null);
     setMissing(new Set());
     setOpen(true);

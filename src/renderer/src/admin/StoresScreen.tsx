@@ -227,8 +227,9 @@ export function StoreDetail({ storeId }: { storeId: number }) {
   const keyRoleName = useKeyRoleName();
   const store = useLoad(() => adminStore.getState().api().store(storeId), [storeId]);
   const keys = useLoad(() => adminStore.getState().api().keys(storeId), [storeId]);
-  // At central, a store with a paired node uses its keys there, out of central's sight.
-  const chain = useLoad(() => adminStore.getState().api().chain(null), []);
+  // At central, a store with a paired node uses its keys there, out of central's sight. One load
+  // serves this and the node's health below, so an unpair there updates the keys' words too.
+  const chain = useLoad(() => adminStore.getState().api().chain(storeId), [storeId]);
   const usedAtNode = chain.data?.role === 'central' && chain.data.nodes.some((n) => n.store === storeId && n.revoked_at === null);
   const canWrite = useCanWriteStores();
   const [said, setSaid] = useState<Said | null>(null);
@@ -347,7 +348,7 @@ export function StoreDetail({ storeId }: { storeId: number }) {
               <Code data-testid="issued-key">{issued.secret}</Code>
             </Alert>
           )}
-          <ChainHealth storeId={storeId} />
+          <ChainHealth chain={chain} />
         </>
       )}
     </Stack>

@@ -23,6 +23,13 @@ function shown(value: unknown): string | null {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * Row bookkeeping the entry already says (its time, its object and the program whose log it is):
+ * a new reward read `id: 4795…`, `vendorId: 4795…`, `createdAt: 1796598575595`, and every change
+ * `updatedAt: 1796598563798 → 1796598572305`.
+ */
+const BOOKKEEPING = new Set(['id', 'publicId', 'vendorId', 'vendor_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at']);
+
 /** The fields whose value differs between `before` and `after`, in the order the node wrote them. */
 export function auditChanges(before: unknown, after: unknown): FieldChange[] {
   if (!isRecord(before) && !isRecord(after)) {
@@ -31,7 +38,7 @@ export function auditChanges(before: unknown, after: unknown): FieldChange[] {
   }
   const from = isRecord(before) ? before : {};
   const to = isRecord(after) ? after : {};
-  const fields = [...new Set([...Object.keys(from), ...Object.keys(to)])];
+  const fields = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((field) => !BOOKKEEPING.has(field));
   return fields
     .map((field) => ({ field, before: shown(from[field]), after: shown(to[field]) }))
     .filter((change) => change.before !== change.after);

@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 
+/** What `useLoad` gives: the value, or the node's refusal, and a way to ask again. */
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  reload: () => void;
+}
+
 /** Loads something from the node, with its error as the node said it; `reload` asks again. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): { data: T | null; error: string | null; reload: () => void } {
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
