@@ -19,7 +19,7 @@ import { lowerAsPostgres } from './folded-names';
 import { migrations } from './migrations/index';
 import { ObjectIdCounter } from './object-id-counter';
 import { startCheckpointer } from './checkpointer';
-import { asideFileOf, isNewSqliteFile, moveIntoPlace, removeLeftoverBuilds } from './fresh-file';
+import { asideFileOf, isExistingSqliteFile, isNewSqliteFile, moveIntoPlace, removeLeftoverBuilds } from './fresh-file';
 import { attachWriteConnection } from './raw-writer';
 import { withLazyWriteLock } from './write-lock';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
@@ -145,7 +145,10 @@ export interface SqliteOptions {
  * commits then cost no fsync, and a crash mid-build leaves no half-made database under the name.
  */
 export function openSqlite(file: string | Buffer, options: SqliteOptions = {}): Database {
-  return openSqliteAs(file, options, typeof file === 'string' && isNewSqliteFile(file) ? 'built aside' : 'node');
+  if (typeof file === 'string' && isNewSqliteFile(file)) return openSqliteAs(file, options, 'built aside');
+  // Builds that crashed or lost the race, or whose unlink a power cut prevented, may lie beside it.
+  if (typeof file === 'string' && isExistingSqliteFile(file)) removeLeftoverBuilds(file, building.has(resolve(file)));
+  return openSqliteAs(file, options, 'node');
 }
 
 /** 'building': the aside copy under construction (no fsyncs, no reader, no checkpointer). */
@@ -246,7 +249,7 @@ function buildAside(file: string, options: SqliteOptions): Promise<void> {
   if (running) return running;
   const build = (async () => {
     const aside = asideFileOf(file);
-    removeLeftoverBuilds(file, new Set());
+    removeLeftoverBuilds(file, false);
     if (existsSync(file)) return;
     const made = openSqliteAs(aside, { nativeBinding: options.nativeBinding }, 'building');
     try {
@@ -254,7 +257,7 @@ function buildAside(file: string, options: SqliteOptions): Promise<void> {
       await sql`pragma journal_mode = WAL`.execute(made.db);
     } catch (error) {
       await made.close();
-      removeLeftoverBuilds(file, new Set());
+      removeLeftoverBuilds(file, false);
       throw error;
     }
     await made.close();

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -12,7 +12,16 @@ import { basename, dirname, join } from 'node:path';
  * that is missing too is left to SQLite's open, which fails at once with its usual error.
  */
 export function isNewSqliteFile(file: string): boolean {
-  return file !== '' && file !== ':memory:' && !file.startsWith('file:') && !existsSync(file) && existsSync(dirname(file));
+  return isPlainFile(file) && !existsSync(file) && existsSync(dirname(file));
+}
+
+/** Whether an SQLite location names a file that is there (leftover builds beside it are removed at its open). */
+export function isExistingSqliteFile(file: string): boolean {
+  return isPlainFile(file) && existsSync(file);
+}
+
+function isPlainFile(file: string): boolean {
+  return file !== '' && file !== ':memory:' && !file.startsWith('file:');
 }
 
 /** The aside file of this process; the pid tells a crashed build's leftover from a running one. */
@@ -21,17 +30,38 @@ export function asideFileOf(file: string): string {
 }
 
 /**
- * Removes what builds that did not finish left beside `file` (with their -journal, -wal, -shm):
- * those of processes that are gone, and this process's own unless `keep` names it (building now).
+ * Removes what builds left beside `file` (with their -journal, -wal, -shm): those of processes
+ * that are gone, this process's own unless `ownRunning` (one is being built now), and, whatever
+ * its pid (gone, or reused by another process after a restart), a build's name that is a second
+ * name of `file` itself: a power cut between the link and the unlink (moveIntoPlace) left it.
+ * A live process's build in progress is never a name of `file`, so it is kept.
  */
-export function removeLeftoverBuilds(file: string, keep: ReadonlySet<string>): void {
+/**
+ * Tidying, never a reason to fail an open: a leftover the system will not remove now (Windows
+ * refuses a name of a file another process has open) is tried again at the next open.
+ */
+function removeIfAllowed(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // left for the next open
+  }
+}
+
+export function removeLeftoverBuilds(file: string, ownRunning: boolean): void {
   const prefix = `${basename(file)}.building-`;
+  const database = statSync(file, { throwIfNoEntry: false });
+  const isDatabase = (path: string) => {
+    if (database === undefined || database.nlink < 2) return false;
+    const entry = statSync(path, { throwIfNoEntry: false });
+    return entry !== undefined && entry.ino === database.ino && entry.dev === database.dev;
+  };
   for (const name of readdirSync(dirname(file))) {
     if (!name.startsWith(prefix)) continue;
+    const path = join(dirname(file), name);
     const pid = Number(/^(\d+)/.exec(name.slice(prefix.length))?.[1]);
-    const aside = join(dirname(file), `${prefix}${pid}`);
-    if (keep.has(aside)) continue;
-    if (pid === process.pid || !isRunning(pid)) rmSync(join(dirname(file), name), { force: true });
+    const stale = pid === process.pid ? !ownRunning : !isRunning(pid);
+    if (stale || isDatabase(path)) removeIfAllowed(path);
   }
 }
 
