@@ -214,7 +214,7 @@ describe('payment events', () => {
       user: { ...USER, user_id: c.userId },
       automatic: false,
       amount: 20,
-      currency: 'USD',
+      currency: { currency_id: v.quickPayCurrencyId, name: 'Quick Pay USD', code: 'USD' },
       status: 'succeeded',
       decline_reason: null,
       decline_code: null,

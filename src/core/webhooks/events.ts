@@ -52,6 +52,16 @@ async function currencyOf(db: Db, currencyId: number) {
   return currencyInfo(row);
 }
 
+/**
+ * Every payload's `currency`: one shape, `{currency_id, name, code}` (code null for a loyalty
+ * currency), as the legacy replies' `currency {id, name, code}` with the webhooks' `<entity>_id` key.
+ */
+type CurrencyPayload = { currency_id: number | null; name: string; code: string | null };
+
+function currencyPayload(currency: { id: number; name: string; code: string | null }): CurrencyPayload {
+  return { currency_id: currency.id, name: currency.name, code: currency.code };
+}
+
 const at = (time: EventTime): { occurredAt?: number } => (time.occurredAt === undefined ? {} : { occurredAt: time.occurredAt });
 
 /** `user_card.created`: a customer linked a card (documented: user_card_id, user, card, dates, status). The pin is never sent. */
@@ -114,7 +124,7 @@ export function recordBalanceUpdated(
         balance: {
           amount: major(movement.amount),
           total: major(movement.balance),
-          currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+          currency: currencyPayload(currency),
           expiring: expiringByDay(lots, movement.balance).map((lot) => ({ amount: major(lot.amount), date: toUnixSeconds(lot.at) })),
         },
         transaction_detail: {
@@ -230,12 +240,14 @@ export function recordReloadEvent(db: Db, engine: Engine, type: 'reload.succeede
     data: async () => {
       const row = await db.selectFrom('payment_charges').selectAll().where('id', '=', charge.id).executeTakeFirstOrThrow();
       const digits = minorUnitDigits(row.currency);
+      // The quick-pay currency charged; a charge older than that column (migration 0009) names only its ISO code.
+      const currency = row.currency_id === null ? { currency_id: null, name: row.currency, code: row.currency } : currencyPayload(await currencyOf(db, row.currency_id));
       return {
         reload_id: row.id,
         user: row.user_id === null ? null : await customerPayload(db, charge.vendorId, row.user_id),
         automatic: row.purpose === 'auto_reload',
         amount: toMajorUnits(row.amount, digits),
-        currency: row.currency,
+        currency,
         status: row.status,
         // the gateway's word, as first published; decline_code is the API's code for it
         decline_reason: row.decline_reason,
@@ -282,7 +294,7 @@ export function recordEgiftEvent(db: Db, engine: Engine, type: 'egift.sent' | 'e
       return {
         egift_id: row.id,
         amount: toMajorUnits(row.amount, currency.digits),
-        currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+        currency: currencyPayload(currency),
         buyer_email: row.buyer_email,
         recipient_email: row.recipient_email,
         claimed_by: row.claimed_by_user_id === null ? null : await customerPayload(db, egift.vendorId, row.claimed_by_user_id),
@@ -330,7 +342,7 @@ export function recordPointsExpired(
       const currency = await currencyOf(db, expiry.currencyId);
       return {
         user: await customerPayload(db, expiry.vendorId, expiry.userId),
-        currency: { currency_id: currency.id, name: currency.name, code: currency.code },
+        currency: currencyPayload(currency),
         points: expiry.points,
         balance: expiry.balance,
       };

@@ -7,7 +7,7 @@ import { WEBHOOK_KINDS } from '../../shared/webhook-kinds';
 
 export { WEBHOOK_KINDS };
 
-export const WEBHOOK_API_VERSION = '2026-11-25';
+export const WEBHOOK_API_VERSION = '2026-12-06';
 
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 

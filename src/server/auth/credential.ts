@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ServiceError } from '../../shared/errors';
 import type { ApiKeyRole } from '../../shared/roles';
+import type { StaffPermission } from '../../shared/staff-roles';
 
 /**
  * Which credential a route takes, read from the checks it runs (each check is tagged with what it
@@ -13,8 +14,8 @@ export type RouteCredential =
   | { kind: 'api_key'; roles: readonly ApiKeyRole[] }
   | { kind: 'session' }
   | { kind: 'session_or_api_key'; roles: readonly ApiKeyRole[] }
-  /** A back-office staff session (Authorization: Bearer of /backoffice sign-in). */
-  | { kind: 'staff' }
+  /** A back-office staff session (Authorization: Bearer of /backoffice sign-in); the permission its role needs, when one is checked. */
+  | { kind: 'staff'; permission?: StaffPermission }
   /** A paired store node's credential (Authorization: Bearer pcn_…), on central's sync endpoints. */
   | { kind: 'node' };
 

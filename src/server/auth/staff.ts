@@ -28,7 +28,7 @@ export function requireStaff(engine: Engine, permission?: StaffPermission) {
       if (permission) requirePermission(staff, permission);
       request.staff = staff;
     },
-    { kind: 'staff' },
+    permission ? { kind: 'staff', permission } : { kind: 'staff' },
   );
 }
 

@@ -1,4 +1,6 @@
+import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
 import type { ApiStyle } from '../errors/envelopes';
+import OPERATION_ERRORS from './operation-errors.generated.json';
 
 // The error replies of /openapi.json. Every failure leaves through sendError (errors/error-handler.ts)
 // in one of two envelopes, by the route's style: each is one component schema here, and every
@@ -52,6 +54,9 @@ export const ERROR_SCHEMAS = {
 const SCHEMA_OF_STYLE: Record<ApiStyle, keyof typeof ERROR_SCHEMAS> = { resource: 'ResourceError', legacy: 'LegacyError' };
 
 const MEANING: Record<number, string> = {
+  409: 'A conflict with what is stored (taken, already done, not in a state to do it, or managed by central at a paired store).',
+  415: 'The body is not JSON or form fields (unsupported_media_type: XML, multipart, compressed).',
+  503: 'Not now: try again later (Retry-After when the node knows how long).',
   400: 'The request is not valid: a parameter or body field missing or wrong (validation_failed names it in `field`), or a refusal of the input.',
   401: 'No credential, or one that is unknown, revoked or expired (missing_credentials, invalid_token, invalid_api_key, invalid_session, …).',
   403: 'A valid credential that may not make this call (forbidden: a key’s role or a staff member’s permission), or a refusal of the account.',
@@ -67,16 +72,42 @@ export interface ErrorFacts {
   hasPathId: boolean;
   authenticates: boolean;
   rateLimited: boolean;
+  /** The 409 and 503 codes the code it runs can answer (operationAnswers). */
+  codes: readonly string[];
+  /** The largest body it reads, in bytes (the route's own bodyLimit, else the node's). */
+  bodyLimit: number;
 }
 
 /** The statuses an operation documents besides its success: what every operation of its kind can answer. */
 export function errorStatuses(facts: Omit<ErrorFacts, 'style'>): number[] {
+  const statuses = new Set(facts.codes.map((code) => ERROR_CODES[code as ErrorCode].status));
   return [
     ...(facts.hasInput ? [400] : []),
     ...(facts.authenticates ? [401, 403] : []),
     ...(facts.hasPathId ? [404] : []),
+    ...(statuses.has(409) ? [409] : []),
+    // Every route's body goes through one parser, on every method, GET included (body-parsing.ts).
+    413,
+    415,
     ...(facts.rateLimited ? [429] : []),
+    ...(statuses.has(503) ? [503] : []),
   ];
+}
+
+/**
+ * The 409 and 503 codes of `METHOD /path`: those the route's code answers (read from it by
+ * scripts/generate-operation-errors.ts), and at a paired store central_unreachable on the calls
+ * forwarded to central (forward-to-central.ts).
+ */
+export function operationAnswers(key: string, forwardedToCentral: boolean): string[] {
+  const found = (OPERATION_ERRORS as Record<string, string[]>)[key] ?? [];
+  return forwardedToCentral ? [...new Set([...found, 'central_unreachable'])].sort() : found;
+}
+
+function meaning(status: number, { codes, bodyLimit }: ErrorFacts): string {
+  if (status === 413) return `The body is over ${bodyLimit / (1024 * 1024)} MiB (body_too_large).`;
+  const own = codes.filter((code) => ERROR_CODES[code as ErrorCode].status === status);
+  return own.length === 0 ? MEANING[status]! : `${MEANING[status]} Codes: ${own.map((code) => `\`${code}\``).join(', ')}.`;
 }
 
 /** The error responses of an operation, each a reference to its style's envelope. */
@@ -86,7 +117,7 @@ export function errorResponses(facts: ErrorFacts): Record<string, unknown> {
     errorStatuses(facts).map((status) => [
       String(status),
       {
-        description: MEANING[status],
+        description: meaning(status, facts),
         ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } } } : {}),
         content: { 'application/json': { schema } },
       },

@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { roleAllows, STAFF_ROLES, type StaffPermission, type StaffRole } from '../../shared/staff-roles';
 import { credentialOfRoute, type RouteCredential } from '../auth/credential';
 
 // The credentials of /openapi.json, read from the checks each route runs (credentialOfRoute, the
@@ -26,7 +27,8 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'staff session',
-    description: 'Back office: the session token of POST /backoffice/sign-in; the staff member’s role decides which calls it may make (403 forbidden).',
+    description:
+      'Back office: the session token of POST /backoffice/sign-in; the staff member’s role decides which calls it may make (403 forbidden): an operation lists the roles it takes in x-staff-roles (and the permission in x-staff-permission). A store manager’s calls about stores, keys, check-ins and the dashboard are limited to their own store.',
   },
   node: {
     type: 'http',
@@ -59,9 +61,34 @@ export function securityOf(credential: RouteCredential): SecurityRequirement {
   }
 }
 
-/** `security` of a route, plus the API key roles it takes (OpenAPI 3.0 gives apiKey schemes no scopes to say it). */
-export function routeSecurity(route: Pick<RouteOptions, 'preValidation' | 'preHandler'>): { security: SecurityRequirement; 'x-api-key-roles'?: string[] } {
+export interface RouteSecurity {
+  security: SecurityRequirement;
+  'x-api-key-roles'?: string[];
+  /** The staff roles whose permissions include the one the route checks (every role when it checks none). */
+  'x-staff-roles'?: StaffRole[];
+  'x-staff-permission'?: StaffPermission;
+}
+
+/** `security` of a route, plus the API key or staff roles it takes (OpenAPI 3.0 gives apiKey and http schemes no scopes to say it). */
+export function routeSecurity(route: Pick<RouteOptions, 'preValidation' | 'preHandler'>): RouteSecurity {
   const credential = credentialOfRoute(route);
-  const roles = credential.kind === 'api_key' || credential.kind === 'session_or_api_key' ? { 'x-api-key-roles': [...credential.roles] } : {};
-  return { security: securityOf(credential), ...roles };
+  if (credential.kind === 'api_key' || credential.kind === 'session_or_api_key') return { security: securityOf(credential), 'x-api-key-roles': [...credential.roles] };
+  if (credential.kind === 'staff') {
+    const { permission } = credential;
+    const roles = STAFF_ROLES.filter((role) => !permission || roleAllows(role, permission));
+    return { security: securityOf(credential), 'x-staff-roles': roles, ...(permission ? { 'x-staff-permission': permission } : {}) };
+  }
+  return { security: securityOf(credential) };
+}
+
+const ROLE_WORDS: Record<StaffRole, string> = { owner: 'owners', manager: 'managers', store_manager: 'store managers' };
+
+/** The sentence /docs adds to a back-office operation's description: who may call it. */
+export function staffRolesSentence(security: RouteSecurity): string | null {
+  const roles = security['x-staff-roles'];
+  if (!roles) return null;
+  const words = roles.map((role) => ROLE_WORDS[role]);
+  const list = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0];
+  const permission = security['x-staff-permission'];
+  return permission ? `Staff: ${list} (permission \`${permission}\`); others get 403 forbidden.` : `Staff: ${list}.`;
 }

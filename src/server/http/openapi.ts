@@ -1,10 +1,11 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../../shared/errors';
+import { BODY_LIMIT_BYTES } from '../body/body-parsing';
 import { sendError } from '../errors/error-handler';
 import { styleOfPath } from '../errors/envelopes';
-import { ERROR_SCHEMAS, errorResponses, type ErrorFacts } from './openapi-errors';
-import { routeSecurity, SECURITY_SCHEMES } from './openapi-security';
+import { ERROR_SCHEMAS, errorResponses, type ErrorFacts, operationAnswers } from './openapi-errors';
+import { routeSecurity, SECURITY_SCHEMES, staffRolesSentence } from './openapi-security';
 import { operationDoc, SECTIONS } from './operation-docs';
 import { isRateLimitedRoute } from './rate-limit';
 
@@ -24,7 +25,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           'Loyalty, stored-value and in-store check-in service. Resource style (/currencies, /cards) uses bearer tokens and ISO 8601 ' +
           'timestamps; legacy style (/onscreen, /user, /vendor, /countries) uses api_key or session_key query parameters and Unix seconds.\n\n' +
           'Bodies may be JSON or form fields on every method (another content type is 415 `unsupported_media_type`). Fields an operation ' +
-          'does not list are ignored (old clients send extras); a field that takes one value refuses a list. Errors carry a stable machine code:\n\n' +
+          'does not list are ignored (old clients send extras); a field that takes one value refuses a list. Each operation lists the error ' +
+          'statuses it can answer, 409 and 503 with their codes; besides them, any operation can answer 500 `internal_error`, and 503 while ' +
+          'the node stops or its database cannot be used (`service_unavailable`, `database_unavailable`, `storage_unavailable`, with Retry-After). ' +
+          'Errors carry a stable machine code:\n\n' +
           '| status | code | message |\n|---|---|---|\n' +
           errorTable,
       },
@@ -45,8 +49,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         hasPathId: Boolean(schema.params),
         authenticates: security.security.length > 0,
         rateLimited: isRateLimitedRoute(route),
+        bodyLimit: route.bodyLimit ?? BODY_LIMIT_BYTES,
+        codes: methods.flatMap((method) => operationAnswers(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, route.config?.centralOwned === true)),
       };
-      const words = doc ? { tags: [doc.section], summary: doc.summary, description: doc.description } : {};
+      const roles = staffRolesSentence(security);
+      const words = doc ? { tags: [doc.section], summary: doc.summary, description: roles ? `${doc.description} ${roles}` : doc.description } : {};
       return { schema: { ...schema, ...security, [ERROR_FACTS]: facts, ...words }, url };
     },
     // The error replies go in after the route schemas are converted: they reference a component schema.
@@ -65,7 +72,10 @@ function addErrorResponses<T>(document: T): T {
     const facts = operation[ERROR_FACTS] as ErrorFacts | undefined;
     if (!facts) continue;
     delete operation[ERROR_FACTS];
-    operation.responses = { ...(operation.responses as object), ...errorResponses(facts) };
+    // A status the route's own schema answers keeps its schema (GET /health's 503 is a health report).
+    const own = (operation.responses ?? {}) as Record<string, unknown>;
+    const errors = Object.entries(errorResponses(facts)).filter(([status]) => !(status in own));
+    operation.responses = { ...own, ...Object.fromEntries(errors) };
   }
   return document;
 }
