@@ -73,6 +73,6 @@ describe("a store's log when central comes back", () => {
     }, 60_000);
     const back = await eventually('the line of the return', async () => jsonLines(store.process.stdout()).find((line) => String(line.msg).startsWith('central reachable again')));
     expect(back).toMatchObject({ level: 30, waited: waiting, sent: waiting, pending: 0, offline_seconds: expect.any(Number) });
-    expect(back.msg).toMatch(new RegExp(`^central reachable again after \\d+ s offline: ${waiting} changes that waited sent$`));
+    expect(back.msg).toMatch(new RegExp(`^central reachable again after \\d+ s offline \\(since [0-9T:.Z-]+\\): ${waiting} changes that waited sent$`));
   });
 });

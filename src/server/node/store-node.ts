@@ -237,7 +237,7 @@ async function startNodeInstance(options: StoreNodeOptions, pairingControl: Pair
   }
   const scanners = createNodeScanners(engine, options.scanners, options.logger);
   if (pairing && clock) await resumeFromLastSync(engine, clock, options.logger);
-  const sync = pairing && clock ? startStoreSync(engine, pairing, options.logger, clock) : null;
+  const sync = pairing && clock ? await startStoreSync(engine, pairing, options.logger, clock) : null;
   const app = await buildApp({
     engine,
     role,

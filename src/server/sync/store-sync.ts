@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine } from '../../core/engine';
-import { reconnectDelay, SyncClient } from '../../core/sync/store/sync-client';
+import { readRecordedLink, reconnectDelay, SyncClient, type SyncStatusSnapshot } from '../../core/sync/store/sync-client';
 import { toIso } from '../../shared/time';
 import { clockIsOff } from '../../shared/clock-offset';
 import type { CentralAlignedClock } from './central-aligned-clock';
@@ -21,7 +21,7 @@ export interface StoreSync {
  * a long-lived stream from central that says "pull now", and a poke after every local sale so it
  * leaves the store at once.
  */
-export function startStoreSync(engine: Engine, pairing: StorePairing, logger: FastifyBaseLogger | undefined, aligned: CentralAlignedClock): StoreSync {
+export async function startStoreSync(engine: Engine, pairing: StorePairing, logger: FastifyBaseLogger | undefined, aligned: CentralAlignedClock): Promise<StoreSync> {
   // Measured on the machine's clock: the engine's may already be following central's.
   const centralClock = new CentralClock(() => aligned.machine.now(), (offsetMs) => aligned.observe(offsetMs));
   const client = new SyncClient(engine, httpTransport(pairing.central, pairing.credential, centralClock), {
@@ -41,11 +41,11 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
   // Screens learn of status changes from the event stream (sync.changed) instead of polling.
   let lastAnnounced = '';
   let lastLink: string | null = null;
-  // An outage as the log tells it when central returns: since when (this process's first sight of
-  // it), and how many changes waited at most meanwhile (the round that announces the return has
-  // already sent them, so its own pending count says nothing of the outage).
-  let offlineSince: number | null = null;
-  let waited = 0;
+  // An outage as the log tells it when central returns: since when (central's last answer, as the
+  // database recorded it), and how many changes waited at most meanwhile (the round that announces
+  // the return has already sent them, so its own pending count says nothing of the outage). One the
+  // previous process left open (stopped offline, or with changes unsent) is this one's to tell.
+  let outage = await outageLeftOpen(engine, client);
   let clockWasOff = false;
   const announceStatusChange = async () => {
     const s = await client.status().catch(() => null);
@@ -65,13 +65,14 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
       else if (refused) logger?.error({ last_error: s.lastError, pending: s.pending }, 'central refused this store\'s sync: the store sells offline until this is fixed (see last_error)');
       else if (failing) logger?.error({ last_error: s.lastError, pending: s.pending }, 'this store\'s sync with central fails: it tries again; the store sells offline meanwhile (see last_error)');
       else if (s.link === 'down') logger?.warn({ last_error: s.lastError, pending: s.pending }, 'central unreachable: the store sells offline; changes wait to be sent');
-      else if (lastLink !== null && lastLink !== 'up') logger?.info(...reconnected(s.pending));
       lastLink = link;
     }
-    if (s.link === 'up') offlineSince = null;
-    else {
-      offlineSince ??= aligned.machine.now();
-      waited = Math.max(waited, s.pending);
+    if (s.link === 'up') {
+      if (outage) logger?.info(...reconnected(outage, s.pending));
+      outage = null;
+    } else {
+      outage ??= { since: lastHeard(s), waited: 0 };
+      outage.waited = Math.max(outage.waited, s.pending);
     }
     const offset = centralClock.offsetSeconds();
     const clockOff = clockIsOff(offset);
@@ -85,14 +86,15 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
     lastAnnounced = shown;
     engine.events.publish({ type: 'sync.changed', vendorId: pairing.vendor_id, storeId: pairing.store_id, sessionId: null, at: engine.clock.now() });
   };
-  const reconnected = (pending: number): [Record<string, number | null>, string] => {
-    const offlineSeconds = offlineSince === null ? null : Math.round((aligned.machine.now() - offlineSince) / 1000);
+  const reconnected = ({ since, waited }: Outage, pending: number): [Record<string, number | string | null>, string] => {
+    // On the aligned clock, as the stored times are: central's time at both ends once it answered.
+    const offlineSeconds = since === null ? null : Math.max(0, Math.round((aligned.now() - since) / 1000));
     const sent = Math.max(0, waited - pending);
-    waited = 0;
-    const after = offlineSeconds === null ? '' : ` after ${durationWords(offlineSeconds)} offline`;
+    const sinceIso = since === null ? null : toIso(since);
+    const after = offlineSeconds === null ? '' : ` after ${durationWords(offlineSeconds)} offline (since ${sinceIso})`;
     const still = pending > 0 ? `; ${pending} still to send` : '';
     return [
-      { offline_seconds: offlineSeconds, waited: sent + pending, sent, pending },
+      { offline_since: sinceIso, offline_seconds: offlineSeconds, waited: sent + pending, sent, pending },
       `central reachable again${after}: ${sent} ${sent === 1 ? 'change' : 'changes'} that waited sent${still}`,
     ];
   };
@@ -130,6 +132,29 @@ export function startStoreSync(engine: Engine, pairing: StorePairing, logger: Fa
       await client.stop();
     },
   };
+}
+
+/** An outage not yet told: since central last answered (null: never), and the most changes that waited. */
+interface Outage {
+  since: number | null;
+  waited: number;
+}
+
+/** When central last answered this node: its last push or pull, as the database recorded them. */
+function lastHeard(s: Pick<SyncStatusSnapshot, 'lastPushAt' | 'lastPullAt'>): number | null {
+  const times = [s.lastPushAt, s.lastPullAt].filter((at): at is number => at !== null);
+  return times.length === 0 ? null : Math.max(...times);
+}
+
+/**
+ * The outage a node's previous process left open: its last round had lost central, or changes
+ * still wait. A restart does not end it: the line of the return counts from central's last answer
+ * and the changes waiting now, whether central answers this process's first round or a later one.
+ */
+async function outageLeftOpen(engine: Engine, client: SyncClient): Promise<Outage | null> {
+  const [s, recorded] = await Promise.all([client.status(), readRecordedLink(engine.db)]);
+  if (recorded?.link !== 'down' && s.pending === 0) return null;
+  return { since: lastHeard(s) ?? s.oldestPendingAt, waited: s.pending };
 }
 
 /** "45 s", "12 min", "3 h 5 min": an outage's length as an operator reads it in the log. */
