@@ -180,7 +180,7 @@ describe('back office in Chromium', () => {
     const { email } = await registerOkAt(node, vendor.vendorId, { first_name: 'Ana', last_name: 'Zambrano' });
     const page = await signedInPage(owner.email);
     await page.getByRole('tab', { name: 'Customers' }).click();
-    await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(email);
+    await page.getByRole('textbox', { name: 'Email, phone, card or name' }).fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
     // The list says what each column is and what the search matched.
     const found = page.getByRole('table', { name: 'Customers found' });
@@ -224,7 +224,7 @@ describe('back office in Chromium', () => {
     const page = await signedInPage(familyOwner.email);
     await page.getByRole('tab', { name: 'Customers' }).click();
     const search = async (text: string) => {
-      await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(text);
+      await page.getByRole('textbox', { name: 'Email, phone, card or name' }).fill(text);
       await page.getByRole('button', { name: 'Search' }).click();
     };
     await search('quiroz');
@@ -308,7 +308,7 @@ describe('back office in Chromium', () => {
     const checkIn = () => http(`${node.url}/onscreen?api_key=${encodeURIComponent(counterKey)}`, { method: 'POST', body: { card_number: email } });
     const page = await signedInPage(owner.email);
     await page.getByRole('tab', { name: 'Customers' }).click();
-    await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(email);
+    await page.getByRole('textbox', { name: 'Email, phone, card or name' }).fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('table', { name: 'Customers found' }).getByRole('link', { name: 'Bruno Paz' }).click();
     await page.getByRole('textbox', { name: 'Reason to block (required)' }).fill('Repeated chargebacks');

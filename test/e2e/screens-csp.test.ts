@@ -126,7 +126,7 @@ describe('screens under the CSP in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('table', { name: 'Figures' }).waitFor();
     await page.getByRole('tab', { name: 'Customers' }).click();
-    await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(ana.email);
+    await page.getByRole('textbox', { name: 'Email, phone, card or name' }).fill(ana.email);
     await page.getByRole('button', { name: 'Search' }).click();
     await expectText(page.getByRole('table', { name: 'Customers found' }).getByRole('row').filter({ hasText: ana.name }), new RegExp(ana.name));
     expectNoProblems(problems);

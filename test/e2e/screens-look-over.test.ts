@@ -112,7 +112,7 @@ describe('a look over the screens at 320, 768 and 1280 px', () => {
     const owner = await ownerOf(store.node, store.vendor.vendorId);
     const page = await backOfficeAt(owner.email, 'customers', 320);
     try {
-      await page.getByRole('textbox', { name: 'Email, phone, card, cédula or name' }).fill(long.card);
+      await page.getByRole('textbox', { name: 'Email, phone, card or name' }).fill(long.card);
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('link', { name: long.name }).click();
       await page.getByRole('table', { name: 'Balances' }).waitFor();

@@ -28,7 +28,8 @@ export const TEMPLATES: Record<MessageTemplate, { channel: MessageChannel; param
   // To the program's admin: a webhook endpoint failed for days (or answered 410) and was disabled.
   webhook_endpoint_disabled: { channel: 'email', params: ['vendor_name', 'url', 'endpoint_id', 'reason', 'last_error'] },
   // Back office: an invitation to join a program's staff, and a staff password reset (link + code).
-  staff_invitation: { channel: 'email', params: ['name', 'vendor_name', 'inviter', 'link', 'code', 'expires_hours'] },
+  // `role` and `store_name` (a store manager's store): absent in invitations queued before they were said.
+  staff_invitation: { channel: 'email', params: ['name', 'vendor_name', 'inviter', 'link', 'code', 'expires_hours'], optional: ['role', 'store_name'] },
   staff_password_reset: { channel: 'email', params: ['name', 'vendor_name', 'link', 'code', 'expires_hours'] },
 };
 
@@ -64,6 +65,12 @@ interface EmailCopy {
 }
 
 type Params = Record<string, string>;
+
+/** The role an invitation is for, after "manage <program>": "as a manager", "as the store manager of Market Street". */
+const invitedAs: Record<MessageLocale, (p: Params) => string> = {
+  en: (p) => ({ owner: ' as an owner', manager: ' as a manager', store_manager: ` as the store manager of ${p.store_name}` })[p.role ?? ''] ?? '',
+  es: (p) => ({ owner: ' como propietario', manager: ' como gerente', store_manager: ` como gerente de la tienda ${p.store_name}` })[p.role ?? ''] ?? '',
+};
 
 const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<MessageLocale, (p: Params) => EmailCopy>> = {
   password_reset: {
@@ -205,7 +212,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       subject: `${p.inviter} invited you to the ${p.vendor_name} back office`,
       blocks: [
         `Hi ${p.name},`,
-        `${p.inviter} invited you to manage ${p.vendor_name}. Open this link to choose your password and sign in:`,
+        `${p.inviter} invited you to manage ${p.vendor_name}${invitedAs.en(p)}. Open this link to choose your password and sign in:`,
         p.link!,
         { label: 'Code', code: p.code! },
         `The invitation expires in ${p.expires_hours} hours.`,
@@ -215,7 +222,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       subject: `${p.inviter} te invitó a la administración de ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.name}!`,
-        `${p.inviter} te invitó a administrar ${p.vendor_name}. Abre este enlace para elegir tu contraseña e iniciar sesión:`,
+        `${p.inviter} te invitó a administrar ${p.vendor_name}${invitedAs.es(p)}. Abre este enlace para elegir tu contraseña e iniciar sesión:`,
         p.link!,
         { label: 'Código', code: p.code! },
         `La invitación vence en ${p.expires_hours} horas.`,

@@ -1,4 +1,5 @@
 import type { CurrencyInfo } from '../balances/balance-store';
+import type { ExpiringAmount } from '../balances/expirations';
 import type { BalancesAfter } from './balances-after';
 import type { TierRow } from '../customers/membership';
 
@@ -36,6 +37,11 @@ export interface OrderResult {
    * (the session is closed: it cannot read the customer again). Absent on voids and older replies.
    */
   tierAfter?: { current: TierShown | null; next: TierShown | null };
+  /**
+   * What is still to expire of the loyalty balances after the order, by currency id (those with
+   * anything expiring), for the same reason. Absent on voids and older replies.
+   */
+  loyaltyExpiring?: Record<number, ExpiringAmount[]>;
   /** The quick-pay spend crossed the customer's threshold: an auto reload is on its way. */
   autoReloadQueued?: boolean;
 }

@@ -21,6 +21,7 @@ import { nextObjectId } from '../storage/ids';
 import { prepared, preparedInsert } from '../storage/prepared';
 import type { DB } from '../storage/schema';
 import { balancesAfter } from './balances-after';
+import { loyaltyExpiringAfter } from './loyalty-expiring';
 import { enforceOfflineCaps } from './offline-caps';
 import { pointsFor, ruleApplies } from './earning';
 import { type CleanOrder, cleanOrder, noCustomerNamed, type OrderInput } from './order-input';
@@ -151,6 +152,9 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
       }
 
       const balances = await balancesAfter(trx, member, quickPayCurrency?.id ?? null, program.currencies);
+      // Read only where points expire (three reads inside the order's write: a program without
+      // expiry pays none; lots left from before expiry was turned off keep the panel's estimate).
+      const loyaltyExpiring = expiresAt === null ? {} : await loyaltyExpiringAfter(trx, member, balances.loyalty, now);
       const pointsEarned = earned.reduce((sum, e) => sum + e.points, 0);
       const pointsSpent = redeemed.reduce((sum, r) => sum + r.cost, 0);
       const result: OrderResult = {
@@ -173,6 +177,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         ...(earned.length > 0 ? { tierBefore: { id: link.tier_id, since: link.tier_since } } : {}),
         tierAfter: { current: tierShown(tierNow), next: tierShown(program.tiers.find((t) => t.threshold > (tierNow?.threshold ?? -1)) ?? null) },
         ...(autoReloadQueued ? { autoReloadQueued } : {}),
+        ...(Object.keys(loyaltyExpiring).length > 0 ? { loyaltyExpiring } : {}),
       };
       await insertOrder(trx, { orderId, counter, userId: user.id, sessionId: closing?.id ?? null, order, result, createdAt: now, offline: engine.programRole === 'replica' && !engine.centralLink.reachable });
       if (result.transactionId !== null) {

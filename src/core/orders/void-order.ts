@@ -122,8 +122,8 @@ export async function reverseOrder(trx: Kysely<DB>, engine: Engine, order: Selec
   return { result: voided, published: true };
 }
 
-/** A void's reply tells the balances after it; the tier and auto reload the order left are not the void's to repeat. */
+/** A void's reply tells the balances after it; the tier, auto reload and expirations the order left are not the void's to repeat. */
 function withoutPlacedState(result: OrderResult): OrderResult {
-  const { tierAfter: _tier, autoReloadQueued: _reload, ...rest } = result;
+  const { tierAfter: _tier, autoReloadQueued: _reload, loyaltyExpiring: _expiring, ...rest } = result;
   return rest;
 }

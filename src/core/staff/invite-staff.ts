@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { STAFF_ROLES, type StaffRole } from '../../shared/staff-roles';
 import { recordAudit } from '../audit/record-audit';
@@ -6,6 +7,7 @@ import { loadVendor } from '../customers/customer-store';
 import { type Engine, transact } from '../engine';
 import { queueMessage } from '../messaging/queue-message';
 import { nextObjectId } from '../storage/ids';
+import type { DB } from '../storage/schema';
 import { staffAudit } from './add-owner';
 import { actorOf } from './authorize';
 import { checkRoleStore, findStaffByEmail, insertStaffAccount, type StaffMember, type StaffRow, staffTurn, toStaffMember } from './staff-accounts';
@@ -96,7 +98,8 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
       to: row.email,
       template: 'staff_invitation',
       locale: vendor.language,
-      params: { name, vendor_name: vendor.name, inviter: inviter.email, link: `${input.linkBase}#/accept?token=${token}`, code: token, expires_hours: String(STAFF_TOKEN_HOURS.invitation) },
+      // The role and, for a store manager, the store: the person invited knows what they are asked to run.
+      params: { name, vendor_name: vendor.name, role, store_name: await storeNameOf(trx, storeId), inviter: inviter.email, link: `${input.linkBase}#/accept?token=${token}`, code: token, expires_hours: String(STAFF_TOKEN_HOURS.invitation) },
     });
     const staff = toStaffMember(row);
     await recordAudit(trx, engine, actorOf(inviter), {
@@ -108,4 +111,10 @@ export async function inviteStaff(engine: Engine, inviter: StaffPrincipal, input
     });
     return { ...staff, resent: existing !== undefined, invitation: { expiresAt, expired: false } };
   });
+}
+
+/** A store's name for the invitation; '' when the role has no store. */
+async function storeNameOf(db: Kysely<DB>, storeId: number | null): Promise<string> {
+  if (storeId === null) return '';
+  return (await db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirstOrThrow()).name;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrencyInfo } from '../../core/balances/balance-store';
+import type { ExpiringAmount } from '../../core/balances/expirations';
 import { toMajorUnits } from '../../shared/money';
 import type { Engine } from '../../core/engine';
 import type { OrderResult, TierShown } from '../../core/orders/order-result';
@@ -32,7 +33,11 @@ export function orderWire(r: OrderResult) {
     earned: r.earned.map((e) => ({ rule: e.ruleName, currency: currencyWire(e.currency), points: e.points })),
     redeemed: r.redeemed.map((x) => ({ reward: x.rewardId, name: x.name, currency: currencyWire(x.currency), cost: x.cost })),
     balances: {
-      loyalty: r.balances.loyalty.map((b) => ({ currency: currencyWire(b.currency), amount: b.amount })),
+      // What still expires, as the retrieve reply shows it (only where something does; absent on voids and older replies).
+      loyalty: r.balances.loyalty.map((b) => {
+        const expiring = r.loyaltyExpiring?.[b.currency.id];
+        return { currency: currencyWire(b.currency), amount: b.amount, ...(expiring ? { expiring: expiringWire(expiring) } : {}) };
+      }),
       quick_pay: { currency: r.balances.quickPay.currency && currencyWire(r.balances.quickPay.currency), amount: major(r.balances.quickPay.amount) },
     },
     transaction_id: r.transactionId,
@@ -43,6 +48,11 @@ export function orderWire(r: OrderResult) {
 }
 
 const tierRef = (tier: TierShown | null) => tier && { object: 'tier' as const, ...tier };
+
+const expiringWire = (days: ExpiringAmount[]) => {
+  const data = days.map((e) => ({ date: toUnixSeconds(e.at), amount: e.amount }));
+  return { data, page_size: Math.max(data.length, 25), count: data.length, page: 1 };
+};
 
 /**
  * Some POS systems cannot handle an error status on an order. For an API key whose error mode is

@@ -176,7 +176,13 @@ export const OrderReplySchema = Type.Object({
   earned: Type.Array(Type.Object({ rule: Type.String(), currency: OrderCurrency, points: Type.Integer() })),
   redeemed: Type.Array(Type.Object({ reward: Type.String(), name: Type.String(), currency: OrderCurrency, cost: Type.Integer() })),
   balances: Type.Object({
-    loyalty: Type.Array(Type.Object({ currency: OrderCurrency, amount: Type.Integer() })),
+    loyalty: Type.Array(
+      Type.Object({
+        currency: OrderCurrency,
+        amount: Type.Integer(),
+        expiring: Type.Optional(Type.Object(Expiring.properties, { description: 'what of this balance expires, as the retrieve reply shows it; absent when nothing does (and on voids)' })),
+      }),
+    ),
     quick_pay: Type.Object({ currency: Nullable(OrderCurrency), amount: Type.Number() }),
   }),
   transaction_id: Nullable(Type.Integer()),

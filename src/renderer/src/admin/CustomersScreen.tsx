@@ -12,7 +12,8 @@ import { formatAmount, formatDate, formatDateTime, formatMovement } from './form
 import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
-import { useProgramCountry } from './program-country';
+import { programCountry, useProgramCountry } from './program-country';
+import { usesCedula } from '../../../shared/cedula-countries';
 
 /** What a search matched a customer by: an identifier the counter takes (token: an app code), or a name. */
 const FOUND_BY = ['token', 'email', 'card', 'cedula', 'passport', 'phone', 'name'] as const;
@@ -23,6 +24,8 @@ const SEARCH_PAGE = 25;
 
 export function CustomerSearch() {
   const t = useAdminStrings();
+  // The box mentions a cédula only where the program's country has them.
+  const country = useProgramCountry();
   const [q, setQ] = useState('');
   const [hits, setHits] = useState<CustomerHit[] | null>(null);
   const [more, setMore] = useState(false);
@@ -47,7 +50,7 @@ export function CustomerSearch() {
         }}
       >
         <Group align="end">
-          <TextInput label={t.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={360} maw="100%" />
+          <TextInput label={t.search(usesCedula(country))} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={360} maw="100%" />
           <Button type="submit">{t.find}</Button>
         </Group>
       </form>
@@ -142,7 +145,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
         <Alert color="teal" role="status">
           {removed.erased ? t.removedErased : t.removedOnlyHere}
         </Alert>
-        <Anchor href="#/customers">{t.search}</Anchor>
+        <Anchor href="#/customers">{t.search(usesCedula(programCountry()))}</Anchor>
       </Stack>
     );
   if (profile.error)

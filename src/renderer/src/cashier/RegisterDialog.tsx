@@ -8,6 +8,7 @@ import type { CustomerStore } from './customer-store';
 import type { CardToLink } from './ui-store';
 import { useCashierStrings } from './strings';
 import { fullName } from './customer-name';
+import { NameInput } from './NameInput';
 import { toastStore } from '../wedge/toast-store';
 
 /**
@@ -151,8 +152,8 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
           <Text size="sm">{t.linkCardHint}</Text>
         ) : (
           <Group grow>
-            <TextInput size="lg" label={t.firstName} value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} />
-            <TextInput size="lg" label={t.lastName} value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
+            <NameInput size="lg" label={t.firstName} value={firstName} onValue={setFirstName} />
+            <NameInput size="lg" label={t.lastName} value={lastName} onValue={setLastName} />
           </Group>
         )}
         {error && (

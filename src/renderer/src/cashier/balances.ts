@@ -120,18 +120,19 @@ export function expiringAfter(expiring: Expiring, balance: number, newLots: numb
   return { ...expiring, data, count: data.length };
 }
 
-/** The customer as an order reply leaves them: the balances after it (what expires next with them), and the tier it left. */
+/** The customer as an order reply leaves them: the balances after it (what expires next with them, as the node says when it does), and the tier it left. */
 export function withOrderBalances(customer: CustomerAtCounter, reply: Pick<OrderReply, 'balances' | 'earned'> & { tier?: OrderReply['tier'] }): CustomerAtCounter {
   const { balances, tier } = reply;
   const loyalty = customer.loyalty_balance.data.map((entry) => {
     const after = balances.loyalty.find((b) => b.currency.id === entry.currency.id);
     if (!after) return entry;
     const earned = reply.earned.filter((e) => e.currency.id === entry.currency.id).reduce((sum, e) => sum + e.points, 0);
-    return { ...entry, amount: after.amount, expiring: expiringAfter(entry.expiring, after.amount, earned) };
+    // The node says what expires (the points just earned included); a node of an earlier version does not.
+    return { ...entry, amount: after.amount, expiring: after.expiring ?? expiringAfter(entry.expiring, after.amount, earned) };
   });
   for (const b of balances.loyalty) {
     if (!loyalty.some((e) => e.currency.id === b.currency.id)) {
-      loyalty.push({ amount: b.amount, currency: b.currency, expiring: { data: [], page_size: 25, count: 0, page: 1 } });
+      loyalty.push({ amount: b.amount, currency: b.currency, expiring: b.expiring ?? { data: [], page_size: 25, count: 0, page: 1 } });
     }
   }
   return {

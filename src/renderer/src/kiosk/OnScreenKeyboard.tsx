@@ -2,6 +2,7 @@ import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
 import classes from './KioskScreen.module.css';
 import { useKioskStrings } from './strings';
+import { startsWord } from '../name-case';
 
 const DIGIT_ROWS = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']];
 const LETTER_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl@', 'zxcvbnm.-_'];
@@ -14,9 +15,6 @@ export interface OnScreenKeyboardProps {
   /** For a name: the text typed so far; a letter starting a word comes as a capital ("Mia", not "mia"). */
   capitalize?: { text: string };
 }
-
-/** A letter typed now starts a word: the field is empty, or ends in a space or a hyphen. */
-export const startsWord = (text: string) => text === '' || /[\s-]$/.test(text);
 
 /** Keeps the focus (and the caret) in the field being typed into when a key is touched or clicked. */
 const keepFocus = (event: MouseEvent) => event.preventDefault();
