@@ -12,6 +12,8 @@ export interface LinkFaults {
   duplicate: number;
   /** An old request, delayed in the network, arrives now (before this one). */
   replayOld: number;
+  /** Besides `loseReply`: the reply to a first snapshot page (the one with the counts) is lost. */
+  loseFirstPage?: number;
 }
 
 export class LossyLink implements SyncTransport {
@@ -19,6 +21,10 @@ export class LossyLink implements SyncTransport {
   faults: LinkFaults;
   /** Customers central answered about for a waiting counter (first sync) that reached the store. */
   customersAnswered = 0;
+  /** Pushes whose reply was lost, that central took twice, or that an old push came before. */
+  pushesDisturbed = 0;
+  /** First snapshot pages (those with the counts) whose reply was lost. */
+  firstPagesLost = 0;
   readonly #sent: PushRequest[] = [];
 
   constructor(
@@ -36,12 +42,11 @@ export class LossyLink implements SyncTransport {
 
   async push(request: PushRequest): Promise<PushResponse> {
     this.#refuseWhenDown();
-    if (this.#sent.length > 0 && this.random.chance(this.faults.replayOld)) {
-      await this.inner.push(this.random.pick(this.#sent)).catch(() => undefined);
-    }
+    const replayed = this.#sent.length > 0 && this.random.chance(this.faults.replayOld);
+    if (replayed) await this.inner.push(this.random.pick(this.#sent)).catch(() => undefined);
     this.#sent.push(structuredClone(request));
     if (this.#sent.length > 20) this.#sent.shift();
-    return this.#deliver(() => this.inner.push(structuredClone(request)));
+    return this.#deliver(() => this.inner.push(structuredClone(request)), (faulted) => void ((faulted || replayed) && (this.pushesDisturbed += 1)));
   }
 
   async pull(after: number, limit: number): Promise<PullResponse> {
@@ -51,7 +56,13 @@ export class LossyLink implements SyncTransport {
 
   async snapshot(request: SnapshotRequest): Promise<SnapshotPageOnTheWire> {
     this.#refuseWhenDown();
-    return this.#deliver(() => this.inner.snapshot!(request));
+    const page = await this.#deliver(() => this.inner.snapshot!(request), (_twice, lost) => void (lost && request.estimate && (this.firstPagesLost += 1)));
+    // Drawn only on a link given this fault: every other link's stream stays as it was.
+    if (request.estimate && (this.faults.loseFirstPage ?? 0) > 0 && this.random.chance(this.faults.loseFirstPage!)) {
+      this.firstPagesLost += 1;
+      throw new Error('network: reply lost');
+    }
+    return page;
   }
 
   async customer(identification: string): Promise<CustomerRows> {
@@ -66,10 +77,14 @@ export class LossyLink implements SyncTransport {
     if (this.random.chance(this.faults.drop)) throw new Error('network: request dropped');
   }
 
-  async #deliver<T>(call: () => Promise<T>): Promise<T> {
+  /** `seen` learns whether central was called twice or the reply lost (the simulation counts the cases it made). */
+  async #deliver<T>(call: () => Promise<T>, seen?: (faulted: boolean, lost: boolean) => void): Promise<T> {
     let reply = await call();
-    if (this.random.chance(this.faults.duplicate)) reply = await call();
-    if (this.random.chance(this.faults.loseReply)) throw new Error('network: reply lost');
+    const twice = this.random.chance(this.faults.duplicate);
+    if (twice) reply = await call();
+    const lost = this.random.chance(this.faults.loseReply);
+    seen?.(twice || lost, lost);
+    if (lost) throw new Error('network: reply lost');
     return reply;
   }
 }

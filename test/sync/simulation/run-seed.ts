@@ -10,20 +10,26 @@ import { registerInStore } from '../../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../../src/core/orders/place-order';
 import { voidOrder } from '../../../src/core/orders/void-order';
 import { createSpendingRule } from '../../../src/core/rules/spending/create-spending-rule';
+import { createCard } from '../../../src/core/cards/create-card';
 import { openSqlite } from '../../../src/core/storage/database';
 import { nodeOfId } from '../../../src/core/storage/ids';
 import { compactChangeLog } from '../../../src/core/sync/central/compact-change-log';
+import { countSnapshot } from '../../../src/core/sync/central/count-snapshot';
+import { getMeta } from '../../../src/core/storage/node-meta';
 import { summariseOutbox } from '../../../src/core/sync/outbox/pending-events';
 import type { Engine } from '../../../src/core/engine';
 import { ManualClock } from '../../support/clock';
 import { addStore, pairStore, startCentral, startStoreNode, type StoreHandle } from '../support/chain';
+import { replicatedState } from '../support/snapshot-tables';
 import { LossyLink } from './network';
+import { type Cases, noCases } from './properties';
 import { Random } from './random';
 
 export interface SeedOutcome {
   seed: number;
   problems: string[];
-  stats: { orders: number; merges: number; overdrafts: number; faultsSeen: number; customersFromCentral: number; restores: number; restoresFollowed: number; repeatsVoided: number; salesDuringRounds: number };
+  /** What could have broken each property in this run (properties.ts). */
+  cases: Cases;
 }
 
 export interface SeedOptions {
@@ -46,10 +52,10 @@ export interface SeedOptions {
   overlap?: boolean;
 }
 
-type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[] };
+type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[]; snapshotPage?: number };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
-/** Customers central has when the fourth store joins (from a quarter of the way in). */
+/** Customers central has when the fourth store joins, in odd seeds (from a quarter of the way in). */
 const JOINER_FINDS_MEMBERS = 3;
 /** SYNC_SIM_TRACE=1 prints each step (with SYNC_SIM_SEED, to read how a failing seed got there). */
 const trace = process.env.SYNC_SIM_TRACE === '1' ? (line: string) => void process.stderr.write(`${line}\n`) : () => undefined;
@@ -69,13 +75,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const central = await startCentral(clock);
   const problems: string[] = [];
   const stores: SimStore[] = [];
-  let faultsSeen = 0;
-  let orders = 0;
-  let restores = 0;
-  // Sales (and voids) the counter made while a round of its store went through.
-  let salesDuringRounds = 0;
+  const cases = noCases();
   // Every sale a counter answered, by receipt; those a restore took away before they were sent may be missing.
   const sold: string[] = [];
+  const answered = (store: SimStore, receiptNumber: string) => {
+    sold.push(receiptNumber);
+    if (store.link.partitioned) cases.salesAtCentral += 1;
+  };
   // Receipts a till sent to both nodes of store A, each answered by both.
   const sentTwice: string[] = [];
   const mayBeLost = new Set<string>();
@@ -105,27 +111,114 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const phones = Array.from({ length: 4 }, (_, i) => `+1202555017${i}`);
     let receipt = 0;
     let joined = false;
+    // The joining store's first sync, looked at between steps: was it restarted part-way, and
+    // which tables its first page counted empty hold rows at central once it is done.
+    let joiner: SimStore | undefined;
+    const firstSync = { restartedPartWay: false, done: false };
+    const watchFirstSync = async () => {
+      if (!joiner || firstSync.done) return;
+      const position = await snapshotPosition(joiner.engine);
+      if (!position?.done) return;
+      firstSync.done = true;
+      const counts = await countSnapshot(central.engine.db, central.vendor.vendorId);
+      const filled = (position.empty ?? []).filter((table) => (counts[table] ?? 0) > 0).length;
+      cases.emptyTableFilled += filled;
+      if (firstSync.restartedPartWay) cases.emptyTableFilledAcrossRestart += filled;
+      if (joiner.link.firstPagesLost > 0) cases.emptyTableFilledAfterLostFirstPage += filled;
+    };
+    // A restart (or a restore) of the joining store between its first page and its last.
+    const restarting = async (store: SimStore) => {
+      if (store === joiner && (await snapshotPosition(store.engine))?.done === false) firstSync.restartedPartWay = true;
+    };
+    // The store process restarts: all it held in memory is lost (the engine's too: whether
+    // central answered, its caches), its database stays as committed.
+    const restart = async (store: SimStore) => {
+      const committed = await backupOf(store.engine, backupDir);
+      await restarting(store);
+      await store.close();
+      const restarted = await startStoreNode(clock, openSqlite(committed), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link, undefined, store.snapshotPage);
+      Object.assign(store, { engine: restarted.engine, client: restarted.client, scope: restarted.scope, close: restarted.close });
+    };
+    // Central writes while the joining store's snapshot is part-way: a new card (a table its first
+    // page counted empty: docs/sync.md, "Tables empty at the cursor"), or a new customer who buys
+    // (customers, memberships, entries, check-ins, orders: tables counted empty too when the store
+    // joined before any customer, else a customer its snapshot may have passed). All must reach the
+    // store by the log.
+    let centralWrites = 0;
+    const centralWritesMeanwhile = async (empty: string[], at: string) => {
+      const scope = await authenticateApiKey(central.engine, storeKeys[0]!.apiKey);
+      centralWrites += 1;
+      if (empty.includes('cards') && random.chance(0.5)) {
+        trace(`${at}: central issues card SIMC${centralWrites}`);
+        await createCard(central.engine, scope, { number: `SIMC${centralWrites}` });
+        return;
+      }
+      const email = `central${centralWrites}@sim.test`;
+      trace(`${at}: central registers ${email} and sells to them`);
+      await registerInStore(central.engine, scope, { email });
+      await placeOrder(central.engine, scope, { identification: email, receiptNumber: `central-${centralWrites}`, subtotal: 5 + random.int(40) });
+    };
+    // Until the joining store's snapshot is done, its sync loop runs a round at half the steps (a
+    // step is minutes; a real loop runs rounds every few seconds). While the snapshot is part-way,
+    // central writes to a table it counted empty, a customer of the chain it has not received walks
+    // in (the counter asks central: refused before the snapshot reaches customers, or once it is
+    // past the ledger), and its process restarts.
+    const firstSyncUnderWay = async (store: SimStore, at: string) => {
+      if (random.chance(0.5)) {
+        trace(`${at}: first-sync round`);
+        await store.client.syncOnce();
+      }
+      const partWay = await snapshotPosition(store.engine);
+      if (partWay?.done !== false) return;
+      if (random.chance(0.3)) await centralWritesMeanwhile(partWay.empty ?? [], at);
+      const here = new Set(await customerEmailsAt(store.engine));
+      const notHere = (await customerEmailsAt(central.engine)).filter((email) => !here.has(email));
+      if (notHere.length > 0 && random.chance(0.3)) {
+        const email = random.pick(notHere);
+        const receiptNumber = `${store.name}-${(receipt += 1)}`;
+        trace(`${at}: a customer of the chain walks in, ${email}, sells ${receiptNumber}`);
+        await placeOrder(store.engine, await store.scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40) });
+        answered(store, receiptNumber);
+      }
+      if (random.chance(0.1)) {
+        trace(`${at}: process restarts part-way through its snapshot`);
+        await restart(store);
+      }
+    };
     for (let step = 0; step < STEPS; step += 1) {
-      if (!joined && step >= Math.floor(STEPS / 4) && (await membersAt(central.engine)) >= JOINER_FINDS_MEMBERS) {
+      await watchFirstSync();
+      if (!joined && step >= Math.floor(STEPS / 4) && (seed % 2 === 0 || (await membersAt(central.engine)) >= JOINER_FINDS_MEMBERS)) {
         joined = true;
         // A fourth store joins mid-run over a lossy link (faults half as often, or its first sync
-        // would seldom reach the customers in a run): its first sync advances only in its sync
-        // steps, and its counter serves customers it has not received yet by asking central. It
-        // joins once central has customers, in pages of 2 rows, so its snapshot has customers to
-        // stop among: joining at a fixed step, central often had none yet, and since a first sync
-        // skips the tables counted empty it went from the program's tables to done (its counter
-        // asking central in 1 seed of 125 before, none after).
+        // would seldom reach the customers in a run), in pages of 2 rows (a real first sync's
+        // 10,000-row pages over a chain's customers are as many requests or more). Even seeds: a quarter of the way in, whatever central has (often
+        // no customers yet: the first page counts their tables empty, and they fill while the
+        // snapshot goes on). Odd seeds: once central has customers, so the snapshot has some to
+        // stop among and the counter serves those it has not received yet by asking central.
         let link: LossyLink | undefined;
         const key = await addStore(central, 'D');
-        const joiner = await pairStore(
+        const handle = await pairStore(
           central,
           clock,
           key,
-          (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0.05, loseReply: 0.05, duplicate: 0.05, replayOld: 0.05 })),
+          (credential) => (link = new LossyLink(central.transportFor(credential), random, { drop: 0.05, loseReply: 0.05, duplicate: 0.05, replayOld: 0.05, loseFirstPage: 0.3 })),
           undefined,
           { firstSync: false, snapshotPage: 2 },
         );
-        stores.push({ ...joiner, link: link!, nodeId: joiner.engine.nodeId, name: 'store D (joined mid-run)', key });
+        joiner = { ...handle, link: link!, nodeId: handle.engine.nodeId, name: 'store D (joined mid-run)', key, snapshotPage: 2 };
+        stores.push(joiner);
+      }
+      if (joiner && !firstSync.done) {
+        const at = `step ${step} at ${joiner.name} (t=${clock.now()})`;
+        try {
+          await firstSyncUnderWay(joiner, at);
+        } catch (error) {
+          trace(`${at}: ${(error as Error).message}`);
+          if (!isServiceError(error) && !(error as Error).message.startsWith('network:')) {
+            problems.push(`${at}: ${(error as Error).stack ?? String(error)}`);
+            break;
+          }
+        }
       }
       clock.advance(random.int(10 * 60_000));
       const store = random.pick(stores);
@@ -148,8 +241,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const sale = { identification: email, receiptNumber, subtotal: 5 + random.int(40), ...(random.chance(0.5) ? { redemptions: [reward.publicId] } : {}) };
           trace(`${at}: a till sends ${receiptNumber} to ${email} at ${first.name}, then at ${second.name}`);
           await placeOrder(first.engine, await first.scope(), sale);
-          sold.push(receiptNumber);
-          orders += 1;
+          answered(first, receiptNumber);
           await placeOrder(second.engine, await second.scope(), sale);
           sentTwice.push(receiptNumber);
         } else if (restoreStep) {
@@ -162,10 +254,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             const unsent = await unsentReceipts(store.engine);
             for (const receiptNumber of unsent) mayBeLost.add(receiptNumber);
             trace(`${at}: lost, restored from backup ${store.backups.indexOf(backup) + 1} of ${store.backups.length} (unsent: ${unsent.join(', ') || 'none'})`);
+            await restarting(store);
             await store.close();
-            const restored = await startStoreNode(clock, openSqlite(backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
+            const restored = await startStoreNode(clock, openSqlite(backup), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link, undefined, store.snapshotPage);
             Object.assign(store, { engine: restored.engine, client: restored.client, scope: restored.scope, close: restored.close });
-            restores += 1;
           } else {
             store.backups = [...(store.backups ?? []), await backupOf(store.engine, backupDir)].slice(-MAX_BACKUPS);
             trace(`${at}: backed up`);
@@ -176,15 +268,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const receiptNumber = `${store.name}-${(receipt += 1)}`;
           trace(`${at}: registers ${email}, sells ${receiptNumber}`);
           await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40) });
-          sold.push(receiptNumber);
-          orders += 1;
+          answered(store, receiptNumber);
         } else if (roll < 0.5) {
           const email = random.pick(emails);
           const receiptNumber = `${store.name}-${(receipt += 1)}`;
           trace(`${at}: sells ${receiptNumber} to ${email} with a reward`);
           await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 3, redemptions: [reward.publicId] });
-          sold.push(receiptNumber);
-          orders += 1;
+          answered(store, receiptNumber);
         } else if (roll < 0.55) {
           // Half of these give a phone too: added to a customer who has none (central takes it, or
           // keeps the one another customer took first: docs/sync.md, Conflicts).
@@ -206,8 +296,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             ? async () => void (await voidOrder(store.engine, await scope(), voided))
             : async () => {
                 await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 5 + random.int(40), ...(random.chance(0.3) ? { redemptions: [reward.publicId] } : {}) });
-                sold.push(receiptNumber);
-                orders += 1;
+                answered(store, receiptNumber);
               };
           trace(`${at}: sync round while the counter ${voided ? `voids ${voided}` : `sells ${receiptNumber} to ${email}`}`);
           const [round, sale] = await Promise.allSettled([store.client.syncOnce(), counter()]);
@@ -215,7 +304,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           // The counter's refusal (a ServiceError) is as in any step; a round's network fault too.
           if (sale.status === 'rejected' && !isServiceError(sale.reason)) throw sale.reason;
           if (round.status === 'rejected') throw round.reason;
-          if (sale.status === 'fulfilled') salesDuringRounds += 1;
+          if (sale.status === 'fulfilled') cases.salesDuringRounds += 1;
         } else if (roll < 0.83) {
           trace(`${at}: sync round`);
           const round = await store.client.syncOnce();
@@ -223,7 +312,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         } else if (roll < 0.85) {
           // Central drops superseded versions from its log while stores are anywhere in it.
           trace(`${at}: central compacts its log`);
-          await compactChangeLog(central.engine.db);
+          cases.compactedLog += await compactChangeLog(central.engine.db);
         } else if (roll < 0.93) {
           // A partition lasting hours: the store sells on its own meanwhile.
           store.link.partitioned = !store.link.partitioned;
@@ -244,21 +333,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           trace(`${at}: central voids ${voided ?? 'nothing'}`);
           if (voided) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
         } else {
-          // The store process restarts: all it held in memory is lost (the engine's too: whether
-          // central answered, its caches), its database stays as committed.
           trace(`${at}: process restarts`);
-          const committed = await backupOf(store.engine, backupDir);
-          await store.close();
-          const restarted = await startStoreNode(clock, openSqlite(committed), { ...store.key, vendorId: central.vendor.vendorId, credential: store.credential }, store.link);
-          Object.assign(store, { engine: restarted.engine, client: restarted.client, scope: restarted.scope, close: restarted.close });
+          await restart(store);
         }
       } catch (error) {
         trace(`${at}: ${(error as Error).message}`);
         if (isServiceError(error)) continue;
-        if ((error as Error).message.startsWith('network:')) {
-          faultsSeen += 1;
-          continue;
-        }
+        if ((error as Error).message.startsWith('network:')) continue;
         problems.push(`step ${step} at ${store.name}: ${(error as Error).stack ?? String(error)}`);
         break;
       }
@@ -266,23 +347,23 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     // Heal, then let every store push and pull until nothing moves.
     for (const store of stores) store.link.heal();
     for (let round = 0; round < 3; round += 1) for (const store of stores) await store.client.syncOnce();
+    await watchFirstSync();
     // A store that joins last takes its first sync from the compacted log and must agree too.
-    await compactChangeLog(central.engine.db);
+    cases.compactedLog += await compactChangeLog(central.engine.db);
     const late = await pairStore(central, clock, storeKeys[0]!, (credential) => central.transportFor(credential));
     stores.push({ ...late, link: new LossyLink(central.transportFor('unused'), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 }), nodeId: late.engine.nodeId, name: 'late store', key: storeKeys[0]! });
-    await checkConvergence(central.engine, stores, problems);
+    await checkConvergence(central.engine, stores, problems, cases);
     // No sale a counter answered is missing at central, unless a restore took it before it was sent.
     const atCentral = new Set((await central.engine.db.selectFrom('orders').select('receipt_number').execute()).map((o) => o.receipt_number.split('~')[0]));
     for (const receiptNumber of sold) if (!atCentral.has(receiptNumber) && !mayBeLost.has(receiptNumber)) problems.push(`sale ${receiptNumber} never reached central`);
-    const repeatsVoided = await checkSalesSentTwice(central.engine, sentTwice.filter((r) => !mayBeLost.has(r)), problems);
-    const merges = await central.engine.db.selectFrom('users').select('id').where('merged_into', 'is not', null).execute();
-    const overdrafts = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'offline_overdraft').execute();
-    const followed = await central.engine.db.selectFrom('sync_exceptions').select('id').where('kind', '=', 'node_restored').execute();
-    const customersFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
-    return { seed, problems, stats: { orders, merges: merges.length, overdrafts: overdrafts.length, faultsSeen, customersFromCentral, restores, restoresFollowed: followed.length, repeatsVoided, salesDuringRounds } };
+    cases.repeatsVoided = await checkSalesSentTwice(central.engine, sentTwice.filter((r) => !mayBeLost.has(r)), problems);
+    cases.restoresFollowed = await exceptionsOf(central.engine, 'node_restored');
+    cases.customerFromCentral = stores.reduce((sum, store) => sum + store.link.customersAnswered, 0);
+    cases.acknowledged = stores.reduce((sum, store) => sum + store.link.pushesDisturbed, 0);
+    return { seed, problems, cases };
   } catch (error) {
     problems.push(`seed ${seed} crashed: ${(error as Error).stack ?? String(error)}`);
-    return { seed, problems, stats: { orders, merges: 0, overdrafts: 0, faultsSeen, customersFromCentral: 0, restores, restoresFollowed: 0, repeatsVoided: 0, salesDuringRounds } };
+    return { seed, problems, cases };
   } finally {
     for (const store of stores) await store.close();
     await central.close();
@@ -333,17 +414,19 @@ async function unsentReceipts(engine: Engine): Promise<string[]> {
   return rows.map((row) => String((JSON.parse(row.data) as { receipt_number: string }).receipt_number));
 }
 
-async function checkConvergence(central: Engine, stores: SimStore[], problems: string[]): Promise<void> {
+async function checkConvergence(central: Engine, stores: SimStore[], problems: string[], cases: Cases): Promise<void> {
   const centralBalances = await balancesOf(central);
   const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
   const centralSessions = await sessionStates(central);
   const centralContacts = await contactsOf(central);
+  const centralRows = await replicatedState(central.db);
   if ((await findBalanceMismatches(central.db)).length > 0) problems.push('central: a cached balance differs from the sum of its entries');
   // However many nodes voided a sale, each of its entries stays reversed at most once.
   const reversals = await central.db.selectFrom('ledger_entries as r').select('r.reverses_id').where('r.reverses_id', 'is not', null)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('ledger_entries as undone').select('undone.id').whereRef('undone.reverses_id', '=', 'r.id')))).execute();
   const reversedOnce = new Set<number>();
+  cases.reversedOnce = await exceptionsOf(central, 'void_repeated');
   for (const { reverses_id: target } of reversals) {
     if (reversedOnce.has(Number(target))) problems.push(`central: ledger entry ${target} is reversed more than once`);
     reversedOnce.add(Number(target));
@@ -360,19 +443,44 @@ async function checkConvergence(central: Engine, stores: SimStore[], problems: s
     }
     const entries = new Set((await store.engine.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
     for (const id of centralEntries) if (!entries.has(id)) problems.push(`${store.name}: misses ledger entry ${id}`);
+    for (const id of entries) if (nodeOfId(id) !== store.nodeId) cases.sameEntries += 1;
     for (const id of entries) if (!centralEntries.has(id)) problems.push(`${store.name}: has ledger entry ${id} central never got`);
     const balances = await balancesOf(store.engine);
+    cases.balances += centralBalances.size;
     for (const [key, balance] of centralBalances) {
       if ((balances.get(key) ?? 0) !== balance) problems.push(`${store.name}: balance ${key} is ${balances.get(key) ?? 0}, central says ${balance}`);
     }
     for (const [key, balance] of balances) if (!centralBalances.has(key) && balance !== 0) problems.push(`${store.name}: balance ${key} is ${balance}, unknown at central`);
     const sessions = await sessionStates(store.engine);
     for (const [id, state] of centralSessions) if (sessions.get(id) !== state) problems.push(`${store.name}: check-in ${id} is ${sessions.get(id) ?? 'missing'}, central says ${state}`);
+    for (const state of centralSessions.values()) if (!state.startsWith('active/')) cases.sessions += 1;
+    // Every table's rows, those of tables a first sync skipped as empty included.
+    const rows = await replicatedState(store.engine.db);
+    for (const [table, ids] of Object.entries(centralRows)) {
+      if (table === 'balances') continue;
+      const held = new Set(rows[table]);
+      const missing = ids.filter((id) => !held.has(id));
+      const extra = rows[table]!.filter((id) => !ids.includes(id));
+      if (missing.length + extra.length > 0) problems.push(`${store.name}: ${table} misses ${missing.join(', ') || 'nothing'} and has ${extra.join(', ') || 'nothing'} beyond central's rows`);
+      cases.sameRows += ids.length;
+    }
     const contacts = await contactsOf(store.engine);
     for (const [id, contact] of centralContacts) {
       if (contacts.has(id) && contacts.get(id) !== contact) problems.push(`${store.name}: customer ${id} has ${contacts.get(id)}, central says ${contact}`);
+      if (contacts.has(id) && !contact.endsWith(' -')) cases.contacts += 1;
     }
   }
+}
+
+/** A store's first-sync snapshot position as last saved (sync-client.ts), null before its first page. */
+async function snapshotPosition(engine: Engine): Promise<{ empty?: string[]; done: boolean } | null> {
+  const saved = await getMeta(engine.db, 'sync_snapshot');
+  return saved === null ? null : (JSON.parse(saved) as { empty?: string[]; done: boolean });
+}
+
+/** Exceptions of a kind central recorded. */
+async function exceptionsOf(central: Engine, kind: string): Promise<number> {
+  return (await central.db.selectFrom('sync_exceptions').select('id').where('kind', '=', kind).execute()).length;
 }
 
 /** Each customer's email and phone, as one string to compare. */
@@ -389,6 +497,12 @@ async function sessionStates(engine: Engine): Promise<Map<number, string>> {
 async function balancesOf(engine: Engine): Promise<Map<string, number>> {
   const rows = await engine.db.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).execute();
   return new Map(rows.filter((r) => Number(r.balance) !== 0).map((r) => [`${r.holder_type}:${r.holder_id}:${r.currency_id}`, Number(r.balance)]));
+}
+
+/** The emails of central's customers. */
+async function customerEmailsAt(engine: Engine): Promise<string[]> {
+  const rows = await engine.db.selectFrom('users').select('email_key').where('email_key', 'is not', null).orderBy('id').execute();
+  return rows.map((row) => row.email_key!);
 }
 
 /** The program's customers at central (a store joining finds them in its snapshot). */
