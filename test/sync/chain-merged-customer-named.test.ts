@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withCustomersNamed } from '../../src/core/chain-health/exception-customers';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { listSyncExceptions } from '../../src/core/sync/central/sync-exceptions';
 import { ManualClock } from '../support/clock';
-import { addStore, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, closedAfterEach, pairStoreBehindSwitch, startCentral } from './support/chain';
 
 // Thirteenth round, a store's day offline played: store A registered Carlos Ruiz by phone while
 // offline; store B had registered Carla Ruiz with that phone meanwhile. Central merged Carlos into
@@ -12,23 +12,14 @@ import { addStore, pairStore, startCentral, type StoreHandle, Switch } from './s
 // copy's membership moved to Carla) and which contact met were not said, so staff could not tell
 // one person registered twice from two people sharing a phone.
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe('a customer merged at central', () => {
   it('is named as the counter registered them, with the contact that met', async () => {
     const clock = new ManualClock();
-    const central = await startCentral(clock);
-    open.push(central);
+    const central = keep(await startCentral(clock));
     const storeB = await addStore(central, 'B');
-    const pair = async (store: { storeId: number; apiKey: string }) => {
-      let link: Switch | null = null;
-      const handle = await pairStore(central, clock, store, (credential) => (link = new Switch(central.transportFor(credential))));
-      open.push(handle);
-      return { ...handle, link: link! } as StoreHandle & { link: Switch };
-    };
+    const pair = async (store: { storeId: number; apiKey: string }) => keep(await pairStoreBehindSwitch(central, clock, store));
     const a = await pair({ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
     const b = await pair(storeB);
     a.link.down = true;

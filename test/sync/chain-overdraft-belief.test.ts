@@ -1,32 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { ManualClock } from '../support/clock';
-import { addStore, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, closedAfterEach, pairStoreBehindSwitch, startCentral } from './support/chain';
 
 // Thirteenth round, a store's day offline played: store A spent a customer's points in two sales
 // while B spent them too. Central's overdraft exception quoted what A believed before its *last*
 // spend (its first spend already taken off), so a store that had seen the whole balance read as
 // one that was behind. It quotes what the store believed before its first spend of the push.
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const handle of open.splice(0).reverse()) await handle.close();
-});
+const keep = closedAfterEach();
 
 describe('the offline overdraft exception', () => {
   it('quotes what the store believed before its first spend, not what its own spends left', async () => {
     const clock = new ManualClock();
-    const central = await startCentral(clock);
-    open.push(central);
+    const central = keep(await startCentral(clock));
     const storeB = await addStore(central, 'B');
-    const pair = async (store: { storeId: number; apiKey: string }) => {
-      let link: Switch | null = null;
-      const handle = await pairStore(central, clock, store, (credential) => (link = new Switch(central.transportFor(credential))));
-      open.push(handle);
-      return { ...handle, link: link! } as StoreHandle & { link: Switch };
-    };
+    const pair = async (store: { storeId: number; apiKey: string }) => keep(await pairStoreBehindSwitch(central, clock, store));
     const a = await pair({ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
     const b = await pair(storeB);
     const currency = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();

@@ -210,6 +210,13 @@ export async function pairFirstStore(central: CentralHandle, clock: ManualClock)
   return { store, node: await authenticateNode(central.engine, credential) };
 }
 
+/** A store paired with central behind a `Switch` the test turns off and on (its first sync run). */
+export async function pairStoreBehindSwitch(central: CentralHandle, clock: ManualClock, store: { storeId: number; apiKey: string }): Promise<StoreHandle & { link: Switch }> {
+  let link: Switch | null = null;
+  const handle = await pairStore(central, clock, store, (credential) => (link = new Switch(central.transportFor(credential))));
+  return { ...handle, link: link! };
+}
+
 /** A store's link to central that a test turns off (`down`) and on again. */
 export class Switch implements SyncTransport {
   down = false;
