@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { makeTempDir } from './temp-dir';
 
 // Real processes of the project (the punchcard CLI, npm start's script), started from the
 // repository root and always reaped, even when a test fails half-way.
@@ -98,4 +100,27 @@ export async function killLeftovers(): Promise<void> {
 export function listeningUrl(running: Running, kind: 'store' | 'central', timeoutMs = 60_000): Promise<string> {
   const pattern = new RegExp(`^Punchcard ${kind} node listening on (http://127\\.0\\.0\\.1:\\d+)$`);
   return waitFor(`the ${kind} listening line`, () => jsonLines(running.stdout()).map((line) => pattern.exec(String(line.msg ?? ''))?.[1]).find(Boolean), running, timeoutMs);
+}
+
+/**
+ * For a file of tests that run nodes: fresh data folders (`tempDir`) and started `punchcard store`
+ * or `central` processes with their address (`start`), all killed and removed after the file.
+ */
+export function nodesOfThisFile(prefix: string): { tempDir(): string; start(args: string[], kind: 'store' | 'central'): Promise<{ process: Running; url: string }> } {
+  const dirs: Array<{ remove(): void }> = [];
+  afterAll(async () => {
+    await killLeftovers();
+    for (const dir of dirs) dir.remove();
+  });
+  return {
+    tempDir: () => {
+      const dir = makeTempDir(prefix);
+      dirs.push(dir);
+      return dir.path;
+    },
+    start: async (args, kind) => {
+      const process = launch(args);
+      return { process, url: await listeningUrl(process, kind) };
+    },
+  };
 }

@@ -1,43 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
-import { makeTempDir } from '../support/temp-dir';
+import { jsonLines, nodesOfThisFile, run, stopWith } from '../support/processes';
 import { http } from '../support/test-node';
 
 // The engineer paged after an outage reads the store's log: when central came back, the line used to
 // say `central reachable again: sending what waited` with `pending: 0` (counted after the round had
 // sent them) — neither how long the store was offline nor how much had waited. Now it says both.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
-
-afterAll(() => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  killLeftovers();
-  for (const d of dirs) d.remove();
-});
-
-function tempDir(): string {
-  const dir = makeTempDir('punchcard-reconnect-log-');
-  dirs.push(dir);
-  return dir.path;
-}
-
-async function start(args: string[], kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
-  const process = launch(args);
-  running.push(process);
-  return { process, url: await listeningUrl(process, kind) };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const { tempDir, start } = nodesOfThisFile('punchcard-reconnect-log-');
 
 describe("a store's log when central comes back", () => {
   it('says how long the store was offline and how many changes waited and were sent', async () => {

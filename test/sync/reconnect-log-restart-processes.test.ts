@@ -1,8 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
-import { makeTempDir } from '../support/temp-dir';
+import { jsonLines, nodesOfThisFile, run, type Running, stopWith } from '../support/processes';
 import { http } from '../support/test-node';
 
 // One true line per outage in a store's log, across a restart of the store node. The line of the
@@ -11,26 +10,7 @@ import { http } from '../support/test-node';
 // during the outage counted only its own offline time. Now the line counts from central's last
 // answer as the database recorded it, and the changes that waited when the node started.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
-
-afterAll(() => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  killLeftovers();
-  for (const d of dirs) d.remove();
-});
-
-function tempDir(): string {
-  const dir = makeTempDir('punchcard-reconnect-restart-');
-  dirs.push(dir);
-  return dir.path;
-}
-
-async function start(args: string[], kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
-  const process = launch(args);
-  running.push(process);
-  return { process, url: await listeningUrl(process, kind) };
-}
+const { tempDir, start } = nodesOfThisFile('punchcard-reconnect-restart-');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const json = { 'content-type': 'application/json' };
