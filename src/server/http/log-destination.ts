@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import pino from 'pino';
+import { type LogRotation, logFileSize, rotateLogFiles } from './log-file-rotation';
 
 type Sink = ReturnType<typeof pino.destination>;
 
@@ -27,11 +28,20 @@ export class BatchedDestination {
   private handed = 0;
   private written = 0;
   private readonly flushes: Array<(error?: Error) => void> = [];
+  /** Bytes in the file being written, while a rotation watches its size. */
+  private bytesInFile = 0;
+  /** A rotated file's name is being opened again: a flush waits for it (nothing is left half done). */
+  private reopening = false;
 
-  constructor(private readonly sink: Sink) {
+  /** With `rotation`, `sink` writes to that file, moved aside (and reopened) when it reaches its size. */
+  constructor(
+    private readonly sink: Sink,
+    private readonly rotation?: LogRotation & { file: string },
+  ) {
+    if (rotation) this.bytesInFile = logFileSize(rotation.file);
     sink.on('write', (bytes: number) => {
       this.written += bytes;
-      if (this.written >= this.handed) this.settleFlushes();
+      if (this.caughtUp()) this.settleFlushes();
     });
   }
 
@@ -52,7 +62,7 @@ export class BatchedDestination {
   flush(callback?: (error?: Error) => void): void {
     this.release();
     if (!callback) return;
-    if (this.written >= this.handed) {
+    if (this.caughtUp()) {
       callback();
       return;
     }
@@ -83,8 +93,32 @@ export class BatchedDestination {
     const lines = this.pending;
     this.pending = '';
     unreleased.delete(this.self);
-    this.handed += Buffer.byteLength(lines);
+    const bytes = Buffer.byteLength(lines);
+    this.handed += bytes;
     this.sink.write(lines);
+    if (this.rotation) this.rotateWhenFull(this.rotation, bytes);
+  }
+
+  /**
+   * The batch that fills the file still goes to it (the sink's write in flight keeps its descriptor);
+   * the sink reopens the file's name once that write is done. A move that fails is tried again
+   * after another file's worth of lines.
+   */
+  private rotateWhenFull(rotation: LogRotation & { file: string }, bytes: number): void {
+    this.bytesInFile += bytes;
+    if (this.bytesInFile < rotation.maxBytes) return;
+    this.bytesInFile = 0;
+    if (!rotateLogFiles(rotation.file, rotation.keep)) return;
+    this.reopening = true;
+    this.sink.once('ready', () => {
+      this.reopening = false;
+      if (this.caughtUp()) this.settleFlushes();
+    });
+    this.sink.reopen();
+  }
+
+  private caughtUp(): boolean {
+    return this.written >= this.handed && !this.reopening;
   }
 
   private settleFlushes(): void {

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { BatchedDestination } from './log-destination';
+import { DEFAULT_LOG_ROTATION, type LogRotation, logFileSize, rotateLogFiles } from './log-file-rotation';
 
 /**
  * Query parameters that carry credentials, customer secrets or who a customer is; their values never
@@ -56,6 +57,8 @@ export interface LoggerOptions {
   level?: string;
   /** Append JSON lines to this file instead of standard output. */
   file?: string;
+  /** How big the file grows before it is moved aside, and how many older files are kept. */
+  rotation?: LogRotation;
 }
 
 /**
@@ -64,8 +67,11 @@ export interface LoggerOptions {
  * so no Authorization). No path redaction on top: pino's walked every line (~1 % of a retrieve).
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const rotation = options.file ? { ...(options.rotation ?? DEFAULT_LOG_ROTATION), file: options.file } : undefined;
+  // A file already full from the last run starts the new one.
+  if (rotation && logFileSize(rotation.file) >= rotation.maxBytes) rotateLogFiles(rotation.file, rotation.keep);
   const file = options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false, mode: 0o600 }) : pino.destination(1);
-  const destination = new BatchedDestination(file);
+  const destination = new BatchedDestination(file, rotation);
   return pino(
     {
       level: options.level ?? 'info',
