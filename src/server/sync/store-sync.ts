@@ -44,7 +44,7 @@ export async function startStoreSync(engine: Engine, pairing: StorePairing, logg
   // An outage as the log tells it when central returns: since when (central's last answer, as the
   // database recorded it), and how many changes waited at most meanwhile (the round that announces
   // the return has already sent them, so its own pending count says nothing of the outage). One the
-  // previous process left open (stopped offline, or with changes unsent) is this one's to tell.
+  // previous process left open (stopped offline) is this one's to tell.
   let outage = await outageLeftOpen(engine, client);
   let clockWasOff = false;
   const announceStatusChange = async () => {
@@ -135,7 +135,7 @@ export async function startStoreSync(engine: Engine, pairing: StorePairing, logg
 }
 
 /** An outage not yet told: since central last answered (null: never), and the most changes that waited. */
-interface Outage {
+export interface Outage {
   since: number | null;
   waited: number;
 }
@@ -146,14 +146,23 @@ function lastHeard(s: Pick<SyncStatusSnapshot, 'lastPushAt' | 'lastPullAt'>): nu
   return times.length === 0 ? null : Math.max(...times);
 }
 
-/**
- * The outage a node's previous process left open: its last round had lost central, or changes
- * still wait. A restart does not end it: the line of the return counts from central's last answer
- * and the changes waiting now, whether central answers this process's first round or a later one.
- */
 async function outageLeftOpen(engine: Engine, client: SyncClient): Promise<Outage | null> {
   const [s, recorded] = await Promise.all([client.status(), readRecordedLink(engine.db)]);
-  if (recorded?.link !== 'down' && s.pending === 0) return null;
+  return outageLeftBy(recorded, s);
+}
+
+/**
+ * The outage a node's previous process left open: its last round had lost central. A restart does
+ * not end it: the line of the return counts from central's last answer and the changes waiting now,
+ * whether central answers this process's first round or a later one. Changes waiting behind a link
+ * last seen up are no outage: a node stopped mid-backlog after central came back (its line already
+ * written), or stopped normally just after a sale, has nothing to tell.
+ */
+export function outageLeftBy(
+  recorded: { link: 'up' | 'down' } | null,
+  s: Pick<SyncStatusSnapshot, 'lastPushAt' | 'lastPullAt' | 'oldestPendingAt' | 'pending'>,
+): Outage | null {
+  if (recorded?.link !== 'down') return null;
   return { since: lastHeard(s) ?? s.oldestPendingAt, waited: s.pending };
 }
 
