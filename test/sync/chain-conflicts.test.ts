@@ -167,7 +167,7 @@ describe('conflicts between stores that sold offline', () => {
     const open = () => c.central.engine.db.selectFrom('sync_exceptions').select(['resolved_at', 'message']).where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
     expect((await open()).resolved_at).toBeNull();
     // Each spend carried what its store believed was there; staff see it in the exception.
-    expect((await open()).message).toBe('spends made before the nodes heard of each other left a balance of -6 Points (the store believed 10 Points was available); settled from the next credits');
+    expect((await open()).message).toBe('Points spent before the nodes heard of each other left a balance of -6 Points (the store believed 10 Points was available); settled from the next credits');
     // The next purchase earns 6: the debt is settled and the flag lifts.
     await placeOrder(c.a.engine, await c.a.scope(), { identification: 'cy@example.com', receiptNumber: 'A-3', subtotal: 6 });
     await heal(c);

@@ -150,7 +150,7 @@ describe('central acting on the sales stores push', () => {
     store.link.down = false;
     await sync(store);
     const exception = await central.engine.db.selectFrom('sync_exceptions').select('message').where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
-    expect(exception.message).toBe('spends made before the nodes heard of each other left a balance of -29.99 USD (the store believed 50.00 USD was available); settled from the next credits');
+    expect(exception.message).toBe('Quick Pay USD spent before the nodes heard of each other left a balance of -29.99 USD (the store believed 50.00 USD was available); settled from the next credits');
   });
 
   it('lifts an offline-overdraft flag when a credit made at central settles the debt', async () => {

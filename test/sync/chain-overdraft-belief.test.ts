@@ -44,6 +44,6 @@ describe('the offline overdraft exception', () => {
 
     const exception = await central.engine.db.selectFrom('sync_exceptions').select(['node_id', 'message']).where('kind', '=', 'offline_overdraft').executeTakeFirstOrThrow();
     expect(Number(exception.node_id)).toBe(a.engine.nodeId);
-    expect(exception.message).toBe('spends made before the nodes heard of each other left a balance of -6 Points (the store believed 10 Points was available); settled from the next credits');
+    expect(exception.message).toBe('Points spent before the nodes heard of each other left a balance of -6 Points (the store believed 10 Points was available); settled from the next credits');
   });
 });

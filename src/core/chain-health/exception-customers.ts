@@ -1,6 +1,7 @@
 import type { Engine } from '../engine';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import type { SyncExceptionRecord } from '../sync/central/sync-exceptions';
+import { customerIdInSubject } from '../../shared/exception-subject';
 
 /** A customer a sync exception mentions, as the program's back office may name them. */
 export interface ExceptionCustomer {
@@ -13,13 +14,12 @@ export type ChainException = SyncExceptionRecord & { customers: ExceptionCustome
 
 // The stored text names customers by id ("user 8589934607", "… of customer 4294967302"): staff
 // found nobody by an id, so the chain page shows their names. Read when shown, so exceptions
-// recorded before keep their text and are named too.
-const SUBJECT_CUSTOMER = /^user (\d+)$/;
+// recorded before keep their text and are named too. An overdraft's subject adds its currency.
 const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
 
 /** The customer ids an exception's subject and message mention, in the order they appear, once each. */
 export function customerIdsIn(exception: Pick<SyncExceptionRecord, 'subject' | 'message'>): number[] {
-  const ids = [SUBJECT_CUSTOMER.exec(exception.subject)?.[1], ...[...exception.message.matchAll(MESSAGE_CUSTOMER)].map((m) => m[1])];
+  const ids = [customerIdInSubject(exception.subject), ...[...exception.message.matchAll(MESSAGE_CUSTOMER)].map((m) => m[1])];
   return [...new Set(ids.filter((id): id is string => id !== undefined).map(Number).filter(Number.isSafeInteger))];
 }
 

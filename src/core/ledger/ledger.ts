@@ -110,7 +110,7 @@ export async function postEntry(db: Kysely<DB>, engine: Engine, accountId: numbe
   const balance = Number(account.balance);
   // Only central holds offline-overdraft flags; a credit there (reload, adjustment) may settle one.
   if (entry.amount > 0 && balance >= 0 && account.holder_type === 'user' && isChainCentral(engine)) {
-    await clearSettledOverdraft(db, engine, { vendorId: account.vendor_id, userId: Number(account.holder_id) });
+    await clearSettledOverdraft(db, engine, { vendorId: account.vendor_id, userId: Number(account.holder_id), currencyId: Number(account.currency_id) });
   }
   await recordBalanceUpdated(db, engine, {
     vendorId: account.vendor_id,

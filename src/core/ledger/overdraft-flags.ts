@@ -1,42 +1,56 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { customerSubject, overdraftSubject, overdraftSubjectsOf } from '../../shared/exception-subject';
 import type { Engine } from '../engine';
 import type { DB } from '../storage/schema';
 
 /**
  * A customer flagged because spends at nodes that had not heard of each other left a negative balance (sync/central/settle-accounts)
- * is unflagged once credits bring every balance of theirs in the program back to zero or more,
- * wherever the credits came from: a store's sale, a reload or adjustment made at central. Its open
- * exception is resolved too. The flag is the membership's, so a credit in one currency settles
- * nothing while another is still below zero (points earned used to clear a quick-pay debt).
+ * has an open exception per currency that went below zero. A credit that brings a currency's balance
+ * back to zero or more, wherever it came from (a store's sale, a reload or adjustment made at
+ * central), resolves that currency's exception. The flag is the membership's: it lifts only when every
+ * balance of theirs in the program is back to zero or more (points earned used to clear a quick-pay
+ * debt), and with it any exception still open — one written before the fourteenth round names no
+ * currency ("user 123") and is settled only then, as it was.
  */
-export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number }): Promise<void> {
-  const now = engine.clock.now();
-  const cleared = await db
-    .updateTable('user_vendors')
-    .set({ flagged: 0, flagged_reason: null, updated_at: now })
+export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, member: { vendorId: number; userId: number; currencyId: number }): Promise<void> {
+  const flagged = await db
+    .selectFrom('user_vendors')
+    .select('id')
     .where('user_id', '=', member.userId)
     .where('vendor_id', '=', member.vendorId)
     .where('flagged_reason', '=', 'offline_overdraft')
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('ledger_accounts')
-            .select('id')
-            .where('holder_type', '=', 'user')
-            .where('holder_id', '=', member.userId)
-            .where('vendor_id', '=', member.vendorId)
-            .where('balance', '<', 0),
-        ),
-      ),
-    )
+    .executeTakeFirst();
+  // Every overdraft exception opens with the flag and closes no later than it: nothing to settle.
+  if (!flagged) return;
+  const now = engine.clock.now();
+  await openOverdrafts(db, member.vendorId)
+    .set({ resolved_at: now })
+    .where('subject', '=', overdraftSubject(member.userId, member.currencyId))
+    .where(({ exists, not, selectFrom }) => not(exists(negativeAccounts(selectFrom, member).where('currency_id', '=', member.currencyId))))
+    .execute();
+  const cleared = await db
+    .updateTable('user_vendors')
+    .set({ flagged: 0, flagged_reason: null, updated_at: now })
+    .where('id', '=', flagged.id)
+    .where('flagged_reason', '=', 'offline_overdraft')
+    .where(({ exists, not, selectFrom }) => not(exists(negativeAccounts(selectFrom, member))))
     .executeTakeFirst();
   if (Number(cleared.numUpdatedRows) === 0) return;
-  await db
-    .updateTable('sync_exceptions')
+  await openOverdrafts(db, member.vendorId)
     .set({ resolved_at: now })
-    .where('vendor_id', '=', member.vendorId)
-    .where('kind', '=', 'offline_overdraft')
-    .where('subject', '=', `user ${member.userId}`)
-    .where('resolved_at', 'is', null)
+    .where((eb) => eb.or([eb('subject', '=', customerSubject(member.userId)), eb('subject', 'like', overdraftSubjectsOf(member.userId))]))
     .execute();
+}
+
+function openOverdrafts(db: Kysely<DB>, vendorId: number) {
+  return db.updateTable('sync_exceptions').where('vendor_id', '=', vendorId).where('kind', '=', 'offline_overdraft').where('resolved_at', 'is', null);
+}
+
+function negativeAccounts(selectFrom: ExpressionBuilder<DB, 'user_vendors' | 'sync_exceptions'>['selectFrom'], member: { vendorId: number; userId: number }) {
+  return selectFrom('ledger_accounts')
+    .select('id')
+    .where('holder_type', '=', 'user')
+    .where('holder_id', '=', member.userId)
+    .where('vendor_id', '=', member.vendorId)
+    .where('balance', '<', 0);
 }

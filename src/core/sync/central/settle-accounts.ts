@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { minorUnitDigits } from '../../../shared/currency-codes';
+import { customerSubject, overdraftSubject } from '../../../shared/exception-subject';
 import { toMajorUnits } from '../../../shared/money';
 import type { Engine } from '../../engine';
 import { findUserVendor } from '../../customers/customer-store';
@@ -13,7 +14,8 @@ import { recordSyncException } from './sync-exceptions';
 /**
  * After a store's events land: balances of merged customers move to the survivor (a pair of
  * entries, never an edit); a customer whose balance went negative from offline spends is flagged
- * with an exception for the store, and unflagged once later credits settle the debt.
+ * with an exception for the store, one per currency below zero, each resolved once that balance is
+ * settled; the flag lifts once every balance is.
  */
 export async function settleAccounts(trx: Kysely<DB>, engine: Engine, node: PairedNode, accountIds: Set<number>, believed: Map<string, number> = new Map()): Promise<void> {
   const ids = [...accountIds];
@@ -82,16 +84,40 @@ async function flagOverdraft(
   storeBelieved: number | undefined,
 ): Promise<void> {
   const now = engine.clock.now();
-  if (balance < 0 && membership.flagged_reason !== 'offline_overdraft') {
-    await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
-    const amount = await amountIn(trx, currencyId);
+  if (balance < 0) {
+    if (membership.flagged_reason !== 'offline_overdraft') {
+      await trx.updateTable('user_vendors').set({ flagged: 1, flagged_reason: 'offline_overdraft', updated_at: now }).where('id', '=', membership.id).execute();
+    }
+    // One exception per currency, open until that balance is settled (overdraft-flags.ts).
+    if (await overdraftOpen(trx, node.vendorId, userId, currencyId)) return;
+    const currency = await currencyOf(trx, currencyId);
+    const amount = amountIn(currency);
     const believedText = storeBelieved === undefined ? '' : ` (the store believed ${amount(storeBelieved)} was available)`;
     const paidBack = await recentlyPaidBack(trx, accountId, now);
     const paidBackText = paidBack > 0 ? `; central paid ${amount(paidBack)} back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both` : '';
-    await recordSyncException(trx, engine, node, 'offline_overdraft', `user ${userId}`, `spends made before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits${paidBackText}`);
-  } else if (balance >= 0 && membership.flagged_reason === 'offline_overdraft') {
-    await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId });
+    // The text names the currency ("Quick Pay USD spent …"): an amount's code alone did not say which balance is owed.
+    const spent = currency ? `${currency.name} spent` : 'spends made';
+    await recordSyncException(trx, engine, node, 'offline_overdraft', overdraftSubject(userId, currencyId), `${spent} before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits${paidBackText}`);
+  } else if (membership.flagged_reason === 'offline_overdraft') {
+    await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId, currencyId });
   }
+}
+
+/**
+ * Whether staff already have this overdraft open: its currency's, or one written before the
+ * fourteenth round ("user 123", no currency), which stands for all the customer's until every
+ * balance is settled — so a live database's old exception is not doubled by a new one.
+ */
+async function overdraftOpen(trx: Kysely<DB>, vendorId: number, userId: number, currencyId: number): Promise<boolean> {
+  const open = await trx
+    .selectFrom('sync_exceptions')
+    .select('id')
+    .where('vendor_id', '=', vendorId)
+    .where('kind', '=', 'offline_overdraft')
+    .where('resolved_at', 'is', null)
+    .where('subject', 'in', [overdraftSubject(userId, currencyId), customerSubject(userId)])
+    .executeTakeFirst();
+  return open !== undefined;
 }
 
 /**
@@ -109,9 +135,12 @@ async function recentlyPaidBack(trx: Kysely<DB>, accountId: number, now: number)
   return -Number(row?.total ?? 0);
 }
 
+async function currencyOf(trx: Kysely<DB>, currencyId: number): Promise<{ name: string; code: string | null } | undefined> {
+  return trx.selectFrom('currencies').select(['name', 'code']).where('id', '=', currencyId).executeTakeFirst();
+}
+
 /** Staff read amounts as the screens show them: major units and the code (19.99 USD), or points by the currency's name. */
-async function amountIn(trx: Kysely<DB>, currencyId: number): Promise<(minor: number) => string> {
-  const currency = await trx.selectFrom('currencies').select(['name', 'code']).where('id', '=', currencyId).executeTakeFirst();
+function amountIn(currency: { name: string; code: string | null } | undefined): (minor: number) => string {
   if (!currency?.code) return (minor) => `${minor} ${currency?.name ?? ''}`.trimEnd();
   const digits = minorUnitDigits(currency.code);
   return (minor) => `${toMajorUnits(minor, digits).toFixed(digits)} ${currency.code}`;

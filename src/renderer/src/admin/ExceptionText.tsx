@@ -1,17 +1,18 @@
 import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { customerIdInSubject } from '../../../shared/exception-subject';
 import type { ChainException } from './admin-api';
 
 // A sync exception's text names customers by id ("user 8589934607: … of customer 4294967302"): each
 // one the node named (a member of the program) shows by name, linked to their profile, where staff
-// act on it; an id alone found nobody in search.
-const SUBJECT_CUSTOMER = /^user (\d+)$/;
+// act on it; an id alone found nobody in search. An overdraft's subject adds its currency
+// ("user 8589934607 currency 8589934593"): the link stands for all of it, the message names the currency.
 const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
 
 /** "Subject: message", with the customers it mentions named and linked. */
 export function ExceptionText({ exception }: { exception: ChainException }) {
   const names = new Map(exception.customers.map((c) => [String(c.id), c.name]));
-  const subjectId = SUBJECT_CUSTOMER.exec(exception.subject)?.[1];
+  const subjectId = customerIdInSubject(exception.subject);
   // The subject always links (as before), by name when known.
   const subject = subjectId === undefined ? exception.subject : <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />;
   return (

@@ -214,7 +214,7 @@ export const useAdminStrings = defineStrings({
     flagged: 'Flagged',
     // The only flag central sets (sync/central/settle-accounts.ts): said on the profile, with what to do.
     flaggedBecause:
-      'Flagged: sales at stores that could not reach each other spent more than this customer had, so a balance is below zero. Their next points or reloads pay it back and lift the flag by themselves; to write the debt off, adjust the balance up to zero below.',
+      'Flagged: sales at stores that could not reach each other spent more than this customer had, so a balance is below zero. Credits in that currency (points earned, reloads) pay it back, and the flag lifts by itself once no balance is below zero; to write the debt off, adjust the balance up to zero below.',
     expiring: 'Expiring',
     expiresOn: (amount: string, date: string) => `${amount} on ${date}`,
     nothingExpiring: 'Nothing expires',
@@ -392,7 +392,7 @@ export const useAdminStrings = defineStrings({
       'Nothing to do if it is one person: one customer now holds the points and visits of both. If two people share that email or phone, register the second at the counter with a contact of their own and move their points with an adjustment on each customer’s page.',
     exceptionAdvice_event_rejected: 'Central did not take this change from the store, so the chain does not have it. Read the reason; if a sale is missing, enter it again or adjust the customer’s balance on their page.',
     exceptionAdvice_offline_overdraft:
-      'Stores that could not reach each other both spent this balance. The customer is flagged; their next points or reloads pay the debt back and lift the flag by themselves. To write the debt off instead, adjust the balance up to zero on their page.',
+      'Stores that could not reach each other both spent this balance. The customer is flagged; the next credits in this currency (points earned, reloads) pay the debt back and close this by themselves, and the flag lifts once no balance of theirs is below zero. To write the debt off instead, adjust the balance up to zero on their page.',
     exceptionAdvice_receipt_reused: 'Both sales are kept; the later one was renamed. Nothing to do, unless the store’s tills keep giving out the same receipt numbers: check how they number receipts.',
     exceptionAdvice_sale_repeated: 'The same sale reached central twice (a till that tried again at another node). Central voided the copy, so the sale counts once. Nothing to do.',
     exceptionAdvice_void_repeated: 'The same sale was voided at two places before they heard of each other. Central undid the second void, so the sale is voided once. Nothing to do.',
@@ -606,7 +606,7 @@ export const useAdminStrings = defineStrings({
     adjusted: (balance: string) => `Ajustado: el saldo ahora es ${balance}.`,
     flagged: 'Marcado',
     flaggedBecause:
-      'Marcado: ventas en tiendas que no podían comunicarse gastaron más de lo que tenía este cliente, así que un saldo está bajo cero. Sus próximos puntos o recargas lo pagan y quitan la marca por sí solos; para condonar la deuda, ajuste el saldo hasta cero abajo.',
+      'Marcado: ventas en tiendas que no podían comunicarse gastaron más de lo que tenía este cliente, así que un saldo está bajo cero. Los créditos en esa moneda (puntos ganados, recargas) lo pagan, y la marca se quita sola cuando ningún saldo está bajo cero; para condonar la deuda, ajuste el saldo hasta cero abajo.',
     expiring: 'Por vencer',
     expiresOn: (amount: string, date: string) => `${amount} el ${date}`,
     nothingExpiring: 'Nada vence',
@@ -783,7 +783,7 @@ export const useAdminStrings = defineStrings({
       'Nada que hacer si es una sola persona: un solo cliente tiene ahora los puntos y las visitas de ambos. Si dos personas comparten ese correo o teléfono, registre a la segunda en el mostrador con un contacto propio y pásele sus puntos con un ajuste en la página de cada cliente.',
     exceptionAdvice_event_rejected: 'La central no aceptó este cambio de la tienda, así que la cadena no lo tiene. Lea el motivo; si falta una venta, regístrela de nuevo o ajuste el saldo del cliente en su página.',
     exceptionAdvice_offline_overdraft:
-      'Tiendas que no podían comunicarse gastaron ambas este saldo. El cliente queda marcado; sus próximos puntos o recargas pagan la deuda y quitan la marca por sí solos. Para condonar la deuda, ajuste el saldo hasta cero en su página.',
+      'Tiendas que no podían comunicarse gastaron ambas este saldo. El cliente queda marcado; los próximos créditos en esta moneda (puntos ganados, recargas) pagan la deuda y cierran esto por sí solos, y la marca se quita cuando ningún saldo suyo está bajo cero. Para condonar la deuda, ajuste el saldo hasta cero en su página.',
     exceptionAdvice_receipt_reused: 'Se conservan ambas ventas; la posterior se renombró. Nada que hacer, salvo que las cajas de la tienda repitan números de recibo: revise cómo los numeran.',
     exceptionAdvice_sale_repeated: 'La misma venta llegó dos veces a la central (una caja que reintentó en otro nodo). La central anuló la copia, así que la venta cuenta una vez. Nada que hacer.',
     exceptionAdvice_void_repeated: 'La misma venta se anuló en dos lugares antes de que se enteraran el uno del otro. La central deshizo la segunda anulación: la venta queda anulada una vez. Nada que hacer.',
