@@ -22,6 +22,7 @@ import { actorOf } from '../staff/authorize';
 import { lockKey } from '../storage/dialect';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { getOfflinePolicy, type OfflinePolicy, setOfflinePolicy } from '../sync/central/offline-policy';
+import { changeProgramCountry } from '../tenancy/change-program-country';
 
 // The program as the back office changes it: the same use cases as the bearer API (same checks,
 // same messages), each change with its audit record (who, before, after) in the same transaction.
@@ -104,6 +105,11 @@ export const programChanges = {
       const before = await getProgramSettings(e, scopeOf(staff));
       const after = await updateProgramSettings(e, scopeOf(staff), changes);
       return { result: after, audit: { action: 'program.update_settings', objectType: 'program', objectId: staff.vendorId, before, after } };
+    }),
+  changeCountry: (engine: Engine, staff: StaffPrincipal, country: string) =>
+    change(engine, staff, async (e) => {
+      const { before, after } = await changeProgramCountry(e, scopeOf(staff), country);
+      return { result: after, audit: { action: 'program.change_country', objectType: 'program', objectId: staff.vendorId, before: { country: before }, after: { country: after } } };
     }),
   /** Offline caps matter only to a chain: they are set at its central node. */
   updateOfflinePolicy: async (engine: Engine, staff: StaffPrincipal, role: 'central' | 'store', changes: Partial<OfflinePolicy>) => {

@@ -42,10 +42,16 @@ export interface VendorCredentials {
 export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null } {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
-  const country = input.country.trim().toUpperCase();
-  if (!findCountryByCode(country)) throw new ServiceError('validation_failed', `country must be an ISO 3166-1 two-letter code ("${input.country}" is none).`, 'country');
+  const country = parseProgramCountry(input.country);
   cleanCurrencyCode(input.currency);
   return { name, country, countries: countryListColumn(input.countries) };
+}
+
+/** A program's country as ISO 3166-1 alpha-2 in upper case; anything else: 400 validation_failed on `country`. */
+export function parseProgramCountry(input: string): string {
+  const country = input.trim().toUpperCase();
+  if (!findCountryByCode(country)) throw new ServiceError('validation_failed', `country must be an ISO 3166-1 two-letter code ("${input}" is none).`, 'country');
+  return country;
 }
 
 /**

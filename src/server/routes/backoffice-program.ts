@@ -3,7 +3,7 @@ import type { Engine } from '../../core/engine';
 import { programChanges } from '../../core/program-admin/change-program';
 import { programOverview } from '../../core/program-admin/program-overview';
 import { CurrencySchema, CreateCurrencyBody, UpdateCurrencyBody } from '../../shared/schemas/currencies';
-import { AdminContentSchema, ContentSlugParams, OfflineCapsBody, OfflineCapsSchema, ProgramOverviewSchema, PublicIdParams } from '../../shared/schemas/backoffice-screens';
+import { AdminContentSchema, ContentSlugParams, OfflineCapsBody, OfflineCapsSchema, ProgramCountryBody, ProgramCountrySchema, ProgramOverviewSchema, PublicIdParams } from '../../shared/schemas/backoffice-screens';
 import { PutContentBody } from '../../shared/schemas/consumer';
 import {
   CreateEarningRuleBody,
@@ -122,6 +122,10 @@ export const backOfficeProgramRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
   app.put('/backoffice/program/settings', { config, preValidation: writers, schema: { tags, body: UpdateProgramSettingsBody, response: { 200: ProgramSettingsSchema } } }, async (request) =>
     settingsToWire(await programChanges.updateSettings(engine, staffOf(request), settingsChanges(request.body))),
   );
+
+  app.put('/backoffice/program/country', { config, preValidation: writers, schema: { tags, body: ProgramCountryBody, response: { 200: ProgramCountrySchema } } }, async (request) => ({
+    country: await programChanges.changeCountry(engine, staffOf(request), request.body.country),
+  }));
 
   app.put('/backoffice/program/offline-caps', { config, preValidation: writers, schema: { tags, body: OfflineCapsBody, response: { 200: OfflineCapsSchema } } }, async (request) => {
     const b = request.body;

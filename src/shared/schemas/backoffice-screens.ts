@@ -22,6 +22,10 @@ export const OfflineCapsBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The program's country (ISO 3166-1 alpha-2): how phones without a +code are read, cédulas checked, amounts written. */
+export const ProgramCountryBody = Type.Object({ country: Type.String({ minLength: 1, maxLength: 10, description: 'ISO 3166-1 alpha-2, any letter case' }) }, { additionalProperties: false });
+export const ProgramCountrySchema = Type.Object({ country: Type.String({ description: 'ISO 3166-1 alpha-2' }) });
+
 export const AdminContentSchema = Type.Object({ slug: Type.String(), language: Type.String(), title: Type.String(), content: Type.String(), version: Type.Integer() });
 
 export const ProgramOverviewSchema = Type.Object({

@@ -8,6 +8,7 @@ import { ActionsHeader, type FieldProblem, invalidProps, stackedTable } from './
 import { adminFieldLabels, type FieldLabels, refusalText } from './node-refusal';
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
+import { ProgramCountrySection } from './ProgramCountrySection';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow, useEditRowFocus } from './ProgramEditRows';
 import { escapeCancels } from './a11y';
 import { useAdminStrings } from './strings';
@@ -21,7 +22,7 @@ const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
 
 /** The page's sections: each shows the outcome of what was done in it, under its own form. */
-type Section = 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
+type Section = 'country' | 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
 
 /** The outcome of the last change made on the page, and the section it was made in. */
 interface Outcome {
@@ -64,7 +65,7 @@ function SectionOutcome({ id, outcome, section, onClose }: { id: string; outcome
   );
 }
 
-/** Currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
+/** The program's country, currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
 export function ProgramScreen() {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
@@ -108,9 +109,11 @@ export function ProgramScreen() {
     outcome: <SectionOutcome id={outcomeId} outcome={message} section={section} onClose={() => setMessage(null)} />,
     problemFor: (item) => (message && !message.ok && message.section === section && message.item === item ? { messageId: outcomeId, field: message.field ?? null } : null),
   });
+  const countrySection = props('country');
   return (
     <Stack>
       {!editable && <Text c="dimmed">{t.readOnly}</Text>}
+      <ProgramCountrySection country={p.country} editable={editable} say={countrySection.say} outcome={countrySection.outcome} problem={countrySection.problemFor('country')} />
       <EarningRules {...props('rules')} />
       <Rewards {...props('rewards')} />
       <Tiers {...props('tiers')} />

@@ -40,3 +40,9 @@ export function useProgramCountry(): string | null {
   }, [token]);
   return known && known.token === token ? known.country : null;
 }
+
+/** The country just saved on the Program page: the other pages write amounts by it from now on. */
+export function rememberProgramCountry(country: string): void {
+  const token = adminStore.getState().token;
+  if (token) countryStore.setState({ known: { token, country } });
+}
