@@ -115,6 +115,7 @@ export const ERROR_CODES = {
   already_tipped: { status: 409, message: 'This transaction already has a tip.' },
   promotion_already_awarded: { status: 409, message: 'You have already used this promotion code.' },
   staff_email_taken: { status: 409, message: 'A staff account with that email address already exists.' },
+  password_already_set: { status: 409, message: 'This account has a password already: change it with “Forgot your password?” on the sign-in screen.' },
   program_managed_by_central: { status: 409, message: 'This store is paired with a central node: change the program in the back office of central.' },
   webhook_endpoint_limit: { status: 409, message: 'The program has as many webhook endpoints as it may have (20): delete one it no longer uses first.' },
   webhooks_managed_by_central: { status: 409, message: 'This store is paired with a central node: central delivers the program’s webhooks, so manage them in the back office of central.' },

@@ -229,7 +229,7 @@ describe('GET /vendor/content/{slug}', () => {
   it('escapes the vendor name in the built-in page', async () => {
     const v = await node.addVendor('Café <b>Bar</b> & "Co"');
     const reply = await get('/vendor/content/faq', { vendor: v.vendorId });
-    expect(reply.body.content).toContain('Café &lt;b&gt;Bar&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(reply.body.content).toContain('Café &lt;b&gt;Bar&lt;/b&gt; &amp; "Co"');
     expect(reply.body.content).not.toContain('<b>Bar</b>');
   });
 

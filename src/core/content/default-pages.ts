@@ -6,8 +6,13 @@ import type { ContentSlug } from './content-page';
 export const DEFAULT_LANGUAGES = ['en', 'es'] as const;
 export type DefaultLanguage = (typeof DEFAULT_LANGUAGES)[number];
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+/**
+ * The vendor's name as HTML text: it only ever stands between tags (never in an attribute), where
+ * `&`, `<` and `>` are all that need escaping. Quotes stay as typed: the back office shows this
+ * HTML as source for the merchant to edit, where `Lupe&#39;s` read as a fault.
+ */
+export function escapeHtmlText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 }
 
 type Page = { title: string; content: (vendor: string) => string };
@@ -83,5 +88,5 @@ const PAGES: Record<DefaultLanguage, Record<ContentSlug, Page>> = {
 
 export function defaultPage(slug: ContentSlug, language: DefaultLanguage, vendorName: string): { title: string; content: string } {
   const page = PAGES[language][slug];
-  return { title: page.title, content: page.content(escapeHtml(vendorName)) };
+  return { title: page.title, content: page.content(escapeHtmlText(vendorName)) };
 }

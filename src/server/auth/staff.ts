@@ -45,3 +45,8 @@ export function staffOf(request: FastifyRequest): StaffPrincipal {
 export function backOfficeLinkBase(request: FastifyRequest): string {
   return `${request.server.publicUrl ?? reachedOrigin(request)}/admin`;
 }
+
+/** Where this node serves the screens (a cashier or kiosk key signs in there), as the node knows its address. */
+export function screensUrl(request: FastifyRequest): string {
+  return `${request.server.publicUrl ?? reachedOrigin(request)}/`;
+}

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
 import { acceptInvitation } from '../../core/staff/accept-invitation';
+import { setFirstStaffPassword } from '../../core/staff/first-password';
 import { type StaffSignIn, signInStaff, signInWithLink } from '../../core/staff/sign-in';
 import { toStaffMember, type StaffMember } from '../../core/staff/staff-accounts';
 import { applyStaffPasswordReset, requestStaffPasswordReset } from '../../core/staff/staff-password-reset';
 import { endAllStaffSessions, endStaffSession } from '../../core/staff/staff-sessions';
 import type { PendingInvitation } from '../../core/staff/staff-tokens';
-import { EmailBody, SignInBody, SignOutEverywhereSchema, StaffSchema, StaffSessionSchema, TokenBody, TokenPasswordBody } from '../../shared/schemas/backoffice';
+import { EmailBody, PasswordBody, SignInBody, SignOutEverywhereSchema, StaffSchema, StaffSessionSchema, TokenBody, TokenPasswordBody } from '../../shared/schemas/backoffice';
 import { EmptyObjectSchema } from '../../shared/schemas/common';
 import { toIso } from '../../shared/time';
 import { backOfficeLinkBase, requireStaff, staffOf } from '../auth/staff';
@@ -73,7 +74,13 @@ export const backOfficeAuthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; r
   app.get('/backoffice/me', { config, preValidation: signedIn, schema: { tags, response: { 200: StaffSchema } } }, async (request) => {
     const staff = staffOf(request);
     const row = await engine.db.selectFrom('staff_accounts').selectAll().where('id', '=', staff.staffId).executeTakeFirstOrThrow();
-    return staffToWire(toStaffMember(row));
+    return { ...staffToWire(toStaffMember(row)), has_password: row.password_hash !== null };
+  });
+
+  // The first password of an owner signed in by a one-time link; the session goes on.
+  app.post('/backoffice/me/password', { config, preValidation: signedIn, schema: { tags, body: PasswordBody, response: { 200: EmptyObjectSchema } } }, async (request) => {
+    await setFirstStaffPassword(engine, { staffId: staffOf(request).staffId, password: request.body.password });
+    return {};
   });
 
   app.post('/backoffice/sign-out', { config, preValidation: signedIn, schema: { tags, response: { 200: EmptyObjectSchema } } }, async (request) => {

@@ -5,7 +5,7 @@ import type { Engine } from '../../core/engine';
 import { actorOf, requireStoreAccess, storeLimit } from '../../core/staff/authorize';
 import { createStore, listAdminStores, loadAdminStore, updateStore } from '../../core/stores/store-admin';
 import { AdminStoreSchema, ApiKeySchema, CreateStoreBody, IssueApiKeyBody, IssuedApiKeySchema, NumericIdParams, UpdateStoreBody } from '../../shared/schemas/backoffice';
-import { requireStaff, staffOf } from '../auth/staff';
+import { requireStaff, screensUrl, staffOf } from '../auth/staff';
 import { adminStoreToWire, apiKeyToWire, storeInputFromWire } from './store-admin-wire';
 
 const tags = ['Back office'];
@@ -49,7 +49,7 @@ export const backOfficeStoreRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
     const staff = staffOf(request);
     requireStoreAccess(staff, request.params.id);
     const issued = await issueApiKey(engine, actorOf(staff), { storeId: request.params.id, role: request.body.role, label: request.body.label });
-    return reply.code(201).send({ api_key: issued.key, key: apiKeyToWire(issued.listing) });
+    return reply.code(201).send({ api_key: issued.key, key: apiKeyToWire(issued.listing), screens_url: screensUrl(request) });
   });
 
   app.delete('/backoffice/keys/:id', { config, preValidation: keyManagers, schema: { tags, params: NumericIdParams, response: { 200: ApiKeySchema } } }, async (request) => {

@@ -17,6 +17,7 @@ export const StaffSchema = Type.Object({
   status: Type.Union([Type.Literal('invited'), Type.Literal('active'), Type.Literal('disabled')]),
   date_created: IsoTimestamp,
   date_updated: IsoTimestamp,
+  has_password: Type.Optional(Type.Boolean({ description: 'GET /backoffice/me only: false for an owner signed in by a one-time link who has not chosen a password (POST /backoffice/me/password)' })),
   invitation: Type.Optional(
     Type.Union(
       [
@@ -40,6 +41,7 @@ export const StaffSessionSchema = Type.Object({
 export const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 256 }) });
 export const TokenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 export const TokenPasswordBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ maxLength: 256 }) });
+export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 256 }) });
 export const EmailBody = Type.Object({ email: Type.String({ maxLength: 254 }) });
 
 export const InviteBody = Type.Object({
@@ -135,7 +137,11 @@ export const ApiKeySchema = Type.Object({
   revoked: Nullable(IsoTimestamp),
 });
 
-export const IssuedApiKeySchema = Type.Object({ api_key: Type.String({ description: 'shown once' }), key: ApiKeySchema });
+export const IssuedApiKeySchema = Type.Object({
+  api_key: Type.String({ description: 'shown once' }),
+  key: ApiKeySchema,
+  screens_url: Type.String({ description: 'where a browser signs in with a cashier or kiosk key: this node’s screens (its public URL, else the address the request reached); an integration’s API base' }),
+});
 
 export const IssueApiKeyBody = Type.Object({
   role: Type.String({ maxLength: 20, description: 'cashier, kiosk or integration' }),

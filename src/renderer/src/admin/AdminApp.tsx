@@ -6,6 +6,7 @@ import { adminStore, useAdmin } from './admin-store';
 import { AuditScreen } from './AuditScreen';
 import { CustomerDetail, CustomerSearch } from './CustomersScreen';
 import { DashboardScreen } from './DashboardScreen';
+import { NoPasswordNotice } from './NoPasswordNotice';
 import { PaymentExceptionsScreen, PaymentExceptionsTab } from './PaymentExceptionsScreen';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
 import { ProgramScreen } from './ProgramScreen';
@@ -90,6 +91,7 @@ export function AdminApp() {
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
               {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
             </Tabs.List>
+            <NoPasswordNotice />
             <Tabs.Panel value="dashboard">{section === 'dashboard' && <DashboardScreen />}</Tabs.Panel>
             <Tabs.Panel value="program">{section === 'program' && <ProgramScreen />}</Tabs.Panel>
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>

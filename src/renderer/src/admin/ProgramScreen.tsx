@@ -292,8 +292,10 @@ function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
   const t = useAdminStrings();
   const [name, setName] = useState('');
   const [threshold, setThreshold] = useState<number | string>('');
+  // Empty is all time, as the engine's default and an edited tier's empty window say.
+  const [windowDays, setWindowDays] = useState<number | string>('');
   const unit = loyaltyUnit(p) ?? t.pointsUnit;
-  const add = () => say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold) }), 'new');
+  const add = () => say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold), window_days: numberOrNull(windowDays) }), 'new');
   return (
     <ItemTable
       title={t.tiersTable}
@@ -303,9 +305,10 @@ function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
       ))}
       addForm={
         editable && (
-          <AddItemForm legend={t.newTier} add={add} clear={[setName, setThreshold]}>
+          <AddItemForm legend={t.newTier} add={add} clear={[setName, setThreshold, setWindowDays]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problemFor('new'), 'threshold')} />
+            <WholeNumberInput label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} {...invalidProps(problemFor('new'), 'window_days')} />
           </AddItemForm>
         )
       }

@@ -166,6 +166,17 @@ function StoreDetailsTable({ store }: { store: AdminStore }) {
 interface Issued {
   keyId: number;
   secret: string;
+  role: string;
+  /** The node's screens, as it knows its own address: where a cashier or kiosk key signs in. */
+  screensUrl: string;
+}
+
+/** Where the key just issued is used: the screen it opens and its address (a paired store's node's own, at central). */
+function WhereToSignIn({ issued, atPairedNode }: { issued: Issued; atPairedNode: boolean }) {
+  const t = useAdminStrings();
+  if (issued.role !== 'cashier' && issued.role !== 'kiosk') return t.keyForIntegration(issued.screensUrl);
+  const screen = issued.role === 'cashier' ? t.keyScreen_cashier : t.keyScreen_kiosk;
+  return atPairedNode ? t.keySignInAtPairedNode(screen) : t.keySignInAt(issued.screensUrl, screen);
 }
 
 /** Issue a key; `onIssued` gets it (shown by the page), `onError` the refusal (null when an attempt starts). */
@@ -188,7 +199,7 @@ function IssueKey({ storeId, problem, onIssued, onError }: { storeId: number; pr
             .issueKey(storeId, role ?? 'cashier', label)
             .then((made) => {
               setLabel('');
-              onIssued({ keyId: made.key.id, secret: made.api_key });
+              onIssued({ keyId: made.key.id, secret: made.api_key, role: made.key.role, screensUrl: made.screens_url });
             })
             .catch((e: unknown) => onError(refusalOf(e, 'issue')));
         }}
@@ -346,6 +357,9 @@ export function StoreDetail({ storeId }: { storeId: number }) {
           {issued && (
             <Alert color="teal" title={t.issued}>
               <Code data-testid="issued-key">{issued.secret}</Code>
+              <Text size="sm" mt="xs" data-testid="issued-key-where">
+                <WhereToSignIn issued={issued} atPairedNode={usedAtNode} />
+              </Text>
             </Alert>
           )}
           <ChainHealth chain={chain} />

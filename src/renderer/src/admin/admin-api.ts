@@ -74,6 +74,8 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     requestPasswordReset: (email: string) => call<object>('/backoffice/password-reset', { method: 'POST', body: { email } }),
     resetPassword: (resetToken: string, password: string) => call<object>('/backoffice/password-reset/confirm', { method: 'POST', body: { token: resetToken, password } }),
     me: () => call<Staff>('/backoffice/me'),
+    /** The first password of someone signed in by a one-time link (409 `password_already_set` after). */
+    setFirstPassword: (password: string) => call<object>('/backoffice/me/password', { method: 'POST', body: { password } }),
     /** Public: the node's role, and on a paired store its sync (null elsewhere). */
     health: () => call<{ role: 'store' | 'central'; checks: { sync: object | null } }>('/health'),
     /** Public, as /health, on store nodes only: a paired store names its central (whose back office holds the chain's staff). */
@@ -86,7 +88,7 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     createStore: (body: StoreDetails) => call<AdminStore>('/backoffice/stores', { method: 'POST', body }),
     updateStore: (id: number, body: StoreDetails) => call<AdminStore>(`/backoffice/stores/${id}`, { method: 'PUT', body }),
     keys: (storeId: number) => call<{ items: ApiKey[] }>(`/backoffice/stores/${storeId}/keys`),
-    issueKey: (storeId: number, role: string, label: string) => call<{ api_key: string; key: ApiKey }>(`/backoffice/stores/${storeId}/keys`, { method: 'POST', body: { role, label } }),
+    issueKey: (storeId: number, role: string, label: string) => call<{ api_key: string; key: ApiKey; screens_url: string }>(`/backoffice/stores/${storeId}/keys`, { method: 'POST', body: { role, label } }),
     revokeKey: (keyId: number) => call<ApiKey>(`/backoffice/keys/${keyId}`, { method: 'DELETE' }),
     staff: () => call<{ items: Staff[] }>('/backoffice/staff'),
     invite: (body: { email: string; name: string; role: string; store_id: number | null }) => call<Staff>('/backoffice/staff', { method: 'POST', body }),
