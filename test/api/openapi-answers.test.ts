@@ -12,17 +12,20 @@ import { buildApp } from '../../src/server/app';
 import { type RunningNode, startStoreNode } from '../../src/server/node/store-node';
 import { pairStoreWithCentral } from '../../src/server/sync/pair-store';
 import { ERROR_CODES, type ErrorCode } from '../../src/shared/errors';
+import { CARDS, cardBody } from '../support/payments';
+import { vendorWithCurrencies } from '../support/resource-api';
 import { freshEmail, registration, ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { eventually } from '../support/eventually';
 import { inStoreApi } from '../support/in-store';
 import { makeTempDir } from '../support/temp-dir';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
-// The statuses of /openapi.json a route's shape cannot tell (thirteenth round): 409 and 503 with
-// the codes the route's code answers (scripts/generate-operation-errors.ts), 413 and 415 on every
-// operation (one body parser for every route and method). Held to what the operations answer over
-// real HTTP: a body no operation reads and one too large, sent to every operation of a store and of
-// central; conflicts provoked on a store; a paired store whose central is down, every operation swept.
+// The statuses of /openapi.json a route's shape cannot tell (thirteenth and fourteenth rounds): 409,
+// 422 and 503 with the codes the route's code answers (scripts/generate-operation-errors.ts), 413
+// and 415 on every operation (one body parser for every route and method). Held to what the
+// operations answer over real HTTP: a body no operation reads and one too large, sent to every
+// operation of a store and of central; conflicts and refusals provoked on a store; a paired store
+// whose central is down, every operation swept.
 
 type Operation = { method: string; path: string; op: any };
 
@@ -82,14 +85,14 @@ function undeclared(operation: Operation, status: number, body: any): string[] {
   const key = `${operation.method} ${operation.path}`;
   if (!declared) return [`${key}: answered ${status} ${codeOf(body)}, not declared`];
   const code = codeOf(body);
-  if ([409, 503].includes(status) && code && !String(declared.description).includes(`\`${code}\``)) return [`${key}: answered ${status} ${code}, not named`];
+  if ([409, 422, 503].includes(status) && code && !String(declared.description).includes(`\`${code}\``)) return [`${key}: answered ${status} ${code}, not named`];
   return [];
 }
 
-describe('the table of 409 and 503 codes', () => {
+describe('the table of 409, 422 and 503 codes', () => {
   it('is the one the routes’ code gives today (npx tsx scripts/generate-operation-errors.ts)', () => {
     expect(readFileSync(OUTPUT, 'utf8')).toBe(renderOperationErrors());
-  }, 60_000);
+  }, 180_000);
 
   it('lists only codes of those statuses, and routes that exist', () => {
     const table = JSON.parse(readFileSync(OUTPUT, 'utf8')) as Record<string, string[]>;
@@ -97,7 +100,7 @@ describe('the table of 409 and 503 codes', () => {
     const keys = new Set(routes.map(({ method, url }) => `${method} ${url.replace(/:(\w+)/g, '{$1}')}`));
     for (const [key, codes] of Object.entries(table)) {
       expect(keys.has(key), key).toBe(true);
-      for (const code of codes) expect([409, 503], `${key} ${code}`).toContain(ERROR_CODES[code as ErrorCode].status);
+      for (const code of codes) expect([409, 422, 503], `${key} ${code}`).toContain(ERROR_CODES[code as ErrorCode].status);
     }
   });
 });
@@ -154,6 +157,51 @@ describe('409 where an operation can conflict', () => {
   });
 });
 
+describe('422 and 409 where an operation refuses (fourteenth round)', () => {
+  const dirs = [makeTempDir('punchcard-answers-unpaired-')];
+  let unpaired: RunningNode | null = null;
+
+  afterAll(async () => {
+    await unpaired?.close();
+    for (const dir of dirs) dir.remove();
+  });
+
+  /** What an operation answered, checked against the document of the node that answered it. */
+  async function expectDeclared(url: string, method: string, path: string, reply: { status: number; body: any }, status: number, code: string): Promise<void> {
+    expect(`${reply.status} ${codeOf(reply.body)}`, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(`${status} ${code}`);
+    const operation = (await operationsAt(url)).find((o) => o.method === method && o.path === path)!;
+    expect(undeclared(operation, reply.status, reply.body)).toEqual([]);
+  }
+
+  it('names each 422 a rule, a declined card or a missing phone answers', async () => {
+    const v = await vendorWithCurrencies(store);
+    const cashRule = await http(`${store.url}/earning-rules`, { method: 'POST', token: v.token, body: { name: 'Cash rule', currency: v.cash, points: 1, per_amount: 1 } });
+    await expectDeclared(store.url, 'POST', '/earning-rules', cashRule, 422, 'currency_not_loyalty');
+    const customer = await signUpAt(store, vendor.vendorId);
+    // Through engine.payments.tokenize: the test gateway refuses the card.
+    const declined = await http(`${store.url}${withSessionKey('/user/billing-profile/add', customer.key)}`, { method: 'POST', body: cardBody(store, CARDS.genericDecline) });
+    await expectDeclared(store.url, 'POST', '/user/billing-profile/add', declined, 422, 'card_declined');
+    const noPhone = await http(`${store.url}/user/activate/sms?session_identifier=${encodeURIComponent(customer.key)}`);
+    await expectDeclared(store.url, 'GET', '/user/activate/sms', noPhone, 422, 'no_phone_number');
+  });
+
+  it('names the 409 a tier’s taken name answers, and not the other tables’ name codes', async () => {
+    const name = `Gold ${randomBytes(3).toString('hex')}`;
+    const create = (threshold: number) => http(`${store.url}/tiers`, { method: 'POST', token: vendor.accessToken, body: { name, threshold } });
+    expect((await create(100_000)).status).toBe(201);
+    await expectDeclared(store.url, 'POST', '/tiers', await create(200_000), 409, 'tier_name_taken');
+    const conflicts = String((await operationsAt(store.url)).find((o) => o.method === 'POST' && o.path === '/tiers')!.op.responses['409'].description);
+    for (const other of ['earning_rule_name_taken', 'reward_name_taken']) expect(conflicts).not.toContain(`\`${other}\``);
+  });
+
+  it('names the 409 of unpairing a store that is not paired (a call through the node’s pairing control)', async () => {
+    unpaired = await startStoreNode({ dataDir: dirs[0]!.path, port: 0 });
+    const own = await setUpVendor(unpaired.engine, { name: 'Answers Unpaired', currency: 'USD', country: 'US', store: { name: 'Dock', address1: '1 Dock', city: 'Springfield' } });
+    const reply = await http(`${unpaired.url}/sync/pairing?api_key=${encodeURIComponent(own.apiKey)}`, { method: 'DELETE' });
+    await expectDeclared(unpaired.url, 'DELETE', '/sync/pairing', reply, 409, 'store_not_paired');
+  });
+});
+
 describe('a paired store whose central is down', () => {
   const dirs = [makeTempDir('punchcard-answers-central-'), makeTempDir('punchcard-answers-store-')];
   let chainCentral: RunningNode | null = null;
@@ -165,7 +213,7 @@ describe('a paired store whose central is down', () => {
     for (const dir of dirs) dir.remove();
   });
 
-  it('declares 503 central_unreachable on the calls it forwards and first_sync_in_progress where a check-in can be refused, and every 409 and 503 it answers is declared', async () => {
+  it('declares 503 central_unreachable on the calls it forwards and first_sync_in_progress where a check-in can be refused, and every 409, 422 and 503 it answers is declared', async () => {
     chainCentral = await startStoreNode({ dataDir: dirs[0]!.path, role: 'central', port: 0 });
     const chain = await setUpVendor(chainCentral.engine, { name: 'Answers Chain', currency: 'USD', country: 'US', store: { name: 'Quay', address1: '1 Quay', city: 'Springfield' } });
     const { code } = await issuePairingCode(chainCentral.engine, chain.vendorId, chain.storeId);
@@ -190,7 +238,7 @@ describe('a paired store whose central is down', () => {
     for (const operation of operations.filter(({ method, path }) => !(method === 'DELETE' && path === '/sync/pairing'))) {
       const body = Buffer.from(JSON.stringify({ card_number: 'not-here-yet@chain.test', email: 'not-here-yet@chain.test', receipt_number: 'R-1', subtotal: 1, total: 1 }));
       const reply = await send(targetOf(paired.url, operation.path, `?api_key=${encodeURIComponent(chain.apiKey)}`), operation.method, { 'content-type': 'application/json' }, body);
-      if (reply.status === 409 || reply.status === 503) {
+      if ([409, 422, 503].includes(reply.status)) {
         seen.add(`${reply.status} ${codeOf(reply.body)}`);
         wrong.push(...undeclared(operation, reply.status, reply.body));
       }

@@ -56,6 +56,7 @@ const SCHEMA_OF_STYLE: Record<ApiStyle, keyof typeof ERROR_SCHEMAS> = { resource
 const MEANING: Record<number, string> = {
   409: 'A conflict with what is stored (taken, already done, not in a state to do it, or managed by central at a paired store).',
   415: 'The body is not JSON or form fields (unsupported_media_type: XML, multipart, compressed).',
+  422: 'Refused by a rule of the program or of the object (not enough points, a card declined, a window closed…): the request was valid, nothing changed.',
   503: 'Not now: try again later (Retry-After when the node knows how long).',
   400: 'The request is not valid: a parameter or body field missing or wrong (validation_failed names it in `field`), or a refusal of the input.',
   401: 'No credential, or one that is unknown, revoked or expired (missing_credentials, invalid_token, invalid_api_key, invalid_session, …).',
@@ -72,7 +73,7 @@ export interface ErrorFacts {
   hasPathId: boolean;
   authenticates: boolean;
   rateLimited: boolean;
-  /** The 409 and 503 codes the code it runs can answer (operationAnswers). */
+  /** The 409, 422 and 503 codes the code it runs can answer (operationAnswers). */
   codes: readonly string[];
   /** The largest body it reads, in bytes (the route's own bodyLimit, else the node's). */
   bodyLimit: number;
@@ -89,13 +90,14 @@ export function errorStatuses(facts: Omit<ErrorFacts, 'style'>): number[] {
     // Every route's body goes through one parser, on every method, GET included (body-parsing.ts).
     413,
     415,
+    ...(statuses.has(422) ? [422] : []),
     ...(facts.rateLimited ? [429] : []),
     ...(statuses.has(503) ? [503] : []),
   ];
 }
 
 /**
- * The 409 and 503 codes of `METHOD /path`: those the route's code answers (read from it by
+ * The 409, 422 and 503 codes of `METHOD /path`: those the route's code answers (read from it by
  * scripts/generate-operation-errors.ts), and at a paired store central_unreachable on the calls
  * forwarded to central (forward-to-central.ts).
  */

@@ -26,7 +26,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           'timestamps; legacy style (/onscreen, /user, /vendor, /countries) uses api_key or session_key query parameters and Unix seconds.\n\n' +
           'Bodies may be JSON or form fields on every method (another content type is 415 `unsupported_media_type`). Fields an operation ' +
           'does not list are ignored (old clients send extras); a field that takes one value refuses a list. Each operation lists the error ' +
-          'statuses it can answer, 409 and 503 with their codes; besides them, any operation can answer 500 `internal_error`, and 503 while ' +
+          'statuses it can answer, 409, 422 and 503 with their codes; besides them, any operation can answer 500 `internal_error`, and 503 while ' +
           'the node stops or its database cannot be used (`service_unavailable`, `database_unavailable`, `storage_unavailable`, with Retry-After). ' +
           'Errors carry a stable machine code:\n\n' +
           '| status | code | message |\n|---|---|---|\n' +
