@@ -11,7 +11,7 @@ import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import type { TestNode } from '../support/test-node';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from '../sync/support/chain';
+import { addStore, type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from '../sync/support/chain';
 
 // Thirteenth round, a store's day offline played, in Chromium: store A sold offline while B sold on.
 // A registered Carlos Ruiz with the phone B had just given Carla Ruiz, and spent a customer's points
@@ -35,10 +35,9 @@ describe('a store’s day offline, at central’s chain page', () => {
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
     const pair = async (store: { storeId: number; apiKey: string }) => {
-      let link: Switch | null = null;
-      const handle = await pairStore(central, clock, store, (credential) => (link = new Switch(central.transportFor(credential))));
-      stores.push({ ...handle, link: link! });
-      return stores[stores.length - 1]!;
+      const handle = await pairStoreBehindSwitch(central, clock, store);
+      stores.push(handle);
+      return handle;
     };
     const a = await pair({ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
     const b = await pair(await addStore(central, 'Harbour'));

@@ -21,7 +21,7 @@ import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
 import { createServerDatabase } from '../support/postgres';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle } from './support/chain';
 
 // Central applies runs of plain sales with multi-row statements and everything else event by event
 // (src/core/sync/central/apply-batch.ts). The two paths must leave central in the same state: the
@@ -66,8 +66,7 @@ async function storeThatSoldOffline(kind: Kind, options: { checkIns?: boolean } 
   // Integrations want every effect, so the bulk path raises them with each entry's own balance.
   const events = ['customer.registered', ...(options.checkIns ? [] : ['check_in.opened', 'check_in.closed']), 'order.placed', 'balance.updated'];
   await createWebhookEndpoint(central.engine, { vendorId }, { url: 'https://hooks.example.com/punchcard', events }, { allowPrivate: false });
-  let link: Switch | null = null;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  const store = await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
   open.push(store);
   const emails = ['ana@example.com', 'bo@example.com', 'cy@example.com'];
   for (const email of emails) {
@@ -84,7 +83,7 @@ async function storeThatSoldOffline(kind: Kind, options: { checkIns?: boolean } 
   });
   for (let round = 0; round < 2; round += 1) await store.client.syncOnce();
 
-  link!.down = true;
+  store.link.down = true;
   if (options.checkIns) {
     const atCentral = await authenticateApiKey(central.engine, central.vendor.apiKey);
     await checkIn(central.engine, atCentral, { identification: emails[1]! });

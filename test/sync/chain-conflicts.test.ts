@@ -12,7 +12,7 @@ import { setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
 import { loadFirstSyncState } from '../../src/core/sync/store/sync-client';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // The conflict rules of docs/sync.md, each provoked on purpose: two stores that cannot reach
 // central do things central must reconcile when they come back.
@@ -35,15 +35,10 @@ async function chain(options: { sameStore?: boolean } = {}): Promise<Chain> {
   open.push(central);
   const storeA = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
   const storeB = options.sameStore ? storeA : await addStore(central, 'B');
-  const links: Switch[] = [];
   const pair = async (store: typeof storeA) => {
-    const handle = await pairStore(central, clock, store, (credential) => {
-      const link = new Switch(central.transportFor(credential));
-      links.push(link);
-      return link;
-    });
+    const handle = await pairStoreBehindSwitch(central, clock, store);
     open.push(handle);
-    return Object.assign(handle, { link: links[links.length - 1]! });
+    return handle;
   };
   return { clock, central, a: await pair(storeA), b: await pair(storeB) };
 }

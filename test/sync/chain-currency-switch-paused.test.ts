@@ -3,7 +3,7 @@ import { updateCurrency } from '../../src/core/currencies/update-currency';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, closedAfterEach, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStoreBehindSwitch, startCentral } from './support/chain';
 
 // Central's sale_in_other_currency flag (sync/central/sale-currency.ts) with quick pay paused: the
 // sale's reply names no quick-pay currency then (balancesAfter leaves it null while it is INACTIVE;
@@ -19,22 +19,20 @@ describe('a quick-pay currency switch at central while a store with quick pay pa
     const clock = new ManualClock();
     const central: CentralHandle = await startCentral(clock);
     keep(central);
-    let link!: Switch;
-    const store: StoreHandle = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
-    keep(store);
+    const store = keep(await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }));
     const scope = { vendorId: central.vendor.vendorId };
     const cash = (await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.quickPayCurrencyId).executeTakeFirstOrThrow()).public_id!;
     // Quick pay paused: the store learns it.
     await updateCurrency(central.engine, scope, cash, { status: 'INACTIVE' });
     for (let i = 0; i < 3; i += 1) await store.client.syncOnce();
 
-    link.down = true;
+    store.link.down = true;
     await registerInStore(store.engine, await store.scope(), { email: 'ana@example.com' });
     const sold = await placeOrder(store.engine, await store.scope(), { identification: 'ana@example.com', receiptNumber: 'USD-1', subtotal: 12.5 });
     expect(sold.digits).toBe(2);
 
     expect((await updateCurrency(central.engine, scope, cash, { code: 'JPY' })).code).toBe('JPY');
-    link.down = false;
+    store.link.down = false;
     await store.client.syncOnce();
     await store.client.syncOnce();
     const order = await central.engine.db.selectFrom('orders').select('subtotal').where('id', '=', sold.orderId).executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@ import { updateCurrency } from '../../src/core/currencies/update-currency';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // Central may switch the quick-pay currency's code (USD → JPY) while it holds no money in it, but a
 // paired store that cannot reach central may have sold in USD meanwhile. Those sales happened: central
@@ -19,11 +19,10 @@ async function chain(): Promise<{ central: CentralHandle; store: StoreHandle & {
   const clock = new ManualClock();
   const central = await startCentral(clock);
   open.push(central);
-  let link!: Switch;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  const store = await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
   open.push(store);
   const cash = (await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.quickPayCurrencyId).executeTakeFirstOrThrow()).public_id;
-  return { central, store: Object.assign(store, { link }), cash };
+  return { central, store, cash };
 }
 
 const exceptionsAt = (central: CentralHandle) => central.engine.db.selectFrom('sync_exceptions').select(['kind', 'subject', 'message']).execute();

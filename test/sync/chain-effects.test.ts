@@ -9,7 +9,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { nextObjectId } from '../../src/core/storage/ids';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // What central does when a store's sales land, besides storing them: the webhook events a sale
 // raises on a standalone node (with the store's original time), the auto reload a quick-pay spend
@@ -24,10 +24,9 @@ async function chainOfOne(): Promise<{ clock: ManualClock; central: CentralHandl
   const clock = new ManualClock();
   const central = await startCentral(clock);
   open.push(central);
-  let link: Switch | null = null;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  const store = await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
   open.push(store);
-  return { clock, central, store: Object.assign(store, { link: link! }) };
+  return { clock, central, store };
 }
 
 const sync = async (store: StoreHandle) => {
@@ -73,8 +72,7 @@ describe('central acting on the sales stores push', () => {
     const central = await startCentral(clock);
     open.push(central);
     const storeB = await addStore(central, 'B');
-    let link: Switch | null = null;
-    const store = await pairStore(central, clock, storeB, (credential) => (link = new Switch(central.transportFor(credential))));
+    const store = await pairStoreBehindSwitch(central, clock, storeB);
     open.push(store);
     await createWebhookEndpoint(central.engine, { vendorId: central.vendor.vendorId }, { url: 'https://hooks.example.com/punchcard', events: ['check_in.closed'] }, { allowPrivate: false });
     const { session: first } = await registerInStore(store.engine, await store.scope(), { email: 'di@example.com' });
@@ -84,11 +82,11 @@ describe('central acting on the sales stores push', () => {
     await central.engine.db.deleteFrom('webhook_events').execute();
 
     // While store B is offline the customer checks in at store A (through central), then at B.
-    link!.down = true;
+    store.link.down = true;
     const atA = await checkIn(central.engine, await authenticateApiKey(central.engine, central.vendor.apiKey), { identification: 'di@example.com' });
     clock.advance(60_000);
     await checkIn(store.engine, await store.scope(), { identification: 'di@example.com' });
-    link!.down = false;
+    store.link.down = false;
     await sync(store);
     const closed = await central.engine.db.selectFrom('webhook_events').select(['type', 'data']).where('type', '=', 'check_in.closed').execute();
     expect(closed.map((e) => JSON.parse(e.data))).toEqual([expect.objectContaining({ check_in_id: atA.session.id, closed_reason: 'moved' })]);

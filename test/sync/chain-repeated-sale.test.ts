@@ -9,7 +9,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { addOwner } from '../../src/core/staff/add-owner';
 import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
-import { type CentralHandle, centralDatabases, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, centralDatabases, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // A till that fails over between two nodes of its store: it sent a sale to node A, lost the reply,
 // and sent it again to node B, which did not know A's copy. Both recorded the sale, both earned and
@@ -41,10 +41,9 @@ async function chain(database: Database): Promise<Chain> {
   open.push(central);
   const { vendorId, storeId, apiKey, loyaltyCurrencyId, quickPayCurrencyId } = central.vendor;
   const pair = async () => {
-    let link: Switch | undefined;
-    const handle = await pairStore(central, clock, { storeId, apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+    const handle = await pairStoreBehindSwitch(central, clock, { storeId, apiKey });
     open.push(handle);
-    return Object.assign(handle, { link: link! });
+    return handle;
   };
   const a = await pair();
   const b = await pair();

@@ -9,7 +9,7 @@ import { deliverDueWebhooks } from '../../src/core/webhooks/deliver';
 import { createWebhookEndpoint } from '../../src/core/webhooks/endpoints';
 import { ManualClock } from '../support/clock';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { type CentralHandle, closedAfterEach, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { type CentralHandle, closedAfterEach, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // A void takes back the tier its sale got (orders/tier-progress.ts) wherever the void is made. Rows
 // travel, not commands: a store's void moves the member's tier at the store, and central takes the
@@ -35,12 +35,11 @@ async function chain(hooks = { url: 'https://hooks.example.com/punchcard', allow
   await createTier(central.engine, vendor, { name: 'Silver', threshold: 20, windowDays: 30 });
   await createTier(central.engine, vendor, { name: 'Gold', threshold: 50, windowDays: null });
   await createWebhookEndpoint(central.engine, vendor, { url: hooks.url, events: ['tier.changed'] }, { allowPrivate: hooks.allowPrivate });
-  let link: Switch | null = null;
-  const store = keep(await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential)))));
+  const store = keep(await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }));
   await sync(store);
   const { session } = await registerInStore(store.engine, await store.scope(), { email: 'gil@example.com', firstName: 'Gil' });
   clock.advance(HOUR);
-  return { clock, central, store: Object.assign(store, { link: link! }), userId: Number(session.user_id) };
+  return { clock, central, store, userId: Number(session.user_id) };
 }
 
 async function sync(store: StoreHandle): Promise<void> {

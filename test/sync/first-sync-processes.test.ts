@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { killLeftovers, launch, listeningUrl, run, type Running } from '../support/processes';
+import { describe, expect, it } from 'vitest';
+import { nodesOfThisFile, run } from '../support/processes';
 import { seededPoints, seedMembersWithPoints } from '../support/seed-customers';
-import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // A store paired with a big central (real processes, HTTP, SQLite files) serves a customer the
@@ -9,26 +8,7 @@ import { http } from '../support/test-node';
 // before their turn"), long before the customers and balances are all in.
 
 const CUSTOMERS = 100_000;
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
-
-afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  await killLeftovers();
-  for (const d of dirs) d.remove();
-});
-
-function tempDir(): string {
-  const dir = makeTempDir('punchcard-first-sync-');
-  dirs.push(dir);
-  return dir.path;
-}
-
-async function start(args: string[], kind: 'store' | 'central'): Promise<string> {
-  const process = launch(args);
-  running.push(process);
-  return listeningUrl(process, kind);
-}
+const { tempDir, start } = nodesOfThisFile('punchcard-first-sync-');
 
 describe('first sync with real processes', () => {
   it('checks in the chain’s last customer while the snapshot is still on its way, with their balance', async () => {
@@ -38,10 +18,10 @@ describe('first sync with real processes', () => {
     const program = JSON.parse(init.stdout.trim()) as { store_id: number; api_key: string };
     seedMembersWithPoints(`${centralDir}/punchcard.db`, CUSTOMERS);
     // Port 0: central never restarts here, and a port picked beforehand can be taken before it binds.
-    const centralUrl = await start(['central', '--data', centralDir, '--port', '0'], 'central');
+    const { url: centralUrl } = await start(['central', '--data', centralDir, '--port', '0'], 'central');
     const pairCode = await run(['pair-code', '--data', centralDir, '--store', String(program.store_id), '--json'], {}, 120_000);
     expect(pairCode.code, pairCode.stderr).toBe(0);
-    const storeUrl = await start(['store', '--data', tempDir(), '--port', '0', '--central', centralUrl, '--pair', (JSON.parse(pairCode.stdout) as { code: string }).code], 'store');
+    const { url: storeUrl } = await start(['store', '--data', tempDir(), '--port', '0', '--central', centralUrl, '--pair', (JSON.parse(pairCode.stdout) as { code: string }).code], 'store');
 
     const last = CUSTOMERS - 1;
     const checkIn = (email: string) => http(`${storeUrl}/onscreen?api_key=${program.api_key}`, { method: 'POST', body: { card_number: email } });

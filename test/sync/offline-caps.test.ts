@@ -7,7 +7,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { type OfflinePolicy, setOfflinePolicy } from '../../src/core/sync/central/offline-policy';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
-import { addStore, type CentralHandle, pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { addStore, type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // The offline caps of docs/sync.md: a cap bounds what an order spends of its own kind. A customer
 // whose offline quick pay is used up can still redeem points (and the other way round).
@@ -28,8 +28,7 @@ async function setUp(): Promise<Setup> {
   const clock = new ManualClock();
   const central = await startCentral(clock);
   open.push(central);
-  let link: Switch | null = null;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  const store = await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
   open.push(store);
   const { vendorId, quickPayCurrencyId, loyaltyCurrencyId } = central.vendor;
   const currency = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', loyaltyCurrencyId).executeTakeFirstOrThrow();
@@ -43,7 +42,7 @@ async function setUp(): Promise<Setup> {
     await postEntry(trx, central.engine, account, { amount: 5_000, kind: 'adjustment' });
   });
   await store.client.syncOnce();
-  return { central, store: Object.assign(store, { link: link! }), rewardId: reward.publicId };
+  return { central, store, rewardId: reward.publicId };
 }
 
 async function goOffline(s: Setup): Promise<void> {
@@ -97,17 +96,16 @@ describe('offline caps', () => {
   it("counts this node's offline spending only: another store's, pulled here, is already in the balance", async () => {
     const s = await setUp();
     await setOfflinePolicy(s.central.engine, { vendorId: s.central.vendor.vendorId }, { quickPayPerDay: 1_500 });
-    let otherLink: Switch | null = null;
-    const other = await pairStore(s.central, s.central.engine.clock as ManualClock, await addStore(s.central, 'Other'), (credential) => (otherLink = new Switch(s.central.transportFor(credential))));
+    const other = await pairStoreBehindSwitch(s.central, s.central.engine.clock as ManualClock, await addStore(s.central, 'Other'));
     open.push(other);
     await other.client.syncOnce();
     await s.store.client.syncOnce();
 
     // Offline at the other store, the customer spends 12.00 there; it reaches central, then this store.
-    otherLink!.down = true;
+    other.link.down = true;
     await other.client.syncOnce().catch(() => undefined);
     await placeOrder(other.engine, await other.scope(), { identification: 'di@example.com', receiptNumber: 'ELSEWHERE', subtotal: 12, quickPay: 12 });
-    otherLink!.down = false;
+    other.link.down = false;
     await other.client.syncOnce();
     await s.store.client.syncOnce();
     expect(await s.store.engine.db.selectFrom('orders').select('offline').where('receipt_number', '=', 'ELSEWHERE').executeTakeFirstOrThrow()).toEqual({ offline: 1 });

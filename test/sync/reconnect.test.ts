@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RECONNECT_CAP_MS, reconnectDelay } from '../../src/core/sync/store/sync-client';
 import { getMeta } from '../../src/core/storage/node-meta';
 import { ManualClock } from '../support/clock';
-import { pairStore, startCentral, type StoreHandle, Switch } from './support/chain';
+import { pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from './support/chain';
 
 // How soon a store notices central is back (docs/sync.md, "Link and status"): the loop's pauses
 // are recorded, not waited out.
@@ -16,10 +16,9 @@ async function storeWithSwitch(): Promise<StoreHandle & { link: Switch }> {
   const clock = new ManualClock();
   const central = await startCentral(clock);
   open.push(central);
-  let link: Switch | null = null;
-  const store = await pairStore(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, (credential) => (link = new Switch(central.transportFor(credential))));
+  const store = await pairStoreBehindSwitch(central, clock, { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey });
   open.push(store);
-  return Object.assign(store, { link: link! });
+  return store;
 }
 
 describe('reconnecting to central', () => {
