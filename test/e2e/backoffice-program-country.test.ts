@@ -1,9 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { ownerOf, type SignedInStaff } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
+import { backOfficePage, expectText } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -22,14 +22,7 @@ describe("the program's country on the Program page", () => {
     vendor = await node.addVendor('Café del Centro');
     owner = await ownerOf(node, vendor.vendorId);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${node.url}/admin`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
-    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('table', { name: 'Figures' }).waitFor();
-    await page.getByRole('tab', { name: 'Program' }).click();
+    page = await backOfficePage(browser, node.url, owner.email, 'program', 'Currencies');
   });
 
   afterAll(async () => {

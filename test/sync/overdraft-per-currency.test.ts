@@ -6,10 +6,9 @@ import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { listSyncExceptions } from '../../src/core/sync/central/sync-exceptions';
-import { type Database, openPostgres } from '../../src/core/storage/database';
+import type { Database } from '../../src/core/storage/database';
 import { ManualClock } from '../support/clock';
-import { createServerDatabase } from '../support/postgres';
-import { addStore, closedAfterEach, freshDatabase, pairStoreBehindSwitch, startCentral } from './support/chain';
+import { addStore, centralDatabases, closedAfterEach, pairStoreBehindSwitch, startCentral } from './support/chain';
 
 // Fourteenth round: an offline overdraft is one sync exception per currency. A quick-pay debt paid
 // back used to stay open while the customer's points were still below zero (the flag is the
@@ -18,22 +17,7 @@ import { addStore, closedAfterEach, freshDatabase, pairStoreBehindSwitch, startC
 
 const keep = closedAfterEach();
 
-/** Central's database: an SQLite file, and PostgreSQL (this helper's `h14_` prefix) when PG_URL is set. */
-const DATABASES: Array<{ name: string; open(): Promise<Database> }> = [
-  { name: 'sqlite', open: () => freshDatabase() },
-  ...(process.env.PG_URL
-    ? [
-        {
-          name: 'postgres',
-          async open() {
-            const scratch = await createServerDatabase(process.env.PG_URL!, 'h14_overdraft');
-            keep({ close: () => scratch.drop() });
-            return openPostgres(scratch.url, 4);
-          },
-        },
-      ]
-    : []),
-];
+const DATABASES = centralDatabases(keep);
 
 /**
  * Two stores that both saw 10 points and 10.00 of quick pay, and each spent 8.00 of the quick pay
@@ -96,7 +80,7 @@ async function overdrawnInBoth(open: () => Promise<Database>) {
   };
 }
 
-describe.each(DATABASES)('an offline overdraft, one exception per currency ($name)', ({ open }) => {
+describe.each(DATABASES)('an offline overdraft, one exception per currency ($name)', ({ database: open }) => {
   it('opens one per currency, resolves each when its balance is settled, and lifts the flag when all are', async () => {
     const { central, a, userId, syncAll, creditAtCentral, flag, balance, overdrafts } = await overdrawnInBoth(open);
     const { vendorId, loyaltyCurrencyId, quickPayCurrencyId } = central.vendor;
