@@ -52,7 +52,7 @@ export interface SeedOptions {
   overlap?: boolean;
 }
 
-type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[]; snapshotPage?: number };
+export type SimStore = StoreHandle & { link: LossyLink; nodeId: number; name: string; key: { storeId: number; apiKey: string }; backups?: Buffer[]; snapshotPage?: number };
 
 const STEPS = Number(process.env.SYNC_SIM_STEPS ?? 60);
 /** Customers central has when the fourth store joins, in odd seeds (from a quarter of the way in). */
@@ -324,14 +324,33 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const sold = await store.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', store.storeId).orderBy('created_at', 'desc').limit(3).execute();
           const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
           trace(`${at}: till voids ${voided ?? 'nothing'}`);
-          if (voided) await voidOrder(store.engine, await scope(), voided);
+          if (voided) {
+            await voidOrder(store.engine, await scope(), voided);
+            // Half the time an integration voids the same sale at central while the till's void is
+            // still on its way (central holds the sale, not yet voided): the voids meet (Conflicts).
+            if (random.chance(0.5) && (await standsAt(central.engine, store.storeId, voided))) {
+              trace(`${at}: central voids ${voided} too, before the till's void reaches it`);
+              await voidOrder(central.engine, await authenticateApiKey(central.engine, store.key.apiKey), voided);
+            }
+          }
         } else if (roll < 0.97) {
           // A void at central (an integration calling central for a store), of a recent sale it has.
           const key = random.pick(storeKeys);
           const sold = await central.engine.db.selectFrom('orders').select('receipt_number').where('store_id', '=', key.storeId).orderBy('created_at', 'desc').limit(3).execute();
           const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
           trace(`${at}: central voids ${voided ?? 'nothing'}`);
-          if (voided) await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
+          if (voided) {
+            await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
+            // Half the time a till of that store voids the same sale before its node hears of
+            // central's void (the node holds it, not voided): the voids meet (Conflicts).
+            const holders = [];
+            for (const node of stores) if (node.storeId === key.storeId && (await standsAt(node.engine, key.storeId, voided))) holders.push(node);
+            if (random.chance(0.5) && holders.length > 0) {
+              const node = random.pick(holders);
+              trace(`${at}: till at ${node.name} voids ${voided} too, before central's void reaches it`);
+              await voidOrder(node.engine, await node.scope(), voided);
+            }
+          }
         } else {
           trace(`${at}: process restarts`);
           await restart(store);
@@ -378,7 +397,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
  * of the sale after central took that copy as the repeat ("the cashier voided the sale"): then it
  * is voided as well. Returns how many `sale_repeated` exceptions central recorded.
  */
-async function checkSalesSentTwice(central: Engine, receipts: string[], problems: string[]): Promise<number> {
+export async function checkSalesSentTwice(central: Engine, receipts: string[], problems: string[]): Promise<number> {
   const repeats = await central.db.selectFrom('sync_exceptions').select(['subject', 'message']).where('kind', '=', 'sale_repeated').execute();
   const namings = (id: number) => repeats.filter((r) => r.subject === `order ${id}`);
   for (const receiptNumber of receipts) {
@@ -414,7 +433,7 @@ async function unsentReceipts(engine: Engine): Promise<string[]> {
   return rows.map((row) => String((JSON.parse(row.data) as { receipt_number: string }).receipt_number));
 }
 
-async function checkConvergence(central: Engine, stores: SimStore[], problems: string[], cases: Cases): Promise<void> {
+export async function checkConvergence(central: Engine, stores: SimStore[], problems: string[], cases: Cases): Promise<void> {
   const centralBalances = await balancesOf(central);
   const centralEntries = new Set((await central.db.selectFrom('ledger_entries').select('id').execute()).map((r) => Number(r.id)));
   const centralOrders = new Set((await central.db.selectFrom('orders').select('id').execute()).map((r) => Number(r.id)));
@@ -476,6 +495,12 @@ async function checkConvergence(central: Engine, stores: SimStore[], problems: s
 async function snapshotPosition(engine: Engine): Promise<{ empty?: string[]; done: boolean } | null> {
   const saved = await getMeta(engine.db, 'sync_snapshot');
   return saved === null ? null : (JSON.parse(saved) as { empty?: string[]; done: boolean });
+}
+
+/** Whether a node holds the store's sale of this receipt, not voided. */
+async function standsAt(engine: Engine, storeId: number, receiptNumber: string): Promise<boolean> {
+  const order = await engine.db.selectFrom('orders').select('status').where('store_id', '=', storeId).where('receipt_number', '=', receiptNumber).executeTakeFirst();
+  return order !== undefined && order.status !== 'voided';
 }
 
 /** Exceptions of a kind central recorded. */
