@@ -103,23 +103,29 @@ export function listeningUrl(running: Running, kind: 'store' | 'central', timeou
 }
 
 /**
- * For a file of tests that run nodes: fresh data folders (`tempDir`) and started `punchcard store`
- * or `central` processes with their address (`start`), all killed and removed after the file.
+ * For a file of tests that run nodes: fresh data folders (`tempDir`, named by the file's prefix or
+ * one of their own) and started `punchcard store` or `central` processes with their address
+ * (`start`; `env` as for `launch`), all killed and removed after the file. Vitest runs after-hooks
+ * last-registered first: a file that drops a database its nodes use registers that afterAll before
+ * calling this, so the nodes are gone first.
  */
-export function nodesOfThisFile(prefix: string): { tempDir(): string; start(args: string[], kind: 'store' | 'central'): Promise<{ process: Running; url: string }> } {
+export function nodesOfThisFile(prefix: string): {
+  tempDir(ownPrefix?: string): string;
+  start(args: string[], kind: 'store' | 'central', env?: Record<string, string | undefined>): Promise<{ process: Running; url: string }>;
+} {
   const dirs: Array<{ remove(): void }> = [];
   afterAll(async () => {
     await killLeftovers();
     for (const dir of dirs) dir.remove();
   });
   return {
-    tempDir: () => {
-      const dir = makeTempDir(prefix);
+    tempDir: (ownPrefix = prefix) => {
+      const dir = makeTempDir(ownPrefix);
       dirs.push(dir);
       return dir.path;
     },
-    start: async (args, kind) => {
-      const process = launch(args);
+    start: async (args, kind, env = {}) => {
+      const process = launch(args, BIN, env);
       return { process, url: await listeningUrl(process, kind) };
     },
   };

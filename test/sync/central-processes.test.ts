@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killLeftovers, launch, listeningUrl, run, type Running } from '../support/processes';
+import { nodesOfThisFile, run } from '../support/processes';
 import { freePort } from '../support/free-port';
 import { createServerDatabase } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // Central beyond one process: two `punchcard central` processes on one database (the machine's
@@ -11,16 +10,13 @@ import { http } from '../support/test-node';
 // shared lives in one process's memory: the program cache, login lockouts and rate limits,
 // pairing codes, sync state.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
 let dropDatabase: (() => Promise<void>) | null = null;
 
 afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  killLeftovers();
-  for (const d of dirs) d.remove();
   await dropDatabase?.();
 });
+// Registered after the afterAll above (after-hooks run last-registered first): the nodes are gone before their database is dropped.
+const { tempDir, start } = nodesOfThisFile('punchcard-central-');
 
 async function sharedDatabase(): Promise<Record<string, string>> {
   const serverUrl = process.env.PG_URL;
@@ -32,9 +28,7 @@ async function sharedDatabase(): Promise<Record<string, string>> {
 
 async function startCentral(dir: string, env: Record<string, string>): Promise<string> {
   const port = await freePort();
-  const process = launch(['central', '--data', dir, '--port', String(port)], undefined, env);
-  running.push(process);
-  return listeningUrl(process, 'central');
+  return (await start(['central', '--data', dir, '--port', String(port)], 'central', env)).url;
 }
 
 const json = { 'content-type': 'application/json' };
@@ -42,13 +36,12 @@ const json = { 'content-type': 'application/json' };
 describe('two central processes on one database', () => {
   it('serve one program: a change at one is in force at the other, lockouts and codes are shared', async () => {
     const env = await sharedDatabase();
-    const dir = makeTempDir('punchcard-central-');
-    dirs.push(dir);
-    const init = await run(['init', '--data', dir.path, '--vendor', 'Chain Coffee', '--json'], env, 120_000);
+    const dir = tempDir();
+    const init = await run(['init', '--data', dir, '--vendor', 'Chain Coffee', '--json'], env, 120_000);
     expect(init.code, init.stderr).toBe(0);
     const program = JSON.parse(init.stdout.trim()) as Record<string, any>;
     const bearer = { authorization: `Bearer ${program.access_token}`, ...json };
-    const [a, b] = await Promise.all([startCentral(dir.path, env), startCentral(dir.path, env)]);
+    const [a, b] = await Promise.all([startCentral(dir, env), startCentral(dir, env)]);
 
     // The program cache: B answers an order with the earning rule A just changed.
     const order = (url: string, receipt: string) =>

@@ -4,31 +4,21 @@ import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type Database, openDatabaseUrl } from '../../src/core/storage/database';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
+import { jsonLines, nodesOfThisFile, run, stopWith } from '../support/processes';
 import { freePort } from '../support/free-port';
 import { createServerDatabase } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 
 // A chain with real processes: central on the machine's PostgreSQL (PG_URL; an SQLite file when
 // unset), two store nodes on SQLite files, talking HTTP. Central goes away and comes back.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
 let dropDatabase: (() => Promise<void>) | null = null;
 
 afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  killLeftovers();
-  for (const d of dirs) d.remove();
   await dropDatabase?.();
 });
-
-function tempDir(): string {
-  const dir = makeTempDir('punchcard-chain-');
-  dirs.push(dir);
-  return dir.path;
-}
+// Registered after the afterAll above (after-hooks run last-registered first): the nodes are gone before their database is dropped.
+const { tempDir, start } = nodesOfThisFile('punchcard-chain-');
 
 async function centralDatabase(): Promise<Record<string, string>> {
   const serverUrl = process.env.PG_URL;
@@ -36,13 +26,6 @@ async function centralDatabase(): Promise<Record<string, string>> {
   const scratch = await createServerDatabase(serverUrl, 'punchcard_chain');
   dropDatabase = scratch.drop;
   return { PUNCHCARD_DATABASE_URL: scratch.url };
-}
-
-async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
-  const process = launch(args, undefined, env);
-  running.push(process);
-  const url = await listeningUrl(process, kind);
-  return { process, url };
 }
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -85,7 +68,7 @@ describe('a chain of real processes', () => {
 
     const port = await freePort();
     const centralArgs = ['central', '--data', centralDir, '--port', String(port), '--webhooks-allow-private'];
-    let central = await start(centralArgs, env, 'central');
+    let central = await start(centralArgs, 'central', env);
     const health = await http(`${central.url}/health`);
     expect(health.body.role).toBe('central');
 
@@ -110,8 +93,8 @@ describe('a chain of real processes', () => {
     expect(codeB.status, JSON.stringify(codeB.body)).toBe(201);
     const dirA = tempDir();
     const dirB = tempDir();
-    const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA, '--label', 'Till by the door'], {}, 'store');
-    const b = await start(['store', '--data', dirB, '--port', '0', '--central', central.url, '--pair', codeB.body.code], {}, 'store');
+    const a = await start(['store', '--data', dirA, '--port', '0', '--central', central.url, '--pair', pairA, '--label', 'Till by the door'], 'store');
+    const b = await start(['store', '--data', dirB, '--port', '0', '--central', central.url, '--pair', codeB.body.code], 'store');
     // Each says which store it paired for, by name.
     expect(a.process.stderr()).toMatch(new RegExp(`paired with ${central.url} as node \\d+ of store ${program.store_id} \\(Main Store\\)`));
     // Central lists A by the name it was given, B by its machine's name.
@@ -195,7 +178,7 @@ describe('a chain of real processes', () => {
     expect(JSON.stringify(forwarded.body)).toContain('central_unreachable');
 
     // Central returns on the same address: everything converges.
-    central = await start(centralArgs, env, 'central');
+    central = await start(centralArgs, 'central', env);
     for (const store of [a, b]) {
       await eventually('a store drained', async () => {
         const s = await statusOf(store.url);
@@ -242,7 +225,7 @@ describe('a chain of real processes', () => {
     // With no node running on the folder, nothing talks to central.
     const syncStopped = await run(['sync', 'status', '--data', dirA, '--json'], {}, 120_000);
     expect(JSON.parse(syncStopped.stdout)).toMatchObject({ link: 'down', last_error: 'no store node is running on this folder' });
-    const again = await start(['store', '--data', dirA, '--port', '0'], {}, 'store');
+    const again = await start(['store', '--data', dirA, '--port', '0'], 'store');
     expect((await statusOf(again.url)).first_sync).toMatchObject({ done: true, rows });
     expect(again.process.stderr()).not.toContain('first sync');
   }, 240_000);

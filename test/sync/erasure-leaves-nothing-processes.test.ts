@@ -10,8 +10,7 @@ import { freePort } from '../support/free-port';
 import { extractCode, type Mailbox, startMailbox } from '../support/mailbox';
 import { CARDS } from '../support/payments';
 import { createServerDatabase } from '../support/postgres';
-import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
-import { makeTempDir } from '../support/temp-dir';
+import { nodesOfThisFile, run, type Running, stopWith } from '../support/processes';
 import { http } from '../support/test-node';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -26,32 +25,18 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 // request logs. What may stay (the receiver's own copies; a sent message's envelope at the SMTP
 // server) is outside the nodes.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
 const drops: Array<() => Promise<void>> = [];
 let mailbox: Mailbox | null = null;
 let receiver: WebhookReceiver | null = null;
 
 afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  await killLeftovers();
-  for (const d of dirs) d.remove();
   for (const drop of drops) await drop();
   await receiver?.close();
   await mailbox?.close();
 });
 
-function tempDir(): string {
-  const dir = makeTempDir('punchcard-erase-');
-  dirs.push(dir);
-  return dir.path;
-}
-
-async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
-  const process = launch(args, undefined, env);
-  running.push(process);
-  return { process, url: await listeningUrl(process, kind) };
-}
+// Registered after the afterAll above (after-hooks run last-registered first): the nodes are gone before their databases are dropped and the mailbox and receiver close.
+const { tempDir, start } = nodesOfThisFile('punchcard-erase-');
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -208,13 +193,13 @@ async function startChain(backend: 'sqlite' | 'postgres'): Promise<Chain> {
   expect(init.code, init.stderr).toBe(0);
   const program = JSON.parse(init.stdout.trim()) as Record<string, any>;
   const port = await freePort();
-  const central = await start(['central', '--data', centralDir, '--port', String(port), '--webhooks-allow-private', '--smtp', mailbox!.url], centralEnv, 'central');
+  const central = await start(['central', '--data', centralDir, '--port', String(port), '--webhooks-allow-private', '--smtp', mailbox!.url], 'central', centralEnv);
   const stores: Chain['stores'] = [];
   for (const label of ['Door', 'Window']) {
     const code = await run(['pair-code', '--data', centralDir, '--store', String(program.store_id), '--json'], centralEnv, 120_000);
     expect(code.code, code.stderr).toBe(0);
     const dir = tempDir();
-    const store = await start(['store', '--data', dir, '--port', '0', '--central', central.url, '--pair', (JSON.parse(code.stdout) as { code: string }).code, '--label', label, '--smtp', mailbox!.url], {}, 'store');
+    const store = await start(['store', '--data', dir, '--port', '0', '--central', central.url, '--pair', (JSON.parse(code.stdout) as { code: string }).code, '--label', label, '--smtp', mailbox!.url], 'store');
     stores.push({ dir, ...store });
   }
   return { centralEnv, centralDir, centralUrl: central.url, dbUrl: centralEnv.PUNCHCARD_DATABASE_URL ?? join(centralDir, 'punchcard.db'), stores, central: central.process, program };

@@ -1,9 +1,8 @@
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
-import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
-import { makeTempDir } from '../support/temp-dir';
+import { nodesOfThisFile, run, stopWith } from '../support/processes';
 import { http } from '../support/test-node';
 
 // A paired store whose central.json was lost (a restore that missed it, a cleanup) refuses to start
@@ -11,26 +10,7 @@ import { http } from '../support/test-node';
 // nothing changed. With the file back it starts paired and syncs again; `punchcard unpair` still
 // leaves the chain without it; a standalone store is not affected.
 
-const dirs: Array<{ path: string; remove(): void }> = [];
-const running: Running[] = [];
-
-afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  await killLeftovers();
-  for (const d of dirs) d.remove();
-});
-
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  dirs.push(dir);
-  return dir.path;
-}
-
-function start(args: string[]): Running {
-  const process = launch(args);
-  running.push(process);
-  return process;
-}
+const { tempDir, start } = nodesOfThisFile('punchcard-lost-');
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -57,15 +37,13 @@ describe('a paired store whose central.json was lost', () => {
     const init = await run(['init', '--data', centralDir, '--vendor', 'Chain Coffee', '--json'], {}, 120_000);
     expect(init.code, init.stderr).toBe(0);
     const program = JSON.parse(init.stdout.trim()) as { store_id: number; api_key: string };
-    const central = start(['central', '--data', centralDir, '--port', '0']);
-    const centralUrl = await listeningUrl(central, 'central');
+    const { process: central, url: centralUrl } = await start(['central', '--data', centralDir, '--port', '0'], 'central');
     const pairCode = await run(['pair-code', '--data', centralDir, '--store', String(program.store_id), '--json'], {}, 120_000);
     expect(pairCode.code, pairCode.stderr).toBe(0);
     const code = (JSON.parse(pairCode.stdout) as { code: string }).code;
 
     const storeDir = tempDir('punchcard-lost-store-');
-    let store = start(['store', '--data', storeDir, '--port', '0', '--central', centralUrl, '--pair', code]);
-    let storeUrl = await listeningUrl(store, 'store');
+    let { process: store, url: storeUrl } = await start(['store', '--data', storeDir, '--port', '0', '--central', centralUrl, '--pair', code], 'store');
     const status = async () => (await http(`${storeUrl}/sync/status`)).body as { paired: boolean; pending: number; last_push_at: string | null; first_sync: { done: boolean } };
     await eventually('the first sync', async () => ((await status()).first_sync.done ? true : undefined));
     const register = (email: string) => http(`${storeUrl}/onscreen/register?api_key=${program.api_key}`, { method: 'POST', body: { email } });
@@ -104,8 +82,7 @@ describe('a paired store whose central.json was lost', () => {
 
     // The file put back from the backup: the store starts paired and its sales reach central again.
     copyFileSync(backup, pairingFile);
-    store = start(['store', '--data', storeDir, '--port', '0']);
-    storeUrl = await listeningUrl(store, 'store');
+    ({ process: store, url: storeUrl } = await start(['store', '--data', storeDir, '--port', '0'], 'store'));
     expect((await status()).paired).toBe(true);
     const after = await register('after@lost.example');
     expect([200, 201], JSON.stringify(after.body)).toContain(after.status);
@@ -127,8 +104,7 @@ describe('a paired store whose central.json was lost', () => {
     expect(unpaired.code, unpaired.stderr).toBe(0);
     const { set_aside: aside } = JSON.parse(unpaired.stdout) as { set_aside: string };
     expect(usersWithEmail(aside, 'unsent@lost.example')).toBe(1);
-    store = start(['store', '--data', storeDir, '--port', '0']);
-    storeUrl = await listeningUrl(store, 'store');
+    ({ process: store, url: storeUrl } = await start(['store', '--data', storeDir, '--port', '0'], 'store'));
     expect((await status()).paired).toBe(false);
     expect(usersWithEmail(database, 'before@lost.example')).toBe(0);
     expect((await stopWith(store, 'SIGTERM')).code).toBe(0);
@@ -138,8 +114,7 @@ describe('a paired store whose central.json was lost', () => {
     const dir = tempDir('punchcard-lost-standalone-');
     const init = await run(['init', '--data', dir, '--vendor', 'Corner Shop', '--json'], {}, 120_000);
     expect(init.code, init.stderr).toBe(0);
-    const store = start(['store', '--data', dir, '--port', '0']);
-    const url = await listeningUrl(store, 'store');
+    const { process: store, url } = await start(['store', '--data', dir, '--port', '0'], 'store');
     expect((await http(`${url}/sync/status`)).body.paired).toBe(false);
     expect((await stopWith(store, 'SIGTERM')).code).toBe(0);
   }, 180_000);

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabaseUrl } from '../../src/core/storage/database';
 import { freePort } from '../support/free-port';
-import { killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
+import { nodesOfThisFile, run, stopWith } from '../support/processes';
 import { createServerDatabase } from '../support/postgres';
-import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 import { eventually } from '../support/eventually';
 
@@ -19,28 +18,13 @@ const withoutScreensWarning = (stderr: string) => stderr.replace(/^punchcard: wa
 // have set them aside. Real processes: central on PostgreSQL (PG_URL; else an SQLite file), the
 // store on SQLite.
 
-const dirs: Array<{ remove(): void }> = [];
-const running: Running[] = [];
 let dropDatabase: (() => Promise<void>) | null = null;
 
 afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  await killLeftovers();
-  for (const d of dirs) d.remove();
   await dropDatabase?.();
 });
-
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  dirs.push(dir);
-  return dir.path;
-}
-
-async function start(args: string[], env: Record<string, string>, kind: 'store' | 'central'): Promise<{ process: Running; url: string }> {
-  const process = launch(args, undefined, env);
-  running.push(process);
-  return { process, url: await listeningUrl(process, kind) };
-}
+// Registered after the afterAll above (after-hooks run last-registered first): the nodes are gone before their database is dropped.
+const { tempDir, start } = nodesOfThisFile('punchcard-moved-');
 
 describe("a store whose central moved", () => {
   it('is pointed at the new address with --central alone, and its waiting sale reaches central', async () => {
@@ -54,12 +38,12 @@ describe("a store whose central moved", () => {
     const init = await run(['init', '--data', centralDir, '--vendor', 'Chain Coffee', '--json'], env, 120_000);
     expect(init.code, init.stderr).toBe(0);
     const program = JSON.parse(init.stdout.trim()) as { store_id: number; api_key: string };
-    let central = await start(['central', '--data', centralDir, '--port', String(await freePort())], env, 'central');
+    let central = await start(['central', '--data', centralDir, '--port', String(await freePort())], 'central', env);
     const code = await run(['pair-code', '--data', centralDir, '--store', String(program.store_id), '--json'], env, 120_000);
     expect(code.code, code.stderr).toBe(0);
 
     const storeDir = tempDir('punchcard-moved-store-');
-    let store = await start(['store', '--data', storeDir, '--port', '0', '--central', central.url, '--pair', (JSON.parse(code.stdout) as { code: string }).code], {}, 'store');
+    let store = await start(['store', '--data', storeDir, '--port', '0', '--central', central.url, '--pair', (JSON.parse(code.stdout) as { code: string }).code], 'store');
     const statusOf = async () => (await http(`${store.url}/sync/status`)).body;
     await eventually('the first sync', async () => ((await statusOf()).first_sync?.done ? true : undefined));
 
@@ -72,7 +56,7 @@ describe("a store whose central moved", () => {
     await stopWith(store.process, 'SIGTERM');
 
     // Central comes back elsewhere.
-    central = await start(['central', '--data', centralDir, '--port', String(await freePort())], env, 'central');
+    central = await start(['central', '--data', centralDir, '--port', String(await freePort())], 'central', env);
     const pairingFile = join(storeDir, 'central.json');
     const before = readFileSync(pairingFile, 'utf8');
 
@@ -80,14 +64,14 @@ describe("a store whose central moved", () => {
     const nobody = await run(['store', '--data', storeDir, '--port', '0', '--central', `http://127.0.0.1:${await freePort()}`], {}, 120_000);
     expect(nobody.code).toBe(1);
     expect(withoutScreensWarning(nobody.stderr)).toMatch(/^punchcard: No central node answered at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): central\.json is unchanged\. Start central there first, or check the address\.\n$/);
-    const till = await start(['store', '--data', tempDir('punchcard-moved-till-'), '--port', '0'], {}, 'store');
+    const till = await start(['store', '--data', tempDir('punchcard-moved-till-'), '--port', '0'], 'store');
     const notCentral = await run(['store', '--data', storeDir, '--port', '0', '--central', till.url], {}, 120_000);
     expect(notCentral.code).toBe(1);
     expect(withoutScreensWarning(notCentral.stderr)).toBe(`punchcard: ${till.url} is not a Punchcard central node (it answered 404 to /sync/stream): central.json is unchanged.\n`);
     expect(readFileSync(pairingFile, 'utf8')).toBe(before);
 
     // The new address: said, remembered, and the waiting sale reaches central.
-    store = await start(['store', '--data', storeDir, '--port', '0', '--central', `${central.url}/`], {}, 'store');
+    store = await start(['store', '--data', storeDir, '--port', '0', '--central', `${central.url}/`], 'store');
     expect(store.process.stderr()).toContain(`punchcard: central's address changed from ${oldUrl} to ${central.url}\n`);
     expect((JSON.parse(readFileSync(pairingFile, 'utf8')) as { central: string }).central).toBe(central.url);
     await eventually('the waiting sale sent', async () => {
@@ -103,7 +87,7 @@ describe("a store whose central moved", () => {
     }
     // Later starts need only --data: the address is the new one.
     await stopWith(store.process, 'SIGTERM');
-    store = await start(['store', '--data', storeDir, '--port', '0'], {}, 'store');
+    store = await start(['store', '--data', storeDir, '--port', '0'], 'store');
     expect((await statusOf()).central).toBe(central.url);
   }, 240_000);
 });
