@@ -58,10 +58,10 @@ describe('a key just issued says where to sign in with it', () => {
     const page = await backOfficePage(browser, node.url, owner.email, `stores/${storeId}`, null);
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
     await page.getByRole('combobox', { name: 'Rol' }).click();
-    await page.getByRole('option', { name: 'Quiosco (autoregistro)' }).click();
+    await page.getByRole('option', { name: 'Quiosco (autorregistro)' }).click();
     await page.getByRole('textbox', { name: 'Etiqueta' }).fill('Quiosco puerta');
     await page.getByRole('button', { name: 'Emitir una clave' }).click();
-    await expectText(page.getByTestId('issued-key-where'), `Ingrese con ella en ${node.url}/ desde un navegador: abre la pantalla de quiosco (autoregistro).`);
+    await expectText(page.getByTestId('issued-key-where'), `Ingrese con ella en ${node.url}/ desde un navegador: abre la pantalla de quiosco (autorregistro).`);
     await page.context().close();
   });
 });

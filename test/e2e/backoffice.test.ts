@@ -156,9 +156,9 @@ describe('back office in Chromium', () => {
     await expectCount(page.getByRole('alert').filter({ hasText: 'Label must be' }), 0);
 
     await page.getByRole('banner').getByText('ES', { exact: true }).click();
-    await expectText(page.getByRole('table', { name: 'Claves API de Quito Norte' }).getByRole('row', { name: 'Entrance kiosk' }), /Quiosco \(autoregistro\)/);
+    await expectText(page.getByRole('table', { name: 'Claves API de Quito Norte' }).getByRole('row', { name: 'Entrance kiosk' }), /Quiosco \(autorregistro\)/);
     await page.getByRole('combobox', { name: 'Rol' }).click();
-    await expectText(page.getByRole('listbox'), /Caja \(mostrador\).*Quiosco \(autoregistro\).*Integración/s);
+    await expectText(page.getByRole('listbox'), /Caja \(mostrador\).*Quiosco \(autorregistro\).*Integración/s);
     await page.context().close();
   });
 

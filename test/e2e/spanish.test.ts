@@ -136,15 +136,15 @@ describe('Spanish strings in Chromium', () => {
       await page.getByRole('region', { name: 'Quiosco' }).waitFor();
       await expectText(kiosk.getByTestId('kiosk-idle'), 'Escanee su tarjeta o el código de la app');
       await expectCount(kiosk.getByRole('button', { name: 'Escribirlo' }), 1);
-      await expectCount(kiosk.getByRole('button', { name: '¿Es nuevo? Únase con su teléfono' }), 1);
+      await expectCount(kiosk.getByRole('button', { name: '¿Primera vez aquí? Únase con su teléfono' }), 1);
       const spanish = await screenLines(page);
       expect(spanish.filter((line) => english.includes(line) && !sameInBothLanguages(line, []))).toEqual([]);
 
       expect(await store.scan(ana.card)).toMatchObject({ ok: true });
       const welcome = kiosk.getByTestId('kiosk-welcome');
-      await expectText(welcome.getByTestId('kiosk-welcome-name'), '¡Bienvenido, Ana!');
+      await expectText(welcome.getByTestId('kiosk-welcome-name'), '¡Hola, Ana!');
       await expectText(welcome.getByTestId('kiosk-points'), /1,280/);
-      await expectText(welcome.getByTestId('kiosk-quick-pay'), /\$25\.00.*Saldo Quick Pay/);
+      await expectText(welcome.getByTestId('kiosk-quick-pay'), /\$25\.00.*Saldo de pago rápido/);
       await expectText(welcome, 'Volvemos al inicio en');
       await welcome.getByRole('button', { name: 'Listo' }).click();
 

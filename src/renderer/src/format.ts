@@ -114,3 +114,12 @@ export function currencyDigits(code: string | null): number {
 export function withMinusSign(amount: number, format: (magnitude: number) => string): string {
   return amount < 0 ? `−${format(-amount)}` : format(amount);
 }
+
+/**
+ * A day ("2026-11-09") on a chart's axis, short: "11-09" in English, "09/11" in Spanish — day first,
+ * as Ecuador and every Spanish-speaking country write dates ("11-09" read there as 11 September).
+ */
+export function formatAxisDay(day: string, language: string): string {
+  const [, month = '', date = ''] = day.split('-');
+  return language === 'es' ? `${date}/${month}` : `${month}-${date}`;
+}

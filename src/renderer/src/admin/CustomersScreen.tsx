@@ -14,6 +14,7 @@ import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
 import { programCountry, useProgramCountry } from './program-country';
 import { usesCedula } from '../../../shared/cedula-countries';
+import { formatPhone } from '../phone-format';
 
 /** What a search matched a customer by: an identifier the counter takes (token: an app code), or a name. */
 const FOUND_BY = ['token', 'email', 'card', 'cedula', 'passport', 'phone', 'name'] as const;
@@ -84,7 +85,7 @@ export function CustomerSearch() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{c.email ?? '—'}</Table.Td>
-                  <Table.Td>{c.phone ?? '—'}</Table.Td>
+                  <Table.Td>{c.phone ? formatPhone(c.phone, country) : '—'}</Table.Td>
                   <Table.Td>{(FOUND_BY as readonly string[]).includes(c.matched_by) ? t[`foundBy_${c.matched_by as FoundBy}`] : c.matched_by}</Table.Td>
                 </Table.Tr>
               ))}
@@ -159,7 +160,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
   // A member a counter enrolled from another program shows by name only until they confirm here:
   // their email is hidden, not missing, so there is none to add.
   const byNameOnly = p.counter_enrolled;
-  const contact = [p.email, p.phone, p.cedula].filter(Boolean);
+  const contact = [p.email, p.phone && formatPhone(p.phone, programCountry()), p.cedula].filter(Boolean);
   const nameOf = (id: string) => p.balances.find((b) => b.currency === id)?.name ?? id;
   const codeOf = (id: string | null) => p.balances.find((b) => b.currency === id)?.code ?? null;
   // The adjustment is typed in the currency's units (12.50 USD, 300 points) and sent in minor units.

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { minorUnitDigits } from '../../../shared/currency-codes';
 import { toMajorUnits } from '../../../shared/money';
+import { formatAxisDay } from '../format';
+import { useLanguage } from '../i18n/language-store';
 import { theme } from '../theme';
 import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
@@ -24,6 +26,7 @@ const SERIES = { blue: shade8('blue'), teal: shade8('teal'), red: shade8('red'),
 /** Today and the last 30 days: figures, charts per day, and each store; a store manager sees their store. */
 export function DashboardScreen() {
   const t = useAdminStrings();
+  const language = useLanguage();
   const role = useAdmin((s) => s.staff?.role);
   useProgramCountry();
   const [store, setStore] = useState<string | null>(null);
@@ -60,7 +63,7 @@ export function DashboardScreen() {
   const rows = oneStore ? storeRows : [...storeRows.slice(0, 4), programRows[0]!, storeRows[4]!, ...programRows.slice(1)];
   const digits = cur ? minorUnitDigits(cur) : 0;
   const chartDays = d.days.map((day) => ({
-    day: day.day.slice(5),
+    day: formatAxisDay(day.day, language),
     [t.checkIns]: day.check_ins,
     [t.orders]: day.orders,
     [t.loaded]: toMajorUnits(day.stored_value_loaded, digits),
@@ -120,7 +123,8 @@ export function DashboardScreen() {
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="day" fontSize={11} />
               <YAxis fontSize={11} />
-              <Tooltip />
+              {/* Amounts as the tables write them ("$12,50" in Ecuador), not the chart's bare "12.5". */}
+              <Tooltip formatter={(value) => (typeof value === 'number' ? formatAmount(Math.round(value * 10 ** digits), cur) : value)} />
               <Legend />
               {!oneStore && <Line dataKey={t.loaded} stroke={SERIES.teal} dot={false} isAnimationActive={false} />}
               <Line dataKey={t.spent} stroke={SERIES.red} dot={false} isAnimationActive={false} />

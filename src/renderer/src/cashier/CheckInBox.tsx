@@ -3,6 +3,8 @@ import { errorMessage, NodeApiError } from '../api/client';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { fieldErrorRef } from '../a11y/field-error';
 import { useEventStreamStatus } from '../events/event-stream';
+import { useSession } from '../session/session-store';
+import { usesCedula } from '../../../shared/cedula-countries';
 import { CHECK_IN_INPUT_ID, useCashier, useCustomer } from './context';
 import { guessMethod } from './queue-store';
 import { useCashierStrings } from './strings';
@@ -24,6 +26,7 @@ function leaveCheckInBox(): void {
  */
 export function CheckInBox() {
   const t = useCashierStrings();
+  const country = useSession((s) => s.terminal?.country ?? null);
   const cashier = useCashier();
   const offline = useEventStreamStatus() === 'offline';
   const [value, setValue] = useState('');
@@ -93,7 +96,7 @@ export function CheckInBox() {
           // "No customer matches…" is the box's own error: the box says it is invalid and points at it.
           ref={fieldErrorRef(error ? errorId : null)}
           label={t.checkInLabel}
-          placeholder={t.checkInPlaceholder}
+          placeholder={usesCedula(country) ? t.checkInPlaceholderCedula : t.checkInPlaceholder}
           size="lg"
           style={{ flex: 1 }}
           value={value}

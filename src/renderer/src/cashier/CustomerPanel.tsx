@@ -4,6 +4,7 @@ import type { CustomerAtCounter } from '../api/terminal-api';
 import { useEventStreamStatus } from '../events/event-stream';
 import { formatPoints } from '../format';
 import { useLanguage } from '../i18n/language-store';
+import { formatPhone } from '../phone-format';
 import { useSession } from '../session/session-store';
 import { BalanceCards } from './BalanceCards';
 import { useCashier, useCashierUi, useCustomer } from './context';
@@ -40,7 +41,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
     <Stack gap={4}>
       <Group gap="sm" wrap="wrap">
         <Title order={2} ref={nameRef} tabIndex={-1} data-testid="customer-name" style={BREAK_ANYWHERE}>
-          {fullName(user, user.email_address || user.phone_number)}
+          {fullName(user, user.email_address || (user.phone_number ? formatPhone(user.phone_number, country) : ''))}
         </Title>
         <Badge size="lg" variant="light" color={user.tier ? 'grape' : 'gray'} data-testid="customer-tier">
           {user.tier ? t.tier(user.tier.name) : t.noTier}
@@ -57,7 +58,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
         )}
       </Group>
       <Text size="sm" c="dimmed" style={BREAK_ANYWHERE}>
-        {[user.email_address, user.phone_number, t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code, country)) : '']
+        {[user.email_address, user.phone_number && formatPhone(user.phone_number, country), t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code, country)) : '']
           .filter(Boolean)
           .join(' · ')}
       </Text>

@@ -24,6 +24,8 @@ const en = {
   // check-in and register
   checkInLabel: 'Check in a customer',
   checkInPlaceholder: 'Card, phone, email or app code',
+  /** In a program whose customers have a cédula (South America): it finds them too. */
+  checkInPlaceholderCedula: 'Card, phone, email, cédula or app code',
   checkInButton: 'Check in',
   checkInFailed: 'Check-in failed',
   registerButton: 'Register customer',
@@ -212,6 +214,7 @@ export const useCashierStrings = defineStrings<typeof en>({
       ({ card: 'Tarjeta', email: 'Correo', phone: 'Teléfono', app: 'Código de la app', typed: 'Escrito en caja', registered: 'Registrado aquí' })[method],
     checkInLabel: 'Registrar la llegada de un cliente',
     checkInPlaceholder: 'Tarjeta, teléfono, correo o código de la app',
+    checkInPlaceholderCedula: 'Tarjeta, teléfono, correo, cédula o código de la app',
     checkInButton: 'Registrar',
     checkInFailed: 'No se pudo registrar la llegada',
     registerButton: 'Dar de alta',

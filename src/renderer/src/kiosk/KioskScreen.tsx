@@ -30,6 +30,7 @@ import { useStore } from 'zustand';
 import { eventStream } from '../events/event-stream';
 import { formatMoney, formatPoints, withMinusSign } from '../format';
 import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
+import { usesCedula } from '../../../shared/cedula-countries';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
 import { type CallingCountry, loadCallingCountries, storeCountryLabel } from './countries';
@@ -118,6 +119,7 @@ function Idle({ store }: { store: KioskStore }) {
 /** Big text field + on-screen keyboard; Enter submits, Escape cancels. */
 function TypeIdentification({ store }: { store: KioskStore }) {
   const t = useKioskStrings();
+  const cedula = usesCedula(useSession((s) => s.terminal?.country ?? null));
   const value = useStore(store, (s) => s.draft.identification);
   const formError = useStore(store, (s) => s.formError);
   const set = (identification: string) => store.getState().edit({ identification });
@@ -129,10 +131,10 @@ function TypeIdentification({ store }: { store: KioskStore }) {
     <Paper component="form" onSubmit={submit} className={classes.panel} radius="lg" shadow="md" w="100%" maw={900} data-testid="kiosk-type">
       <Stack className={classes.formStack}>
         <Title order={2} className={classes.formTitle}>
-          {t.typeTitle}
+          {cedula ? t.typeTitleCedula : t.typeTitle}
         </Title>
         <TextInput
-          label={t.identificationLabel}
+          label={cedula ? t.identificationLabelCedula : t.identificationLabel}
           size="xl"
           value={value}
           onChange={(e) => set(e.currentTarget.value)}

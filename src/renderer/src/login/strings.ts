@@ -22,7 +22,7 @@ export const useLoginStrings = defineStrings({
   },
   es: {
     title: 'Conecte esta pantalla con la tienda',
-    intro: 'Escriba una clave de la tienda. Una clave de caja abre la pantalla de mostrador; una clave de quiosco abre el autoregistro.',
+    intro: 'Escriba una clave de la tienda. Una clave de caja abre la pantalla de mostrador; una clave de quiosco abre el autorregistro.',
     keyLabel: 'Clave de la tienda',
     keyPlaceholder: 'pcak_…',
     signIn: 'Iniciar sesión',

@@ -78,7 +78,7 @@ export const useSettingsStrings = defineStrings({
     address: 'Dirección',
     role: 'Función',
     roleCashier: 'Caja (mostrador)',
-    roleKiosk: 'Quiosco (autoregistro)',
+    roleKiosk: 'Quiosco (autorregistro)',
     roleIntegration: 'Integración',
     program: 'Programa',
     pointOfSale: 'Punto de venta',
