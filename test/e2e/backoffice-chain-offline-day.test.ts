@@ -74,7 +74,8 @@ describe('a store’s day offline, at central’s chain page', () => {
     await expectText(merged, /Carlos Ruiz: registered offline with the phone number of customer Carla Ruiz; merged into them/);
     await expectText(merged, /Nothing to do if it is one person.*If two people share that email or phone, register the second/s);
     const overdraft = rows.filter({ hasText: 'Offline overdraft' });
-    await expectText(overdraft, /Cy Spender: Points spent before the nodes heard of each other left a balance of -6 Points \(the store believed 10 Points was available\)/);
+    // Written from what central recorded (fourteenth round): the balance with the back office's minus sign.
+    await expectText(overdraft, /Cy Spender: Points spent before the nodes heard of each other left a balance of −6 Points \(the store believed 10 Points was available\)/);
     await expectText(overdraft, /the next credits in this currency \(points earned, reloads\) pay the debt back and close this by themselves, and the flag lifts once no balance of theirs is below zero/);
     // The Resolve button beside the longer text keeps its whole label (a squeezed one read "Reso").
     for (const row of [merged, overdraft]) {

@@ -181,6 +181,8 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.alterTable('webhook_deliveries').dropColumn('retry_from').execute();
       // 0044's column.
       await engine.db.schema.alterTable('sync_nodes').dropColumn('schema_level').execute();
+      // 0045's column.
+      await engine.db.schema.alterTable('sync_exceptions').dropColumn('message_data').execute();
       // 0040's tables (their indexes go with them).
       for (const table of ['stored_value_payback_refunds', 'stored_value_paybacks', 'test_gateway_refunds'] as const) await engine.db.schema.dropTable(table).execute();
       await migrateToLatest(engine.db);

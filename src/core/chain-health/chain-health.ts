@@ -7,7 +7,7 @@ import type { DB } from '../storage/schema';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { listSyncNodes } from '../sync/central/pairing';
 import { levelBeside } from '../sync/schema-level';
-import { listSyncExceptions, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
+import { listSyncExceptions, saidOf, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
 import { type ChainException, withCustomersNamed } from './exception-customers';
 
 // Each paired store node's health as central sees it, and the exceptions offline selling left, for
@@ -132,6 +132,6 @@ export async function resolveChainException(engine: Engine, staff: StaffPrincipa
       before: { kind: row.kind, subject: row.subject, message: row.message, resolved: false },
       after: { resolved: true, note: clean },
     });
-    return { id, storeId, nodeId: row.node_id === null ? null : Number(row.node_id), kind: row.kind, subject: row.subject, message: row.message, createdAt: Number(row.created_at), resolvedAt: now };
+    return { id, storeId, nodeId: row.node_id === null ? null : Number(row.node_id), kind: row.kind, subject: row.subject, message: row.message, said: saidOf(row.message_data), createdAt: Number(row.created_at), resolvedAt: now };
   });
 }

@@ -695,6 +695,8 @@ export interface SyncExceptionsTable {
   kind: string;
   subject: string;
   message: string;
+  /** What the message says (SyncExceptionSaid as JSON), for the back office to write in its language; null before migration 0045. */
+  message_data: string | null;
   created_at: number;
   resolved_at: number | null;
 }

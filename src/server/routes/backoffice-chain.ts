@@ -45,7 +45,7 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         schema_level: n.schemaLevel,
         version: n.version,
       })),
-      exceptions: exceptions.map((e) => ({ ...syncExceptionWire(e), customers: e.customers })),
+      exceptions: exceptions.map((e) => ({ ...syncExceptionWire(e), customers: e.customers, message_data: e.said })),
     };
   });
 

@@ -133,6 +133,15 @@ export const ChainExceptionSchema = Type.Object({
   customers: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String({ description: 'their name, or their email when they have no name' }) }), {
     description: 'the program’s customers the subject and message name by id ("user 123", "customer 123"), in the order they appear',
   }),
+  message_data: Nullable(
+    Type.Object(
+      {
+        key: Type.String({ description: 'which sentence the message is (one per thing central writes, e.g. customer_merged)' }),
+        params: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]), { description: 'the values in it: customers by id, amounts in minor units with their currency code' }),
+      },
+      { description: 'what the message says, as data, for the back office to write it in its language; null for an exception recorded before central kept it (its English message only)' },
+    ),
+  ),
 });
 
 export const ChainHealthSchema = Type.Object({

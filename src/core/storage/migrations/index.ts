@@ -41,6 +41,7 @@ import { storedValuePaybacks } from './0040-stored-value-paybacks';
 import { guestBuyersAndStuckPaybacks } from './0041-guest-buyers-and-stuck-paybacks';
 import { webhookRetryWindow } from './0043-webhook-retry-window';
 import { storeSchemaLevels } from './0044-store-schema-levels';
+import { syncExceptionMessageData } from './0045-sync-exception-message-data';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0041-guest-buyers-and-stuck-paybacks': guestBuyersAndStuckPaybacks,
   '0043-webhook-retry-window': webhookRetryWindow,
   '0044-store-schema-levels': storeSchemaLevels,
+  '0045-sync-exception-message-data': syncExceptionMessageData,
 };

@@ -266,7 +266,7 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
 /** A lasting refusal of the event's data: an exception for staff, and the verdict the store keeps. */
 async function rejectEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, error: unknown): Promise<EventVerdict> {
   const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
-  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, `${refused.code}: ${refused.message}`);
+  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, { key: 'event_rejected', params: { code: refused.code, reason: refused.message } });
   return { node_seq: event.node_seq, event_id: event.event_id, verdict: 'rejected', code: refused.code, message: refused.message };
 }
 
@@ -365,8 +365,7 @@ async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode,
   await preparedInsertInto('users')(trx, row);
   if (same) {
     // Which contact met: staff tell one person registered twice from two sharing a phone or an email.
-    const contact = same.by === 'email' ? 'email address' : 'phone number';
-    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, `registered offline with the ${contact} of customer ${same.id}; merged into them (one customer now, with the points and visits of both)`);
+    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, { key: 'customer_merged', params: { contact: same.by, customer: same.id } });
     await giveSurvivorTheContacts(trx, engine, node, same.id, data, registeredAtKiosk(event, Number(data['id'])));
   }
 }
@@ -424,7 +423,10 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     if (holder && Number(holder.user_id) !== row['user_id']) {
       row['removed_at'] = now;
       row['status'] = 'removed';
-      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['card_id'])}`, `linked offline to customer ${String(row['user_id'])} while already linked to customer ${holder.user_id}; the first link stands`);
+      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['card_id'])}`, {
+        key: 'card_linked_twice',
+        params: { customer: Number(row['user_id']), holder: Number(holder.user_id) },
+      });
     } else if (holder) {
       row['removed_at'] = now;
     }
@@ -433,7 +435,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     const same = await trx.selectFrom('cards').select('id').where('vendor_id', '=', node.vendorId).where('number_key', '=', row['number_key'] as string).where('deleted_at', 'is', null).executeTakeFirst();
     if (same) {
       row['deleted_at'] = now;
-      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, `card number created at two stores; card ${same.id} stands`);
+      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, { key: 'card_number_twice', params: { card: Number(same.id) } });
     }
   }
   const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, row['vendor_id'] as number, now) : [];

@@ -60,14 +60,7 @@ export async function answerDivergence(
   const subject = `event ${divergedAt}`;
   const told = await trx.selectFrom('sync_exceptions').select('id').where('node_id', '=', node.id).where('kind', '=', 'node_restored').where('subject', '=', subject).executeTakeFirst();
   if (!told) {
-    await recordSyncException(
-      trx,
-      engine,
-      node,
-      'node_restored',
-      subject,
-      `the store sent events from ${divergedAt} that are not those central took at those numbers (up to ${lastSeq}): restored from a backup? It numbers them after ${lastSeq} and sends them again`,
-    );
+    await recordSyncException(trx, engine, node, 'node_restored', subject, { key: 'node_restored', params: { from: divergedAt, last: lastSeq } });
   }
   return { results, resume_from: null, diverged: { node_seq: divergedAt, last_seq: lastSeq, highest_id: await highestIdOfNode(trx, node.id) } };
 }

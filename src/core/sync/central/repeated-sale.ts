@@ -34,17 +34,10 @@ export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node:
   const renamed = await freeRenamedReceipt(trx, storeId, receipt, node.id);
   row['receipt_number'] = renamed;
   if (await isSameSale(trx, earlier, row)) {
-    await recordSyncException(
-      trx,
-      engine,
-      node,
-      'sale_repeated',
-      `order ${String(row['id'])}`,
-      `receipt ${receipt} came again with the sale of order ${earlier.id} (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as ${renamed} and voided, order ${earlier.id} holds the sale`,
-    );
+    await recordSyncException(trx, engine, node, 'sale_repeated', `order ${String(row['id'])}`, { key: 'sale_repeated', params: { receipt, order: Number(earlier.id), renamed } });
     return true;
   }
-  await recordSyncException(trx, engine, node, 'receipt_reused', `order ${String(row['id'])}`, `receipt ${receipt} was already used by order ${earlier.id}; kept as ${renamed}`);
+  await recordSyncException(trx, engine, node, 'receipt_reused', `order ${String(row['id'])}`, { key: 'receipt_reused', params: { receipt, order: Number(earlier.id), renamed } });
   return false;
 }
 
@@ -88,14 +81,7 @@ export async function voidSaleOfVoidedRepeat(trx: Kysely<DB>, engine: Engine, no
   const standing = await saleRepeatedBy(trx, copy as Selectable<OrdersTable>);
   if (!standing || standing.status === 'voided') return;
   await reverseOrder(trx, engine, standing);
-  await recordSyncException(
-    trx,
-    engine,
-    node,
-    'sale_repeated',
-    `order ${standing.id}`,
-    `voided because its repeat, order ${orderId} (${copy.receipt_number as string}), was voided at node ${node.id}: the cashier voided the sale`,
-  );
+  await recordSyncException(trx, engine, node, 'sale_repeated', `order ${standing.id}`, { key: 'repeat_voided', params: { order: orderId, receipt: copy.receipt_number as string, node: node.id } });
 }
 
 /** Voids at central the repeat of a sale (renameReusedReceipt), once every row of its event is in. */

@@ -63,8 +63,7 @@ export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, no
   if (data['kind'] !== 'void') return;
   // Staff find a sale by its receipt (the order's id alone found nothing in the back office).
   const order = await trx.selectFrom('orders').select('receipt_number').where('id', '=', Number(data['order_id'])).executeTakeFirst();
-  const which = order ? `receipt ${order.receipt_number} ` : '';
-  await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, `${which}voided here after another node had voided it: the later void was reversed, the order is reversed once`);
+  await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, { key: 'void_repeated', params: { receipt: order ? order.receipt_number : null } });
 }
 
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {

@@ -30,18 +30,10 @@ export async function flagSalesInAnotherCurrency(trx: Kysely<DB>, engine: Engine
       // whose minor units central would misread (a paused USD read as JPY; not USD read as EUR).
       if (sold.code === null && (sold.digits === null || sold.digits === minorUnitDigits(central))) continue;
       const digits = sold.digits ?? minorUnitDigits(sold.code!);
-      const subtotal = (Number(change.data['subtotal']) / 10 ** digits).toFixed(digits);
-      const amount = sold.code === null ? subtotal : `${subtotal} ${sold.code}`;
-      const soldAs = sold.code === null ? `in a currency of ${digits} decimals (quick pay was paused)` : `in ${sold.code}`;
-      const units = sold.code === null ? 'its minor units' : `${sold.code} minor units`;
-      await recordSyncException(
-        trx,
-        engine,
-        node,
-        'sale_in_other_currency',
-        `order ${String(change.data['id'])}`,
-        `receipt ${String(change.data['receipt_number'])} was sold ${soldAs}, before the program’s quick pay became ${central}: its amounts (subtotal ${amount}) are kept as recorded in ${units}, which the program now reads as ${central}`,
-      );
+      await recordSyncException(trx, engine, node, 'sale_in_other_currency', `order ${String(change.data['id'])}`, {
+        key: 'sale_in_other_currency',
+        params: { receipt: String(change.data['receipt_number']), sold: sold.code, digits, subtotal: Number(change.data['subtotal']), central },
+      });
     }
   }
 }

@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import { minorUnitDigits } from '../../../shared/currency-codes';
 import { customerSubject, overdraftSubject } from '../../../shared/exception-subject';
-import { toMajorUnits } from '../../../shared/money';
 import type { Engine } from '../../engine';
 import { findUserVendor } from '../../customers/customer-store';
 import { openAccount, postEntry } from '../../ledger/ledger';
@@ -91,13 +89,12 @@ async function flagOverdraft(
     // One exception per currency, open until that balance is settled (overdraft-flags.ts).
     if (await overdraftOpen(trx, node.vendorId, userId, currencyId)) return;
     const currency = await currencyOf(trx, currencyId);
-    const amount = amountIn(currency);
-    const believedText = storeBelieved === undefined ? '' : ` (the store believed ${amount(storeBelieved)} was available)`;
     const paidBack = await recentlyPaidBack(trx, accountId, now);
-    const paidBackText = paidBack > 0 ? `; central paid ${amount(paidBack)} back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both` : '';
     // The text names the currency ("Quick Pay USD spent …"): an amount's code alone did not say which balance is owed.
-    const spent = currency ? `${currency.name} spent` : 'spends made';
-    await recordSyncException(trx, engine, node, 'offline_overdraft', overdraftSubject(userId, currencyId), `${spent} before the nodes heard of each other left a balance of ${amount(balance)}${believedText}; settled from the next credits${paidBackText}`);
+    await recordSyncException(trx, engine, node, 'offline_overdraft', overdraftSubject(userId, currencyId), {
+      key: 'offline_overdraft',
+      params: { currency: currency?.name ?? null, code: currency?.code ?? null, balance, believed: storeBelieved ?? null, paid_back: paidBack > 0 ? paidBack : null },
+    });
   } else if (membership.flagged_reason === 'offline_overdraft') {
     await clearSettledOverdraft(trx, engine, { vendorId: node.vendorId, userId, currencyId });
   }
@@ -139,9 +136,3 @@ async function currencyOf(trx: Kysely<DB>, currencyId: number): Promise<{ name: 
   return trx.selectFrom('currencies').select(['name', 'code']).where('id', '=', currencyId).executeTakeFirst();
 }
 
-/** Staff read amounts as the screens show them: major units and the code (19.99 USD), or points by the currency's name. */
-function amountIn(currency: { name: string; code: string | null } | undefined): (minor: number) => string {
-  if (!currency?.code) return (minor) => `${minor} ${currency?.name ?? ''}`.trimEnd();
-  const digits = minorUnitDigits(currency.code);
-  return (minor) => `${toMajorUnits(minor, digits).toFixed(digits)} ${currency.code}`;
-}

@@ -53,7 +53,7 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
  */
 async function theProgramsOwn(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number): Promise<boolean> {
   if (await mayVouchForContacts(trx, userId, node.vendorId)) return true;
-  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, `a contact or passport number set at the store is not taken: customer ${userId}'s account is another program's too: only they or the program that registered them change its contacts`);
+  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, { key: 'contact_of_other_program', params: { customer: userId } });
   return false;
 }
 
@@ -68,8 +68,8 @@ const COUNTER_SET = new Set(['id', 'updated_at', 'email', 'email_key', 'phone', 
 async function noteContactsKept(trx: Kysely<DB>, engine: Engine, node: PairedNode, existing: Row, data: Row): Promise<void> {
   if (!Object.keys(data).every((column) => COUNTER_SET.has(column))) return;
   const id = Number(existing['id']);
-  const kept = async (what: string, added: string, held: unknown) =>
-    recordSyncException(trx, engine, node, 'contact_kept', `user ${id}`, `${what} ${added} added at the store is not taken: customer ${id} has ${what} ${String(held)} from central, which stays`);
+  const kept = async (contact: 'email' | 'phone', added: string, held: unknown) =>
+    recordSyncException(trx, engine, node, 'contact_kept', `user ${id}`, { key: 'contact_kept', params: { contact, added, customer: id, held: String(held) } });
   const email = data['email'];
   if (typeof email === 'string' && isEmail(email) && existing['email'] != null && emailKey(email) !== existing['email_key']) await kept('email', email, existing['email']);
   const phone = data['phone'];
@@ -109,23 +109,23 @@ async function takeStoreContacts(
   const targetId = Number(target['id']);
   const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
   const changes: Row = {};
-  const conflict = (kind: SyncExceptionKind, what: string, holder: { id: number }) =>
-    recordSyncException(trx, engine, node, kind, `user ${targetId}`, `${what} set at the store is held by customer ${holder.id}; customer ${targetId} keeps central's`);
+  const conflict = (kind: SyncExceptionKind, contact: 'passport' | 'email' | 'phone', value: string, holder: { id: number }) =>
+    recordSyncException(trx, engine, node, kind, `user ${targetId}`, { key: 'contact_held', params: { contact, value, holder: Number(holder.id), customer: targetId } });
   const { passport, email, phone } = given;
   if (passport !== undefined && passport !== target['passport_number']) {
     const holder = passport === null ? undefined : await others.where('passport_number', '=', passport).executeTakeFirst();
-    if (holder) await conflict('passport_conflict', `passport number ${passport}`, holder);
+    if (holder) await conflict('passport_conflict', 'passport', String(passport), holder);
     else changes['passport_number'] = passport;
   }
   if (email !== null && target['email'] == null) {
     const key = emailKey(email);
     const holder = await others.where('email_key', '=', key).executeTakeFirst();
-    if (holder) await conflict('email_conflict', `email ${email}`, holder);
+    if (holder) await conflict('email_conflict', 'email', email, holder);
     else Object.assign(changes, { email, email_key: key, email_verified_at: null });
   }
   if (phone !== null && target['phone'] == null) {
     const holder = await others.where('phone', '=', phone).executeTakeFirst();
-    if (holder) await conflict('phone_conflict', `phone ${phone}`, holder);
+    if (holder) await conflict('phone_conflict', 'phone', phone, holder);
     else changes['phone'] = phone;
   }
   if (Object.keys(changes).length === 0) return false;

@@ -2,6 +2,7 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { customerIdInSubject } from '../../../shared/exception-subject';
 import type { ChainException } from './admin-api';
+import { ExceptionSaid, knownSaid } from './ExceptionSaid';
 
 // A sync exception's text names customers by id ("user 8589934607: … of customer 4294967302"): each
 // one the node named (a member of the program) shows by name, linked to their profile, where staff
@@ -9,17 +10,28 @@ import type { ChainException } from './admin-api';
 // ("user 8589934607 currency 8589934593"): the link stands for all of it, the message names the currency.
 const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
 
-/** "Subject: message", with the customers it mentions named and linked. */
+/**
+ * "Subject: message", with the customers it mentions named and linked. The message is written in
+ * the screen's language from what central recorded it says; one recorded before that (no data), or
+ * of a key this screen does not know, shows central's English text.
+ */
 export function ExceptionText({ exception }: { exception: ChainException }) {
   const names = new Map(exception.customers.map((c) => [String(c.id), c.name]));
   const subjectId = customerIdInSubject(exception.subject);
   // The subject always links (as before), by name when known.
   const subject = subjectId === undefined ? exception.subject : <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />;
+  const said = knownSaid(exception.message_data);
   return (
     <>
-      {subject}: {withCustomersLinked(exception.message, names)}
+      {subject}: {said === null ? withCustomersLinked(exception.message, names) : <ExceptionSaid said={said} customer={(id) => namedCustomer(String(id), names)} />}
     </>
   );
+}
+
+/** A customer the template mentions: by name and linked when a member of the program, else their id (as the English text). */
+function namedCustomer(id: string, names: ReadonlyMap<string, string>): ReactNode {
+  const name = names.get(id);
+  return name === undefined ? id : <CustomerLink id={id} text={name} />;
 }
 
 function withCustomersLinked(message: string, names: ReadonlyMap<string, string>): ReactNode[] {

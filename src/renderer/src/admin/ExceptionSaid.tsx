@@ -1,0 +1,85 @@
+import { Fragment, type ReactNode } from 'react';
+import { SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid } from '../../../shared/sync-exception-said';
+import { languageStore } from '../i18n/language-store';
+import { withMinusSign } from '../format';
+import type { ChainException } from './admin-api';
+import { formatAmount } from './format';
+import { useProgramCountry } from './program-country';
+import { useAdminStrings } from './strings';
+
+// A sync exception's message in the screen's language, from what central recorded it says
+// (shared/sync-exception-said.ts) and the templates of admin/strings.ts (`exceptionSaid_<key>`).
+// Amounts are formatted as the back office's other screens show them; customers by `customer`.
+
+type Texts = ReturnType<typeof useAdminStrings>;
+
+/** The data, when this screen has templates for its key (a newer central's key shows its English message instead). */
+export function knownSaid(data: ChainException['message_data']): SyncExceptionSaid | null {
+  return data !== null && (SYNC_EXCEPTION_SAID_KEYS as string[]).includes(data.key) ? (data as SyncExceptionSaid) : null;
+}
+
+/** The sentence, with each customer it mentions drawn by `customer` (named and linked where the page knows them). */
+export function ExceptionSaid({ said, customer }: { said: SyncExceptionSaid; customer: (id: number) => ReactNode }) {
+  const t = useAdminStrings();
+  // Amounts follow the program's country (formatAmount): render again once it is known.
+  useProgramCountry();
+  return <>{saidInWords(t, said, customer)}</>;
+}
+
+/** The sentence in the language of `t` (amounts in the screen's language, as formatAmount writes them). */
+export function saidInWords(t: Texts, said: SyncExceptionSaid, customer: (id: number) => ReactNode): ReactNode[] {
+  return fill(t[`exceptionSaid_${said.key}`], valuesOf(t, said, customer));
+}
+
+function valuesOf(t: Texts, said: SyncExceptionSaid, customer: (id: number) => ReactNode): Record<string, ReactNode> {
+  switch (said.key) {
+    case 'contact_of_other_program':
+      return { customer: customer(said.params.customer) };
+    case 'contact_kept':
+      return { ...said.params, contact: t[`exceptionSaidContact_${said.params.contact}`], customer: customer(said.params.customer) };
+    case 'contact_held':
+      return { ...said.params, contact: t[`exceptionSaidContact_${said.params.contact}`], holder: customer(said.params.holder), customer: customer(said.params.customer) };
+    case 'void_repeated':
+      return { receipt: said.params.receipt === null ? '' : fill(t.exceptionSaidVoidReceipt, { receipt: said.params.receipt }) };
+    case 'offline_overdraft': {
+      const { currency, code, balance, believed, paid_back } = said.params;
+      // Points have no code: their amount is named by the currency ("−500 Stars"), as central wrote it.
+      const amount = (minor: number) => withMinusSign(minor, (m) => (code === null && currency !== null ? `${formatAmount(m, null)} ${currency}` : formatAmount(m, code)));
+      return {
+        spent: currency === null ? t.exceptionSaidSpent : fill(t.exceptionSaidSpentIn, { currency }),
+        balance: amount(balance),
+        believed: believed === null ? '' : fill(t.exceptionSaidBelieved, { amount: amount(believed) }),
+        paidBack: paid_back === null ? '' : fill(t.exceptionSaidPaidBack, { amount: amount(paid_back) }),
+      };
+    }
+    case 'sale_in_other_currency': {
+      const { sold, digits, subtotal } = said.params;
+      return {
+        ...said.params,
+        soldAs: sold === null ? fill(t.exceptionSaidSoldPaused, { digits }) : fill(t.exceptionSaidSoldIn, { code: sold }),
+        units: sold === null ? t.exceptionSaidUnitsPaused : fill(t.exceptionSaidUnitsOf, { code: sold }),
+        subtotal: sold === null ? decimals(subtotal, digits) : formatAmount(subtotal, sold),
+      };
+    }
+    case 'customer_merged':
+      return { contact: t[`exceptionSaidMergedBy_${said.params.contact}`], customer: customer(said.params.customer) };
+    case 'card_linked_twice':
+      return { customer: customer(said.params.customer), holder: customer(said.params.holder) };
+    default:
+      return said.params;
+  }
+}
+
+/** Minor units of a currency the page knows only by its decimals (sold while quick pay was paused). */
+function decimals(minor: number, digits: number): string {
+  const language = languageStore.getState().language === 'es' ? 'es' : 'en';
+  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+}
+
+/** A template's `{name}`s replaced by their values (text or elements); a name without a value stays as written. */
+function fill(template: string, values: Record<string, ReactNode>): ReactNode[] {
+  return template.split(/(\{\w+\})/).map((part, i) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return <Fragment key={i}>{name !== undefined && name in values ? values[name] : part}</Fragment>;
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerInStore } from '../../src/core/onscreen/register-in-store';
+import { placeOrder } from '../../src/core/orders/place-order';
+import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
+import { buildApp } from '../../src/server/app';
+import { ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { launchChromium } from '../support/browser';
+import { ManualClock } from '../support/clock';
+import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
+import { builtRendererForTests } from '../support/e2e-renderer';
+import type { TestNode } from '../support/test-node';
+import { type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from '../sync/support/chain';
+
+// Fourteenth round: the chain page quoted central's English sentence under Spanish headings and
+// advice. Two tills of one store sold offline (the same receipt number, the same customer's points
+// spent twice, one customer registered at both); in Spanish the page now writes each exception's
+// message in Spanish, customers named and linked. An exception recorded before central kept what
+// its message says shows its stored English text.
+describe('sync exceptions on a Spanish chain page', () => {
+  const clock = new ManualClock(Date.now());
+  let central: CentralHandle;
+  let app: FastifyInstance;
+  let url: string;
+  let owner: SignedInStaff;
+  let browser: Browser;
+  const tills: Array<StoreHandle & { link: Switch }> = [];
+
+  beforeAll(async () => {
+    central = await startCentral(clock);
+    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    const store = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
+    for (let i = 0; i < 2; i += 1) tills.push(await pairStoreBehindSwitch(central, clock, store));
+    const [a, b] = tills as [StoreHandle & { link: Switch }, StoreHandle & { link: Switch }];
+    const currency = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();
+    const tea = await createSpendingRule(central.engine, { vendorId: central.vendor.vendorId }, { name: 'Tea', cost: 8, currency: currency.public_id });
+    await registerInStore(a.engine, await a.scope(), { email: 'cy@example.com', firstName: 'Cy', lastName: 'Spender' });
+    await placeOrder(a.engine, await a.scope(), { identification: 'cy@example.com', receiptNumber: 'A-1', subtotal: 10 });
+    await registerInStore(a.engine, await a.scope(), { email: 'bo@example.com', firstName: 'Bo' });
+    for (const till of [a, b, a, b]) await till.client.syncOnce();
+
+    for (const till of tills) {
+      till.link.down = true;
+      await till.client.syncOnce().catch(() => undefined);
+    }
+    await placeOrder(a.engine, await a.scope(), { identification: 'bo@example.com', receiptNumber: 'R-9', subtotal: 5 });
+    await placeOrder(b.engine, await b.scope(), { identification: 'bo@example.com', receiptNumber: 'R-9', subtotal: 6 });
+    await placeOrder(a.engine, await a.scope(), { identification: 'cy@example.com', receiptNumber: 'A-2', subtotal: 0, redemptions: [tea.publicId] });
+    await placeOrder(b.engine, await b.scope(), { identification: 'cy@example.com', receiptNumber: 'B-2', subtotal: 0, redemptions: [tea.publicId] });
+    await registerInStore(a.engine, await a.scope(), { email: 'ana@example.com', firstName: 'Ana', lastName: 'Pérez' });
+    await registerInStore(b.engine, await b.scope(), { email: 'ana@example.com', firstName: 'Anita', lastName: 'Pérez' });
+    for (const till of tills) till.link.down = false;
+    for (const till of [a, b, a, b]) await till.client.syncOnce();
+
+    // An exception recorded before central kept what its message says: its English text only.
+    await central.engine.db
+      .insertInto('sync_exceptions')
+      .values({ vendor_id: central.vendor.vendorId, store_id: central.vendor.storeId, node_id: b.engine.nodeId, kind: 'card_conflict', subject: 'card 99', message: 'card number created at two stores; card 42 stands', created_at: clock.now(), resolved_at: null })
+      .execute();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    for (const till of tills.reverse()) await till.close();
+    await central?.close();
+  });
+
+  async function spanishChainPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'es-EC', reducedMotion: 'reduce' });
+    await context.addInitScript(() => localStorage.setItem('punchcard.language', 'es'));
+    const page = await context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${url}/admin#/stores/${central.vendor.storeId}`);
+    await page.locator('input[type="email"], input[autocomplete="username"], input:not([type])').first().fill(owner.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.locator('button[type="submit"]').first().click();
+    await page.getByRole('table', { name: 'Excepciones de sincronización por resolver' }).waitFor();
+    return page;
+  }
+
+  it('writes each message in Spanish, customers named and linked, and an old one in its stored English', async () => {
+    const ana = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'ana@example.com').executeTakeFirstOrThrow();
+    const page = await spanishChainPage();
+    try {
+      const rows = page.getByRole('table', { name: 'Excepciones de sincronización por resolver' }).getByRole('row');
+      const merged = rows.filter({ hasText: 'Clientes fusionados' });
+      await expectText(merged, /Anita Pérez: registrado sin conexión con el correo del cliente Ana Pérez; fusionado con él \(ahora es un solo cliente, con los puntos y las visitas de ambos\)/);
+      expect(await merged.getByRole('link', { name: 'Ana Pérez' }).getAttribute('href')).toBe(`#/customers/${ana.id}`);
+      const overdraft = rows.filter({ hasText: 'Sobregiro sin conexión' });
+      await expectText(overdraft, /Cy Spender: lo gastado en Points antes de que los nodos se enteraran el uno del otro dejó un saldo de −6 Points \(la tienda creía que había 10 Points disponible\); se salda con los próximos abonos/);
+      const reused = rows.filter({ hasText: 'Número de recibo repetido' });
+      await expectText(reused, /^.*order \d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      const old = rows.filter({ hasText: 'Tarjeta vinculada dos veces' });
+      await expectText(old, /card 99: card number created at two stores; card 42 stands/);
+      // No English sentence of central's is left on the new ones.
+      for (const row of [merged, overdraft, reused]) expect(await row.textContent()).not.toMatch(/registered offline|spent before|was already used/);
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { createElement, Fragment } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { englishMessage } from '../../src/core/sync/central/exception-english';
+import { saidInWords } from '../../src/renderer/src/admin/ExceptionSaid';
+import { useAdminStrings } from '../../src/renderer/src/admin/strings';
+import { languageStore } from '../../src/renderer/src/i18n/language-store';
+import { SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid, type SyncExceptionSaidKey } from '../../src/shared/sync-exception-said';
+
+// Fourteenth round: the chain page writes each exception's message in the screen's language from what
+// central recorded it says. Every sentence central writes (each key) has a template in both languages
+// with the same values in it, and the English one reads as central's own English text.
+
+/** One of each sentence (the type makes a new key fail here until it has one). */
+const SAMPLES: { [K in SyncExceptionSaidKey]: Extract<SyncExceptionSaid, { key: K }> } = {
+  contact_of_other_program: { key: 'contact_of_other_program', params: { customer: 7 } },
+  contact_kept: { key: 'contact_kept', params: { contact: 'phone', added: '+593991234567', customer: 7, held: '+593997654321' } },
+  contact_held: { key: 'contact_held', params: { contact: 'passport', value: 'X123', holder: 8, customer: 7 } },
+  node_restored: { key: 'node_restored', params: { from: 12, last: 40 } },
+  void_repeated: { key: 'void_repeated', params: { receipt: 'R-9' } },
+  offline_overdraft: { key: 'offline_overdraft', params: { currency: 'Stars', code: null, balance: -6, believed: 10, paid_back: null } },
+  receipt_reused: { key: 'receipt_reused', params: { receipt: 'R-9', order: 5, renamed: 'R-9~3' } },
+  sale_repeated: { key: 'sale_repeated', params: { receipt: 'R-9', order: 5, renamed: 'R-9~3' } },
+  repeat_voided: { key: 'repeat_voided', params: { order: 6, receipt: 'R-9~3', node: 3 } },
+  sale_in_other_currency: { key: 'sale_in_other_currency', params: { receipt: 'R-1', sold: null, digits: 2, subtotal: 1250, central: 'JPY' } },
+  event_rejected: { key: 'event_rejected', params: { code: 'apply_failed', reason: 'central could not apply the event' } },
+  customer_merged: { key: 'customer_merged', params: { contact: 'email', customer: 7 } },
+  card_linked_twice: { key: 'card_linked_twice', params: { customer: 7, holder: 8 } },
+  card_number_twice: { key: 'card_number_twice', params: { card: 4 } },
+};
+
+function written(said: SyncExceptionSaid, language: 'en' | 'es'): string {
+  // Amounts follow the language store (formatAmount); the sentence, the strings given.
+  languageStore.setState({ language });
+  const html = renderToStaticMarkup(createElement(Fragment, null, ...saidInWords(useAdminStrings.all[language], said, (id) => String(id))));
+  return html.replaceAll('&#x27;', "'").replaceAll('&amp;', '&');
+}
+
+// The language store sets the page's lang attribute: a stand-in page for it here.
+beforeAll(() => vi.stubGlobal('document', { documentElement: { lang: 'en' } }));
+afterEach(() => languageStore.setState({ language: 'en' }));
+afterAll(() => vi.unstubAllGlobals());
+
+describe('sync exception messages in the screen’s language', () => {
+  it('every key has a template in English and Spanish with the same values in it', () => {
+    const en = useAdminStrings.all.en as unknown as Record<string, unknown>;
+    const es = useAdminStrings.all.es as unknown as Record<string, unknown>;
+    const names = (template: unknown) => [...new Set(String(template).match(/\{\w+\}/g) ?? [])].sort();
+    for (const key of SYNC_EXCEPTION_SAID_KEYS) {
+      expect(typeof en[`exceptionSaid_${key}`], key).toBe('string');
+      expect(typeof es[`exceptionSaid_${key}`], key).toBe('string');
+      expect(names(es[`exceptionSaid_${key}`]), key).toEqual(names(en[`exceptionSaid_${key}`]));
+    }
+    expect(Object.keys(SAMPLES).sort()).toEqual([...SYNC_EXCEPTION_SAID_KEYS].sort());
+  });
+
+  it.each(SYNC_EXCEPTION_SAID_KEYS.filter((key) => key !== 'offline_overdraft'))('%s reads in English as central wrote it', (key) => {
+    expect(written(SAMPLES[key], 'en')).toBe(englishMessage(SAMPLES[key]));
+  });
+
+  it('in Spanish, every value is filled in and no English sentence is left', () => {
+    for (const key of SYNC_EXCEPTION_SAID_KEYS) {
+      const text = written(SAMPLES[key], 'es');
+      expect(text, key).not.toMatch(/\{\w+\}/);
+      if (key !== 'event_rejected') expect(text, key).not.toBe(englishMessage(SAMPLES[key]));
+    }
+    expect(written(SAMPLES.customer_merged, 'es')).toBe('registrado sin conexión con el correo del cliente 7; fusionado con él (ahora es un solo cliente, con los puntos y las visitas de ambos)');
+    // Amounts as the back office writes them: a negative balance with its minus sign, points by the currency's name.
+    expect(written(SAMPLES.offline_overdraft, 'es')).toBe('lo gastado en Stars antes de que los nodos se enteraran el uno del otro dejó un saldo de −6 Stars (la tienda creía que había 10 Stars disponible); se salda con los próximos abonos');
+    expect(written({ key: 'offline_overdraft', params: { currency: 'Quick Pay', code: 'USD', balance: -1250, believed: null, paid_back: 500 } }, 'en')).toBe(
+      'Quick Pay spent before the nodes heard of each other left a balance of −$12.50; settled from the next credits; central paid $5.00 back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both',
+    );
+  });
+});
