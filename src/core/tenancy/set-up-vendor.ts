@@ -3,6 +3,7 @@ import { ServiceError } from '../../shared/errors';
 import { addCurrency } from '../currencies/create-currency';
 import { cleanCurrencyCode } from '../currencies/currency';
 import { findCountryByCode } from '../geo/countries';
+import { checkTimeZone } from '../stores/opening-hours';
 import { addAccessToken } from '../credentials/access-tokens';
 import { addApiKey } from '../credentials/api-keys';
 import { addOauthClient } from '../credentials/oauth-clients';
@@ -19,7 +20,8 @@ export interface VendorSetUp {
   language?: string;
   /** ISO 3166-1 alpha-2 codes the vendor serves (GET /countries); leave out for every country. */
   countries?: string[] | null;
-  store: { name: string; address1: string; city: string; region?: string | null; postalCode?: string | null; phone?: string | null };
+  /** `timeZone`: the IANA zone the store's hours and days are read in (UTC when left out). */
+  store: { name: string; address1: string; city: string; region?: string | null; postalCode?: string | null; phone?: string | null; timeZone?: string | null };
 }
 
 export interface VendorCredentials {
@@ -44,6 +46,7 @@ export function checkVendorSetUp(input: VendorSetUp): { name: string; country: s
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
   const country = parseProgramCountry(input.country);
   cleanCurrencyCode(input.currency);
+  if (input.store.timeZone) checkTimeZone(input.store.timeZone);
   return { name, country, countries: countryListColumn(input.countries) };
 }
 
@@ -124,6 +127,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
         country,
         postal_code: input.store.postalCode ?? null,
         phone: input.store.phone ?? null,
+        ...(input.store.timeZone ? { time_zone: checkTimeZone(input.store.timeZone) } : {}),
         created_at: now,
         updated_at: now,
       })

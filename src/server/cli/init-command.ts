@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { cleanEmail } from '../../core/customers/contact';
+import { likelyTimeZone, timeZonesOf } from '../../core/geo/country-time-zones';
 import { addOwner } from '../../core/staff/add-owner';
 import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
@@ -19,17 +20,20 @@ export function registerInitCommand(program: Command): void {
     .option('--store-name <name>', 'name of the first store', 'Main Store')
     .option('--address <line>', 'street address of the first store', '1 Main Street')
     .option('--city <city>', 'city of the first store', 'Springfield')
+    .option('--time-zone <zone>', "IANA time zone of the first store (default: this computer's when it lies in --country, else the country's only one, else UTC)")
     .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
     .option('--owner <email>', "the back office's first owner: takes the password in PUNCHCARD_OWNER_PASSWORD, else prints a one-time sign-in link")
     .option('--admin-url <url>', "where the back office will be reached, for the sign-in link (default: http://127.0.0.1:4321/admin, or :4320 on a central's folder)")
     .option('--json', 'print one JSON object with the ids and secrets')
     .action(async (options: InitOptions) => {
+      // The store's days (dashboard, hours) are counted in its zone: UTC ended a Quito day at 19:00.
+      const timeZone = options.timeZone ?? likelyTimeZone(options.country, Intl.DateTimeFormat().resolvedOptions().timeZone);
       const vendor = {
         name: options.vendor,
         currency: options.currency,
         country: options.country,
         ...(options.countries ? { countries: options.countries } : {}),
-        store: { name: options.storeName, address1: options.address, city: options.city },
+        store: { name: options.storeName, address1: options.address, city: options.city, timeZone },
       };
       // Bad options are refused before anything is created (a typo left a data folder behind).
       checkVendorSetUp(vendor);
@@ -57,6 +61,7 @@ export function registerInitCommand(program: Command): void {
           ...(owner ? { owner_email: owner.staff.email } : {}),
           ...(owner?.signInToken ? { owner_sign_in_link: signInLink(await adminUrlOf(options.adminUrl, engine, options.data), owner.signInToken) } : {}),
         };
+        if (timeZone === null) process.stderr.write(`${utcStoreHint(options.country, made.storeId, options.data)}\n`);
         if (options.json) {
           process.stdout.write(`${JSON.stringify(summary)}\n`);
           return;
@@ -77,8 +82,18 @@ export function registerInitCommand(program: Command): void {
     });
 }
 
+/** Said when init could not tell the first store's zone: where the merchant sets it. */
+function utcStoreHint(country: string, storeId: number, data: string): string {
+  const zones = timeZonesOf(country);
+  const code = country.toUpperCase();
+  // A long list (the United States has 29) is named by its count and a few.
+  const choices = zones.length === 0 ? '' : zones.length <= 4 ? ` (${code}'s: ${zones.join(', ')})` : ` (one of ${code}'s ${zones.length}, such as ${zones.slice(0, 3).join(', ')})`;
+  return `punchcard: the first store counts its days and hours in UTC: give it its time zone${choices} with \`punchcard stores update ${storeId} --data ${data} --time-zone ZONE\`, in the back office's store page, or --time-zone at init.`;
+}
+
 interface InitOptions {
   data: string;
+  timeZone?: string;
   vendor: string;
   currency: string;
   country: string;
