@@ -4,6 +4,8 @@ import { addCurrency } from '../currencies/create-currency';
 import { cleanCurrencyCode } from '../currencies/currency';
 import { findCountryByCode } from '../geo/countries';
 import { checkTimeZone } from '../stores/opening-hours';
+import { LANGUAGES, type LanguageCode, languageByCode } from '../../shared/languages';
+import { firstProgramNames } from './first-program-names';
 import { addAccessToken } from '../credentials/access-tokens';
 import { addApiKey } from '../credentials/api-keys';
 import { addOauthClient } from '../credentials/oauth-clients';
@@ -41,13 +43,21 @@ export interface VendorCredentials {
  * Refuses what setUpVendor would refuse, before anything is written: `punchcard init` checks its
  * options first, so a typo makes no data folder (it used to leave a database and `node.key`).
  */
-export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null } {
+export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null; language: LanguageCode } {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
   const country = parseProgramCountry(input.country);
   cleanCurrencyCode(input.currency);
   if (input.store.timeZone) checkTimeZone(input.store.timeZone);
-  return { name, country, countries: countryListColumn(input.countries) };
+  return { name, country, countries: countryListColumn(input.countries), language: parseProgramLanguage(input.language) };
+}
+
+/** The program's language (what customers' mail and pages default to): en or es, any case; English when left out. */
+function parseProgramLanguage(input: string | undefined): LanguageCode {
+  if (input === undefined) return 'en';
+  const language = languageByCode(input.trim().toLowerCase());
+  if (!language) throw new ServiceError('validation_failed', `language must be one of ${LANGUAGES.map((l) => l.code).join(', ')} ("${input}" is none).`, 'language');
+  return language.code;
 }
 
 /** A program's country as ISO 3166-1 alpha-2 in upper case; anything else: 400 validation_failed on `country`. */
@@ -63,18 +73,19 @@ export function parseProgramCountry(input: string): string {
  * kiosk API key, an OAuth client and a long-lived admin token. Secrets are returned once.
  */
 export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorCredentials> {
-  const { name, country, countries } = checkVendorSetUp(input);
+  const { name, country, countries, language } = checkVendorSetUp(input);
+  const names = firstProgramNames(language);
 
   return transact(engine, async (trx) => {
     const now = engine.clock.now();
     const vendorId = await nextObjectId(trx, engine.nodeId);
     await trx
       .insertInto('vendors')
-      .values({ id: vendorId, name, country, language: input.language ?? 'en', quick_pay_currency_id: null, countries, created_at: now, updated_at: now })
+      .values({ id: vendorId, name, country, language, quick_pay_currency_id: null, countries, created_at: now, updated_at: now })
       .execute();
     const scope = { vendorId };
-    const points = await addCurrency(trx, engine, scope, { name: 'Points', code: null });
-    const quickPay = await addCurrency(trx, engine, scope, { name: `Quick Pay ${input.currency.toUpperCase()}`, code: input.currency });
+    const points = await addCurrency(trx, engine, scope, { name: names.points, code: null });
+    const quickPay = await addCurrency(trx, engine, scope, { name: names.quickPay(input.currency.toUpperCase()), code: input.currency });
     await trx.updateTable('vendors').set({ quick_pay_currency_id: quickPay.id }).where('id', '=', vendorId).execute();
 
     await trx
@@ -84,7 +95,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
         public_id: newPublicId('erul'),
         vendor_id: vendorId,
         currency_id: points.id,
-        name: '1 point per unit spent',
+        name: names.earningRule,
         points: 1,
         per_amount: 10 ** minorUnitDigits(quickPay.code ?? 'USD'),
         rounding: 'floor',
@@ -104,9 +115,9 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
         id: await nextObjectId(trx, engine.nodeId),
         public_id: newPublicId('tier'),
         vendor_id: vendorId,
-        name: 'Member',
-        summary: 'Welcome to the program.',
-        description: 'Every member earns points on every visit.',
+        name: names.entryTier.name,
+        summary: names.entryTier.summary,
+        description: names.entryTier.description,
         threshold: 0,
         created_at: now,
         updated_at: now,
@@ -135,11 +146,11 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
     const posId = await nextObjectId(trx, engine.nodeId);
     await trx
       .insertInto('points_of_sale')
-      .values({ id: posId, vendor_id: vendorId, store_id: storeId, name: 'Counter 1', status: 'ACTIVE', created_at: now, updated_at: now })
+      .values({ id: posId, vendor_id: vendorId, store_id: storeId, name: names.counter, status: 'ACTIVE', created_at: now, updated_at: now })
       .execute();
 
-    const cashier = await addApiKey(trx, engine, { vendorId, storeId, posId, role: 'cashier', label: 'Counter 1' });
-    const kiosk = await addApiKey(trx, engine, { vendorId, storeId, posId: null, role: 'kiosk', label: 'Kiosk' });
+    const cashier = await addApiKey(trx, engine, { vendorId, storeId, posId, role: 'cashier', label: names.counter });
+    const kiosk = await addApiKey(trx, engine, { vendorId, storeId, posId: null, role: 'kiosk', label: names.kiosk });
     const client = await addOauthClient(trx, engine, { vendorId, name: 'Default client' });
     const admin = await addAccessToken(trx, engine, { vendorId, oauthClientId: null, label: 'init', ttlSeconds: null });
 

@@ -20,6 +20,7 @@ export function registerInitCommand(program: Command): void {
     .option('--store-name <name>', 'name of the first store', 'Main Store')
     .option('--address <line>', 'street address of the first store', '1 Main Street')
     .option('--city <city>', 'city of the first store', 'Springfield')
+    .option('--language <code>', "the program's language, en or es: customers' mail and pages default to it, and init names what it makes in it", 'en')
     .option('--time-zone <zone>', "IANA time zone of the first store (default: this computer's when it lies in --country, else the country's only one, else UTC)")
     .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
     .option('--owner <email>', "the back office's first owner: takes the password in PUNCHCARD_OWNER_PASSWORD, else prints a one-time sign-in link")
@@ -32,6 +33,7 @@ export function registerInitCommand(program: Command): void {
         name: options.vendor,
         currency: options.currency,
         country: options.country,
+        language: options.language,
         ...(options.countries ? { countries: options.countries } : {}),
         store: { name: options.storeName, address1: options.address, city: options.city, timeZone },
       };
@@ -94,6 +96,7 @@ function utcStoreHint(country: string, storeId: number, data: string): string {
 interface InitOptions {
   data: string;
   timeZone?: string;
+  language: string;
   vendor: string;
   currency: string;
   country: string;
