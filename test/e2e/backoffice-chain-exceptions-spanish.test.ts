@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
-import { buildApp } from '../../src/server/app';
-import { ownerOf, type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
+import { type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
-import { builtRendererForTests } from '../support/e2e-renderer';
-import type { TestNode } from '../support/test-node';
-import { type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from '../sync/support/chain';
+import { type CentralHandle, pairStoreBehindSwitch, type StoreHandle, type Switch } from '../sync/support/chain';
+import { centralWithBackOffice } from '../support/e2e-central';
 
 // Fourteenth round: the chain page quoted central's English sentence under Spanish headings and
 // advice. Two tills of one store sold offline (the same receipt number, the same customer's points
@@ -28,10 +26,7 @@ describe('sync exceptions on a Spanish chain page', () => {
   const tills: Array<StoreHandle & { link: Switch }> = [];
 
   beforeAll(async () => {
-    central = await startCentral(clock);
-    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    ({ central, app, url, owner } = await centralWithBackOffice(clock));
     const store = { storeId: central.vendor.storeId, apiKey: central.vendor.apiKey };
     for (let i = 0; i < 2; i += 1) tills.push(await pairStoreBehindSwitch(central, clock, store));
     const [a, b] = tills as [StoreHandle & { link: Switch }, StoreHandle & { link: Switch }];

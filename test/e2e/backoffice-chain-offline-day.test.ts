@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
-import { buildApp } from '../../src/server/app';
-import { ownerOf, type SignedInStaff } from '../support/backoffice';
+import { type SignedInStaff } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText } from '../support/e2e-browser';
-import { builtRendererForTests } from '../support/e2e-renderer';
-import type { TestNode } from '../support/test-node';
-import { addStore, type CentralHandle, pairStoreBehindSwitch, startCentral, type StoreHandle, type Switch } from '../sync/support/chain';
+import { addStore, type CentralHandle, pairStoreBehindSwitch, type StoreHandle, type Switch } from '../sync/support/chain';
+import { centralWithBackOffice } from '../support/e2e-central';
 
 // Thirteenth round, a store's day offline played, in Chromium: store A sold offline while B sold on.
 // A registered Carlos Ruiz with the phone B had just given Carla Ruiz, and spent a customer's points
@@ -30,10 +28,7 @@ describe('a store’s day offline, at central’s chain page', () => {
   const stores: Array<StoreHandle & { link: Switch }> = [];
 
   beforeAll(async () => {
-    central = await startCentral(clock);
-    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    ({ central, app, url, owner } = await centralWithBackOffice(clock));
     const pair = async (store: { storeId: number; apiKey: string }) => {
       const handle = await pairStoreBehindSwitch(central, clock, store);
       stores.push(handle);

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { invitedStaff, type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText } from '../support/e2e-browser';
-import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, type TestNode } from '../support/test-node';
-import { addStore, type CentralHandle, startCentral } from '../sync/support/chain';
+import { addStore, type CentralHandle } from '../sync/support/chain';
+import { centralWithBackOffice } from '../support/e2e-central';
 
 // A chain operator's bad day: a store's till was replaced and the new machine paired with a new code.
 // The old node stayed in central's list looking as live as the new one, and the back office had no
@@ -33,10 +32,7 @@ describe('a replaced till in the back office', () => {
   const pull = (label: string) => http(`${url}/sync/pull?after=0&limit=5`, { token: credentials[label] });
 
   beforeAll(async () => {
-    central = await startCentral(clock);
-    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    ({ central, app, url, owner } = await centralWithBackOffice(clock));
     const oldNode = await pair('old-till');
     expect((await pull('old-till')).status).toBe(200);
     // The old machine died three hours ago: central last heard from it then.

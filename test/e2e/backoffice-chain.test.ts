@@ -3,14 +3,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
-import { buildApp } from '../../src/server/app';
-import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { type SignedInStaff, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText, saveScreenshot } from '../support/e2e-browser';
-import { builtRendererForTests } from '../support/e2e-renderer';
 import { http, type TestNode } from '../support/test-node';
-import { type CentralHandle, startCentral } from '../sync/support/chain';
+import type { CentralHandle } from '../sync/support/chain';
+import { centralWithBackOffice } from '../support/e2e-central';
 
 // Central's back office in Chromium: a store node paired, pulled and pushed an event central
 // rejected; the store's page shows the node's health and the exception, which the owner resolves
@@ -24,10 +23,7 @@ describe('chain health in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    central = await startCentral(clock);
-    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    ({ central, app, url, owner } = await centralWithBackOffice(clock));
     const code = await http(`${url}/sync/pairing-codes`, { method: 'POST', token: central.vendor.accessToken, body: { store: central.vendor.storeId } });
     const credential = (await http(`${url}/sync/pair`, { method: 'POST', body: { code: code.body.code, label: 'Counter PC' } })).body.credential as string;
     clock.advance(120_000);

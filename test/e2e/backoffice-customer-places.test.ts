@@ -3,14 +3,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
-import { buildApp } from '../../src/server/app';
-import { ownerOf, type SignedInStaff } from '../support/backoffice';
+import { type SignedInStaff } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { backOfficePage, expectText } from '../support/e2e-browser';
-import { builtRendererForTests } from '../support/e2e-renderer';
-import { http, type TestNode } from '../support/test-node';
-import { addStore, type CentralHandle, startCentral } from '../sync/support/chain';
+import { http } from '../support/test-node';
+import { addStore, type CentralHandle } from '../sync/support/chain';
+import { centralWithBackOffice } from '../support/e2e-central';
 
 // A chain owner at central's back office, in Chromium (chain-operator report, twelfth round): the
 // customer's ledger says at which store each order's points were earned and on which receipt (a
@@ -35,10 +34,7 @@ describe('where points were earned, and customers named in exceptions, in Chromi
   };
 
   beforeAll(async () => {
-    central = await startCentral(clock);
-    app = await buildApp({ engine: central.engine, role: 'central', version: 'test', rendererDir: builtRendererForTests() });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    owner = await ownerOf({ url, engine: central.engine } as TestNode, central.vendor.vendorId);
+    ({ central, app, url, owner } = await centralWithBackOffice(clock));
     uptown = await addStore(central, 'Uptown Kiosk');
     browser = await launchChromium();
   });
