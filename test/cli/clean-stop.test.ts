@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith } from '../support/processes';
+import { jsonLines, killLeftovers, launch, listeningUrl, run, type Running, stopWith, withoutScreensWarning } from '../support/processes';
 import { createServerDatabase } from '../support/postgres';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
@@ -71,7 +71,7 @@ describe('punchcard central stopped while stores pull', () => {
 
     const errors = jsonLines(central.stdout()).filter((line) => Number(line.level) >= 50);
     expect(errors, central.stdout()).toEqual([]);
-    expect(central.stderr()).toBe('');
+    expect(withoutScreensWarning(central.stderr())).toBe('');
     expect(stopped.code).toBe(0);
     expect(jsonLines(central.stdout()).map((line) => String(line.msg))).toContain('stopped');
     // What was answered was answered in full; refused ones are 503s, never a 500.

@@ -130,3 +130,9 @@ export function nodesOfThisFile(prefix: string): {
     },
   };
 }
+
+/**
+ * A node's stderr without the warning a dev tree's stale screens bring (`out/renderer` older than the
+ * screens' sources: edited, not rebuilt); a clean clone builds them, so CI never sees it.
+ */
+export const withoutScreensWarning = (stderr: string): string => stderr.replace(/^punchcard: warning: out\/renderer is older than the screens' sources.*\n/m, '');

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
-import { nodesOfThisFile, run, stopWith } from '../support/processes';
+import { nodesOfThisFile, run, stopWith, withoutScreensWarning } from '../support/processes';
 import { http } from '../support/test-node';
 
 // A paired store whose central.json was lost (a restore that missed it, a cleanup) refuses to start
@@ -66,7 +66,7 @@ describe('a paired store whose central.json was lost', () => {
     const refused = await run(['store', '--data', storeDir, '--port', '0'], {}, 120_000);
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     // (bin/punchcard.js rebuilds out/cli when sources changed under it and says so: not the refusal.)
-    const lines = refused.stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('punchcard: building the command line'));
+    const lines = withoutScreensWarning(refused.stderr).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('punchcard: building the command line'));
     expect(lines, refused.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^punchcard: .*holds a chain's data .*central\.json is missing/);
     expect(lines[0]).toContain('`punchcard backup`');

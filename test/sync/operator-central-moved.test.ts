@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabaseUrl } from '../../src/core/storage/database';
 import { freePort } from '../support/free-port';
-import { nodesOfThisFile, run, stopWith } from '../support/processes';
+import { nodesOfThisFile, run, stopWith, withoutScreensWarning } from '../support/processes';
 import { createServerDatabase } from '../support/postgres';
 import { http } from '../support/test-node';
 import { eventually } from '../support/eventually';
 
 /** A node command's stderr without bin/punchcard.js's note that out/renderer is older than its sources (a checkout whose screens changed since `npm run build`). */
-const withoutScreensWarning = (stderr: string) => stderr.replace(/^punchcard: warning: out\/renderer is older than the screens' sources.*\n/m, '');
 
 // A chain's central moves (a new server, port or name) while a store has sales waiting for it. The
 // operator points the stopped store at the new address with `punchcard store --data DIR --central
