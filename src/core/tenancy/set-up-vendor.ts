@@ -43,13 +43,13 @@ export interface VendorCredentials {
  * Refuses what setUpVendor would refuse, before anything is written: `punchcard init` checks its
  * options first, so a typo makes no data folder (it used to leave a database and `node.key`).
  */
-export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null; language: LanguageCode } {
+export function checkVendorSetUp(input: VendorSetUp): { name: string; country: string; countries: string | null; language: LanguageCode; timeZone: string | null } {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new ServiceError('validation_failed', 'The vendor needs a name of 1 to 100 characters.', 'name');
   const country = parseProgramCountry(input.country);
   cleanCurrencyCode(input.currency);
-  if (input.store.timeZone) checkTimeZone(input.store.timeZone);
-  return { name, country, countries: countryListColumn(input.countries), language: parseProgramLanguage(input.language) };
+  const timeZone = input.store.timeZone ? checkTimeZone(input.store.timeZone) : null;
+  return { name, country, countries: countryListColumn(input.countries), language: parseProgramLanguage(input.language), timeZone };
 }
 
 /** The program's language (what customers' mail and pages default to): en or es, any case; English when left out. */
@@ -73,7 +73,7 @@ export function parseProgramCountry(input: string): string {
  * kiosk API key, an OAuth client and a long-lived admin token. Secrets are returned once.
  */
 export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorCredentials> {
-  const { name, country, countries, language } = checkVendorSetUp(input);
+  const { name, country, countries, language, timeZone } = checkVendorSetUp(input);
   const names = firstProgramNames(language);
 
   return transact(engine, async (trx) => {
@@ -138,7 +138,7 @@ export function setUpVendor(engine: Engine, input: VendorSetUp): Promise<VendorC
         country,
         postal_code: input.store.postalCode ?? null,
         phone: input.store.phone ?? null,
-        ...(input.store.timeZone ? { time_zone: checkTimeZone(input.store.timeZone) } : {}),
+        ...(timeZone ? { time_zone: timeZone } : {}),
         created_at: now,
         updated_at: now,
       })

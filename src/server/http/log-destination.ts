@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import pino from 'pino';
-import { type LogRotation, logFileSize, rotateLogFiles } from './log-file-rotation';
+import { logFileSize, type RotatedFile, rotateLogFiles } from './log-file-rotation';
 
 type Sink = ReturnType<typeof pino.destination>;
 
@@ -36,7 +36,7 @@ export class BatchedDestination {
   /** With `rotation`, `sink` writes to that file, moved aside (and reopened) when it reaches its size. */
   constructor(
     private readonly sink: Sink,
-    private readonly rotation?: LogRotation & { file: string },
+    private readonly rotation?: RotatedFile,
   ) {
     if (rotation) this.bytesInFile = logFileSize(rotation.file);
     sink.on('write', (bytes: number) => {
@@ -104,7 +104,7 @@ export class BatchedDestination {
    * the sink reopens the file's name once that write is done. A move that fails is tried again
    * after another file's worth of lines.
    */
-  private rotateWhenFull(rotation: LogRotation & { file: string }, bytes: number): void {
+  private rotateWhenFull(rotation: RotatedFile, bytes: number): void {
     this.bytesInFile += bytes;
     if (this.bytesInFile < rotation.maxBytes) return;
     this.bytesInFile = 0;

@@ -9,6 +9,11 @@ export interface LogRotation {
   keep: number;
 }
 
+/** A log file and the rotation that watches it. */
+export interface RotatedFile extends LogRotation {
+  file: string;
+}
+
 /** 10 MB a file, five older ones: at most ~60 MB of a till's disk, weeks of a busy counter's lines. */
 export const DEFAULT_LOG_ROTATION: LogRotation = { maxBytes: 10 * 1024 * 1024, keep: 5 };
 
