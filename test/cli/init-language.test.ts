@@ -51,10 +51,32 @@ describe('punchcard init --language', () => {
     });
   });
 
-  it('stays English without it', async () => {
+  it('stays English without it in an English-speaking country, and says nothing of it', async () => {
     const data = tempDir();
-    expect((await run(['init', '--data', data, '--vendor', 'Cafe Uno', '--json'])).code).toBe(0);
+    const init = await run(['init', '--data', data, '--vendor', 'Cafe Uno', '--json']);
+    expect(init.code).toBe(0);
+    expect(init.stderr).not.toContain('the program speaks');
     expect(namesIn(data)).toMatchObject({ language: ['en'], currencies: ['Points', 'Quick Pay USD'], counters: ['Counter 1'], keys: ['Counter 1', 'Kiosk'] });
+  });
+
+  it("takes the country's language without it when the program speaks it, and says so on stderr", async () => {
+    const quito = tempDir();
+    const init = await run(['init', '--data', quito, '--vendor', 'Café Andino', '--country', 'EC', '--json']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stderr).toContain('the program speaks Spanish (es), the language of EC');
+    expect(init.stderr).toContain('init --language en');
+    expect(JSON.parse(init.stdout)).toHaveProperty('vendor_id'); // stdout stays one JSON object
+    expect(namesIn(quito)).toMatchObject({ language: ['es'], currencies: ['Pago rápido USD', 'Puntos'], counters: ['Caja 1'] });
+
+    // Asked for, English stays English in a Spanish-speaking country; a language the program does
+    // not speak (Brazil's Portuguese) falls back to English.
+    const english = tempDir();
+    const asked = await run(['init', '--data', english, '--vendor', 'Tourist Café', '--country', 'ES', '--language', 'en', '--json']);
+    expect(asked.stderr).not.toContain('the program speaks');
+    expect(namesIn(english)).toMatchObject({ language: ['en'] });
+    const saoPaulo = tempDir();
+    expect((await run(['init', '--data', saoPaulo, '--vendor', 'Café Paulista', '--country', 'BR', '--currency', 'BRL', '--json'])).code).toBe(0);
+    expect(namesIn(saoPaulo)).toMatchObject({ language: ['en'], currencies: ['Points', 'Quick Pay BRL'] });
   });
 
   it('refuses a language the program cannot speak before making anything', async () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { cleanEmail } from '../../core/customers/contact';
+import { likelyLanguage } from '../../core/geo/country-language';
 import { likelyTimeZone, timeZonesOf } from '../../core/geo/country-time-zones';
 import { addOwner } from '../../core/staff/add-owner';
 import { checkVendorSetUp, setUpVendor } from '../../core/tenancy/set-up-vendor';
@@ -20,7 +21,7 @@ export function registerInitCommand(program: Command): void {
     .option('--store-name <name>', 'name of the first store', 'Main Store')
     .option('--address <line>', 'street address of the first store', '1 Main Street')
     .option('--city <city>', 'city of the first store', 'Springfield')
-    .option('--language <code>', "the program's language, en or es: customers' mail and pages default to it, and init names what it makes in it", 'en')
+    .option('--language <code>', "the program's language, en or es: customers' mail and pages default to it, and init names what it makes in it (default: --country's when it is one of them, else en)")
     .option('--time-zone <zone>', "IANA time zone of the first store (default: this computer's when it lies in --country, else the country's only one, else UTC)")
     .option('--countries <codes>', 'ISO 3166-1 codes the vendor serves, comma-separated (default: every country)', parseCountryCodes)
     .option('--owner <email>', "the back office's first owner: takes the password in PUNCHCARD_OWNER_PASSWORD, else prints a one-time sign-in link")
@@ -29,11 +30,13 @@ export function registerInitCommand(program: Command): void {
     .action(async (options: InitOptions) => {
       // The store's days (dashboard, hours) are counted in its zone: UTC ended a Quito day at 19:00.
       const timeZone = options.timeZone ?? likelyTimeZone(options.country, Intl.DateTimeFormat().resolvedOptions().timeZone);
+      // A café in Quito set up without --language served its customers English mail and pages.
+      const language = options.language ?? likelyLanguage(options.country);
       const vendor = {
         name: options.vendor,
         currency: options.currency,
         country: options.country,
-        language: options.language,
+        language,
         ...(options.countries ? { countries: options.countries } : {}),
         store: { name: options.storeName, address1: options.address, city: options.city, timeZone },
       };
@@ -64,6 +67,7 @@ export function registerInitCommand(program: Command): void {
           ...(owner?.signInToken ? { owner_sign_in_link: signInLink(await adminUrlOf(options.adminUrl, engine, options.data), owner.signInToken) } : {}),
         };
         if (timeZone === null) process.stderr.write(`${utcStoreHint(options.country, made.storeId, options.data)}\n`);
+        if (options.language === undefined && language !== 'en') process.stderr.write(`${languageHint(language, options.country)}\n`);
         if (options.json) {
           process.stdout.write(`${JSON.stringify(summary)}\n`);
           return;
@@ -93,10 +97,16 @@ function utcStoreHint(country: string, storeId: number, data: string): string {
   return `punchcard: the first store counts its days and hours in UTC: give it its time zone${choices} with \`punchcard stores update ${storeId} --data ${data} --time-zone ZONE\`, in the back office's store page, or --time-zone at init.`;
 }
 
+/** Said when the program's language came from its country: what it means and how to choose another. */
+function languageHint(language: string, country: string): string {
+  const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
+  return `punchcard: the program speaks ${name} (${language}), the language of ${country.toUpperCase()}: customers' mail and pages default to it and what init made is named in it (init --language en makes an English program).`;
+}
+
 interface InitOptions {
   data: string;
   timeZone?: string;
-  language: string;
+  language?: string;
   vendor: string;
   currency: string;
   country: string;
