@@ -23,6 +23,7 @@ import { lockKey } from '../storage/dialect';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { getOfflinePolicy, type OfflinePolicy, setOfflinePolicy } from '../sync/central/offline-policy';
 import { changeProgramCountry } from '../tenancy/change-program-country';
+import { changeProgramLanguage } from '../tenancy/change-program-language';
 
 // The program as the back office changes it: the same use cases as the bearer API (same checks,
 // same messages), each change with its audit record (who, before, after) in the same transaction.
@@ -110,6 +111,11 @@ export const programChanges = {
     change(engine, staff, async (e) => {
       const { before, after } = await changeProgramCountry(e, scopeOf(staff), country);
       return { result: after, audit: { action: 'program.change_country', objectType: 'program', objectId: staff.vendorId, before: { country: before }, after: { country: after } } };
+    }),
+  changeLanguage: (engine: Engine, staff: StaffPrincipal, language: string) =>
+    change(engine, staff, async (e) => {
+      const { before, after } = await changeProgramLanguage(e, scopeOf(staff), language);
+      return { result: after, audit: { action: 'program.change_language', objectType: 'program', objectId: staff.vendorId, before: { language: before }, after: { language: after } } };
     }),
   /** Offline caps matter only to a chain: they are set at its central node. */
   updateOfflinePolicy: async (engine: Engine, staff: StaffPrincipal, role: 'central' | 'store', changes: Partial<OfflinePolicy>) => {

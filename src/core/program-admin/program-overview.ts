@@ -31,6 +31,8 @@ export interface ProgramOverview {
   quickPayCurrency: string | null;
   /** The vendor's country (ISO 3166-1 alpha-2): amounts are written as it writes them. */
   country: string;
+  /** The program's language (en, es): what customers' mail, pages and the screens default to. */
+  language: string;
   earningRules: EarningRuleRecord[];
   rewards: SpendingRuleRecord[];
   tiers: TierRecord[];
@@ -53,6 +55,7 @@ export async function programOverview(engine: Engine, vendorId: number, role: 'c
     currencies,
     quickPayCurrency: currencies.find((c) => c.id === vendor.quick_pay_currency_id)?.publicId ?? null,
     country: vendor.country,
+    language: vendor.language,
     earningRules: (await listEarningRules(engine, scope, all)).items,
     rewards: (await listSpendingRules(engine, scope, all)).items,
     tiers: (await listTiers(engine, scope, all)).items,

@@ -53,7 +53,7 @@ export function checkVendorSetUp(input: VendorSetUp): { name: string; country: s
 }
 
 /** The program's language (what customers' mail and pages default to): en or es, any case; English when left out. */
-function parseProgramLanguage(input: string | undefined): LanguageCode {
+export function parseProgramLanguage(input: string | undefined): LanguageCode {
   if (input === undefined) return 'en';
   const language = languageByCode(input.trim().toLowerCase());
   if (!language) throw new ServiceError('validation_failed', `language must be one of ${LANGUAGES.map((l) => l.code).join(', ')} ("${input}" is none).`, 'language');

@@ -257,6 +257,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'ISO 3166-1 alpha-2. From the next request, phones typed without a +code are read in it, cédulas are checked by its rules and amounts are written as it writes them; phones already saved (E.164) and stores keep theirs. A program serving a list of countries must serve its own (400 `validation_failed` on `country`). Audited; a paired store receives it with the program.',
   },
+  'PUT /backoffice/program/language': {
+    section: 'Back office',
+    summary: "Change the program's language",
+    description:
+      '`en` or `es` (400 `validation_failed` on `language` otherwise). From the next request, customers who chose no language get mail and content pages in it, and the counter and kiosk screens open in it; customers who chose theirs keep it, and names already given (currencies, tiers) stay as written. Audited; a paired store receives it with the program.',
+  },
   'PUT /backoffice/program/offline-caps': { section: 'Back office', summary: 'Offline caps', description: 'Central only (409 offline_caps_at_central elsewhere): what a paired store may spend per order and per customer per day while offline.' },
   'PUT /backoffice/program/content/{slug}': { section: 'Back office', summary: 'A content page', description: 'Terms of service, privacy policy or FAQ in one language, audited.' },
   'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts claimed, outstanding stored value, eGifts sold and not yet claimed, and the total liability.' },

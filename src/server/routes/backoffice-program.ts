@@ -3,7 +3,7 @@ import type { Engine } from '../../core/engine';
 import { programChanges } from '../../core/program-admin/change-program';
 import { programOverview } from '../../core/program-admin/program-overview';
 import { CurrencySchema, CreateCurrencyBody, UpdateCurrencyBody } from '../../shared/schemas/currencies';
-import { AdminContentSchema, ContentSlugParams, OfflineCapsBody, OfflineCapsSchema, ProgramCountryBody, ProgramCountrySchema, ProgramOverviewSchema, PublicIdParams } from '../../shared/schemas/backoffice-screens';
+import { AdminContentSchema, ContentSlugParams, OfflineCapsBody, OfflineCapsSchema, ProgramCountryBody, ProgramCountrySchema, ProgramLanguageBody, ProgramLanguageSchema, ProgramOverviewSchema, PublicIdParams } from '../../shared/schemas/backoffice-screens';
 import { PutContentBody } from '../../shared/schemas/consumer';
 import {
   CreateEarningRuleBody,
@@ -49,6 +49,7 @@ export const backOfficeProgramRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
       currencies: p.currencies.map(currencyToWire),
       quick_pay_currency: p.quickPayCurrency,
       country: p.country,
+      language: p.language,
       earning_rules: p.earningRules.map(earningRuleToWire),
       rewards: p.rewards.map(rewardToWire),
       tiers: p.tiers.map(tierToWire),
@@ -125,6 +126,10 @@ export const backOfficeProgramRoutes: FastifyPluginAsyncTypebox<{ engine: Engine
 
   app.put('/backoffice/program/country', { config, preValidation: writers, schema: { tags, body: ProgramCountryBody, response: { 200: ProgramCountrySchema } } }, async (request) => ({
     country: await programChanges.changeCountry(engine, staffOf(request), request.body.country),
+  }));
+
+  app.put('/backoffice/program/language', { config, preValidation: writers, schema: { tags, body: ProgramLanguageBody, response: { 200: ProgramLanguageSchema } } }, async (request) => ({
+    language: await programChanges.changeLanguage(engine, staffOf(request), request.body.language),
   }));
 
   app.put('/backoffice/program/offline-caps', { config, preValidation: writers, schema: { tags, body: OfflineCapsBody, response: { 200: OfflineCapsSchema } } }, async (request) => {

@@ -26,6 +26,10 @@ export const OfflineCapsBody = Type.Object(
 export const ProgramCountryBody = Type.Object({ country: Type.String({ minLength: 1, maxLength: 10, description: 'ISO 3166-1 alpha-2, any letter case' }) }, { additionalProperties: false });
 export const ProgramCountrySchema = Type.Object({ country: Type.String({ description: 'ISO 3166-1 alpha-2' }) });
 
+/** The program's language: what customers' mail and pages default to (a customer's own choice wins), and the screens open in. */
+export const ProgramLanguageBody = Type.Object({ language: Type.String({ minLength: 1, maxLength: 10, description: 'en or es, any letter case' }) }, { additionalProperties: false });
+export const ProgramLanguageSchema = Type.Object({ language: Type.String({ description: 'en or es' }) });
+
 export const AdminContentSchema = Type.Object({ slug: Type.String(), language: Type.String(), title: Type.String(), content: Type.String(), version: Type.Integer() });
 
 export const ProgramOverviewSchema = Type.Object({
@@ -33,6 +37,7 @@ export const ProgramOverviewSchema = Type.Object({
   currencies: Type.Array(CurrencySchema),
   quick_pay_currency: Nullable(Type.String({ description: 'id of the currency quick pay is held in; null: the program offers none' })),
   country: Type.String({ description: "the vendor's country (ISO 3166-1 alpha-2); amounts are written as it writes them" }),
+  language: Type.String({ description: "the program's language (en, es): what customers' mail and pages default to" }),
   earning_rules: Type.Array(EarningRuleSchema),
   rewards: Type.Array(RewardSchema),
   tiers: Type.Array(TierSchema),

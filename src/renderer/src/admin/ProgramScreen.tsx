@@ -9,6 +9,7 @@ import { adminFieldLabels, type FieldLabels, refusalText } from './node-refusal'
 import type { ProgramOverview } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { ProgramCountrySection } from './ProgramCountrySection';
+import { ProgramLanguageSection } from './ProgramLanguageSection';
 import { CurrencyRow, NotInForce, RewardRow, type Say, StatusToggle, TierRow, useEditRowFocus } from './ProgramEditRows';
 import { escapeCancels } from './a11y';
 import { useAdminStrings } from './strings';
@@ -22,7 +23,7 @@ const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
 
 /** The page's sections: each shows the outcome of what was done in it, under its own form. */
-type Section = 'country' | 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
+type Section = 'country' | 'language' | 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
 
 /** The outcome of the last change made on the page, and the section it was made in. */
 interface Outcome {
@@ -65,7 +66,7 @@ function SectionOutcome({ id, outcome, section, onClose }: { id: string; outcome
   );
 }
 
-/** The program's country, currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
+/** The program's country and language, currencies, earning rules, rewards, tiers, points expiry, offline caps and content pages; the node's messages as they come. */
 export function ProgramScreen() {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
@@ -110,10 +111,12 @@ export function ProgramScreen() {
     problemFor: (item) => (message && !message.ok && message.section === section && message.item === item ? { messageId: outcomeId, field: message.field ?? null } : null),
   });
   const countrySection = props('country');
+  const languageSection = props('language');
   return (
     <Stack>
       {!editable && <Text c="dimmed">{t.readOnly}</Text>}
       <ProgramCountrySection country={p.country} editable={editable} say={countrySection.say} outcome={countrySection.outcome} problem={countrySection.problemFor('country')} />
+      <ProgramLanguageSection language={p.language} editable={editable} say={languageSection.say} outcome={languageSection.outcome} problem={languageSection.problemFor('language')} />
       <EarningRules {...props('rules')} />
       <Rewards {...props('rewards')} />
       <Tiers {...props('tiers')} />

@@ -113,6 +113,7 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     saveProgramItem: (kind: string, id: string | null, body: Body) => call<object>(`/backoffice/program/${kind}${id ? `/${id}` : ''}`, { method: id ? 'PUT' : 'POST', body }),
     saveSettings: (body: Body) => call<object>('/backoffice/program/settings', { method: 'PUT', body }),
     saveCountry: (country: string) => call<{ country: string }>('/backoffice/program/country', { method: 'PUT', body: { country } }),
+    saveLanguage: (language: string) => call<{ language: string }>('/backoffice/program/language', { method: 'PUT', body: { language } }),
     saveOfflineCaps: (body: Body) => call<object>('/backoffice/program/offline-caps', { method: 'PUT', body }),
     saveContent: (slug: string, body: Body) => call<object>(`/backoffice/program/content/${slug}`, { method: 'PUT', body }),
     dashboard: (store: number | null) => call<Dashboard>('/backoffice/dashboard', store === null ? {} : { query: { store } }),

@@ -8,7 +8,7 @@ const ACTIONS_EN: Record<string, string> = {
   email_added: 'Email added', pay_back: 'Paid back', pay_back_finished: 'Pay-back finished', pay_back_refused: 'Pay-back refused',
   update_offline_caps: 'Offline limits changed', update_settings: 'Settings changed', resolve: 'Resolved', replay: 'Sent again',
   rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited', unpair: 'Unpaired',
-  change_country: 'Country changed',
+  change_country: 'Country changed', change_language: 'Language changed',
 };
 const ACTIONS_ES: Record<string, string> = {
   create: 'Alta', update: 'Cambio', delete: 'Eliminación', remove: 'Baja', issue: 'Emisión', revoke: 'Revocación',
@@ -16,7 +16,7 @@ const ACTIONS_ES: Record<string, string> = {
   email_added: 'Correo añadido', pay_back: 'Devolución', pay_back_finished: 'Devolución terminada', pay_back_refused: 'Devolución rechazada',
   update_offline_caps: 'Cambio de límites sin conexión', update_settings: 'Cambio de ajustes', resolve: 'Resolución', replay: 'Reenvío',
   rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono', unpair: 'Desemparejado',
-  change_country: 'Cambio de país',
+  change_country: 'Cambio de país', change_language: 'Cambio de idioma',
 };
 /** The object an audit entry changed, one of it (the filter names the kinds in the plural). */
 const OBJECTS_EN: Record<string, string> = {
@@ -280,6 +280,10 @@ export const useAdminStrings = defineStrings({
     programCountryNow: (name: string, code: string) => `The program is in ${name} (${code}).`,
     programCountryEffects: 'Phones typed without a +code are read in this country, cédulas are checked by its rules and amounts are written as it writes them. Phones already saved and your stores keep theirs.',
     programCountryCode: 'Country code',
+    programLanguageTitle: 'Language',
+    programLanguageNow: (name: string) => `The program speaks ${name}.`,
+    programLanguageEffects: "Customers who chose no language get their mail and the program's pages in it, and the counter and kiosk screens open in it. Customers who chose theirs keep it; the names of currencies, tiers and rewards stay as written.",
+    programLanguageLabel: 'Program language',
     expiryTitle: 'Points expiry',
     expiryDays: 'Days until earned points expire (empty: never)',
     capsTitle: 'Offline caps',
@@ -715,6 +719,10 @@ export const useAdminStrings = defineStrings({
     programCountryNow: (name: string, code: string) => `El programa está en ${name} (${code}).`,
     programCountryEffects: 'Los teléfonos escritos sin +código se leen en este país, las cédulas se validan con sus reglas y los importes se escriben como allí. Los teléfonos ya guardados y sus tiendas conservan los suyos.',
     programCountryCode: 'Código de país',
+    programLanguageTitle: 'Idioma',
+    programLanguageNow: (name: string) => `El programa habla ${name}.`,
+    programLanguageEffects: 'Los clientes que no eligieron idioma reciben en él sus correos y las páginas del programa, y las pantallas de caja y quiosco se abren en él. Quienes eligieron el suyo lo conservan; los nombres de monedas, niveles y recompensas quedan como se escribieron.',
+    programLanguageLabel: 'Idioma del programa',
     expiryTitle: 'Vencimiento de puntos',
     expiryDays: 'Días hasta que vencen los puntos ganados (vacío: nunca)',
     capsTitle: 'Límites sin conexión',

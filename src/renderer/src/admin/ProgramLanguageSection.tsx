@@ -1,0 +1,45 @@
+import { Button, Group, Paper, Select, Text, Title } from '@mantine/core';
+import { type ReactNode, useEffect, useState } from 'react';
+import { LANGUAGES } from '../i18n/language-store';
+import { type FieldProblem, invalidProps } from './a11y';
+import { adminStore } from './admin-store';
+import type { Say } from './ProgramEditRows';
+import { useAdminStrings } from './strings';
+
+/** Each language named in itself, as a language menu does: a merchant finds theirs whatever the screen's. */
+const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
+
+/**
+ * The program's language, set at `punchcard init` (from its country unless told) and changed here:
+ * what customers who chose none are written to in, and what the screens open in.
+ */
+export function ProgramLanguageSection({ language, editable, say, outcome, problem }: { language: string; editable: boolean; say: Say; outcome: ReactNode; problem: FieldProblem | null }) {
+  const t = useAdminStrings();
+  const [code, setCode] = useState(language);
+  useEffect(() => setCode(language), [language]);
+  const save = () => void say(adminStore.getState().api().saveLanguage(code), 'language');
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4">{t.programLanguageTitle}</Title>
+      <Text data-testid="program-language-now">{t.programLanguageNow(NAMES[language] ?? language)}</Text>
+      <Text size="sm" c="dimmed">{t.programLanguageEffects}</Text>
+      {editable && (
+        <Group align="end" mt="xs">
+          <Select
+            label={t.programLanguageLabel}
+            w={200}
+            allowDeselect={false}
+            data={LANGUAGES.map((value) => ({ value, label: NAMES[value] ?? value }))}
+            value={code}
+            onChange={(value) => value !== null && setCode(value)}
+            {...invalidProps(problem, 'language')}
+          />
+          <Button disabled={code === language} onClick={save}>
+            {t.save}
+          </Button>
+        </Group>
+      )}
+      {outcome}
+    </Paper>
+  );
+}
