@@ -9,7 +9,8 @@
 // How: the route's handler, its options (hooks, credential checks) and its file's
 // requireOnEveryRoute/addHook checks are walked; every function or constant they name is followed
 // through imports across src/, and every string literal equal to a listed code counts, except where
-// it is only compared (`error.code === 'x'` catches a code, it does not answer it).
+// it is only compared (`error.code === 'x'` catches a code, it does not answer it), or only
+// handed to `setImmediate` and its kind (run after the reply: a restart's failure is logged).
 // Calls through an object (`engine.payments.charge`, `control.unpair`) are followed with
 // TypeScript's checker to the member they reach: a class's or object literal's own member, or, for
 // a member of an interface, every implementation of it in src/ (classes that implement the
@@ -355,6 +356,14 @@ function callOf(node: ts.Node): ts.CallExpression | null {
   return ts.isCallExpression(node.parent) && node.parent.expression === node ? node.parent : null;
 }
 
+/** Schedulers whose callback runs in a later turn of the event loop. */
+const DEFERRING = new Set(['setImmediate', 'setTimeout', 'queueMicrotask', 'process.nextTick']);
+
+/** `setImmediate(() => …)` and its kind: the call, whose callback is not followed (pairing-control.ts restarts a node this way). */
+function isDeferred(node: ts.Node): boolean {
+  return ts.isCallExpression(node) && DEFERRING.has(node.expression.getText());
+}
+
 const memo = new Map<ts.Node, Set<string>>();
 
 /** The listed codes `node` can answer with, following every name it uses. */
@@ -371,6 +380,8 @@ function codesOf(node: ts.Node): Set<string> {
     if ((ts.isStringLiteral(child) || ts.isNoSubstitutionTemplateLiteral(child)) && LISTED.has(child.text) && !isOnlyCompared(child)) codes.add(child.text);
     // Counted at each call instead, by the entry its argument picks (keyedCodes).
     if (keyedLookupAt(child)) return;
+    // Work handed to the event loop for later runs after the reply has left: what it throws is never the answer.
+    if (isDeferred(child)) return;
     if (ts.isPropertyAccessExpression(child)) {
       if (ts.isIdentifier(child.expression) && resolveIdentifier(child.expression).length > 0) {
         // `useCases.create(…)` of an object of use cases reaches that one member, not its siblings.

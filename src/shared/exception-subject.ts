@@ -16,3 +16,11 @@ const SUBJECT_CUSTOMER = /^user (\d+)(?: currency \d+)?$/;
 export function customerIdInSubject(subject: string): string | undefined {
   return SUBJECT_CUSTOMER.exec(subject)?.[1];
 }
+
+const OVERDRAFT_SUBJECT = /^user (\d+) currency (\d+)$/;
+
+/** The customer and currency an overdraft's subject names; undefined for one written before per-currency ones ("user 123"). */
+export function overdraftInSubject(subject: string): { userId: number; currencyId: number } | undefined {
+  const match = OVERDRAFT_SUBJECT.exec(subject);
+  return match ? { userId: Number(match[1]), currencyId: Number(match[2]) } : undefined;
+}

@@ -16,7 +16,7 @@ export type SyncExceptionSaid =
   | { key: 'sale_repeated'; params: { receipt: string; order: number; renamed: string } }
   | { key: 'repeat_voided'; params: { order: number; receipt: string; node: number } }
   | { key: 'sale_in_other_currency'; params: { receipt: string; sold: string | null; digits: number; subtotal: number; central: string } }
-  | { key: 'event_rejected'; params: { code: string; reason: string } }
+  | { key: 'event_rejected'; params: { code: string; reason: string } & RefusalParams }
   | { key: 'customer_merged'; params: { contact: 'email' | 'phone'; customer: number } }
   | { key: 'card_linked_twice'; params: { customer: number; holder: number } }
   | { key: 'card_number_twice'; params: { card: number } };
@@ -40,3 +40,47 @@ export const SYNC_EXCEPTION_SAID_KEYS = Object.keys({
   card_linked_twice: 1,
   card_number_twice: 1,
 } satisfies Record<SyncExceptionSaidKey, 1>) as SyncExceptionSaidKey[];
+
+/**
+ * Why central refused a store's event, one `why` per sentence it writes (sync/central/event-refused.ts),
+ * with what the sentence names: the table, the row's id, a database's own words. In
+ * `event_rejected`'s params beside `code` and `reason` (its English) since the fifteenth round, so
+ * the chain page writes the reason in its language; absent from rows recorded before.
+ */
+export type EventRefusal =
+  | { why: 'table_not_accepted'; table: string }
+  | { why: 'not_whole_number' }
+  | { why: 'row_without_id'; table: string }
+  | { why: 'invalid_entry'; id: number }
+  | { why: 'unknown_row'; table: string; id: number }
+  | { why: 'other_vendor_row'; table: string; id: number }
+  | { why: 'other_store_row'; table: string; id: number }
+  | { why: 'names_other_store'; table: string; id: number }
+  | { why: 'other_program_currency'; id: number }
+  | { why: 'other_program_customer'; id: number }
+  | { why: 'not_applied'; detail: string };
+
+export type RefusalWhy = EventRefusal['why'];
+
+/** An `event_rejected`'s refusal values, flat (each optional: older rows have none). */
+export type RefusalParams = {
+  why?: string;
+  table?: string;
+  id?: number;
+  detail?: string;
+};
+
+/** Every `why`, so a test and the chain page cover them all. */
+export const REFUSAL_WHYS = Object.keys({
+  table_not_accepted: 1,
+  not_whole_number: 1,
+  row_without_id: 1,
+  invalid_entry: 1,
+  unknown_row: 1,
+  other_vendor_row: 1,
+  other_store_row: 1,
+  names_other_store: 1,
+  other_program_currency: 1,
+  other_program_customer: 1,
+  not_applied: 1,
+} satisfies Record<RefusalWhy, 1>) as RefusalWhy[];

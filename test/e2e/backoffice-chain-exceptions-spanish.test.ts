@@ -8,7 +8,9 @@ import { type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
-import { type CentralHandle, pairStoreBehindSwitch, type StoreHandle, type Switch } from '../sync/support/chain';
+import { acceptPushedEvents } from '../../src/core/sync/central/apply-push';
+import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
+import { addStore, type CentralHandle, pairFirstStore, pairStoreBehindSwitch, type StoreHandle, type Switch } from '../sync/support/chain';
 import { centralWithBackOffice } from '../support/e2e-central';
 
 // Fourteenth round: the chain page quoted central's English sentence under Spanish headings and
@@ -16,6 +18,8 @@ import { centralWithBackOffice } from '../support/e2e-central';
 // spent twice, one customer registered at both); in Spanish the page now writes each exception's
 // message in Spanish, customers named and linked. An exception recorded before central kept what
 // its message says shows its stored English text.
+// Fifteenth round: a refused event's reason (a till's sale written for another store) and the
+// subjects ("order 12", "card 99") stayed English there; they read in Spanish now.
 describe('sync exceptions on a Spanish chain page', () => {
   const clock = new ManualClock(Date.now());
   let central: CentralHandle;
@@ -49,6 +53,15 @@ describe('sync exceptions on a Spanish chain page', () => {
     await registerInStore(b.engine, await b.scope(), { email: 'ana@example.com', firstName: 'Anita', lastName: 'Pérez' });
     for (const till of tills) till.link.down = false;
     for (const till of [a, b, a, b]) await till.client.syncOnce();
+
+    // A third till whose check-in and sale name another store: central refuses them.
+    const forger = await pairFirstStore(central, clock);
+    tills.push(forger.store as StoreHandle & { link: Switch });
+    const other = await addStore(central, 'Otra tienda');
+    await placeOrder(forger.store.engine, await forger.store.scope(), { identification: 'bo@example.com', receiptNumber: 'F-1', subtotal: 3 });
+    const forged = await readPendingEvents(forger.store.engine, 100);
+    for (const event of forged) for (const change of event.changes) if ('store_id' in change.data) change.data['store_id'] = other.storeId;
+    await acceptPushedEvents(central.engine, forger.node, forged);
 
     // An exception recorded before central kept what its message says: its English text only.
     await central.engine.db
@@ -89,11 +102,14 @@ describe('sync exceptions on a Spanish chain page', () => {
       const overdraft = rows.filter({ hasText: 'Sobregiro sin conexión' });
       await expectText(overdraft, /Cy Spender: lo gastado en Points antes de que los nodos se enteraran el uno del otro dejó un saldo de −6 Points \(la tienda creía que había 10 Points disponible\); se salda con los próximos abonos/);
       const reused = rows.filter({ hasText: 'Número de recibo repetido' });
-      await expectText(reused, /^.*order \d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      await expectText(reused, /^.*pedido \d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      const refused = rows.filter({ hasText: 'Cambio rechazado' });
+      await expectText(refused, /evento \d+ \(local\.write\): foreign_store: (el registro|el pedido) \d+ indica otra tienda/);
       const old = rows.filter({ hasText: 'Tarjeta vinculada dos veces' });
-      await expectText(old, /card 99: card number created at two stores; card 42 stands/);
-      // No English sentence of central's is left on the new ones.
-      for (const row of [merged, overdraft, reused]) expect(await row.textContent()).not.toMatch(/registered offline|spent before|was already used/);
+      // Its subject in Spanish words; its message as stored.
+      await expectText(old, /tarjeta 99: card number created at two stores; card 42 stands/);
+      // No English sentence of central's is left on the new ones, nor an English subject.
+      for (const row of [merged, overdraft, reused, refused]) expect(await row.textContent()).not.toMatch(/registered offline|spent before|was already used|names another store|\b(order|event) \d/);
     } finally {
       await page.context().close();
     }

@@ -72,6 +72,8 @@ describe('a store’s day offline, at central’s chain page', () => {
     // Written from what central recorded (fourteenth round): the balance with the back office's minus sign.
     await expectText(overdraft, /Cy Spender: Points spent before the nodes heard of each other left a balance of −6 Points \(the store believed 10 Points was available\)/);
     await expectText(overdraft, /the next credits in this currency \(points earned, reloads\) pay the debt back and close this by themselves, and the flag lifts once no balance of theirs is below zero/);
+    // Fifteenth round: what resolving it by hand does.
+    await expectText(overdraft, /Resolved here while still below zero, it stays closed unless the balance falls further or goes below zero again after being settled/);
     // The Resolve button beside the longer text keeps its whole label (a squeezed one read "Reso").
     for (const row of [merged, overdraft]) {
       const label = row.getByRole('button', { name: 'Resolve' }).locator('.mantine-Button-label');

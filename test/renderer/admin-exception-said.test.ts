@@ -1,11 +1,12 @@
 import { createElement, Fragment } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EventRefused } from '../../src/core/sync/central/event-refused';
 import { englishMessage } from '../../src/core/sync/central/exception-english';
-import { saidInWords } from '../../src/renderer/src/admin/ExceptionSaid';
+import { saidInWords, subjectInWords } from '../../src/renderer/src/admin/ExceptionSaid';
 import { useAdminStrings } from '../../src/renderer/src/admin/strings';
 import { languageStore } from '../../src/renderer/src/i18n/language-store';
-import { SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid, type SyncExceptionSaidKey } from '../../src/shared/sync-exception-said';
+import { type EventRefusal, REFUSAL_WHYS, type RefusalWhy, SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid, type SyncExceptionSaidKey } from '../../src/shared/sync-exception-said';
 
 // Fourteenth round: the chain page writes each exception's message in the screen's language from what
 // central recorded it says. Every sentence central writes (each key) has a template in both languages
@@ -72,3 +73,62 @@ describe('sync exception messages in the screen’s language', () => {
     );
   });
 });
+
+// Fifteenth round: a refused event's reason stayed central's English on the Spanish page ("foreign_store:
+// orders 12 names another store"), and subjects ("order 12") too. Each refusal central writes has a
+// sentence in both languages, the English one as central writes it; subjects read in the screen's words.
+const REFUSALS: { [W in RefusalWhy]: Extract<EventRefusal, { why: W }> } = {
+  table_not_accepted: { why: 'table_not_accepted', table: 'staff_accounts' },
+  not_whole_number: { why: 'not_whole_number' },
+  row_without_id: { why: 'row_without_id', table: 'orders' },
+  invalid_entry: { why: 'invalid_entry', id: 41 },
+  unknown_row: { why: 'unknown_row', table: 'cards', id: 42 },
+  other_vendor_row: { why: 'other_vendor_row', table: 'user_vendors', id: 43 },
+  other_store_row: { why: 'other_store_row', table: 'orders', id: 44 },
+  names_other_store: { why: 'names_other_store', table: 'pos_sessions', id: 45 },
+  other_program_currency: { why: 'other_program_currency', id: 46 },
+  other_program_customer: { why: 'other_program_customer', id: 47 },
+  not_applied: { why: 'not_applied', detail: 'disk I/O error' },
+};
+
+/** The exception central records for a refusal (apply-push.ts rejectEvent). */
+function rejected(refusal: EventRefusal): SyncExceptionSaid {
+  const refused = new EventRefused(refusal);
+  return { key: 'event_rejected', params: { code: refused.code, reason: refused.message, ...refusal } };
+}
+
+describe('a refused event’s reason and the subjects, in the screen’s language', () => {
+  it('every refusal reads in English as central wrote it, and in Spanish with no English left', () => {
+    expect(Object.keys(REFUSALS).sort()).toEqual([...REFUSAL_WHYS].sort());
+    for (const why of REFUSAL_WHYS) {
+      const said = rejected(REFUSALS[why]);
+      expect(written(said, 'en'), why).toBe(englishMessage(said));
+      const spanish = written(said, 'es');
+      expect(spanish, why).not.toMatch(/\{\w+\}/);
+      expect(spanish, why).not.toBe(englishMessage(said));
+    }
+    expect(written(rejected(REFUSALS.other_store_row), 'es')).toBe('foreign_store: el pedido 44 es de otra tienda');
+    expect(written(rejected(REFUSALS.unknown_row), 'es')).toBe('foreign_id: la central no conoce la tarjeta 42, que no se creó en este nodo');
+    // A database's own words cannot be translated: they stay inside the Spanish sentence.
+    expect(written(rejected(REFUSALS.not_applied), 'es')).toBe('apply_failed: la central no pudo aplicar el evento: disk I/O error');
+  });
+
+  it('keeps central’s English for a refusal recorded before, or one the screen does not know', () => {
+    const before: SyncExceptionSaid = { key: 'event_rejected', params: { code: 'foreign_store', reason: 'orders 44 names another store' } };
+    expect(written(before, 'es')).toBe('foreign_store: orders 44 names another store');
+    const newer: SyncExceptionSaid = { key: 'event_rejected', params: { code: 'future_code', reason: 'something new', why: 'future_why' } };
+    expect(written(newer, 'es')).toBe('future_code: something new');
+  });
+
+  it('writes subjects in the screen’s words, and one it does not know as stored', () => {
+    const subject = (text: string, language: 'en' | 'es') => renderToStaticMarkup(createElement(Fragment, null, subjectInWords(useAdminStrings.all[language], text)));
+    expect(subject('order 12', 'es')).toBe('pedido 12');
+    expect(subject('card 4', 'es')).toBe('tarjeta 4');
+    expect(subject('event 7 (local.write)', 'es')).toBe('evento 7 (local.write)');
+    expect(subject('event 7', 'es')).toBe('evento 7');
+    expect(subject('order 12', 'en')).toBe('order 12');
+    expect(subject('event 7 (local.write)', 'en')).toBe('event 7 (local.write)');
+    expect(subject('node 3', 'es')).toBe('node 3');
+  });
+});
+

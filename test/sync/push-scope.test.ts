@@ -4,6 +4,7 @@ import { holderBalance, openAccount, postEntry } from '../../src/core/ledger/led
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { acceptPushedEvents, type PairedNode } from '../../src/core/sync/central/apply-push';
+import { listSyncExceptions } from '../../src/core/sync/central/sync-exceptions';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import type { PushedEvent } from '../../src/core/sync/protocol';
 import { composeId } from '../../src/core/storage/ids';
@@ -83,5 +84,12 @@ describe('what a paired node may push', () => {
     expect(results.some((r) => r.verdict === 'rejected' && r.code === 'foreign_store')).toBe(true);
     expect(await central.engine.db.selectFrom('orders').select('id').where('store_id', '=', other.storeId).execute()).toEqual([]);
     expect(await central.engine.db.selectFrom('pos_sessions').select('id').where('store_id', '=', other.storeId).execute()).toEqual([]);
+    // The exception keeps why, beside the English, for the chain page to say it in its language (fifteenth round).
+    const [refused] = (await listSyncExceptions(central.engine, node.vendorId)).filter((e) => e.kind === 'event_rejected');
+    const session = events[0]!.changes.find((c) => c.tbl === 'pos_sessions')!.data['id'];
+    expect(refused?.said).toEqual({
+      key: 'event_rejected',
+      params: { code: 'foreign_store', reason: `pos_sessions ${String(session)} names another store`, why: 'names_other_store', table: 'pos_sessions', id: session },
+    });
   });
 });

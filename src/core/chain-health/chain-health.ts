@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import { recordAudit } from '../audit/record-audit';
 import { type Engine, transact } from '../engine';
+import { rememberBalanceWhenResolved } from '../ledger/overdraft-resolved';
 import { actorOf } from '../staff/authorize';
 import type { DB } from '../storage/schema';
 import type { StaffPrincipal } from '../staff/staff-sessions';
@@ -125,6 +126,7 @@ export async function resolveChainException(engine: Engine, staff: StaffPrincipa
     if (staff.role === 'store_manager' && storeId !== staff.storeId) throw new ServiceError('forbidden', 'A store manager sees only their own store.');
     const now = engine.clock.now();
     await trx.updateTable('sync_exceptions').set({ resolved_at: now }).where('id', '=', id).execute();
+    if (row.kind === 'offline_overdraft') await rememberBalanceWhenResolved(trx, { id, vendorId: staff.vendorId, subject: row.subject, messageData: row.message_data });
     await recordAudit(trx, engine, actorOf(staff), {
       action: 'sync_exception.resolve',
       objectType: 'sync_exception',

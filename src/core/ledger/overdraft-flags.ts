@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { customerSubject, overdraftSubject, overdraftSubjectsOf } from '../../shared/exception-subject';
 import type { Engine } from '../engine';
 import type { DB } from '../storage/schema';
+import { forgetAcceptedOverdraft } from './overdraft-resolved';
 
 /**
  * A customer flagged because spends at nodes that had not heard of each other left a negative balance (sync/central/settle-accounts)
@@ -28,6 +29,8 @@ export async function clearSettledOverdraft(db: Kysely<DB>, engine: Engine, memb
     .where('subject', '=', overdraftSubject(member.userId, member.currencyId))
     .where(({ exists, not, selectFrom }) => not(exists(negativeAccounts(selectFrom, member).where('currency_id', '=', member.currencyId))))
     .execute();
+  // Settled: a debt staff had resolved by hand is paid; the next overdraft of this currency is news.
+  await forgetAcceptedOverdraft(db, member.vendorId, member.userId, member.currencyId);
   const cleared = await db
     .updateTable('user_vendors')
     .set({ flagged: 0, flagged_reason: null, updated_at: now })

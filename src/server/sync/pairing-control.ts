@@ -29,10 +29,10 @@ export function createPairingControl(
   const refuseForeignDatabase = () => {
     if (!ownFile) throw new ServiceError('pairing_unavailable');
   };
-  const afterReply = (between: () => Promise<unknown>) => {
-    setImmediate(() => {
-      node.restart(async () => void (await between())).catch((error: unknown) => options.logger?.error({ err: error }, 'restart after a pairing change failed'));
-    });
+  // Called from setImmediate, once the reply has left: a failure is logged, never answered (so the
+  // OpenAPI document's error table, which skips such callbacks, does not list what `between` throws).
+  const restartWith = (between: () => Promise<unknown>) => {
+    node.restart(async () => void (await between())).catch((error: unknown) => options.logger?.error({ err: error }, 'restart after a pairing change failed'));
   };
   return {
     async pair(input) {
@@ -42,7 +42,7 @@ export function createPairingControl(
       if (await holdsOtherPrograms(node.engine.db, input.vendorId)) throw new ServiceError('pairing_other_programs');
       if ((await hasOwnData(node.engine.db)) && !input.replaceLocalData) throw new ServiceError('pairing_needs_empty_store');
       const reply = await redeemPairingCode(central, input.code, input.label ?? hostname());
-      afterReply(() => installPairing(dir, central, reply, { sqliteNativeBinding: options.sqliteNativeBinding }));
+      setImmediate(() => restartWith(() => installPairing(dir, central, reply, { sqliteNativeBinding: options.sqliteNativeBinding })));
       return { central, node_id: reply.node_id, store_id: reply.store_id, store_name: reply.store_name ?? null };
     },
     async unpair(input) {
@@ -52,7 +52,7 @@ export function createPairingControl(
       if (!input.discardUnsent && !node.engine.centralLink.unpaired) refuseUnsent(pending, 'Wait until the node reaches central, or unpair with discard_unsent=true (they stay in the set-aside database).');
       // Counted again once the node has stopped: a sale that landed meanwhile (a request in flight,
       // a scan) keeps the node paired instead of going aside unsent, as the answer said nothing would.
-      afterReply(() => unpairStore({ dataDir: options.dataDir, discardUnsent: input.discardUnsent, sqliteNativeBinding: options.sqliteNativeBinding }));
+      setImmediate(() => restartWith(() => unpairStore({ dataDir: options.dataDir, discardUnsent: input.discardUnsent, sqliteNativeBinding: options.sqliteNativeBinding })));
       return { discarded: pending };
     },
   };

@@ -11,6 +11,7 @@ import { insertReplicatedEntry } from '../replicated-entry';
 import { pickColumns, tableColumns } from '../table-columns';
 import { applyPlainSales, insertRows, isPlainSale, lastVersionOfEachRow, learnPage, type PageKnowledge, rememberEvent, startNewRun, storePatch } from './apply-batch';
 import { lockCustomerIdentifiers, lockNodeLastSeq } from './push-locks';
+import { EventRefused } from './event-refused';
 import { outsideNodeByReference, outsideNodeByRow } from './push-scope';
 import { movesToTell, rememberMovedRows } from './moved-rows';
 import { markRepeatedVoidRecord, undoRepeatedReversal } from './repeated-void';
@@ -28,15 +29,6 @@ export interface PairedNode {
   id: number;
   vendorId: number;
   storeId: number;
-}
-
-class EventRefused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface PushOptions {
@@ -138,7 +130,7 @@ async function applyPushedEvents(trx: Kysely<DB>, engine: Engine, node: PairedNo
     }
     if (!holdsOnlyWholeNumbers(event)) {
       await flush();
-      verdicts.set(event.node_seq, await rejectEvent(trx, engine, node, event, new EventRefused('invalid_row', 'a row holds a number that is not a whole number within range')));
+      verdicts.set(event.node_seq, await rejectEvent(trx, engine, node, event, new EventRefused({ why: 'not_whole_number' })));
     } else if (!oneByOne.all && !oneByOne.events.has(event.node_seq) && isPlainSale(page, node, event)) {
       run.push(event);
       rememberEvent(page, event, true);
@@ -265,8 +257,8 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
 
 /** A lasting refusal of the event's data: an exception for staff, and the verdict the store keeps. */
 async function rejectEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, error: unknown): Promise<EventVerdict> {
-  const refused = error instanceof EventRefused ? error : new EventRefused('apply_failed', `central could not apply the event: ${(error as Error).message}`);
-  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, { key: 'event_rejected', params: { code: refused.code, reason: refused.message } });
+  const refused = error instanceof EventRefused ? error : new EventRefused({ why: 'not_applied', detail: (error as Error).message });
+  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, { key: 'event_rejected', params: { code: refused.code, reason: refused.message, ...refused.refusal } });
   return { node_seq: event.node_seq, event_id: event.event_id, verdict: 'rejected', code: refused.code, message: refused.message };
 }
 
@@ -283,22 +275,22 @@ interface EventState extends PushState {
 async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, change: RowChange, push: EventState): Promise<void> {
   const { accounts, effects } = push;
   const table = replicatedTable(change.tbl);
-  if (!table?.push) throw new EventRefused('table_not_accepted', `a store does not write ${change.tbl}`);
+  if (!table?.push) throw new EventRefused({ why: 'table_not_accepted', table: change.tbl });
   // Stores do not delete rows central keeps; a delete in their log only reflects local tidying.
   if (change.op === 'delete') return;
   const data = { ...change.data };
   const id = data['id'];
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new EventRefused('invalid_row', `a ${change.tbl} row without an id`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new EventRefused({ why: 'row_without_id', table: change.tbl });
   const vendor = change.tbl === 'users' ? data['first_vendor_id'] : data['vendor_id'];
   const [existing] = await preparedRowById(change.tbl)(trx, id);
   if (!existing) {
-    if (nodeOfId(id) !== node.id) throw new EventRefused('foreign_id', `${change.tbl} ${id} was not made by this node and central does not know it`);
-    if (change.tbl !== 'users' && vendor !== node.vendorId) throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
+    if (nodeOfId(id) !== node.id) throw new EventRefused({ why: 'unknown_row', table: change.tbl, id });
+    if (change.tbl !== 'users' && vendor !== node.vendorId) throw new EventRefused({ why: 'other_vendor_row', table: change.tbl, id });
   } else if ('vendor_id' in existing && existing.vendor_id !== node.vendorId) {
-    throw new EventRefused('foreign_vendor', `${change.tbl} ${id} belongs to another vendor`);
+    throw new EventRefused({ why: 'other_vendor_row', table: change.tbl, id });
   }
   const outsideByRow = outsideNodeByRow(node, change.tbl, data, existing as Record<string, unknown> | undefined);
-  if (outsideByRow) throw new EventRefused('foreign_store', outsideByRow);
+  if (outsideByRow) throw new EventRefused(outsideByRow);
   const namedUser = data['user_id'];
   if ('user_id' in data && typeof data['user_id'] === 'number') {
     const userId = data['user_id'];
@@ -309,7 +301,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
 
   if (!existing) {
     const outside = await outsideNodeByReference(trx, node, change.tbl, data, namedUser);
-    if (outside) throw new EventRefused('foreign_vendor', outside);
+    if (outside) throw new EventRefused(outside);
   }
   const applied = { tbl: change.tbl, id, occurredAt: Number(event.created_at) || engine.clock.now() };
   switch (change.tbl) {
@@ -344,7 +336,7 @@ async function applyChange(trx: Kysely<DB>, engine: Engine, node: PairedNode, ev
 async function insertEntry(trx: Kysely<DB>, engine: Engine, node: PairedNode, data: Record<string, unknown>): Promise<number> {
   const amount = Number(data['amount']);
   if (!Number.isSafeInteger(amount) || amount === 0 || !data['holder_type'] || !Number.isSafeInteger(Number(data['holder_id']))) {
-    throw new EventRefused('invalid_row', `ledger entry ${String(data['id'])} is not a valid movement`);
+    throw new EventRefused({ why: 'invalid_entry', id: Number(data['id']) });
   }
   return insertReplicatedEntry(trx, engine, node.vendorId, data);
 }

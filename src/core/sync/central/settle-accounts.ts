@@ -4,6 +4,7 @@ import type { Engine } from '../../engine';
 import { findUserVendor } from '../../customers/customer-store';
 import { openAccount, postEntry } from '../../ledger/ledger';
 import { clearSettledOverdraft } from '../../ledger/overdraft-flags';
+import { overdraftAlreadyAccepted } from '../../ledger/overdraft-resolved';
 import { inList } from '../../storage/dialect';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
@@ -88,6 +89,8 @@ async function flagOverdraft(
     }
     // One exception per currency, open until that balance is settled (overdraft-flags.ts).
     if (await overdraftOpen(trx, node.vendorId, userId, currencyId)) return;
+    // Resolved by hand at this balance or lower: nothing new (overdraft-resolved.ts).
+    if (await overdraftAlreadyAccepted(trx, node.vendorId, userId, currencyId, balance)) return;
     const currency = await currencyOf(trx, currencyId);
     const paidBack = await recentlyPaidBack(trx, accountId, now);
     // The text names the currency ("Quick Pay USD spent …"): an amount's code alone did not say which balance is owed.

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid } from '../../../shared/sync-exception-said';
+import { REFUSAL_WHYS, type RefusalWhy, SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid } from '../../../shared/sync-exception-said';
 import { languageStore } from '../i18n/language-store';
 import { withMinusSign } from '../format';
 import type { ChainException } from './admin-api';
@@ -61,6 +61,8 @@ function valuesOf(t: Texts, said: SyncExceptionSaid, customer: (id: number) => R
         subtotal: sold === null ? decimals(subtotal, digits) : formatAmount(subtotal, sold),
       };
     }
+    case 'event_rejected':
+      return { code: said.params.code, reason: refusalInWords(t, said.params) };
     case 'customer_merged':
       return { contact: t[`exceptionSaidMergedBy_${said.params.contact}`], customer: customer(said.params.customer) };
     case 'card_linked_twice':
@@ -70,6 +72,34 @@ function valuesOf(t: Texts, said: SyncExceptionSaid, customer: (id: number) => R
   }
 }
 
+/**
+ * Why central refused the event, in the screen's language, from its `why` and values (fifteenth
+ * round); a refusal recorded before, or one this screen does not know (a newer central), keeps
+ * central's English reason.
+ */
+function refusalInWords(t: Texts, params: { reason: string; why?: string; table?: string; id?: number; detail?: string }): ReactNode {
+  const why = params.why as RefusalWhy | undefined;
+  if (why === undefined || !REFUSAL_WHYS.includes(why)) return params.reason;
+  const { table = '', id = '', detail = '' } = params;
+  return fill(t[`exceptionRefusal_${why}`], { table, id, detail, row: rowInWords(t, table, id) });
+}
+
+/** A row a refusal names ("orders 12" as central writes it; "el pedido 12" in Spanish); a table the screen has no word for, as central wrote it. */
+function rowInWords(t: Texts, table: string, id: number | string): ReactNode {
+  const words = (t as unknown as Record<string, string | undefined>)[`exceptionRow_${table}`];
+  return words === undefined ? `${table} ${id}` : fill(words, { id });
+}
+
+const SUBJECT = /^(order|card|event) (\d+)( \(.+\))?$/;
+
+/** A subject other than a customer in the screen's words ("order 12" → "pedido 12"; an event's type stays as the store named it); one it does not know, as stored. */
+export function subjectInWords(t: Texts, subject: string): ReactNode {
+  const match = SUBJECT.exec(subject);
+  if (!match) return subject;
+  const [, what, id, type = ''] = match;
+  return [...fill(t[`exceptionSubject_${what as 'order' | 'card' | 'event'}`], { id }), type];
+}
+
 /** Minor units of a currency the page knows only by its decimals (sold while quick pay was paused). */
 function decimals(minor: number, digits: number): string {
   const language = languageStore.getState().language === 'es' ? 'es' : 'en';
@@ -77,7 +107,7 @@ function decimals(minor: number, digits: number): string {
 }
 
 /** A template's `{name}`s replaced by their values (text or elements); a name without a value stays as written. */
-function fill(template: string, values: Record<string, ReactNode>): ReactNode[] {
+export function fill(template: string, values: Record<string, ReactNode>): ReactNode[] {
   return template.split(/(\{\w+\})/).map((part, i) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     return <Fragment key={i}>{name !== undefined && name in values ? values[name] : part}</Fragment>;

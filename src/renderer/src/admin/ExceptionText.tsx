@@ -2,7 +2,8 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { customerIdInSubject } from '../../../shared/exception-subject';
 import type { ChainException } from './admin-api';
-import { ExceptionSaid, knownSaid } from './ExceptionSaid';
+import { ExceptionSaid, knownSaid, subjectInWords } from './ExceptionSaid';
+import { useAdminStrings } from './strings';
 
 // A sync exception's text names customers by id ("user 8589934607: … of customer 4294967302"): each
 // one the node named (a member of the program) shows by name, linked to their profile, where staff
@@ -16,10 +17,11 @@ const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
  * of a key this screen does not know, shows central's English text.
  */
 export function ExceptionText({ exception }: { exception: ChainException }) {
+  const t = useAdminStrings();
   const names = new Map(exception.customers.map((c) => [String(c.id), c.name]));
   const subjectId = customerIdInSubject(exception.subject);
   // The subject always links (as before), by name when known.
-  const subject = subjectId === undefined ? exception.subject : <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />;
+  const subject = subjectId === undefined ? subjectInWords(t, exception.subject) : <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />;
   const said = knownSaid(exception.message_data);
   return (
     <>
