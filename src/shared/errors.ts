@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   invalid_card_number: { status: 400, message: 'A card number may contain only letters and digits.' },
   card_field_not_updatable: { status: 400, message: 'Only the data and status of a card can be changed.' },
   invalid_date_range: { status: 400, message: 'ends_at must be later than starts_at.' },
+  invalid_period: { status: 400, message: 'The period is not valid: from and to are calendar days (2026-11-01), from no later than to, at most 366 days.' },
   unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
   body_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (application/json) or form fields (application/x-www-form-urlencoded).' },

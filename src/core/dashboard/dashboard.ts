@@ -181,7 +181,7 @@ type Window = ReturnType<typeof lastDays>;
  * The window's day a time falls on, each day between its own bounds. A row dated after today (a
  * store whose clock ran ahead, synced here) is today's: it is in the database, so it was made by now.
  */
-const dayOf = (column: string, window: Window) => {
+export const dayOf = (column: string, window: Window) => {
   const earlier = window.dayNumbers.slice(0, -1).map((d, i) => sql`when ${sql.ref(column)} < ${sql.lit(window.bounds[i + 1]!)} then ${sql.lit(d)}`);
   const today = sql.lit(window.dayNumbers.at(-1)!);
   return earlier.length === 0 ? sql<number>`${today}` : sql<number>`case ${sql.join(earlier, sql` `)} else ${today} end`;

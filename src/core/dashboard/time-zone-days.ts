@@ -74,3 +74,22 @@ export function lastDays(timeZone: string, now: number, count: number): DayWindo
 }
 
 export const dayLabel = (dayNumber: number): string => new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+
+/** The day number of an ISO calendar date (`2026-11-30`), or null when it is no such day (`2026-02-30`). */
+export function dayNumberOf(isoDate: string): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!match) return null;
+  const at = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return dayLabel(at / DAY_MS) === isoDate ? at / DAY_MS : null;
+}
+
+/**
+ * The local days from `first` to `last` (day numbers, both included) in a time zone, each from its
+ * own local midnight to the next, as lastDays counts them; `bounds`' last is where `last` ends.
+ */
+export function daysBetween(timeZone: string, first: number, last: number): DayWindow {
+  const zone = readableZone(timeZone) ? timeZone : 'UTC';
+  const dayNumbers = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const bounds = [...dayNumbers, last + 1].map((d) => startOfLocalDay(zone, d));
+  return { timeZone: zone, dayNumbers, bounds, from: bounds[0]! };
+}

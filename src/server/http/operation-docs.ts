@@ -266,6 +266,17 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'PUT /backoffice/program/offline-caps': { section: 'Back office', summary: 'Offline caps', description: 'Central only (409 offline_caps_at_central elsewhere): what a paired store may spend per order and per customer per day while offline.' },
   'PUT /backoffice/program/content/{slug}': { section: 'Back office', summary: 'A content page', description: 'Terms of service, privacy policy or FAQ in one language, audited.' },
   'GET /backoffice/dashboard': { section: 'Back office', summary: 'Dashboard', description: 'Today and the last 30 days per day and per store: check-ins, orders, points, stored value, reloads, eGifts claimed, outstanding stored value, eGifts sold and not yet claimed, and the total liability.' },
+  'GET /backoffice/dashboard/period': {
+    section: 'Back office',
+    summary: 'Statement of a period',
+    description:
+      'Month end: the days from–to (ISO, both included, at most 366; 400 `invalid_period` otherwise) counted in the store’s time zone (the program’s first store’s for the whole program), per day and store: check-ins, orders, points, and the quick-pay ledger’s moves — loaded, spent, returned by voids, adjusted, forfeited, paid back (of which to cards), other — with the liability at the start and end, so that start + net change = end; apart, the eGifts sold (charged, in no balance until claimed). Moves made at no store are on the program’s row. A store manager’s is their store’s.',
+  },
+  'GET /backoffice/dashboard/period.csv': {
+    section: 'Back office',
+    summary: 'Statement of a period, as CSV',
+    description: 'The same statement as a file for the accountant: UTF-8 with a byte-order mark, a header, one row per day and store and per day the program’s row, amounts as plain decimals in the currency’s units with its code, days ISO in the statement’s time zone.',
+  },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },
   'DELETE /backoffice/chain/nodes/{id}': { section: 'Back office', summary: 'Unpair a store node', description: 'A till replaced or gone for good (owners and managers): central refuses its syncs from its next request, and the node takes no check-ins or sales until paired again; audited. 404 `sync_node_not_found` for a node already unpaired.' },

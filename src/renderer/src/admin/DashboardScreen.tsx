@@ -10,6 +10,7 @@ import type { Dashboard } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { ChartFrame, TableScroll } from './a11y';
 import { formatAmount } from './format';
+import { PeriodStatementSection } from './PeriodStatementSection';
 import { useProgramCountry } from './program-country';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -185,6 +186,7 @@ export function DashboardScreen() {
           </Table.Tbody>
         </Table>
       </TableScroll>
+      <PeriodStatementSection store={store === null ? null : Number(store)} />
     </Stack>
   );
 }

@@ -1,10 +1,11 @@
 import type { Static } from 'typebox';
 import type { AdminStoreSchema, ApiKeySchema, AuditEntrySchema, CustomerHitSchema, CustomerProfileSchema, StaffSchema, StaffSessionSchema } from '../../../shared/schemas/backoffice';
 import type { BlockStateSchema, ChainExceptionSchema, ChainHealthSchema, CustomerEmailSchema, DashboardSchema, ProgramOverviewSchema, RemovedMemberSchema, RemoveMemberBody, SyncExceptionSchema } from '../../../shared/schemas/backoffice-screens';
+import type { PeriodStatementSchema } from '../../../shared/schemas/backoffice-period';
 import type { StaffPaymentExceptionSchema, UnfinishedPaybackSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
-import { createRequester, NodeApiError, type RequestOptions } from '../api/client';
+import { createRequester, NodeApiError, type NodeFile, type RequestOptions } from '../api/client';
 import { BACKGROUND_REQUEST_HEADER, BACKGROUND_REQUEST_VALUE } from '../../../shared/background-request';
 
 export type Staff = Static<typeof StaffSchema>;
@@ -16,6 +17,7 @@ export type CustomerHit = Static<typeof CustomerHitSchema>;
 export type CustomerProfile = Static<typeof CustomerProfileSchema>;
 export type ProgramOverview = Static<typeof ProgramOverviewSchema>;
 export type Dashboard = Static<typeof DashboardSchema>;
+export type PeriodStatement = Static<typeof PeriodStatementSchema>;
 export type ChainHealth = Static<typeof ChainHealthSchema>;
 export type SyncException = Static<typeof SyncExceptionSchema>;
 export type ChainException = Static<typeof ChainExceptionSchema>;
@@ -117,6 +119,10 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     saveOfflineCaps: (body: Body) => call<object>('/backoffice/program/offline-caps', { method: 'PUT', body }),
     saveContent: (slug: string, body: Body) => call<object>(`/backoffice/program/content/${slug}`, { method: 'PUT', body }),
     dashboard: (store: number | null) => call<Dashboard>('/backoffice/dashboard', store === null ? {} : { query: { store } }),
+    /** The statement of the days from–to (ISO dates), the whole program or one store. */
+    periodStatement: (from: string, to: string, store: number | null) => call<PeriodStatement>('/backoffice/dashboard/period', { query: { from, to, store: store ?? undefined } }),
+    /** The same as a CSV file for the accountant. */
+    periodStatementFile: (from: string, to: string, store: number | null) => call<NodeFile>('/backoffice/dashboard/period.csv', { query: { from, to, store: store ?? undefined }, file: true }),
     chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
     resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
     /** A till replaced or gone: central refuses its syncs from then on (it sells nothing until paired again). */

@@ -54,6 +54,15 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Extra request headers (the back office marks its background refreshes). */
   headers?: Record<string, string>;
+  /** Answer the body as a file (a download: bytes as sent, with the name its Content-Disposition gives), not JSON. */
+  file?: boolean;
+}
+
+/** A file the node sent for download. */
+export interface NodeFile {
+  blob: Blob;
+  /** From Content-Disposition's filename, when the page may read it. */
+  name: string | null;
 }
 
 /**
@@ -117,6 +126,8 @@ export function createRequester(connection: NodeConnection, fetchImpl: typeof fe
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new NodeApiError(useApiStrings.now().unreachable(errorMessage(error)), { unreachable: true });
     }
+    // Read as bytes: text() would drop a CSV's byte-order mark, which tells spreadsheets it is UTF-8.
+    if (options.file && response.ok) return { blob: await response.blob(), name: /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null } satisfies NodeFile;
     const text = await response.text();
     let body: unknown = null;
     if (text) {

@@ -1,0 +1,88 @@
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { netChange, type PeriodRow, type PeriodStatement } from './period-statement';
+
+// The statement as a file for the accountant's spreadsheet (RFC 4180): UTF-8 with a byte-order mark
+// (Excel reads a file without one in the computer's legacy code page: "CafÃ©"), a header, CRLF,
+// one row per day and store and per day the program's row (store empty: the moves made at no store,
+// and the liability at the end of the day). The eGifts sold come last, apart: the processor charged
+// them, but they reach the balances only when claimed (then as loaded). Amounts are plain decimals in the currency's units
+// (12.50, -3.00: no symbol, no thousands separator, a point whatever the language), with the code
+// in their own column; points and counts are whole numbers; days ISO in the statement's time zone.
+
+const COLUMNS = [
+  'date',
+  'time_zone',
+  'store_id',
+  'store',
+  'check_ins',
+  'orders',
+  'points_issued',
+  'points_redeemed',
+  'currency',
+  'stored_value_loaded',
+  'of_which_reloads',
+  'of_which_egifts',
+  'stored_value_spent',
+  'stored_value_returned',
+  'stored_value_adjusted',
+  'stored_value_forfeited',
+  'stored_value_paid_back',
+  'of_which_to_cards',
+  'stored_value_other',
+  'stored_value_net_change',
+  'outstanding_stored_value_end_of_day',
+  'egifts_sold',
+] as const;
+
+/** Minor units as a plain decimal in the currency's units: 1250 → "12.50", -5 → "-0.05", 7 (JPY) → "7". */
+export function plainDecimal(minor: number, digits: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const whole = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${whole}` : `${sign}${whole.slice(0, -digits)}.${whole.slice(-digits)}`;
+}
+
+/**
+ * One text field: quoted when it holds a comma, a quote or a line break (quotes doubled); a name
+ * starting like a formula (= + - @) is kept as text with a leading apostrophe, so a spreadsheet never
+ * runs a store named "=HYPERLINK(…)".
+ */
+export function csvText(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function periodStatementCsv(statement: PeriodStatement): string {
+  const code = statement.quickPayCurrency;
+  const digits = code ? minorUnitDigits(code) : 0;
+  const money = (minor: number) => plainDecimal(minor, digits);
+  const line = (r: PeriodRow) =>
+    [
+      r.day,
+      csvText(statement.timeZone),
+      r.storeId === null ? '' : String(r.storeId),
+      r.storeName === null ? '' : csvText(r.storeName),
+      String(r.checkIns),
+      String(r.orders),
+      String(r.pointsIssued),
+      String(r.pointsRedeemed),
+      code ?? '',
+      money(r.loaded),
+      money(r.reloadAmount),
+      money(r.egiftAmount),
+      money(r.spent),
+      money(r.returned),
+      money(r.adjusted),
+      money(r.forfeited),
+      money(r.paidBack),
+      money(r.paidBackToCards),
+      money(r.other),
+      money(netChange(r)),
+      r.outstandingEndOfDay === null ? '' : money(r.outstandingEndOfDay),
+      money(r.egiftsSold),
+    ].join(',');
+  return `\uFEFF${[COLUMNS.join(','), ...statement.rows.map(line)].join('\r\n')}\r\n`;
+}
+
+/** The file's name: the program's days, and the store when one was asked. */
+export const periodStatementFileName = (statement: PeriodStatement): string =>
+  `punchcard-${statement.from}-to-${statement.to}${statement.storeId === null ? '' : `-store-${statement.storeId}`}.csv`;

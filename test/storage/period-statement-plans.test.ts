@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { checkInsQuery, egiftsSoldQuery, movedSinceQuery, ordersQuery, storedValueQuery } from '../../src/core/dashboard/period-statement';
+import { daysBetween } from '../../src/core/dashboard/time-zone-days';
+import { nodeForPlans } from '../support/query-plan';
+
+// The period statement reads its days through the (vendor_id, created_at) indexes, bounded on both
+// sides, and an order's store by the order's key: never the program's whole history, nor every order.
+
+const node = nodeForPlans('punchcard-period-plans-');
+const { planOf } = node;
+
+describe('a month’s statement reads its month', () => {
+  // November 2026 in Quito.
+  const window = daysBetween('America/Guayaquil', Date.UTC(2026, 10, 1) / 86_400_000, Date.UTC(2026, 10, 30) / 86_400_000);
+  const end = window.bounds.at(-1)!;
+
+  it('check-ins and orders: a range of (vendor_id, created_at) with both ends, for the program and for one store', async () => {
+    for (const onlyStore of [null, 7]) {
+      expect(await planOf(checkInsQuery(node.engine(), 1, onlyStore, window, end))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+      expect(await planOf(ordersQuery(node.engine(), 1, onlyStore, window, end))).toMatch(/^SEARCH orders USING INDEX orders_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+    }
+  });
+
+  it('stored value: the month’s ledger entries, each one’s account, order and pay-back by their keys; what moved since, a range too', async () => {
+    expect(await planOf(storedValueQuery(node.engine(), 1, 2, window, end))).toMatch(
+      /^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| SEARCH o USING INDEX sqlite_autoindex_orders_1 \(id=\?\) LEFT-JOIN \| SEARCH p USING INDEX sqlite_autoindex_stored_value_paybacks_1 \(id=\?\) LEFT-JOIN \| USE TEMP B-TREE FOR GROUP BY$/,
+    );
+    expect(await planOf(movedSinceQuery(node.engine(), 1, 2, end))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\)$/);
+  });
+
+  it('eGifts sold: the gifts by (status, updated_at), each one’s charge by its key', async () => {
+    expect(await planOf(egiftsSoldQuery(node.engine(), 1, 2, window, end))).toMatch(/^SEARCH g USING INDEX egifts_status \(status=\? AND updated_at>\?\) \| SEARCH c USING INDEX sqlite_autoindex_payment_charges_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+  });
+});
