@@ -9,8 +9,9 @@
 // How: the route's handler, its options (hooks, credential checks) and its file's
 // requireOnEveryRoute/addHook checks are walked; every function or constant they name is followed
 // through imports across src/, and every string literal equal to a listed code counts, except where
-// it is only compared (`error.code === 'x'` catches a code, it does not answer it), or only
-// handed to `setImmediate` and its kind (run after the reply: a restart's failure is logged).
+// it is only compared (`error.code === 'x'` catches a code, it does not answer it), or inside a
+// function handed to setImmediate/setTimeout and not awaited (run after the reply: a restart's
+// failure is logged; isDeferredCallback).
 // Calls through an object (`engine.payments.charge`, `control.unpair`) are followed with
 // TypeScript's checker to the member they reach: a class's or object literal's own member, or, for
 // a member of an interface, every implementation of it in src/ (classes that implement the
@@ -356,12 +357,22 @@ function callOf(node: ts.Node): ts.CallExpression | null {
   return ts.isCallExpression(node.parent) && node.parent.expression === node ? node.parent : null;
 }
 
-/** Schedulers whose callback runs in a later turn of the event loop. */
-const DEFERRING = new Set(['setImmediate', 'setTimeout', 'queueMicrotask', 'process.nextTick']);
+/** Schedulers whose callback runs in a later turn of the event loop, after a reply sent now has left. */
+const DEFERRING = new Set(['setImmediate', 'setTimeout']);
 
-/** `setImmediate(() => …)` and its kind: the call, whose callback is not followed (pairing-control.ts restarts a node this way). */
-function isDeferred(node: ts.Node): boolean {
-  return ts.isCallExpression(node) && DEFERRING.has(node.expression.getText());
+/**
+ * A function handed to setImmediate or setTimeout by a call whose value is dropped (a statement of
+ * its own) and that no `new Promise` executor wraps (a route could await that promise): what it
+ * throws is never the answer (pairing-control.ts restarts a node this way). The call's other
+ * arguments, and a named function handed over, are still followed.
+ */
+export function isDeferredCallback(node: ts.Node): boolean {
+  if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
+  const call = node.parent;
+  if (!call || !ts.isCallExpression(call) || !call.arguments.includes(node) || !DEFERRING.has(call.expression.getText())) return false;
+  if (!ts.isExpressionStatement(call.parent)) return false;
+  for (let up: ts.Node | undefined = call.parent.parent; up; up = up.parent) if (ts.isNewExpression(up) && up.expression.getText() === 'Promise') return false;
+  return true;
 }
 
 const memo = new Map<ts.Node, Set<string>>();
@@ -381,7 +392,7 @@ function codesOf(node: ts.Node): Set<string> {
     // Counted at each call instead, by the entry its argument picks (keyedCodes).
     if (keyedLookupAt(child)) return;
     // Work handed to the event loop for later runs after the reply has left: what it throws is never the answer.
-    if (isDeferred(child)) return;
+    if (isDeferredCallback(child)) return;
     if (ts.isPropertyAccessExpression(child)) {
       if (ts.isIdentifier(child.expression) && resolveIdentifier(child.expression).length > 0) {
         // `useCases.create(…)` of an object of use cases reaches that one member, not its siblings.

@@ -42,7 +42,7 @@ describe("the program's language on the Program page", () => {
     await section().getByRole('combobox', { name: 'Program language' }).click();
     await page.getByRole('option', { name: 'Español' }).click();
     await section().getByRole('button', { name: 'Save' }).click();
-    await expectText(section().getByTestId('program-language-now'), 'The program speaks Español.');
+    await expectText(section().getByTestId('program-language-now'), 'The program speaks Spanish.');
     expect((await node.engine.db.selectFrom('vendors').select('language').where('id', '=', vendor.vendorId).executeTakeFirstOrThrow()).language).toBe('es');
 
     const counter = await openScreen(browser, node.url, vendor.apiKey);

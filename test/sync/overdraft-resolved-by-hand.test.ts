@@ -19,7 +19,8 @@ import { addStore, centralDatabases, closedAfterEach, pairStoreBehindSwitch, sta
 const keep = closedAfterEach();
 
 describe.each(centralDatabases(keep))('an overdraft resolved by hand ($name)', ({ database: open }) => {
-  it('stays resolved while the balance is no lower, and opens again below it or after a settlement', async () => {
+  /** Central and three paired stores A, B, C; Eve joined at A with 10 points, which all three have seen. */
+  const chainWithEve = async () => {
     const clock = new ManualClock();
     const central = keep(await startCentral(clock, await open()));
     const { vendorId, loyaltyCurrencyId } = central.vendor;
@@ -54,6 +55,11 @@ describe.each(centralDatabases(keep))('an overdraft resolved by hand ($name)', (
     const sell = async (store: typeof a, receipt: string, order: { subtotal: number; redemptions?: string[] }) =>
       placeOrder(store.engine, await store.scope(), { identification: 'eve@example.com', receiptNumber: receipt, ...order });
 
+    return { central, a, b, c, overdrafts, resolveOpen, sell, sync, tea, vendorId, loyaltyCurrencyId, userId };
+  };
+
+  it('stays resolved while the balance is no lower, and opens again below it or after a settlement', async () => {
+    const { central, a, b, c, overdrafts, resolveOpen, sell, sync, tea, vendorId, loyaltyCurrencyId, userId } = await chainWithEve();
     // All three saw 10 points; offline, each gives Eve a tea (8 points).
     for (const store of [a, b, c]) {
       store.link.down = true;
@@ -101,6 +107,31 @@ describe.each(centralDatabases(keep))('an overdraft resolved by hand ($name)', (
       { open: false, balance: -6 },
       { open: false, balance: -13 },
       { open: true, balance: -8 },
+    ]);
+  });
+
+  it('accepts only the debt its message showed: a spend that landed while it was open is news after the resolve', async () => {
+    const { a, b, c, overdrafts, resolveOpen, sell, sync, tea } = await chainWithEve();
+    for (const store of [a, b, c]) {
+      store.link.down = true;
+      await store.client.syncOnce().catch(() => undefined);
+    }
+    for (const [store, receipt] of [[a, 'A-2'], [b, 'B-2'], [c, 'C-2']] as const) await sell(store, receipt, { subtotal: 0, redemptions: [tea.publicId] });
+    a.link.down = false;
+    b.link.down = false;
+    await sync(a, b);
+    // C's tea lands while the exception says -6: the balance is -14, the open exception unchanged.
+    c.link.down = false;
+    await sync(c);
+    expect(await overdrafts()).toEqual([{ id: expect.any(Number), open: true, balance: -6 }]);
+
+    // Staff resolve what they were shown (-6). A sale earning 1 point leaves -13: below -6, news.
+    await resolveOpen();
+    await sell(a, 'A-3', { subtotal: 1 });
+    await sync(a);
+    expect((await overdrafts()).map(({ open, balance }) => ({ open, balance }))).toEqual([
+      { open: false, balance: -6 },
+      { open: true, balance: -13 },
     ]);
   });
 });

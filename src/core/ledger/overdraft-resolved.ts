@@ -30,7 +30,11 @@ export async function rememberBalanceWhenResolved(trx: Kysely<DB>, exception: { 
     .executeTakeFirst();
   const balance = Number(account?.balance ?? 0);
   if (balance >= 0) return;
-  const data = { ...(JSON.parse(exception.messageData) as Record<string, unknown>), [FIELD]: balance };
+  const said = JSON.parse(exception.messageData) as { params?: { balance?: unknown } } & Record<string, unknown>;
+  // Staff accept the debt they were shown, never more: spends that landed while the exception was
+  // open (which opened nothing new) deepen it past what its message says, and are news.
+  const shown = typeof said.params?.balance === 'number' ? said.params.balance : balance;
+  const data = { ...said, [FIELD]: Math.max(balance, shown) };
   await trx.updateTable('sync_exceptions').set({ message_data: JSON.stringify(data) }).where('id', '=', exception.id).execute();
 }
 

@@ -100,7 +100,7 @@ function utcStoreHint(country: string, storeId: number, data: string): string {
 /** Said when the program's language came from its country: what it means and how to choose another. */
 function languageHint(language: string, country: string): string {
   const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
-  return `punchcard: the program speaks ${name} (${language}), the language of ${country.toUpperCase()}: customers' mail and pages default to it and what init made is named in it (init --language en makes an English program).`;
+  return `punchcard: the program speaks ${name} (${language}), the language of ${country.toUpperCase()}: customers' mail and pages default to it and what init made is named in it (init --language en makes an English program; the back office's Program page changes it later).`;
 }
 
 interface InitOptions {

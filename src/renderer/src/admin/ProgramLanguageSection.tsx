@@ -1,13 +1,20 @@
 import { Button, Group, Paper, Select, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
-import { LANGUAGES } from '../i18n/language-store';
+import { LANGUAGES as PROGRAM_LANGUAGES } from '../../../shared/languages';
+import { useLanguage } from '../i18n/language-store';
 import { type FieldProblem, invalidProps } from './a11y';
 import { adminStore } from './admin-store';
 import type { Say } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
 
-/** Each language named in itself, as a language menu does: a merchant finds theirs whatever the screen's. */
-const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
+/** A language's name in the screen's language ("Spanish", "español"); the code when the browser has none. */
+function languageName(code: string, screen: string): string {
+  try {
+    return new Intl.DisplayNames([screen], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
 
 /**
  * The program's language, set at `punchcard init` (from its country unless told) and changed here:
@@ -15,13 +22,14 @@ const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
  */
 export function ProgramLanguageSection({ language, editable, say, outcome, problem }: { language: string; editable: boolean; say: Say; outcome: ReactNode; problem: FieldProblem | null }) {
   const t = useAdminStrings();
+  const screen = useLanguage();
   const [code, setCode] = useState(language);
   useEffect(() => setCode(language), [language]);
   const save = () => void say(adminStore.getState().api().saveLanguage(code), 'language');
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4">{t.programLanguageTitle}</Title>
-      <Text data-testid="program-language-now">{t.programLanguageNow(NAMES[language] ?? language)}</Text>
+      <Text data-testid="program-language-now">{t.programLanguageNow(languageName(language, screen))}</Text>
       <Text size="sm" c="dimmed">{t.programLanguageEffects}</Text>
       {editable && (
         <Group align="end" mt="xs">
@@ -29,7 +37,8 @@ export function ProgramLanguageSection({ language, editable, say, outcome, probl
             label={t.programLanguageLabel}
             w={200}
             allowDeselect={false}
-            data={LANGUAGES.map((value) => ({ value, label: NAMES[value] ?? value }))}
+            // Each named in itself, as language menus do: a merchant finds theirs whatever the screen's.
+            data={PROGRAM_LANGUAGES.map((l) => ({ value: l.code, label: l.name }))}
             value={code}
             onChange={(value) => value !== null && setCode(value)}
             {...invalidProps(problem, 'language')}
