@@ -150,7 +150,7 @@ export async function confirmMembership(db: Kysely<DB>, link: UserVendorRow): Pr
 export async function linkUserToVendor(
   db: Kysely<DB>,
   engine: Engine,
-  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter'; byCounter?: boolean },
+  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; via?: 'app' | 'counter' | 'import'; byCounter?: boolean },
   /** The current membership as findUserVendor read it in this transaction, when the caller already has it. */
   read?: { current: UserVendorRow | undefined },
 ): Promise<UserVendorRow> {
@@ -184,7 +184,7 @@ export async function linkUserToVendor(
   };
   await db.insertInto('user_vendors').values(row).execute();
   await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
-  // The customer joined the program: by signing up or logging in with it (app), or at a store.
+  // The customer joined the program: by signing up or logging in with it (app), at a store, or from the old system's file (import).
   await recordCustomerEvent(db, engine, 'customer.registered', { vendorId: input.vendorId, userId: input.userId, via: input.via ?? 'app' });
   return row;
 }

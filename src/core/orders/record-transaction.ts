@@ -13,7 +13,7 @@ export interface NewTransaction {
   userId: number;
   storeId: number | null;
   orderId: number | null;
-  kind: 'order' | 'void' | 'reload' | 'egift' | 'promotion' | 'card_link' | 'tier_change' | 'referral' | 'adjustment' | 'expiry' | 'expiry_return' | 'payback';
+  kind: 'order' | 'void' | 'reload' | 'egift' | 'promotion' | 'card_link' | 'tier_change' | 'referral' | 'adjustment' | 'expiry' | 'expiry_return' | 'payback' | 'import';
   occurredAt: number;
   /** Minor units. */
   total: number;

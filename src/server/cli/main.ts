@@ -3,6 +3,7 @@ import { isServiceError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import { registerBackupCommand } from './backup-command';
 import { registerDemoCommand } from './demo-command';
+import { registerImportCommand } from './import-command';
 import { registerInitCommand } from './init-command';
 import { registerOwnerCommand } from './owner-command';
 import { registerKeyCommand } from './key-command';
@@ -36,6 +37,7 @@ export function buildCli(): Command {
   registerSyncCommand(program);
   registerUnpairCommand(program);
   registerBackupCommand(program);
+  registerImportCommand(program);
   return program;
 }
 

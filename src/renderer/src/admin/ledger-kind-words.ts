@@ -24,6 +24,7 @@ export const LEDGER_KINDS: Record<'en' | 'es', Readonly<Record<string, string>>>
     card_value_in: 'From a linked card',
     card_value_out: 'Moved to an account',
     void_repeated: 'Repeated void undone',
+    import: 'Brought from the previous program',
   },
   es: {
     earn: 'Puntos ganados',
@@ -47,6 +48,7 @@ export const LEDGER_KINDS: Record<'en' | 'es', Readonly<Record<string, string>>>
     card_value_in: 'De una tarjeta vinculada',
     card_value_out: 'Pasado a una cuenta',
     void_repeated: 'Anulación repetida deshecha',
+    import: 'Traído del programa anterior',
   },
 };
 

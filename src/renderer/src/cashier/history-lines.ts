@@ -18,11 +18,12 @@ import type { CashierStrings } from './strings';
 //   adjustment       adjustment (signed amount)           loaded / used (staff's correction)
 //   expiry           expiry (−amount)                      —
 //   expiry_return    expiry_return (+amount)               —
+//   import           import (+amount)                      loaded (the old system's balances, punchcard import customers)
 //
 // Amounts in `rewards` are read by their kind (a reversal of points earned always takes points
 // away, whatever sign it was stored with); a kind this screen does not know moves by its own sign.
 
-export type HistoryKind = 'order' | 'void' | 'reload' | 'autoReload' | 'egift' | 'tierChange' | 'promotion' | 'referral' | 'cardLink' | 'adjustment' | 'expiry' | 'expiryReturn' | 'other';
+export type HistoryKind = 'order' | 'void' | 'reload' | 'autoReload' | 'egift' | 'tierChange' | 'promotion' | 'referral' | 'cardLink' | 'adjustment' | 'expiry' | 'expiryReturn' | 'imported' | 'other';
 
 /** One balance move of a record, signed: + to the customer, − from them. */
 export type HistoryMove = { what: 'points'; amount: number; currency: string; back: boolean } | { what: 'quickPay'; amount: number; back: boolean };
@@ -59,6 +60,7 @@ function pointsSign(kind: unknown): 1 | -1 | 0 | null {
     case 'referral':
     case 'card_value':
     case 'expiry_return':
+    case 'import':
       return 1;
     case 'redeemed':
     case 'earned_reversed':
@@ -95,6 +97,8 @@ function kindOf(record: HistoryRecord): HistoryKind {
       return 'expiry';
     case 'expiry_return':
       return 'expiryReturn';
+    case 'import':
+      return 'imported';
     default:
       return 'other';
   }

@@ -1,0 +1,235 @@
+import { type Kysely, sql } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { actorWithoutStaff, recordAudit } from '../audit/record-audit';
+import { holdProgramMoney } from '../currencies/program-money';
+import { type Engine, ownsProgramData, transact } from '../engine';
+import { isUniqueViolation } from '../storage/errors';
+import { identifierLockKeys, lockKeys } from '../storage/identifier-locks';
+import type { DB } from '../storage/schema';
+import type { MemberRecord } from './member-file';
+import { identifiersOf, type MemberRow, readMemberRow, type RowProblem } from './member-row';
+import { type ImportProgram, type MemberOutcome, refusalOf, RowRefused, writeMember } from './write-member';
+
+/**
+ * A batch is one transaction: it commits whole (its audit record with it), so a stop keeps the
+ * batches before. It ends at IMPORT_BATCH_ROWS rows or once it has run IMPORT_BATCH_MS: it holds
+ * the database's write lock (SQLite's, PostgreSQL's node write lock), and a counter registering a
+ * customer, a store's push or a sale at a node running on the same data waits that long at most.
+ */
+export const IMPORT_BATCH_ROWS = 500;
+export const IMPORT_BATCH_MS = 1000;
+
+export interface MemberImport {
+  vendorId: number;
+  /** The file's name, as the audit records say where the members came from. */
+  fileName: string;
+  records: readonly MemberRecord[];
+  /** Every row checked and written as for real, each batch then rolled back: nothing is kept. */
+  dryRun: boolean;
+  /** The loyalty currency the `points` column goes to (public id or name); needed when the program has several. */
+  pointsCurrency?: string | undefined;
+  /** Called after each batch with the rows done so far. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** A row reported: refused (with its reason) or skipped (already a member: the customer it found). */
+export interface ReportedRow extends RowProblem {
+  outcome: 'refused' | 'skipped';
+  customer_id?: number;
+}
+
+export interface ImportReport {
+  dryRun: boolean;
+  rows: number;
+  imported: number;
+  alreadyMembers: number;
+  refused: number;
+  refusedByReason: Record<string, number>;
+  /** Points and quick pay (minor units) the imported rows brought. */
+  points: number;
+  quickPay: number;
+  quickPayCurrency: { code: string; digits: number } | null;
+  /** Every row not imported, in file order. */
+  reported: ReportedRow[];
+}
+
+/**
+ * `punchcard import customers`: the old system's members into the program, in batches (one
+ * transaction each, see IMPORT_BATCH_ROWS). Rows are checked on their own first (contacts,
+ * names, amounts), then against each other (two rows of one member), then against what the
+ * program holds, row by row under a savepoint: a refused row is rolled back alone and the batch
+ * goes on. A paired store is refused: customers are central's, and an import there would only
+ * travel as thousands of counter registrations.
+ */
+export async function importMembers(engine: Engine, input: MemberImport): Promise<ImportReport> {
+  if (!ownsProgramData(engine)) throw new ServiceError('customers_managed_by_central');
+  const program = await importProgramOf(engine, input);
+  const reported: ReportedRow[] = [];
+  const report: ImportReport = {
+    dryRun: input.dryRun,
+    rows: input.records.length,
+    imported: 0,
+    alreadyMembers: 0,
+    refused: 0,
+    refusedByReason: {},
+    points: 0,
+    quickPay: 0,
+    quickPayCurrency: program.quickPayCurrency,
+    reported,
+  };
+  const refuse = (problem: RowProblem) => {
+    reported.push({ ...problem, outcome: 'refused' });
+    report.refused += 1;
+    report.refusedByReason[problem.reason] = (report.refusedByReason[problem.reason] ?? 0) + 1;
+  };
+
+  const rows: MemberRow[] = [];
+  const firstLineOf = new Map<string, number>();
+  for (const record of input.records) {
+    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null });
+    if ('problem' in read) {
+      refuse(read.problem);
+      continue;
+    }
+    const ids = identifiersOf(read.row);
+    const earlier = ids.find((id) => firstLineOf.has(id));
+    if (earlier) {
+      const [what] = earlier.split(' ');
+      refuse({ line: record.line, reason: 'duplicate_in_file', field: what!, message: `Line ${firstLineOf.get(earlier)} has the same ${what}: one member, one row.` });
+      continue;
+    }
+    for (const id of ids) firstLineOf.set(id, record.line);
+    rows.push(read.row);
+  }
+
+  let done = input.records.length - rows.length;
+  for (let start = 0; start < rows.length; ) {
+    const outcomes = await importBatch(engine, program.target, rows.slice(start, start + IMPORT_BATCH_ROWS), input);
+    start += outcomes.length;
+    for (const [row, outcome] of outcomes) {
+      if (outcome instanceof RowRefused) refuse({ line: row.line, reason: outcome.reason, field: outcome.field, message: outcome.message });
+      else if (outcome.outcome === 'already_member') {
+        report.alreadyMembers += 1;
+        reported.push({ line: row.line, outcome: 'skipped', reason: 'already_member', field: outcome.matchedBy[0] ?? null, message: `Already a member (customer ${outcome.customerId}, found by ${outcome.matchedBy.join(' and ')}): left as they are.`, customer_id: outcome.customerId });
+      } else {
+        report.imported += 1;
+        report.points += row.points;
+        report.quickPay += row.quickPay;
+      }
+    }
+    done += outcomes.length;
+    input.onProgress?.(done, input.records.length);
+  }
+  reported.sort((a, b) => a.line - b.line);
+  return report;
+}
+
+type RowOutcome = MemberOutcome | RowRefused;
+
+/** Thrown to roll a dry run's batch back, carrying what the batch would have done. */
+class DryRun extends Error {
+  constructor(readonly outcomes: Array<[MemberRow, RowOutcome]>) {
+    super('dry run');
+  }
+}
+
+/**
+ * The first rows of `candidates` in one transaction, each under a savepoint of its own: as many as
+ * IMPORT_BATCH_MS allows (one at least). Returns what each row it took came to.
+ */
+async function importBatch(engine: Engine, target: ImportProgram, candidates: MemberRow[], input: MemberImport): Promise<Array<[MemberRow, RowOutcome]>> {
+  try {
+    return await transact(
+      engine,
+      async (trx) => {
+        // The phones' locks first (a counter registering one of them waits, then finds the member), then the program's money.
+        await lockKeys(trx, engine.dialect, candidates.flatMap((row) => identifierLockKeys({ phone: row.phone })));
+        if (candidates.some((row) => row.quickPay > 0)) await holdProgramMoney(trx, engine.dialect, target.vendorId);
+        const outcomes: Array<[MemberRow, RowOutcome]> = [];
+        const started = performance.now();
+        for (const row of candidates) {
+          if (outcomes.length > 0 && performance.now() - started > IMPORT_BATCH_MS) break;
+          outcomes.push([row, await importRow(trx, engine, target, row)]);
+        }
+        const batch = outcomes.map(([row]) => row);
+        const counts = countOutcomes(outcomes);
+        if (input.dryRun) throw new DryRun(outcomes);
+        if (counts.imported > 0) {
+          await recordAudit(trx, engine, actorWithoutStaff(target.vendorId, 'cli'), {
+            action: 'customers.import',
+            objectType: 'import',
+            objectId: target.runId,
+            before: null,
+            after: { file: input.fileName, lines: `${batch[0]!.line}-${batch.at(-1)!.line}`, ...counts },
+          });
+        }
+        return outcomes;
+      },
+      { alone: true },
+    );
+  } catch (error) {
+    if (error instanceof DryRun) return error.outcomes;
+    throw error;
+  }
+}
+
+/**
+ * One row under a savepoint: a refusal rolls back the row alone. On PostgreSQL a unique key that
+ * another transaction took meanwhile (a counter registering that email) is not the row's fault:
+ * it runs once more, and finds the member.
+ */
+async function importRow(trx: Kysely<DB>, engine: Engine, target: ImportProgram, row: MemberRow): Promise<RowOutcome> {
+  for (let attempt = 1; ; attempt += 1) {
+    await sql`savepoint import_row`.execute(trx);
+    try {
+      const outcome = await writeMember(trx, engine, target, row);
+      await sql`release savepoint import_row`.execute(trx);
+      return outcome;
+    } catch (error) {
+      await sql`rollback to savepoint import_row`.execute(trx);
+      await sql`release savepoint import_row`.execute(trx);
+      if (isUniqueViolation(error)) {
+        if (attempt === 1 && engine.dialect === 'postgres') continue;
+        return new RowRefused('contact_taken', null, 'Another customer took this email or card while the row was imported.');
+      }
+      const refusal = refusalOf(error);
+      if (refusal) return refusal;
+      throw error;
+    }
+  }
+}
+
+function countOutcomes(outcomes: Array<[MemberRow, RowOutcome]>) {
+  let imported = 0;
+  let alreadyMembers = 0;
+  for (const [, outcome] of outcomes) {
+    if (outcome instanceof RowRefused) continue;
+    if (outcome.outcome === 'imported') imported += 1;
+    else alreadyMembers += 1;
+  }
+  return { imported, already_members: alreadyMembers, refused: outcomes.length - imported - alreadyMembers };
+}
+
+/** The vendor's country and the currencies the file's balances go to. */
+async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
+  const { db } = engine;
+  const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id']).where('id', '=', input.vendorId).executeTakeFirst();
+  if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');
+  const currencies = await db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendor.id).where('deleted_at', 'is', null).orderBy('id').execute();
+  const quickPay = currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.code !== null) ?? null;
+  const loyalty = currencies.filter((c) => c.code === null && c.status === 'ACTIVE');
+  let points = loyalty.length === 1 ? loyalty[0]! : null;
+  if (input.pointsCurrency !== undefined) {
+    const named = input.pointsCurrency.trim().toLowerCase();
+    points = loyalty.find((c) => c.public_id.toLowerCase() === named || c.name.toLowerCase() === named) ?? null;
+    if (!points) throw new ServiceError('unknown_currency', `The program has no active loyalty currency "${input.pointsCurrency}" (it has: ${loyalty.map((c) => `${c.name} ${c.public_id}`).join(', ') || 'none'}).`, 'points_currency');
+  } else if (loyalty.length > 1 && input.records.some((r) => (r.fields.points ?? '') !== '')) {
+    throw new ServiceError('validation_failed', `The program has several loyalty currencies: name the one the points column holds with --points-currency (${loyalty.map((c) => `${c.name} ${c.public_id}`).join(', ')}).`, 'points_currency');
+  }
+  return {
+    country: vendor.country,
+    quickPayCurrency: quickPay ? { code: quickPay.code!, digits: minorUnitDigits(quickPay.code!) } : null,
+    target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, runId: `import-${engine.clock.now()}` },
+  };
+}

@@ -1,0 +1,108 @@
+import { ServiceError } from '../../shared/errors';
+
+// The old system's export as the import reads it: a CSV file with a header row. Spreadsheets write
+// it with commas, or with semicolons where the comma is the decimal mark (Spain, Latin America);
+// fields may be quoted ("López, Ana"), quotes doubled inside them, and a quoted field may span
+// lines. Each record keeps the line it starts on, which is what a merchant finds in their editor.
+
+/** The columns the import reads, by the header's name (letter case and spaces ignored). */
+export const MEMBER_COLUMNS = ['first_name', 'last_name', 'name', 'email', 'phone', 'card', 'points', 'quick_pay'] as const;
+export type MemberColumn = (typeof MEMBER_COLUMNS)[number];
+
+export interface MemberRecord {
+  /** The file's line the record starts on (the header is line 1). */
+  line: number;
+  /** The record's value of each column the header named ('' when the record is short). */
+  fields: Partial<Record<MemberColumn, string>>;
+}
+
+export interface MemberFile {
+  records: MemberRecord[];
+  /** Header names the import does not read (kept out, and said in the summary). */
+  ignoredColumns: string[];
+}
+
+/** The export's bytes as text: UTF-8 only (a BOM is dropped); another encoding would turn "López" into mojibake in 20,000 names. */
+export function memberFileText(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ServiceError('validation_failed', 'The file is not UTF-8 text: save it from the spreadsheet as "CSV UTF-8" and run the import again.', 'file');
+  }
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/** Reads the header and the records; a header without email or phone is refused (every member needs one). */
+export function readMemberFile(text: string): MemberFile {
+  const delimiter = delimiterOf(text);
+  const rows = csvRows(text, delimiter);
+  const header = rows.shift();
+  if (!header || header.cells.every((cell) => cell.trim() === '')) throw new ServiceError('validation_failed', 'The file is empty: its first line must name the columns (for example first_name,last_name,email,phone,card,points,quick_pay).', 'file');
+  const names = header.cells.map((cell) => cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  const known = new Set<string>(MEMBER_COLUMNS);
+  const repeated = names.find((name, i) => known.has(name) && names.indexOf(name) !== i);
+  if (repeated) throw new ServiceError('validation_failed', `The column ${repeated} appears twice in the header.`, 'file');
+  if (!names.includes('email') && !names.includes('phone')) {
+    throw new ServiceError('validation_failed', `The header names no email or phone column (it has: ${names.join(', ')}): the import reads ${MEMBER_COLUMNS.join(', ')}.`, 'file');
+  }
+  const records: MemberRecord[] = [];
+  for (const row of rows) {
+    if (row.cells.every((cell) => cell.trim() === '')) continue;
+    const fields: Partial<Record<MemberColumn, string>> = {};
+    names.forEach((name, i) => {
+      if (known.has(name)) fields[name as MemberColumn] = (row.cells[i] ?? '').trim();
+    });
+    records.push({ line: row.line, fields });
+  }
+  return { records, ignoredColumns: names.filter((name) => !known.has(name) && name !== '') };
+}
+
+/** Semicolons when the header has them and no comma; commas otherwise. */
+function delimiterOf(text: string): ',' | ';' {
+  const end = text.search(/\r?\n/);
+  const header = end === -1 ? text : text.slice(0, end);
+  return header.includes(';') && !header.includes(',') ? ';' : ',';
+}
+
+/** RFC 4180 records with the line each starts on. */
+function csvRows(text: string, delimiter: string): Array<{ line: number; cells: string[] }> {
+  const rows: Array<{ line: number; cells: string[] }> = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let startLine = 1;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else {
+        if (c === '\n') line += 1;
+        cell += c;
+      }
+    } else if (c === '"' && cell.trim() === '') {
+      quoted = true;
+      cell = '';
+    } else if (c === delimiter) {
+      cells.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i += 1;
+      cells.push(cell);
+      rows.push({ line: startLine, cells });
+      cells = [];
+      cell = '';
+      line += 1;
+      startLine = line;
+    } else cell += c;
+  }
+  if (cell !== '' || cells.length > 0) {
+    cells.push(cell);
+    rows.push({ line: startLine, cells });
+  }
+  return rows;
+}

@@ -1,0 +1,90 @@
+import { isServiceError } from '../../shared/errors';
+import { cardNumberKey, cleanCardNumber } from '../cards/card';
+import { cleanEmail, cleanName, emailKey, phoneFromInput } from '../customers/contact';
+import type { MemberRecord } from './member-file';
+import { readOpeningAmount } from './opening-amount';
+
+// One record of the file checked on its own, before anything is looked up: contacts read as the
+// rest of the product reads them (an email as sign-up cleans it, a phone in E.164, a national
+// number read in the program's country), names as registration keeps them, balances exactly.
+
+export interface MemberRow {
+  line: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  card: string | null;
+  /** Whole points of the program's loyalty currency. */
+  points: number;
+  /** Minor units of the quick-pay currency. */
+  quickPay: number;
+}
+
+/** A row the import refuses, with a reason code that stays the same from version to version. */
+export interface RowProblem {
+  line: number;
+  reason: string;
+  field: string | null;
+  message: string;
+}
+
+export interface RowContext {
+  /** The program's country (ISO 3166-1 alpha-2): a phone without +code is read as its number. */
+  country: string;
+  /** Decimals of the quick-pay currency; null when the program has none. */
+  quickPayDigits: number | null;
+}
+
+export function readMemberRow(record: MemberRecord, context: RowContext): { row: MemberRow } | { problem: RowProblem } {
+  const f = record.fields;
+  const refuse = (reason: string, field: string | null, message: string) => ({ problem: { line: record.line, reason, field, message } });
+  const emailText = f.email ?? '';
+  const phoneText = f.phone ?? '';
+  if (emailText === '' && phoneText === '') return refuse('no_contact', 'email', 'The row has neither an email nor a phone: a member needs one to be found at the counter.');
+  let email: string | null = null;
+  let phone: string | null = null;
+  try {
+    email = emailText === '' ? null : cleanEmail(emailText, 'email');
+  } catch {
+    return refuse('invalid_email', 'email', `"${emailText}" is not an email address.`);
+  }
+  try {
+    phone = phoneFromInput(phoneText, context.country, 'phone');
+  } catch {
+    return refuse('invalid_phone', 'phone', `"${phoneText}" is not a phone number (a number of ${context.country}, or one written with its +code).`);
+  }
+  let card: string | null = null;
+  try {
+    card = f.card ? cleanCardNumber(f.card) : null;
+  } catch {
+    return refuse('invalid_card_number', 'card', `"${f.card}" is not a card number: letters and digits only, at most 64.`);
+  }
+  const names = namesOf(f.first_name ?? '', f.last_name ?? '', f.name ?? '');
+  if ('problem' in names) return refuse('invalid_name', names.problem, `${names.problem} is longer than 100 characters.`);
+  const points = readOpeningAmount(f.points ?? '', 0);
+  if (!points.ok) return refuse(points.reason, 'points', points.message);
+  const quickPay = readOpeningAmount(f.quick_pay ?? '', context.quickPayDigits ?? 2);
+  if (!quickPay.ok) return refuse(quickPay.reason, 'quick_pay', quickPay.message);
+  if (quickPay.minor > 0 && context.quickPayDigits === null) return refuse('no_quick_pay_currency', 'quick_pay', 'The program has no quick-pay currency to hold this balance.');
+  return { row: { line: record.line, firstName: names.first, lastName: names.last, email, phone, card, points: points.minor, quickPay: quickPay.minor } };
+}
+
+/** First and last name from their columns, else a full `name` split at its first space; "Guest" as the counter names one without. */
+function namesOf(first: string, last: string, full: string): { first: string; last: string } | { problem: string } {
+  let [firstText, lastText] = [first, last];
+  if (firstText === '' && lastText === '' && full !== '') {
+    const space = full.trim().search(/\s/);
+    [firstText, lastText] = space === -1 ? [full.trim(), ''] : [full.trim().slice(0, space), full.trim().slice(space + 1)];
+  }
+  try {
+    return { first: firstText.trim() === '' ? 'Guest' : cleanName(firstText, 'first_name'), last: cleanName(lastText, 'last_name', { allowEmpty: true }) };
+  } catch (error) {
+    return { problem: isServiceError(error) && error.field ? error.field : 'name' };
+  }
+}
+
+/** The identifiers two rows of one file must not share (each would make, or find, the same member). */
+export function identifiersOf(row: MemberRow): string[] {
+  return [...(row.email ? [`email ${emailKey(row.email)}`] : []), ...(row.phone ? [`phone ${row.phone}`] : []), ...(row.card ? [`card ${cardNumberKey(row.card)}`] : [])];
+}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { type ImportReport, importMembers } from '../../core/import/import-members';
+import { memberFileText, readMemberFile } from '../../core/import/member-file';
+import { toMajorUnits } from '../../shared/money';
+import { SettingError } from '../node/setting-error';
+import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
+import { parseVendorId } from './store-command';
+import { vendorOfNode } from './stores-command';
+
+interface ImportOptions {
+  data: string;
+  file: string;
+  vendor?: number;
+  pointsCurrency?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+/** Rows listed in the text summary; --json lists every one. */
+const LISTED_ROWS = 20;
+
+/**
+ * `punchcard import customers`: a merchant's members from their old loyalty system (a CSV export)
+ * into the program, on opening day. The use case is core/import; this reads the file, prints.
+ */
+export function registerImportCommand(program: Command): void {
+  const imports = program.command('import').description('Bring data from another system into a program.');
+  imports
+    .command('customers')
+    .description("Import members from the old loyalty system's CSV export: each row a customer with a membership, their card linked, their points and quick-pay balances as opening entries. Rows whose email, phone or card is a member's already are skipped, so a second run adds nothing.")
+    .requiredOption('--data <dir>', DATA_FOLDER_HELP)
+    .requiredOption('--file <csv>', 'the members file: a header, then one member a line (columns: first_name, last_name or name, email, phone, card, points, quick_pay)')
+    .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
+    .option('--points-currency <id|name>', 'the loyalty currency of the points column (default: the program’s only one)')
+    .option('--dry-run', 'check every row as the import would, and write nothing')
+    .option('--json', 'print {"imported", "already_members", "refused", "refused_by_reason", "problems": […], …}')
+    .action(async (options: ImportOptions) => {
+      const file = readMemberFile(memberFileText(readFile(options.file)));
+      const engine = await openFolderEngine({ dataDir: options.data, existing: true });
+      try {
+        const vendorId = await vendorOfNode(engine, options.vendor);
+        const started = performance.now();
+        const progress = process.stderr.isTTY && !options.json;
+        const report = await importMembers(engine, {
+          vendorId,
+          fileName: basename(options.file),
+          records: file.records,
+          dryRun: options.dryRun === true,
+          pointsCurrency: options.pointsCurrency,
+          onProgress: progress ? (done, total) => process.stderr.write(`\r${done.toLocaleString('en')} of ${total.toLocaleString('en')} rows`) : undefined,
+        });
+        if (progress) process.stderr.write('\n');
+        const seconds = Math.round((performance.now() - started) / 100) / 10;
+        if (options.json) process.stdout.write(`${JSON.stringify(reportWire(report, { vendorId, file: options.file, ignoredColumns: file.ignoredColumns, seconds }))}\n`);
+        else process.stdout.write(reportText(report, { file: options.file, ignoredColumns: file.ignoredColumns, seconds }));
+      } finally {
+        await engine.close();
+      }
+    });
+}
+
+function readFile(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SettingError(`--file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message}.`);
+  }
+}
+
+function reportWire(report: ImportReport, run: { vendorId: number; file: string; ignoredColumns: string[]; seconds: number }) {
+  return {
+    dry_run: report.dryRun,
+    file: run.file,
+    vendor_id: run.vendorId,
+    rows: report.rows,
+    imported: report.imported,
+    already_members: report.alreadyMembers,
+    refused: report.refused,
+    refused_by_reason: report.refusedByReason,
+    points: report.points,
+    quick_pay: report.quickPay,
+    quick_pay_currency: report.quickPayCurrency?.code ?? null,
+    ignored_columns: run.ignoredColumns,
+    seconds: run.seconds,
+    problems: report.reported.map((r) => ({ line: r.line, outcome: r.outcome, reason: r.reason, field: r.field, message: r.message, ...(r.customer_id === undefined ? {} : { customer_id: r.customer_id }) })),
+  };
+}
+
+function reportText(report: ImportReport, run: { file: string; ignoredColumns: string[]; seconds: number }): string {
+  const n = (value: number) => value.toLocaleString('en');
+  const money = report.quickPayCurrency;
+  const quickPay = money ? `${toMajorUnits(report.quickPay, money.digits).toLocaleString('en', { minimumFractionDigits: money.digits, maximumFractionDigits: money.digits })} ${money.code}` : '0';
+  const lines = [
+    `${run.file}: ${n(report.rows)} rows in ${run.seconds} s${report.dryRun ? ' (dry run: nothing was written)' : ''}`,
+    `  ${(report.dryRun ? 'would import' : 'imported').padEnd(16)} ${n(report.imported)} (opening balances: ${n(report.points)} points, ${quickPay} quick pay)`,
+    `  ${'already members'.padEnd(16)} ${n(report.alreadyMembers)} (skipped, left as they are)`,
+    `  ${'refused'.padEnd(16)} ${n(report.refused)}`,
+    ...Object.entries(report.refusedByReason)
+      .sort((a, b) => b[1] - a[1])
+      .map(([reason, count]) => `    ${reason.padEnd(22)} ${n(count)}`),
+  ];
+  if (run.ignoredColumns.length > 0) lines.push(`  columns not read: ${run.ignoredColumns.join(', ')}`);
+  const refused = report.reported.filter((r) => r.outcome === 'refused');
+  if (refused.length > 0) {
+    lines.push('Refused rows (line: reason, why):');
+    for (const row of refused.slice(0, LISTED_ROWS)) lines.push(`  line ${row.line}: ${row.reason}, ${row.message}`);
+    if (refused.length > LISTED_ROWS) lines.push(`  … ${n(refused.length - LISTED_ROWS)} more: --json lists every row.`);
+    if (!report.dryRun) lines.push('Fix them in the file and run the same command again: the members imported now are skipped then.');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,144 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequester } from '../../src/renderer/src/api/client';
+import { createHistoryApi } from '../../src/renderer/src/api/history-api';
+import { LEDGER_KINDS, ledgerKindWords } from '../../src/renderer/src/admin/ledger-kind-words';
+import { historyRowTexts, readHistoryRecord } from '../../src/renderer/src/cashier/history-lines';
+import { useCashierStrings } from '../../src/renderer/src/cashier/strings';
+import { startStoreNode } from '../../src/server/node/store-node';
+import { runInProcess } from '../support/cli-in-process';
+import { run } from '../support/processes';
+import { makeTempDir } from '../support/temp-dir';
+import { http } from '../support/test-node';
+
+// `punchcard import customers` on a data folder, as a merchant runs it on opening day: the file
+// imported by the real command (a process), bad rows reported by line, a second run adding
+// nothing, and the members' balances read back over HTTP at the counter equal to the file's.
+
+const MEMBERS = [
+  'first_name,last_name,email,phone,card,points,quick_pay,member_since',
+  'Ana,López,ana@example.com,(415) 555-0101,OLD0001,120,12.50,2019-03-01',
+  'Ben,Okafor,,415-555-0102,,40,,2020-01-01',
+  'Carla,Núñez,carla@example,,,,,2021-05-05',
+  'Dan,Kim,dan@example.com,,OLD0004,5,12.505,2022-02-02',
+  '"Stone, Eve",,eve@example.com,,OLD0005,0,7.05,2023-03-03',
+  'Fay,,ana@example.com,,,3,,2024-04-04',
+].join('\r\n');
+
+const dirs: Array<{ remove(): void }> = [];
+let data: string;
+let file: string;
+let init: { vendor_id: number; api_key: string };
+
+beforeAll(async () => {
+  const dir = makeTempDir('punchcard-import-');
+  dirs.push(dir);
+  data = join(dir.path, 'shop');
+  file = join(dir.path, 'members.csv');
+  writeFileSync(file, `\uFEFF${MEMBERS}\r\n`);
+  const made = await runInProcess(['init', '--data', data, '--vendor', 'Café Uno', '--country', 'US', '--time-zone', 'America/Los_Angeles', '--json']);
+  expect(made.code, made.stderr).toBe(0);
+  init = JSON.parse(made.stdout);
+});
+
+afterAll(() => {
+  for (const dir of dirs) dir.remove();
+});
+
+describe('punchcard import customers', () => {
+  it('imports the good rows, reports the bad ones by line, and the counter reads the file’s balances', async () => {
+    const dry = await run(['import', 'customers', '--data', data, '--file', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('6 rows in');
+    expect(dry.stdout).toContain('(dry run: nothing was written)');
+    expect(dry.stdout).toMatch(/^ {2}would import +3 \(opening balances: 160 points, 19\.55 USD quick pay\)$/m);
+    expect(dry.stdout).toContain('  line 4: invalid_email, "carla@example" is not an email address.');
+    expect(dry.stdout).toContain('  columns not read: member_since');
+
+    const real = await run(['import', 'customers', '--data', data, '--file', file, '--json']);
+    expect(real.code, real.stderr).toBe(0);
+    const report = JSON.parse(real.stdout);
+    expect(report).toMatchObject({ dry_run: false, vendor_id: init.vendor_id, rows: 6, imported: 3, already_members: 0, refused: 3, points: 160, quick_pay: 1955, quick_pay_currency: 'USD', ignored_columns: ['member_since'] });
+    expect(report.refused_by_reason).toEqual({ invalid_email: 1, too_many_decimals: 1, duplicate_in_file: 1 });
+    expect(report.problems.map((p: { line: number; reason: string; field: string }) => [p.line, p.reason, p.field])).toEqual([
+      [4, 'invalid_email', 'email'],
+      [5, 'too_many_decimals', 'quick_pay'],
+      [7, 'duplicate_in_file', 'email'],
+    ]);
+
+    // The same file again: nothing added, every imported row reported as a member already.
+    const again = await runInProcess(['import', 'customers', '--data', data, '--file', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, already_members: 3, refused: 3, points: 0, quick_pay: 0 });
+
+    const screens = makeTempDir('punchcard-import-screens-');
+    dirs.push(screens);
+    const node = await startStoreNode({ dataDir: data, port: 0, rendererDir: screens.path });
+    try {
+      const panelOf = async (identification: string) => {
+        const checkIn = await http(`${node.url}/onscreen?api_key=${init.api_key}`, { method: 'POST', body: { card_number: identification } });
+        expect(checkIn.status, JSON.stringify(checkIn.body)).toBe(201);
+        const panel = await http(`${node.url}/onscreen?api_key=${init.api_key}&pos_session_hash=${checkIn.body.pos_session.hash}`);
+        expect(panel.status).toBe(200);
+        await http(`${node.url}/onscreen?api_key=${init.api_key}`, { method: 'DELETE', body: { pos_session_hash: checkIn.body.pos_session.hash } });
+        return { id: Number(panel.body.user.id), name: `${panel.body.user.first_name} ${panel.body.user.last_name}`.trim(), points: panel.body.loyalty_balance.data[0].amount, quickPay: panel.body.quick_pay_balance.amount };
+      };
+      const ana = await panelOf('OLD0001');
+      expect(ana).toEqual({ id: expect.any(Number), name: 'Ana López', points: 120, quickPay: 12.5 });
+      expect(await panelOf('ana@example.com')).toEqual(ana);
+      expect(await panelOf('(415) 555-0102')).toMatchObject({ name: 'Ben Okafor', points: 40, quickPay: 0 });
+      expect(await panelOf('old0005')).toMatchObject({ name: 'Stone, Eve', points: 0, quickPay: 7.05 });
+
+      // The panel's history says where the balances came from, in the screen's language.
+      const history = await createHistoryApi(createRequester({ baseUrl: node.url, credential: null }), init.api_key).list(ana.id, { limit: 5 });
+      const told = (language: 'en' | 'es') => history.data.map((r) => historyRowTexts(readHistoryRecord(r), useCashierStrings.all[language], language, 'USD', 'US'));
+      expect(told('en')).toEqual([{ title: 'Brought from the previous program', context: '', points: '+120 Points', quickPay: '+$12.50' }]);
+      expect(told('es')[0]!.title).toBe('Traído del programa anterior');
+      // The back office's ledger names the entries' kind too.
+      expect([ledgerKindWords(LEDGER_KINDS.en, 'import'), ledgerKindWords(LEDGER_KINDS.es, 'import')]).toEqual(['Brought from the previous program', 'Traído del programa anterior']);
+      const refused = await http(`${node.url}/onscreen?api_key=${init.api_key}`, { method: 'POST', body: { card_number: 'OLD0004' } });
+      expect(refused.status).toBe(404);
+    } finally {
+      await node.close();
+    }
+
+    // Audited as the command line: one record for the batch that imported.
+    const db = new Database(join(data, 'punchcard.db'), { readonly: true });
+    try {
+      const audit = db.prepare("select actor, after from audit_log where action = 'customers.import'").all() as Array<{ actor: string; after: string }>;
+      expect(audit.map((a) => [a.actor, JSON.parse(a.after).imported])).toEqual([['cli', 3]]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a file it cannot read in one line, and writes nothing', async () => {
+    const dir = makeTempDir('punchcard-import-bad-');
+    dirs.push(dir);
+    const missing = await runInProcess(['import', 'customers', '--data', data, '--file', join(dir.path, 'nope.csv')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(`punchcard: --file ${join(dir.path, 'nope.csv')}: no such file.`);
+    const noContact = join(dir.path, 'names.csv');
+    writeFileSync(noContact, 'first_name;last_name;points\nAna;López;5\n');
+    const header = await runInProcess(['import', 'customers', '--data', data, '--file', noContact]);
+    expect(header.code).toBe(1);
+    expect(header.stderr.trim()).toBe('punchcard: The header names no email or phone column (it has: first_name, last_name, points): the import reads first_name, last_name, name, email, phone, card, points, quick_pay.');
+    const latin1 = join(dir.path, 'latin1.csv');
+    writeFileSync(latin1, Buffer.from('email,first_name\nzoe@example.com,Zo\xeb\n', 'latin1'));
+    const encoding = await runInProcess(['import', 'customers', '--data', data, '--file', latin1]);
+    expect(encoding.code).toBe(1);
+    expect(encoding.stderr).toContain('is not UTF-8 text');
+  });
+
+  it('reads a semicolon-separated export (a Spanish spreadsheet’s) with quoted fields', async () => {
+    const dir = makeTempDir('punchcard-import-semicolon-');
+    dirs.push(dir);
+    const csv = join(dir.path, 'socios.csv');
+    writeFileSync(csv, 'Nombre;Email;Phone;Points\n"Zoë; la de siempre";zoe@example.com;415 555 0177;9\n'.replace('Nombre', 'name'));
+    const report = await runInProcess(['import', 'customers', '--data', data, '--file', csv, '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout)).toMatchObject({ rows: 1, imported: 1, points: 9, refused: 0 });
+  });
+});
