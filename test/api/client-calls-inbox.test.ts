@@ -226,7 +226,7 @@ describe("the program's own messages", () => {
     });
     expect(gift.status, JSON.stringify(gift.body)).toBe(200);
     const [message] = (await inboxOk(c)).data;
-    expect(message).toMatchObject({ kind: 'egift', title: 'Recibiste un eGift' });
+    expect(message).toMatchObject({ kind: 'egift', title: 'Recibió un eGift' });
     expect(message.body).toContain('Mateo Ruiz');
     expect(message.body).not.toMatch(/[0-9A-Z]{4}-[0-9A-Z]{4}/);
   });

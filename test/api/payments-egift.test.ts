@@ -490,7 +490,7 @@ describe('the recipient email in both languages', () => {
     const stranger = giftBody({ amount: 12.5, recipient: { name: 'Lucía', email: freshEmail('lucia') } });
     await buyOk(v.vendorId, stranger);
     const { mail: es } = await giftMail(stranger.recipient.email);
-    expect(es.subject).toBe('Mateo Ruiz te envió un eGift de 12,50 US$ para Café Luna');
+    expect(es.subject).toBe('Mateo Ruiz le envió un eGift de 12,50 US$ para Café Luna');
     expect(es.text).toMatch(/^¡Hola, Lucía!$/m);
     expect(es.text).toContain('Su mensaje: «Happy birthday!»');
     expect(es.text).toMatch(/^Código: [0-9A-Z-]{19}$/m);

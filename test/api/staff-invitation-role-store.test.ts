@@ -45,6 +45,6 @@ describe('staff invitation: the role and the store', () => {
 
   it('a store manager, in Spanish, names the store', async () => {
     const { text, store } = await invite('Café Mar', 'es', `ana.e.${Date.now()}@cafemar.test`, 'store_manager');
-    expect(text).toContain(`te invitó a administrar Café Mar como gerente de la tienda ${store}.`);
+    expect(text).toContain(`le invitó a administrar Café Mar como gerente de la tienda ${store}.`);
   });
 });

@@ -105,7 +105,7 @@ describe('password reset', () => {
     const v = await vendor('Heladería Sur');
     const c = await signUp(v.vendorId, { first_name: 'Inés', language: 2 });
     const { token, mail } = await resetToken(c.email, v.vendorId);
-    expect(mail.subject).toBe('Restablece tu contraseña de Heladería Sur');
+    expect(mail.subject).toBe('Restablezca su contraseña de Heladería Sur');
     expect(mail.text).toContain('¡Hola, Inés!');
     expect(mail.text).toContain(`\nCódigo: ${token}\n`);
     expect(mail.text).toContain('El código vence en 60 minutos.');
@@ -288,7 +288,7 @@ describe('account deletion', () => {
     const v = await vendor('Heladería Mar');
     const c = await signUp(v.vendorId, { first_name: 'Inés', language: 2 });
     const { code, mail } = await deletionCode(c);
-    expect(mail.subject).toBe('Confirma la eliminación de tu cuenta de Heladería Mar');
+    expect(mail.subject).toBe('Confirme la eliminación de su cuenta de Heladería Mar');
     expect(mail.text).toContain(`\nCódigo: ${code}\n`);
     expect(mail.text).toContain('El código vence en 30 minutos.');
   });

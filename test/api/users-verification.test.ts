@@ -145,9 +145,9 @@ describe('email verification', () => {
     const v = await vendor('Librería Sur');
     const c = await signUp(v.vendorId, { first_name: 'Marta', language: 2 });
     const { code, mail } = await emailCode(c);
-    expect(mail.subject).toBe('Confirma tu correo electrónico en Librería Sur');
+    expect(mail.subject).toBe('Confirme su correo electrónico en Librería Sur');
     expect(mail.text).toContain('¡Hola, Marta!');
-    expect(mail.text).toContain('¡Gracias por unirte a Librería Sur!');
+    expect(mail.text).toContain('¡Gracias por unirse a Librería Sur!');
     expect(mail.text).toContain(`\nCódigo: ${code}\n`);
     expect(mail.text).not.toContain('Code:');
     expect(mail.html).toContain('lang="es"');
@@ -158,7 +158,7 @@ describe('email verification', () => {
   it('writes in the vendor\'s language when the customer chose none, and in the customer\'s when they did', async () => {
     const es = await setUpVendor(node.engine, { name: 'Librería Quito', currency: 'USD', country: 'EC', language: 'es', store: { name: 'Centro', address1: 'Av. 10', city: 'Quito' } });
     const plain = await signUp(es.vendorId);
-    expect((await emailCode(plain)).mail.subject).toBe('Confirma tu correo electrónico en Librería Quito');
+    expect((await emailCode(plain)).mail.subject).toBe('Confirme su correo electrónico en Librería Quito');
     const english = await signUp(es.vendorId, { language: 1 });
     expect((await emailCode(english)).mail.subject).toBe('Confirm your email address for Librería Quito');
   });
@@ -279,7 +279,7 @@ describe('SMS verification', () => {
     const phone = freshPhone();
     expect((await putProfile(c.key, { phone_number: { number: phone.national, code: '593' } })).status).toBe(200);
     const sms = await newSms(phone.e164, () => get('/user/activate/sms', { session_key: c.key }));
-    expect(sms.text).toBe(`Librería Este: tu código de verificación es ${sms.code}`);
+    expect(sms.text).toBe(`Librería Este: su código de verificación es ${sms.code}`);
   });
 
   it('with phone and country changes the number first (profile shows it), then verifies it', async () => {

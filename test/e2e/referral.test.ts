@@ -74,7 +74,7 @@ describe('referral page in Chromium', () => {
     await page.getByLabel('Contraseña (8 caracteres o más)').fill('contraseña amiga');
     await page.getByLabel('Acepto las condiciones del programa').check();
     await page.getByRole('button', { name: 'Unirme' }).click();
-    await expectText(page.getByTestId('joined'), '¡Bienvenido, Lía!');
+    await expectText(page.getByTestId('joined'), '¡Hola, Lía!');
     expect((await history()).filter((r) => r.object === 'referral')).toHaveLength(2);
     // The language links keep the invitation: English, then back to Spanish, still the same form.
     await page.goto(referralUrl);

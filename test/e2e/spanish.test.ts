@@ -94,17 +94,17 @@ describe('Spanish strings in Chromium', () => {
       const spanish = await screenLines(page);
       const untranslated = spanish.filter((line) => english.includes(line) && !sameInBothLanguages(line, [ana, ben, chloe]));
       expect(untranslated, 'lines still in English on the Spanish screen').toEqual([]);
-      // In Spanish too: Enter is "Intro" on a Spanish keyboard, in the help as on the order form's button.
-      expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Intro', open: 'Intro', formHint: 'Ctrl+Intro', enterInABox: true });
+      // In Spanish too: "Enter", as Latin American keyboards say (Spain's "Intro" was one country's word), in the help as on the order form's button.
+      expect(await shortcutKeys(page, 'Hacer pedido', 'Atajos de teclado')).toEqual({ submitOrder: 'Ctrl+Enter', open: 'Enter', formHint: 'Ctrl+Enter', enterInABox: true });
 
-      // An unusually large amount is asked about in Spanish: Intro confirms, Esc goes back.
+      // An unusually large amount is asked about in Spanish: Enter confirms, Esc goes back.
       await panel.getByRole('button', { name: /^Hacer pedido/ }).click();
       const form = page.getByRole('dialog');
       await form.getByTestId('order-subtotal').fill('1000000');
       await form.getByTestId('order-subtotal').press('Enter');
       const ask = form.getByRole('alertdialog', { name: '¿Es correcto este importe?' });
       await expectText(ask, /Subtotal: \$1,000,000\.00/);
-      await expectText(ask.getByRole('button', { name: /^Sí, hacer el pedido/ }).locator('kbd'), 'Intro');
+      await expectText(ask.getByRole('button', { name: /^Sí, hacer el pedido/ }).locator('kbd'), 'Enter');
       await expectText(ask.getByRole('button', { name: /^Volver/ }).locator('kbd'), 'Esc');
       await page.keyboard.press('Escape');
       await expectCount(ask, 0);

@@ -77,7 +77,7 @@ describe('reminders for billing profiles that expire soon', () => {
 
     const toLucia = await mailsTo(lucia.email);
     expect(toLucia).toHaveLength(1);
-    expect(toLucia[0]!.subject).toBe('Café Sol: tu tarjeta Mastercard terminada en 4444 vence pronto');
+    expect(toLucia[0]!.subject).toBe('Café Sol: su tarjeta Mastercard terminada en 4444 vence pronto');
     expect(toLucia[0]!.text).toMatch(/^¡Hola, Lucía!$/m);
     expect(toLucia[0]!.text).toContain('vence al final de 02/2027');
     expect(toLucia[0]!.html).toContain('<html lang="es">');

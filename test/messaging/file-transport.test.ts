@@ -44,7 +44,7 @@ describe('file transports', () => {
       const parsed = await PostalMime.parse(readFileSync(emlPath));
       expect(parsed.from).toMatchObject({ name: 'Punchcard', address: 'no-reply@punchcard.local' });
       expect(parsed.to).toEqual([{ name: '', address: 'ana@example.com' }]);
-      expect(parsed.subject).toBe('Restablece tu contraseña de Café Luna');
+      expect(parsed.subject).toBe('Restablezca su contraseña de Café Luna');
       expect(extractCode(parsed.text!)).toBe('FILE-TOKEN-7');
       expect(parsed.html).toContain('FILE-TOKEN-7');
       expect(parsed.messageId).toBe(`<punchcard.${email}@punchcard.local>`);

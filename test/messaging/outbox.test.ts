@@ -115,7 +115,7 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect(transports.mails).toHaveLength(1);
     expect(transports.mails[0]).toMatchObject({ from: transports.mailFrom, to: 'ana@example.com', subject: 'Reset your Café Luna password', id: email });
     expect(transports.mails[0]!.text).toMatch(/^Code: ONCE-ONLY-1$/m);
-    expect(transports.texts).toEqual([{ to: '+593991234567', text: 'Café Luna: tu código de verificación es 482913', id: text }]);
+    expect(transports.texts).toEqual([{ to: '+593991234567', text: 'Café Luna: su código de verificación es 482913', id: text }]);
     for (const id of [email, text]) {
       expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', attempts: 1, sent_at: clock.now(), params: null });
     }

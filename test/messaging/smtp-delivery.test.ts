@@ -76,14 +76,14 @@ describe('delivery by SMTP', () => {
     expect(await pass()).toMatchObject({ sent: 2 });
 
     const deletion = await mailbox.waitFor((m) => m.to.includes('lucia@example.com'));
-    expect(deletion.subject).toBe('Confirma la eliminación de tu cuenta de Café Luna');
+    expect(deletion.subject).toBe('Confirme la eliminación de su cuenta de Café Luna');
     expect(deletion.text).toMatch(/^¡Hola, Lucía!$/m);
     expect(deletion.text).toMatch(/^Código: 904113$/m);
     expect(extractCode(deletion.text)).toBe('904113');
     expect(deletion.html).toContain('<html lang="es">');
 
     const verification = await mailbox.waitFor((m) => m.to.includes('mateo@example.com'));
-    expect(verification.subject).toBe('Confirma tu correo electrónico en Café Luna');
+    expect(verification.subject).toBe('Confirme su correo electrónico en Café Luna');
     expect(extractCode(verification.text)).toBe('VRF-Q8');
   });
 

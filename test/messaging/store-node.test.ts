@@ -74,7 +74,7 @@ describe('startTestNode', () => {
       await queue(node.engine, { vendorId, channel: 'email', to: 'test-node@example.com', template: 'email_verification', locale: 'es', params: { first_name: 'Sol', token: 'TN-42', vendor_name: 'Panadería Sol' } });
       await node.messaging.drain();
       const mail = await mailbox.waitFor((m) => m.to.includes('test-node@example.com'));
-      expect(mail.subject).toBe('Confirma tu correo electrónico en Panadería Sol');
+      expect(mail.subject).toBe('Confirme su correo electrónico en Panadería Sol');
       expect(extractCode(mail.text)).toBe('TN-42');
       expect(existsSync(join(node.dataDir, 'outbox'))).toBe(false);
     } finally {

@@ -60,11 +60,11 @@ describe('message templates', () => {
       ].join('\n\n') + '\n',
     );
     const es = renderMessage('account_deletion', 'es-EC', params.account_deletion);
-    expect(es.subject).toBe('Confirma la eliminación de tu cuenta de Café Luna');
-    expect(es.text).toContain('Recibimos una solicitud para eliminar tu cuenta de Café Luna.');
+    expect(es.subject).toBe('Confirme la eliminación de su cuenta de Café Luna');
+    expect(es.text).toContain('Recibimos una solicitud para eliminar su cuenta de Café Luna.');
     expect(es.text).toMatch(/^Código: 913204$/m);
     expect(es.text).toContain('El código vence en 15 minutos.');
-    expect(renderMessage('email_verification', 'es', params.email_verification).subject).toBe('Confirma tu correo electrónico en Café Luna');
+    expect(renderMessage('email_verification', 'es', params.email_verification).subject).toBe('Confirme su correo electrónico en Café Luna');
     expect(renderMessage('email_verification', 'en', params.email_verification).subject).toBe('Confirm your email address for Café Luna');
   });
 
@@ -76,7 +76,7 @@ describe('message templates', () => {
     expect(en.text).toContain('log in to the Café Luna app (or create an account there');
     expect(extractCode(en.text)).toBe('GFT1-2345-6789-ABCD');
     const es = renderMessage('egift_received', 'es', params.egift_received);
-    expect(es.subject).toBe('Mateo te envió un eGift de $25.00 para Café Luna');
+    expect(es.subject).toBe('Mateo le envió un eGift de $25.00 para Café Luna');
     expect(es.text).toContain('Su mensaje: «Happy birthday!»');
     expect(extractCode(es.text)).toBe('GFT1-2345-6789-ABCD');
     // The buyer's message is optional: without it (or empty) the paragraph is left out.
@@ -92,13 +92,13 @@ describe('message templates', () => {
     expect(en.text).toContain('expires at the end of 11/2026');
     expect(extractCode(en.text)).toBeUndefined();
     const es = renderMessage('billing_profile_expiring', 'es', params.billing_profile_expiring);
-    expect(es.subject).toBe('Café Luna: tu tarjeta Visa terminada en 4242 vence pronto');
+    expect(es.subject).toBe('Café Luna: su tarjeta Visa terminada en 4242 vence pronto');
     expect(es.text).toMatch(/^¡Hola, Ana!$/m);
   });
 
   it('write SMS as one short line with the code', () => {
     expect(renderMessage('sms_verification', 'en', params.sms_verification)).toEqual({ text: 'Café Luna: your verification code is 482913' });
-    expect(renderMessage('sms_verification', 'es', params.sms_verification)).toEqual({ text: 'Café Luna: tu código de verificación es 482913' });
+    expect(renderMessage('sms_verification', 'es', params.sms_verification)).toEqual({ text: 'Café Luna: su código de verificación es 482913' });
     const long = renderMessage('sms_verification', 'es', { token: '482913', vendor_name: 'A'.repeat(60) });
     expect(long.text.length).toBeLessThanOrEqual(160);
     expect(long.text).not.toContain('\n');

@@ -56,32 +56,32 @@ const PAGES: Record<DefaultLanguage, Record<ContentSlug, Page>> = {
       title: 'Términos del servicio',
       content: (v) =>
         `<h1>Términos del servicio</h1>` +
-        `<p>Estos términos rigen tu membresía en el programa de lealtad de ${v} y el uso de su aplicación y sus tarjetas.</p>` +
+        `<p>Estos términos rigen su membresía en el programa de lealtad de ${v} y el uso de su aplicación y sus tarjetas.</p>` +
         `<ul><li>Los puntos y el saldo no tienen valor en efectivo y no se pueden transferir, salvo cuando ${v} lo permita.</li>` +
         `<li>Los puntos pueden vencer; la aplicación muestra los próximos vencimientos.</li>` +
         `<li>${v} puede cambiar el programa, sus recompensas y estos términos; aquí se muestra siempre la versión vigente.</li>` +
-        `<li>No compartas tu contraseña ni el PIN de tus tarjetas. Avisa de inmediato a ${v} si pierdes una tarjeta o te la roban.</li></ul>` +
-        `<p>¿Preguntas? Consulta en cualquier local de ${v}.</p>`,
+        `<li>No comparta su contraseña ni el PIN de sus tarjetas. Avise de inmediato a ${v} si pierde una tarjeta o se la roban.</li></ul>` +
+        `<p>¿Preguntas? Consulte en cualquier local de ${v}.</p>`,
     },
     'privacy-policy': {
       title: 'Política de privacidad',
       content: (v) =>
         `<h1>Política de privacidad</h1>` +
-        `<p>${v} guarda los datos que das al inscribirte (nombre, correo, teléfono y similares) y un registro de tus compras, ` +
+        `<p>${v} guarda los datos que usted da al inscribirse (nombre, correo, teléfono y similares) y un registro de sus compras, ` +
         `puntos y saldo, para operar el programa de lealtad.</p>` +
-        `<ul><li>Tus datos no se venden.</li>` +
-        `<li>${v} te envía mensajes solo según lo que aceptaste al inscribirte, y puedes cambiarlo en la aplicación.</li>` +
-        `<li>Puedes ver y corregir tu perfil en la aplicación, y eliminar tu cuenta cuando quieras.</li></ul>` +
-        `<p>Para cualquier consulta sobre tus datos, contacta a ${v}.</p>`,
+        `<ul><li>Sus datos no se venden.</li>` +
+        `<li>${v} le envía mensajes solo según lo que aceptó al inscribirse, y puede cambiarlo en la aplicación.</li>` +
+        `<li>Puede ver y corregir su perfil en la aplicación, y eliminar su cuenta cuando quiera.</li></ul>` +
+        `<p>Para cualquier consulta sobre sus datos, contacte con ${v}.</p>`,
     },
     faq: {
       title: 'Preguntas frecuentes',
       content: (v) =>
         `<h1>Preguntas frecuentes</h1>` +
-        `<h2>¿Cómo gano puntos?</h2><p>Muestra el código de barras de la aplicación o tu tarjeta ${v} al pagar.</p>` +
-        `<h2>¿Cómo uso mis recompensas?</h2><p>Las recompensas listas aparecen en la aplicación; pide al cajero que las aplique.</p>` +
-        `<h2>Tengo una tarjeta ${v}. ¿Puedo agregarla a la aplicación?</h2><p>Sí: agrégala con su número y PIN en la sección de tarjetas.</p>` +
-        `<h2>Olvidé mi contraseña.</h2><p>Usa "Olvidé mi contraseña" en la pantalla de ingreso para recibir un enlace por correo.</p>`,
+        `<h2>¿Cómo gano puntos?</h2><p>Muestre el código de barras de la aplicación o su tarjeta ${v} al pagar.</p>` +
+        `<h2>¿Cómo uso mis recompensas?</h2><p>Las recompensas listas aparecen en la aplicación; pida en caja que se las apliquen.</p>` +
+        `<h2>Tengo una tarjeta ${v}. ¿Puedo agregarla a la aplicación?</h2><p>Sí: agréguela con su número y PIN en la sección de tarjetas.</p>` +
+        `<h2>Olvidé mi contraseña.</h2><p>Use "Olvidé mi contraseña" en la pantalla de ingreso para recibir un enlace por correo.</p>`,
     },
   },
 };

@@ -1,6 +1,7 @@
 /**
  * The inbox messages the program sends by itself, in English and Spanish (the customer's language
- * with the vendor, else the vendor's). Parameters are filled in as plain text.
+ * with the vendor, else the vendor's). Parameters are filled in as plain text. The Spanish says
+ * "usted" and never a gender, as every Spanish text a customer reads (docs/decisions.md).
  */
 export type ProgramMessageKind = 'welcome' | 'tier' | 'reward' | 'egift';
 
@@ -12,10 +13,10 @@ const TEXTS: Record<'en' | 'es', Record<ProgramMessageKind, { title: string; bod
     egift: { title: 'You received an eGift', body: '{buyer} sent you a {amount} eGift. Check your email for the code to claim it.' },
   },
   es: {
-    welcome: { title: '¡Bienvenido a {vendor}!', body: 'Gracias por unirte. Gana puntos con cada compra y revisa esta bandeja para ver tus recompensas.' },
-    tier: { title: 'Alcanzaste {tier}', body: 'Disfruta los beneficios de {tier} en {vendor}.' },
-    reward: { title: 'Tienes una recompensa lista: {reward}', body: 'Tienes suficientes {currency} para {reward}. Pídela en tu próxima visita.' },
-    egift: { title: 'Recibiste un eGift', body: '{buyer} te envió un eGift de {amount}. Revisa tu correo para ver el código y reclamarlo.' },
+    welcome: { title: '¡Le damos la bienvenida a {vendor}!', body: 'Gracias por unirse. Gane puntos con cada compra y consulte esta bandeja para ver sus recompensas.' },
+    tier: { title: 'Alcanzó {tier}', body: 'Disfrute de los beneficios de {tier} en {vendor}.' },
+    reward: { title: 'Tiene una recompensa lista: {reward}', body: 'Tiene suficientes {currency} para {reward}. Pídala en su próxima visita.' },
+    egift: { title: 'Recibió un eGift', body: '{buyer} le envió un eGift de {amount}. Consulte su correo para ver el código y canjearlo.' },
   },
 };
 

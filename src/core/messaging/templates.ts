@@ -72,6 +72,8 @@ const invitedAs: Record<MessageLocale, (p: Params) => string> = {
   es: (p) => ({ owner: ' como propietario', manager: ' como gerente', store_manager: ` como gerente de la tienda ${p.store_name}` })[p.role ?? ''] ?? '',
 };
 
+// The Spanish says "usted" and never a gender (no "bienvenido", "invitado"), as every Spanish
+// text a customer reads, the kiosk's and the join page's too (docs/decisions.md).
 const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<MessageLocale, (p: Params) => EmailCopy>> = {
   password_reset: {
     en: (p) => ({
@@ -85,12 +87,12 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `Restablece tu contraseña de ${p.vendor_name}`,
+      subject: `Restablezca su contraseña de ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.first_name}!`,
-        `Recibimos una solicitud para restablecer la contraseña de tu cuenta de ${p.vendor_name}. Usa este código para elegir una nueva:`,
+        `Recibimos una solicitud para restablecer la contraseña de su cuenta de ${p.vendor_name}. Use este código para elegir una nueva:`,
         { label: 'Código', code: p.token! },
-        `El código vence en ${p.expires_minutes} minutos. Si no pediste restablecer tu contraseña, puedes ignorar este correo: tu contraseña no cambiará.`,
+        `El código vence en ${p.expires_minutes} minutos. Si no pidió restablecer su contraseña, puede ignorar este correo: su contraseña no cambiará.`,
         `— El equipo de ${p.vendor_name}`,
       ],
     }),
@@ -107,12 +109,12 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `Confirma tu correo electrónico en ${p.vendor_name}`,
+      subject: `Confirme su correo electrónico en ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.first_name}!`,
-        `¡Gracias por unirte a ${p.vendor_name}! Para confirmar que este correo es tuyo, ingresa este código en la app:`,
+        `¡Gracias por unirse a ${p.vendor_name}! Para confirmar que este correo es suyo, escriba este código en la app:`,
         { label: 'Código', code: p.token! },
-        `Si no creaste una cuenta en ${p.vendor_name}, puedes ignorar este correo.`,
+        `Si no creó una cuenta en ${p.vendor_name}, puede ignorar este correo.`,
         `— El equipo de ${p.vendor_name}`,
       ],
     }),
@@ -130,13 +132,13 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `Confirma la eliminación de tu cuenta de ${p.vendor_name}`,
+      subject: `Confirme la eliminación de su cuenta de ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.first_name}!`,
-        `Recibimos una solicitud para eliminar tu cuenta de ${p.vendor_name}. Para confirmarla, usa este código:`,
+        `Recibimos una solicitud para eliminar su cuenta de ${p.vendor_name}. Para confirmarla, use este código:`,
         { label: 'Código', code: p.code! },
-        `El código vence en ${p.expires_minutes} minutos. Una vez eliminada, tu cuenta no se puede recuperar. Si no lo pediste, ignora este correo y tu cuenta seguirá igual.`,
-        ...(p.forfeits ? [`Al eliminar tu cuenta renuncias a lo que aún tienes en ${p.vendor_name}: ${p.forfeits}. Después no se podrá devolver.`] : []),
+        `El código vence en ${p.expires_minutes} minutos. Una vez eliminada, su cuenta no se puede recuperar. Si no lo pidió, ignore este correo y su cuenta seguirá igual.`,
+        ...(p.forfeits ? [`Al eliminar su cuenta renuncia a lo que aún tiene en ${p.vendor_name}: ${p.forfeits}. Después no se podrá devolver.`] : []),
         `— El equipo de ${p.vendor_name}`,
       ],
     }),
@@ -155,14 +157,14 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `${p.buyer_name} te envió un eGift de ${p.amount} para ${p.vendor_name}`,
+      subject: `${p.buyer_name} le envió un eGift de ${p.amount} para ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.first_name}!`,
-        `${p.buyer_name} te envió un eGift de ${p.amount} para usar en ${p.vendor_name}.`,
+        `${p.buyer_name} le envió un eGift de ${p.amount} para usar en ${p.vendor_name}.`,
         ...(p.message ? [`Su mensaje: «${p.message}»`] : []),
-        `Para recibirlo, inicia sesión en la app de ${p.vendor_name} (o crea allí una cuenta con cualquier correo) e ingresa este código en eGifts. El monto se suma a tu saldo de pago rápido en ${p.vendor_name}:`,
+        `Para recibirlo, inicie sesión en la app de ${p.vendor_name} (o cree allí una cuenta con cualquier correo) y escriba este código en eGifts. El monto se suma a su saldo de pago rápido en ${p.vendor_name}:`,
         { label: 'Código', code: p.code! },
-        `No compartas el código: el regalo es para la primera cuenta que lo ingrese.`,
+        `No comparta el código: el regalo es para la primera cuenta que lo escriba.`,
         `— El equipo de ${p.vendor_name}`,
       ],
     }),
@@ -178,11 +180,11 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `${p.vendor_name}: tu tarjeta ${p.brand} terminada en ${p.last4} vence pronto`,
+      subject: `${p.vendor_name}: su tarjeta ${p.brand} terminada en ${p.last4} vence pronto`,
       blocks: [
         `¡Hola, ${p.first_name}!`,
-        `La tarjeta ${p.brand} terminada en ${p.last4} que guardaste en tu cuenta de ${p.vendor_name} vence al final de ${p.expiry}. Después de esa fecha, las recargas y recargas automáticas con esa tarjeta no funcionarán.`,
-        `Para seguir recargando sin interrupciones, agrega tu nueva tarjeta en la app de ${p.vendor_name} y márcala como predeterminada.`,
+        `La tarjeta ${p.brand} terminada en ${p.last4} que guardó en su cuenta de ${p.vendor_name} vence al final de ${p.expiry}. Después de esa fecha, las recargas y recargas automáticas con esa tarjeta no funcionarán.`,
+        `Para seguir recargando sin interrupciones, agregue su nueva tarjeta en la app de ${p.vendor_name} y márquela como predeterminada.`,
         `— El equipo de ${p.vendor_name}`,
       ],
     }),
@@ -202,7 +204,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       blocks: [
         `El webhook ${p.url} (${p.endpoint_id}) de ${p.vendor_name} se desactivó: ${p.reason}.`,
         `Último error: ${p.last_error}`,
-        `No se le envían eventos mientras esté desactivado. Corrige el receptor, vuelve a activarlo (PUT /webhooks/${p.endpoint_id} con status "enabled") y reenvía los eventos que no recibió (POST /webhooks/${p.endpoint_id}/replay).`,
+        `No se le envían eventos mientras esté desactivado. Corrija el receptor, vuelva a activarlo (PUT /webhooks/${p.endpoint_id} con status "enabled") y reenvíe los eventos que no recibió (POST /webhooks/${p.endpoint_id}/replay).`,
         `— Punchcard`,
       ],
     }),
@@ -219,10 +221,10 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `${p.inviter} te invitó a la administración de ${p.vendor_name}`,
+      subject: `${p.inviter} le invitó a la administración de ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.name}!`,
-        `${p.inviter} te invitó a administrar ${p.vendor_name}${invitedAs.es(p)}. Abre este enlace para elegir tu contraseña e iniciar sesión:`,
+        `${p.inviter} le invitó a administrar ${p.vendor_name}${invitedAs.es(p)}. Abra este enlace para elegir su contraseña e iniciar sesión:`,
         p.link!,
         { label: 'Código', code: p.code! },
         `La invitación vence en ${p.expires_hours} horas.`,
@@ -241,13 +243,13 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
       ],
     }),
     es: (p) => ({
-      subject: `Restablece tu contraseña de administración de ${p.vendor_name}`,
+      subject: `Restablezca su contraseña de administración de ${p.vendor_name}`,
       blocks: [
         `¡Hola, ${p.name}!`,
-        `Abre este enlace para elegir una contraseña nueva para la administración de ${p.vendor_name}:`,
+        `Abra este enlace para elegir una contraseña nueva para la administración de ${p.vendor_name}:`,
         p.link!,
         { label: 'Código', code: p.code! },
-        `El enlace vence en ${p.expires_hours} horas. Si no lo pediste, ignora este correo: tu contraseña no cambiará.`,
+        `El enlace vence en ${p.expires_hours} horas. Si no lo pidió, ignore este correo: su contraseña no cambiará.`,
       ],
     }),
   },
@@ -256,7 +258,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
 const sms: Record<'sms_verification', Record<MessageLocale, (p: Params) => string>> = {
   sms_verification: {
     en: (p) => `${p.vendor_name}: your verification code is ${p.token}`,
-    es: (p) => `${p.vendor_name}: tu código de verificación es ${p.token}`,
+    es: (p) => `${p.vendor_name}: su código de verificación es ${p.token}`,
   },
 };
 

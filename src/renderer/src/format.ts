@@ -72,6 +72,11 @@ export function numberLocale(language: string, currency: string | null = null, c
   return (country ? spanishLocaleOfCountry(country) : null) ?? (currency ? SPANISH_LOCALE_OF_CURRENCY[currency.toUpperCase()] : undefined) ?? 'es-419';
 }
 
+/** The decimal mark amounts are written with (numberLocale): "," for es-ES or es-EC, "." for en or es-MX. */
+export function decimalMark(language: string, currency: string | null = null, country: string | null = null): string {
+  return new Intl.NumberFormat(numberLocale(language, currency, country)).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+}
+
 /**
  * A country's own money that its ICU locale writes by the code, not by the sign its shops use:
  * Panama's dollar, legal tender beside the balboa, priced "$1,234.50" there (es-PA writes

@@ -1,4 +1,4 @@
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { type CountryCode, getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 
 /**
  * A stored phone (E.164) as the program's people write it: a number of the program's own country in
@@ -11,4 +11,10 @@ export function formatPhone(phone: string, country: string | null): string {
   if (!parsed) return phone;
   const own = country !== null && parsed.country === (country.toUpperCase() as CountryCode);
   return own ? parsed.formatNational() : parsed.formatInternational();
+}
+
+/** A country's calling code without "+" ("ES" -> "34"); null when the country is unknown. */
+export function callingCodeOf(country: string | null): string | null {
+  const code = country?.toUpperCase() ?? '';
+  return isSupportedCountry(code) ? getCountryCallingCode(code) : null;
 }

@@ -36,7 +36,8 @@ const TEXT = {
     password: 'Contraseña (8 caracteres o más)',
     terms: 'Acepto las condiciones del programa',
     submit: 'Unirme',
-    done: (name: string) => `¡Bienvenido, ${name}!`,
+    // "¡Bienvenido!" was masculine for everyone: usted, no gender, as the kiosk says it.
+    done: (name: string) => `¡Hola, ${name}!`,
     doneText: (program: string) => `Ya es miembro de ${program}. Diga su correo o teléfono en caja para registrar su llegada.`,
     invalid: 'Este enlace de invitación no es válido.',
     failed: 'No pudimos darle de alta',

@@ -3,6 +3,8 @@ import { TableScroll } from './a11y';
 import { useState } from 'react';
 import { adminStore } from './admin-store';
 import { auditChanges, auditVerb } from './audit-lines';
+import { auditFieldWord } from './audit-field-words';
+import { useLanguage } from '../i18n/language-store';
 import { formatDateTime } from './format';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -21,13 +23,14 @@ const EVERYTHING = 'all';
  */
 function ChangeLines({ before, after }: { before: unknown; after: unknown }) {
   const t = useAdminStrings();
+  const language = useLanguage();
   const changes = auditChanges(before, after);
   if (changes.length === 0) return <Text size="sm">{t.auditNothingChanged}</Text>;
   return (
     <Code block miw="15em" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
       {changes
         .map(({ field, before: from, after: to }) => {
-          const label = field === '' ? '' : `${field}: `;
+          const label = field === '' ? '' : `${auditFieldWord(field, language)}: `;
           if (before === null || from === null) return `${label}${to ?? '—'}`;
           if (after === null) return `${label}${from}`;
           return `${label}${from} → ${to ?? '—'}`;

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Box, Button, Fieldset, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Fieldset, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
 import { NodeApiError } from '../api/client';
 import { type FieldProblem, invalidProps, TableScroll } from './a11y';
@@ -15,6 +15,7 @@ import { useLoad } from './use-load';
 import { programCountry, useProgramCountry } from './program-country';
 import { usesCedula } from '../../../shared/cedula-countries';
 import { formatPhone } from '../phone-format';
+import { AmountInput } from './AmountInput';
 
 /** What a search matched a customer by: an identifier the counter takes (token: an app code), or a name. */
 const FOUND_BY = ['token', 'email', 'card', 'cedula', 'passport', 'phone', 'name'] as const;
@@ -258,7 +259,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
               data={p.balances.map((b) => ({ value: b.currency, label: b.name }))}
               {...invalidProps(problemIn('adjust'), 'currency')}
             />
-            <NumberInput label={t.amount} value={amount} onChange={setAmount} allowDecimal {...invalidProps(problemIn('adjust'), 'amount')} />
+            <AmountInput currency={code} label={t.amount} value={amount} onChange={setAmount} allowDecimal {...invalidProps(problemIn('adjust'), 'amount')} />
             <TextInput label={t.adjustReason} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={320} maw="100%" {...invalidProps(problemIn('adjust'), 'reason')} />
             <Button
               onClick={() => {

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Group, Modal, NumberInput, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Modal, Radio, Stack, Text, Title } from '@mantine/core';
 import { useId, useRef, useState } from 'react';
 import { NodeApiError } from '../api/client';
 import { currencyDigits } from '../format';
@@ -8,6 +8,7 @@ import { formatAmount } from './format';
 import { refusalText } from './node-refusal';
 import { usePayBackStrings } from './pay-back-strings';
 import { useLoad } from './use-load';
+import { AmountInput } from './AmountInput';
 
 interface Props {
   customerId: number;
@@ -108,7 +109,8 @@ export function PayBackForm({ customerId, name, onPaid }: Props) {
             </Group>
           </Radio.Group>
           <Group align="end">
-            <NumberInput
+            <AmountInput
+              currency={code}
               label={t.amount}
               description={t.amountHint(formatAmount(most, code))}
               value={amount}

@@ -1,4 +1,4 @@
-import { Alert, Button, Fieldset, Group, NumberInput, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Paper, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { roleAllows } from '../../../shared/staff-roles';
 import { currencyDigits, formatMoney } from '../format';
@@ -15,6 +15,7 @@ import { escapeCancels } from './a11y';
 import { useAdminStrings } from './strings';
 import { WholeNumberInput } from './WholeNumberInput';
 import { useLoad } from './use-load';
+import { AmountInput } from './AmountInput';
 
 const api = () => adminStore.getState().api();
 const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
@@ -202,7 +203,7 @@ function EarningRuleRow({ rule, currency, editable, say, problem }: { rule: Prog
         <WholeNumberInput aria-label={t.rowField(unit, rule.name)} value={points} onChange={setPoints} disabled={!editable} w={110} {...invalidProps(problem, 'points')} />
       </Table.Td>
       <Table.Td data-label={t.perAmount}>
-        <NumberInput aria-label={t.rowField(t.perAmount, rule.name)} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} {...invalidProps(problem, 'per_amount')} />
+        <AmountInput currency={null} aria-label={t.rowField(t.perAmount, rule.name)} value={perAmount} onChange={setPerAmount} disabled={!editable} w={130} {...invalidProps(problem, 'per_amount')} />
       </Table.Td>
       <Table.Td data-label={t.status}>
         <Group gap="xs">
@@ -254,7 +255,7 @@ function EarningRules({ p, editable, say, outcome, problemFor }: SectionProps) {
           <AddItemForm legend={t.newRule} add={add} clear={[setName, setPoints, setPerAmount]}>
             <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
             <WholeNumberInput label={unit} value={points} onChange={setPoints} w={110} {...invalidProps(problemFor('new'), 'points')} />
-            <NumberInput label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} {...invalidProps(problemFor('new'), 'per_amount')} />
+            <AmountInput currency={null} label={t.perAmount} value={perAmount} onChange={setPerAmount} w={140} {...invalidProps(problemFor('new'), 'per_amount')} />
           </AddItemForm>
         )
       }
@@ -405,7 +406,8 @@ function PaymentLimits({ p, editable, say, outcome }: SectionProps) {
       <Text mb="sm">{t.limitsHelp}</Text>
       <Group align="end">
         {LIMIT_FIELDS.map((f) => (
-          <NumberInput
+          <AmountInput
+            currency={code}
             key={f}
             label={t.capIn(t[LIMIT_LABELS[f]], code)}
             placeholder={t.limitDefault(formatMoney(defaults[f] / 10 ** digits, code, language, p.country))}
@@ -466,7 +468,8 @@ function OfflineCaps({ p, editable, say, outcome }: SectionProps) {
       {caps.apply !== 'not_applicable' && (
         <Group align="end">
           {CAP_FIELDS.map((f) => (
-            <NumberInput
+            <AmountInput
+              currency={f.startsWith('quick_pay') ? code : null}
               key={f}
               label={labelOf(f)}
               placeholder={t.noCap}

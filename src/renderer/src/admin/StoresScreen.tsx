@@ -14,6 +14,7 @@ import { adminStore, useAdmin } from './admin-store';
 import { StoreFormButton, WEEK_DAYS } from './StoreForm';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
+import { formatPhone } from '../phone-format';
 
 /** A key's role in words (the node's word for a role this screen does not know). */
 function useKeyRoleName(): (role: string) => string {
@@ -141,7 +142,8 @@ function StoreDetailsTable({ store }: { store: AdminStore }) {
   const hours = store.hours;
   const rows: [string, string][] = [
     [t.address, address],
-    [t.phone, store.phone ?? '—'],
+    // As the store's country writes it ("912 34 56 78"), like customers' phones; stored in E.164.
+    [t.phone, store.phone ? formatPhone(store.phone, store.country) : '—'],
     [t.timeZone, store.time_zone],
     [t.status, store.status === 'active' ? t.active : t.inactive],
     ...(hours ? WEEK_DAYS.map((day): [string, string] => [t[`day_${day}`], hours[day] ?? t.closed]) : [[t.hours, t.noHours] as [string, string]]),

@@ -21,7 +21,7 @@ const SPANISH: Partial<Record<ErrorCode, string>> = {
   identification_conflict: 'La tarjeta y la visita abierta son de clientes distintos: envíe solo la del cliente que compra.',
   account_inactive: 'Esta cuenta está desactivada. El cliente puede iniciar sesión en la app para reactivarla.',
   insufficient_balance: 'El saldo de pago rápido no alcanza para este pago.',
-  stored_value_remaining: 'Aún tienes dinero aquí: gástalo o pide a la tienda que te lo devuelva antes de eliminar tu cuenta, o confirma que renuncias a él.',
+  stored_value_remaining: 'Aún tiene dinero aquí: gástelo o pida a la tienda que se lo devuelva antes de eliminar su cuenta, o confirme que renuncia a él.',
   quick_pay_not_offered: 'Este programa no ofrece pago rápido.',
   offline_limit: 'La tienda está sin conexión y esto supera el límite sin conexión.',
   balance_limit: 'Esto llevaría un saldo más allá de la cantidad máxima que puede guardar.',

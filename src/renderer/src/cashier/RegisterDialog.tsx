@@ -10,6 +10,8 @@ import { useCashierStrings } from './strings';
 import { fullName } from './customer-name';
 import { NameInput } from './NameInput';
 import { toastStore } from '../wedge/toast-store';
+import { useSession } from '../session/session-store';
+import { callingCodeOf } from '../phone-format';
 
 /**
  * The customer the panel shows for `hash` once it has been read. A member already waiting in the
@@ -45,6 +47,8 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
   const [by, setBy] = useState<'phone' | 'email'>('phone');
   const [phone, setPhone] = useState('');
   const [callingCode, setCallingCode] = useState('');
+  // The hint names what an empty box means: the program's country's code ("+34"), not a fixed "1 or 34".
+  const ownCode = callingCodeOf(useSession((s) => s.terminal?.country ?? null));
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
@@ -100,7 +104,7 @@ function RegisterFields({ onDone, card }: { onDone(): void; card: CardToLink | n
   // The contact chosen above comes first and is required; the other one, optional, follows it.
   const phoneFields = (
     <Group align="flex-start" gap="xs" wrap="nowrap">
-      <TextInput size="lg" w={140} label={t.callingCode} description={t.callingCodeHint} inputMode="tel" value={callingCode} onChange={(e) => setCallingCode(e.currentTarget.value)} />
+      <TextInput size="lg" w={140} label={t.callingCode} description={t.callingCodeHint(ownCode)} inputMode="tel" value={callingCode} onChange={(e) => setCallingCode(e.currentTarget.value)} />
       <TextInput
         size="lg"
         style={{ flex: 1 }}

@@ -22,7 +22,7 @@ export interface KeyTarget {
   inPanel?: boolean;
 }
 
-/** A key as the help and the buttons name it; `keyName` (strings) says it in the screen's language ("Enter" is "Intro" on a Spanish keyboard). */
+/** A key as the help and the buttons name it; `keyName` (strings) says it in the screen's language (Spanish keeps "Enter", as Latin American keyboards say). */
 export type KeyToken = 'F2' | '/' | '↓' | '↑' | 'J' | 'K' | 'Enter' | 'O' | 'Ctrl' | 'X' | 'N' | 'Esc' | '?';
 
 /** One way to press a shortcut: keys held together ("Ctrl" + "Enter"). */
@@ -34,7 +34,7 @@ export type KeyCombo = readonly KeyToken[];
  */
 export const SUBMIT_ORDER_KEYS: KeyCombo = ['Ctrl', 'Enter'];
 
-/** "Ctrl+Enter" / "Ctrl+Intro": a combination in the screen's words, as the help and the buttons show it. */
+/** "Ctrl+Enter": a combination in the screen's words, as the help and the buttons show it. */
 export function comboLabel(combo: KeyCombo, keyName: (key: KeyToken) => string): string {
   return combo.map(keyName).join('+');
 }

@@ -35,7 +35,8 @@ const en = {
   registerBy: 'Register by',
   phoneNumber: 'Mobile number',
   callingCode: 'Country calling code',
-  callingCodeHint: "For example 1 or 34. Empty: this store's country.",
+  /** `own`: the calling code of the program's country (the one an empty box means), when known. */
+  callingCodeHint: (own: string | null) => (own ? `Empty: +${own}, this store's country.` : "Empty: this store's country."),
   email: 'Email address',
   emailOptional: 'Email address (optional)',
   phoneOptional: 'Mobile number (optional)',
@@ -225,7 +226,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     registerBy: 'Dar de alta por',
     phoneNumber: 'Número de móvil',
     callingCode: 'Prefijo internacional',
-    callingCodeHint: 'Por ejemplo 1 o 34. Vacío: el país de esta tienda.',
+    callingCodeHint: (own) => (own ? `Vacío: +${own}, el país de esta tienda.` : 'Vacío: el país de esta tienda.'),
     email: 'Correo electrónico',
     emailOptional: 'Correo electrónico (opcional)',
     phoneOptional: 'Número de móvil (opcional)',
@@ -246,7 +247,8 @@ export const useCashierStrings = defineStrings<typeof en>({
     linkFailed: 'No se pudo vincular la tarjeta',
     shortcutsButton: 'Atajos',
     shortcutsTitle: 'Atajos de teclado',
-    keyName: (key) => ({ Enter: 'Intro' })[key as string] ?? key,
+    // "Enter", not Spain's "Intro": the Spanish serves Spain and Latin America, whose keyboards say Enter (or ↵).
+    keyName: (key) => key as string,
     shortcut: (id) =>
       ({
         focusCheckIn: 'Ir a la casilla de llegada',
@@ -254,8 +256,8 @@ export const useCashierStrings = defineStrings<typeof en>({
         previous: 'Cliente anterior de la cola',
         open: 'Abrir el cliente resaltado',
         order: 'Nuevo pedido',
-        submitOrder: 'Hacer el pedido (en el formulario; también Intro en una de sus casillas)',
-        closeSession: 'Cerrar la visita (Intro confirma)',
+        submitOrder: 'Hacer el pedido (en el formulario; también Enter en una de sus casillas)',
+        closeSession: 'Cerrar la visita (Enter confirma)',
         register: 'Dar de alta a un cliente',
         closeDialog: 'Cerrar el diálogo; salir de una casilla',
         help: 'Mostrar estos atajos',
@@ -348,7 +350,7 @@ export const useCashierStrings = defineStrings<typeof en>({
     subtotal: 'Subtotal',
     subtotalHint: 'Vacío: el total de los artículos',
     items: 'Artículos',
-    addItem: 'Añadir artículo',
+    addItem: 'Agregar artículo',
     itemName: 'Artículo',
     itemQuantity: 'Cant.',
     itemPrice: 'Precio',

@@ -20,6 +20,19 @@ function storedLanguage(): Language | null {
   }
 }
 
+/**
+ * The browser's own language when the screens speak it: a back office opened in Madrid, which no
+ * program's language reaches (only the store screens hear it, once signed in), read English.
+ */
+function browserLanguage(): Language | null {
+  try {
+    const base = (navigator.languages?.[0] ?? navigator.language ?? '').slice(0, 2).toLowerCase();
+    return isLanguage(base) ? base : null;
+  } catch {
+    return null;
+  }
+}
+
 interface LanguageState {
   language: Language;
   /** True once someone picked a language on this screen; the vendor's language no longer overrides it. */
@@ -33,7 +46,7 @@ interface LanguageState {
 export const languageStore = createStore<LanguageState>()((set, get) => {
   const stored = storedLanguage();
   return {
-    language: stored ?? 'en',
+    language: stored ?? browserLanguage() ?? 'en',
     chosen: stored !== null,
     choose(language) {
       try {

@@ -33,7 +33,7 @@ import { isLanguage, languageStore, useLanguage } from '../i18n/language-store';
 import { usesCedula } from '../../../shared/cedula-countries';
 import { useSession, useTerminalApi } from '../session/session-store';
 import { wedgeStore } from '../wedge/wedge-store';
-import { type CallingCountry, loadCallingCountries, storeCountryLabel } from './countries';
+import { type CallingCountry, callingCountryLabel, loadCallingCountries, storeCountryLabel } from './countries';
 import { createKioskStore, type KioskStore, type KioskWelcome, type RetryReason } from './kiosk-store';
 import { kioskGreets, kioskRetries } from './kiosk-events';
 import classes from './KioskScreen.module.css';
@@ -164,6 +164,7 @@ function TypeIdentification({ store }: { store: KioskStore }) {
 
 function Register({ store }: { store: KioskStore }) {
   const t = useKioskStrings();
+  const language = useLanguage();
   const api = useTerminalApi();
   const draft = useStore(store, (s) => s.draft);
   const formError = useStore(store, (s) => s.formError);
@@ -181,8 +182,8 @@ function Register({ store }: { store: KioskStore }) {
     };
   }, [api]);
   const options = useMemo(
-    () => [{ value: '', label: storeCountryLabel(t.callingCodeStore, countries, storeCountry) }, ...countries.map((c) => ({ value: c.code, label: `${c.name} (+${c.phoneCode})` }))],
-    [countries, t.callingCodeStore, storeCountry],
+    () => [{ value: '', label: storeCountryLabel(t.callingCodeStore, countries, storeCountry) }, ...countries.map((c) => ({ value: c.code, label: callingCountryLabel(c, language) }))],
+    [countries, t.callingCodeStore, storeCountry, language],
   );
   const edit = store.getState().edit;
   const current = field === 'phone' ? draft.phone : draft.firstName;

@@ -30,3 +30,14 @@ export function storeCountryLabel(words: string, countries: CallingCountry[], st
   const own = countries.find((c) => c.code === storeCountry);
   return own ? `${words} (+${own.phoneCode})` : words;
 }
+
+/** "España (+34)": the country's name in the screen's language (the list's own names are English), and its code. */
+export function callingCountryLabel(country: CallingCountry, language: string): string {
+  let name = country.name;
+  try {
+    name = new Intl.DisplayNames([language], { type: 'region' }).of(country.code) ?? country.name;
+  } catch {
+    // No name for it in this browser: the list's own.
+  }
+  return `${name} (+${country.phoneCode})`;
+}

@@ -119,7 +119,7 @@ export const useSettingsStrings = defineStrings({
     disconnected: 'Desconectado',
     never: 'Nunca',
     wedgeTitle: 'Captura de escáner de teclado en esta pantalla',
-    wedgeHint: 'Escáneres que escriben como un teclado: una ráfaga rápida de teclas que termina en Intro se toma como un escaneo y se envía al nodo de la tienda. Lo que se escribe despacio no se toca.',
+    wedgeHint: 'Escáneres que escriben como un teclado: una ráfaga rápida de teclas que termina en Enter se toma como un escaneo y se envía al nodo de la tienda. Lo que se escribe despacio no se toca.',
     wedgeSwitch: 'Capturar escaneos de teclado',
     wedgeOn: 'Activada',
     wedgeOff: 'Desactivada',
