@@ -136,9 +136,13 @@ describe('punchcard import customers', () => {
     const dir = makeTempDir('punchcard-import-semicolon-');
     dirs.push(dir);
     const csv = join(dir.path, 'socios.csv');
-    writeFileSync(csv, 'Nombre;Email;Phone;Points\n"Zoë; la de siempre";zoe@example.com;415 555 0177;9\n'.replace('Nombre', 'name'));
+    // Semicolons because the comma is the decimal mark there: "12,50" is twelve fifty, and "1.250"
+    // (Spain's thousands) is refused rather than read as 1.25.
+    writeFileSync(csv, 'Nombre;Email;Phone;Points;Quick pay\n"Zoë; la de siempre";zoe@example.com;415 555 0177;9;12,50\nYago;yago@example.com;415 555 0178;1;1.250\n'.replace('Nombre', 'name'));
     const report = await runInProcess(['import', 'customers', '--data', data, '--file', csv, '--json']);
     expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout)).toMatchObject({ rows: 1, imported: 1, points: 9, refused: 0 });
+    const summary = JSON.parse(report.stdout);
+    expect(summary).toMatchObject({ rows: 2, imported: 1, points: 9, quick_pay: 1250, refused: 1, refused_by_reason: { invalid_amount: 1 } });
+    expect(JSON.stringify(summary)).toContain('a comma before the decimals (12,50)');
   });
 });

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../storage/errors';
 import { identifierLockKeys, lockKeys } from '../storage/identifier-locks';
 import type { DB } from '../storage/schema';
 import type { MemberRecord } from './member-file';
+import type { DecimalMark } from './opening-amount';
 import { identifiersOf, type MemberRow, readMemberRow, type RowProblem } from './member-row';
 import { type ImportProgram, type MemberOutcome, refusalOf, RowRefused, writeMember } from './write-member';
 
@@ -25,6 +26,8 @@ export interface MemberImport {
   /** The file's name, as the audit records say where the members came from. */
   fileName: string;
   records: readonly MemberRecord[];
+  /** Before the decimals of the file's amounts (member-file.ts); a dot when not said. */
+  decimalMark?: DecimalMark;
   /** Every row checked and written as for real, each batch then rolled back: nothing is kept. */
   dryRun: boolean;
   /** The loyalty currency the `points` column goes to (public id or name); needed when the program has several. */
@@ -87,7 +90,7 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
   const rows: MemberRow[] = [];
   const firstLineOf = new Map<string, number>();
   for (const record of input.records) {
-    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null });
+    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.' });
     if ('problem' in read) {
       refuse(read.problem);
       continue;

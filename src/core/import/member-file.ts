@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors';
+import type { DecimalMark } from './opening-amount';
 
 // The old system's export as the import reads it: a CSV file with a header row. Spreadsheets write
 // it with commas, or with semicolons where the comma is the decimal mark (Spain, Latin America);
@@ -20,6 +21,8 @@ export interface MemberFile {
   records: MemberRecord[];
   /** Header names the import does not read (kept out, and said in the summary). */
   ignoredColumns: string[];
+  /** Before the decimals of its amounts: a comma in a file of semicolons (12,50), else a dot. */
+  decimalMark: DecimalMark;
 }
 
 /** The export's bytes as text: UTF-8 only (a BOM is dropped); another encoding would turn "López" into mojibake in 20,000 names. */
@@ -55,7 +58,7 @@ export function readMemberFile(text: string): MemberFile {
     });
     records.push({ line: row.line, fields });
   }
-  return { records, ignoredColumns: names.filter((name) => !known.has(name) && name !== '') };
+  return { records, ignoredColumns: names.filter((name) => !known.has(name) && name !== ''), decimalMark: delimiter === ';' ? ',' : '.' };
 }
 
 /** Semicolons when the header has them and no comma; commas otherwise. */

@@ -2,7 +2,7 @@ import { isServiceError } from '../../shared/errors';
 import { cardNumberKey, cleanCardNumber } from '../cards/card';
 import { cleanEmail, cleanName, emailKey, phoneFromInput } from '../customers/contact';
 import type { MemberRecord } from './member-file';
-import { readOpeningAmount } from './opening-amount';
+import { type DecimalMark, readOpeningAmount } from './opening-amount';
 
 // One record of the file checked on its own, before anything is looked up: contacts read as the
 // rest of the product reads them (an email as sign-up cleans it, a phone in E.164, a national
@@ -34,6 +34,8 @@ export interface RowContext {
   country: string;
   /** Decimals of the quick-pay currency; null when the program has none. */
   quickPayDigits: number | null;
+  /** The file's decimal mark (member-file.ts). */
+  decimalMark: DecimalMark;
 }
 
 export function readMemberRow(record: MemberRecord, context: RowContext): { row: MemberRow } | { problem: RowProblem } {
@@ -62,9 +64,9 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
   }
   const names = namesOf(f.first_name ?? '', f.last_name ?? '', f.name ?? '');
   if ('problem' in names) return refuse('invalid_name', names.problem, `${names.problem} is longer than 100 characters.`);
-  const points = readOpeningAmount(f.points ?? '', 0);
+  const points = readOpeningAmount(f.points ?? '', 0, context.decimalMark);
   if (!points.ok) return refuse(points.reason, 'points', points.message);
-  const quickPay = readOpeningAmount(f.quick_pay ?? '', context.quickPayDigits ?? 2);
+  const quickPay = readOpeningAmount(f.quick_pay ?? '', context.quickPayDigits ?? 2, context.decimalMark);
   if (!quickPay.ok) return refuse(quickPay.reason, 'quick_pay', quickPay.message);
   if (quickPay.minor > 0 && context.quickPayDigits === null) return refuse('no_quick_pay_currency', 'quick_pay', 'The program has no quick-pay currency to hold this balance.');
   return { row: { line: record.line, firstName: names.first, lastName: names.last, email, phone, card, points: points.minor, quickPay: quickPay.minor } };

@@ -47,6 +47,7 @@ export function registerImportCommand(program: Command): void {
           vendorId,
           fileName: basename(options.file),
           records: file.records,
+          decimalMark: file.decimalMark,
           dryRun: options.dryRun === true,
           pointsCurrency: options.pointsCurrency,
           onProgress: progress ? (done, total) => process.stderr.write(`\r${done.toLocaleString('en')} of ${total.toLocaleString('en')} rows`) : undefined,
