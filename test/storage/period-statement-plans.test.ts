@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkInsQuery, egiftsSoldQuery, movedSinceQuery, ordersQuery, storedValueQuery } from '../../src/core/dashboard/period-statement';
+import { checkInsByDayQuery, egiftsSoldByDayQuery } from '../../src/core/dashboard/dashboard';
+import { movedSinceQuery, ordersQuery, storedValueQuery } from '../../src/core/dashboard/period-statement';
 import { daysBetween } from '../../src/core/dashboard/time-zone-days';
 import { nodeForPlans } from '../support/query-plan';
 
@@ -16,7 +17,7 @@ describe('a month’s statement reads its month', () => {
 
   it('check-ins and orders: a range of (vendor_id, created_at) with both ends, for the program and for one store', async () => {
     for (const onlyStore of [null, 7]) {
-      expect(await planOf(checkInsQuery(node.engine(), 1, onlyStore, window, end))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+      expect(await planOf(checkInsByDayQuery(node.engine(), 1, onlyStore, window, end))).toMatch(/^SEARCH pos_sessions USING INDEX pos_sessions_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
       expect(await planOf(ordersQuery(node.engine(), 1, onlyStore, window, end))).toMatch(/^SEARCH orders USING INDEX orders_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
     }
   });
@@ -29,6 +30,6 @@ describe('a month’s statement reads its month', () => {
   });
 
   it('eGifts sold: the gifts by (status, updated_at), each one’s charge by its key', async () => {
-    expect(await planOf(egiftsSoldQuery(node.engine(), 1, 2, window, end))).toMatch(/^SEARCH g USING INDEX egifts_status \(status=\? AND updated_at>\?\) \| SEARCH c USING INDEX sqlite_autoindex_payment_charges_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
+    expect(await planOf(egiftsSoldByDayQuery(node.engine(), 1, 2, window, end))).toMatch(/^SEARCH g USING INDEX egifts_status \(status=\? AND updated_at>\?\) \| SEARCH c USING INDEX sqlite_autoindex_payment_charges_1 \(id=\?\) \| USE TEMP B-TREE FOR GROUP BY$/);
   });
 });

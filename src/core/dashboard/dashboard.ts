@@ -188,15 +188,17 @@ export const dayOf = (column: string, window: Window) => {
 };
 
 // The window's rows through the (vendor_id, created_at) indexes (migration 0025), never the
-// program's whole history. Exported for the test of their plans (test/storage/query-plans).
+// program's whole history; `end` bounds a window that ends before now (a period's statement).
+// Exported for the test of their plans (test/storage/query-plans).
 
 /** Check-ins (sessions opened) per day and store. */
-export function checkInsByDayQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: Window) {
+export function checkInsByDayQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: Window, end?: number) {
   const query = engine.db
     .selectFrom('pos_sessions')
     .select((eb) => [dayOf('created_at', window).as('day'), 'store_id', eb.fn.countAll().as('n')])
     .where('vendor_id', '=', vendorId)
     .where('created_at', '>=', window.from)
+    .$if(end !== undefined, (q) => q.where('created_at', '<', end!))
     .groupBy(['day', 'store_id']);
   return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
 }
@@ -257,7 +259,7 @@ export function unclaimedEgiftsQuery(engine: Engine, vendorId: number, quickPayC
  * since or not: what the unclaimed amount grew by that day. Through the gifts' (status, updated_at)
  * index — a gift sold in the window was last updated in it — and each gift's charge by its key.
  */
-export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window) {
+export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window, end?: number) {
   return engine.db
     .selectFrom('egifts as g')
     .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
@@ -268,5 +270,6 @@ export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayC
     .where('g.currency_id', '=', quickPayCurrencyId)
     .where(noIndexOn(engine.dialect, 'c.status'), '=', 'succeeded')
     .where('c.completed_at', '>=', window.from)
+    .$if(end !== undefined, (q) => q.where('c.completed_at', '<', end!))
     .groupBy('day');
 }

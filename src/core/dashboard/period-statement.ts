@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { noIndexOn } from '../storage/dialect';
-import { dayOf } from './dashboard';
+import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery } from './dashboard';
 import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-days';
 
 // A period's statement for the bookkeeper: any run of calendar days (a month to close), per day
@@ -145,7 +145,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
     add(cell(Number(day), storeId === null ? null : Number(storeId)), figures);
   };
 
-  for (const r of await checkInsQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
+  for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
   for (const r of await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent) });
 
   const vendor = await db
@@ -166,7 +166,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
       netByDay.set(Number(r.day), (netByDay.get(Number(r.day)) ?? 0) + amount);
     }
     if (programWide) {
-      for (const r of await egiftsSoldQuery(engine, vendorId, quickPay, window, end).execute()) put(r.day, null, { egiftsSold: Number(r.amount) });
+      for (const r of await egiftsSoldByDayQuery(engine, vendorId, quickPay, window, end).execute()) put(r.day, null, { egiftsSold: Number(r.amount) });
       // The balances when the period ended: today's, less every move since (a period still running ends now).
       const now = await db.selectFrom('ledger_accounts').select((eb) => eb.fn.sum<number>('balance').as('total')).where('vendor_id', '=', vendorId).where('currency_id', '=', quickPay).executeTakeFirst();
       const since = await movedSinceQuery(engine, vendorId, quickPay, end).executeTakeFirst();
@@ -217,17 +217,6 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
 // The period’s rows through the (vendor_id, created_at) indexes (migration 0025), bounded on both
 // sides. Exported for the test of their plans (test/storage/period-statement-plans).
 
-export function checkInsQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: DayWindow, end: number) {
-  const query = engine.db
-    .selectFrom('pos_sessions')
-    .select((eb) => [dayOf('created_at', window).as('day'), 'store_id', eb.fn.countAll().as('n')])
-    .where('vendor_id', '=', vendorId)
-    .where('created_at', '>=', window.from)
-    .where('created_at', '<', end)
-    .groupBy(['day', 'store_id']);
-  return onlyStoreId === null ? query : query.where(noIndexOn(engine.dialect, 'store_id'), '=', onlyStoreId);
-}
-
 export function ordersQuery(engine: Engine, vendorId: number, onlyStoreId: number | null, window: DayWindow, end: number) {
   const query = engine.db
     .selectFrom('orders')
@@ -274,23 +263,4 @@ export function movedSinceQuery(engine: Engine, vendorId: number, quickPayCurren
     .where('e.vendor_id', '=', vendorId)
     .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
     .where('e.created_at', '>=', since);
-}
-
-/**
- * Gifts sold per day of the period (their charge's success), in the quick-pay currency, claimed since
- * or not, as the dashboard's egiftsSoldByDayQuery: a gift sold in the period was last updated then or later.
- */
-export function egiftsSoldQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: DayWindow, end: number) {
-  return engine.db
-    .selectFrom('egifts as g')
-    .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
-    .select((eb) => [dayOf('c.completed_at', window).as('day'), eb.fn.sum<number>('g.amount').as('amount')])
-    .where('g.status', 'in', ['scheduled', 'sent', 'claimed'])
-    .where('g.updated_at', '>=', window.from)
-    .where('g.vendor_id', '=', vendorId)
-    .where('g.currency_id', '=', quickPayCurrencyId)
-    .where(noIndexOn(engine.dialect, 'c.status'), '=', 'succeeded')
-    .where('c.completed_at', '>=', window.from)
-    .where('c.completed_at', '<', end)
-    .groupBy('day');
 }
