@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { noIndexOn } from '../storage/dialect';
+import type { DB } from '../storage/schema';
 import { dayLabel, lastDays } from './time-zone-days';
 
 // The back office's dashboard: today and the last 30 days, per day and per store, from the orders,
@@ -95,12 +96,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
 
   for (const r of await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
 
-  const vendor = await db
-    .selectFrom('vendors as v')
-    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
-    .select(['v.quick_pay_currency_id', 'c.code'])
-    .where('v.id', '=', vendorId)
-    .executeTakeFirstOrThrow();
+  const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
 
   let outstanding: number | null = null;
@@ -186,6 +182,16 @@ export const dayOf = (column: string, window: Window) => {
   const today = sql.lit(window.dayNumbers.at(-1)!);
   return earlier.length === 0 ? sql<number>`${today}` : sql<number>`case ${sql.join(earlier, sql` `)} else ${today} end`;
 };
+
+/** The program's quick-pay currency: its id and ISO code (both null when it has none). */
+export function quickPayCurrencyOf(db: Kysely<DB>, vendorId: number) {
+  return db
+    .selectFrom('vendors as v')
+    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
+    .select(['v.quick_pay_currency_id', 'c.code'])
+    .where('v.id', '=', vendorId)
+    .executeTakeFirstOrThrow();
+}
 
 // The window's rows through the (vendor_id, created_at) indexes (migration 0025), never the
 // program's whole history; `end` bounds a window that ends before now (a period's statement).

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { noIndexOn } from '../storage/dialect';
-import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery } from './dashboard';
+import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery, quickPayCurrencyOf } from './dashboard';
 import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-days';
 
 // A period's statement for the bookkeeper: any run of calendar days (a month to close), per day
@@ -148,12 +148,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
   for (const r of await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent) });
 
-  const vendor = await db
-    .selectFrom('vendors as v')
-    .leftJoin('currencies as c', 'c.id', 'v.quick_pay_currency_id')
-    .select(['v.quick_pay_currency_id', 'c.code'])
-    .where('v.id', '=', vendorId)
-    .executeTakeFirstOrThrow();
+  const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
 
   const netByDay = new Map<number, number>();
