@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openParams } from '../../src/core/messaging/sealed-params';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, signIn, type SignedInStaff, staffCall } from '../support/backoffice';
-import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { ROOMY_RATE_LIMITS, signUpAt, withSessionKey } from '../support/customers';
 import { type AddedStore, inStoreApi, receiptCounter } from '../support/in-store';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -14,6 +15,8 @@ import { http, startTestNode, type TestNode } from '../support/test-node';
 // UTC), a sale at 23:30 on 30 November (December in UTC), and a sale and a reload after the month
 // (the closing balance must not hold them). The opening and closing are checked against the sums of
 // the balances the dashboard showed at those moments, not against the statement's own figures.
+// An eGift sold on 25 November is claimed in December, another sold then: November still closes
+// with the first owed, December opens with it.
 
 let node: TestNode;
 let vendor: VendorCredentials;
@@ -33,6 +36,18 @@ async function at(iso: string): Promise<void> {
 const outstandingNow = async () => (await staffCall(node, owner.token, 'GET', '/backoffice/dashboard')).body.outstanding_stored_value as number;
 let openingSeen = 0;
 let closingSeen = 0;
+const giftFor = async (recipient: string, amount: number) => {
+  const gift = await http(`${node.url}/vendor/${vendor.vendorId}/egift`, {
+    method: 'POST',
+    body: {
+      amount,
+      buyer: { name: 'Mateo Ruiz', email: 'mateo@example.com' },
+      recipient: { name: 'Bea', email: recipient },
+      billing: { name: 'Mateo Ruiz', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+    },
+  });
+  expect(gift.status, JSON.stringify(gift.body)).toBe(200);
+};
 
 beforeAll(async () => {
   node = await startTestNode({ rateLimits: ROOMY_RATE_LIMITS });
@@ -84,17 +99,11 @@ beforeAll(async () => {
   await pay.reloadOk(carla.key, { user_billingprofile: carlaCard.id, amount: 4 });
   expect((await staffCall(node, owner.token, 'POST', `/backoffice/customers/${carla.userId}/remove`, { reason: 'Moved away', forfeit_balances: true })).status).toBe(200);
   // A gift sold on the 25th and not claimed: the processor charged it; no balance holds it yet.
+  // (Its claim code is read from the queued email: the outbox worker would clear it once sent.)
+  await node.messaging.stop();
+  const bea = await signUpAt(node, vendor.vendorId, { first_name: 'Bea' });
   await at('2026-11-25T16:00:00Z');
-  const gift = await http(`${node.url}/vendor/${vendor.vendorId}/egift`, {
-    method: 'POST',
-    body: {
-      amount: 10,
-      buyer: { name: 'Mateo Ruiz', email: 'mateo@example.com' },
-      recipient: { name: 'Bea', email: 'bea@example.com' },
-      billing: { name: 'Mateo Ruiz', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
-    },
-  });
-  expect(gift.status, JSON.stringify(gift.body)).toBe(200);
+  await giftFor(bea.email, 10);
   await at('2026-12-01T04:30:00Z'); // 23:30 on 30 November in Quito
   await store.orderOk(vendor.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 1, quick_pay: 1 });
   closingSeen = await outstandingNow();
@@ -104,6 +113,12 @@ beforeAll(async () => {
   await store.orderOk(norte.apiKey, { card_number: beto.email, receipt_number: newReceipt(), subtotal: 2, quick_pay: 2 });
   await at('2026-12-02T15:00:00Z');
   expect((await staffCall(node, owner.token, 'POST', `/backoffice/customers/${ana.userId}/adjustments`, { currency: usd, amount: 1500, reason: 'Lost card' })).status).toBe(201);
+  // Bea claims November's gift in December, and another is sold then.
+  const row = await node.engine.db.selectFrom('messages_outbox').select('params').where('template', '=', 'egift_received').where('recipient', '=', bea.email).executeTakeFirstOrThrow();
+  const code = (openParams(node.engine, row.params) as { code: string }).code;
+  const claimed = await http(`${node.url}${withSessionKey('/user/egift/claim', bea.key)}`, { method: 'POST', body: { code } });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+  await giftFor('someone@example.com', 3);
 });
 
 afterAll(async () => {
@@ -177,6 +192,11 @@ describe('a month’s statement', () => {
     expect(last.map((d: any) => d.store_name)).toEqual(['Main Store', 'Norte', 'Sur, "El Ejido"', null]);
     expect(last[0]).toMatchObject({ stored_value_spent: 100, orders: 1 });
     expect(last[3].outstanding_stored_value).toBe(closingSeen);
+    // The gift sold on the 25th is owed from that day to the month's end, though claimed since.
+    expect([p.opening_unclaimed_egifts, p.closing_unclaimed_egifts]).toEqual([0, 1000]);
+    const programDays = p.days.filter((d: any) => d.store === null);
+    expect(programDays.map((d: any) => d.unclaimed_egift_amount)).toEqual([...Array(24).fill(0), ...Array(6).fill(1000)]);
+    expect(p.days.filter((d: any) => d.store !== null).every((d: any) => d.unclaimed_egift_amount === null)).toBe(true);
     // Each day's liability moves by that day's rows.
     let previous = openingSeen;
     for (const day of [...new Set(p.days.map((d: any) => d.day))]) {
@@ -199,6 +219,13 @@ describe('a month’s statement', () => {
     expect(december.body.opening_stored_value).toBe(closingSeen);
     expect(december.body.closing_stored_value).toBe(await outstandingNow());
     expect(december.body.total.stored_value_net_change).toBe(december.body.closing_stored_value - closingSeen);
+    // December opens owing November's gift; it was claimed (loaded) and another sold: now owed, as the dashboard says.
+    const d = december.body;
+    expect([d.total.egifts_sold_amount, d.total.egift_amount]).toEqual([300, 1000]);
+    const dashboard = (await staffCall(node, owner.token, 'GET', '/backoffice/dashboard')).body;
+    expect([d.opening_unclaimed_egifts, d.closing_unclaimed_egifts]).toEqual([1000, dashboard.unclaimed_egifts.amount]);
+    expect(d.closing_unclaimed_egifts).toBe(300);
+    expect(d.closing_unclaimed_egifts - d.opening_unclaimed_egifts).toBe(d.total.egifts_sold_amount - d.total.egift_amount);
   });
 
   it('a store manager gets their store’s rows only, without the program’s; another store is refused', async () => {
@@ -226,6 +253,7 @@ describe('a month’s statement', () => {
       'date', 'time_zone', 'store_id', 'store', 'check_ins', 'orders', 'points_issued', 'points_redeemed', 'currency',
       'stored_value_loaded', 'of_which_reloads', 'of_which_egifts', 'stored_value_spent', 'stored_value_returned', 'stored_value_adjusted',
       'stored_value_forfeited', 'stored_value_paid_back', 'of_which_to_cards', 'stored_value_other', 'stored_value_net_change', 'outstanding_stored_value_end_of_day', 'egifts_sold',
+      'unclaimed_egifts_end_of_day',
     ]);
     expect(rows).toHaveLength(120);
     const col = (name: string) => header!.indexOf(name);
@@ -237,7 +265,9 @@ describe('a month’s statement', () => {
     const paybackDay = rows.find((r) => r[col('date')] === '2026-11-15' && r[col('store_id')] === '')!;
     expect([paybackDay[col('stored_value_paid_back')], paybackDay[col('of_which_to_cards')], paybackDay[col('stored_value_net_change')]]).toEqual(['5.00', '2.00', '-5.00']);
     const giftDay = rows.find((r) => r[col('date')] === '2026-11-25' && r[col('store_id')] === '')!;
-    expect([giftDay[col('egifts_sold')], giftDay[col('stored_value_loaded')], giftDay[col('stored_value_net_change')]]).toEqual(['10.00', '0.00', '0.00']);
+    expect([giftDay[col('egifts_sold')], giftDay[col('stored_value_loaded')], giftDay[col('stored_value_net_change')], giftDay[col('unclaimed_egifts_end_of_day')]]).toEqual(['10.00', '0.00', '0.00', '10.00']);
+    expect(rows.find((r) => r[col('date')] === '2026-11-24' && r[col('store_id')] === '')![col('unclaimed_egifts_end_of_day')]).toBe('0.00');
+    expect(sur30[col('unclaimed_egifts_end_of_day')]).toBe('');
     // As the accountant checks it: the net changes sum to the last day's liability less the opening.
     const cents = (s: string) => Math.round(Number(s) * 100);
     const net = rows.reduce((sum, r) => sum + cents(r[col('stored_value_net_change')]!), 0);

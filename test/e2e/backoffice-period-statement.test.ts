@@ -8,8 +8,8 @@ import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { backOfficePage, expectText, saveScreenshot } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { type AddedStore, inStoreApi, receiptCounter } from '../support/in-store';
-import { paymentsApi } from '../support/payments';
-import { startTestNode, type TestNode } from '../support/test-node';
+import { CARDS, paymentsApi } from '../support/payments';
+import { http, startTestNode, type TestNode } from '../support/test-node';
 
 // The bookkeeper's month end in Chromium (fifteenth round): on the dashboard, November 2026 of a
 // three-store program in Quito is shown (the liability at its start, its moves, its end, which add
@@ -50,6 +50,16 @@ describe('the statement of a month in Chromium', () => {
     await at('2026-11-18T15:00:00Z');
     await store.orderOk(vendor.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 8, quick_pay: 7.25 });
     expect((await staffCall(node, owner.token, 'POST', `/backoffice/customers/${ana.userId}/pay-backs`, { amount: 500, method: 'cash', idempotency_key: 'e2e-month-1' })).status).toBe(201);
+    const gift = await http(`${node.url}/vendor/${vendor.vendorId}/egift`, {
+      method: 'POST',
+      body: {
+        amount: 15,
+        buyer: { name: 'Mateo Ruiz', email: 'mateo@example.com' },
+        recipient: { name: 'Bea', email: 'bea@example.com' },
+        billing: { name: 'Mateo Ruiz', number: CARDS.visa, expiry: { month: '12', year: '2030' }, cvv: '123', zip_code: '10001' },
+      },
+    });
+    expect(gift.status, JSON.stringify(gift.body)).toBe(200); // sold, not claimed: owed outside the balances
     await at('2026-12-02T15:00:00Z');
     await store.orderOk(norte.apiKey, { card_number: ana.email, receipt_number: newReceipt(), subtotal: 3, quick_pay: 3 }); // December: not in the month
     browser = await launchChromium();
@@ -86,6 +96,8 @@ describe('the statement of a month in Chromium', () => {
     await expectText(statement.getByRole('row', { name: 'Paid back to customers' }), '$5.00');
     await expectText(statement.getByRole('row', { name: 'Liability at the end (stored value)' }), '$40.75');
     await expectText(section, 'Start + net change = end.');
+    await expectText(statement.getByRole('row', { name: 'eGifts sold and not claimed at the start (owed, in no balance)' }), '$0.00');
+    await expectText(statement.getByRole('row', { name: 'eGifts sold and not claimed at the end' }), '$15.00');
     await expectText(section.getByRole('table', { name: 'Statement per store' }).getByRole('row', { name: 'Norte' }), /Norte\s*1\s*12\s*0\s*\$12\.00/);
     await section.getByRole('heading', { name: 'Statement of a period' }).scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'backoffice-period-statement');
@@ -103,6 +115,7 @@ describe('the statement of a month in Chromium', () => {
     expect([norte4[col('time_zone')], norte4[col('currency')], norte4[col('stored_value_spent')], norte4[col('points_issued')]]).toEqual(['America/Guayaquil', 'USD', '12.00', '12']);
     const programRows = rows.filter((r) => r[col('store_id')] === '');
     expect(programRows.at(-1)![col('outstanding_stored_value_end_of_day')]).toBe('40.75');
+    expect(programRows.at(-1)![col('unclaimed_egifts_end_of_day')]).toBe('15.00');
     const cents = rows.reduce((sum, r) => sum + Math.round(Number(r[col('stored_value_net_change')]) * 100), 0);
     expect(cents).toBe(4075 - 4000);
     await page.context().close();

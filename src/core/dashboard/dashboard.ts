@@ -261,21 +261,31 @@ export function unclaimedEgiftsQuery(engine: Engine, vendorId: number, quickPayC
 }
 
 /**
- * Gifts sold per day of the window (their charge's success), in the quick-pay currency, claimed
- * since or not: what the unclaimed amount grew by that day. Through the gifts' (status, updated_at)
- * index — a gift sold in the window was last updated in it — and each gift's charge by its key.
+ * The gifts sold (their charge succeeded) from `from` (and before `end`), in the quick-pay currency,
+ * claimed since or not: what the unclaimed amount grew by. Through the gifts' (status, updated_at)
+ * index — a gift sold after `from` was last updated after it — and each gift's charge by its key.
  */
-export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window, end?: number) {
+function egiftsSoldFrom(engine: Engine, vendorId: number, quickPayCurrencyId: number, from: number, end?: number) {
   return engine.db
     .selectFrom('egifts as g')
     .innerJoin('payment_charges as c', 'c.id', 'g.charge_id')
-    .select((eb) => [dayOf('c.completed_at', window).as('day'), eb.fn.sum<number>('g.amount').as('amount')])
     .where('g.status', 'in', ['scheduled', 'sent', 'claimed'])
-    .where('g.updated_at', '>=', window.from)
+    .where('g.updated_at', '>=', from)
     .where('g.vendor_id', '=', vendorId)
     .where('g.currency_id', '=', quickPayCurrencyId)
     .where(noIndexOn(engine.dialect, 'c.status'), '=', 'succeeded')
-    .where('c.completed_at', '>=', window.from)
-    .$if(end !== undefined, (q) => q.where('c.completed_at', '<', end!))
+    .where('c.completed_at', '>=', from)
+    .$if(end !== undefined, (q) => q.where('c.completed_at', '<', end!));
+}
+
+/** Gifts sold per day of the window (bounded by `end` when given). */
+export function egiftsSoldByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window, end?: number) {
+  return egiftsSoldFrom(engine, vendorId, quickPayCurrencyId, window.from, end)
+    .select((eb) => [dayOf('c.completed_at', window).as('day'), eb.fn.sum<number>('g.amount').as('amount')])
     .groupBy('day');
+}
+
+/** Gifts sold from `since` on, in all. */
+export function egiftsSoldSinceQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, since: number) {
+  return egiftsSoldFrom(engine, vendorId, quickPayCurrencyId, since).select((eb) => eb.fn.sum<number>('g.amount').as('amount'));
 }

@@ -5,7 +5,8 @@ import { netChange, type PeriodRow, type PeriodStatement } from './period-statem
 // (Excel reads a file without one in the computer's legacy code page: "CafÃ©"), a header, CRLF,
 // one row per day and store and per day the program's row (store empty: the moves made at no store,
 // and the liability at the end of the day). The eGifts sold come last, apart: the processor charged
-// them, but they reach the balances only when claimed (then as loaded). Amounts are plain decimals in the currency's units
+// them, but they reach the balances only when claimed (then as loaded); what is sold and not yet
+// claimed at the end of each day is on the program's row, the last column. Amounts are plain decimals in the currency's units
 // (12.50, -3.00: no symbol, no thousands separator, a point whatever the language), with the code
 // in their own column; points and counts are whole numbers; days ISO in the statement's time zone.
 
@@ -32,6 +33,7 @@ const COLUMNS = [
   'stored_value_net_change',
   'outstanding_stored_value_end_of_day',
   'egifts_sold',
+  'unclaimed_egifts_end_of_day',
 ] as const;
 
 /** Minor units as a plain decimal in the currency's units: 1250 → "12.50", -5 → "-0.05", 7 (JPY) → "7". */
@@ -79,6 +81,7 @@ export function periodStatementCsv(statement: PeriodStatement): string {
       money(netChange(r)),
       r.outstandingEndOfDay === null ? '' : money(r.outstandingEndOfDay),
       money(r.egiftsSold),
+      r.unclaimedEgiftsEndOfDay === null ? '' : money(r.unclaimedEgiftsEndOfDay),
     ].join(',');
   return `\uFEFF${[COLUMNS.join(','), ...statement.rows.map(line)].join('\r\n')}\r\n`;
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { noIndexOn } from '../storage/dialect';
-import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery, quickPayCurrencyOf } from './dashboard';
+import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery, egiftsSoldSinceQuery, quickPayCurrencyOf, unclaimedEgiftsQuery } from './dashboard';
 import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-days';
 
 // A period's statement for the bookkeeper: any run of calendar days (a month to close), per day
@@ -17,6 +17,11 @@ import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-
 // accounts (merges, a card's value linked to its owner) that net to nothing, a repeated void central
 // undid — so the identity holds whatever the ledger holds. Check-ins, orders and points are the
 // dashboard's (orders not voided, by the day they were placed).
+//
+// eGifts sold and not yet claimed are owed too, outside every balance: their amount at the start and
+// end (and each day's end) moves by what was sold less what was claimed (claims are the loads of kind
+// `egift`), walked back from the gifts open now. It follows the gifts as they stand: a sale refunded
+// since leaves the days it was open, as the dashboard counts it.
 
 export const PERIOD_MAX_DAYS = 366;
 
@@ -54,6 +59,8 @@ export interface PeriodRow extends PeriodFigures {
   storeName: string | null;
   /** On the program's row only: the quick-pay liability at the end of the day. */
   outstandingEndOfDay: number | null;
+  /** On the program's row only: the eGifts sold and not claimed at the end of the day. */
+  unclaimedEgiftsEndOfDay: number | null;
 }
 
 export interface PeriodStatement {
@@ -71,6 +78,9 @@ export interface PeriodStatement {
   /** The sum of every quick-pay balance when the period began and when it ended (null for one store). */
   openingStoredValue: number | null;
   closingStoredValue: number | null;
+  /** The eGifts sold and not claimed when the period began and ended (null for one store). */
+  openingUnclaimedEgifts: number | null;
+  closingUnclaimedEgifts: number | null;
 }
 
 export const zeroFigures = (): PeriodFigures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, loaded: 0, reloadAmount: 0, egiftAmount: 0, spent: 0, returned: 0, adjusted: 0, forfeited: 0, paidBack: 0, paidBackToCards: 0, other: 0, egiftsSold: 0 });
@@ -154,6 +164,8 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   const netByDay = new Map<number, number>();
   let closing: number | null = null;
   let opening: number | null = null;
+  let giftsClosing: number | null = null;
+  let giftsOpening: number | null = null;
   if (quickPay !== null) {
     for (const r of await storedValueQuery(engine, vendorId, quickPay, window, end).execute()) {
       const amount = Number(r.amount);
@@ -167,6 +179,9 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
       const since = await movedSinceQuery(engine, vendorId, quickPay, end).executeTakeFirst();
       closing = Number(now?.total ?? 0) - Number(since?.amount ?? 0);
       opening = closing - [...netByDay.values()].reduce((a, b) => a + b, 0);
+      const open = await unclaimedEgiftsQuery(engine, vendorId, quickPay).executeTakeFirst();
+      const soldSince = await egiftsSoldSinceQuery(engine, vendorId, quickPay, end).executeTakeFirst();
+      giftsClosing = Number(open?.amount ?? 0) - Number(soldSince?.amount ?? 0) + Number(since?.egifts_claimed ?? 0);
     }
   }
 
@@ -174,6 +189,16 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   if (opening !== null) {
     let running = opening;
     for (const d of window.dayNumbers) endOfDay.set(d, (running += netByDay.get(d) ?? 0));
+  }
+  const giftsEndOfDay = new Map<number, number>();
+  if (giftsClosing !== null) {
+    const giftsMove = (d: number) => {
+      const f = cells.get(`${d}:`);
+      return f ? f.egiftsSold - f.egiftAmount : 0;
+    };
+    giftsOpening = giftsClosing - window.dayNumbers.reduce((sum, d) => sum + giftsMove(d), 0);
+    let running = giftsOpening;
+    for (const d of window.dayNumbers) giftsEndOfDay.set(d, (running += giftsMove(d)));
   }
 
   const rows: PeriodRow[] = [];
@@ -183,13 +208,13 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   for (const d of window.dayNumbers) {
     for (const s of stores) {
       const figures = cells.get(`${d}:${Number(s.id)}`) ?? zeroFigures();
-      rows.push({ day: dayLabel(d), storeId: Number(s.id), storeName: s.name, outstandingEndOfDay: null, ...figures });
+      rows.push({ day: dayLabel(d), storeId: Number(s.id), storeName: s.name, outstandingEndOfDay: null, unclaimedEgiftsEndOfDay: null, ...figures });
       add(byStore.get(Number(s.id))!, figures);
       add(total, figures);
     }
     if (program) {
       const figures = cells.get(`${d}:`) ?? zeroFigures();
-      rows.push({ day: dayLabel(d), storeId: null, storeName: null, outstandingEndOfDay: endOfDay.get(d) ?? null, ...figures });
+      rows.push({ day: dayLabel(d), storeId: null, storeName: null, outstandingEndOfDay: endOfDay.get(d) ?? null, unclaimedEgiftsEndOfDay: giftsEndOfDay.get(d) ?? null, ...figures });
       add(program, figures);
       add(total, figures);
     }
@@ -206,6 +231,8 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
     total,
     openingStoredValue: opening,
     closingStoredValue: closing,
+    openingUnclaimedEgifts: giftsOpening,
+    closingUnclaimedEgifts: giftsClosing,
   };
 }
 
@@ -249,12 +276,12 @@ export function storedValueQuery(engine: Engine, vendorId: number, quickPayCurre
     .groupBy(['day', 'e.kind', 'o.store_id', 'p.method']);
 }
 
-/** What moved the quick-pay balances from `since` on. */
+/** What moved the quick-pay balances from `since` on, and of it what claimed eGifts loaded. */
 export function movedSinceQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, since: number) {
   return engine.db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-    .select((eb) => eb.fn.sum<number>('e.amount').as('amount'))
+    .select((eb) => [eb.fn.sum<number>('e.amount').as('amount'), eb.fn.sum<number>(sql`case when e.kind = 'egift' then e.amount else 0 end`).as('egifts_claimed')])
     .where('e.vendor_id', '=', vendorId)
     .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
     .where('e.created_at', '>=', since);

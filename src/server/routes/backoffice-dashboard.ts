@@ -86,10 +86,12 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
       quick_pay_currency: p.quickPayCurrency,
       opening_stored_value: p.openingStoredValue,
       closing_stored_value: p.closingStoredValue,
+      opening_unclaimed_egifts: p.openingUnclaimedEgifts,
+      closing_unclaimed_egifts: p.closingUnclaimedEgifts,
       total: periodToWire(p.total),
       program: p.program === null ? null : periodToWire(p.program),
       stores: p.stores.map((s) => ({ id: s.id, name: s.name, ...periodToWire(s) })),
-      days: p.rows.map((r) => ({ day: r.day, store: r.storeId, store_name: r.storeName, ...periodToWire(r), outstanding_stored_value: r.outstandingEndOfDay })),
+      days: p.rows.map((r) => ({ day: r.day, store: r.storeId, store_name: r.storeName, ...periodToWire(r), outstanding_stored_value: r.outstandingEndOfDay, unclaimed_egift_amount: r.unclaimedEgiftsEndOfDay })),
     };
   });
 

@@ -6,6 +6,7 @@ import type { PeriodStatement } from './admin-api';
 import { adminStore } from './admin-store';
 import { TableScroll } from './a11y';
 import { formatAmount } from './format';
+import { saveFile } from './save-file';
 import { usePeriodStatementStrings } from './period-statement-strings';
 
 type Figures = PeriodStatement['total'];
@@ -24,18 +25,6 @@ function recentMonths(now = new Date()): Array<{ year: number; month: number }> 
     const d = new Date(now.getFullYear(), now.getMonth() - i, 1);
     return { year: d.getFullYear(), month: d.getMonth() };
   });
-}
-
-/** Hands a file to the browser's downloads. */
-function saveFile(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /**
@@ -136,7 +125,9 @@ function StatementTables({ statement: p }: { statement: PeriodStatement }) {
     [t.other, money(f.stored_value_other)],
     [t.netChange, money(f.stored_value_net_change)],
     ...(p.closing_stored_value === null ? [] : [[t.closing, money(p.closing_stored_value)] as [string, string]]),
+    ...(p.opening_unclaimed_egifts === null ? [] : [[t.unclaimedAtStart, money(p.opening_unclaimed_egifts)] as [string, string]]),
     ...(p.program === null ? [] : [[t.egiftsSold, money(f.egifts_sold_amount)] as [string, string]]),
+    ...(p.closing_unclaimed_egifts === null ? [] : [[t.unclaimedAtEnd, money(p.closing_unclaimed_egifts)] as [string, string]]),
   ];
   const reconciles = p.opening_stored_value === null || p.closing_stored_value === null ? null : p.opening_stored_value + f.stored_value_net_change === p.closing_stored_value;
   return (
