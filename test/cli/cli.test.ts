@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLines, killLeftovers, launch, run, type Running, stopWith, waitFor } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
+import { NOT_PAIRED_STATUS } from '../../src/server/sync/store-sync';
 
 // The `punchcard` command as users run it: real processes from the repository root, real data folders.
 
@@ -132,7 +133,8 @@ describe('punchcard sync status', () => {
       const json = await run(['sync', 'status', '--data', dir, '--json']);
       expect(json.code, json.stderr).toBe(0);
       expect(json.stderr).toBe('');
-      expect(JSON.parse(json.stdout.trim())).toMatchObject({ paired: false, central: null, link: 'none', pending: 0, last_error: null });
+      expect(JSON.parse(json.stdout.trim())).toEqual({ ...NOT_PAIRED_STATUS, first_sync: { ...NOT_PAIRED_STATUS.first_sync } });
+      expect(NOT_PAIRED_STATUS).toMatchObject({ paired: false, central: null, link: 'none', pending: 0, last_error: null, clock_offset_seconds: null });
       const text = await run(['sync', 'status', '--data', dir]);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout).toMatch(/^paired\s+false$/m);

@@ -14,6 +14,7 @@ import { run } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
 import { http } from '../support/test-node';
 import { eventually } from '../support/eventually';
+import { NOT_PAIRED_STATUS } from '../../src/server/sync/store-sync';
 
 // Pairing a running store node from its Settings screen (POST /sync/pairing) and unpairing it
 // (DELETE /sync/pairing): refusals change nothing; success restarts the node in-process on the
@@ -67,7 +68,8 @@ describe('pairing and unpairing a running store node from its screens', () => {
     const notUrl = await pair(local.apiKey, { central: 'central.example', code, replace_local_data: true });
     expect([notUrl.status, notUrl.body.code]).toEqual([400, 'validation_failed']);
     // an unpaired node has no link to be down: `none`, not the `down` of a paired store offline
-    expect((await http(`${storeUrl}/sync/status`)).body).toMatchObject({ paired: false, central: null, link: 'none' });
+    // The same body as `punchcard sync status` prints for an unpaired folder (test/cli/cli.test.ts).
+    expect((await http(`${storeUrl}/sync/status`)).body).toEqual(NOT_PAIRED_STATUS);
     expect((await http(`${storeUrl}/app/terminal?api_key=${local.apiKey}`)).status).toBe(200);
     expect(setAside(dirs[1]!.path, 'before-pairing')).toEqual([]);
 

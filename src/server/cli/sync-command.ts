@@ -9,28 +9,10 @@ import { firstSyncShare, readRecordedLink } from '../../core/sync/store/sync-cli
 import { dataDirAt, refuseCentralsFolder, runningNodeOf } from '../node/data-dir';
 import { SettingError } from '../node/setting-error';
 import { readPairing } from '../sync/pairing-file';
+import { NOT_PAIRED_STATUS } from '../sync/store-sync';
 import { lostPairingProblem, pairingLost } from '../node/lost-pairing';
 
 const iso = (ms: string | number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
-/** A folder with no pairing, in the fields of a paired one (link `none`, as GET /sync/status says). */
-const NOT_PAIRED = {
-  paired: false,
-  central: null,
-  node_id: null,
-  store: null,
-  store_name: null,
-  link: 'none',
-  pending: 0,
-  oldest_pending_at: null,
-  rejected: 0,
-  last_push_at: null,
-  last_pull_at: null,
-  cursor: 0,
-  cursor_lag: 0,
-  first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
-  last_error: null,
-};
 
 function printStatus(status: Record<string, unknown>, json: boolean | undefined): void {
   if (json) process.stdout.write(`${JSON.stringify(status)}\n`);
@@ -79,7 +61,7 @@ export function registerSyncCommand(program: Command): void {
       // Nothing syncs there (a standalone or unpaired node): the facts GET /sync/status gives,
       // and no database made.
       if (pairing === null && !lost) {
-        printStatus(NOT_PAIRED, options.json);
+        printStatus(NOT_PAIRED_STATUS, options.json);
         return;
       }
       if (!existsSync(dir.database)) throw new ServiceError('store_not_paired', `${dir.root} holds a pairing (central.json) but no database: nothing syncs there.`);

@@ -5,7 +5,7 @@ import { listRejectedEvents } from '../../core/sync/outbox/pending-events';
 import { toIso } from '../../shared/time';
 import { ApiKeyQuery } from '../../shared/schemas/onscreen';
 import { requireApiKey } from '../auth/api-key';
-import type { StoreSync } from '../sync/store-sync';
+import { NOT_PAIRED_STATUS, type StoreSync } from '../sync/store-sync';
 
 const RejectedQuery = Type.Intersect([ApiKeyQuery, Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'How many, newest first (default 50)' })) })]);
 
@@ -27,23 +27,7 @@ const RejectedEventSchema = Type.Object({
  */
 export const syncStatusRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; sync: StoreSync | null }> = async (app, { engine, sync }) => {
   app.get('/sync/status', { config: { style: 'resource' }, schema: { tags: ['Sync'] } }, async () => {
-    if (sync) return sync.status();
-    return {
-      paired: false,
-      central: null,
-      // Nothing to reach: `down` would read as a paired store offline.
-      link: 'none',
-      pending: 0,
-      oldest_pending_at: null,
-      rejected: 0,
-      last_push_at: null,
-      last_pull_at: null,
-      cursor: 0,
-      cursor_lag: 0,
-      first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
-      last_error: null,
-      clock_offset_seconds: null,
-    };
+    return sync ? sync.status() : NOT_PAIRED_STATUS;
   });
 
   app.get(

@@ -8,6 +8,29 @@ import { CentralClock } from './central-clock';
 import { httpTransport, UNREACHABLE } from './http-transport';
 import type { StorePairing } from './pairing-file';
 
+/**
+ * GET /sync/status's body, and `punchcard sync status`'s, where nothing syncs (a standalone or
+ * unpaired node): the paired fields, empty. Link `none`: `down` would read as a paired store offline.
+ */
+export const NOT_PAIRED_STATUS = {
+  paired: false,
+  central: null,
+  node_id: null,
+  store: null,
+  store_name: null,
+  link: 'none',
+  pending: 0,
+  oldest_pending_at: null,
+  rejected: 0,
+  last_push_at: null,
+  last_pull_at: null,
+  cursor: 0,
+  cursor_lag: 0,
+  first_sync: { done: false, ready: false, progress: 0, rows: 0, eta_seconds: null },
+  last_error: null,
+  clock_offset_seconds: null,
+} as const;
+
 export interface StoreSync {
   pairing: StorePairing;
   client: SyncClient;
