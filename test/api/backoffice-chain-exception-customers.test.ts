@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../src/core/credentials/authenticate';
+import { placeOrder } from '../../src/core/orders/place-order';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { orderSubject } from '../../src/shared/exception-subject';
 import { ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
@@ -63,5 +66,32 @@ describe('customers named in sync exceptions', () => {
     await exception('order 77', 'receipt R-1 was already used by order 76; kept as R-1~2');
     const reply = await staffCall(asNode(), owner.token, 'GET', '/backoffice/chain');
     expect(reply.body.exceptions.find((e: { subject: string }) => e.subject === 'order 77').customers).toEqual([]);
+  });
+
+  // Sixteenth round: an order's subject is its internal id ("order 8589934598"); a chain operator
+  // knows the sale by its receipt. The listing looks the receipt up (old rows too) and names the
+  // customer whose page shows the sale, when they are a member.
+  it('gives an order’s exception its receipt and the member whose page shows it, looked up when listed', async () => {
+    const olga = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Olga', last_name: 'Ortiz' });
+    const gone = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Gonzalo', last_name: 'Ido' });
+    const scope = await authenticateApiKey(node.engine, vendor.apiKey);
+    await placeOrder(node.engine, scope, { identification: olga.email, receiptNumber: 'T-100', subtotal: 12.5 });
+    await placeOrder(node.engine, scope, { identification: gone.email, receiptNumber: 'T-101', subtotal: 3 });
+    const idOf = async (receipt: string) => Number((await node.engine.db.selectFrom('orders').select('id').where('receipt_number', '=', receipt).executeTakeFirstOrThrow()).id);
+    const [sold, left] = [await idOf('T-100'), await idOf('T-101')];
+    await node.engine.db.updateTable('user_vendors').set({ removed_at: node.clock.now() }).where('user_id', '=', gone.userId).execute();
+    // Stored as central always wrote them, one through the shared builder, one as an old literal.
+    await exception(orderSubject(sold), 'receipt T-100 was already used by order 1; kept as T-100~2');
+    await exception(`order ${left}`, 'void of order repeated');
+    await exception('order 999999999', 'an order central does not hold');
+
+    const reply = await staffCall(asNode(), owner.token, 'GET', '/backoffice/chain');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const about = (subject: string) => reply.body.exceptions.find((e: { subject: string }) => e.subject === subject);
+    expect(about(`order ${sold}`)).toMatchObject({ subject: `order ${sold}`, order: { id: sold, receipt_number: 'T-100', customer: olga.userId } });
+    expect(about(`order ${left}`).order).toEqual({ id: left, receipt_number: 'T-101', customer: null });
+    expect(about('order 999999999').order).toBeNull();
+    expect(about(`user ${olga.userId}`)?.order ?? null).toBeNull();
+    expect(reply.body.exceptions.every((e: { order?: unknown }) => 'order' in e)).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { createSpendingRule } from '../../src/core/rules/spending/create-spendin
 import { type SignedInStaff, STAFF_PASSWORD } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
-import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
+import { backOfficePage, expectText, UI_TIMEOUT } from '../support/e2e-browser';
 import { acceptPushedEvents } from '../../src/core/sync/central/apply-push';
 import { readPendingEvents } from '../../src/core/sync/outbox/pending-events';
 import { addStore, type CentralHandle, pairFirstStore, pairStoreBehindSwitch, type StoreHandle, type Switch } from '../sync/support/chain';
@@ -93,6 +93,7 @@ describe('sync exceptions on a Spanish chain page', () => {
 
   it('writes each message in Spanish, customers named and linked, and an old one in its stored English', async () => {
     const ana = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'ana@example.com').executeTakeFirstOrThrow();
+    const bo = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'bo@example.com').executeTakeFirstOrThrow();
     const page = await spanishChainPage();
     try {
       const rows = page.getByRole('table', { name: 'Excepciones de sincronización por resolver' }).getByRole('row');
@@ -102,7 +103,9 @@ describe('sync exceptions on a Spanish chain page', () => {
       const overdraft = rows.filter({ hasText: 'Sobregiro sin conexión' });
       await expectText(overdraft, /Cy Spender: lo gastado en Points antes de que los nodos se enteraran el uno del otro dejó un saldo de −6 Points \(la tienda creía que había 10 Points disponible\); se salda con los próximos abonos/);
       const reused = rows.filter({ hasText: 'Número de recibo repetido' });
-      await expectText(reused, /^.*pedido \d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      // Sixteenth round: the sale by its receipt (central renamed the reused one), linked to its customer's page.
+      await expectText(reused, /recibo R-9~\d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      expect(await reused.getByRole('link', { name: /^recibo R-9~\d+$/ }).getAttribute('href')).toBe(`#/customers/${bo.id}`);
       const refused = rows.filter({ hasText: 'Cambio rechazado' });
       await expectText(refused, /evento \d+ \(local\.write\): foreign_store: (el registro|el pedido) \d+ indica otra tienda/);
       const old = rows.filter({ hasText: 'Tarjeta vinculada dos veces' });
@@ -110,6 +113,24 @@ describe('sync exceptions on a Spanish chain page', () => {
       await expectText(old, /tarjeta 99: card number created at two stores; card 42 stands/);
       // No English sentence of central's is left on the new ones, nor an English subject.
       for (const row of [merged, overdraft, reused, refused]) expect(await row.textContent()).not.toMatch(/registered offline|spent before|was already used|names another store|\b(order|event) \d/);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  // Sixteenth round: in English too, a sale's exception names its receipt, not central's order id,
+  // and links to the page that shows the sale (its customer's ledger, by receipt).
+  it('names a sale by its receipt in English, linked to its customer', async () => {
+    const bo = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'bo@example.com').executeTakeFirstOrThrow();
+    const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Sync exceptions to resolve');
+    try {
+      const reused = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row').filter({ hasText: 'Receipt number reused' });
+      await expectText(reused, /receipt R-9~\d+: receipt R-9 was already used by order \d+; kept as R-9~\d+/);
+      expect(await reused.textContent()).not.toMatch(/order \d+:/);
+      await reused.getByRole('link', { name: /^receipt R-9~\d+$/ }).click();
+      await page.waitForURL(new RegExp(`#/customers/${bo.id}$`));
+      // The customer's ledger shows the sale by the same receipt.
+      await expectText(page.getByRole('table', { name: 'Ledger' }), /R-9~\d+/);
     } finally {
       await page.context().close();
     }

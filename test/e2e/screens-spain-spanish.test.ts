@@ -135,7 +135,8 @@ describe('a café in Madrid, in Spanish (Chromium)', () => {
 
       await page.goto(`${store.node.url}/admin#/audit`);
       const change = page.locator('tbody tr').filter({ hasText: 'Ajuste de saldo' }).first().locator('td').nth(4);
-      await expectText(change, /^saldo: 0 → 1250$/m);
+      // Sixteenth round: money as the program's country writes it, not minor units.
+      await expectText(change, /^saldo: 0,00\sUS\$ → 12,50\sUS\$$/m);
       const text = await change.innerText();
       expect(text).toMatch(/^motivo: Regalo de bienvenida$/m);
       expect(text).not.toMatch(/^(balance|reason|amount|ledger_entry):/m);

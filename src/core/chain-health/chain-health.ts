@@ -10,6 +10,8 @@ import { listSyncNodes } from '../sync/central/pairing';
 import { levelBeside } from '../sync/schema-level';
 import { listSyncExceptions, saidOf, type SyncExceptionRecord } from '../sync/central/sync-exceptions';
 import { type ChainException, withCustomersNamed } from './exception-customers';
+import { type ExceptionOrder, ordersNamed } from './exception-orders';
+import { orderIdInSubject } from '../../shared/exception-subject';
 
 // Each paired store node's health as central sees it, and the exceptions offline selling left, for
 // the back office. Reads the sync tables through sync's own use cases; only resolving writes
@@ -105,14 +107,19 @@ function firstSyncOf(node: { lastSeq: number; cursor: number; pairedAt: number; 
   return 'waiting';
 }
 
-/** Open (or, with `resolved`, every) exception of the program, a store manager's store only, with the customers they mention named. */
-export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<ChainException[]> {
+/** An exception as the chain page lists it: the customers it mentions named, and the sale its subject names, by receipt. */
+export type ListedChainException = ChainException & { order: ExceptionOrder | null };
+
+/** Open (or, with `resolved`, every) exception of the program, a store manager's store only, with the customers they mention named and their orders' receipts. */
+export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<ListedChainException[]> {
   const all = await listSyncExceptions(engine, vendorId, { open: !options.resolved });
-  return withCustomersNamed(
+  const named = await withCustomersNamed(
     engine,
     vendorId,
     all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId),
   );
+  const orders = await ordersNamed(engine, vendorId, named.map((e) => e.subject));
+  return named.map((e) => ({ ...e, order: orders.get(orderIdInSubject(e.subject) ?? 0) ?? null }));
 }
 
 /** Marks an open exception resolved, with the staff member's note in the audit log. */

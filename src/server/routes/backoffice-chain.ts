@@ -45,7 +45,12 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         schema_level: n.schemaLevel,
         version: n.version,
       })),
-      exceptions: exceptions.map((e) => ({ ...syncExceptionWire(e), customers: e.customers, message_data: e.said })),
+      exceptions: exceptions.map((e) => ({
+        ...syncExceptionWire(e),
+        customers: e.customers,
+        message_data: e.said,
+        order: e.order === null ? null : { id: e.order.id, receipt_number: e.order.receiptNumber, customer: e.order.customer },
+      })),
     };
   });
 

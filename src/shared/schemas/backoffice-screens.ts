@@ -147,6 +147,16 @@ export const ChainExceptionSchema = Type.Object({
       { description: 'what the message says, as data, for the back office to write it in its language; null for an exception recorded before central kept it (its English message only)' },
     ),
   ),
+  order: Nullable(
+    Type.Object(
+      {
+        id: Type.Integer(),
+        receipt_number: Type.String({ description: 'its receipt as central holds it now: the one the cashier gave, or the name central gave a reused one (R-9~5)' }),
+        customer: Nullable(Type.Integer({ description: 'its customer, whose page shows the sale in their ledger; null when not a member of the program' })),
+      },
+      { description: 'the sale the subject names ("order 123"), looked up when listed; null for a subject about something else, or an order central does not hold' },
+    ),
+  ),
 });
 
 export const ChainHealthSchema = Type.Object({

@@ -203,21 +203,22 @@ async function finishPayback(engine: Engine, actor: Actor, paybackId: number, op
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     const userId = Number(payback.user_id);
+    const currencyId = Number(payback.currency_id);
+    const currency = await trx.selectFrom('currencies').select(['id', 'name', 'public_id']).where('id', '=', currencyId).executeTakeFirstOrThrow();
     if (options.auditFinish) {
+      // The currency in both: the audit log writes the amounts as money in it (an entry written before said none).
       await recordAudit(trx, engine, actor, {
         action: 'customer.pay_back_finished',
         objectType: 'customer',
         objectId: userId,
-        before: { payback: paybackId, status: 'refunding' },
-        after: { payback: paybackId, status, amount_paid: amount - refused, returned: refused },
+        before: { currency: currency.public_id, payback: paybackId, status: 'refunding' },
+        after: { currency: currency.public_id, payback: paybackId, status, amount_paid: amount - refused, returned: refused },
       });
     }
     if (refused === 0) return true;
-    const currencyId = Number(payback.currency_id);
     const vendorId = Number(payback.vendor_id);
     const accountId = await openAccount(trx, engine, { vendorId, currencyId, holderType: 'user', holderId: userId });
     const back = await postEntry(trx, engine, accountId, { amount: refused, kind: 'payback', referenceType: 'payback', referenceId: String(paybackId), reversesId: Number(payback.ledger_entry_id) });
-    const currency = await trx.selectFrom('currencies').select(['id', 'name', 'public_id']).where('id', '=', currencyId).executeTakeFirstOrThrow();
     await recordBalanceNote(trx, engine, { kind: 'payback', vendorId, userId, currency: { id: Number(currency.id), name: currency.name }, amount: refused });
     await recordAudit(trx, engine, actor, {
       action: 'customer.pay_back_refused',

@@ -24,6 +24,7 @@ import { settleAccounts } from './settle-accounts';
 import { applyStoreChangeEffects, prepareStoreChangeEffects, type StoreChangeEffects } from './store-change-effects';
 import { giveSurvivorTheContacts, updateCustomerFromStore } from './update-customer-from-store';
 import { survivingCustomerId } from '../../customers/customer-store';
+import { cardSubject, customerSubject, eventSubject } from '../../../shared/exception-subject';
 
 export interface PairedNode {
   id: number;
@@ -258,7 +259,7 @@ async function applyOneEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, 
 /** A lasting refusal of the event's data: an exception for staff, and the verdict the store keeps. */
 async function rejectEvent(trx: Kysely<DB>, engine: Engine, node: PairedNode, event: PushedEvent, error: unknown): Promise<EventVerdict> {
   const refused = error instanceof EventRefused ? error : new EventRefused({ why: 'not_applied', detail: (error as Error).message });
-  await recordSyncException(trx, engine, node, 'event_rejected', `event ${event.node_seq} (${event.type})`, { key: 'event_rejected', params: { code: refused.code, reason: refused.message, ...refused.refusal } });
+  await recordSyncException(trx, engine, node, 'event_rejected', eventSubject(event.node_seq, event.type), { key: 'event_rejected', params: { code: refused.code, reason: refused.message, ...refused.refusal } });
   return { node_seq: event.node_seq, event_id: event.event_id, verdict: 'rejected', code: refused.code, message: refused.message };
 }
 
@@ -357,7 +358,7 @@ async function insertCustomer(trx: Kysely<DB>, engine: Engine, node: PairedNode,
   await preparedInsertInto('users')(trx, row);
   if (same) {
     // Which contact met: staff tell one person registered twice from two sharing a phone or an email.
-    await recordSyncException(trx, engine, node, 'customer_merged', `user ${String(data['id'])}`, { key: 'customer_merged', params: { contact: same.by, customer: same.id } });
+    await recordSyncException(trx, engine, node, 'customer_merged', customerSubject(Number(data['id'])), { key: 'customer_merged', params: { contact: same.by, customer: same.id } });
     await giveSurvivorTheContacts(trx, engine, node, same.id, data, registeredAtKiosk(event, Number(data['id'])));
   }
 }
@@ -415,7 +416,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     if (holder && Number(holder.user_id) !== row['user_id']) {
       row['removed_at'] = now;
       row['status'] = 'removed';
-      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['card_id'])}`, {
+      await recordSyncException(trx, engine, node, 'card_conflict', cardSubject(String(row['card_id'])), {
         key: 'card_linked_twice',
         params: { customer: Number(row['user_id']), holder: Number(holder.user_id) },
       });
@@ -427,7 +428,7 @@ async function insertFromStore(trx: Kysely<DB>, engine: Engine, node: PairedNode
     const same = await trx.selectFrom('cards').select('id').where('vendor_id', '=', node.vendorId).where('number_key', '=', row['number_key'] as string).where('deleted_at', 'is', null).executeTakeFirst();
     if (same) {
       row['deleted_at'] = now;
-      await recordSyncException(trx, engine, node, 'card_conflict', `card ${String(row['id'])}`, { key: 'card_number_twice', params: { card: Number(same.id) } });
+      await recordSyncException(trx, engine, node, 'card_conflict', cardSubject(String(row['id'])), { key: 'card_number_twice', params: { card: Number(same.id) } });
     }
   }
   const moved = table === 'pos_sessions' && row['status'] === 'active' ? await closeOtherActiveSession(trx, row['user_id'] as number, row['vendor_id'] as number, now) : [];

@@ -5,6 +5,7 @@ import type { EventVerdict, MovedRowId, PushedEvent, PushResponse } from '../pro
 import type { PairedNode } from './apply-push';
 import { highestIdOfNode } from './highest-node-id';
 import { recordSyncException } from './sync-exceptions';
+import { eventSubject } from '../../../shared/exception-subject';
 
 /**
  * Verdicts of events central already took, as it gave them: central keeps a row for each refusal
@@ -57,7 +58,7 @@ export async function answerDivergence(
   lastSeq: number,
 ): Promise<PushResponse> {
   const results = await storedVerdicts(trx, node.id, repeated.filter((e) => e.node_seq < divergedAt), takenElsewhere, tell);
-  const subject = `event ${divergedAt}`;
+  const subject = eventSubject(divergedAt);
   const told = await trx.selectFrom('sync_exceptions').select('id').where('node_id', '=', node.id).where('kind', '=', 'node_restored').where('subject', '=', subject).executeTakeFirst();
   if (!told) {
     await recordSyncException(trx, engine, node, 'node_restored', subject, { key: 'node_restored', params: { from: divergedAt, last: lastSeq } });

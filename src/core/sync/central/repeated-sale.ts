@@ -9,6 +9,7 @@ import { preparedRowById } from '../../storage/prepared';
 import type { DB, OrdersTable } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
+import { orderSubject } from '../../../shared/exception-subject';
 
 // Receipt numbers are unique per store, but each node of a store only knows its own until central
 // sees them. A till that fails over between two nodes of its store (its first try answered, the reply
@@ -34,10 +35,10 @@ export async function renameReusedReceipt(trx: Kysely<DB>, engine: Engine, node:
   const renamed = await freeRenamedReceipt(trx, storeId, receipt, node.id);
   row['receipt_number'] = renamed;
   if (await isSameSale(trx, earlier, row)) {
-    await recordSyncException(trx, engine, node, 'sale_repeated', `order ${String(row['id'])}`, { key: 'sale_repeated', params: { receipt, order: Number(earlier.id), renamed } });
+    await recordSyncException(trx, engine, node, 'sale_repeated', orderSubject(String(row['id'])), { key: 'sale_repeated', params: { receipt, order: Number(earlier.id), renamed } });
     return true;
   }
-  await recordSyncException(trx, engine, node, 'receipt_reused', `order ${String(row['id'])}`, { key: 'receipt_reused', params: { receipt, order: Number(earlier.id), renamed } });
+  await recordSyncException(trx, engine, node, 'receipt_reused', orderSubject(String(row['id'])), { key: 'receipt_reused', params: { receipt, order: Number(earlier.id), renamed } });
   return false;
 }
 
@@ -81,7 +82,7 @@ export async function voidSaleOfVoidedRepeat(trx: Kysely<DB>, engine: Engine, no
   const standing = await saleRepeatedBy(trx, copy as Selectable<OrdersTable>);
   if (!standing || standing.status === 'voided') return;
   await reverseOrder(trx, engine, standing);
-  await recordSyncException(trx, engine, node, 'sale_repeated', `order ${standing.id}`, { key: 'repeat_voided', params: { order: orderId, receipt: copy.receipt_number as string, node: node.id } });
+  await recordSyncException(trx, engine, node, 'sale_repeated', orderSubject(standing.id), { key: 'repeat_voided', params: { order: orderId, receipt: copy.receipt_number as string, node: node.id } });
 }
 
 /** Voids at central the repeat of a sale (renameReusedReceipt), once every row of its event is in. */

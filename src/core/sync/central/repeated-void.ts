@@ -6,6 +6,7 @@ import { nodeOfId } from '../../storage/ids';
 import type { DB } from '../../storage/schema';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
+import { orderSubject } from '../../../shared/exception-subject';
 
 // One order voided at two nodes before the voids met (a store offline and central, or two tills of
 // one store): each void gave every entry of the order a reversal, so applied as they come the
@@ -63,7 +64,7 @@ export async function markRepeatedVoidRecord(trx: Kysely<DB>, engine: Engine, no
   if (data['kind'] !== 'void') return;
   // Staff find a sale by its receipt (the order's id alone found nothing in the back office).
   const order = await trx.selectFrom('orders').select('receipt_number').where('id', '=', Number(data['order_id'])).executeTakeFirst();
-  await recordSyncException(trx, engine, node, 'void_repeated', `order ${String(data['order_id'])}`, { key: 'void_repeated', params: { receipt: order ? order.receipt_number : null } });
+  await recordSyncException(trx, engine, node, 'void_repeated', orderSubject(String(data['order_id'])), { key: 'void_repeated', params: { receipt: order ? order.receipt_number : null } });
 }
 
 async function isRepeatedVoidRecord(trx: Kysely<DB>, data: Record<string, unknown>): Promise<boolean> {

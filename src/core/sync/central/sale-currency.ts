@@ -5,6 +5,7 @@ import type { DB } from '../../storage/schema';
 import type { EventVerdict, PushedEvent } from '../protocol';
 import type { PairedNode } from './apply-push';
 import { recordSyncException } from './sync-exceptions';
+import { orderSubject } from '../../../shared/exception-subject';
 
 // A store's sale is kept in minor units of the quick-pay currency the store had when it sold (its
 // stored reply names the code). Central may change that code while it holds no money in it
@@ -30,7 +31,7 @@ export async function flagSalesInAnotherCurrency(trx: Kysely<DB>, engine: Engine
       // whose minor units central would misread (a paused USD read as JPY; not USD read as EUR).
       if (sold.code === null && (sold.digits === null || sold.digits === minorUnitDigits(central))) continue;
       const digits = sold.digits ?? minorUnitDigits(sold.code!);
-      await recordSyncException(trx, engine, node, 'sale_in_other_currency', `order ${String(change.data['id'])}`, {
+      await recordSyncException(trx, engine, node, 'sale_in_other_currency', orderSubject(String(change.data['id'])), {
         key: 'sale_in_other_currency',
         params: { receipt: String(change.data['receipt_number']), sold: sold.code, digits, subtotal: Number(change.data['subtotal']), central },
       });

@@ -9,6 +9,7 @@ import type { PairedNode } from './apply-push';
 import { hasMembership } from './push-scope';
 import { recordSyncException } from './sync-exceptions';
 import type { SyncExceptionKind } from '../../../shared/sync-exception-kinds';
+import { customerSubject } from '../../../shared/exception-subject';
 
 // A customer's row is central's (profile changes, passwords, deletion are forwarded to it), except
 // what a store's counter changes locally (POST /onscreen/register, register-in-store.ts): the
@@ -53,7 +54,7 @@ export async function updateCustomerFromStore(trx: Kysely<DB>, engine: Engine, n
  */
 async function theProgramsOwn(trx: Kysely<DB>, engine: Engine, node: PairedNode, userId: number): Promise<boolean> {
   if (await mayVouchForContacts(trx, userId, node.vendorId)) return true;
-  await recordSyncException(trx, engine, node, 'contact_kept', `user ${userId}`, { key: 'contact_of_other_program', params: { customer: userId } });
+  await recordSyncException(trx, engine, node, 'contact_kept', customerSubject(userId), { key: 'contact_of_other_program', params: { customer: userId } });
   return false;
 }
 
@@ -69,7 +70,7 @@ async function noteContactsKept(trx: Kysely<DB>, engine: Engine, node: PairedNod
   if (!Object.keys(data).every((column) => COUNTER_SET.has(column))) return;
   const id = Number(existing['id']);
   const kept = async (contact: 'email' | 'phone', added: string, held: unknown) =>
-    recordSyncException(trx, engine, node, 'contact_kept', `user ${id}`, { key: 'contact_kept', params: { contact, added, customer: id, held: String(held) } });
+    recordSyncException(trx, engine, node, 'contact_kept', customerSubject(id), { key: 'contact_kept', params: { contact, added, customer: id, held: String(held) } });
   const email = data['email'];
   if (typeof email === 'string' && isEmail(email) && existing['email'] != null && emailKey(email) !== existing['email_key']) await kept('email', email, existing['email']);
   const phone = data['phone'];
@@ -110,7 +111,7 @@ async function takeStoreContacts(
   const others = trx.selectFrom('users').select('id').where('status', '!=', 'deleted').where('id', '!=', targetId);
   const changes: Row = {};
   const conflict = (kind: SyncExceptionKind, contact: 'passport' | 'email' | 'phone', value: string, holder: { id: number }) =>
-    recordSyncException(trx, engine, node, kind, `user ${targetId}`, { key: 'contact_held', params: { contact, value, holder: Number(holder.id), customer: targetId } });
+    recordSyncException(trx, engine, node, kind, customerSubject(targetId), { key: 'contact_held', params: { contact, value, holder: Number(holder.id), customer: targetId } });
   const { passport, email, phone } = given;
   if (passport !== undefined && passport !== target['passport_number']) {
     const holder = passport === null ? undefined : await others.where('passport_number', '=', passport).executeTakeFirst();

@@ -1,6 +1,9 @@
 import { Alert, Button, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { TableScroll } from './a11y';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import type { AuditEntry } from './admin-api';
+import { type AuditCurrency, auditValueWriter } from './audit-value-words';
+import { useProgramCountry } from './program-country';
 import { adminStore } from './admin-store';
 import { auditChanges, auditVerb } from './audit-lines';
 import { auditFieldWord } from './audit-field-words';
@@ -21,10 +24,12 @@ const EVERYTHING = 'all';
  * without an arrow. Wrapped: a long value never widens the page past the window; at least 15em wide
  * (the table scrolls in its box), not squeezed into a column of a few letters at 320 px.
  */
-function ChangeLines({ before, after }: { before: unknown; after: unknown }) {
+function ChangeLines({ entry, currencies }: { entry: AuditEntry; currencies: ReadonlyMap<string, AuditCurrency> }) {
   const t = useAdminStrings();
   const language = useLanguage();
-  const changes = auditChanges(before, after);
+  const { before, after } = entry;
+  // Money in the entry's currency and codes in words (audit-value-words.ts); what it does not know, as recorded.
+  const changes = auditChanges(before, after, auditValueWriter(entry, currencies, language));
   if (changes.length === 0) return <Text size="sm">{t.auditNothingChanged}</Text>;
   return (
     <Code block miw="15em" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -46,6 +51,12 @@ export function AuditScreen() {
   const [offset, setOffset] = useState(0);
   const [objectType, setObjectType] = useState<string>(EVERYTHING);
   const page = useLoad(() => adminStore.getState().api().audit(offset, PAGE, objectType === EVERYTHING ? null : objectType), [offset, objectType]);
+  // The program's currencies name the entries' amounts (an entry records a currency by its id); the
+  // page shows amounts as recorded until they are known, or if they cannot be read.
+  const program = useLoad(() => adminStore.getState().api().program(), []);
+  const currencies = useMemo(() => new Map((program.data?.currencies ?? []).map((c) => [c.id, { code: c.code, name: c.name }])), [program.data]);
+  // Amounts follow the program's country (formatAmount): render again once it is known.
+  useProgramCountry();
   const filter = (
     <Select
       label={t.auditFilter}
@@ -103,7 +114,7 @@ export function AuditScreen() {
                   {t.auditObject(entry.object_type)} {entry.object_id}
                 </Table.Td>
                 <Table.Td>
-                  <ChangeLines before={entry.before} after={entry.after} />
+                  <ChangeLines entry={entry} currencies={currencies} />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { readSubject } from '../../../shared/exception-subject';
 import { REFUSAL_WHYS, type RefusalWhy, SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid } from '../../../shared/sync-exception-said';
 import { languageStore } from '../i18n/language-store';
 import { withMinusSign } from '../format';
@@ -90,14 +91,23 @@ function rowInWords(t: Texts, table: string, id: number | string): ReactNode {
   return words === undefined ? `${table} ${id}` : fill(words, { id });
 }
 
-const SUBJECT = /^(order|card|event) (\d+)( \(.+\))?$/;
-
-/** A subject other than a customer in the screen's words ("order 12" → "pedido 12"; an event's type stays as the store named it); one it does not know, as stored. */
+/**
+ * A subject other than a customer in the screen's words ("order 12" → "pedido 12"; an event's type
+ * stays as the store named it), read by the builders' own parser (shared/exception-subject.ts); one
+ * it does not know, as stored. An order central holds reads by its receipt (ExceptionText).
+ */
 export function subjectInWords(t: Texts, subject: string): ReactNode {
-  const match = SUBJECT.exec(subject);
-  if (!match) return subject;
-  const [, what, id, type = ''] = match;
-  return [...fill(t[`exceptionSubject_${what as 'order' | 'card' | 'event'}`], { id }), type];
+  const read = readSubject(subject);
+  switch (read?.what) {
+    case 'order':
+      return fill(t.exceptionSubject_order, { id: read.orderId });
+    case 'card':
+      return fill(t.exceptionSubject_card, { id: read.cardId });
+    case 'event':
+      return [...fill(t.exceptionSubject_event, { id: read.seq }), read.type === null ? '' : ` (${read.type})`];
+    default:
+      return subject;
+  }
 }
 
 /** Minor units of a currency the page knows only by its decimals (sold while quick pay was paused). */

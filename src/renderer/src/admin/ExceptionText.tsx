@@ -2,7 +2,7 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { customerIdInSubject } from '../../../shared/exception-subject';
 import type { ChainException } from './admin-api';
-import { ExceptionSaid, knownSaid, subjectInWords } from './ExceptionSaid';
+import { ExceptionSaid, fill, knownSaid, subjectInWords } from './ExceptionSaid';
 import { useAdminStrings } from './strings';
 
 // A sync exception's text names customers by id ("user 8589934607: … of customer 4294967302"): each
@@ -20,8 +20,17 @@ export function ExceptionText({ exception }: { exception: ChainException }) {
   const t = useAdminStrings();
   const names = new Map(exception.customers.map((c) => [String(c.id), c.name]));
   const subjectId = customerIdInSubject(exception.subject);
-  // The subject always links (as before), by name when known.
-  const subject = subjectId === undefined ? subjectInWords(t, exception.subject) : <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />;
+  // The subject always links (as before), by name when known; a sale by its receipt, linked to its
+  // customer's page (their ledger lists it by receipt) when they are a member.
+  const { order } = exception;
+  const subject =
+    subjectId !== undefined ? (
+      <CustomerLink id={subjectId} text={names.get(subjectId) ?? exception.subject} />
+    ) : order ? (
+      <ReceiptSubject receipt={order.receipt_number} customer={order.customer} />
+    ) : (
+      subjectInWords(t, exception.subject)
+    );
   const said = knownSaid(exception.message_data);
   return (
     <>
@@ -49,6 +58,13 @@ function withCustomersLinked(message: string, names: ReadonlyMap<string, string>
   }
   parts.push(message.slice(from));
   return parts;
+}
+
+/** "receipt R-9" ("recibo R-9"): what the cashier and the customer read, not the order's internal id. */
+function ReceiptSubject({ receipt, customer }: { receipt: string; customer: number | null }) {
+  const t = useAdminStrings();
+  const words = fill(t.exceptionSubject_receipt, { receipt });
+  return customer === null ? <>{words}</> : <Anchor href={`#/customers/${customer}`}>{words}</Anchor>;
 }
 
 function CustomerLink({ id, text }: { id: string; text: string }) {

@@ -30,8 +30,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 const BOOKKEEPING = new Set(['id', 'publicId', 'vendorId', 'vendor_id', 'createdAt', 'created_at', 'updatedAt', 'updated_at']);
 
-/** The fields whose value differs between `before` and `after`, in the order the node wrote them. */
-export function auditChanges(before: unknown, after: unknown): FieldChange[] {
+/** How a field's value reads (audit-value-words.ts: money, words); undefined: as recorded. */
+export type ValueWriter = (field: string, value: unknown) => string | undefined;
+
+/**
+ * The fields whose value differs between `before` and `after`, in the order the node wrote them;
+ * compared as recorded, written by `write` where it has words for them.
+ */
+export function auditChanges(before: unknown, after: unknown, write: ValueWriter = () => undefined): FieldChange[] {
   if (!isRecord(before) && !isRecord(after)) {
     const [from, to] = [shown(before), shown(after)];
     return from === to ? [] : [{ field: '', before: from, after: to }];
@@ -39,7 +45,8 @@ export function auditChanges(before: unknown, after: unknown): FieldChange[] {
   const from = isRecord(before) ? before : {};
   const to = isRecord(after) ? after : {};
   const fields = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((field) => !BOOKKEEPING.has(field));
+  const written = (field: string, value: unknown) => (value === null || value === undefined ? null : (write(field, value) ?? shown(value)));
   return fields
-    .map((field) => ({ field, before: shown(from[field]), after: shown(to[field]) }))
-    .filter((change) => change.before !== change.after);
+    .filter((field) => shown(from[field]) !== shown(to[field]))
+    .map((field) => ({ field, before: written(field, from[field]), after: written(field, to[field]) }));
 }

@@ -1,0 +1,29 @@
+import type { Engine } from '../engine';
+import { orderIdInSubject } from '../../shared/exception-subject';
+
+/** The sale an exception's subject names ("order 123"), as the chain page shows it. */
+export interface ExceptionOrder {
+  id: number;
+  /** Its receipt number as central holds it now: the cashier's, or `R-9~5` once central renamed a reused one. */
+  receiptNumber: string;
+  /** Its customer, where the back office shows the sale (their ledger, by receipt); null when they are not a member of the program now. */
+  customer: number | null;
+}
+
+// The subject keeps the order's id (shared/exception-subject.ts): receipts repeat across stores and
+// central renames a reused one. A chain operator finds a sale by its receipt, so the listing looks
+// it up: one read of the page's orders by their keys, exceptions stored before included.
+
+/** The orders the exceptions' subjects name, by id; an order central does not hold (or another program's) is left out. */
+export async function ordersNamed(engine: Engine, vendorId: number, subjects: readonly string[]): Promise<Map<number, ExceptionOrder>> {
+  const ids = [...new Set(subjects.map(orderIdInSubject).filter((id): id is number => id !== undefined && Number.isSafeInteger(id)))];
+  if (ids.length === 0) return new Map();
+  const rows = await engine.db
+    .selectFrom('orders as o')
+    .leftJoin('user_vendors as m', (join) => join.onRef('m.user_id', '=', 'o.user_id').on('m.vendor_id', '=', vendorId).on('m.removed_at', 'is', null))
+    .select(['o.id', 'o.receipt_number', 'm.user_id as member'])
+    .where('o.vendor_id', '=', vendorId)
+    .where('o.id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), receiptNumber: r.receipt_number, customer: r.member === null ? null : Number(r.member) }]));
+}
