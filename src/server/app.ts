@@ -31,6 +31,7 @@ import { backOfficePaymentExceptionRoutes } from './routes/backoffice-payment-ex
 import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficePayBackRoutes } from './routes/backoffice-pay-back';
+import { personalDataRoutes } from './routes/personal-data';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
 import { backOfficeStoreRoutes } from './routes/backoffice-stores';
 import { backOfficeWebhookRoutes } from './routes/backoffice-webhooks';
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });
   await app.register(backOfficePayBackRoutes, { engine });
+  await app.register(personalDataRoutes, { engine, rateLimits });
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });
   await app.register(backOfficeDashboardRoutes, { engine });
   await app.register(backOfficeChainRoutes, { engine, role: options.role });

@@ -11,6 +11,8 @@ export const STAFF_PERMISSIONS = [
   'program.write',
   'customers.read',
   'customers.write',
+  /** A copy of everything the program holds about a person (GDPR access and portability): owners and managers. */
+  'customers.export',
   'stores.read',
   'stores.write',
   'keys.manage',
@@ -21,13 +23,13 @@ export const STAFF_PERMISSIONS = [
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 /**
- * owner: everything. manager: program, customers, stores, webhooks, payment exceptions (not staff).
+ * owner: everything. manager: program, customers (a copy of a person's data too), stores, webhooks, payment exceptions (not staff).
  * store manager: their own store only (its keys, its customers' check-ins and orders, its
  * dashboard), the program read-only; not payment exceptions, which belong to no store.
  */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly StaffPermission[]> = {
   owner: STAFF_PERMISSIONS,
-  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read', 'webhooks.manage', 'payments.manage'],
+  manager: ['audit.read', 'program.read', 'program.write', 'customers.read', 'customers.write', 'customers.export', 'stores.read', 'stores.write', 'keys.manage', 'dashboard.read', 'webhooks.manage', 'payments.manage'],
   store_manager: ['program.read', 'customers.read', 'stores.read', 'keys.manage', 'dashboard.read'],
 };
 

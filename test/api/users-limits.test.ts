@@ -254,6 +254,7 @@ describe('messages and codes', () => {
       register: { perClient: 20, perAccount: 5, windowSeconds: 600 },
       storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
       staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
+      personalData: { perClient: 20, perAccount: 5, windowSeconds: 3600 },
     });
   });
 });

@@ -89,6 +89,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /user/cedula/exists': { section: 'Users', summary: 'Is the cedula registered?', description: 'Whether an account uses the national id, and whether it is valid in the vendor\'s country. Rate limited.' },
   'POST /user/token/request': { section: 'Users', summary: 'Request a barcode token', description: 'A short-lived token and its barcode (data-URI PNG) the app shows at the counter to check in.' },
   'PUT /user/password': { section: 'Users', summary: 'Change the password', description: 'With `current_password`. Answers `{}`.' },
+  'GET /user/personal-data': {
+    section: 'Users',
+    summary: 'A copy of my data',
+    description:
+      'The logged-in customer’s own copy of everything the session’s program holds about them (GDPR access and portability): the same document staff download from the back office (`format` punchcard.personal-data, `version` 1), ISO times, amounts in minor units, sent as a file to save. 5 an hour per account, 20 per client (429 rate_limited). Extension.',
+  },
   'POST /user/account/deactivate': { section: 'Users', summary: 'Deactivate the account', description: 'With the password: the account is deactivated until the customer logs in to the app again.' },
   'DELETE /vendor/{vendor_id}/customers/{user_id}/submit': {
     section: 'Users',
@@ -235,6 +241,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Remove a member at their request',
     description:
       'For a customer who asks to leave and cannot do it in the app: as their own account deletion, the membership and what the program keeps of the person go; erased when no other program holds them. A reason is audited; a balance still held must be forfeited (forfeit_balances), else 409 balance_remaining; what is forfeited goes to zero by `forfeit` ledger entries.',
+  },
+  'GET /backoffice/customers/{id}/personal-data': {
+    section: 'Back office',
+    summary: 'A copy of a member’s data',
+    description:
+      'Everything the program holds about the member (GDPR access and portability) as one JSON document, `format` punchcard.personal-data, `version` 1, sent as a file to save: profile, membership and consents, balances, loyalty and saved cards (brand, last four and expiry, never a number), ledger, orders with items, history, check-ins, payments, eGifts, promotions, referrals, inbox, messages sent, app sessions. Never a secret, nothing of other people or other programs. Owners and managers (403 forbidden for a store manager); a person erased or gone from the program is 404 customer_not_found; audited. Extension.',
   },
   'PUT /backoffice/customers/{id}/email': {
     section: 'Back office',

@@ -29,6 +29,8 @@ export const DEFAULT_RATE_LIMITS = {
    * password; the per-IP count stops one password tried across many staff emails (spraying).
    */
   staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
+  /** GET /user/personal-data (a copy of all the program holds about the customer), per IP and per account. */
+  personalData: { perClient: 20, perAccount: 5, windowSeconds: 3600 },
 } satisfies Record<string, RateLimitSetting>;
 
 export type RateLimitSettings = { [K in keyof typeof DEFAULT_RATE_LIMITS]: RateLimitSetting };

@@ -5,6 +5,7 @@ import { type FieldProblem, invalidProps, TableScroll } from './a11y';
 import { formLabels, refusalText, withoutHint } from './node-refusal';
 import { RemoveMemberForm } from './RemoveMemberForm';
 import { PayBackForm } from './PayBackForm';
+import { PersonalDataDownload } from './PersonalDataDownload';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
@@ -346,6 +347,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
           {message.text}
         </Alert>
       )}
+      {role && roleAllows(role, 'customers.export') && <PersonalDataDownload customerId={customerId} />}
       {role && roleAllows(role, 'customers.write') && <PayBackForm customerId={customerId} name={`${p.first_name} ${p.last_name}`} onPaid={profile.reload} />}
       {role && roleAllows(role, 'customers.write') && (
         <RemoveMemberForm

@@ -101,6 +101,8 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     setStaffRole: (id: number, role: string, storeId: number | null) => call<Staff>(`/backoffice/staff/${id}`, { method: 'PUT', body: { role, store_id: storeId } }),
     customers: (q: string, limit: number) => call<{ items: CustomerHit[] }>('/backoffice/customers', { query: { q, limit } }),
     customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
+    /** Everything the program holds about the member, as a JSON file to hand them (owners and managers; audited). */
+    customerPersonalData: (id: number) => call<NodeFile>(`/backoffice/customers/${id}/personal-data`, { file: true }),
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     payBackOptions: (id: number) => call<Static<typeof PayBackOptionsSchema>>(`/backoffice/customers/${id}/pay-back`),
     /** The same idempotency_key answers the same pay-back: a retry after a lost answer never pays twice. */

@@ -8,7 +8,7 @@ const ACTIONS_EN: Record<string, string> = {
   email_added: 'Email added', pay_back: 'Paid back', pay_back_finished: 'Pay-back finished', pay_back_refused: 'Pay-back refused',
   update_offline_caps: 'Offline limits changed', update_settings: 'Settings changed', resolve: 'Resolved', replay: 'Sent again',
   rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited', unpair: 'Unpaired',
-  change_country: 'Country changed', change_language: 'Language changed',
+  change_country: 'Country changed', change_language: 'Language changed', data_exported: 'Data exported',
 };
 const ACTIONS_ES: Record<string, string> = {
   create: 'Alta', update: 'Cambio', delete: 'Eliminación', remove: 'Baja', issue: 'Emisión', revoke: 'Revocación',
@@ -16,7 +16,7 @@ const ACTIONS_ES: Record<string, string> = {
   email_added: 'Correo añadido', pay_back: 'Devolución', pay_back_finished: 'Devolución terminada', pay_back_refused: 'Devolución rechazada',
   update_offline_caps: 'Cambio de límites sin conexión', update_settings: 'Cambio de ajustes', resolve: 'Resolución', replay: 'Reenvío',
   rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono', unpair: 'Desemparejado',
-  change_country: 'Cambio de país', change_language: 'Cambio de idioma',
+  change_country: 'Cambio de país', change_language: 'Cambio de idioma', data_exported: 'Datos exportados',
 };
 /** The object an audit entry changed, one of it (the filter names the kinds in the plural). */
 const OBJECTS_EN: Record<string, string> = {

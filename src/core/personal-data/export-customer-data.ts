@@ -1,0 +1,29 @@
+import { recordAudit } from '../audit/record-audit';
+import { checkCustomerAccess } from '../customer-care/customer-access';
+import { survivingCustomerId } from '../customers/customer-store';
+import { type Engine, transact } from '../engine';
+import { actorOf, storeLimit } from '../staff/authorize';
+import type { StaffPrincipal } from '../staff/staff-sessions';
+import { type PersonalData, personalDataDocument } from './personal-data-document';
+
+/**
+ * Staff hand a member the copy of their data the program holds (GDPR Art. 15 and 20: someone who
+ * asks at the counter or by letter). Only members of the staff member's program (a person erased,
+ * or who left, is not found: the program holds nothing of them to give); the route admits owners
+ * and managers only ('customers.export'). Audited: who exported whose data, when.
+ */
+export async function exportCustomerData(engine: Engine, staff: StaffPrincipal, requestedId: number): Promise<PersonalData> {
+  const userId = await survivingCustomerId(engine.db, requestedId);
+  await checkCustomerAccess(engine.db, staff.vendorId, storeLimit(staff), userId);
+  const document = await personalDataDocument(engine, staff.vendorId, userId, 'staff');
+  await transact(engine, (trx) =>
+    recordAudit(trx, engine, actorOf(staff), {
+      action: 'customer.data_exported',
+      objectType: 'customer',
+      objectId: userId,
+      before: null,
+      after: { format: document.format, version: document.version },
+    }),
+  );
+  return document;
+}
