@@ -270,5 +270,7 @@ const figures = {
   // One and two `punchcard central` processes on the same PostgreSQL (PG_URL).
   central_scale: await section('central_scale', centralScaleFigures),
   admin_search: await section('admin_search', () => figuresOfChild('bench/admin-search.ts')),
+  // `punchcard import customers`' use case: BENCH_IMPORT_ROWS (5,000) members on SQLite and on PostgreSQL (PG_URL).
+  import: await section('import', () => figuresOfChild('bench/import.ts')),
 };
 console.log(JSON.stringify(figures, null, 2));

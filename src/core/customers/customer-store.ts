@@ -27,9 +27,15 @@ export type NewUser = Pick<UserRow, 'email' | 'email_key' | 'password_hash' | 'f
 
 /** Creates an active account; everything not given starts empty. */
 export async function insertUser(db: Kysely<DB>, engine: Engine, fields: NewUser): Promise<UserRow> {
-  const now = engine.clock.now();
-  const user: UserRow = {
-    id: await nextObjectId(db, engine.nodeId),
+  const user = newUserRow(await nextObjectId(db, engine.nodeId), fields, engine.clock.now());
+  await db.insertInto('users').values(user).execute();
+  return user;
+}
+
+/** The row of a new active account (insertUser's; the member import writes many at once). */
+export function newUserRow(id: number, fields: NewUser, now: number): UserRow {
+  return {
+    id,
     ...fields,
     passport_number: null,
     merged_into: null,
@@ -49,8 +55,6 @@ export async function insertUser(db: Kysely<DB>, engine: Engine, fields: NewUser
     created_at: now,
     updated_at: now,
   };
-  await db.insertInto('users').values(user).execute();
-  return user;
 }
 
 const userById = prepared((db, userId: number) => db.selectFrom('users').selectAll().where('id', '=', userId).where('status', '!=', 'deleted'));
@@ -156,16 +160,31 @@ export async function linkUserToVendor(
 ): Promise<UserVendorRow> {
   const existing = read ? read.current : await findUserVendor(db, input.userId, input.vendorId);
   if (existing) return existing;
-  const now = engine.clock.now();
   const block = await formerBlock(db, input.userId, input.vendorId);
-  const row: UserVendorRow = {
-    id: await nextObjectId(db, engine.nodeId),
+  const row = newMembershipRow(await nextObjectId(db, engine.nodeId), input, (await entryTier(db, input.vendorId))?.id ?? null, block, engine.clock.now());
+  await db.insertInto('user_vendors').values(row).execute();
+  await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
+  // The customer joined the program: by signing up or logging in with it (app), at a store, or from the old system's file (import).
+  await recordCustomerEvent(db, engine, 'customer.registered', { vendorId: input.vendorId, userId: input.userId, via: input.via ?? 'app' });
+  return row;
+}
+
+/** The row of a new membership in the entry tier `tierId` (linkUserToVendor's; the member import writes many at once). */
+export function newMembershipRow(
+  id: number,
+  input: { userId: number; vendorId: number; contactConsent?: number; language?: string | null; byCounter?: boolean },
+  tierId: number | null,
+  block: { blocked_at: number | null; blocked_reason: string | null } | undefined,
+  now: number,
+): UserVendorRow {
+  return {
+    id,
     user_id: input.userId,
     vendor_id: input.vendorId,
     flagged_reason: null,
     contact_consent: input.contactConsent ?? 0,
     language: input.language ?? null,
-    tier_id: (await entryTier(db, input.vendorId))?.id ?? null,
+    tier_id: tierId,
     tier_since: now,
     reload_amount: 0,
     reload_threshold: 0,
@@ -182,11 +201,6 @@ export async function linkUserToVendor(
     blocked_at: block?.blocked_at ?? null,
     blocked_reason: block?.blocked_reason ?? null,
   };
-  await db.insertInto('user_vendors').values(row).execute();
-  await welcomeMember(db, engine, { vendorId: input.vendorId, userId: input.userId });
-  // The customer joined the program: by signing up or logging in with it (app), at a store, or from the old system's file (import).
-  await recordCustomerEvent(db, engine, 'customer.registered', { vendorId: input.vendorId, userId: input.userId, via: input.via ?? 'app' });
-  return row;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { ServiceError } from '../../shared/errors';
-import { actorWithoutStaff, recordAudit } from '../audit/record-audit';
+import { type Actor, actorWithoutStaff, recordAudit } from '../audit/record-audit';
 import { holdProgramMoney } from '../currencies/program-money';
 import { type Engine, ownsProgramData, transact } from '../engine';
 import { isUniqueViolation } from '../storage/errors';
@@ -10,7 +10,9 @@ import type { DB } from '../storage/schema';
 import type { MemberRecord } from './member-file';
 import type { DecimalMark } from './opening-amount';
 import { identifiersOf, type MemberRow, readMemberRow, type RowProblem } from './member-row';
-import { type ImportProgram, type MemberOutcome, refusalOf, RowRefused, writeMember } from './write-member';
+import { addNewMembers, type BatchContext, readBatchContext } from './add-new-members';
+import { findMembers } from './find-members';
+import { decideMember, type ImportProgram, type MemberOutcome, refusalOf, RowRefused, writeMember } from './write-member';
 
 /**
  * A batch is one transaction: it commits whole (its audit record with it), so a stop keeps the
@@ -32,8 +34,10 @@ export interface MemberImport {
   dryRun: boolean;
   /** The loyalty currency the `points` column goes to (public id or name); needed when the program has several. */
   pointsCurrency?: string | undefined;
-  /** Called after each batch with the rows done so far. */
-  onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Called after each batch with the rows done so far; awaited (a job in a node gives its event loop a turn there). */
+  onProgress?: ((done: number, total: number) => unknown) | undefined;
+  /** Who each batch's audit record names: the staff member of a back-office import; `cli` when not said. */
+  actor?: Actor | undefined;
 }
 
 /** A row reported: refused (with its reason) or skipped (already a member: the customer it found). */
@@ -61,9 +65,9 @@ export interface ImportReport {
  * `punchcard import customers`: the old system's members into the program, in batches (one
  * transaction each, see IMPORT_BATCH_ROWS). Rows are checked on their own first (contacts,
  * names, amounts), then against each other (two rows of one member), then against what the
- * program holds, row by row under a savepoint: a refused row is rolled back alone and the batch
- * goes on. A paired store is refused: customers are central's, and an import there would only
- * travel as thousands of counter registrations.
+ * program holds, a batch's rows looked up and written together (importRows): a refused row is
+ * rolled back alone and the batch goes on. A paired store is refused: customers are central's,
+ * and an import there would only travel as thousands of counter registrations.
  */
 export async function importMembers(engine: Engine, input: MemberImport): Promise<ImportReport> {
   if (!ownsProgramData(engine)) throw new ServiceError('customers_managed_by_central');
@@ -122,7 +126,7 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
       }
     }
     done += outcomes.length;
-    input.onProgress?.(done, input.records.length);
+    await input.onProgress?.(done, input.records.length);
   }
   reported.sort((a, b) => a.line - b.line);
   return report;
@@ -149,17 +153,12 @@ async function importBatch(engine: Engine, target: ImportProgram, candidates: Me
         // The phones' locks first (a counter registering one of them waits, then finds the member), then the program's money.
         await lockKeys(trx, engine.dialect, candidates.flatMap((row) => identifierLockKeys({ phone: row.phone })));
         if (candidates.some((row) => row.quickPay > 0)) await holdProgramMoney(trx, engine.dialect, target.vendorId);
-        const outcomes: Array<[MemberRow, RowOutcome]> = [];
-        const started = performance.now();
-        for (const row of candidates) {
-          if (outcomes.length > 0 && performance.now() - started > IMPORT_BATCH_MS) break;
-          outcomes.push([row, await importRow(trx, engine, target, row)]);
-        }
+        const outcomes = await importRows(trx, engine, target, candidates);
         const batch = outcomes.map(([row]) => row);
         const counts = countOutcomes(outcomes);
         if (input.dryRun) throw new DryRun(outcomes);
         if (counts.imported > 0) {
-          await recordAudit(trx, engine, actorWithoutStaff(target.vendorId, 'cli'), {
+          await recordAudit(trx, engine, input.actor ?? actorWithoutStaff(target.vendorId, 'cli'), {
             action: 'customers.import',
             objectType: 'import',
             objectId: target.runId,
@@ -174,6 +173,73 @@ async function importBatch(engine: Engine, target: ImportProgram, candidates: Me
   } catch (error) {
     if (error instanceof DryRun) return error.outcomes;
     throw error;
+  }
+}
+
+/**
+ * The first rows of `candidates`, in file order, as many as IMPORT_BATCH_MS allows (one at least).
+ * Their emails, phones and cards are looked up at once (findMembers), and each row decided as
+ * writeMember decides it: one already a member or refused is not written. The new members between
+ * two rows that link a card the program has (writeMember links it: that may move the card's value)
+ * are written together (writeTogether).
+ */
+async function importRows(trx: Kysely<DB>, engine: Engine, target: ImportProgram, candidates: MemberRow[]): Promise<Array<[MemberRow, RowOutcome]>> {
+  const started = performance.now();
+  const found = await findMembers(trx, target.vendorId, candidates);
+  const context = await readBatchContext(trx, target.vendorId);
+  const outcomes: RowOutcome[] = [];
+  let together: number[] = [];
+  /** Writes the rows gathered; the first row not written when time ran out (it and the rows after go to the next batch). */
+  const flush = async (): Promise<number | undefined> => {
+    const written = await writeTogether(trx, engine, target, context, together.map((i) => candidates[i]!), started);
+    written.forEach((outcome, k) => (outcomes[together[k]!] = outcome));
+    const notWritten = together[written.length];
+    together = [];
+    return notWritten;
+  };
+  let taken = 0;
+  for (; taken < candidates.length; taken += 1) {
+    const row = candidates[taken]!;
+    const decision = decideMember(target, row, found[taken]!);
+    if (decision instanceof RowRefused || decision.outcome === 'already_member') outcomes[taken] = decision;
+    else if (!decision.card) together.push(taken);
+    else {
+      const notWritten = await flush();
+      if (notWritten !== undefined) return taking(candidates, outcomes, notWritten);
+      if (taken > 0 && performance.now() - started > IMPORT_BATCH_MS) break;
+      outcomes[taken] = await importRow(trx, engine, target, row);
+    }
+  }
+  return taking(candidates, outcomes, (await flush()) ?? taken);
+}
+
+const taking = (candidates: MemberRow[], outcomes: RowOutcome[], count: number): Array<[MemberRow, RowOutcome]> => candidates.slice(0, count).map((row, i) => [row, outcomes[i]!]);
+
+/**
+ * New members written together (addNewMembers: one statement per table) under one savepoint. If
+ * that fails (a contact another transaction took after the look-up, a key no read foresaw), the
+ * savepoint rolls all of them back and each is written alone under its own (importRow), read
+ * again first: as before batching, a refused row is rolled back alone and its neighbours are
+ * written, and a row meets what another transaction wrote as one row at a time met it. Returns
+ * the outcomes of the first rows: all of them, or fewer when IMPORT_BATCH_MS ran out one by one.
+ */
+async function writeTogether(trx: Kysely<DB>, engine: Engine, target: ImportProgram, context: BatchContext, rows: MemberRow[], started: number): Promise<RowOutcome[]> {
+  if (rows.length === 0) return [];
+  await sql`savepoint import_rows`.execute(trx);
+  try {
+    const customerIds = await addNewMembers(trx, engine, target, context, rows);
+    await sql`release savepoint import_rows`.execute(trx);
+    return customerIds.map((customerId) => ({ outcome: 'imported', customerId }));
+  } catch {
+    await sql`rollback to savepoint import_rows`.execute(trx);
+    await sql`release savepoint import_rows`.execute(trx);
+    // One by one, within the batch's time as before (the first row whatever it takes: a batch writes one at least).
+    const outcomes: RowOutcome[] = [];
+    for (const row of rows) {
+      if (outcomes.length > 0 && performance.now() - started > IMPORT_BATCH_MS) break;
+      outcomes.push(await importRow(trx, engine, target, row));
+    }
+    return outcomes;
   }
 }
 
@@ -215,7 +281,7 @@ function countOutcomes(outcomes: Array<[MemberRow, RowOutcome]>) {
 }
 
 /** The vendor's country and the currencies the file's balances go to. */
-async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
+export async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
   const { db } = engine;
   const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id']).where('id', '=', input.vendorId).executeTakeFirst();
   if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');

@@ -3,13 +3,14 @@ import { ServiceError } from '../../shared/errors';
 import { addCard } from '../cards/create-card';
 import { cardNumberKey } from '../cards/card';
 import { emailKey } from '../customers/contact';
-import { findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor } from '../customers/customer-store';
+import { findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, type UserRow } from '../customers/customer-store';
 import type { Engine } from '../engine';
 import { holderBalance, openAccount, postEntry } from '../ledger/ledger';
-import { recordTransaction } from '../orders/record-transaction';
+import { type NewTransaction, recordTransaction } from '../orders/record-transaction';
 import type { DB } from '../storage/schema';
-import { activeLinkOfCard } from '../user-cards/card-access';
+import { activeLinkOfCard, type CardRow } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
+import type { UserCardRow } from '../user-cards/user-card';
 import type { MemberRow } from './member-row';
 
 /** The ledger kind (and history record kind) of a balance brought from the old system. */
@@ -37,37 +38,79 @@ export class RowRefused extends Error {
   }
 }
 
-/**
- * One row, in the caller's transaction: the member the row's email, phone or card already finds is
- * reported and left as it is (so a file imported twice adds nothing), otherwise a new customer,
- * their membership, their card (made when the program has no card of that number, linked either
- * way) and their opening balances as ledger entries of kind `import`, with one history record
- * that says where the balances came from. Everything is read and checked before the first write.
- */
-export async function writeMember(trx: Kysely<DB>, engine: Engine, program: ImportProgram, row: MemberRow): Promise<MemberOutcome> {
-  const { vendorId } = program;
+/** What the program holds of a row's email, phone and card, read before anything is written. */
+export interface MemberFound {
+  /** The account of the email (any status: a deleted one finds nobody). */
+  byEmail: UserRow | undefined;
+  /** An account (not deleted) with the phone. */
+  byPhone: UserRow | undefined;
+  /** The program's card of that number (any letter case), not deleted. */
+  card: CardRow | undefined;
+  /** The card's active link. */
+  cardLink: UserCardRow | undefined;
+  /** Which of the accounts found are members of the program now. */
+  members: ReadonlySet<number>;
+}
+
+/** A row the program takes: a new customer, with the card found (to link) or none (one is made when the row has a number). */
+export interface NewMember {
+  outcome: 'new';
+  card: CardRow | undefined;
+}
+
+/** One row's identifiers looked up one by one (find-members.ts reads a whole batch's at once, the same way). */
+export async function findMember(trx: Kysely<DB>, vendorId: number, row: MemberRow): Promise<MemberFound> {
   const byEmail = row.email ? await findUserByEmail(trx, emailKey(row.email)) : undefined;
   const byPhone = row.phone ? await findUserByPhone(trx, row.phone) : undefined;
   const card = row.card ? await trx.selectFrom('cards').selectAll().where('vendor_id', '=', vendorId).where('number_key', '=', cardNumberKey(row.card)).where('deleted_at', 'is', null).executeTakeFirst() : undefined;
   const cardLink = card ? await activeLinkOfCard(trx, card.id) : undefined;
+  const members = new Set<number>();
+  for (const userId of new Set([byEmail?.status === 'deleted' ? undefined : byEmail?.id, byPhone?.id, cardLink?.user_id])) {
+    if (userId !== undefined && (await findUserVendor(trx, userId, vendorId))) members.add(userId);
+  }
+  return { byEmail, byPhone, card, cardLink, members };
+}
 
-  const found = new Map<number, string[]>();
+/**
+ * What a row comes to against what the program holds: the member its email, phone or card already
+ * finds (reported and left as they are, so a file imported twice adds nothing), a refusal, or a
+ * new member.
+ */
+export function decideMember(program: ImportProgram, row: MemberRow, found: MemberFound): Extract<MemberOutcome, { outcome: 'already_member' }> | RowRefused | NewMember {
+  const byUser = new Map<number, string[]>();
   const note = (userId: number | undefined, by: string) => {
-    if (userId !== undefined) found.set(userId, [...(found.get(userId) ?? []), by]);
+    if (userId !== undefined) byUser.set(userId, [...(byUser.get(userId) ?? []), by]);
   };
-  note(byEmail?.status === 'deleted' ? undefined : byEmail?.id, 'email');
-  note(byPhone?.id, 'phone');
-  note(cardLink?.user_id, 'card');
-  const matchedBy = [...found.values()].flat();
-  for (const userId of found.keys()) {
-    if (await findUserVendor(trx, userId, vendorId)) return { outcome: 'already_member', customerId: userId, matchedBy };
+  note(found.byEmail?.status === 'deleted' ? undefined : found.byEmail?.id, 'email');
+  note(found.byPhone?.id, 'phone');
+  note(found.cardLink?.user_id, 'card');
+  const matchedBy = [...byUser.values()].flat();
+  for (const userId of byUser.keys()) {
+    if (found.members.has(userId)) return { outcome: 'already_member', customerId: userId, matchedBy };
   }
   // An account of another program (or one that left this one): the file cannot prove it is theirs.
-  if (found.size > 0) {
-    throw new RowRefused('account_not_member', matchedBy[0]!, `The ${matchedBy.join(' and ')} belong${matchedBy.length > 1 ? '' : 's'} to an account that is not a member of this program: enrol them at the counter, where they show who they are.`);
+  if (byUser.size > 0) {
+    return new RowRefused('account_not_member', matchedBy[0]!, `The ${matchedBy.join(' and ')} belong${matchedBy.length > 1 ? '' : 's'} to an account that is not a member of this program: enrol them at the counter, where they show who they are.`);
   }
-  if (card && card.status !== 'ACTIVE') throw new RowRefused('card_not_active', 'card', `Card ${card.number} is ${card.status.toLowerCase()} in this program: only an active card can be linked.`);
-  if (row.points > 0 && !program.points) throw new RowRefused('no_points_currency', 'points', 'The program has no loyalty currency to hold these points.');
+  const { card } = found;
+  if (card && card.status !== 'ACTIVE') return new RowRefused('card_not_active', 'card', `Card ${card.number} is ${card.status.toLowerCase()} in this program: only an active card can be linked.`);
+  if (row.points > 0 && !program.points) return new RowRefused('no_points_currency', 'points', 'The program has no loyalty currency to hold these points.');
+  return { outcome: 'new', card };
+}
+
+/**
+ * One row, in the caller's transaction, read and decided on its own (decideMember), then written:
+ * a new customer, their membership, their card (made when the program has no card of that number,
+ * linked either way) and their opening balances as ledger entries of kind `import`, with one
+ * history record that says where the balances came from. Everything is read and checked before
+ * the first write. add-new-members.ts writes many new members at once the same way.
+ */
+export async function writeMember(trx: Kysely<DB>, engine: Engine, program: ImportProgram, row: MemberRow): Promise<MemberOutcome> {
+  const { vendorId } = program;
+  const decision = decideMember(program, row, await findMember(trx, vendorId, row));
+  if (decision instanceof RowRefused) throw decision;
+  if (decision.outcome !== 'new') return decision;
+  const { card } = decision;
 
   const user = await insertUser(trx, engine, {
     email: row.email,
@@ -91,7 +134,7 @@ export async function writeMember(trx: Kysely<DB>, engine: Engine, program: Impo
 
 /** The row's balances as entries of kind `import` (their reference: the run and the line), and the history record that explains them. */
 async function postOpeningBalances(trx: Kysely<DB>, engine: Engine, program: ImportProgram, userId: number, row: MemberRow): Promise<void> {
-  const reference = { referenceType: IMPORT_KIND, referenceId: `${program.runId}:${row.line}` };
+  const reference = openingReference(program, row);
   const credit = async (currencyId: number, amount: number) => {
     const accountId = await openAccount(trx, engine, { vendorId: program.vendorId, currencyId, holderType: 'user', holderId: userId });
     await postEntry(trx, engine, accountId, { amount, kind: IMPORT_KIND, ...reference });
@@ -99,23 +142,34 @@ async function postOpeningBalances(trx: Kysely<DB>, engine: Engine, program: Imp
   if (row.points > 0 && program.points) await credit(program.points.id, row.points);
   if (row.quickPay > 0 && program.quickPay) await credit(program.quickPay.id, row.quickPay);
   if (row.points === 0 && row.quickPay === 0) return;
-  await recordTransaction(trx, engine, {
+  const quickPayBalance = program.quickPay ? await holderBalance(trx, { holderType: 'user', holderId: userId, currencyId: program.quickPay.id }) : 0;
+  await recordTransaction(trx, engine, openingHistory(program, userId, row, quickPayBalance, engine.clock.now()));
+}
+
+/** The reference of a row's opening entries: the run and the file's line. */
+export function openingReference(program: ImportProgram, row: MemberRow): { referenceType: string; referenceId: string } {
+  return { referenceType: IMPORT_KIND, referenceId: `${program.runId}:${row.line}` };
+}
+
+/** The history record of a row's opening balances (a row with none has none). */
+export function openingHistory(program: ImportProgram, userId: number, row: MemberRow, quickPayBalance: number, now: number): NewTransaction {
+  return {
     vendorId: program.vendorId,
     userId,
     storeId: null,
     orderId: null,
     kind: IMPORT_KIND,
-    occurredAt: engine.clock.now(),
+    occurredAt: now,
     total: 0,
     quickPayUsed: 0,
     quickPayLoaded: row.quickPay,
-    quickPayBalance: program.quickPay ? await holderBalance(trx, { holderType: 'user', holderId: userId, currencyId: program.quickPay.id }) : 0,
+    quickPayBalance,
     items: [],
     taxes: [],
     receipts: [],
     rewards: row.points > 0 && program.points ? [{ object: 'reward', kind: IMPORT_KIND, name: 'Balance brought from the previous program', amount: row.points, currency: program.points.name }] : [],
     status: 'Complete',
-  });
+  };
 }
 
 /** A ServiceError met while writing a row (a card whose value another account claimed…) as the row's refusal. */

@@ -31,7 +31,13 @@ export interface NewTransaction {
 /** One record of the customer's history, written in the transaction that moved the value. */
 export async function recordTransaction(db: Kysely<DB>, engine: Engine, t: NewTransaction): Promise<number> {
   const id = t.id ?? (await nextObjectId(db, engine.nodeId));
-  await insertTransaction(db, {
+  await insertTransaction(db, transactionRow(id, t, engine.clock.now()));
+  return id;
+}
+
+/** The history row of `t` (recordTransaction's; the member import writes many at once). */
+export function transactionRow(id: number, t: NewTransaction, createdAt: number) {
+  return {
     id,
     vendor_id: t.vendorId,
     user_id: t.userId,
@@ -48,7 +54,6 @@ export async function recordTransaction(db: Kysely<DB>, engine: Engine, t: NewTr
     receipts: JSON.stringify(t.receipts),
     rewards: JSON.stringify(t.rewards),
     status: t.status,
-    created_at: engine.clock.now(),
-  });
-  return id;
+    created_at: createdAt,
+  };
 }

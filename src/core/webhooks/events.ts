@@ -8,7 +8,7 @@ import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
 import { declineCode } from '../payments/gateway/payment-errors';
 import type { DB } from '../storage/schema';
-import { recordWebhookEvent } from './record-event';
+import { type NewWebhookEvent, recordWebhookEvent } from './record-event';
 
 // The event writers: one per kind, each called inside the transaction that causes the event, so
 // other code (a sync apply at central, say) can call the same ones. Each builds the documented
@@ -71,7 +71,12 @@ export function recordUserCardCreated(
   link: { id: number; vendorId: number; userId: number; status: string; createdAt: number; updatedAt: number; card: { id: number; number: string } },
   time: EventTime = {},
 ) {
-  return recordWebhookEvent(db, engine, {
+  return recordWebhookEvent(db, engine, userCardCreatedEvent(db, link, time));
+}
+
+/** recordUserCardCreated's event, unwritten (recordWebhookEvents writes many at once). */
+export function userCardCreatedEvent(db: Db, link: Parameters<typeof recordUserCardCreated>[2], time: EventTime = {}): NewWebhookEvent {
+  return {
     vendorId: link.vendorId,
     type: 'user_card.created',
     ...at(time),
@@ -84,7 +89,7 @@ export function recordUserCardCreated(
       date_updated: toUnixSeconds(link.updatedAt),
       status: link.status,
     }),
-  });
+  };
 }
 
 /**
@@ -110,7 +115,12 @@ export function recordBalanceUpdated(
   },
   time: EventTime = {},
 ) {
-  return recordWebhookEvent(db, engine, {
+  return recordWebhookEvent(db, engine, balanceUpdatedEvent(db, engine, movement, time));
+}
+
+/** recordBalanceUpdated's event, unwritten (recordWebhookEvents writes many at once). */
+export function balanceUpdatedEvent(db: Db, engine: Engine, movement: Parameters<typeof recordBalanceUpdated>[2], time: EventTime = {}): NewWebhookEvent {
+  return {
     vendorId: movement.vendorId,
     type: 'balance.updated',
     ...at(time),
@@ -136,17 +146,22 @@ export function recordBalanceUpdated(
         },
       };
     },
-  });
+  };
 }
 
 /** `customer.registered` (an account joined the program, in the app or at a counter) and `customer.updated` (profile changes, deactivation). */
 export function recordCustomerEvent(db: Db, engine: Engine, type: 'customer.registered' | 'customer.updated', member: { vendorId: number; userId: number; via?: string }, time: EventTime = {}) {
-  return recordWebhookEvent(db, engine, {
+  return recordWebhookEvent(db, engine, customerEvent(db, type, member, time));
+}
+
+/** recordCustomerEvent's event, unwritten (recordWebhookEvents writes many at once). */
+export function customerEvent(db: Db, type: 'customer.registered' | 'customer.updated', member: { vendorId: number; userId: number; via?: string }, time: EventTime = {}): NewWebhookEvent {
+  return {
     vendorId: member.vendorId,
     type,
     ...at(time),
     data: async () => ({ user: await customerPayload(db, member.vendorId, member.userId), ...(member.via ? { via: member.via } : {}) }),
-  });
+  };
 }
 
 /** `customer.deleted`: the customer left the program (account deletion). Ids only: the person is erased. */

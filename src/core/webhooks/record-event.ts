@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { type Engine, ownsProgramData } from '../engine';
-import { newPublicId, nextObjectId } from '../storage/ids';
+import { newPublicId, nextObjectId, nextObjectIds } from '../storage/ids';
 import { prepared } from '../storage/prepared';
-import type { DB } from '../storage/schema';
+import type { DB, WebhookEventsTable } from '../storage/schema';
 import { WEBHOOK_API_VERSION, type WebhookKind } from './kinds';
 
 export interface NewWebhookEvent {
@@ -59,27 +59,54 @@ export async function recordWebhookEvent(db: Kysely<DB>, engine: Engine, event: 
   return id;
 }
 
+/**
+ * Many events as recordWebhookEvent writes each (a batch of imported members): the endpoints read
+ * once, the data of a kind no endpoint wants never built, then one insert of the events and one of
+ * their deliveries. Returns how many events were written.
+ */
+export async function recordWebhookEvents(db: Kysely<DB>, engine: Engine, vendorId: number, events: readonly NewWebhookEvent[]): Promise<number> {
+  if (!ownsProgramData(engine) || events.length === 0) return 0;
+  const endpoints = (await receivingEndpoints(db, vendorId)).map((endpoint) => ({ id: endpoint.id, kinds: JSON.parse(endpoint.events) as string[] }));
+  const now = engine.clock.now();
+  const rows: Array<Insertable<WebhookEventsTable>> = [];
+  const receivers: string[][] = [];
+  for (const event of events) {
+    if (event.vendorId !== vendorId) throw new Error('recordWebhookEvents takes the events of one vendor');
+    const subscribed = endpoints.filter((endpoint) => endpoint.kinds.includes(event.type)).map((endpoint) => endpoint.id);
+    if (subscribed.length === 0) continue;
+    rows.push({ id: newPublicId('evt'), vendor_id: vendorId, type: event.type, api_version: WEBHOOK_API_VERSION, data: JSON.stringify(await event.data()), created_at: event.occurredAt ?? now, recorded_at: now });
+    receivers.push(subscribed);
+  }
+  if (rows.length === 0) return 0;
+  await db.insertInto('webhook_events').values(rows).execute();
+  const ids = await nextObjectIds(db, engine.nodeId, receivers.reduce((sum, r) => sum + r.length, 0));
+  let next = 0;
+  const deliveries = rows.flatMap((event, i) => receivers[i]!.map((endpointId) => deliveryRow(ids[next++]!, { vendorId, endpointId, eventId: event.id }, now)));
+  await db.insertInto('webhook_deliveries').values(deliveries).execute();
+  return rows.length;
+}
+
 /** A pending delivery of a stored event to one endpoint, due now. */
 export async function queueDelivery(db: Kysely<DB>, engine: Engine, delivery: { vendorId: number; endpointId: string; eventId: string }): Promise<number> {
   const id = await nextObjectId(db, engine.nodeId);
-  const now = engine.clock.now();
-  await db
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      vendor_id: delivery.vendorId,
-      endpoint_id: delivery.endpointId,
-      event_id: delivery.eventId,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      last_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      finished_at: null,
-      retry_from: null,
-    })
-    .execute();
+  await db.insertInto('webhook_deliveries').values(deliveryRow(id, delivery, engine.clock.now())).execute();
   return id;
+}
+
+function deliveryRow(id: number, delivery: { vendorId: number; endpointId: string; eventId: string }, now: number) {
+  return {
+    id,
+    vendor_id: delivery.vendorId,
+    endpoint_id: delivery.endpointId,
+    event_id: delivery.eventId,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: now,
+    finished_at: null,
+    retry_from: null,
+  };
 }
