@@ -9,6 +9,7 @@ import { creditsExpiringAfterQuery, reversedEntriesQuery } from '../../src/core/
 import { openSessionOfUserQuery } from '../../src/core/onscreen/pos-session';
 import { staleSessionsQuery } from '../../src/core/onscreen/close-stale-sessions';
 import { withConstantsInline } from '../../src/core/storage/prepared';
+import { egiftsOfPersonQuery, promotionAwardsOfPersonQuery } from '../../src/core/personal-data/personal-data-document';
 import { nodeForPlans } from '../support/query-plan';
 
 // Queries that read a range of an index, not every row of a table: the hourly jobs find what is
@@ -130,5 +131,12 @@ describe('a page of cards is sorted once', () => {
       const plan = await planOf(query);
       expect(plan).toMatch(/^CO-ROUTINE p \| SEARCH cards USING INDEX cards_vendor_number \(vendor_id=\? AND number_key>\? AND number_key<\?\) \| (USE TEMP B-TREE FOR ORDER BY \| )?SCAN p \| SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)$/);
     }
+  });
+});
+
+describe('a copy of a person’s data reads their own rows (migration 0046)', () => {
+  it('eGifts they bought or claimed, promotions awarded to them: by the person’s indexes, not every program’s rows', async () => {
+    expect(await planOf(egiftsOfPersonQuery(node.engine().db, 1, 2))).toMatch(/^MULTI-INDEX OR \| INDEX 1 \| SEARCH egifts USING INDEX egifts_buyer \(buyer_user_id=\?\) \| INDEX 2 \| SEARCH egifts USING INDEX egifts_claimed_by \(claimed_by_user_id=\?\) \| USE TEMP B-TREE FOR ORDER BY$/);
+    expect(await planOf(promotionAwardsOfPersonQuery(node.engine().db, 1, 2))).toMatch(/^SEARCH w USING INDEX promotion_awards_by_user \(user_id=\?\) \| SEARCH p USING INDEX sqlite_autoindex_promotions_1 \(id=\?\) \| USE TEMP B-TREE FOR ORDER BY$/);
   });
 });

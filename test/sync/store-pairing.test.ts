@@ -82,6 +82,8 @@ describe('pairing and unpairing a running store node from its screens', () => {
       return s.paired && s.first_sync.done ? s : undefined;
     });
     expect(status).toMatchObject({ central: central.url, link: 'up', store: chain.storeId, node_id: paired.body.node_id });
+    // Paired or not, one set of fields: the not-paired body names every field a paired node gives.
+    expect(Object.keys(NOT_PAIRED_STATUS)).toEqual(expect.arrayContaining(Object.keys(status)));
     expect(store.url).toBe(storeUrl);
     expect((await http(`${storeUrl}/app/terminal?api_key=${chain.apiKey}`)).body.vendor.name).toBe('Chain Café');
     expect((await http(`${storeUrl}/app/terminal?api_key=${local.apiKey}`)).status).toBe(401);

@@ -194,7 +194,11 @@ async function recordsOf(db: Kysely<DB>, vendorId: number, userId: number) {
           .orderBy('e.created_at')
           .orderBy('e.id')
           .execute(),
-    db.selectFrom('orders').selectAll().where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('ordered_at').orderBy('id').execute(),
+    // Only the columns the copy shows: an order's stored replies are kilobytes each (a regular's thousands of orders).
+    db
+      .selectFrom('orders')
+      .select(['id', 'receipt_number', 'store_id', 'ordered_at', 'subtotal', 'total', 'items', 'quick_pay_used', 'points_earned', 'points_spent', 'status', 'voided_at'])
+      .where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('ordered_at').orderBy('id').execute(),
     db
       .selectFrom('transactions')
       .select(['kind', 'occurred_at', 'store_id', 'total', 'quick_pay_used', 'quick_pay_loaded', 'rating_value', 'rating_comment', 'tip_amount'])
@@ -203,7 +207,10 @@ async function recordsOf(db: Kysely<DB>, vendorId: number, userId: number) {
       .orderBy('occurred_at')
       .orderBy('id')
       .execute(),
-    db.selectFrom('pos_sessions').selectAll().where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+    db
+      .selectFrom('pos_sessions')
+      .select(['store_id', 'created_at', 'closed_at', 'identified_by', 'opened_by', 'card_number', 'status'])
+      .where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
     db
       .selectFrom('user_cards as l')
       .innerJoin('cards as c', 'c.id', 'l.card_id')
@@ -229,24 +236,12 @@ async function recordsOf(db: Kysely<DB>, vendorId: number, userId: number) {
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
+    egiftsOfPersonQuery(db, vendorId, userId).execute(),
+    promotionAwardsOfPersonQuery(db, vendorId, userId).execute(),
     db
-      .selectFrom('egifts')
-      .select(['buyer_user_id', 'amount', 'status', 'created_at', 'claimed_at'])
-      .where('vendor_id', '=', vendorId)
-      .where((eb) => eb.or([eb('buyer_user_id', '=', userId), eb('claimed_by_user_id', '=', userId)]))
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('promotion_awards as w')
-      .innerJoin('promotions as p', 'p.id', 'w.promotion_id')
-      .select(['p.name', 'w.created_at'])
-      .where('w.vendor_id', '=', vendorId)
-      .where('w.user_id', '=', userId)
-      .orderBy('w.created_at')
-      .orderBy('w.id')
-      .execute(),
-    db.selectFrom('inbox_messages').selectAll().where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
+      .selectFrom('inbox_messages')
+      .select(['kind', 'title', 'body', 'created_at', 'read_at', 'deleted_at'])
+      .where('vendor_id', '=', vendorId).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute(),
     db
       .selectFrom('messages_outbox')
       .select(['channel', 'recipient', 'template', 'status', 'created_at', 'sent_at'])
@@ -289,4 +284,29 @@ async function recordsOf(db: Kysely<DB>, vendorId: number, userId: number) {
     sessions,
     referredBy: referredBy !== undefined,
   };
+}
+
+// By the person's own indexes (migration 0046; test/storage/query-plans): never every program's rows.
+
+/** The eGifts the person bought or claimed at the program. */
+export function egiftsOfPersonQuery(db: Kysely<DB>, vendorId: number, userId: number) {
+  return db
+    .selectFrom('egifts')
+    .select(['buyer_user_id', 'amount', 'status', 'created_at', 'claimed_at'])
+    .where('vendor_id', '=', vendorId)
+    .where((eb) => eb.or([eb('buyer_user_id', '=', userId), eb('claimed_by_user_id', '=', userId)]))
+    .orderBy('created_at')
+    .orderBy('id');
+}
+
+/** The promotions awarded to the person at the program. */
+export function promotionAwardsOfPersonQuery(db: Kysely<DB>, vendorId: number, userId: number) {
+  return db
+    .selectFrom('promotion_awards as w')
+    .innerJoin('promotions as p', 'p.id', 'w.promotion_id')
+    .select(['p.name', 'w.created_at'])
+    .where('w.vendor_id', '=', vendorId)
+    .where('w.user_id', '=', userId)
+    .orderBy('w.created_at')
+    .orderBy('w.id');
 }

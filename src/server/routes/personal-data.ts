@@ -12,10 +12,16 @@ import { requireStaff, staffOf } from '../auth/staff';
 import { rateLimited } from '../http/rate-limit';
 import { type RateLimitSettings, rateRule } from '../http/rate-limits';
 
-/** The document as a file to save (the back office's download; an app may show it instead). */
-function asFile(reply: FastifyReply, document: PersonalData): PersonalData {
-  void reply.header('content-disposition', `attachment; filename="personal-data-${document.person.id}-${document.generated_at.slice(0, 10)}.json"`);
-  return document;
+/**
+ * The document as a file to save (the back office's download; an app may show it instead),
+ * serialised here rather than by the response schema's serializer: its many nullable fields cost
+ * seconds of the node's one thread for a regular of many years (100,000 entries: ~9 s against 0.4 s).
+ */
+function asFile(reply: FastifyReply, document: PersonalData): FastifyReply {
+  return reply
+    .header('content-disposition', `attachment; filename="personal-data-${document.person.id}-${document.generated_at.slice(0, 10)}.json"`)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(document));
 }
 
 /**

@@ -42,6 +42,7 @@ import { guestBuyersAndStuckPaybacks } from './0041-guest-buyers-and-stuck-payba
 import { webhookRetryWindow } from './0043-webhook-retry-window';
 import { storeSchemaLevels } from './0044-store-schema-levels';
 import { syncExceptionMessageData } from './0045-sync-exception-message-data';
+import { personLookups } from './0046-person-lookups';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '0043-webhook-retry-window': webhookRetryWindow,
   '0044-store-schema-levels': storeSchemaLevels,
   '0045-sync-exception-message-data': syncExceptionMessageData,
+  '0046-person-lookups': personLookups,
 };
