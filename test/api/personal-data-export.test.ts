@@ -36,7 +36,7 @@ describe.each(NODES)('a copy of a person’s data on $name', ({ start }) => {
 
   /** A member with a linked loyalty card, a visit, an order with items, a saved card and a reload. */
   async function memberWithHistory(first: string, last: string, card: string, receipt: string): Promise<Customer> {
-    const c = await signUpAt(asNode(), vendor.vendorId, { first_name: first, last_name: last });
+    const c = await signUpAt(asNode(), vendor.vendorId, { first_name: first, last_name: last, contact_consent: 2 });
     expect((await http(`${node.url}/cards`, { method: 'POST', token: vendor.accessToken, body: { number: card } })).status).toBe(201);
     expect((await http(`${node.url}${withSessionKey('/user/card/add', c.key)}`, { method: 'POST', body: { number: card } })).status).toBe(200);
     const session = (await store.checkInOk(vendor.apiKey, card)).pos_session;
@@ -70,7 +70,7 @@ describe.each(NODES)('a copy of a person’s data on $name', ({ start }) => {
     const d = reply.body;
     expect(d).toMatchObject({ format: 'punchcard.personal-data', version: 1, program: { id: vendor.vendorId, name: 'Café Sol' } });
     expect(d.person).toMatchObject({ id: c.userId, first_name: names.first, last_name: names.last, email: c.email, status: expect.any(String) });
-    expect(d.membership).toMatchObject({ contact_consent: expect.any(Boolean), referral_code: expect.any(String), joined_through_referral: false, auto_reload: { amount: 0, threshold: 0 } });
+    expect(d.membership).toMatchObject({ contact_consent: { email: false, sms: true }, referral_code: expect.any(String), joined_through_referral: false, auto_reload: { amount: 0, threshold: 0 } });
     const points = d.balances.find((b: any) => b.code === null);
     const quickPay = d.balances.find((b: any) => b.code === 'USD');
     expect(points.balance).toBe(12);

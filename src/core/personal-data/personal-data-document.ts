@@ -60,7 +60,8 @@ export async function personalDataDocument(engine: Engine, vendorId: number, use
     membership: {
       joined_at: toIso(int(link.created_at)),
       language: link.language,
-      contact_consent: link.contact_consent === 1,
+      // The interface's 0–3: none, email, SMS, both.
+      contact_consent: { email: (Number(link.contact_consent) & 1) !== 0, sms: (Number(link.contact_consent) & 2) !== 0 },
       newsletters: parsed(link.newsletters, {}),
       tier: tier?.name ?? null,
       tier_since: link.tier_id === null ? null : iso(link.tier_since),

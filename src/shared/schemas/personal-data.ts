@@ -44,7 +44,7 @@ export const PersonalDataSchema = Type.Object({
   membership: Type.Object({
     joined_at: IsoTimestamp,
     language: Nullable(Type.String()),
-    contact_consent: Type.Boolean(),
+    contact_consent: Type.Object({ email: Type.Boolean(), sms: Type.Boolean() }, { description: 'what the person agreed to be contacted by (the interface’s contact_consent 0–3)' }),
     newsletters: Type.Unknown({ description: 'the newsletter choices as the app saved them' }),
     tier: Nullable(Type.String()),
     tier_since: When,
