@@ -128,6 +128,7 @@ export const ERROR_CODES = {
   payback_managed_by_central: { status: 409, message: 'This store is paired with a central node: pay back stored value in the back office of central.' },
   stored_value_remaining: { status: 409, message: 'You still hold money here: spend it or ask the store to refund it before deleting your account, or confirm that you give it up.' },
   customer_email_managed_by_central: { status: 409, message: 'This store is paired with a central node: add a customer’s email in the back office of central.' },
+  personal_data_managed_by_central: { status: 409, message: 'This store is paired with a central node: only central holds all of a person’s data (every store’s sales, saved cards, payments, messages), so download their data in the back office of central.' },
   customers_managed_by_central: { status: 409, message: 'This store is paired with a central node: customers are central’s, so import them on central’s data folder (punchcard import customers --data CENTRAL_DIR).' },
   offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },

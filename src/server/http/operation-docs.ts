@@ -93,7 +93,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     section: 'Users',
     summary: 'A copy of my data',
     description:
-      'The logged-in customer’s own copy of everything the session’s program holds about them (GDPR access and portability): the same document staff download from the back office (`format` punchcard.personal-data, `version` 1), ISO times, amounts in minor units, sent as a file to save. 5 an hour per account, 20 per client (429 rate_limited). Extension.',
+      'The logged-in customer’s own copy of everything the session’s program holds about them (GDPR access and portability): the same document staff download from the back office (`format` punchcard.personal-data, `version` 1), ISO times, amounts in minor units, sent as a file to save. 5 an hour per account, 20 per client (429 rate_limited). At a paired store the call is forwarded to central, which holds the whole program (503 central_unreachable while it cannot be reached). Extension.',
   },
   'POST /user/account/deactivate': { section: 'Users', summary: 'Deactivate the account', description: 'With the password: the account is deactivated until the customer logs in to the app again.' },
   'DELETE /vendor/{vendor_id}/customers/{user_id}/submit': {
@@ -246,7 +246,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     section: 'Back office',
     summary: 'A copy of a member’s data',
     description:
-      'Everything the program holds about the member (GDPR access and portability) as one JSON document, `format` punchcard.personal-data, `version` 1, sent as a file to save: profile, membership and consents, balances, loyalty and saved cards (brand, last four and expiry, never a number), ledger, orders with items, history, check-ins, payments, eGifts, promotions, referrals, inbox, messages sent, app sessions. Never a secret, nothing of other people or other programs. Owners and managers (403 forbidden for a store manager); a person erased or gone from the program is 404 customer_not_found; audited. Extension.',
+      'Everything the program holds about the member (GDPR access and portability) as one JSON document, `format` punchcard.personal-data, `version` 1, sent as a file to save: profile, membership and consents, balances, loyalty and saved cards (brand, last four and expiry, never a number), ledger, orders with items, history, check-ins, payments, eGifts, promotions, referrals, inbox, messages sent, app sessions. Never a secret, nothing of other people or other programs. Owners and managers (403 forbidden for a store manager); a person erased or gone from the program is 404 customer_not_found; audited. Central’s at a paired store, which holds only part of it (409 personal_data_managed_by_central). Extension.',
   },
   'PUT /backoffice/customers/{id}/email': {
     section: 'Back office',

@@ -31,6 +31,9 @@ export const CENTRAL_OWNED_ROUTES: ReadonlySet<string> = new Set([
   'POST /user/billing-profile/reload',
   'GET /user/billing-profile/reload/status',
   'GET /user/reload/settings',
+  // A copy of the person's data: central holds the whole program (every store's sales, saved cards,
+  // payments, messages); a store's copy lacks what stays at central and what it has not pulled yet.
+  'GET /user/personal-data',
   'PUT /user/reload/settings',
   'POST /user/egift/claim',
   'POST /vendor/:vendor_id/egift',
