@@ -30,6 +30,7 @@ import { backOfficeDashboardRoutes } from './routes/backoffice-dashboard';
 import { backOfficePaymentExceptionRoutes } from './routes/backoffice-payment-exceptions';
 import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
+import { backOfficeImportRoutes } from './routes/backoffice-import';
 import { backOfficePayBackRoutes } from './routes/backoffice-pay-back';
 import { personalDataRoutes } from './routes/personal-data';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeStaffRoutes, { engine });
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });
+  await app.register(backOfficeImportRoutes, { engine });
   await app.register(backOfficePayBackRoutes, { engine });
   await app.register(personalDataRoutes, { engine, rateLimits });
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });

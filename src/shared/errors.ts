@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   invalid_period: { status: 400, message: 'The period is not valid: from and to are calendar days (2026-11-01), from no later than to, at most 366 days.' },
   unsupported_grant_type: { status: 400, message: 'Only the client_credentials grant is supported.' },
   body_too_large: { status: 413, message: 'The request body is too large.' },
+  import_file_too_large: { status: 413, message: 'The members file is over 8 MB: split it into several files and import them one after the other.' },
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (application/json) or form fields (application/x-www-form-urlencoded).' },
   headers_too_large: { status: 431, message: 'The URL or the headers of the request are too large (16 KB at most).' },
   request_timeout: { status: 408, message: 'The request took too long to arrive.' },
@@ -90,6 +91,7 @@ export const ERROR_CODES = {
   staff_not_found: { status: 404, message: 'No staff member with that id exists in this program.' },
   api_key_not_found: { status: 404, message: 'No API key with that id exists in this program.' },
   sync_exception_not_found: { status: 404, message: 'No open sync exception with that id exists in this program.' },
+  import_not_found: { status: 404, message: 'No such import of members in this program: the node keeps an import’s report until it restarts. Upload the file again.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },
@@ -129,6 +131,8 @@ export const ERROR_CODES = {
   stored_value_remaining: { status: 409, message: 'You still hold money here: spend it or ask the store to refund it before deleting your account, or confirm that you give it up.' },
   customer_email_managed_by_central: { status: 409, message: 'This store is paired with a central node: add a customer’s email in the back office of central.' },
   personal_data_managed_by_central: { status: 409, message: 'This store is paired with a central node: only central holds all of a person’s data (every store’s sales, saved cards, payments, messages), so download their data in the back office of central.' },
+  import_in_progress: { status: 409, message: 'An import of members is already running for this program: wait for it to finish, then upload the next file.' },
+  import_not_confirmable: { status: 409, message: 'Only a finished preview can be imported, and only once: upload the file again to see a new preview.' },
   customers_managed_by_central: { status: 409, message: 'This store is paired with a central node: customers are central’s, so import them on central’s data folder (punchcard import customers --data CENTRAL_DIR).' },
   offline_caps_at_central: { status: 409, message: 'Offline caps apply only to stores paired with a central node: set them in the back office of central.' },
   last_owner: { status: 409, message: 'A program keeps at least one active owner: make someone else owner first.' },

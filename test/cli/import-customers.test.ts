@@ -124,12 +124,47 @@ describe('punchcard import customers', () => {
     writeFileSync(noContact, 'first_name;last_name;points\nAna;López;5\n');
     const header = await runInProcess(['import', 'customers', '--data', data, '--file', noContact]);
     expect(header.code).toBe(1);
-    expect(header.stderr.trim()).toBe('punchcard: The header names no email or phone column (it has: first_name, last_name, points): the import reads first_name, last_name, name, email, phone, card, points, quick_pay.');
+    expect(header.stderr.trim()).toBe('punchcard: The header names no email or phone column (it has: first_name, last_name, points): the import reads first_name, last_name, name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language.');
     const latin1 = join(dir.path, 'latin1.csv');
     writeFileSync(latin1, Buffer.from('email,first_name\nzoe@example.com,Zo\xeb\n', 'latin1'));
     const encoding = await runInProcess(['import', 'customers', '--data', data, '--file', latin1]);
     expect(encoding.code).toBe(1);
     expect(encoding.stderr).toContain('is not UTF-8 text');
+  });
+
+  it('keeps the old system’s birthdays, marketing consent and language, and the counter reads them back', async () => {
+    const dir = makeTempDir('punchcard-import-profile-');
+    dirs.push(dir);
+    const shop = join(dir.path, 'cafe');
+    const made = await runInProcess(['init', '--data', shop, '--vendor', 'Café Sol', '--country', 'ES', '--time-zone', 'Europe/Madrid', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const cafe = JSON.parse(made.stdout) as { api_key: string };
+    const csv = join(dir.path, 'socios.csv');
+    writeFileSync(csv, ['name;email;Fecha nacimiento;Newsletter;idioma', 'Ana López;ana@example.com;15/03/1990;sí;es', 'Ben Okafor;ben@example.com;;;', 'Cai Ruiz;cai@example.com;31/02/1990;;', 'Dua Paz;dua@example.com;;a veces;'].join('\n'));
+    const imported = await run(['import', 'customers', '--data', shop, '--file', csv, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    const report = JSON.parse(imported.stdout);
+    expect(report).toMatchObject({ imported: 2, refused: 2, ignored_columns: [] });
+    expect(report.problems.map((p: { line: number; reason: string; field: string }) => [p.line, p.reason, p.field])).toEqual([[4, 'invalid_birthdate', 'birthdate'], [5, 'invalid_consent', 'marketing']]);
+
+    const screens = makeTempDir('punchcard-import-profile-screens-');
+    dirs.push(screens);
+    const node = await startStoreNode({ dataDir: shop, port: 0, rendererDir: screens.path });
+    try {
+      const seen = async (email: string) => {
+        const checkIn = await http(`${node.url}/onscreen?api_key=${cafe.api_key}`, { method: 'POST', body: { card_number: email } });
+        expect(checkIn.status, JSON.stringify(checkIn.body)).toBe(201);
+        const panel = await http(`${node.url}/onscreen?api_key=${cafe.api_key}&pos_session_hash=${checkIn.body.pos_session.hash}`);
+        await http(`${node.url}/onscreen?api_key=${cafe.api_key}`, { method: 'DELETE', body: { pos_session_hash: checkIn.body.pos_session.hash } });
+        const { birthdate, contact_consent, language } = panel.body.user;
+        return { birthdate, contact_consent, language };
+      };
+      expect(await seen('ana@example.com')).toEqual({ birthdate: Date.UTC(1990, 2, 15) / 1000, contact_consent: 1, language: 'es' });
+      // Not said in the file: no birthday, no consent (as at the counter), the program's language.
+      expect(await seen('ben@example.com')).toEqual({ birthdate: null, contact_consent: 0, language: 'es' });
+    } finally {
+      await node.close();
+    }
   });
 
   it('reads a semicolon-separated export (a Spanish spreadsheet’s) with quoted fields', async () => {

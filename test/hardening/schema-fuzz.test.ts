@@ -31,6 +31,8 @@ interface Operation {
   query: Array<{ name: string; schema: Schema; required: boolean }>;
   params: Array<{ name: string; schema: Schema }>;
   body: Schema | null;
+  /** The largest body it reads, as its 413 says (1 MiB but where a route reads more: a members file). */
+  bodyLimitMiB: number;
 }
 interface FuzzRequest {
   path: Record<string, string>;
@@ -83,6 +85,7 @@ beforeAll(async () => {
         query: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolve(p.schema) ?? {}, required: p.required === true })),
         params: parameters.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: resolve(p.schema) ?? {} })),
         body: resolve(op.requestBody?.content?.['application/json']?.schema) ?? null,
+        bodyLimitMiB: Number(/over (\d+) MiB/.exec(op.responses?.['413']?.description ?? '')?.[1] ?? 1),
       });
     }
   }
@@ -414,7 +417,7 @@ describe('the body sweep', () => {
         swept += 1;
         const where = `${op.method} ${op.path} with ${label}: ${reply.status} ${reply.text.slice(0, 160)}`;
         if (reply.status >= 500) failures.push(`5xx — ${where}`);
-        if (label === 'over 1 MB' && reply.status !== 413 && reply.status !== 401 && reply.status !== 403) failures.push(`expected 413 — ${where}`);
+        if (label === 'over 1 MB' && op.bodyLimitMiB === 1 && reply.status !== 413 && reply.status !== 401 && reply.status !== 403) failures.push(`expected 413 — ${where}`);
         if (reply.status >= 400) {
           const problem = envelopeProblem(reply);
           if (problem) failures.push(`${problem} — ${where}`);

@@ -17,15 +17,15 @@ import { IMPORT_KIND, type ImportProgram, openingHistory, openingReference } fro
 export interface BatchContext {
   /** The entry tier (lowest threshold) each membership starts in. */
   tierId: number | null;
-  /** The welcome message: in the vendor's language, as a membership without a language of its own reads it. */
-  welcome: { title: string; body: string };
+  /** The welcome message in a member's language (null: the vendor's), as welcomeMember words it. */
+  welcome: (language: string | null) => { title: string; body: string };
 }
 
 export async function readBatchContext(trx: Kysely<DB>, vendorId: number): Promise<BatchContext> {
   const vendor = await trx.selectFrom('vendors').select(['name', 'language']).where('id', '=', vendorId).executeTakeFirstOrThrow();
   return {
     tierId: (await entryTier(trx, vendorId))?.id ?? null,
-    welcome: programMessage('welcome', vendor.language, { vendor: vendor.name }),
+    welcome: (language) => programMessage('welcome', language ?? vendor.language, { vendor: vendor.name }),
   };
 }
 
@@ -63,11 +63,11 @@ export async function addNewMembers(trx: Kysely<DB>, engine: Engine, program: Im
   const history = [];
   const events: NewWebhookEvent[] = [];
   for (const row of rows) {
-    const user = newUserRow(take(), { email: row.email, email_key: row.email ? emailKey(row.email) : null, password_hash: null, first_name: row.firstName, last_name: row.lastName, phone: row.phone, cedula: null, birthdate: null, first_vendor_id: vendorId }, now);
+    const user = newUserRow(take(), { email: row.email, email_key: row.email ? emailKey(row.email) : null, password_hash: null, first_name: row.firstName, last_name: row.lastName, phone: row.phone, cedula: null, birthdate: row.birthdate, first_vendor_id: vendorId }, now);
     users.push(user);
     // A new account has no former membership whose block would carry over.
-    memberships.push(newMembershipRow(take(), { userId: user.id, vendorId }, context.tierId, undefined, now));
-    messages.push({ id: take(), vendor_id: vendorId, user_id: user.id, kind: 'welcome', ...context.welcome, dedupe_key: 'welcome', created_at: now, read_at: null, deleted_at: null });
+    memberships.push(newMembershipRow(take(), { userId: user.id, vendorId, contactConsent: row.contactConsent, language: row.language }, context.tierId, undefined, now));
+    messages.push({ id: take(), vendor_id: vendorId, user_id: user.id, kind: 'welcome', ...context.welcome(row.language), dedupe_key: 'welcome', created_at: now, read_at: null, deleted_at: null });
     events.push(customerEvent(trx, 'customer.registered', { vendorId, userId: user.id, via: 'import' }));
     if (row.card) {
       const card = { id: take(), public_id: newPublicId('card'), vendor_id: vendorId, number: row.card, number_key: cardNumberKey(row.card), pin_sealed: null, data: serialiseCardData(undefined), status: 'ACTIVE', created_at: now, updated_at: now, deleted_at: null };

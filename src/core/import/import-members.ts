@@ -94,7 +94,7 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
   const rows: MemberRow[] = [];
   const firstLineOf = new Map<string, number>();
   for (const record of input.records) {
-    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.' });
+    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.', now: engine.clock.now() });
     if ('problem' in read) {
       refuse(read.problem);
       continue;

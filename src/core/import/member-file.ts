@@ -7,8 +7,27 @@ import type { DecimalMark } from './opening-amount';
 // lines. Each record keeps the line it starts on, which is what a merchant finds in their editor.
 
 /** The columns the import reads, by the header's name (letter case and spaces ignored). */
-export const MEMBER_COLUMNS = ['first_name', 'last_name', 'name', 'email', 'phone', 'card', 'points', 'quick_pay'] as const;
+export const MEMBER_COLUMNS = ['first_name', 'last_name', 'name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language'] as const;
 export type MemberColumn = (typeof MEMBER_COLUMNS)[number];
+
+/** Other names old systems (and Spanish spreadsheets) give those columns, read as the column. */
+const COLUMN_ALIASES: Readonly<Record<string, MemberColumn>> = {
+  birthday: 'birthdate',
+  date_of_birth: 'birthdate',
+  dob: 'birthdate',
+  fecha_nacimiento: 'birthdate',
+  fecha_de_nacimiento: 'birthdate',
+  cumpleaños: 'birthdate',
+  newsletter: 'marketing',
+  consent: 'marketing',
+  marketing_consent: 'marketing',
+  email_marketing: 'marketing',
+  email_consent: 'marketing',
+  accepts_marketing: 'marketing',
+  sms_consent: 'sms_marketing',
+  idioma: 'language',
+  lang: 'language',
+};
 
 export interface MemberRecord {
   /** The file's line the record starts on (the header is line 1). */
@@ -42,12 +61,17 @@ export function readMemberFile(text: string): MemberFile {
   const rows = csvRows(text, delimiter);
   const header = rows.shift();
   if (!header || header.cells.every((cell) => cell.trim() === '')) throw new ServiceError('validation_failed', 'The file is empty: its first line must name the columns (for example first_name,last_name,email,phone,card,points,quick_pay).', 'file');
-  const names = header.cells.map((cell) => cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  const headerNames = header.cells.map((cell) => cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  const names = headerNames.map((name) => COLUMN_ALIASES[name] ?? name);
   const known = new Set<string>(MEMBER_COLUMNS);
-  const repeated = names.find((name, i) => known.has(name) && names.indexOf(name) !== i);
-  if (repeated) throw new ServiceError('validation_failed', `The column ${repeated} appears twice in the header.`, 'file');
+  const repeated = names.findIndex((name, i) => known.has(name) && names.indexOf(name) !== i);
+  if (repeated !== -1) {
+    const twice = headerNames.filter((_, i) => names[i] === names[repeated]);
+    const as = twice.every((name) => name === twice[0]) ? '' : ` (as ${twice.join(' and ')})`;
+    throw new ServiceError('validation_failed', `The column ${names[repeated]} appears twice in the header${as}.`, 'file');
+  }
   if (!names.includes('email') && !names.includes('phone')) {
-    throw new ServiceError('validation_failed', `The header names no email or phone column (it has: ${names.join(', ')}): the import reads ${MEMBER_COLUMNS.join(', ')}.`, 'file');
+    throw new ServiceError('validation_failed', `The header names no email or phone column (it has: ${headerNames.join(', ')}): the import reads ${MEMBER_COLUMNS.join(', ')}.`, 'file');
   }
   const records: MemberRecord[] = [];
   for (const row of rows) {
@@ -58,7 +82,7 @@ export function readMemberFile(text: string): MemberFile {
     });
     records.push({ line: row.line, fields });
   }
-  return { records, ignoredColumns: names.filter((name) => !known.has(name) && name !== ''), decimalMark: delimiter === ';' ? ',' : '.' };
+  return { records, ignoredColumns: headerNames.filter((name, i) => !known.has(names[i]!) && name !== ''), decimalMark: delimiter === ';' ? ',' : '.' };
 }
 
 /** Semicolons when the header has them and no comma; commas otherwise. */

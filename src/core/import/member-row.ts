@@ -2,6 +2,7 @@ import { isServiceError } from '../../shared/errors';
 import { cardNumberKey, cleanCardNumber } from '../cards/card';
 import { cleanEmail, cleanName, emailKey, phoneFromInput } from '../customers/contact';
 import type { MemberRecord } from './member-file';
+import { contactConsentOf, readBirthdate, readLanguage, readYesNo } from './member-profile';
 import { type DecimalMark, readOpeningAmount } from './opening-amount';
 
 // One record of the file checked on its own, before anything is looked up: contacts read as the
@@ -19,6 +20,12 @@ export interface MemberRow {
   points: number;
   /** Minor units of the quick-pay currency. */
   quickPay: number;
+  /** Date of birth, epoch ms of its UTC midnight (users.birthdate); null when the file does not say. */
+  birthdate: number | null;
+  /** The spec's contact consent (0 none, 1 email, 2 SMS, 3 both): 0 unless the file says yes. */
+  contactConsent: number;
+  /** en or es; null: the program's language. */
+  language: string | null;
 }
 
 /** A row the import refuses, with a reason code that stays the same from version to version. */
@@ -36,6 +43,8 @@ export interface RowContext {
   quickPayDigits: number | null;
   /** The file's decimal mark (member-file.ts). */
   decimalMark: DecimalMark;
+  /** The engine's clock (epoch ms): a date of birth after today is refused. */
+  now: number;
 }
 
 export function readMemberRow(record: MemberRecord, context: RowContext): { row: MemberRow } | { problem: RowProblem } {
@@ -69,7 +78,30 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
   const quickPay = readOpeningAmount(f.quick_pay ?? '', context.quickPayDigits ?? 2, context.decimalMark);
   if (!quickPay.ok) return refuse(quickPay.reason, 'quick_pay', quickPay.message);
   if (quickPay.minor > 0 && context.quickPayDigits === null) return refuse('no_quick_pay_currency', 'quick_pay', 'The program has no quick-pay currency to hold this balance.');
-  return { row: { line: record.line, firstName: names.first, lastName: names.last, email, phone, card, points: points.minor, quickPay: quickPay.minor } };
+  // A value the old system had but the import cannot read refuses the row: dropped, a birthday reward or a consent would be lost unseen.
+  const birthdate = readBirthdate(f.birthdate ?? '', context);
+  if (!birthdate.ok) return refuse(birthdate.reason, 'birthdate', birthdate.message);
+  const byEmail = readYesNo(f.marketing ?? '', 'marketing');
+  if (!byEmail.ok) return refuse(byEmail.reason, 'marketing', byEmail.message);
+  const bySms = readYesNo(f.sms_marketing ?? '', 'sms_marketing');
+  if (!bySms.ok) return refuse(bySms.reason, 'sms_marketing', bySms.message);
+  const language = readLanguage(f.language ?? '');
+  if (!language.ok) return refuse(language.reason, 'language', language.message);
+  return {
+    row: {
+      line: record.line,
+      firstName: names.first,
+      lastName: names.last,
+      email,
+      phone,
+      card,
+      points: points.minor,
+      quickPay: quickPay.minor,
+      birthdate: birthdate.value,
+      contactConsent: contactConsentOf(byEmail.value, bySms.value),
+      language: language.value,
+    },
+  };
 }
 
 /** First and last name from their columns, else a full `name` split at its first space; "Guest" as the counter names one without. */

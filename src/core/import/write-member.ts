@@ -120,10 +120,10 @@ export async function writeMember(trx: Kysely<DB>, engine: Engine, program: Impo
     last_name: row.lastName,
     phone: row.phone,
     cedula: null,
-    birthdate: null,
+    birthdate: row.birthdate,
     first_vendor_id: vendorId,
   });
-  await linkUserToVendor(trx, engine, { userId: user.id, vendorId, via: 'import' });
+  await linkUserToVendor(trx, engine, { userId: user.id, vendorId, contactConsent: row.contactConsent, language: row.language, via: 'import' });
   if (row.card) {
     const cardRow = card ?? (await trx.selectFrom('cards').selectAll().where('id', '=', (await addCard(trx, engine, { vendorId }, { number: row.card })).id).executeTakeFirstOrThrow());
     await linkCard(trx, engine, { vendorId, userId: user.id, card: cardRow, storeId: null });

@@ -289,6 +289,28 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Statement of a period, as CSV',
     description: 'The same statement as a file for the accountant: UTF-8 with a byte-order mark, a header, one row per day and store and per day the program’s row, amounts as plain decimals in the currency’s units with its code, days ISO in the statement’s time zone.',
   },
+  'POST /backoffice/imports/customers': {
+    section: 'Back office',
+    summary: 'Import members: upload and preview',
+    description:
+      'Owners: the old loyalty system’s CSV export (`content_base64`, at most 8 MB: 413 import_file_too_large) read as `punchcard import customers` reads it (an unreadable file: 400 validation_failed, field `file`, the CLI’s words). Answers 202 with a job: the dry run (`dry_run` true), every row checked as for real and nothing kept; poll GET …/{id} for its progress and report. One import at a time per program (409 import_in_progress); a paired store: 409 customers_managed_by_central. Extension.',
+  },
+  'POST /backoffice/imports/customers/{id}/confirm': {
+    section: 'Back office',
+    summary: 'Import members: confirm a preview',
+    description: 'Imports a finished preview’s file for real, once (409 import_not_confirmable otherwise): 202 with the new job, whose batches are audited as `customers.import` by the owner. Extension.',
+  },
+  'GET /backoffice/imports/customers': { section: 'Back office', summary: 'Imports of members', description: 'The program’s imports since the node started, newest first, without their reports. Extension.' },
+  'GET /backoffice/imports/customers/{id}': {
+    section: 'Back office',
+    summary: 'An import of members',
+    description: 'Its status (running, finished, failed), the rows done so far and, once finished, the report as `punchcard import customers --json` gives it: counts, refused rows by reason and every row not imported by line. A restart forgets it (404 import_not_found). Extension.',
+  },
+  'GET /backoffice/imports/customers/{id}/problems.csv': {
+    section: 'Back office',
+    summary: 'An import’s refused rows, as CSV',
+    description: 'The refused rows to fix and upload again: the columns the import read as the file had them (same separator), then `problem_line`, `problem_reason` and `problem` (words in `language`, en or es). UTF-8 with a byte-order mark. Extension.',
+  },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },
   'DELETE /backoffice/chain/nodes/{id}': { section: 'Back office', summary: 'Unpair a store node', description: 'A till replaced or gone for good (owners and managers): central refuses its syncs from its next request, and the node takes no check-ins or sales until paired again; audited. 404 `sync_node_not_found` for a node already unpaired.' },

@@ -6,6 +6,8 @@ import { adminStore, useAdmin } from './admin-store';
 import { AuditScreen } from './AuditScreen';
 import { CustomerDetail, CustomerSearch } from './CustomersScreen';
 import { DashboardScreen } from './DashboardScreen';
+import { ImportScreen } from './ImportScreen';
+import { useImportStrings } from './import-strings';
 import { NoPasswordNotice } from './NoPasswordNotice';
 import { PaymentExceptionsScreen, PaymentExceptionsTab } from './PaymentExceptionsScreen';
 import { usePaymentExceptionStrings } from './payment-exceptions-strings';
@@ -19,7 +21,7 @@ import { useWebhookStrings } from './webhooks-strings';
 import { WebhooksScreen } from './WebhooksScreen';
 import { go, useHashRoute } from './use-hash-route';
 
-const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'payment-exceptions', 'webhooks', 'staff', 'audit'];
+const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'import', 'payment-exceptions', 'webhooks', 'staff', 'audit'];
 /** Addresses kept for a screen that moved: `#/payments` was the payment exceptions' first. */
 const ALIASES: Readonly<Record<string, string>> = { payments: 'payment-exceptions' };
 
@@ -28,6 +30,7 @@ export function AdminApp() {
   const t = useAdminStrings();
   const w = useWebhookStrings();
   const p = usePaymentExceptionStrings();
+  const m = useImportStrings();
   const route = useHashRoute();
   const staff = useAdmin((s) => s.staff);
   useEffect(() => {
@@ -46,7 +49,7 @@ export function AdminApp() {
   const section = SECTIONS.includes(asked) ? asked : 'dashboard';
   const signedIn = staff !== null;
   const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
-  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, 'payment-exceptions': p.tab, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
+  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, import: m.tab, 'payment-exceptions': p.tab, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
   // The header is in the page's flow and wraps: fixed at 60 px it cut "Sign out" at 200% zoom and
   // covered a quarter of the window at 400%.
   return (
@@ -86,6 +89,7 @@ export function AdminApp() {
               <Tabs.Tab value="program">{t.program}</Tabs.Tab>
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
               <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
+              {roleAllows(staff.role, 'customers.import') && <Tabs.Tab value="import">{m.tab}</Tabs.Tab>}
               {roleAllows(staff.role, 'payments.manage') && <PaymentExceptionsTab value="payment-exceptions" />}
               {roleAllows(staff.role, 'webhooks.manage') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
               {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
@@ -97,6 +101,9 @@ export function AdminApp() {
             <Tabs.Panel value="stores">{id ? <StoreDetail storeId={Number(id)} /> : <StoreList />}</Tabs.Panel>
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
             {/* A section typed by someone whose role may not (a store manager): one clear answer, not the screen with a refusal. */}
+            <Tabs.Panel value="import">
+              {section === 'import' && <OnlyIf allowed={roleAllows(staff.role, 'customers.import')} otherwise={m.notAllowed}><ImportScreen /></OnlyIf>}
+            </Tabs.Panel>
             <Tabs.Panel value="payment-exceptions">
               {section === 'payment-exceptions' && <OnlyIf allowed={roleAllows(staff.role, 'payments.manage')} otherwise={p.notAllowed}><PaymentExceptionsScreen /></OnlyIf>}
             </Tabs.Panel>

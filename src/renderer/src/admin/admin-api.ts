@@ -5,6 +5,7 @@ import type { PeriodStatementSchema } from '../../../shared/schemas/backoffice-p
 import type { StaffPaymentExceptionSchema, UnfinishedPaybackSchema } from '../../../shared/schemas/backoffice-payment-exceptions';
 import type { BackOfficeDeliveriesSchema, BackOfficeWebhooksSchema, WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '../../../shared/schemas/webhooks';
 import type { PayBackOptionsSchema, PayBackSchema } from '../../../shared/schemas/pay-back';
+import type { ImportJobListSchema, ImportJobSchema } from '../../../shared/schemas/backoffice-import';
 import { createRequester, NodeApiError, type NodeFile, type RequestOptions } from '../api/client';
 import { BACKGROUND_REQUEST_HEADER, BACKGROUND_REQUEST_VALUE } from '../../../shared/background-request';
 
@@ -25,6 +26,7 @@ export type WebhookEndpoint = Static<typeof WebhookEndpointSchema>;
 export type WebhookDeliveries = Static<typeof BackOfficeDeliveriesSchema>;
 export type StaffPaymentException = Static<typeof StaffPaymentExceptionSchema>;
 export type UnfinishedPayback = Static<typeof UnfinishedPaybackSchema>;
+export type ImportJob = Static<typeof ImportJobSchema>;
 /** A page of a back-office list, as the node pages them (offset, limit, the filter's total). */
 export interface ListPage<T> {
   items: T[];
@@ -125,6 +127,16 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     periodStatement: (from: string, to: string, store: number | null) => call<PeriodStatement>('/backoffice/dashboard/period', { query: { from, to, store: store ?? undefined } }),
     /** The same as a CSV file for the accountant. */
     periodStatementFile: (from: string, to: string, store: number | null) => call<NodeFile>('/backoffice/dashboard/period.csv', { query: { from, to, store: store ?? undefined }, file: true }),
+    /** Owners: a members file (its bytes in base64) starts its preview, a dry run the screen follows (202); the points' currency where the program has several. */
+    startImport: (fileName: string, contentBase64: string, pointsCurrency: string | null) =>
+      call<ImportJob>('/backoffice/imports/customers', { method: 'POST', body: { file_name: fileName, content_base64: contentBase64, ...(pointsCurrency ? { points_currency: pointsCurrency } : {}) } }),
+    /** Imports a finished preview's file, once. */
+    confirmImport: (id: string) => call<ImportJob>(`/backoffice/imports/customers/${id}/confirm`, { method: 'POST' }),
+    /** Read on a timer while it runs: a background refresh. */
+    importJob: (id: string) => call<ImportJob>(`/backoffice/imports/customers/${id}`, { headers: BACKGROUND_HEADERS }),
+    importJobs: () => call<Static<typeof ImportJobListSchema>>('/backoffice/imports/customers'),
+    /** The refused rows to fix and upload again, the reasons in the screen's language. */
+    importProblemsFile: (id: string, language: 'en' | 'es') => call<NodeFile>(`/backoffice/imports/customers/${id}/problems.csv`, { query: { language }, file: true }),
     chain: (store: number | null) => call<ChainHealth>('/backoffice/chain', store === null ? {} : { query: { store } }),
     resolveException: (id: number, note: string) => call<SyncException>(`/backoffice/chain/exceptions/${id}/resolve`, { method: 'POST', body: { note } }),
     /** A till replaced or gone: central refuses its syncs from then on (it sells nothing until paired again). */

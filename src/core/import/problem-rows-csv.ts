@@ -1,0 +1,42 @@
+import { importReasonWords, type ImportLanguage } from '../../shared/import-reason-words';
+import type { ImportReport } from './import-members';
+import { MEMBER_COLUMNS, type MemberFile } from './member-file';
+
+// The refused rows of an import handed back as a file to fix and upload again: the columns the
+// import read, as the merchant's file had them (same separator, so "12,50" stays a comma amount in
+// a file of semicolons), then where each row was and why. The three last columns are not read on
+// the next upload (the preview says so). UTF-8 with a byte-order mark, as the period statement's
+// file: Excel reads one without it in the computer's legacy code page.
+
+const PROBLEM_COLUMNS = ['problem_line', 'problem_reason', 'problem'] as const;
+
+export function problemRowsCsv(file: MemberFile, report: ImportReport, language: ImportLanguage): string {
+  const separator = file.decimalMark === ',' ? ';' : ',';
+  const named = MEMBER_COLUMNS.filter((column) => file.records.some((record) => record.fields[column] !== undefined));
+  const byLine = new Map(file.records.map((record) => [record.line, record]));
+  const cell = (value: string) => csvCell(value, separator);
+  const lines = [[...named, ...PROBLEM_COLUMNS].join(separator)];
+  for (const row of report.reported) {
+    if (row.outcome !== 'refused') continue;
+    const record = byLine.get(row.line);
+    const values = named.map((column) => record?.fields[column] ?? '');
+    lines.push([...values, String(row.line), row.reason, importReasonWords(row.reason, language, row.message)].map(cell).join(separator));
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * One field: quoted when it holds the separator, a quote or a line break. A value a spreadsheet
+ * would run as a formula (= @, or + - not before a digit) gets a leading apostrophe; a phone
+ * "+1 415…" or an amount is left as it is, or the next upload would refuse it.
+ */
+function csvCell(value: string, separator: string): string {
+  const safe = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s(.])/.test(value) ? `'${value}` : value;
+  return safe.includes(separator) || /["\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** The file's name: the upload's, with `-problems` before its extension. */
+export function problemRowsFileName(fileName: string): string {
+  const base = fileName.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'members';
+  return `${base}-problems.csv`;
+}
