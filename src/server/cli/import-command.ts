@@ -5,6 +5,7 @@ import { type ImportReport, importMembers } from '../../core/import/import-membe
 import { memberFileText, readMemberFile } from '../../core/import/member-file';
 import { toMajorUnits } from '../../shared/money';
 import { SettingError } from '../node/setting-error';
+import { importReportToWire } from '../routes/import-report-wire';
 import { DATA_FOLDER_HELP, openFolderEngine } from './folder-checks';
 import { parseVendorId } from './store-command';
 import { vendorOfNode } from './stores-command';
@@ -77,16 +78,9 @@ function reportWire(report: ImportReport, run: { vendorId: number; file: string;
     file: run.file,
     vendor_id: run.vendorId,
     rows: report.rows,
-    imported: report.imported,
-    already_members: report.alreadyMembers,
-    refused: report.refused,
-    refused_by_reason: report.refusedByReason,
-    points: report.points,
-    quick_pay: report.quickPay,
-    quick_pay_currency: report.quickPayCurrency?.code ?? null,
+    ...importReportToWire(report),
     ignored_columns: run.ignoredColumns,
     seconds: run.seconds,
-    problems: report.reported.map((r) => ({ line: r.line, outcome: r.outcome, reason: r.reason, field: r.field, message: r.message, ...(r.customer_id === undefined ? {} : { customer_id: r.customer_id }) })),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
 import { type ImportJob, ImportJobs } from '../../core/import/import-jobs';
-import type { ImportReport } from '../../core/import/import-members';
+import { importReportToWire } from './import-report-wire';
 import { memberFileText, readMemberFile } from '../../core/import/member-file';
 import { problemRowsCsv, problemRowsFileName } from '../../core/import/problem-rows-csv';
 import { ServiceError } from '../../shared/errors';
@@ -94,21 +94,8 @@ function jobToWire(job: ImportJob) {
     date_finished: job.finishedAt === null ? null : toIso(job.finishedAt),
     confirmed_as: job.confirmedAs,
     preview_id: job.previewId,
-    report: job.report && reportToWire(job.report),
+    report: job.report && importReportToWire(job.report),
     error: job.error,
   };
 }
 
-/** As `punchcard import customers --json` says it. */
-function reportToWire(report: ImportReport) {
-  return {
-    imported: report.imported,
-    already_members: report.alreadyMembers,
-    refused: report.refused,
-    refused_by_reason: report.refusedByReason,
-    points: report.points,
-    quick_pay: report.quickPay,
-    quick_pay_currency: report.quickPayCurrency?.code ?? null,
-    problems: report.reported.map((r) => ({ line: r.line, outcome: r.outcome, reason: r.reason, field: r.field, message: r.message, ...(r.customer_id === undefined ? {} : { customer_id: r.customer_id }) })),
-  };
-}
