@@ -3,7 +3,7 @@ import { transact } from '../../src/core/engine';
 import { openAccount, postEntry } from '../../src/core/ledger/ledger';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, signIn, staffCall } from '../support/backoffice';
-import { phoneOnlyGuestAt, registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { loginOkAt, PASSWORD, phoneOnlyGuestAt, registerOkAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { expectBalancesAddUp, inStoreApi } from '../support/in-store';
 import { CARDS, paymentsApi } from '../support/payments';
 import { http, startTestNode, type TestNode } from '../support/test-node';
@@ -240,5 +240,46 @@ describe('the profile: what expires when, and saved cards masked', () => {
     ]);
     const text = JSON.stringify(shown.body);
     for (const secret of ['4242 4242', '42424242', 'Ana López', '10001', 'tok_']) expect(text).not.toContain(secret);
+  });
+});
+
+describe('the profile: birthday, contact consent, language and member since', () => {
+  // 15 March 1990 as sign-up sends it: Unix seconds of its UTC midnight.
+  const MARCH_15_1990 = Date.UTC(1990, 2, 15) / 1000;
+  // The clock moved on above: sessions signed in afresh.
+  let token: string;
+  beforeAll(async () => {
+    token = await signIn(node, owner.email);
+  });
+  const shownTo = (id: number | string) => staffCall(node, token, 'GET', `/backoffice/customers/${id}`);
+
+  it('shows what the member gave at sign-up, each consent as its two channels, and nothing given as null / none', async () => {
+    const cases = [
+      { consent: 3, language: 2, expected: { email: true, sms: true }, code: 'es' },
+      { consent: 1, language: 1, expected: { email: true, sms: false }, code: 'en' },
+      { consent: 2, language: undefined, expected: { email: false, sms: true }, code: null },
+    ];
+    for (const c of cases) {
+      const joined = node.clock.now();
+      const registered = await registerOkAt(node, vendor.vendorId, { first_name: 'Eva', last_name: 'Paz', birthdate: MARCH_15_1990, contact_consent: c.consent, ...(c.language ? { language: c.language } : {}) });
+      const shown = await shownTo(registered.user.id);
+      expect(shown.status, JSON.stringify(shown.body)).toBe(200);
+      expect(shown.body, String(c.consent)).toMatchObject({ birthdate: '1990-03-15', contact_consent: c.expected, language: c.code, member_since: new Date(joined).toISOString() });
+    }
+    // Ana gave none of them: no birthday, no consent, the program's language.
+    expect((await shownTo(ana.id)).body).toMatchObject({ birthdate: null, contact_consent: { email: false, sms: false }, language: null, member_since: expect.any(String) });
+  });
+
+  it('hides the birthday of a member another program’s counter enrolled until they confirm here, and shows it once they do', async () => {
+    const other = await node.addVendor('Café Otro');
+    const theirs = await signUpAt(node, other.vendorId, { first_name: 'Leo', last_name: 'Mena', birthdate: MARCH_15_1990, contact_consent: 3 });
+    await inStoreApi(() => node).checkInOk(vendor.apiKey, theirs.email);
+    const hidden = await shownTo(theirs.userId);
+    expect(hidden.status, JSON.stringify(hidden.body)).toBe(200);
+    // Their consent to the other program is not one to this: the counter's membership has none.
+    expect(hidden.body).toMatchObject({ first_name: 'Leo', last_name: 'M.', counter_enrolled: true, birthdate: null, contact_consent: { email: false, sms: false } });
+    expect(JSON.stringify(hidden.body)).not.toContain('1990');
+    await loginOkAt(node, theirs.email, PASSWORD, vendor.vendorId);
+    expect((await shownTo(theirs.userId)).body).toMatchObject({ last_name: 'Mena', counter_enrolled: false, birthdate: '1990-03-15' });
   });
 });

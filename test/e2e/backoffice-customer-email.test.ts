@@ -12,7 +12,8 @@ import { startTestNode, type TestNode } from '../support/test-node';
 // Adding an email to a customer who has none, from the customer's profile in Chromium, against a real
 // node: an owner gives a guest the counter registered by phone an email and the profile shows it (the
 // control then goes away); an address another customer has is refused with the node's message and
-// changes nothing; a store manager, who may not write customers, sees no such control.
+// changes nothing; a store manager, who may not write customers, sees no such control. Beside it, the
+// profile's birthday, contact consent, language and member since, in English and Spanish.
 describe('back-office add email to a phone-only guest in Chromium', () => {
   let node: TestNode;
   let browser: Browser;
@@ -41,8 +42,8 @@ describe('back-office add email to a phone-only guest in Chromium', () => {
   const emailOf = async (id: number) => (await staffCall(node, owner.token, 'GET', `/backoffice/customers/${id}`)).body.email as string | null;
 
   /** A fresh browser signed in as `email`, on the profile of customer `id`. */
-  async function profileOf(email: string, id: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+  async function profileOf(email: string, id: number, timezoneId = 'UTC'): Promise<Page> {
+    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId, locale: 'en-US', reducedMotion: 'reduce' });
     const page = await context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(`${node.url}/admin#/customers/${id}`);
@@ -102,6 +103,29 @@ describe('back-office add email to a phone-only guest in Chromium', () => {
     await expectCount(page.getByRole('textbox', { name: 'Email for this customer' }), 0);
     // The node agrees: store managers may not write customers.
     expect((await staffCall(node, storeManager.token, 'PUT', `/backoffice/customers/${id}/email`, { email: 'elena@example.com' })).status).toBe(403);
+    await page.context().close();
+  });
+
+  it('shows the birthday (the same day west of UTC), the contact consent in words, the language by name and since when, in English and Spanish', async () => {
+    // Sign-up sends the day as Unix seconds of its UTC midnight: 15 March 1990, which in Guayaquil
+    // (UTC−5) is still 14 March at that moment.
+    const zone = 'America/Guayaquil';
+    const { user } = await registerOkAt(node, vendor.vendorId, { first_name: 'Lucía', last_name: 'Cedeño', birthdate: Date.UTC(1990, 2, 15) / 1000, contact_consent: 1, language: 2 });
+    const given = Number(user.id);
+    const { user: quiet } = await registerOkAt(node, vendor.vendorId, { first_name: 'Raúl', last_name: 'Paz', contact_consent: 3 });
+    const since = (await staffCall(node, owner.token, 'GET', `/backoffice/customers/${given}`)).body.member_since as string;
+    const day = (language: string) => new Date(since).toLocaleDateString(language, { dateStyle: 'medium', timeZone: zone });
+
+    const page = await profileOf(owner.email, given, zone);
+    const about = page.getByTestId('customer-membership');
+    await expectText(about, `Birthday 15 March 1990 · Contact consent: Email only · Language: Spanish · Member since ${day('en')}`);
+    await page.getByRole('banner').getByText('ES', { exact: true }).click();
+    await expectText(about, `Cumpleaños 15 de marzo de 1990 · Consentimiento de contacto: Solo correo · Idioma: español · Cliente desde el ${day('es')}`);
+    await page.goto(`${node.url}/admin#/customers/${quiet.id}`);
+    await expectText(page.getByRole('heading', { name: 'Raúl Paz' }), 'Raúl Paz');
+    await expectText(about, /^Cumpleaños no indicado · Consentimiento de contacto: Correo y SMS · Idioma: el del programa · /);
+    await page.getByRole('banner').getByText('EN', { exact: true }).click();
+    await expectText(about, /^Birthday not given · Contact consent: Email and SMS · Language: the program’s · Member since /);
     await page.context().close();
   });
 });

@@ -2,6 +2,7 @@ import { holderAccounts, upcomingLots } from '../balances/balance-store';
 import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
 import { findUserVendor, loadUser, survivingCustomerId } from '../customers/customer-store';
+import { type ContactChannels, contactChannels } from '../customers/contact-consent';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { checkCustomerAccess } from './customer-access';
@@ -14,7 +15,15 @@ export interface CustomerProfile {
   email: string | null;
   phone: string | null;
   cedula: string | null;
+  /** Date of birth, epoch ms of its UTC midnight (users.birthdate); null when not known or hidden (counterEnrolled). */
+  birthdate: number | null;
   status: string;
+  /** What the member agreed to be contacted by in this program. */
+  contactConsent: ContactChannels;
+  /** The language chosen with this program; null: the program's. */
+  language: string | null;
+  /** When they joined this program (the membership's creation), epoch ms. */
+  memberSince: number;
   /**
    * Enrolled by a counter from another program and not yet confirmed by the customer here: the
    * program sees the first name and the last name's initial only (seenAtCounter).
@@ -78,7 +87,11 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
     email: shown.email,
     phone: shown.phone,
     cedula: shown.cedula,
+    birthdate: shown.birthdate,
     status: user.status,
+    contactConsent: contactChannels(membership?.contact_consent ?? 0),
+    language: membership?.language ?? null,
+    memberSince: membership?.created_at ?? user.created_at,
     counterEnrolled: membership?.counter_enrolled === 1,
     flagged: link.flagged === 1,
     blocked: link.blocked_at !== null,

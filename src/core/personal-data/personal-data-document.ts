@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { contactChannels } from '../customers/contact-consent';
 import type { Static } from 'typebox';
 import { PERSONAL_DATA_VERSION, type PersonalDataSchema } from '../../shared/schemas/personal-data';
 import { ServiceError } from '../../shared/errors';
@@ -60,8 +61,7 @@ export async function personalDataDocument(engine: Engine, vendorId: number, use
     membership: {
       joined_at: toIso(int(link.created_at)),
       language: link.language,
-      // The interface's 0–3: none, email, SMS, both.
-      contact_consent: { email: (Number(link.contact_consent) & 1) !== 0, sms: (Number(link.contact_consent) & 2) !== 0 },
+      contact_consent: contactChannels(Number(link.contact_consent)),
       newsletters: parsed(link.newsletters, {}),
       tier: tier?.name ?? null,
       tier_since: link.tier_id === null ? null : iso(link.tier_since),

@@ -36,7 +36,12 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
       email: p.email,
       phone: p.phone,
       cedula: p.cedula,
+      // The day as stored (its UTC midnight), so it reads the same in every time zone.
+      birthdate: p.birthdate === null ? null : toIso(p.birthdate).slice(0, 10),
       status: p.status,
+      contact_consent: p.contactConsent,
+      language: p.language,
+      member_since: toIso(p.memberSince),
       counter_enrolled: p.counterEnrolled,
       flagged: p.flagged,
       blocked: p.blocked,

@@ -171,10 +171,17 @@ export const CustomerProfileSchema = Type.Object({
   email: Nullable(Type.String()),
   phone: Nullable(Type.String()),
   cedula: Nullable(Type.String()),
+  birthdate: Nullable(Type.String({ description: 'date of birth, ISO (YYYY-MM-DD); null when not known, or hidden (counter_enrolled)' })),
   status: Type.String(),
+  contact_consent: Type.Object(
+    { email: Type.Boolean(), sms: Type.Boolean() },
+    { description: 'what the member agreed to be contacted by in this program (the interface’s contact_consent 0–3: none, email, SMS, both)' },
+  ),
+  language: Nullable(Type.String({ description: 'the language the member chose with this program (en, es); null: the program’s language applies' })),
+  member_since: IsoTimestamp,
   counter_enrolled: Type.Boolean({
     description:
-      'enrolled by a counter from another program and not yet confirmed by the customer here: the program sees the first name and the last name’s initial only (email, phone and cédula null) until they log in or sign up with it',
+      'enrolled by a counter from another program and not yet confirmed by the customer here: the program sees the first name and the last name’s initial only (email, phone, cédula and birthdate null) until they log in or sign up with it',
   }),
   flagged: Type.Boolean(),
   blocked: Type.Boolean({ description: 'refused at check-in and orders' }),

@@ -9,7 +9,8 @@ import { PersonalDataDownload } from './PersonalDataDownload';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
-import { formatAmount, formatDate, formatDateTime, formatMovement } from './format';
+import { formatAmount, formatBirthdate, formatDate, formatDateTime, formatLocalDate, formatMovement, languageName } from './format';
+import { useLanguage } from '../i18n/language-store';
 import { roleAllows } from '../../../shared/staff-roles';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -105,6 +106,7 @@ type Form = 'adjust' | 'block' | 'email';
 export function CustomerDetail({ customerId }: { customerId: number }) {
   const t = useAdminStrings();
   const role = useAdmin((s) => s.staff?.role);
+  const screen = useLanguage();
   // Amounts (formatAmount) in Spanish as the program's country writes them.
   useProgramCountry();
   const profile = useLoad(() => adminStore.getState().api().customer(customerId), [customerId]);
@@ -183,6 +185,16 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
       {p.blocked && p.blocked_reason && <Text c="red">{t.blockedBecause(p.blocked_reason)}</Text>}
       {/* A long email breaks rather than widen the page (at 320 px it scrolled sideways). */}
       <Text style={{ overflowWrap: 'anywhere' }}>{contact.length > 0 ? contact.join(' · ') : '—'}</Text>
+      {/* What a merchant needs for birthday treats and to know whom they may email or text. A member
+          shown by name only has their birthday hidden, not missing: nothing is said of it. */}
+      <Text data-testid="customer-membership">
+        {[
+          ...(byNameOnly ? [] : [p.birthdate ? t.birthday(formatBirthdate(p.birthdate)) : t.noBirthday]),
+          t.contactConsent(p.contact_consent.email, p.contact_consent.sms),
+          t.customerLanguage(p.language === null ? null : languageName(p.language, screen)),
+          t.memberSince(formatLocalDate(p.member_since)),
+        ].join(' · ')}
+      </Text>
       {!p.email && !byNameOnly && role && roleAllows(role, 'customers.write') && (
         <form
           noValidate

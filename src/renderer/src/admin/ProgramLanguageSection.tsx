@@ -4,17 +4,9 @@ import { LANGUAGES as PROGRAM_LANGUAGES } from '../../../shared/languages';
 import { useLanguage } from '../i18n/language-store';
 import { type FieldProblem, invalidProps } from './a11y';
 import { adminStore } from './admin-store';
+import { languageName } from './format';
 import type { Say } from './ProgramEditRows';
 import { useAdminStrings } from './strings';
-
-/** A language's name in the screen's language ("Spanish", "español"); the code when the browser has none. */
-function languageName(code: string, screen: string): string {
-  try {
-    return new Intl.DisplayNames([screen], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
 
 /**
  * The program's language, set at `punchcard init` (from its country unless told) and changed here:
