@@ -91,7 +91,7 @@ export const ERROR_CODES = {
   staff_not_found: { status: 404, message: 'No staff member with that id exists in this program.' },
   api_key_not_found: { status: 404, message: 'No API key with that id exists in this program.' },
   sync_exception_not_found: { status: 404, message: 'No open sync exception with that id exists in this program.' },
-  import_not_found: { status: 404, message: 'No such import of members in this program: the node keeps an import’s report until it restarts. Upload the file again.' },
+  import_not_found: { status: 404, message: 'No such import of members in this program: it keeps the reports of its last five imports. Upload the file again.' },
 
   // 409: conflicts with what is stored
   currency_name_taken: { status: 409, message: 'A currency with that name already exists.' },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { STALE_MS } from '../../src/core/import/import-jobs';
 import { IMPORT_FILE_MAX_BYTES } from '../../src/shared/schemas/backoffice-import';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { ROOMY_RATE_LIMITS } from '../support/customers';
@@ -105,6 +106,12 @@ describe('importing members in the back office', () => {
     ]);
     const spanish = await fetch(`${node.url}/backoffice/imports/customers/${done.id}/problems.csv?language=es`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(await spanish.text()).toContain('3,invalid_email,El correo no es una dirección de correo.');
+    // Once imported, the jobs keep of the file only what that takes: the refused rows (and the columns).
+    const kept = await node.engine.db.selectFrom('import_jobs').select('file').where('id', 'in', [preview.id, done.id]).execute();
+    expect(kept.map((row) => (JSON.parse(row.file) as { records: Array<{ fields: { email?: string } }> }).records.map((r) => r.fields.email))).toEqual([
+      ['', 'ben@example'],
+      ['', 'ben@example'],
+    ]);
 
     // Another program's owner finds nothing of it.
     const foreign = await staffCall(node, otherOwner.token, 'GET', `/backoffice/imports/customers/${done.id}`);
@@ -192,5 +199,62 @@ describe('importing members in the back office', () => {
     } finally {
       node.engine.programRole = 'owner';
     }
+  });
+
+  // Jobs are rows (migration 0047): a running one written by another process holds the program's
+  // one place; one whose process died (heartbeat older than STALE_MS) reads as failed and frees it.
+  it('keeps jobs in the database: another process’s running import blocks, a dead one’s reads as failed and frees the program', async () => {
+    const cafe = await node.addVendor('Café Latido');
+    const cafeOwner = await ownerOf(node, cafe.vendorId);
+    const now = node.clock.now();
+    const row = (id: string, updatedAt: number) => ({
+      id,
+      vendor_id: cafe.vendorId,
+      seq: id === 'elsewhere-live' ? 1 : 2,
+      staff_email: cafeOwner.email,
+      file_name: 'old.csv',
+      dry_run: 0,
+      status: 'running',
+      rows: 3,
+      done: 1,
+      created_at: updatedAt,
+      updated_at: updatedAt,
+      ignored_columns: '[]',
+      file: JSON.stringify({ records: [], decimalMark: '.' }),
+    });
+    await node.engine.db.insertInto('import_jobs').values(row('elsewhere-live', now - 10_000)).execute();
+    const blocked = await upload(cafeOwner, 'members.csv', FILE);
+    expect([blocked.status, blocked.body.code]).toEqual([409, 'import_in_progress']);
+    expect((await staffCall(node, cafeOwner.token, 'GET', '/backoffice/imports/customers/elsewhere-live')).body).toMatchObject({ status: 'running', done: 1 });
+
+    // That process dies: its heartbeat stops.
+    await node.engine.db.updateTable('import_jobs').set({ updated_at: now - STALE_MS - 1 }).where('id', '=', 'elsewhere-live').execute();
+    const dead = await staffCall(node, cafeOwner.token, 'GET', '/backoffice/imports/customers/elsewhere-live');
+    expect(dead.body).toMatchObject({ status: 'failed', done: 1, error: { code: 'node_stopped' } });
+    expect(dead.body.date_finished).not.toBeNull();
+    const listed = await staffCall(node, cafeOwner.token, 'GET', '/backoffice/imports/customers');
+    expect(listed.body.items.map((j: { id: string; status: string }) => [j.id, j.status])).toEqual([['elsewhere-live', 'failed']]);
+
+    const started = await upload(cafeOwner, 'members.csv', 'first_name,email\nLeo,leo@latido.test\nMia,mia@latido.test\nNo,not-an-email\n');
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(await node.engine.db.selectFrom('import_jobs').select(['status', 'error']).where('id', '=', 'elsewhere-live').executeTakeFirstOrThrow()).toMatchObject({ status: 'failed', error: expect.stringContaining('node_stopped') });
+    const finished = (await untilDone(cafeOwner, started.body.id)).job;
+    expect(finished.report, JSON.stringify(finished.report)).toMatchObject({ imported: 2, refused: 1 });
+  });
+
+  it('keeps a program’s last five finished jobs and their files', async () => {
+    const cafe = await node.addVendor('Café Cinco');
+    const cafeOwner = await ownerOf(node, cafe.vendorId);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      const started = await upload(cafeOwner, `members-${i}.csv`, FILE);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      await untilDone(cafeOwner, started.body.id);
+      ids.push(started.body.id);
+    }
+    // The seventh started with six finished: the first went; the seventh, finished since, is the sixth kept until the next starts.
+    const listed = await staffCall(node, cafeOwner.token, 'GET', '/backoffice/imports/customers');
+    expect(listed.body.items.map((j: { id: string }) => j.id)).toEqual(ids.slice(1).reverse());
+    expect((await staffCall(node, cafeOwner.token, 'GET', `/backoffice/imports/customers/${ids[0]}`)).status).toBe(404);
   });
 });

@@ -185,6 +185,10 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.alterTable('sync_exceptions').dropColumn('message_data').execute();
       // 0040's tables (their indexes go with them).
       for (const table of ['stored_value_payback_refunds', 'stored_value_paybacks', 'test_gateway_refunds'] as const) await engine.db.schema.dropTable(table).execute();
+      // 0046's indexes.
+      for (const index of ['egifts_buyer', 'egifts_claimed_by', 'promotion_awards_by_user']) await engine.db.schema.dropIndex(index).execute();
+      // 0047's table (its indexes go with it).
+      await engine.db.schema.dropTable('import_jobs').execute();
       await migrateToLatest(engine.db);
       await installChangeCapture(engine.db, engine.dialect, role);
     }

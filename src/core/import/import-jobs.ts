@@ -1,20 +1,33 @@
+import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Actor } from '../audit/record-audit';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
-import { type Engine, ownsProgramData } from '../engine';
+import { type Engine, ownsProgramData, transact } from '../engine';
+import { isUniqueViolation } from '../storage/errors';
+import type { ImportJobsTable } from '../storage/schema';
 import { type ImportReport, importMembers, importProgramOf } from './import-members';
-import type { MemberFile } from './member-file';
+import type { MemberFile, MemberRecord } from './member-file';
 
-// The back office's imports of members as jobs in the node's process: 20,000 rows take minutes
-// (a dry run as long as the import: it writes each batch and rolls it back), longer than a request
-// should be held open or a proxy waits. The route starts a job and answers at once; the screen
-// reads its progress. One job runs per program at a time (two would race for the same members and
-// each hold the write lock in turn). Jobs live in memory: a restart forgets them, and an import cut
-// by it keeps its committed batches, as an interrupted CLI run does (running the file again completes it).
+// The back office's imports of members as jobs: 20,000 rows take minutes (a dry run as long as the
+// import: it writes each batch and rolls it back), longer than a request should be held open or a
+// proxy waits. The route starts a job and answers at once; the screen reads its progress. Jobs are
+// rows (import_jobs, migration 0047), not one process's memory: central may be several processes
+// on one database, and the poll, the confirmation or the problem rows may reach any of them. The
+// process that starts a job runs it, moving `done` and `updated_at` (its heartbeat) after each
+// batch. One job runs per program at a time (two would race for the same members and each hold the
+// write lock in turn): a partial unique index, whichever process starts it. A job whose process
+// died reads as failed (node_stopped) once its heartbeat is older than STALE_MS, and is marked so
+// when the program's next import starts; its committed batches stay, as an interrupted CLI run's
+// do (running the file again completes it).
 
 /** Finished jobs a program keeps (their files with them, for the confirmation and the problem rows). */
 const KEPT_PER_PROGRAM = 5;
+
+/** A running job's heartbeat older than this: its process is gone (a batch runs a second at most, IMPORT_BATCH_MS). */
+export const STALE_MS = 2 * 60_000;
+
+const STOPPED = { code: 'node_stopped', message: 'The node stopped during the import: the batches before were kept; import the file again to complete it.' };
 
 export interface ImportJob {
   id: string;
@@ -33,19 +46,40 @@ export interface ImportJob {
   previewId: string | null;
   report: ImportReport | null;
   error: { code: string; message: string } | null;
-  /** The file as read, kept for the confirmation and the file of problem rows. */
-  file: MemberFile;
+  /** Header names the file had that the import does not read. */
+  ignoredColumns: string[];
   pointsCurrency: string | undefined;
 }
 
 class Stopped extends Error {}
 
+/** Every column but the file (megabytes, read only to run, confirm or give the problem rows). */
+const JOB_COLUMNS = [
+  'id',
+  'vendor_id',
+  'staff_email',
+  'file_name',
+  'dry_run',
+  'status',
+  'rows',
+  'done',
+  'created_at',
+  'updated_at',
+  'finished_at',
+  'confirmed_as',
+  'preview_id',
+  'report',
+  'error',
+  'points_currency',
+  'ignored_columns',
+] as const;
+
 /**
- * The node's import jobs (one registry per app). A class, so that the operation-errors generator
- * reads each route's call as its own method (a factory's constant made it walk every method).
+ * The node's import jobs (one per app). A class, so that the operation-errors generator reads each
+ * route's call as its own method (a factory's constant made it walk every method).
  */
 export class ImportJobs {
-  private readonly jobs: ImportJob[] = [];
+  /** This process's running jobs: a stopping node waits for them. */
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
 
@@ -53,107 +87,217 @@ export class ImportJobs {
 
   /** Checks the program can take the file (a paired store, its points currency), then starts its preview. */
   async preview(staff: StaffPrincipal, input: { fileName: string; file: MemberFile; pointsCurrency?: string | undefined }): Promise<ImportJob> {
-    this.refuseToStart(staff.vendorId);
+    await this.refuseToStart(staff.vendorId);
     // The program's refusals of the whole file (several loyalty currencies and none named) as the
     // CLI's one line, before a job: the use case reads the same again when it runs.
     await importProgramOf(this.engine, { vendorId: staff.vendorId, fileName: input.fileName, records: input.file.records, dryRun: true, pointsCurrency: input.pointsCurrency });
-    this.refuseToStart(staff.vendorId);
     return this.start(staff, { fileName: input.fileName, file: input.file, pointsCurrency: input.pointsCurrency, dryRun: true, previewId: null });
   }
 
   /** Starts the import of a finished preview's file, once. */
-  confirm(staff: StaffPrincipal, previewId: string): ImportJob {
-    const preview = this.get(staff.vendorId, previewId);
-    this.refuseToStart(staff.vendorId);
+  async confirm(staff: StaffPrincipal, previewId: string): Promise<ImportJob> {
+    const preview = await this.get(staff.vendorId, previewId);
+    await this.refuseToStart(staff.vendorId);
     if (!preview.dryRun || preview.status !== 'finished' || preview.confirmedAs !== null) throw new ServiceError('import_not_confirmable');
-    const job = this.start(staff, { fileName: preview.fileName, file: preview.file, pointsCurrency: preview.pointsCurrency, dryRun: false, previewId });
-    preview.confirmedAs = job.id;
-    return job;
+    const file = await this.file(staff.vendorId, previewId);
+    return this.start(staff, { fileName: preview.fileName, file, pointsCurrency: preview.pointsCurrency, dryRun: false, previewId, previewReport: preview.report });
   }
 
   /** The program's job, or 404 `import_not_found` (another program's is not found either). */
-  get(vendorId: number, id: string): ImportJob {
-    const job = this.jobs.find((j) => j.id === id && j.vendorId === vendorId);
-    if (!job) throw new ServiceError('import_not_found');
-    return job;
+  async get(vendorId: number, id: string): Promise<ImportJob> {
+    const row = await this.engine.db.selectFrom('import_jobs').select(JOB_COLUMNS).where('vendor_id', '=', vendorId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new ServiceError('import_not_found');
+    return this.jobOf(row);
+  }
+
+  /** The file a job read (its records and decimal mark, and the columns not read). */
+  async file(vendorId: number, id: string): Promise<MemberFile> {
+    const row = await this.engine.db.selectFrom('import_jobs').select(['file', 'ignored_columns']).where('vendor_id', '=', vendorId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new ServiceError('import_not_found');
+    const file = JSON.parse(row.file) as Pick<MemberFile, 'records' | 'decimalMark'>;
+    return { records: file.records, decimalMark: file.decimalMark, ignoredColumns: JSON.parse(row.ignored_columns) as string[] };
   }
 
   /** The program's jobs, newest first. */
-  list(vendorId: number): ImportJob[] {
-    return this.jobs.filter((j) => j.vendorId === vendorId);
+  async list(vendorId: number): Promise<ImportJob[]> {
+    const rows = await this.engine.db.selectFrom('import_jobs').select(JOB_COLUMNS).where('vendor_id', '=', vendorId).orderBy('seq', 'desc').execute();
+    return rows.map((row) => this.jobOf(row));
   }
 
-  /** A node stopping: running jobs end after their current batch (committed batches stay). */
+  /** A node stopping: its running jobs end after their current batch (committed batches stay). */
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.all([...this.running]);
   }
 
-  /** A stopping node, a paired store (customers are central's, as the CLI says), a program already importing. */
-  private refuseToStart(vendorId: number): void {
+  /** A stopping node, a paired store (customers are central's, as the CLI says). A running import is the insert's to find. */
+  private async refuseToStart(vendorId: number): Promise<void> {
     if (this.stopping) throw new ServiceError('service_unavailable');
     if (!ownsProgramData(this.engine)) throw new ServiceError('customers_managed_by_central');
-    if (this.jobs.some((j) => j.vendorId === vendorId && j.status === 'running')) throw new ServiceError('import_in_progress');
+    // The program's running job whose process died no longer holds the program's one place.
+    const now = this.engine.clock.now();
+    await this.engine.db
+      .updateTable('import_jobs')
+      .set({ status: 'failed', error: JSON.stringify(STOPPED), finished_at: now, updated_at: now })
+      .where('vendor_id', '=', vendorId)
+      .where('status', '=', 'running')
+      .where('updated_at', '<', now - STALE_MS)
+      .execute();
   }
 
-  /** Adds the job (a program keeps its last few) and runs it after the reply that announces it; a stopping node waits for it. */
-  private start(staff: StaffPrincipal, fields: Pick<ImportJob, 'fileName' | 'file' | 'pointsCurrency' | 'dryRun' | 'previewId'>): ImportJob {
-    const job: ImportJob = {
+  /** Adds the job (a program keeps its last few finished) and runs it here after the reply that announces it; a stopping node waits for it. */
+  private async start(
+    staff: StaffPrincipal,
+    fields: { fileName: string; file: MemberFile; pointsCurrency: string | undefined; dryRun: boolean; previewId: string | null; previewReport?: ImportReport | null },
+  ): Promise<ImportJob> {
+    const now = this.engine.clock.now();
+    const row = {
       id: globalThis.crypto.randomUUID(),
-      vendorId: staff.vendorId,
-      staffEmail: staff.email,
+      vendor_id: staff.vendorId,
+      staff_email: staff.email,
+      file_name: fields.fileName,
+      dry_run: fields.dryRun ? 1 : 0,
       status: 'running',
       rows: fields.file.records.length,
       done: 0,
-      createdAt: this.engine.clock.now(),
-      finishedAt: null,
-      confirmedAs: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+      confirmed_as: null,
+      preview_id: fields.previewId,
       report: null,
       error: null,
-      ...fields,
+      points_currency: fields.pointsCurrency ?? null,
+      ignored_columns: JSON.stringify(fields.file.ignoredColumns),
     };
-    this.jobs.unshift(job);
-    const finished = this.jobs.filter((j) => j.vendorId === job.vendorId && j.status !== 'running');
-    for (const old of finished.slice(KEPT_PER_PROGRAM)) this.jobs.splice(this.jobs.indexOf(old), 1);
+    try {
+      await transact(this.engine, async (trx) => {
+        await trx
+          .insertInto('import_jobs')
+          .values({ ...row, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from import_jobs where vendor_id = ${staff.vendorId})`, file: storedFile(fields.file, fields.file.records) })
+          .execute();
+        if (fields.previewId !== null) {
+          // The preview's file now serves only its problem rows: the import has its own copy.
+          const file = storedFile(fields.file, refusedRecords(fields.file, fields.previewReport ?? null));
+          const confirmed = await trx.updateTable('import_jobs').set({ confirmed_as: row.id, file }).where('id', '=', fields.previewId).where('confirmed_as', 'is', null).executeTakeFirst();
+          if (Number(confirmed.numUpdatedRows) !== 1) throw new ServiceError('import_not_confirmable');
+        }
+      });
+    } catch (error) {
+      // Another process's (or this one's) running import of the program holds the partial unique index.
+      if (isUniqueViolation(error)) throw new ServiceError('import_in_progress');
+      throw error;
+    }
     let done = () => {};
     const tracked = new Promise<void>((resolve) => (done = resolve));
     this.running.add(tracked);
+    const job = this.jobOf(row);
     const actor = actorOf(staff);
     setTimeout(() => {
-      void runJob(this.engine, job, actor, () => this.stopping).finally(() => {
+      void runJob(this.engine, job, fields.file, actor, () => this.stopping).finally(() => {
         this.running.delete(tracked);
         done();
       });
     }, 0);
+    // After the job is on its way: a failure here leaves old rows for the next start to delete.
+    await this.forgetOldJobs(staff.vendorId).catch(() => undefined);
     return job;
+  }
+
+  /** The program's finished jobs beyond the last few, their files with them. */
+  private async forgetOldJobs(vendorId: number): Promise<void> {
+    const old = await this.engine.db
+      .selectFrom('import_jobs')
+      .select('id')
+      .where('vendor_id', '=', vendorId)
+      .where('status', '<>', 'running')
+      .orderBy('seq', 'desc')
+      .offset(KEPT_PER_PROGRAM)
+      .limit(1000)
+      .execute();
+    if (old.length > 0) await this.engine.db.deleteFrom('import_jobs').where('id', 'in', old.map((r) => r.id)).execute();
+  }
+
+  /** A row as the job it is; a running one whose heartbeat stopped reads as failed (its process died). */
+  private jobOf(row: Omit<ImportJobsTable, 'seq' | 'file'>): ImportJob {
+    const stale = row.status === 'running' && row.updated_at < this.engine.clock.now() - STALE_MS;
+    return {
+      id: row.id,
+      vendorId: row.vendor_id,
+      staffEmail: row.staff_email,
+      fileName: row.file_name,
+      dryRun: row.dry_run === 1,
+      status: stale ? 'failed' : (row.status as ImportJob['status']),
+      rows: row.rows,
+      done: row.done,
+      createdAt: row.created_at,
+      finishedAt: stale ? row.updated_at : row.finished_at,
+      confirmedAs: row.confirmed_as,
+      previewId: row.preview_id,
+      report: row.report === null ? null : (JSON.parse(row.report) as ImportReport),
+      error: stale ? STOPPED : row.error === null ? null : (JSON.parse(row.error) as ImportJob['error']),
+      ignoredColumns: JSON.parse(row.ignored_columns) as string[],
+      pointsCurrency: row.points_currency ?? undefined,
+    };
   }
 }
 
-/** The import itself: its refusals go in the job (failed, with why), never in a request's reply. */
-async function runJob(engine: Engine, job: ImportJob, actor: Actor, stopping: () => boolean): Promise<void> {
+/** The file as a job's row keeps it: these records and the decimal mark. */
+function storedFile(file: MemberFile, records: MemberRecord[]): string {
+  return JSON.stringify({ records, decimalMark: file.decimalMark });
+}
+
+/**
+ * The records the file of problem rows needs (the refused ones), so that a program's last imports
+ * keep no more of the people they brought than that; a blank record first keeps the file's columns
+ * (every record has every column the header named).
+ */
+function refusedRecords(file: MemberFile, report: ImportReport | null): MemberRecord[] {
+  const refused = new Set(report?.reported.filter((row) => row.outcome === 'refused').map((row) => row.line));
+  const first = file.records[0];
+  const columns: MemberRecord[] = first ? [{ line: 0, fields: Object.fromEntries(Object.keys(first.fields).map((column) => [column, ''])) }] : [];
+  return [...columns, ...file.records.filter((record) => refused.has(record.line))];
+}
+
+/** The import itself, in this process: its refusals go in the job's row (failed, with why), never in a request's reply. */
+async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: Actor, stopping: () => boolean): Promise<void> {
+  // Only while the row is still running: another process may have found this one's heartbeat stale.
+  const write = (set: Partial<ImportJobsTable>) =>
+    engine.db
+      .updateTable('import_jobs')
+      .set({ ...set, updated_at: engine.clock.now() })
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+  let ended: Partial<ImportJobsTable>;
   try {
-    job.report = await importMembers(engine, {
+    const report = await importMembers(engine, {
       vendorId: job.vendorId,
       fileName: job.fileName,
-      records: job.file.records,
-      decimalMark: job.file.decimalMark,
+      records: file.records,
+      decimalMark: file.decimalMark,
       dryRun: job.dryRun,
       pointsCurrency: job.pointsCurrency,
       actor,
       // Between batches: the node's other requests (the counter, the screen's polls) have their turn;
       // a batch runs a second at most (IMPORT_BATCH_MS), and on SQLite holds the event loop that long.
       onProgress: async (done: number) => {
-        job.done = done;
-        if (stopping()) throw new Stopped('The node stopped during the import: the batches before were kept; import the file again to complete it.');
+        const moved = await write({ done });
+        if (Number(moved.numUpdatedRows) === 0) throw new Stopped('This import was taken for stopped: its heartbeat was late.');
+        if (stopping()) throw new Stopped(STOPPED.message);
         await new Promise((resolve) => setTimeout(resolve, 0));
       },
     });
-    job.done = job.rows;
-    job.status = 'finished';
+    // A finished preview keeps its whole file for the confirmation; anything else, its refused rows only.
+    ended = { status: 'finished', done: job.rows, report: JSON.stringify(report), ...(job.dryRun ? {} : { file: storedFile(file, refusedRecords(file, report)) }) };
   } catch (error) {
-    job.status = 'failed';
-    job.error = error instanceof ServiceError ? { code: error.code, message: error.message } : { code: error instanceof Stopped ? 'node_stopped' : 'import_failed', message: error instanceof Error ? error.message : String(error) };
-  } finally {
-    job.finishedAt = engine.clock.now();
+    const failure = error instanceof ServiceError ? { code: error.code, message: error.message } : error instanceof Stopped ? STOPPED : { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
+    ended = { status: 'failed', error: JSON.stringify(failure), file: storedFile(file, []) };
+  }
+  try {
+    await write({ ...ended, finished_at: engine.clock.now() });
+  } catch (error) {
+    // The database out of reach at the end: the row's heartbeat stops, and it reads as failed in STALE_MS.
+    process.emitWarning(`import ${job.id}: its end could not be written: ${error instanceof Error ? error.message : String(error)}`, 'PunchcardImportJobs');
   }
 }

@@ -916,6 +916,37 @@ export interface VendorVersionsTable {
   version: number;
 }
 
+/** A back office member import (migration 0047): node-local, never synced; a program keeps its last few finished. */
+export interface ImportJobsTable {
+  id: string;
+  vendor_id: number;
+  /** The program's jobs in the order they started (1, 2, …). */
+  seq: number;
+  staff_email: string;
+  file_name: string;
+  /** 1: the preview (a dry run). */
+  dry_run: number;
+  /** running | finished | failed (one running per program: a partial unique index). */
+  status: string;
+  rows: number;
+  done: number;
+  created_at: number;
+  /** Moved after each batch while running: the heartbeat of the process running it. */
+  updated_at: number;
+  finished_at: number | null;
+  confirmed_as: string | null;
+  preview_id: string | null;
+  /** JSON: the ImportReport, once finished. */
+  report: string | null;
+  /** JSON: { code, message }, once failed. */
+  error: string | null;
+  points_currency: string | null;
+  /** JSON: the header names the import does not read. */
+  ignored_columns: string;
+  /** JSON: the file as read ({ records, decimalMark }), for the confirmation and the problem rows; read only for those. */
+  file: string;
+}
+
 export interface DB {
   node_meta: NodeMetaTable;
   id_sequences: IdSequencesTable;
@@ -978,4 +1009,5 @@ export interface DB {
   rate_limit_windows: RateLimitWindowsTable;
   scanner_stations: ScannerStationsTable;
   vendor_versions: VendorVersionsTable;
+  import_jobs: ImportJobsTable;
 }

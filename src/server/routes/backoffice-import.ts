@@ -38,16 +38,16 @@ export const backOfficeImportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine 
   );
 
   app.post('/backoffice/imports/customers/:id/confirm', { config, preValidation: owners, schema: { tags, params: ImportIdParams, response: { 202: ImportJobSchema } } }, async (request, reply) => {
-    const job = jobs.confirm(staffOf(request), request.params.id);
+    const job = await jobs.confirm(staffOf(request), request.params.id);
     return reply.code(202).send(jobToWire(job));
   });
 
   app.get('/backoffice/imports/customers', { config, preValidation: owners, schema: { tags, response: { 200: ImportJobListSchema } } }, async (request) => ({
-    items: jobs.list(staffOf(request).vendorId).map((job) => ({ ...jobToWire(job), report: null })),
+    items: (await jobs.list(staffOf(request).vendorId)).map((job) => ({ ...jobToWire(job), report: null })),
   }));
 
   app.get('/backoffice/imports/customers/:id', { config, preValidation: owners, schema: { tags, params: ImportIdParams, response: { 200: ImportJobSchema } } }, async (request) =>
-    jobToWire(jobs.get(staffOf(request).vendorId, request.params.id)),
+    jobToWire(await jobs.get(staffOf(request).vendorId, request.params.id)),
   );
 
   // The refused rows as a file to fix and upload again (problem-rows-csv.ts).
@@ -59,13 +59,15 @@ export const backOfficeImportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine 
       schema: { tags, params: ImportIdParams, querystring: ImportProblemsQuery, response: { 200: { description: 'text/csv', content: { 'text/csv': { schema: { type: 'string' } } } } } },
     },
     async (request, reply) => {
-      const job = jobs.get(staffOf(request).vendorId, request.params.id);
+      const vendorId = staffOf(request).vendorId;
+      const job = await jobs.get(vendorId, request.params.id);
       if (job.status === 'running') throw new ServiceError('import_in_progress');
       if (!job.report) throw new ServiceError('import_not_found', 'This import failed before its report: it has no problem rows to give.');
+      const file = await jobs.file(vendorId, job.id);
       return reply
         .type('text/csv; charset=utf-8; header=present')
         .header('content-disposition', `attachment; filename="${problemRowsFileName(job.fileName)}"`)
-        .send(problemRowsCsv(job.file, job.report, request.query.language ?? 'en'));
+        .send(problemRowsCsv(file, job.report, request.query.language ?? 'en'));
     },
   );
 };
@@ -88,7 +90,7 @@ function jobToWire(job: ImportJob) {
     status: job.status,
     rows: job.rows,
     done: job.done,
-    ignored_columns: job.file.ignoredColumns,
+    ignored_columns: job.ignoredColumns,
     staff_email: job.staffEmail,
     date_created: toIso(job.createdAt),
     date_finished: job.finishedAt === null ? null : toIso(job.finishedAt),

@@ -43,6 +43,7 @@ import { webhookRetryWindow } from './0043-webhook-retry-window';
 import { storeSchemaLevels } from './0044-store-schema-levels';
 import { syncExceptionMessageData } from './0045-sync-exception-message-data';
 import { personLookups } from './0046-person-lookups';
+import { importJobs } from './0047-import-jobs';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '0044-store-schema-levels': storeSchemaLevels,
   '0045-sync-exception-message-data': syncExceptionMessageData,
   '0046-person-lookups': personLookups,
+  '0047-import-jobs': importJobs,
 };

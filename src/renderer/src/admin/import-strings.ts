@@ -44,7 +44,7 @@ export const useImportStrings = defineStrings({
     // The node's refusals, where its words are the code's own.
     import_in_progress: 'An import of members is already running for this program: wait for it to finish, then upload the next file.',
     import_not_confirmable: 'This preview was already imported, or is not finished: upload the file again to see a new preview.',
-    import_not_found: 'The node no longer has this import (it restarted): upload the file again.',
+    import_not_found: 'This import is no longer kept (the program keeps its last five): upload the file again.',
     import_file_too_large: 'The file is over 8 MB: split it into several files and import them one after the other.',
     customers_managed_by_central: 'This store is paired with a central node: customers are central’s, so import them in the back office of central.',
     fileNotUtf8: '',
@@ -93,7 +93,7 @@ export const useImportStrings = defineStrings({
     running: (who: string) => `Hay una importación en curso, iniciada por ${who}.`,
     import_in_progress: 'Ya hay una importación de socios en curso en este programa: espere a que termine y luego suba el siguiente archivo.',
     import_not_confirmable: 'Esta vista previa ya se importó o no terminó: vuelva a subir el archivo para ver una nueva.',
-    import_not_found: 'El nodo ya no tiene esta importación (se reinició): vuelva a subir el archivo.',
+    import_not_found: 'Esta importación ya no se guarda (el programa guarda las cinco últimas): vuelva a subir el archivo.',
     import_file_too_large: 'El archivo supera los 8 MB: divídalo en varios archivos e impórtelos uno tras otro.',
     customers_managed_by_central: 'Esta tienda está vinculada a un nodo central: los clientes son de la central, así que impórtelos en la administración de la central.',
     fileNotUtf8: 'El archivo no es texto UTF-8: guárdelo desde la hoja de cálculo como «CSV UTF-8» y vuelva a subirlo.',
