@@ -42,6 +42,21 @@ export const SYNC_EXCEPTION_SAID_KEYS = Object.keys({
 } satisfies Record<SyncExceptionSaidKey, 1>) as SyncExceptionSaidKey[];
 
 /**
+ * The sales a message names by central's order id (a reused receipt's first sale, a repeat): the
+ * chain page looks them up to say whose sale it was, as it does a sale in the subject.
+ */
+export function ordersMentioned(said: SyncExceptionSaid | null): number[] {
+  switch (said?.key) {
+    case 'receipt_reused':
+    case 'sale_repeated':
+    case 'repeat_voided':
+      return [said.params.order];
+    default:
+      return [];
+  }
+}
+
+/**
  * Why central refused a store's event, one `why` per sentence it writes (sync/central/event-refused.ts),
  * with what the sentence names: the table, the row's id, a database's own words. In
  * `event_rejected`'s params beside `code` and `reason` (its English) since the fifteenth round, so

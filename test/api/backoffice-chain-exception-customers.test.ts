@@ -94,4 +94,35 @@ describe('customers named in sync exceptions', () => {
     expect(about(`user ${olga.userId}`)?.order ?? null).toBeNull();
     expect(reply.body.exceptions.every((e: { order?: unknown }) => 'order' in e)).toBe(true);
   });
+
+  // Seventeenth round: the message names a sale by central's id too ("already used by order
+  // 8589934598"). The listing gives those sales by receipt with their customers, named, so the
+  // page says "the sale to Olga Ortiz".
+  it('gives the sales a message names, with their customers named', async () => {
+    const pia = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Pía', last_name: 'Paz' });
+    const scope = await authenticateApiKey(node.engine, vendor.apiKey);
+    await placeOrder(node.engine, scope, { identification: pia.email, receiptNumber: 'U-7', subtotal: 4 });
+    await placeOrder(node.engine, scope, { identification: pia.email, receiptNumber: 'U-7~2', subtotal: 5 });
+    const idOf = async (receipt: string) => Number((await node.engine.db.selectFrom('orders').select('id').where('receipt_number', '=', receipt).executeTakeFirstOrThrow()).id);
+    const [first, renamed] = [await idOf('U-7'), await idOf('U-7~2')];
+    const said = (order: number) => JSON.stringify({ key: 'receipt_reused', params: { receipt: 'U-7', order, renamed: 'U-7~2' } });
+    for (const [subject, order] of [[`order ${renamed}`, first], ['order 999999998', 999999997]] as const) {
+      await node.engine.db
+        .insertInto('sync_exceptions')
+        .values({ vendor_id: vendor.vendorId, store_id: vendor.storeId, node_id: null, kind: 'receipt_reused', subject, message: `receipt U-7 was already used by order ${order}; kept as U-7~2`, message_data: said(order), created_at: node.clock.now(), resolved_at: null })
+        .execute();
+    }
+
+    const reply = await staffCall(asNode(), owner.token, 'GET', '/backoffice/chain');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const about = (subject: string) => reply.body.exceptions.find((e: { subject: string }) => e.subject === subject);
+    expect(about(`order ${renamed}`)).toMatchObject({
+      order: { id: renamed, receipt_number: 'U-7~2', customer: pia.userId },
+      mentioned_orders: [{ id: first, receipt_number: 'U-7', customer: pia.userId }],
+      customers: [{ id: pia.userId, name: 'Pía Paz' }],
+    });
+    // An order central does not hold is left out; an exception naming none has none.
+    expect(about('order 999999998').mentioned_orders).toEqual([]);
+    expect(reply.body.exceptions.every((e: { mentioned_orders?: unknown }) => Array.isArray(e.mentioned_orders))).toBe(true);
+  });
 });

@@ -104,8 +104,10 @@ describe('sync exceptions on a Spanish chain page', () => {
       await expectText(overdraft, /Cy Spender: lo gastado en Points antes de que los nodos se enteraran el uno del otro dejó un saldo de −6 Points \(la tienda creía que había 10 Points disponible\); se salda con los próximos abonos/);
       const reused = rows.filter({ hasText: 'Número de recibo repetido' });
       // Sixteenth round: the sale by its receipt (central renamed the reused one), linked to its customer's page.
-      await expectText(reused, /recibo R-9~\d+: el recibo R-9 ya lo había usado el pedido \d+; se guardó como R-9~\d+/);
+      // Seventeenth round: the earlier sale by its customer (central's message names its id), linked too.
+      await expectText(reused, /recibo R-9~\d+: el recibo R-9 ya lo había usado la venta a Bo; se guardó como R-9~\d+/);
       expect(await reused.getByRole('link', { name: /^recibo R-9~\d+$/ }).getAttribute('href')).toBe(`#/customers/${bo.id}`);
+      expect(await reused.getByRole('link', { name: 'Bo', exact: true }).getAttribute('href')).toBe(`#/customers/${bo.id}`);
       const refused = rows.filter({ hasText: 'Cambio rechazado' });
       await expectText(refused, /evento \d+ \(local\.write\): foreign_store: (el registro|el pedido) \d+ indica otra tienda/);
       const old = rows.filter({ hasText: 'Tarjeta vinculada dos veces' });
@@ -122,11 +124,30 @@ describe('sync exceptions on a Spanish chain page', () => {
   // and links to the page that shows the sale (its customer's ledger, by receipt).
   it('names a sale by its receipt in English, linked to its customer', async () => {
     const bo = await central.engine.db.selectFrom('users').select('id').where('email_key', '=', 'bo@example.com').executeTakeFirstOrThrow();
+    // Seventeenth round: a repeat's void names the sale and the till that voided it by id; the page
+    // says whose sale and which till (its label). Recorded as central records one (repeated-sale.ts).
+    const [standing, repeat] = await central.engine.db.selectFrom('orders').select(['id', 'receipt_number']).where('receipt_number', 'like', 'R-9%').orderBy('id').execute();
+    await central.engine.db
+      .insertInto('sync_exceptions')
+      .values({
+        vendor_id: central.vendor.vendorId,
+        store_id: central.vendor.storeId,
+        node_id: tills[0]!.engine.nodeId,
+        kind: 'sale_repeated',
+        subject: `order ${standing!.id}`,
+        message: `voided because its repeat, order ${repeat!.id} (${repeat!.receipt_number}), was voided at node ${tills[0]!.engine.nodeId}: the cashier voided the sale`,
+        message_data: JSON.stringify({ key: 'repeat_voided', params: { order: Number(repeat!.id), receipt: repeat!.receipt_number, node: tills[0]!.engine.nodeId } }),
+        created_at: clock.now(),
+        resolved_at: null,
+      })
+      .execute();
     const page = await backOfficePage(browser, url, owner.email, `stores/${central.vendor.storeId}`, 'Sync exceptions to resolve');
     try {
+      const voided = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row').filter({ hasText: 'Sale sent twice' });
+      await expectText(voided, new RegExp(`receipt R-9: voided because its repeat, the sale to Bo \\(R-9~\\d+\\), was voided at store ${central.vendor.storeId}: the cashier voided the sale`));
       const reused = page.getByRole('table', { name: 'Sync exceptions to resolve' }).getByRole('row').filter({ hasText: 'Receipt number reused' });
-      await expectText(reused, /receipt R-9~\d+: receipt R-9 was already used by order \d+; kept as R-9~\d+/);
-      expect(await reused.textContent()).not.toMatch(/order \d+:/);
+      await expectText(reused, /receipt R-9~\d+: receipt R-9 was already used by the sale to Bo; kept as R-9~\d+/);
+      expect(await reused.textContent()).not.toMatch(/order \d+/);
       await reused.getByRole('link', { name: /^receipt R-9~\d+$/ }).click();
       await page.waitForURL(new RegExp(`#/customers/${bo.id}$`));
       // The customer's ledger shows the sale by the same receipt.

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventRefused } from '../../src/core/sync/central/event-refused';
 import { englishMessage } from '../../src/core/sync/central/exception-english';
-import { saidInWords, subjectInWords } from '../../src/renderer/src/admin/ExceptionSaid';
+import { type SaidNames, saidInWords, subjectInWords } from '../../src/renderer/src/admin/ExceptionSaid';
 import { useAdminStrings } from '../../src/renderer/src/admin/strings';
 import { languageStore } from '../../src/renderer/src/i18n/language-store';
 import { type EventRefusal, REFUSAL_WHYS, type RefusalWhy, SYNC_EXCEPTION_SAID_KEYS, type SyncExceptionSaid, type SyncExceptionSaidKey } from '../../src/shared/sync-exception-said';
@@ -30,10 +30,10 @@ const SAMPLES: { [K in SyncExceptionSaidKey]: Extract<SyncExceptionSaid, { key: 
   card_number_twice: { key: 'card_number_twice', params: { card: 4 } },
 };
 
-function written(said: SyncExceptionSaid, language: 'en' | 'es'): string {
+function written(said: SyncExceptionSaid, language: 'en' | 'es', names: Partial<SaidNames> = {}): string {
   // Amounts follow the language store (formatAmount); the sentence, the strings given.
   languageStore.setState({ language });
-  const html = renderToStaticMarkup(createElement(Fragment, null, ...saidInWords(useAdminStrings.all[language], said, (id) => String(id))));
+  const html = renderToStaticMarkup(createElement(Fragment, null, ...saidInWords(useAdminStrings.all[language], said, { customer: (id) => String(id), ...names })));
   return html.replaceAll('&#x27;', "'").replaceAll('&amp;', '&');
 }
 
@@ -71,6 +71,27 @@ describe('sync exception messages in the screen’s language', () => {
     expect(written({ key: 'offline_overdraft', params: { currency: 'Quick Pay', code: 'USD', balance: -1250, believed: null, paid_back: 500 } }, 'en')).toBe(
       'Quick Pay spent before the nodes heard of each other left a balance of −$12.50; settled from the next credits; central paid $5.00 back to the customer in the last 7 days, which the store may not have heard of when it sold: the customer may hold both',
     );
+  });
+});
+
+// Seventeenth round: a sale a message names by central's id ("already used by order 8589934598")
+// told a chain operator nothing; where the page knows its customer it reads "the sale to Bo" (the
+// customer linked), and a node by its label. Without them, central's words stay.
+describe('the sales and nodes a message names', () => {
+  const names: Partial<SaidNames> = { order: (id) => (id === 5 ? 'the sale to Bo' : undefined), node: (id) => (id === 3 ? 'Till 2' : undefined) };
+  it('names a sale by its customer and a node by its label where the page knows them', () => {
+    expect(written(SAMPLES.receipt_reused, 'en', names)).toBe('receipt R-9 was already used by the sale to Bo; kept as R-9~3');
+    expect(written(SAMPLES.sale_repeated, 'en', names)).toBe(
+      'receipt R-9 came again with the sale to Bo (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as R-9~3 and voided; the sale to Bo stands',
+    );
+    expect(written(SAMPLES.repeat_voided, 'en', names)).toBe('voided because its repeat, order 6 (R-9~3), was voided at Till 2: the cashier voided the sale');
+    expect(written(SAMPLES.receipt_reused, 'es', { order: () => 'la venta a Bo' })).toBe('el recibo R-9 ya lo había usado la venta a Bo; se guardó como R-9~3');
+  });
+
+  it('keeps central’s id where it does not, in both languages', () => {
+    expect(written(SAMPLES.receipt_reused, 'es')).toBe('el recibo R-9 ya lo había usado el pedido 5; se guardó como R-9~3');
+    expect(written(SAMPLES.repeat_voided, 'es')).toBe('anulado porque su repetición, el pedido 6 (R-9~3), se anuló en el nodo 3: el cajero anuló la venta');
+    expect(written(SAMPLES.sale_repeated, 'en', { order: () => undefined })).toBe(englishMessage(SAMPLES.sale_repeated));
   });
 });
 

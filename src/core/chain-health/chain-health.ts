@@ -12,6 +12,7 @@ import { listSyncExceptions, saidOf, type SyncExceptionRecord } from '../sync/ce
 import { type ChainException, withCustomersNamed } from './exception-customers';
 import { type ExceptionOrder, ordersNamed } from './exception-orders';
 import { orderIdInSubject } from '../../shared/exception-subject';
+import { ordersMentioned } from '../../shared/sync-exception-said';
 
 // Each paired store node's health as central sees it, and the exceptions offline selling left, for
 // the back office. Reads the sync tables through sync's own use cases; only resolving writes
@@ -107,19 +108,24 @@ function firstSyncOf(node: { lastSeq: number; cursor: number; pairedAt: number; 
   return 'waiting';
 }
 
-/** An exception as the chain page lists it: the customers it mentions named, and the sale its subject names, by receipt. */
-export type ListedChainException = ChainException & { order: ExceptionOrder | null };
+/**
+ * An exception as the chain page lists it: the customers it mentions named, the sale its subject
+ * names by receipt, and the sales its message names (a reused receipt's first sale) with their
+ * customers, who are named too.
+ */
+export type ListedChainException = ChainException & { order: ExceptionOrder | null; mentionedOrders: ExceptionOrder[] };
 
 /** Open (or, with `resolved`, every) exception of the program, a store manager's store only, with the customers they mention named and their orders' receipts. */
 export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<ListedChainException[]> {
   const all = await listSyncExceptions(engine, vendorId, { open: !options.resolved });
-  const named = await withCustomersNamed(
-    engine,
-    vendorId,
-    all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId),
-  );
-  const orders = await ordersNamed(engine, vendorId, named.map((e) => e.subject));
-  return named.map((e) => ({ ...e, order: orders.get(orderIdInSubject(e.subject) ?? 0) ?? null }));
+  const shown = all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId);
+  const orders = await ordersNamed(engine, vendorId, shown.flatMap((e) => [orderIdInSubject(e.subject) ?? 0, ...ordersMentioned(e.said)]));
+  const withOrders = shown.map((e) => ({
+    ...e,
+    order: orders.get(orderIdInSubject(e.subject) ?? 0) ?? null,
+    mentionedOrders: ordersMentioned(e.said).flatMap((id) => orders.get(id) ?? []),
+  }));
+  return withCustomersNamed(engine, vendorId, withOrders, (e) => e.mentionedOrders.flatMap((o) => (o.customer === null ? [] : [o.customer])));
 }
 
 /** Marks an open exception resolved, with the staff member's note in the audit log. */

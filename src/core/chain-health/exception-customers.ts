@@ -31,8 +31,9 @@ export function customerIdsIn(exception: Pick<SyncExceptionRecord, 'subject' | '
  * its membership moved to the survivor, and without this the chain page said "user 4294967317 …
  * merged into Carla Ruiz", never who had been registered.
  */
-export async function withCustomersNamed(engine: Engine, vendorId: number, exceptions: SyncExceptionRecord[]): Promise<ChainException[]> {
-  const ids = [...new Set(exceptions.flatMap(customerIdsIn))];
+export async function withCustomersNamed<E extends SyncExceptionRecord>(engine: Engine, vendorId: number, exceptions: E[], alsoNamed: (exception: E) => number[] = () => []): Promise<Array<E & { customers: ExceptionCustomer[] }>> {
+  const mentioned = (e: E) => [...new Set([...customerIdsIn(e), ...alsoNamed(e)])];
+  const ids = [...new Set(exceptions.flatMap(mentioned))];
   const members =
     ids.length === 0
       ? []
@@ -51,7 +52,7 @@ export async function withCustomersNamed(engine: Engine, vendorId: number, excep
   );
   return exceptions.map((e) => ({
     ...e,
-    customers: customerIdsIn(e).flatMap((id) => {
+    customers: mentioned(e).flatMap((id) => {
       const name = names.get(id);
       return name ? [{ id, name }] : [];
     }),

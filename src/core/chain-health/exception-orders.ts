@@ -1,7 +1,6 @@
 import type { Engine } from '../engine';
-import { orderIdInSubject } from '../../shared/exception-subject';
 
-/** The sale an exception's subject names ("order 123"), as the chain page shows it. */
+/** A sale an exception names ("order 123" as its subject, or in its message), as the chain page shows it. */
 export interface ExceptionOrder {
   id: number;
   /** Its receipt number as central holds it now: the cashier's, or `R-9~5` once central renamed a reused one. */
@@ -10,13 +9,14 @@ export interface ExceptionOrder {
   customer: number | null;
 }
 
-// The subject keeps the order's id (shared/exception-subject.ts): receipts repeat across stores and
-// central renames a reused one. A chain operator finds a sale by its receipt, so the listing looks
-// it up: one read of the page's orders by their keys, exceptions stored before included.
+// The subject and the message keep orders' ids (shared/exception-subject.ts): receipts repeat
+// across stores and central renames a reused one. A chain operator finds a sale by its receipt and
+// its customer, so the listing looks them up: one read of the page's orders by their keys,
+// exceptions stored before included.
 
-/** The orders the exceptions' subjects name, by id; an order central does not hold (or another program's) is left out. */
-export async function ordersNamed(engine: Engine, vendorId: number, subjects: readonly string[]): Promise<Map<number, ExceptionOrder>> {
-  const ids = [...new Set(subjects.map(orderIdInSubject).filter((id): id is number => id !== undefined && Number.isSafeInteger(id)))];
+/** The orders of these ids, by id; an order central does not hold (or another program's) is left out. */
+export async function ordersNamed(engine: Engine, vendorId: number, orderIds: readonly number[]): Promise<Map<number, ExceptionOrder>> {
+  const ids = [...new Set(orderIds.filter((id) => Number.isSafeInteger(id)))];
   if (ids.length === 0) return new Map();
   const rows = await engine.db
     .selectFrom('orders as o')

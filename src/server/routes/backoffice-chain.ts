@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listChainExceptions, listStoreNodeHealth, resolveChainException } from '../../core/chain-health/chain-health';
+import type { ExceptionOrder } from '../../core/chain-health/exception-orders';
 import { unpairStoreNode } from '../../core/chain-health/unpair-store-node';
 import type { Engine } from '../../core/engine';
 import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
@@ -10,6 +11,7 @@ import { requireStaff, staffOf } from '../auth/staff';
 import { isoOrNull, syncExceptionWire } from '../sync/sync-wire';
 
 const tags = ['Back office'];
+const orderWire = (order: ExceptionOrder) => ({ id: order.id, receipt_number: order.receiptNumber, customer: order.customer });
 const config = { style: 'resource' as const };
 
 /**
@@ -49,7 +51,8 @@ export const backOfficeChainRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; 
         ...syncExceptionWire(e),
         customers: e.customers,
         message_data: e.said,
-        order: e.order === null ? null : { id: e.order.id, receipt_number: e.order.receiptNumber, customer: e.order.customer },
+        order: e.order === null ? null : orderWire(e.order),
+        mentioned_orders: e.mentionedOrders.map(orderWire),
       })),
     };
   });

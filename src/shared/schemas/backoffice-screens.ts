@@ -132,11 +132,22 @@ export const SyncExceptionSchema = Type.Object({
   resolved_at: Nullable(IsoTimestamp),
 });
 
+/** A sale a sync exception names, by the receipt staff know it by and the customer whose page shows it. */
+const ExceptionOrderSchema = (description: string) =>
+  Type.Object(
+    {
+      id: Type.Integer(),
+      receipt_number: Type.String({ description: 'its receipt as central holds it now: the one the cashier gave, or the name central gave a reused one (R-9~5)' }),
+      customer: Nullable(Type.Integer({ description: 'its customer, whose page shows the sale in their ledger; null when not a member of the program' })),
+    },
+    { description },
+  );
+
 /** A sync exception on the chain page: the customers its text mentions by id, named (members of the program only). */
 export const ChainExceptionSchema = Type.Object({
   ...SyncExceptionSchema.properties,
   customers: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String({ description: 'their name, or their email when they have no name' }) }), {
-    description: 'the program’s customers the subject and message name by id ("user 123", "customer 123"), in the order they appear',
+    description: 'the program’s customers the subject and message name by id ("user 123", "customer 123"), in the order they appear, then those of `mentioned_orders`',
   }),
   message_data: Nullable(
     Type.Object(
@@ -147,16 +158,10 @@ export const ChainExceptionSchema = Type.Object({
       { description: 'what the message says, as data, for the back office to write it in its language; null for an exception recorded before central kept it (its English message only)' },
     ),
   ),
-  order: Nullable(
-    Type.Object(
-      {
-        id: Type.Integer(),
-        receipt_number: Type.String({ description: 'its receipt as central holds it now: the one the cashier gave, or the name central gave a reused one (R-9~5)' }),
-        customer: Nullable(Type.Integer({ description: 'its customer, whose page shows the sale in their ledger; null when not a member of the program' })),
-      },
-      { description: 'the sale the subject names ("order 123"), looked up when listed; null for a subject about something else, or an order central does not hold' },
-    ),
-  ),
+  order: Nullable(ExceptionOrderSchema('the sale the subject names ("order 123"), looked up when listed; null for a subject about something else, or an order central does not hold')),
+  mentioned_orders: Type.Array(ExceptionOrderSchema('a sale'), {
+    description: 'the sales the message names by id (`message_data.params.order`: a reused receipt’s first sale, a repeated sale), looked up when listed; their customers are in `customers`; an order central does not hold is left out',
+  }),
 });
 
 export const ChainHealthSchema = Type.Object({

@@ -43,7 +43,7 @@ export function englishMessage(said: SyncExceptionSaid): string {
     }
     case 'sale_repeated': {
       const { receipt, order, renamed } = said.params;
-      return `receipt ${receipt} came again with the sale of order ${order} (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as ${renamed} and voided, order ${order} holds the sale`;
+      return `receipt ${receipt} came again with order ${order} (same customer, amounts and rewards within 12 hours: a till that sent it to two nodes); kept as ${renamed} and voided; order ${order} stands`;
     }
     case 'repeat_voided': {
       const { order, receipt, node } = said.params;

@@ -30,6 +30,8 @@ export function ChainHealth({ chain }: { chain: Loaded<ChainHealthData> }) {
   if (!c) return <Text>{t.loading}</Text>;
   const canResolve = role !== undefined && roleAllows(role, 'customers.write');
   const canUnpair = role !== undefined && roleAllows(role, 'stores.write');
+  // A message naming a store's node by id ("voided at node 12") names it by its label.
+  const nodeLabels = new Map(c.nodes.map((n) => [n.id, n.label]));
   return (
     <Paper withBorder p="md" data-testid="node-health">
       <Title order={3} size="h4">{t.chainTitle}</Title>
@@ -127,6 +129,7 @@ export function ChainHealth({ chain }: { chain: Loaded<ChainHealthData> }) {
                     <ExceptionRow
                       key={e.id}
                       exception={e}
+                      nodeLabels={nodeLabels}
                       canResolve={canResolve}
                       onResolve={(note) =>
                         adminStore
@@ -169,7 +172,7 @@ function NodeContact({ node }: { node: ChainHealthData['nodes'][number] }) {
   );
 }
 
-function ExceptionRow({ exception, canResolve, onResolve }: { exception: ChainException; canResolve: boolean; onResolve: (note: string) => void }) {
+function ExceptionRow({ exception, nodeLabels, canResolve, onResolve }: { exception: ChainException; nodeLabels: ReadonlyMap<number, string>; canResolve: boolean; onResolve: (note: string) => void }) {
   const t = useAdminStrings();
   const [note, setNote] = useState('');
   const advice = exceptionAdvice(t, exception.kind);
@@ -178,7 +181,7 @@ function ExceptionRow({ exception, canResolve, onResolve }: { exception: ChainEx
       <Table.Td>{formatDateTime(exception.created_at)}</Table.Td>
       <Table.Td>{exceptionKindName(t, exception.kind)}</Table.Td>
       <Table.Td>
-        <ExceptionText exception={exception} />
+        <ExceptionText exception={exception} nodeLabels={nodeLabels} />
         {advice !== null && (
           <Text size="sm" c="dimmed" mt={4}>
             {advice}

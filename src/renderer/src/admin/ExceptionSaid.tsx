@@ -19,20 +19,33 @@ export function knownSaid(data: ChainException['message_data']): SyncExceptionSa
   return data !== null && (SYNC_EXCEPTION_SAID_KEYS as string[]).includes(data.key) ? (data as SyncExceptionSaid) : null;
 }
 
-/** The sentence, with each customer it mentions drawn by `customer` (named and linked where the page knows them). */
-export function ExceptionSaid({ said, customer }: { said: SyncExceptionSaid; customer: (id: number) => ReactNode }) {
+/**
+ * How the page draws what a message names by id: customers (named and linked where the page knows
+ * them), and where it knows them a sale (its customer, linked: undefined leaves central's "order
+ * 12") and a store node (its label).
+ */
+export interface SaidNames {
+  customer: (id: number) => ReactNode;
+  order?: (id: number) => ReactNode | undefined;
+  node?: (id: number) => ReactNode | undefined;
+}
+
+/** The sentence, with what it mentions drawn by `names`. */
+export function ExceptionSaid({ said, names }: { said: SyncExceptionSaid; names: SaidNames }) {
   const t = useAdminStrings();
   // Amounts follow the program's country (formatAmount): render again once it is known.
   useProgramCountry();
-  return <>{saidInWords(t, said, customer)}</>;
+  return <>{saidInWords(t, said, names)}</>;
 }
 
 /** The sentence in the language of `t` (amounts in the screen's language, as formatAmount writes them). */
-export function saidInWords(t: Texts, said: SyncExceptionSaid, customer: (id: number) => ReactNode): ReactNode[] {
-  return fill(t[`exceptionSaid_${said.key}`], valuesOf(t, said, customer));
+export function saidInWords(t: Texts, said: SyncExceptionSaid, names: SaidNames): ReactNode[] {
+  return fill(t[`exceptionSaid_${said.key}`], valuesOf(t, said, names));
 }
 
-function valuesOf(t: Texts, said: SyncExceptionSaid, customer: (id: number) => ReactNode): Record<string, ReactNode> {
+function valuesOf(t: Texts, said: SyncExceptionSaid, names: SaidNames): Record<string, ReactNode> {
+  const { customer } = names;
+  const order = (id: number) => names.order?.(id) ?? fill(t.exceptionSaidOrder, { id });
   switch (said.key) {
     case 'contact_of_other_program':
       return { customer: customer(said.params.customer) };
@@ -68,6 +81,11 @@ function valuesOf(t: Texts, said: SyncExceptionSaid, customer: (id: number) => R
       return { contact: t[`exceptionSaidMergedBy_${said.params.contact}`], customer: customer(said.params.customer) };
     case 'card_linked_twice':
       return { customer: customer(said.params.customer), holder: customer(said.params.holder) };
+    case 'receipt_reused':
+    case 'sale_repeated':
+      return { ...said.params, order: order(said.params.order) };
+    case 'repeat_voided':
+      return { ...said.params, order: order(said.params.order), node: names.node?.(said.params.node) ?? fill(t.exceptionSaidNode, { id: said.params.node }) };
     default:
       return said.params;
   }

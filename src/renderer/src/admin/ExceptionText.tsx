@@ -2,7 +2,7 @@ import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { customerIdInSubject } from '../../../shared/exception-subject';
 import type { ChainException } from './admin-api';
-import { ExceptionSaid, fill, knownSaid, subjectInWords } from './ExceptionSaid';
+import { ExceptionSaid, fill, knownSaid, type SaidNames, subjectInWords } from './ExceptionSaid';
 import { useAdminStrings } from './strings';
 
 // A sync exception's text names customers by id ("user 8589934607: … of customer 4294967302"): each
@@ -16,7 +16,7 @@ const MESSAGE_CUSTOMER = /\bcustomer (\d+)\b/g;
  * the screen's language from what central recorded it says; one recorded before that (no data), or
  * of a key this screen does not know, shows central's English text.
  */
-export function ExceptionText({ exception }: { exception: ChainException }) {
+export function ExceptionText({ exception, nodeLabels }: { exception: ChainException; nodeLabels: ReadonlyMap<number, string> }) {
   const t = useAdminStrings();
   const names = new Map(exception.customers.map((c) => [String(c.id), c.name]));
   const subjectId = customerIdInSubject(exception.subject);
@@ -32,9 +32,21 @@ export function ExceptionText({ exception }: { exception: ChainException }) {
       subjectInWords(t, exception.subject)
     );
   const said = knownSaid(exception.message_data);
+  // A sale the message names by id: "the sale to Bo", linked to Bo's page (their ledger lists it by
+  // receipt); one whose customer is no member stays central's "order 12".
+  const sales = new Map(exception.mentioned_orders.map((o) => [o.id, o.customer === null ? undefined : names.get(String(o.customer))]));
+  const saidNames: SaidNames = {
+    customer: (id) => namedCustomer(String(id), names),
+    order: (id) => {
+      const sale = exception.mentioned_orders.find((o) => o.id === id);
+      const name = sales.get(id);
+      return sale?.customer == null || name === undefined ? undefined : <>{fill(t.exceptionSaidSaleTo, { customer: <CustomerLink id={String(sale.customer)} text={name} /> })}</>;
+    },
+    node: (id) => nodeLabels.get(id),
+  };
   return (
     <>
-      {subject}: {said === null ? withCustomersLinked(exception.message, names) : <ExceptionSaid said={said} customer={(id) => namedCustomer(String(id), names)} />}
+      {subject}: {said === null ? withCustomersLinked(exception.message, names) : <ExceptionSaid said={said} names={saidNames} />}
     </>
   );
 }
