@@ -131,6 +131,7 @@ export const ERROR_CODES = {
   stored_value_remaining: { status: 409, message: 'You still hold money here: spend it or ask the store to refund it before deleting your account, or confirm that you give it up.' },
   customer_email_managed_by_central: { status: 409, message: 'This store is paired with a central node: add a customer’s email in the back office of central.' },
   personal_data_managed_by_central: { status: 409, message: 'This store is paired with a central node: only central holds all of a person’s data (every store’s sales, saved cards, payments, messages), so download their data in the back office of central.' },
+  import_file_expired: { status: 409, message: 'This import no longer keeps its file (a file is kept a day after its import ends, and goes sooner if a person in it is erased): upload the file again.' },
   import_in_progress: { status: 409, message: 'An import of members is already running for this program: wait for it to finish, then upload the next file.' },
   import_not_confirmable: { status: 409, message: 'Only a finished preview can be imported, and only once: upload the file again to see a new preview.' },
   customers_managed_by_central: { status: 409, message: 'This store is paired with a central node: customers are central’s, so import them on central’s data folder (punchcard import customers --data CENTRAL_DIR).' },

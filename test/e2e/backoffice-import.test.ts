@@ -115,6 +115,30 @@ describe('back-office import of members in Chromium', () => {
     await page.context().close();
   });
 
+  // A job keeps its file a day (import-jobs.ts, FILE_KEPT_MS): the file emptied as the hourly drop
+  // (or an erasure) empties it, the screen says what to do, in each language.
+  it('a preview whose file was dropped: confirming and the problem rows say to upload the file again, in English and Spanish', async () => {
+    const dropFiles = () => node.engine.db.updateTable('import_jobs').set({ file: '' }).where('vendor_id', '=', vendor.vendorId).execute();
+    const page = await backOfficePage(browser, node.url, owner.email, 'import', null);
+    await chooseAndCheck(page, 'late.csv', 'first_name,email\nNora,nora@late.test\nOlga,olga@late\n', { file: 'Members file (CSV)', check: 'Check the file' });
+    await expectText(page.getByRole('heading', { level: 3 }), 'Preview of late.csv: nothing has been imported yet');
+    await dropFiles();
+    await page.getByRole('button', { name: 'Download the problem rows (CSV)' }).click();
+    await expectText(page.getByRole('alert'), 'This import no longer keeps its file (a file is kept one day after its import ends');
+    await page.getByRole('button', { name: 'Import 1 member' }).click();
+    await expectText(page.getByRole('alert').first(), 'upload the file again to see a new preview or its problem rows.');
+
+    await page.evaluate(() => localStorage.setItem('punchcard.language', 'es'));
+    await page.reload();
+    await chooseAndCheck(page, 'tarde.csv', 'first_name,email\nPia,pia@tarde.test\n', { file: 'Archivo de socios (CSV)', check: 'Revisar el archivo' });
+    await expectText(page.getByRole('heading', { level: 3 }), 'Vista previa de tarde.csv: aún no se importó nada');
+    await dropFiles();
+    await page.getByRole('button', { name: 'Importar 1 socio' }).click();
+    await expectText(page.getByRole('alert'), 'Esta importación ya no guarda su archivo');
+    expect(await members()).toBe(2);
+    await page.context().close();
+  });
+
   it('a manager at #/import is told it is the owners’', async () => {
     const page = await backOfficePage(browser, node.url, manager.email, 'import', null);
     await expectText(page.getByTestId('section-not-allowed'), 'Importing members from another system is for the program’s owners');

@@ -16,6 +16,7 @@ import { WIPED_PERSON } from './personal-data';
 import type { CustomerSession } from './sessions';
 import { endAllSessions } from './sessions';
 import { emailKey } from './contact';
+import { forgetPersonInImportFiles } from '../import/forget-person-in-imports';
 
 /**
  * Step 1 (DELETE /vendor/{vendor_id}/customers/{user_id}/submit): emails a deletion code. The path
@@ -105,6 +106,8 @@ export async function leaveProgram(trx: Kysely<DB>, engine: Engine, userId: numb
   }
   await recordCustomerDeleted(trx, engine, { vendorId, userId });
   const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
+  // Member import files kept for their day that name the person (the left program's; every program's for an erasure), read before anything blanks them.
+  await forgetPersonInImportFiles(trx, userId, remaining ? vendorId : undefined);
   // Leaving a program takes the name out of its referral records and eGifts; an erasure, out of every program's.
   await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
   await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type UpdateObject } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Actor } from '../audit/record-audit';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { type Engine, ownsProgramData, transact } from '../engine';
 import { isUniqueViolation } from '../storage/errors';
-import type { ImportJobsTable } from '../storage/schema';
+import type { DB, ImportJobsTable } from '../storage/schema';
 import { type ImportReport, importMembers, importProgramOf } from './import-members';
 import type { MemberFile, MemberRecord } from './member-file';
 
@@ -21,8 +21,18 @@ import type { MemberFile, MemberRecord } from './member-file';
 // when the program's next import starts; its committed batches stay, as an interrupted CLI run's
 // do (running the file again completes it).
 
-/** Finished jobs a program keeps (their files with them, for the confirmation and the problem rows). */
+/** Finished jobs a program keeps (their reports and counts; their files for FILE_KEPT_MS only). */
 const KEPT_PER_PROGRAM = 5;
+
+/**
+ * How long a job keeps its file after its last write (its end): a preview can be confirmed, and the
+ * refused rows downloaded, for a day; then the node's hourly jobs empty the file (forgetOldImportFiles),
+ * so the people of a member file do not stay in the database for as long as the job is listed.
+ */
+export const FILE_KEPT_MS = 24 * 3600_000;
+
+/** The `file` of a job whose file was dropped (the column is NOT NULL): its reads are 409 `import_file_expired`. */
+export const DROPPED_FILE = '';
 
 /** A running job's heartbeat older than this: its process is gone (a batch runs a second at most, IMPORT_BATCH_MS). */
 export const STALE_MS = 2 * 60_000;
@@ -114,6 +124,7 @@ export class ImportJobs {
   async file(vendorId: number, id: string): Promise<MemberFile> {
     const row = await this.engine.db.selectFrom('import_jobs').select(['file', 'ignored_columns']).where('vendor_id', '=', vendorId).where('id', '=', id).executeTakeFirst();
     if (!row) throw new ServiceError('import_not_found');
+    if (row.file === DROPPED_FILE) throw new ServiceError('import_file_expired');
     const file = JSON.parse(row.file) as Pick<MemberFile, 'records' | 'decimalMark'>;
     return { records: file.records, decimalMark: file.decimalMark, ignoredColumns: JSON.parse(row.ignored_columns) as string[] };
   }
@@ -179,8 +190,18 @@ export class ImportJobs {
         if (fields.previewId !== null) {
           // The preview's file now serves only its problem rows: the import has its own copy.
           const file = storedFile(fields.file, refusedRecords(fields.file, fields.previewReport ?? null));
-          const confirmed = await trx.updateTable('import_jobs').set({ confirmed_as: row.id, file }).where('id', '=', fields.previewId).where('confirmed_as', 'is', null).executeTakeFirst();
-          if (Number(confirmed.numUpdatedRows) !== 1) throw new ServiceError('import_not_confirmable');
+          const confirmed = await trx
+            .updateTable('import_jobs')
+            .set({ confirmed_as: row.id, file })
+            .where('id', '=', fields.previewId)
+            .where('confirmed_as', 'is', null)
+            // Dropped since it was read (its day ended, or a person in it was erased): not imported.
+            .where('file', '<>', DROPPED_FILE)
+            .executeTakeFirst();
+          if (Number(confirmed.numUpdatedRows) !== 1) {
+            const preview = await trx.selectFrom('import_jobs').select('confirmed_as').where('id', '=', fields.previewId).executeTakeFirst();
+            throw new ServiceError(preview && preview.confirmed_as === null ? 'import_file_expired' : 'import_not_confirmable');
+          }
         }
       });
     } catch (error) {
@@ -242,6 +263,22 @@ export class ImportJobs {
   }
 }
 
+/**
+ * The hourly drop (server/node/jobs.ts): every job whose last write is older than FILE_KEPT_MS loses
+ * its file (its row, report and counts stay). A running job writes its heartbeat each batch, so only
+ * one whose process died a day ago is among them. One idempotent UPDATE: central's processes may
+ * run it at the same moment. Returns how many files went.
+ */
+export async function forgetOldImportFiles(engine: Engine): Promise<number> {
+  const result = await engine.db
+    .updateTable('import_jobs')
+    .set({ file: DROPPED_FILE })
+    .where('updated_at', '<', engine.clock.now() - FILE_KEPT_MS)
+    .where('file', '<>', DROPPED_FILE)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** The file as a job's row keeps it: these records and the decimal mark. */
 function storedFile(file: MemberFile, records: MemberRecord[]): string {
   return JSON.stringify({ records, decimalMark: file.decimalMark });
@@ -262,7 +299,7 @@ function refusedRecords(file: MemberFile, report: ImportReport | null): MemberRe
 /** The import itself, in this process: its refusals go in the job's row (failed, with why), never in a request's reply. */
 async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: Actor, stopping: () => boolean): Promise<void> {
   // Only while the row is still running: another process may have found this one's heartbeat stale.
-  const write = (set: Partial<ImportJobsTable>) =>
+  const write = (set: UpdateObject<DB, 'import_jobs'>) =>
     engine.db
       .updateTable('import_jobs')
       .set({ ...set, updated_at: engine.clock.now() })
@@ -294,8 +331,11 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
     const failure = error instanceof ServiceError ? { code: error.code, message: error.message } : error instanceof Stopped ? STOPPED : { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
     ended = { status: 'failed', error: JSON.stringify(failure), file: storedFile(file, []) };
   }
+  // A file dropped while the job ran (a person in it erased) stays dropped.
+  const { file: endFile, ...rest } = ended;
+  const keptFile = endFile === undefined ? {} : { file: sql<string>`case when file = ${DROPPED_FILE} then ${DROPPED_FILE} else ${endFile} end` };
   try {
-    await write({ ...ended, finished_at: engine.clock.now() });
+    await write({ ...rest, ...keptFile, finished_at: engine.clock.now() });
   } catch (error) {
     // The database out of reach at the end: the row's heartbeat stops, and it reads as failed in STALE_MS.
     process.emitWarning(`import ${job.id}: its end could not be written: ${error instanceof Error ? error.message : String(error)}`, 'PunchcardImportJobs');

@@ -298,7 +298,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'POST /backoffice/imports/customers/{id}/confirm': {
     section: 'Back office',
     summary: 'Import members: confirm a preview',
-    description: 'Imports a finished preview’s file for real, once (409 import_not_confirmable otherwise): 202 with the new job, whose batches are audited as `customers.import` by the owner. Extension.',
+    description: 'Imports a finished preview’s file for real, once (409 import_not_confirmable otherwise): 202 with the new job, whose batches are audited as `customers.import` by the owner. A job keeps its file one day after it ended (and loses it sooner when a person in it is erased): after that, 409 import_file_expired (upload the file again). Extension.',
   },
   'GET /backoffice/imports/customers': { section: 'Back office', summary: 'Imports of members', description: 'The program’s imports since the node started, newest first, without their reports. Extension.' },
   'GET /backoffice/imports/customers/{id}': {
@@ -309,7 +309,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   'GET /backoffice/imports/customers/{id}/problems.csv': {
     section: 'Back office',
     summary: 'An import’s refused rows, as CSV',
-    description: 'The refused rows to fix and upload again: the columns the import read as the file had them (same separator), then `problem_line`, `problem_reason` and `problem` (words in `language`, en or es). UTF-8 with a byte-order mark. Extension.',
+    description: 'The refused rows to fix and upload again: the columns the import read as the file had them (same separator), then `problem_line`, `problem_reason` and `problem` (words in `language`, en or es). UTF-8 with a byte-order mark. Kept one day after the import ended (sooner if a person in the file is erased): then 409 import_file_expired (upload the file again). Extension.',
   },
   'GET /backoffice/chain': { section: 'Back office', summary: 'Chain health', description: 'Each paired store node (last seen, pending changes, first sync, rejected events) and the sync exceptions to resolve.' },
   'POST /backoffice/chain/exceptions/{id}/resolve': { section: 'Back office', summary: 'Resolve a sync exception', description: 'With a note of how; audited.' },

@@ -12,6 +12,7 @@ import { RECONCILE_INTERVAL_MS, reconcileCharges } from '../../core/payments/rec
 import { finishLostPaybacks } from '../../core/payments/pay-back/finish-lost-paybacks';
 import { remindExpiringBillingProfiles } from '../../core/payments/reminders/remind-expiring-billing-profiles';
 import { closeStaleSessions } from '../../core/onscreen/close-stale-sessions';
+import { forgetOldImportFiles } from '../../core/import/import-jobs';
 
 export const EXPIRY_INTERVAL_MS = 3600_000;
 /** How often eGifts whose charge the gateway reports late are asked about again. */
@@ -24,7 +25,8 @@ export const RECONCILE_CHARGES_INTERVAL_MS = RECONCILE_INTERVAL_MS;
  * Background jobs of a node, one after the other, each failure logged without stopping the next:
  * at start and hourly, where the program's data is owned (a standalone store, central), points
  * expiry, tier demotion and the reminders for saved cards in their last month; on every node, the
- * purge of app barcodes a day past their expiry (each node purges its own copies) and, on a
+ * purge of app barcodes a day past their expiry (each node purges its own copies), the files of
+ * member imports a day old (import-jobs.ts) and, on a
  * chain's central node, the compaction of its sync log (on a store, the pruning of the events
  * central answered long ago from its outbox); where the program's data is owned, every
  * minute, the eGifts still waiting for their charge's result and the scheduled ones whose send date came, and the saved cards of erased customers
@@ -104,6 +106,12 @@ export function startJobs(engine: Engine, logger?: FastifyBaseLogger): () => Pro
         if (removed > 0) logger?.info({ removed }, 'expired app barcodes removed');
       })
       .catch((error: unknown) => logger?.error({ err: error }, 'expired app barcode purge failed'))
+      // A member import's file is kept a day (core/import/import-jobs.ts, FILE_KEPT_MS).
+      .then(() => forgetOldImportFiles(engine))
+      .then((dropped) => {
+        if (dropped > 0) logger?.info({ dropped }, 'member import files past their day dropped');
+      })
+      .catch((error: unknown) => logger?.error({ err: error }, 'dropping old member import files failed'))
       .then(() => (isChainCentral(engine) ? compactChangeLog(engine.db, letRequestsIn) : 0))
       .then((removed) => {
         if (removed > 0) logger?.info({ removed }, 'superseded changes removed from the sync log');

@@ -178,7 +178,7 @@ function JobView({ job, busy, onConfirm, onStartOver }: { job: ImportJob; busy: 
       saveFile(file.blob, name);
       setDone(t.downloaded(name));
     } catch (e) {
-      setError(errorMessage(e));
+      setError(refusalWords(e, t));
     }
   };
   return (
@@ -293,6 +293,7 @@ function refusalWords(error: unknown, t: Strings): string {
     import_in_progress: t.import_in_progress,
     import_not_confirmable: t.import_not_confirmable,
     import_not_found: t.import_not_found,
+    import_file_expired: t.import_file_expired,
     import_file_too_large: t.import_file_too_large,
     customers_managed_by_central: t.customers_managed_by_central,
   };
