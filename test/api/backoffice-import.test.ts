@@ -220,7 +220,7 @@ describe('importing members in the back office', () => {
       created_at: updatedAt,
       updated_at: updatedAt,
       ignored_columns: '[]',
-      file: JSON.stringify({ records: [], decimalMark: '.' }),
+      file: JSON.stringify({ records: [{ line: 2, fields: { first_name: 'Pilar', email: 'pilar@latido.test', phone: '+34 600 111 222' } }], decimalMark: '.' }),
     });
     await node.engine.db.insertInto('import_jobs').values(row('elsewhere-live', now - 10_000)).execute();
     const blocked = await upload(cafeOwner, 'members.csv', FILE);
@@ -238,6 +238,12 @@ describe('importing members in the back office', () => {
     const started = await upload(cafeOwner, 'members.csv', 'first_name,email\nLeo,leo@latido.test\nMia,mia@latido.test\nNo,not-an-email\n');
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(await node.engine.db.selectFrom('import_jobs').select(['status', 'error']).where('id', '=', 'elsewhere-live').executeTakeFirstOrThrow()).toMatchObject({ status: 'failed', error: expect.stringContaining('node_stopped') });
+    // Marked failed for the dead process, it keeps no row of its file, as a job that fails in its
+    // own process keeps none (found by the seventeenth round's review: the people stayed there).
+    const deadFile = await node.engine.db.selectFrom('import_jobs').select('file').where('id', '=', 'elsewhere-live').executeTakeFirstOrThrow();
+    expect(deadFile.file).not.toContain('pilar');
+    const problems = await staffCall(node, cafeOwner.token, 'GET', '/backoffice/imports/customers/elsewhere-live/problems.csv');
+    expect([problems.status, problems.body?.code]).toEqual([404, 'import_not_found']);
     const finished = (await untilDone(cafeOwner, started.body.id)).job;
     expect(finished.report, JSON.stringify(finished.report)).toMatchObject({ imported: 2, refused: 1 });
   });

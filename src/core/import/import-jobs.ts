@@ -34,6 +34,9 @@ export const FILE_KEPT_MS = 24 * 3600_000;
 /** The `file` of a job whose file was dropped (the column is NOT NULL): its reads are 409 `import_file_expired`. */
 export const DROPPED_FILE = '';
 
+/** The `file` of a job that failed: no rows to confirm or hand back (the decimal mark of a file of none). */
+const NO_ROWS = JSON.stringify({ records: [], decimalMark: '.' });
+
 /** A running job's heartbeat older than this: its process is gone (a batch runs a second at most, IMPORT_BATCH_MS). */
 export const STALE_MS = 2 * 60_000;
 
@@ -149,7 +152,9 @@ export class ImportJobs {
     const now = this.engine.clock.now();
     await this.engine.db
       .updateTable('import_jobs')
-      .set({ status: 'failed', error: JSON.stringify(STOPPED), finished_at: now, updated_at: now })
+      // Its file goes with it, as a job failing in its own process keeps no row (runJob): the dead
+      // process's end, which would have trimmed it, never comes.
+      .set({ status: 'failed', error: JSON.stringify(STOPPED), finished_at: now, updated_at: now, file: sql<string>`case when file = ${DROPPED_FILE} then file else ${NO_ROWS} end` })
       .where('vendor_id', '=', vendorId)
       .where('status', '=', 'running')
       .where('updated_at', '<', now - STALE_MS)

@@ -300,7 +300,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Import members: confirm a preview',
     description: 'Imports a finished preview’s file for real, once (409 import_not_confirmable otherwise): 202 with the new job, whose batches are audited as `customers.import` by the owner. A job keeps its file one day after it ended (and loses it sooner when a person in it is erased): after that, 409 import_file_expired (upload the file again). Extension.',
   },
-  'GET /backoffice/imports/customers': { section: 'Back office', summary: 'Imports of members', description: 'The program’s imports since the node started, newest first, without their reports. Extension.' },
+  'GET /backoffice/imports/customers': { section: 'Back office', summary: 'Imports of members', description: 'The program’s last imports (the running one and the last five finished), newest first, without their reports. Extension.' },
   'GET /backoffice/imports/customers/{id}': {
     section: 'Back office',
     summary: 'An import of members',

@@ -58,5 +58,5 @@ export const ImportJobSchema = Type.Object({
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 
-/** The program's imports since the node started, newest first, each without its report. */
+/** The program's last imports (the running one and the last five finished), newest first, each without its report. */
 export const ImportJobListSchema = Type.Object({ items: Type.Array(ImportJobSchema) });
