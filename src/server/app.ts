@@ -31,6 +31,7 @@ import { backOfficePaymentExceptionRoutes } from './routes/backoffice-payment-ex
 import { backOfficeProgramRoutes } from './routes/backoffice-program';
 import { backOfficeCustomerRoutes } from './routes/backoffice-customers';
 import { backOfficeImportRoutes } from './routes/backoffice-import';
+import { backOfficeMemberExportRoutes } from './routes/backoffice-member-export';
 import { backOfficePayBackRoutes } from './routes/backoffice-pay-back';
 import { personalDataRoutes } from './routes/personal-data';
 import { backOfficeStaffRoutes } from './routes/backoffice-staff';
@@ -226,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(backOfficeStoreRoutes, { engine });
   await app.register(backOfficeCustomerRoutes, { engine });
   await app.register(backOfficeImportRoutes, { engine });
+  await app.register(backOfficeMemberExportRoutes, { engine });
   await app.register(backOfficePayBackRoutes, { engine });
   await app.register(personalDataRoutes, { engine, rateLimits });
   await app.register(backOfficeProgramRoutes, { engine, role: options.role });

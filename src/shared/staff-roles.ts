@@ -21,11 +21,13 @@ export const STAFF_PERMISSIONS = [
   'payments.manage',
   /** Importing members from another system's file (owners only: thousands of customers and their balances at once). */
   'customers.import',
+  /** Every member of the program as one CSV file (their contacts, consents and balances): owners only. */
+  'customers.export_all',
 ] as const;
 export type StaffPermission = (typeof STAFF_PERMISSIONS)[number];
 
 /**
- * owner: everything (importing members only them). manager: program, customers (a copy of a person's data too), stores, webhooks, payment exceptions (not staff).
+ * owner: everything (importing members, and downloading them all, only them). manager: program, customers (a copy of a person's data too), stores, webhooks, payment exceptions (not staff).
  * store manager: their own store only (its keys, its customers' check-ins and orders, its
  * dashboard), the program read-only; not payment exceptions, which belong to no store.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvText, plainDecimal } from '../../src/core/dashboard/period-statement-csv';
+import { plainDecimal } from '../../src/core/dashboard/period-statement-csv';
 
 // The statement file's fields as a spreadsheet reads them (the whole file is checked over HTTP in
 // test/api/dashboard-period-statement and downloaded in Chromium in test/e2e/backoffice-period-statement).
@@ -9,11 +9,4 @@ describe('the statement file’s fields', () => {
     expect([plainDecimal(700, 0), plainDecimal(-7, 0), plainDecimal(1234, 3)]).toEqual(['700', '-7', '1.234']);
   });
 
-  it('quotes a name with a comma, a quote or a line break, and keeps a formula-like name as text', () => {
-    expect(csvText('Norte')).toBe('Norte');
-    expect(csvText('Sur, "El Ejido"')).toBe('"Sur, ""El Ejido"""');
-    expect(csvText('Line\nTwo')).toBe('"Line\nTwo"');
-    expect(csvText('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
-    expect([csvText('+1 store'), csvText('-x'), csvText('@sum')]).toEqual(["'+1 store", "'-x", "'@sum"]);
-  });
 });

@@ -108,5 +108,7 @@ export async function http<T = any>(
   }
   const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
   const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+  // A file the node answers as CSV (an export, a statement) is its text.
+  const csv = (response.headers.get('content-type') ?? '').startsWith('text/csv');
+  return { status: response.status, body: text === '' ? undefined : csv ? text : JSON.parse(text), headers: response.headers };
 }

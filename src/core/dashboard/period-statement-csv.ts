@@ -1,5 +1,6 @@
 import { minorUnitDigits } from '../../shared/currency-codes';
 import { netChange, type PeriodRow, type PeriodStatement } from './period-statement';
+import { csvField } from '../../shared/csv-field';
 
 // The statement as a file for the accountant's spreadsheet (RFC 4180): UTF-8 with a byte-order mark
 // (Excel reads a file without one in the computer's legacy code page: "CafÃ©"), a header, CRLF,
@@ -43,16 +44,6 @@ export function plainDecimal(minor: number, digits: number): string {
   return digits === 0 ? `${sign}${whole}` : `${sign}${whole.slice(0, -digits)}.${whole.slice(-digits)}`;
 }
 
-/**
- * One text field: quoted when it holds a comma, a quote or a line break (quotes doubled); a name
- * starting like a formula (= + - @) is kept as text with a leading apostrophe, so a spreadsheet never
- * runs a store named "=HYPERLINK(…)".
- */
-export function csvText(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 export function periodStatementCsv(statement: PeriodStatement): string {
   const code = statement.quickPayCurrency;
   const digits = code ? minorUnitDigits(code) : 0;
@@ -60,9 +51,9 @@ export function periodStatementCsv(statement: PeriodStatement): string {
   const line = (r: PeriodRow) =>
     [
       r.day,
-      csvText(statement.timeZone),
+      csvField(statement.timeZone),
       r.storeId === null ? '' : String(r.storeId),
-      r.storeName === null ? '' : csvText(r.storeName),
+      r.storeName === null ? '' : csvField(r.storeName),
       String(r.checkIns),
       String(r.orders),
       String(r.pointsIssued),

@@ -1,3 +1,4 @@
+import { csvField } from '../../shared/csv-field';
 import { importReasonWords, type ImportLanguage } from '../../shared/import-reason-words';
 import type { ImportReport } from './import-members';
 import { MEMBER_COLUMNS, type MemberFile } from './member-file';
@@ -14,7 +15,7 @@ export function problemRowsCsv(file: MemberFile, report: ImportReport, language:
   const separator = file.decimalMark === ',' ? ';' : ',';
   const named = MEMBER_COLUMNS.filter((column) => file.records.some((record) => record.fields[column] !== undefined));
   const byLine = new Map(file.records.map((record) => [record.line, record]));
-  const cell = (value: string) => csvCell(value, separator);
+  const cell = (value: string) => csvField(value, separator);
   const lines = [[...named, ...PROBLEM_COLUMNS].join(separator)];
   for (const row of report.reported) {
     if (row.outcome !== 'refused') continue;
@@ -23,16 +24,6 @@ export function problemRowsCsv(file: MemberFile, report: ImportReport, language:
     lines.push([...values, String(row.line), row.reason, importReasonWords(row.reason, language, row.message)].map(cell).join(separator));
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
-}
-
-/**
- * One field: quoted when it holds the separator, a quote or a line break. A value a spreadsheet
- * would run as a formula (= @, or + - not before a digit) gets a leading apostrophe; a phone
- * "+1 415…" or an amount is left as it is, or the next upload would refuse it.
- */
-function csvCell(value: string, separator: string): string {
-  const safe = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s(.])/.test(value) ? `'${value}` : value;
-  return safe.includes(separator) || /["\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** The file's name: the upload's, with `-problems` before its extension. */

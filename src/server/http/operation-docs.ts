@@ -248,6 +248,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'Everything the program holds about the member (GDPR access and portability) as one JSON document, `format` punchcard.personal-data, `version` 1, sent as a file to save: profile, membership and consents, balances, loyalty and saved cards (brand, last four and expiry, never a number), ledger, orders with items, history, check-ins, payments, eGifts, promotions, referrals, inbox, messages sent, app sessions. Never a secret, nothing of other people or other programs. Owners and managers (403 forbidden for a store manager); a person erased or gone from the program is 404 customer_not_found; audited. Central’s at a paired store, which holds only part of it (409 personal_data_managed_by_central). Extension.',
   },
+  'GET /backoffice/customers/export.csv': {
+    section: 'Back office',
+    summary: 'Every member, as CSV',
+    description:
+      'Every current member of the program (removed and erased people are not in it), one row each, as a file to save: UTF-8 with a byte-order mark, a header, CRLF. First the import’s columns under its names (`first_name`, `last_name`, `email`, `phone`, `card`, `points`, `quick_pay`, `birthdate`, `marketing`, `sms_marketing`, `language`), so the file imports unchanged into another program (`points`: the first active loyalty currency; `quick_pay`: the quick-pay currency); then `member_since`, `tier`, `blocked`, `other_cards`, and one column per currency: `points:<name>` and `stored_value:<code>`, balances from the ledger as plain decimals in the currency’s units. Text that a spreadsheet would run as a formula starts with an apostrophe. Streamed page by page. Owners only (403 forbidden for managers and store managers); audited as `customers.exported` with the rows written. Central’s at a paired store (409 member_list_managed_by_central). Extension.',
+  },
   'PUT /backoffice/customers/{id}/email': {
     section: 'Back office',
     summary: 'Add an email to a customer who has none',

@@ -6,6 +6,7 @@ import { formLabels, refusalText, withoutHint } from './node-refusal';
 import { RemoveMemberForm } from './RemoveMemberForm';
 import { PayBackForm } from './PayBackForm';
 import { PersonalDataDownload } from './PersonalDataDownload';
+import { MemberExportDownload } from './MemberExportDownload';
 import type { CustomerHit } from './admin-api';
 import { adminStore, useAdmin } from './admin-store';
 import { currencyDigits } from '../format';
@@ -28,6 +29,7 @@ const SEARCH_PAGE = 25;
 
 export function CustomerSearch() {
   const t = useAdminStrings();
+  const role = useAdmin((s) => s.staff?.role);
   // The box mentions a cédula only where the program's country has them.
   const country = useProgramCountry();
   const [q, setQ] = useState('');
@@ -96,6 +98,7 @@ export function CustomerSearch() {
           </Table>
         </TableScroll>
       )}
+      {role && roleAllows(role, 'customers.export_all') && <MemberExportDownload />}
     </Stack>
   );
 }

@@ -105,6 +105,7 @@ export function createAdminApi(baseUrl: string, token: string | null, onSessionE
     customer: (id: number) => call<CustomerProfile>(`/backoffice/customers/${id}`),
     /** Everything the program holds about the member, as a JSON file to hand them (owners and managers; audited). */
     customerPersonalData: (id: number) => call<NodeFile>(`/backoffice/customers/${id}/personal-data`, { file: true }),
+    membersFile: () => call<NodeFile>('/backoffice/customers/export.csv', { file: true }),
     adjust: (id: number, body: { currency: string; amount: number; reason: string }) => call<{ ledger_entry: number; balance: number }>(`/backoffice/customers/${id}/adjustments`, { method: 'POST', body }),
     payBackOptions: (id: number) => call<Static<typeof PayBackOptionsSchema>>(`/backoffice/customers/${id}/pay-back`),
     /** The same idempotency_key answers the same pay-back: a retry after a lost answer never pays twice. */

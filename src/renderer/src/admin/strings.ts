@@ -9,6 +9,7 @@ const ACTIONS_EN: Record<string, string> = {
   update_offline_caps: 'Offline limits changed', update_settings: 'Settings changed', resolve: 'Resolved', replay: 'Sent again',
   rotate_secret: 'Secret renewed', test: 'Test event sent', refund: 'Refunded', credit: 'Credited', unpair: 'Unpaired',
   change_country: 'Country changed', change_language: 'Language changed', data_exported: 'Data exported',
+  import: 'Members imported', exported: 'Members downloaded',
 };
 const ACTIONS_ES: Record<string, string> = {
   create: 'Alta', update: 'Cambio', delete: 'Eliminación', remove: 'Baja', issue: 'Emisión', revoke: 'Revocación',
@@ -17,6 +18,7 @@ const ACTIONS_ES: Record<string, string> = {
   update_offline_caps: 'Cambio de límites sin conexión', update_settings: 'Cambio de ajustes', resolve: 'Resolución', replay: 'Reenvío',
   rotate_secret: 'Secreto renovado', test: 'Evento de prueba', refund: 'Reembolso', credit: 'Abono', unpair: 'Desemparejado',
   change_country: 'Cambio de país', change_language: 'Cambio de idioma', data_exported: 'Datos exportados',
+  import: 'Socios importados', exported: 'Socios descargados',
 };
 /** The object an audit entry changed, one of it (the filter names the kinds in the plural). */
 const OBJECTS_EN: Record<string, string> = {

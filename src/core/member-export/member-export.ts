@@ -1,0 +1,187 @@
+import { type Kysely, sql } from 'kysely';
+import { minorUnitDigits } from '../../shared/currency-codes';
+import { ServiceError } from '../../shared/errors';
+import { toIso } from '../../shared/time';
+import { recordAudit } from '../audit/record-audit';
+import { seenAtCounter } from '../customers/seen-at-counter';
+import { csvField } from '../../shared/csv-field';
+import { plainDecimal } from '../dashboard/period-statement-csv';
+import { type Engine, ownsProgramData, transact } from '../engine';
+import { actorOf } from '../staff/authorize';
+import type { StaffPrincipal } from '../staff/staff-sessions';
+import type { DB } from '../storage/schema';
+
+// The program's members as one CSV file (owners only: 'customers.export_all'), for the accountant
+// (the stored-value liability per member), a mailing tool (the consent columns) or another system
+// (portability). The import's columns come first, with the import's header names and formats
+// (src/core/import/member-file.ts), so the file imports into another Punchcard program unchanged;
+// then what only this program knows (member since, tier, blocked) and every balance, one column
+// per currency, read from the ledger's accounts as the customer page reads them. UTF-8 with a
+// byte-order mark, CRLF, as the period statement's file; amounts plain decimals in the currency's
+// units (its plainDecimal), text cells guarded against formulas (shared/csv-field.ts: a phone, only
+// digits after its +, is written as it is, so the import reads it back).
+//
+// Read in keyset pages of memberships by id, each page its own few queries; the caller streams
+// each page's text as it comes and the node serves other requests between pages (the SQLite
+// driver is synchronous: a page holds the thread for its queries, never the whole file).
+
+/** Memberships read per page: ~1,000 rows are a few milliseconds of SQLite's time. */
+export const MEMBER_EXPORT_PAGE = 1000;
+
+/** The import's columns, in its order, under its names (MEMBER_COLUMNS without the full `name`). */
+const IMPORT_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language'] as const;
+/** What the import does not read (it lists them as columns not read). */
+const PROGRAM_COLUMNS = ['member_since', 'tier', 'blocked', 'other_cards'] as const;
+
+interface ExportCurrency {
+  id: number;
+  header: string;
+  digits: number;
+}
+
+export interface MemberExportPlan {
+  vendorId: number;
+  dialect: Engine['dialect'];
+  header: string;
+  currencies: ExportCurrency[];
+  /** The loyalty currency the `points` column holds (the program's first active one), and the quick-pay currency of `quick_pay`. */
+  pointsCurrencyId: number | null;
+  quickPayCurrencyId: number | null;
+  quickPayDigits: number;
+  tiers: Map<number, string>;
+}
+
+/**
+ * Checks the export may run here and reads what every page needs (the currencies, the tiers). A
+ * paired store refuses: the program's member list is central's (the store holds only what it pulled).
+ */
+export async function planMemberExport(engine: Engine, staff: StaffPrincipal): Promise<MemberExportPlan> {
+  if (!ownsProgramData(engine)) throw new ServiceError('member_list_managed_by_central');
+  const vendorId = staff.vendorId;
+  const [vendor, currencies, tiers] = await Promise.all([
+    engine.db.selectFrom('vendors').select(['quick_pay_currency_id']).where('id', '=', vendorId).executeTakeFirstOrThrow(),
+    engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
+    engine.db.selectFrom('tiers').select(['id', 'name']).where('vendor_id', '=', vendorId).execute(),
+  ]);
+  // One column per currency: points:<name> for a loyalty currency, stored_value:<code> for money; the public id when two would read alike.
+  const label = (c: { name: string; code: string | null }) => (c.code === null ? `points:${c.name}` : `stored_value:${c.code}`);
+  const labels = currencies.map(label);
+  const columns = currencies.map((c, i) => ({
+    id: c.id,
+    header: labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? labels[i]! : `${labels[i]} (${c.public_id})`,
+    digits: c.code === null ? 0 : minorUnitDigits(c.code),
+  }));
+  const points = currencies.find((c) => c.code === null && c.status === 'ACTIVE') ?? null;
+  const quickPay = currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.code !== null) ?? null;
+  const header = [...IMPORT_COLUMNS, ...PROGRAM_COLUMNS, ...columns.map((c) => c.header)].map((h) => csvField(h)).join(',');
+  return {
+    vendorId,
+    dialect: engine.dialect,
+    header,
+    currencies: columns,
+    pointsCurrencyId: points?.id ?? null,
+    quickPayCurrencyId: quickPay?.id ?? null,
+    quickPayDigits: quickPay ? minorUnitDigits(quickPay.code!) : 0,
+    tiers: new Map(tiers.map((t) => [t.id, t.name])),
+  };
+}
+
+/** One page: the memberships after `afterId` (current ones, of accounts not erased), as CSV lines; `lastId` null when none was left. */
+export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, afterId: number, limit = MEMBER_EXPORT_PAGE): Promise<{ lines: string[]; lastId: number | null }> {
+  const members = await db
+    .selectFrom('user_vendors as uv')
+    .innerJoin('users as u', 'u.id', 'uv.user_id')
+    .select(['uv.id', 'uv.user_id', 'uv.contact_consent', 'uv.language', 'uv.tier_id', 'uv.created_at', 'uv.blocked_at', 'uv.counter_enrolled', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'u.birthdate'])
+    // In the primary key's order, the program a filter. On SQLite `+` keeps the planner off the
+    // vendor index, whose entries are not in id order (with it each page sorted every member: 100 ms
+    // a page at 100,000); PostgreSQL walks the primary key by itself, and would misjudge `+`.
+    .where(plan.dialect === 'sqlite' ? sql<number>`+${sql.ref('uv.vendor_id')}` : 'uv.vendor_id', '=', plan.vendorId)
+    .where('uv.id', '>', afterId)
+    .where('uv.removed_at', 'is', null)
+    .where('u.status', '!=', 'deleted')
+    .where('u.merged_into', 'is', null)
+    .orderBy('uv.id')
+    .limit(limit)
+    .execute();
+  if (members.length === 0) return { lines: [], lastId: null };
+  const userIds = members.map((m) => m.user_id);
+  const [accounts, cards] = await Promise.all([
+    db.selectFrom('ledger_accounts').select(['holder_id', 'currency_id', 'balance']).where('vendor_id', '=', plan.vendorId).where('holder_type', '=', 'user').where('holder_id', 'in', userIds).execute(),
+    db
+      .selectFrom('user_cards as l')
+      .innerJoin('cards as c', 'c.id', 'l.card_id')
+      .select(['l.user_id', 'c.number'])
+      .where('l.vendor_id', '=', plan.vendorId)
+      .where('l.user_id', 'in', userIds)
+      .where('l.removed_at', 'is', null)
+      .where('c.deleted_at', 'is', null)
+      .orderBy('l.id')
+      .execute(),
+  ]);
+  const balances = new Map<string, number>(accounts.map((a) => [`${a.holder_id}:${a.currency_id}`, Number(a.balance)]));
+  const cardsOf = new Map<number, string[]>();
+  for (const card of cards) cardsOf.set(card.user_id, [...(cardsOf.get(card.user_id) ?? []), card.number]);
+  const lines = members.map((m) => {
+    // What the program sees of them: a member a counter enrolled from another program, by name only until they confirm.
+    const shown = seenAtCounter(m, m);
+    const balance = (currencyId: number | null) => (currencyId === null ? 0 : (balances.get(`${m.user_id}:${currencyId}`) ?? 0));
+    const [card = '', ...otherCards] = cardsOf.get(m.user_id) ?? [];
+    return [
+      csvField(shown.first_name),
+      csvField(shown.last_name),
+      csvField(shown.email ?? ''),
+      csvField(shown.phone ?? ''),
+      csvField(card),
+      plan.pointsCurrencyId === null ? '' : String(balance(plan.pointsCurrencyId)),
+      plan.quickPayCurrencyId === null ? '' : plainDecimal(balance(plan.quickPayCurrencyId), plan.quickPayDigits),
+      shown.birthdate === null || shown.birthdate === undefined ? '' : toIso(shown.birthdate).slice(0, 10),
+      (m.contact_consent & 1) !== 0 ? 'yes' : 'no',
+      (m.contact_consent & 2) !== 0 ? 'yes' : 'no',
+      csvField(m.language ?? ''),
+      toIso(m.created_at),
+      csvField(m.tier_id === null ? '' : (plan.tiers.get(m.tier_id) ?? '')),
+      m.blocked_at === null ? 'no' : 'yes',
+      csvField(otherCards.join(' ')),
+      ...plan.currencies.map((c) => plainDecimal(balance(c.id), c.digits)),
+    ].join(',');
+  });
+  return { lines, lastId: members.at(-1)!.id };
+}
+
+/**
+ * The whole file, page by page (the byte-order mark and header first). The caller streams it; a
+ * turn of the event loop between pages lets the node serve check-ins meanwhile. Audited once it
+ * ends, with the rows written, and `complete: false` when the download stopped before the end (what
+ * left the node is said either way).
+ */
+export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal, plan: MemberExportPlan): AsyncGenerator<string> {
+  let rows = 0;
+  let complete = false;
+  try {
+    yield `\uFEFF${plan.header}\r\n`;
+    for (let afterId = 0; ; ) {
+      const page = await memberExportPage(engine.db, plan, afterId);
+      if (page.lastId === null) break;
+      rows += page.lines.length;
+      afterId = page.lastId;
+      yield `${page.lines.join('\r\n')}\r\n`;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    complete = true;
+  } finally {
+    await transact(engine, (trx) =>
+      recordAudit(trx, engine, actorOf(staff), {
+        action: 'customers.exported',
+        objectType: 'program',
+        objectId: staff.vendorId,
+        before: null,
+        after: { format: 'csv', rows, complete },
+      }),
+    );
+  }
+}
+
+/** The file's name: members-<date>.csv (UTC day of the node's clock). */
+export function memberExportFileName(now: number): string {
+  return `members-${toIso(now).slice(0, 10)}.csv`;
+}

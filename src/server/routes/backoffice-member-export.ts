@@ -1,0 +1,31 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Engine } from '../../core/engine';
+import { memberExportCsv, memberExportFileName, planMemberExport } from '../../core/member-export/member-export';
+import { requireStaff, staffOf } from '../auth/staff';
+
+/**
+ * The program's members as one CSV file (owners only: 'customers.export_all'), streamed page by
+ * page as core/member-export reads them: the node never holds the file, and serves its counters
+ * between pages. Refusals (403, 409 at a paired store) come before the first byte.
+ */
+export const backOfficeMemberExportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  app.get(
+    '/backoffice/customers/export.csv',
+    {
+      config: { style: 'resource' as const },
+      preValidation: requireStaff(engine, 'customers.export_all'),
+      schema: { tags: ['Back office'], response: { 200: { description: 'text/csv', content: { 'text/csv': { schema: { type: 'string' } } } } } },
+    },
+    async (request, reply) => {
+      const staff = staffOf(request);
+      const plan = await planMemberExport(engine, staff);
+      return reply
+        .type('text/csv; charset=utf-8; header=present')
+        .header('content-disposition', `attachment; filename="${memberExportFileName(engine.clock.now())}"`)
+        .header('cache-control', 'no-store')
+        // A stream (never serialised): the schema types the 200 as the text it documents.
+        .send(Readable.from(memberExportCsv(engine, staff, plan), { objectMode: false }) as unknown as string);
+    },
+  );
+};

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngine } from '../../src/core/engine';
+import { importMembers } from '../../src/core/import/import-members';
+import { memberFileText, readMemberFile } from '../../src/core/import/member-file';
+import { memberExportPage, planMemberExport } from '../../src/core/member-export/member-export';
+import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { BACKENDS } from '../support/backends';
+import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
+import { ManualClock } from '../support/clock';
+import { loginAt, PASSWORD, phoneOnlyGuestAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
+import { http, startTestNode, type TestNode } from '../support/test-node';
+
+// The program's members as a CSV (GET /backoffice/customers/export.csv), over real HTTP on SQLite
+// and PostgreSQL: one row per current member with the import's columns and every balance read from
+// the ledger (points in two loyalty currencies, stored value), a removed member absent, a formula
+// neutralised; owners only; audited; a paired store's is central's (409); and the file imports
+// unchanged into a fresh program (another database) with the same members and balances.
+
+const NODES: Array<{ name: string; start(): Promise<ServedNode> }> = [
+  { name: 'SQLite', start: () => startTestNode({ rateLimits: ROOMY_RATE_LIMITS }) },
+  { name: 'PostgreSQL', start: () => startPostgresCentral({ rateLimits: ROOMY_RATE_LIMITS }) },
+];
+
+/** RFC 4180 records of a comma-separated text. */
+function csvRecords(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
+  let node: ServedNode;
+  const asNode = () => node as unknown as TestNode;
+  let vendor: VendorCredentials;
+  let owner: SignedInStaff;
+  let manager: SignedInStaff;
+  let storeManager: SignedInStaff;
+  let stars: { id: number; public_id: string };
+  const ids: Record<string, number> = {};
+
+  const adjust = async (userId: number, currencyId: number, amount: number) => {
+    const currency = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', currencyId).executeTakeFirstOrThrow();
+    const reply = await staffCall(asNode(), owner.token, 'POST', `/backoffice/customers/${userId}/adjustments`, { currency: currency.public_id, amount, reason: 'Opening balance' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  };
+  const download = async (token: string | null) => {
+    const response = await fetch(`${node.url}/backoffice/customers/export.csv`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
+  };
+  const text = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+
+  beforeAll(async () => {
+    node = await start();
+    vendor = await node.addVendor('Café Sol');
+    owner = await ownerOf(asNode(), vendor.vendorId);
+    manager = await invitedStaff(asNode(), owner, 'manager');
+    storeManager = await invitedStaff(asNode(), owner, 'store_manager', vendor.storeId);
+    const made = await http(`${node.url}/currencies`, { method: 'POST', token: vendor.accessToken, body: 'name=Stars', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(made.status, JSON.stringify(made.body)).toBeLessThan(300);
+    stars = await node.engine.db.selectFrom('currencies').select(['id', 'public_id']).where('vendor_id', '=', vendor.vendorId).where('name', '=', 'Stars').executeTakeFirstOrThrow();
+
+    const lucia = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Lucía', last_name: 'Fernández, Ruiz', contact_consent: 1 });
+    ids.lucia = lucia.userId;
+    await node.engine.db.updateTable('users').set({ birthdate: Date.UTC(1990, 2, 15) }).where('id', '=', lucia.userId).execute();
+    expect((await http(`${node.url}/cards`, { method: 'POST', token: vendor.accessToken, body: { number: 'SOL0001' } })).status).toBe(201);
+    expect((await http(`${node.url}/user/card/add?session_identifier=${encodeURIComponent(lucia.key)}`, { method: 'POST', body: { number: 'SOL0001' } })).status).toBe(200);
+    await adjust(lucia.userId, vendor.loyaltyCurrencyId, 120);
+    await adjust(lucia.userId, stars.id, 7);
+    await adjust(lucia.userId, vendor.quickPayCurrencyId, 1250);
+
+    ids.pablo = await phoneOnlyGuestAt(asNode(), vendor.apiKey, { number: '4155550102', code: '1', e164: '+14155550102' }, { first_name: 'Pablo', last_name: 'Ortega' });
+    await adjust(ids.pablo, vendor.quickPayCurrencyId, 5);
+
+    const mallory = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Mallory', last_name: 'Hacker', contact_consent: 3 });
+    ids.mallory = mallory.userId;
+    await node.engine.db.updateTable('users').set({ first_name: '=HYPERLINK("http://evil.test","Click")' }).where('id', '=', mallory.userId).execute();
+
+    // Another program's member is not in this program's file.
+    const other = await node.addVendor('Café Luna');
+    await signUpAt(asNode(), other.vendorId, { first_name: 'Stranger', last_name: 'Luna' });
+
+    // A member removed at their request, whose account stays (a member of Café Luna too): their old membership is not in the file.
+    const erased = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Erased', last_name: 'Away' });
+    expect((await staffCall(asNode(), owner.token, 'POST', `/backoffice/customers/${erased.userId}/remove`, { reason: 'asked to leave' })).body).toEqual({ removed: true, erased: true });
+    const gone = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Gone', last_name: 'Away' });
+    expect((await loginAt(asNode(), gone.email, PASSWORD, other.vendorId)).status).toBe(200);
+    const removed = await staffCall(asNode(), owner.token, 'POST', `/backoffice/customers/${gone.userId}/remove`, { reason: 'asked to leave' });
+    expect(removed.body).toEqual({ removed: true, erased: false });
+  }, 120_000);
+  afterAll(() => node?.close());
+
+  it('gives an owner every current member with the import’s columns and each balance from the ledger', async () => {
+    const reply = await download(owner.token);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8/);
+    expect(reply.headers.get('content-disposition')).toMatch(/^attachment; filename="members-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect([...reply.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = csvRecords(text(reply.bytes).slice(1));
+    expect(header).toEqual([
+      'first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language',
+      'member_since', 'tier', 'blocked', 'other_cards', 'points:Points', 'stored_value:USD', 'points:Stars',
+    ]);
+    const byName = new Map(rows.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
+    expect([...byName.keys()].sort()).toEqual(["'=HYPERLINK(\"http://evil.test\",\"Click\")", 'Lucía', 'Pablo']);
+    expect(byName.get('Lucía')).toMatchObject({
+      last_name: 'Fernández, Ruiz', card: 'SOL0001', points: '120', quick_pay: '12.50', birthdate: '1990-03-15', marketing: 'yes', sms_marketing: 'no',
+      blocked: 'no', 'points:Points': '120', 'points:Stars': '7', 'stored_value:USD': '12.50',
+    });
+    expect(byName.get('Lucía')!.member_since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(byName.get('Pablo')).toMatchObject({ email: '', phone: '+14155550102', quick_pay: '0.05', points: '0', 'points:Stars': '0', 'stored_value:USD': '0.05' });
+    expect(byName.get("'=HYPERLINK(\"http://evil.test\",\"Click\")")).toMatchObject({ marketing: 'yes', sms_marketing: 'yes' });
+    expect(text(reply.bytes)).not.toContain('Gone');
+    expect(text(reply.bytes)).not.toContain('Erased');
+    expect(text(reply.bytes)).not.toContain('Stranger');
+  });
+
+  it('is the owners’: a manager and a store manager 403, no session 401', async () => {
+    for (const who of [manager, storeManager]) {
+      const reply = await download(who.token);
+      expect([reply.status, JSON.parse(text(reply.bytes)).code]).toEqual([403, 'forbidden']);
+    }
+    expect((await download(null)).status).toBe(401);
+  });
+
+  it('is audited: who, and how many rows', async () => {
+    await download(owner.token);
+    const entries = await node.engine.db.selectFrom('audit_log').selectAll().where('action', '=', 'customers.exported').where('vendor_id', '=', vendor.vendorId).orderBy('id', 'desc').execute();
+    expect(entries.length).toBeGreaterThanOrEqual(1);
+    const audit = await staffCall(asNode(), owner.token, 'GET', '/backoffice/audit');
+    const entry = audit.body.items.find((e: any) => e.action === 'customers.exported');
+    expect(entry).toMatchObject({ actor: owner.email, object_type: 'program' });
+    expect(JSON.stringify(entry)).toContain('"rows":3');
+  });
+
+  it('is central’s on a paired store: 409 member_list_managed_by_central', async () => {
+    const role = node.engine.programRole;
+    node.engine.programRole = 'replica';
+    try {
+      const reply = await download(owner.token);
+      expect([reply.status, JSON.parse(text(reply.bytes)).code]).toEqual([409, 'member_list_managed_by_central']);
+    } finally {
+      node.engine.programRole = role;
+    }
+  });
+
+  it('imports unchanged into a fresh program: the same members with the same balances', async () => {
+    const file = (await download(owner.token)).bytes;
+    const backend = BACKENDS.find((b) => (node.engine.dialect === 'sqlite' ? b.name === 'sqlite' : b.name !== 'sqlite'))!;
+    const opened = await backend.open();
+    const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
+    try {
+      const fresh = await setUpVendor(engine, { name: 'Café Nuevo', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+      const read = readMemberFile(memberFileText(file));
+      expect(read.ignoredColumns).toEqual(['member_since', 'tier', 'blocked', 'other_cards', 'points:points', 'stored_value:usd', 'points:stars']);
+      const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
+      expect(report).toMatchObject({ imported: 3, refused: 0, points: 120, quickPay: 1255 });
+      const importColumns = (rows: string[]) => rows.map((line) => csvRecords(`${line}\r\n`)[0]!.slice(0, 11)).sort();
+      const staff = { vendorId: fresh.vendorId } as StaffPrincipal;
+      const again = await memberExportPage(engine.db, await planMemberExport(engine, staff), 0);
+      const original = csvRecords(text(file).slice(1)).slice(1).map((r) => r.slice(0, 11)).sort();
+      expect(importColumns(again.lines)).toEqual(original);
+    } finally {
+      await engine.close();
+      await opened.close();
+    }
+  });
+});
