@@ -153,6 +153,29 @@ describe.each(NODES)('a copy of a person’s data on $name', ({ start }) => {
   });
 });
 
+// Seventeenth round: staff's downloads had no limit, so a manager's session (or a stolen one) could
+// take every member's contacts one by one, which only owners may download whole.
+describe('staff copies are rate limited per staff member', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode({ rateLimits: { ...ROOMY_RATE_LIMITS, staffPersonalData: { perClient: 100, perAccount: 2, windowSeconds: 3600 } } });
+  });
+  afterAll(() => node?.close());
+
+  it('a third copy within the hour is 429 rate_limited for that staff member; another still gets one', async () => {
+    const vendor = await node.addVendor();
+    const [owner, other] = [await ownerOf(node, vendor.vendorId), await ownerOf(node, vendor.vendorId)];
+    const member = await signUpAt(node, vendor.vendorId);
+    const get = (who: SignedInStaff) => staffCall(node, who.token, 'GET', `/backoffice/customers/${member.userId}/personal-data`);
+    expect((await get(owner)).status).toBe(200);
+    expect((await get(owner)).status).toBe(200);
+    const refused = await get(owner);
+    expectResourceError(refused, 429, 'rate_limited');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await get(other)).status).toBe(200);
+  });
+});
+
 describe('a customer’s own copy is rate limited', () => {
   let node: TestNode;
   beforeAll(async () => {

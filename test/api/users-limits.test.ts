@@ -255,6 +255,7 @@ describe('messages and codes', () => {
       storeHistory: { perClient: 120, perAccount: 60, windowSeconds: 60 },
       staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
       personalData: { perClient: 20, perAccount: 5, windowSeconds: 3600 },
+      staffPersonalData: { perClient: 120, perAccount: 60, windowSeconds: 3600 },
     });
   });
 });

@@ -31,6 +31,12 @@ export const DEFAULT_RATE_LIMITS = {
   staffSignIn: { perClient: 20, perAccount: 10, windowSeconds: 900 },
   /** GET /user/personal-data (a copy of all the program holds about the customer), per IP and per account. */
   personalData: { perClient: 20, perAccount: 5, windowSeconds: 3600 },
+  /**
+   * GET /backoffice/customers/:id/personal-data, per IP and per staff member. A manager downloads a
+   * copy when a member asks (a few a day); hundreds an hour would be the member list taken one
+   * person at a time, contacts and all, which only owners may download whole (the members CSV).
+   */
+  staffPersonalData: { perClient: 120, perAccount: 60, windowSeconds: 3600 },
 } satisfies Record<string, RateLimitSetting>;
 
 export type RateLimitSettings = { [K in keyof typeof DEFAULT_RATE_LIMITS]: RateLimitSetting };

@@ -29,9 +29,10 @@ function asFile(reply: FastifyReply, document: PersonalData): FastifyReply {
  * shape (shared/schemas/personal-data.ts): staff download a member's, a logged-in customer their own.
  */
 export const personalDataRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; rateLimits: RateLimitSettings }> = async (app, { engine, rateLimits }) => {
+  const perStaff = rateLimited('staff-personal-data', rateRule(engine, rateLimits.staffPersonalData, (r) => (r.staff ? String(r.staff.staffId) : undefined)));
   app.get(
     '/backoffice/customers/:id/personal-data',
-    { config: { style: 'resource' as const }, preValidation: requireStaff(engine, 'customers.export'), schema: { tags: ['Back office'], params: NumericIdParams, response: { 200: PersonalDataSchema } } },
+    { config: { style: 'resource' as const }, preValidation: [requireStaff(engine, 'customers.export'), perStaff], schema: { tags: ['Back office'], params: NumericIdParams, response: { 200: PersonalDataSchema } } },
     async (request, reply) => asFile(reply, await exportCustomerData(engine, staffOf(request), request.params.id)),
   );
 
