@@ -15,6 +15,15 @@ export function startsLikeFormula(value: string): boolean {
   return /^[+-]/.test(value) && !SIGNED_NUMBER.test(value);
 }
 
+/**
+ * A field read back from such a file: the apostrophe `csvField` put before a formula-like value
+ * taken off ("'-ana@example.com" is the member's email "-ana@example.com"). A spreadsheet that
+ * saved the file took it off already; a file sent back as it was still has it.
+ */
+export function unguardedField(value: string): string {
+  return value.startsWith("'") && startsLikeFormula(value.slice(1)) ? value.slice(1) : value;
+}
+
 /** The value as one field: guarded as above, then quoted when it holds the separator, a quote or a line break (quotes doubled). */
 export function csvField(value: string, separator = ','): string {
   const safe = startsLikeFormula(value) ? `'${value}` : value;

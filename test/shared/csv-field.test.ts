@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../../src/shared/csv-field';
+import { csvField, unguardedField } from '../../src/shared/csv-field';
 import { problemRowsCsv } from '../../src/core/import/problem-rows-csv';
 import { readMemberFile } from '../../src/core/import/member-file';
 
@@ -24,6 +24,11 @@ describe('a CSV field a merchant opens in a spreadsheet', () => {
 
   it('leaves a phone or an amount as written, so an import reads it back', () => {
     expect([csvField('+1 415 555 0100'), csvField('+34600111222'), csvField('-12.50'), csvField('+593 (99) 123-4567')]).toEqual(['+1 415 555 0100', '+34600111222', '-12.50', '+593 (99) 123-4567']);
+  });
+
+  it('reads a guarded value back as it was, and leaves any other apostrophe', () => {
+    for (const value of ['-ana@example.com', '=x', '+1+HYPERLINK("a")', '@sum']) expect(unguardedField(csvField(value).replace(/^"|"$/g, '').replaceAll('""', '"'))).toBe(value);
+    expect([unguardedField("'Tis"), unguardedField("O'Brien"), unguardedField("'+1 415 555 0100")]).toEqual(["'Tis", "O'Brien", "'+1 415 555 0100"]);
   });
 
   it('guards the problem rows file the same way', () => {

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import type { DecimalMark } from './opening-amount';
+import { unguardedField } from '../../shared/csv-field';
 
 // The old system's export as the import reads it: a CSV file with a header row. Spreadsheets write
 // it with commas, or with semicolons where the comma is the decimal mark (Spain, Latin America);
@@ -78,7 +79,8 @@ export function readMemberFile(text: string): MemberFile {
     if (row.cells.every((cell) => cell.trim() === '')) continue;
     const fields: Partial<Record<MemberColumn, string>> = {};
     names.forEach((name, i) => {
-      if (known.has(name)) fields[name as MemberColumn] = (row.cells[i] ?? '').trim();
+      // A value guarded against spreadsheets (our own exports and problem rows) read as it was.
+      if (known.has(name)) fields[name as MemberColumn] = unguardedField((row.cells[i] ?? '').trim());
     });
     records.push({ line: row.line, fields });
   }

@@ -4,6 +4,7 @@ import { ServiceError } from '../../shared/errors';
 import { toIso } from '../../shared/time';
 import { recordAudit } from '../audit/record-audit';
 import { seenAtCounter } from '../customers/seen-at-counter';
+import { readBirthdate } from '../import/member-profile';
 import { csvField } from '../../shared/csv-field';
 import { plainDecimal } from '../dashboard/period-statement-csv';
 import { type Engine, ownsProgramData, transact } from '../engine';
@@ -49,6 +50,8 @@ export interface MemberExportPlan {
   quickPayCurrencyId: number | null;
   quickPayDigits: number;
   tiers: Map<number, string>;
+  /** When the export started: a birthdate is written as the import reads one on that day. */
+  now: number;
 }
 
 /**
@@ -83,6 +86,7 @@ export async function planMemberExport(engine: Engine, staff: StaffPrincipal): P
     quickPayCurrencyId: quickPay?.id ?? null,
     quickPayDigits: quickPay ? minorUnitDigits(quickPay.code!) : 0,
     tiers: new Map(tiers.map((t) => [t.id, t.name])),
+    now: engine.clock.now(),
   };
 }
 
@@ -134,7 +138,7 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
       csvField(card),
       plan.pointsCurrencyId === null ? '' : String(balance(plan.pointsCurrencyId)),
       plan.quickPayCurrencyId === null ? '' : plainDecimal(balance(plan.quickPayCurrencyId), plan.quickPayDigits),
-      shown.birthdate === null || shown.birthdate === undefined ? '' : toIso(shown.birthdate).slice(0, 10),
+      birthdateCell(shown.birthdate ?? null, plan.now),
       (m.contact_consent & 1) !== 0 ? 'yes' : 'no',
       (m.contact_consent & 2) !== 0 ? 'yes' : 'no',
       csvField(m.language ?? ''),
@@ -146,6 +150,17 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
     ].join(',');
   });
   return { lines, lastId: members.at(-1)!.id };
+}
+
+/**
+ * A date of birth as the import takes it (YYYY-MM-DD), or empty where the import would refuse the
+ * whole row — and with it the member's balances: a placeholder such as 1900-01-01 or a day in the
+ * future, which the app's profile accepts (1900–2100) and the import reads as a year mistyped.
+ */
+function birthdateCell(birthdate: number | null, now: number): string {
+  if (birthdate === null) return '';
+  const day = toIso(birthdate).slice(0, 10);
+  return readBirthdate(day, { country: '', now }).ok ? day : '';
 }
 
 /**
@@ -162,9 +177,11 @@ export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal, pl
     for (let afterId = 0; ; ) {
       const page = await memberExportPage(engine.db, plan, afterId);
       if (page.lastId === null) break;
-      rows += page.lines.length;
       afterId = page.lastId;
       yield `${page.lines.join('\r\n')}\r\n`;
+      // Counted once the stream asks for more (it took the page: a page is bigger than its buffer),
+      // so a download cut short says about what left the node, not what was read.
+      rows += page.lines.length;
       await new Promise((resolve) => setImmediate(resolve));
     }
     complete = true;

@@ -14,6 +14,8 @@ export const backOfficeMemberExportRoutes: FastifyPluginAsyncTypebox<{ engine: E
     '/backoffice/customers/export.csv',
     {
       config: { style: 'resource' as const },
+      // No HEAD twin: Fastify would run the whole export to answer one with no body (and audit it).
+      exposeHeadRoute: false,
       preValidation: requireStaff(engine, 'customers.export_all'),
       schema: { tags: ['Back office'], response: { 200: { description: 'text/csv', content: { 'text/csv': { schema: { type: 'string' } } } } } },
     },
