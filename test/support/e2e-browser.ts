@@ -31,7 +31,10 @@ export async function openScreen(browser: Browser, url: string, apiKey: string, 
   context.setDefaultTimeout(UI_TIMEOUT);
   const page = await context.newPage();
   if (options.language) await page.addInitScript((language) => localStorage.setItem('punchcard.language', language), options.language);
-  if (options.fakeClock) await page.clock.install();
+  if (options.fakeClock) {
+    await page.clock.install();
+    fakeClockPages.add(page);
+  }
   const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/app/events' && response.status() === 200, { timeout: UI_TIMEOUT * 2 });
   await page.goto(url);
   const login = page.getByTestId('login');
@@ -104,14 +107,27 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   }
 }
 
+/** Pages opened on Playwright's fake clock (openScreen's `fakeClock`). */
+const fakeClockPages = new WeakSet<Page>();
+
 /**
  * Types `text` and Enter as a keyboard-wedge scanner does: a key every `gapMs`, by the keys' own
  * timestamps. A scanner's keys are stamped by the operating system as they arrive, however late
  * the page handles them; Playwright's `keyboard.type` stamps each key when it is sent, so a CI
  * machine busy with other tests could stretch a burst into "typing". Sent through the DevTools
  * protocol with explicit timestamps, the page sees trusted keys with the scanner's own timing.
+ *
+ * On Playwright's fake clock those timestamps never reach the page: the clock redefines
+ * `Event.prototype.timeStamp` as its own `performance.now()` when the page first reads it, so a key
+ * is stamped when the page handles it, and under load (each key a round trip to the browser) the
+ * gaps ran past the wedge's 50 and 150 ms: the scan was typing, or lost its first keys (CI
+ * flakes of kiosk.test.ts). There the clock is paused for the scan (jumping up to 50 ms ahead) and
+ * moved on `gapMs` after each key, then runs again. `realGapMs` waits that long between keys in
+ * real time, as a loaded machine does.
  */
-export async function typeAsScanner(page: Page, text: string, gapMs = 5): Promise<void> {
+export async function typeAsScanner(page: Page, text: string, gapMs = 5, { realGapMs = 0 } = {}): Promise<void> {
+  const fakeClock = fakeClockPages.has(page);
+  if (fakeClock) await pauseClock(page);
   const cdp = await page.context().newCDPSession(page);
   try {
     let at = Date.now() / 1000;
@@ -119,10 +135,29 @@ export async function typeAsScanner(page: Page, text: string, gapMs = 5): Promis
       await cdp.send('Input.dispatchKeyEvent', { type: key.text ? 'keyDown' : 'rawKeyDown', ...key, timestamp: at });
       await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: key.key, code: key.code, windowsVirtualKeyCode: key.windowsVirtualKeyCode, timestamp: at + 0.001 });
       at += gapMs / 1000;
+      if (fakeClock) await page.clock.runFor(gapMs);
+      if (realGapMs > 0) await new Promise((resolve) => setTimeout(resolve, realGapMs));
     };
     for (const character of text) await press({ key: character, text: character });
     await press({ key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' });
   } finally {
     await cdp.detach();
+    if (fakeClock) await page.clock.resume();
+  }
+}
+
+/**
+ * Pauses the page's fake clock about where it is. `pauseAt` only goes forward and the clock moves
+ * on between reading it and pausing it: a little ahead, and once more if the machine was slower.
+ */
+async function pauseClock(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 50);
+      return;
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('past')) throw error;
+    }
   }
 }

@@ -20,28 +20,39 @@ const EXIT_WRITE_PATIENCE_MS = 2_000;
  * call queued to libuv's pool (~15–25 µs of the event loop's time a line under load, a seventh of a
  * retrieve), and every request has its access line; a quiet node still sees a line 10 ms later.
  * Lines still waiting when the process exits are written synchronously.
+ *
+ * A rotated file gets one write at a time: lines wait here while the sink's write is in flight (or
+ * the file's name is being opened again) and go together when it is done. Lines queued inside the
+ * sink would go to whichever file it has open when their turn comes, so the size could not be kept.
  */
 export class BatchedDestination {
   private pending = '';
+  /** The pending lines' gathering time is over: hand them when the sink can take them. */
+  private due = false;
   private readonly self = new WeakRef(this);
   /** Bytes handed to the sink and bytes it reports written: a flush is done when they meet. */
   private handed = 0;
   private written = 0;
-  private readonly flushes: Array<(error?: Error) => void> = [];
+  /** Flushes waiting for the bytes written to reach `upTo`. */
+  private readonly flushes: Array<{ upTo: number; callback: (error?: Error) => void }> = [];
   /** Bytes in the file being written, while a rotation watches its size. */
   private bytesInFile = 0;
-  /** A rotated file's name is being opened again: a flush waits for it (nothing is left half done). */
-  private reopening = false;
+  /** A rotated file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
+  private opening = false;
 
-  /** With `rotation`, `sink` writes to that file, moved aside (and reopened) when it reaches its size. */
+  /** With `rotation`, `sink` writes to that file, moved aside (and reopened) before it would pass its size. */
   constructor(
     private readonly sink: Sink,
     private readonly rotation?: RotatedFile,
   ) {
-    if (rotation) this.bytesInFile = logFileSize(rotation.file);
+    if (rotation) {
+      this.bytesInFile = logFileSize(rotation.file);
+      this.whenOpen();
+    }
     sink.on('write', (bytes: number) => {
       this.written += bytes;
-      if (this.caughtUp()) this.settleFlushes();
+      this.handOn();
+      this.settleFlushes();
     });
   }
 
@@ -60,14 +71,15 @@ export class BatchedDestination {
    * libuv's pool (a test reading the file then missed the last lines).
    */
   flush(callback?: (error?: Error) => void): void {
+    const upTo = this.handed + Buffer.byteLength(this.pending);
     this.release();
     if (!callback) return;
-    if (this.caughtUp()) {
+    if (this.writtenUpTo(upTo)) {
       callback();
       return;
     }
     if (this.flushes.length === 0) this.sink.once('error', this.failFlushes);
-    this.flushes.push(callback);
+    this.flushes.push({ upTo, callback });
   }
 
   /**
@@ -78,6 +90,7 @@ export class BatchedDestination {
   releaseSync(): void {
     const lines = this.pending;
     this.pending = '';
+    this.due = false;
     unreleased.delete(this.self);
     try {
       this.sink.flushSync();
@@ -90,46 +103,89 @@ export class BatchedDestination {
 
   private release(): void {
     if (this.pending === '') return;
-    const lines = this.pending;
-    this.pending = '';
-    unreleased.delete(this.self);
+    this.due = true;
+    this.handOn();
+  }
+
+  /** Hands the due lines to the sink: all of them, or for a rotated file what fits once the sink is free. */
+  private handOn(): void {
+    if (!this.due || this.pending === '') return;
+    let lines = this.pending;
+    if (this.rotation) {
+      if (this.written < this.handed || this.opening) return; // called again when the sink is done
+      lines = this.linesForFile(this.rotation);
+      if (lines === '') return; // the file is being moved aside: called again when it is open
+    }
+    this.pending = this.pending.slice(lines.length);
+    if (this.pending === '') {
+      this.due = false;
+      unreleased.delete(this.self);
+    }
     const bytes = Buffer.byteLength(lines);
     this.handed += bytes;
+    this.bytesInFile += bytes;
     this.sink.write(lines);
-    if (this.rotation) this.rotateWhenFull(this.rotation, bytes);
   }
 
   /**
-   * The batch that fills the file still goes to it (the sink's write in flight keeps its descriptor);
-   * the sink reopens the file's name once that write is done. A move that fails is tried again
-   * after another file's worth of lines.
+   * The pending lines that fit in the file's size. None fit: the file is moved aside first (and none
+   * are handed now), or, when the file is new or the move failed, as many as a file holds (at least
+   * one line). A move that fails is tried again after another file's worth of lines.
    */
-  private rotateWhenFull(rotation: RotatedFile, bytes: number): void {
-    this.bytesInFile += bytes;
-    if (this.bytesInFile < rotation.maxBytes) return;
-    this.bytesInFile = 0;
-    if (!rotateLogFiles(rotation.file, rotation.keep)) return;
-    this.reopening = true;
-    this.sink.once('ready', () => {
-      this.reopening = false;
-      if (this.caughtUp()) this.settleFlushes();
-    });
-    this.sink.reopen();
+  private linesForFile(rotation: RotatedFile): string {
+    const fitting = wholeLinesWithin(this.pending, rotation.maxBytes - this.bytesInFile);
+    if (fitting !== '') return fitting;
+    if (this.bytesInFile > 0) {
+      this.bytesInFile = 0;
+      if (rotateLogFiles(rotation.file, rotation.keep)) {
+        this.whenOpen();
+        this.sink.reopen();
+        return '';
+      }
+    }
+    const first = this.pending.indexOf('\n') + 1 || this.pending.length;
+    return wholeLinesWithin(this.pending, rotation.maxBytes) || this.pending.slice(0, first);
   }
 
-  private caughtUp(): boolean {
-    return this.written >= this.handed && !this.reopening;
+  /** Lines for a rotated file wait until the sink has opened its name. */
+  private whenOpen(): void {
+    this.opening = true;
+    this.sink.once('ready', () => {
+      this.opening = false;
+      this.handOn();
+      this.settleFlushes();
+    });
+  }
+
+  private writtenUpTo(upTo: number): boolean {
+    return this.written >= upTo && !this.opening;
   }
 
   private settleFlushes(): void {
     if (this.flushes.length === 0) return;
-    this.sink.off('error', this.failFlushes);
-    for (const callback of this.flushes.splice(0)) callback();
+    const settled = this.flushes.filter((flush) => this.writtenUpTo(flush.upTo));
+    if (settled.length === 0) return;
+    this.flushes.splice(0, settled.length);
+    if (this.flushes.length === 0) this.sink.off('error', this.failFlushes);
+    for (const flush of settled) flush.callback();
   }
 
   private readonly failFlushes = (error: Error): void => {
-    for (const callback of this.flushes.splice(0)) callback(error);
+    for (const flush of this.flushes.splice(0)) flush.callback(error);
   };
+}
+
+/** The longest run of whole lines at the start of `text` that takes at most `room` bytes ('' when none). */
+function wholeLinesWithin(text: string, room: number): string {
+  if (Buffer.byteLength(text) <= room) return text;
+  let end = 0;
+  let bytes = 0;
+  for (let next = text.indexOf('\n'); next !== -1; next = text.indexOf('\n', end)) {
+    bytes += Buffer.byteLength(text.slice(end, next + 1));
+    if (bytes > room) break;
+    end = next + 1;
+  }
+  return text.slice(0, end);
 }
 
 /** Writes all of `bytes` to `fd`, waiting out a full pipe (EAGAIN) for a while; gives up on any other error. */
