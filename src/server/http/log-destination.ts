@@ -24,6 +24,12 @@ const EXIT_WRITE_PATIENCE_MS = 2_000;
  * A rotated file gets one write at a time: lines wait here while the sink's write is in flight (or
  * the file's name is being opened again) and go together when it is done. Lines queued inside the
  * sink would go to whichever file it has open when their turn comes, so the size could not be kept.
+ *
+ * A write that fails (a full disk: ENOSPC) does not stop the node: the lines go on to the sink, which
+ * retries its failed write with the next and drops what passes its `maxLength` (logger.ts), until
+ * the disk has room again; a flush meanwhile calls back with the error. At exit the sink's own
+ * synchronous flush is skipped while writes fail: it retries a failing write for ever, and the
+ * process hung there instead of exiting.
  */
 export class BatchedDestination {
   private pending = '';
@@ -39,6 +45,8 @@ export class BatchedDestination {
   private bytesInFile = 0;
   /** A rotated file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
   private opening = false;
+  /** The sink's last write failed (and no write has succeeded since): why. */
+  private failing: Error | null = null;
 
   /** With `rotation`, `sink` writes to that file, moved aside (and reopened) before it would pass its size. */
   constructor(
@@ -51,6 +59,19 @@ export class BatchedDestination {
     }
     sink.on('write', (bytes: number) => {
       this.written += bytes;
+      this.failing = null;
+      this.handOn();
+      this.settleFlushes();
+    });
+    // Without a listener the failure was thrown, and the process ended (then hung: see above).
+    sink.on('error', (error: Error) => {
+      this.failing = error;
+      this.failFlushes(error);
+      this.handOn();
+    });
+    // Dropped by the sink (its buffer full while writes fail): never to be written, so not waited for.
+    sink.on('drop', (data: string | Buffer) => {
+      this.written += Buffer.byteLength(data);
       this.handOn();
       this.settleFlushes();
     });
@@ -78,7 +99,10 @@ export class BatchedDestination {
       callback();
       return;
     }
-    if (this.flushes.length === 0) this.sink.once('error', this.failFlushes);
+    if (this.failing) {
+      callback(this.failing);
+      return;
+    }
     this.flushes.push({ upTo, callback });
   }
 
@@ -92,6 +116,14 @@ export class BatchedDestination {
     this.pending = '';
     this.due = false;
     unreleased.delete(this.self);
+    if (this.failing) {
+      // The sink's flushSync would retry its failing write for ever: the lines are lost, as the
+      // ones before them (they are written if the disk freed up). Destroyed, so that pino's own
+      // exit handler, which runs after this one, does not call it either.
+      if (lines !== '') writeAllSync((this.sink as unknown as { fd: number }).fd, Buffer.from(lines));
+      this.sink.destroy();
+      return;
+    }
     try {
       this.sink.flushSync();
     } catch {
@@ -112,7 +144,9 @@ export class BatchedDestination {
     if (!this.due || this.pending === '') return;
     let lines = this.pending;
     if (this.rotation) {
-      if (this.written < this.handed || this.opening) return; // called again when the sink is done
+      // Called again when the sink is done; while its writes fail, the lines go on to it (it keeps
+      // them, up to its maxLength, for its next attempt).
+      if ((this.written < this.handed && !this.failing) || this.opening) return;
       lines = this.linesForFile(this.rotation);
       if (lines === '') return; // the file is being moved aside: called again when it is open
     }
@@ -166,7 +200,6 @@ export class BatchedDestination {
     const settled = this.flushes.filter((flush) => this.writtenUpTo(flush.upTo));
     if (settled.length === 0) return;
     this.flushes.splice(0, settled.length);
-    if (this.flushes.length === 0) this.sink.off('error', this.failFlushes);
     for (const flush of settled) flush.callback();
   }
 
