@@ -1,5 +1,6 @@
-import { Alert, AppShell, Box, Button, Group, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import { Alert, AppShell, Badge, Box, Burger, Button, Drawer, Group, NavLink, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useStore } from 'zustand';
 import { LanguageSwitch } from '../app/LanguageSwitch';
 import { roleAllows } from '../../../shared/staff-roles';
 import { adminStore, useAdmin } from './admin-store';
@@ -16,12 +17,16 @@ import { SignInScreen } from './SignInScreen';
 import { StaffScreen } from './StaffScreen';
 import { StoreDetail, StoreList } from './StoresScreen';
 import { useAdminStrings } from './strings';
+import { waitingCounts } from './waiting-counts';
 import { WebhookDeliveries } from './WebhookDeliveries';
 import { useWebhookStrings } from './webhooks-strings';
 import { WebhooksScreen } from './WebhooksScreen';
 import { go, useHashRoute } from './use-hash-route';
+import classes from './admin-layout.module.css';
 
 const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'import', 'payment-exceptions', 'webhooks', 'staff', 'audit'];
+/** What a role must be allowed for a section's tab to show (the others show to every role). */
+const NEEDS = { import: 'customers.import', 'payment-exceptions': 'payments.manage', webhooks: 'webhooks.manage', staff: 'staff.manage', audit: 'audit.read' } as const;
 /** Addresses kept for a screen that moved: `#/payments` was the payment exceptions' first. */
 const ALIASES: Readonly<Record<string, string>> = { payments: 'payment-exceptions' };
 
@@ -36,6 +41,12 @@ export function AdminApp() {
   useEffect(() => {
     void adminStore.getState().resume();
   }, []);
+  // The back office's mark on <body>, for its dialogs too (portalled out of the shell): on a touch
+  // screen its buttons and fields are 44 px high (admin-layout.module.css).
+  useEffect(() => {
+    document.body.classList.add(classes.admin!);
+    return () => document.body.classList.remove(classes.admin!);
+  }, []);
   const signedInAs = staff?.id ?? null;
   // Each screen asks who the staff member is now (sessions carry no role): a role or store another
   // owner changed takes effect at the node's next call, and the tabs and header follow it here.
@@ -49,7 +60,17 @@ export function AdminApp() {
   const section = SECTIONS.includes(asked) ? asked : 'dashboard';
   const signedIn = staff !== null;
   const roleName = staff ? { owner: t.role_owner, manager: t.role_manager, store_manager: t.role_store_manager }[staff.role] : '';
-  const sectionName = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, import: m.tab, 'payment-exceptions': p.tab, webhooks: w.tab, staff: t.staff, audit: t.audit }[section];
+  const names: Record<string, string> = { dashboard: t.dashboard, program: t.program, stores: t.stores, customers: t.customers, import: m.tab, 'payment-exceptions': p.tab, webhooks: w.tab, staff: t.staff, audit: t.audit };
+  const sectionName = names[section];
+  // On a phone held upright (under Mantine's xs, 36em) the nine tabs wrapped into four rows and the
+  // header into three: 40% of the screen before any figure. There the sections, who is signed in and
+  // the sign-out buttons are behind one button (a drawer); wider (200% zoom's 640 px included) the
+  // tabs and header stay as they were.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const waiting = useStore(waitingCounts);
+  const sectionAllowed = (s: string) => staff !== null && (!(s in NEEDS) || roleAllows(staff.role, NEEDS[s as keyof typeof NEEDS]));
+  const allowedSections = SECTIONS.filter(sectionAllowed);
+  const waitingWords = [waiting.count ? p.openCount(waiting.count) : null, waiting.paybacks ? p.paybackCount(waiting.paybacks) : null].filter(Boolean).join(' · ');
   // The header is in the page's flow and wraps: fixed at 60 px it cut "Sign out" at 200% zoom and
   // covered a quarter of the window at 400%.
   return (
@@ -60,21 +81,58 @@ export function AdminApp() {
             {t.title}
           </Text>
           <Group gap="sm">
-            {staff && <Text size="sm">{t.signedInAs(staff.name, roleName)}</Text>}
+            {staff && (
+              <Text size="sm" visibleFrom="xs">
+                {t.signedInAs(staff.name, roleName)}
+              </Text>
+            )}
             <LanguageSwitch />
             {signedIn && (
               <>
-                <Button variant="light" onClick={() => void adminStore.getState().signOut()}>
+                <Button variant="light" visibleFrom="xs" onClick={() => void adminStore.getState().signOut()}>
                   {t.signOut}
                 </Button>
-                <Button variant="subtle" onClick={() => void adminStore.getState().signOut(true)}>
+                <Button variant="subtle" visibleFrom="xs" onClick={() => void adminStore.getState().signOut(true)}>
                   {t.signOutEverywhere}
                 </Button>
+                <Burger opened={menuOpen} onClick={() => setMenuOpen((open) => !open)} aria-label={t.openMenu} aria-expanded={menuOpen} size="md" hiddenFrom="xs" className={classes.burger} />
               </>
             )}
           </Group>
         </Group>
+        {signedIn && (
+          <Text hiddenFrom="xs" fw={600} aria-hidden="true" data-testid="phone-section">
+            {sectionName}
+          </Text>
+        )}
       </Box>
+      {signedIn && (
+        <Drawer opened={menuOpen} onClose={() => setMenuOpen(false)} position="right" size="85%" title={t.title} hiddenFrom="xs">
+          <Stack gap="md">
+            <Text size="sm">{t.signedInAs(staff.name, roleName)}</Text>
+            <Box component="nav" aria-label={t.navigation}>
+              {allowedSections.map((value) => (
+                <NavLink
+                  key={value}
+                  href={`#/${value}`}
+                  label={names[value]}
+                  active={value === section}
+                  aria-current={value === section ? 'page' : undefined}
+                  rightSection={value === 'payment-exceptions' && waitingWords ? <Badge color="red" variant="light">{waitingWords}</Badge> : null}
+                  className={classes.navLink}
+                  onClick={() => setMenuOpen(false)}
+                />
+              ))}
+            </Box>
+            <Button variant="light" size="md" onClick={() => void adminStore.getState().signOut()}>
+              {t.signOut}
+            </Button>
+            <Button variant="subtle" size="md" onClick={() => void adminStore.getState().signOut(true)}>
+              {t.signOutEverywhere}
+            </Button>
+          </Stack>
+        </Drawer>
+      )}
       <AppShell.Main>
         {!signedIn ? (
           <SignInScreen route={route} />
@@ -84,16 +142,16 @@ export function AdminApp() {
             <VisuallyHidden>
               <Title order={1}>{sectionName}</Title>
             </VisuallyHidden>
-            <Tabs.List aria-label={t.navigation} mb="md">
+            <Tabs.List aria-label={t.navigation} mb="md" visibleFrom="xs">
               <Tabs.Tab value="dashboard">{t.dashboard}</Tabs.Tab>
               <Tabs.Tab value="program">{t.program}</Tabs.Tab>
               <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
               <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
-              {roleAllows(staff.role, 'customers.import') && <Tabs.Tab value="import">{m.tab}</Tabs.Tab>}
-              {roleAllows(staff.role, 'payments.manage') && <PaymentExceptionsTab value="payment-exceptions" />}
-              {roleAllows(staff.role, 'webhooks.manage') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
-              {roleAllows(staff.role, 'staff.manage') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
-              {roleAllows(staff.role, 'audit.read') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
+              {sectionAllowed('import') && <Tabs.Tab value="import">{m.tab}</Tabs.Tab>}
+              {sectionAllowed('payment-exceptions') && <PaymentExceptionsTab value="payment-exceptions" />}
+              {sectionAllowed('webhooks') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
+              {sectionAllowed('staff') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
+              {sectionAllowed('audit') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
             </Tabs.List>
             <NoPasswordNotice />
             <Tabs.Panel value="dashboard">{section === 'dashboard' && <DashboardScreen />}</Tabs.Panel>

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
-import { TableScroll } from './a11y';
+import { stackedTable, TableScroll } from './a11y';
 import { useMemo, useState } from 'react';
 import type { AuditEntry } from './admin-api';
 import { type AuditCurrency, auditValueWriter } from './audit-value-words';
@@ -86,7 +86,8 @@ export function AuditScreen() {
     <Stack>
       {filter}
       <TableScroll>
-        <Table aria-label={t.auditTable} striped>
+        {/* On a phone each entry stacks into labelled lines: the change was a swipe away, in a column off screen. */}
+        <Table aria-label={t.auditTable} striped className={stackedTable}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t.when}</Table.Th>
@@ -99,9 +100,9 @@ export function AuditScreen() {
           <Table.Tbody>
             {items.map((entry) => (
               <Table.Tr key={entry.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
-                <Table.Td>{entry.actor}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label={t.when} style={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.date_created)}</Table.Td>
+                <Table.Td data-label={t.who}>{entry.actor}</Table.Td>
+                <Table.Td data-label={t.what}>
                   {/* In words; the action's code under it, for support and for an action without words yet. */}
                   <Text size="sm" data-audit-words>
                     {t.auditAction(auditVerb(entry.action), entry.action)}
@@ -110,10 +111,10 @@ export function AuditScreen() {
                     {entry.action}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={t.object}>
                   {t.auditObject(entry.object_type)} {entry.object_id}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label={t.change}>
                   <ChangeLines entry={entry} currencies={currencies} />
                 </Table.Td>
               </Table.Tr>

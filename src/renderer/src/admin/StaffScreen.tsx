@@ -168,7 +168,7 @@ function StaffName({ member, onDone }: { member: Staff; onDone: (message: StaffM
     return (
       <Group gap="xs" wrap="nowrap">
         <Text size="sm">{member.name}</Text>
-        <Button size="compact-xs" variant="subtle" aria-label={t.rowAction(t.rename, member.name)} onClick={() => setName(member.name)}>
+        <Button size="compact-xs" variant="subtle" flex="none" aria-label={t.rowAction(t.rename, member.name)} onClick={() => setName(member.name)}>
           {t.rename}
         </Button>
       </Group>
