@@ -6,7 +6,7 @@ import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } 
 import { launchChromium } from '../support/browser';
 import { ManualClock } from '../support/clock';
 import { ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
-import { expectText, UI_TIMEOUT } from '../support/e2e-browser';
+import { expectText, saveScreenshot, UI_TIMEOUT } from '../support/e2e-browser';
 import { centralWithBackOffice } from '../support/e2e-central';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { paymentsApi } from '../support/payments';
@@ -162,7 +162,10 @@ describe('the back office on a phone (390 × 844, touch)', () => {
   it('by touch: a customer found and opened, their balance adjusted', async () => {
     const page = await phonePage(browser, node.url, owner.email, 'en', 'dashboard');
     await page.getByRole('button', { name: WORDS.en.menu }).tap();
-    await page.getByRole('navigation', { name: WORDS.en.nav }).getByRole('link', { name: 'Customers' }).tap();
+    const nav = page.getByRole('navigation', { name: WORDS.en.nav });
+    await nav.getByRole('link', { name: 'Customers' }).waitFor();
+    await saveScreenshot(page, 'backoffice-phone-menu');
+    await nav.getByRole('link', { name: 'Customers' }).tap();
     const search = page.getByRole('textbox', { name: 'Email, phone, card or name' });
     await search.tap();
     await search.fill('Ana');
@@ -191,6 +194,7 @@ describe('the back office on a phone (390 × 844, touch)', () => {
       expect(d.inside, 'the dialog fits the screen').toBe(true);
     }
     await expectText(balances.getByRole('row', { name: /Quick Pay/ }), '$42.50');
+    await saveScreenshot(page, 'backoffice-phone-customer');
     const size = await sideways(page);
     expect(size.scrollWidth).toBeLessThanOrEqual(size.innerWidth);
     await page.context().close();
