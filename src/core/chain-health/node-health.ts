@@ -211,7 +211,7 @@ async function databaseFolder(engine: Engine): Promise<string | null> {
 
 function problemOf(unavailable: Unavailability): DatabaseProblem {
   if (unavailable.kind === 'database') return 'unreachable';
-  if (unavailable.cause.startsWith('SQLITE_FULL')) return 'disk_full';
+  if (unavailable.cause.startsWith('SQLITE_FULL') || unavailable.cause === 'SQLITE_IOERR_SHMSIZE') return 'disk_full';
   if (unavailable.cause.startsWith('SQLITE_READONLY')) return 'read_only';
   return 'io_error';
 }

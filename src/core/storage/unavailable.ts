@@ -28,6 +28,8 @@ const POSTGRES_ADVICE: Record<string, string> = {
   XX002: 'PostgreSQL reports a damaged index: REINDEX it (PostgreSQL names the index in its own log)',
 };
 
+const DISK_FULL = 'the disk holding the database is full (or the file reached its size limit): free space there; the node writes again once there is room';
+
 // A socket to PostgreSQL that could not be opened or was cut (pg passes Node's own error on).
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
@@ -45,7 +47,10 @@ export function unavailabilityOf(error: unknown): Unavailability | null {
   const code = (error as { code?: unknown }).code;
   const message = (error as { message?: unknown }).message;
   if (typeof code === 'string') {
-    if (/^SQLITE_FULL/.test(code)) return storage(code, 'the disk holding the database is full (or the file reached its size limit): free space there; the node writes again once there is room');
+    if (/^SQLITE_FULL/.test(code)) return storage(code, DISK_FULL);
+    // The shared-memory file (-shm) beside the database could not grow: on a disk with no byte
+    // left, opening the database fails so (a till started again after its disk filled).
+    if (code === 'SQLITE_IOERR_SHMSIZE') return storage(code, DISK_FULL);
     if (/^SQLITE_READONLY/.test(code)) return storage(code, 'the database file, its folder or its disk is read-only: make them writable by the user the node runs as');
     if (/^SQLITE_IOERR/.test(code)) return storage(code, 'the disk failed to read or write the database file: check the disk and its free space');
     if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) return storage(code, 'the database file is damaged: stop the node and restore its folder from a backup (README, Backups); a paired store can instead be paired again on an empty folder');

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { unavailabilityOf } from '../../core/storage/unavailable';
 import { isServiceError } from '../../shared/errors';
 import { VERSION } from '../../shared/version';
 import { registerBackupCommand } from './backup-command';
@@ -61,6 +62,9 @@ export async function runCli(argv: string[]): Promise<void> {
 
 /** A PostgreSQL database that is missing or not answering (PUNCHCARD_DATABASE_URL, --database): the operator's to fix. */
 function databaseProblem(error: unknown): string | null {
+  // The data folder's SQLite file or its disk (full, read-only, failing, damaged): what to do, not a stack.
+  const storage = unavailabilityOf(error);
+  if (storage?.kind === 'storage') return `the data folder's database cannot be used (${storage.cause}): ${storage.advice}. This command stopped: run it again once that is done.`;
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (code === '3D000') return `${String(message)}: create it first (for example \`createdb -h HOST -U USER NAME\`).`;
   if (code === 'ECONNREFUSED') return `no database answered (${String(message)}): is PostgreSQL running at that address?`;

@@ -1,5 +1,7 @@
 import { isServiceError } from '../../../shared/errors';
+import { noteDatabaseFailure } from '../../chain-health/node-health';
 import type { Engine } from '../../engine';
+import { unavailabilityOf } from '../../storage/unavailable';
 import { readPendingEvents, recordVerdicts, summariseOutbox } from '../outbox/pending-events';
 import { type CustomerRows, type PullResponse, PUSH_EVENTS_MAX, type PushRequest, type PushResponse, type SnapshotPageOnTheWire, type SnapshotRequest, rowTableOf } from '../protocol';
 import { forgetOldPages } from '../../storage/forget-old-pages';
@@ -119,8 +121,12 @@ export class SyncClient {
       await this.#recordLink();
       return { pushed, pulled };
     } catch (error) {
-      this.engine.centralLink.reachable = false;
-      this.lastError = (error as Error).message;
+      // This store's own file or disk failed (full, read-only): central answered, so the link is
+      // not what to fix; /health is told as a failed sale tells it (the disk may fill with no sale).
+      const local = unavailabilityOf(error);
+      if (local?.kind === 'storage') noteDatabaseFailure(this.engine, error);
+      else this.engine.centralLink.reachable = false;
+      this.lastError = local?.kind === 'storage' ? `this store cannot write its own database (${local.cause}): ${local.advice}` : (error as Error).message;
       this.refused = isRefusal(error);
       await this.#recordLink().catch(() => undefined);
       if ((error as { code?: unknown }).code === 'node_revoked' && !this.engine.centralLink.unpaired) {
