@@ -124,7 +124,7 @@ describe('punchcard import customers', () => {
     writeFileSync(noContact, 'first_name;last_name;points\nAna;López;5\n');
     const header = await runInProcess(['import', 'customers', '--data', data, '--file', noContact]);
     expect(header.code).toBe(1);
-    expect(header.stderr.trim()).toBe('punchcard: The header names no email or phone column (it has: first_name, last_name, points): the import reads first_name, last_name, name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language.');
+    expect(header.stderr.trim()).toBe('punchcard: The header names no email or phone column (it has: first_name, last_name, points): the import reads first_name, last_name, name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language, points_expire_on.');
     const latin1 = join(dir.path, 'latin1.csv');
     writeFileSync(latin1, Buffer.from('email,first_name\nzoe@example.com,Zo\xeb\n', 'latin1'));
     const encoding = await runInProcess(['import', 'customers', '--data', data, '--file', latin1]);

@@ -1,5 +1,17 @@
-/** Credits that come in lots with a date (points earned by orders, points a promotion awarded). */
-export const LOT_KINDS = ['earn', 'promotion'];
+/**
+ * Credits that come in lots with a date (points earned by orders, points a promotion awarded,
+ * opening points brought from another system: those imported before they were dated have none,
+ * and stay).
+ */
+export const LOT_KINDS = ['earn', 'promotion', 'import'];
+
+/**
+ * When points credited at `now` expire under the program's `points_expiry_days` (null: they never
+ * do). Every lot follows it: an order's earning, a promotion's award, an import's opening points.
+ */
+export function earnedPointsExpireAt(expiryDays: number | null, now: number): number | null {
+  return expiryDays === null ? null : now + expiryDays * 24 * 3600_000;
+}
 /** The job's own entries: what it expired, and what it gave back. */
 const EXPIRY_KINDS = ['expiry', 'expiry_return'];
 

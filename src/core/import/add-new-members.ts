@@ -11,7 +11,7 @@ import { LINKED } from '../user-cards/link-card';
 import { balanceUpdatedEvent, customerEvent, userCardCreatedEvent } from '../webhooks/events';
 import { type NewWebhookEvent, recordWebhookEvents } from '../webhooks/record-event';
 import type { MemberRow } from './member-row';
-import { IMPORT_KIND, type ImportProgram, openingHistory, openingReference } from './write-member';
+import { IMPORT_KIND, type ImportProgram, openingHistory, openingPointsExpireAt, openingReference } from './write-member';
 
 /** What every new member of a batch shares, read once in the batch's transaction. */
 export interface BatchContext {
@@ -45,8 +45,8 @@ export async function addNewMembers(trx: Kysely<DB>, engine: Engine, program: Im
   const { vendorId } = program;
   const now = engine.clock.now();
   const credits = (row: MemberRow) => [
-    ...(row.points > 0 && program.points ? [{ currencyId: program.points.id, amount: row.points }] : []),
-    ...(row.quickPay > 0 && program.quickPay ? [{ currencyId: program.quickPay.id, amount: row.quickPay }] : []),
+    ...(row.points > 0 && program.points ? [{ currencyId: program.points.id, amount: row.points, expiresAt: openingPointsExpireAt(program, row, now) }] : []),
+    ...(row.quickPay > 0 && program.quickPay ? [{ currencyId: program.quickPay.id, amount: row.quickPay, expiresAt: null }] : []),
   ];
   const idsOf = (row: MemberRow) => 3 + (row.card ? 2 : 0) + 2 * credits(row).length + (row.points > 0 || row.quickPay > 0 ? 1 : 0);
   const ids = await nextObjectIds(trx, engine.nodeId, rows.reduce((sum, row) => sum + idsOf(row), 0));
@@ -79,7 +79,7 @@ export async function addNewMembers(trx: Kysely<DB>, engine: Engine, program: Im
     const reference = openingReference(program, row);
     for (const credit of credits(row)) {
       const account = { id: take(), vendor_id: vendorId, currency_id: credit.currencyId, holder_type: 'user' as const, holder_id: user.id, balance: credit.amount, updated_at: now };
-      const entry = { id: take(), vendor_id: vendorId, account_id: account.id, amount: credit.amount, kind: IMPORT_KIND, reference_type: reference.referenceType, reference_id: reference.referenceId, reverses_id: null, origin_node: engine.nodeId, created_at: now, expires_at: null };
+      const entry = { id: take(), vendor_id: vendorId, account_id: account.id, amount: credit.amount, kind: IMPORT_KIND, reference_type: reference.referenceType, reference_id: reference.referenceId, reverses_id: null, origin_node: engine.nodeId, created_at: now, expires_at: credit.expiresAt };
       accounts.push(account);
       entries.push(entry);
       events.push(balanceUpdatedEvent(trx, engine, { vendorId, accountId: account.id, holderType: 'user', holderId: user.id, currencyId: credit.currencyId, entryId: entry.id, amount: credit.amount, balance: credit.amount, kind: IMPORT_KIND, ...reference, createdAt: now }));

@@ -280,10 +280,10 @@ function countOutcomes(outcomes: Array<[MemberRow, RowOutcome]>) {
   return { imported, already_members: alreadyMembers, refused: outcomes.length - imported - alreadyMembers };
 }
 
-/** The vendor's country and the currencies the file's balances go to. */
+/** The vendor's country, the currencies the file's balances go to and its points expiry. */
 export async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
   const { db } = engine;
-  const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id']).where('id', '=', input.vendorId).executeTakeFirst();
+  const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id', 'points_expiry_days']).where('id', '=', input.vendorId).executeTakeFirst();
   if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');
   const currencies = await db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendor.id).where('deleted_at', 'is', null).orderBy('id').execute();
   const quickPay = currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.code !== null) ?? null;
@@ -299,6 +299,6 @@ export async function importProgramOf(engine: Engine, input: MemberImport): Prom
   return {
     country: vendor.country,
     quickPayCurrency: quickPay ? { code: quickPay.code!, digits: minorUnitDigits(quickPay.code!) } : null,
-    target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, runId: `import-${engine.clock.now()}` },
+    target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, pointsExpiryDays: vendor.points_expiry_days, runId: `import-${engine.clock.now()}` },
   };
 }

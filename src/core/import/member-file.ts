@@ -8,7 +8,7 @@ import { unguardedField } from '../../shared/csv-field';
 // lines. Each record keeps the line it starts on, which is what a merchant finds in their editor.
 
 /** The columns the import reads, by the header's name (letter case and spaces ignored). */
-export const MEMBER_COLUMNS = ['first_name', 'last_name', 'name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language'] as const;
+export const MEMBER_COLUMNS = ['first_name', 'last_name', 'name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language', 'points_expire_on'] as const;
 export type MemberColumn = (typeof MEMBER_COLUMNS)[number];
 
 /** Other names old systems (and Spanish spreadsheets) give those columns, read as the column. */
@@ -28,6 +28,8 @@ const COLUMN_ALIASES: Readonly<Record<string, MemberColumn>> = {
   sms_consent: 'sms_marketing',
   idioma: 'language',
   lang: 'language',
+  points_expiry_date: 'points_expire_on',
+  vencimiento_puntos: 'points_expire_on',
 };
 
 export interface MemberRecord {

@@ -22,15 +22,8 @@ const OLDEST_YEARS = 120;
  */
 export function readBirthdate(text: string, context: { country: string; now: number }): Read<number | null> {
   if (text === '') return { ok: true, value: null };
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const dayFirst = MONTH_FIRST.has(context.country) ? null : /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/.exec(text);
-  const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : dayFirst ? [dayFirst[4], dayFirst[3], dayFirst[1]] : [];
-  const ms = year === undefined ? NaN : Date.UTC(Number(year), Number(month) - 1, Number(day));
-  const date = new Date(ms);
-  if (Number.isNaN(ms) || date.getUTCFullYear() !== Number(year) || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) {
-    const formats = MONTH_FIRST.has(context.country) ? 'YYYY-MM-DD (1990-03-15)' : 'YYYY-MM-DD (1990-03-15) or DD/MM/YYYY (15/03/1990)';
-    return { ok: false, reason: 'invalid_birthdate', message: `"${text}" is not a date of birth: write it as ${formats}.` };
-  }
+  const ms = readDay(text, context.country);
+  if (ms === null) return { ok: false, reason: 'invalid_birthdate', message: `"${text}" is not a date of birth: write it as ${dayFormats(context.country, '1990-03-15')}.` };
   const today = new Date(context.now);
   const oldest = Date.UTC(today.getUTCFullYear() - OLDEST_YEARS, today.getUTCMonth(), today.getUTCDate());
   // A day of grace: the merchant's today may already be tomorrow in UTC (as sign-up allows).
@@ -38,6 +31,41 @@ export function readBirthdate(text: string, context: { country: string; now: num
     return { ok: false, reason: 'birthdate_out_of_range', message: `${text} is ${ms > context.now ? 'in the future' : `more than ${OLDEST_YEARS} years ago`}: a year mistyped?` };
   }
   return { ok: true, value: ms };
+}
+
+/**
+ * When a member's imported points expire, the old system's own date (`points_expire_on`), read as
+ * a date of birth is: the first instant of that day (UTC), after which they are gone. A day whose
+ * start has passed (today or before) is refused when the row brings points: they have expired
+ * already (a member without points keeps an old date unread). Empty: the program's rule.
+ */
+export function readPointsExpiry(text: string, context: { country: string; now: number; points: number }): Read<number | null> {
+  if (text === '') return { ok: true, value: null };
+  const ms = readDay(text, context.country);
+  if (ms === null) return { ok: false, reason: 'invalid_expiry_date', message: `"${text}" is not a date the points expire on: write it as ${dayFormats(context.country, '2027-03-15')}.` };
+  if (context.points === 0) return { ok: true, value: null };
+  if (ms <= context.now) return { ok: false, reason: 'expiry_in_the_past', message: `${text} is today or earlier: these points have expired already (leave the cell empty for the program's rule).` };
+  return { ok: true, value: ms };
+}
+
+/**
+ * A day written YYYY-MM-DD, or day first (DD/MM/YYYY, DD-MM-YYYY, DD.MM.YYYY) except in a program
+ * whose country writes the month first: the epoch ms of its UTC midnight, null when it is not a real day.
+ */
+function readDay(text: string, country: string): number | null {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const dayFirst = MONTH_FIRST.has(country) ? null : /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})$/.exec(text);
+  const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : dayFirst ? [dayFirst[4], dayFirst[3], dayFirst[1]] : [];
+  const ms = year === undefined ? NaN : Date.UTC(Number(year), Number(month) - 1, Number(day));
+  const date = new Date(ms);
+  if (Number.isNaN(ms) || date.getUTCFullYear() !== Number(year) || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return null;
+  return ms;
+}
+
+/** The formats readDay takes in a country, with an example day (YYYY-MM-DD). */
+function dayFormats(country: string, example: string): string {
+  const [y, m, d] = example.split('-');
+  return MONTH_FIRST.has(country) ? `YYYY-MM-DD (${example})` : `YYYY-MM-DD (${example}) or DD/MM/YYYY (${d}/${m}/${y})`;
 }
 
 const YES = new Set(['yes', 'y', 'sí', 'si', 's', 'true', '1', 'x']);

@@ -2,7 +2,7 @@ import { isServiceError } from '../../shared/errors';
 import { cardNumberKey, cleanCardNumber } from '../cards/card';
 import { cleanEmail, cleanName, emailKey, phoneFromInput } from '../customers/contact';
 import type { MemberRecord } from './member-file';
-import { contactConsentOf, readBirthdate, readLanguage, readYesNo } from './member-profile';
+import { contactConsentOf, readBirthdate, readLanguage, readPointsExpiry, readYesNo } from './member-profile';
 import { type DecimalMark, readOpeningAmount } from './opening-amount';
 
 // One record of the file checked on its own, before anything is looked up: contacts read as the
@@ -20,6 +20,8 @@ export interface MemberRow {
   points: number;
   /** Minor units of the quick-pay currency. */
   quickPay: number;
+  /** When the points expire, the old system's date (epoch ms, the day's UTC midnight); null: the program's rule. */
+  pointsExpireAt: number | null;
   /** Date of birth, epoch ms of its UTC midnight (users.birthdate); null when the file does not say. */
   birthdate: number | null;
   /** The spec's contact consent (0 none, 1 email, 2 SMS, 3 both): 0 unless the file says yes. */
@@ -87,6 +89,8 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
   if (!bySms.ok) return refuse(bySms.reason, 'sms_marketing', bySms.message);
   const language = readLanguage(f.language ?? '');
   if (!language.ok) return refuse(language.reason, 'language', language.message);
+  const pointsExpireAt = readPointsExpiry(f.points_expire_on ?? '', { ...context, points: points.minor });
+  if (!pointsExpireAt.ok) return refuse(pointsExpireAt.reason, 'points_expire_on', pointsExpireAt.message);
   return {
     row: {
       line: record.line,
@@ -97,6 +101,7 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
       card,
       points: points.minor,
       quickPay: quickPay.minor,
+      pointsExpireAt: pointsExpireAt.value,
       birthdate: birthdate.value,
       contactConsent: contactConsentOf(byEmail.value, bySms.value),
       language: language.value,

@@ -5,6 +5,7 @@ import { cardNumberKey } from '../cards/card';
 import { emailKey } from '../customers/contact';
 import { findUserByEmail, findUserByPhone, findUserVendor, insertUser, linkUserToVendor, type UserRow } from '../customers/customer-store';
 import type { Engine } from '../engine';
+import { earnedPointsExpireAt } from '../expiry/points-due-to-expire';
 import { holderBalance, openAccount, postEntry } from '../ledger/ledger';
 import { type NewTransaction, recordTransaction } from '../orders/record-transaction';
 import type { DB } from '../storage/schema';
@@ -21,6 +22,8 @@ export interface ImportProgram {
   vendorId: number;
   points: { id: number; name: string } | null;
   quickPay: { id: number; name: string } | null;
+  /** The program's points expiry (vendors.points_expiry_days): imported points follow it as if earned at the import; null: they never expire. */
+  pointsExpiryDays: number | null;
   /** Names this run in its entries' references and its audit records (the time it started, epoch ms). */
   runId: string;
 }
@@ -135,15 +138,23 @@ export async function writeMember(trx: Kysely<DB>, engine: Engine, program: Impo
 /** The row's balances as entries of kind `import` (their reference: the run and the line), and the history record that explains them. */
 async function postOpeningBalances(trx: Kysely<DB>, engine: Engine, program: ImportProgram, userId: number, row: MemberRow): Promise<void> {
   const reference = openingReference(program, row);
-  const credit = async (currencyId: number, amount: number) => {
+  const credit = async (currencyId: number, amount: number, expiresAt: number | null) => {
     const accountId = await openAccount(trx, engine, { vendorId: program.vendorId, currencyId, holderType: 'user', holderId: userId });
-    await postEntry(trx, engine, accountId, { amount, kind: IMPORT_KIND, ...reference });
+    await postEntry(trx, engine, accountId, { amount, kind: IMPORT_KIND, expiresAt, ...reference });
   };
-  if (row.points > 0 && program.points) await credit(program.points.id, row.points);
-  if (row.quickPay > 0 && program.quickPay) await credit(program.quickPay.id, row.quickPay);
+  if (row.points > 0 && program.points) await credit(program.points.id, row.points, openingPointsExpireAt(program, row, engine.clock.now()));
+  if (row.quickPay > 0 && program.quickPay) await credit(program.quickPay.id, row.quickPay, null);
   if (row.points === 0 && row.quickPay === 0) return;
   const quickPayBalance = program.quickPay ? await holderBalance(trx, { holderType: 'user', holderId: userId, currencyId: program.quickPay.id }) : 0;
   await recordTransaction(trx, engine, openingHistory(program, userId, row, quickPayBalance, engine.clock.now()));
+}
+
+/**
+ * When a row's opening points expire: the old system's date when the file gives one, else the
+ * program's rule as if the points were earned now (what an order's earning follows); quick pay never.
+ */
+export function openingPointsExpireAt(program: ImportProgram, row: MemberRow, now: number): number | null {
+  return row.pointsExpireAt ?? earnedPointsExpireAt(program.pointsExpiryDays, now);
 }
 
 /** The reference of a row's opening entries: the run and the file's line. */

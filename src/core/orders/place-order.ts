@@ -31,6 +31,7 @@ import { refuseReusedReceipt } from './receipt-reuse';
 import { promoteTier, recordPromotion } from './tier-progress';
 import { refuseConflictingIdentification } from './identification-conflict';
 import { announceRewardsReady } from '../inbox/announce';
+import { earnedPointsExpireAt } from '../expiry/points-due-to-expire';
 
 const ACTIVE = 'ACTIVE';
 
@@ -125,7 +126,7 @@ export async function placeOrder(engine: Engine, scope: StoreScope, input: Order
         const c = program.currencies.find((currency) => currency.id === r.currency_id && currency.deleted_at === null);
         return c ? [{ ...r, currency_name: c.name, code: c.code, currency_status: c.status }] : [];
       });
-      const expiresAt = vendor.points_expiry_days === null ? null : now + vendor.points_expiry_days * 24 * 3600_000;
+      const expiresAt = earnedPointsExpireAt(vendor.points_expiry_days, now);
       for (const rule of rules) {
         // A rule counting in a cash currency would pay money out as points: it earns nothing.
         if (!ruleApplies(rule, order.orderedAt) || rule.currency_status !== ACTIVE || isCash(rule)) continue;

@@ -7,6 +7,7 @@ import { holderBalance, openAccount, postEntry } from '../ledger/ledger';
 import { recordTransaction } from '../orders/record-transaction';
 import { nextObjectId } from '../storage/ids';
 import { codeKey, loadPromotion, type PromotionRecord } from './promotion';
+import { earnedPointsExpireAt } from '../expiry/points-due-to-expire';
 
 export interface PromotionAward {
   promotion: PromotionRecord;
@@ -61,7 +62,7 @@ export async function awardPromotion(engine: Engine, session: CustomerSession, c
     const vendor = await trx.selectFrom('vendors').select(['points_expiry_days', 'quick_pay_currency_id']).where('id', '=', session.vendorId).executeTakeFirstOrThrow();
     const member = { vendorId: session.vendorId, userId: session.userId };
     const accountId = await openAccount(trx, engine, { ...member, currencyId: currency.id, holderType: 'user', holderId: session.userId });
-    const expiresAt = vendor.points_expiry_days === null ? null : now + vendor.points_expiry_days * 24 * 3600_000;
+    const expiresAt = earnedPointsExpireAt(vendor.points_expiry_days, now);
     const { balance } = await postEntry(trx, engine, accountId, { amount: points, kind: 'promotion', referenceType: 'promotion', referenceId: promotion.publicId, expiresAt });
     const quickPay = vendor.quick_pay_currency_id === null ? 0 : await holderBalance(trx, { currencyId: vendor.quick_pay_currency_id, holderType: 'user', holderId: session.userId });
     const reward = prize.reward_public_id === null ? null : { publicId: prize.reward_public_id, name: prize.reward_name ?? '' };

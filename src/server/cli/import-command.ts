@@ -32,7 +32,7 @@ export function registerImportCommand(program: Command): void {
     .command('customers')
     .description("Import members from the old loyalty system's CSV export: each row a customer with a membership, their card linked, their points and quick-pay balances as opening entries. Rows whose email, phone or card is a member's already are skipped, so a second run adds nothing.")
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
-    .requiredOption('--file <csv>', 'the members file: a header, then one member a line (columns: first_name, last_name or name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language)')
+    .requiredOption('--file <csv>', 'the members file: a header, then one member a line (columns: first_name, last_name or name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language, points_expire_on)')
     .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--points-currency <id|name>', 'the loyalty currency of the points column (default: the program’s only one)')
     .option('--dry-run', 'check every row as the import would, and write nothing')
