@@ -10,6 +10,10 @@ process.on('exit', () => {
   for (const ref of unreleased) ref.deref()?.releaseSync();
 });
 
+/** How long a rotation waits before opening its new file again when the first try failed. */
+const REOPEN_RETRY_MS = 1_000;
+/** Lines kept waiting at most (characters) while the file cannot take them; more are dropped. */
+const PENDING_MAX_CHARS = 16 * 1024 * 1024;
 /** How long a line may wait for others to share its write. */
 const GATHER_MS = 10;
 /** How long an exiting process keeps retrying a pipe whose reader is not reading (EAGAIN). */
@@ -45,6 +49,8 @@ export class BatchedDestination {
   private bytesInFile = 0;
   /** A rotated file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
   private opening = false;
+  /** A rotation's failed open is to be tried again (once however many errors said so). */
+  private openScheduled = false;
   /** The sink's last write failed (and no write has succeeded since): why. */
   private failing: Error | null = null;
 
@@ -67,6 +73,12 @@ export class BatchedDestination {
     sink.on('error', (error: Error) => {
       this.failing = error;
       this.failFlushes(error);
+      // A rotation's new file could not be opened (no room for it): open it again later, or the
+      // lines would wait for a 'ready' that never comes, even once the disk has room.
+      if (this.opening && !this.openScheduled) {
+        this.openScheduled = true;
+        setTimeout(() => this.openAgain(), REOPEN_RETRY_MS).unref();
+      }
       this.handOn();
     });
     // Dropped by the sink (its buffer full while writes fail): never to be written, so not waited for.
@@ -82,7 +94,8 @@ export class BatchedDestination {
       unreleased.add(this.self);
       setTimeout(() => this.release(), GATHER_MS).unref();
     }
-    this.pending += line;
+    // Lines waiting on a file that cannot be written or opened are dropped past this, as the sink drops past its own.
+    if (this.pending.length < PENDING_MAX_CHARS) this.pending += line;
     return true;
   }
 
@@ -143,10 +156,11 @@ export class BatchedDestination {
   private handOn(): void {
     if (!this.due || this.pending === '') return;
     let lines = this.pending;
-    if (this.rotation) {
-      // Called again when the sink is done; while its writes fail, the lines go on to it (it keeps
-      // them, up to its maxLength, for its next attempt).
-      if ((this.written < this.handed && !this.failing) || this.opening) return;
+    // While writes fail the lines go on to the sink, which keeps them up to its maxLength for its
+    // next attempt, and no rotation starts: a reopen asked with a write in flight waits in the sink
+    // for a write that succeeds, and the log stayed stopped once the disk had room again.
+    if (this.rotation && !this.failing) {
+      if (this.written < this.handed || this.opening) return; // called again when the sink is done
       lines = this.linesForFile(this.rotation);
       if (lines === '') return; // the file is being moved aside: called again when it is open
     }
@@ -179,6 +193,19 @@ export class BatchedDestination {
     }
     const first = this.pending.indexOf('\n') + 1 || this.pending.length;
     return wholeLinesWithin(this.pending, rotation.maxBytes) || this.pending.slice(0, first);
+  }
+
+  /**
+   * A rotation's open that failed, tried again. The failed try's 'ready' listeners go first — ours,
+   * and the sink's own closing of the old file's descriptor: kept, each try would close that
+   * descriptor once more when one succeeds, its number by then perhaps another file's or socket's.
+   */
+  private openAgain(): void {
+    this.openScheduled = false;
+    if (!this.opening) return;
+    this.sink.removeAllListeners('ready');
+    this.whenOpen();
+    this.sink.reopen();
   }
 
   /** Lines for a rotated file wait until the sink has opened its name. */
