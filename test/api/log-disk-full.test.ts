@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/http/logger';
+import { mountSmallDisk } from '../support/small-disk';
 
 // Seventeenth round: a node whose disk is full. Its log's writes fail (ENOSPC): the failure was an
 // 'error' no one listened to, and at the exit that followed, the file writer's synchronous flush
@@ -59,33 +59,20 @@ describe.runIf(process.platform === 'linux' && existsSync(FULL))('the log on a f
 // it: here no inode left) waited for ever for the file to open, and the log stayed stopped once
 // the disk had room again. Now the open is tried again every second. Needs root for the tmpfs
 // (CI runs as root); skipped otherwise.
-const scratch = `${tmpdir()}/punchcard-log-inodes-${process.pid}`;
-const mounted = (() => {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  try {
-    mkdirSync(scratch, { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k,nr_inodes=4', 'tmpfs', scratch], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-afterAll(() => {
-  if (mounted) execFileSync('umount', ['-l', scratch]);
-  rmSync(scratch, { recursive: true, force: true });
-});
+const disk = mountSmallDisk('punchcard-log-inodes-', 'size=256k,nr_inodes=4');
+afterAll(() => disk.remove());
 
-describe.runIf(mounted)('a rotation whose new file cannot be created (root: a tmpfs)', () => {
+describe.runIf(disk.mounted)('a rotation whose new file cannot be created (root: a tmpfs)', () => {
   it('opens it once the disk has room again, and the lines written meanwhile are in the files', async () => {
-    const file = `${scratch}/node.log`;
+    const file = `${disk.path}/node.log`;
     writeFileSync(file, '');
-    for (const filler of ['a', 'b']) writeFileSync(`${scratch}/${filler}`, ''); // every inode taken
+    for (const filler of ['a', 'b']) writeFileSync(`${disk.path}/${filler}`, ''); // every inode taken
     const logger = createLogger({ file, rotation: { maxBytes: 1_000, keep: 2 } });
     for (let i = 0; i < 20; i += 1) {
       logger.info({ i }, `line ${i}`);
       await pause(15);
     }
-    for (const filler of ['a', 'b']) rmSync(`${scratch}/${filler}`);
+    for (const filler of ['a', 'b']) rmSync(`${disk.path}/${filler}`);
     await pause(1_500);
     for (let i = 20; i < 30; i += 1) logger.info({ i }, `line ${i}`);
     await pause(1_500);

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonLines, killLeftovers, launch, listeningUrl, run, stopWith } from '../support/processes';
-import { makeTempDir } from '../support/temp-dir';
+import { fillDisk, mountSmallDisk } from '../support/small-disk';
 import { http } from '../support/test-node';
 
 // `punchcard store` whose data folder is on a real, tiny file system (a tmpfs: needs root) that
@@ -10,45 +9,15 @@ import { http } from '../support/test-node';
 // the node writes again once there is room. (A read-only remount is refused while the node holds its
 // files open; database-unavailable.test.ts shows SQLITE_READONLY with the write connection's query_only.)
 
-const scratch = makeTempDir('h-dbdown-disk-');
-const mountPoint = `${scratch.path}/disk`;
-mkdirSync(mountPoint);
-const mounted = (() => {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const disk = mountSmallDisk('h-dbdown-disk-', 'size=16m');
+const mountPoint = disk.path;
 
 afterAll(async () => {
   await killLeftovers();
-  if (mounted) execFileSync('umount', ['-l', mountPoint]);
-  scratch.remove();
+  disk.remove();
 });
 
-/** Fills the file system with `file` until it has no byte left. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOSPC') throw error;
-    // The last bytes, smaller than a chunk.
-    try {
-      for (;;) writeSync(fd, chunk, 0, 512);
-    } catch {
-      // full
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-describe.skipIf(!mounted)('punchcard store on a disk that fills up (root: a tmpfs)', () => {
+describe.runIf(disk.mounted)('punchcard store on a disk that fills up (root: a tmpfs)', () => {
   it('answers 503 storage_unavailable with Retry-After, logs what to fix, and writes again once there is room', async () => {
     const data = `${mountPoint}/data`;
     const init = await run(['init', '--data', data, '--vendor', 'Corner Shop', '--json'], {}, 120_000);
@@ -62,7 +31,7 @@ describe.skipIf(!mounted)('punchcard store on a disk that fills up (root: a tmpf
 
     // Full.
     const filler = `${mountPoint}/filler`;
-    fill(filler);
+    fillDisk(filler);
     let reply = await addCard();
     for (let i = 0; reply.status === 201 && i < 2_000; i += 1) reply = await addCard();
     expect(reply.status, JSON.stringify(reply.body)).toBe(503);

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkNodeHealth } from '../../src/core/chain-health/node-health';
 import { registerInStore } from '../../src/core/onscreen/register-in-store';
@@ -7,7 +6,7 @@ import { placeOrder } from '../../src/core/orders/place-order';
 import { openSqlite } from '../../src/core/storage/database';
 import { summariseOutbox } from '../../src/core/sync/outbox/pending-events';
 import { ManualClock } from '../support/clock';
-import { makeTempDir } from '../support/temp-dir';
+import { fillDisk, mountSmallDisk } from '../support/small-disk';
 import { pairStore, startCentral } from './support/chain';
 
 // A paired store whose own disk fills (its SQLite file on a real, tiny file system: a tmpfs, so
@@ -17,43 +16,16 @@ import { pairStore, startCentral } from './support/chain';
 // store sells offline meanwhile"), /health says disk_full before any sale is tried, and once space
 // is freed the next round sends the outbox — central keeps each sale once.
 
-const scratch = makeTempDir('h-sync-disk-');
-const mountPoint = `${scratch.path}/disk`;
-mkdirSync(mountPoint);
-const mounted = (() => {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const disk = mountSmallDisk('h-sync-disk-', 'size=8m');
+const mountPoint = disk.path;
 
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
-  if (mounted) execFileSync('umount', ['-l', mountPoint]);
-  scratch.remove();
+  disk.remove();
 });
 
-/** Fills the file system with `file` until it has no byte left. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  try {
-    for (const size of [64 * 1024, 4096, 512, 1]) {
-      try {
-        for (;;) writeSync(fd, Buffer.alloc(size));
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'ENOSPC') throw error;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-describe.skipIf(!mounted)('a paired store on a disk that fills up (root: a tmpfs)', () => {
+describe.runIf(disk.mounted)('a paired store on a disk that fills up (root: a tmpfs)', () => {
   it('keeps its link up, says its disk is full, and sends its outbox once there is room', async () => {
     const clock = new ManualClock();
     const central = await startCentral(clock);
@@ -65,7 +37,7 @@ describe.skipIf(!mounted)('a paired store on a disk that fills up (root: a tmpfs
     expect((await summariseOutbox(store.engine.db)).pending).toBe(4);
 
     const filler = `${mountPoint}/filler`;
-    fill(filler);
+    fillDisk(filler);
     await expect(store.client.syncOnce()).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_FULL/) });
     expect(store.engine.centralLink.reachable).toBe(true);
     expect(store.client.lastError).toMatch(/^this store cannot write its own database \(SQLITE_FULL\): the disk holding the database is full/);
