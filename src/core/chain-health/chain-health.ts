@@ -119,11 +119,12 @@ export type ListedChainException = ChainException & { order: ExceptionOrder | nu
 export async function listChainExceptions(engine: Engine, vendorId: number, onlyStoreId: number | null, options: { resolved: boolean }): Promise<ListedChainException[]> {
   const all = await listSyncExceptions(engine, vendorId, { open: !options.resolved });
   const shown = all.filter((e) => onlyStoreId === null || e.storeId === onlyStoreId);
-  const orders = await ordersNamed(engine, vendorId, shown.flatMap((e) => [orderIdInSubject(e.subject) ?? 0, ...ordersMentioned(e.said)]));
-  const withOrders = shown.map((e) => ({
+  const named = shown.map((e) => ({ e, subjectOrder: orderIdInSubject(e.subject) ?? 0, mentioned: ordersMentioned(e.said) }));
+  const orders = await ordersNamed(engine, vendorId, named.flatMap((n) => [n.subjectOrder, ...n.mentioned]));
+  const withOrders = named.map(({ e, subjectOrder, mentioned }) => ({
     ...e,
-    order: orders.get(orderIdInSubject(e.subject) ?? 0) ?? null,
-    mentionedOrders: ordersMentioned(e.said).flatMap((id) => orders.get(id) ?? []),
+    order: orders.get(subjectOrder) ?? null,
+    mentionedOrders: mentioned.flatMap((id) => orders.get(id) ?? []),
   }));
   return withCustomersNamed(engine, vendorId, withOrders, (e) => e.mentionedOrders.flatMap((o) => (o.customer === null ? [] : [o.customer])));
 }

@@ -143,15 +143,15 @@ export function AdminApp() {
               <Title order={1}>{sectionName}</Title>
             </VisuallyHidden>
             <Tabs.List aria-label={t.navigation} mb="md" visibleFrom="xs">
-              <Tabs.Tab value="dashboard">{t.dashboard}</Tabs.Tab>
-              <Tabs.Tab value="program">{t.program}</Tabs.Tab>
-              <Tabs.Tab value="stores">{t.stores}</Tabs.Tab>
-              <Tabs.Tab value="customers">{t.customers}</Tabs.Tab>
-              {sectionAllowed('import') && <Tabs.Tab value="import">{m.tab}</Tabs.Tab>}
-              {sectionAllowed('payment-exceptions') && <PaymentExceptionsTab value="payment-exceptions" />}
-              {sectionAllowed('webhooks') && <Tabs.Tab value="webhooks">{w.tab}</Tabs.Tab>}
-              {sectionAllowed('staff') && <Tabs.Tab value="staff">{t.staff}</Tabs.Tab>}
-              {sectionAllowed('audit') && <Tabs.Tab value="audit">{t.audit}</Tabs.Tab>}
+              {allowedSections.map((value) =>
+                value === 'payment-exceptions' ? (
+                  <PaymentExceptionsTab key={value} value={value} />
+                ) : (
+                  <Tabs.Tab key={value} value={value}>
+                    {names[value]}
+                  </Tabs.Tab>
+                ),
+              )}
             </Tabs.List>
             <NoPasswordNotice />
             <Tabs.Panel value="dashboard">{section === 'dashboard' && <DashboardScreen />}</Tabs.Panel>
@@ -160,19 +160,19 @@ export function AdminApp() {
             <Tabs.Panel value="customers">{section === 'customers' && (id ? <CustomerDetail customerId={Number(id)} /> : <CustomerSearch />)}</Tabs.Panel>
             {/* A section typed by someone whose role may not (a store manager): one clear answer, not the screen with a refusal. */}
             <Tabs.Panel value="import">
-              {section === 'import' && <OnlyIf allowed={roleAllows(staff.role, 'customers.import')} otherwise={m.notAllowed}><ImportScreen /></OnlyIf>}
+              {section === 'import' && <OnlyIf allowed={sectionAllowed('import')} otherwise={m.notAllowed}><ImportScreen /></OnlyIf>}
             </Tabs.Panel>
             <Tabs.Panel value="payment-exceptions">
-              {section === 'payment-exceptions' && <OnlyIf allowed={roleAllows(staff.role, 'payments.manage')} otherwise={p.notAllowed}><PaymentExceptionsScreen /></OnlyIf>}
+              {section === 'payment-exceptions' && <OnlyIf allowed={sectionAllowed('payment-exceptions')} otherwise={p.notAllowed}><PaymentExceptionsScreen /></OnlyIf>}
             </Tabs.Panel>
             <Tabs.Panel value="webhooks">
-              {section === 'webhooks' && <OnlyIf allowed={roleAllows(staff.role, 'webhooks.manage')} otherwise={t.notAllowedWebhooks}>{id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />}</OnlyIf>}
+              {section === 'webhooks' && <OnlyIf allowed={sectionAllowed('webhooks')} otherwise={t.notAllowedWebhooks}>{id ? <WebhookDeliveries endpointId={id} /> : <WebhooksScreen />}</OnlyIf>}
             </Tabs.Panel>
             <Tabs.Panel value="staff">
-              {section === 'staff' && <OnlyIf allowed={roleAllows(staff.role, 'staff.manage')} otherwise={t.notAllowedStaff}><StaffScreen /></OnlyIf>}
+              {section === 'staff' && <OnlyIf allowed={sectionAllowed('staff')} otherwise={t.notAllowedStaff}><StaffScreen /></OnlyIf>}
             </Tabs.Panel>
             <Tabs.Panel value="audit">
-              {section === 'audit' && <OnlyIf allowed={roleAllows(staff.role, 'audit.read')} otherwise={t.notAllowedAudit}><AuditScreen /></OnlyIf>}
+              {section === 'audit' && <OnlyIf allowed={sectionAllowed('audit')} otherwise={t.notAllowedAudit}><AuditScreen /></OnlyIf>}
             </Tabs.Panel>
           </Tabs>
         )}

@@ -34,13 +34,12 @@ export function ExceptionText({ exception, nodeLabels }: { exception: ChainExcep
   const said = knownSaid(exception.message_data);
   // A sale the message names by id: "the sale to Bo", linked to Bo's page (their ledger lists it by
   // receipt); one whose customer is no member stays central's "order 12".
-  const sales = new Map(exception.mentioned_orders.map((o) => [o.id, o.customer === null ? undefined : names.get(String(o.customer))]));
   const saidNames: SaidNames = {
     customer: (id) => namedCustomer(String(id), names),
     order: (id) => {
-      const sale = exception.mentioned_orders.find((o) => o.id === id);
-      const name = sales.get(id);
-      return sale?.customer == null || name === undefined ? undefined : <>{fill(t.exceptionSaidSaleTo, { customer: <CustomerLink id={String(sale.customer)} text={name} /> })}</>;
+      const customer = exception.mentioned_orders.find((o) => o.id === id)?.customer;
+      const name = customer == null ? undefined : names.get(String(customer));
+      return name === undefined ? undefined : <>{fill(t.exceptionSaidSaleTo, { customer: <CustomerLink id={String(customer)} text={name} /> })}</>;
     },
     node: (id) => nodeLabels.get(id),
   };
