@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, openScreen } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectText, openScreen } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, queueNames, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 import { relayTo } from '../support/tcp-relay';
@@ -51,6 +51,8 @@ describe('a Saturday rush at the counter and the kiosk', () => {
     await expectText(panel().getByTestId('customer-name'), customer.name);
     await press('o');
     await dialog().getByTestId('order-subtotal').waitFor();
+    // The form takes the focus a moment after it shows (Mantine's focus trap, on a timer): keys typed before are lost.
+    await expectAttribute(page.locator(':focus'), 'data-testid', 'order-subtotal');
   }
 
   it('"Use the most" after too much quick pay was typed takes the subtotal, not the whole balance', async () => {
@@ -86,6 +88,7 @@ describe('a Saturday rush at the counter and the kiosk', () => {
     await dialog().waitFor({ state: 'detached' });
     await press('o');
     await dialog().getByTestId('order-draft-restored').waitFor();
+    await expectAttribute(page.locator(':focus'), 'data-testid', 'order-subtotal');
     await page.keyboard.type('8.10', { delay: 60 });
     expect(await dialog().getByTestId('order-subtotal').inputValue()).toBe('8.10');
   });
@@ -109,6 +112,7 @@ describe('a Saturday rush at the counter and the kiosk', () => {
     await expectText(panel().getByTestId('customer-name'), cy.name);
     await press('o');
     await dialog().getByTestId('order-draft-restored').waitFor();
+    await expectAttribute(page.locator(':focus'), 'data-testid', 'order-subtotal');
     expect(await dialog().getByTestId('order-subtotal').inputValue()).toBe('5.40');
   });
 
