@@ -253,6 +253,7 @@ describe('cashier screen in Chromium', () => {
     await page.getByRole('heading', { name: 'Queue' }).click();
     await page.keyboard.press('x');
     await expectText(page.getByRole('dialog'), `${dev.name} leaves the queue`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Close session');
     await page.keyboard.press('Enter');
     await expectCount(queueEntry(dev.name), 0);
     await page.getByTestId('queue-empty').waitFor();
