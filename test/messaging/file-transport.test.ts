@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { Engine } from '../../src/core/engine';
 import { startMessaging } from '../../src/server/messaging/start-messaging';
 import { ManualClock } from '../support/clock';
 import { extractCode } from '../support/mailbox';
+import { fillDisk, mountSmallDisk } from '../support/small-disk';
 import { makeTempDir } from '../support/temp-dir';
 import { startTestNode } from '../support/test-node';
 import { openEngine, outboxRow, queue, resetMessage, sqliteBackend } from './support';
@@ -76,6 +77,50 @@ describe('file transports', () => {
       await messaging.stop();
       await engine.db.deleteFrom('messages_outbox').execute();
       blocked.remove();
+    }
+  });
+});
+
+// A tmpfs: needs root and the right to mount (CI runs as root); skipped elsewhere.
+const smallDisk = mountSmallDisk('punchcard-outbox-disk-', 'size=256k');
+
+describe.runIf(smallDisk.mounted)('file transports on a full disk', () => {
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 30, 0, 123));
+  let engine: Engine;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ engine, close } = await openEngine(sqliteBackend, clock));
+  });
+
+  afterAll(async () => {
+    await close?.();
+    smallDisk.remove();
+  });
+
+  it('leave no half-written file behind, and deliver once there is room again', async () => {
+    const outbox = join(smallDisk.path, 'outbox');
+    mkdirSync(outbox);
+    const filler = join(smallDisk.path, 'filler');
+    fillDisk(filler);
+    const messaging = startMessaging(engine, { dataDir: smallDisk.path, intervalMs: 60_000 });
+    try {
+      const id = await queue(engine, resetMessage({ token: 'FULL-DISK-TOKEN' }));
+      await messaging.drain();
+      expect(await outboxRow(engine, id)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringMatching(/ENOSPC/) });
+      // The file the write began is gone: nothing in the folder a reader could take for a message.
+      expect(readdirSync(outbox)).toEqual([]);
+
+      rmSync(filler);
+      clock.advance(60_000);
+      await messaging.drain();
+      expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent' });
+      const files = readdirSync(outbox);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/\.eml$/);
+      expect(readFileSync(join(outbox, files[0]!), 'utf8')).toContain('FULL-DISK-TOKEN');
+    } finally {
+      await messaging.stop();
     }
   });
 });

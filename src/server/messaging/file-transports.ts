@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailTransport, OutgoingMail, OutgoingSms, SmsProvider } from '../../core/messaging/ports';
@@ -23,12 +23,24 @@ function fileName(dir: string, ms: number, id: number | undefined, extension: st
   return join(dir, `${stamp(ms)}-${id ?? randomBytes(6).toString('hex')}${extension}`);
 }
 
-/** Writes whole files only: a reader never sees half a message. */
+/**
+ * Writes whole files only: a reader never sees half a message, and a write that fails (a full disk)
+ * takes its temporary file away with it: the retry writes another, and the folder fills with nothing.
+ */
 function writeAtomically(path: string, content: Buffer | string): void {
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, content, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, content, { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // The write's own error says more than a failed clean-up.
+    }
+    throw error;
+  }
 }
 
 function ensureDir(dir: string): string {
