@@ -1,4 +1,5 @@
 import { Alert, AppShell, Badge, Box, Burger, Button, Drawer, Group, NavLink, Stack, Tabs, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { LanguageSwitch } from '../app/LanguageSwitch';
@@ -29,6 +30,8 @@ const SECTIONS = ['dashboard', 'program', 'stores', 'customers', 'import', 'paym
 const NEEDS = { import: 'customers.import', 'payment-exceptions': 'payments.manage', webhooks: 'webhooks.manage', staff: 'staff.manage', audit: 'audit.read' } as const;
 /** Addresses kept for a screen that moved: `#/payments` was the payment exceptions' first. */
 const ALIASES: Readonly<Record<string, string>> = { payments: 'payment-exceptions' };
+/** Narrower than Mantine's xs (36em), where `hiddenFrom="xs"` shows the menu button and its drawer. */
+const PHONE_WIDTH = '(max-width: 35.99em)';
 
 /** The merchant's back office at /admin: sign-in, dashboard, program, stores and keys, customers, webhooks, staff, audit log. */
 export function AdminApp() {
@@ -67,6 +70,12 @@ export function AdminApp() {
   // the sign-out buttons are behind one button (a drawer); wider (200% zoom's 640 px included) the
   // tabs and header stay as they were.
   const [menuOpen, setMenuOpen] = useState(false);
+  // The phone turned sideways (wider than xs) hides the drawer but left it open, its scroll lock
+  // holding the page still: the menu closes when the screen is no longer a phone's.
+  const phone = useMediaQuery(PHONE_WIDTH);
+  useEffect(() => {
+    if (!phone) setMenuOpen(false);
+  }, [phone]);
   const waiting = useStore(waitingCounts);
   const sectionAllowed = (s: string) => staff !== null && (!(s in NEEDS) || roleAllows(staff.role, NEEDS[s as keyof typeof NEEDS]));
   const allowedSections = SECTIONS.filter(sectionAllowed);
