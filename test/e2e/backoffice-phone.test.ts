@@ -216,6 +216,29 @@ describe('the back office on a phone (390 × 844, touch)', () => {
     await page.context().close();
   });
 
+  it('a table wider than the phone shades the edge it goes on beyond, and the other once scrolled', async () => {
+    const page = await phonePage(browser, node.url, owner.email, 'en', `customers/${anaId}`);
+    await settled(page);
+    // The customer's ledger is wider than 390 px: shaded on the right only.
+    const cut = page.locator('[data-table-scroll][data-more-right]');
+    await expect.poll(() => cut.count()).toBeGreaterThan(0);
+    // The same element throughout (the locator above stops matching once it is scrolled).
+    const frame = (await cut.first().elementHandle())!;
+    expect(await frame.getAttribute('data-more-left')).toBeNull();
+    const shade = (side: '::before' | '::after') => frame.evaluate((el, s) => getComputedStyle(el, s).opacity, side);
+    await expect.poll(() => shade('::after')).toBe('1');
+    expect(await shade('::before')).toBe('0');
+    // Scrolled to its end: the shade moves to the left.
+    await frame.evaluate((el) => el.firstElementChild!.scrollTo({ left: el.firstElementChild!.scrollWidth }));
+    await expect.poll(() => frame.getAttribute('data-more-left')).toBe('true');
+    expect(await frame.getAttribute('data-more-right')).toBeNull();
+    await expect.poll(() => shade('::before')).toBe('1');
+    // As wide as a laptop's window, the same tables fit: no shade.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => page.locator('[data-table-scroll][data-more-right], [data-table-scroll][data-more-left]').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('by touch: the statement’s month changed', async () => {
     const page = await phonePage(browser, node.url, owner.email, 'en', 'dashboard');
     const section = page.getByRole('region', { name: 'Statement of a period' });

@@ -1,12 +1,24 @@
 import { Box, Table, VisuallyHidden } from '@mantine/core';
-import type { KeyboardEvent, ReactNode, Ref, RefCallback } from 'react';
+import { type KeyboardEvent, type ReactNode, type Ref, type RefCallback, useState } from 'react';
 import { fieldErrorRef } from '../a11y/field-error';
 import classes from './admin-layout.module.css';
 import { useAdminStrings } from './strings';
+import { useScrollEdges } from './use-scroll-edges';
 
-/** A table that scrolls sideways in its own box when the window is narrow, not the page. */
+/**
+ * A table that scrolls sideways in its own box when the window is narrow, not the page; a shadow
+ * at an edge says there is more that way (`data-more-left`, `data-more-right`).
+ */
 export function TableScroll({ children }: { children: ReactNode }) {
-  return <Box className={classes.scroll}>{children}</Box>;
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const more = useScrollEdges(box);
+  return (
+    <Box className={classes.scrollFrame} data-table-scroll data-more-left={more.left || undefined} data-more-right={more.right || undefined}>
+      <Box ref={setBox} className={classes.scroll}>
+        {children}
+      </Box>
+    </Box>
+  );
 }
 
 /** The class of a table whose rows stack into labelled lines in a narrow window (its cells carry data-label). */
