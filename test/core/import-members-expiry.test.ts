@@ -96,6 +96,7 @@ describe.each(BACKENDS)('imported points and points expiry ($name)', (backend) =
         'dan@example.com,,100,2026-11-20',
         'eve@example.com,,100,31/02/2027',
         'fay@example.com,,100,soon',
+        // Today: the points can still be spent until the day ends (the store is in UTC here).
         'gus@example.com,,100,2026-11-21',
         // No points: an old date the old system kept does not refuse the member.
         'hal@example.com,,,2026-01-01',
@@ -105,23 +106,62 @@ describe.each(BACKENDS)('imported points and points expiry ($name)', (backend) =
       [5, 'expiry_in_the_past', 'points_expire_on'],
       [6, 'invalid_expiry_date', 'points_expire_on'],
       [7, 'invalid_expiry_date', 'points_expire_on'],
-      [8, 'expiry_in_the_past', 'points_expire_on'],
     ]);
-    expect(report.imported).toBe(4);
-    const dec21 = Date.UTC(2026, 11, 21);
-    expect(await pointsOf(engine, vendor, 'ana@example.com')).toMatchObject({ balance: 500, expiresAt: dec21 });
-    expect(await pointsOf(engine, vendor, 'ben@example.com')).toMatchObject({ balance: 300, expiresAt: dec21 });
+    expect(report.imported).toBe(5);
+    // The day written is the points' last: they go when it ends.
+    const dec21Ends = Date.UTC(2026, 11, 22);
+    expect(await pointsOf(engine, vendor, 'ana@example.com')).toMatchObject({ balance: 500, expiresAt: dec21Ends });
+    expect(await pointsOf(engine, vendor, 'ben@example.com')).toMatchObject({ balance: 300, expiresAt: dec21Ends });
     // An empty cell: the program's rule.
     expect(await pointsOf(engine, vendor, 'cid@example.com')).toMatchObject({ balance: 200, expiresAt: importedAt + 365 * DAY });
 
-    clock.set(dec21 - 3600_000);
+    clock.set(dec21Ends - 3600_000);
     await expirePoints(engine);
     expect((await pointsOf(engine, vendor, 'ana@example.com')).balance).toBe(500);
-    clock.set(dec21 + 3600_000);
+    clock.set(dec21Ends + 3600_000);
     await expirePoints(engine);
     expect(await pointsOf(engine, vendor, 'ana@example.com')).toMatchObject({ balance: 0, expired: [-500] });
     expect(await pointsOf(engine, vendor, 'ben@example.com')).toMatchObject({ balance: 0, expired: [-300] });
     expect(await pointsOf(engine, vendor, 'cid@example.com')).toMatchObject({ balance: 200, expired: [] });
+  });
+
+  it('points_expire_on is the last day the points can be spent, counted in the program’s time zone (its first store’s)', async () => {
+    // 2027-03-31 ends at 2027-04-01 04:00 UTC in New York (EDT) and at 2027-03-31 15:00 UTC in Tokyo.
+    for (const [timeZone, dayEnds] of [
+      ['America/New_York', Date.UTC(2027, 3, 1, 4)],
+      ['Asia/Tokyo', Date.UTC(2027, 2, 31, 15)],
+    ] as const) {
+      const clock = new ManualClock();
+      const opened = await openEngine(backend, clock);
+      open.push(opened);
+      const base = testVendor(`Café ${timeZone}`);
+      const vendor = await setUpVendor(opened.engine, { ...base, store: { ...base.store, timeZone } });
+      await opened.engine.db.updateTable('vendors').set({ points_expiry_days: 365 }).where('id', '=', vendor.vendorId).execute();
+      const report = await run(opened.engine, vendor, 'email,points,points_expire_on\nana@example.com,500,2027-03-31\n');
+      expect(report.imported, timeZone).toBe(1);
+      expect(await pointsOf(opened.engine, vendor, 'ana@example.com'), timeZone).toMatchObject({ balance: 500, expiresAt: dayEnds });
+      // Half past eleven at night on the day written, local time: still there.
+      clock.set(dayEnds - 30 * 60_000);
+      await expirePoints(opened.engine);
+      expect((await pointsOf(opened.engine, vendor, 'ana@example.com')).balance, timeZone).toBe(500);
+      clock.set(dayEnds + 30 * 60_000);
+      await expirePoints(opened.engine);
+      expect(await pointsOf(opened.engine, vendor, 'ana@example.com'), timeZone).toMatchObject({ balance: 0, expired: [-500] });
+    }
+  });
+
+  it('a day is past once it has ended in the program’s time zone: today is taken, yesterday refused', async () => {
+    // 2026-11-21 09:30 UTC is 04:30 on the 21st in New York and 18:30 on the 21st in Tokyo.
+    for (const timeZone of ['America/New_York', 'Asia/Tokyo']) {
+      const clock = new ManualClock();
+      const opened = await openEngine(backend, clock);
+      open.push(opened);
+      const base = testVendor(`Café ${timeZone}`);
+      const vendor = await setUpVendor(opened.engine, { ...base, store: { ...base.store, timeZone } });
+      const report = await run(opened.engine, vendor, 'email,points,points_expire_on\nana@example.com,500,2026-11-21\nben@example.com,500,2026-11-20\n');
+      expect(report.reported.map((r) => [r.line, r.reason]), timeZone).toEqual([[3, 'expiry_in_the_past']]);
+      expect(report.imported, timeZone).toBe(1);
+    }
   });
 
   it('in a program whose country writes the month first, only YYYY-MM-DD is read', async () => {

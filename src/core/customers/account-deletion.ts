@@ -107,7 +107,7 @@ export async function leaveProgram(trx: Kysely<DB>, engine: Engine, userId: numb
   await recordCustomerDeleted(trx, engine, { vendorId, userId });
   const remaining = await trx.selectFrom('user_vendors').select('id').where('user_id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
   // The program's member import files kept for their day that name the person, read before anything blanks them.
-  await forgetPersonInImportFiles(trx, userId, vendorId);
+  await forgetPersonInImportFiles(trx, engine.dialect, userId, vendorId);
   // Leaving a program takes the name out of its referral records and eGifts; an erasure, out of every program's.
   await forgetFriendInReferrals(trx, engine, userId, remaining ? vendorId : null);
   await forgetPersonInEgifts(trx, engine, userId, remaining ? vendorId : null);

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { cardNumberKey } from '../cards/card';
 import { emailKey } from '../customers/contact';
+import type { Dialect } from '../storage/dialect';
 import type { DB } from '../storage/schema';
-import { DROPPED_FILE } from './import-jobs';
+import { DROPPED_FILE, lockImportFiles } from './import-jobs';
 import type { MemberRecord } from './member-file';
 
 // Erasure and the back office's member imports: a job keeps its file for a day (import-jobs.ts,
@@ -28,11 +29,13 @@ interface Identifiers {
  * Drops the program's kept import files that name the person. Inside the departure's transaction,
  * before anything blanks the person (it reads the account's email and phone, those messages were
  * sent to, and the numbers of every card linked to them). Reads the program's kept files (five at
- * most, no index into them): departures are rare, and files live a day.
+ * most, no index into them): departures are rare, and files live a day. After a confirmation of
+ * the program in flight has committed (lockImportFiles): its new job's copy is read too.
  */
-export async function forgetPersonInImportFiles(db: Kysely<DB>, userId: number, vendorId: number): Promise<number> {
+export async function forgetPersonInImportFiles(db: Kysely<DB>, dialect: Dialect, userId: number, vendorId: number): Promise<number> {
   const who = await identifiersOf(db, userId);
   if (who.emailKeys.size + who.phoneDigits.length + who.cardKeys.size === 0) return 0;
+  await lockImportFiles(db, dialect, vendorId);
   const jobs = await db.selectFrom('import_jobs').select(['id', 'file']).where('vendor_id', '=', vendorId).where('file', '<>', DROPPED_FILE).execute();
   const naming = jobs.filter((job) => (JSON.parse(job.file) as { records: MemberRecord[] }).records.some((record) => names(record, who)));
   if (naming.length === 0) return 0;

@@ -1,9 +1,10 @@
-import { sql, type UpdateObject } from 'kysely';
+import { type Kysely, sql, type UpdateObject } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Actor } from '../audit/record-audit';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { type Engine, ownsProgramData, transact } from '../engine';
+import { type Dialect, lockKey } from '../storage/dialect';
 import { isUniqueViolation } from '../storage/errors';
 import type { DB, ImportJobsTable } from '../storage/schema';
 import { type ImportReport, importMembers, importProgramOf } from './import-members';
@@ -33,6 +34,18 @@ export const FILE_KEPT_MS = 24 * 3600_000;
 
 /** The `file` of a job whose file was dropped (the column is NOT NULL): its reads are 409 `import_file_expired`. */
 export const DROPPED_FILE = '';
+
+/**
+ * Orders a confirmation (which copies a kept file into its new job) and an erasure (which drops the
+ * kept files naming the person) of one program, on PostgreSQL: an erasure reading the files while a
+ * confirmation's new job is not committed would not see that copy. Either waits for the other's
+ * commit, then reads what it wrote. Taken before either reads or writes import_jobs. The node's
+ * write lock orders them already (storage/write-lock.ts) while the erasure writes before it reads;
+ * this keeps them ordered whatever the erasure does first.
+ */
+export function lockImportFiles(db: Kysely<DB>, dialect: Dialect, vendorId: number): Promise<void> {
+  return lockKey(db, dialect, `import-files:${vendorId}`);
+}
 
 /** The `file` of a job that failed: no rows to confirm or hand back (the decimal mark of a file of none). */
 const NO_ROWS = JSON.stringify({ records: [], decimalMark: '.' });
@@ -188,6 +201,8 @@ export class ImportJobs {
     };
     try {
       await transact(this.engine, async (trx) => {
+        // A confirmation copies the preview's file: an erasure of one of its people waits, or is waited for.
+        if (fields.previewId !== null) await lockImportFiles(trx, this.engine.dialect, staff.vendorId);
         await trx
           .insertInto('import_jobs')
           .values({ ...row, seq: sql<number>`(select coalesce(max(seq), 0) + 1 from import_jobs where vendor_id = ${staff.vendorId})`, file: storedFile(fields.file, fields.file.records) })

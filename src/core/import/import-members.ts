@@ -94,7 +94,7 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
   const rows: MemberRow[] = [];
   const firstLineOf = new Map<string, number>();
   for (const record of input.records) {
-    const read = readMemberRow(record, { country: program.country, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.', now: engine.clock.now() });
+    const read = readMemberRow(record, { country: program.country, timeZone: program.timeZone, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.', now: engine.clock.now() });
     if ('problem' in read) {
       refuse(read.problem);
       continue;
@@ -280,8 +280,8 @@ function countOutcomes(outcomes: Array<[MemberRow, RowOutcome]>) {
   return { imported, already_members: alreadyMembers, refused: outcomes.length - imported - alreadyMembers };
 }
 
-/** The vendor's country, the currencies the file's balances go to and its points expiry. */
-export async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
+/** The vendor's country and time zone, the currencies the file's balances go to and its points expiry. */
+export async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; timeZone: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
   const { db } = engine;
   const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id', 'points_expiry_days']).where('id', '=', input.vendorId).executeTakeFirst();
   if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');
@@ -296,8 +296,11 @@ export async function importProgramOf(engine: Engine, input: MemberImport): Prom
   } else if (loyalty.length > 1 && input.records.some((r) => (r.fields.points ?? '') !== '')) {
     throw new ServiceError('validation_failed', `The program has several loyalty currencies: name the one the points column holds with --points-currency (${loyalty.map((c) => `${c.name} ${c.public_id}`).join(', ')}).`, 'points_currency');
   }
+  // The program's days are its first store's, as the dashboard and the statement count them.
+  const firstStore = await db.selectFrom('stores').select('time_zone').where('vendor_id', '=', vendor.id).orderBy('id').limit(1).executeTakeFirst();
   return {
     country: vendor.country,
+    timeZone: firstStore?.time_zone ?? 'UTC',
     quickPayCurrency: quickPay ? { code: quickPay.code!, digits: minorUnitDigits(quickPay.code!) } : null,
     target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, pointsExpiryDays: vendor.points_expiry_days, runId: `import-${engine.clock.now()}` },
   };

@@ -1,4 +1,5 @@
 import { LANGUAGES } from '../../shared/languages';
+import { daysBetween } from '../dashboard/time-zone-days';
 
 // What the old system knew of a member beyond their contacts, read into where the product keeps it
 // (as sign-up and the app's profile set it): the date of birth on the account (`users.birthdate`,
@@ -33,19 +34,24 @@ export function readBirthdate(text: string, context: { country: string; now: num
   return { ok: true, value: ms };
 }
 
+const DAY_MS = 24 * 3600_000;
+
 /**
  * When a member's imported points expire, the old system's own date (`points_expire_on`), read as
- * a date of birth is: the first instant of that day (UTC), after which they are gone. A day whose
- * start has passed (today or before) is refused when the row brings points: they have expired
- * already (a member without points keeps an old date unread). Empty: the program's rule.
+ * a date of birth is: the last day they can be spent, so they go at the end of that day in the
+ * program's time zone (its first store's, as the dashboard counts days). A day that has ended
+ * (before today there) is refused when the row brings points: they have expired already (a member
+ * without points keeps an old date unread). Empty: the program's rule.
  */
-export function readPointsExpiry(text: string, context: { country: string; now: number; points: number }): Read<number | null> {
+export function readPointsExpiry(text: string, context: { country: string; timeZone: string; now: number; points: number }): Read<number | null> {
   if (text === '') return { ok: true, value: null };
   const ms = readDay(text, context.country);
   if (ms === null) return { ok: false, reason: 'invalid_expiry_date', message: `"${text}" is not a date the points expire on: write it as ${dayFormats(context.country, '2027-03-15')}.` };
   if (context.points === 0) return { ok: true, value: null };
-  if (ms <= context.now) return { ok: false, reason: 'expiry_in_the_past', message: `${text} is today or earlier: these points have expired already (leave the cell empty for the program's rule).` };
-  return { ok: true, value: ms };
+  const day = ms / DAY_MS;
+  const dayEnds = daysBetween(context.timeZone, day, day).bounds.at(-1)!;
+  if (dayEnds <= context.now) return { ok: false, reason: 'expiry_in_the_past', message: `${text} has ended: these points have expired already (leave the cell empty for the program's rule).` };
+  return { ok: true, value: dayEnds };
 }
 
 /**

@@ -20,7 +20,7 @@ export interface MemberRow {
   points: number;
   /** Minor units of the quick-pay currency. */
   quickPay: number;
-  /** When the points expire, the old system's date (epoch ms, the day's UTC midnight); null: the program's rule. */
+  /** When the points expire, the end of the old system's day in the program's time zone (epoch ms); null: the program's rule. */
   pointsExpireAt: number | null;
   /** Date of birth, epoch ms of its UTC midnight (users.birthdate); null when the file does not say. */
   birthdate: number | null;
@@ -45,6 +45,8 @@ export interface RowContext {
   quickPayDigits: number | null;
   /** The file's decimal mark (member-file.ts). */
   decimalMark: DecimalMark;
+  /** The program's time zone (its first store's): the day a member's points expire ends there. */
+  timeZone: string;
   /** The engine's clock (epoch ms): a date of birth after today is refused. */
   now: number;
 }
