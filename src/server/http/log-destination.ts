@@ -1,109 +1,100 @@
-import { writeSync } from 'node:fs';
-import pino from 'pino';
-import { logFileSize, type RotatedFile, rotateLogFiles } from './log-file-rotation';
+import { close, constants, fstatSync, mkdir, mkdirSync, open, openSync, write, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type RotatedFile, rotateLogFiles } from './log-file-rotation';
 
-type Sink = ReturnType<typeof pino.destination>;
+/** Where a log's lines go: a file, moved aside at its size, or standard output. */
+export type LogTarget = RotatedFile | 'stdout';
 
-/** Streams with lines not yet handed to their file: written synchronously if the process exits first. */
-const unreleased = new Set<WeakRef<BatchedDestination>>();
+/** Destinations with lines not yet written: written synchronously if the process exits first. */
+const unwritten = new Set<WeakRef<BatchedDestination>>();
 process.on('exit', () => {
-  for (const ref of unreleased) ref.deref()?.releaseSync();
+  for (const ref of unwritten) ref.deref()?.writeOutSync();
 });
 
-/** How long a rotation waits before opening its new file again when the first try failed. */
-const REOPEN_RETRY_MS = 1_000;
-/** Lines kept waiting at most (characters) while the file cannot take them; more are dropped. */
+/** How long before a file that could not be opened, or a write that failed (a full disk), is tried again. */
+const RETRY_MS = 1_000;
+/** How long before a write to a pipe whose reader is not reading (EAGAIN) is tried again. */
+const FULL_PIPE_RETRY_MS = 100;
+/** Lines kept waiting at most (characters) while they cannot be written; more are dropped. */
 const PENDING_MAX_CHARS = 16 * 1024 * 1024;
 /** How long a line may wait for others to share its write. */
 const GATHER_MS = 10;
 /** How long an exiting process keeps retrying a pipe whose reader is not reading (EAGAIN). */
 const EXIT_WRITE_PATIENCE_MS = 2_000;
+/** A log file is never opened to append: each write says where it goes, so the exit can write a write under way again. */
+const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT;
+const FILE_MODE = 0o600;
 
 /**
- * Log lines of 10 ms handed to the file in one write. Each write to pino's destination is a system
- * call queued to libuv's pool (~15–25 µs of the event loop's time a line under load, a seventh of a
- * retrieve), and every request has its access line; a quiet node still sees a line 10 ms later.
- * Lines still waiting when the process exits are written synchronously.
+ * Log lines of 10 ms written in one write. Each write is a system call (~15–25 µs of the event
+ * loop's time a line under load, a seventh of a retrieve), and every request has its access line;
+ * a quiet node still sees a line 10 ms later. Lines still waiting when the process exits are
+ * written synchronously.
  *
- * A rotated file gets one write at a time: lines wait here while the sink's write is in flight (or
- * the file's name is being opened again) and go together when it is done. Lines queued inside the
- * sink would go to whichever file it has open when their turn comes, so the size could not be kept.
+ * One write at a time: lines wait here while a write is under way (or a rotated file's name is being
+ * opened again) and go together when it is done, so a rotated file's size is kept and the order of
+ * the lines too. A file is written from libuv's pool (a slow disk does not hold the event loop), at
+ * the place each write says: at exit the write under way, which may not have reached the file (or
+ * may land after this thread's writes), is written again at its place, then the lines after it.
+ * Standard output is written by this thread, non-blocking: a reader that stops reading fails a write
+ * with EAGAIN, tried again later while lines wait (up to their cap), and at exit for 2 s at most.
  *
- * A write that fails (a full disk: ENOSPC) does not stop the node: the lines go on to the sink, which
- * retries its failed write with the next and drops what passes its `maxLength` (logger.ts), until
- * the disk has room again; a flush meanwhile calls back with the error. At exit the sink's own
- * synchronous flush is skipped while writes fail: it retries a failing write for ever, and the
- * process hung there instead of exiting.
+ * A write that fails (a full disk: ENOSPC) does not stop the node: it is tried again every second
+ * while lines wait (dropped past their cap), until the disk has room again; a flush meanwhile calls
+ * back with the error. At exit such lines are tried once, and lost if they fail.
  */
 export class BatchedDestination {
   private pending = '';
-  /** The pending lines' gathering time is over: hand them when the sink can take them. */
+  /** The pending lines' gathering time is over: write them when the last write is done. */
   private due = false;
   private readonly self = new WeakRef(this);
-  /** Bytes handed to the sink and bytes it reports written: a flush is done when they meet. */
+  /** Bytes taken to be written and bytes written: a flush is done when they meet. */
   private handed = 0;
   private written = 0;
   /** Flushes waiting for the bytes written to reach `upTo`. */
   private readonly flushes: Array<{ upTo: number; callback: (error?: Error) => void }> = [];
+  /** What is written to: -1 while a file was never opened; while a rotation opens the new file, the old one. */
+  private fd = -1;
+  /** Where the next byte goes in the file; null for standard output or a device (`/dev/full`). */
+  private position: number | null = null;
+  /** The bytes of the write under way, or of a failed one to be tried again: later lines wait for them. */
+  private inFlight: Buffer | null = null;
   /** Bytes in the file being written, while a rotation watches its size. */
   private bytesInFile = 0;
-  /** A rotated file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
+  /** A file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
   private opening = false;
-  /** A rotation's failed open is to be tried again (once however many errors said so). */
-  private openScheduled = false;
-  /** The sink's last write failed (and no write has succeeded since): why. */
+  /** A failed open or write is to be tried again (once however many times it failed). */
+  private retryScheduled = false;
+  /** The last write or open failed (and none has succeeded since): why. */
   private failing: Error | null = null;
 
-  /** With `rotation`, `sink` writes to that file, moved aside (and reopened) before it would pass its size. */
-  constructor(
-    private readonly sink: Sink,
-    private readonly rotation?: RotatedFile,
-  ) {
-    if (rotation) {
-      this.bytesInFile = logFileSize(rotation.file);
-      this.whenOpen();
+  constructor(private readonly target: LogTarget) {
+    if (target === 'stdout') {
+      // Node's stream for standard output, once made, has made a pipe or socket non-blocking (libuv).
+      this.fd = process.stdout.fd;
+      return;
     }
-    sink.on('write', (bytes: number) => {
-      this.written += bytes;
-      this.failing = null;
-      this.handOn();
-      this.settleFlushes();
-    });
-    // Without a listener the failure was thrown, and the process ended (then hung: see above).
-    sink.on('error', (error: Error) => {
-      this.failing = error;
-      this.failFlushes(error);
-      // A rotation's new file could not be opened (no room for it): open it again later, or the
-      // lines would wait for a 'ready' that never comes, even once the disk has room.
-      if (this.opening && !this.openScheduled) {
-        this.openScheduled = true;
-        setTimeout(() => this.openAgain(), REOPEN_RETRY_MS).unref();
-      }
-      this.handOn();
-    });
-    // Dropped by the sink (its buffer full while writes fail): never to be written, so not waited for.
-    sink.on('drop', (data: string | Buffer) => {
-      this.written += Buffer.byteLength(data);
-      this.handOn();
-      this.settleFlushes();
-    });
+    // Synchronously, once at start: lines logged at once then have their file (and do at an exit).
+    try {
+      mkdirSync(dirname(target.file), { recursive: true });
+      this.opened(openSync(target.file, OPEN_FLAGS, FILE_MODE));
+    } catch (error) {
+      this.opening = true;
+      this.failed(error as NodeJS.ErrnoException);
+    }
   }
 
   write(line: string): boolean {
     if (this.pending === '') {
-      unreleased.add(this.self);
+      unwritten.add(this.self);
       setTimeout(() => this.release(), GATHER_MS).unref();
     }
-    // Lines waiting on a file that cannot be written or opened are dropped past this, as the sink drops past its own.
+    // Lines waiting on a file that cannot be written or opened (or a pipe not read) are dropped past this.
     if (this.pending.length < PENDING_MAX_CHARS) this.pending += line;
     return true;
   }
 
-  /**
-   * pino's `logger.flush(cb)`: everything written so far reaches the file, then `cb`. Not the
-   * sink's own flush: with no minimum length it calls back at once, while its write is still in
-   * libuv's pool (a test reading the file then missed the last lines).
-   */
+  /** pino's `logger.flush(cb)`: everything logged so far reaches the file, then `cb`. */
   flush(callback?: (error?: Error) => void): void {
     const upTo = this.handed + Buffer.byteLength(this.pending);
     this.release();
@@ -120,30 +111,25 @@ export class BatchedDestination {
   }
 
   /**
-   * At exit: what the sink still queues, then the lines gathered here, written by this thread. Not
-   * handed to the sink: it would start an asynchronous write that an exiting process does not wait
-   * for (the node's `stopped` line was lost that way under load).
+   * At exit: the write under way, then the lines gathered, written by this thread in that order (an
+   * exiting process does not wait for libuv's pool). A file's write under way is written again at
+   * its place: if the pool's write lands too, it writes the same bytes there. Given up on at the first
+   * failure, or after 2 s of a pipe not read: those lines are dropped, the process exits.
    */
-  releaseSync(): void {
+  writeOutSync(): void {
+    unwritten.delete(this.self);
     const lines = this.pending;
     this.pending = '';
     this.due = false;
-    unreleased.delete(this.self);
-    if (this.failing) {
-      // The sink's flushSync would retry its failing write for ever: the lines are lost, as the
-      // ones before them (they are written if the disk freed up). Destroyed, so that pino's own
-      // exit handler, which runs after this one, does not call it either.
-      if (lines !== '') writeAllSync((this.sink as unknown as { fd: number }).fd, Buffer.from(lines));
-      this.sink.destroy();
-      return;
+    const parts = [this.inFlight, lines === '' ? null : Buffer.from(lines)];
+    this.inFlight = null;
+    let position = this.position;
+    const giveUpAt = Date.now() + EXIT_WRITE_PATIENCE_MS;
+    for (const part of parts) {
+      if (!part || this.fd < 0) continue;
+      if (!writeAllSync(this.fd, part, position, giveUpAt)) return;
+      if (position !== null) position += part.length;
     }
-    try {
-      this.sink.flushSync();
-    } catch {
-      // The file was never opened (or is gone): nothing to save the lines to.
-      return;
-    }
-    if (lines !== '') writeAllSync((this.sink as unknown as { fd: number }).fd, Buffer.from(lines));
   }
 
   private release(): void {
@@ -152,32 +138,79 @@ export class BatchedDestination {
     this.handOn();
   }
 
-  /** Hands the due lines to the sink: all of them, or for a rotated file what fits once the sink is free. */
+  /** Writes the due lines: all of them, or for a file what fits, once the last write is done. */
   private handOn(): void {
-    if (!this.due || this.pending === '') return;
+    if (!this.due || this.pending === '' || this.inFlight || this.opening) return;
     let lines = this.pending;
-    // While writes fail the lines go on to the sink, which keeps them up to its maxLength for its
-    // next attempt, and no rotation starts: a reopen asked with a write in flight waits in the sink
-    // for a write that succeeds, and the log stayed stopped once the disk had room again.
-    if (this.rotation && !this.failing) {
-      if (this.written < this.handed || this.opening) return; // called again when the sink is done
-      lines = this.linesForFile(this.rotation);
+    if (this.target !== 'stdout') {
+      lines = this.linesForFile(this.target);
       if (lines === '') return; // the file is being moved aside: called again when it is open
     }
     this.pending = this.pending.slice(lines.length);
-    if (this.pending === '') {
-      this.due = false;
-      unreleased.delete(this.self);
+    if (this.pending === '') this.due = false;
+    this.inFlight = Buffer.from(lines);
+    this.handed += this.inFlight.length;
+    this.bytesInFile += this.inFlight.length;
+    this.writeInFlight();
+  }
+
+  private writeInFlight(): void {
+    const bytes = this.inFlight!;
+    if (this.target !== 'stdout') {
+      write(this.fd, bytes, 0, bytes.length, this.position, (error, n) => (error ? this.failed(error) : this.wrote(n)));
+      return;
     }
-    const bytes = Buffer.byteLength(lines);
-    this.handed += bytes;
-    this.bytesInFile += bytes;
-    this.sink.write(lines);
+    let n: number;
+    try {
+      n = writeSync(this.fd, bytes);
+    } catch (error) {
+      this.failed(error as NodeJS.ErrnoException);
+      return;
+    }
+    this.wrote(n);
+  }
+
+  private wrote(n: number): void {
+    const bytes = this.inFlight!;
+    this.written += n;
+    if (this.position !== null) this.position += n;
+    this.failing = null;
+    if (n < bytes.length) {
+      this.inFlight = bytes.subarray(n);
+      this.writeInFlight();
+      return;
+    }
+    this.inFlight = null;
+    if (this.pending === '') unwritten.delete(this.self);
+    this.settleFlushes();
+    this.handOn();
+  }
+
+  private failed(error: NodeJS.ErrnoException): void {
+    // Standard output's reader is gone for good: its lines are dropped (counted as written, for flushes).
+    if (error.code === 'EPIPE' && this.inFlight) {
+      this.wrote(this.inFlight.length);
+      return;
+    }
+    if (error.code !== 'EAGAIN') {
+      this.failing = error;
+      this.failFlushes(error);
+    }
+    if (this.retryScheduled) return;
+    this.retryScheduled = true;
+    setTimeout(
+      () => {
+        this.retryScheduled = false;
+        if (this.opening) this.openFile();
+        else if (this.inFlight) this.writeInFlight();
+      },
+      error.code === 'EAGAIN' ? FULL_PIPE_RETRY_MS : RETRY_MS,
+    ).unref();
   }
 
   /**
    * The pending lines that fit in the file's size. None fit: the file is moved aside first (and none
-   * are handed now), or, when the file is new or the move failed, as many as a file holds (at least
+   * are written now), or, when the file is new or the move failed, as many as a file holds (at least
    * one line). A move that fails is tried again after another file's worth of lines.
    */
   private linesForFile(rotation: RotatedFile): string {
@@ -186,8 +219,7 @@ export class BatchedDestination {
     if (this.bytesInFile > 0) {
       this.bytesInFile = 0;
       if (rotateLogFiles(rotation.file, rotation.keep)) {
-        this.whenOpen();
-        this.sink.reopen();
+        this.openFile();
         return '';
       }
     }
@@ -195,27 +227,26 @@ export class BatchedDestination {
     return wholeLinesWithin(this.pending, rotation.maxBytes) || this.pending.slice(0, first);
   }
 
-  /**
-   * A rotation's open that failed, tried again. The failed try's 'ready' listeners go first — ours,
-   * and the sink's own closing of the old file's descriptor: kept, each try would close that
-   * descriptor once more when one succeeds, its number by then perhaps another file's or socket's.
-   */
-  private openAgain(): void {
-    this.openScheduled = false;
-    if (!this.opening) return;
-    this.sink.removeAllListeners('ready');
-    this.whenOpen();
-    this.sink.reopen();
+  /** Opens the file's name (again, after a rotation or a failed try) from libuv's pool; the old file is written until it is open. */
+  private openFile(): void {
+    const { file } = this.target as RotatedFile;
+    this.opening = true;
+    mkdir(dirname(file), { recursive: true }, (mkdirError) => {
+      if (mkdirError) return this.failed(mkdirError);
+      open(file, OPEN_FLAGS, FILE_MODE, (error, fd) => (error ? this.failed(error) : this.opened(fd)));
+    });
   }
 
-  /** Lines for a rotated file wait until the sink has opened its name. */
-  private whenOpen(): void {
-    this.opening = true;
-    this.sink.once('ready', () => {
-      this.opening = false;
-      this.handOn();
-      this.settleFlushes();
-    });
+  private opened(fd: number): void {
+    const stats = fstatSync(fd);
+    if (this.fd >= 0) close(this.fd, () => undefined); // the file moved aside; nothing is under way (one write at a time)
+    this.fd = fd;
+    this.position = stats.isFile() ? stats.size : null;
+    this.bytesInFile = stats.size;
+    this.opening = false;
+    this.failing = null;
+    this.settleFlushes();
+    this.handOn();
   }
 
   private writtenUpTo(upTo: number): boolean {
@@ -248,16 +279,19 @@ function wholeLinesWithin(text: string, room: number): string {
   return text.slice(0, end);
 }
 
-/** Writes all of `bytes` to `fd`, waiting out a full pipe (EAGAIN) for a while; gives up on any other error. */
-function writeAllSync(fd: number, bytes: Buffer): void {
-  const giveUpAt = Date.now() + EXIT_WRITE_PATIENCE_MS;
+/**
+ * Writes all of `bytes` to `fd` (at `position`, unless null), waiting out a full pipe (EAGAIN) until
+ * `giveUpAt`; gives up on any other error. Whether it wrote them all.
+ */
+function writeAllSync(fd: number, bytes: Buffer, position: number | null, giveUpAt: number): boolean {
   let offset = 0;
   while (offset < bytes.length) {
     try {
-      offset += writeSync(fd, bytes, offset);
+      offset += writeSync(fd, bytes, offset, bytes.length - offset, position === null ? null : position + offset);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) return;
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) return false;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
     }
   }
+  return true;
 }

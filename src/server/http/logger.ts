@@ -53,9 +53,6 @@ export function redactUrl(url: string): string {
   return redacted ? `${url.slice(0, q)}?${params.join('&')}` : url;
 }
 
-/** What a log's file writer holds at most while its writes fail; lines beyond are dropped, not kept in memory. */
-const SINK_MAX_BYTES = 16 * 1024 * 1024;
-
 export interface LoggerOptions {
   level?: string;
   /** Append JSON lines to this file instead of standard output. */
@@ -73,9 +70,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const rotation = options.file ? { ...(options.rotation ?? DEFAULT_LOG_ROTATION), file: options.file } : undefined;
   // A file already full from the last run starts the new one.
   if (rotation && logFileSize(rotation.file) >= rotation.maxBytes) rotateLogFiles(rotation.file, rotation.keep);
-  // While writes fail (a full disk), the sink keeps what it could not write up to SINK_MAX_BYTES and drops the rest (log-destination.ts).
-  const file = options.file ? pino.destination({ dest: options.file, mkdir: true, sync: false, mode: 0o600, maxLength: SINK_MAX_BYTES }) : pino.destination({ dest: 1, maxLength: SINK_MAX_BYTES });
-  const destination = new BatchedDestination(file, rotation);
+  const destination = new BatchedDestination(rotation ?? 'stdout');
   return pino(
     {
       level: options.level ?? 'info',
