@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Sealer } from '../../src/core/credentials/secrets';
 import { type Engine, transact } from '../../src/core/engine';
+import { CODE_POLICY } from '../../src/core/customers/one-time-codes';
 import { DEFAULT_RETRY_POLICY, deliverDueMessages, retryDelayMs } from '../../src/core/messaging/deliver';
+import { DELIVERY_WINDOW_MS } from '../../src/core/messaging/delivery-window';
+import { STAFF_TOKEN_HOURS } from '../../src/core/staff/staff-tokens';
 import { MessageDeliveryError } from '../../src/core/messaging/delivery-error';
 import { queueMessage } from '../../src/core/messaging/queue-message';
 import { openParams } from '../../src/core/messaging/sealed-params';
@@ -18,7 +21,14 @@ describe('retry delays', () => {
   it('double from 5 s after each failure, capped at one hour', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelayMs(n))).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 320_000]);
     expect(retryDelayMs(30)).toBe(3_600_000);
-    expect(DEFAULT_RETRY_POLICY.maxAttempts).toBe(8);
+  });
+
+  it('give a one-time code’s message as long as its code lives, a staff token’s as long as it does', () => {
+    for (const purpose of ['password_reset', 'email_verification', 'sms_verification', 'account_deletion'] as const) {
+      expect(DELIVERY_WINDOW_MS[purpose], purpose).toBe(CODE_POLICY[purpose].ttlMinutes * 60_000);
+    }
+    expect(DELIVERY_WINDOW_MS.staff_invitation).toBe(STAFF_TOKEN_HOURS.invitation * 3_600_000);
+    expect(DELIVERY_WINDOW_MS.staff_password_reset).toBe(STAFF_TOKEN_HOURS.password_reset * 3_600_000);
   });
 });
 
@@ -132,11 +142,12 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect((await deliverDueMessages(engine, transports, clock.now())).sent).toBe(1);
   });
 
-  it('retries transient failures with exponential backoff, then gives up after 8 attempts', async () => {
+  it('retries transient failures with exponential backoff while the message is worth sending (a reset link: its hour), then gives up', async () => {
     const id = await queue(engine, resetMessage({ token: 'BACKOFF-TOKEN' }));
     transports.failWith = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525 (BACKOFF-TOKEN)'), { code: 'ESOCKET' });
 
-    for (let attempt = 1; attempt <= 7; attempt++) {
+    // Tries at 0 s, 5, 15, 35 … 1,275 s; the 9th at 1,275 s would wait until 2,555 s, still in the hour.
+    for (let attempt = 1; attempt <= 9; attempt++) {
       expect(await pass(), `attempt ${attempt}`).toEqual({ sent: 0, retrying: 1, failed: 0, skipped: 0 });
       const row = await outboxRow(engine, id);
       const wait = 5_000 * 2 ** (attempt - 1);
@@ -149,15 +160,67 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
       expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
       clock.advance(1);
     }
+    // The 10th fails at 2,555 s: the next (5,115 s) would be after the link expired.
     expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
     const failed = await outboxRow(engine, id);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 8, params: null, sent_at: null });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 10, params: null, sent_at: null });
     expect(failed.last_error).toContain('ECONNREFUSED');
 
     transports.failWith = undefined;
     clock.advance(24 * 3_600_000);
     expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
     expect(transports.mails).toEqual([]);
+  });
+
+  it('keeps an eGift’s claim code through an afternoon’s mail outage, and gives up only after its week', async () => {
+    const gift = (code: string) =>
+      resetMessage({ template: 'egift_received', params: { first_name: 'Bo', buyer_name: 'Ana', amount: '$25.00', vendor_name: 'Café Luna', code } });
+    const down = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525'), { code: 'ESOCKET' });
+    /** Passes at each retry's time until `until`; how many tries failed. */
+    const outage = async (id: number, until: number) => {
+      let tries = 0;
+      for (;;) {
+        const row = await outboxRow(engine, id);
+        if (row.status !== 'pending' || row.next_attempt_at > until) return tries;
+        clock.set(Math.max(clock.now(), row.next_attempt_at));
+        await pass();
+        tries += 1;
+      }
+    };
+
+    const kept = await queue(engine, gift('GIFT-KEPT-1'));
+    const queuedAt = clock.now();
+    transports.failWith = down;
+    expect(await outage(kept, queuedAt + 6 * 3_600_000)).toBeGreaterThan(8);
+    expect(await outboxRow(engine, kept)).toMatchObject({ status: 'pending' });
+    transports.failWith = undefined;
+    clock.set((await outboxRow(engine, kept)).next_attempt_at);
+    expect((await pass()).sent).toBe(1);
+    expect(transports.mails.at(-1)!.text).toContain('GIFT-KEPT-1');
+
+    const lost = await queue(engine, gift('GIFT-LOST-2'));
+    const lostAt = clock.now();
+    transports.failWith = down;
+    await outage(lost, Number.MAX_SAFE_INTEGER);
+    const given = await outboxRow(engine, lost);
+    expect(given).toMatchObject({ status: 'failed', params: null });
+    // Tried hourly to the end of its week: the last try within the hour before it.
+    expect(clock.now()).toBeLessThanOrEqual(lostAt + 7 * 86_400_000);
+    expect(clock.now()).toBeGreaterThan(lostAt + 7 * 86_400_000 - 3_600_000);
+  });
+
+  it('gives an SMS code up within its ten minutes', async () => {
+    const id = await queue(engine, { vendorId: null, channel: 'sms', to: '+593991234567', template: 'sms_verification', locale: 'en', params: { token: '551204', vendor_name: 'Café Luna' } });
+    const queuedAt = clock.now();
+    transports.failWith = () => Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
+    for (;;) {
+      const row = await outboxRow(engine, id);
+      if (row.status !== 'pending') break;
+      clock.set(Math.max(clock.now(), row.next_attempt_at));
+      await pass();
+    }
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', attempts: 7 });
+    expect(clock.now() - queuedAt).toBe(315_000);
   });
 
   it('delivers on a later attempt once the transport recovers', async () => {
@@ -273,6 +336,21 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     clock.advance(1);
     expect(await pass()).toEqual({ sent: 1, retrying: 0, failed: 0, skipped: 0 });
     expect(await outboxRow(engine, id)).toMatchObject({ status: 'sent', attempts: 2, params: null });
+  });
+
+  it('a message whose claim ended after its window is given up, not sent late', async () => {
+    const id = await queue(engine, { vendorId: null, channel: 'sms', to: '+593991234567', template: 'sms_verification', locale: 'en', params: { token: '551204', vendor_name: 'Café Luna' } });
+    // Claimed 6 minutes in, then the pass died: its lease (5 minutes) ends after the code's 10.
+    clock.advance(6 * 60_000);
+    await engine.db
+      .updateTable('messages_outbox')
+      .set({ status: 'sending', attempts: 3, next_attempt_at: clock.now() + DEFAULT_RETRY_POLICY.leaseMs })
+      .where('id', '=', id)
+      .execute();
+    clock.advance(DEFAULT_RETRY_POLICY.leaseMs);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', params: null, last_error: expect.stringMatching(/no longer worth sending/) });
+    expect(transports.texts).toEqual([]);
   });
 
   it('a pass whose claim expired cannot overwrite the outcome of the pass that took over', async () => {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Engine } from '../engine';
 import type { MessagesOutboxTable } from '../storage/schema';
 import { describeFailure, isPermanentFailure } from './delivery-error';
+import { deliveryWindowMs } from './delivery-window';
 import { type MessageTransports, type MessagingLogger, silentLogger } from './ports';
 import type { MessageTemplate } from './queue-message';
 import { openParams } from './sealed-params';
@@ -10,7 +11,7 @@ import { renderMessage } from './templates';
 // The delivery side of the messages outbox. Rows move
 //
 //   pending ──claim──▶ sending ──▶ sent                 (params, sealed until then, cleared)
-//      ▲                  │  └───▶ failed               (permanent error or out of attempts; params cleared)
+//      ▲                  │  └───▶ failed               (permanent error, or no longer worth sending; params cleared)
 //      └── retry later ◀──┘
 //
 // A pass reads the due rows, then claims each one with a conditional UPDATE (the status and the
@@ -21,7 +22,10 @@ import { renderMessage } from './templates';
 // message is being sent: each state change is one statement.
 
 export interface RetryPolicy {
-  /** Attempts before giving up (the first send counts). */
+  /**
+   * Attempts at most (the first send counts), whatever the message's window (delivery-window.ts):
+   * a backstop for a message whose sending kills the process each time (left `sending`, lease after lease).
+   */
   maxAttempts: number;
   /** Wait after the first failure; doubles after each further failure. */
   baseDelayMs: number;
@@ -32,7 +36,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 8,
+  maxAttempts: 200,
   baseDelayMs: 5_000,
   maxDelayMs: 60 * 60_000,
   leaseMs: 5 * 60_000,
@@ -54,7 +58,7 @@ export interface DeliveryReport {
   sent: number;
   /** Failed this time, scheduled again. */
   retrying: number;
-  /** Given up: permanent error or out of attempts. */
+  /** Given up: permanent error, out of its window (or of attempts). */
   failed: number;
   /** Due, but claimed by another pass first. */
   skipped: number;
@@ -124,8 +128,9 @@ async function deliverOne(
   let send: () => Promise<void>;
   let secrets: string[] = [];
   try {
-    // A row left `sending` by a pass that died has used its attempts too.
+    // A row left `sending` by a pass that died has used its attempts (and maybe its window) too.
     if (row.attempts >= policy.maxAttempts) throw new Error('delivery was interrupted and the message is out of attempts');
+    if (row.status === 'sending' && clock() > row.created_at + deliveryWindowMs(row.template)) throw new Error('delivery was interrupted and the message is no longer worth sending');
     // Sealed under the node key (queue-message.ts): opened here only to render the message.
     const params = openParams(engine, row.params) as Record<string, string> | null;
     if (params === null || typeof params !== 'object') throw new Error('the message has no parameters');
@@ -140,9 +145,11 @@ async function deliverOne(
     await send();
   } catch (error) {
     const reason = describeFailure(error, secrets);
-    if (isPermanentFailure(error) || attempts >= policy.maxAttempts) return giveUp(reason);
+    const next = clock() + retryDelayMs(attempts, policy);
+    // No longer worth sending by the next try (a code expired by then): given up now, said now.
+    if (isPermanentFailure(error) || attempts >= policy.maxAttempts || next > row.created_at + deliveryWindowMs(row.template)) return giveUp(reason);
     await finish()
-      .set({ status: 'pending', next_attempt_at: clock() + retryDelayMs(attempts, policy), last_error: reason })
+      .set({ status: 'pending', next_attempt_at: next, last_error: reason })
       .execute();
     logger.warn({ ...log, error: reason }, 'message not delivered; will retry');
     return 'retrying';
