@@ -110,8 +110,8 @@ describe.each(BACKENDS)('imported points and points expiry ($name)', (backend) =
     expect(report.imported).toBe(5);
     // The day written is the points' last: they go when it ends.
     const dec21Ends = Date.UTC(2026, 11, 22);
-    expect(await pointsOf(engine, vendor, 'ana@example.com')).toMatchObject({ balance: 500, expiresAt: dec21Ends });
-    expect(await pointsOf(engine, vendor, 'ben@example.com')).toMatchObject({ balance: 300, expiresAt: dec21Ends });
+    expect(await pointsOf(engine, vendor, 'ana@example.com')).toMatchObject({ balance: 500, expiresAt: dec21Ends - 1 });
+    expect(await pointsOf(engine, vendor, 'ben@example.com')).toMatchObject({ balance: 300, expiresAt: dec21Ends - 1 });
     // An empty cell: the program's rule.
     expect(await pointsOf(engine, vendor, 'cid@example.com')).toMatchObject({ balance: 200, expiresAt: importedAt + 365 * DAY });
 
@@ -139,7 +139,10 @@ describe.each(BACKENDS)('imported points and points expiry ($name)', (backend) =
       await opened.engine.db.updateTable('vendors').set({ points_expiry_days: 365 }).where('id', '=', vendor.vendorId).execute();
       const report = await run(opened.engine, vendor, 'email,points,points_expire_on\nana@example.com,500,2027-03-31\n');
       expect(report.imported, timeZone).toBe(1);
-      expect(await pointsOf(opened.engine, vendor, 'ana@example.com'), timeZone).toMatchObject({ balance: 500, expiresAt: dayEnds });
+      const { expiresAt } = await pointsOf(opened.engine, vendor, 'ana@example.com');
+      expect(expiresAt, timeZone).toBe(dayEnds - 1);
+      // Shown where the program is, the moment they expire falls on the day written (not the next).
+      expect(new Intl.DateTimeFormat('en-CA', { timeZone }).format(expiresAt!), timeZone).toBe('2027-03-31');
       // Half past eleven at night on the day written, local time: still there.
       clock.set(dayEnds - 30 * 60_000);
       await expirePoints(opened.engine);

@@ -51,7 +51,8 @@ export function readPointsExpiry(text: string, context: { country: string; timeZ
   const day = ms / DAY_MS;
   const dayEnds = daysBetween(context.timeZone, day, day).bounds.at(-1)!;
   if (dayEnds <= context.now) return { ok: false, reason: 'expiry_in_the_past', message: `${text} has ended: these points have expired already (leave the cell empty for the program's rule).` };
-  return { ok: true, value: dayEnds };
+  // Its last millisecond: a screen showing when the points expire shows the day written, not the next.
+  return { ok: true, value: dayEnds - 1 };
 }
 
 /**
