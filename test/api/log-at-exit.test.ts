@@ -82,11 +82,68 @@ describe.runIf(process.platform !== 'win32')('a process logging to standard outp
     expect(messages).toEqual(Array.from({ length: messages.length }, (_, i) => `line ${i}`));
   }
 
+  it('calls a flush back once the reader reads again, the script waiting for it (was: the script ended unflushed)', async () => {
+    const child = start(`${logMuch}
+      await new Promise((resolve) => logger.flush(resolve));
+      process.stderr.write('flushed\\n');`);
+    // Read only after half a second: meanwhile the flush waits on the full pipe.
+    setTimeout(() => {
+      child.stdout!.removeAllListeners('readable');
+      child.stdout!.resume();
+    }, 500);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    expect(await exitCode(child, 'never said')).toBe(0);
+    expect(stderr).toContain('flushed');
+  }, 20_000);
+
   it('exits when its loop ends', async () => {
     const child = start(logMuch);
     expect(await exitCode(child)).toBe(0);
     await expectLinesInOrder(child);
   }, 20_000);
+});
+
+const python = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import pty'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+// A terminal (a pty from Python's standard library) that nobody reads: Ctrl-S, a stalled ssh session.
+describe.runIf(process.platform !== 'win32' && python)('a process logging to a terminal that nobody reads', () => {
+  it('keeps its event loop turning (was: held in a blocking write)', async () => {
+    const dir = makeTempDir();
+    try {
+      const beats = `${dir.path}/beats`;
+      const child = `
+        import { appendFileSync } from 'node:fs';
+        const { createLogger } = await import(${source('server/http/logger.ts')});
+        const logger = createLogger();
+        const padding = 'x'.repeat(200);
+        setInterval(() => { for (let k = 0; k < 200; k++) logger.info({ padding }, 'line'); }, 20);
+        setInterval(() => appendFileSync(${JSON.stringify(beats)}, Date.now() + '\\n'), 100);`;
+      const driver = `
+import os, pty, subprocess, sys, time
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL)
+os.close(slave)
+time.sleep(3)
+p.kill()
+`;
+      execFileSync('python3', ['-c', driver, process.execPath, '--import', 'tsx', '--input-type=module', '-e', child], { stdio: 'ignore', timeout: 15_000 });
+      const times = readFileSync(beats, 'utf8').trim().split('\n').map(Number);
+      // A beat every 100 ms for about 3 s, less start-up: never a stall of a second.
+      expect(times.length).toBeGreaterThan(5);
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      expect(Math.max(...gaps)).toBeLessThan(1_000);
+    } finally {
+      dir.remove();
+    }
+  }, 30_000);
 });
 
 describe.runIf(process.platform !== 'win32')('a process exiting while its log file is being written', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/http/logger';
 import { makeTempDir } from '../support/temp-dir';
@@ -22,6 +22,49 @@ describe('the log file', () => {
         lines = readLines(file);
       }
       expect(lines.map((line) => line.msg)).toEqual(Array.from({ length: 50 }, (_, i) => `line ${i}`));
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('starts again at the top of a file emptied from outside, and writes after lines appended to it', async () => {
+    const dir = makeTempDir();
+    try {
+      const file = `${dir.path}/node.log`;
+      const logger = createLogger({ file });
+      const flushed = () => new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+      for (let i = 0; i < 100; i++) logger.info(`before ${i}`);
+      await flushed();
+      // An operator's `: > node.log` (or logrotate's copytruncate): the writer wrote on where the old end was, after NUL bytes.
+      truncateSync(file, 0);
+      logger.info('after emptying');
+      await flushed();
+      expect(readFileSync(file).includes(0)).toBe(false);
+      expect(readLines(file).map((line) => line.msg)).toEqual(['after emptying']);
+      appendFileSync(file, `${JSON.stringify({ msg: 'a note by hand' })}\n`);
+      logger.info('after the note');
+      await flushed();
+      expect(readLines(file).map((line) => line.msg)).toEqual(['after emptying', 'a note by hand', 'after the note']);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('opens a fresh file at its size when the file was deleted from outside', async () => {
+    const dir = makeTempDir();
+    try {
+      const file = `${dir.path}/node.log`;
+      const logger = createLogger({ file, rotation: { maxBytes: 20_000, keep: 2 } });
+      const flushed = () => new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+      logger.info('first');
+      await flushed();
+      rmSync(file);
+      // Past a file's size: the deleted file's descriptor grew without limit, and no new file came.
+      const padding = 'x'.repeat(200);
+      for (let i = 0; i < 300; i++) logger.info({ padding }, `line ${i}`);
+      await flushed();
+      expect(existsSync(file)).toBe(true);
+      expect(readLines(file).at(-1)!.msg).toBe('line 299');
     } finally {
       dir.remove();
     }

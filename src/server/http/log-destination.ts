@@ -1,5 +1,6 @@
 import { close, constants, fstatSync, mkdir, mkdirSync, open, openSync, write, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isatty } from 'node:tty';
 import { type RotatedFile, rotateLogFiles } from './log-file-rotation';
 
 /** Where a log's lines go: a file, moved aside at its size, or standard output. */
@@ -63,12 +64,19 @@ export class BatchedDestination {
   private bytesInFile = 0;
   /** A file's name is being opened (again): lines and flushes wait for it (nothing is left half done). */
   private opening = false;
-  /** A failed open or write is to be tried again (once however many times it failed). */
-  private retryScheduled = false;
   /** The last write or open failed (and none has succeeded since): why. */
   private failing: Error | null = null;
+  /** The retry's timer: unref'd, unless a flush waits on what it will write (pino's flush keeps a script alive). */
+  private retryTimer: NodeJS.Timeout | null = null;
+  /**
+   * Standard output written by this thread (a pipe or socket libuv made non-blocking, a file); a
+   * terminal stays blocking, and one paused (Ctrl-S, a stalled ssh session) would hold the event
+   * loop, so it is written from libuv's pool as files are.
+   */
+  private readonly writesHere: boolean;
 
   constructor(private readonly target: LogTarget) {
+    this.writesHere = target === 'stdout' && !isatty(1);
     if (target === 'stdout') {
       // Node's stream for standard output, once made, has made a pipe or socket non-blocking (libuv).
       this.fd = process.stdout.fd;
@@ -108,6 +116,7 @@ export class BatchedDestination {
       return;
     }
     this.flushes.push({ upTo, callback });
+    this.retryTimer?.ref();
   }
 
   /**
@@ -143,6 +152,7 @@ export class BatchedDestination {
     if (!this.due || this.pending === '' || this.inFlight || this.opening) return;
     let lines = this.pending;
     if (this.target !== 'stdout') {
+      this.followFileSize();
       lines = this.linesForFile(this.target);
       if (lines === '') return; // the file is being moved aside: called again when it is open
     }
@@ -156,7 +166,7 @@ export class BatchedDestination {
 
   private writeInFlight(): void {
     const bytes = this.inFlight!;
-    if (this.target !== 'stdout') {
+    if (!this.writesHere) {
       write(this.fd, bytes, 0, bytes.length, this.position, (error, n) => (error ? this.failed(error) : this.wrote(n)));
       return;
     }
@@ -196,16 +206,29 @@ export class BatchedDestination {
       this.failing = error;
       this.failFlushes(error);
     }
-    if (this.retryScheduled) return;
-    this.retryScheduled = true;
-    setTimeout(
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(
       () => {
-        this.retryScheduled = false;
+        this.retryTimer = null;
         if (this.opening) this.openFile();
         else if (this.inFlight) this.writeInFlight();
       },
       error.code === 'EAGAIN' ? FULL_PIPE_RETRY_MS : RETRY_MS,
-    ).unref();
+    );
+    if (this.flushes.length === 0) this.retryTimer.unref();
+  }
+
+  /**
+   * The file's size before each batch (once in 10 ms at most): emptied from outside (`: > node.log`,
+   * logrotate's copytruncate) the next line goes at its start, not after a run of NUL bytes where
+   * the old end was; lines someone appended are not written over.
+   */
+  private followFileSize(): void {
+    if (this.position === null || this.fd < 0) return;
+    const size = fstatSync(this.fd).size;
+    if (size === this.position) return;
+    this.position = size;
+    this.bytesInFile = size;
   }
 
   /**

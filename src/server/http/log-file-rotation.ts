@@ -33,7 +33,8 @@ export function rotateLogFiles(file: string, keep: number): boolean {
     for (let n = keep - 1; n >= 1; n--) {
       if (exists(`${file}.${n}`)) renameSync(`${file}.${n}`, `${file}.${n + 1}`);
     }
-    renameSync(file, `${file}.1`);
+    // The file deleted from outside (its writer kept writing to nothing): nothing to move, a fresh one is opened.
+    if (exists(file)) renameSync(file, `${file}.1`);
     return true;
   } catch {
     return false;
