@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { importMembers } from '../../src/core/import/import-members';
 import { memberFileText, readMemberFile } from '../../src/core/import/member-file';
-import { memberExportPage, planMemberExport } from '../../src/core/member-export/member-export';
+import { MEMBER_EXPORT_PAGE, MEMBER_EXPORT_TIME_LIMIT_MS, MEMBER_EXPORTS_AT_ONCE, memberExportPage, memberExportSettings, planMemberExport } from '../../src/core/member-export/member-export';
 import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
 import { invitedStaff, ownerOf, type SignedInStaff, staffCall } from '../support/backoffice';
 import { ManualClock } from '../support/clock';
-import { loginAt, PASSWORD, phoneOnlyGuestAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { type Customer, loginAt, PASSWORD, phoneOnlyGuestAt, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
+import { inStoreApi } from '../support/in-store';
 import { startPostgresCentral, type ServedNode } from '../support/postgres-central';
 import { http, startTestNode, type TestNode } from '../support/test-node';
 
@@ -206,4 +209,218 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
       await opened.close();
     }
   });
+
+  it('carries a balance below zero over as nothing owed in the import’s columns, the true figure beside it (the import refused the row)', async () => {
+    // Points spent, then the sale that earned them voided: -40 (seventeenth round's review).
+    const api = inStoreApi(asNode);
+    const neg = await signUpAt(asNode(), vendor.vendorId, { first_name: 'Nela', last_name: 'Below' });
+    await adjust(neg.userId, vendor.quickPayCurrencyId, 2500);
+    const reward = (await api.addReward(vendor, { name: 'Lunch', cost: 40 })).id;
+    await api.orderOk(vendor.apiKey, { card_number: neg.email, receipt_number: 'NEG-1', subtotal: 50 });
+    await api.orderOk(vendor.apiKey, { card_number: neg.email, receipt_number: 'NEG-2', subtotal: 0, redemptions: [reward] });
+    await api.voidOk(vendor.apiKey, 'NEG-1', { contentType: true });
+    expect(await api.balanceOf(vendor.loyaltyCurrencyId, neg.userId)).toBe(-40);
+
+    const file = (await download(owner.token)).bytes;
+    const [header, ...rows] = csvRecords(text(file).slice(1));
+    const nela = Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[0] === 'Nela')![i]]));
+    expect(nela).toMatchObject({ points: '0', quick_pay: '25.00', 'points:Points': '-40', 'stored_value:USD': '25.00' });
+
+    const backend = BACKENDS.find((b) => (node.engine.dialect === 'sqlite' ? b.name === 'sqlite' : b.name !== 'sqlite'))!;
+    const opened = await backend.open();
+    const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
+    try {
+      const fresh = await setUpVendor(engine, { name: 'Café Nuevo', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+      const read = readMemberFile(memberFileText(file));
+      const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
+      expect(report.reported).toEqual([]);
+      expect(await engine.db.selectFrom('users').select('first_name').where('email_key', '=', neg.email.toLowerCase()).executeTakeFirst()).toEqual({ first_name: 'Nela' });
+    } finally {
+      await engine.close();
+      await opened.close();
+    }
+  });
+});
+
+
+// Eighteenth round: one download reads one snapshot, taken when it starts. Pages of two rows, the
+// download paused after its first page; meanwhile a member already written is merged into, one
+// already written re-joins (a new membership, further on), one not yet written is renamed, one
+// earns at the counter, a new one joins. The file is the one a download made just before — no row
+// twice, none missing, none changed — and the counter's sale went through while it was paused.
+// PostgreSQL on a server (PG_URL): the embedded one has a single connection, nothing writes beside
+// a read there.
+const SNAPSHOT_NODES = NODES.filter((n) => n.name === 'SQLite' || process.env.PG_URL);
+
+describe.each(SNAPSHOT_NODES)('one download is one snapshot on $name', ({ name, start }) => {
+  let node: ServedNode;
+  const asNode = () => node as unknown as TestNode;
+  let vendor: VendorCredentials;
+  let other: VendorCredentials;
+  let owner: SignedInStaff;
+  const members: Customer[] = [];
+  let receipts = 0;
+
+  beforeAll(async () => {
+    node = await start();
+    vendor = await node.addVendor('Café Instante');
+    other = await node.addVendor('Café Otro');
+    owner = await ownerOf(asNode(), vendor.vendorId);
+    for (let i = 0; i < 6; i += 1) members.push(await signUpAt(asNode(), vendor.vendorId, { first_name: `Member${i}`, last_name: 'Snap' }));
+  }, 120_000);
+  afterEach(() => {
+    memberExportSettings.rows = MEMBER_EXPORT_PAGE;
+    memberExportSettings.timeLimitMs = MEMBER_EXPORT_TIME_LIMIT_MS;
+    memberExportSettings.betweenPages = null;
+  });
+  afterAll(() => node?.close());
+
+  const url = () => `${node.url}/backoffice/customers/export.csv`;
+  const downloadText = async () => {
+    const response = await fetch(url(), { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  /** A download with pages of two rows that stops after its first page until `resume` is called. */
+  const pausedDownload = async (signal?: AbortSignal) => {
+    let reached!: () => void;
+    const paused = new Promise<void>((resolve) => (reached = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let pages = 0;
+    memberExportSettings.rows = 2;
+    memberExportSettings.betweenPages = async () => {
+      pages += 1;
+      if (pages > 1) return;
+      reached();
+      await resumed;
+    };
+    const response = await fetch(url(), { headers: { authorization: `Bearer ${owner.token}` }, ...(signal ? { signal } : {}) });
+    expect(response.status).toBe(200);
+    await paused;
+    return { response, resume };
+  };
+  const sqliteFile = () => `${asNode().dataDir}/punchcard.db`;
+  /** SQLite: whether the WAL can be emptied now (no reader on an older state), from a connection of the test's own. */
+  const walEmptiable = () => {
+    const outside = new BetterSqlite3(sqliteFile());
+    try {
+      outside.pragma('busy_timeout = 0');
+      return (outside.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy === 0;
+    } finally {
+      outside.close();
+    }
+  };
+  /** PostgreSQL: the node's connections to its database that are inside a transaction. */
+  const inTransaction = async () => {
+    const observer = new pg.Client({ connectionString: process.env.PG_URL });
+    await observer.connect();
+    try {
+      const database = (await node.engine.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow()).name;
+      const { rows } = await observer.query("select count(*)::int as n from pg_stat_activity where datname = $1 and state like 'idle in transaction%'", [database]);
+      return rows[0].n as number;
+    } finally {
+      await observer.end();
+    }
+  };
+
+  it('writes every member once, as they were when the download started, while members change and the counter sells', async () => {
+    // A member of another program too, so leaving this one keeps the account (they come back below).
+    expect((await loginAt(asNode(), members[1]!.email, PASSWORD, other.vendorId)).status).toBe(200);
+    const before = await downloadText();
+    expect(before.split('\r\n').filter((line) => line.includes('Snap'))).toHaveLength(6);
+
+    const { response, resume } = await pausedDownload();
+    // Merged into a member already written: written still, on the next page, as before.
+    await node.engine.db.updateTable('users').set({ merged_into: members[0]!.userId }).where('id', '=', members[4]!.userId).execute();
+    // An already written member leaves and re-joins: a new membership, after the page boundary.
+    expect((await staffCall(asNode(), owner.token, 'POST', `/backoffice/customers/${members[1]!.userId}/remove`, { reason: 'asked to leave' })).body).toEqual({ removed: true, erased: false });
+    expect((await loginAt(asNode(), members[1]!.email, PASSWORD, vendor.vendorId)).status).toBe(200);
+    // Not yet written: renamed.
+    await node.engine.db.updateTable('users').set({ first_name: 'Renamed' }).where('id', '=', members[3]!.userId).execute();
+    // A new member joins.
+    await signUpAt(asNode(), vendor.vendorId, { first_name: 'Newcomer', last_name: 'Snap' });
+    // A sale at the counter commits while the download holds its snapshot (points for a member not yet written).
+    receipts += 1;
+    const sale = await inStoreApi(asNode).orderOk(vendor.apiKey, { card_number: members[2]!.email, receipt_number: `SNAP-${name}-${receipts}`, subtotal: 25 });
+    expect(sale).toBeTruthy();
+    resume();
+    const during = await response.text();
+
+    expect(during).toBe(before);
+    // The changes were real: the next download has them.
+    const after = await downloadText();
+    expect(after).not.toBe(before);
+    expect(after).toContain('Renamed');
+    expect(after).toContain('Newcomer');
+    expect(after).not.toContain('Member4');
+    expect(after.split('\r\n').filter((line) => line.includes('Member1'))).toHaveLength(1);
+  }, 60_000);
+
+  it('holds its snapshot only while the download runs: a client gone mid-download releases it', async () => {
+    const exports = () => node.engine.db.selectFrom('audit_log').select('after').where('action', '=', 'customers.exported').where('vendor_id', '=', vendor.vendorId).orderBy('id', 'desc').execute();
+    // More aborted downloads than the test pool's four connections: a connection kept by one would leave the last waiting.
+    for (let round = 0; round < 5; round += 1) {
+      const abort = new AbortController();
+      const { response, resume } = await pausedDownload(abort.signal);
+      // Something committed after the snapshot, which it keeps from being cleaned away.
+      await node.engine.db.updateTable('users').set({ last_name: `Snap ${round}` }).where('id', '=', members[5]!.userId).execute();
+      if (node.engine.dialect === 'sqlite') expect(walEmptiable()).toBe(false);
+      else expect(await inTransaction()).toBe(1);
+      const audited = await exports();
+      abort.abort();
+      await response.text().catch(() => undefined);
+      // Resumed before the node saw the client go, the download would just finish (complete: true below).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      resume();
+      // The stream's end is asynchronous after the abort: waited for by its audit entry.
+      for (let tries = 0; tries < 400 && (await exports()).length === audited.length; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(JSON.parse(String((await exports())[0]!.after))).toMatchObject({ complete: false });
+      if (node.engine.dialect === 'sqlite') expect(walEmptiable()).toBe(true);
+      else expect(await inTransaction()).toBe(0);
+    }
+    memberExportSettings.rows = MEMBER_EXPORT_PAGE;
+    memberExportSettings.betweenPages = null;
+    expect(await downloadText()).toContain('Newcomer');
+  }, 60_000);
+
+  it('serves two downloads at once, each with its snapshot; a third is refused until one ends', async () => {
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let paused = 0;
+    memberExportSettings.rows = 2;
+    memberExportSettings.betweenPages = async () => {
+      paused += 1;
+      await resumed;
+    };
+    const held: Response[] = [];
+    for (let i = 0; i < MEMBER_EXPORTS_AT_ONCE; i += 1) {
+      held.push(await fetch(url(), { headers: { authorization: `Bearer ${owner.token}` } }));
+      for (let tries = 0; tries < 400 && paused <= i; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(paused).toBe(MEMBER_EXPORTS_AT_ONCE);
+    try {
+      const refused = await fetch(url(), { headers: { authorization: `Bearer ${owner.token}` } });
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '60']);
+      expect((await refused.json()).code).toBe('rate_limited');
+    } finally {
+      resume();
+    }
+    const files = await Promise.all(held.map((response) => response.text()));
+    expect(files[0]).toBe(files[1]);
+    expect(await downloadText()).toBe(files[0]);
+  }, 60_000);
+
+  it('lets go of its snapshot at its time limit, and the download is cut off', async () => {
+    memberExportSettings.timeLimitMs = 300;
+    const { response, resume } = await pausedDownload();
+    await node.engine.db.updateTable('users').set({ last_name: 'Snap late' }).where('id', '=', members[5]!.userId).execute();
+    if (node.engine.dialect === 'sqlite') expect(walEmptiable()).toBe(false);
+    else expect(await inTransaction()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    if (node.engine.dialect === 'sqlite') expect(walEmptiable()).toBe(true);
+    else expect(await inTransaction()).toBe(0);
+    resume();
+    await expect(response.text()).rejects.toThrow();
+  }, 60_000);
 });

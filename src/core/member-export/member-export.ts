@@ -8,6 +8,7 @@ import { readBirthdate } from '../import/member-profile';
 import { csvField } from '../../shared/csv-field';
 import { plainDecimal } from '../dashboard/period-statement-csv';
 import { type Engine, ownsProgramData, transact } from '../engine';
+import { openReadSnapshot } from '../storage/read-snapshot';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import type { DB } from '../storage/schema';
@@ -24,10 +25,37 @@ import type { DB } from '../storage/schema';
 //
 // Read in keyset pages of memberships by id, each page its own few queries; the caller streams
 // each page's text as it comes and the node serves other requests between pages (the SQLite
-// driver is synchronous: a page holds the thread for its queries, never the whole file).
+// driver is synchronous: a page holds the thread for its queries, never the whole file). Every
+// page of one file reads one snapshot (storage/read-snapshot.ts), taken when the download starts:
+// a member merged, re-joined or changed meanwhile is written once, as they were then.
 
 /** Memberships read per page: ~1,000 rows are a few milliseconds of SQLite's time. */
 export const MEMBER_EXPORT_PAGE = 1000;
+
+/**
+ * How long one download may hold its snapshot: a held snapshot stops SQLite's checkpoints at it
+ * (the WAL grows) and PostgreSQL's vacuum. 100,000 members take seconds; a client still reading
+ * after this gets a cut-off transfer, audited `complete: false`.
+ */
+export const MEMBER_EXPORT_TIME_LIMIT_MS = 15 * 60_000;
+
+/**
+ * How the export reads: rows per page, the snapshot's time limit, and a pause between two pages
+ * (after one went to the stream, before the next is read). Tests make pages small, the limit
+ * short, and pause there to change members mid-download; the node never changes them.
+ */
+export const memberExportSettings: { rows: number; timeLimitMs: number; betweenPages: (() => Promise<void>) | null } = {
+  rows: MEMBER_EXPORT_PAGE,
+  timeLimitMs: MEMBER_EXPORT_TIME_LIMIT_MS,
+  betweenPages: null,
+};
+
+/**
+ * Downloads a node serves at once: each holds its snapshot for its whole length (on PostgreSQL a
+ * connection of the pool, which counters need too); one more is refused (429) until one ends.
+ */
+export const MEMBER_EXPORTS_AT_ONCE = 2;
+const running = new WeakMap<Kysely<DB>, number>();
 
 /** The import's columns, in its order, under its names (MEMBER_COLUMNS without the full `name`). */
 const IMPORT_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language'] as const;
@@ -54,17 +82,19 @@ export interface MemberExportPlan {
   now: number;
 }
 
-/**
- * Checks the export may run here and reads what every page needs (the currencies, the tiers). A
- * paired store refuses: the program's member list is central's (the store holds only what it pulled).
- */
-export async function planMemberExport(engine: Engine, staff: StaffPrincipal): Promise<MemberExportPlan> {
+/** A paired store refuses: the program's member list is central's (the store holds only what it pulled). */
+export function refuseMemberExportHere(engine: Engine): void {
   if (!ownsProgramData(engine)) throw new ServiceError('member_list_managed_by_central');
+}
+
+/** Checks the export may run here and reads (from `db`: the export's snapshot) what every page needs (the currencies, the tiers). */
+export async function planMemberExport(engine: Engine, staff: StaffPrincipal, db: Kysely<DB> = engine.db): Promise<MemberExportPlan> {
+  refuseMemberExportHere(engine);
   const vendorId = staff.vendorId;
   const [vendor, currencies, tiers] = await Promise.all([
-    engine.db.selectFrom('vendors').select(['quick_pay_currency_id']).where('id', '=', vendorId).executeTakeFirstOrThrow(),
-    engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
-    engine.db.selectFrom('tiers').select(['id', 'name']).where('vendor_id', '=', vendorId).execute(),
+    db.selectFrom('vendors').select(['quick_pay_currency_id']).where('id', '=', vendorId).executeTakeFirstOrThrow(),
+    db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
+    db.selectFrom('tiers').select(['id', 'name']).where('vendor_id', '=', vendorId).execute(),
   ]);
   // One column per currency: points:<name> for a loyalty currency, stored_value:<code> for money; the public id when two would read alike.
   const label = (c: { name: string; code: string | null }) => (c.code === null ? `points:${c.name}` : `stored_value:${c.code}`);
@@ -136,8 +166,11 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
       csvField(shown.email ?? ''),
       csvField(shown.phone ?? ''),
       csvField(card),
-      plan.pointsCurrencyId === null ? '' : String(balance(plan.pointsCurrencyId)),
-      plan.quickPayCurrencyId === null ? '' : plainDecimal(balance(plan.quickPayCurrencyId), plan.quickPayDigits),
+      // The import takes no amount below zero (it refused the whole row, the member's quick pay with
+      // it): a balance owed (points spent, then their sale voided) goes over as nothing; the true
+      // figure stays in its currency's column.
+      plan.pointsCurrencyId === null ? '' : String(Math.max(0, balance(plan.pointsCurrencyId))),
+      plan.quickPayCurrencyId === null ? '' : plainDecimal(Math.max(0, balance(plan.quickPayCurrencyId)), plan.quickPayDigits),
       birthdateCell(shown.birthdate ?? null, plan.now),
       (m.contact_consent & 1) !== 0 ? 'yes' : 'no',
       (m.contact_consent & 2) !== 0 ? 'yes' : 'no',
@@ -164,18 +197,48 @@ function birthdateCell(birthdate: number | null, now: number): string {
 }
 
 /**
- * The whole file, page by page (the byte-order mark and header first). The caller streams it; a
- * turn of the event loop between pages lets the node serve check-ins meanwhile. Audited once it
- * ends, with the rows written, and `complete: false` when the download stopped before the end (what
- * left the node is said either way).
+ * The whole file, page by page (the byte-order mark and header first), every page from one
+ * snapshot opened at the first read. The caller streams it; the snapshot is released when the
+ * stream ends, fails or is destroyed (a client gone mid-download: the stream returns the
+ * generator), or at its time limit (memberExportSettings.timeLimitMs). A turn of the event loop
+ * between pages lets the node serve check-ins meanwhile. At most MEMBER_EXPORTS_AT_ONCE run.
+ * Refused or failed before the header, nothing has left: the caller answers with the error.
+ * Audited once it ends, with the rows written, and `complete: false` when the download stopped
+ * before the end (what left the node is said either way).
  */
-export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal, plan: MemberExportPlan): AsyncGenerator<string> {
+export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal): AsyncGenerator<string> {
+  refuseMemberExportHere(engine);
+  const others = running.get(engine.db) ?? 0;
+  if (others >= MEMBER_EXPORTS_AT_ONCE) {
+    const busy = new ServiceError('rate_limited', 'Other member downloads are running. Please try again in a minute.');
+    busy.retryAfterSeconds = 60;
+    throw busy;
+  }
+  running.set(engine.db, others + 1);
+  try {
+    yield* snapshotCsv(engine, staff);
+  } finally {
+    running.set(engine.db, (running.get(engine.db) ?? 1) - 1);
+  }
+}
+
+async function* snapshotCsv(engine: Engine, staff: StaffPrincipal): AsyncGenerator<string> {
+  const snapshot = await openReadSnapshot(engine.db, memberExportSettings.timeLimitMs);
+  let plan: MemberExportPlan;
+  try {
+    plan = await planMemberExport(engine, staff, snapshot.db);
+  } catch (error) {
+    await snapshot.release();
+    throw error;
+  }
   let rows = 0;
   let complete = false;
   try {
     yield `\uFEFF${plan.header}\r\n`;
     for (let afterId = 0; ; ) {
-      const page = await memberExportPage(engine.db, plan, afterId);
+      // Released at its time limit while the client read slowly: the download stops, cut off.
+      if (!snapshot.open) throw new Error(`the members export ran past its time limit (${memberExportSettings.timeLimitMs} ms)`);
+      const page = await memberExportPage(snapshot.db, plan, afterId, memberExportSettings.rows);
       if (page.lastId === null) break;
       afterId = page.lastId;
       yield `${page.lines.join('\r\n')}\r\n`;
@@ -183,18 +246,23 @@ export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal, pl
       // so a download cut short says about what left the node, not what was read.
       rows += page.lines.length;
       await new Promise((resolve) => setImmediate(resolve));
+      await memberExportSettings.betweenPages?.();
     }
     complete = true;
   } finally {
-    await transact(engine, (trx) =>
-      recordAudit(trx, engine, actorOf(staff), {
-        action: 'customers.exported',
-        objectType: 'program',
-        objectId: staff.vendorId,
-        before: null,
-        after: { format: 'csv', rows, complete },
-      }),
-    );
+    try {
+      await snapshot.release();
+    } finally {
+      await transact(engine, (trx) =>
+        recordAudit(trx, engine, actorOf(staff), {
+          action: 'customers.exported',
+          objectType: 'program',
+          objectId: staff.vendorId,
+          before: null,
+          after: { format: 'csv', rows, complete },
+        }),
+      );
+    }
   }
 }
 

@@ -23,6 +23,7 @@ import { asideFileOf, isExistingSqliteFile, isNewSqliteFile, moveIntoPlace, remo
 import { attachWriteConnection } from './raw-writer';
 import { withLazyWriteLock } from './write-lock';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
+import { offerPostgresSnapshots, offerSqliteSnapshots } from './read-snapshot';
 import type { DB } from './schema';
 
 export interface Database {
@@ -157,6 +158,8 @@ type SqliteUse = 'node' | 'built aside' | 'building';
 interface SqliteConnections {
   sqlite: BetterSqlite3.Database;
   reader: BetterSqlite3.Database | null;
+  /** Opens another read connection of the file (a long read's snapshot: read-snapshot.ts); null where there is no reader. */
+  openReader: (() => BetterSqlite3.Database) | null;
   statements: ReturnType<typeof withStatementCache>;
   checkpointer: ReturnType<typeof startCheckpointer> | null;
 }
@@ -169,6 +172,7 @@ function openSqliteAs(file: string | Buffer, options: SqliteOptions, use: Sqlite
     connections = connectSqlite(file, options, use, () => endReadSnapshot());
     const { sqlite, reader, statements } = connections;
     if (reader) endReadSnapshot = attachReader(db, reader);
+    if (connections.openReader) offerSqliteSnapshots(db, connections.openReader);
     // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
     const runStatement = (text: string, parameters: readonly unknown[]) => {
       const statement = statements.prepare(text);
@@ -228,11 +232,17 @@ function connectSqlite(file: string | Buffer, options: SqliteOptions, use: Sqlit
   // A file has a second connection for hot-path reads outside transactions (storage/reader.ts),
   // whose snapshot every statement of the write connection ends, so that reads after a write see it.
   const onDisk = typeof file === 'string' && file !== ':memory:' && file !== '' && use !== 'building' ? file : null;
-  const reader = onDisk ? new BetterSqlite3(onDisk, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) : null;
-  if (reader) lowerEveryLetter(reader);
+  const openReader = onDisk
+    ? () => {
+        const connection = new BetterSqlite3(onDisk, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+        lowerEveryLetter(connection);
+        return connection;
+      }
+    : null;
+  const reader = openReader ? openReader() : null;
   const statements = withStatementCache(sqlite, beforeEachStatement);
   const checkpointer = onDisk && options.backgroundCheckpoints ? startCheckpointer(sqlite, onDisk, options.nativeBinding) : null;
-  return { sqlite, reader, statements, checkpointer };
+  return { sqlite, reader, openReader, statements, checkpointer };
 }
 
 /** Builds in progress in this process, by file: a second open of the same new file waits for the first's. */
@@ -341,6 +351,7 @@ export function openPostgres(url: string, poolSize = 10, options: PostgresOption
     return created;
   };
   const db = new Kysely<DB>({ dialect: withLazyWriteLock(new PostgresDialect({ pool }), options.capturedTables) });
+  offerPostgresSnapshots(db);
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
