@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOwner } from '../../src/core/staff/add-owner';
-import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
-import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD } from '../support/backoffice';
+import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
+import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
 import { type Customer, ROOMY_RATE_LIMITS, signUpAt } from '../support/customers';
 import { backOfficePage, expectCount, expectText, saveScreenshot } from '../support/e2e-browser';
@@ -125,6 +125,36 @@ describe('back-office pay-back of stored value in Chromium', () => {
     const refunds = await node.engine.db.selectFrom('test_gateway_refunds').select('amount').where('amount', '=', 600).execute();
     expect(refunds).toHaveLength(1);
     await page.context().close();
+  });
+
+  it('in Spain, an amount typed with a decimal comma is paid back as written (7,25 is 7.25, not 725)', async () => {
+    // A Madrid café: euros, Spanish; its member's quick pay put there by the owner (cash, no card).
+    const madrid = await setUpVendor(node.engine, { name: 'Café Lupe', currency: 'EUR', country: 'ES', language: 'es', store: { name: 'Lupe Centro', address1: 'Calle Mayor 1', city: 'Madrid' } });
+    const { staff } = await addOwner(node.engine, { vendorId: madrid.vendorId, email: 'lupe.owner@lupe.test', name: 'Lupe Owner', password: STAFF_PASSWORD });
+    const token = await signInOverHttp(node, staff.email);
+    const lia = await signUpAt(node, madrid.vendorId, { first_name: 'Lía', last_name: 'Ríos' });
+    const euros = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', madrid.quickPayCurrencyId).executeTakeFirstOrThrow();
+    expect((await staffCall(node, token, 'POST', `/backoffice/customers/${lia.userId}/adjustments`, { currency: euros.public_id, amount: 2000, reason: 'Saldo inicial' })).status).toBe(201);
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Madrid', locale: 'es-ES', reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.addInitScript(() => localStorage.setItem('punchcard.language', 'es'));
+    await page.goto(`${node.url}/admin#/customers/${lia.userId}`);
+    await page.locator('input[type="email"], input[type="text"]').first().fill(staff.email);
+    await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+    await page.locator('button[type="submit"]').click();
+    const control = page.getByRole('group', { name: 'Devolver saldo' });
+    await expectText(control, /Saldo de pago rápido: 20,00\s€/);
+    await control.getByRole('radio', { name: 'En efectivo' }).check();
+    await control.getByRole('textbox', { name: /Importe a devolver/ }).fill('7,25');
+    await control.getByRole('button', { name: 'Devolver', exact: true }).click();
+    await expectText(page.getByRole('dialog'), /¿Devolver 7,25\s€ a Lía Ríos\?/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Sí, devolver' }).click();
+    await expectText(control.getByRole('status'), /Devueltos 7,25\s€ en efectivo\. El saldo ahora es 12,75\s€\./);
+    const account = await node.engine.db.selectFrom('ledger_accounts').select('balance').where('holder_id', '=', lia.userId).where('currency_id', '=', madrid.quickPayCurrencyId).executeTakeFirstOrThrow();
+    expect(Number(account.balance)).toBe(1275);
+    await context.close();
   });
 
   it('a store manager sees no pay-back control', async () => {
