@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../src/core/engine';
 import { importMembers } from '../../src/core/import/import-members';
 import { memberFileText, readMemberFile } from '../../src/core/import/member-file';
-import { MEMBER_EXPORT_PAGE, MEMBER_EXPORT_TIME_LIMIT_MS, MEMBER_EXPORTS_AT_ONCE, memberExportPage, memberExportSettings, planMemberExport } from '../../src/core/member-export/member-export';
+import { MEMBER_EXPORT_PAGE, MEMBER_EXPORT_TIME_LIMIT_MS, MEMBER_EXPORTS_AT_ONCE, memberExportCsv, memberExportPage, memberExportSettings, planMemberExport } from '../../src/core/member-export/member-export';
 import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
 import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { BACKENDS } from '../support/backends';
@@ -402,6 +402,8 @@ describe.each(SNAPSHOT_NODES)('one download is one snapshot on $name', ({ name, 
     try {
       const refused = await fetch(url(), { headers: { authorization: `Bearer ${owner.token}` } });
       expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '60']);
+      // An error, not a file: no attachment header on it (review: it was named members-….csv).
+      expect(refused.headers.get('content-disposition')).toBeNull();
       expect((await refused.json()).code).toBe('rate_limited');
     } finally {
       resume();
@@ -409,6 +411,29 @@ describe.each(SNAPSHOT_NODES)('one download is one snapshot on $name', ({ name, 
     const files = await Promise.all(held.map((response) => response.text()));
     expect(files[0]).toBe(files[1]);
     expect(await downloadText()).toBe(files[0]);
+  }, 60_000);
+
+  it('at its time limit, an export whose reader stopped reading is told to stop, and ends: its slot freed, its audit written', async () => {
+    // What the route's stream does for a client that stopped reading (a phone's browser sent to the
+    // background): the generator waits at a chunk, never resumed; at the limit the route destroys its
+    // stream, which returns the generator. Before, only the snapshot went: the slot stayed taken.
+    memberExportSettings.timeLimitMs = 300;
+    memberExportSettings.rows = 2;
+    const staff = { sessionId: 0, staffId: owner.id, vendorId: vendor.vendorId, email: owner.email, name: 'Owner', role: 'owner', storeId: null } as const;
+    const audits = () => node.engine.db.selectFrom('audit_log').select('after').where('action', '=', 'customers.exported').where('vendor_id', '=', vendor.vendorId).execute();
+    const before = (await audits()).length;
+    const stalled: AsyncGenerator<string>[] = [];
+    let told = 0;
+    for (let i = 0; i < MEMBER_EXPORTS_AT_ONCE; i += 1) {
+      const rows = memberExportCsv(node.engine, staff, { onTimeLimit: () => { told += 1; void rows.return(undefined); } });
+      expect((await rows.next()).value).toMatch(/^\uFEFFfirst_name,/);
+      stalled.push(rows);
+    }
+    await expect.poll(() => told, { timeout: 5_000 }).toBe(MEMBER_EXPORTS_AT_ONCE);
+    await expect.poll(async () => (await audits()).length - before, { timeout: 5_000 }).toBe(MEMBER_EXPORTS_AT_ONCE);
+    expect((await audits()).slice(-MEMBER_EXPORTS_AT_ONCE).map((a) => JSON.parse(String(a.after)).complete)).toEqual([false, false]);
+    memberExportSettings.timeLimitMs = MEMBER_EXPORT_TIME_LIMIT_MS;
+    expect(await downloadText()).toContain('first_name');
   }, 60_000);
 
   it('lets go of its snapshot at its time limit, and the download is cut off', async () => {

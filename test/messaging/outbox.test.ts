@@ -353,6 +353,14 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect(transports.texts).toEqual([]);
   });
 
+  it('a message first due after its window (the node was off) is given up, not sent stale', async () => {
+    const id = await queue(engine, resetMessage({ token: 'STALE-TOKEN' }));
+    clock.advance(DELIVERY_WINDOW_MS.password_reset + 1);
+    expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', params: null, last_error: expect.stringMatching(/window has passed/) });
+    expect(transports.mails).toEqual([]);
+  });
+
   it('a pass whose claim expired cannot overwrite the outcome of the pass that took over', async () => {
     const id = await queue(engine, resetMessage());
     const slow = new RecordingTransports();

@@ -200,13 +200,15 @@ function birthdateCell(birthdate: number | null, now: number): string {
  * The whole file, page by page (the byte-order mark and header first), every page from one
  * snapshot opened at the first read. The caller streams it; the snapshot is released when the
  * stream ends, fails or is destroyed (a client gone mid-download: the stream returns the
- * generator), or at its time limit (memberExportSettings.timeLimitMs). A turn of the event loop
+ * generator), or at its time limit (memberExportSettings.timeLimitMs; then `onTimeLimit`: the
+ * caller destroys its stream, which may wait on a client that stopped reading, and the generator
+ * ends, its slot freed and its audit written). A turn of the event loop
  * between pages lets the node serve check-ins meanwhile. At most MEMBER_EXPORTS_AT_ONCE run.
  * Refused or failed before the header, nothing has left: the caller answers with the error.
  * Audited once it ends, with the rows written, and `complete: false` when the download stopped
  * before the end (what left the node is said either way).
  */
-export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal): AsyncGenerator<string> {
+export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal, options: { onTimeLimit?: () => void } = {}): AsyncGenerator<string> {
   refuseMemberExportHere(engine);
   const others = running.get(engine.db) ?? 0;
   if (others >= MEMBER_EXPORTS_AT_ONCE) {
@@ -216,14 +218,14 @@ export async function* memberExportCsv(engine: Engine, staff: StaffPrincipal): A
   }
   running.set(engine.db, others + 1);
   try {
-    yield* snapshotCsv(engine, staff);
+    yield* snapshotCsv(engine, staff, options.onTimeLimit);
   } finally {
     running.set(engine.db, (running.get(engine.db) ?? 1) - 1);
   }
 }
 
-async function* snapshotCsv(engine: Engine, staff: StaffPrincipal): AsyncGenerator<string> {
-  const snapshot = await openReadSnapshot(engine.db, memberExportSettings.timeLimitMs);
+async function* snapshotCsv(engine: Engine, staff: StaffPrincipal, onTimeLimit?: () => void): AsyncGenerator<string> {
+  const snapshot = await openReadSnapshot(engine.db, memberExportSettings.timeLimitMs, onTimeLimit);
   let plan: MemberExportPlan;
   try {
     plan = await planMemberExport(engine, staff, snapshot.db);

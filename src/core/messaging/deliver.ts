@@ -128,9 +128,10 @@ async function deliverOne(
   let send: () => Promise<void>;
   let secrets: string[] = [];
   try {
-    // A row left `sending` by a pass that died has used its attempts (and maybe its window) too.
+    // A row left `sending` by a pass that died has used its attempts too.
     if (row.attempts >= policy.maxAttempts) throw new Error('delivery was interrupted and the message is out of attempts');
-    if (row.status === 'sending' && clock() > row.created_at + deliveryWindowMs(row.template)) throw new Error('delivery was interrupted and the message is no longer worth sending');
+    // Past its window (a claim ended after it; a node off all weekend): a code expired, a notice stale.
+    if (clock() > row.created_at + deliveryWindowMs(row.template)) throw new Error('the message is no longer worth sending (its window has passed)');
     // Sealed under the node key (queue-message.ts): opened here only to render the message.
     const params = openParams(engine, row.params) as Record<string, string> | null;
     if (params === null || typeof params !== 'object') throw new Error('the message has no parameters');

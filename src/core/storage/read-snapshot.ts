@@ -37,11 +37,12 @@ export function offerSqliteSnapshots(db: Kysely<DB>, connect: () => BetterSqlite
 }
 
 /**
- * Opens a snapshot of `db`'s database, taken now, released after `limitMs` at the latest. A
+ * Opens a snapshot of `db`'s database, taken now, released after `limitMs` at the latest (then
+ * `onLimit`: its reader, perhaps waiting on a client that stopped reading, is told to stop). A
  * database that offers none (an in-memory SQLite, an embedded PGlite with its one connection,
  * which a held transaction would take from every other query) reads outside any snapshot, as `db`.
  */
-export async function openReadSnapshot(db: Kysely<DB>, limitMs: number): Promise<ReadSnapshot> {
+export async function openReadSnapshot(db: Kysely<DB>, limitMs: number, onLimit: () => void = () => {}): Promise<ReadSnapshot> {
   const source = sources.get(db);
   if (!source) return { db, open: true, release: async () => {} };
   let reads: Kysely<DB> | null = null;
@@ -50,7 +51,10 @@ export async function openReadSnapshot(db: Kysely<DB>, limitMs: number): Promise
     trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
   } else {
     const connection = source.connect();
+    // As the file's hot-path reader (reader.ts): reads only, waits out a checkpoint's moment, sorts in memory.
     connection.pragma('query_only = ON');
+    connection.pragma('busy_timeout = 5000');
+    connection.pragma('temp_store = MEMORY');
     reads = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
     trx = await reads.startTransaction().execute();
   }
@@ -66,7 +70,11 @@ export async function openReadSnapshot(db: Kysely<DB>, limitMs: number): Promise
       snapshotEnded(db);
     }
   };
-  const limit = setTimeout(() => void release().catch(() => undefined), limitMs);
+  const limit = setTimeout(() => {
+    void release()
+      .catch(() => undefined)
+      .finally(onLimit);
+  }, limitMs);
   limit.unref();
   const count = opened.get(db) ?? { count: 0, ended: [] };
   count.count += 1;

@@ -1,15 +1,17 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../core/engine';
-import { memberExportCsv, memberExportFileName, refuseMemberExportHere } from '../../core/member-export/member-export';
+import { memberExportCsv, memberExportFileName } from '../../core/member-export/member-export';
 import { requireStaff, staffOf } from '../auth/staff';
+import { streamAfterFirstChunk } from '../http/stream-after-first-chunk';
 
 /**
  * The program's members as one CSV file (owners only: 'customers.export_all'), streamed page by
  * page as core/member-export reads them from one snapshot: the node never holds the file, and
- * serves its counters between pages. Refusals (403, 409 at a paired store) and a failure before
- * the header (503: no database) come before the first byte, as Fastify answers a stream's error
- * until it has sent headers; a client gone mid-download destroys the stream, which releases the snapshot.
+ * serves its counters between pages. Refusals (403, 409 at a paired store, 429 two downloads
+ * running) and a failure before the header (503: no database) are answered as errors before the
+ * file's headers are set; a client gone mid-download, or the snapshot's time limit, destroys the
+ * stream, which ends the export (its slot freed, its audit written).
  */
 export const backOfficeMemberExportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
   app.get(
@@ -23,13 +25,15 @@ export const backOfficeMemberExportRoutes: FastifyPluginAsyncTypebox<{ engine: E
     },
     async (request, reply) => {
       const staff = staffOf(request);
-      refuseMemberExportHere(engine);
+      let stream: Readable | null = null;
+      const cutOff = () => stream?.destroy(new Error('the members export ran past its time limit'));
+      stream = await streamAfterFirstChunk(memberExportCsv(engine, staff, { onTimeLimit: cutOff }));
       return reply
         .type('text/csv; charset=utf-8; header=present')
         .header('content-disposition', `attachment; filename="${memberExportFileName(engine.clock.now())}"`)
         .header('cache-control', 'no-store')
         // A stream (never serialised): the schema types the 200 as the text it documents.
-        .send(Readable.from(memberExportCsv(engine, staff), { objectMode: false }) as unknown as string);
+        .send(stream as unknown as string);
     },
   );
 };
