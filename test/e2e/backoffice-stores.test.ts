@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { backOfficePage, expectCount, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
+import { backOfficePage, expectCount, expectFocusInDialog, expectText, saveScreenshot, UI_TIMEOUT, VIEWPORT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
 
@@ -100,6 +100,8 @@ describe('back-office stores in Chromium', () => {
     // They were empty and UTC: a merchant in San Francisco got a store whose hours read in London's winter time.
     await expect.poll(() => field(page, 'Country').inputValue()).toBe('US');
     expect(await dialog.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Los_Angeles');
+    // The focus trap's late focus (on the dialog's Close) would take the name as it is filled.
+    await expectFocusInDialog(page);
     await field(page, 'Name').fill('Castro');
     await field(page, 'Address').fill('400 Castro St');
     await field(page, 'City').fill('San Francisco');
@@ -121,6 +123,8 @@ describe('back-office stores in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await expectText(dialog, /Details of Guayaquil Centro/);
     expect(await field(page, 'Monday').inputValue()).toBe('08:00-18:00');
+    // The focus trap's late focus (on the dialog's Close) would take the name as it is filled.
+    await expectFocusInDialog(page);
     await field(page, 'Name').fill('Guayaquil Malecón');
     await field(page, 'Tuesday').fill('25:00-26:00');
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectText, openScreen } from '../support/e2e-browser';
+import { expectFocusInDialog, expectText, openScreen } from '../support/e2e-browser';
 import { type E2eStore, startE2eStore } from '../support/e2e-store';
 
 // The cashier screen in Chromium against a real store node: a name typed in lower case in the
@@ -27,6 +27,8 @@ describe('cashier screen: names typed in the register dialog start each word wit
   it('"mia" "de la cruz-ortiz" joins as Mia De La Cruz-Ortiz; "mcDonald jr" keeps what followed the capital typed', async () => {
     await page.getByRole('button', { name: /^Register customer/ }).click();
     const dialog = page.getByRole('dialog');
+    // The focus trap's late focus would pull the focus out of a name box as it is typed into.
+    await expectFocusInDialog(page);
     await dialog.getByText('By email', { exact: true }).click();
     await dialog.getByLabel('Email address').fill('mia@example.com');
     const first = dialog.getByLabel('First name (optional)');
@@ -52,6 +54,9 @@ describe('cashier screen: names typed in the register dialog start each word wit
     expect(saved).toEqual({ first_name: 'Mia', last_name: 'De La Cruz-Ortiz' });
 
     await page.getByRole('button', { name: /^Register customer/ }).click();
+    await dialog.waitFor();
+    // The same: the trap's late focus would pull the focus out of the last name as it is typed into.
+    await expectFocusInDialog(page);
     await dialog.getByText('By email', { exact: true }).click();
     await dialog.getByLabel('Last name (optional)').pressSequentially('mcDonald jr');
     expect(await dialog.getByLabel('Last name (optional)').inputValue()).toBe('McDonald jr');

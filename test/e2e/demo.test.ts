@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectCount, expectText, openScreen, saveScreenshot, typeAsScanner } from '../support/e2e-browser';
+import { expectCount, expectFocusInDialog, expectText, openScreen, saveScreenshot, typeAsScanner } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { killLeftovers, launch, type Running, stopWith, waitFor } from '../support/processes';
 import { makeTempDir } from '../support/temp-dir';
@@ -116,6 +116,9 @@ describe('the demo in Chromium', () => {
     await expectText(offer, `Card ${card} is not linked to a customer yet`);
     await offer.getByTestId('register-with-card').click();
     const dialog = page.getByRole('dialog', { name: `Register a customer with card ${card}` });
+    await dialog.waitFor();
+    // The focus trap's late focus would pull the focus out of a name box as it is filled.
+    await expectFocusInDialog(page);
     await dialog.getByText('By email', { exact: true }).click();
     await dialog.getByLabel('Email address').fill('new.customer@example.com');
     await dialog.getByLabel('First name (optional)').fill('Noa');

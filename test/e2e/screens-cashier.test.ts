@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { expectAttribute, expectCount, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
+import { expectAttribute, expectCount, expectFocusInDialog, expectText, openScreen, saveScreenshot } from '../support/e2e-browser';
 import { closeAllSessions, type E2eStore, seedCustomer, type SeededCustomer, startE2eStore } from '../support/e2e-store';
 import { inStoreApi } from '../support/in-store';
 import { borderContrast, lowContrastButtons, textContrasts } from './screens-contrast';
@@ -99,6 +99,8 @@ describe('cashier screen: names, focus, contrast and the offline order in Chromi
   it("after registering a customer the focus is on the new customer's name in the panel", async () => {
     await page.getByRole('button', { name: /^Register customer/ }).click();
     const dialog = page.getByRole('dialog');
+    // The focus trap's late focus would pull the focus out of a name box as it is filled.
+    await expectFocusInDialog(page);
     await dialog.getByText('By email', { exact: true }).click();
     await dialog.getByLabel('Email address').fill('lucia.paredes@example.com');
     await dialog.getByLabel('First name (optional)').fill('Lucía');
@@ -195,6 +197,8 @@ describe('cashier screen: names, focus, contrast and the offline order in Chromi
     const dialog = page.getByRole('dialog');
     const subtotal = dialog.getByTestId('order-subtotal');
     await subtotal.waitFor();
+    // Ctrl+Enter is the form's own key: only once the focus trap's timer has put the focus in the form (before, it went to the page).
+    await expect.poll(() => focused()).toMatchObject({ testid: 'order-subtotal' });
     await page.keyboard.press('Control+Enter');
     await expect.poll(async () => (await fieldError(subtotal)).describedBy.some((d) => d.startsWith('alert: '))).toBe(true);
     expect((await fieldError(subtotal)).invalid).toBe('true');

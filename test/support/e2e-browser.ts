@@ -88,6 +88,15 @@ export async function expectAttribute(locator: Locator, name: string, value: str
   await expect.poll(async () => ((await locator.count()) > 0 ? await locator.first().getAttribute(name) : '<absent>'), { timeout, interval: 50 }).toBe(value);
 }
 
+/**
+ * Waits until the focus is inside the open dialog. Mantine's focus trap moves it there on a timer
+ * after the dialog mounts (to its `data-autofocus` element, else its first tabbable one): under load
+ * the timer can fire while a field is being typed into, and takes the rest of the text with it.
+ */
+export async function expectFocusInDialog(page: Page, timeout = UI_TIMEOUT): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null), { timeout, interval: 50 }).toBe(true);
+}
+
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
