@@ -178,6 +178,40 @@ describe('back office accessibility in Chromium', () => {
     await page.context().close();
   });
 
+  it('a dialog opens without its fade where the system asks to reduce motion, and with it elsewhere', async () => {
+    // The longest transition any element was given while the dialog opened (Mantine sets it inline).
+    const longestTransition = async (motion: 'reduce' | 'no-preference') => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 700 }, timezoneId: 'UTC', locale: 'en-US', reducedMotion: motion });
+      const page = await context.newPage();
+      page.setDefaultTimeout(UI_TIMEOUT);
+      await page.addInitScript(() => {
+        (window as unknown as { longest: number }).longest = 0;
+        new MutationObserver((changes) => {
+          for (const change of changes) {
+            const ms = parseFloat((change.target as HTMLElement).style?.transitionDuration ?? '') || 0;
+            const w = window as unknown as { longest: number };
+            w.longest = Math.max(w.longest, ms);
+          }
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
+      });
+      await page.goto(`${node.url}/admin#/stores`);
+      await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
+      await page.locator('input[type="password"]').fill(STAFF_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: /^Keys of / }).first().click();
+      await page.getByRole('table', { name: /^API keys of / }).waitFor();
+      await page.evaluate(() => ((window as unknown as { longest: number }).longest = 0));
+      await page.getByRole('button', { name: 'Revoke Front till', exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+      await expect.poll(() => focusedName(page)).toBe('Cancel');
+      const longest = await page.evaluate(() => (window as unknown as { longest: number }).longest);
+      await context.close();
+      return longest;
+    };
+    expect(await longestTransition('no-preference')).toBeGreaterThan(0);
+    expect(await longestTransition('reduce')).toBe(0);
+  });
+
   it('customers at 320 px: the search says what it found; a balance refusal marks its field', async () => {
     const page = await openAt('customers', 320, (p) => p.getByRole('button', { name: 'Search' }));
     expect(await sideways(page)).toEqual({ overflow: 0, out: [] });

@@ -75,7 +75,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}
 
 const colors = Object.fromEntries(Object.entries(DEFAULT_THEME.colors).map(([name, palette]) => [name, accessiblePalette(palette)]));
 
-export const theme = createTheme({ primaryColor: 'teal', primaryShade: 8, defaultRadius: 'md', colors });
+// A screen reader's or a vestibular user's "reduce motion" turns Mantine's transitions off (dialogs, menus fade in otherwise).
+export const theme = createTheme({ primaryColor: 'teal', primaryShade: 8, defaultRadius: 'md', colors, respectReducedMotion: true });
 
 /**
  * The theme in a language: Mantine's close buttons (dialogs, drawers, alerts) have only an ✕ and
