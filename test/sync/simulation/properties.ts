@@ -9,6 +9,9 @@ interface Property {
    * fewer seeds is not held to it. A customer asked of central comes about once in 8 seeds; voids
    * that meet in about one seed of three since 2026-12-07 (a void at the till or at central is
    * followed, half the time, by one of the same sale at the other end: before, once in 45 seeds).
+   * A void meets a spend in about one seed of four since 2026-12-07 (the voided sale's customer
+   * then redeems at a node holding its points: before, once in 20 seeds); one meets a merge in
+   * most seeds.
    */
   within: number;
   /** Met only in blocks of this variant. */
@@ -27,6 +30,8 @@ export const PROPERTIES = {
   reversedOnce: { says: 'no ledger entry reversed more than once: voids that met another void of the sale', within: 20 },
   sessions: { says: "every check-in in central's state: closed check-ins compared", within: 1 },
   contacts: { says: "every customer's email and phone as central's: customers with a phone compared", within: 3 },
+  voidMeetsSpend: { says: 'every balance equals its entries and central, no entry reversed twice: voids of earned points that met a spend of them at a node that had not heard of the void, leaving the customer overdrawn at central', within: 30 },
+  voidMeetsMerge: { says: 'every balance equals its entries and central, no entry reversed twice: voids of a sale of a customer central merged with another, at a node that had not heard of the merge', within: 10 },
   sameRows: { says: "every node holds exactly central's rows, table by table: rows compared", within: 1 },
   compactedLog: { says: 'stores behind a compacted log converge: changes compaction removed', within: 10 },
   customerFromCentral: { says: "the joining store's counter served a customer its first sync had not brought, by asking central", within: 100 },

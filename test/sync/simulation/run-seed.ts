@@ -24,6 +24,7 @@ import { replicatedState } from '../support/snapshot-tables';
 import { LossyLink } from './network';
 import { type Cases, noCases } from './properties';
 import { Random } from './random';
+import { VoidMeetings } from './void-meetings';
 
 export interface SeedOutcome {
   seed: number;
@@ -88,6 +89,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const backupDir = mkdtempSync(join(tmpdir(), 'pc-sim-backup-'));
   try {
     const points = await central.engine.db.selectFrom('currencies').select('public_id').where('id', '=', central.vendor.loyaltyCurrencyId).executeTakeFirstOrThrow();
+    // What nodes knew at each void and spend, to count the voids that met a spend or a merge.
+    const meetings = new VoidMeetings(central.vendor.loyaltyCurrencyId);
     const reward = await createSpendingRule(central.engine, { vendorId: central.vendor.vendorId }, { name: 'Coffee', cost: 8, currency: points.public_id });
     const storeKeys = [{ storeId: central.vendor.storeId, apiKey: central.vendor.apiKey }, await addStore(central, 'B'), await addStore(central, 'C')];
     for (const [i, key] of storeKeys.entries()) {
@@ -185,6 +188,30 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         await restart(store);
       }
     };
+    // A customer whose sale was just voided cashes in the points another node shows them (it holds
+    // the sale and not the void yet): rewards until it says not enough points (a refusal, or a
+    // customer that node does not know, is a step like any other).
+    const spendElsewhere = async (storeId: number, voided: string, at: string) => {
+      const holders = [];
+      for (const node of stores) if (await standsAt(node.engine, storeId, voided)) holders.push(node);
+      if (holders.length === 0) return;
+      const other = random.pick(holders);
+      const sale = await other.engine.db.selectFrom('orders').select('user_id').where('store_id', '=', storeId).where('receipt_number', '=', voided).executeTakeFirstOrThrow();
+      const email = sale.user_id ? await emailAt(other.engine, Number(sale.user_id)) : null;
+      for (let redeemed = 0; email && redeemed < 4; redeemed += 1) {
+        const receiptNumber = `${other.name}-${(receipt += 1)}`;
+        trace(`${at}: ${email} redeems points at ${other.name}, ${receiptNumber}, before it hears of the void of ${voided}`);
+        try {
+          await placeOrder(other.engine, await other.scope(), { identification: email, receiptNumber, subtotal: 3, redemptions: [reward.publicId] });
+        } catch (error) {
+          if (!isServiceError(error)) throw error;
+          trace(`${at}: ${other.name}: ${error.message}`);
+          return;
+        }
+        answered(other, receiptNumber);
+        await meetings.spent(other.engine, other.storeId, receiptNumber);
+      }
+    };
     for (let step = 0; step < STEPS; step += 1) {
       await watchFirstSync();
       if (!joined && step >= Math.floor(STEPS / 4) && (seed % 2 === 0 || (await membersAt(central.engine)) >= JOINER_FINDS_MEMBERS)) {
@@ -242,6 +269,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           trace(`${at}: a till sends ${receiptNumber} to ${email} at ${first.name}, then at ${second.name}`);
           await placeOrder(first.engine, await first.scope(), sale);
           answered(first, receiptNumber);
+          await meetings.spent(first.engine, first.storeId, receiptNumber);
           await placeOrder(second.engine, await second.scope(), sale);
           sentTwice.push(receiptNumber);
         } else if (restoreStep) {
@@ -275,6 +303,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           trace(`${at}: sells ${receiptNumber} to ${email} with a reward`);
           await placeOrder(store.engine, await scope(), { identification: email, receiptNumber, subtotal: 3, redemptions: [reward.publicId] });
           answered(store, receiptNumber);
+          await meetings.spent(store.engine, store.storeId, receiptNumber);
         } else if (roll < 0.55) {
           // Half of these give a phone too: added to a customer who has none (central takes it, or
           // keeps the one another customer took first: docs/sync.md, Conflicts).
@@ -325,13 +354,21 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
           trace(`${at}: till voids ${voided ?? 'nothing'}`);
           if (voided) {
+            const seen = await meetings.beforeVoid(store.engine, store.storeId, voided);
             await voidOrder(store.engine, await scope(), voided);
+            await meetings.voided(store.engine, store.storeId, voided, seen);
             // Half the time an integration voids the same sale at central while the till's void is
             // still on its way (central holds the sale, not yet voided): the voids meet (Conflicts).
             if (random.chance(0.5) && (await standsAt(central.engine, store.storeId, voided))) {
               trace(`${at}: central voids ${voided} too, before the till's void reaches it`);
+              const seenAtCentral = await meetings.beforeVoid(central.engine, store.storeId, voided);
               await voidOrder(central.engine, await authenticateApiKey(central.engine, store.key.apiKey), voided);
+              await meetings.voided(central.engine, store.storeId, voided, seenAtCentral);
             }
+            // The customer then redeems points at another node, which holds the points the sale
+            // earned and has not heard of the void: the spend meets the void, and the balance may
+            // end below zero (docs/sync.md, "Offline policy": central flags it).
+            await spendElsewhere(store.storeId, voided, at);
           }
         } else if (roll < 0.97) {
           // A void at central (an integration calling central for a store), of a recent sale it has.
@@ -340,7 +377,9 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           const voided = sold.length > 0 ? random.pick(sold).receipt_number : null;
           trace(`${at}: central voids ${voided ?? 'nothing'}`);
           if (voided) {
+            const seenAtCentral = await meetings.beforeVoid(central.engine, key.storeId, voided);
             await voidOrder(central.engine, await authenticateApiKey(central.engine, key.apiKey), voided);
+            await meetings.voided(central.engine, key.storeId, voided, seenAtCentral);
             // Half the time a till of that store voids the same sale before its node hears of
             // central's void (the node holds it, not voided): the voids meet (Conflicts).
             const holders = [];
@@ -348,8 +387,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             if (random.chance(0.5) && holders.length > 0) {
               const node = random.pick(holders);
               trace(`${at}: till at ${node.name} voids ${voided} too, before central's void reaches it`);
+              const seen = await meetings.beforeVoid(node.engine, key.storeId, voided);
               await voidOrder(node.engine, await node.scope(), voided);
+              await meetings.voided(node.engine, key.storeId, voided, seen);
             }
+            // The customer then cashes in those points at a node that has not heard of the void.
+            await spendElsewhere(key.storeId, voided, at);
           }
         } else {
           trace(`${at}: process restarts`);
@@ -372,6 +415,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     const late = await pairStore(central, clock, storeKeys[0]!, (credential) => central.transportFor(credential));
     stores.push({ ...late, link: new LossyLink(central.transportFor('unused'), random, { drop: 0, loseReply: 0, duplicate: 0, replayOld: 0 }), nodeId: late.engine.nodeId, name: 'late store', key: storeKeys[0]! });
     await checkConvergence(central.engine, stores, problems, cases);
+    // Counted once the convergence checks above have judged every node after these meetings.
+    Object.assign(cases, await meetings.count(central.engine));
     // No sale a counter answered is missing at central, unless a restore took it before it was sent.
     const atCentral = new Set((await central.engine.db.selectFrom('orders').select('receipt_number').execute()).map((o) => o.receipt_number.split('~')[0]));
     for (const receiptNumber of sold) if (!atCentral.has(receiptNumber) && !mayBeLost.has(receiptNumber)) problems.push(`sale ${receiptNumber} never reached central`);
@@ -522,6 +567,14 @@ async function sessionStates(engine: Engine): Promise<Map<number, string>> {
 async function balancesOf(engine: Engine): Promise<Map<string, number>> {
   const rows = await engine.db.selectFrom('ledger_accounts').select(['holder_type', 'holder_id', 'currency_id', 'balance']).execute();
   return new Map(rows.filter((r) => Number(r.balance) !== 0).map((r) => [`${r.holder_type}:${r.holder_id}:${r.currency_id}`, Number(r.balance)]));
+}
+
+/** A customer's email as a node holds it (a merged copy's is its survivor's), or null. */
+async function emailAt(engine: Engine, userId: number): Promise<string | null> {
+  const user = await engine.db.selectFrom('users').select(['email_key', 'merged_into']).where('id', '=', userId).executeTakeFirst();
+  if (!user) return null;
+  if (user.merged_into !== null) return emailAt(engine, Number(user.merged_into));
+  return user.email_key;
 }
 
 /** The emails of central's customers. */
