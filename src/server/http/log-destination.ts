@@ -36,9 +36,11 @@ const FILE_MODE = 0o600;
  * opened again) and go together when it is done, so a rotated file's size is kept and the order of
  * the lines too. A file is written from libuv's pool (a slow disk does not hold the event loop), at
  * the place each write says: at exit the write under way, which may not have reached the file (or
- * may land after this thread's writes), is written again at its place, then the lines after it.
+ * may land after this thread's writes), is written again at its place, then the lines after it;
+ * the place follows the file's size, read before each batch (emptied or appended to from outside).
  * Standard output is written by this thread, non-blocking: a reader that stops reading fails a write
- * with EAGAIN, tried again later while lines wait (up to their cap), and at exit for 2 s at most.
+ * with EAGAIN, tried again later while lines wait (up to their cap), and at exit for 2 s at most. A
+ * terminal (blocking) is written from the pool, as a file is.
  *
  * A write that fails (a full disk: ENOSPC) does not stop the node: it is tried again every second
  * while lines wait (dropped past their cap), until the disk has room again; a flush meanwhile calls
