@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, ownerOf, type SignedInStaff, STAFF_PASSWORD, staffCall } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
-import { registerOkAt } from '../support/customers';
+import { registerOkAt, ROOMY_RATE_LIMITS } from '../support/customers';
 import { expectAttribute, expectCount, expectText, saveScreenshot, UI_TIMEOUT } from '../support/e2e-browser';
 import { builtRendererForTests } from '../support/e2e-renderer';
 import { startTestNode, type TestNode } from '../support/test-node';
@@ -20,7 +20,8 @@ describe('back office accessibility in Chromium', () => {
   let customerEmail: string;
 
   beforeAll(async () => {
-    node = await startTestNode({ rendererDir: builtRendererForTests() });
+    // Every test signs in afresh (the reduced-motion one twice): past the staff sign-in limit, the last one's page stayed on the sign-in form.
+    node = await startTestNode({ rendererDir: builtRendererForTests(), rateLimits: ROOMY_RATE_LIMITS });
     vendor = await node.addVendor('Café Andino');
     owner = await ownerOf(node, vendor.vendorId);
     const program = (await staffCall(node, owner.token, 'GET', '/backoffice/program')).body;
