@@ -17,6 +17,7 @@ import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres, waitForLockWait } from '../support/postgres';
+import { waitForLockWaits } from '../support/pg-lock-waits';
 
 // Customer accounts under concurrent requests on PostgreSQL (READ COMMITTED): what SQLite's single
 // writer never shows. Each race is staged on separate connections: a lock held from outside stops
@@ -35,16 +36,6 @@ describe.skipIf(!process.env.PG_URL)('customer accounts raced on PostgreSQL (PG_
     return client;
   }
 
-  /** Resolves once `count` backends of this database wait on a lock (`observer` outside a transaction: pg_stat_activity is read once per transaction). */
-  async function waitForLockWaits(observer: pg.Client, count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (waiting.rows[0].n >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`${count} connections did not wait for a lock within 10 s`);
-  }
 
   /** Runs `requests` while `holder` keeps a row locked (taken with `lockSql`), releasing it once every request waits on it. */
   async function raceBehindLock<T>(lockSql: string, params: unknown[], requests: Array<() => Promise<T>>): Promise<PromiseSettledResult<T>[]> {

@@ -15,6 +15,7 @@ import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
+import { waitForLockWaits } from '../support/pg-lock-waits';
 
 // A person's erasure (staff removing them at their request) racing the confirmation of a preview
 // that names them, on PostgreSQL (READ COMMITTED): after both commit, no kept import file names the
@@ -47,16 +48,6 @@ describe.skipIf(!process.env.PG_URL)('an erasure racing an import’s confirmati
     return client;
   }
 
-  /** Resolves once `count` backends of this database wait on a lock. */
-  async function waitForLockWaits(observer: pg.Client, count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (waiting.rows[0].n >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`${count} connections did not wait for a lock within 10 s`);
-  }
 
   beforeAll(async () => {
     for (const { writeLock } of ENGINES) {

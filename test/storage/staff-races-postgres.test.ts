@@ -15,6 +15,7 @@ import { setUpVendor, type VendorCredentials } from '../../src/core/tenancy/set-
 import { isServiceError } from '../../src/shared/errors';
 import { ManualClock } from '../support/clock';
 import { openTestPostgres } from '../support/postgres';
+import { waitForLockWaits } from '../support/pg-lock-waits';
 
 // Back-office staff under concurrent requests on PostgreSQL (READ COMMITTED), staged on separate
 // connections as in customer-races-postgres: a lock held from outside stops both requests at the
@@ -33,15 +34,6 @@ describe.skipIf(!process.env.PG_URL)('back-office staff and changes raced on Pos
     return client;
   }
 
-  async function waitForLockWaits(observer: pg.Client, count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (waiting.rows[0].n >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`${count} connections did not wait for a lock within 10 s`);
-  }
 
   async function raceBehindLock<T>(lockSql: string, requests: Array<() => Promise<T>>): Promise<PromiseSettledResult<T>[]> {
     const holder = await connect();
