@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEngine } from '../../src/core/engine';
+import { type Engine, startEngine } from '../../src/core/engine';
 import { importMembers } from '../../src/core/import/import-members';
 import { memberFileText, readMemberFile } from '../../src/core/import/member-file';
 import { MEMBER_EXPORT_PAGE, MEMBER_EXPORT_TIME_LIMIT_MS, MEMBER_EXPORTS_AT_ONCE, memberExportCsv, memberExportPage, memberExportSettings, planMemberExport } from '../../src/core/member-export/member-export';
@@ -78,6 +78,18 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
   };
   const text = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  /** Runs `use` on a fresh program of another engine on the node's kind of database (where a downloaded file is imported). */
+  const inFreshProgram = async (use: (engine: Engine, fresh: VendorCredentials) => Promise<void>) => {
+    const backend = BACKENDS.find((b) => (node.engine.dialect === 'sqlite' ? b.name === 'sqlite' : b.name !== 'sqlite'))!;
+    const opened = await backend.open();
+    const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
+    try {
+      await use(engine, await setUpVendor(engine, { name: 'Café Nuevo', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } }));
+    } finally {
+      await engine.close();
+      await opened.close();
+    }
+  };
 
   beforeAll(async () => {
     node = await start();
@@ -189,11 +201,7 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
 
   it('imports unchanged into a fresh program: the same members with the same balances', async () => {
     const file = (await download(owner.token)).bytes;
-    const backend = BACKENDS.find((b) => (node.engine.dialect === 'sqlite' ? b.name === 'sqlite' : b.name !== 'sqlite'))!;
-    const opened = await backend.open();
-    const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-    try {
-      const fresh = await setUpVendor(engine, { name: 'Café Nuevo', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+    await inFreshProgram(async (engine, fresh) => {
       const read = readMemberFile(memberFileText(file));
       expect(read.ignoredColumns).toEqual(['member_since', 'tier', 'blocked', 'other_cards', 'points:points', 'stored_value:usd', 'points:stars']);
       const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
@@ -204,10 +212,7 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
       const again = await memberExportPage(engine.db, await planMemberExport(engine, staff), 0);
       const original = csvRecords(text(file).slice(1)).slice(1).map((r) => r.slice(0, 11)).sort();
       expect(importColumns(again.lines)).toEqual(original);
-    } finally {
-      await engine.close();
-      await opened.close();
-    }
+    });
   });
 
   it('carries a balance below zero over as nothing owed in the import’s columns, the true figure beside it (the import refused the row)', async () => {
@@ -226,19 +231,12 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
     const nela = Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[0] === 'Nela')![i]]));
     expect(nela).toMatchObject({ points: '0', quick_pay: '25.00', 'points:Points': '-40', 'stored_value:USD': '25.00' });
 
-    const backend = BACKENDS.find((b) => (node.engine.dialect === 'sqlite' ? b.name === 'sqlite' : b.name !== 'sqlite'))!;
-    const opened = await backend.open();
-    const engine = await startEngine({ database: opened.database, nodeKey: randomBytes(32), clock: new ManualClock(), role: 'central' });
-    try {
-      const fresh = await setUpVendor(engine, { name: 'Café Nuevo', currency: 'USD', country: 'US', store: { name: 'Main', address1: '1 Main Street', city: 'Springfield' } });
+    await inFreshProgram(async (engine, fresh) => {
       const read = readMemberFile(memberFileText(file));
       const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
       expect(report.reported).toEqual([]);
       expect(await engine.db.selectFrom('users').select('first_name').where('email_key', '=', neg.email.toLowerCase()).executeTakeFirst()).toEqual({ first_name: 'Nela' });
-    } finally {
-      await engine.close();
-      await opened.close();
-    }
+    });
   });
 });
 
