@@ -14,6 +14,8 @@ import { openEngine, outboxRow, queue, resetMessage, sqliteBackend } from './sup
 // With no SMTP server configured, every message becomes a file in <data>/outbox/: a single shop
 // works out of the box, and the files are what a mail client or an SMS gateway would get.
 
+const smallDisk = mountSmallDisk('punchcard-outbox-disk-', 'size=256k');
+
 describe('file transports', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 30, 0, 123));
   const dataDir = makeTempDir('punchcard-files-');
@@ -27,6 +29,7 @@ describe('file transports', () => {
   afterAll(async () => {
     await close?.();
     dataDir.remove();
+    smallDisk.remove();
   });
 
   it('write emails as .eml a mail client can read and SMS as .sms.json, owner-readable only', async () => {
@@ -79,26 +82,9 @@ describe('file transports', () => {
       blocked.remove();
     }
   });
-});
 
-// A tmpfs: needs root and the right to mount (CI runs as root); skipped elsewhere.
-const smallDisk = mountSmallDisk('punchcard-outbox-disk-', 'size=256k');
-
-describe.runIf(smallDisk.mounted)('file transports on a full disk', () => {
-  const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 30, 0, 123));
-  let engine: Engine;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ engine, close } = await openEngine(sqliteBackend, clock));
-  });
-
-  afterAll(async () => {
-    await close?.();
-    smallDisk.remove();
-  });
-
-  it('leave no half-written file behind, and deliver once there is room again', async () => {
+  // A tmpfs: needs root and the right to mount (CI runs as root); skipped elsewhere.
+  it.runIf(smallDisk.mounted)('leave no half-written file behind, and deliver once there is room again', async () => {
     const outbox = join(smallDisk.path, 'outbox');
     mkdirSync(outbox);
     const filler = join(smallDisk.path, 'filler');
