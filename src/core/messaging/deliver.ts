@@ -117,6 +117,8 @@ async function deliverOne(
   if (Number(claimed.numUpdatedRows) !== 1) return 'skipped';
 
   const log = { message_id: row.id, template: row.template, channel: row.channel, attempts };
+  /** Until when the message is worth sending (delivery-window.ts). */
+  const worthSendingUntil = row.created_at + deliveryWindowMs(row.template);
   const finish = () =>
     engine.db.updateTable('messages_outbox').where('id', '=', row.id).where('status', '=', 'sending').where('attempts', '=', attempts);
   const giveUp = async (reason: string): Promise<'failed'> => {
@@ -131,7 +133,7 @@ async function deliverOne(
     // A row left `sending` by a pass that died has used its attempts too.
     if (row.attempts >= policy.maxAttempts) throw new Error('delivery was interrupted and the message is out of attempts');
     // Past its window (a claim ended after it; a node off all weekend): a code expired, a notice stale.
-    if (clock() > row.created_at + deliveryWindowMs(row.template)) throw new Error('the message is no longer worth sending (its window has passed)');
+    if (clock() > worthSendingUntil) throw new Error('the message is no longer worth sending (its window has passed)');
     // Sealed under the node key (queue-message.ts): opened here only to render the message.
     const params = openParams(engine, row.params) as Record<string, string> | null;
     if (params === null || typeof params !== 'object') throw new Error('the message has no parameters');
@@ -148,7 +150,7 @@ async function deliverOne(
     const reason = describeFailure(error, secrets);
     const next = clock() + retryDelayMs(attempts, policy);
     // No longer worth sending by the next try (a code expired by then): given up now, said now.
-    if (isPermanentFailure(error) || attempts >= policy.maxAttempts || next > row.created_at + deliveryWindowMs(row.template)) return giveUp(reason);
+    if (isPermanentFailure(error) || attempts >= policy.maxAttempts || next > worthSendingUntil) return giveUp(reason);
     await finish()
       .set({ status: 'pending', next_attempt_at: next, last_error: reason })
       .execute();
