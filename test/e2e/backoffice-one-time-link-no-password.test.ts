@@ -66,7 +66,7 @@ describe('an owner signed in by the one-time link', () => {
 
   it('says nothing to an owner who has a password', async () => {
     const owner = await ownerOf(node, vendorId);
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', reducedMotion: 'reduce' });
     const page = await context.newPage();
     await page.goto(`${node.url}/admin`);
     await page.evaluate((token) => sessionStorage.setItem('punchcard.admin.token', token), owner.token);

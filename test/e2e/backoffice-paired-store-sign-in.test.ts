@@ -68,7 +68,7 @@ describe("a paired store's back-office sign-in in Chromium", () => {
   });
 
   it('says nothing of the kind at central itself', async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', reducedMotion: 'reduce' });
     const page = await context.newPage();
     const asked: string[] = [];
     page.on('response', (response) => asked.push(`${response.status()} ${new URL(response.url()).pathname}`));

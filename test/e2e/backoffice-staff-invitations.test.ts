@@ -35,7 +35,7 @@ describe('back-office staff invitations in Chromium', () => {
 
   /** A fresh browser (UTC, so the expiry reads as the node wrote it) on /admin. */
   async function newPage(hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US' });
+    const context = await browser.newContext({ viewport: VIEWPORT, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
     const page = await context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(`${node.url}/admin${hash}`);

@@ -42,7 +42,7 @@ describe('back-office webhooks in Chromium', () => {
   });
 
   async function signedInPage(email: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(`${node.url}/admin`);
     await page.getByRole('textbox', { name: 'Email' }).fill(email);

@@ -47,7 +47,7 @@ describe('back office in Chromium', () => {
   });
 
   async function signedInPage(email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     const page = await context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT);
     await page.goto(`${node.url}/admin`);
@@ -71,7 +71,7 @@ describe('back office in Chromium', () => {
   }
 
   it('refuses a wrong password with the node’s message', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     await page.goto(`${node.url}/admin`);
     await page.getByRole('textbox', { name: 'Email' }).fill(owner.email);
     await page.locator('input[type="password"]').fill('not the password');
@@ -245,7 +245,7 @@ describe('back office in Chromium', () => {
   it('the one-time sign-in link of punchcard init signs the first owner in', async () => {
     const other = await node.addVendor('Panadería Sol');
     const { signInToken } = await addOwner(node.engine, { vendorId: other.vendorId, email: 'first.owner@sol.test', name: 'Sol' });
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     await page.goto(`${node.url}/admin#/sign-in-link?token=${signInToken}`);
     await page.getByRole('table', { name: 'Figures' }).waitFor();
     await expectText(page.getByRole('banner'), /Sol · Owner/);

@@ -52,7 +52,7 @@ describe('the screens’ icon in Chromium', () => {
   }
 
   it('the back office asks for no /favicon.ico', async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const context = await browser.newContext({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     const page = await context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT);
     const missing = notFound(page);

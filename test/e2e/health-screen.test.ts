@@ -18,7 +18,7 @@ describe('health screen in Chromium', () => {
     node = await startTestNode({ rendererDir: buildRenderer() });
     kioskKey = (await node.addVendor()).kioskApiKey;
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    page = await browser.newPage({ viewport: { width: 900, height: 600 }, reducedMotion: 'reduce' });
   });
 
   afterAll(async () => {
@@ -65,7 +65,7 @@ describe('health screen of a node that needs attention', () => {
     const browser = await launchChromium();
     try {
       const kioskKey = (await node.addVendor()).kioskApiKey;
-      const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+      const page = await browser.newPage({ viewport: { width: 900, height: 600 }, reducedMotion: 'reduce' });
       await page.goto(node.url);
       await page.getByLabel('Store key').fill(kioskKey);
       await page.getByRole('button', { name: 'Sign in' }).click();

@@ -33,7 +33,7 @@ describe('referral page in Chromium', () => {
   const history = async () => (await http(`${node.url}${withSessionKey('/user/transaction/list', referrer.key)}`)).body.data as any[];
 
   it('signs a friend up in English and credits the referrer by the program rule', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    const page = await browser.newPage({ viewport: VIEWPORT, reducedMotion: 'reduce' });
     const reply = await page.goto(referralUrl);
     expect(reply!.status()).toBe(200);
     await expectText(page.getByRole('heading', { level: 1 }), 'Join Referral Roasters');
@@ -65,7 +65,7 @@ describe('referral page in Chromium', () => {
   });
 
   it('speaks Spanish, and says so when the link is not valid', async () => {
-    const page = await browser.newPage({ viewport: VIEWPORT, locale: 'es-ES', extraHTTPHeaders: { 'accept-language': 'es-ES,es;q=0.9' } });
+    const page = await browser.newPage({ viewport: VIEWPORT, locale: 'es-ES', extraHTTPHeaders: { 'accept-language': 'es-ES,es;q=0.9' }, reducedMotion: 'reduce' });
     await page.goto(referralUrl);
     await expectText(page.getByRole('heading', { level: 1 }), 'Únase a Referral Roasters');
     await page.getByLabel('Nombre').fill('Lía');
