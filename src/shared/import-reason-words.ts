@@ -7,7 +7,7 @@ export type ImportLanguage = 'en' | 'es';
 
 const WORDS: Record<ImportLanguage, Record<string, string>> = {
   en: {
-    no_contact: 'Neither an email nor a phone: a member needs one to be found at the counter.',
+    no_contact: 'No email, phone or card: a member needs one to be found at the counter.',
     invalid_email: 'The email is not an email address.',
     invalid_phone: 'The phone is not a phone number of the program’s country, nor one written with its +code.',
     invalid_name: 'A name is longer than 100 characters.',
@@ -31,14 +31,14 @@ const WORDS: Record<ImportLanguage, Record<string, string>> = {
     already_member: 'Already a member: left as they are.',
   },
   es: {
-    no_contact: 'No tiene correo ni teléfono: un socio necesita uno para que lo encuentren en caja.',
+    no_contact: 'No tiene correo, teléfono ni tarjeta: un socio necesita uno para que lo encuentren en caja.',
     invalid_email: 'El correo no es una dirección de correo.',
     invalid_phone: 'El teléfono no es un número del país del programa ni uno escrito con su +código.',
     invalid_name: 'Un nombre tiene más de 100 caracteres.',
     invalid_card_number: 'El número de tarjeta solo puede tener letras y dígitos (64 como máximo).',
-    invalid_amount: 'Un monto no es un número simple: dígitos y un separador decimal, sin separador de miles, signo ni moneda.',
-    too_many_decimals: 'Un monto tiene más decimales que su moneda.',
-    amount_too_large: 'Un monto supera lo que puede ser un saldo inicial (10.000.000,00).',
+    invalid_amount: 'Un importe no es un número simple: dígitos y un separador decimal, sin separador de miles, signo ni moneda.',
+    too_many_decimals: 'Un importe tiene más decimales que su moneda.',
+    amount_too_large: 'Un importe supera lo que puede ser un saldo inicial (10.000.000,00).',
     duplicate_in_file: 'Una fila anterior tiene el mismo correo, teléfono o tarjeta: un socio, una fila.',
     account_not_member: 'El correo o el teléfono es de alguien que no es socio aquí: inscríbalo en caja.',
     card_not_active: 'La tarjeta está bloqueada o archivada en este programa.',

@@ -53,8 +53,8 @@ describe('audit log amounts and values in words, in Chromium', () => {
       await expectText(changeOf(page, /^Invited$/), /role: Manager[\s\S]*status: Invited/);
 
       await page.getByRole('banner').getByText('ES', { exact: true }).click();
-      await expectText(changeOf(page, /^Ajuste de saldo$/), /saldo: 0,00\s€ → 12,50\s€\s*monto: 12,50\s€\s*motivo: Compensación\s*movimiento: \d+/);
-      await expectText(changeOf(page, /^Ajuste de saldo$/, 1), new RegExp(`saldo: 0 ${points} → 40 ${points}\\s*monto: 40 ${points}`));
+      await expectText(changeOf(page, /^Ajuste de saldo$/), /saldo: 0,00\s€ → 12,50\s€\s*importe: 12,50\s€\s*motivo: Compensación\s*movimiento: \d+/);
+      await expectText(changeOf(page, /^Ajuste de saldo$/, 1), new RegExp(`saldo: 0 ${points} → 40 ${points}\\s*importe: 40 ${points}`));
       await expectText(changeOf(page, /^Invitación$/), /rol: Gerente[\s\S]*estado: Invitado/);
       // Nothing in minor units or codes is left on those lines (whole words: a staff email may hold the digits, owner.21250.1@…).
       for (const text of await page.locator('tbody td:nth-child(5)').allTextContents()) expect(text).not.toMatch(/\b1250\b|\bmanager\b|\binvited\b/);

@@ -71,11 +71,11 @@ describe('a merchant’s week in the back office, in Chromium', () => {
 
     await page.getByRole('combobox', { name: 'Moneda' }).click();
     await page.getByRole('option', { name: 'Points' }).click();
-    await page.getByRole('textbox', { name: /^Monto/ }).fill('5');
+    await page.getByRole('textbox', { name: /^Importe \(negativo/ }).fill('5');
     await page.getByRole('textbox', { name: /^Motivo del ajuste/ }).fill('no');
     await page.getByRole('button', { name: 'Ajustar saldo', exact: true }).click();
     await expectText(page.getByRole('alert'), '«Motivo del ajuste» debe tener de 3 a 500 caracteres.');
-    expect(await page.getByRole('textbox', { name: /^Monto/ }).inputValue()).toBe('5');
+    expect(await page.getByRole('textbox', { name: /^Importe \(negativo/ }).inputValue()).toBe('5');
     expect(await page.getByRole('textbox', { name: /^Motivo del ajuste/ }).inputValue()).toBe('no');
 
     await page.getByRole('textbox', { name: /^Motivo del ajuste/ }).fill('Compensación por demora');

@@ -113,7 +113,7 @@ describe('a café in Madrid, in Spanish (Chromium)', () => {
       await page.getByRole('link', { name: lucia.name }).click();
       await page.getByLabel('Moneda').first().click();
       await page.getByRole('option', { name: /USD/ }).click();
-      const amount = page.getByRole('textbox', { name: 'Monto (negativo para debitar)' });
+      const amount = page.getByRole('textbox', { name: 'Importe (negativo para debitar)' });
       await amount.pressSequentially('12,50');
       // Mantine's default turned the comma into "12.50".
       expect(await amount.inputValue()).toBe('12,50');

@@ -21,7 +21,7 @@ describe('admin refusal sentences', () => {
   afterEach(() => languageStore.setState({ language: 'en' }));
 
   const cases: Array<[string, string, string]> = [
-    ['per_amount must be greater than 0.', 'Per amount spent must be more than 0.', '«Por monto gastado» debe ser mayor que 0.'],
+    ['per_amount must be greater than 0.', 'Per amount spent must be more than 0.', '«Por importe gastado» debe ser mayor que 0.'],
     ['name must not be empty.', 'Name must not be empty.', '«Nombre» no puede estar vacío.'],
     ['country is required.', 'Country is required.', '«País» es obligatorio.'],
     ['label must be at most 100 characters.', 'Label must be at most 100 characters.', '«Etiqueta» debe tener como máximo 100 caracteres.'],
@@ -33,7 +33,7 @@ describe('admin refusal sentences', () => {
     [
       'amount must be at most 10,000,000.00 USD either way.',
       'Amount must be at most 10,000,000.00 USD either way.',
-      '«Monto» debe ser como máximo 10.000.000,00 USD, en más o en menos.',
+      '«Importe» debe ser como máximo 10.000.000,00 USD, en más o en menos.',
     ],
     [
       'hours.mon must be "closed" or ranges like "08:00-12:00,14:00-18:00".',
@@ -52,7 +52,7 @@ describe('admin refusal sentences', () => {
     languageStore.setState({ language: 'es' });
     expect(refusalText(refused('Store 9 has no such thing.'))).toBe('Store 9 has no such thing.');
     expect(refusalText(new NodeApiError('name must not be empty.', { status: 409, code: 'conflict' }))).toBe('name must not be empty.');
-    expect(refusalText(refused('per_amount must be greater than 0.'))).toBe('«Por monto gastado» debe ser mayor que 0.');
+    expect(refusalText(refused('per_amount must be greater than 0.'))).toBe('«Por importe gastado» debe ser mayor que 0.');
   });
 
   // The node's envelopes as the server builds them (src/server/errors/envelopes.ts), answered over a fetch.
@@ -76,7 +76,7 @@ describe('admin refusal sentences', () => {
   it('labels the field the reply names, not a word guessed from the sentence', async () => {
     expect(refusalText(await failureOf(400, resourceEnvelope(refusal, null)))).toBe('Per amount spent must be more than 0.');
     languageStore.setState({ language: 'es' });
-    expect(refusalText(await failureOf(400, legacyEnvelope(refusal, null)))).toBe('«Por monto gastado» debe ser mayor que 0.');
+    expect(refusalText(await failureOf(400, legacyEnvelope(refusal, null)))).toBe('«Por importe gastado» debe ser mayor que 0.');
     languageStore.setState({ language: 'en' });
     // A field no word pattern would take for one (a header's name) is labelled all the same.
     expect(describeNodeSentence('Idempotency-Key must not be empty.', { 'Idempotency-Key': 'Retry key' }, 'en', 'Idempotency-Key')).toBe('Retry key must not be empty.');

@@ -162,7 +162,7 @@ const emails: Record<Exclude<MessageTemplate, 'sms_verification'>, Record<Messag
         `¡Hola, ${p.first_name}!`,
         `${p.buyer_name} le envió un eGift de ${p.amount} para usar en ${p.vendor_name}.`,
         ...(p.message ? [`Su mensaje: «${p.message}»`] : []),
-        `Para recibirlo, inicie sesión en la app de ${p.vendor_name} (o cree allí una cuenta con cualquier correo) y escriba este código en eGifts. El monto se suma a su saldo de pago rápido en ${p.vendor_name}:`,
+        `Para recibirlo, inicie sesión en la app de ${p.vendor_name} (o cree allí una cuenta con cualquier correo) y escriba este código en eGifts. El importe se suma a su saldo de pago rápido en ${p.vendor_name}:`,
         { label: 'Código', code: p.code! },
         `No comparta el código: el regalo es para la primera cuenta que lo escriba.`,
         `— El equipo de ${p.vendor_name}`,

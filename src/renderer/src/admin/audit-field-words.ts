@@ -9,7 +9,7 @@ const FIELDS_ES: Record<string, string> = {
   store: 'tienda', store_id: 'tienda', store_name: 'tienda', label: 'etiqueta', key: 'clave', key_hint: 'clave', error_mode: 'modo de error',
   address: 'dirección', address2: 'dirección (2)', city: 'ciudad', region: 'región', country: 'país', postal_code: 'código postal',
   latitude: 'latitud', longitude: 'longitud', hours: 'horario', time_zone: 'zona horaria', language: 'idioma',
-  balance: 'saldo', balances: 'saldos', amount: 'monto', amount_paid: 'monto pagado', currency: 'moneda', currency_id: 'moneda',
+  balance: 'saldo', balances: 'saldos', amount: 'importe', amount_paid: 'importe pagado', currency: 'moneda', currency_id: 'moneda',
   reason: 'motivo', note: 'nota', ledger_entry: 'movimiento', kind: 'tipo', method: 'método', result: 'resultado', returned: 'devuelto',
   blocked: 'bloqueado', blocked_reason: 'motivo del bloqueo', blocked_at: 'bloqueado el', member: 'miembro', invitation: 'invitación',
   points: 'puntos', per_amount: 'por cada', rounding: 'redondeo', max_award: 'máximo por compra', starts_at: 'desde', ends_at: 'hasta',

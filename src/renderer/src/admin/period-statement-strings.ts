@@ -56,7 +56,7 @@ export const usePeriodStatementStrings = defineStrings({
     statement: 'Estado',
     stores: 'Estado por tienda',
     figure: 'Cifra',
-    amount: 'Monto',
+    amount: 'Importe',
     opening: 'Pasivo al inicio (saldo)',
     loaded: 'Cargado',
     ofWhichReloads: 'del cual recargas',
