@@ -98,7 +98,8 @@ export class VoidMeetings {
    * sale had earned while another node, not having heard of the void, spent points of the same
    * customer the voiding node had not heard of, more than the balance the void left, and central
    * flagged the customer overdrawn. A void meets a merge when central merged the sale's customer
-   * with another (either way) and the voiding node had not heard of that merge when it voided.
+   * with another (either way) before the void reached it, and the voiding node had not heard of
+   * that merge when it voided (a merge central made after the void arrived only followed it).
    * Only voids and spends central holds count.
    */
   async count(central: Engine): Promise<{ voidMeetsSpend: number; voidMeetsMerge: number }> {
@@ -125,10 +126,25 @@ export class VoidMeetings {
       );
       const spentUnseen = unseen.reduce((sum, s) => sum + s.cost, 0);
       if (v.takenBack > 0 && unseen.length > 0 && v.balanceAfter - spentUnseen < 0 && overdrawn.has(survivor)) voidMeetsSpend += 1;
-      if (family.some((id) => mergedInto.get(id) !== null && !v.mergedBefore.has(id))) voidMeetsMerge += 1;
+      const unheard = family.filter((id) => mergedInto.get(id) !== null && !v.mergedBefore.has(id));
+      if (unheard.length === 0) continue;
+      const arrived = await firstLoggedAt(central, 'ledger_entries', v.reversals);
+      const voidArrived = Math.max(...v.reversals.map((id) => arrived.get(id) ?? Infinity));
+      const merged = await firstLoggedAt(central, 'users', unheard);
+      if (unheard.some((id) => (merged.get(id) ?? Infinity) < voidArrived)) voidMeetsMerge += 1;
     }
     return { voidMeetsSpend, voidMeetsMerge };
   }
+}
+
+/**
+ * When central first logged each row: its place in central's change log, whose compaction keeps
+ * every row's first change. A merged copy is merged as it is inserted (apply-push.ts), so its first
+ * change is the merge; a reversal's is its arrival.
+ */
+async function firstLoggedAt(central: Engine, table: string, rowIds: number[]): Promise<Map<number, number>> {
+  const rows = await central.db.selectFrom('sync_changes').select(['row_id', (eb) => eb.fn.min('seq').as('first')]).where('tbl', '=', table).where('row_id', 'in', rowIds).groupBy('row_id').execute();
+  return new Map(rows.map((r) => [Number(r.row_id), Number(r.first)]));
 }
 
 async function orderOf(engine: Engine, storeId: number, receiptNumber: string): Promise<{ id: number; userId: number; status: string } | null> {
