@@ -12,7 +12,7 @@ import { openParams } from '../../src/core/messaging/sealed-params';
 import { nextObjectId } from '../../src/core/storage/ids';
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { ManualClock } from '../support/clock';
-import { type Backend, openEngine, outboxRow, postgresBackend, queue, RecordingTransports, resetMessage, sqliteBackend } from './support';
+import { type Backend, deferred, openEngine, outboxRow, postgresBackend, queue, RecordingTransports, resetMessage, sqliteBackend } from './support';
 
 // The outbox on both dialects: queueing in the caller's transaction, claiming, retries with
 // backoff, giving up, and forgetting the parameters (one-time codes) once a message is done.
@@ -142,8 +142,9 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     expect((await deliverDueMessages(engine, transports, clock.now())).sent).toBe(1);
   });
 
-  it('retries transient failures with exponential backoff while the message is worth sending (a reset link: its hour), then gives up', async () => {
+  it('retries transient failures with exponential backoff while the message is worth sending (a reset link: its hour), last a minute before its end, then gives up', async () => {
     const id = await queue(engine, resetMessage({ token: 'BACKOFF-TOKEN' }));
+    const queuedAt = clock.now();
     transports.failWith = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525 (BACKOFF-TOKEN)'), { code: 'ESOCKET' });
 
     // Tries at 0 s, 5, 15, 35 … 1,275 s; the 9th at 1,275 s would wait until 2,555 s, still in the hour.
@@ -160,11 +161,15 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
       expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 0, skipped: 0 });
       clock.advance(1);
     }
-    // The 10th fails at 2,555 s: the next (5,115 s) would be after the link expired.
+    // The 10th fails at 2,555 s: the next step (5,115 s) would be after the link expired, so the
+    // last try is a minute before its end (3,540 s); when that fails too, it is given up.
+    expect(await pass()).toEqual({ sent: 0, retrying: 1, failed: 0, skipped: 0 });
+    expect((await outboxRow(engine, id)).next_attempt_at).toBe(queuedAt + 3_540_000);
+    clock.set(queuedAt + 3_540_000);
     expect(await pass()).toEqual({ sent: 0, retrying: 0, failed: 1, skipped: 0 });
     const failed = await outboxRow(engine, id);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 10, params: null, sent_at: null });
-    expect(failed.last_error).toContain('ECONNREFUSED');
+    expect(failed).toMatchObject({ status: 'failed', attempts: 11, params: null, sent_at: null });
+    expect(failed.last_error).toMatch(/^the message is no longer worth sending \(its window has passed\); last error: .*ECONNREFUSED/);
 
     transports.failWith = undefined;
     clock.advance(24 * 3_600_000);
@@ -219,8 +224,9 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
       clock.set(Math.max(clock.now(), row.next_attempt_at));
       await pass();
     }
-    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', attempts: 7 });
-    expect(clock.now() - queuedAt).toBe(315_000);
+    // 0, 5, 15 … 315 s, then the last try a minute before its end.
+    expect(await outboxRow(engine, id)).toMatchObject({ status: 'failed', attempts: 8 });
+    expect(clock.now() - queuedAt).toBe(540_000);
   });
 
   it('delivers on a later attempt once the transport recovers', async () => {
@@ -365,10 +371,15 @@ describe.each<Backend>([sqliteBackend, postgresBackend])('messages outbox on $na
     const id = await queue(engine, resetMessage());
     const slow = new RecordingTransports();
     let release!: () => void;
-    slow.delay = () => new Promise((resolve) => (release = resolve));
+    const inFlight = deferred();
+    slow.delay = () => {
+      inFlight.resolve();
+      return new Promise((resolve) => (release = resolve));
+    };
     slow.failWith = () => new Error('ETIMEDOUT: the server went silent');
     const stale = deliverDueMessages(engine, slow);
-    await new Promise((r) => setTimeout(r, 20));
+    // Its send has begun (a fixed wait was too short for PostgreSQL on a busy machine).
+    await inFlight.promise;
     expect((await outboxRow(engine, id)).status).toBe('sending');
 
     clock.advance(DEFAULT_RETRY_POLICY.leaseMs);

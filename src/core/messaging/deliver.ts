@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Engine } from '../engine';
 import type { MessagesOutboxTable } from '../storage/schema';
 import { describeFailure, isPermanentFailure } from './delivery-error';
-import { deliveryWindowMs } from './delivery-window';
+import { deliveryWindowMs, LAST_TRY_BEFORE_END_MS, outOfWindow } from './delivery-window';
 import { type MessageTransports, type MessagingLogger, silentLogger } from './ports';
 import type { MessageTemplate } from './queue-message';
 import { openParams } from './sealed-params';
@@ -18,15 +18,18 @@ import { renderMessage } from './templates';
 // attempt count it read must still be there) before sending, so two passes, in one process or
 // several, never send the same message. A claim is a lease: `next_attempt_at` becomes the end of
 // the lease, and a row left in `sending` by a process that died mid-send is due again when the
-// lease ends (the only case where a message can go out twice). No transaction is open while a
-// message is being sent: each state change is one statement.
+// lease ends (the only case where a message can go out twice); such a claim found abandoned is
+// counted (`interrupted_sends`), and a message whose sending stopped the node three times is given
+// up rather than retried through its window. No transaction is open while a message is being sent:
+// each state change is one statement.
 
 export interface RetryPolicy {
   /**
-   * Attempts at most (the first send counts), whatever the message's window (delivery-window.ts):
-   * a backstop for a message whose sending kills the process each time (left `sending`, lease after lease).
+   * Claims of a message found still `sending` after their lease (its pass died mid-send) before it
+   * is given up: a message whose sending kills the process would do so lease after lease through its
+   * window. Ordinary failures are bound by the window alone (delivery-window.ts).
    */
-  maxAttempts: number;
+  maxInterruptedSends: number;
   /** Wait after the first failure; doubles after each further failure. */
   baseDelayMs: number;
   /** Longest wait between two attempts. */
@@ -36,7 +39,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 200,
+  maxInterruptedSends: 3,
   baseDelayMs: 5_000,
   maxDelayMs: 60 * 60_000,
   leaseMs: 5 * 60_000,
@@ -45,6 +48,18 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** The wait before the next attempt after `attempts` failed ones: base × 2^(attempts−1), capped. */
 export function retryDelayMs(attempts: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
   return Math.min(policy.baseDelayMs * 2 ** Math.max(0, attempts - 1), policy.maxDelayMs);
+}
+
+/**
+ * When to try again a message that failed at `now` after `attempts` tries: the backoff's step, or,
+ * when that would fall in the last minute of its window or after it, that last minute's start;
+ * null once the last try was made (nothing left to try).
+ */
+export function nextTryAt(now: number, attempts: number, windowEnd: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number | null {
+  const lastTry = windowEnd - LAST_TRY_BEFORE_END_MS;
+  const step = now + retryDelayMs(attempts, policy);
+  if (step <= lastTry) return step;
+  return now < lastTry ? lastTry : null;
 }
 
 export interface DeliveryOptions {
@@ -58,7 +73,7 @@ export interface DeliveryReport {
   sent: number;
   /** Failed this time, scheduled again. */
   retrying: number;
-  /** Given up: permanent error, out of its window (or of attempts). */
+  /** Given up: permanent error, out of its window, or its sending stopped the node too often. */
   failed: number;
   /** Due, but claimed by another pass first. */
   skipped: number;
@@ -107,9 +122,11 @@ async function deliverOne(
   logger: MessagingLogger,
 ): Promise<keyof DeliveryReport> {
   const attempts = row.attempts + 1;
+  // Still `sending` past its lease: the pass that claimed it died while sending it.
+  const interrupted = row.interrupted_sends + (row.status === 'sending' ? 1 : 0);
   const claimed = await engine.db
     .updateTable('messages_outbox')
-    .set({ status: 'sending', attempts, next_attempt_at: clock() + policy.leaseMs })
+    .set({ status: 'sending', attempts, interrupted_sends: interrupted, next_attempt_at: clock() + policy.leaseMs })
     .where('id', '=', row.id)
     .where('status', '=', row.status)
     .where('attempts', '=', row.attempts)
@@ -130,10 +147,12 @@ async function deliverOne(
   let send: () => Promise<void>;
   let secrets: string[] = [];
   try {
-    // A row left `sending` by a pass that died has used its attempts too.
-    if (row.attempts >= policy.maxAttempts) throw new Error('delivery was interrupted and the message is out of attempts');
+    // Its sending stopped the node again and again: trying once more would stop it once more.
+    if (interrupted >= policy.maxInterruptedSends) {
+      throw new Error(`the message's sending was interrupted ${interrupted} times (the node stopped while sending it): given up so it cannot stop the node again`);
+    }
     // Past its window (a claim ended after it; a node off all weekend): a code expired, a notice stale.
-    if (clock() > worthSendingUntil) throw new Error('the message is no longer worth sending (its window has passed)');
+    if (clock() > worthSendingUntil) throw new Error(outOfWindow());
     // Sealed under the node key (queue-message.ts): opened here only to render the message.
     const params = openParams(engine, row.params) as Record<string, string> | null;
     if (params === null || typeof params !== 'object') throw new Error('the message has no parameters');
@@ -148,9 +167,10 @@ async function deliverOne(
     await send();
   } catch (error) {
     const reason = describeFailure(error, secrets);
-    const next = clock() + retryDelayMs(attempts, policy);
-    // No longer worth sending by the next try (a code expired by then): given up now, said now.
-    if (isPermanentFailure(error) || attempts >= policy.maxAttempts || next > worthSendingUntil) return giveUp(reason);
+    if (isPermanentFailure(error)) return giveUp(reason);
+    const next = nextTryAt(clock(), attempts, worthSendingUntil, policy);
+    // Its window's last try failed (a code about to expire): given up now, said now, and why.
+    if (next === null) return giveUp(describeFailure(outOfWindow(reason)));
     await finish()
       .set({ status: 'pending', next_attempt_at: next, last_error: reason })
       .execute();

@@ -209,6 +209,8 @@ export interface MessagesOutboxTable {
   sent_at: number | null;
   /** The customer the message was for (migration 0038); null for staff, guests and older messages. */
   user_id: Generated<number | null>;
+  /** Claims of it found still `sending` after their lease: its sending stopped the node (migration 0049). */
+  interrupted_sends: Generated<number>;
 }
 
 export interface TiersTable {

@@ -44,6 +44,7 @@ import { storeSchemaLevels } from './0044-store-schema-levels';
 import { syncExceptionMessageData } from './0045-sync-exception-message-data';
 import { personLookups } from './0046-person-lookups';
 import { importJobs } from './0047-import-jobs';
+import { interruptedMessages } from './0049-interrupted-messages';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '0045-sync-exception-message-data': syncExceptionMessageData,
   '0046-person-lookups': personLookups,
   '0047-import-jobs': importJobs,
+  '0049-interrupted-messages': interruptedMessages,
 };
