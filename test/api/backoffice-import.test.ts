@@ -123,7 +123,7 @@ describe('importing members in the back office', () => {
     const { job } = await untilDone(owner, started.body.id);
     expect(job.report.problems.map((p: { reason: string }) => p.reason)).toEqual(['no_contact']);
     const file = await fetch(`${node.url}/backoffice/imports/customers/${job.id}/problems.csv`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await file.arrayBuffer()).split('\r\n').slice(0, 2)).toEqual(['\uFEFFname;email;quick_pay;problem_line;problem_reason;problem', 'x;;12,50;2;no_contact;Neither an email nor a phone: a member needs one to be found at the counter.']);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await file.arrayBuffer()).split('\r\n').slice(0, 2)).toEqual(['\uFEFFname;email;quick_pay;problem_line;problem_reason;problem', 'x;;12,50;2;no_contact;No email, phone or card: a member needs one to be found at the counter.']);
   });
 
   it('refuses an unreadable file with the CLI’s codes, a file over the limit, and changes nothing', async () => {

@@ -238,6 +238,45 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
       expect(await engine.db.selectFrom('users').select('first_name').where('email_key', '=', neg.email.toLowerCase()).executeTakeFirst()).toEqual({ first_name: 'Nela' });
     });
   });
+
+  it('carries a member known here by their card alone (no contact in the file) into a fresh program: enrolled by that card, balances with them', async () => {
+    // A customer of another program the counter enrolled by their email and a card of this one: the
+    // program sees their name and card, never their contacts (seenAtCounter), so the file has none.
+    const elsewhere = await node.addVendor('Café Estrella');
+    const carla = await signUpAt(asNode(), elsewhere.vendorId, { first_name: 'Carla', last_name: 'Tarjeta' });
+    expect((await http(`${node.url}/cards`, { method: 'POST', token: vendor.accessToken, body: { number: 'SOL0077' } })).status).toBe(201);
+    const enrolled = await http(`${node.url}/onscreen/register?api_key=${encodeURIComponent(vendor.apiKey)}`, { method: 'POST', body: { email: carla.email, card_number: 'SOL0077' } });
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBeLessThan(300);
+    await adjust(carla.userId, vendor.loyaltyCurrencyId, 30);
+    await adjust(carla.userId, vendor.quickPayCurrencyId, 450);
+
+    const file = (await download(owner.token)).bytes;
+    const [header, ...rows] = csvRecords(text(file).slice(1));
+    const row = Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[0] === 'Carla')![i]]));
+    expect(row).toMatchObject({ last_name: 'T.', email: '', phone: '', card: 'SOL0077', points: '30', quick_pay: '4.50' });
+
+    await inFreshProgram(async (engine, fresh) => {
+      const read = readMemberFile(memberFileText(file));
+      const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
+      expect(report.reported).toEqual([]);
+      const member = await engine.db
+        .selectFrom('cards as c')
+        .innerJoin('user_cards as uc', 'uc.card_id', 'c.id')
+        .innerJoin('users as u', 'u.id', 'uc.user_id')
+        .innerJoin('user_vendors as uv', (join) => join.onRef('uv.user_id', '=', 'u.id').on('uv.vendor_id', '=', fresh.vendorId))
+        .select(['u.id', 'u.first_name', 'u.last_name', 'u.email', 'u.phone', 'uc.status'])
+        .where('c.vendor_id', '=', fresh.vendorId)
+        .where('c.number', '=', 'SOL0077')
+        .where('uv.removed_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      expect(member).toMatchObject({ first_name: 'Carla', last_name: 'T.', email: null, phone: null, status: 'ACTIVE' });
+      const balances = await engine.db.selectFrom('ledger_accounts').select(['currency_id', 'balance']).where('holder_type', '=', 'user').where('holder_id', '=', member.id).orderBy('currency_id').execute();
+      expect(balances.map((b) => [Number(b.currency_id), Number(b.balance)]).sort()).toEqual([[fresh.loyaltyCurrencyId, 30], [fresh.quickPayCurrencyId, 450]].sort());
+      // Found again by the card: the same file a second time skips them.
+      const again = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
+      expect(again.reported.find((r) => r.customer_id === Number(member.id))).toMatchObject({ outcome: 'skipped', reason: 'already_member', field: 'card' });
+    });
+  });
 });
 
 

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeMemberOnRequest } from '../../src/core/customer-care/remove-member';
+import { registerCustomer } from '../../src/core/customers/register-customer';
+import { importJobSettings } from '../../src/core/import/import-jobs';
+import { IMPORT_BATCH_ROWS } from '../../src/core/import/import-members';
 import { addOwner } from '../../src/core/staff/add-owner';
+import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
 import type { VendorCredentials } from '../../src/core/tenancy/set-up-vendor';
 import { invitedStaff, type SignedInStaff, signIn as signInOverHttp, STAFF_PASSWORD } from '../support/backoffice';
 import { launchChromium } from '../support/browser';
@@ -94,7 +99,7 @@ describe('back-office import of members in Chromium', () => {
     await expectText(page.getByRole('alert'), 'La primera línea no nombra una columna email ni phone');
     await chooseAndCheck(page, 'socios.csv', 'first_name;email;phone;quick_pay\nDora;dora@example.com;;12,50\nEli;;;\n', labels);
     await expectText(page.getByRole('heading', { level: 3 }), 'Vista previa de socios.csv: aún no se importó nada');
-    await expectText(page.getByRole('table', { name: 'Filas rechazadas' }).getByRole('row', { name: 'Línea 3' }), 'No tiene correo ni teléfono');
+    await expectText(page.getByRole('table', { name: 'Filas rechazadas' }).getByRole('row', { name: 'Línea 3' }), 'No tiene correo, teléfono ni tarjeta');
     await page.context().close();
   });
 
@@ -138,6 +143,37 @@ describe('back-office import of members in Chromium', () => {
     expect(await members()).toBe(2);
     await page.context().close();
   });
+
+  // Nineteenth round: a member erased while the import runs stops it (import-jobs.ts, MEMBER_LEFT);
+  // the same file again would bring them back, so the screen says to take them out first.
+  it('an import stopped because a member in the file was erased meanwhile says to take them out of the file', async () => {
+    const email = 'rita@erased.test';
+    const { user: rita } = await registerCustomer(node.engine, { vendorId: vendor.vendorId, firstName: 'Rita', lastName: 'Borrada', email, password: 'correct horse 1', terms: true });
+    const byOwner: StaffPrincipal = { sessionId: 0, staffId: owner.id, vendorId: vendor.vendorId, email: owner.email, name: 'Lupe Ortiz', role: 'owner', storeId: null };
+    const newcomers = Array.from({ length: IMPORT_BATCH_ROWS + 5 }, (_, i) => `Nuevo${i},nuevo${i}@erased.test`);
+    const file = ['first_name,email', ...newcomers, `Rita,${email}`].join('\n');
+    let removed = false;
+    importJobSettings.betweenBatches = async (job) => {
+      if (job.dryRun || removed) return;
+      removed = true;
+      await removeMemberOnRequest(node.engine, byOwner, rita.id, { reason: 'asked at the counter', forfeitBalances: true });
+    };
+    try {
+      const page = await backOfficePage(browser, node.url, owner.email, 'import', null);
+      await chooseAndCheck(page, 'erased.csv', file, { file: 'Members file (CSV)', check: 'Check the file' });
+      await expectText(page.getByRole('heading', { level: 3 }), 'Preview of erased.csv: nothing has been imported yet');
+      await page.getByRole('button', { name: `Import ${(IMPORT_BATCH_ROWS + 5).toLocaleString('en')} members` }).click();
+      const alert = page.getByRole('alert');
+      await expectText(alert, 'A member in this file left the program or asked to be erased while the file was being checked or imported, so it stopped rather than bring them back');
+      await expectText(alert, 'take that person out of the file before you upload it again.');
+      await expectText(alert, 'The batches finished before it stopped are kept.');
+      expect(await alert.textContent()).not.toContain('upload the same file again');
+      expect(removed).toBe(true);
+      await page.context().close();
+    } finally {
+      importJobSettings.betweenBatches = null;
+    }
+  }, 60_000);
 
   it('a manager at #/import is told it is the owners’', async () => {
     const page = await backOfficePage(browser, node.url, manager.email, 'import', null);

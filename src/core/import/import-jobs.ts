@@ -55,6 +55,15 @@ export const STALE_MS = 2 * 60_000;
 
 const STOPPED = { code: 'node_stopped', message: 'The node stopped during the import: the batches before were kept; import the file again to complete it.' };
 
+/** A person in the file left the program (or was erased) while the job ran: it stops rather than bring them back (refuseIfSomeoneLeft). */
+export const MEMBER_LEFT = {
+  code: 'member_left',
+  message: 'A member in this file left the program or asked to be erased while the job ran: it stopped so as not to bring them back (an import keeps the batches it finished before). Take them out of the file before uploading it again.',
+};
+
+/** For tests: awaited by a running job between its batches (after its heartbeat), to stage what happens meanwhile. The node never sets it. */
+export const importJobSettings: { betweenBatches: ((job: ImportJob, done: number) => Promise<void>) | null } = { betweenBatches: null };
+
 export interface ImportJob {
   id: string;
   vendorId: number;
@@ -78,6 +87,9 @@ export interface ImportJob {
 }
 
 class Stopped extends Error {}
+
+/** Thrown in a batch's transaction whose job lost its file to a departure (refuseIfSomeoneLeft). */
+class SomeoneLeft extends Error {}
 
 /** Every column but the file (megabytes, read only to run, confirm or give the problem rows). */
 const JOB_COLUMNS = [
@@ -336,6 +348,7 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
       dryRun: job.dryRun,
       pointsCurrency: job.pointsCurrency,
       actor,
+      beforeBatch: (trx) => refuseIfSomeoneLeft(trx, engine.dialect, job),
       // Between batches: the node's other requests (the counter, the screen's polls) have their turn;
       // a batch runs a second at most (IMPORT_BATCH_MS), and on SQLite holds the event loop that long.
       onProgress: async (done: number) => {
@@ -343,12 +356,13 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
         if (Number(moved.numUpdatedRows) === 0) throw new Stopped('This import was taken for stopped: its heartbeat was late.');
         if (stopping()) throw new Stopped(STOPPED.message);
         await new Promise((resolve) => setTimeout(resolve, 0));
+        await importJobSettings.betweenBatches?.(job, done);
       },
     });
     // A finished preview keeps its whole file for the confirmation; anything else, its refused rows only.
     ended = { status: 'finished', done: job.rows, report: JSON.stringify(report), ...(job.dryRun ? {} : { file: storedFile(file, refusedRecords(file, report)) }) };
   } catch (error) {
-    const failure = error instanceof ServiceError ? { code: error.code, message: error.message } : error instanceof Stopped ? STOPPED : { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
+    const failure = error instanceof ServiceError ? { code: error.code, message: error.message } : error instanceof Stopped ? STOPPED : error instanceof SomeoneLeft ? MEMBER_LEFT : { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
     ended = { status: 'failed', error: JSON.stringify(failure), file: storedFile(file, []) };
   }
   // A file dropped while the job ran (a person in it erased) stays dropped.
@@ -360,4 +374,20 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
     // The database out of reach at the end: the row's heartbeat stops, and it reads as failed in STALE_MS.
     process.emitWarning(`import ${job.id}: its end could not be written: ${error instanceof Error ? error.message : String(error)}`, 'PunchcardImportJobs');
   }
+}
+
+/**
+ * An erasure (or a person leaving the program) drops every kept file of the program naming them,
+ * a running job's too (forget-person-in-imports.ts), but the job imports from the rows it holds in
+ * memory: a person erased meanwhile is no longer found by their email or phone, and would come back
+ * as a new member. So each batch, in its own transaction and before it looks anything up, reads
+ * whether its job's file is still there, and stops the job if not. Both take lockImportFiles (and,
+ * as every writer, the node's write lock), so a departure commits wholly before the batch that
+ * reads it or after the batch commits — when the person, still a member, was found and skipped.
+ * The job does not know who left (their identifiers are gone), so it stops: the batches before stay.
+ */
+async function refuseIfSomeoneLeft(trx: Kysely<DB>, dialect: Dialect, job: ImportJob): Promise<void> {
+  await lockImportFiles(trx, dialect, job.vendorId);
+  const dropped = await trx.selectFrom('import_jobs').select('id').where('id', '=', job.id).where('file', '=', DROPPED_FILE).executeTakeFirst();
+  if (dropped) throw new SomeoneLeft(MEMBER_LEFT.message);
 }

@@ -6,6 +6,7 @@ import { holdProgramMoney } from '../currencies/program-money';
 import { type Engine, ownsProgramData, transact } from '../engine';
 import { isUniqueViolation } from '../storage/errors';
 import { identifierLockKeys, lockKeys } from '../storage/identifier-locks';
+import { programTimeZone } from '../stores/program-time-zone';
 import type { DB } from '../storage/schema';
 import type { MemberRecord } from './member-file';
 import type { DecimalMark } from './opening-amount';
@@ -38,6 +39,12 @@ export interface MemberImport {
   onProgress?: ((done: number, total: number) => unknown) | undefined;
   /** Who each batch's audit record names: the staff member of a back-office import; `cli` when not said. */
   actor?: Actor | undefined;
+  /**
+   * Run first in each batch's transaction, before its rows are looked up: a throw stops the import
+   * there (that batch writes nothing; the ones before stay). A back-office job checks that no person
+   * in its file left or was erased meanwhile (import-jobs.ts, refuseIfSomeoneLeft).
+   */
+  beforeBatch?: ((trx: Kysely<DB>) => Promise<void>) | undefined;
 }
 
 /** A row reported: refused (with its reason) or skipped (already a member: the customer it found). */
@@ -150,6 +157,7 @@ async function importBatch(engine: Engine, target: ImportProgram, candidates: Me
     return await transact(
       engine,
       async (trx) => {
+        await input.beforeBatch?.(trx);
         // The phones' locks first (a counter registering one of them waits, then finds the member), then the program's money.
         await lockKeys(trx, engine.dialect, candidates.flatMap((row) => identifierLockKeys({ phone: row.phone })));
         if (candidates.some((row) => row.quickPay > 0)) await holdProgramMoney(trx, engine.dialect, target.vendorId);
@@ -296,11 +304,9 @@ export async function importProgramOf(engine: Engine, input: MemberImport): Prom
   } else if (loyalty.length > 1 && input.records.some((r) => (r.fields.points ?? '') !== '')) {
     throw new ServiceError('validation_failed', `The program has several loyalty currencies: name the one the points column holds with --points-currency (${loyalty.map((c) => `${c.name} ${c.public_id}`).join(', ')}).`, 'points_currency');
   }
-  // The program's days are its first store's, as the dashboard and the statement count them.
-  const firstStore = await db.selectFrom('stores').select('time_zone').where('vendor_id', '=', vendor.id).orderBy('id').limit(1).executeTakeFirst();
   return {
     country: vendor.country,
-    timeZone: firstStore?.time_zone ?? 'UTC',
+    timeZone: await programTimeZone(db, vendor.id),
     quickPayCurrency: quickPay ? { code: quickPay.code!, digits: minorUnitDigits(quickPay.code!) } : null,
     target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, pointsExpiryDays: vendor.points_expiry_days, runId: `import-${engine.clock.now()}` },
   };

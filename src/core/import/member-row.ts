@@ -56,7 +56,9 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
   const refuse = (reason: string, field: string | null, message: string) => ({ problem: { line: record.line, reason, field, message } });
   const emailText = f.email ?? '';
   const phoneText = f.phone ?? '';
-  if (emailText === '' && phoneText === '') return refuse('no_contact', 'email', 'The row has neither an email nor a phone: a member needs one to be found at the counter.');
+  // A card alone is enough: the counter finds a member by scanning it (check-in, order) as by a
+  // contact, and the members export writes one known here by their card only without a contact.
+  if (emailText === '' && phoneText === '' && (f.card ?? '').trim() === '') return refuse('no_contact', 'email', 'The row has no email, phone or card: a member needs one to be found at the counter.');
   let email: string | null = null;
   let phone: string | null = null;
   try {

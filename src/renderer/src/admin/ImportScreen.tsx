@@ -158,8 +158,18 @@ function JobView({ job, busy, onConfirm, onStartOver }: { job: ImportJob; busy: 
     return (
       <Stack>
         <Alert color="red" role="alert">
-          {t.failed} {job.error?.message}
-          {!job.dry_run && <Text size="sm">{t.keptBatches}</Text>}
+          {/* A departure meanwhile (import-jobs.ts, MEMBER_LEFT): the same file again would bring the person back. */}
+          {job.error?.code === 'member_left' ? (
+            <>
+              {t.memberLeft}
+              {!job.dry_run && <Text size="sm">{t.keptBatchesOnly}</Text>}
+            </>
+          ) : (
+            <>
+              {t.failed} {job.error?.message}
+              {!job.dry_run && <Text size="sm">{t.keptBatches}</Text>}
+            </>
+          )}
         </Alert>
         <Group>
           <Button variant="default" onClick={onStartOver}>

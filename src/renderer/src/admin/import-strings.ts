@@ -40,6 +40,8 @@ export const useImportStrings = defineStrings({
     noProblems: 'Every row was imported or was a member already.',
     failed: 'The import stopped:',
     keptBatches: 'The batches finished before it stopped are kept; upload the same file again to complete it (members already imported are skipped).',
+    memberLeft: 'A member in this file left the program or asked to be erased while the file was being checked or imported, so it stopped rather than bring them back: take that person out of the file before you upload it again.',
+    keptBatchesOnly: 'The batches finished before it stopped are kept.',
     running: (who: string) => `An import started by ${who} is running.`,
     // The node's refusals, where its words are the code's own.
     import_in_progress: 'An import of members is already running for this program: wait for it to finish, then upload the next file.',
@@ -91,6 +93,8 @@ export const useImportStrings = defineStrings({
     noProblems: 'Todas las filas se importaron o ya eran socios.',
     failed: 'La importación se detuvo:',
     keptBatches: 'Los lotes terminados antes de detenerse se conservan; vuelva a subir el mismo archivo para completarla (los socios ya importados se omiten).',
+    memberLeft: 'Un socio de este archivo dejó el programa o pidió que se borraran sus datos mientras se revisaba o importaba el archivo, así que se detuvo para no volver a darlo de alta: quite a esa persona del archivo antes de volver a subirlo.',
+    keptBatchesOnly: 'Los lotes terminados antes de detenerse se conservan.',
     running: (who: string) => `Hay una importación en curso, iniciada por ${who}.`,
     import_in_progress: 'Ya hay una importación de socios en curso en este programa: espere a que termine y luego suba el siguiente archivo.',
     import_not_confirmable: 'Esta vista previa ya se importó o no terminó: vuelva a subir el archivo para ver una nueva.',
