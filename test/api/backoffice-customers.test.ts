@@ -241,6 +241,31 @@ describe('the profile: what expires when, and saved cards masked', () => {
     const text = JSON.stringify(shown.body);
     for (const secret of ['4242 4242', '42424242', 'Ana López', '10001', 'tok_']) expect(text).not.toContain(secret);
   });
+
+  it('groups what expires by the program’s days, not UTC’s, and names the zone the screen shows them in', async () => {
+    const bodega = await node.addVendor('Bodega NYC');
+    const bodegaOwner = await ownerOf(node, bodega.vendorId);
+    const zoned = await staffCall(node, bodegaOwner.token, 'PUT', `/backoffice/stores/${bodega.storeId}`, { time_zone: 'America/New_York' });
+    expect(zoned.status, JSON.stringify(zoned.body)).toBe(200);
+    expect((await staffCall(node, bodegaOwner.token, 'PUT', '/backoffice/program/settings', { points_expiry_days: 30 })).status).toBe(200);
+    const leo = await signUpAt(node, bodega.vendorId, { first_name: 'Leo', last_name: 'Park' });
+    const order = (receipt: string) =>
+      http(`${node.url}/order?api_key=${encodeURIComponent(bodega.apiKey)}`, { method: 'POST', body: { card_number: leo.email, receipt_number: receipt, subtotal: 10 } });
+    // One UTC day, two New York days: 21:30 on the 28th and 00:30 on 1 March there.
+    node.clock.set(Date.parse('2027-03-01T02:30:00Z'));
+    expect((await order('nyc-1')).body.points_earned).toBe(10);
+    node.clock.set(Date.parse('2027-03-01T05:30:00Z'));
+    expect((await order('nyc-2')).body.points_earned).toBe(10);
+    bodegaOwner.token = await signIn(node, bodegaOwner.email);
+
+    const shown = await staffCall(node, bodegaOwner.token, 'GET', `/backoffice/customers/${leo.userId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.time_zone).toBe('America/New_York');
+    expect(shown.body.balances.find((b: { code: string | null }) => b.code === null).expiring).toEqual([
+      { date: '2027-03-31T02:30:00.000Z', amount: 10 },
+      { date: '2027-03-31T05:30:00.000Z', amount: 10 },
+    ]);
+  });
 });
 
 describe('the profile: birthday, contact consent, language and member since', () => {

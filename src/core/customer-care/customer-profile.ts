@@ -1,10 +1,11 @@
 import { holderAccounts, upcomingLots } from '../balances/balance-store';
-import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
+import { dayIn, type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
 import { findUserVendor, loadUser, survivingCustomerId } from '../customers/customer-store';
 import { type ContactChannels, contactChannels } from '../customers/contact-consent';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
+import { programTimeZone } from '../stores/program-time-zone';
 import { checkCustomerAccess } from './customer-access';
 import { type CustomerLedgerEntry, customerLedger } from './customer-ledger';
 
@@ -33,7 +34,9 @@ export interface CustomerProfile {
   /** Blocked in this program (refused at check-in and orders), and why. */
   blocked: boolean;
   blockedReason: string | null;
-  /** Every currency of the program, with what of the balance expires when (by UTC day, soonest first). */
+  /** The program's time zone: expiring amounts are grouped by its days (an import's last day is one). */
+  timeZone: string;
+  /** Every currency of the program, with what of the balance expires when (by the program's day, soonest first). */
   balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number; expiring: ExpiringAmount[] }>;
   /** Saved cards, masked: brand, last four digits and expiry only (never the token, name or postal code). */
   billingProfiles: Array<{ brand: string; last4: string; expiryMonth: number; expiryYear: number; isDefault: boolean }>;
@@ -52,7 +55,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
   const link = await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const [user, membership] = await Promise.all([loadUser(engine.db, userId), findUserVendor(engine.db, userId, vendorId)]);
   const shown = seenAtCounter(user, membership);
-  const [currencies, accounts, cards, entries, profiles] = await Promise.all([
+  const [currencies, accounts, cards, entries, profiles, timeZone] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     holderAccounts(engine.db, vendorId, 'user', userId),
     engine.db
@@ -69,6 +72,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute(),
+    programTimeZone(engine.db, vendorId),
   ]);
   const lots = await upcomingLots(
     engine.db,
@@ -78,7 +82,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
   const balanceIn = (currencyId: number) => {
     const account = accounts.get(currencyId);
     if (!account) return { balance: 0, expiring: [] };
-    return { balance: account.balance, expiring: expiringByDay(lots.filter((lot) => lot.accountId === account.accountId), account.balance) };
+    return { balance: account.balance, expiring: expiringByDay(lots.filter((lot) => lot.accountId === account.accountId), account.balance, dayIn(timeZone)) };
   };
   return {
     id: user.id,
@@ -96,6 +100,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
     flagged: link.flagged === 1,
     blocked: link.blocked_at !== null,
     blockedReason: link.blocked_reason,
+    timeZone,
     balances: currencies.map((c) => ({ currencyId: c.public_id, currencyName: c.name, code: c.code, ...balanceIn(c.id) })),
     billingProfiles: profiles.map((b) => ({ brand: b.brand, last4: b.last4, expiryMonth: b.expiry_month, expiryYear: b.expiry_year, isDefault: b.is_default === 1 })),
     cards: cards.map((c) => ({ number: c.number, status: c.status })),

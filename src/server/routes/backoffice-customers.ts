@@ -46,6 +46,7 @@ export const backOfficeCustomerRoutes: FastifyPluginAsyncTypebox<{ engine: Engin
       flagged: p.flagged,
       blocked: p.blocked,
       blocked_reason: p.blockedReason,
+      time_zone: p.timeZone,
       balances: p.balances.map((b) => ({ currency: b.currencyId, name: b.currencyName, code: b.code, balance: b.balance, expiring: b.expiring.map((e) => ({ date: toIso(e.at), amount: e.amount })) })),
       cards: p.cards,
       billing_profiles: p.billingProfiles.map((b) => ({ brand: b.brand, last4: b.last4, expiry_month: b.expiryMonth, expiry_year: b.expiryYear, default: b.isDefault })),

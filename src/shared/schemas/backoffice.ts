@@ -186,13 +186,19 @@ export const CustomerProfileSchema = Type.Object({
   flagged: Type.Boolean(),
   blocked: Type.Boolean({ description: 'refused at check-in and orders' }),
   blocked_reason: Nullable(Type.String()),
+  time_zone: Type.String({ description: 'the program’s time zone (its first store’s; UTC without a store): `expiring` is grouped by its days, and a screen shows their dates there' }),
   balances: Type.Array(
     Type.Object({
       currency: Type.String(),
       name: Type.String(),
       code: Nullable(Type.String()),
       balance: Type.Integer({ description: 'minor units' }),
-      expiring: Type.Array(Type.Object({ date: IsoTimestamp, amount: Type.Integer({ description: 'minor units expiring that UTC day (never more than the balance)' }) })),
+      expiring: Type.Array(
+        Type.Object({
+          date: IsoTimestamp,
+          amount: Type.Integer({ description: 'minor units expiring that day in the program’s time zone (never more than the balance)' }),
+        }),
+      ),
     }),
   ),
   cards: Type.Array(Type.Object({ number: Type.String(), status: Type.String() })),

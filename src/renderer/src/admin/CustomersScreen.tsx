@@ -238,7 +238,7 @@ export function CustomerDetail({ customerId }: { customerId: number }) {
               <Table.Tr key={b.currency} aria-label={b.name}>
                 <Table.Td>{b.name}</Table.Td>
                 <Table.Td>{formatAmount(b.balance, b.code)}</Table.Td>
-                <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(formatAmount(e.amount, b.code), formatDate(e.date))).join(' · ')}</Table.Td>
+                <Table.Td>{b.expiring.length === 0 ? t.nothingExpiring : b.expiring.map((e) => t.expiresOn(formatAmount(e.amount, b.code), formatDate(e.date, p.time_zone))).join(' · ')}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

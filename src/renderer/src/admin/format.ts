@@ -7,9 +7,17 @@ export function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString(languageStore.getState().language === 'es' ? 'es' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** A day in the reader's language (expiry dates: the UTC day the engine groups them by). */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(languageStore.getState().language === 'es' ? 'es' : 'en', { dateStyle: 'medium', timeZone: 'UTC' });
+/**
+ * A day in the reader's language, in a time zone (expiry dates: the program's, whose days the
+ * engine groups them by; UTC when this browser cannot read the zone).
+ */
+export function formatDate(iso: string, timeZone = 'UTC'): string {
+  const language = languageStore.getState().language === 'es' ? 'es' : 'en';
+  try {
+    return new Date(iso).toLocaleDateString(language, { dateStyle: 'medium', timeZone });
+  } catch {
+    return new Date(iso).toLocaleDateString(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  }
 }
 
 /** A day in the reader's language and time zone (member since: the day as the reader lived it). */
