@@ -4,12 +4,12 @@ import { emailKey } from '../customers/contact';
 import type { DB } from '../storage/schema';
 import type { CardRow } from '../user-cards/card-access';
 import type { MemberRow } from './member-row';
-import type { MemberFound } from './write-member';
+import { formerHoldersOfCards, type MemberFound } from './write-member';
 
 /**
- * What the program holds of every row of a batch, in five reads whatever the batch's size: the
- * accounts of its emails and phones, the program's cards of its numbers and their active links,
- * and which of the accounts found are members. Each row gets what findMember would read for it
+ * What the program holds of every row of a batch, in six reads whatever the batch's size: the
+ * accounts of its emails and phones, the program's cards of its numbers, their active links and
+ * the former holders of those without one, and which of the accounts found are members. Each row gets what findMember would read for it
  * alone (the file's rows share no email, phone or card: a second one is refused before).
  */
 export async function findMembers(trx: Kysely<DB>, vendorId: number, rows: readonly MemberRow[]): Promise<MemberFound[]> {
@@ -25,6 +25,7 @@ export async function findMembers(trx: Kysely<DB>, vendorId: number, rows: reado
   );
   const cardIds = [...cards.values()].map((card) => card.id);
   const links = firstBy(cardIds.length === 0 ? [] : await trx.selectFrom('user_cards').selectAll().where('card_id', 'in', cardIds).where('removed_at', 'is', null).orderBy('id').execute(), (link) => String(link.card_id));
+  const formerHolders = await formerHoldersOfCards(trx, cardIds.filter((id) => !links.has(String(id))));
 
   const found = rows.map((row) => {
     const card: CardRow | undefined = row.card ? cards.get(cardNumberKey(row.card)) : undefined;
@@ -33,9 +34,10 @@ export async function findMembers(trx: Kysely<DB>, vendorId: number, rows: reado
       byPhone: row.phone ? byPhone.get(row.phone) : undefined,
       card,
       cardLink: card ? links.get(String(card.id)) : undefined,
+      formerHolder: card ? formerHolders.get(card.id) : undefined,
     };
   });
-  const accountIds = unique(found.flatMap((f) => [f.byEmail?.status === 'deleted' ? null : (f.byEmail?.id ?? null), f.byPhone?.id ?? null, f.cardLink?.user_id ?? null]));
+  const accountIds = unique(found.flatMap((f) => [f.byEmail?.status === 'deleted' ? null : (f.byEmail?.id ?? null), f.byPhone?.id ?? null, f.cardLink?.user_id ?? null, f.formerHolder ?? null]));
   const members = new Set(
     accountIds.length === 0
       ? []

@@ -51,7 +51,13 @@ export interface MemberFound {
   card: CardRow | undefined;
   /** The card's active link. */
   cardLink: UserCardRow | undefined;
-  /** Which of the accounts found are members of the program now. */
+  /**
+   * A card with no active link: the account its latest link was for, unless erased (a card, like an
+   * email, of an erased person finds nobody). One no longer a member is refused as an email of theirs
+   * is: a row known by that card is them, and they left.
+   */
+  formerHolder: number | undefined;
+  /** Which of the accounts found are members of the program now (a former holder's among them). */
   members: ReadonlySet<number>;
 }
 
@@ -67,11 +73,12 @@ export async function findMember(trx: Kysely<DB>, vendorId: number, row: MemberR
   const byPhone = row.phone ? await findUserByPhone(trx, row.phone) : undefined;
   const card = row.card ? await trx.selectFrom('cards').selectAll().where('vendor_id', '=', vendorId).where('number_key', '=', cardNumberKey(row.card)).where('deleted_at', 'is', null).executeTakeFirst() : undefined;
   const cardLink = card ? await activeLinkOfCard(trx, card.id) : undefined;
+  const formerHolder = card && !cardLink ? (await formerHoldersOfCards(trx, [card.id])).get(card.id) : undefined;
   const members = new Set<number>();
-  for (const userId of new Set([byEmail?.status === 'deleted' ? undefined : byEmail?.id, byPhone?.id, cardLink?.user_id])) {
+  for (const userId of new Set([byEmail?.status === 'deleted' ? undefined : byEmail?.id, byPhone?.id, cardLink?.user_id, formerHolder])) {
     if (userId !== undefined && (await findUserVendor(trx, userId, vendorId))) members.add(userId);
   }
-  return { byEmail, byPhone, card, cardLink, members };
+  return { byEmail, byPhone, card, cardLink, formerHolder, members };
 }
 
 /**
@@ -87,6 +94,8 @@ export function decideMember(program: ImportProgram, row: MemberRow, found: Memb
   note(found.byEmail?.status === 'deleted' ? undefined : found.byEmail?.id, 'email');
   note(found.byPhone?.id, 'phone');
   note(found.cardLink?.user_id, 'card');
+  // A card's holder who left is found by it (one still a member swapped it for another: it is free).
+  if (found.formerHolder !== undefined && !found.members.has(found.formerHolder)) note(found.formerHolder, 'card');
   const matchedBy = [...byUser.values()].flat();
   for (const userId of byUser.keys()) {
     if (found.members.has(userId)) return { outcome: 'already_member', customerId: userId, matchedBy };
@@ -188,4 +197,30 @@ export function refusalOf(error: unknown): RowRefused | null {
   if (error instanceof RowRefused) return error;
   if (error instanceof ServiceError) return new RowRefused(error.code, error.field ?? null, error.message);
   return null;
+}
+
+/**
+ * The account each card's latest link was for, of cards with no active link (`formerHolder`), leaving
+ * out erased accounts: by card id.
+ */
+export async function formerHoldersOfCards(trx: Kysely<DB>, cardIds: readonly number[]): Promise<Map<number, number>> {
+  if (cardIds.length === 0) return new Map();
+  const links = await trx
+    .selectFrom('user_cards as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['l.card_id', 'l.user_id', 'u.status'])
+    .where('l.card_id', 'in', cardIds)
+    .where('l.removed_at', 'is not', null)
+    .orderBy('l.removed_at', 'desc')
+    .orderBy('l.id', 'desc')
+    .execute();
+  const holders = new Map<number, number>();
+  const seen = new Set<number>();
+  for (const link of links) {
+    const cardId = Number(link.card_id);
+    if (seen.has(cardId)) continue;
+    seen.add(cardId);
+    if (link.status !== 'deleted') holders.set(cardId, Number(link.user_id));
+  }
+  return holders;
 }
