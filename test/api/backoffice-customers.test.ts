@@ -265,6 +265,12 @@ describe('the profile: what expires when, and saved cards masked', () => {
       { date: '2027-03-31T02:30:00.000Z', amount: 10 },
       { date: '2027-03-31T05:30:00.000Z', amount: 10 },
     ]);
+
+    // A zone this node cannot read (written before it was checked) is counted, and named, as UTC.
+    await node.engine.db.updateTable('stores').set({ time_zone: 'Mars/Olympus_Mons' }).where('id', '=', bodega.storeId).execute();
+    const unread = await staffCall(node, bodegaOwner.token, 'GET', `/backoffice/customers/${leo.userId}`);
+    expect(unread.body.time_zone).toBe('UTC');
+    expect(unread.body.balances.find((b: { code: string | null }) => b.code === null).expiring).toEqual([{ date: '2027-03-31T02:30:00.000Z', amount: 20 }]);
   });
 });
 

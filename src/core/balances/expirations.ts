@@ -9,13 +9,14 @@ export const utcDay: DayOf = (epochMs) => Math.floor(epochMs / DAY_MS);
 const dayFormats = new Map<string, Intl.DateTimeFormat | null>();
 
 /**
- * The day in a time zone (the back office groups by the program's), as its date there; a zone this
- * node's Intl cannot read counts in UTC, as the program's other days do (time-zone-days.ts).
+ * The day in a time zone (the back office groups by the program's), as its date there, and the zone
+ * it counts in: one this node's Intl cannot read counts in UTC, as the program's other days do
+ * (time-zone-days.ts), and says so.
  */
-export function dayIn(timeZone: string): DayOf {
+export function dayIn(timeZone: string): { dayOf: DayOf; timeZone: string } {
   if (!dayFormats.has(timeZone)) dayFormats.set(timeZone, dayFormatIn(timeZone));
   const format = dayFormats.get(timeZone);
-  return format ? (epochMs) => format.format(epochMs) : utcDay;
+  return format ? { dayOf: (epochMs) => format.format(epochMs), timeZone } : { dayOf: utcDay, timeZone: 'UTC' };
 }
 
 function dayFormatIn(timeZone: string): Intl.DateTimeFormat | null {

@@ -34,7 +34,7 @@ export interface CustomerProfile {
   /** Blocked in this program (refused at check-in and orders), and why. */
   blocked: boolean;
   blockedReason: string | null;
-  /** The program's time zone: expiring amounts are grouped by its days (an import's last day is one). */
+  /** The program's time zone (UTC when this node cannot read it): expiring amounts are grouped by its days. */
   timeZone: string;
   /** Every currency of the program, with what of the balance expires when (by the program's day, soonest first). */
   balances: Array<{ currencyId: string; currencyName: string; code: string | null; balance: number; expiring: ExpiringAmount[] }>;
@@ -55,7 +55,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
   const link = await checkCustomerAccess(engine.db, vendorId, onlyStoreId, userId);
   const [user, membership] = await Promise.all([loadUser(engine.db, userId), findUserVendor(engine.db, userId, vendorId)]);
   const shown = seenAtCounter(user, membership);
-  const [currencies, accounts, cards, entries, profiles, timeZone] = await Promise.all([
+  const [currencies, accounts, cards, entries, profiles, programZone] = await Promise.all([
     engine.db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     holderAccounts(engine.db, vendorId, 'user', userId),
     engine.db
@@ -74,6 +74,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
       .execute(),
     programTimeZone(engine.db, vendorId),
   ]);
+  const { dayOf, timeZone } = dayIn(programZone);
   const lots = await upcomingLots(
     engine.db,
     [...accounts.values()].map((a) => a.accountId),
@@ -82,7 +83,7 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
   const balanceIn = (currencyId: number) => {
     const account = accounts.get(currencyId);
     if (!account) return { balance: 0, expiring: [] };
-    return { balance: account.balance, expiring: expiringByDay(lots.filter((lot) => lot.accountId === account.accountId), account.balance, dayIn(timeZone)) };
+    return { balance: account.balance, expiring: expiringByDay(lots.filter((lot) => lot.accountId === account.accountId), account.balance, dayOf) };
   };
   return {
     id: user.id,
