@@ -221,6 +221,21 @@ describe('panel readings', () => {
     expect(shown(applyHistoryRecord(customer(), sale))).toEqual([[{ date: 1000, amount: 10 }, { date: 2000, amount: 40 }], 2]);
   });
 
+  it('a void that brings a balance back to what the retrieve read shows what was read to expire then; any other void keeps what was shown', () => {
+    // Read: 150, 70 of them expiring. The panel's sale redeemed 100 and earned 10 (new, expiring at 3000): 60 left.
+    const read = customer().loyalty_balance.data;
+    const afterSale = withOrderBalances(customer(), { balances: { loyalty: [{ currency: points, amount: 60, expiring: expiring([{ date: 1000, amount: 10 }, { date: 3000, amount: 10 }]) }], quick_pay: { currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, amount: 25 } }, earned: [{ rule: 'r', currency: points, points: 10 }] });
+    const voidOf = (redeemed: number) =>
+      ({ object: 'void', quickpay: { object: 'quickpay', used: 0, loaded: 0, balance: 25 }, rewards: [{ object: 'reward', kind: 'earned_reversed', name: 'r', amount: -10, currency: 'Points' }, { object: 'reward', kind: 'redeemed_reversed', name: 'Box', amount: redeemed, currency: 'Points' }] }) as unknown as HistoryRecord;
+    const voided = applyHistoryRecord(afterSale, voidOf(100), read);
+    expect(voided.loyalty_balance.data[0]?.amount).toBe(150);
+    // The 30 at 1000 the redemption took are back: what the node says after the void (it said "10 at 1000, 10 at 3000").
+    expect(voided.loyalty_balance.data[0]?.expiring).toEqual(read[0]!.expiring);
+    // A void that does not bring the balance back to the read one (another sale's): what was shown stays.
+    expect(applyHistoryRecord(afterSale, voidOf(50), read).loyalty_balance.data[0]?.expiring).toEqual(afterSale.loyalty_balance.data[0]?.expiring);
+    expect(applyHistoryRecord(afterSale, voidOf(100)).loyalty_balance.data[0]?.expiring).toEqual(afterSale.loyalty_balance.data[0]?.expiring);
+  });
+
   it('a tier change in the history moves the tier shown: described as a reply stated it, else by its name alone', () => {
     const tier = (id: number, name: string, threshold: number) => ({ object: 'tier' as const, id, name, summary: `${name} summary`, description: '', threshold });
     const [member, silver, gold, platinum] = [tier(1, 'Member', 0), tier(2, 'Silver', 60), tier(3, 'Gold', 200), tier(4, 'Platinum', 900)];

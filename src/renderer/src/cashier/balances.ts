@@ -149,8 +149,14 @@ export function withOrderBalances(customer: CustomerAtCounter, reply: Pick<Order
  * or the void of one. Quick pay takes the balance the record states; loyalty moves by the points
  * it moved, signed as the history reads them (earned +, redeemed −; a void's reversals the other
  * way), by currency name.
+ *
+ * What a void gives back expires as the points it gives back did (a redemption took the soonest
+ * first), which the record does not say. `read`: the balances the retrieve read before the panel's
+ * sale — a void that brings a balance back to what was read then (it undid that sale) shows what
+ * was read to expire then; any other keeps what was shown (it showed the spent points' lots gone:
+ * "9 expire on Dec 21" for 12 stamps whose 4 given back expire on Nov 26).
  */
-export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryRecord): CustomerAtCounter {
+export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryRecord, read: readonly LoyaltyEntry[] = []): CustomerAtCounter {
   const delta = new Map<string, number>();
   const earned = new Map<string, number>();
   const line = readHistoryRecord(record);
@@ -161,7 +167,9 @@ export function applyHistoryRecord(customer: CustomerAtCounter, record: HistoryR
   // A sale's earned points expire after everything shown; what a void puts back is not known to expire.
   const moved = (e: LoyaltyEntry): LoyaltyEntry => {
     const amount = e.amount + (delta.get(e.currency.name) ?? 0);
-    return { ...e, amount, expiring: line.kind === 'void' ? e.expiring : expiringAfter(e.expiring, amount, earned.get(e.currency.name) ?? 0) };
+    if (line.kind !== 'void') return { ...e, amount, expiring: expiringAfter(e.expiring, amount, earned.get(e.currency.name) ?? 0) };
+    const before = read.find((r) => r.currency.id === e.currency.id);
+    return { ...e, amount, expiring: before && before.amount === amount ? before.expiring : e.expiring };
   };
   return {
     ...customer,

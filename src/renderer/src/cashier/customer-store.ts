@@ -111,6 +111,8 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
   // What the last read of the customer said of their tier: after an order it is the tier before it,
   // the one a void of that order goes back to (the history's tier change names it only).
   let tierAtRead: CustomerAtCounter['rules']['tier'] | null = null;
+  // Its loyalty balances, likewise: what a void of that order brings them back to, expirations included.
+  let loyaltyAtRead: CustomerAtCounter['loyalty_balance']['data'] = [];
   // The order that ended the shown session (the panel's or the POS's), so its void can say so.
   let endingOrderId: number | null = null;
   // What the node said of the shown session while the panel's order was on its way: its own events
@@ -228,6 +230,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         const customer = await deps.api.retrieve(hash);
         if (seq !== loadSeq || get().hash !== hash) return;
         tierAtRead = customer.rules.tier;
+        loyaltyAtRead = customer.loyalty_balance.data;
         set({ phase: 'ready', customer, error: null, sessionId: Number(customer.pos_session.pos_session_id) });
         if (get().historyPhase === 'idle') void get().reloadHistory();
       } catch (error) {
@@ -246,6 +249,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         if (get().hash === hash && get().phase !== 'error' && !get().ended) return;
         stopFollowing();
         tierAtRead = null;
+        loyaltyAtRead = [];
         endingOrderId = null;
         set({ ...idle, hash, sessionId, phase: 'loading' });
         await load(hash);
@@ -274,6 +278,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
       dismiss() {
         stopFollowing();
         tierAtRead = null;
+        loyaltyAtRead = [];
         loadSeq++;
         historySeq++;
         set(idle);
@@ -382,7 +387,7 @@ export function createCustomerStore(deps: { api: Pick<TerminalApi, 'retrieve' | 
         // The sale that ended the session, voided: the panel says so instead of "Order complete".
         const endingVoided = ended === 'order' && orderId !== undefined && orderId === endingOrderId;
         set((s) => {
-          const moved = s.customer && voids.reduce(applyHistoryRecord, s.customer);
+          const moved = s.customer && voids.reduce((c, record) => applyHistoryRecord(c, record, loyaltyAtRead), s.customer);
           return {
             ...(endingVoided ? { ended: 'voided' as const, voidedReceipt: s.lastOrder?.id === orderId ? s.lastOrder.receipt_number : readHistoryRecord(voids[voids.length - 1]!).receipt } : {}),
             customer: moved && tierMove ? withTierMove(moved, tierMove, stated) : moved,
