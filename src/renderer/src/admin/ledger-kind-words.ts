@@ -3,10 +3,11 @@
 
 export const LEDGER_KINDS: Record<'en' | 'es', Readonly<Record<string, string>>> = {
   en: {
-    earn: 'Points earned',
-    earn_reversal: 'Points earned, voided',
-    redeem: 'Points redeemed',
-    redeem_reversal: 'Points redeemed, voided',
+    // Not "Points earned": a program's stamps are earned too (the row's currency says which).
+    earn: 'Earned',
+    earn_reversal: 'Earned, voided',
+    redeem: 'Redeemed',
+    redeem_reversal: 'Redeemed, voided',
     spend: 'Paid with stored value',
     spend_reversal: 'Payment voided, returned',
     promotion: 'Promotion',
@@ -27,10 +28,10 @@ export const LEDGER_KINDS: Record<'en' | 'es', Readonly<Record<string, string>>>
     import: 'Brought from the previous program',
   },
   es: {
-    earn: 'Puntos ganados',
-    earn_reversal: 'Puntos ganados, anulados',
-    redeem: 'Puntos canjeados',
-    redeem_reversal: 'Puntos canjeados, anulados',
+    earn: 'Ganado',
+    earn_reversal: 'Ganado, anulado',
+    redeem: 'Canjeado',
+    redeem_reversal: 'Canjeado, anulado',
     spend: 'Pago con saldo',
     spend_reversal: 'Pago anulado, devuelto',
     promotion: 'Promoción',
