@@ -25,6 +25,7 @@ beforeAll(async () => {
   vendor = await node.addVendor('Café Andino');
   second = await store.addStore(vendor, 'Norte');
   owner = await ownerOf(node, vendor.vendorId);
+  pointsCurrency = (await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', vendor.loyaltyCurrencyId).executeTakeFirstOrThrow()).public_id;
   storeManager = await invitedStaff(node, owner, 'store_manager', second.storeId);
   const today = node.clock.now();
 
@@ -61,7 +62,10 @@ const dashboard = async (who: SignedInStaff, query = '') => {
   return reply.body;
 };
 
+let pointsCurrency = '';
+/** The figures with these values, the rest zero; its one loyalty currency (Points) issued and redeemed what points_issued and points_redeemed say. */
 const figures = (f: Partial<Record<string, number>>) => ({
+  loyalty: [{ currency: pointsCurrency, name: 'Points', issued: f.points_issued ?? 0, redeemed: f.points_redeemed ?? 0 }],
   check_ins: 0,
   orders: 0,
   points_issued: 0,

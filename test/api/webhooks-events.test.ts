@@ -171,6 +171,7 @@ describe('counter events', () => {
       quick_pay_used: 0,
       points_earned: 12,
       points_spent: 0,
+      loyalty: [{ currency: { currency_id: v.loyaltyCurrencyId, name: 'Points', code: null }, earned: 12, spent: 0 }],
       date_ordered: expect.any(Number),
       date_voided: null,
     });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../src/core/credentials/authenticate';
 import { registerCustomer } from '../../src/core/customers/register-customer';
+import { createCurrency } from '../../src/core/currencies/create-currency';
+import { loadDashboard } from '../../src/core/dashboard/dashboard';
 import { loadPeriodStatement } from '../../src/core/dashboard/period-statement';
+import { createEarningRule } from '../../src/core/rules/earning/create-earning-rule';
+import { createSpendingRule } from '../../src/core/rules/spending/create-spending-rule';
 import { type Engine, transact } from '../../src/core/engine';
 import { placeOrder } from '../../src/core/orders/place-order';
 import { voidOrder } from '../../src/core/orders/void-order';
@@ -47,5 +51,29 @@ describe.each(BACKENDS)('a period statement on $name', (backend) => {
     expect(p.program).toMatchObject({ loaded: 1000, reloadAmount: 1000, spent: 0, returned: 0, other: 0 });
     expect(p.rows).toHaveLength(60);
     expect(p.rows.at(-1)).toMatchObject({ day: '2026-11-30', storeId: null, outstandingEndOfDay: 3750 });
+  });
+
+  it('counts points per loyalty currency (Points and Stamps) from the orders’ ledger entries, the dashboard too', async () => {
+    clock.set(Date.parse('2026-11-10T12:00:00Z'));
+    const vendor = await setUpVendor(engine, testVendor('Stamp Café'));
+    const scope = await authenticateApiKey(engine, vendor.apiKey);
+    const stamps = await createCurrency(engine, { vendorId: vendor.vendorId }, { name: 'Stamps' });
+    await createEarningRule(engine, { vendorId: vendor.vendorId }, { name: '1 stamp per 5', currency: stamps.publicId, points: 1, perAmount: 5 });
+    const coffee = await createSpendingRule(engine, { vendorId: vendor.vendorId }, { name: 'Coffee', cost: 5, currency: stamps.publicId });
+    const email = 'sol@example.com';
+    await registerCustomer(engine, { vendorId: vendor.vendorId, firstName: 'Sol', lastName: 'Vera', email, password: 'correct horse 1', terms: true });
+    await placeOrder(engine, scope, { identification: email, receiptNumber: 'S-1', subtotal: 40 });
+    await placeOrder(engine, scope, { identification: email, receiptNumber: 'S-2', subtotal: 0, redemptions: [coffee.publicId] });
+    await placeOrder(engine, scope, { identification: email, receiptNumber: 'S-3', subtotal: 10 });
+    await voidOrder(engine, scope, 'S-3');
+
+    const stampsId = Number(stamps.id);
+    const expected = { [vendor.loyaltyCurrencyId]: { issued: 40, redeemed: 0 }, [stampsId]: { issued: 8, redeemed: 5 } };
+    const p = await loadPeriodStatement(engine, vendor.vendorId, null, '2026-11-01', '2026-11-30');
+    expect(p.loyaltyCurrencies.map((c) => [c.id, c.name])).toEqual([[vendor.loyaltyCurrencyId, 'Points'], [stampsId, 'Stamps']]);
+    expect(p.total).toMatchObject({ pointsIssued: 48, pointsRedeemed: 5, loyalty: expected });
+    expect(p.stores[0]!.loyalty).toEqual(expected);
+    const d = await loadDashboard(engine, vendor.vendorId, null);
+    expect(d.today).toMatchObject({ pointsIssued: 48, loyalty: expected });
   });
 });

@@ -22,11 +22,16 @@ describe('a month’s statement reads its month', () => {
     }
   });
 
-  it('stored value: the month’s ledger entries, each one’s account, order and pay-back by their keys; what moved since, a range too', async () => {
+  it('stored value: the month’s ledger entries, matched against the quick-pay accounts read once from their index, each one’s order and pay-back by their keys; what moved since, a range too', async () => {
+    // Not each entry's account row (nineteenth round: 100 s for what moved since a month last spring
+    // on a year-old central, 9 s with the accounts' list from migration 0048).
+    const accounts = 'LIST SUBQUERY 1 \\| SEARCH ledger_accounts USING COVERING INDEX ledger_accounts_by_currency \\(currency_id=\\? AND vendor_id=\\?\\) \\| CREATE BLOOM FILTER';
     expect(await planOf(storedValueQuery(node.engine(), 1, 2, window, end))).toMatch(
-      /^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\? AND created_at<\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\) \| SEARCH o USING INDEX sqlite_autoindex_orders_1 \(id=\?\) LEFT-JOIN \| SEARCH p USING INDEX sqlite_autoindex_stored_value_paybacks_1 \(id=\?\) LEFT-JOIN \| USE TEMP B-TREE FOR GROUP BY$/,
+      new RegExp(
+        `^SEARCH e USING INDEX ledger_entries_vendor_time \\(vendor_id=\\? AND created_at>\\? AND created_at<\\?\\) \\| ${accounts} \\| SEARCH o USING INDEX sqlite_autoindex_orders_1 \\(id=\\?\\) LEFT-JOIN \\| SEARCH p USING INDEX sqlite_autoindex_stored_value_paybacks_1 \\(id=\\?\\) LEFT-JOIN \\| USE TEMP B-TREE FOR GROUP BY$`,
+      ),
     );
-    expect(await planOf(movedSinceQuery(node.engine(), 1, 2, end))).toMatch(/^SEARCH e USING INDEX ledger_entries_vendor_time \(vendor_id=\? AND created_at>\?\) \| SEARCH a USING INDEX sqlite_autoindex_ledger_accounts_1 \(id=\?\)$/);
+    expect(await planOf(movedSinceQuery(node.engine(), 1, 2, end))).toMatch(new RegExp(`^SEARCH e USING INDEX ledger_entries_vendor_time \\(vendor_id=\\? AND created_at>\\?\\) \\| ${accounts}$`));
   });
 
   it('eGifts sold: the gifts by (status, updated_at), each one’s charge by its key', async () => {

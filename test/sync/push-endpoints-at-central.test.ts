@@ -189,6 +189,12 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       for (const index of ['egifts_buyer', 'egifts_claimed_by', 'promotion_awards_by_user']) await engine.db.schema.dropIndex(index).execute();
       // 0047's table (its indexes go with it).
       await engine.db.schema.dropTable('import_jobs').execute();
+      // 0048's indexes, the accounts' back to the one it replaced.
+      await engine.db.schema.dropIndex('ledger_accounts_by_currency').execute();
+      await engine.db.schema.createIndex('ledger_accounts_currency').on('ledger_accounts').column('currency_id').execute();
+      await engine.db.schema.dropIndex('audit_log_object_type').execute();
+      // 0049's column.
+      await engine.db.schema.alterTable('messages_outbox').dropColumn('interrupted_sends').execute();
       await migrateToLatest(engine.db);
       await installChangeCapture(engine.db, engine.dialect, role);
     }

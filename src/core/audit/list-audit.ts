@@ -17,14 +17,26 @@ export interface AuditPage {
   total: number;
 }
 
-/** The vendor's audit log, newest first, a page at a time (offset paging over the vendor's index). */
-export async function listAudit(engine: Engine, vendorId: number, page: { limit: number; offset: number; objectType?: string | undefined }): Promise<AuditPage> {
+type AuditPageAsked = { limit: number; offset: number; objectType?: string | undefined };
+
+/**
+ * The program's records (of one kind of object), through (vendor_id, created_at, id) or, for a kind,
+ * (vendor_id, object_type, created_at, id) (migration 0048): in the page's order, counted without
+ * reading a row. Exported for the plan test.
+ */
+export function auditQueries(engine: Engine, vendorId: number, page: AuditPageAsked) {
   let base = engine.db.selectFrom('audit_log').where('vendor_id', '=', vendorId);
   if (page.objectType) base = base.where('object_type', '=', page.objectType);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  return {
+    rows: base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset),
+    count: base.select((eb) => eb.fn.countAll<number>().as('n')),
+  };
+}
+
+/** The vendor's audit log, newest first, a page at a time (offset paging over the vendor's index). */
+export async function listAudit(engine: Engine, vendorId: number, page: AuditPageAsked): Promise<AuditPage> {
+  const queries = auditQueries(engine, vendorId, page);
+  const [rows, count] = await Promise.all([queries.rows.execute(), queries.count.executeTakeFirstOrThrow()]);
   return {
     total: Number(count.n),
     items: rows.map((row) => ({

@@ -1,8 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
+import { programTimeZone } from '../stores/program-time-zone';
 import { noIndexOn } from '../storage/dialect';
 import type { DB } from '../storage/schema';
+import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, loyaltyCurrencyIdsUpToTwo, type LoyaltyMoves, loyaltyMoveOf, loyaltyMovesByDayQuery, soleCurrencyMoves } from './loyalty-moves';
+import { accountsInCurrency } from './currency-accounts';
 import { dayLabel, lastDays } from './time-zone-days';
 
 // The back office's dashboard: today and the last 30 days, per day and per store, from the orders,
@@ -10,7 +13,7 @@ import { dayLabel, lastDays } from './time-zone-days';
 //
 // - check-ins: sessions opened; orders: orders placed and not voided;
 // - points issued / redeemed: what those orders earned and redeemed (orders.points_earned,
-//   points_spent);
+//   points_spent: every loyalty currency together), and each loyalty currency's own (`loyalty`);
 // - stored value spent: what every sale paid with quick pay on its day (quick_pay_used), voided
 //   later or not — the money left the balances that day;
 // - stored value returned: what voids gave back to quick-pay balances, on the void's day (ledger
@@ -47,12 +50,16 @@ export interface Figures {
   reloadAmount: number;
   egifts: number;
   egiftAmount: number;
+  /** Points issued and redeemed in each loyalty currency (by currency id). */
+  loyalty: LoyaltyMoves;
 }
 
 export interface Dashboard {
   timeZone: string;
   storeId: number | null;
   quickPayCurrency: string | null;
+  /** The loyalty currencies `loyalty` is told in: the active ones and any other the window's orders moved. */
+  loyaltyCurrencies: LoyaltyCurrency[];
   today: Figures;
   last30Days: Figures;
   outstandingStoredValue: number | null;
@@ -64,10 +71,13 @@ export interface Dashboard {
   stores: Array<Figures & { id: number; name: string }>;
 }
 
-const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, storedValueForfeited: 0, storedValuePaidBack: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0 });
+const zero = (): Figures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, storedValueLoaded: 0, storedValueSpent: 0, storedValueReturned: 0, storedValueAdjusted: 0, storedValueForfeited: 0, storedValuePaidBack: 0, reloads: 0, reloadAmount: 0, egifts: 0, egiftAmount: 0, loyalty: {} });
 
 function add(into: Figures, more: Partial<Figures>): void {
-  for (const [key, value] of Object.entries(more) as Array<[keyof Figures, number]>) into[key] += value;
+  for (const [key, value] of Object.entries(more) as Array<[keyof Figures, Figures[keyof Figures]]>) {
+    if (key === 'loyalty') addLoyaltyMoves(into.loyalty, value as LoyaltyMoves);
+    else into[key] += value as number;
+  }
 }
 
 /**
@@ -81,7 +91,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
   const stores = await storesQuery.execute();
   if (onlyStoreId !== null && stores.length === 0) throw new ServiceError('store_not_found');
   const now = engine.clock.now();
-  const window = lastDays(stores[0]?.time_zone ?? 'UTC', now, DASHBOARD_DAYS);
+  const window = lastDays(onlyStoreId === null ? await programTimeZone(db, vendorId) : stores[0]!.time_zone, now, DASHBOARD_DAYS);
 
   const byDay = new Map(window.dayNumbers.map((d) => [d, zero()]));
   const byStore = new Map(stores.map((s) => [Number(s.id), zero()]));
@@ -94,7 +104,19 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
 
   for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
 
-  for (const r of await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
+  const loyaltyIds = await loyaltyCurrencyIdsUpToTwo(db, vendorId);
+  const moved = new Set<number>();
+  for (const r of await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute()) {
+    const loyalty = loyaltyIds.length === 1 ? soleCurrencyMoves(loyaltyIds[0]!, Number(r.earned), Number(r.spent)) : {};
+    put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid), loyalty });
+    for (const id of Object.keys(loyalty)) moved.add(Number(id));
+  }
+  if (loyaltyIds.length > 1) {
+    for (const r of await loyaltyMovesByDayQuery(engine, vendorId, onlyStoreId, { from: window.from, day: dayOf('o.created_at', window) }).execute()) {
+      put(r.day, r.store_id, { loyalty: loyaltyMoveOf(r) });
+      moved.add(Number(r.currency_id));
+    }
+  }
 
   const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
@@ -157,6 +179,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     timeZone: window.timeZone,
     storeId: onlyStoreId,
     quickPayCurrency: vendor.code ?? null,
+    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, moved),
     today: { ...(byDay.get(todayNumber) ?? zero()) },
     last30Days,
     outstandingStoredValue: outstanding,
@@ -235,10 +258,9 @@ export function ordersByDayQuery(engine: Engine, vendorId: number, onlyStoreId: 
 export function storedValueByDayQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: Window) {
   return engine.db
     .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
     .select((eb) => [dayOf('e.created_at', window).as('day'), 'e.kind', eb.fn.countAll().as('n'), eb.fn.sum<number>('e.amount').as('amount')])
     .where('e.vendor_id', '=', vendorId)
-    .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
+    .where('e.account_id', 'in', accountsInCurrency(engine.db, vendorId, quickPayCurrencyId))
     .where('e.created_at', '>=', window.from)
     .groupBy(['day', 'e.kind']);
 }

@@ -10,6 +10,8 @@ import { csvField } from '../../shared/csv-field';
 // claimed at the end of each day is on the program's row, the last column. Amounts are plain decimals in the currency's units
 // (12.50, -3.00: no symbol, no thousands separator, a point whatever the language), with the code
 // in their own column; points and counts are whole numbers; days ISO in the statement's time zone.
+// A program of several loyalty currencies (Points and Stamps) gets two more columns per currency at
+// the end, `points_issued:<name>` and `points_redeemed:<name>`: points_issued adds them all up.
 
 const COLUMNS = [
   'date',
@@ -46,6 +48,8 @@ export function plainDecimal(minor: number, digits: number): string {
 
 export function periodStatementCsv(statement: PeriodStatement): string {
   const code = statement.quickPayCurrency;
+  const perCurrency = statement.loyaltyCurrencies.length > 1 ? statement.loyaltyCurrencies : [];
+  const header = [...COLUMNS, ...perCurrency.flatMap((c) => [csvField(`points_issued:${c.name}`), csvField(`points_redeemed:${c.name}`)])];
   const digits = code ? minorUnitDigits(code) : 0;
   const money = (minor: number) => plainDecimal(minor, digits);
   const line = (r: PeriodRow) =>
@@ -73,8 +77,9 @@ export function periodStatementCsv(statement: PeriodStatement): string {
       r.outstandingEndOfDay === null ? '' : money(r.outstandingEndOfDay),
       money(r.egiftsSold),
       r.unclaimedEgiftsEndOfDay === null ? '' : money(r.unclaimedEgiftsEndOfDay),
+      ...perCurrency.flatMap((c) => [String(r.loyalty[c.id]?.issued ?? 0), String(r.loyalty[c.id]?.redeemed ?? 0)]),
     ].join(',');
-  return `\uFEFF${[COLUMNS.join(','), ...statement.rows.map(line)].join('\r\n')}\r\n`;
+  return `\uFEFF${[header.join(','), ...statement.rows.map(line)].join('\r\n')}\r\n`;
 }
 
 /** The file's name: the program's days, and the store when one was asked. */

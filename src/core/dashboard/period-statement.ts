@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
 import { ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
+import { programTimeZone } from '../stores/program-time-zone';
 import { noIndexOn } from '../storage/dialect';
 import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery, egiftsSoldSinceQuery, quickPayCurrencyOf, unclaimedEgiftsQuery } from './dashboard';
+import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, loyaltyCurrencyIdsUpToTwo, type LoyaltyMoves, loyaltyMoveOf, loyaltyMovesByDayQuery, soleCurrencyMoves } from './loyalty-moves';
+import { accountsInCurrency } from './currency-accounts';
 import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-days';
 
 // A period's statement for the bookkeeper: any run of calendar days (a month to close), per day
@@ -50,6 +53,8 @@ export interface PeriodFigures {
    * beside the reloads. Not a move of the balances: a gift is loaded when claimed.
    */
   egiftsSold: number;
+  /** Points issued and redeemed in each loyalty currency (by currency id); pointsIssued and pointsRedeemed are their sums. */
+  loyalty: LoyaltyMoves;
 }
 
 export interface PeriodRow extends PeriodFigures {
@@ -69,6 +74,8 @@ export interface PeriodStatement {
   to: string;
   storeId: number | null;
   quickPayCurrency: string | null;
+  /** The loyalty currencies `loyalty` is told in: the active ones and any other the period's orders moved. */
+  loyaltyCurrencies: LoyaltyCurrency[];
   /** Per day, oldest first: each store in id order, then (for the whole program) the program's row. */
   rows: PeriodRow[];
   stores: Array<PeriodFigures & { id: number; name: string }>;
@@ -83,10 +90,13 @@ export interface PeriodStatement {
   closingUnclaimedEgifts: number | null;
 }
 
-export const zeroFigures = (): PeriodFigures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, loaded: 0, reloadAmount: 0, egiftAmount: 0, spent: 0, returned: 0, adjusted: 0, forfeited: 0, paidBack: 0, paidBackToCards: 0, other: 0, egiftsSold: 0 });
+export const zeroFigures = (): PeriodFigures => ({ checkIns: 0, orders: 0, pointsIssued: 0, pointsRedeemed: 0, loaded: 0, reloadAmount: 0, egiftAmount: 0, spent: 0, returned: 0, adjusted: 0, forfeited: 0, paidBack: 0, paidBackToCards: 0, other: 0, egiftsSold: 0, loyalty: {} });
 
 function add(into: PeriodFigures, more: Partial<PeriodFigures>): void {
-  for (const [key, value] of Object.entries(more) as Array<[keyof PeriodFigures, number]>) into[key] += value;
+  for (const [key, value] of Object.entries(more) as Array<[keyof PeriodFigures, PeriodFigures[keyof PeriodFigures]]>) {
+    if (key === 'loyalty') addLoyaltyMoves(into.loyalty, value as LoyaltyMoves);
+    else into[key] += value as number;
+  }
 }
 
 /** The net move of the liability the figures make. */
@@ -138,7 +148,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   if (onlyStoreId !== null) storesQuery = storesQuery.where('id', '=', onlyStoreId);
   const stores = await storesQuery.execute();
   if (onlyStoreId !== null && stores.length === 0) throw new ServiceError('store_not_found');
-  const window = daysBetween(stores[0]?.time_zone ?? 'UTC', first, last);
+  const window = daysBetween(onlyStoreId === null ? await programTimeZone(db, vendorId) : stores[0]!.time_zone, first, last);
   const end = window.bounds.at(-1)!;
 
   const programWide = onlyStoreId === null;
@@ -156,7 +166,19 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   };
 
   for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
-  for (const r of await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent) });
+  const loyaltyIds = await loyaltyCurrencyIdsUpToTwo(db, vendorId);
+  const moved = new Set<number>();
+  for (const r of await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute()) {
+    const loyalty = loyaltyIds.length === 1 ? soleCurrencyMoves(loyaltyIds[0]!, Number(r.earned), Number(r.spent)) : {};
+    put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), loyalty });
+    for (const id of Object.keys(loyalty)) moved.add(Number(id));
+  }
+  if (loyaltyIds.length > 1) {
+    for (const r of await loyaltyMovesByDayQuery(engine, vendorId, onlyStoreId, { from: window.from, end, day: dayOf('o.created_at', window) }).execute()) {
+      put(r.day, r.store_id, { loyalty: loyaltyMoveOf(r) });
+      moved.add(Number(r.currency_id));
+    }
+  }
 
   const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
@@ -225,6 +247,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
     to,
     storeId: onlyStoreId,
     quickPayCurrency: vendor.code ?? null,
+    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, moved),
     rows,
     stores: stores.map((s) => ({ id: Number(s.id), name: s.name, ...byStore.get(Number(s.id))! })),
     program,
@@ -265,12 +288,11 @@ export function ordersQuery(engine: Engine, vendorId: number, onlyStoreId: numbe
 export function storedValueQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, window: DayWindow, end: number) {
   return engine.db
     .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
     .leftJoin('orders as o', (join) => join.on(sql<boolean>`o.id = case when e.reference_type = 'order' then cast(e.reference_id as bigint) end`))
     .leftJoin('stored_value_paybacks as p', (join) => join.on(sql<boolean>`p.id = case when e.reference_type = 'payback' then cast(e.reference_id as bigint) end`))
     .select((eb) => [dayOf('e.created_at', window).as('day'), 'e.kind', 'o.store_id', 'p.method as payback_method', eb.fn.sum<number>('e.amount').as('amount')])
     .where('e.vendor_id', '=', vendorId)
-    .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
+    .where('e.account_id', 'in', accountsInCurrency(engine.db, vendorId, quickPayCurrencyId))
     .where('e.created_at', '>=', window.from)
     .where('e.created_at', '<', end)
     .groupBy(['day', 'e.kind', 'o.store_id', 'p.method']);
@@ -280,9 +302,8 @@ export function storedValueQuery(engine: Engine, vendorId: number, quickPayCurre
 export function movedSinceQuery(engine: Engine, vendorId: number, quickPayCurrencyId: number, since: number) {
   return engine.db
     .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
     .select((eb) => [eb.fn.sum<number>('e.amount').as('amount'), eb.fn.sum<number>(sql`case when e.kind = 'egift' then e.amount else 0 end`).as('egifts_claimed')])
     .where('e.vendor_id', '=', vendorId)
-    .where(noIndexOn(engine.dialect, 'a.currency_id'), '=', quickPayCurrencyId)
+    .where('e.account_id', 'in', accountsInCurrency(engine.db, vendorId, quickPayCurrencyId))
     .where('e.created_at', '>=', since);
 }

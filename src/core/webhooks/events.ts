@@ -6,6 +6,7 @@ import { currencyInfo, upcomingLots } from '../balances/balance-store';
 import { expiringByDay } from '../balances/expirations';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import type { Engine } from '../engine';
+import type { OrderResult } from '../orders/order-result';
 import { declineCode } from '../payments/gateway/payment-errors';
 import type { DB } from '../storage/schema';
 import { type NewWebhookEvent, recordWebhookEvent } from './record-event';
@@ -217,7 +218,24 @@ async function cashDigits(db: Db, vendorId: number): Promise<number> {
   return row?.code ? minorUnitDigits(row.code) : 2;
 }
 
-/** `order.placed` and `order.voided`: receipt, store, customer, totals, points earned and spent, quick pay used. */
+/**
+ * An order's points per loyalty currency, from its stored reply: `points_earned` and `points_spent`
+ * add every currency up (40 points and 8 stamps read 48), so a program with several says each one's.
+ */
+function loyaltyOfOrder(reply: string): Array<{ currency: CurrencyPayload; earned: number; spent: number }> {
+  const { earned, redeemed } = JSON.parse(reply) as Pick<OrderResult, 'earned' | 'redeemed'>;
+  const byCurrency = new Map<number, { currency: CurrencyPayload; earned: number; spent: number }>();
+  const entryOf = (currency: OrderResult['earned'][number]['currency']) => {
+    let entry = byCurrency.get(currency.id);
+    if (!entry) byCurrency.set(currency.id, (entry = { currency: currencyPayload(currency), earned: 0, spent: 0 }));
+    return entry;
+  };
+  for (const e of earned ?? []) entryOf(e.currency).earned += e.points;
+  for (const r of redeemed ?? []) entryOf(r.currency).spent += r.cost;
+  return [...byCurrency.values()];
+}
+
+/** `order.placed` and `order.voided`: receipt, store, customer, totals, points earned and spent (in all and per currency), quick pay used. */
 export function recordOrderEvent(db: Db, engine: Engine, type: 'order.placed' | 'order.voided', order: { id: number; vendorId: number }, time: EventTime = {}) {
   return recordWebhookEvent(db, engine, {
     vendorId: order.vendorId,
@@ -239,6 +257,7 @@ export function recordOrderEvent(db: Db, engine: Engine, type: 'order.placed' | 
         quick_pay_used: money(row.quick_pay_used),
         points_earned: row.points_earned,
         points_spent: row.points_spent,
+        loyalty: loyaltyOfOrder(row.reply),
         date_ordered: toUnixSeconds(row.ordered_at),
         date_voided: row.voided_at === null ? null : toUnixSeconds(row.voided_at),
       };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Figures, loadDashboard } from '../../core/dashboard/dashboard';
 import { loadPeriodStatement, netChange, type PeriodFigures } from '../../core/dashboard/period-statement';
 import { periodStatementCsv, periodStatementFileName } from '../../core/dashboard/period-statement-csv';
+import { type LoyaltyCurrency, loyaltyMovesToWire } from '../../core/dashboard/loyalty-moves';
 import type { Engine } from '../../core/engine';
 import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
 import { PeriodQuery, PeriodStatementSchema } from '../../shared/schemas/backoffice-period';
@@ -11,11 +12,12 @@ import { requireStaff, staffOf } from '../auth/staff';
 const tags = ['Back office'];
 const config = { style: 'resource' as const };
 
-const figuresToWire = (f: Figures) => ({
+const figuresToWire = (f: Figures, currencies: readonly LoyaltyCurrency[]) => ({
   check_ins: f.checkIns,
   orders: f.orders,
   points_issued: f.pointsIssued,
   points_redeemed: f.pointsRedeemed,
+  loyalty: loyaltyMovesToWire(f.loyalty, currencies),
   stored_value_loaded: f.storedValueLoaded,
   stored_value_spent: f.storedValueSpent,
   stored_value_returned: f.storedValueReturned,
@@ -28,11 +30,12 @@ const figuresToWire = (f: Figures) => ({
   egift_amount: f.egiftAmount,
 });
 
-const periodToWire = (f: PeriodFigures) => ({
+const periodToWire = (f: PeriodFigures, currencies: readonly LoyaltyCurrency[]) => ({
   check_ins: f.checkIns,
   orders: f.orders,
   points_issued: f.pointsIssued,
   points_redeemed: f.pointsRedeemed,
+  loyalty: loyaltyMovesToWire(f.loyalty, currencies),
   stored_value_loaded: f.loaded,
   reload_amount: f.reloadAmount,
   egift_amount: f.egiftAmount,
@@ -54,17 +57,18 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
     const asked = request.query.store ?? null;
     if (asked !== null) requireStoreAccess(staff, asked);
     const d = await loadDashboard(engine, staff.vendorId, asked ?? storeLimit(staff));
+    const figuresOf = (f: Figures) => figuresToWire(f, d.loyaltyCurrencies);
     return {
       time_zone: d.timeZone,
       store: d.storeId,
       quick_pay_currency: d.quickPayCurrency,
-      today: figuresToWire(d.today),
-      last_30_days: figuresToWire(d.last30Days),
+      today: figuresOf(d.today),
+      last_30_days: figuresOf(d.last30Days),
       outstanding_stored_value: d.outstandingStoredValue,
       unclaimed_egifts: d.unclaimedEgifts,
       outstanding_liability: d.outstandingLiability,
-      days: d.days.map((day) => ({ day: day.day, ...figuresToWire(day), outstanding_stored_value: day.outstandingStoredValue, unclaimed_egift_amount: day.unclaimedEgiftAmount })),
-      stores: d.stores.map((s) => ({ id: s.id, name: s.name, ...figuresToWire(s) })),
+      days: d.days.map((day) => ({ day: day.day, ...figuresOf(day), outstanding_stored_value: day.outstandingStoredValue, unclaimed_egift_amount: day.unclaimedEgiftAmount })),
+      stores: d.stores.map((s) => ({ id: s.id, name: s.name, ...figuresOf(s) })),
     };
   });
 
@@ -78,6 +82,7 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
 
   app.get('/backoffice/dashboard/period', { config, preValidation: requireStaff(engine, 'dashboard.read'), schema: { tags, querystring: PeriodQuery, response: { 200: PeriodStatementSchema } } }, async (request) => {
     const p = await statementOf(request);
+    const figuresOf = (f: PeriodFigures) => periodToWire(f, p.loyaltyCurrencies);
     return {
       time_zone: p.timeZone,
       from: p.from,
@@ -88,10 +93,10 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
       closing_stored_value: p.closingStoredValue,
       opening_unclaimed_egifts: p.openingUnclaimedEgifts,
       closing_unclaimed_egifts: p.closingUnclaimedEgifts,
-      total: periodToWire(p.total),
-      program: p.program === null ? null : periodToWire(p.program),
-      stores: p.stores.map((s) => ({ id: s.id, name: s.name, ...periodToWire(s) })),
-      days: p.rows.map((r) => ({ day: r.day, store: r.storeId, store_name: r.storeName, ...periodToWire(r), outstanding_stored_value: r.outstandingEndOfDay, unclaimed_egift_amount: r.unclaimedEgiftsEndOfDay })),
+      total: figuresOf(p.total),
+      program: p.program === null ? null : figuresOf(p.program),
+      stores: p.stores.map((s) => ({ id: s.id, name: s.name, ...figuresOf(s) })),
+      days: p.rows.map((r) => ({ day: r.day, store: r.storeId, store_name: r.storeName, ...figuresOf(r), outstanding_stored_value: r.outstandingEndOfDay, unclaimed_egift_amount: r.unclaimedEgiftsEndOfDay })),
     };
   });
 

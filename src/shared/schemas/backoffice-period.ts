@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LoyaltyFiguresSchema } from './backoffice-screens';
 import { Nullable } from './common';
 
 // The back office's statement of a period (a month to close): per day and store, with the quick-pay
@@ -17,8 +18,9 @@ const Money = (description: string) => Type.Integer({ description: `${descriptio
 const Figures = {
   check_ins: Type.Integer(),
   orders: Type.Integer({ description: 'orders placed and not voided' }),
-  points_issued: Type.Integer({ description: 'points those orders earned' }),
-  points_redeemed: Type.Integer({ description: 'points those orders redeemed' }),
+  points_issued: Type.Integer({ description: 'points those orders earned, every loyalty currency together; per currency: loyalty' }),
+  points_redeemed: Type.Integer({ description: 'points those orders redeemed, every loyalty currency together; per currency: loyalty' }),
+  loyalty: LoyaltyFiguresSchema,
   stored_value_loaded: Money('reloads and eGifts claimed'),
   reload_amount: Money('of which reloads'),
   egift_amount: Money('of which eGifts claimed'),

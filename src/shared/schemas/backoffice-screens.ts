@@ -58,11 +58,18 @@ export const RemoveMemberBody = Type.Object({ reason: Type.String({ maxLength: 1
 export const RemovedMemberSchema = Type.Object({ removed: Type.Literal(true), erased: Type.Boolean({ description: 'no other program held the account: the person was erased' }) });
 export const BlockStateSchema = Type.Object({ blocked: Type.Boolean(), blocked_reason: Nullable(Type.String()), blocked_at: Nullable(IsoTimestamp) });
 
+/** Points issued and redeemed told per loyalty currency (a program with Points and Stamps): the dashboard's and the period statement's. */
+export const LoyaltyFiguresSchema = Type.Array(
+  Type.Object({ currency: Type.String({ description: 'curr_… of the loyalty currency' }), name: Type.String(), issued: Type.Integer(), redeemed: Type.Integer() }),
+  { description: 'one entry per loyalty currency of the program (active, or moved by these orders), in the order they were made; points_issued and points_redeemed are their sums' },
+);
+
 const Figures = {
   check_ins: Type.Integer(),
   orders: Type.Integer(),
-  points_issued: Type.Integer(),
-  points_redeemed: Type.Integer(),
+  points_issued: Type.Integer({ description: 'every loyalty currency together; per currency: loyalty' }),
+  points_redeemed: Type.Integer({ description: 'every loyalty currency together; per currency: loyalty' }),
+  loyalty: LoyaltyFiguresSchema,
   stored_value_loaded: Type.Integer({ description: 'minor units of the quick-pay currency' }),
   stored_value_spent: Type.Integer({ description: 'what sales paid with quick pay on their day, voided since or not; minor units' }),
   stored_value_returned: Type.Integer({ description: 'what voids gave back to quick-pay balances on their day, minor units (program-wide)' }),

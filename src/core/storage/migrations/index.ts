@@ -44,6 +44,7 @@ import { storeSchemaLevels } from './0044-store-schema-levels';
 import { syncExceptionMessageData } from './0045-sync-exception-message-data';
 import { personLookups } from './0046-person-lookups';
 import { importJobs } from './0047-import-jobs';
+import { backOfficeAtScale } from './0048-back-office-at-scale';
 import { interruptedMessages } from './0049-interrupted-messages';
 import { hardening } from './0011-hardening';
 
@@ -95,5 +96,6 @@ export const migrations: Record<string, Migration> = {
   '0045-sync-exception-message-data': syncExceptionMessageData,
   '0046-person-lookups': personLookups,
   '0047-import-jobs': importJobs,
+  '0048-back-office-at-scale': backOfficeAtScale,
   '0049-interrupted-messages': interruptedMessages,
 };

@@ -11,6 +11,7 @@ import { adminStore, useAdmin } from './admin-store';
 import { ChartFrame, TableScroll } from './a11y';
 import { formatAmount } from './format';
 import { PeriodStatementSection } from './PeriodStatementSection';
+import { pointsFigures } from './points-figures';
 import { useProgramCountry } from './program-country';
 import { useAdminStrings } from './strings';
 import { useLoad } from './use-load';
@@ -45,11 +46,11 @@ export function DashboardScreen() {
   // One store's dashboard has no loads, returns, adjustments, pay-backs or gifts: the node counts
   // them for the program only (they are made at no store), so their rows would read $0.00 there.
   const oneStore = d.store !== null;
+  const points = pointsFigures<Figures>(d.today, t);
   const storeRows: Array<[string, (f: Figures) => string]> = [
     [t.checkIns, (f) => String(f.check_ins)],
     [t.orders, (f) => String(f.orders)],
-    [t.pointsIssued, (f) => String(f.points_issued)],
-    [t.pointsRedeemed, (f) => String(f.points_redeemed)],
+    ...points,
     [t.spent, (f) => formatAmount(f.stored_value_spent, cur)],
   ];
   const programRows: Array<[string, (f: Figures) => string]> = [
@@ -61,7 +62,8 @@ export function DashboardScreen() {
     [t.reloads, (f) => `${f.reloads} · ${formatAmount(f.reload_amount, cur)}`],
     [t.egifts, (f) => `${f.egifts} · ${formatAmount(f.egift_amount, cur)}`],
   ];
-  const rows = oneStore ? storeRows : [...storeRows.slice(0, 4), programRows[0]!, storeRows[4]!, ...programRows.slice(1)];
+  // The program's loads come before what was spent (the last of the store's rows).
+  const rows = oneStore ? storeRows : [...storeRows.slice(0, -1), programRows[0]!, storeRows.at(-1)!, ...programRows.slice(1)];
   const digits = cur ? minorUnitDigits(cur) : 0;
   const chartDays = d.days.map((day) => ({
     day: formatAxisDay(day.day, language),
@@ -167,8 +169,9 @@ export function DashboardScreen() {
               <Table.Th>{t.store}</Table.Th>
               <Table.Th>{t.checkIns}</Table.Th>
               <Table.Th>{t.orders}</Table.Th>
-              <Table.Th>{t.pointsIssued}</Table.Th>
-              <Table.Th>{t.pointsRedeemed}</Table.Th>
+              {points.map(([label]) => (
+                <Table.Th key={label}>{label}</Table.Th>
+              ))}
               <Table.Th>{t.spent}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -178,8 +181,9 @@ export function DashboardScreen() {
                 <Table.Td>{s.name}</Table.Td>
                 <Table.Td>{s.check_ins}</Table.Td>
                 <Table.Td>{s.orders}</Table.Td>
-                <Table.Td>{s.points_issued}</Table.Td>
-                <Table.Td>{s.points_redeemed}</Table.Td>
+                {points.map(([label, show]) => (
+                  <Table.Td key={label}>{show(s)}</Table.Td>
+                ))}
                 <Table.Td>{formatAmount(s.stored_value_spent, cur)}</Table.Td>
               </Table.Tr>
             ))}

@@ -8,6 +8,7 @@ import { TableScroll } from './a11y';
 import { formatAmount } from './format';
 import { saveFile } from './save-file';
 import { usePeriodStatementStrings } from './period-statement-strings';
+import { pointsFigures } from './points-figures';
 
 type Figures = PeriodStatement['total'];
 
@@ -111,6 +112,7 @@ function StatementTables({ statement: p }: { statement: PeriodStatement }) {
   const cur = p.quick_pay_currency;
   const money = (minor: number) => formatAmount(minor, cur);
   const f: Figures = p.total;
+  const points = pointsFigures<Figures>(f, t);
   const rows: Array<[string, string]> = [
     ...(p.opening_stored_value === null ? [] : [[t.opening, money(p.opening_stored_value)] as [string, string]]),
     [t.loaded, money(f.stored_value_loaded)],
@@ -159,8 +161,9 @@ function StatementTables({ statement: p }: { statement: PeriodStatement }) {
             <Table.Tr>
               <Table.Th>{t.store}</Table.Th>
               <Table.Th>{t.orders}</Table.Th>
-              <Table.Th>{t.pointsIssued}</Table.Th>
-              <Table.Th>{t.pointsRedeemed}</Table.Th>
+              {points.map(([label]) => (
+                <Table.Th key={label}>{label}</Table.Th>
+              ))}
               <Table.Th>{t.spent}</Table.Th>
               <Table.Th>{t.returned}</Table.Th>
             </Table.Tr>
@@ -170,8 +173,9 @@ function StatementTables({ statement: p }: { statement: PeriodStatement }) {
               <Table.Tr key={s.id} aria-label={s.name}>
                 <Table.Td>{s.name}</Table.Td>
                 <Table.Td>{s.orders}</Table.Td>
-                <Table.Td>{s.points_issued}</Table.Td>
-                <Table.Td>{s.points_redeemed}</Table.Td>
+                {points.map(([label, show]) => (
+                  <Table.Td key={label}>{show(s)}</Table.Td>
+                ))}
                 <Table.Td>{money(s.stored_value_spent)}</Table.Td>
                 <Table.Td>{money(s.stored_value_returned)}</Table.Td>
               </Table.Tr>

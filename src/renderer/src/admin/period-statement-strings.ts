@@ -42,6 +42,8 @@ export const usePeriodStatementStrings = defineStrings({
     orders: 'Orders',
     pointsIssued: 'Points issued',
     pointsRedeemed: 'Points redeemed',
+    currencyIssued: (name: string) => `${name} issued`,
+    currencyRedeemed: (name: string) => `${name} redeemed`,
   },
   es: {
     title: 'Estado de un período',
@@ -81,5 +83,7 @@ export const usePeriodStatementStrings = defineStrings({
     orders: 'Pedidos',
     pointsIssued: 'Puntos emitidos',
     pointsRedeemed: 'Puntos canjeados',
+    currencyIssued: (name: string) => `${name} emitidos`,
+    currencyRedeemed: (name: string) => `${name} canjeados`,
   },
 });
