@@ -63,6 +63,8 @@ export function nextTryAt(now: number, attempts: number, windowEnd: number, poli
 }
 
 export interface DeliveryOptions {
+  /** True once the worker is stopping: no further message of the batch is started. */
+  stopping?: () => boolean;
   /** Most messages handled by one pass (default 50). */
   batchSize?: number;
   policy?: Partial<RetryPolicy>;
@@ -107,6 +109,7 @@ export async function deliverDueMessages(
     .execute();
 
   for (const row of due) {
+    if (options.stopping?.()) break;
     const outcome = await deliverOne(engine, transports, row, policy, clock, logger);
     report[outcome] += 1;
   }

@@ -23,7 +23,7 @@ export function startMessageWorker(engine: Engine, transports: MessageTransports
   if (options.batchSize !== undefined) delivery.batchSize = options.batchSize;
   if (options.policy !== undefined) delivery.policy = options.policy;
   return startPollingWorker({
-    pass: () => deliverDueMessages(engine, transports, engine.clock.now(), delivery),
+    pass: (stopping) => deliverDueMessages(engine, transports, engine.clock.now(), { ...delivery, stopping }),
     idle: (report) => report.sent + report.retrying + report.failed === 0,
     intervalMs: options.intervalMs ?? 500,
     onError: (error) => logger.error({ err: error }, 'message delivery pass failed'),

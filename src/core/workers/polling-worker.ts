@@ -9,8 +9,12 @@ export interface PollingWorker {
 }
 
 export interface PollingWorkerOptions<R> {
-  /** One pass over whatever is due. */
-  pass: () => Promise<R>;
+  /**
+   * One pass over whatever is due. `stopping()` turns true once stop() was called: a pass of many
+   * slow items (messages during a mail outage) ends after the one in hand rather than make the
+   * stop wait for all of them (a supervisor would kill the node mid-send).
+   */
+  pass: (stopping: () => boolean) => Promise<R>;
   /** True when the pass found nothing to do: drain() stops there. */
   idle: (report: R) => boolean;
   /** Pause between two passes. */
@@ -35,7 +39,7 @@ export function startPollingWorker<R>(options: PollingWorkerOptions<R>): Polling
   let tail: Promise<unknown> = Promise.resolve();
 
   const pass = (): Promise<R> => {
-    const run = tail.then(options.pass);
+    const run = tail.then(() => options.pass(() => stopped));
     tail = run.catch(() => undefined);
     return run;
   };
