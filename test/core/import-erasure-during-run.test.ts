@@ -102,6 +102,18 @@ describe.each(BACKENDS)('a departure during a running import ($name)', (backend)
     expect(await membersOf(engine, vendorId)).toBe(firstBatch);
   }, 60_000);
 
+  it('a job another process took for stopped between two batches writes no further batch', async () => {
+    const { engine, vendorId, owner, jobs } = await program('Tomado');
+    const email = 'ana.taken@during.test';
+    await registerCustomer(engine, { vendorId, firstName: 'Ana', lastName: 'Tomada', email, password: 'correct horse 1', terms: true });
+    const failed = JSON.stringify({ code: 'node_stopped', message: 'taken for stopped' });
+    const { firstBatch } = await importWith(jobs, owner, fileNaming(email, 't'), () =>
+      // What another process's sweep writes once this one's heartbeat looked stale (import-jobs.ts).
+      engine.db.updateTable('import_jobs').set({ status: 'failed', error: failed }).where('vendor_id', '=', vendorId).where('status', '=', 'running').execute(),
+    );
+    expect(await membersOf(engine, vendorId)).toBe(firstBatch + 1);
+  }, 60_000);
+
   it('an import nobody leaves during runs to its end (the check costs it nothing else)', async () => {
     const { engine, vendorId, owner, jobs } = await program('Entero');
     const email = 'ana.stays@during.test';

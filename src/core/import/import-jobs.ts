@@ -385,9 +385,12 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
  * as every writer, the node's write lock), so a departure commits wholly before the batch that
  * reads it or after the batch commits — when the person, still a member, was found and skipped.
  * The job does not know who left (their identifiers are gone), so it stops: the batches before stay.
+ * A job another process took for stopped since its last heartbeat (marked failed) writes no further
+ * batch either: its row already says where it stopped.
  */
 async function refuseIfSomeoneLeft(trx: Kysely<DB>, dialect: Dialect, job: ImportJob): Promise<void> {
   await lockImportFiles(trx, dialect, job.vendorId);
-  const dropped = await trx.selectFrom('import_jobs').select('id').where('id', '=', job.id).where('file', '=', DROPPED_FILE).executeTakeFirst();
-  if (dropped) throw new SomeoneLeft(MEMBER_LEFT.message);
+  const row = await trx.selectFrom('import_jobs').select(['file', 'status']).where('id', '=', job.id).executeTakeFirst();
+  if (row?.file === DROPPED_FILE) throw new SomeoneLeft(MEMBER_LEFT.message);
+  if (row?.status !== 'running') throw new Stopped('This import was taken for stopped: its heartbeat was late.');
 }
