@@ -119,6 +119,30 @@ describe('a program with Points and Stamps', () => {
     expect(d.today.loyalty.map((l: { name: string }) => l.name)).toEqual(['Points', 'Stamps']);
   });
 
+  it('a currency deleted since, once nothing was left in it, stays named while its figures are in the window: the list adds up to the sums', async () => {
+    const other = await node.addVendor('Café Borrado');
+    const otherOwner = await ownerOf(node, other.vendorId);
+    const bearer = { token: other.accessToken };
+    const made = await http(`${node.url}/currencies`, { method: 'POST', ...bearer, body: { name: 'Stamps' } });
+    const rule = await http(`${node.url}/earning-rules`, { method: 'POST', ...bearer, body: { name: 'stamp', currency: made.body.id, points: 1, per_amount: 5 } });
+    const reward = (await http(`${node.url}/rewards`, { method: 'POST', ...bearer, body: { name: 'Coffee', cost: 2, currency: made.body.id } })).body.id;
+    const bea = await signUpAt(node, other.vendorId, { first_name: 'Bea' });
+    await store.orderOk(other.apiKey, { card_number: bea.email, receipt_number: receipt(), subtotal: 10 });
+    await store.orderOk(other.apiKey, { card_number: bea.email, receipt_number: receipt(), subtotal: 1, redemptions: [reward] });
+    // Nothing left in Stamps: the program may delete it.
+    await http(`${node.url}/earning-rules/${rule.body.id}`, { method: 'DELETE', ...bearer });
+    await http(`${node.url}/rewards/${reward}`, { method: 'DELETE', ...bearer });
+    const deleted = await http(`${node.url}/currencies/${made.body.id}`, { method: 'DELETE', ...bearer });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+
+    const d = (await staffCall(node, otherOwner.token, 'GET', '/backoffice/dashboard')).body;
+    expect(d.last_30_days).toMatchObject({ points_issued: 13, points_redeemed: 2 });
+    expect(d.last_30_days.loyalty.map((l: { name: string; issued: number; redeemed: number }) => [l.name, l.issued, l.redeemed])).toEqual([
+      ['Points', 11, 0],
+      ['Stamps', 2, 2],
+    ]);
+  });
+
   it('the period statement says each currency’s figures, and its file adds a column pair per currency at the end', async () => {
     const today = new Date(node.clock.now()).toISOString().slice(0, 10);
     const p = (await staffCall(node, owner.token, 'GET', `/backoffice/dashboard/period?from=${today}&to=${today}`)).body;

@@ -76,12 +76,14 @@ export function loyaltyMovesByDayQuery(engine: Engine, vendorId: number, onlySto
 
 /**
  * The loyalty currencies the figures name: the program's active ones and any other one its orders
- * moved in the figures (a currency archived since), in the order they were made.
+ * moved in the figures (a currency archived or deleted since: its figures are in the sums), in the
+ * order they were made.
  */
 export async function loyaltyCurrenciesOf(db: Kysely<DB>, vendorId: number, moved: Iterable<number>): Promise<LoyaltyCurrency[]> {
   const movedIds = new Set(moved);
-  const rows = await db.selectFrom('currencies').select(['id', 'public_id', 'name', 'status']).where('vendor_id', '=', vendorId).where('code', 'is', null).where('deleted_at', 'is', null).orderBy('id').execute();
-  return rows.filter((c) => c.status === 'ACTIVE' || movedIds.has(Number(c.id))).map((c) => ({ id: Number(c.id), publicId: c.public_id, name: c.name }));
+  const rows = await db.selectFrom('currencies').select(['id', 'public_id', 'name', 'status', 'deleted_at']).where('vendor_id', '=', vendorId).where('code', 'is', null).orderBy('id').execute();
+  const shown = (c: (typeof rows)[number]) => (c.status === 'ACTIVE' && c.deleted_at === null) || movedIds.has(Number(c.id));
+  return rows.filter(shown).map((c) => ({ id: Number(c.id), publicId: c.public_id, name: c.name }));
 }
 
 /** The figures on the wire: one entry per currency shown, zero where nothing moved. */
