@@ -122,7 +122,7 @@ describe('message worker', () => {
     await worker.drain();
     const gate = deferred();
     transports.delay = () => gate.promise;
-    const ids = [];
+    const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push(await queue(engine, resetMessage({ to: `queued${i}@example.com` })));
     worker.wake();
     await eventually(async () => (await outboxRow(engine, ids[0]!)).status === 'sending');
