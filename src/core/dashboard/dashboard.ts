@@ -4,7 +4,7 @@ import type { Engine } from '../engine';
 import { programTimeZone } from '../stores/program-time-zone';
 import { noIndexOn } from '../storage/dialect';
 import type { DB } from '../storage/schema';
-import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, loyaltyCurrencyIdsUpToTwo, type LoyaltyMoves, loyaltyMoveOf, loyaltyMovesByDayQuery, soleCurrencyMoves } from './loyalty-moves';
+import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, type LoyaltyMoves, loyaltyMovesByDay } from './loyalty-moves';
 import { accountsInCurrency } from './currency-accounts';
 import { dayLabel, lastDays } from './time-zone-days';
 
@@ -104,19 +104,10 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
 
   for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
 
-  const loyaltyIds = await loyaltyCurrencyIdsUpToTwo(db, vendorId);
-  const moved = new Set<number>();
-  for (const r of await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute()) {
-    const loyalty = loyaltyIds.length === 1 ? soleCurrencyMoves(loyaltyIds[0]!, Number(r.earned), Number(r.spent)) : {};
-    put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid), loyalty });
-    for (const id of Object.keys(loyalty)) moved.add(Number(id));
-  }
-  if (loyaltyIds.length > 1) {
-    for (const r of await loyaltyMovesByDayQuery(engine, vendorId, onlyStoreId, { from: window.from, day: dayOf('o.created_at', window) }).execute()) {
-      put(r.day, r.store_id, { loyalty: loyaltyMoveOf(r) });
-      moved.add(Number(r.currency_id));
-    }
-  }
+  const orders = await ordersByDayQuery(engine, vendorId, onlyStoreId, window).execute();
+  for (const r of orders) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), storedValueSpent: Number(r.paid) });
+  const loyalty = await loyaltyMovesByDay(engine, vendorId, onlyStoreId, { from: window.from, day: dayOf('o.created_at', window) }, orders);
+  for (const r of loyalty.rows) put(r.day, r.storeId, { loyalty: r.loyalty });
 
   const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
@@ -179,7 +170,7 @@ export async function loadDashboard(engine: Engine, vendorId: number, onlyStoreI
     timeZone: window.timeZone,
     storeId: onlyStoreId,
     quickPayCurrency: vendor.code ?? null,
-    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, moved),
+    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, loyalty.moved),
     today: { ...(byDay.get(todayNumber) ?? zero()) },
     last30Days,
     outstandingStoredValue: outstanding,

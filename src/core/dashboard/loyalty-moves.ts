@@ -28,7 +28,7 @@ export function addLoyaltyMoves(into: LoyaltyMoves, more: LoyaltyMoves): void {
 }
 
 /** A day's (or store's) figures from one row of `loyaltyMovesByDayQuery`. */
-export function loyaltyMoveOf(row: { currency_id: number; kind: string; amount: number | string }): LoyaltyMoves {
+function loyaltyMoveOf(row: { currency_id: number; kind: string; amount: number | string }): LoyaltyMoves {
   const amount = Number(row.amount);
   return { [Number(row.currency_id)]: row.kind === 'earn' ? { issued: amount, redeemed: 0 } : { issued: 0, redeemed: -amount } };
 }
@@ -39,14 +39,44 @@ export function loyaltyMoveOf(row: { currency_id: number; kind: string; amount: 
  * be read (`loyaltyMovesByDayQuery` took ~3 s for 30 days of a year-old central); with two or more,
  * it must.
  */
-export async function loyaltyCurrencyIdsUpToTwo(db: Kysely<DB>, vendorId: number): Promise<number[]> {
+async function loyaltyCurrencyIdsUpToTwo(db: Kysely<DB>, vendorId: number): Promise<number[]> {
   const rows = await db.selectFrom('currencies').select('id').where('vendor_id', '=', vendorId).where('code', 'is', null).orderBy('id').limit(2).execute();
   return rows.map((r) => Number(r.id));
 }
 
 /** An orders row's figures in the program's only loyalty currency (nothing when nothing moved). */
-export function soleCurrencyMoves(currencyId: number, earned: number, spent: number): LoyaltyMoves {
+function soleCurrencyMoves(currencyId: number, earned: number, spent: number): LoyaltyMoves {
   return earned === 0 && spent === 0 ? {} : { [currencyId]: { issued: earned, redeemed: spent } };
+}
+
+/** The orders' figures per day and store, as the dashboard and the period statement read them. */
+interface OrdersByDay {
+  day: number;
+  store_id: number | null;
+  earned: number | string | null;
+  spent: number | string | null;
+}
+
+/**
+ * Each day and store's moves per loyalty currency, and the currencies that moved: the caller's
+ * `orders` rows (their sums) when the program has one loyalty currency, the ledger's entries of those
+ * orders (`loyaltyMovesByDayQuery`, over the same `range`) when it has several.
+ */
+export async function loyaltyMovesByDay(
+  engine: Engine,
+  vendorId: number,
+  onlyStoreId: number | null,
+  range: Parameters<typeof loyaltyMovesByDayQuery>[3],
+  orders: readonly OrdersByDay[],
+): Promise<{ rows: Array<{ day: number; storeId: number | null; loyalty: LoyaltyMoves }>; moved: Set<number> }> {
+  const ids = await loyaltyCurrencyIdsUpToTwo(engine.db, vendorId);
+  const rows =
+    ids.length === 1
+      ? orders.map((r) => ({ day: Number(r.day), storeId: r.store_id, loyalty: soleCurrencyMoves(ids[0]!, Number(r.earned), Number(r.spent)) }))
+      : ids.length > 1
+        ? (await loyaltyMovesByDayQuery(engine, vendorId, onlyStoreId, range).execute()).map((r) => ({ day: Number(r.day), storeId: r.store_id, loyalty: loyaltyMoveOf(r) }))
+        : [];
+  return { rows, moved: new Set(rows.flatMap((r) => Object.keys(r.loyalty).map(Number))) };
 }
 
 /**

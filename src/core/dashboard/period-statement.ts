@@ -4,7 +4,7 @@ import type { Engine } from '../engine';
 import { programTimeZone } from '../stores/program-time-zone';
 import { noIndexOn } from '../storage/dialect';
 import { checkInsByDayQuery, dayOf, egiftsSoldByDayQuery, egiftsSoldSinceQuery, quickPayCurrencyOf, unclaimedEgiftsQuery } from './dashboard';
-import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, loyaltyCurrencyIdsUpToTwo, type LoyaltyMoves, loyaltyMoveOf, loyaltyMovesByDayQuery, soleCurrencyMoves } from './loyalty-moves';
+import { addLoyaltyMoves, type LoyaltyCurrency, loyaltyCurrenciesOf, type LoyaltyMoves, loyaltyMovesByDay } from './loyalty-moves';
 import { accountsInCurrency } from './currency-accounts';
 import { type DayWindow, dayLabel, dayNumberOf, daysBetween } from './time-zone-days';
 
@@ -166,19 +166,10 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
   };
 
   for (const r of await checkInsByDayQuery(engine, vendorId, onlyStoreId, window, end).execute()) put(r.day, r.store_id, { checkIns: Number(r.n) });
-  const loyaltyIds = await loyaltyCurrencyIdsUpToTwo(db, vendorId);
-  const moved = new Set<number>();
-  for (const r of await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute()) {
-    const loyalty = loyaltyIds.length === 1 ? soleCurrencyMoves(loyaltyIds[0]!, Number(r.earned), Number(r.spent)) : {};
-    put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent), loyalty });
-    for (const id of Object.keys(loyalty)) moved.add(Number(id));
-  }
-  if (loyaltyIds.length > 1) {
-    for (const r of await loyaltyMovesByDayQuery(engine, vendorId, onlyStoreId, { from: window.from, end, day: dayOf('o.created_at', window) }).execute()) {
-      put(r.day, r.store_id, { loyalty: loyaltyMoveOf(r) });
-      moved.add(Number(r.currency_id));
-    }
-  }
+  const orders = await ordersQuery(engine, vendorId, onlyStoreId, window, end).execute();
+  for (const r of orders) put(r.day, r.store_id, { orders: Number(r.n), pointsIssued: Number(r.earned), pointsRedeemed: Number(r.spent) });
+  const loyalty = await loyaltyMovesByDay(engine, vendorId, onlyStoreId, { from: window.from, end, day: dayOf('o.created_at', window) }, orders);
+  for (const r of loyalty.rows) put(r.day, r.storeId, { loyalty: r.loyalty });
 
   const vendor = await quickPayCurrencyOf(db, vendorId);
   const quickPay = vendor.quick_pay_currency_id === null ? null : Number(vendor.quick_pay_currency_id);
@@ -247,7 +238,7 @@ export async function loadPeriodStatement(engine: Engine, vendorId: number, only
     to,
     storeId: onlyStoreId,
     quickPayCurrency: vendor.code ?? null,
-    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, moved),
+    loyaltyCurrencies: await loyaltyCurrenciesOf(db, vendorId, loyalty.moved),
     rows,
     stores: stores.map((s) => ({ id: Number(s.id), name: s.name, ...byStore.get(Number(s.id))! })),
     program,
