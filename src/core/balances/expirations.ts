@@ -6,27 +6,6 @@ export type DayOf = (epochMs: number) => number | string;
 /** The UTC day: the interface's replies group expirations by it. */
 export const utcDay: DayOf = (epochMs) => Math.floor(epochMs / DAY_MS);
 
-const dayFormats = new Map<string, Intl.DateTimeFormat | null>();
-
-/**
- * The day in a time zone (the back office groups by the program's), as its date there, and the zone
- * it counts in: one this node's Intl cannot read counts in UTC, as the program's other days do
- * (time-zone-days.ts), and says so.
- */
-export function dayIn(timeZone: string): { dayOf: DayOf; timeZone: string } {
-  if (!dayFormats.has(timeZone)) dayFormats.set(timeZone, dayFormatIn(timeZone));
-  const format = dayFormats.get(timeZone);
-  return format ? { dayOf: (epochMs) => format.format(epochMs), timeZone } : { dayOf: utcDay, timeZone: 'UTC' };
-}
-
-function dayFormatIn(timeZone: string): Intl.DateTimeFormat | null {
-  try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  } catch {
-    return null;
-  }
-}
-
 export interface ExpiringAmount {
   /** The soonest expiry moment of that day (epoch ms). */
   at: number;

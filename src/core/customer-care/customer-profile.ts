@@ -1,9 +1,10 @@
 import { holderAccounts, upcomingLots } from '../balances/balance-store';
-import { dayIn, type ExpiringAmount, expiringByDay } from '../balances/expirations';
+import { type ExpiringAmount, expiringByDay } from '../balances/expirations';
 import type { Engine } from '../engine';
 import { findUserVendor, loadUser, survivingCustomerId } from '../customers/customer-store';
 import { type ContactChannels, contactChannels } from '../customers/contact-consent';
 import { seenAtCounter } from '../customers/seen-at-counter';
+import { localDayOf, zoneOrUtc } from '../dashboard/time-zone-days';
 import { liveBillingProfiles } from '../payments/billing-profiles/billing-profile';
 import { programTimeZone } from '../stores/program-time-zone';
 import { checkCustomerAccess } from './customer-access';
@@ -74,7 +75,9 @@ export async function customerProfile(engine: Engine, vendorId: number, onlyStor
       .execute(),
     programTimeZone(engine.db, vendorId),
   ]);
-  const { dayOf, timeZone } = dayIn(programZone);
+  // Grouped by the program's days, in UTC where this node cannot read its zone (and said so).
+  const timeZone = zoneOrUtc(programZone);
+  const dayOf = (at: number) => localDayOf(timeZone, at);
   const lots = await upcomingLots(
     engine.db,
     [...accounts.values()].map((a) => a.accountId),

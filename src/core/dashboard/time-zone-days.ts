@@ -21,13 +21,13 @@ export function zoneOffsetMs(timeZone: string, at: number): number {
 }
 
 /** The local day (days since 1970-01-01 on the zone's calendar) an instant falls on. */
-const localDayOf = (timeZone: string, at: number): number => Math.floor((at + zoneOffsetMs(timeZone, at)) / DAY_MS);
+export const localDayOf = (timeZone: string, at: number): number => Math.floor((at + zoneOffsetMs(timeZone, at)) / DAY_MS);
 
 /**
  * The first instant (whole second) of a local day: found by halving, as a day may start at an hour
  * other than midnight (Santiago springs forward at 00:00) and last 23, 24 or 25 hours.
  */
-function startOfLocalDay(timeZone: string, dayNumber: number): number {
+export function startOfLocalDay(timeZone: string, dayNumber: number): number {
   // Every zone is within -12 h and +14 h of UTC: the start lies within these bounds.
   let before = dayNumber * DAY_MS - 15 * 3600_000; // still the day before
   let after = dayNumber * DAY_MS + 13 * 3600_000; // already the day
@@ -50,13 +50,13 @@ export interface DayWindow {
   from: number;
 }
 
-/** Whether this node's clock can read in a zone (a store's zone written by a newer node may not be). */
-function readableZone(timeZone: string): boolean {
+/** The zone itself when this node's clock can read in it, else UTC (a store's zone written by a newer node may not be). */
+export function zoneOrUtc(timeZone: string): string {
   try {
     formatterOf(timeZone);
-    return true;
+    return timeZone;
   } catch {
-    return false;
+    return 'UTC';
   }
 }
 
@@ -66,7 +66,7 @@ function readableZone(timeZone: string): boolean {
  * this node cannot read is counted in UTC (and says so) rather than failing the page.
  */
 export function lastDays(timeZone: string, now: number, count: number): DayWindow {
-  const zone = readableZone(timeZone) ? timeZone : 'UTC';
+  const zone = zoneOrUtc(timeZone);
   const today = localDayOf(zone, now);
   const dayNumbers = Array.from({ length: count }, (_, i) => today - count + 1 + i);
   const bounds = [...dayNumbers, today + 1].map((d) => startOfLocalDay(zone, d));
@@ -88,7 +88,7 @@ export function dayNumberOf(isoDate: string): number | null {
  * own local midnight to the next, as lastDays counts them; `bounds`' last is where `last` ends.
  */
 export function daysBetween(timeZone: string, first: number, last: number): DayWindow {
-  const zone = readableZone(timeZone) ? timeZone : 'UTC';
+  const zone = zoneOrUtc(timeZone);
   const dayNumbers = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   const bounds = [...dayNumbers, last + 1].map((d) => startOfLocalDay(zone, d));
   return { timeZone: zone, dayNumbers, bounds, from: bounds[0]! };

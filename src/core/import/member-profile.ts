@@ -1,5 +1,5 @@
 import { LANGUAGES } from '../../shared/languages';
-import { daysBetween } from '../dashboard/time-zone-days';
+import { startOfLocalDay, zoneOrUtc } from '../dashboard/time-zone-days';
 
 // What the old system knew of a member beyond their contacts, read into where the product keeps it
 // (as sign-up and the app's profile set it): the date of birth on the account (`users.birthdate`,
@@ -41,16 +41,16 @@ const dayEndsSeen = new Map<string, number>();
 const DAY_ENDS_KEPT = 4_096;
 
 /**
- * The first instant after a local day (its day number) in a time zone. Found by halving over Intl
- * (~17 calls, most of a millisecond): once per zone and day, not once per row, as the import reads
- * every row before its first batch yields. Zero days from the next: their one bound is that end.
+ * The first instant after a local day (its day number) in a time zone (UTC where this node cannot
+ * read it). Found by halving over Intl (~17 calls, most of a millisecond): once per zone and day,
+ * not once per row, as the import reads every row before its first batch yields.
  */
 function endOfLocalDay(timeZone: string, day: number): number {
   const key = `${timeZone} ${day}`;
   let ends = dayEndsSeen.get(key);
   if (ends === undefined) {
     if (dayEndsSeen.size >= DAY_ENDS_KEPT) dayEndsSeen.clear();
-    ends = daysBetween(timeZone, day + 1, day).bounds[0]!;
+    ends = startOfLocalDay(zoneOrUtc(timeZone), day + 1);
     dayEndsSeen.set(key, ends);
   }
   return ends;
