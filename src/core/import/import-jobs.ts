@@ -88,6 +88,9 @@ export interface ImportJob {
 
 class Stopped extends Error {}
 
+/** Why a job another process found stale (its heartbeat late) goes no further. */
+const TAKEN_FOR_STOPPED = 'This import was taken for stopped: its heartbeat was late.';
+
 /** Thrown in a batch's transaction whose job lost its file to a departure (refuseIfSomeoneLeft). */
 class SomeoneLeft extends Error {}
 
@@ -353,7 +356,7 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
       // a batch runs a second at most (IMPORT_BATCH_MS), and on SQLite holds the event loop that long.
       onProgress: async (done: number) => {
         const moved = await write({ done });
-        if (Number(moved.numUpdatedRows) === 0) throw new Stopped('This import was taken for stopped: its heartbeat was late.');
+        if (Number(moved.numUpdatedRows) === 0) throw new Stopped(TAKEN_FOR_STOPPED);
         if (stopping()) throw new Stopped(STOPPED.message);
         await new Promise((resolve) => setTimeout(resolve, 0));
         await importJobSettings.betweenBatches?.(job, done);
@@ -392,5 +395,5 @@ async function refuseIfSomeoneLeft(trx: Kysely<DB>, dialect: Dialect, job: Impor
   await lockImportFiles(trx, dialect, job.vendorId);
   const row = await trx.selectFrom('import_jobs').select(['file', 'status']).where('id', '=', job.id).executeTakeFirst();
   if (row?.file === DROPPED_FILE) throw new SomeoneLeft(MEMBER_LEFT.message);
-  if (row?.status !== 'running') throw new Stopped('This import was taken for stopped: its heartbeat was late.');
+  if (row?.status !== 'running') throw new Stopped(TAKEN_FOR_STOPPED);
 }
