@@ -137,6 +137,14 @@ async function scanDatabase(label: string, url: string, find: Record<string, str
       for (const row of rows) {
         for (const [column, value] of Object.entries(row)) {
           if (value === null || value === undefined) continue;
+          if (typeof value === 'number' || typeof value === 'bigint') {
+            // A number column holds one value, compared whole: a six-digit postal code is found
+            // inside some millisecond timestamp (created_at) now and then, which is not the person.
+            const whole = String(value);
+            for (const [what, needle] of Object.entries(find)) if (whole === needle) into.push({ where: `${label} ${name}.${column}`, what });
+            if (whole === String(birthdate)) into.push({ where: `${label} ${name}.${column}`, what: 'birthdate' });
+            continue;
+          }
           const text = Buffer.isBuffer(value) ? value.toString('latin1') : value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : String(value);
           scanText(`${label} ${name}.${column}`, text, find, into);
           if (text.includes(String(birthdate))) into.push({ where: `${label} ${name}.${column}`, what: 'birthdate' });
