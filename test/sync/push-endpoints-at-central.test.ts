@@ -195,6 +195,8 @@ describe.each(BACKENDS)('app push tokens stay at central ($name)', (backend) => 
       await engine.db.schema.dropIndex('audit_log_object_type').execute();
       // 0049's column.
       await engine.db.schema.alterTable('messages_outbox').dropColumn('interrupted_sends').execute();
+      // 0050's column.
+      await engine.db.schema.alterTable('vendors').dropColumn('tier_currency_id').execute();
       await migrateToLatest(engine.db);
       await installChangeCapture(engine.db, engine.dialect, role);
     }

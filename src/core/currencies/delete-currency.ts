@@ -1,5 +1,6 @@
 import { ServiceError } from '../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../engine';
+import { refuseChangingTierCurrency } from '../rules/tiers/tier-currency';
 import { currencyHoldsBalances, findCurrencyRow } from './currency-store';
 
 /**
@@ -7,7 +8,7 @@ import { currencyHoldsBalances, findCurrencyRow } from './currency-store';
  * kept, marked deleted, because ledger entries may point at it and the ledger is never rewritten.
  * Value is never hidden by a delete: the program's quick-pay currency, and any currency a customer
  * or card holds a balance in, are 409 `currency_in_use` (archiving stops their use and keeps what
- * is held visible).
+ * is held visible). So is the currency the program's tiers count (choose another for tiers first).
  */
 export function deleteCurrency(engine: Engine, scope: VendorScope, publicId: string): Promise<void> {
   return transact(engine, async (trx) => {
@@ -17,6 +18,7 @@ export function deleteCurrency(engine: Engine, scope: VendorScope, publicId: str
     if (vendor.quick_pay_currency_id === row.id) {
       throw new ServiceError('currency_in_use', "This is the program's quick-pay currency, so it cannot be deleted: archive it to stop quick pay.");
     }
+    await refuseChangingTierCurrency(trx, scope.vendorId, row.id);
     if (await currencyHoldsBalances(trx, row.id)) {
       throw new ServiceError('currency_in_use', 'Customers or cards hold balances in this currency, so it cannot be deleted: archive it to stop its use.');
     }

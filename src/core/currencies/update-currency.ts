@@ -4,6 +4,7 @@ import { type Engine, transact, type VendorScope } from '../engine';
 import { assertStatusMove, parseStatus } from '../lifecycle/status';
 import { isUniqueViolation } from '../storage/errors';
 import type { DB } from '../storage/schema';
+import { refuseChangingTierCurrency } from '../rules/tiers/tier-currency';
 import { type CurrencyRecord, cleanCurrencyCode, cleanCurrencyName, currencyNameKey, toCurrencyRecord } from './currency';
 import { currencyHasAccounts, currencyHasRules, currencyNameTaken, findCurrencyRow, isQuickPayCurrency } from './currency-store';
 import { assertNoProgramMoneyRecorded, lockProgramMoney, type ProgramMoneySettings, restateProgramMoney } from './program-money';
@@ -80,7 +81,7 @@ export function changeCurrency(engine: Engine, scope: VendorScope, publicId: str
 /**
  * A code changes what the currency's amounts are: refused once balances are held in it, for a
  * loyalty currency that earning rules or rewards count in (their points would be paid out as
- * cash), and for the vendor's quick-pay currency losing its code (stored value would be points) or
+ * cash) or that the program's tiers count, and for the vendor's quick-pay currency losing its code (stored value would be points) or
  * changing it once the program recorded money in it (sales, payments, auto reload amounts: all in
  * its minor units, which another code reads as another amount).
  */
@@ -89,6 +90,7 @@ async function assertCodeMayChange(db: Kysely<DB>, current: CurrencyRecord, code
   if (code !== null && (await currencyHasRules(db, current.id))) {
     throw new ServiceError('currency_in_use', 'Earning rules or rewards count in this currency, so it stays a loyalty currency (no code).', 'code');
   }
+  if (code !== null) await refuseChangingTierCurrency(db, current.vendorId, current.id, 'code');
   if (quickPay) {
     if (code === null) throw new ServiceError('currency_in_use', "This is the program's quick-pay currency: it keeps an ISO 4217 code.", 'code');
     await assertNoProgramMoneyRecorded(db, current.vendorId);

@@ -1,24 +1,25 @@
 import { type Kysely, sql } from 'kysely';
 import { standingEntry } from '../expiry/expire-points';
+import { tierCurrencyQuery } from '../rules/tiers/tier-currency';
 import type { DB } from '../storage/schema';
 
 type Member = { vendorId: number; userId: number };
 const DAY = 24 * 3600_000;
 
 /**
- * A member's ledger entries with a vendor that count toward a tier: all loyalty currencies, earn
- * entries and their voids (spending never counts against a tier); a void repeated at two nodes
- * counts once (its undone reversal is left out).
+ * A member's ledger entries with a vendor that count toward a tier: the program's tier currency
+ * only (tier-currency.ts; stamps and points are not added up), earn entries and their voids
+ * (spending never counts against a tier); a void repeated at two nodes counts once (its undone
+ * reversal is left out).
  */
 function tierEntries(db: Kysely<DB>, member: Member) {
   return db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
-    .innerJoin('currencies as c', 'c.id', 'a.currency_id')
     .where('a.holder_type', '=', 'user')
     .where('a.holder_id', '=', member.userId)
     .where('a.vendor_id', '=', member.vendorId)
-    .where('c.code', 'is', null)
+    .where('a.currency_id', '=', tierCurrencyQuery(db, member.vendorId))
     .where('e.kind', 'in', ['earn', 'earn_reversal'])
     .where(standingEntry);
 }
@@ -31,11 +32,15 @@ const saleDate = sql<number>`coalesce(lot.created_at, e.created_at)`;
  * earned in the `windowDays` before `now`, or all time when the tier has no window.
  */
 export async function tierPoints(db: Kysely<DB>, member: Member, windowDays: number | null, now: number): Promise<number> {
-  const { points } = await tierEntries(db, member)
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
-    .$if(windowDays !== null, (q) => q.leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id').where(sql<boolean>`${saleDate} > ${now - windowDays! * DAY}`))
-    .executeTakeFirstOrThrow();
+  const { points } = await tierPointsQuery(db, member, windowDays, now).executeTakeFirstOrThrow();
   return Number(points);
+}
+
+/** tierPoints' query (exported for the test of its plan). */
+export function tierPointsQuery(db: Kysely<DB>, member: Member, windowDays: number | null, now: number) {
+  return tierEntries(db, member)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('e.amount'), eb.lit(0)).as('points'))
+    .$if(windowDays !== null, (q) => q.leftJoin('ledger_entries as lot', 'lot.id', 'e.reverses_id').where(sql<boolean>`${saleDate} > ${now - windowDays! * DAY}`));
 }
 
 /**

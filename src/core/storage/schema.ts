@@ -34,6 +34,8 @@ export interface VendorsTable {
   /** Largest eGift and largest single reload, minor units of the quick-pay currency; null: its default. */
   egift_max_amount: Generated<number | null>;
   reload_max_amount: Generated<number | null>;
+  /** The loyalty currency the program's tiers count (migration 0050); null: its first loyalty currency (rules/tiers/tier-currency.ts). */
+  tier_currency_id: number | null;
   created_at: number;
   updated_at: number;
 }

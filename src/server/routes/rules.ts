@@ -106,13 +106,14 @@ export function settingsToWire(settings: ProgramSettingsRecord): ProgramSettings
     reload_max_amount: settings.reloadMaxAmount,
     egift_max_amount_default: settings.egiftMaxAmountDefault,
     reload_max_amount_default: settings.reloadMaxAmountDefault,
+    tier_currency: settings.tierCurrency,
   };
 }
 
 /** The wire fields of a settings body as use-case input (absent stays absent). */
 export function settingsChanges(body: Static<typeof UpdateProgramSettingsBody> | undefined): ProgramSettingsChanges {
   const b = body ?? {};
-  return { pointsExpiryDays: b.points_expiry_days, referralPoints: b.referral_points, egiftMaxAmount: b.egift_max_amount, reloadMaxAmount: b.reload_max_amount };
+  return { pointsExpiryDays: b.points_expiry_days, referralPoints: b.referral_points, egiftMaxAmount: b.egift_max_amount, reloadMaxAmount: b.reload_max_amount, tierCurrency: b.tier_currency };
 }
 
 /** The wire fields of an earning rule body as use-case input (absent stays absent). */

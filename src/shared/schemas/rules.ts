@@ -127,6 +127,9 @@ const EGIFT_LIMIT = 'the largest eGift a buyer may send, in minor units of the p
 const RELOAD_LIMIT =
   'the largest single reload of quick pay, and the largest auto reload amount and threshold a customer may set, in minor units of the quick-pay currency';
 
+const TIER_CURRENCY =
+  'the loyalty currency (curr_…) whose earned points the tiers count (one currency, not every one added up); by default the program’s first loyalty currency';
+
 export const ProgramSettingsSchema = Type.Object({
   points_expiry_days: Nullable(Type.Integer({ description: 'earned points expire this many days after earning; null: never' })),
   referral_points: Type.Integer({ description: 'points a member gets when someone joins through their referral link; 0: none' }),
@@ -134,6 +137,7 @@ export const ProgramSettingsSchema = Type.Object({
   reload_max_amount: Nullable(Type.Integer({ description: `${RELOAD_LIMIT}; null: reload_max_amount_default` })),
   egift_max_amount_default: Type.Integer({ description: 'the largest eGift when egift_max_amount is null, minor units (100000: 1,000.00 USD, ¥100,000)' }),
   reload_max_amount_default: Type.Integer({ description: 'the largest reload when reload_max_amount is null, minor units' }),
+  tier_currency: Nullable(Type.String({ description: TIER_CURRENCY })),
 });
 export type ProgramSettings = Static<typeof ProgramSettingsSchema>;
 
@@ -144,4 +148,5 @@ export const UpdateProgramSettingsBody = Type.Object({
     NullableInteger({ minimum: 1, maximum: MAX_AMOUNT, description: `${EGIFT_LIMIT}, at least one major unit; null: back to the default` }),
   ),
   reload_max_amount: Type.Optional(NullableInteger({ minimum: 1, maximum: MAX_AMOUNT, description: `${RELOAD_LIMIT}; null: back to the default` })),
+  tier_currency: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `${TIER_CURRENCY}; an active loyalty currency (422 unknown_currency, currency_not_loyalty, currency_not_active)` })),
 });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import type { DB } from '../../storage/schema';
+import { tierCurrencyOf } from '../tiers/tier-currency';
 import { DEFAULT_EGIFT_MAX_MINOR, DEFAULT_RELOAD_MAX_MINOR } from './payment-limits';
 
 /** Program-wide settings of the rules a vendor manages. */
@@ -15,6 +16,8 @@ export interface ProgramSettingsRecord {
   reloadMaxAmount: number | null;
   egiftMaxAmountDefault: number;
   reloadMaxAmountDefault: number;
+  /** The loyalty currency the program's tiers count (`curr_` id; null: the program has none). */
+  tierCurrency: string | null;
 }
 
 export async function loadProgramSettings(db: Kysely<DB>, vendorId: number): Promise<ProgramSettingsRecord> {
@@ -24,6 +27,7 @@ export async function loadProgramSettings(db: Kysely<DB>, vendorId: number): Pro
     .where('id', '=', vendorId)
     .executeTakeFirst();
   if (!row) throw new ServiceError('vendor_not_found');
+  const tierCurrency = await tierCurrencyOf(db, vendorId);
   return {
     pointsExpiryDays: row.points_expiry_days,
     referralPoints: Number(row.referral_points),
@@ -31,5 +35,6 @@ export async function loadProgramSettings(db: Kysely<DB>, vendorId: number): Pro
     reloadMaxAmount: row.reload_max_amount === null ? null : Number(row.reload_max_amount),
     egiftMaxAmountDefault: DEFAULT_EGIFT_MAX_MINOR,
     reloadMaxAmountDefault: DEFAULT_RELOAD_MAX_MINOR,
+    tierCurrency: tierCurrency?.public_id ?? null,
   };
 }

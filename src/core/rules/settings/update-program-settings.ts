@@ -4,6 +4,7 @@ import { MAX_AMOUNT, MAX_DAYS } from '../../../shared/schemas/rules';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import type { DB } from '../../storage/schema';
 import { wholeOrNull } from '../rule-fields';
+import { tierCurrencyToCount } from '../tiers/tier-currency';
 import { loadProgramSettings, type ProgramSettingsRecord } from './program-settings';
 
 export interface ProgramSettingsChanges {
@@ -12,13 +13,16 @@ export interface ProgramSettingsChanges {
   /** Minor units of the quick-pay currency; null: back to the default. */
   egiftMaxAmount?: number | null | undefined;
   reloadMaxAmount?: number | null | undefined;
+  /** `curr_` id of an active loyalty currency of the program: what its tiers count. */
+  tierCurrency?: string | undefined;
 }
 
 /**
  * Changes only what was sent. The expiry applies to points earned from now on: each earning entry
  * carries its own expiry date when it is written, so points already earned keep theirs. The payment
  * limits apply from the next request on (the program cache sees the write); customers' auto reload
- * amounts set before stay as they are.
+ * amounts set before stay as they are. The tier currency counts from the next judgement of a tier
+ * on (an order, a void, the hourly demotion); nobody moves by the change itself, as with thresholds.
  */
 export function updateProgramSettings(engine: Engine, scope: VendorScope, changes: ProgramSettingsChanges): Promise<ProgramSettingsRecord> {
   return transact(engine, async (trx) => {
@@ -32,7 +36,9 @@ export function updateProgramSettings(engine: Engine, scope: VendorScope, change
       next.egiftMaxAmount = wholeOrNull(changes.egiftMaxAmount, 'egift_max_amount', smallest, MAX_AMOUNT);
     }
     if (changes.reloadMaxAmount !== undefined) next.reloadMaxAmount = wholeOrNull(changes.reloadMaxAmount, 'reload_max_amount', 1, MAX_AMOUNT);
-    const changed = (['pointsExpiryDays', 'referralPoints', 'egiftMaxAmount', 'reloadMaxAmount'] as const).some((k) => changes[k] !== undefined);
+    const tierCurrency = changes.tierCurrency === undefined ? undefined : await tierCurrencyToCount(trx, scope.vendorId, changes.tierCurrency);
+    if (tierCurrency) next.tierCurrency = tierCurrency.public_id;
+    const changed = (['pointsExpiryDays', 'referralPoints', 'egiftMaxAmount', 'reloadMaxAmount', 'tierCurrency'] as const).some((k) => changes[k] !== undefined);
     if (!changed) return current;
     await trx
       .updateTable('vendors')
@@ -41,6 +47,7 @@ export function updateProgramSettings(engine: Engine, scope: VendorScope, change
         referral_points: next.referralPoints,
         egift_max_amount: next.egiftMaxAmount,
         reload_max_amount: next.reloadMaxAmount,
+        ...(tierCurrency && { tier_currency_id: tierCurrency.id }),
         updated_at: engine.clock.now(),
       })
       .where('id', '=', scope.vendorId)

@@ -46,6 +46,7 @@ import { personLookups } from './0046-person-lookups';
 import { importJobs } from './0047-import-jobs';
 import { backOfficeAtScale } from './0048-back-office-at-scale';
 import { interruptedMessages } from './0049-interrupted-messages';
+import { tierCurrency } from './0050-tier-currency';
 import { hardening } from './0011-hardening';
 
 // Additive only: a migration that shipped is never edited; change the schema with a new one.
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '0047-import-jobs': importJobs,
   '0048-back-office-at-scale': backOfficeAtScale,
   '0049-interrupted-messages': interruptedMessages,
+  '0050-tier-currency': tierCurrency,
 };

@@ -22,6 +22,8 @@ const numberOrNull = (v: number | string) => (v === '' ? null : Number(v));
 
 /** The loyalty currency's name as it is now ("Stars" once renamed): what points, costs and thresholds are counted in. */
 const loyaltyUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.code === null)?.name;
+/** The name of the loyalty currency the tiers count (the program's setting): what thresholds are counted in. */
+const tierUnit = (p: ProgramOverview): string | undefined => p.currencies.find((c) => c.id === p.settings.tier_currency)?.name;
 
 /** The page's sections: each shows the outcome of what was done in it, under its own form. */
 type Section = 'country' | 'language' | 'rules' | 'rewards' | 'tiers' | 'currencies' | 'expiry' | 'limits' | 'caps' | 'content';
@@ -87,7 +89,12 @@ export function ProgramScreen() {
   const editable = p.editable && roleAllows(role, 'program.write');
   // The node's refusals name its fields; this page labels points, costs and thresholds by the currency.
   const unit = loyaltyUnit(p);
-  const labels: FieldLabels = { ...adminFieldLabels(language), ...(unit === undefined ? {} : { points: unit, cost: t.cost(unit), threshold: t.threshold(unit) }) };
+  const thresholdUnit = tierUnit(p);
+  const labels: FieldLabels = {
+    ...adminFieldLabels(language),
+    ...(unit === undefined ? {} : { points: unit, cost: t.cost(unit) }),
+    ...(thresholdUnit === undefined ? {} : { threshold: t.threshold(thresholdUnit) }),
+  };
   // Each section's changes answer in that section (SectionOutcome); one answer on the page at a time.
   const sayIn =
     (section: Section): Say =>
@@ -298,7 +305,7 @@ function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
   const [threshold, setThreshold] = useState<number | string>('');
   // Empty is all time, as the engine's default and an edited tier's empty window say.
   const [windowDays, setWindowDays] = useState<number | string>('');
-  const unit = loyaltyUnit(p) ?? t.pointsUnit;
+  const unit = tierUnit(p) ?? t.pointsUnit;
   const add = () => say(api().saveProgramItem('tiers', null, { name, threshold: Number(threshold), window_days: numberOrNull(windowDays) }), 'new');
   return (
     <ItemTable
@@ -308,16 +315,53 @@ function Tiers({ p, editable, say, outcome, problemFor }: SectionProps) {
         <TierRow key={tier.id} tier={tier} unit={unit} editable={editable} say={say} problem={problemFor(tier.id)} />
       ))}
       addForm={
-        editable && (
-          <AddItemForm legend={t.newTier} add={add} clear={[setName, setThreshold, setWindowDays]}>
-            <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
-            <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problemFor('new'), 'threshold')} />
-            <WholeNumberInput label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} {...invalidProps(problemFor('new'), 'window_days')} />
-          </AddItemForm>
-        )
+        <>
+          <TierCurrencyChoice p={p} editable={editable} say={say} problemFor={problemFor} />
+          {editable && (
+            <AddItemForm legend={t.newTier} add={add} clear={[setName, setThreshold, setWindowDays]}>
+              <TextInput label={t.name} value={name} onChange={(e) => setName(e.currentTarget.value)} {...invalidProps(problemFor('new'), 'name')} />
+              <WholeNumberInput label={t.threshold(unit)} value={threshold} onChange={setThreshold} w={150} {...invalidProps(problemFor('new'), 'threshold')} />
+              <WholeNumberInput label={t.windowDays} placeholder={t.allTime} value={windowDays} onChange={setWindowDays} w={130} {...invalidProps(problemFor('new'), 'window_days')} />
+            </AddItemForm>
+          )}
+        </>
       }
       outcome={outcome}
     />
+  );
+}
+
+/**
+ * Which loyalty currency the tiers count, shown once the program has several (one ladder, one
+ * measure: other currencies' points move nobody up). Editors choose among the active ones.
+ */
+function TierCurrencyChoice({ p, editable, say, problemFor }: Omit<SectionProps, 'outcome'>) {
+  const t = useAdminStrings();
+  const [chosen, setChosen] = useState<string | null>(p.settings.tier_currency);
+  const loyalty = p.currencies.filter((c) => c.code === null);
+  const counted = tierUnit(p);
+  if (loyalty.length < 2 || counted === undefined) return null;
+  const choices = loyalty.filter((c) => c.status === 'ACTIVE' || c.id === p.settings.tier_currency).map((c) => ({ value: c.id, label: c.name }));
+  return (
+    <Fieldset legend={t.tierCurrency} variant="unstyled" mt="sm">
+      <Text size="sm">{t.tiersCount(counted)}</Text>
+      {editable && (
+        <Group align="end" mt="xs">
+          <Select
+            label={t.currency}
+            value={chosen}
+            onChange={setChosen}
+            data={choices}
+            allowDeselect={false}
+            w={220}
+            {...invalidProps(problemFor('tier_currency'), 'tier_currency')}
+          />
+          <Button variant="light" disabled={chosen === p.settings.tier_currency} onClick={() => void say(api().saveSettings({ tier_currency: chosen }), 'tier_currency')}>
+            {t.save}
+          </Button>
+        </Group>
+      )}
+    </Fieldset>
   );
 }
 

@@ -18,7 +18,7 @@ const FIELDS_ES: Record<string, string> = {
   content: 'contenido', version: 'versión', resolution: 'resolución', resolved: 'resuelta', message: 'mensaje', subject: 'asunto',
   paired: 'emparejado', last_seen_at: 'visto por última vez', expired: 'vencido', erased: 'borrado', customer: 'cliente', chain: 'cadena',
   revoked_at: 'revocada el', charge_id: 'cobro', egift_max_amount: 'máximo de un eGift', reload_max_amount: 'máximo de una recarga',
-  format: 'formato',
+  format: 'formato', tier_currency: 'moneda de los niveles',
 };
 
 /** A field's name as the back office shows it in `language`: "ledger_entry" reads "movimiento" in Spanish. */

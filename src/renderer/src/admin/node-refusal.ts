@@ -132,6 +132,7 @@ export function adminFieldLabels(language: Language): FieldLabels {
     cost: t.cost(t.pointsUnit),
     threshold: t.threshold(t.pointsUnit),
     window_days: t.windowDays,
+    tier_currency: t.tierCurrency,
     code: t.code,
     points_expiry_days: t.expiryDays,
     quick_pay_per_order: t.quickPayPerOrder,
