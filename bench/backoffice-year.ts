@@ -135,7 +135,38 @@ for (const [name, path, who] of routes) {
   console.error(`${name}: ${JSON.stringify(figures[name])}`);
 }
 
-console.log(JSON.stringify({ sizes: m.sizes, seed_ms: m.seedMs, open_ms: openMs, samples: SAMPLES, routes: figures }, null, 2));
+// The central while a report runs (twentieth round): /health and an app request, each asked again
+// as soon as it answers, for as long as the report takes; their slowest answer is how long the
+// node stood still. BENCH_WHILE=0 skips this.
+const reports: Array<[string, string]> = [
+  ['dashboard', '/backoffice/dashboard'],
+  ['period, a month last spring', `/backoffice/dashboard/period?from=${day(now - 300 * 86400_000)}&to=${day(now - 270 * 86400_000)}`],
+  ['period, the year', `/backoffice/dashboard/period?from=${day(now - 364 * 86400_000)}&to=${day(now)}`],
+  ['period.csv, a month last spring', `/backoffice/dashboard/period.csv?from=${day(now - 300 * 86400_000)}&to=${day(now - 270 * 86400_000)}`],
+  ['customer personal data, the regular', `/backoffice/customers/${m.regularId}/personal-data`],
+];
+const whileReports: Record<string, unknown> = {};
+for (const [name, path] of process.env.BENCH_WHILE === '0' ? [] : reports) {
+  let running = true;
+  const t = performance.now();
+  const report = fetch(`${url}${path}`, { headers: { authorization: `Bearer ${staffToken}` } })
+    .then((reply) => reply.text())
+    .finally(() => (running = false));
+  const poll = async (target: string, headers: Record<string, string>) => {
+    const waits: number[] = [];
+    while (running) {
+      const asked = performance.now();
+      await (await fetch(`${url}${target}`, { headers })).text();
+      waits.push(performance.now() - asked);
+    }
+    return { answers: waits.length, max_ms: Number(Math.max(0, ...waits).toFixed(1)) };
+  };
+  const [health, app] = await Promise.all([poll('/health', {}), poll('/currencies', { authorization: `Bearer ${m.accessToken}` }), report]);
+  whileReports[name] = { report_ms: Number((performance.now() - t).toFixed(1)), health, currencies: app };
+  console.error(`while ${name}: ${JSON.stringify(whileReports[name])}`);
+}
+
+console.log(JSON.stringify({ sizes: m.sizes, seed_ms: m.seedMs, open_ms: openMs, samples: SAMPLES, routes: figures, while_reports: whileReports }, null, 2));
 await app.close();
 await engine.close();
 if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { survivingCustomerId } from '../customers/customer-store';
 import { type Engine, ownsProgramData, transact } from '../engine';
 import { ServiceError } from '../../shared/errors';
 import { actorOf, storeLimit } from '../staff/authorize';
+import { readReport } from '../storage/report-snapshot';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { type PersonalData, personalDataDocument } from './personal-data-document';
 
@@ -19,7 +20,8 @@ export async function exportCustomerData(engine: Engine, staff: StaffPrincipal, 
   if (!ownsProgramData(engine)) throw new ServiceError('personal_data_managed_by_central');
   const userId = await survivingCustomerId(engine.db, requestedId);
   await checkCustomerAccess(engine.db, staff.vendorId, storeLimit(staff), userId);
-  const document = await personalDataDocument(engine, staff.vendorId, userId, 'staff');
+  // A regular's years of history: read off the node's event loop (storage/report-snapshot.ts).
+  const document = await readReport(engine, (reads) => personalDataDocument(reads, staff.vendorId, userId, 'staff'));
   await transact(engine, (trx) =>
     recordAudit(trx, engine, actorOf(staff), {
       action: 'customer.data_exported',

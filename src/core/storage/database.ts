@@ -23,6 +23,7 @@ import { asideFileOf, isExistingSqliteFile, isNewSqliteFile, moveIntoPlace, remo
 import { attachWriteConnection } from './raw-writer';
 import { withLazyWriteLock } from './write-lock';
 import { attachReader, type RowStatement, withRowsBuiltInJs } from './reader';
+import { endOffLoopSnapshots } from './off-loop-snapshot';
 import { offerPostgresSnapshots, offerSqliteSnapshots } from './read-snapshot';
 import type { DB } from './schema';
 
@@ -172,7 +173,7 @@ function openSqliteAs(file: string | Buffer, options: SqliteOptions, use: Sqlite
     connections = connectSqlite(file, options, use, () => endReadSnapshot());
     const { sqlite, reader, statements } = connections;
     if (reader) endReadSnapshot = attachReader(db, reader);
-    if (connections.openReader) offerSqliteSnapshots(db, connections.openReader);
+    if (connections.openReader) offerSqliteSnapshots(db, connections.openReader, { file: file as string, nativeBinding: options.nativeBinding });
     // What Kysely's SQLite driver does with a statement, for prepared queries inside a transaction.
     const runStatement = (text: string, parameters: readonly unknown[]) => {
       const statement = statements.prepare(text);
@@ -199,6 +200,7 @@ function openSqliteAs(file: string | Buffer, options: SqliteOptions, use: Sqlite
     dialect: 'sqlite',
     close: async () => {
       await connections?.checkpointer?.stop();
+      if (connections?.openReader) await endOffLoopSnapshots(file as string);
       await db.destroy();
       connections?.reader?.close();
     },

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type ControlledTransaction, Kysely, SqliteDialect, sql } from 'kysely';
+import type { OffLoopFile } from './off-loop-snapshot';
 import type { DB } from './schema';
 
 // A long read that must see one state of the database from its first statement to its last (the
@@ -9,7 +10,9 @@ import type { DB } from './schema';
 // file's hot-path reader cannot hold one: its snapshot ends before every write, reader.ts), so
 // commits go on beside it. A held snapshot keeps what it reads from being cleaned away — SQLite's
 // checkpoints stop at it and the WAL grows, PostgreSQL's vacuum keeps old row versions — so every
-// snapshot has a time limit, after which it is released whoever holds it.
+// snapshot has a time limit, after which it is released whoever holds it. An SQLite snapshot may be
+// opened elsewhere instead (`openSqlite`: on a worker thread, off-loop-snapshot.ts), so that a
+// report reading for seconds holds no other request up.
 
 export interface ReadSnapshot {
   /** The snapshot's reads: every query on it sees the state of the database when it was opened. */
@@ -20,7 +23,7 @@ export interface ReadSnapshot {
   release(): Promise<void>;
 }
 
-type SnapshotSource = { kind: 'postgres' } | { kind: 'sqlite'; connect(): BetterSqlite3.Database };
+type SnapshotSource = { kind: 'postgres' } | { kind: 'sqlite'; connect(): BetterSqlite3.Database; file: OffLoopFile };
 
 const sources = new WeakMap<Kysely<DB>, SnapshotSource>();
 /** Snapshots open per database, and who waits for none to be (forgetOldPages). */
@@ -31,9 +34,9 @@ export function offerPostgresSnapshots(db: Kysely<DB>): void {
   sources.set(db, { kind: 'postgres' });
 }
 
-/** An SQLite file offers snapshots on read connections `connect` opens. */
-export function offerSqliteSnapshots(db: Kysely<DB>, connect: () => BetterSqlite3.Database): void {
-  sources.set(db, { kind: 'sqlite', connect });
+/** An SQLite file offers snapshots on read connections `connect` opens (or one `openSqlite` opens on `file`). */
+export function offerSqliteSnapshots(db: Kysely<DB>, connect: () => BetterSqlite3.Database, file: OffLoopFile): void {
+  sources.set(db, { kind: 'sqlite', connect, file });
 }
 
 /**
@@ -41,14 +44,19 @@ export function offerSqliteSnapshots(db: Kysely<DB>, connect: () => BetterSqlite
  * `onLimit`: its reader, perhaps waiting on a client that stopped reading, is told to stop). A
  * database that offers none (an in-memory SQLite, an embedded PGlite with its one connection,
  * which a held transaction would take from every other query) reads outside any snapshot, as `db`.
+ * `openSqlite`: opens an SQLite file's snapshot in place of a read connection of this thread (a
+ * worker's: PostgreSQL's queries are asynchronous already).
  */
-export async function openReadSnapshot(db: Kysely<DB>, limitMs: number, onLimit: () => void = () => {}): Promise<ReadSnapshot> {
+export async function openReadSnapshot(db: Kysely<DB>, limitMs: number, onLimit: () => void = () => {}, options: { openSqlite?: (file: OffLoopFile) => Promise<Kysely<DB>> } = {}): Promise<ReadSnapshot> {
   const source = sources.get(db);
   if (!source) return { db, open: true, release: async () => {} };
   let reads: Kysely<DB> | null = null;
-  let trx: ControlledTransaction<DB>;
+  let trx: ControlledTransaction<DB> | null = null;
   if (source.kind === 'postgres') {
     trx = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+  } else if (options.openSqlite) {
+    // Taken as it opens.
+    reads = await options.openSqlite(source.file);
   } else {
     const connection = source.connect();
     // As the file's hot-path reader (reader.ts): reads only, waits out a checkpoint's moment, sorts in memory.
@@ -64,7 +72,7 @@ export async function openReadSnapshot(db: Kysely<DB>, limitMs: number, onLimit:
     open = false;
     clearTimeout(limit);
     try {
-      await trx.rollback().execute();
+      await trx?.rollback().execute();
     } finally {
       await reads?.destroy();
       snapshotEnded(db);
@@ -81,13 +89,13 @@ export async function openReadSnapshot(db: Kysely<DB>, limitMs: number, onLimit:
   opened.set(db, count);
   try {
     // Both engines take the snapshot at the transaction's first read, not at its begin.
-    await sql`select 1 from schema_migrations limit 1`.execute(trx);
+    if (trx) await sql`select 1 from schema_migrations limit 1`.execute(trx);
   } catch (error) {
     await release();
     throw error;
   }
   return {
-    db: trx,
+    db: trx ?? reads!,
     get open() {
       return open;
     },

@@ -3,6 +3,7 @@ import { type Figures, loadDashboard } from '../../core/dashboard/dashboard';
 import { loadPeriodStatement, netChange, type PeriodFigures } from '../../core/dashboard/period-statement';
 import { periodStatementCsv, periodStatementFileName } from '../../core/dashboard/period-statement-csv';
 import { type LoyaltyCurrency, loyaltyMovesToWire } from '../../core/dashboard/loyalty-moves';
+import { readReport } from '../../core/storage/report-snapshot';
 import type { Engine } from '../../core/engine';
 import { requireStoreAccess, storeLimit } from '../../core/staff/authorize';
 import { PeriodQuery, PeriodStatementSchema } from '../../shared/schemas/backoffice-period';
@@ -56,7 +57,7 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
     const staff = staffOf(request);
     const asked = request.query.store ?? null;
     if (asked !== null) requireStoreAccess(staff, asked);
-    const d = await loadDashboard(engine, staff.vendorId, asked ?? storeLimit(staff));
+    const d = await readReport(engine, (reads) => loadDashboard(reads, staff.vendorId, asked ?? storeLimit(staff)));
     const figuresOf = (f: Figures) => figuresToWire(f, d.loyaltyCurrencies);
     return {
       time_zone: d.timeZone,
@@ -77,7 +78,7 @@ export const backOfficeDashboardRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
     const staff = staffOf(request);
     const asked = request.query.store ?? null;
     if (asked !== null) requireStoreAccess(staff, asked);
-    return loadPeriodStatement(engine, staff.vendorId, asked ?? storeLimit(staff), request.query.from, request.query.to);
+    return readReport(engine, (reads) => loadPeriodStatement(reads, staff.vendorId, asked ?? storeLimit(staff), request.query.from, request.query.to));
   };
 
   app.get('/backoffice/dashboard/period', { config, preValidation: requireStaff(engine, 'dashboard.read'), schema: { tags, querystring: PeriodQuery, response: { 200: PeriodStatementSchema } } }, async (request) => {
