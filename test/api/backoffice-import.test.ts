@@ -163,6 +163,46 @@ describe('importing members in the back office', () => {
     expect((await untilDone(starsOwner, named.body.id)).job.report).toMatchObject({ imported: 1, points: 10 });
   });
 
+  it('reads each loyalty currency’s points and expiry day from its own columns: the preview counts them per currency, says the columns it does not read', async () => {
+    // Twentieth round: the members export's points:<name> and points_expire_on:<name> columns.
+    const stars = await node.addVendor('Café Dos Monedas');
+    const starsOwner = await ownerOf(node, stars.vendorId);
+    expect((await http(`${node.url}/currencies`, { method: 'POST', token: stars.accessToken, body: { name: 'Stars' } })).status).toBeLessThan(300);
+    const file = [
+      'email,points,points_expire_on,points:Stars,points_expire_on:Stars,points:Moons,points:Points',
+      'luz@dos.test,10,,4,2027-06-30,3,99',
+      // A balance owed in Stars (the export writes the true figure): carried over as nothing.
+      'sol@dos.test,5,,-2,,,',
+      'mar@dos.test,1,,many,,,',
+    ].join('\n');
+    const preview = await staffCall(node, starsOwner.token, 'POST', '/backoffice/imports/customers', { file_name: 'members.csv', content_base64: base64(file), points_currency: 'Points' });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(202);
+    const { job } = await untilDone(starsOwner, preview.body.id);
+    expect(job.ignored_columns).toEqual(['points:moons', 'points:points']);
+    expect(job.report).toMatchObject({ imported: 2, refused: 1, points: 19, points_by_currency: [{ name: 'Points', points: 15 }, { name: 'Stars', points: 4 }] });
+    expect(job.report.problems).toMatchObject([{ line: 4, reason: 'invalid_amount', field: 'points:stars' }]);
+    const problems = await fetch(`${node.url}/backoffice/imports/customers/${job.id}/problems.csv`, { headers: { authorization: `Bearer ${starsOwner.token}` } });
+    expect((await problems.text()).split('\r\n')[0]).toBe('email,points,points_expire_on,points:stars,points_expire_on:stars,points:moons,points:points,problem_line,problem_reason,problem');
+
+    const confirmed = await staffCall(node, starsOwner.token, 'POST', `/backoffice/imports/customers/${job.id}/confirm`);
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(202);
+    expect((await untilDone(starsOwner, confirmed.body.id)).job.ignored_columns).toEqual(['points:moons', 'points:points']);
+    const starsId = Number((await node.engine.db.selectFrom('currencies').select('id').where('vendor_id', '=', stars.vendorId).where('name', '=', 'Stars').executeTakeFirstOrThrow()).id);
+    const starsOf = (email: string) =>
+      node.engine.db
+        .selectFrom('ledger_entries as e')
+        .innerJoin('ledger_accounts as a', 'a.id', 'e.account_id')
+        .innerJoin('users as u', 'u.id', 'a.holder_id')
+        .select(['e.amount', 'e.expires_at'])
+        .where('a.holder_type', '=', 'user')
+        .where('a.currency_id', '=', starsId)
+        .where('u.email', '=', email)
+        .execute();
+    // The program has no store zone but its first store's: UTC here, the day's last millisecond.
+    expect((await starsOf('luz@dos.test')).map((e) => [Number(e.amount), Number(e.expires_at)])).toEqual([[4, Date.UTC(2027, 5, 30, 23, 59, 59, 999)]]);
+    expect(await starsOf('sol@dos.test')).toEqual([]);
+  });
+
   it('is the owners’: a manager is refused', async () => {
     const reply = await upload(manager, 'members.csv', FILE);
     expect([reply.status, reply.body.code]).toEqual([403, 'forbidden']);

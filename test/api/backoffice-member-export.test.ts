@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Engine, startEngine } from '../../src/core/engine';
+import { createCurrency } from '../../src/core/currencies/create-currency';
 import { importMembers } from '../../src/core/import/import-members';
 import { memberFileText, readMemberFile } from '../../src/core/import/member-file';
 import { MEMBER_EXPORT_PAGE, MEMBER_EXPORT_TIME_LIMIT_MS, MEMBER_EXPORTS_AT_ONCE, memberExportCsv, memberExportPage, memberExportSettings, planMemberExport } from '../../src/core/member-export/member-export';
@@ -145,8 +146,8 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
     expect([...reply.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = csvRecords(text(reply.bytes).slice(1));
     expect(header).toEqual([
-      'first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language',
-      'member_since', 'tier', 'blocked', 'other_cards', 'points:Points', 'stored_value:USD', 'points:Stars',
+      'first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language', 'points_expire_on',
+      'member_since', 'tier', 'blocked', 'other_cards', 'points:Points', 'points_expire_on:Points', 'stored_value:USD', 'points:Stars', 'points_expire_on:Stars',
     ]);
     const byName = new Map(rows.map((r) => [r[0], Object.fromEntries(header!.map((h, i) => [h, r[i]]))]));
     expect([...byName.keys()].sort()).toEqual(["'=HYPERLINK(\"http://evil.test\",\"Click\")", 'Dash', 'Lucía', 'Pablo']);
@@ -155,6 +156,8 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
     expect(byName.get('Lucía')).toMatchObject({
       last_name: 'Fernández, Ruiz', card: 'SOL0001', points: '120', quick_pay: '12.50', birthdate: '1990-03-15', marketing: 'yes', sms_marketing: 'no',
       blocked: 'no', 'points:Points': '120', 'points:Stars': '7', 'stored_value:USD': '12.50',
+      // Adjustments: points without a date (the importing program's rule dates them).
+      points_expire_on: '', 'points_expire_on:Points': '', 'points_expire_on:Stars': '',
     });
     expect(byName.get('Lucía')!.member_since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(byName.get('Pablo')).toMatchObject({ email: '', phone: '+14155550102', quick_pay: '0.05', points: '0', 'points:Stars': '0', 'stored_value:USD': '0.05' });
@@ -203,14 +206,16 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
     const file = (await download(owner.token)).bytes;
     await inFreshProgram(async (engine, fresh) => {
       const read = readMemberFile(memberFileText(file));
-      expect(read.ignoredColumns).toEqual(['member_since', 'tier', 'blocked', 'other_cards', 'points:points', 'stored_value:usd', 'points:stars']);
+      expect(read.ignoredColumns).toEqual(['member_since', 'tier', 'blocked', 'other_cards', 'stored_value:usd']);
       const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
       expect(report).toMatchObject({ imported: 4, refused: 0, points: 120, quickPay: 1255 });
+      // Points' own columns are the points column's (it wins); the fresh program has no Stars.
+      expect(report.columnsNotRead).toEqual(['points:points', 'points_expire_on:points', 'points:stars', 'points_expire_on:stars']);
       expect(await engine.db.selectFrom('users').select('email').where('email_key', '=', dashEmail).executeTakeFirst()).toEqual({ email: dashEmail });
-      const importColumns = (rows: string[]) => rows.map((line) => csvRecords(`${line}\r\n`)[0]!.slice(0, 11)).sort();
+      const importColumns = (rows: string[]) => rows.map((line) => csvRecords(`${line}\r\n`)[0]!.slice(0, 12)).sort();
       const staff = { vendorId: fresh.vendorId } as StaffPrincipal;
       const again = await memberExportPage(engine.db, await planMemberExport(engine, staff), 0);
-      const original = csvRecords(text(file).slice(1)).slice(1).map((r) => r.slice(0, 11)).sort();
+      const original = csvRecords(text(file).slice(1)).slice(1).map((r) => r.slice(0, 12)).sort();
       expect(importColumns(again.lines)).toEqual(original);
     });
   });
@@ -275,6 +280,68 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
       // Found again by the card: the same file a second time skips them.
       const again = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false });
       expect(again.reported.find((r) => r.customer_id === Number(member.id))).toMatchObject({ outcome: 'skipped', reason: 'already_member', field: 'card' });
+    });
+  });
+
+  it('carries two loyalty currencies’ balances and the days their points expire into a fresh program with both; a currency it lacks is not read', async () => {
+    // Twentieth round: Points and Stamps (1 per 5 dollars) earned at the counter in a New York
+    // program whose points expire after 30 days, and Gems the fresh program does not have.
+    const api = inStoreApi(asNode);
+    // Late evening in New York: the UTC day is already the next one (the last test of this node: its clock moves on).
+    node.clock.set(Date.UTC(2026, 11, 8, 3, 30));
+    const cafe = await node.addVendor('Café Dos');
+    const cafeOwner = await ownerOf(asNode(), cafe.vendorId);
+    const bearer = { token: cafe.accessToken };
+    const currency = async (name: string) => {
+      const made = await http(`${node.url}/currencies`, { method: 'POST', ...bearer, body: { name } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return Number((await node.engine.db.selectFrom('currencies').select('id').where('public_id', '=', made.body.id).executeTakeFirstOrThrow()).id);
+    };
+    const stampsId = await currency('Stamps');
+    const gemsId = await currency('Gems');
+    const stampsPublicId = (await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', stampsId).executeTakeFirstOrThrow()).public_id;
+    expect((await http(`${node.url}/earning-rules`, { method: 'POST', ...bearer, body: { name: '1 stamp per 5 dollars', currency: stampsPublicId, points: 1, per_amount: 5 } })).status).toBe(201);
+    expect((await http(`${node.url}/program/settings`, { method: 'PUT', ...bearer, body: { points_expiry_days: 30 } })).status).toBe(200);
+    await node.engine.db.updateTable('stores').set({ time_zone: 'America/New_York' }).where('vendor_id', '=', cafe.vendorId).execute();
+    const ana = await signUpAt(asNode(), cafe.vendorId, { first_name: 'Ana', last_name: 'Dos' });
+    const ben = await signUpAt(asNode(), cafe.vendorId, { first_name: 'Ben', last_name: 'Dos' });
+    const gems = await node.engine.db.selectFrom('currencies').select('public_id').where('id', '=', gemsId).executeTakeFirstOrThrow();
+    expect((await staffCall(asNode(), cafeOwner.token, 'POST', `/backoffice/customers/${ben.userId}/adjustments`, { currency: gems.public_id, amount: 9, reason: 'Opening balance' })).status).toBe(201);
+    await api.orderOk(cafe.apiKey, { card_number: ana.email, receipt_number: 'DOS-1', subtotal: 40 });
+    node.clock.advance(3 * 24 * 3600_000);
+    await api.orderOk(cafe.apiKey, { card_number: ana.email, receipt_number: 'DOS-2', subtotal: 25 });
+    await api.orderOk(cafe.apiKey, { card_number: ben.email, receipt_number: 'DOS-3', subtotal: 10 });
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const lastDay = day(Date.UTC(2027, 0, 9)); // 10 Jan 03:30Z + 30 days is the evening of 9 January in New York
+    expect(lastDay).toBe('2027-01-09');
+
+    const file = (await download((await ownerOf(asNode(), cafe.vendorId)).token)).bytes;
+    const [header, ...rows] = csvRecords(text(file).slice(1));
+    const rowOf = (name: string) => Object.fromEntries(header!.map((h, i) => [h, rows.find((r) => r[0] === name)![i]]));
+    // Ana's lots expire on 6 and 9 January: the latest day, so none of her points goes sooner than it would have.
+    expect(rowOf('Ana')).toMatchObject({ points: '65', points_expire_on: lastDay, 'points:Points': '65', 'points_expire_on:Points': lastDay, 'points:Stamps': '13', 'points_expire_on:Stamps': lastDay });
+    expect(rowOf('Ben')).toMatchObject({ points: '10', points_expire_on: lastDay, 'points:Stamps': '2', 'points_expire_on:Stamps': lastDay, 'points:Gems': '9', 'points_expire_on:Gems': '' });
+
+    await inFreshProgram(async (engine, fresh) => {
+      (engine.clock as ManualClock).set(node.clock.now());
+      await engine.db.updateTable('stores').set({ time_zone: 'America/New_York' }).where('vendor_id', '=', fresh.vendorId).execute();
+      const freshStamps = await createCurrency(engine, { vendorId: fresh.vendorId }, { name: 'Stamps' });
+      const read = readMemberFile(memberFileText(file));
+      const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false, pointsCurrency: 'Points' });
+      expect(report.reported).toEqual([]);
+      expect(report.pointsByCurrency).toEqual([
+        { currency: expect.stringMatching(/^curr_/), name: 'Points', points: 75 },
+        { currency: freshStamps.publicId, name: 'Stamps', points: 15 },
+      ]);
+      expect(report.columnsNotRead).toEqual(['points:points', 'points_expire_on:points', 'points:gems', 'points_expire_on:gems']);
+      // Exported again from the fresh program: the same balances and days in every loyalty column.
+      const again = await memberExportPage(engine.db, await planMemberExport(engine, { vendorId: fresh.vendorId } as StaffPrincipal), 0);
+      const againHeader = (await planMemberExport(engine, { vendorId: fresh.vendorId } as StaffPrincipal)).header.split(',');
+      const againRow = (name: string) => Object.fromEntries(againHeader.map((h, i) => [h, again.lines.map((line) => csvRecords(`${line}\r\n`)[0]!).find((r) => r[0] === name)![i]]));
+      const loyaltyColumns = ['points', 'points_expire_on', 'points:Points', 'points_expire_on:Points', 'points:Stamps', 'points_expire_on:Stamps'];
+      const pick = (row: Record<string, string | undefined>) => Object.fromEntries(loyaltyColumns.map((c) => [c, row[c]]));
+      expect(pick(againRow('Ana'))).toEqual(pick(rowOf('Ana')));
+      expect(pick(againRow('Ben'))).toEqual(pick(rowOf('Ben')));
     });
   });
 });

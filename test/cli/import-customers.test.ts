@@ -180,4 +180,25 @@ describe('punchcard import customers', () => {
     expect(summary).toMatchObject({ rows: 2, imported: 1, points: 9, quick_pay: 1250, refused: 1, refused_by_reason: { invalid_amount: 1 } });
     expect(JSON.stringify(summary)).toContain('a comma before the decimals (12,50)');
   });
+
+  it('reads the members export’s per-currency columns into the program’s loyalty currency of that name, and says which it does not read', async () => {
+    // Twentieth round: a file without `points` whose points:Points is the program's one loyalty currency; Stamps it does not have.
+    const perCurrency = join(data, '..', 'per-currency.csv');
+    writeFileSync(perCurrency, 'email,points:Points,points_expire_on:Points,points:Stamps\r\nnia@example.com,14,2030-01-31,6\r\n');
+    const text = await run(['import', 'customers', '--data', data, '--file', perCurrency, '--dry-run']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^ {2}would import +1 \(opening balances: 14 points, 0\.00 USD quick pay\)$/m);
+    expect(text.stdout).toContain('  columns not read: points:stamps');
+    const json = await runInProcess(['import', 'customers', '--data', data, '--file', perCurrency, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ imported: 1, points: 14, points_by_currency: [{ name: 'Points', points: 14 }], ignored_columns: ['points:stamps'] });
+    const db = new Database(join(data, 'punchcard.db'), { readonly: true });
+    try {
+      const entry = db.prepare("select e.amount, e.expires_at from ledger_entries e join ledger_accounts a on a.id = e.account_id join users u on u.id = a.holder_id where u.email = 'nia@example.com' and e.kind = 'import'").get();
+      // The end of 31 January 2030 in Los Angeles (the program's store), UTC-8.
+      expect(entry).toEqual({ amount: 14, expires_at: Date.UTC(2030, 1, 1, 8) - 1 });
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -103,18 +103,19 @@ describe('back-office import of members in Chromium', () => {
     await page.context().close();
   });
 
-  it('where the program has several loyalty currencies, the owner chooses the points column’s', async () => {
+  it('where the program has several loyalty currencies, the owner chooses the points column’s; the preview counts each currency’s points', async () => {
     const stars = await node.addVendor('Café Estrella');
     const { staff } = await addOwner(node.engine, { vendorId: stars.vendorId, email: 'sol@estrella.test', name: 'Sol Vega', password: STAFF_PASSWORD });
     expect((await http(`${node.url}/currencies`, { method: 'POST', token: stars.accessToken, body: { name: 'Stars' } })).status).toBeLessThan(300);
     const page = await backOfficePage(browser, node.url, staff.email, 'import', null);
     const labels = { file: 'Members file (CSV)', check: 'Check the file' };
-    await chooseAndCheck(page, 'members.csv', 'email,points\nluz@estrella.test,10\n', labels);
+    // Twentieth round: Points read from the export's own column for it, beside the points column's Stars.
+    await chooseAndCheck(page, 'members.csv', 'email,points,points:Points\nluz@estrella.test,10,3\n', labels);
     await expectText(page.getByRole('alert'), 'The program has several loyalty currencies: choose the one the points column holds');
     await page.getByRole('combobox', { name: 'Loyalty currency of the points column' }).click();
     await page.getByRole('option', { name: 'Stars' }).click();
     await page.getByRole('button', { name: 'Check the file' }).click();
-    await expectText(page.getByRole('table', { name: 'Summary' }).getByRole('row', { name: 'Opening balances' }), /10 points/);
+    await expectText(page.getByRole('table', { name: 'Summary' }).getByRole('row', { name: 'Opening balances' }), /3 Points, 10 Stars, \$0\.00 quick pay/);
     await page.getByRole('button', { name: 'Import 1 member' }).click();
     await expectText(page.getByRole('heading', { level: 3 }), 'Imported from members.csv');
     await page.context().close();

@@ -39,7 +39,7 @@ describe('back-office download of every member in Chromium', () => {
     const bytes = readFileSync(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).split('\r\n');
-    expect(lines[0]).toMatch(/^first_name,last_name,email,phone,card,points,quick_pay,birthdate,marketing,sms_marketing,language,member_since,tier,blocked,/);
+    expect(lines[0]).toMatch(/^first_name,last_name,email,phone,card,points,quick_pay,birthdate,marketing,sms_marketing,language,points_expire_on,member_since,tier,blocked,/);
     expect(lines[1]).toMatch(new RegExp(`^Carmen,Vidal,${carmen.email.replace(/[.+]/g, '\\$&')},,,0,0\\.00,,yes,no,`));
     await expectText(page.getByRole('status').filter({ hasText: 'Downloaded' }), /Downloaded members-.*\.csv\./);
     await page.context().close();

@@ -11,7 +11,7 @@ import { LINKED } from '../user-cards/link-card';
 import { balanceUpdatedEvent, customerEvent, userCardCreatedEvent } from '../webhooks/events';
 import { type NewWebhookEvent, recordWebhookEvents } from '../webhooks/record-event';
 import type { MemberRow } from './member-row';
-import { IMPORT_KIND, type ImportProgram, openingHistory, openingPointsExpireAt, openingReference } from './write-member';
+import { IMPORT_KIND, type ImportProgram, openingHistory, openingPoints, openingReference } from './write-member';
 
 /** What every new member of a batch shares, read once in the batch's transaction. */
 export interface BatchContext {
@@ -45,10 +45,10 @@ export async function addNewMembers(trx: Kysely<DB>, engine: Engine, program: Im
   const { vendorId } = program;
   const now = engine.clock.now();
   const credits = (row: MemberRow) => [
-    ...(row.points > 0 && program.points ? [{ currencyId: program.points.id, amount: row.points, expiresAt: openingPointsExpireAt(program, row, now) }] : []),
+    ...openingPoints(program, row, now).map((lot) => ({ currencyId: lot.currency.id, amount: lot.points, expiresAt: lot.expiresAt })),
     ...(row.quickPay > 0 && program.quickPay ? [{ currencyId: program.quickPay.id, amount: row.quickPay, expiresAt: null }] : []),
   ];
-  const idsOf = (row: MemberRow) => 3 + (row.card ? 2 : 0) + 2 * credits(row).length + (row.points > 0 || row.quickPay > 0 ? 1 : 0);
+  const idsOf = (row: MemberRow) => 3 + (row.card ? 2 : 0) + 2 * credits(row).length + (credits(row).length > 0 ? 1 : 0);
   const ids = await nextObjectIds(trx, engine.nodeId, rows.reduce((sum, row) => sum + idsOf(row), 0));
   let next = 0;
   const take = () => ids[next++]!;
@@ -84,7 +84,7 @@ export async function addNewMembers(trx: Kysely<DB>, engine: Engine, program: Im
       entries.push(entry);
       events.push(balanceUpdatedEvent(trx, engine, { vendorId, accountId: account.id, holderType: 'user', holderId: user.id, currencyId: credit.currencyId, entryId: entry.id, amount: credit.amount, balance: credit.amount, kind: IMPORT_KIND, ...reference, createdAt: now }));
     }
-    if (row.points > 0 || row.quickPay > 0) history.push(transactionRow(take(), openingHistory(program, user.id, row, program.quickPay ? row.quickPay : 0, now), now));
+    if (credits(row).length > 0) history.push(transactionRow(take(), openingHistory(program, user.id, row, program.quickPay ? row.quickPay : 0, now), now));
   }
 
   await trx.insertInto('users').values(users).execute();

@@ -131,8 +131,10 @@ export class ImportJobs {
     await this.refuseToStart(staff.vendorId);
     // The program's refusals of the whole file (several loyalty currencies and none named) as the
     // CLI's one line, before a job: the use case reads the same again when it runs.
-    await importProgramOf(this.engine, { vendorId: staff.vendorId, fileName: input.fileName, records: input.file.records, dryRun: true, pointsCurrency: input.pointsCurrency });
-    return this.start(staff, { fileName: input.fileName, file: input.file, pointsCurrency: input.pointsCurrency, dryRun: true, previewId: null });
+    // Its per-currency columns the program does not read are said with the file's other columns not read.
+    const program = await importProgramOf(this.engine, { vendorId: staff.vendorId, fileName: input.fileName, records: input.file.records, dryRun: true, pointsCurrency: input.pointsCurrency });
+    const file = { ...input.file, ignoredColumns: [...input.file.ignoredColumns, ...program.columnsNotRead] };
+    return this.start(staff, { fileName: input.fileName, file, pointsCurrency: input.pointsCurrency, dryRun: true, previewId: null });
   }
 
   /** Starts the import of a finished preview's file, once. */
@@ -327,7 +329,8 @@ function storedFile(file: MemberFile, records: MemberRecord[]): string {
 function refusedRecords(file: MemberFile, report: ImportReport | null): MemberRecord[] {
   const refused = new Set(report?.reported.filter((row) => row.outcome === 'refused').map((row) => row.line));
   const first = file.records[0];
-  const columns: MemberRecord[] = first ? [{ line: 0, fields: Object.fromEntries(Object.keys(first.fields).map((column) => [column, ''])) }] : [];
+  const blank = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((column) => [column, '']));
+  const columns: MemberRecord[] = first ? [{ line: 0, fields: blank(first.fields), ...(first.byCurrency ? { byCurrency: blank(first.byCurrency) } : {}) }] : [];
   return [...columns, ...file.records.filter((record) => refused.has(record.line))];
 }
 

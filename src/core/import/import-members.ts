@@ -13,7 +13,8 @@ import type { DecimalMark } from './opening-amount';
 import { identifiersOf, type MemberRow, readMemberRow, type RowProblem } from './member-row';
 import { addNewMembers, type BatchContext, readBatchContext } from './add-new-members';
 import { findMembers } from './find-members';
-import { decideMember, type ImportProgram, type MemberOutcome, refusalOf, RowRefused, writeMember } from './write-member';
+import { decideMember, type ImportProgram, type MemberOutcome, openingPoints, refusalOf, RowRefused, writeMember } from './write-member';
+import { currencyHeaders, type CurrencyColumns, readCurrencyColumns } from './currency-columns';
 
 /**
  * A batch is one transaction: it commits whole (its audit record with it), so a stop keeps the
@@ -60,8 +61,12 @@ export interface ImportReport {
   alreadyMembers: number;
   refused: number;
   refusedByReason: Record<string, number>;
-  /** Points and quick pay (minor units) the imported rows brought. */
+  /** Points (of every loyalty currency) and quick pay (minor units) the imported rows brought. */
   points: number;
+  /** The points of each loyalty currency the file brings (the `points` column's and each read from its own columns), in the program's order. */
+  pointsByCurrency: Array<{ currency: string; name: string; points: number }>;
+  /** The file's per-currency columns the program does not read (currency-columns.ts): said with the columns not read. */
+  columnsNotRead: string[];
   quickPay: number;
   quickPayCurrency: { code: string; digits: number } | null;
   /** Every row not imported, in file order. */
@@ -88,6 +93,8 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
     refused: 0,
     refusedByReason: {},
     points: 0,
+    pointsByCurrency: program.pointCurrencies.map((c) => ({ currency: c.publicId, name: c.name, points: 0 })),
+    columnsNotRead: program.columnsNotRead,
     quickPay: 0,
     quickPayCurrency: program.quickPayCurrency,
     reported,
@@ -101,7 +108,7 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
   const rows: MemberRow[] = [];
   const firstLineOf = new Map<string, number>();
   for (const record of input.records) {
-    const read = readMemberRow(record, { country: program.country, timeZone: program.timeZone, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.', now: engine.clock.now() });
+    const read = readMemberRow(record, { country: program.country, timeZone: program.timeZone, quickPayDigits: program.quickPayCurrency?.digits ?? null, decimalMark: input.decimalMark ?? '.', now: engine.clock.now(), currencyColumns: program.currencyColumns });
     if ('problem' in read) {
       refuse(read.problem);
       continue;
@@ -128,7 +135,10 @@ export async function importMembers(engine: Engine, input: MemberImport): Promis
         reported.push({ line: row.line, outcome: 'skipped', reason: 'already_member', field: outcome.matchedBy[0] ?? null, message: `Already a member (customer ${outcome.customerId}, found by ${outcome.matchedBy.join(' and ')}): left as they are.`, customer_id: outcome.customerId });
       } else {
         report.imported += 1;
-        report.points += row.points;
+        for (const lot of openingPoints(program.target, row, 0)) {
+          report.points += lot.points;
+          report.pointsByCurrency[program.pointCurrencies.findIndex((c) => c.id === lot.currency.id)]!.points += lot.points;
+        }
         report.quickPay += row.quickPay;
       }
     }
@@ -288,8 +298,20 @@ function countOutcomes(outcomes: Array<[MemberRow, RowOutcome]>) {
   return { imported, already_members: alreadyMembers, refused: outcomes.length - imported - alreadyMembers };
 }
 
-/** The vendor's country and time zone, the currencies the file's balances go to and its points expiry. */
-export async function importProgramOf(engine: Engine, input: MemberImport): Promise<{ country: string; timeZone: string; quickPayCurrency: { code: string; digits: number } | null; target: ImportProgram }> {
+/** The vendor's country and time zone, the currencies the file's balances go to (its per-currency columns read: currency-columns.ts) and its points expiry. */
+export async function importProgramOf(
+  engine: Engine,
+  input: MemberImport,
+): Promise<{
+  country: string;
+  timeZone: string;
+  quickPayCurrency: { code: string; digits: number } | null;
+  currencyColumns: CurrencyColumns[];
+  columnsNotRead: string[];
+  /** The loyalty currencies the file brings points of, in the program's order. */
+  pointCurrencies: Array<{ id: number; publicId: string; name: string }>;
+  target: ImportProgram;
+}> {
   const { db } = engine;
   const vendor = await db.selectFrom('vendors').select(['id', 'country', 'quick_pay_currency_id', 'points_expiry_days']).where('id', '=', input.vendorId).executeTakeFirst();
   if (!vendor) throw new ServiceError('vendor_not_found', undefined, 'vendor');
@@ -304,10 +326,17 @@ export async function importProgramOf(engine: Engine, input: MemberImport): Prom
   } else if (loyalty.length > 1 && input.records.some((r) => (r.fields.points ?? '') !== '')) {
     throw new ServiceError('validation_failed', `The program has several loyalty currencies: name the one the points column holds with --points-currency (${loyalty.map((c) => `${c.name} ${c.public_id}`).join(', ')}).`, 'points_currency');
   }
+  // `points` wins: its currency's own columns are not read when the file has that column.
+  const hasPointsColumn = input.records[0]?.fields.points !== undefined;
+  const read = readCurrencyColumns(currencyHeaders(input.records), loyalty, hasPointsColumn ? (points?.id ?? null) : null);
+  const brought = new Set([...(hasPointsColumn && points ? [points.id] : []), ...read.columns.map((c) => c.currency.id)]);
   return {
     country: vendor.country,
     timeZone: await programTimeZone(db, vendor.id),
     quickPayCurrency: quickPay ? { code: quickPay.code!, digits: minorUnitDigits(quickPay.code!) } : null,
+    currencyColumns: read.columns,
+    columnsNotRead: read.notRead,
+    pointCurrencies: loyalty.filter((c) => brought.has(c.id)).map((c) => ({ id: c.id, publicId: c.public_id, name: c.name })),
     target: { vendorId: vendor.id, points: points && { id: points.id, name: points.name }, quickPay: quickPay && { id: quickPay.id, name: quickPay.name }, pointsExpiryDays: vendor.points_expiry_days, runId: `import-${engine.clock.now()}` },
   };
 }

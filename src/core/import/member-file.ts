@@ -32,16 +32,34 @@ const COLUMN_ALIASES: Readonly<Record<string, MemberColumn>> = {
   vencimiento_puntos: 'points_expire_on',
 };
 
+/**
+ * A column of one loyalty currency, as the members export writes them: `points:<name>` and
+ * `points_expire_on:<name>` (`<name> (<public id>)` when two names read alike). Which currency it
+ * is depends on the program (currency-columns.ts).
+ */
+const CURRENCY_COLUMN = /^(points|points_expire_on):(.+)$/;
+
+/** A header name as the import compares it: letter case, spaces and hyphens ignored. */
+export const columnKey = (name: string): string => name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+
+/** A per-currency column's kind and the currency it names (columnKey'd), or null for any other column. */
+export function currencyColumnOf(key: string): { kind: 'points' | 'points_expire_on'; label: string } | null {
+  const match = CURRENCY_COLUMN.exec(key);
+  return match ? { kind: match[1] as 'points' | 'points_expire_on', label: match[2]! } : null;
+}
+
 export interface MemberRecord {
   /** The file's line the record starts on (the header is line 1). */
   line: number;
   /** The record's value of each column the header named ('' when the record is short). */
   fields: Partial<Record<MemberColumn, string>>;
+  /** The record's value of each per-currency column (by its columnKey'd header); absent when the header has none. */
+  byCurrency?: Record<string, string>;
 }
 
 export interface MemberFile {
   records: MemberRecord[];
-  /** Header names the import does not read (kept out, and said in the summary). */
+  /** Header names the import does not read (kept out, and said in the summary); per-currency columns are the program's to read or not (currency-columns.ts). */
   ignoredColumns: string[];
   /** Before the decimals of its amounts: a comma in a file of semicolons (12,50), else a dot. */
   decimalMark: DecimalMark;
@@ -64,10 +82,11 @@ export function readMemberFile(text: string): MemberFile {
   const rows = csvRows(text, delimiter);
   const header = rows.shift();
   if (!header || header.cells.every((cell) => cell.trim() === '')) throw new ServiceError('validation_failed', 'The file is empty: its first line must name the columns (for example first_name,last_name,email,phone,card,points,quick_pay).', 'file');
-  const headerNames = header.cells.map((cell) => cell.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  const headerNames = header.cells.map(columnKey);
   const names = headerNames.map((name) => COLUMN_ALIASES[name] ?? name);
   const known = new Set<string>(MEMBER_COLUMNS);
-  const repeated = names.findIndex((name, i) => known.has(name) && names.indexOf(name) !== i);
+  const perCurrency = names.filter((name) => currencyColumnOf(name) !== null);
+  const repeated = names.findIndex((name, i) => (known.has(name) || currencyColumnOf(name) !== null) && names.indexOf(name) !== i);
   if (repeated !== -1) {
     const twice = headerNames.filter((_, i) => names[i] === names[repeated]);
     const as = twice.every((name) => name === twice[0]) ? '' : ` (as ${twice.join(' and ')})`;
@@ -84,9 +103,10 @@ export function readMemberFile(text: string): MemberFile {
       // A value guarded against spreadsheets (our own exports and problem rows) read as it was.
       if (known.has(name)) fields[name as MemberColumn] = unguardedField((row.cells[i] ?? '').trim());
     });
-    records.push({ line: row.line, fields });
+    const byCurrency = Object.fromEntries(perCurrency.map((name) => [name, unguardedField((row.cells[names.indexOf(name)] ?? '').trim())]));
+    records.push({ line: row.line, fields, ...(perCurrency.length > 0 ? { byCurrency } : {}) });
   }
-  return { records, ignoredColumns: headerNames.filter((name, i) => !known.has(names[i]!) && name !== ''), decimalMark: delimiter === ';' ? ',' : '.' };
+  return { records, ignoredColumns: headerNames.filter((name, i) => !known.has(names[i]!) && currencyColumnOf(names[i]!) === null && name !== ''), decimalMark: delimiter === ';' ? ',' : '.' };
 }
 
 /** Semicolons when the header has them and no comma; commas otherwise. */

@@ -1,6 +1,7 @@
 import { isServiceError } from '../../shared/errors';
 import { cardNumberKey, cleanCardNumber } from '../cards/card';
 import { cleanEmail, cleanName, emailKey, phoneFromInput } from '../customers/contact';
+import type { CurrencyColumns } from './currency-columns';
 import type { MemberRecord } from './member-file';
 import { contactConsentOf, readBirthdate, readLanguage, readPointsExpiry, readYesNo } from './member-profile';
 import { type DecimalMark, readOpeningAmount } from './opening-amount';
@@ -22,12 +23,21 @@ export interface MemberRow {
   quickPay: number;
   /** When the points expire, the end of the old system's day in the program's time zone (epoch ms); null: the program's rule. */
   pointsExpireAt: number | null;
+  /** Whole points of the program's other loyalty currencies, from their own columns (currency-columns.ts); none of 0. */
+  currencyPoints: CurrencyPoints[];
   /** Date of birth, epoch ms of its UTC midnight (users.birthdate); null when the file does not say. */
   birthdate: number | null;
   /** The spec's contact consent (0 none, 1 email, 2 SMS, 3 both): 0 unless the file says yes. */
   contactConsent: number;
   /** en or es; null: the program's language. */
   language: string | null;
+}
+
+/** Opening points of one loyalty currency read from its own columns, and when they expire (as pointsExpireAt). */
+export interface CurrencyPoints {
+  currency: { id: number; name: string };
+  points: number;
+  expiresAt: number | null;
 }
 
 /** A row the import refuses, with a reason code that stays the same from version to version. */
@@ -49,6 +59,8 @@ export interface RowContext {
   timeZone: string;
   /** The engine's clock (epoch ms): a date of birth after today is refused. */
   now: number;
+  /** The file's per-currency columns the program reads (none: the file has only `points`). */
+  currencyColumns: readonly CurrencyColumns[];
 }
 
 export function readMemberRow(record: MemberRecord, context: RowContext): { row: MemberRow } | { problem: RowProblem } {
@@ -95,6 +107,12 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
   if (!language.ok) return refuse(language.reason, 'language', language.message);
   const pointsExpireAt = readPointsExpiry(f.points_expire_on ?? '', { ...context, points: points.minor });
   if (!pointsExpireAt.ok) return refuse(pointsExpireAt.reason, 'points_expire_on', pointsExpireAt.message);
+  const currencyPoints: CurrencyPoints[] = [];
+  for (const columns of context.currencyColumns) {
+    const read = readCurrencyPoints(record, columns, context);
+    if ('problem' in read) return refuse(read.problem.reason, read.problem.field, read.problem.message);
+    if (read.points > 0) currencyPoints.push({ currency: columns.currency, points: read.points, expiresAt: read.expiresAt });
+  }
   return {
     row: {
       line: record.line,
@@ -106,11 +124,27 @@ export function readMemberRow(record: MemberRecord, context: RowContext): { row:
       points: points.minor,
       quickPay: quickPay.minor,
       pointsExpireAt: pointsExpireAt.value,
+      currencyPoints,
       birthdate: birthdate.value,
       contactConsent: contactConsentOf(byEmail.value, bySms.value),
       language: language.value,
     },
   };
+}
+
+/**
+ * One currency's points and expiry day, read as `points` and `points_expire_on` are. A whole number
+ * below zero is a balance the member owed there (points spent, then the sale that earned them
+ * voided): the export writes the true figure, and the import carries it over as nothing, as the
+ * export's `points` column does (max 0) — an opening balance is a credit, never a debt.
+ */
+function readCurrencyPoints(record: MemberRecord, columns: CurrencyColumns, context: RowContext): { points: number; expiresAt: number | null } | { problem: { reason: string; field: string; message: string } } {
+  const text = columns.points === null ? '' : (record.byCurrency?.[columns.points] ?? '');
+  const points = /^-\d+$/.test(text) ? ({ ok: true, minor: 0 } as const) : readOpeningAmount(text, 0, context.decimalMark);
+  if (!points.ok) return { problem: { reason: points.reason, field: columns.points!, message: points.message } };
+  const expiry = readPointsExpiry(columns.expireOn === null ? '' : (record.byCurrency?.[columns.expireOn] ?? ''), { ...context, points: points.minor });
+  if (!expiry.ok) return { problem: { reason: expiry.reason, field: columns.expireOn!, message: expiry.message } };
+  return { points: points.minor, expiresAt: expiry.value };
 }
 
 /** First and last name from their columns, else a full `name` split at its first space; "Guest" as the counter names one without. */

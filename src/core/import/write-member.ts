@@ -12,7 +12,7 @@ import type { DB } from '../storage/schema';
 import { activeLinkOfCard, type CardRow } from '../user-cards/card-access';
 import { linkCard } from '../user-cards/link-card';
 import type { UserCardRow } from '../user-cards/user-card';
-import type { MemberRow } from './member-row';
+import type { CurrencyPoints, MemberRow } from './member-row';
 
 /** The ledger kind (and history record kind) of a balance brought from the old system. */
 export const IMPORT_KIND = 'import';
@@ -151,19 +151,25 @@ async function postOpeningBalances(trx: Kysely<DB>, engine: Engine, program: Imp
     const accountId = await openAccount(trx, engine, { vendorId: program.vendorId, currencyId, holderType: 'user', holderId: userId });
     await postEntry(trx, engine, accountId, { amount, kind: IMPORT_KIND, expiresAt, ...reference });
   };
-  if (row.points > 0 && program.points) await credit(program.points.id, row.points, openingPointsExpireAt(program, row, engine.clock.now()));
+  const points = openingPoints(program, row, engine.clock.now());
+  for (const lot of points) await credit(lot.currency.id, lot.points, lot.expiresAt);
   if (row.quickPay > 0 && program.quickPay) await credit(program.quickPay.id, row.quickPay, null);
-  if (row.points === 0 && row.quickPay === 0) return;
+  if (points.length === 0 && row.quickPay === 0) return;
   const quickPayBalance = program.quickPay ? await holderBalance(trx, { holderType: 'user', holderId: userId, currencyId: program.quickPay.id }) : 0;
   await recordTransaction(trx, engine, openingHistory(program, userId, row, quickPayBalance, engine.clock.now()));
 }
 
 /**
- * When a row's opening points expire: the old system's date when the file gives one, else the
- * program's rule as if the points were earned now (what an order's earning follows); quick pay never.
+ * A row's opening points, one lot per loyalty currency: the `points` column's, then each other
+ * currency's from its own columns. Each expires on the old system's date when the file gives one,
+ * else by the program's rule as if the points were earned now (what an order's earning follows).
  */
-export function openingPointsExpireAt(program: ImportProgram, row: MemberRow, now: number): number | null {
-  return row.pointsExpireAt ?? earnedPointsExpireAt(program.pointsExpiryDays, now);
+export function openingPoints(program: ImportProgram, row: MemberRow, now: number): CurrencyPoints[] {
+  const rule = () => earnedPointsExpireAt(program.pointsExpiryDays, now);
+  return [
+    ...(row.points > 0 && program.points ? [{ currency: program.points, points: row.points, expiresAt: row.pointsExpireAt ?? rule() }] : []),
+    ...row.currencyPoints.map((lot) => ({ ...lot, expiresAt: lot.expiresAt ?? rule() })),
+  ];
 }
 
 /** The reference of a row's opening entries: the run and the file's line. */
@@ -187,7 +193,7 @@ export function openingHistory(program: ImportProgram, userId: number, row: Memb
     items: [],
     taxes: [],
     receipts: [],
-    rewards: row.points > 0 && program.points ? [{ object: 'reward', kind: IMPORT_KIND, name: 'Balance brought from the previous program', amount: row.points, currency: program.points.name }] : [],
+    rewards: openingPoints(program, row, now).map((lot) => ({ object: 'reward', kind: IMPORT_KIND, name: 'Balance brought from the previous program', amount: lot.points, currency: lot.currency.name })),
     status: 'Complete',
   };
 }

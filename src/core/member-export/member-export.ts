@@ -5,6 +5,10 @@ import { toIso } from '../../shared/time';
 import { recordAudit } from '../audit/record-audit';
 import { seenAtCounter } from '../customers/seen-at-counter';
 import { readBirthdate } from '../import/member-profile';
+import { columnKey } from '../import/member-file';
+import { zoneOrUtc } from '../dashboard/time-zone-days';
+import { programTimeZone } from '../stores/program-time-zone';
+import { lastExpiryDays } from './expiry-days';
 import { csvField } from '../../shared/csv-field';
 import { plainDecimal } from '../dashboard/period-statement-csv';
 import { type Engine, ownsProgramData, transact } from '../engine';
@@ -18,7 +22,9 @@ import type { DB } from '../storage/schema';
 // (portability). The import's columns come first, with the import's header names and formats
 // (src/core/import/member-file.ts), so the file imports into another Punchcard program unchanged;
 // then what only this program knows (member since, tier, blocked) and every balance, one column
-// per currency, read from the ledger's accounts as the customer page reads them. UTF-8 with a
+// per currency, read from the ledger's accounts as the customer page reads them; each loyalty
+// currency's column is followed by the day its points expire (expiry-days.ts), the import's
+// `points:<name>` and `points_expire_on:<name>` (import/currency-columns.ts). UTF-8 with a
 // byte-order mark, CRLF, as the period statement's file; amounts plain decimals in the currency's
 // units (its plainDecimal), text cells guarded against formulas (shared/csv-field.ts: a phone, only
 // digits after its +, is written as it is, so the import reads it back).
@@ -58,7 +64,7 @@ export const MEMBER_EXPORTS_AT_ONCE = 2;
 const running = new WeakMap<Kysely<DB>, number>();
 
 /** The import's columns, in its order, under its names (MEMBER_COLUMNS without the full `name`). */
-const IMPORT_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language'] as const;
+const IMPORT_COLUMNS = ['first_name', 'last_name', 'email', 'phone', 'card', 'points', 'quick_pay', 'birthdate', 'marketing', 'sms_marketing', 'language', 'points_expire_on'] as const;
 /** What the import does not read (it lists them as columns not read). */
 const PROGRAM_COLUMNS = ['member_since', 'tier', 'blocked', 'other_cards'] as const;
 
@@ -66,6 +72,8 @@ interface ExportCurrency {
   id: number;
   header: string;
   digits: number;
+  /** A loyalty currency's: the header of the day its points expire. */
+  expiryHeader: string | null;
 }
 
 export interface MemberExportPlan {
@@ -78,6 +86,8 @@ export interface MemberExportPlan {
   quickPayCurrencyId: number | null;
   quickPayDigits: number;
   tiers: Map<number, string>;
+  /** The program's time zone (UTC where this node cannot read it): the days points expire are its days. */
+  timeZone: string;
   /** When the export started: a birthdate is written as the import reads one on that day. */
   now: number;
 }
@@ -91,22 +101,23 @@ export function refuseMemberExportHere(engine: Engine): void {
 export async function planMemberExport(engine: Engine, staff: StaffPrincipal, db: Kysely<DB> = engine.db): Promise<MemberExportPlan> {
   refuseMemberExportHere(engine);
   const vendorId = staff.vendorId;
-  const [vendor, currencies, tiers] = await Promise.all([
+  const [vendor, currencies, tiers, timeZone] = await Promise.all([
     db.selectFrom('vendors').select(['quick_pay_currency_id']).where('id', '=', vendorId).executeTakeFirstOrThrow(),
     db.selectFrom('currencies').select(['id', 'public_id', 'name', 'code', 'status']).where('vendor_id', '=', vendorId).where('deleted_at', 'is', null).orderBy('id').execute(),
     db.selectFrom('tiers').select(['id', 'name']).where('vendor_id', '=', vendorId).execute(),
+    programTimeZone(db, vendorId),
   ]);
-  // One column per currency: points:<name> for a loyalty currency, stored_value:<code> for money; the public id when two would read alike.
-  const label = (c: { name: string; code: string | null }) => (c.code === null ? `points:${c.name}` : `stored_value:${c.code}`);
-  const labels = currencies.map(label);
-  const columns = currencies.map((c, i) => ({
-    id: c.id,
-    header: labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!) ? labels[i]! : `${labels[i]} (${c.public_id})`,
-    digits: c.code === null ? 0 : minorUnitDigits(c.code),
-  }));
+  // One column per currency: points:<name> for a loyalty currency, stored_value:<code> for money;
+  // the public id when two would read alike to the import (letter case and spaces ignored).
+  const label = (c: { name: string; code: string | null }) => (c.code === null ? c.name : `stored_value:${c.code}`);
+  const keys = currencies.map((c) => columnKey(label(c)));
+  const columns = currencies.map((c, i) => {
+    const name = keys.indexOf(keys[i]!) === keys.lastIndexOf(keys[i]!) ? label(c) : `${label(c)} (${c.public_id})`;
+    return c.code === null ? { id: c.id, header: `points:${name}`, digits: 0, expiryHeader: `points_expire_on:${name}` } : { id: c.id, header: name, digits: minorUnitDigits(c.code), expiryHeader: null };
+  });
   const points = currencies.find((c) => c.code === null && c.status === 'ACTIVE') ?? null;
   const quickPay = currencies.find((c) => c.id === vendor.quick_pay_currency_id && c.code !== null) ?? null;
-  const header = [...IMPORT_COLUMNS, ...PROGRAM_COLUMNS, ...columns.map((c) => c.header)].map((h) => csvField(h)).join(',');
+  const header = [...IMPORT_COLUMNS, ...PROGRAM_COLUMNS, ...columns.flatMap((c) => [c.header, ...(c.expiryHeader ? [c.expiryHeader] : [])])].map((h) => csvField(h)).join(',');
   return {
     vendorId,
     dialect: engine.dialect,
@@ -116,6 +127,7 @@ export async function planMemberExport(engine: Engine, staff: StaffPrincipal, db
     quickPayCurrencyId: quickPay?.id ?? null,
     quickPayDigits: quickPay ? minorUnitDigits(quickPay.code!) : 0,
     tiers: new Map(tiers.map((t) => [t.id, t.name])),
+    timeZone: zoneOrUtc(timeZone),
     now: engine.clock.now(),
   };
 }
@@ -140,7 +152,7 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
   if (members.length === 0) return { lines: [], lastId: null };
   const userIds = members.map((m) => m.user_id);
   const [accounts, cards] = await Promise.all([
-    db.selectFrom('ledger_accounts').select(['holder_id', 'currency_id', 'balance']).where('vendor_id', '=', plan.vendorId).where('holder_type', '=', 'user').where('holder_id', 'in', userIds).execute(),
+    db.selectFrom('ledger_accounts').select(['id', 'holder_id', 'currency_id', 'balance']).where('vendor_id', '=', plan.vendorId).where('holder_type', '=', 'user').where('holder_id', 'in', userIds).execute(),
     db
       .selectFrom('user_cards as l')
       .innerJoin('cards as c', 'c.id', 'l.card_id')
@@ -153,12 +165,17 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
       .execute(),
   ]);
   const balances = new Map<string, number>(accounts.map((a) => [`${a.holder_id}:${a.currency_id}`, Number(a.balance)]));
+  const loyalty = new Set(plan.currencies.filter((c) => c.expiryHeader !== null).map((c) => c.id));
+  const loyaltyAccounts = accounts.filter((a) => loyalty.has(Number(a.currency_id)));
+  const expiryDays = await lastExpiryDays(db, loyaltyAccounts.map((a) => ({ id: Number(a.id), balance: Number(a.balance) })), plan.now, plan.timeZone);
+  const expiresOn = new Map(loyaltyAccounts.map((a) => [`${a.holder_id}:${a.currency_id}`, expiryDays.get(Number(a.id)) ?? '']));
   const cardsOf = new Map<number, string[]>();
   for (const card of cards) cardsOf.set(card.user_id, [...(cardsOf.get(card.user_id) ?? []), card.number]);
   const lines = members.map((m) => {
     // What the program sees of them: a member a counter enrolled from another program, by name only until they confirm.
     const shown = seenAtCounter(m, m);
     const balance = (currencyId: number | null) => (currencyId === null ? 0 : (balances.get(`${m.user_id}:${currencyId}`) ?? 0));
+    const expiry = (currencyId: number | null) => (currencyId === null ? '' : (expiresOn.get(`${m.user_id}:${currencyId}`) ?? ''));
     const [card = '', ...otherCards] = cardsOf.get(m.user_id) ?? [];
     return [
       csvField(shown.first_name),
@@ -175,11 +192,12 @@ export async function memberExportPage(db: Kysely<DB>, plan: MemberExportPlan, a
       (m.contact_consent & 1) !== 0 ? 'yes' : 'no',
       (m.contact_consent & 2) !== 0 ? 'yes' : 'no',
       csvField(m.language ?? ''),
+      expiry(plan.pointsCurrencyId),
       toIso(m.created_at),
       csvField(m.tier_id === null ? '' : (plan.tiers.get(m.tier_id) ?? '')),
       m.blocked_at === null ? 'no' : 'yes',
       csvField(otherCards.join(' ')),
-      ...plan.currencies.map((c) => plainDecimal(balance(c.id), c.digits)),
+      ...plan.currencies.flatMap((c) => [plainDecimal(balance(c.id), c.digits), ...(c.expiryHeader ? [expiry(c.id)] : [])]),
     ].join(',');
   });
   return { lines, lastId: members.at(-1)!.id };

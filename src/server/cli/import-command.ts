@@ -32,7 +32,7 @@ export function registerImportCommand(program: Command): void {
     .command('customers')
     .description("Import members from the old loyalty system's CSV export: each row a customer with a membership, their card linked, their points and quick-pay balances as opening entries. Rows whose email, phone or card is a member's already are skipped, so a second run adds nothing.")
     .requiredOption('--data <dir>', DATA_FOLDER_HELP)
-    .requiredOption('--file <csv>', 'the members file: a header, then one member a line (columns: first_name, last_name or name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language, points_expire_on)')
+    .requiredOption('--file <csv>', 'the members file: a header, then one member a line (columns: first_name, last_name or name, email, phone, card, points, quick_pay, birthdate, marketing, sms_marketing, language, points_expire_on; points:<name> and points_expire_on:<name> for each other loyalty currency)')
     .option('--vendor <id>', 'vendor id (default: the only one)', parseVendorId)
     .option('--points-currency <id|name>', 'the loyalty currency of the points column (default: the program’s only one)')
     .option('--dry-run', 'check every row as the import would, and write nothing')
@@ -55,8 +55,9 @@ export function registerImportCommand(program: Command): void {
         });
         if (progress) process.stderr.write('\n');
         const seconds = Math.round((performance.now() - started) / 100) / 10;
-        if (options.json) process.stdout.write(`${JSON.stringify(reportWire(report, { vendorId, file: options.file, ignoredColumns: file.ignoredColumns, seconds }))}\n`);
-        else process.stdout.write(reportText(report, { file: options.file, ignoredColumns: file.ignoredColumns, seconds }));
+        const ignoredColumns = [...file.ignoredColumns, ...report.columnsNotRead];
+        if (options.json) process.stdout.write(`${JSON.stringify(reportWire(report, { vendorId, file: options.file, ignoredColumns, seconds }))}\n`);
+        else process.stdout.write(reportText(report, { file: options.file, ignoredColumns, seconds }));
       } finally {
         await engine.close();
       }
@@ -84,13 +85,19 @@ function reportWire(report: ImportReport, run: { vendorId: number; file: string;
   };
 }
 
+/** "120 points", or each loyalty currency's where the file brings several ("120 Points, 7 Stamps"). */
+function openingPoints(report: ImportReport): string {
+  const n = (value: number) => value.toLocaleString('en');
+  return report.pointsByCurrency.length > 1 ? report.pointsByCurrency.map((c) => `${n(c.points)} ${c.name}`).join(', ') : `${n(report.points)} points`;
+}
+
 function reportText(report: ImportReport, run: { file: string; ignoredColumns: string[]; seconds: number }): string {
   const n = (value: number) => value.toLocaleString('en');
   const money = report.quickPayCurrency;
   const quickPay = money ? `${toMajorUnits(report.quickPay, money.digits).toLocaleString('en', { minimumFractionDigits: money.digits, maximumFractionDigits: money.digits })} ${money.code}` : '0';
   const lines = [
     `${run.file}: ${n(report.rows)} rows in ${run.seconds} s${report.dryRun ? ' (dry run: nothing was written)' : ''}`,
-    `  ${(report.dryRun ? 'would import' : 'imported').padEnd(16)} ${n(report.imported)} (opening balances: ${n(report.points)} points, ${quickPay} quick pay)`,
+    `  ${(report.dryRun ? 'would import' : 'imported').padEnd(16)} ${n(report.imported)} (opening balances: ${openingPoints(report)}, ${quickPay} quick pay)`,
     `  ${'already members'.padEnd(16)} ${n(report.alreadyMembers)} (skipped, left as they are)`,
     `  ${'refused'.padEnd(16)} ${n(report.refused)}`,
     ...Object.entries(report.refusedByReason)

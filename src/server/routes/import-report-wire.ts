@@ -8,6 +8,7 @@ export function importReportToWire(report: ImportReport) {
     refused: report.refused,
     refused_by_reason: report.refusedByReason,
     points: report.points,
+    points_by_currency: report.pointsByCurrency,
     quick_pay: report.quickPay,
     quick_pay_currency: report.quickPayCurrency?.code ?? null,
     problems: report.reported.map((r) => ({ line: r.line, outcome: r.outcome, reason: r.reason, field: r.field, message: r.message, ...(r.customer_id === undefined ? {} : { customer_id: r.customer_id }) })),

@@ -33,7 +33,11 @@ export const ImportReportSchema = Type.Object({
   already_members: Type.Integer(),
   refused: Type.Integer(),
   refused_by_reason: Type.Record(Type.String(), Type.Integer()),
-  points: Type.Integer({ description: 'opening points the imported rows brought' }),
+  points: Type.Integer({ description: 'opening points the imported rows brought, every loyalty currency added up' }),
+  points_by_currency: Type.Array(
+    Type.Object({ currency: Type.String({ description: 'the loyalty currency’s id (curr_…)' }), name: Type.String(), points: Type.Integer() }),
+    { description: 'the opening points of each loyalty currency the file brings (the points column’s, and each read from its points:<name> column), in the program’s order' },
+  ),
   quick_pay: Type.Integer({ description: 'opening quick pay, minor units' }),
   quick_pay_currency: Nullable(Type.String()),
   problems: Type.Array(ReportedRowSchema, { description: 'every row not imported, in file order' }),

@@ -232,12 +232,15 @@ function ReportTable({ job }: { job: ImportJob }) {
   useProgramCountry();
   const report = job.report!;
   const n = (value: number) => value.toLocaleString(language);
+  // Each loyalty currency's points by name where the file brings several.
+  const quickPay = report.quick_pay_currency ? formatAmount(report.quick_pay, report.quick_pay_currency) : '0';
+  const points = report.points_by_currency.map((c) => `${formatAmount(c.points, null)} ${c.name}`);
   const rows: Array<[string, string]> = [
     [t.rows, n(job.rows)],
     [job.dry_run ? t.wouldImport : t.imported, n(report.imported)],
     [t.alreadyMembers, n(report.already_members)],
     [t.refused, n(report.refused)],
-    [t.openingBalances, t.balances(formatAmount(report.points, null), report.quick_pay_currency ? formatAmount(report.quick_pay, report.quick_pay_currency) : '0')],
+    [t.openingBalances, points.length > 1 ? t.balancesByCurrency(points, quickPay) : t.balances(formatAmount(report.points, null), quickPay)],
   ];
   return (
     <TableScroll>

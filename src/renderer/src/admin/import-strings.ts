@@ -24,6 +24,8 @@ export const useImportStrings = defineStrings({
     refused: 'Refused',
     openingBalances: 'Opening balances',
     balances: (points: string, quickPay: string) => `${points} points, ${quickPay} quick pay`,
+    /** Where the file brings points of several loyalty currencies: each "<amount> <name>". */
+    balancesByCurrency: (points: string[], quickPay: string) => `${points.join(', ')}, ${quickPay} quick pay`,
     notRead: (columns: string) => `Columns not read: ${columns}.`,
     summary: 'Summary',
     refusedRows: 'Refused rows',
@@ -77,6 +79,7 @@ export const useImportStrings = defineStrings({
     refused: 'Rechazados',
     openingBalances: 'Saldos iniciales',
     balances: (points: string, quickPay: string) => `${points} puntos, ${quickPay} de pago rápido`,
+    balancesByCurrency: (points: string[], quickPay: string) => `${points.join(', ')}, ${quickPay} de pago rápido`,
     notRead: (columns: string) => `Columnas que no se leen: ${columns}.`,
     summary: 'Resumen',
     refusedRows: 'Filas rechazadas',

@@ -1,0 +1,64 @@
+import { columnKey, currencyColumnOf, type MemberRecord } from './member-file';
+
+// A program with several loyalty currencies round-trips through the members export: beside
+// `points` (one currency: the program's only one, or the one named for it) the export writes
+// `points:<name>` and `points_expire_on:<name>` for each loyalty currency, `<name> (<public id>)`
+// when two names read alike. The import reads each into the program's active loyalty currency of
+// that name or public id. `points` wins: the columns of its own currency are not read when the
+// file has a `points` column (the export writes that currency's balance in both). A column naming
+// no active loyalty currency here (an archived one, another program's) is not read, and said so.
+
+export interface LoyaltyCurrency {
+  id: number;
+  public_id: string;
+  name: string;
+}
+
+/** One currency's columns in the file (their columnKey'd headers; null when the file has none). */
+export interface CurrencyColumns {
+  currency: { id: number; name: string };
+  points: string | null;
+  expireOn: string | null;
+}
+
+/** The per-currency headers of a file's records (every record has every column the header named). */
+export function currencyHeaders(records: readonly MemberRecord[]): string[] {
+  return Object.keys(records[0]?.byCurrency ?? {});
+}
+
+/**
+ * Which currency each per-currency header is, and the headers not read (an unknown currency, one
+ * two active currencies answer to, the `points` column's own).
+ */
+export function readCurrencyColumns(headers: readonly string[], loyalty: readonly LoyaltyCurrency[], pointsColumnCurrencyId: number | null): { columns: CurrencyColumns[]; notRead: string[] } {
+  const found = headers.map((header) => ({ header, column: currencyColumnOf(header)!, currency: currencyNamed(currencyColumnOf(header)!.label, loyalty) }));
+  // Two columns of one kind landing on one currency (two of the old program's read alike here): neither is read.
+  const twice = (f: (typeof found)[number]) => found.some((g) => g !== f && g.currency === f.currency && g.column.kind === f.column.kind);
+  const byId = new Map<number, CurrencyColumns>();
+  const notRead: string[] = [];
+  for (const f of found) {
+    const { currency } = f;
+    if (!currency || currency.id === pointsColumnCurrencyId || twice(f)) {
+      notRead.push(f.header);
+      continue;
+    }
+    const columns = byId.get(currency.id) ?? { currency: { id: currency.id, name: currency.name }, points: null, expireOn: null };
+    if (f.column.kind === 'points') columns.points = f.header;
+    else columns.expireOn = f.header;
+    byId.set(currency.id, columns);
+  }
+  // In the program's order of its currencies, as the export writes them.
+  return { columns: loyalty.flatMap((c) => byId.get(c.id) ?? []), notRead };
+}
+
+/**
+ * The one active loyalty currency a column's label names: `<public id>`, `<name>`, or `<name> (<public
+ * id>)` (the export's spelling, columnKey'd; another program's public id: by its name then).
+ */
+function currencyNamed(label: string, loyalty: readonly LoyaltyCurrency[]): LoyaltyCurrency | undefined {
+  const withId = /^(.*)_\(([^()]+)\)$/.exec(label);
+  const byId = loyalty.find((c) => c.public_id.toLowerCase() === (withId ? withId[2]! : label));
+  if (byId) return byId;
+  const named = loyalty.filter((c) => columnKey(c.name) === (withId ? withId[1]! : label));
+  return named.length === 1 ? named[0] : undefined;
+}
