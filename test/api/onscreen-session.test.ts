@@ -386,7 +386,7 @@ describe('GET /onscreen: retrieve customer', () => {
           data: [{ id: await defaultRuleId(v.vendorId), name: '1 point per unit spent', currency: points, points: 1, per_amount: 1, rounding: 'floor', max_award: null, starts: null, ends: null }],
         },
         spending: { object: 'spending_rules', data: [] },
-        tier: { object: 'tier_rules', current: tierWire, next: null },
+        tier: { object: 'tier_rules', current: tierWire, next: null, currency: points },
       },
     });
     // reading does not touch the session
@@ -456,6 +456,7 @@ describe('GET /onscreen: retrieve customer', () => {
       object: 'tier_rules',
       current: { object: 'tier', id: (await entryTier(v.vendorId)).id, name: 'Member', ...TIER_TEXT, threshold: 0 },
       next: { object: 'tier', ...gold },
+      currency: { id: v.loyaltyCurrencyId, name: 'Points', code: null },
     });
   });
 

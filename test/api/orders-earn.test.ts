@@ -525,7 +525,7 @@ describe('POST /order: tier promotion', () => {
     await buy(v, c, 30);
     const before = await retrieveOk(v, c);
     expect(before.user.tier).toStrictEqual(tierRef(member));
-    expect(before.rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(member), next: tierRef(silver) });
+    expect(before.rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(member), next: tierRef(silver), currency: { id: v.loyaltyCurrencyId, name: 'Points', code: null } });
     expect((await loginOkAt(node, c.email, PASSWORD, v.vendorId)).user_vendor.tier).toStrictEqual({ object: 'tier', id: member.id, name: 'Member', ...TIER_TEXT });
 
     node.clock.advance(60_000);
@@ -533,7 +533,7 @@ describe('POST /order: tier promotion', () => {
     await buy(v, c, 20.5);
     const after = await retrieveOk(v, c);
     expect(after.user.tier).toStrictEqual(tierRef(silver));
-    expect(after.rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(silver), next: null });
+    expect(after.rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(silver), next: null, currency: { id: v.loyaltyCurrencyId, name: 'Points', code: null } });
     const login = await loginOkAt(node, c.email, PASSWORD, v.vendorId);
     expect(login.user_vendor.tier).toStrictEqual({ object: 'tier', id: silver.id, name: 'Silver', summary: 'Silver summary', description: 'All about Silver.' });
     expect(login.user_vendor.tier_since).toBe(promotedAt);
@@ -545,7 +545,7 @@ describe('POST /order: tier promotion', () => {
     const gold = await addTier(v, { name: 'Gold', threshold: 100 });
     const c = await signUp(v.vendorId);
     await buy(v, c, 120);
-    expect((await retrieveOk(v, c)).rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(gold), next: null });
+    expect((await retrieveOk(v, c)).rules.tier).toStrictEqual({ object: 'tier_rules', current: tierRef(gold), next: null, currency: { id: v.loyaltyCurrencyId, name: 'Points', code: null } });
   });
 
   it('with window_days, only points earned inside the window count', async () => {

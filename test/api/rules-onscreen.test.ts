@@ -129,13 +129,13 @@ describe('the retrieve-customer reply follows the managed rules', () => {
     const [member] = await tiers.listAll(c.token);
     const memberWire = { object: 'tier', id: await tierRowId(member.id), name: 'Member', summary: member.summary, description: member.description, threshold: 0 };
     const first = await retrieve(c.v.apiKey, c.hash);
-    expect(first.rules.tier).toStrictEqual({ object: 'tier_rules', current: memberWire, next: null });
+    expect(first.rules.tier).toStrictEqual({ object: 'tier_rules', current: memberWire, next: null, currency: { id: c.v.loyaltyCurrencyId, name: 'Points', code: null } });
     expect(first.user.tier).toStrictEqual(memberWire);
 
     const gold = await tiers.createOk(c.token, { name: 'Gold', summary: 'For regulars.', description: 'Earn faster.', threshold: 500, window_days: 365 });
     await tiers.createOk(c.token, { name: 'Platinum', threshold: 5000 });
     const goldWire = { object: 'tier', id: await tierRowId(gold.id), name: 'Gold', summary: 'For regulars.', description: 'Earn faster.', threshold: 500 };
-    expect((await retrieve(c.v.apiKey, c.hash)).rules.tier).toStrictEqual({ object: 'tier_rules', current: memberWire, next: goldWire });
+    expect((await retrieve(c.v.apiKey, c.hash)).rules.tier).toStrictEqual({ object: 'tier_rules', current: memberWire, next: goldWire, currency: { id: c.v.loyaltyCurrencyId, name: 'Points', code: null } });
 
     expect((await tiers.put(c.token, gold.id, { name: 'Gold club', threshold: 400 })).status).toBe(200);
     const renamed = { ...goldWire, name: 'Gold club', threshold: 400 };

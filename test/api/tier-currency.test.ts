@@ -52,6 +52,15 @@ async function tierOnPanel(c: Cafe, email: string): Promise<string> {
   await store.closeOk(c.vendor.apiKey, session.hash);
   return panel.user.tier.name;
 }
+/** What the counter's panel says tiers count (rules.tier.currency), and the name of the loyalty balance of that id. */
+async function tierCurrencyOnPanel(c: Cafe, email: string): Promise<{ counted: string; balance: string }> {
+  const session = await store.checkInSessionOk(c.vendor.apiKey, email);
+  const panel = await store.retrieveOk(c.vendor.apiKey, session.hash);
+  await store.closeOk(c.vendor.apiKey, session.hash);
+  const { currency } = panel.rules.tier;
+  expect(currency.code).toBeNull();
+  return { counted: currency.name, balance: panel.loyalty_balance.data.find((b: { currency: { id: number } }) => b.currency.id === currency.id).currency.name };
+}
 const settings = async (c: Cafe) => (await http(`${node.url}/program/settings`, { token: c.vendor.accessToken })).body;
 const setTierCurrency = (c: Cafe, currency: unknown) => http(`${node.url}/program/settings`, { method: 'PUT', token: c.vendor.accessToken, body: { tier_currency: currency } });
 function expectRefusal(reply: HttpReply, status: number, code: string, field?: string): void {
@@ -88,12 +97,14 @@ describe('tiers count the program’s tier currency', () => {
     // 4 points, 40 stamps; then 5 points, 50 stamps: Gold counts Points.
     expect(await buy(c, email, 4)).toBe('Member');
     expect(await buy(c, email, 1)).toBe('Member');
+    expect(await tierCurrencyOnPanel(c, email)).toStrictEqual({ counted: 'Points', balance: 'Points' });
     const changed = await setTierCurrency(c, c.stamps);
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body).toMatchObject({ tier_currency: c.stamps, points_expiry_days: null, referral_points: 0 });
     // 6 points, 60 stamps: the next order counts the stamps.
     expect(await buy(c, email, 1)).toBe('Gold');
     expect(await tierOnPanel(c, email)).toBe('Gold');
+    expect(await tierCurrencyOnPanel(c, email)).toStrictEqual({ counted: 'Stamps', balance: 'Stamps' });
     // Back to Points through the back office's route, as the Program screen saves it.
     const owner = await ownerOf(node, c.vendor.vendorId);
     const back = await staffCall(node, owner.token, 'PUT', '/backoffice/program/settings', { tier_currency: c.points });

@@ -73,4 +73,25 @@ describe('cashier screen: a void takes the tier badge back', () => {
     await expectCount(panel().getByTestId('order-result'), 0);
     await expectText(panel().getByTestId('session-ended'), `Sale ${order.receipt_number} was voided: the session is closed.`);
   });
+
+  it('with a second loyalty currency the next tier names the currency tiers count', async () => {
+    const bearer = { token: store.vendor.accessToken };
+    const stamps = await http(`${store.node.url}/currencies`, { method: 'POST', ...bearer, body: { name: 'Stamps' } });
+    expect(stamps.status, JSON.stringify(stamps.body)).toBe(201);
+    const bea = await seedCustomer(store, { firstName: 'Bea', lastName: 'Ruiz', card: 'CAFE0002', points: 10 });
+    expect(await store.scan(bea.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), bea.name);
+    await expectText(panel(), /Next: Silver at 60 Points/);
+
+    await panel().getByRole('button', { name: /^Close session/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Close session/ }).click();
+    await expectCount(page.getByTestId('customer-name'), 0);
+
+    const set = await http(`${store.node.url}/program/settings`, { method: 'PUT', ...bearer, body: { tier_currency: stamps.body.id } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const cai = await seedCustomer(store, { firstName: 'Cai', lastName: 'Mora', card: 'CAFE0003', points: 0 });
+    expect(await store.scan(cai.card)).toMatchObject({ ok: true });
+    await expectText(panel().getByTestId('customer-name'), cai.name);
+    await expectText(panel(), /Next: Silver at 60 Stamps/);
+  });
 });

@@ -37,7 +37,7 @@ function customer(overrides: Partial<CustomerAtCounter> = {}): CustomerAtCounter
     last_visit: null,
     loyalty_balance: { data: [{ amount: 150, currency: points, expiring: expiring([{ date: 2000, amount: 40 }, { date: 1000, amount: 30 }]) }] },
     quick_pay_balance: { amount: 25, currency: { id: 8, name: 'Quick Pay USD', code: 'USD' }, expiring: expiring() },
-    rules: { earning: { object: 'earning_rules', data: [] }, spending: { object: 'spending_rules', data: [] }, tier: { object: 'tier_rules', current: null, next: null } },
+    rules: { earning: { object: 'earning_rules', data: [] }, spending: { object: 'spending_rules', data: [] }, tier: { object: 'tier_rules', current: null, next: null, currency: null } },
     ...overrides,
   };
 }
@@ -143,7 +143,7 @@ describe('panel readings', () => {
             { name: 'no id', cost: 1 },
           ],
         },
-        tier: { object: 'tier_rules', current: null, next: null },
+        tier: { object: 'tier_rules', current: null, next: null, currency: null },
       },
     });
     expect(rewardOptions(c).map((r) => [r.id, r.affordable])).toEqual([
@@ -169,7 +169,7 @@ describe('panel readings', () => {
           object: 'spending_rules',
           data: [reward('coffee', 100), reward('box', 250), reward('bag', 400), reward('mug', 500), reward('pin', 20, stars), { ...reward('gone', 10), available: false }],
         },
-        tier: { object: 'tier_rules', current: null, next: null },
+        tier: { object: 'tier_rules', current: null, next: null, currency: null },
       },
     });
     const rewards = rewardOptions(c);
@@ -239,7 +239,7 @@ describe('panel readings', () => {
   it('a tier change in the history moves the tier shown: described as a reply stated it, else by its name alone', () => {
     const tier = (id: number, name: string, threshold: number) => ({ object: 'tier' as const, id, name, summary: `${name} summary`, description: '', threshold });
     const [member, silver, gold, platinum] = [tier(1, 'Member', 0), tier(2, 'Silver', 60), tier(3, 'Gold', 200), tier(4, 'Platinum', 900)];
-    const rules = (current: typeof member | null, next: typeof member | null) => ({ object: 'tier_rules' as const, current, next });
+    const rules = (current: typeof member | null, next: typeof member | null) => ({ object: 'tier_rules' as const, current, next, currency: null });
     const moveTo = (to: string) => ({ object: 'tier_change', quickpay: { object: 'quickpay', used: 0, loaded: 0, balance: 25 }, rewards: [{ object: 'reward', kind: 'tier', name: `Gold → ${to}`, from: 'Gold', to, amount: 0 }] }) as unknown as HistoryRecord;
     // After an order that promoted Silver → Gold; before it, the retrieve said Silver, next Gold.
     const promoted = customer({ user: { ...customer().user, tier: gold }, rules: { ...customer().rules, tier: rules(gold, platinum) } });

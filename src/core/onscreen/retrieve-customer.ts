@@ -15,6 +15,7 @@ import { prepared } from '../storage/prepared';
 import { inOneSnapshot } from '../storage/reader';
 import { holderAccounts } from '../balances/balance-store';
 import { rewardsIn } from '../rewards/offered-rewards';
+import { tierCurrencyIn } from '../rules/tiers/tier-currency';
 import type { RewardRecord } from '../rewards/list-rewards';
 
 export type EarningRuleRow = Selectable<EarningRulesTable>;
@@ -43,6 +44,8 @@ export interface CustomerAtCounter {
   balances: CurrencyBalance[];
   earningRules: EarningRuleRow[];
   nextTier: TierRow | null;
+  /** What tiers count (rules/tiers/tier-currency.ts): a program with several loyalty currencies names it at the counter. */
+  tierCurrency: { id: number; name: string } | null;
   /** The customer's previous visit to the vendor (a closed session), if any. */
   lastVisit: { at: number; storeId: number; storeName: string } | null;
   /** What the customer orders most with the vendor (recent orders), most first. */
@@ -115,6 +118,7 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
   const tier = link.tier_id === null ? null : (program.tiers.find((t) => t.id === link.tier_id) ?? null);
   const threshold = tier?.threshold ?? -1;
   const quickPay = program.currencies.find((c) => c.id === program.vendor.quick_pay_currency_id);
+  const counted = tierCurrencyIn(program);
   return customerSeenBy(scope.role, {
     session,
     membership: { user: seenAtCounter(user, link), link, vendor: program.vendor, tier, moneyDigits: quickPay?.code ? minorUnitDigits(quickPay.code) : 2 },
@@ -123,6 +127,7 @@ export async function retrieveCustomer(engine: Engine, scope: StoreScope, hash: 
     // A rule counting in a cash currency (an ISO code) earns nothing at an order: not offered either.
     earningRules: program.earningRules.filter((r) => r.status === 'ACTIVE' && inWindow(r, now) && program.currencies.find((c) => c.id === r.currency_id)?.code === null),
     nextTier: program.tiers.find((t) => t.threshold > threshold) ?? null,
+    tierCurrency: counted && { id: counted.id, name: counted.name },
     lastVisit: lastVisit ? { at: lastVisit.created_at, storeId: lastVisit.store_id, storeName: lastVisit.name } : null,
     favouriteItems: favourites(recentOrders.map((o) => JSON.parse(o.items) as Array<{ name: string; quantity: number; sku: string | null }>)),
   });

@@ -159,7 +159,7 @@ export function retrieveWire(c: CustomerAtCounter, billingProfile: BillingProfil
           expires: r.expiresAt === null ? null : toUnixSeconds(r.expiresAt),
         })),
       },
-      tier: { object: 'tier_rules' as const, current: tierWire(tier), next: tierWire(c.nextTier) },
+      tier: { object: 'tier_rules' as const, current: tierWire(tier), next: tierWire(c.nextTier), currency: c.tierCurrency && { ...c.tierCurrency, code: null } },
     },
   };
 }

@@ -132,7 +132,13 @@ export const RetrieveReplySchema = Type.Object({
       ),
     }),
     spending: Type.Object({ object: Type.Literal('spending_rules'), data: Type.Array(Type.Unknown()) }),
-    tier: Type.Object({ object: Type.Literal('tier_rules'), current: Nullable(TierRef), next: Nullable(TierRef) }),
+    tier: Type.Object({
+      object: Type.Literal('tier_rules'),
+      current: Nullable(TierRef),
+      next: Nullable(TierRef),
+      // What tiers count (the program setting tier_currency), as loyalty_balance names currencies; null: the program has no loyalty currency.
+      currency: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.Null() })),
+    }),
   }),
 });
 

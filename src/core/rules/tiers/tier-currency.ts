@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { findCurrencyRow } from '../../currencies/currency-store';
+import type { ProgramData } from '../../program-cache/program-data';
 import type { CurrenciesTable, DB } from '../../storage/schema';
 
 /**
@@ -29,6 +30,12 @@ export function tierCurrencyQuery(db: Kysely<DB>, vendorId: number) {
         )
         .as('currency_id'),
     );
+}
+
+/** tierCurrencyQuery's choice from a program's cached data (its currencies oldest first, deleted ones kept): what the counter names. */
+export function tierCurrencyIn(program: Pick<ProgramData, 'vendor' | 'currencies'>): Selectable<CurrenciesTable> | null {
+  const { vendor, currencies } = program;
+  return currencies.find((c) => c.id === vendor.tier_currency_id) ?? currencies.find((c) => c.code === null && c.deleted_at === null) ?? null;
 }
 
 /** The currency the program's tiers count, as stored (archived or paused ones too); null: none. */

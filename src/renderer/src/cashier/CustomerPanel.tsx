@@ -32,6 +32,9 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
   const code = customer.quick_pay_balance.currency?.code ?? fallbackCode;
   const country = useSession((s) => s.terminal?.country ?? null);
   const nameRef = useRef<HTMLHeadingElement>(null);
+  // With several loyalty currencies the threshold names the one tiers count ("50 Stamps"); with one it needs no unit.
+  const tierUnit = customer.loyalty_balance.data.length > 1 ? rules.tier.currency?.name : undefined;
+  const tierThreshold = (points: number) => (tierUnit ? `${formatPoints(points, language, code, country)} ${tierUnit}` : formatPoints(points, language, code, country));
   useEffect(() => {
     if (!focusPanel || focusPanel !== hash) return;
     nameRef.current?.focus();
@@ -58,7 +61,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
         )}
       </Group>
       <Text size="sm" c="dimmed" style={BREAK_ANYWHERE}>
-        {[user.email_address, user.phone_number && formatPhone(user.phone_number, country), t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, formatPoints(rules.tier.next.threshold, language, code, country)) : '']
+        {[user.email_address, user.phone_number && formatPhone(user.phone_number, country), t.memberSince(formatDate(user.member_since, language)), rules.tier.next ? t.nextTier(rules.tier.next.name, tierThreshold(rules.tier.next.threshold)) : '']
           .filter(Boolean)
           .join(' · ')}
       </Text>
