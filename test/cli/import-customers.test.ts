@@ -2,6 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeMemberOnRequest } from '../../src/core/customer-care/remove-member';
+import { emailKey } from '../../src/core/customers/contact';
+import { registerCustomer } from '../../src/core/customers/register-customer';
+import { CLI_STARTER, importJobSettings } from '../../src/core/import/import-jobs';
+import { IMPORT_BATCH_ROWS } from '../../src/core/import/import-members';
+import { addOwner } from '../../src/core/staff/add-owner';
+import type { StaffPrincipal } from '../../src/core/staff/staff-sessions';
+import { openFolderEngine } from '../../src/server/cli/folder-checks';
+import { STOPPED_EXIT_CODE } from '../../src/server/cli/import-command';
 import { createRequester } from '../../src/renderer/src/api/client';
 import { createHistoryApi } from '../../src/renderer/src/api/history-api';
 import { LEDGER_KINDS, ledgerKindWords } from '../../src/renderer/src/admin/ledger-kind-words';
@@ -113,6 +122,45 @@ describe('punchcard import customers', () => {
       db.close();
     }
   });
+
+  it('stops, exit code 3, when a person in the file is erased on the same data folder while it runs, and does not bring them back', async () => {
+    const dir = makeTempDir('punchcard-import-erased-');
+    dirs.push(dir);
+    const shop = join(dir.path, 'cafe');
+    const made = await runInProcess(['init', '--data', shop, '--vendor', 'Café Borrado', '--country', 'US', '--time-zone', 'America/New_York', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const { vendor_id: vendorId } = JSON.parse(made.stdout) as { vendor_id: number };
+    // The node running on the folder meanwhile: an engine of its own on the same SQLite file.
+    const node = await openFolderEngine({ dataDir: shop, existing: true });
+    try {
+      const { staff } = await addOwner(node, { vendorId, email: 'owner@erased.test' });
+      const owner: StaffPrincipal = { sessionId: 0, staffId: staff.id, vendorId, email: staff.email, name: staff.name, role: 'owner', storeId: null };
+      const email = 'ana@erased.test';
+      const { user: ana } = await registerCustomer(node, { vendorId, firstName: 'Ana', lastName: 'Borrada', email, password: 'correct horse 1', terms: true });
+      const members = join(dir.path, 'members.csv');
+      const newcomers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `New${from + i},new${from + i}@erased.test`);
+      writeFileSync(members, ['first_name,email', ...newcomers(0, IMPORT_BATCH_ROWS + 20), `Ana,${email}`, ...newcomers(IMPORT_BATCH_ROWS + 20, IMPORT_BATCH_ROWS + 40)].join('\n'));
+      let firstBatch = -1;
+      importJobSettings.betweenBatches = async (_job, done) => {
+        if (firstBatch !== -1) return;
+        firstBatch = done;
+        await removeMemberOnRequest(node, owner, ana.id, { reason: 'asked by phone', forfeitBalances: true });
+      };
+      const run = await runInProcess(['import', 'customers', '--data', shop, '--file', members, '--json']).finally(() => (importJobSettings.betweenBatches = null));
+
+      const accounts = await node.db.selectFrom('users').select('id').where('email_key', '=', emailKey(email)).execute();
+      expect(accounts).toEqual([]);
+      expect(run.code).toBe(STOPPED_EXIT_CODE);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim()).toBe(
+        `punchcard: the import stopped (member_left) after ${firstBatch} of ${IMPORT_BATCH_ROWS + 41} rows (the members written by then stay). A member in this file left the program or asked to be erased while it ran: take them out of the file before running it again, or they come back.`,
+      );
+      const kept = await node.db.selectFrom('import_jobs').select(['staff_email', 'status', 'file']).where('vendor_id', '=', vendorId).execute();
+      expect(kept.map((job) => [job.staff_email, job.status, job.file.includes(email)])).toEqual([[CLI_STARTER, 'failed', false]]);
+    } finally {
+      await node.close();
+    }
+  }, 60_000);
 
   it('refuses a file it cannot read in one line, and writes nothing', async () => {
     const dir = makeTempDir('punchcard-import-bad-');

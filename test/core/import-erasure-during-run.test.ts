@@ -4,7 +4,7 @@ import { emailKey } from '../../src/core/customers/contact';
 import { linkUserToVendor } from '../../src/core/customers/customer-store';
 import { registerCustomer } from '../../src/core/customers/register-customer';
 import { type Engine, transact } from '../../src/core/engine';
-import { type ImportJob, ImportJobs, importJobSettings, MEMBER_LEFT } from '../../src/core/import/import-jobs';
+import { CLI_STARTER, type ImportJob, ImportJobs, importFromCommandLine, importJobSettings, ImportRunStopped, MEMBER_LEFT } from '../../src/core/import/import-jobs';
 import { IMPORT_BATCH_ROWS } from '../../src/core/import/import-members';
 import { readMemberFile } from '../../src/core/import/member-file';
 import { addOwner } from '../../src/core/staff/add-owner';
@@ -112,6 +112,30 @@ describe.each(BACKENDS)('a departure during a running import ($name)', (backend)
       engine.db.updateTable('import_jobs').set({ status: 'failed', error: failed }).where('vendor_id', '=', vendorId).where('status', '=', 'running').execute(),
     );
     expect(await membersOf(engine, vendorId)).toBe(firstBatch + 1);
+  }, 60_000);
+
+  it('a command-line run (importFromCommandLine: its rows a kept file while it runs) stops when a person in it is erased between two batches', async () => {
+    const { engine, vendorId, owner } = await program('Consola');
+    const email = 'ana.cli@during.test';
+    const { user: ana } = await registerCustomer(engine, { vendorId, firstName: 'Ana', lastName: 'Consola', email, password: 'correct horse 1', terms: true });
+    let firstBatch = -1;
+    importJobSettings.betweenBatches = async (_job, done) => {
+      if (firstBatch !== -1) return;
+      firstBatch = done;
+      await removeMemberOnRequest(engine, owner, ana.id, { reason: 'asked by phone', forfeitBalances: true });
+    };
+    // What `punchcard import customers` runs (a process of its own on the same database).
+    const run = importFromCommandLine(engine, { vendorId, fileName: 'members.csv', file: readMemberFile(fileNaming(email, 'c')), pointsCurrency: undefined });
+    const stopped = await run.then(() => null, (error: unknown) => error);
+
+    expect(await accountsWith(engine, email)).toEqual([]);
+    expect(stopped).toBeInstanceOf(ImportRunStopped);
+    expect(stopped).toMatchObject({ failure: MEMBER_LEFT, done: firstBatch, rows: IMPORT_BATCH_ROWS + 41 });
+    expect(await membersOf(engine, vendorId)).toBe(firstBatch);
+    const [job] = await new ImportJobs(engine).list(vendorId);
+    expect([job?.staffEmail, job?.status, job?.error]).toEqual([CLI_STARTER, 'failed', MEMBER_LEFT]);
+    const kept = await engine.db.selectFrom('import_jobs').select('file').where('vendor_id', '=', vendorId).execute();
+    expect(kept.filter((row) => row.file.includes(email))).toEqual([]);
   }, 60_000);
 
   it('an import nobody leaves during runs to its end (the check costs it nothing else)', async () => {

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type UpdateObject } from 'kysely';
 import { ServiceError } from '../../shared/errors';
-import type { Actor } from '../audit/record-audit';
+import { type Actor, actorWithoutStaff } from '../audit/record-audit';
 import { actorOf } from '../staff/authorize';
 import type { StaffPrincipal } from '../staff/staff-sessions';
 import { type Engine, ownsProgramData, transact } from '../engine';
@@ -61,6 +61,20 @@ export const MEMBER_LEFT = {
   message: 'A member in this file left the program or asked to be erased while the job ran: it stopped so as not to bring them back (an import keeps the batches it finished before). Take them out of the file before uploading it again.',
 };
 
+/** Who a command-line run's job names as its starter (the Import screen: "An import started by … is running"). */
+export const CLI_STARTER = 'punchcard import customers';
+
+/** A command-line run that stopped before its end (MEMBER_LEFT, or taken for stopped): the batches before stay. */
+export class ImportRunStopped extends Error {
+  constructor(
+    readonly failure: { code: string; message: string },
+    readonly done: number,
+    readonly rows: number,
+  ) {
+    super(failure.message);
+  }
+}
+
 /** For tests: awaited by a running job between its batches (after its heartbeat), to stage what happens meanwhile. The node never sets it. */
 export const importJobSettings: { betweenBatches: ((job: ImportJob, done: number) => Promise<void>) | null } = { betweenBatches: null };
 
@@ -87,6 +101,15 @@ export interface ImportJob {
 }
 
 class Stopped extends Error {}
+
+interface JobFields {
+  fileName: string;
+  file: MemberFile;
+  pointsCurrency: string | undefined;
+  dryRun: boolean;
+  previewId: string | null;
+  previewReport?: ImportReport | null;
+}
 
 /** Why a job another process found stale (its heartbeat late) goes no further. */
 const TAKEN_FOR_STOPPED = 'This import was taken for stopped: its heartbeat was late.';
@@ -146,6 +169,14 @@ export class ImportJobs {
     return this.start(staff, { fileName: preview.fileName, file, pointsCurrency: preview.pointsCurrency, dryRun: false, previewId, previewReport: preview.report });
   }
 
+  /** `punchcard import customers`'s job (importFromCommandLine): the program's running import, run by the caller. */
+  async addForCommandLine(input: CommandLineImport): Promise<ImportJob> {
+    await this.refuseToStart(input.vendorId);
+    // The program's refusals of the whole file before a job, as a preview's (the run reads them again).
+    await importProgramOf(this.engine, { vendorId: input.vendorId, fileName: input.fileName, records: input.file.records, dryRun: false, pointsCurrency: input.pointsCurrency });
+    return this.add({ vendorId: input.vendorId, email: CLI_STARTER }, { fileName: input.fileName, file: input.file, pointsCurrency: input.pointsCurrency, dryRun: false, previewId: null });
+  }
+
   /** The program's job, or 404 `import_not_found` (another program's is not found either). */
   async get(vendorId: number, id: string): Promise<ImportJob> {
     const row = await this.engine.db.selectFrom('import_jobs').select(JOB_COLUMNS).where('vendor_id', '=', vendorId).where('id', '=', id).executeTakeFirst();
@@ -191,11 +222,24 @@ export class ImportJobs {
       .execute();
   }
 
-  /** Adds the job (a program keeps its last few finished) and runs it here after the reply that announces it; a stopping node waits for it. */
-  private async start(
-    staff: StaffPrincipal,
-    fields: { fileName: string; file: MemberFile; pointsCurrency: string | undefined; dryRun: boolean; previewId: string | null; previewReport?: ImportReport | null },
-  ): Promise<ImportJob> {
+  /** Adds the job and runs it here after the reply that announces it; a stopping node waits for it. */
+  private async start(staff: StaffPrincipal, fields: JobFields): Promise<ImportJob> {
+    const job = await this.add(staff, fields);
+    let done = () => {};
+    const tracked = new Promise<void>((resolve) => (done = resolve));
+    this.running.add(tracked);
+    const actor = actorOf(staff);
+    setTimeout(() => {
+      void runJob(this.engine, job, fields.file, actor, () => this.stopping).finally(() => {
+        this.running.delete(tracked);
+        done();
+      });
+    }, 0);
+    return job;
+  }
+
+  /** Adds the job's row, running (a program keeps its last few finished). */
+  private async add(staff: Pick<StaffPrincipal, 'vendorId' | 'email'>, fields: JobFields): Promise<ImportJob> {
     const now = this.engine.clock.now();
     const row = {
       id: globalThis.crypto.randomUUID(),
@@ -246,20 +290,9 @@ export class ImportJobs {
       if (isUniqueViolation(error)) throw new ServiceError('import_in_progress');
       throw error;
     }
-    let done = () => {};
-    const tracked = new Promise<void>((resolve) => (done = resolve));
-    this.running.add(tracked);
-    const job = this.jobOf(row);
-    const actor = actorOf(staff);
-    setTimeout(() => {
-      void runJob(this.engine, job, fields.file, actor, () => this.stopping).finally(() => {
-        this.running.delete(tracked);
-        done();
-      });
-    }, 0);
-    // After the job is on its way: a failure here leaves old rows for the next start to delete.
+    // A failure here leaves old rows for the next start to delete.
     await this.forgetOldJobs(staff.vendorId).catch(() => undefined);
-    return job;
+    return this.jobOf(row);
   }
 
   /** The program's finished jobs beyond the last few, their files with them. */
@@ -300,6 +333,33 @@ export class ImportJobs {
   }
 }
 
+export interface CommandLineImport {
+  vendorId: number;
+  fileName: string;
+  file: MemberFile;
+  pointsCurrency: string | undefined;
+  onProgress?: ((done: number, total: number) => unknown) | undefined;
+}
+
+/**
+ * `punchcard import customers` (not a dry run, which writes nothing): the run as a job of this
+ * process, awaited. Its rows are a kept file for the run's length, so an erasure on the same
+ * database (a node running meanwhile, central's processes) drops it and the run's next batch stops
+ * (refuseIfSomeoneLeft) as a back-office job's does; it is listed as one (CLI_STARTER) and holds
+ * the program's one running import. A run killed midway is a dead process's job (STALE_MS).
+ * Throws ImportRunStopped when it stopped early; a refusal of the file (a ServiceError) or the
+ * database's error as thrown. Not a method: the operation-errors generator would read the rows'
+ * refusals as the routes' errors.
+ */
+export async function importFromCommandLine(engine: Engine, input: CommandLineImport): Promise<ImportReport> {
+  const job = await new ImportJobs(engine).addForCommandLine(input);
+  const outcome = await runJob(engine, job, input.file, actorWithoutStaff(input.vendorId, 'cli'), () => false, input.onProgress);
+  if ('report' in outcome) return outcome.report;
+  if (outcome.error instanceof SomeoneLeft) throw new ImportRunStopped(MEMBER_LEFT, outcome.done, job.rows);
+  if (outcome.error instanceof Stopped) throw new ImportRunStopped({ code: STOPPED.code, message: outcome.error.message }, outcome.done, job.rows);
+  throw outcome.error;
+}
+
 /**
  * The hourly drop (server/node/jobs.ts): every job whose last write is older than FILE_KEPT_MS loses
  * its file (its row, report and counts stay). A running job writes its heartbeat each batch, so only
@@ -334,8 +394,18 @@ function refusedRecords(file: MemberFile, report: ImportReport | null): MemberRe
   return [...columns, ...file.records.filter((record) => refused.has(record.line))];
 }
 
-/** The import itself, in this process: its refusals go in the job's row (failed, with why), never in a request's reply. */
-async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: Actor, stopping: () => boolean): Promise<void> {
+/**
+ * The import itself, in this process: its refusals go in the job's row (failed, with why), never in
+ * a request's reply. Returns its report, or what stopped it and the rows done by then (for the CLI).
+ */
+async function runJob(
+  engine: Engine,
+  job: ImportJob,
+  file: MemberFile,
+  actor: Actor,
+  stopping: () => boolean,
+  onProgress?: (done: number, total: number) => unknown,
+): Promise<{ report: ImportReport } | { error: unknown; done: number }> {
   // Only while the row is still running: another process may have found this one's heartbeat stale.
   const write = (set: UpdateObject<DB, 'import_jobs'>) =>
     engine.db
@@ -345,6 +415,8 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
       .where('status', '=', 'running')
       .executeTakeFirst();
   let ended: Partial<ImportJobsTable>;
+  let outcome: { report: ImportReport } | { error: unknown; done: number };
+  let doneSoFar = 0;
   try {
     const report = await importMembers(engine, {
       vendorId: job.vendorId,
@@ -360,6 +432,8 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
       onProgress: async (done: number) => {
         const moved = await write({ done });
         if (Number(moved.numUpdatedRows) === 0) throw new Stopped(TAKEN_FOR_STOPPED);
+        doneSoFar = done;
+        await onProgress?.(done, job.rows);
         if (stopping()) throw new Stopped(STOPPED.message);
         await new Promise((resolve) => setTimeout(resolve, 0));
         await importJobSettings.betweenBatches?.(job, done);
@@ -367,7 +441,9 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
     });
     // A finished preview keeps its whole file for the confirmation; anything else, its refused rows only.
     ended = { status: 'finished', done: job.rows, report: JSON.stringify(report), ...(job.dryRun ? {} : { file: storedFile(file, refusedRecords(file, report)) }) };
+    outcome = { report };
   } catch (error) {
+    outcome = { error, done: doneSoFar };
     const failure = error instanceof ServiceError ? { code: error.code, message: error.message } : error instanceof Stopped ? STOPPED : error instanceof SomeoneLeft ? MEMBER_LEFT : { code: 'import_failed', message: error instanceof Error ? error.message : String(error) };
     ended = { status: 'failed', error: JSON.stringify(failure), file: storedFile(file, []) };
   }
@@ -380,6 +456,7 @@ async function runJob(engine: Engine, job: ImportJob, file: MemberFile, actor: A
     // The database out of reach at the end: the row's heartbeat stops, and it reads as failed in STALE_MS.
     process.emitWarning(`import ${job.id}: its end could not be written: ${error instanceof Error ? error.message : String(error)}`, 'PunchcardImportJobs');
   }
+  return outcome;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
+import { importFromCommandLine, ImportRunStopped } from '../../core/import/import-jobs';
 import { type ImportReport, importMembers } from '../../core/import/import-members';
 import { memberFileText, readMemberFile } from '../../core/import/member-file';
 import { toMajorUnits } from '../../shared/money';
@@ -18,6 +19,9 @@ interface ImportOptions {
   dryRun?: boolean;
   json?: boolean;
 }
+
+/** A run stopped before its end (a person in the file left the program meanwhile): not a bad file (1). */
+export const STOPPED_EXIT_CODE = 3;
 
 /** Rows listed in the text summary; --json lists every one. */
 const LISTED_ROWS = 20;
@@ -44,15 +48,22 @@ export function registerImportCommand(program: Command): void {
         const vendorId = await vendorOfNode(engine, options.vendor);
         const started = performance.now();
         const progress = process.stderr.isTTY && !options.json;
-        const report = await importMembers(engine, {
-          vendorId,
-          fileName: basename(options.file),
-          records: file.records,
-          decimalMark: file.decimalMark,
-          dryRun: options.dryRun === true,
-          pointsCurrency: options.pointsCurrency,
-          onProgress: progress ? (done, total) => process.stderr.write(`\r${done.toLocaleString('en')} of ${total.toLocaleString('en')} rows`) : undefined,
-        });
+        const onProgress = progress ? (done: number, total: number) => process.stderr.write(`\r${done.toLocaleString('en')} of ${total.toLocaleString('en')} rows`) : undefined;
+        const fileName = basename(options.file);
+        let report: ImportReport;
+        try {
+          // A dry run writes nothing, so nobody it names can come back: no job. A real run is one
+          // (its rows kept while it runs), so an erasure meanwhile stops it (importFromCommandLine).
+          report = options.dryRun
+            ? await importMembers(engine, { vendorId, fileName, records: file.records, decimalMark: file.decimalMark, dryRun: true, pointsCurrency: options.pointsCurrency, onProgress })
+            : await importFromCommandLine(engine, { vendorId, fileName, file, pointsCurrency: options.pointsCurrency, onProgress });
+        } catch (error) {
+          if (!(error instanceof ImportRunStopped)) throw error;
+          if (progress) process.stderr.write('\n');
+          console.error(`punchcard: the import stopped (${error.failure.code}) after ${error.done.toLocaleString('en')} of ${error.rows.toLocaleString('en')} rows (the members written by then stay). ${stoppedAdvice(error.failure.code)}`);
+          process.exitCode = STOPPED_EXIT_CODE;
+          return;
+        }
         if (progress) process.stderr.write('\n');
         const seconds = Math.round((performance.now() - started) / 100) / 10;
         const ignoredColumns = [...file.ignoredColumns, ...report.columnsNotRead];
@@ -62,6 +73,12 @@ export function registerImportCommand(program: Command): void {
         await engine.close();
       }
     });
+}
+
+/** What the operator does next: the screen's words are for uploading; these are for running the command. */
+function stoppedAdvice(code: string): string {
+  if (code === 'member_left') return 'A member in this file left the program or asked to be erased while it ran: take them out of the file before running it again, or they come back.';
+  return 'Run the same file again to complete it: the members imported so far are skipped then.';
 }
 
 function readFile(path: string): Buffer {
