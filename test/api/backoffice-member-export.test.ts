@@ -344,6 +344,45 @@ describe.each(NODES)('the members as a CSV on $name', ({ start }) => {
       expect(pick(againRow('Ben'))).toEqual(pick(rowOf('Ben')));
     });
   });
+
+  it('carries a currency whose name ends in parentheses (Points and Points (2024)) into a fresh program with both, each balance to its own', async () => {
+    // Twentieth round (review): `points:Points (2024)` was read as Points with the public id "2024",
+    // landed on Points (the points column's) and was not read: the 2024 balance was lost.
+    const tres = await node.addVendor('Café Tres');
+    const tresOwner = await ownerOf(asNode(), tres.vendorId);
+    const made = await http(`${node.url}/currencies`, { method: 'POST', token: tres.accessToken, body: { name: 'Points (2024)' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const points = await node.engine.db.selectFrom('currencies').select('public_id').where('vendor_id', '=', tres.vendorId).where('name', '=', 'Points').executeTakeFirstOrThrow();
+    const eva = await signUpAt(asNode(), tres.vendorId, { first_name: 'Eva', last_name: 'Tres' });
+    for (const [currency, amount] of [[points.public_id, 30], [made.body.id as string, 7]] as const) {
+      const reply = await staffCall(asNode(), tresOwner.token, 'POST', `/backoffice/customers/${eva.userId}/adjustments`, { currency, amount, reason: 'Opening balance' });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    }
+    const file = (await download(tresOwner.token)).bytes;
+    const [header, row] = csvRecords(text(file).slice(1));
+    expect(Object.fromEntries(header!.map((h, i) => [h, row![i]]))).toMatchObject({ points: '30', 'points:Points': '30', 'points:Points (2024)': '7' });
+
+    await inFreshProgram(async (engine, fresh) => {
+      const fresh2024 = await createCurrency(engine, { vendorId: fresh.vendorId }, { name: 'Points (2024)' });
+      const read = readMemberFile(memberFileText(file));
+      const report = await importMembers(engine, { vendorId: fresh.vendorId, fileName: 'members.csv', records: read.records, decimalMark: read.decimalMark, dryRun: false, pointsCurrency: 'Points' });
+      expect(report.reported).toEqual([]);
+      expect(report.columnsNotRead).toEqual(['points:points', 'points_expire_on:points']);
+      expect(report.pointsByCurrency).toEqual([
+        { currency: expect.stringMatching(/^curr_/), name: 'Points', points: 30 },
+        { currency: fresh2024.publicId, name: 'Points (2024)', points: 7 },
+      ]);
+      const balances = await engine.db
+        .selectFrom('ledger_accounts as a')
+        .innerJoin('currencies as c', 'c.id', 'a.currency_id')
+        .innerJoin('users as u', 'u.id', 'a.holder_id')
+        .select(['c.name', 'a.balance'])
+        .where('u.email', '=', eva.email)
+        .orderBy('c.id')
+        .execute();
+      expect(balances.map((b) => [b.name, Number(b.balance)])).toEqual([['Points', 30], ['Points (2024)', 7]]);
+    });
+  });
 });
 
 

@@ -4,9 +4,10 @@ import { columnKey, currencyColumnOf, type MemberRecord } from './member-file';
 // `points` (one currency: the program's only one, or the one named for it) the export writes
 // `points:<name>` and `points_expire_on:<name>` for each loyalty currency, `<name> (<public id>)`
 // when two names read alike. The import reads each into the program's active loyalty currency of
-// that name or public id. `points` wins: the columns of its own currency are not read when the
-// file has a `points` column (the export writes that currency's balance in both). A column naming
-// no active loyalty currency here (an archived one, another program's) is not read, and said so.
+// that name or public id (the whole name first: a name may end in parentheses itself). `points`
+// wins: the columns of its own currency are not read when the file has a `points` column (the
+// export writes that currency's balance in both). A column naming no active loyalty currency here
+// (an archived one, another program's) is not read, and said so.
 
 export interface LoyaltyCurrency {
   id: number;
@@ -52,13 +53,20 @@ export function readCurrencyColumns(headers: readonly string[], loyalty: readonl
 }
 
 /**
- * The one active loyalty currency a column's label names: `<public id>`, `<name>`, or `<name> (<public
- * id>)` (the export's spelling, columnKey'd; another program's public id: by its name then).
+ * The one active loyalty currency a column's label names (columnKey'd): its whole name first ("Club
+ * (VIP)" is that currency, never "Club"), else a public id, else the export's `<name> (<public id>)`:
+ * this program's currency of that id, or (another program's id) the one of that name. Only a public
+ * id's parentheses are split off: "Club (VIP)" in a program without it names nothing, not "Club".
  */
 function currencyNamed(label: string, loyalty: readonly LoyaltyCurrency[]): LoyaltyCurrency | undefined {
-  const withId = /^(.*)_\(([^()]+)\)$/.exec(label);
+  const named = (key: string) => {
+    const found = loyalty.filter((c) => columnKey(c.name) === key);
+    return found.length > 0 ? { one: found.length === 1 ? found[0] : undefined } : null;
+  };
+  const whole = named(label);
+  if (whole) return whole.one;
+  const withId = /^(.*)_\((curr_[0-9a-z]+)\)$/.exec(label);
   const byId = loyalty.find((c) => c.public_id.toLowerCase() === (withId ? withId[2]! : label));
-  if (byId) return byId;
-  const named = loyalty.filter((c) => columnKey(c.name) === (withId ? withId[1]! : label));
-  return named.length === 1 ? named[0] : undefined;
+  if (byId !== undefined || withId === null) return byId;
+  return named(withId[1]!)?.one;
 }
