@@ -154,4 +154,31 @@ describe.each(BACKENDS)('a report read in one snapshot on $name', (backend) => {
       await close();
     }
   });
+
+  // An embedded PGlite reads outside any snapshot (its one connection), so has no limit to reach.
+  it.skipIf(backend.name.includes('PGlite'))('answers a report past its limit 503 service_unavailable, not the driver’s error', async () => {
+    const { engine: local, close } = await openEngine(backend, new ManualClock());
+    try {
+      const vendor = await setUpVendor(local, testVendor('Slow Café'));
+      let caught: unknown;
+      try {
+        await readReport(
+          local,
+          async (on) => {
+            await loadDashboard(on, vendor.vendorId, null);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return loadDashboard(on, vendor.vendorId, null);
+          },
+          100,
+        );
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: 'service_unavailable' });
+      // The node reads on.
+      expect(await readReport(local, (on) => loadDashboard(on, vendor.vendorId, null))).toEqual(await loadDashboard(local, vendor.vendorId, null));
+    } finally {
+      await close();
+    }
+  });
 });

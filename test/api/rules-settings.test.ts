@@ -16,8 +16,8 @@ afterAll(async () => {
   await node?.close();
 });
 
-/** The payment limits of a program that never set them (payment-limits.test.ts covers them). */
-const LIMITS = { egift_max_amount: null, reload_max_amount: null, egift_max_amount_default: 100_000, reload_max_amount_default: 100_000 };
+/** The payment limits of a program that never set them (payment-limits.test.ts covers them), and its tier currency (tier-currency.test.ts). */
+const LIMITS = { egift_max_amount: null, reload_max_amount: null, egift_max_amount_default: 100_000, reload_max_amount_default: 100_000, tier_currency: expect.stringMatching(/^curr_/) };
 const settingsUrl = () => `${node.url}/program/settings`;
 const read = (token?: string) => http(settingsUrl(), token ? { token } : {});
 const write = (token: string | undefined, body: unknown, headers?: Record<string, string>) =>

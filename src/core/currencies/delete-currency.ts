@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors';
 import { type Engine, transact, type VendorScope } from '../engine';
 import { refuseChangingTierCurrency } from '../rules/tiers/tier-currency';
 import { currencyHoldsBalances, findCurrencyRow } from './currency-store';
+import { lockProgramMoney } from './program-money';
 
 /**
  * Deletes a currency for its clients (it is 404 afterwards and its name is free again). The row is
@@ -12,6 +13,10 @@ import { currencyHoldsBalances, findCurrencyRow } from './currency-store';
  */
 export function deleteCurrency(engine: Engine, scope: VendorScope, publicId: string): Promise<void> {
   return transact(engine, async (trx) => {
+    // The vendor row first, as a change of the tier currency (update-program-settings.ts) and of a
+    // code take it: on PostgreSQL the checks below then read what such a writer committed, so the
+    // tiers never count a deleted currency; and no money movement commits beside the balance check.
+    await lockProgramMoney(trx, engine.dialect, scope.vendorId);
     const row = await findCurrencyRow(trx, scope.vendorId, publicId);
     if (!row) throw new ServiceError('currency_not_found');
     const vendor = await trx.selectFrom('vendors').select('quick_pay_currency_id').where('id', '=', scope.vendorId).executeTakeFirstOrThrow();

@@ -1,3 +1,4 @@
+import { isServiceError, ServiceError } from '../../shared/errors';
 import type { Engine } from '../engine';
 import { openOffLoopSnapshot } from './off-loop-snapshot';
 import { openReadSnapshot } from './read-snapshot';
@@ -10,14 +11,22 @@ import { openReadSnapshot } from './read-snapshot';
 // read-only repeatable-read transaction (asynchronous already). An in-memory database, or an
 // embedded PGlite, reads as it is.
 
-/** A report longer than this is cut off (its snapshot released; on SQLite a 503), so the WAL cannot grow without end. */
+/** A report longer than this is cut off (its snapshot released: a 503), so the WAL cannot grow without end. */
 export const REPORT_LIMIT_MS = 10 * 60_000;
 
-/** Runs `load`, which only reads, with an engine whose reads are one snapshot's, off the event loop on SQLite. */
-export async function readReport<T>(engine: Engine, load: (reads: Engine) => Promise<T>): Promise<T> {
-  const snapshot = await openReadSnapshot(engine.db, REPORT_LIMIT_MS, () => {}, { openSqlite: openOffLoopSnapshot });
+/**
+ * Runs `load`, which only reads, with an engine whose reads are one snapshot's, off the event loop on
+ * SQLite. `limitMs`: REPORT_LIMIT_MS but in tests.
+ */
+export async function readReport<T>(engine: Engine, load: (reads: Engine) => Promise<T>, limitMs = REPORT_LIMIT_MS): Promise<T> {
+  const snapshot = await openReadSnapshot(engine.db, limitMs, () => {}, { openSqlite: openOffLoopSnapshot });
   try {
     return await load({ ...engine, db: snapshot.db });
+  } catch (error) {
+    // Released at its limit under the report, the snapshot's next query fails in the driver's words
+    // (Kysely's destroyed driver on SQLite, its ended transaction on PostgreSQL), which would be a 500.
+    if (!snapshot.open && !isServiceError(error)) throw new ServiceError('service_unavailable', 'The report took too long to read. Please try again, or ask for a shorter period.');
+    throw error;
   } finally {
     await snapshot.release();
   }

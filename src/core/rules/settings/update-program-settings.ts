@@ -3,7 +3,7 @@ import { minorUnitDigits } from '../../../shared/currency-codes';
 import { MAX_AMOUNT, MAX_DAYS } from '../../../shared/schemas/rules';
 import { type Engine, transact, type VendorScope } from '../../engine';
 import type { DB } from '../../storage/schema';
-import { wholeOrNull } from '../rule-fields';
+import { lockVendor, wholeOrNull } from '../rule-fields';
 import { tierCurrencyToCount } from '../tiers/tier-currency';
 import { loadProgramSettings, type ProgramSettingsRecord } from './program-settings';
 
@@ -26,6 +26,9 @@ export interface ProgramSettingsChanges {
  */
 export function updateProgramSettings(engine: Engine, scope: VendorScope, changes: ProgramSettingsChanges): Promise<ProgramSettingsRecord> {
   return transact(engine, async (trx) => {
+    // The vendor row first, as a currency's delete or code change takes it (delete-currency.ts): on
+    // PostgreSQL the tier currency chosen below is then not one being deleted or given a code meanwhile.
+    await lockVendor(trx, engine, scope.vendorId);
     const current = await loadProgramSettings(trx, scope.vendorId);
     const next = { ...current };
     if (changes.pointsExpiryDays !== undefined) next.pointsExpiryDays = wholeOrNull(changes.pointsExpiryDays, 'points_expiry_days', 1, MAX_DAYS);

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { ServiceError } from '../../../shared/errors';
 import { findCurrencyRow } from '../../currencies/currency-store';
 import type { ProgramData } from '../../program-cache/program-data';
@@ -7,7 +7,9 @@ import type { CurrenciesTable, DB } from '../../storage/schema';
 /**
  * The loyalty currency a program's tiers count (one ladder, one measure: stamps and points are not
  * added up): `vendors.tier_currency_id`, or when not set the program's first loyalty currency (the
- * one made with the program; oldest, not deleted). A scalar subquery, so every reader of tier points
+ * one made with the program; oldest, not deleted) that is not archived — a program that retired its
+ * only currency for a new one counts what members earn now — else its first archived one. Paused
+ * ones keep counting (they come back). Migration 0050 names the same. A scalar subquery, so every reader of tier points
  * sees the program's setting as it is in that transaction. Null when the program has no loyalty currency.
  */
 export function tierCurrencyQuery(db: Kysely<DB>, vendorId: number) {
@@ -24,6 +26,7 @@ export function tierCurrencyQuery(db: Kysely<DB>, vendorId: number) {
             .whereRef('fc.vendor_id', '=', 'tv.id')
             .where('fc.code', 'is', null)
             .where('fc.deleted_at', 'is', null)
+            .orderBy(sql<number>`case when fc.status = 'ARCHIVED' then 1 else 0 end`)
             .orderBy('fc.created_at')
             .orderBy('fc.id')
             .limit(1),
@@ -35,7 +38,8 @@ export function tierCurrencyQuery(db: Kysely<DB>, vendorId: number) {
 /** tierCurrencyQuery's choice from a program's cached data (its currencies oldest first, deleted ones kept): what the counter names. */
 export function tierCurrencyIn(program: Pick<ProgramData, 'vendor' | 'currencies'>): Selectable<CurrenciesTable> | null {
   const { vendor, currencies } = program;
-  return currencies.find((c) => c.id === vendor.tier_currency_id) ?? currencies.find((c) => c.code === null && c.deleted_at === null) ?? null;
+  const loyalty = currencies.filter((c) => c.code === null && c.deleted_at === null);
+  return currencies.find((c) => c.id === vendor.tier_currency_id) ?? loyalty.find((c) => c.status !== 'ARCHIVED') ?? loyalty[0] ?? null;
 }
 
 /** The currency the program's tiers count, as stored (archived or paused ones too); null: none. */
