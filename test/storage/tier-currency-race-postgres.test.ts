@@ -8,6 +8,7 @@ import { updateProgramSettings } from '../../src/core/rules/settings/update-prog
 import { setUpVendor } from '../../src/core/tenancy/set-up-vendor';
 import { testVendor } from '../support/backends';
 import { ManualClock } from '../support/clock';
+import { waitForLockWaits } from '../support/pg-lock-waits';
 import { openTestPostgres } from '../support/postgres';
 
 // A currency's delete refuses the tier currency, and the settings update chooses only a currency
@@ -31,7 +32,7 @@ describe.skipIf(!process.env.PG_URL)('a currency deleted while it is made the ti
         () => 'deleted',
         (error: { code?: string }) => `refused ${error.code}`,
       );
-      await lockWaiters(blocker, 1);
+      await waitForLockWaits(blocker, 1);
       const choosing = updateProgramSettings(engine, { vendorId: cafe.vendorId }, { tierCurrency: stamps.publicId }).then(
         () => 'chosen',
         (error: { code?: string }) => `refused ${error.code}`,
@@ -49,13 +50,3 @@ describe.skipIf(!process.env.PG_URL)('a currency deleted while it is made the ti
     }
   }, 60_000);
 });
-
-async function lockWaiters(observer: pg.Client, n: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const waiting = await observer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-    if (waiting.rows[0].n >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`fewer than ${n} connections waited for a lock within 10 s`);
-}
