@@ -34,7 +34,7 @@ function Header({ customer }: { customer: CustomerAtCounter }) {
   const nameRef = useRef<HTMLHeadingElement>(null);
   // With several loyalty currencies the threshold names the one tiers count ("50 Stamps"); with one it needs no unit.
   const tierUnit = customer.loyalty_balance.data.length > 1 ? rules.tier.currency?.name : undefined;
-  const tierThreshold = (points: number) => (tierUnit ? `${formatPoints(points, language, code, country)} ${tierUnit}` : formatPoints(points, language, code, country));
+  const tierThreshold = (points: number) => [formatPoints(points, language, code, country), tierUnit].filter(Boolean).join(' ');
   useEffect(() => {
     if (!focusPanel || focusPanel !== hash) return;
     nameRef.current?.focus();
